@@ -1,0 +1,64 @@
+"""Errors the engine raises to its callers, each with a message a person can act on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .jsonrpc import ERROR_NAMES
+
+
+class InspectorError(Exception):
+    """Base class for every error the core reports."""
+
+
+class RpcError(InspectorError):
+    """The server answered with a JSON-RPC error object."""
+
+    def __init__(self, code: int, message: str, data: Any = None, error: dict | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.data = data
+        self.error = error if error is not None else {"code": code, "message": message}
+        name = ERROR_NAMES.get(code)
+        super().__init__(f"JSON-RPC error {code}{f' ({name})' if name else ''}: {message}")
+
+
+class ProtocolViolation(InspectorError):
+    """The server answered a request with a frame that breaks JSON-RPC or MCP."""
+
+
+class RequestTimeout(InspectorError):
+    def __init__(self, method: str, seconds: float, hard_limit: bool = False) -> None:
+        self.method = method
+        self.seconds = seconds
+        self.hard_limit = hard_limit
+        what = "the maximum total time" if hard_limit else "the timeout"
+        super().__init__(
+            f"{method} timed out: no response within {what} of {seconds:g} s "
+            "(notifications/cancelled was sent)"
+        )
+
+
+class RequestCancelled(InspectorError):
+    def __init__(self, method: str, reason: str) -> None:
+        self.method = method
+        self.reason = reason
+        super().__init__(f"{method} was cancelled: {reason}")
+
+
+class ConnectionLost(InspectorError):
+    """The server went away (exited, was killed, closed its output)."""
+
+    def __init__(self, reason: str, exit_code: int | None = None, signal: int | None = None, stderr_tail: list[str] | None = None) -> None:
+        self.reason = reason
+        self.exit_code = exit_code
+        self.signal = signal
+        self.stderr_tail = list(stderr_tail or [])
+        text = reason
+        if self.stderr_tail:
+            text += "\nlast stderr lines:\n" + "\n".join(f"  {line}" for line in self.stderr_tail[-5:])
+        super().__init__(text)
+
+
+class ConnectError(InspectorError):
+    """Connecting or the handshake failed (bad command, unsupported version...)."""

@@ -1,0 +1,64 @@
+"""Events the session emits to its listeners (the TUI turns them into messages).
+
+They describe meaning (the tool list changed, the server exited); the frames
+themselves are in the traffic store, which views poll on a timer instead of
+receiving one event per frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .tooldiff import ListDiff
+from .transport.base import Closed
+
+
+class SessionState(StrEnum):
+    IDLE = "idle"
+    CONNECTING = "connecting"
+    INITIALIZING = "initializing"
+    READY = "ready"
+    CLOSED = "closed"
+    FAILED = "failed"
+
+
+@dataclass(slots=True)
+class StateChanged:
+    state: SessionState
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class ListChanged:
+    """A list was (re)fetched. ``kind`` is tools, prompts, resources or resource_templates."""
+
+    kind: str
+    items: list[dict[str, Any]]
+    diff: ListDiff
+    cause: str  # "initial", "notification" or "refresh"
+    error: str | None = None  # set when the refetch failed part-way
+
+
+@dataclass(slots=True)
+class LogMessage:
+    level: str
+    logger: str | None
+    data: Any
+    seq: int
+
+
+@dataclass(slots=True)
+class ResourceUpdated:
+    uri: str
+    seq: int
+
+
+@dataclass(slots=True)
+class ServerClosed:
+    closed: Closed
+    stderr_tail: list[str] = field(default_factory=list)
+
+
+SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed

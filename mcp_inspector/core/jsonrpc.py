@@ -1,0 +1,238 @@
+"""JSON-RPC 2.0 envelopes: classify raw frames, build outgoing ones.
+
+Classification is done from the raw bytes and our own rules, never by a model
+that would silently reinterpret a frame (``"id": true`` is invalid, not a
+notification). Invalid frames are reported with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+JSONRPC_VERSION = "2.0"
+
+# Standard and MCP error codes.
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+REQUEST_TIMEOUT = -32001
+RESOURCE_NOT_FOUND = -32002
+
+ERROR_NAMES = {
+    PARSE_ERROR: "Parse error",
+    INVALID_REQUEST: "Invalid request",
+    METHOD_NOT_FOUND: "Method not found",
+    INVALID_PARAMS: "Invalid params",
+    INTERNAL_ERROR: "Internal error",
+    REQUEST_TIMEOUT: "Request timeout",
+    RESOURCE_NOT_FOUND: "Resource not found",
+    -32042: "URL elicitation required",
+    -32800: "Request cancelled",
+}
+
+_ENVELOPE_KEYS = {
+    "request": {"jsonrpc", "id", "method", "params"},
+    "notification": {"jsonrpc", "method", "params"},
+    "response": {"jsonrpc", "id", "result"},
+    "error": {"jsonrpc", "id", "error"},
+}
+
+
+class Kind(StrEnum):
+    """What a timeline entry is. The first six come from frames."""
+
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+    RESPONSE = "response"
+    ERROR = "error"
+    BATCH = "batch"
+    INVALID = "invalid"
+    STDERR = "stderr"
+    EVENT = "event"
+
+
+@dataclass(slots=True)
+class Classified:
+    """The outcome of classifying one frame."""
+
+    kind: Kind
+    message: Any = None
+    method: str | None = None
+    id: Any = None
+    has_id: bool = False
+    problem: str | None = None  # why it is invalid, or a non-fatal warning
+    error_code: int | None = None
+
+
+def valid_id(value: Any) -> bool:
+    """MCP ids are strings or integers (never null, bool or float)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def parse_json(raw: bytes) -> tuple[Any, str | None]:
+    """Parse a frame; invalid UTF-8 is replaced (and noted) rather than fatal.
+
+    Raises ValueError for text that is not JSON.
+    """
+    try:
+        return json.loads(raw), None
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+        return json.loads(text), "invalid UTF-8 (bytes replaced with U+FFFD)"
+
+
+def classify(raw: bytes) -> Classified:
+    """Classify one frame from its raw bytes."""
+    try:
+        message, note = parse_json(raw)
+    except ValueError as exc:
+        return Classified(Kind.INVALID, problem=f"not JSON: {_short_json_error(exc)}")
+    if isinstance(message, list):
+        if not message:
+            return Classified(Kind.INVALID, message, problem="empty batch")
+        return Classified(Kind.BATCH, message, problem=note)
+    result = classify_message(message)
+    if note:
+        result.problem = note if result.problem is None else f"{note}; {result.problem}"
+    return result
+
+
+def classify_message(message: Any) -> Classified:
+    """Classify an already parsed message (also used for batch members)."""
+    if not isinstance(message, dict):
+        return Classified(Kind.INVALID, message, problem=f"not a JSON object ({type(message).__name__})")
+    version = message.get("jsonrpc")
+    has_id = "id" in message
+    msg_id = message.get("id")
+    method = message.get("method")
+    if version != JSONRPC_VERSION:
+        return _invalid(message, f"jsonrpc must be \"2.0\", got {json.dumps(version)}", method, msg_id, has_id)
+    if "method" in message:
+        if not isinstance(method, str):
+            return _invalid(message, "method must be a string", None, msg_id, has_id)
+        if "result" in message or "error" in message:
+            return _invalid(message, "a message with a method cannot carry result or error", method, msg_id, has_id)
+        params = message.get("params")
+        if "params" in message and not isinstance(params, (dict, list)):
+            return _invalid(message, "params must be an object", method, msg_id, has_id)
+        if has_id:
+            if not valid_id(msg_id):
+                return _invalid(message, f"id must be a string or an integer, got {json.dumps(msg_id)}", method, msg_id, has_id)
+            return Classified(Kind.REQUEST, message, method, msg_id, True, _extra_keys(message, "request"))
+        return Classified(Kind.NOTIFICATION, message, method, None, False, _extra_keys(message, "notification"))
+    if "result" in message and "error" in message:
+        return _invalid(message, "a response cannot carry both result and error", None, msg_id, has_id)
+    if "result" in message:
+        if not has_id or not valid_id(msg_id):
+            return _invalid(message, f"response id must be a string or an integer, got {json.dumps(msg_id)}", None, msg_id, has_id)
+        return Classified(Kind.RESPONSE, message, None, msg_id, True, _extra_keys(message, "response"))
+    if "error" in message:
+        error = message["error"]
+        if not has_id or not (msg_id is None or valid_id(msg_id)):
+            return _invalid(message, f"error id must be a string, an integer or null, got {json.dumps(msg_id)}", None, msg_id, has_id)
+        if not isinstance(error, dict) or not isinstance(error.get("code"), int) or isinstance(error.get("code"), bool):
+            return _invalid(message, "error must be an object with an integer code", None, msg_id, has_id)
+        if not isinstance(error.get("message"), str):
+            return _invalid(message, "error.message must be a string", None, msg_id, has_id)
+        return Classified(Kind.ERROR, message, None, msg_id, True, _extra_keys(message, "error"), error["code"])
+    return _invalid(message, "neither a request, a notification nor a response", None, msg_id, has_id)
+
+
+def _invalid(message: Any, problem: str, method: Any, msg_id: Any, has_id: bool) -> Classified:
+    return Classified(
+        Kind.INVALID,
+        message,
+        method if isinstance(method, str) else None,
+        msg_id,
+        has_id,
+        problem,
+    )
+
+
+def _extra_keys(message: dict, shape: str) -> str | None:
+    extra = message.keys() - _ENVELOPE_KEYS[shape]
+    if not extra:
+        return None
+    return "unknown envelope fields: " + ", ".join(sorted(extra))
+
+
+def _short_json_error(exc: ValueError) -> str:
+    text = str(exc)
+    return text if len(text) < 120 else text[:117] + "..."
+
+
+def dumps(message: Any) -> bytes:
+    """Serialise compactly; the transport adds the frame delimiter."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def request(msg_id: Any, method: str, params: dict | None = None) -> dict:
+    message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": msg_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def notification(method: str, params: dict | None = None) -> dict:
+    message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def response(msg_id: Any, result: dict) -> dict:
+    return {"jsonrpc": JSONRPC_VERSION, "id": msg_id, "result": result}
+
+
+def error_response(msg_id: Any, code: int, message: str, data: Any = None) -> dict:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": JSONRPC_VERSION, "id": msg_id, "error": error}
+
+
+def id_key(msg_id: Any) -> tuple[bool, Any]:
+    """A dict key that keeps 1 and "1" apart (they are different JSON-RPC ids)."""
+    return (isinstance(msg_id, str), msg_id)
+
+
+def raw_member(raw: bytes, key: str) -> str | None:
+    """Return the exact text of a top-level member (e.g. ``result``) of a frame.
+
+    Used where output must be the object exactly as received, whitespace and
+    number spellings included. Returns None if the frame is not an object.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+    decoder = json.JSONDecoder()
+    pos = _skip_ws(text, 0)
+    if pos >= len(text) or text[pos] != "{":
+        return None
+    pos = _skip_ws(text, pos + 1)
+    while pos < len(text) and text[pos] != "}":
+        name, pos = decoder.raw_decode(text, pos)
+        pos = _skip_ws(text, pos)
+        if text[pos] != ":":
+            return None
+        pos = _skip_ws(text, pos + 1)
+        start = pos
+        _, pos = decoder.raw_decode(text, pos)
+        if name == key:
+            return text[start:pos]
+        pos = _skip_ws(text, pos)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+    return None
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos

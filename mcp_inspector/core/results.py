@@ -1,0 +1,114 @@
+"""Understanding a ``tools/call`` result without losing anything in it.
+
+Content blocks are kept in order and each is checked on its own, so one block
+of an unknown type degrades to "unknown" instead of failing the whole result.
+``isError`` (a tool-level failure) stays distinct from a JSON-RPC error, and
+``structuredContent`` is validated against the tool's ``outputSchema``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field
+from typing import Any
+
+from .validation import Issue, validate
+
+KNOWN_BLOCK_TYPES = {"text", "image", "audio", "resource_link", "resource"}
+
+
+@dataclass(slots=True)
+class BlockInfo:
+    index: int
+    type: str
+    block: Any
+    problem: str | None = None
+    size: int | None = None  # decoded bytes for image/audio/blob
+    mime_type: str | None = None
+
+
+@dataclass(slots=True)
+class ToolResultView:
+    result: dict[str, Any]
+    is_error: bool
+    blocks: list[BlockInfo]
+    has_structured: bool
+    structured: Any
+    structured_issues: list[Issue] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # shape problems of the result itself
+    output_schema: Any = None
+
+
+def analyze_tool_result(result: dict[str, Any], tool: dict[str, Any] | None = None) -> ToolResultView:
+    problems: list[str] = []
+    content = result.get("content")
+    blocks: list[BlockInfo] = []
+    if content is None:
+        problems.append("the result has no `content` array")
+    elif not isinstance(content, list):
+        problems.append(f"`content` must be an array, got {type(content).__name__}")
+    else:
+        blocks = [describe_block(i, block) for i, block in enumerate(content)]
+    is_error = result.get("isError", False)
+    if not isinstance(is_error, bool):
+        problems.append("`isError` must be a boolean")
+        is_error = bool(is_error)
+    output_schema = (tool or {}).get("outputSchema")
+    has_structured = "structuredContent" in result
+    structured = result.get("structuredContent")
+    issues: list[Issue] = []
+    if output_schema is not None and not is_error:
+        if not has_structured:
+            issues.append(Issue("$", "the tool declares an outputSchema but the result has no structuredContent"))
+        else:
+            issues = validate(output_schema, structured)
+    return ToolResultView(result, is_error, blocks, has_structured, structured, issues, problems, output_schema)
+
+
+def describe_block(index: int, block: Any) -> BlockInfo:
+    if not isinstance(block, dict):
+        return BlockInfo(index, "unknown", block, f"a content block must be an object, got {type(block).__name__}")
+    kind = block.get("type")
+    if kind not in KNOWN_BLOCK_TYPES:
+        return BlockInfo(index, "unknown", block, f"unknown content type {kind!r}")
+    info = BlockInfo(index, kind, block)
+    if kind == "text":
+        if not isinstance(block.get("text"), str):
+            info.problem = "text block without a string `text`"
+    elif kind in ("image", "audio"):
+        info.mime_type = block.get("mimeType")
+        info.size, info.problem = _decoded_size(block.get("data"))
+        if not isinstance(info.mime_type, str):
+            info.problem = info.problem or "missing `mimeType`"
+    elif kind == "resource_link":
+        info.mime_type = block.get("mimeType")
+        if not isinstance(block.get("uri"), str) or not isinstance(block.get("name"), str):
+            info.problem = "resource_link needs `uri` and `name`"
+    elif kind == "resource":
+        resource = block.get("resource")
+        if not isinstance(resource, dict) or not isinstance(resource.get("uri"), str):
+            info.problem = "embedded resource needs a `resource` object with a `uri`"
+        else:
+            info.mime_type = resource.get("mimeType")
+            if "blob" in resource:
+                info.size, info.problem = _decoded_size(resource.get("blob"))
+            elif not isinstance(resource.get("text"), str):
+                info.problem = "embedded resource needs `text` or `blob`"
+    return info
+
+
+def _decoded_size(data: Any) -> tuple[int | None, str | None]:
+    if not isinstance(data, str):
+        return None, "missing base64 `data`"
+    try:
+        return len(base64.b64decode(data, validate=True)), None
+    except (binascii.Error, ValueError):
+        return None, "`data` is not valid base64"
+
+
+def decode_block_bytes(block: dict[str, Any]) -> bytes:
+    """The binary payload of an image/audio block or a blob resource."""
+    if block.get("type") == "resource":
+        return base64.b64decode(block["resource"]["blob"])
+    return base64.b64decode(block["data"])

@@ -1,0 +1,458 @@
+"""The JSON-RPC connection: ids, correlation, timeouts, cancellation, progress.
+
+Any number of requests may be in flight; there is no "busy" state. Every frame
+in either direction is recorded in the traffic store before anything else is
+done with it. Server-to-client requests go to handlers the user of the
+connection registers; ``ping`` is answered automatically and an unknown method
+gets -32601.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+import anyio
+import anyio.abc
+
+from . import jsonrpc
+from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from .jsonrpc import Kind, classify, classify_message, id_key
+from .traffic import Direction, TrafficEntry, TrafficStore
+from .transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
+
+RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
+NotificationListener = Callable[[str, dict | None, TrafficEntry], None]
+CloseListener = Callable[[Closed], None]
+
+ABANDONED_MEMORY = 1000  # ids of timed-out/cancelled requests remembered to mark late replies
+
+
+@dataclass(slots=True)
+class Progress:
+    progress: float
+    total: float | None
+    message: str | None
+    at: float  # perf_counter time
+
+
+class PendingRequest:
+    """A request in flight: wait for it, watch its progress, cancel it."""
+
+    def __init__(
+        self,
+        connection: "RpcConnection",
+        msg_id: Any,
+        method: str,
+        params: dict | None,
+        timeout: float | None,
+        reset_on_progress: bool,
+        max_total: float | None,
+        on_progress: Callable[["PendingRequest"], None] | None,
+        progress_token: Any,
+    ) -> None:
+        self.connection = connection
+        self.id = msg_id
+        self.method = method
+        self.params = params
+        self.timeout = timeout
+        self.reset_on_progress = reset_on_progress
+        self.max_total = max_total
+        self.on_progress = on_progress
+        self.progress_token = progress_token
+        self.started = time.perf_counter()
+        self.deadline = None if timeout is None else self.started + timeout
+        self.hard_deadline = None if max_total is None else self.started + max_total
+        self.progress: Progress | None = None
+        self.progress_count = 0
+        self.entry: TrafficEntry | None = None  # the request as recorded
+        self.reply: TrafficEntry | None = None  # the response as recorded
+        self.result: dict | None = None
+        self.error: BaseException | None = None
+        self.finished: float | None = None
+        self._done = anyio.Event()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.perf_counter()) - self.started
+
+    def effective_deadline(self) -> float | None:
+        candidates = [d for d in (self.deadline, self.hard_deadline) if d is not None]
+        return min(candidates) if candidates else None
+
+    def remaining(self) -> float | None:
+        """Seconds until the timeout fires, for countdowns."""
+        deadline = self.effective_deadline()
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    def _resolve(self, result: dict | None = None, error: BaseException | None = None) -> None:
+        if self._done.is_set():
+            return
+        self.result = result
+        self.error = error
+        self.finished = time.perf_counter()
+        self._done.set()
+
+    def _progressed(self, progress: Progress) -> None:
+        self.progress = progress
+        self.progress_count += 1
+        if self.reset_on_progress and self.timeout is not None:
+            self.deadline = progress.at + self.timeout
+        if self.on_progress is not None:
+            self.on_progress(self)
+
+    async def wait(self) -> dict:
+        """The result, or raise RpcError / RequestTimeout / RequestCancelled / ConnectionLost."""
+        try:
+            while not self._done.is_set():
+                deadline = self.effective_deadline()
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    hard = self.hard_deadline is not None and deadline == self.hard_deadline and (
+                        self.deadline is None or self.hard_deadline <= self.deadline
+                    )
+                    seconds = self.max_total if hard else self.timeout
+                    await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
+                    break
+                with anyio.move_on_after(None if deadline is None else deadline - now):
+                    await self._done.wait()
+        except anyio.get_cancelled_exc_class():
+            if not self._done.is_set():
+                with anyio.CancelScope(shield=True):
+                    await self.connection._abandon(self, RequestCancelled(self.method, "the caller stopped waiting"), "the caller stopped waiting")
+            raise
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+    async def cancel(self, reason: str = "cancelled by the user") -> None:
+        """Stop waiting and tell the server (``notifications/cancelled``)."""
+        if not self._done.is_set():
+            await self.connection._abandon(self, RequestCancelled(self.method, reason), reason)
+
+
+class RpcConnection:
+    """JSON-RPC over one transport, recording every frame into a TrafficStore."""
+
+    def __init__(self, transport: Transport, store: TrafficStore | None = None, default_timeout: float | None = 60.0) -> None:
+        self.transport = transport
+        self.store = store if store is not None else TrafficStore()
+        self.default_timeout = default_timeout
+        self.handlers: dict[str, RequestHandler] = {}
+        self._notification_listeners: list[NotificationListener] = []
+        self._close_listeners: list[CloseListener] = []
+        self._pending: dict[tuple[bool, Any], PendingRequest] = {}
+        self._by_token: dict[tuple[bool, Any], PendingRequest] = {}
+        self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
+        self._incoming: dict[tuple[bool, Any], anyio.CancelScope] = {}
+        self._next_id = 1
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self.closed: Closed | None = None
+
+    # -- lifecycle -----------------------------------------------------
+    async def start(self, task_group: anyio.abc.TaskGroup) -> None:
+        self._task_group = task_group
+        await self.transport.start(task_group, self._on_event)
+
+    async def aclose(self) -> None:
+        await self.transport.close()
+
+    @property
+    def pending(self) -> list[PendingRequest]:
+        return list(self._pending.values())
+
+    def add_notification_listener(self, listener: NotificationListener) -> None:
+        self._notification_listeners.append(listener)
+
+    def add_close_listener(self, listener: CloseListener) -> None:
+        self._close_listeners.append(listener)
+
+    # -- sending -------------------------------------------------------
+    def allocate_id(self) -> int:
+        while id_key(self._next_id) in self._pending:
+            self._next_id += 1
+        msg_id = self._next_id
+        self._next_id += 1
+        return msg_id
+
+    async def send_request(
+        self,
+        method: str,
+        params: dict | None = None,
+        *,
+        timeout: float | None | str = "default",
+        reset_on_progress: bool = False,
+        max_total: float | None = None,
+        on_progress: Callable[[PendingRequest], None] | None = None,
+        progress: bool = False,
+        msg_id: Any = None,
+    ) -> PendingRequest:
+        """Send a request and return its handle without waiting for the answer."""
+        if msg_id is None:
+            msg_id = self.allocate_id()
+        token = None
+        if progress or on_progress is not None:
+            token = msg_id
+            params = dict(params or {})
+            meta = dict(params.get("_meta") or {})
+            meta["progressToken"] = token
+            params["_meta"] = meta
+        pending = PendingRequest(
+            self,
+            msg_id,
+            method,
+            params,
+            self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]
+            reset_on_progress,
+            max_total,
+            on_progress,
+            token,
+        )
+        data = jsonrpc.dumps(jsonrpc.request(msg_id, method, params))
+        await self._send_tracked(pending, data)
+        return pending
+
+    async def request(self, method: str, params: dict | None = None, **options: Any) -> dict:
+        """Send a request and wait for its result."""
+        pending = await self.send_request(method, params, **options)
+        return await pending.wait()
+
+    async def notify(self, method: str, params: dict | None = None) -> TrafficEntry:
+        data = jsonrpc.dumps(jsonrpc.notification(method, params))
+        return await self._send(data, Kind.NOTIFICATION, method=method)
+
+    async def send_raw(self, data: bytes, timeout: float | None | str = "default") -> tuple[TrafficEntry, PendingRequest | None]:
+        """Send bytes as they are (for the raw composer and ``pipe``).
+
+        A well-formed request gets a pending entry so its response is correlated;
+        anything else (even an invalid frame, on purpose) is recorded and sent.
+        """
+        info = classify(data)
+        if info.kind is Kind.REQUEST:
+            if id_key(info.id) in self._pending:
+                raise ValueError(f"a request with id {info.id!r} is already in flight")
+            params = info.message.get("params")
+            pending = PendingRequest(
+                self, info.id, info.method or "", params if isinstance(params, dict) else None,
+                self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]
+                False, None, None, None,
+            )
+            token = (params or {}).get("_meta", {}).get("progressToken") if isinstance(params, dict) else None
+            if jsonrpc.valid_id(token):
+                pending.progress_token = token
+            await self._send_tracked(pending, data)
+            assert pending.entry is not None
+            return pending.entry, pending
+        entry = await self._send(data, info.kind, method=info.method, msg_id=info.id, has_id=info.has_id, problem=info.problem, error_code=info.error_code)
+        return entry, None
+
+    async def _send_tracked(self, pending: PendingRequest, data: bytes) -> None:
+        self._check_open()
+        key = id_key(pending.id)
+        self._pending[key] = pending
+        if pending.progress_token is not None:
+            self._by_token[id_key(pending.progress_token)] = pending
+        try:
+            pending.entry = await self._send(data, Kind.REQUEST, method=pending.method, msg_id=pending.id, has_id=True)
+        except BaseException:
+            self._forget(pending)
+            raise
+
+    async def _send(self, data: bytes, kind: Kind, **fields: Any) -> TrafficEntry:
+        self._check_open()
+        entry = self.store.append(Direction.OUT, kind, data, **fields)
+        try:
+            await self.transport.send(data)
+        except TransportError as exc:
+            entry.problem = f"not delivered: {exc}"
+            raise ConnectionLost(f"cannot send {fields.get('method') or kind.value}: {exc}",
+                                 stderr_tail=self._stderr_tail()) from None
+        return entry
+
+    def _check_open(self) -> None:
+        if self.closed is not None:
+            raise ConnectionLost(self.closed.reason, self.closed.exit_code, self.closed.signal, self.closed.stderr_tail)
+
+    def _forget(self, pending: PendingRequest) -> None:
+        self._pending.pop(id_key(pending.id), None)
+        if pending.progress_token is not None:
+            self._by_token.pop(id_key(pending.progress_token), None)
+
+    async def _abandon(self, pending: PendingRequest, error: BaseException, reason: str) -> None:
+        """Time out or cancel: forget the request, tell the server, resolve the waiter."""
+        if pending.done:
+            return
+        self._forget(pending)
+        key = id_key(pending.id)
+        self._abandoned[key] = (pending.entry, reason)
+        while len(self._abandoned) > ABANDONED_MEMORY:
+            self._abandoned.popitem(last=False)
+        pending._resolve(error=error)
+        if self.closed is None and pending.method != "initialize":
+            try:
+                await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
+            except ConnectionLost:
+                pass
+
+    def _stderr_tail(self) -> list[str]:
+        tail = getattr(self.transport, "stderr_tail", None)
+        return list(tail)[-10:] if tail else []
+
+    # -- receiving -----------------------------------------------------
+    def _on_event(self, event: TransportEvent) -> None:
+        if type(event) is Received:
+            self._on_frame(event.raw, event.meta)
+        elif type(event) is StderrLine:
+            self.store.append(Direction.IN, Kind.STDERR, event.raw)
+        elif type(event) is Note:
+            self.store.append(Direction.LOCAL, Kind.EVENT, event.text.encode("utf-8"), meta=event.meta)
+        elif type(event) is Closed:
+            self._on_closed(event)
+
+    def _on_frame(self, raw: bytes, meta: dict | None) -> None:
+        info = classify(raw)
+        entry = self.store.append(
+            Direction.IN, info.kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id,
+            problem=info.problem, error_code=info.error_code, meta=meta,
+        )
+        kind = info.kind
+        if kind is Kind.RESPONSE or kind is Kind.ERROR:
+            self._on_reply(info.message, info.id, entry)
+        elif kind is Kind.NOTIFICATION:
+            self._on_notification(info.method or "", info.message.get("params"), entry)
+        elif kind is Kind.REQUEST:
+            self._on_request(info.message, entry)
+        elif kind is Kind.BATCH:
+            for member in info.message:
+                sub = classify_message(member)
+                if sub.kind in (Kind.RESPONSE, Kind.ERROR):
+                    self._on_reply(member, sub.id, entry)
+                elif sub.kind is Kind.NOTIFICATION:
+                    self._on_notification(sub.method or "", member.get("params"), entry)
+                elif sub.kind is Kind.REQUEST:
+                    self._on_request(member, entry)
+        elif kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None:
+            pending = self._pending.get(id_key(info.id))
+            if pending is not None:
+                self._forget(pending)
+                self.store.link(pending.entry, entry, pending.elapsed * 1000)
+                pending.reply = entry
+                pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with an invalid frame: {info.problem}"))
+
+    def _on_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
+        key = id_key(msg_id)
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            abandoned = self._abandoned.get(key)
+            if abandoned is not None:
+                request_entry, reason = abandoned
+                entry.late = True
+                entry.problem = f"late: arrived after the request ended ({reason})"
+                if request_entry is not None:
+                    self.store.link(request_entry, entry, (entry.ts - request_entry.ts) * 1000)
+            elif msg_id is not None and entry.problem is None:
+                entry.problem = "reply to an id with no request in flight"
+            return
+        if pending.progress_token is not None:
+            self._by_token.pop(id_key(pending.progress_token), None)
+        pending.reply = entry
+        self.store.link(pending.entry, entry, (time.perf_counter() - pending.started) * 1000)
+        if "error" in message:
+            error = message["error"]
+            pending._resolve(error=RpcError(error["code"], error["message"], error.get("data"), error))
+        else:
+            result = message["result"]
+            if not isinstance(result, dict):
+                pending._resolve(error=ProtocolViolation(f"the result of {pending.method} is not an object"))
+            else:
+                pending._resolve(result=result)
+
+    def _on_notification(self, method: str, params: Any, entry: TrafficEntry) -> None:
+        if method == "notifications/progress" and isinstance(params, dict):
+            token = params.get("progressToken")
+            if jsonrpc.valid_id(token):
+                pending = self._by_token.get(id_key(token))
+                if pending is not None:
+                    entry.reply_to = pending.entry.seq if pending.entry else None
+                    progress = params.get("progress")
+                    total = params.get("total")
+                    pending._progressed(Progress(
+                        float(progress) if isinstance(progress, (int, float)) else 0.0,
+                        float(total) if isinstance(total, (int, float)) else None,
+                        params.get("message") if isinstance(params.get("message"), str) else None,
+                        time.perf_counter(),
+                    ))
+                elif entry.problem is None:
+                    entry.problem = "progress for a token with no request in flight"
+        elif method == "notifications/cancelled" and isinstance(params, dict):
+            scope = self._incoming.get(id_key(params.get("requestId")))
+            if scope is not None:
+                scope.cancel()
+        for listener in self._notification_listeners:
+            listener(method, params if isinstance(params, dict) else None, entry)
+
+    def _on_request(self, message: dict, entry: TrafficEntry) -> None:
+        method = message["method"]
+        params = message.get("params")
+        handler = self.handlers.get(method)
+        if handler is None and method == "ping":
+            handler = _pong
+        assert self._task_group is not None
+        self._task_group.start_soon(self._answer, message["id"], method, params if isinstance(params, dict) else None, handler, entry)
+
+    async def _answer(self, msg_id: Any, method: str, params: dict | None, handler: RequestHandler | None, entry: TrafficEntry) -> None:
+        started = time.perf_counter()
+        if handler is None:
+            reply = jsonrpc.error_response(msg_id, jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
+        else:
+            scope = anyio.CancelScope()
+            key = id_key(msg_id)
+            self._incoming[key] = scope
+            reply = None
+            try:
+                with scope:
+                    result = await handler(params, entry)
+                    reply = jsonrpc.response(msg_id, result)
+            except RpcError as exc:
+                reply = jsonrpc.error_response(msg_id, exc.code, exc.message, exc.data)
+            except Exception as exc:  # a handler bug must not kill the connection
+                reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR, f"{exc.__class__.__name__}: {exc}")
+            finally:
+                self._incoming.pop(key, None)
+            if reply is None:  # cancelled by the server: no response is sent
+                return
+        kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
+        try:
+            sent = await self._send(jsonrpc.dumps(reply), kind, msg_id=msg_id, has_id=True,
+                                    error_code=reply["error"]["code"] if "error" in reply else None)
+        except ConnectionLost:
+            return
+        self.store.link(entry, sent, (time.perf_counter() - started) * 1000)
+
+    def _on_closed(self, event: Closed) -> None:
+        self.closed = event
+        detail = event.reason
+        self.store.append(
+            Direction.LOCAL, Kind.EVENT, detail.encode("utf-8"),
+            meta={"exit_code": event.exit_code, "signal": event.signal, "expected": event.expected, "closed": True},
+        )
+        error = ConnectionLost(event.reason, event.exit_code, event.signal, event.stderr_tail)
+        for pending in list(self._pending.values()):
+            pending._resolve(error=error)
+        self._pending.clear()
+        self._by_token.clear()
+        for scope in self._incoming.values():
+            scope.cancel()
+        for listener in self._close_listeners:
+            listener(event)
+
+
+async def _pong(params: dict | None, entry: TrafficEntry) -> dict:
+    return {}

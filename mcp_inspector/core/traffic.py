@@ -1,0 +1,205 @@
+"""The traffic timeline: every frame, stderr line and process event, in order.
+
+The store is the single source of truth that the TUI's log view, the CLI and
+the recorder read. Memory is bounded: past ``cap`` entries the oldest are
+dropped from memory, and they live on in the session file (the ``--record``
+file, or a spill file the store opens for itself), never silently lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .jsonrpc import Kind
+
+
+class Direction(StrEnum):
+    OUT = "out"  # inspector -> server
+    IN = "in"  # server -> inspector
+    LOCAL = "local"  # process events and notes made by the inspector
+
+
+@dataclass(slots=True, eq=False)
+class TrafficEntry:
+    """One line of the timeline. ``raw`` holds the bytes exactly as on the wire."""
+
+    seq: int
+    ts: float
+    direction: Direction
+    kind: Kind
+    raw: bytes
+    method: str | None = None
+    msg_id: Any = None
+    has_id: bool = False
+    problem: str | None = None
+    error_code: int | None = None
+    reply_to: int | None = None  # seq of the request a response (or progress) belongs to
+    reply_seq: int | None = None  # on a request: seq of its response, once it arrives
+    latency_ms: float | None = None
+    late: bool = False
+    meta: dict | None = None
+
+    @property
+    def text(self) -> str:
+        """The raw bytes as text, invalid UTF-8 replaced (for display only)."""
+        return self.raw.decode("utf-8", errors="replace")
+
+
+Listener = Callable[[TrafficEntry], None]
+
+
+class TrafficStore:
+    """An append-only, seq-numbered timeline with a memory cap."""
+
+    def __init__(self, cap: int = 200_000, spill_dir: Path | None = None, clock: Callable[[], float] = time.time) -> None:
+        if cap < 10:
+            raise ValueError("cap must be at least 10")
+        self.cap = cap
+        self._entries: list[TrafficEntry] = []
+        self._first_seq = 1  # seq of self._entries[0]
+        self._next_seq = 1
+        self._listeners: list[Listener] = []
+        self._clock = clock
+        self._spill_dir = spill_dir
+        self._spill = None  # a SessionWriter opened on first eviction, unless a recorder already keeps everything
+        self.session_file: Path | None = None
+        self._recorded = False
+        self.kind_counts: Counter[str] = Counter()
+        self.method_counts: Counter[str] = Counter()
+        self.version = 0  # bumps on every change; views poll it
+
+    # -- writing -------------------------------------------------------
+    def append(
+        self,
+        direction: Direction,
+        kind: Kind,
+        raw: bytes,
+        **fields: Any,
+    ) -> TrafficEntry:
+        entry = TrafficEntry(self._next_seq, fields.pop("ts", None) or self._clock(), direction, kind, raw, **fields)
+        self._next_seq += 1
+        self._entries.append(entry)
+        self.kind_counts[kind] += 1
+        if entry.method is not None:
+            self.method_counts[entry.method] += 1
+        self.version += 1
+        for listener in self._listeners:
+            listener(entry)
+        if len(self._entries) > self.cap + max(1, self.cap // 10):
+            self._evict(len(self._entries) - self.cap)
+        return entry
+
+    def load_entry(self, entry: TrafficEntry) -> None:
+        """Add an entry read back from a session file, keeping its seq and links."""
+        if not self._entries and self._next_seq == 1:
+            self._first_seq = self._next_seq = entry.seq
+        while entry.seq > self._next_seq:
+            # A line that could not be read: keep its place so seq links stay right.
+            gap = TrafficEntry(self._next_seq, entry.ts, Direction.LOCAL, Kind.EVENT, b"(unreadable entry in session file)")
+            self._next_seq += 1
+            self._entries.append(gap)
+        if entry.seq < self._next_seq:
+            entry.seq = self._next_seq
+        self._next_seq = entry.seq + 1
+        self._entries.append(entry)
+        self.kind_counts[entry.kind] += 1
+        if entry.method is not None:
+            self.method_counts[entry.method] += 1
+        if entry.reply_to is not None and entry.kind in (Kind.RESPONSE, Kind.ERROR):
+            request = self.get(entry.reply_to)
+            if request is not None:
+                request.reply_seq = entry.seq
+        self.version += 1
+        if len(self._entries) > self.cap + max(1, self.cap // 10):
+            self._evict(len(self._entries) - self.cap)
+
+    def note(self, text: str, **meta: Any) -> TrafficEntry:
+        """Record something the inspector itself observed (process start, exit...)."""
+        return self.append(Direction.LOCAL, Kind.EVENT, text.encode("utf-8"), meta=meta or None)
+
+    def link(self, request: TrafficEntry | None, reply: TrafficEntry, latency_ms: float | None) -> None:
+        """Tie a response to its request in both directions."""
+        if request is not None:
+            reply.reply_to = request.seq
+            request.reply_seq = reply.seq
+        reply.latency_ms = latency_ms
+        self.version += 1
+
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def attach_recorder(self, recorder: "Listener") -> None:
+        """A recorder that writes every entry means evicted entries need no spill file."""
+        self._recorded = True
+        self.add_listener(recorder)
+        path = getattr(recorder, "path", None)
+        if path is not None:
+            self.session_file = Path(path)
+
+    def _evict(self, count: int) -> None:
+        evicted = self._entries[:count]
+        del self._entries[:count]
+        self._first_seq += count
+        if not self._recorded:
+            self._spill_entries(evicted)
+
+    def _spill_entries(self, entries: list[TrafficEntry]) -> None:
+        from .recording import SessionWriter, default_session_dir
+
+        if self._spill is None:
+            directory = self._spill_dir or default_session_dir()
+            directory.mkdir(parents=True, exist_ok=True)
+            path = directory / time.strftime("spill-%Y%m%d-%H%M%S.jsonl")
+            self._spill = SessionWriter(path, flush_each=False)
+            self.session_file = path
+        for entry in entries:
+            self._spill.write_entry(entry)
+        self._spill.flush()
+
+    def close(self) -> None:
+        if self._spill is not None:
+            self._spill.close()
+
+    # -- reading -------------------------------------------------------
+    @property
+    def first_seq(self) -> int:
+        """The oldest seq still held in memory."""
+        return self._first_seq
+
+    @property
+    def last_seq(self) -> int:
+        """The newest seq, or 0 when empty."""
+        return self._next_seq - 1
+
+    @property
+    def total(self) -> int:
+        """Entries ever appended (including evicted ones)."""
+        return self._next_seq - 1
+
+    def __len__(self) -> int:
+        """Entries held in memory."""
+        return len(self._entries)
+
+    def get(self, seq: int) -> TrafficEntry | None:
+        index = seq - self._first_seq
+        if 0 <= index < len(self._entries):
+            return self._entries[index]
+        return None
+
+    def since(self, seq: int) -> list[TrafficEntry]:
+        """Entries with a seq greater than ``seq`` that are still in memory."""
+        index = max(0, seq + 1 - self._first_seq)
+        return self._entries[index:]
+
+    def __iter__(self) -> Iterator[TrafficEntry]:
+        return iter(list(self._entries))
+
+    def at(self, index: int) -> TrafficEntry:
+        """Positional access into the in-memory window (for virtualised views)."""
+        return self._entries[index]

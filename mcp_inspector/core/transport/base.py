@@ -1,0 +1,88 @@
+"""The transport interface shared by stdio, Streamable HTTP, legacy HTTP+SSE and
+the stateless 2026-07-28 era.
+
+A transport is started with a task group and a *sink*: a plain callback that
+receives events in wire order. ``send`` takes one serialised message plus
+optional per-message metadata (an HTTP transport uses it for headers such as
+``Mcp-Method``; stdio ignores it). Events may carry ``meta`` too (HTTP status,
+headers, SSE event id), which the traffic store keeps beside each frame.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import anyio.abc
+
+
+@dataclass(slots=True)
+class Received:
+    """One frame from the server, bytes exactly as received."""
+
+    raw: bytes
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class StderrLine:
+    """One line the server wrote to stderr (stdio only)."""
+
+    raw: bytes
+
+
+@dataclass(slots=True)
+class Note:
+    """Something the transport observed that is not a frame (process started, HTTP status...)."""
+
+    text: str
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class Closed:
+    """The connection is gone; no more events follow."""
+
+    reason: str
+    exit_code: int | None = None
+    signal: int | None = None
+    stderr_tail: list[str] = field(default_factory=list)
+    expected: bool = False  # True when we closed it ourselves
+
+
+TransportEvent = Received | StderrLine | Note | Closed
+Sink = Callable[[TransportEvent], None]
+
+
+class TransportError(Exception):
+    """The transport could not start or send (command not found, pipe closed...)."""
+
+
+class Transport(ABC):
+    """Moves whole messages to and from one server."""
+
+    #: A short label for the UI: "stdio", "http", "sse".
+    kind: str = "?"
+
+    @abstractmethod
+    async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
+        """Connect (spawn, open streams) and start delivering events to ``sink``."""
+
+    @abstractmethod
+    async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        """Send one serialised message. Raises TransportError if it cannot."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Shut down gracefully, escalating as the spec says; idempotent."""
+
+    @property
+    def description(self) -> str:
+        """What we are connected to, for humans."""
+        return self.kind
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """Facts worth showing (pid, URL, session id...)."""
+        return {}

@@ -1,0 +1,238 @@
+"""stdio transport: the server is a child process speaking newline-delimited JSON.
+
+The child gets its own process group and pipes for all three streams, so it
+never touches the inspector's terminal and a signal can reach its children too.
+Framing is done on bytes (see ``framing``), non-JSON lines are passed on for the
+session to record, stderr is captured line by line, and the exit code or signal
+is reported. Shutdown follows the spec: close stdin, wait, SIGTERM, SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+from collections import deque
+from typing import Any, Mapping, Sequence
+
+import anyio
+import anyio.abc
+
+from ..framing import LineFramer, is_blank
+from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
+
+READ_CHUNK = 1 << 20
+STDERR_TAIL = 50
+
+
+class StdioTransport(Transport):
+    kind = "stdio"
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        inherit_env: bool = True,
+        close_grace: float = 2.0,
+        term_grace: float = 2.0,
+    ) -> None:
+        if not command:
+            raise TransportError("no server command given")
+        self.command = [str(part) for part in command]
+        self.env = dict(env or {})
+        self.cwd = cwd
+        self.inherit_env = inherit_env
+        self.close_grace = close_grace
+        self.term_grace = term_grace
+        self.process: anyio.abc.Process | None = None
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
+        self.returncode: int | None = None
+        self._sink: Sink | None = None
+        self._send_lock = anyio.Lock()
+        self._closing = False
+        self._closed_event = anyio.Event()
+        self._stdout_done = anyio.Event()
+        self._stderr_done = anyio.Event()
+
+    @property
+    def description(self) -> str:
+        return subprocess.list2cmdline(self.command)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"command": self.command}
+        if self.process is not None:
+            info["pid"] = self.process.pid
+        if self.cwd:
+            info["cwd"] = self.cwd
+        return info
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
+        self._sink = sink
+        env = dict(os.environ) if self.inherit_env else {}
+        env.update(self.env)
+        executable = self.command[0]
+        if os.sep not in executable and shutil.which(executable, path=env.get("PATH")) is None:
+            raise TransportError(f"command not found: {executable}")
+        if self.cwd is not None and not os.path.isdir(self.cwd):
+            raise TransportError(f"working directory does not exist: {self.cwd}")
+        try:
+            self.process = await anyio.open_process(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=env,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise TransportError(f"command not found: {executable}") from None
+        except PermissionError:
+            raise TransportError(f"permission denied: {executable}") from None
+        except OSError as exc:
+            raise TransportError(f"cannot start {executable}: {exc.strerror or exc}") from None
+        sink(Note(f"started {self.description} (pid {self.process.pid})", {"pid": self.process.pid, "command": self.command}))
+        task_group.start_soon(self._read_stdout)
+        task_group.start_soon(self._read_stderr)
+        task_group.start_soon(self._watch_exit)
+
+    async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        if self.process is None or self.process.stdin is None or self._closed_event.is_set():
+            raise TransportError("the server process is not running")
+        async with self._send_lock:
+            try:
+                await self.process.stdin.send(data + b"\n")
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+                raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
+
+    async def _read_stdout(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        framer = LineFramer()
+        sink = self._sink
+        stream = self.process.stdout
+        try:
+            while True:
+                try:
+                    chunk = await stream.receive(READ_CHUNK)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                for line in framer.feed(chunk):
+                    if not is_blank(line):
+                        sink(Received(line))
+            tail = framer.flush()
+            if tail is not None and not is_blank(tail):
+                sink(Received(tail, {"unterminated": True}))
+        finally:
+            self._stdout_done.set()
+
+    async def _read_stderr(self) -> None:
+        assert self.process is not None and self.process.stderr is not None
+        framer = LineFramer()
+        sink = self._sink
+        stream = self.process.stderr
+        try:
+            while True:
+                try:
+                    chunk = await stream.receive(READ_CHUNK)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                for line in framer.feed(chunk):
+                    self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+                    sink(StderrLine(line))
+            tail = framer.flush()
+            if tail:
+                self.stderr_tail.append(tail.decode("utf-8", errors="replace"))
+                sink(StderrLine(tail))
+        finally:
+            self._stderr_done.set()
+
+    async def _watch_exit(self) -> None:
+        assert self.process is not None
+        await self._stdout_done.wait()
+        # The server may close stdout without exiting ("shut down by closing stdout").
+        with anyio.move_on_after(2.0 if not self._closing else None):
+            await self.process.wait()
+        # Let stderr drain (a grandchild might hold it open, so don't wait forever).
+        with anyio.move_on_after(0.5):
+            await self._stderr_done.wait()
+        self._report_closed()
+
+    def _report_closed(self) -> None:
+        if self._closed_event.is_set():
+            return
+        self._closed_event.set()
+        assert self.process is not None
+        code = self.process.returncode
+        self.returncode = code
+        exit_code: int | None = None
+        sig: int | None = None
+        if code is None:
+            reason = "the server closed its stdout"
+        elif code < 0:
+            sig = -code
+            reason = f"the server was killed by signal {sig} ({_signal_name(sig)})"
+        else:
+            exit_code = code
+            reason = f"the server exited with code {code}"
+        if self._sink is not None:
+            self._sink(Closed(reason, exit_code, sig, list(self.stderr_tail)[-10:], expected=self._closing))
+
+    async def close(self) -> None:
+        """Close stdin, wait, then SIGTERM, then SIGKILL the process group; reap it."""
+        process = self.process
+        if process is None or self._closing:
+            if process is not None:
+                await self._closed_event.wait()
+            return
+        self._closing = True
+        with anyio.CancelScope(shield=True):
+            if process.stdin is not None:
+                try:
+                    await process.stdin.aclose()
+                except Exception:
+                    pass
+            if not await _wait(process, self.close_grace):
+                _signal_group(process.pid, signal.SIGTERM)
+                if not await _wait(process, self.term_grace):
+                    _signal_group(process.pid, signal.SIGKILL)
+                    await process.wait()
+            # Also end anything left in the group (e.g. a wrapper's child).
+            _signal_group(process.pid, signal.SIGKILL)
+            with anyio.move_on_after(3.0):
+                await self._closed_event.wait()
+            if not self._closed_event.is_set():
+                self._report_closed()
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    try:
+                        await stream.aclose()
+                    except Exception:
+                        pass
+
+
+async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
+    with anyio.move_on_after(seconds):
+        await process.wait()
+        return True
+    return process.returncode is not None
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return "unknown"
