@@ -1,0 +1,1 @@
+"""The Textual front end. Everything protocol-related comes from ``mcp_inspector.core``."""
