@@ -63,4 +63,7 @@ class LineFramer:
 
 def is_blank(line: bytes) -> bool:
     """Blank lines carry no message; transports skip them instead of reporting garbage."""
-    return not line.strip()
+    return not line or (line[0] in _ASCII_SPACE and not line.strip())
+
+
+_ASCII_SPACE = b" \t\n\r\x0b\x0c"  # what bytes.strip() removes; a frame starting otherwise is not blank

@@ -74,12 +74,19 @@ def valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
+_decode = json.JSONDecoder().decode  # what json.loads uses when given no options
+
+
 def parse_json(raw: bytes) -> tuple[Any, str | None]:
     """Parse a frame; invalid UTF-8 is replaced (and noted) rather than fatal.
 
     Raises ValueError for text that is not JSON.
     """
     try:
+        if raw[:1] == b"{" and raw[1:2] != b"\x00":
+            # What json.loads(bytes) does for a frame that starts with "{" (its encoding
+            # sniffing can only answer UTF-8 then), minus the sniffing: this is per frame.
+            return _decode(raw.decode("utf-8", "surrogatepass")), None
         return json.loads(raw), None
     except UnicodeDecodeError:
         text = raw.decode("utf-8", errors="replace")
@@ -155,7 +162,10 @@ def _invalid(message: Any, problem: str, method: Any, msg_id: Any, has_id: bool)
 
 
 def _extra_keys(message: dict, shape: str) -> str | None:
-    extra = message.keys() - _ENVELOPE_KEYS[shape]
+    allowed = _ENVELOPE_KEYS[shape]
+    if message.keys() <= allowed:  # the usual case, without building a set
+        return None
+    extra = message.keys() - allowed
     if not extra:
         return None
     return "unknown envelope fields: " + ", ".join(sorted(extra))
@@ -166,9 +176,12 @@ def _short_json_error(exc: ValueError) -> str:
     return text if len(text) < 120 else text[:117] + "..."
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # built once, not per frame
+
+
 def dumps(message: Any) -> bytes:
     """Serialise compactly; the transport adds the frame delimiter."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _encode(message).encode("utf-8")
 
 
 def request(msg_id: Any, method: str, params: dict | None = None) -> dict:
@@ -205,12 +218,20 @@ def raw_member(raw: bytes, key: str) -> str | None:
     """Return the exact text of a top-level member (e.g. ``result``) of a frame.
 
     Used where output must be the object exactly as received, whitespace and
-    number spellings included. Returns None if the frame is not an object.
+    number spellings included. Returns None if the frame is not a well-formed
+    object or has no such member.
     """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("utf-8", errors="replace")
+    try:
+        return _find_member(text, key)
+    except (ValueError, IndexError):  # malformed or truncated frame
+        return None
+
+
+def _find_member(text: str, key: str) -> str | None:
     decoder = json.JSONDecoder()
     pos = _skip_ws(text, 0)
     if pos >= len(text) or text[pos] != "{":
@@ -229,6 +250,8 @@ def raw_member(raw: bytes, key: str) -> str | None:
         pos = _skip_ws(text, pos)
         if pos < len(text) and text[pos] == ",":
             pos = _skip_ws(text, pos + 1)
+        elif pos < len(text) and text[pos] != "}":
+            return None  # members not separated by a comma
     return None
 
 

@@ -9,6 +9,7 @@ gets -32601.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -72,19 +73,23 @@ class PendingRequest:
         self.result: dict | None = None
         self.error: BaseException | None = None
         self.finished: float | None = None
-        self._done = anyio.Event()
+        self._resolved = False
+        self._done: anyio.Event | None = None  # made only for waits outside asyncio
+        self._wakers: list[asyncio.Future] | None = None  # asyncio waiters (see _sleep)
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
+        return self._resolved
 
     @property
     def elapsed(self) -> float:
         return (self.finished or time.perf_counter()) - self.started
 
     def effective_deadline(self) -> float | None:
-        candidates = [d for d in (self.deadline, self.hard_deadline) if d is not None]
-        return min(candidates) if candidates else None
+        deadline, hard = self.deadline, self.hard_deadline
+        if hard is None:
+            return deadline
+        return hard if deadline is None else min(deadline, hard)
 
     def remaining(self) -> float | None:
         """Seconds until the timeout fires, for countdowns."""
@@ -92,12 +97,17 @@ class PendingRequest:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
     def _resolve(self, result: dict | None = None, error: BaseException | None = None) -> None:
-        if self._done.is_set():
+        if self._resolved:
             return
         self.result = result
         self.error = error
         self.finished = time.perf_counter()
-        self._done.set()
+        self._resolved = True
+        if self._done is not None:
+            self._done.set()
+        if self._wakers:
+            for waker in self._wakers:
+                _wake_up(waker)
 
     def _progressed(self, progress: Progress) -> None:
         self.progress = progress
@@ -110,7 +120,7 @@ class PendingRequest:
     async def wait(self) -> dict:
         """The result, or raise RpcError / RequestTimeout / RequestCancelled / ConnectionLost."""
         try:
-            while not self._done.is_set():
+            while not self._resolved:
                 deadline = self.effective_deadline()
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
@@ -120,10 +130,16 @@ class PendingRequest:
                     seconds = self.max_total if hard else self.timeout
                     await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
                     break
-                with anyio.move_on_after(None if deadline is None else deadline - now):
-                    await self._done.wait()
+                loop = self.connection._loop
+                if loop is not None:
+                    await self._sleep(loop, None if deadline is None else deadline - now)
+                else:
+                    if self._done is None:
+                        self._done = anyio.Event()
+                    with anyio.move_on_after(None if deadline is None else deadline - now):
+                        await self._done.wait()
         except anyio.get_cancelled_exc_class():
-            if not self._done.is_set():
+            if not self._resolved:
                 with anyio.CancelScope(shield=True):
                     await self.connection._abandon(self, RequestCancelled(self.method, "the caller stopped waiting"), "the caller stopped waiting")
             raise
@@ -132,9 +148,25 @@ class PendingRequest:
         assert self.result is not None
         return self.result
 
+    async def _sleep(self, loop: asyncio.AbstractEventLoop, seconds: float | None) -> None:
+        """Until resolved or ``seconds`` pass. Every request waits once, and on asyncio a
+        bare future plus a loop timer cost a fraction of an anyio Event and cancel scope."""
+        waker = loop.create_future()
+        wakers = self._wakers
+        if wakers is None:
+            wakers = self._wakers = []
+        wakers.append(waker)
+        timer = None if seconds is None else loop.call_later(seconds, _wake_up, waker)
+        try:
+            await waker
+        finally:
+            if timer is not None:
+                timer.cancel()
+            wakers.remove(waker)
+
     async def cancel(self, reason: str = "cancelled by the user") -> None:
         """Stop waiting and tell the server (``notifications/cancelled``)."""
-        if not self._done.is_set():
+        if not self._resolved:
             await self.connection._abandon(self, RequestCancelled(self.method, reason), reason)
 
 
@@ -155,10 +187,15 @@ class RpcConnection:
         self._next_id = 1
         self._task_group: anyio.abc.TaskGroup | None = None
         self.closed: Closed | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # set on asyncio: PendingRequest.wait uses its timers
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
         self._task_group = task_group
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:  # another anyio backend: waits use cancel scopes
+            self._loop = None
         await self.transport.start(task_group, self._on_event)
 
     async def aclose(self) -> None:
@@ -317,53 +354,80 @@ class RpcConnection:
             self._on_closed(event)
 
     def _on_frame(self, raw: bytes, meta: dict | None) -> None:
+        # Correlate first, append second: a recorder writes the entry the moment it is
+        # appended, so reply_to, latency and the late flag must already be on it.
         info = classify(raw)
-        entry = self.store.append(
-            Direction.IN, info.kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id,
-            problem=info.problem, error_code=info.error_code, meta=meta,
-        )
         kind = info.kind
-        if kind is Kind.RESPONSE or kind is Kind.ERROR:
-            self._on_reply(info.message, info.id, entry)
+        fields: dict[str, Any] = {
+            "method": info.method, "msg_id": info.id, "has_id": info.has_id,
+            "problem": info.problem, "error_code": info.error_code, "meta": meta,
+        }
+        pending: PendingRequest | None = None
+        request_entry: TrafficEntry | None = None
+        progress_for: PendingRequest | None = None
+        is_reply = kind is Kind.RESPONSE or kind is Kind.ERROR
+        if is_reply or (kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None):
+            key = id_key(info.id)
+            pending = self._pending.get(key)
+            if pending is not None:
+                self._forget(pending)
+                request_entry = pending.entry
+                fields["reply_to"] = request_entry.seq if request_entry is not None else None
+                fields["latency_ms"] = (time.perf_counter() - pending.started) * 1000
+            elif is_reply and key in self._abandoned:
+                request_entry, reason = self._abandoned[key]
+                fields["late"] = True
+                fields["problem"] = f"late: arrived after the request ended ({reason})"
+                if request_entry is not None:
+                    fields["ts"] = now = self.store.now()
+                    fields["reply_to"] = request_entry.seq
+                    fields["latency_ms"] = (now - request_entry.ts) * 1000
+            elif is_reply and info.id is not None and info.problem is None:
+                fields["problem"] = "reply to an id with no request in flight"
+        elif kind is Kind.NOTIFICATION and info.method == "notifications/progress":
+            progress_for = self._progress_target(info.message.get("params"))
+            if progress_for is not None:
+                fields["reply_to"] = progress_for.entry.seq if progress_for.entry is not None else None
+            elif info.problem is None:
+                fields["problem"] = "progress for a token with no request in flight"
+        entry = self.store.append(Direction.IN, kind, raw, **fields)
+        if request_entry is not None:
+            request_entry.reply_seq = entry.seq
+        if pending is not None:
+            pending.reply = entry
+            if kind is Kind.INVALID:
+                pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with an invalid frame: {info.problem}"))
+            else:
+                self._deliver(pending, info.message)
         elif kind is Kind.NOTIFICATION:
-            self._on_notification(info.method or "", info.message.get("params"), entry)
+            self._on_notification(info.method or "", info.message.get("params"), entry, progress_for)
         elif kind is Kind.REQUEST:
             self._on_request(info.message, entry)
         elif kind is Kind.BATCH:
             for member in info.message:
                 sub = classify_message(member)
                 if sub.kind in (Kind.RESPONSE, Kind.ERROR):
-                    self._on_reply(member, sub.id, entry)
+                    self._on_batch_reply(member, sub.id, entry)
                 elif sub.kind is Kind.NOTIFICATION:
-                    self._on_notification(sub.method or "", member.get("params"), entry)
+                    params = member.get("params")
+                    target = self._progress_target(params) if sub.method == "notifications/progress" else None
+                    self._on_notification(sub.method or "", params, entry, target)
                 elif sub.kind is Kind.REQUEST:
                     self._on_request(member, entry)
-        elif kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None:
-            pending = self._pending.get(id_key(info.id))
-            if pending is not None:
-                self._forget(pending)
-                self.store.link(pending.entry, entry, pending.elapsed * 1000)
-                pending.reply = entry
-                pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with an invalid frame: {info.problem}"))
 
-    def _on_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
-        key = id_key(msg_id)
-        pending = self._pending.pop(key, None)
+    def _on_batch_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
+        """A response inside a batch: the batch entry is already recorded, so link it here."""
+        pending = self._pending.get(id_key(msg_id))
         if pending is None:
-            abandoned = self._abandoned.get(key)
-            if abandoned is not None:
-                request_entry, reason = abandoned
-                entry.late = True
-                entry.problem = f"late: arrived after the request ended ({reason})"
-                if request_entry is not None:
-                    self.store.link(request_entry, entry, (entry.ts - request_entry.ts) * 1000)
-            elif msg_id is not None and entry.problem is None:
-                entry.problem = "reply to an id with no request in flight"
             return
-        if pending.progress_token is not None:
-            self._by_token.pop(id_key(pending.progress_token), None)
+        self._forget(pending)
         pending.reply = entry
-        self.store.link(pending.entry, entry, (time.perf_counter() - pending.started) * 1000)
+        if pending.entry is not None:
+            pending.entry.reply_seq = entry.seq
+            self.store.version += 1
+        self._deliver(pending, message)
+
+    def _deliver(self, pending: PendingRequest, message: dict) -> None:
         if "error" in message:
             error = message["error"]
             pending._resolve(error=RpcError(error["code"], error["message"], error.get("data"), error))
@@ -374,29 +438,35 @@ class RpcConnection:
             else:
                 pending._resolve(result=result)
 
-    def _on_notification(self, method: str, params: Any, entry: TrafficEntry) -> None:
-        if method == "notifications/progress" and isinstance(params, dict):
-            token = params.get("progressToken")
-            if jsonrpc.valid_id(token):
-                pending = self._by_token.get(id_key(token))
-                if pending is not None:
-                    entry.reply_to = pending.entry.seq if pending.entry else None
-                    progress = params.get("progress")
-                    total = params.get("total")
-                    pending._progressed(Progress(
-                        float(progress) if isinstance(progress, (int, float)) else 0.0,
-                        float(total) if isinstance(total, (int, float)) else None,
-                        params.get("message") if isinstance(params.get("message"), str) else None,
-                        time.perf_counter(),
-                    ))
-                elif entry.problem is None:
-                    entry.problem = "progress for a token with no request in flight"
+    def _progress_target(self, params: Any) -> PendingRequest | None:
+        if not isinstance(params, dict):
+            return None
+        token = params.get("progressToken")
+        if not jsonrpc.valid_id(token):
+            return None
+        return self._by_token.get(id_key(token))
+
+    def _on_notification(self, method: str, params: Any, entry: TrafficEntry, progress_for: PendingRequest | None = None) -> None:
+        if progress_for is not None and isinstance(params, dict):
+            progress = params.get("progress")
+            total = params.get("total")
+            message = params.get("message")
+            progress_for._progressed(Progress(
+                float(progress) if isinstance(progress, (int, float)) and not isinstance(progress, bool) else 0.0,
+                float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
+                message if isinstance(message, str) else None,
+                time.perf_counter(),
+            ))
         elif method == "notifications/cancelled" and isinstance(params, dict):
-            scope = self._incoming.get(id_key(params.get("requestId")))
+            request_id = params.get("requestId")
+            scope = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
             if scope is not None:
                 scope.cancel()
         for listener in self._notification_listeners:
-            listener(method, params if isinstance(params, dict) else None, entry)
+            try:
+                listener(method, params if isinstance(params, dict) else None, entry)
+            except Exception as exc:  # a listener bug must not stop the reader (and the connection)
+                self.store.note(f"error in a notification listener: {exc.__class__.__name__}: {exc}", listener_error=True)
 
     def _on_request(self, message: dict, entry: TrafficEntry) -> None:
         method = message["method"]
@@ -419,7 +489,11 @@ class RpcConnection:
             try:
                 with scope:
                     result = await handler(params, entry)
-                    reply = jsonrpc.response(msg_id, result)
+                    if isinstance(result, dict):
+                        reply = jsonrpc.response(msg_id, result)
+                    else:  # "result": null would be an invalid response on the wire
+                        reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR,
+                                                       f"the {method} handler returned {type(result).__name__}, not an object")
             except RpcError as exc:
                 reply = jsonrpc.error_response(msg_id, exc.code, exc.message, exc.data)
             except Exception as exc:  # a handler bug must not kill the connection
@@ -431,10 +505,12 @@ class RpcConnection:
         kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
         try:
             sent = await self._send(jsonrpc.dumps(reply), kind, msg_id=msg_id, has_id=True,
-                                    error_code=reply["error"]["code"] if "error" in reply else None)
+                                    error_code=reply["error"]["code"] if "error" in reply else None,
+                                    reply_to=entry.seq, latency_ms=(time.perf_counter() - started) * 1000)
         except ConnectionLost:
             return
-        self.store.link(entry, sent, (time.perf_counter() - started) * 1000)
+        entry.reply_seq = sent.seq
+        self.store.version += 1
 
     def _on_closed(self, event: Closed) -> None:
         self.closed = event
@@ -452,6 +528,11 @@ class RpcConnection:
             scope.cancel()
         for listener in self._close_listeners:
             listener(event)
+
+
+def _wake_up(waker: asyncio.Future) -> None:
+    if not waker.done():
+        waker.set_result(None)
 
 
 async def _pong(params: dict | None, entry: TrafficEntry) -> dict:

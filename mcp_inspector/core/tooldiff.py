@@ -58,8 +58,11 @@ class ListDiff:
 
 
 def item_key(item: dict[str, Any]) -> str:
-    """Tools and prompts are keyed by name, resources by uri, templates by uriTemplate."""
-    for key in ("name", "uri", "uriTemplate"):
+    """Tools and prompts are keyed by name, resources by uri, templates by uriTemplate.
+
+    A resource's name is only a label (two resources may share it), so uri wins.
+    """
+    for key in ("uri", "uriTemplate", "name"):
         value = item.get(key)
         if isinstance(value, str):
             return value
@@ -92,7 +95,7 @@ def diff_items(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> Lis
         if previous is None or previous == item:
             continue
         keys = [k for k in COMPARED_FIELDS if previous.get(k) != item.get(k)]
-        keys += sorted(k for k in (previous.keys() | item.keys()) - set(COMPARED_FIELDS) - {"name"} if previous.get(k) != item.get(k))
+        keys += sorted(k for k in (previous.keys() | item.keys()) - set(COMPARED_FIELDS) if previous.get(k) != item.get(k))
         result.changed.append(ItemChange(name, keys, previous, item))
     return result
 

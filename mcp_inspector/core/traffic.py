@@ -8,6 +8,8 @@ file, or a spill file the store opens for itself), never silently lost.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ class Direction(StrEnum):
 class TrafficEntry:
     """One line of the timeline. ``raw`` holds the bytes exactly as on the wire."""
 
+    # Field order matters: TrafficStore.append passes them positionally (it is per frame).
     seq: int
     ts: float
     direction: Direction
@@ -71,6 +74,7 @@ class TrafficStore:
         self._recorded = False
         self.kind_counts: Counter[str] = Counter()
         self.method_counts: Counter[str] = Counter()
+        self._method_names: dict[str, str] = {}
         self.version = 0  # bumps on every change; views poll it
 
     # -- writing -------------------------------------------------------
@@ -79,19 +83,35 @@ class TrafficStore:
         direction: Direction,
         kind: Kind,
         raw: bytes,
-        **fields: Any,
+        *,
+        method: str | None = None,
+        msg_id: Any = None,
+        has_id: bool = False,
+        problem: str | None = None,
+        error_code: int | None = None,
+        reply_to: int | None = None,
+        reply_seq: int | None = None,
+        latency_ms: float | None = None,
+        late: bool = False,
+        meta: dict | None = None,
+        ts: float | None = None,
     ) -> TrafficEntry:
-        entry = TrafficEntry(self._next_seq, fields.pop("ts", None) or self._clock(), direction, kind, raw, **fields)
+        # Explicit keywords and a positional constructor call: this runs for every frame.
+        if method is not None:
+            method = self._method_names.setdefault(method, method)  # one str per method name, not per frame
+        entry = TrafficEntry(self._next_seq, ts or self._clock(), direction, kind, raw, method, msg_id, has_id,
+                             problem, error_code, reply_to, reply_seq, latency_ms, late, meta)
         self._next_seq += 1
-        self._entries.append(entry)
+        entries = self._entries
+        entries.append(entry)
         self.kind_counts[kind] += 1
-        if entry.method is not None:
-            self.method_counts[entry.method] += 1
+        if method is not None:
+            self.method_counts[method] += 1
         self.version += 1
         for listener in self._listeners:
             listener(entry)
-        if len(self._entries) > self.cap + max(1, self.cap // 10):
-            self._evict(len(self._entries) - self.cap)
+        if len(entries) > self.cap + max(1, self.cap // 10):
+            self._evict(len(entries) - self.cap)
         return entry
 
     def load_entry(self, entry: TrafficEntry) -> None:
@@ -117,6 +137,10 @@ class TrafficStore:
         self.version += 1
         if len(self._entries) > self.cap + max(1, self.cap // 10):
             self._evict(len(self._entries) - self.cap)
+
+    def now(self) -> float:
+        """The store's clock (entries' ``ts``), for latencies computed before appending."""
+        return self._clock()
 
     def note(self, text: str, **meta: Any) -> TrafficEntry:
         """Record something the inspector itself observed (process start, exit...)."""
@@ -155,7 +179,10 @@ class TrafficStore:
         if self._spill is None:
             directory = self._spill_dir or default_session_dir()
             directory.mkdir(parents=True, exist_ok=True)
-            path = directory / time.strftime("spill-%Y%m%d-%H%M%S.jsonl")
+            # Unique per store: two sessions spilling in the same second must not share a file.
+            handle, name = tempfile.mkstemp(prefix=time.strftime("spill-%Y%m%d-%H%M%S-"), suffix=".jsonl", dir=directory)
+            os.close(handle)
+            path = Path(name)
             self._spill = SessionWriter(path, flush_each=False)
             self.session_file = path
         for entry in entries:

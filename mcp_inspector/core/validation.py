@@ -46,6 +46,180 @@ def _validator_for(schema_text: str):
     return cls(schema, registry=Registry(retrieve=_retrieve), format_checker=cls.FORMAT_CHECKER)
 
 
+# -- fast accept -------------------------------------------------------------------
+# Tool schemas are mostly "an object with typed properties and a required list", and
+# jsonschema spends ~15 us walking even that. For such schemas we compile a plain
+# predicate that only ever says "certainly valid": when it says no (or the schema uses
+# any keyword outside the subset below) the full validator runs and reports the
+# issues, so results are identical. It is used only after the real validator was
+# built, i.e. after check_schema passed.
+
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_DIALECTS = frozenset(
+    f"{base}{suffix}"
+    for base in (
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema",
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-04/schema",
+    )
+    for suffix in ("", "#")
+)
+# Stricter than every draft's type checker (e.g. 1.0 is not accepted as "integer"), never looser.
+_TYPE_TESTS = {
+    "string": lambda v: type(v) is str,
+    "integer": lambda v: type(v) is int,
+    "number": lambda v: type(v) is int or type(v) is float,
+    "boolean": lambda v: type(v) is bool,
+    "null": lambda v: v is None,
+    "object": lambda v: type(v) is dict,
+    "array": lambda v: type(v) is list,
+}
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+def _compile_fast(schema: Any, root: bool = False):
+    """A predicate true only for instances the schema certainly accepts, or None."""
+    if schema is True:
+        return _always
+    if type(schema) is not dict:
+        return None
+    checks = []
+    properties: dict[str, Any] = {}
+    additional: Any = _always
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or (root and key == "$schema" and type(value) is str and value in _DIALECTS):
+            continue
+        if key == "type":
+            names = [value] if type(value) is str else value
+            if type(names) is not list or not names or any(name not in _TYPE_TESTS for name in names):
+                return None
+            tests = tuple(_TYPE_TESTS[name] for name in names)
+            checks.append(tests[0] if len(tests) == 1 else _any_of(tests))
+        elif key == "properties":
+            if type(value) is not dict:
+                return None
+            for name, sub in value.items():
+                compiled = _compile_fast(sub)
+                if compiled is None:
+                    return None
+                properties[name] = compiled
+        elif key == "required":
+            if type(value) is not list or any(type(name) is not str for name in value):
+                return None
+            checks.append(_has_keys(tuple(value)))
+        elif key == "additionalProperties":
+            additional = _compile_fast(value)
+            if additional is None:
+                return None
+        elif key == "items":
+            item_check = _compile_fast(value)
+            if item_check is None:
+                return None
+            checks.append(_each_item(item_check))
+        elif key == "enum":
+            if type(value) is not list:
+                return None
+            strings = frozenset(member for member in value if type(member) is str)
+            checks.append(lambda v, strings=strings: type(v) is str and v in strings)
+        else:
+            return None
+    if properties or additional is not _always:
+        checks.append(_object_check(properties, additional))
+    if not checks:
+        return _always
+    return checks[0] if len(checks) == 1 else _all_of(tuple(checks))
+
+
+# Plain loops, not all()/any() over generators: these run on every tools/call.
+def _all_of(checks: tuple):
+    def check(value: Any) -> bool:
+        for test in checks:
+            if not test(value):
+                return False
+        return True
+
+    return check
+
+
+def _any_of(tests: tuple):
+    def check(value: Any) -> bool:
+        for test in tests:
+            if test(value):
+                return True
+        return False
+
+    return check
+
+
+def _has_keys(required: tuple):
+    def check(value: Any) -> bool:
+        if type(value) is not dict:
+            return True
+        for name in required:
+            if name not in value:
+                return False
+        return True
+
+    return check
+
+
+def _each_item(item_check):
+    def check(value: Any) -> bool:
+        if type(value) is not list:
+            return True
+        for item in value:
+            if not item_check(item):
+                return False
+        return True
+
+    return check
+
+
+def _object_check(properties: dict[str, Any], additional: Any):
+    def check(value: Any) -> bool:
+        if type(value) is not dict:
+            return True
+        for name, item in value.items():
+            test = properties.get(name, additional)
+            if not test(item):
+                return False
+        return True
+
+    return check
+
+
+@lru_cache(maxsize=512)
+def _compiled_for(schema_text: str):
+    """(jsonschema validator, fast-accept predicate or None) for a schema; raises if it is invalid."""
+    validator = _validator_for(schema_text)
+    try:
+        fast = _compile_fast(json.loads(schema_text), root=True)
+    except Exception:  # an odd but valid schema: the full validator handles it
+        fast = None
+    return validator, fast
+
+
+_BY_REPR: dict[str, tuple] = {}
+
+
+def _compiled(schema: Any) -> tuple:
+    """``_compiled_for`` keyed by repr first: for JSON values equal reprs mean equal
+    documents, and repr costs half of the canonical json.dumps, on every call."""
+    key = repr(schema)
+    hit = _BY_REPR.get(key)
+    if hit is None:
+        hit = _compiled_for(json.dumps(schema, sort_keys=True))
+        if len(_BY_REPR) >= 512:
+            _BY_REPR.clear()
+        _BY_REPR[key] = hit
+    return hit
+
+
 def json_path(parts) -> str:
     path = "$"
     for part in parts:
@@ -62,14 +236,28 @@ def validate(schema: Any, instance: Any) -> list[Issue]:
     if schema is False:
         return [Issue("$", "the schema is `false`: no value is valid")]
     try:
-        validator = _validator_for(json.dumps(schema, sort_keys=True))
+        validator, fast = _compiled(schema)
     except Exception as exc:  # SchemaError, unresolvable dialect...
         return [Issue("$", f"the schema itself is invalid: {_first_line(exc)}")]
+    if fast is not None and fast(instance):
+        return []
     try:
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
     except Exception as exc:  # unresolvable (e.g. remote) $ref
-        return [Issue("$", f"cannot validate: {_first_line(exc)}")]
+        return [Issue("$", f"cannot validate: {_first_line(_root_cause(exc))}")]
     return [Issue(json_path(error.absolute_path), error.message) for error in errors]
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    """Our "remote $ref not fetched" reason, if it is what broke validation (jsonschema wraps it twice)."""
+    seen = exc
+    for _ in range(10):
+        if isinstance(seen, _NoRemoteRefs):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+        if seen is None:
+            break
+    return exc
 
 
 def _first_line(exc: BaseException) -> str:

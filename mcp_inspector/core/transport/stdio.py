@@ -9,6 +9,7 @@ is reported. Shutdown follows the spec: close stdin, wait, SIGTERM, SIGKILL.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -18,12 +19,15 @@ from typing import Any, Mapping, Sequence
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 
 from ..framing import LineFramer, is_blank
 from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20
+YIELD_EVERY = 100  # frames delivered between two yields to the event loop
 STDERR_TAIL = 50
+EXIT_DRAIN = 1.0  # seconds to wait for stdout to end once the process has exited
 
 
 class StdioTransport(Transport):
@@ -50,7 +54,8 @@ class StdioTransport(Transport):
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
         self.returncode: int | None = None
         self._sink: Sink | None = None
-        self._send_lock = anyio.Lock()
+        self._send_lock = _new_lock()
+        self._writer: asyncio.StreamWriter | None = None
         self._closing = False
         self._closed_event = anyio.Event()
         self._stdout_done = anyio.Event()
@@ -98,6 +103,8 @@ class StdioTransport(Transport):
             raise TransportError(f"permission denied: {executable}") from None
         except OSError as exc:
             raise TransportError(f"cannot start {executable}: {exc.strerror or exc}") from None
+        stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here
+        self._writer = stream if isinstance(stream, asyncio.StreamWriter) else None
         sink(Note(f"started {self.description} (pid {self.process.pid})", {"pid": self.process.pid, "command": self.command}))
         task_group.start_soon(self._read_stdout)
         task_group.start_soon(self._read_stderr)
@@ -106,6 +113,18 @@ class StdioTransport(Transport):
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
         if self.process is None or self.process.stdin is None or self._closed_event.is_set():
             raise TransportError("the server process is not running")
+        writer = self._writer
+        if writer is not None:
+            # asyncio: one write() call queues the whole frame atomically, so no lock is
+            # needed, and skipping anyio's wrapper saves the shielded checkpoint (a cancel
+            # scope plus a full loop pass) it adds after every send.
+            await anyio.lowlevel.checkpoint_if_cancelled()
+            try:
+                writer.write(data + b"\n")
+                await writer.drain()
+            except (RuntimeError, OSError) as exc:
+                raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
+            return
         async with self._send_lock:
             try:
                 await self.process.stdin.send(data + b"\n")
@@ -123,9 +142,15 @@ class StdioTransport(Transport):
                     chunk = await stream.receive(READ_CHUNK)
                 except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
                     break
+                delivered = 0
                 for line in framer.feed(chunk):
                     if not is_blank(line):
                         sink(Received(line))
+                        delivered += 1
+                        if delivered % YIELD_EVERY == 0:
+                            # A flood arrives as full chunks, so reading never waits; let
+                            # the rest of the loop (a UI, other requests) run in between.
+                            await anyio.lowlevel.checkpoint()
             tail = framer.flush()
             if tail is not None and not is_blank(tail):
                 sink(Received(tail, {"unterminated": True}))
@@ -154,11 +179,32 @@ class StdioTransport(Transport):
             self._stderr_done.set()
 
     async def _watch_exit(self) -> None:
+        """Report Closed when stdout ends or the process exits, whichever comes first.
+
+        Watching the exit too matters when a grandchild (``sh -c "... &"``, a wrapper's
+        helper) inherited stdout: the pipe then stays open after the server died, and
+        calls in flight must fail now, not when their timeout runs out.
+        """
         assert self.process is not None
-        await self._stdout_done.wait()
-        # The server may close stdout without exiting ("shut down by closing stdout").
-        with anyio.move_on_after(2.0 if not self._closing else None):
-            await self.process.wait()
+        process = self.process
+        async with anyio.create_task_group() as watchers:
+
+            async def after_exit() -> None:
+                await process.wait()
+                # Let what it wrote before exiting arrive first.
+                with anyio.move_on_after(EXIT_DRAIN):
+                    await self._stdout_done.wait()
+                watchers.cancel_scope.cancel()
+
+            async def after_stdout() -> None:
+                await self._stdout_done.wait()
+                # The server may close stdout without exiting ("shut down by closing stdout").
+                with anyio.move_on_after(2.0 if not self._closing else None):
+                    await process.wait()
+                watchers.cancel_scope.cancel()
+
+            watchers.start_soon(after_exit)
+            watchers.start_soon(after_stdout)
         # Let stderr drain (a grandchild might hold it open, so don't wait forever).
         with anyio.move_on_after(0.5):
             await self._stderr_done.wait()
@@ -207,6 +253,10 @@ class StdioTransport(Transport):
             _signal_group(process.pid, signal.SIGKILL)
             with anyio.move_on_after(3.0):
                 await self._closed_event.wait()
+            # Once the group is gone the pipes reach EOF: let the readers finish with them.
+            with anyio.move_on_after(1.0):
+                await self._stdout_done.wait()
+                await self._stderr_done.wait()
             if not self._closed_event.is_set():
                 self._report_closed()
             for stream in (process.stdout, process.stderr):
@@ -215,6 +265,14 @@ class StdioTransport(Transport):
                         await stream.aclose()
                     except Exception:
                         pass
+
+
+def _new_lock() -> anyio.Lock:
+    """An uncontended fast_acquire lock does not yield to the loop: one loop pass less per send."""
+    try:
+        return anyio.Lock(fast_acquire=True)
+    except TypeError:  # anyio < 4.5
+        return anyio.Lock()
 
 
 async def _wait(process: anyio.abc.Process, seconds: float) -> bool:

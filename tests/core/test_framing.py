@@ -1,0 +1,112 @@
+"""LineFramer: newline framing on bytes, whatever way the bytes are chopped up."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from mcp_inspector.core.framing import LineFramer, is_blank
+
+
+def feed_all(framer: LineFramer, chunks: list[bytes]) -> list[bytes]:
+    lines: list[bytes] = []
+    for chunk in chunks:
+        lines.extend(framer.feed(chunk))
+    return lines
+
+
+def test_whole_lines_in_one_chunk() -> None:
+    framer = LineFramer()
+    assert framer.feed(b'{"a":1}\n{"b":2}\n') == [b'{"a":1}', b'{"b":2}']
+    assert framer.pending_size == 0
+    assert framer.flush() is None
+
+
+def test_split_writes_byte_by_byte_rejoin_exactly() -> None:
+    frame = json.dumps({"jsonrpc": "2.0", "method": "x", "params": {"t": "héllo ✓ 😀"}}, ensure_ascii=False).encode()
+    data = frame + b"\n" + frame + b"\n"
+    framer = LineFramer()
+    lines = feed_all(framer, [data[i:i + 1] for i in range(len(data))])
+    assert lines == [frame, frame]
+    assert json.loads(lines[0])["params"]["t"] == "héllo ✓ 😀"
+
+
+def test_split_inside_a_multibyte_character() -> None:
+    frame = '{"text":"✓"}'.encode()
+    cut = frame.index("✓".encode()) + 1  # between the first and second byte of U+2713
+    framer = LineFramer()
+    assert framer.feed(frame[:cut]) == []
+    assert framer.pending_size == cut
+    assert framer.feed(frame[cut:] + b"\n") == [frame]
+    assert json.loads(frame)["text"] == "✓"
+
+
+def test_crlf_endings_are_stripped_but_inner_cr_kept() -> None:
+    framer = LineFramer()
+    assert framer.feed(b'{"a":"x\\r"}\r\n{"b":2}\r\n') == [b'{"a":"x\\r"}', b'{"b":2}']
+    # CR and LF arriving in different chunks.
+    assert framer.feed(b'{"c":3}\r') == []
+    assert framer.feed(b"\n") == [b'{"c":3}']
+
+
+def test_empty_lines_come_out_blank_and_are_recognised() -> None:
+    framer = LineFramer()
+    lines = framer.feed(b'\n\r\n  \n{"a":1}\n\n')
+    assert lines == [b"", b"", b"  ", b'{"a":1}', b""]
+    assert [is_blank(line) for line in lines] == [True, True, True, False, True]
+
+
+def test_unterminated_tail_is_returned_by_flush() -> None:
+    framer = LineFramer()
+    assert framer.feed(b'{"a":1}\n{"b":') == [b'{"a":1}']
+    assert framer.feed(b"2}") == []
+    assert framer.pending_size == len(b'{"b":2}')
+    assert framer.flush() == b'{"b":2}'
+    assert framer.flush() is None
+    assert framer.pending_size == 0
+
+
+def test_unterminated_tail_with_cr_is_trimmed() -> None:
+    framer = LineFramer()
+    framer.feed(b'{"z":0}\r')
+    assert framer.flush() == b'{"z":0}'
+
+
+def test_50mb_line_in_64k_chunks_is_linear() -> None:
+    """A 50 MB line fed 64 KiB at a time must not be re-scanned or re-joined per chunk."""
+    size = 50 * 1024 * 1024
+    payload = b'{"jsonrpc":"2.0","id":1,"result":{"text":"' + b"x" * size + b'"}}'
+    data = payload + b"\n" + b'{"next":true}\n'
+    chunk = 64 * 1024
+    framer = LineFramer()
+    lines: list[bytes] = []
+    started = time.perf_counter()
+    view = memoryview(data)
+    for i in range(0, len(data), chunk):
+        lines.extend(framer.feed(bytes(view[i:i + chunk])))
+    elapsed = time.perf_counter() - started
+    assert len(lines) == 2
+    assert len(lines[0]) == len(payload) and lines[0] == payload
+    assert lines[1] == b'{"next":true}'
+    # Quadratic joining of ~800 chunks of a 50 MB line takes tens of seconds; linear is well under 1 s.
+    assert elapsed < 3.0, f"framing 50 MB took {elapsed:.2f} s"
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_line = st.text(alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_line, max_size=12), crlf=st.booleans(), cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=30))
+def test_any_chunking_gives_the_same_lines(lines: list[str], crlf: bool, cuts: list[int]) -> None:
+    ending = b"\r\n" if crlf else b"\n"
+    data = b"".join(line.encode() + ending for line in lines)
+    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
+    framer = LineFramer()
+    got: list[bytes] = []
+    for start, end in zip(points, points[1:]):
+        got.extend(framer.feed(data[start:end]))
+    assert got == [line.encode() for line in lines]
+    assert framer.flush() is None

@@ -1,0 +1,129 @@
+"""TrafficStore: seq numbers, memory cap with a spill file, links, counters, listeners."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_inspector.core.jsonrpc import Kind
+from mcp_inspector.core.recording import SessionWriter, load_session
+from mcp_inspector.core.traffic import Direction, TrafficEntry, TrafficStore
+
+
+def fill(store: TrafficStore, count: int) -> list[TrafficEntry]:
+    entries = []
+    for i in range(count):
+        kind = Kind.REQUEST if i % 2 == 0 else Kind.NOTIFICATION
+        method = "tools/call" if i % 2 == 0 else "notifications/message"
+        entries.append(store.append(Direction.OUT, kind, f'{{"n":{i}}}'.encode(), method=method, msg_id=i, has_id=i % 2 == 0))
+    return entries
+
+
+def test_seq_numbers_start_at_one_and_increase() -> None:
+    store = TrafficStore()
+    assert (store.first_seq, store.last_seq, store.total, len(store)) == (1, 0, 0, 0)
+    entries = fill(store, 5)
+    assert [e.seq for e in entries] == [1, 2, 3, 4, 5]
+    assert (store.first_seq, store.last_seq, store.total, len(store)) == (1, 5, 5, 5)
+    assert store.get(3) is entries[2] and store.at(2) is entries[2]
+    assert store.get(0) is None and store.get(6) is None
+    assert [e.seq for e in store.since(3)] == [4, 5]
+    assert [e.seq for e in store.since(0)] == [1, 2, 3, 4, 5]
+    assert store.since(5) == []
+    assert [e.seq for e in store] == [1, 2, 3, 4, 5]
+
+
+def test_clock_and_explicit_ts() -> None:
+    store = TrafficStore(clock=lambda: 1000.0)
+    assert store.append(Direction.IN, Kind.STDERR, b"x").ts == 1000.0
+    assert store.append(Direction.IN, Kind.STDERR, b"y", ts=5.0).ts == 5.0
+    assert store.now() == 1000.0
+
+
+def test_counters_and_version() -> None:
+    store = TrafficStore()
+    version = store.version
+    fill(store, 6)
+    store.append(Direction.IN, Kind.STDERR, b"warning")
+    store.note("server started", pid=42)
+    assert store.version == version + 8
+    assert store.kind_counts[Kind.REQUEST] == 3 and store.kind_counts["notification"] == 3
+    assert store.kind_counts[Kind.STDERR] == 1 and store.kind_counts[Kind.EVENT] == 1
+    assert store.method_counts == {"tools/call": 3, "notifications/message": 3}
+    note = store.get(store.last_seq)
+    assert note.direction is Direction.LOCAL and note.meta == {"pid": 42} and note.text == "server started"
+
+
+def test_link_ties_request_and_reply_both_ways() -> None:
+    store = TrafficStore()
+    request = store.append(Direction.OUT, Kind.REQUEST, b"{}", method="ping", msg_id=1, has_id=True)
+    reply = store.append(Direction.IN, Kind.RESPONSE, b"{}", msg_id=1, has_id=True)
+    version = store.version
+    store.link(request, reply, 12.5)
+    assert (reply.reply_to, request.reply_seq, reply.latency_ms) == (request.seq, reply.seq, 12.5)
+    assert store.version == version + 1
+
+
+def test_listeners_see_every_entry_and_can_be_removed() -> None:
+    store = TrafficStore()
+    seen: list[int] = []
+    remove = store.add_listener(lambda e: seen.append(e.seq))
+    fill(store, 3)
+    remove()
+    fill(store, 2)
+    assert seen == [1, 2, 3]
+
+
+def test_cap_must_be_sensible() -> None:
+    with pytest.raises(ValueError):
+        TrafficStore(cap=5)
+
+
+def test_eviction_keeps_memory_bounded_and_spills_old_entries(tmp_path) -> None:
+    store = TrafficStore(cap=10, spill_dir=tmp_path)
+    entries = fill(store, 100)
+    assert 10 <= len(store) <= 11
+    assert store.total == 100 and store.last_seq == 100
+    assert store.first_seq == 100 - len(store) + 1
+    assert store.get(1) is None and store.get(100) is entries[-1]
+    assert store.at(0).seq == store.first_seq
+    assert [e.seq for e in store.since(95)] == [96, 97, 98, 99, 100]
+    assert [e.seq for e in store.since(1)][0] == store.first_seq  # since() only returns what is in memory
+    assert store.kind_counts[Kind.REQUEST] == 50  # counters cover evicted entries too
+    store.close()
+    assert store.session_file is not None and store.session_file.parent == tmp_path
+    spilled = load_session(store.session_file)
+    assert [e.seq for e in spilled.store] == list(range(1, store.first_seq))
+    assert [e.raw for e in spilled.store] == [e.raw for e in entries[: store.first_seq - 1]]
+    assert spilled.skipped_lines == []
+
+
+def test_two_stores_spilling_at_once_use_different_files(tmp_path) -> None:
+    first, second = TrafficStore(cap=10, spill_dir=tmp_path), TrafficStore(cap=10, spill_dir=tmp_path)
+    fill(first, 30)
+    fill(second, 30)
+    first.close()
+    second.close()
+    assert first.session_file != second.session_file
+    assert len(list(load_session(first.session_file).store)) == first.first_seq - 1
+    assert len(list(load_session(second.session_file).store)) == second.first_seq - 1
+
+
+def test_a_recorder_replaces_the_spill_file(tmp_path) -> None:
+    store = TrafficStore(cap=10, spill_dir=tmp_path / "spill")
+    writer = SessionWriter(tmp_path / "rec.jsonl")
+    store.attach_recorder(writer)
+    fill(store, 50)
+    writer.close()
+    assert store.session_file == tmp_path / "rec.jsonl"
+    assert not (tmp_path / "spill").exists()
+    assert [e.seq for e in load_session(tmp_path / "rec.jsonl").store] == list(range(1, 51))
+
+
+def test_load_entry_keeps_seq_numbers_and_relinks() -> None:
+    store = TrafficStore()
+    store.load_entry(TrafficEntry(5, 1.0, Direction.OUT, Kind.REQUEST, b"{}", method="ping", msg_id=1, has_id=True))
+    store.load_entry(TrafficEntry(8, 2.0, Direction.IN, Kind.RESPONSE, b"{}", msg_id=1, has_id=True, reply_to=5))
+    assert store.first_seq == 5 and store.last_seq == 8
+    assert [e.seq for e in store] == [5, 6, 7, 8]
+    assert store.get(6).raw == b"(unreadable entry in session file)"  # gaps keep their place
+    assert store.get(5).reply_seq == 8

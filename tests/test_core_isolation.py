@@ -1,0 +1,31 @@
+"""mcp_inspector.core must never pull in Textual or Rich (the CLI and benches share it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+SCRIPT = r"""
+import importlib, json, pkgutil, sys
+import mcp_inspector.core as core
+names = [core.__name__]
+for info in pkgutil.walk_packages(core.__path__, core.__name__ + "."):
+    names.append(info.name)
+for name in names:
+    importlib.import_module(name)
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich"))
+print(json.dumps({"modules": names, "ui": loaded}))
+"""
+
+
+def test_core_imports_neither_textual_nor_rich() -> None:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    modules = report["modules"]
+    # The walk really covered the package, sub-packages included.
+    for expected in ("mcp_inspector.core.rpc", "mcp_inspector.core.session", "mcp_inspector.core.transport.stdio",
+                     "mcp_inspector.core.recording", "mcp_inspector.core.validation"):
+        assert expected in modules
+    assert report["ui"] == [], f"core pulled in: {report['ui']}"
