@@ -1,0 +1,227 @@
+"""The one-shot commands: info, tools, resources, prompts, call, read, get, ping.
+
+Each is ``async (session, context, args) -> exit code``. With ``--json``,
+``call``/``read``/``get`` print the ``result`` (or ``error``) member exactly as
+the server sent it, taken from the raw frame; the listing commands print a
+stable JSON document of what they fetched.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from ..core import jsonrpc
+from ..core.errors import ProtocolViolation, RpcError
+from ..core.events import LogMessage
+from ..core.rpc import PendingRequest
+from ..core.session import McpSession
+from . import exit_codes, render
+from .runner import Context
+
+
+def out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def out_json(document: Any) -> None:
+    out(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+async def cmd_info(session: McpSession, ctx: Context, args: Any) -> int:
+    if ctx.options.json:
+        out_json({
+            "serverInfo": session.server_info,
+            "protocolVersion": session.protocol_version,
+            "capabilities": session.capabilities,
+            "instructions": session.instructions,
+        })
+    else:
+        out(render.info(session.server_info, session.protocol_version, session.capabilities, session.instructions))
+    return exit_codes.OK
+
+
+async def _list(session: McpSession, ctx: Context, kind: str) -> list[dict[str, Any]]:
+    """A whole list, or an empty one (with a note) when the server lacks the capability."""
+    if not session.supports(kind):
+        ctx.note(f"the server does not declare the {session_capability(kind)} capability; nothing to list")
+        return []
+    ctx.step = {"tools": "tools/list", "prompts": "prompts/list", "resources": "resources/list",
+                "resource_templates": "resources/templates/list"}[kind]
+    return await session.list_all(kind)
+
+
+def session_capability(kind: str) -> str:
+    return "resources" if kind == "resource_templates" else kind
+
+
+async def cmd_tools(session: McpSession, ctx: Context, args: Any) -> int:
+    items = await _list(session, ctx, "tools")
+    out_json({"tools": items}) if ctx.options.json else out(render.tools(items))
+    return exit_codes.OK
+
+
+async def cmd_prompts(session: McpSession, ctx: Context, args: Any) -> int:
+    items = await _list(session, ctx, "prompts")
+    out_json({"prompts": items}) if ctx.options.json else out(render.prompts(items))
+    return exit_codes.OK
+
+
+async def cmd_resources(session: McpSession, ctx: Context, args: Any) -> int:
+    items = await _list(session, ctx, "resources")
+    templates: list[dict[str, Any]] = []
+    if session.supports("resources"):
+        try:
+            templates = await _list(session, ctx, "resource_templates")
+        except RpcError as exc:
+            if exc.code != jsonrpc.METHOD_NOT_FOUND:
+                raise
+            ctx.note("the server does not implement resources/templates/list")
+    if ctx.options.json:
+        out_json({"resources": items, "resourceTemplates": templates})
+    else:
+        out(render.resources(items, templates))
+    return exit_codes.OK
+
+
+async def cmd_ping(session: McpSession, ctx: Context, args: Any) -> int:
+    ctx.step = "ping"
+    started = time.perf_counter()
+    await session.ping()
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    if ctx.options.json:
+        out_json({"ok": True, "roundTripMs": round(elapsed_ms, 3)})
+    else:
+        out(f"pong: round trip {elapsed_ms:.2f} ms")
+    return exit_codes.OK
+
+
+async def _exact(ctx: Context, pending: PendingRequest) -> tuple[dict[str, Any], str | None]:
+    """Wait for a reply; in --json mode an error reply is printed exactly before it is raised."""
+    try:
+        result = await pending.wait()
+    except RpcError:
+        if ctx.options.json and pending.reply is not None:
+            out(jsonrpc.raw_member(pending.reply.raw, "error") or "null")
+        raise
+    raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
+    return result, raw
+
+
+async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
+    ctx.step = "resources/read"
+    pending = await session.connection.send_request("resources/read", {"uri": args.uri})
+    result, raw = await _exact(ctx, pending)
+    out(raw or json.dumps(result)) if ctx.options.json else out(render.read_result(result))
+    return exit_codes.OK
+
+
+async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
+    arguments = args.arguments  # parsed before connecting, so bad input is a usage error
+    params: dict[str, Any] = {"name": args.prompt}
+    if arguments:
+        params["arguments"] = arguments
+    ctx.step = "prompts/get"
+    pending = await session.connection.send_request("prompts/get", params)
+    result, raw = await _exact(ctx, pending)
+    out(raw or json.dumps(result)) if ctx.options.json else out(render.prompt_result(result))
+    return exit_codes.OK
+
+
+class ProgressDisplay:
+    """Progress and log notifications on stderr while a call runs."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.open_line = False
+
+    def progress(self, pending: PendingRequest) -> None:
+        progress = pending.progress
+        if progress is None:
+            return
+        amount = f"{progress.progress:g}" + (f"/{progress.total:g}" if progress.total is not None else "")
+        text = f"progress {amount}" + (f": {progress.message}" if progress.message else "")
+        if self.tty:
+            sys.stderr.write("\r\x1b[2K" + text)
+            self.open_line = True
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def log(self, event: Any) -> None:
+        if isinstance(event, LogMessage):
+            self.finish()
+            data = event.data if isinstance(event.data, str) else json.dumps(event.data, ensure_ascii=False)
+            sys.stderr.write(f"[{event.level}]{' ' + event.logger + ':' if event.logger else ''} {data}\n")
+            sys.stderr.flush()
+
+    def finish(self) -> None:
+        if self.open_line:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+            self.open_line = False
+
+
+async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
+    name = args.tool
+    arguments = args.arguments  # parsed before connecting, so bad input is a usage error
+    await _check_call(session, ctx, name, arguments)
+    tty = sys.stderr.isatty()
+    display = ProgressDisplay(tty) if not ctx.options.quiet and (ctx.options.progress or tty) else None
+    remove_listener = session.add_listener(display.log) if display is not None else None
+    ctx.step = f"tools/call {name}"
+    try:
+        pending = await session.begin_tool_call(name, arguments, on_progress=display.progress if display else None)
+        try:
+            outcome = await session.finish_tool_call(pending)
+        except RpcError:
+            if ctx.options.json and pending.reply is not None:
+                out(jsonrpc.raw_member(pending.reply.raw, "error") or "null")
+            raise
+    finally:
+        if display is not None:
+            display.finish()
+        if remove_listener is not None:
+            remove_listener()
+    view = outcome.view
+    for problem in view.problems:
+        ctx.warn(f"malformed result: {problem}")
+    if ctx.options.json:
+        raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
+        out(raw or json.dumps(outcome.result))
+        for issue in view.structured_issues:
+            ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
+    else:
+        out(render.tool_result(view))
+    return exit_codes.TOOL_ERROR if view.is_error else exit_codes.OK
+
+
+async def _check_call(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
+    """Fetch the tool list and validate the arguments: warnings only, the call is sent anyway."""
+    if session.supports("tools"):
+        ctx.step = "tools/list"
+        try:
+            await session.list_tools()
+        except (RpcError, ProtocolViolation) as exc:
+            ctx.warn(f"cannot check the arguments, tools/list failed: {exc}")
+            return
+    tool = session.tool(name)
+    if tool is None:
+        ctx.warn(f"the server lists no tool named {name!r}; sending the call anyway")
+        return
+    for issue in session.check_arguments(name, arguments):
+        ctx.warn(f"argument {issue.path}: {issue.message} (sending anyway)")
+
+
+COMMANDS = {
+    "info": cmd_info,
+    "tools": cmd_tools,
+    "resources": cmd_resources,
+    "prompts": cmd_prompts,
+    "call": cmd_call,
+    "read": cmd_read,
+    "get": cmd_get,
+    "ping": cmd_ping,
+}

@@ -1,0 +1,30 @@
+"""Exit codes, so scripts can tell a tool failure from a protocol failure."""
+
+from __future__ import annotations
+
+OK = 0
+TOOL_ERROR = 1  # the tool ran and returned isError: true
+RPC_ERROR = 2  # the server answered with a JSON-RPC error
+SERVER_FAILURE = 3  # could not start, died, broke the protocol, failed the handshake
+TIMEOUT = 4  # a request got no answer within --timeout
+USAGE = 64  # bad arguments, bad config, missing file (EX_USAGE)
+INTERNAL = 70  # a bug in mcp-inspector itself (EX_SOFTWARE)
+INTERRUPTED = 130  # Ctrl-C
+
+EPILOG = """\
+exit codes:
+  0    success
+  1    the tool returned a result with isError: true
+  2    the server answered with a JSON-RPC error
+  3    the server failed to start, died, or broke the protocol (incl. the handshake)
+  4    a request timed out (notifications/cancelled is sent)
+  64   usage error: bad arguments, bad config, missing file
+  70   internal error in mcp-inspector (please report it)
+  130  interrupted (Ctrl-C)
+  pipe: 0 when every request got a result, else the code of the first failure
+  (2 error reply, 3 invalid reply, 4 timeout, 64 invalid input line; 3 at once if the server dies)
+"""
+
+
+class UsageError(Exception):
+    """The command line (or a file it names) is wrong; exits with USAGE."""

@@ -1,0 +1,31 @@
+"""``mcp-inspector``: the console-script entry point.
+
+    mcp-inspector [options] COMMAND [args] [-- SERVER_COMMAND [server args]]
+    mcp-inspector [options] --config FILE --server NAME COMMAND [args]
+    mcp-inspector [options]                      (no command: the TUI)
+
+Deliberately tiny: for a plain ``tools -- CMD`` the server is started before
+the parser module is even loaded (see early.py), then dispatch.py does the rest.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    early = None
+    try:
+        from .early import early_spawn
+
+        early = early_spawn(argv)
+    except BaseException:  # noqa: BLE001 - the normal route will start (and report on) the server
+        early = None
+    from .dispatch import run_command_line
+
+    return run_command_line(argv, early)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""``pipe``: newline-delimited JSON-RPC from stdin to the server, every server frame to stdout.
+
+Input messages are sent in order, each request only after the previous one's
+reply (notifications and responses don't wait). Input bytes are sent as they
+are (``send_raw``), so the ids are the user's own. Unless the first input
+message is ``initialize``, the handshake is done first, with the id
+``"mcp-inspector-initialize"`` so it cannot collide with the user's ids.
+Every frame the server sends is printed as one JSON line as soon as it
+arrives; a frame that is not JSON is printed as
+``{"invalid": "<text>", "problem": "..."}``. Bad input lines, error replies
+and timeouts are reported and do not stop the rest. Requests the server sends
+us are answered by the connection as usual (``ping`` -> {}, others -32601), and
+their frames are printed like any other.
+
+The exit code is 0 when every request got a result, else the code of the first
+failure: 2 error reply, 4 timeout, 3 invalid reply, 64 invalid input line; 3
+(at once) if the server dies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import anyio.lowlevel
+from anyio.streams.memory import MemoryObjectSendStream
+
+from ..core.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
+from ..core.framing import LineFramer, is_blank
+from ..core.jsonrpc import Kind, classify
+from ..core.session import McpSession
+from ..core.traffic import Direction, TrafficEntry
+from ..core.versions import LEGACY_VERSIONS
+from . import exit_codes
+from .report import PROGRAM, error, write_err
+from .runner import Context
+
+HANDSHAKE_ID = "mcp-inspector-initialize"
+READ_CHUNK = 1 << 16
+
+
+class FramePrinter:
+    """A traffic-store listener that prints each server frame as one JSON line."""
+
+    def __init__(self) -> None:
+        self.broken = False
+
+    def __call__(self, entry: TrafficEntry) -> None:
+        if self.broken or entry.direction is not Direction.IN or entry.kind in (Kind.STDERR, Kind.EVENT):
+            return
+        try:
+            sys.stdout.write(frame_line(entry) + "\n")
+            sys.stdout.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            self.broken = True  # the reader went away; keep running, stop printing
+
+
+def frame_line(entry: TrafficEntry) -> str:
+    text = entry.raw.decode("utf-8", errors="replace")
+    if entry.kind is Kind.INVALID and (entry.problem or "").startswith("not JSON"):
+        return json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False)
+    return text
+
+
+def _read_stdin(send: MemoryObjectSendStream, token: Any) -> None:
+    """In a daemon thread: split stdin into lines with unbuffered reads.
+
+    os.read rather than sys.stdin: a daemon thread blocked inside the buffered
+    reader would hold its lock and abort the interpreter at exit.
+    """
+    framer = LineFramer()
+    try:
+        fd = sys.stdin.fileno()
+        while True:
+            chunk = os.read(fd, READ_CHUNK)
+            if not chunk:
+                break
+            for line in framer.feed(chunk):
+                anyio.from_thread.run(send.send, line, token=token)
+        tail = framer.flush()
+        if tail is not None:
+            anyio.from_thread.run(send.send, tail, token=token)
+    except Exception:  # the loop is gone or stdin is unusable: just stop
+        pass
+    finally:
+        try:
+            anyio.from_thread.run_sync(send.close, token=token)
+        except Exception:
+            pass
+
+
+class Pipe:
+    def __init__(self, session: McpSession, ctx: Context) -> None:
+        self.session = session
+        self.connection = session.connection
+        self.ctx = ctx
+        self.failures: list[int] = []
+        self.sent_ids: set[tuple[bool, Any]] = set()
+        self.handshaken = False
+
+    def fail(self, code: int, message: str | None = None) -> None:
+        self.failures.append(code)
+        if message:
+            write_err(f"{PROGRAM}: pipe: {message}")
+
+    async def handshake(self) -> int | None:
+        """Our own initialize + notifications/initialized; an exit code if it failed."""
+        self.handshaken = True
+        params = {"protocolVersion": self.ctx.options.protocol_version,
+                  "capabilities": self.session.client_capabilities(), "clientInfo": self.session.client_info}
+        self.ctx.step = "initialize"
+        pending = await self.connection.send_request("initialize", params, msg_id=HANDSHAKE_ID)
+        try:
+            result = await pending.wait()
+        except RpcError as exc:
+            error(f"handshake failed: the server rejected initialize: {exc}")
+            return exit_codes.SERVER_FAILURE
+        except RequestTimeout as exc:
+            error(f"the handshake timed out: no answer to initialize within {exc.seconds:g} s")
+            return exit_codes.TIMEOUT
+        except ProtocolViolation as exc:
+            error(f"handshake failed: {exc}")
+            return exit_codes.SERVER_FAILURE
+        version = result.get("protocolVersion")
+        if version not in LEGACY_VERSIONS:
+            error(f"handshake failed: the server chose protocol version {version!r}, which mcp-inspector does not "
+                  f"support (supported: {', '.join(LEGACY_VERSIONS)})")
+            return exit_codes.SERVER_FAILURE
+        await self.connection.notify("notifications/initialized")
+        self.ctx.step = ""
+        return None
+
+    async def send_line(self, number: int, line: bytes) -> int | None:
+        info = classify(line)
+        if info.kind is Kind.INVALID:
+            self.fail(exit_codes.USAGE, f"input line {number} skipped: {info.problem}")
+            return None
+        if info.kind is Kind.BATCH:
+            self.fail(exit_codes.USAGE, f"input line {number} skipped: JSON-RPC batches are not part of MCP; send one message per line")
+            return None
+        if not self.handshaken:
+            if info.kind is Kind.REQUEST and info.method == "initialize":
+                self.handshaken = True  # the input brings its own handshake
+            else:
+                code = await self.handshake()
+                if code is not None:
+                    return code
+        if info.kind is not Kind.REQUEST:
+            await self.connection.send_raw(line)
+            return None
+        key = (isinstance(info.id, str), info.id)
+        if key in self.sent_ids and not self.ctx.options.quiet:
+            self.ctx.warn(f"input line {number} reuses id {json.dumps(info.id)}; a late reply to the earlier request would be taken for this one's")
+        self.sent_ids.add(key)
+        self.ctx.step = f"{info.method} (input line {number})"
+        try:
+            _, pending = await self.connection.send_raw(line, timeout=self.ctx.options.timeout)
+        except ValueError as exc:  # the same id is still in flight
+            self.fail(exit_codes.USAGE, f"input line {number} skipped: {exc}")
+            return None
+        assert pending is not None
+        try:
+            await pending.wait()
+        except RpcError:
+            self.fail(exit_codes.RPC_ERROR)  # the error reply itself is on stdout
+        except RequestTimeout as exc:
+            self.fail(exit_codes.TIMEOUT, f"input line {number}: {exc}")
+        except ProtocolViolation as exc:
+            self.fail(exit_codes.SERVER_FAILURE, f"input line {number}: {exc}")
+        self.ctx.step = ""
+        return None
+
+    async def run(self) -> int:
+        printer = FramePrinter()
+        for entry in self.ctx.store.since(0):  # frames that came before we got here
+            printer(entry)
+        self.ctx.store.add_listener(printer)
+        send, receive = anyio.create_memory_object_stream[bytes](64)
+        reader = threading.Thread(target=_read_stdin, args=(send, anyio.lowlevel.current_token()),
+                                  name="mcp-inspector stdin", daemon=True)
+        with anyio.CancelScope() as scope:
+            self.connection.add_close_listener(lambda closed: scope.cancel())
+            reader.start()
+            number = 0
+            async with receive:
+                async for line in receive:
+                    number += 1
+                    if is_blank(line):
+                        continue
+                    code = await self.send_line(number, line)
+                    if code is not None:
+                        return code
+            if not self.handshaken:  # empty input: still shake hands, so the server is checked
+                code = await self.handshake()
+                if code is not None:
+                    return code
+        closed = self.connection.closed
+        if closed is not None and scope.cancelled_caught:
+            raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
+        return self.failures[0] if self.failures else exit_codes.OK
+
+
+async def run_pipe(session: McpSession, ctx: Context) -> int:
+    return await Pipe(session, ctx).run()

@@ -1,0 +1,146 @@
+"""Connect, shake hands, run one command, disconnect: turning every failure into an exit code.
+
+The traffic store gets the ``--record`` writer before the server is started,
+so the session file has every frame even if the server (or we) crash, and the
+``--show-stderr`` echo, so server stderr appears live. Errors are caught inside
+the session's task group (anyio would wrap them in exception groups otherwise)
+and become one clear line on stderr plus the server's last stderr lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+import anyio
+
+from ..core.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ..core.jsonrpc import Kind
+from ..core.recording import SessionWriter
+from ..core.servers import ServerSpec
+from ..core.session import McpSession
+from ..core.traffic import TrafficEntry, TrafficStore
+from ..core.transport.base import TransportError
+from ..core.transport.stdio import StdioTransport
+from ..core.versions import LATEST_LEGACY
+from . import exit_codes
+from .exit_codes import UsageError
+from .report import PROGRAM, error, write_err as _write_err
+
+STDERR_PREFIX = "[server] "
+CLOSE_WAIT = 1.0  # seconds to wait for the exit status after the server vanished
+
+
+@dataclass
+class RunOptions:
+    timeout: float | None = 60.0
+    record: str | None = None
+    show_stderr: bool = False
+    protocol_version: str = LATEST_LEGACY
+    quiet: bool = False
+    json: bool = False
+    progress: bool = False
+    handshake: bool = True  # pipe does its own
+
+
+@dataclass
+class Context:
+    """What a command body gets besides the session."""
+
+    spec: ServerSpec
+    options: RunOptions
+    store: TrafficStore
+    step: str = ""  # what was being done, to prefix error messages ("tools/call")
+
+    def warn(self, message: str) -> None:
+        if not self.options.quiet:
+            _write_err(f"{PROGRAM}: warning: {message}")
+
+    def note(self, message: str) -> None:
+        if not self.options.quiet:
+            _write_err(f"{PROGRAM}: {message}")
+
+
+Body = Callable[[McpSession, Context], Awaitable[int]]
+
+
+def run(spec: ServerSpec, options: RunOptions, body: Body) -> int:
+    store = TrafficStore()
+    writer = None
+    if options.record:
+        try:
+            writer = SessionWriter(options.record, header={"server": spec.describe(), "name": spec.name,
+                                                           "command": spec.command, "client": "mcp-inspector cli"})
+        except OSError as exc:
+            raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
+        store.attach_recorder(writer)
+    if options.show_stderr:
+        store.add_listener(_echo_stderr)
+    try:
+        return anyio.run(_run, spec, options, store, body)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _echo_stderr(entry: TrafficEntry) -> None:
+    if entry.kind is Kind.STDERR:
+        _write_err(STDERR_PREFIX + entry.text)
+
+
+async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body) -> int:
+    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd)
+    context = Context(spec, options, store)
+    session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
+                         protocol_version=options.protocol_version, auto_refresh=False)
+    try:
+        async with session:
+            return await _run_body(session, context, body)
+    except TransportError as exc:  # only the start can raise it: bad command, bad cwd
+        error(f"cannot start the server: {exc}")
+        return exit_codes.SERVER_FAILURE
+
+
+async def _run_body(session: McpSession, context: Context, body: Body) -> int:
+    handshake = context.options.handshake
+    try:
+        if handshake:
+            context.step = "initialize"
+            try:
+                await session.initialize()
+            except RpcError as exc:
+                raise ConnectError(f"the server rejected initialize: {exc}") from None
+            context.step = ""
+        handshake = False
+        return await body(session, context)
+    except RequestTimeout as exc:
+        error(f"{exc}" if not handshake else f"the handshake timed out: no answer to initialize within {exc.seconds:g} s")
+        return exit_codes.TIMEOUT
+    except RpcError as exc:
+        error(f"{context.step} failed: {exc}" if context.step else str(exc))
+        return exit_codes.RPC_ERROR
+    except ConnectionLost as exc:
+        closed = await _wait_closed(session)
+        reason = closed.reason if closed is not None else exc.reason
+        tail = closed.stderr_tail if closed is not None and closed.stderr_tail else exc.stderr_tail
+        error(f"{reason}{' during ' + context.step if context.step else ''}", tail)
+        return exit_codes.SERVER_FAILURE
+    except (ConnectError, ProtocolViolation) as exc:
+        prefix = "handshake failed: " if handshake else (f"{context.step}: protocol error: " if context.step else "protocol error: ")
+        closed = session.closed
+        error(prefix + str(exc), closed.stderr_tail if closed is not None else None)
+        return exit_codes.SERVER_FAILURE
+    except RequestCancelled as exc:
+        error(str(exc))
+        return exit_codes.INTERRUPTED
+    except InspectorError as exc:
+        error(str(exc))
+        return exit_codes.SERVER_FAILURE
+
+
+async def _wait_closed(session: McpSession):
+    """The server vanished: give the transport a moment to report its exit status and stderr."""
+    with anyio.move_on_after(CLOSE_WAIT):
+        while session.closed is None:
+            await anyio.sleep(0.02)
+    return session.closed

@@ -1,0 +1,93 @@
+"""Which server to talk to, from the command line: ``-- CMD``, ``--config``, ``--demo``."""
+
+from __future__ import annotations
+
+import os
+from .exit_codes import UsageError
+
+TYPE_CHECKING = False  # not importing typing: this module is on the fast path
+
+if TYPE_CHECKING:
+    from typing import Sequence
+
+    from ..core.servers import ServerSpec
+
+HTTP_NOT_SUPPORTED = "HTTP transports are not supported yet (only stdio servers: give a command after --)"
+
+
+def env_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """``-e KEY=VALUE`` options into a dict."""
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-e expects KEY=VALUE, got {pair!r}")
+        env[key] = value
+    return env
+
+
+def server_directory(cwd: str | None) -> str | None:
+    """``--cwd``, absolute; a directory that does not exist is a usage error."""
+    if cwd is None:
+        return None
+    path = os.path.abspath(os.path.expanduser(cwd))
+    if not os.path.isdir(path):
+        raise UsageError(f"working directory does not exist: {path}")
+    return path
+
+
+def direct_command(server_command: Sequence[str], *, config: str | None, url: str | None, demo: bool,
+                   env: Sequence[str], cwd: str | None) -> tuple[list[str], dict[str, str], str | None] | None:
+    """(command, env, cwd) when the server is simply the command after --, without loading
+    the server-spec machinery: the fast path spawns the server before anything else."""
+    if not server_command or config is not None or url is not None or demo:
+        return None
+    return list(server_command), env_pairs(env), server_directory(cwd)
+
+
+def build_spec(
+    server_command: Sequence[str],
+    *,
+    config: str | None = None,
+    server: str | None = None,
+    url: str | None = None,
+    demo: bool = False,
+    env_options: Sequence[str] = (),
+    cwd: str | None = None,
+    default_demo: bool = True,
+) -> ServerSpec | None:
+    """The server spec the options describe; the demo server when none is given.
+
+    Returns None only when ``default_demo`` is False and nothing was given.
+    """
+    chosen = [name for name, given in (("a command after --", bool(server_command)), ("--config", config is not None),
+                                       ("--url", url is not None), ("--demo", demo)) if given]
+    if len(chosen) > 1:
+        raise UsageError(f"choose one server: {' and '.join(chosen)} were both given")
+    if server is not None and config is None:
+        raise UsageError("--server needs --config FILE")
+    if url is not None:
+        raise UsageError(HTTP_NOT_SUPPORTED)
+    from ..core.servers import ConfigError, ServerSpec, demo_spec, server_from_config
+
+    env = env_pairs(env_options)
+    try:
+        if config is not None:
+            spec = server_from_config(config, server)
+        elif server_command:
+            spec = ServerSpec(os.path.basename(server_command[0]) or server_command[0], list(server_command), source="command line")
+        elif demo or default_demo:
+            spec = demo_spec()
+        else:
+            if env or cwd:
+                raise UsageError("-e and --cwd need a server")
+            return None
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if spec.url:
+        raise UsageError(f"server {spec.name!r} is at {spec.url}: {HTTP_NOT_SUPPORTED}")
+    if env or cwd:
+        spec = spec.with_overrides(env=env, cwd=server_directory(cwd))
+    if spec.cwd is not None and not os.path.isdir(spec.cwd):
+        raise UsageError(f"working directory does not exist: {spec.cwd}")
+    return spec

@@ -1,0 +1,61 @@
+"""core.cli_command: the "copy as CLI command" line must really run the call when pasted into a shell."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from mcp_inspector.core.cli_command import call_command_line
+from mcp_inspector.core.servers import ServerSpec, demo_spec, server_from_config
+
+from cli_helpers import raw
+
+
+def run_in_shell(command_line: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """Run the line with ``sh -c`` and an ``mcp-inspector`` on PATH that is this checkout's CLI."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    shim = bin_dir / "mcp-inspector"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m mcp_inspector \"$@\"\n")
+    shim.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return subprocess.run(["sh", "-c", command_line], capture_output=True, text=True, timeout=30, env=env,
+                          cwd=Path(__file__).resolve().parents[2])
+
+
+def test_demo_call_line_runs_the_call(tmp_path):
+    arguments = {"message": "it's \"quoted\" $HOME `x` ünïcode"}
+    line = call_command_line(demo_spec(), "echo", arguments)
+    assert line.startswith("mcp-inspector call echo --args ") and line.endswith("--demo")
+    result = run_in_shell(line, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == arguments["message"] + "\n"
+
+
+def test_command_line_spec_with_env_and_cwd(tmp_path):
+    spec = ServerSpec("raw", raw("echo-env"), env={"GREETING": "hello world; rm -rf /"}, cwd=str(tmp_path), source="command line")
+    line = call_command_line(spec, "env", {"name": "GREETING"})
+    assert " -e 'GREETING=hello world; rm -rf /'" in line and f" --cwd {shlex.quote(str(tmp_path))}" in line
+    assert " -- " in line
+    result = run_in_shell(line, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "hello world; rm -rf /\n"
+
+
+def test_config_spec_uses_config_and_server_and_only_extra_env(tmp_path):
+    command = raw("echo-env")
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"my server": {"command": command[0], "args": command[1:],
+                                                               "env": {"SECRET": "from-config"}}}}))
+    spec = server_from_config(config, "my server").with_overrides(env={"EXTRA": "added"})
+    line = call_command_line(spec, "env", {"name": "EXTRA"})
+    assert f"--config {shlex.quote(str(config))} --server 'my server'" in line
+    assert "SECRET" not in line  # already in the config file: not repeated (nor leaked)
+    assert "-e EXTRA=added" in line and " -- " not in line
+    result = run_in_shell(line, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "added\n"
