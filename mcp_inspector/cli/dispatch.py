@@ -260,11 +260,6 @@ def _silence_stdout() -> None:
 
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
-    if args.command in ("tools", "info", "prompts", "resources", "ping") and not args.record:
-        from .quick import fast_path_enabled
-
-        if fast_path_enabled():
-            return _run_quick(args, early)
     from .target import build_spec
 
     spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
@@ -299,37 +294,9 @@ def _main(argv: list[str], early=None) -> int:
         async def body(session, context):
             return await command(session, context, args)
 
-    code = run(spec, options, body)
-    sys.stdout.flush()
-    return code
-
-
-def _run_quick(args: argparse.Namespace, early=None) -> int:
-    """The asyncio-free path: spawn the server first, so its start-up overlaps our imports."""
-    from .early import SpawnError, spawn
-    from .quick import QuickClient, run_quick
-
-    process = early
-    if process is None:
-        from .target import build_spec, direct_command
-
-        direct = direct_command(args.server_command, config=args.config, url=args.url, demo=args.demo,
-                                env=args.env, cwd=args.cwd)
-        if direct is None:
-            spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
-                              env_options=args.env, cwd=args.cwd)
-            direct = (spec.command, spec.env, spec.cwd)
-        try:
-            process = spawn(*direct)
-        except SpawnError as exc:
-            error(str(exc))
-            return exit_codes.SERVER_FAILURE
-    process.claimed = True  # type: ignore[attr-defined]
-    client = QuickClient(process, args.timeout, args.show_stderr)
-    from ..core.versions import LATEST_LEGACY
-
-    code = run_quick(client, args.command, protocol_version=args.protocol_version or LATEST_LEGACY,
-                     as_json=args.json, quiet=args.quiet)
+    if early is not None:
+        early.claimed = True  # type: ignore[attr-defined]  # the transport adopts it (and shuts it down)
+    code = run(spec, options, body, started=early)
     sys.stdout.flush()
     return code
 

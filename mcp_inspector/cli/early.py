@@ -16,7 +16,7 @@ import subprocess
 
 QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "ping")
 EARLY_FLAGS = {"--json", "-q", "--quiet", "--show-stderr", "--progress"}
-EARLY_VALUE_OPTIONS = {"--timeout", "--protocol-version"}
+EARLY_VALUE_OPTIONS = {"--timeout", "--protocol-version", "--record"}
 
 
 class SpawnError(Exception):
@@ -39,7 +39,7 @@ def spawn(command: list[str], env: dict[str, str], cwd: str | None) -> subproces
 
 
 def early_spawn(argv: list[str]) -> subprocess.Popen | None:
-    if os.environ.get("MCP_INSPECTOR_NO_FAST_PATH") or "--" not in argv:
+    if os.environ.get("MCP_INSPECTOR_NO_EARLY_START") or "--" not in argv:
         return None
     index = argv.index("--")
     own, command = argv[:index], argv[index + 1:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-TYPE_CHECKING = False  # not importing typing: this module is on the fast path
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 

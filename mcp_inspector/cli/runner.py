@@ -64,7 +64,8 @@ class Context:
 Body = Callable[[McpSession, Context], Awaitable[int]]
 
 
-def run(spec: ServerSpec, options: RunOptions, body: Body) -> int:
+def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
+    """``started``: the server process main.py already started (see early.py), or None."""
     store = TrafficStore()
     writer = None
     if options.record:
@@ -77,7 +78,7 @@ def run(spec: ServerSpec, options: RunOptions, body: Body) -> int:
     if options.show_stderr:
         store.add_listener(_echo_stderr)
     try:
-        return anyio.run(_run, spec, options, store, body)
+        return anyio.run(_run, spec, options, store, body, started)
     finally:
         if writer is not None:
             writer.close()
@@ -88,8 +89,8 @@ def _echo_stderr(entry: TrafficEntry) -> None:
         _write_err(STDERR_PREFIX + entry.text)
 
 
-async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body) -> int:
-    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd)
+async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
+    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started)
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
                          protocol_version=options.protocol_version, auto_refresh=False)

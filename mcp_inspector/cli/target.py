@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from .exit_codes import UsageError
 
-TYPE_CHECKING = False  # not importing typing: this module is on the fast path
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Sequence
@@ -34,15 +34,6 @@ def server_directory(cwd: str | None) -> str | None:
     if not os.path.isdir(path):
         raise UsageError(f"working directory does not exist: {path}")
     return path
-
-
-def direct_command(server_command: Sequence[str], *, config: str | None, url: str | None, demo: bool,
-                   env: Sequence[str], cwd: str | None) -> tuple[list[str], dict[str, str], str | None] | None:
-    """(command, env, cwd) when the server is simply the command after --, without loading
-    the server-spec machinery: the fast path spawns the server before anything else."""
-    if not server_command or config is not None or url is not None or demo:
-        return None
-    return list(server_command), env_pairs(env), server_directory(cwd)
 
 
 def build_spec(

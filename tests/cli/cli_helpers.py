@@ -22,12 +22,12 @@ def raw(*modes: str, **options) -> list[str]:
 
 
 def cli(*args: str, input: str | bytes | None = None, timeout: float = 30, env: dict | None = None,
-        cwd: str | Path | None = None, fast_path: bool = True) -> subprocess.CompletedProcess:
+        cwd: str | Path | None = None, early_start: bool = True) -> subprocess.CompletedProcess:
     """Run the CLI; text output; never hangs (subprocess timeout)."""
     full_env = dict(os.environ)
-    full_env.pop("MCP_INSPECTOR_NO_FAST_PATH", None)
-    if not fast_path:
-        full_env["MCP_INSPECTOR_NO_FAST_PATH"] = "1"
+    full_env.pop("MCP_INSPECTOR_NO_EARLY_START", None)
+    if not early_start:
+        full_env["MCP_INSPECTOR_NO_EARLY_START"] = "1"
     full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
     result = subprocess.run([sys.executable, "-m", "mcp_inspector", *map(str, args)], input=data if data is not None else b"",

@@ -42,18 +42,18 @@ def test_tools_json_is_the_full_list_across_pages():
 
 
 @pytest.mark.parametrize("command", ["info", "tools", "prompts", "resources"])
-def test_fast_path_and_full_path_agree(command):
-    """The asyncio-free fast path must print exactly what the session-based path prints."""
+def test_early_start_and_normal_start_agree(command):
+    """A server started before the event loop (and adopted by the transport) behaves like one the transport spawns."""
     fast = cli(command, "--json")
-    full = cli(command, "--json", fast_path=False)
+    full = cli(command, "--json", early_start=False)
     assert fast.returncode == full.returncode == 0, (fast.stderr, full.stderr)
     assert json.loads(fast.stdout) == json.loads(full.stdout)
 
 
-def test_fast_path_and_full_path_agree_on_readable_output_and_errors():
-    assert cli("tools").stdout == cli("tools", fast_path=False).stdout
+def test_early_start_and_normal_start_agree_on_readable_output_and_errors():
+    assert cli("tools").stdout == cli("tools", early_start=False).stdout
     command = ("info", "--", *raw("exit-on-start"))
-    fast, full = cli(*command), cli(*command, fast_path=False)
+    fast, full = cli(*command), cli(*command, early_start=False)
     assert fast.returncode == full.returncode == 3
     assert fast.stderr == full.stderr
 
@@ -75,14 +75,14 @@ def test_server_without_a_capability_lists_nothing_with_a_note_unless_quiet():
     assert result.returncode == 0
     assert json.loads(result.stdout) == {"prompts": []}
     assert "does not declare the prompts capability" in result.stderr
-    quiet = cli("resources", "-q", "--", *raw(), fast_path=False)
+    quiet = cli("resources", "-q", "--", *raw(), early_start=False)
     assert quiet.returncode == 0 and quiet.stderr == ""
     assert quiet.stdout == "Resources (0):\nResource templates (0):\n"
 
 
-@pytest.mark.parametrize("fast_path", [True, False])
-def test_protocol_version_option_is_proposed(fast_path):
-    result = cli("info", "--json", "--protocol-version", "2025-03-26", "--", *raw(), fast_path=fast_path)
+@pytest.mark.parametrize("early_start", [True, False])
+def test_protocol_version_option_is_proposed(early_start):
+    result = cli("info", "--json", "--protocol-version", "2025-03-26", "--", *raw(), early_start=early_start)
     assert json.loads(result.stdout)["protocolVersion"] == "2025-03-26"
 
 

@@ -41,12 +41,15 @@ class StdioTransport(Transport):
         inherit_env: bool = True,
         close_grace: float = 2.0,
         term_grace: float = 2.0,
+        started: subprocess.Popen | None = None,
     ) -> None:
+        """``started``: a process already running this command (see ``adopted``)."""
         if not command:
             raise TransportError("no server command given")
         self.command = [str(part) for part in command]
         self.env = dict(env or {})
         self.cwd = cwd
+        self._started = started
         self.inherit_env = inherit_env
         self.close_grace = close_grace
         self.term_grace = term_grace
@@ -80,6 +83,20 @@ class StdioTransport(Transport):
 
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         self._sink = sink
+        if self._started is not None:
+            from .adopted import adopt
+
+            self.process = await adopt(self._started)  # type: ignore[assignment]
+        else:
+            self.process = await self._spawn()
+        stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here
+        self._writer = stream if isinstance(stream, asyncio.StreamWriter) else None
+        sink(Note(f"started {self.description} (pid {self.process.pid})", {"pid": self.process.pid, "command": self.command}))
+        task_group.start_soon(self._read_stdout)
+        task_group.start_soon(self._read_stderr)
+        task_group.start_soon(self._watch_exit)
+
+    async def _spawn(self) -> anyio.abc.Process:
         env = dict(os.environ) if self.inherit_env else {}
         env.update(self.env)
         executable = self.command[0]
@@ -88,7 +105,7 @@ class StdioTransport(Transport):
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise TransportError(f"working directory does not exist: {self.cwd}")
         try:
-            self.process = await anyio.open_process(
+            return await anyio.open_process(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -103,12 +120,6 @@ class StdioTransport(Transport):
             raise TransportError(f"permission denied: {executable}") from None
         except OSError as exc:
             raise TransportError(f"cannot start {executable}: {exc.strerror or exc}") from None
-        stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here
-        self._writer = stream if isinstance(stream, asyncio.StreamWriter) else None
-        sink(Note(f"started {self.description} (pid {self.process.pid})", {"pid": self.process.pid, "command": self.command}))
-        task_group.start_soon(self._read_stdout)
-        task_group.start_soon(self._read_stderr)
-        task_group.start_soon(self._watch_exit)
 
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
         if self.process is None or self.process.stdin is None or self._closed_event.is_set():
