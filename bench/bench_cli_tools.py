@@ -1,0 +1,153 @@
+"""Cold ``mcp-inspector tools`` vs a minimal client, each a whole new process.
+
+    python bench/bench_cli_tools.py [--runs 10] [--why]
+
+Both list the tools of ``@modelcontextprotocol/server-everything`` (found through
+``$MCP_SERVER_EVERYTHING``, ``node_modules/.bin`` under the repo, or
+``/tmp/npmtest/node_modules/.bin``), from process start to process exit:
+
+* ``ours``    - ``python -m mcp_inspector tools -- node server-everything stdio``
+* ``minimal`` - ``python bench/minimal_client.py tools -- node server-everything stdio``
+                (stdlib only: initialize, tools/list, close stdin, wait)
+* ``ours, no early start`` - the same command with ``MCP_INSPECTOR_NO_EARLY_START=1``:
+                the transport spawns the server only once the event loop runs,
+                instead of adopting the process main.py started before its imports.
+                Shown for information (the target applies to the command as users run it).
+
+The two alternate, ``--runs`` times each; the figure is the median wall time and the
+ratio ours/minimal. Target: at most 1.2x. Also shown: ``python -c pass`` (interpreter
+start) and the import time of ``mcp_inspector.cli.main`` alone. ``--why`` adds where
+our extra time goes: ``-X importtime`` top imports, and a breakdown of the session
+(spawn, initialize, tools/list, shutdown) measured in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import time
+
+from common import MINIMAL_CLIENT, PYTHON, REPO, machine_note, server_everything_cmd
+
+TARGET = 1.2
+
+
+def timed(argv: list[str], env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, cwd=REPO, timeout=120, env=env)
+    return time.perf_counter() - t0, done
+
+
+def check(name: str, done: subprocess.CompletedProcess, expect: bytes) -> None:
+    if done.returncode != 0 or expect not in done.stdout:
+        raise SystemExit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-2000:].decode(errors='replace')}"
+                         f"\n{done.stderr[-2000:].decode(errors='replace')}")
+
+
+def summary(name: str, values: list[float]) -> str:
+    return (f"  {name:<32} median {statistics.median(values) * 1000:7.1f} ms   "
+            f"min..max {min(values) * 1000:6.1f}..{max(values) * 1000:6.1f} ms")
+
+
+def import_report(server: list[str], env: dict | None, label: str, top: int = 12) -> None:
+    """``-X importtime`` of the real command: which imports cost most (cumulative)."""
+    _, done = timed([PYTHON, "-X", "importtime", "-m", "mcp_inspector", "tools", "--", *server], env)
+    rows = []
+    for line in done.stderr.decode(errors="replace").splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
+        if m:
+            rows.append((int(m.group(2)), len(m.group(3)) // 2, m.group(4)))
+    total = sum(c for c, depth, _ in rows if depth == 0)
+    print(f"\n-X importtime of `python -m mcp_inspector tools` ({label}): {total / 1000:.1f} ms in top-level imports; "
+          f"heaviest top-level imports (cumulative):")
+    for cumulative, depth, name in sorted((r for r in rows if r[1] == 0), reverse=True)[:top]:
+        print(f"  {cumulative / 1000:7.1f} ms  {name}")
+    interesting = ("pydantic", "jsonschema", "mcp_types", "textual", "rich", "httpx", "anyio", "referencing")
+    seen = {name.split(".")[0] for _, _, name in rows}
+    print("  heavy packages imported at all: " + (", ".join(p for p in interesting if p in seen) or "none of "
+                                                     + ", ".join(interesting)))
+
+
+def session_breakdown(server: list[str]) -> None:
+    """Where the in-process time goes: spawn+initialize, tools/list, shutdown."""
+    import anyio
+
+    from mcp_inspector.core.session import McpSession
+    from mcp_inspector.core.transport.stdio import StdioTransport
+
+    marks: dict[str, float] = {}
+
+    async def run() -> None:
+        t0 = time.perf_counter()
+        session = McpSession(StdioTransport(server))
+        async with session:
+            marks["spawn"] = time.perf_counter() - t0
+            t1 = time.perf_counter()
+            await session.initialize()
+            marks["initialize (incl. server start-up)"] = time.perf_counter() - t1
+            t2 = time.perf_counter()
+            await session.list_tools()
+            marks["tools/list"] = time.perf_counter() - t2
+            t3 = time.perf_counter()
+        marks["shutdown (close stdin, wait for exit)"] = time.perf_counter() - t3
+
+    anyio.run(run)
+    print("\nin-process breakdown of one session (our core):")
+    for name, seconds in marks.items():
+        print(f"  {name:<38} {seconds * 1000:7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs per variant (default 10)")
+    parser.add_argument("--why", action="store_true", help="also show import times and a session breakdown")
+    args = parser.parse_args()
+    server = server_everything_cmd()
+    if server is None:
+        raise SystemExit("server-everything not found: set MCP_SERVER_EVERYTHING or `npm i @modelcontextprotocol/server-everything`")
+    ours = [PYTHON, "-m", "mcp_inspector", "tools", "--", *server]
+    minimal = [PYTHON, str(MINIMAL_CLIENT), "tools", "--", *server]
+    print(f"bench_cli_tools: {args.runs} alternating runs each against {' '.join(server)}; {machine_note()}")
+    # Warm-up: page cache, .pyc files, node's compile cache.
+    for argv, expect in ((ours, b"get-sum"), (minimal, b"get-sum")):
+        check(argv[1], timed(argv)[1], expect)
+    full_env = {**os.environ, "MCP_INSPECTOR_NO_EARLY_START": "1"}
+    times: dict[str, list[float]] = {"ours": [], "minimal": [], "full": [], "python -c pass": [], "import cli.main": []}
+    for r in range(args.runs):
+        trio = [("ours", ours, None), ("minimal", minimal, None), ("full", ours, full_env)]
+        shift = r % len(trio)
+        for name, argv, env in trio[shift:] + trio[:shift]:
+            seconds, done = timed(argv, env)
+            check(name, done, b"get-sum")
+            times[name].append(seconds)
+        times["python -c pass"].append(timed([PYTHON, "-c", "pass"])[0])
+        times["import cli.main"].append(timed([PYTHON, "-c", "import mcp_inspector.cli.main"])[0])
+    print("\nwall time, process start to exit:")
+    print(summary("ours (mcp_inspector tools)", times["ours"]))
+    print(summary("minimal client", times["minimal"]))
+    print(summary("ours, no early start", times["full"]))
+    print(summary("python -c pass", times["python -c pass"]))
+    print(summary("python -c 'import ...cli.main'", times["import cli.main"]))
+    ratio = statistics.median(times["ours"]) / statistics.median(times["minimal"])
+    paired = [o / m for o, m in zip(times["ours"], times["minimal"])]
+    status = "meets" if ratio <= TARGET else "MISSES"
+    print(f"\nours / minimal: {ratio:.2f}x ({status} the target of <= {TARGET}x); paired per run: median "
+          f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}")
+    full = statistics.median(times["full"]) / statistics.median(times["minimal"])
+    paired_full = [o / m for o, m in zip(times["full"], times["minimal"])]
+    print(f"ours without early start / minimal: {full:.2f}x (information); paired per run: median "
+          f"{statistics.median(paired_full):.2f}x, {min(paired_full):.2f}..{max(paired_full):.2f}")
+    extra = statistics.median(times["ours"]) - statistics.median(times["minimal"])
+    imports = statistics.median(times["import cli.main"]) - statistics.median(times["python -c pass"])
+    print(f"ours takes {extra * 1000:+.0f} ms more; importing the CLI costs ~{imports * 1000:.0f} ms over a bare interpreter")
+    if args.why:
+        import_report(server, None, "fast path")
+        import_report(server, full_env, "no early start")
+        session_breakdown(server)
+
+
+if __name__ == "__main__":
+    main()

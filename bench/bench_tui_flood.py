@@ -1,0 +1,205 @@
+"""How the traffic log copes with a notification flood, against Textual's own Log.
+
+    python bench/bench_tui_flood.py [--count 100000] [--presses 50] [--variant traffic|log]
+
+Each variant runs in its own process (so peak RSS is its own): a minimal app
+hosting the view and a real McpSession on ``python -m mcp_inspector.demo``,
+which is asked to send ``count`` notifications/message (tool
+``flood_notifications``). Measured:
+
+* time from the tools/call until the view shows every notification;
+* key-press latency during the flood: from delivering an "up"/"down" key (as
+  the terminal driver does) until the next frame is composed with the moved
+  cursor / scrolled view (p50/p95/max over ``presses`` keys, one every 40 ms);
+* peak RSS (ru_maxrss) of the process.
+
+The baseline ("log") is ``textual.widgets.Log`` fed the same one-line texts on
+the same 15 Hz timer (its ``max_lines`` left unbounded, like the store's cap is
+large). Without ``--variant`` both run and the figures are printed with ratios.
+Nothing is asserted: these are figures for people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.widgets import Log  # noqa: E402
+
+from mcp_inspector.core.jsonrpc import Kind  # noqa: E402
+from mcp_inspector.core.session import McpSession  # noqa: E402
+from mcp_inspector.core.traffic import TrafficStore  # noqa: E402
+from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402
+from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402
+from mcp_inspector.tui.widgets.traffic_log import TrafficLog, clock_time, preview_text  # noqa: E402
+
+DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
+
+
+class BenchApp(App):
+    def __init__(self, store: TrafficStore, variant: str) -> None:
+        super().__init__()
+        self.store, self.variant = store, variant
+        self.frames: list[float] = []  # perf_counter of every composed frame
+        self._fed = 0
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        if self.variant == "traffic":
+            yield TrafficLog(self.store)
+        else:
+            yield Log()
+
+    def on_mount(self) -> None:
+        self.view = self.query_one(TrafficLog if self.variant == "traffic" else Log)
+        self.view.focus()
+        if self.variant == "log":
+            self.set_interval(1 / 15, self.feed_log)
+
+    def feed_log(self) -> None:
+        """The baseline: the same one-line texts, appended to a Log on the same 15 Hz timer."""
+        new = self.store.since(self._fed)
+        if new:
+            self.view.write_lines(
+                f"{clock_time(e.ts)} {e.direction.value} {e.kind.value} #{e.seq} {e.method or ''} {preview_text(e.raw)}"
+                for e in new
+            )
+            self._fed = new[-1].seq
+
+    def shown(self) -> int:
+        """Lines the view has taken in so far."""
+        if self.variant == "traffic":
+            return self.view.virtual_size.height
+        return self.view.line_count
+
+    def position(self) -> tuple:
+        """What a key press changes (cursor for the traffic log, scroll for Log)."""
+        if self.variant == "traffic":
+            return (self.view._cursor_seq, self.view.scroll_y)
+        return (self.view.scroll_y,)
+
+    def _display(self, screen, renderable) -> None:  # every composed frame passes here
+        self.frames.append(time.perf_counter())
+        super()._display(screen, renderable)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+async def run_variant(variant: str, count: int, presses: int) -> dict:
+    store = TrafficStore(cap=200_000)
+    app = BenchApp(store, variant)
+    result: dict = {"variant": variant, "count": count}
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with McpSession(StdioTransport(DEMO), store=store, timeout=600) as session:
+            await session.initialize()
+            await pilot.pause(0.3)
+            before = store.kind_counts[Kind.NOTIFICATION]
+            base_lines = app.shown()
+            target = base_lines + count + 2  # notifications + the call's request and response
+            expected_notifications = before + count
+            started = time.perf_counter()
+            call = asyncio.create_task(session.call_tool("flood_notifications", {"count": count, "kind": "message"}))
+            done_at: list[float] = []
+
+            async def watch() -> None:
+                while (store.kind_counts[Kind.NOTIFICATION] < expected_notifications or app.shown() < target) \
+                        and time.perf_counter() - started < 600:
+                    await asyncio.sleep(0.002)
+                done_at.append(time.perf_counter())
+
+            watcher = asyncio.create_task(watch())
+            await asyncio.sleep(0.1)  # let the flood get going
+            latencies, during, flood_latencies, unchanged = [], 0, [], 0
+            from textual import events
+
+            for i in range(presses):
+                position = app.position()
+                event = events.Key("up" if i % 2 == 0 else "down", None)
+                event.set_sender(app)
+                flooding = not done_at
+                sent = time.perf_counter()
+                app._driver.send_message(event)
+                while app.position() == position and time.perf_counter() - sent < 5:
+                    await asyncio.sleep(0.0005)
+                moved = time.perf_counter()
+                while (not app.frames or app.frames[-1] < moved) and time.perf_counter() - sent < 5:
+                    await asyncio.sleep(0.0005)
+                if app.position() == position or not app.frames or app.frames[-1] < moved:
+                    unchanged += 1  # the key had nothing to move (e.g. "down" at the very end): not a latency
+                else:
+                    latencies.append((app.frames[-1] - sent) * 1000)
+                    during += flooding
+                    if flooding:
+                        flood_latencies.append(latencies[-1])
+                await asyncio.sleep(0.04)
+            outcome = await call
+            await watcher
+            result["all_shown_s"] = done_at[0] - started
+            result["received"] = store.kind_counts[Kind.NOTIFICATION] - before
+            await app.workers.wait_for_complete()  # Log measures widths in thread workers
+            await pilot.pause(0.2)
+            result["tool_said"] = outcome.result.get("content", [{}])[0].get("text", "")
+    result["key_ms"] = {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95), "max": max(latencies),
+                        "presses": len(latencies), "during_flood": during, "unchanged": unchanged}
+    if flood_latencies:
+        result["key_ms"].update({"flood_p50": percentile(flood_latencies, 0.5),
+                                 "flood_p95": percentile(flood_latencies, 0.95), "flood_max": max(flood_latencies)})
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--presses", type=int, default=50)
+    parser.add_argument("--variant", choices=["traffic", "log"])
+    args = parser.parse_args()
+    if args.variant:
+        print(json.dumps(asyncio.run(run_variant(args.variant, args.count, args.presses))))
+        return 0
+    results = {}
+    for variant in ("traffic", "log"):
+        child = subprocess.run([sys.executable, __file__, "--variant", variant, "--count", str(args.count),
+                                "--presses", str(args.presses)], capture_output=True, text=True, timeout=900)
+        if child.returncode != 0:
+            print(f"{variant} failed:\n{child.stderr[-2000:]}")
+            return 1
+        results[variant] = json.loads(child.stdout.strip().splitlines()[-1])
+    ours, base = results["traffic"], results["log"]
+    print(f"flood of {args.count} notifications/message from the demo server, {args.presses} key presses, 120x40 headless")
+    print(f"{'':28}{'TrafficLog':>14}{'textual Log':>14}{'ratio':>8}")
+
+    def row(label: str, a: float, b: float, unit: str) -> None:
+        print(f"{label:28}{a:>12.1f}{unit:>2}{b:>12.1f}{unit:>2}{a / b if b else float('nan'):>8.2f}")
+
+    row("time until all shown", ours["all_shown_s"], base["all_shown_s"], "s")
+    for key in ("p50", "p95", "max"):
+        row(f"key -> frame {key}", ours["key_ms"][key], base["key_ms"][key], "ms")
+    for key in ("flood_p50", "flood_p95", "flood_max"):
+        if key in ours["key_ms"] and key in base["key_ms"]:
+            row(f"  during flood only {key[6:]}", ours["key_ms"][key], base["key_ms"][key], "ms")
+    row("peak RSS", ours["peak_rss_mb"], base["peak_rss_mb"], "MB")
+    for name, figures in results.items():
+        print(f"{name}: received {figures['received']} notifications; presses during the flood "
+              f"{figures['key_ms']['during_flood']}/{figures['key_ms']['presses']} "
+              f"(+{figures['key_ms']['unchanged']} that moved nothing); server: {figures['tool_said']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

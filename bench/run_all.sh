@@ -1,0 +1,28 @@
+#!/usr/bin/env sh
+# Run every benchmark once, in order (not part of the test suite; takes a few minutes).
+#   bench/run_all.sh            # uses $PYTHON, else /work/venv/bin/python, else python3
+#   QUICK=1 bench/run_all.sh    # fewer rounds, for a smoke run
+set -eu
+cd "$(dirname "$0")/.."
+if [ -z "${PYTHON:-}" ]; then
+    if [ -x /work/venv/bin/python ]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
+fi
+if [ -n "${QUICK:-}" ]; then
+    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"
+else
+    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"
+fi
+
+echo "### bench_core_calls (not pinned)"
+"$PYTHON" bench/bench_core_calls.py $CORE
+echo
+if [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
+    echo "### bench_core_calls (client and server pinned to cpu 1: tracks CPU cost)"
+    "$PYTHON" bench/bench_core_calls.py $CORE --pin 1
+    echo
+fi
+echo "### bench_cli_tools"
+"$PYTHON" bench/bench_cli_tools.py $CLI --why || echo "(bench_cli_tools skipped or failed: see above)"
+echo
+echo "### bench_ingest"
+"$PYTHON" bench/bench_ingest.py $INGEST
