@@ -358,10 +358,12 @@ class RpcConnection:
         # appended, so reply_to, latency and the late flag must already be on it.
         info = classify(raw)
         kind = info.kind
-        fields: dict[str, Any] = {
-            "method": info.method, "msg_id": info.id, "has_id": info.has_id,
-            "problem": info.problem, "error_code": info.error_code, "meta": meta,
-        }
+        # Plain locals rather than a dict of fields: this runs for every frame.
+        problem = info.problem
+        reply_to: int | None = None
+        latency_ms: float | None = None
+        late = False
+        ts: float | None = None
         pending: PendingRequest | None = None
         request_entry: TrafficEntry | None = None
         progress_for: PendingRequest | None = None
@@ -372,25 +374,28 @@ class RpcConnection:
             if pending is not None:
                 self._forget(pending)
                 request_entry = pending.entry
-                fields["reply_to"] = request_entry.seq if request_entry is not None else None
-                fields["latency_ms"] = (time.perf_counter() - pending.started) * 1000
+                reply_to = request_entry.seq if request_entry is not None else None
+                latency_ms = (time.perf_counter() - pending.started) * 1000
             elif is_reply and key in self._abandoned:
                 request_entry, reason = self._abandoned[key]
-                fields["late"] = True
-                fields["problem"] = f"late: arrived after the request ended ({reason})"
+                late = True
+                problem = f"late: arrived after the request ended ({reason})"
                 if request_entry is not None:
-                    fields["ts"] = now = self.store.now()
-                    fields["reply_to"] = request_entry.seq
-                    fields["latency_ms"] = (now - request_entry.ts) * 1000
+                    ts = now = self.store.now()
+                    reply_to = request_entry.seq
+                    latency_ms = (now - request_entry.ts) * 1000
             elif is_reply and info.id is not None and info.problem is None:
-                fields["problem"] = "reply to an id with no request in flight"
+                problem = "reply to an id with no request in flight"
         elif kind is Kind.NOTIFICATION and info.method == "notifications/progress":
             progress_for = self._progress_target(info.message.get("params"))
             if progress_for is not None:
-                fields["reply_to"] = progress_for.entry.seq if progress_for.entry is not None else None
+                reply_to = progress_for.entry.seq if progress_for.entry is not None else None
             elif info.problem is None:
-                fields["problem"] = "progress for a token with no request in flight"
-        entry = self.store.append(Direction.IN, kind, raw, **fields)
+                problem = "progress for a token with no request in flight"
+        entry = self.store.append(
+            Direction.IN, kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id, problem=problem,
+            error_code=info.error_code, reply_to=reply_to, latency_ms=latency_ms, late=late, meta=meta, ts=ts,
+        )
         if request_entry is not None:
             request_entry.reply_seq = entry.seq
         if pending is not None:
