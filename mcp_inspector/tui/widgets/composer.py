@@ -1,0 +1,388 @@
+"""The tool-call composer: a generated form and a raw JSON editor kept in sync.
+
+Either view can be edited; the other follows. JSON that does not parse is
+reported under the editor and never overwrites the form. Sending arguments that
+fail the inputSchema asks for confirmation but stays possible (testing a
+server's handling of bad input is part of the job). Arguments are saved as a
+draft per (server, tool), debounced, so they survive reconnects and restarts.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
+
+from ...core.drafts import DraftStore
+from ...core.schema_form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
+from ...core.validation import Issue, validate
+from .json_text import json_code_editor
+from .schema_form import SchemaForm
+
+FORM_TAB = "composer-form"
+JSON_TAB = "composer-json"
+
+
+class ConfirmSendScreen(ModalScreen[bool]):
+    """"These arguments do not match the schema. Send anyway?" """
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Send anyway", show=False)]
+    DEFAULT_CSS = """
+    ConfirmSendScreen { align: center middle; }
+    ConfirmSendScreen > Vertical { width: 80; max-width: 95%; height: auto; max-height: 80%; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmSendScreen #confirm-issues { height: auto; max-height: 16; }
+    ConfirmSendScreen #confirm-buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ConfirmSendScreen Button { margin-left: 2; }
+    """
+
+    def __init__(self, tool_name: str, issues: list[Issue]) -> None:
+        super().__init__()
+        self.tool_name = tool_name
+        self.issues = issues
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"The arguments for {self.tool_name} do not match its inputSchema:", style="bold"))
+            lines = Text()
+            for issue in self.issues[:50]:
+                lines.append(f"• {issue.path}: {issue.message}\n")
+            if len(self.issues) > 50:
+                lines.append(f"… and {len(self.issues) - 50} more\n")
+            with VerticalScroll(id="confirm-issues"):
+                yield Static(lines)
+            yield Static("Send anyway? (servers should reject bad input; this is how you check.)")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Cancel", id="confirm-cancel")
+                yield Button("Send anyway", id="confirm-send", variant="warning")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-cancel", Button).focus()
+
+    @on(Button.Pressed, "#confirm-send")
+    def _send(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm-cancel")
+    def _cancel(self) -> None:
+        self.dismiss(False)
+
+
+class ComposerPanel(Widget):
+    """Compose a ``tools/call``: ``set_server``, ``set_tool``, then the user sends."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send", id="send-request", tooltip="Send the tools/call request"),
+        Binding("f2", "toggle_view", "Form/JSON", id="toggle-json-editor", tooltip="Switch between the form and the raw JSON"),
+    ]
+    DEFAULT_CSS = """
+    ComposerPanel { height: 1fr; layout: vertical; }
+    ComposerPanel #composer-title { height: auto; padding: 0 1; }
+    ComposerPanel #composer-description { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    ComposerPanel TabbedContent { height: 1fr; }
+    ComposerPanel TabPane { height: 1fr; padding: 0; }
+    ComposerPanel #composer-empty { padding: 1 2; color: $text-muted; }
+    ComposerPanel #json-editor { height: 1fr; }
+    ComposerPanel #json-error { height: auto; color: $text-error; display: none; padding: 0 1; }
+    ComposerPanel #json-error.has-error { display: block; }
+    ComposerPanel #composer-actions { height: auto; padding: 0 1; }
+    ComposerPanel #composer-actions Button { margin-right: 1; }
+    ComposerPanel #composer-status { width: 1fr; height: auto; color: $text-muted; padding-left: 1; }
+    """
+
+    class SendRequested(Message):
+        """The user wants to call ``tool_name`` (``issues``: what failed validation, if sent anyway)."""
+
+        def __init__(self, tool_name: str, arguments: dict[str, Any], issues: list[Issue]) -> None:
+            super().__init__()
+            self.tool_name = tool_name
+            self.arguments = arguments
+            self.issues = issues
+
+    def __init__(self, drafts: DraftStore | None = None, *, draft_delay: float = 0.5, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.drafts = drafts if drafts is not None else DraftStore()
+        self.draft_delay = draft_delay
+        self.server_key = ""
+        self.tool: dict[str, Any] | None = None
+        self.form_spec: FormSpec | None = None
+        self.json_error: str | None = None
+        self._draft_timer: Timer | None = None
+        self._draft_pending: tuple[str, str, dict[str, Any]] | None = None
+        self._draft_error_reported = False
+        # Our own parts, kept by reference: they work before mount and while being torn down.
+        self._title = Static("No tool selected", id="composer-title")
+        self._description = Static("", id="composer-description", markup=False)
+        self._json_editor = json_code_editor("{}", id="json-editor", tab_behavior="focus", soft_wrap=True)
+        self._json_error = Static("", id="json-error", markup=False)
+        self._status_label = Static("", id="composer-status", markup=False)
+        self._form_pane = TabPane("Form", id=FORM_TAB)
+        self._tabs = TabbedContent(initial=FORM_TAB)
+
+    # -- layout ----------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield self._title
+        yield self._description
+        with self._tabs:
+            with self._form_pane:
+                yield Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
+            with TabPane("JSON", id=JSON_TAB):
+                yield self._json_editor
+                yield self._json_error
+        with Horizontal(id="composer-actions"):
+            yield Button("Send", id="send-button", variant="primary", tooltip="Send (ctrl+s)", compact=True)
+            yield Button("Reset", id="reset-button", tooltip="Back to the schema defaults (drops the draft)", compact=True)
+            yield self._status_label
+
+    def on_mount(self) -> None:
+        if self.drafts.warning:
+            self.notify(self.drafts.warning, title="Drafts", severity="warning", markup=False)
+
+    @property
+    def schema_form(self) -> SchemaForm | None:
+        return self.query_one_optional(SchemaForm)
+
+    @property
+    def json_editor(self) -> TextArea:
+        return self._json_editor
+
+    # -- public API ------------------------------------------------------
+    def set_server(self, server_key: str) -> None:
+        """Drafts are per server; switching servers first saves the pending draft."""
+        self._flush_draft()
+        self.server_key = server_key
+
+    def set_tool(self, tool: dict[str, Any] | None) -> None:
+        """Show this tool's form, filled with its saved draft (or the schema defaults)."""
+        self._flush_draft()
+        self.tool = tool
+        self.json_error = None
+        self.run_worker(partial(self._load_tool, tool), group="composer-load", exclusive=True)
+
+    def get_arguments(self) -> dict[str, Any]:
+        """The current arguments (raises FormValueError if a JSON field does not parse)."""
+        form = self.schema_form
+        if form is not None:
+            return form.get_arguments()
+        return self._parse_json_editor()[0] or {}
+
+    async def set_arguments(self, arguments: dict[str, Any]) -> None:
+        form = self.schema_form
+        if form is not None:
+            await form.set_arguments(arguments)
+        self._sync_json_from_form()
+        self._schedule_draft()
+
+    # -- loading ---------------------------------------------------------
+    async def _load_tool(self, tool: dict[str, Any] | None) -> None:
+        if not self.is_attached:
+            return
+        old = self.schema_form
+        if old is not None:
+            await old.remove()
+        empty = self.query_one_optional("#composer-empty")
+        if tool is None:
+            self.form_spec = None
+            self._title.update("No tool selected")
+            self._description.update("")
+            if empty is None and self._form_pane.is_attached:
+                await self._form_pane.mount(Static("Pick a tool on the left to build its arguments here.", id="composer-empty"))
+            self._set_json_text("{}")
+            return
+        if empty is not None:
+            await empty.remove()
+        name = str(tool.get("name", ""))
+        heading = Text(tool.get("title") or name, style="bold")
+        if tool.get("title") and tool.get("title") != name:
+            heading.append(f"  {name}", style="dim")
+        self._title.update(heading)
+        self._description.update(str(tool.get("description") or ""))
+        self.form_spec = build_form(tool.get("inputSchema"))
+        draft = self.drafts.get(self.server_key, name)
+        values = arguments_to_values(self.form_spec, draft) if draft is not None else default_values(self.form_spec)
+        if not self._form_pane.is_attached:
+            return  # torn down meanwhile
+        await self._form_pane.mount(SchemaForm(self.form_spec, values))
+        self._sync_json_from_form()
+        self._set_json_error(None)
+        self._status("draft restored" if draft is not None else "")
+
+    # -- sync ------------------------------------------------------------
+    @on(SchemaForm.Changed)
+    def _form_changed(self, event: SchemaForm.Changed) -> None:
+        event.stop()
+        self._sync_json_from_form()
+        self._schedule_draft()
+
+    def _sync_json_from_form(self) -> None:
+        form = self.schema_form
+        if form is None:
+            return
+        try:
+            arguments = form.get_arguments()
+        except FormValueError as exc:
+            self._status(f"not synced to JSON: {exc}")
+            return
+        self._set_json_text(json.dumps(arguments, indent=2, ensure_ascii=False))
+        self._set_json_error(None)
+
+    def _set_json_text(self, text: str) -> None:
+        editor = self.json_editor
+        if editor.text != text:
+            with self.prevent(TextArea.Changed):
+                editor.load_text(text)
+
+    @on(TextArea.Changed, "#json-editor")
+    async def _json_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        arguments, error = self._parse_json_editor()
+        self._set_json_error(error)
+        form = self.schema_form
+        if arguments is None or form is None:
+            return
+        try:
+            same = json.dumps(form.get_arguments(), sort_keys=True) == json.dumps(arguments, sort_keys=True)
+        except FormValueError:
+            same = False
+        if not same:
+            await form.set_arguments(arguments)
+        self._schedule_draft()
+
+    def _parse_json_editor(self) -> tuple[dict[str, Any] | None, str | None]:
+        text = self.json_editor.text
+        if not text.strip():
+            return {}, None
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return None, f"Invalid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}. The form keeps the last valid arguments."
+        if not isinstance(value, dict):
+            return None, f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments."
+        return value, None
+
+    def _set_json_error(self, error: str | None) -> None:
+        self.json_error = error
+        self._json_error.update(error or "")
+        self._json_error.set_class(error is not None, "has-error")
+
+    def action_toggle_view(self) -> None:
+        tabs = self._tabs
+        tabs.active = JSON_TAB if tabs.active == FORM_TAB else FORM_TAB
+
+    @on(TabbedContent.TabActivated)
+    def _tab_switched(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == FORM_TAB and self.json_error:
+            self.notify("The JSON editor has an error; the form shows the last valid arguments.", severity="warning")
+        if event.pane.id == JSON_TAB:
+            self.json_editor.focus()
+
+    # -- sending ---------------------------------------------------------
+    @on(Button.Pressed, "#send-button")
+    def _send_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_send()
+
+    @on(Button.Pressed, "#reset-button")
+    async def _reset_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        form = self.schema_form
+        if form is None or self.tool is None:
+            return
+        self._cancel_draft_timer()
+        await form.set_values(default_values(form.spec))
+        self._sync_json_from_form()
+        self.run_worker(lambda: self._delete_draft(self.server_key, str(self.tool.get("name", ""))), thread=True, group="drafts")  # type: ignore[union-attr]
+        self._status("reset to defaults")
+
+    def action_send(self) -> None:
+        if self.tool is None:
+            self.notify("Pick a tool first.", severity="warning")
+            return
+        if self._tabs.active == JSON_TAB and self.json_error:
+            self.notify(f"Fix the JSON first: {self.json_error}", severity="error", markup=False)
+            return
+        try:
+            arguments = self.get_arguments()
+        except FormValueError as exc:
+            self.notify(f"Cannot send: {exc}", severity="error", markup=False)
+            return
+        name = str(self.tool.get("name", ""))
+        issues = validate(self.tool.get("inputSchema"), arguments)
+        form = self.schema_form
+        if form is not None:
+            form.show_issues(issues)
+        if not issues:
+            self.post_message(self.SendRequested(name, arguments, []))
+            self._status("sent")
+            return
+
+        def confirmed(send: bool | None) -> None:
+            if send:
+                self.post_message(self.SendRequested(name, arguments, issues))
+                self._status(f"sent with {len(issues)} validation issue{'s' if len(issues) != 1 else ''}")
+            else:
+                self._status("not sent")
+
+        self.app.push_screen(ConfirmSendScreen(name, issues), confirmed)
+
+    def _status(self, text: str) -> None:
+        self._status_label.update(text)
+
+    # -- drafts ----------------------------------------------------------
+    def _schedule_draft(self) -> None:
+        if self.tool is None:
+            return
+        try:
+            arguments = self.get_arguments()
+        except FormValueError:
+            return
+        self._cancel_draft_timer()
+        self._draft_pending = (self.server_key, str(self.tool.get("name", "")), arguments)
+        self._draft_timer = self.set_timer(self.draft_delay, self._flush_draft)
+
+    def _cancel_draft_timer(self) -> None:
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+        self._draft_pending = None
+
+    def _flush_draft(self) -> None:
+        pending = self._draft_pending
+        self._draft_pending = None
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+        if pending is not None and self.is_attached:
+            self.run_worker(lambda: self._save_draft(*pending), thread=True, group="drafts")
+
+    def _save_draft(self, server_key: str, tool_name: str, arguments: dict[str, Any]) -> None:
+        try:
+            self.drafts.put(server_key, tool_name, arguments)
+        except OSError as exc:
+            self._report_draft_error(exc)
+
+    def _delete_draft(self, server_key: str, tool_name: str) -> None:
+        try:
+            self.drafts.delete(server_key, tool_name)
+        except OSError as exc:
+            self._report_draft_error(exc)
+
+    def _report_draft_error(self, exc: OSError) -> None:
+        if not self._draft_error_reported:
+            self._draft_error_reported = True
+            self.notify(f"Cannot save drafts to {self.drafts.path}: {exc}", title="Drafts", severity="warning", markup=False)
+
+    def on_unmount(self) -> None:
+        pending = self._draft_pending
+        if pending is not None:
+            self._save_draft(*pending)  # last chance: the app is closing

@@ -1,0 +1,190 @@
+"""Requests in flight: progress, elapsed time, the timeout countdown, and a cancel key.
+
+Rows read their ``PendingRequest`` on a 10 Hz timer instead of reacting to each
+progress notification, so a server that floods progress cannot flood the UI.
+The countdown comes from ``pending.remaining()``, which already moves when a
+progress notification resets the timeout and stops at the hard maximum.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, ProgressBar, Static
+
+from ...core.errors import RequestCancelled, RequestTimeout
+from ...core.rpc import PendingRequest
+
+LINGER = 2.0  # seconds a finished request stays visible
+
+
+def describe(pending: PendingRequest) -> str:
+    name = (pending.params or {}).get("name") if pending.method == "tools/call" else None
+    return f"{pending.method} {name}" if name else pending.method
+
+
+def timing_text(pending: PendingRequest) -> str:
+    parts = [f"{pending.elapsed:5.1f} s"]
+    if pending.timeout is None and pending.max_total is None:
+        parts.append("no timeout")
+    else:
+        remaining = pending.remaining()
+        if remaining is not None:
+            parts.append(f"times out in {remaining:4.1f} s")
+        if pending.reset_on_progress and pending.timeout is not None:
+            parts.append("(resets on progress)")
+        if pending.hard_deadline is not None:
+            hard_left = max(0.0, pending.hard_deadline - time.perf_counter())
+            parts.append(f"hard max {hard_left:.0f} s left")
+    return " · ".join(parts)
+
+
+def outcome_text(pending: PendingRequest) -> tuple[str, str]:
+    """(text, css class) for a finished request."""
+    error = pending.error
+    if error is None:
+        return f"done in {pending.elapsed:.2f} s", "finished-ok"
+    if isinstance(error, RequestCancelled):
+        return f"cancelled: {error.reason}", "finished-cancelled"
+    if isinstance(error, RequestTimeout):
+        return "timed out", "finished-error"
+    return f"failed: {error}", "finished-error"
+
+
+class InFlightRow(Vertical, can_focus=True):
+    """One request: what, progress, time left; focus it and press c (or the button) to cancel."""
+
+    def __init__(self, pending: PendingRequest) -> None:
+        super().__init__(classes="inflight-row")
+        self.pending = pending
+        self.finished_at: float | None = None
+        self.cancel_requested = False
+        self.leaving = False  # removal scheduled
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="inflight-top"):
+            yield Static(Text(f"#{self.pending.id} {describe(self.pending)}", style="bold"), classes="inflight-title")
+            yield Button("Cancel", classes="inflight-cancel", compact=True, variant="error")
+        yield ProgressBar(total=None, show_eta=False, classes="inflight-progress")
+        yield Static("", classes="inflight-message")
+        yield Static("", classes="inflight-timing")
+
+    def on_mount(self) -> None:
+        self.update_view()
+
+    def update_view(self) -> None:
+        pending = self.pending
+        bar = self.query_one_optional(ProgressBar)
+        message = self.query_one_optional(".inflight-message", Static)
+        timing = self.query_one_optional(".inflight-timing", Static)
+        button = self.query_one_optional(Button)
+        if bar is None or message is None or timing is None or button is None:
+            return  # being composed or removed
+        progress = pending.progress
+        if progress is not None:
+            if progress.total:
+                bar.update(total=progress.total, progress=min(progress.progress, progress.total))
+            else:
+                bar.update(total=None)
+            text = f"progress {progress.progress:g}" + (f"/{progress.total:g}" if progress.total else "")
+            if progress.message:
+                text += f" · {progress.message}"
+            message.update(Text(text))
+        if pending.done:
+            if self.finished_at is None:
+                self.finished_at = time.monotonic()
+                text, css = outcome_text(pending)
+                self.add_class(css)
+                timing.update(Text(text))
+                button.disabled = True
+                if pending.error is None and progress is not None and progress.total:
+                    bar.update(progress=progress.total)
+        else:
+            timing.update(Text(timing_text(pending)))
+
+    async def cancel(self) -> None:
+        if not self.pending.done and not self.cancel_requested:
+            self.cancel_requested = True
+            await self.pending.cancel("cancelled by the user")
+            self.update_view()
+
+    @on(Button.Pressed, ".inflight-cancel")
+    async def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.cancel()
+
+
+class InFlightPanel(VerticalScroll):
+    """Every request still waiting for an answer; ``track(pending)`` adds one."""
+
+    BINDINGS = [Binding("c", "cancel_request", "Cancel request", id="cancel-request", tooltip="Cancel the selected request (sends notifications/cancelled)")]
+    DEFAULT_CSS = """
+    InFlightPanel { height: auto; max-height: 14; }
+    InFlightPanel #inflight-empty { color: $text-muted; padding: 0 1; }
+    InFlightPanel .inflight-row { height: auto; padding: 0 1; border-left: wide $primary; margin-bottom: 1; }
+    InFlightPanel .inflight-row:focus { background: $boost; border-left: wide $accent; }
+    InFlightPanel .inflight-top { height: auto; }
+    InFlightPanel .inflight-title { width: 1fr; }
+    InFlightPanel .inflight-message, InFlightPanel .inflight-timing { color: $text-muted; }
+    InFlightPanel .finished-ok { border-left: wide $success; }
+    InFlightPanel .finished-cancelled { border-left: wide $warning; }
+    InFlightPanel .finished-error { border-left: wide $error; }
+    """
+
+    def __init__(self, *, linger: float = LINGER, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.linger = linger
+        self._empty = Static("No requests in flight.", id="inflight-empty")
+
+    def compose(self) -> ComposeResult:
+        yield self._empty
+
+    def on_mount(self) -> None:
+        self.set_interval(0.1, self._tick)
+
+    @property
+    def rows(self) -> list[InFlightRow]:
+        return [row for row in self.query(InFlightRow) if not row.leaving]
+
+    def track(self, pending: PendingRequest) -> InFlightRow:
+        row = InFlightRow(pending)
+        self._empty.display = False
+        if self.is_attached:
+            self.mount(row)
+        else:
+            self.call_later(self.mount, row)  # tracked before mount
+        return row
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        for row in self.rows:
+            if not row.is_mounted:
+                continue
+            row.update_view()
+            if row.finished_at is not None and now - row.finished_at >= self.linger:
+                row.leaving = True
+                row.remove()
+        if not any(r.finished_at is None or now - r.finished_at < self.linger for r in self.rows):
+            self._empty.display = True
+
+    def selected_row(self) -> InFlightRow | None:
+        focused = self.app.focused
+        while focused is not None and focused is not self:
+            if isinstance(focused, InFlightRow):
+                return focused
+            focused = focused.parent  # type: ignore[assignment]
+        waiting = [row for row in self.rows if not row.pending.done]
+        return waiting[-1] if waiting else None
+
+    async def action_cancel_request(self) -> None:
+        row = self.selected_row()
+        if row is None:
+            self.notify("No request to cancel.", severity="warning")
+            return
+        await row.cancel()
+        self.notify(f"Cancelled {describe(row.pending)} (notifications/cancelled sent)", markup=False)

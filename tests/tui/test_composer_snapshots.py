@@ -1,0 +1,87 @@
+"""Snapshots of the composer with a complex form (fixed schema, fixed values: deterministic)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from mcp_inspector.core.drafts import DraftStore
+from mcp_inspector.core.validation import validate
+from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.composer import ComposerPanel
+from mcp_inspector.tui.widgets.schema_form import SchemaForm
+
+# The demo's create_ticket input schema, frozen here so demo edits do not churn the
+# snapshots, plus a $ref property to show a JSON fallback subtree.
+TICKET_TOOL = {
+    "name": "create_ticket",
+    "title": "Create a ticket",
+    "description": "Files a (pretend) ticket: enums, defaults, arrays, a nested object, formats and ranges.",
+    "inputSchema": {
+        "type": "object",
+        "$defs": {"Link": {"type": "object", "properties": {"url": {"type": "string"}}}},
+        "properties": {
+            "title": {"type": "string", "title": "Title", "description": "One-line summary.", "minLength": 3, "maxLength": 80},
+            "priority": {"type": "string", "title": "Priority", "enum": ["low", "medium", "high", "urgent"], "default": "medium"},
+            "tags": {"type": "array", "title": "Tags", "items": {"type": "string"}, "uniqueItems": True},
+            "assignee": {
+                "type": "object", "title": "Assignee",
+                "properties": {"name": {"type": "string", "title": "Name"}, "email": {"type": "string", "title": "Email", "format": "email"}},
+                "required": ["name"],
+            },
+            "count": {"type": "integer", "title": "How many copies", "default": 1, "minimum": 1, "maximum": 100},
+            "notify": {"type": "boolean", "title": "Notify watchers", "default": True},
+            "labels": {"type": "array", "title": "Labels", "items": {"type": "string", "enum": ["bug", "feature", "docs"]}, "uniqueItems": True},
+            "link": {"$ref": "#/$defs/Link", "title": "Related link"},
+        },
+        "required": ["title"],
+    },
+}
+
+FILLED = {"title": "ab", "tags": ["web", "auth"], "assignee": {"name": "Ada", "email": "ada@"}, "count": 500, "labels": ["bug", "docs"], "link": {"url": "https://example.com"}}
+
+
+class SnapshotApp(App):
+    def __init__(self, drafts_path) -> None:
+        super().__init__()
+        self.drafts_path = drafts_path
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        yield ComposerPanel(DraftStore(self.drafts_path))
+
+    def on_mount(self) -> None:
+        composer = self.query_one(ComposerPanel)
+        composer.set_server("snapshot")
+        composer.set_tool(TICKET_TOOL)
+
+
+async def fill_form(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    composer = pilot.app.query_one(ComposerPanel)
+    await composer.set_arguments(FILLED)
+    form = pilot.app.query_one(SchemaForm)
+    form.show_issues(validate(TICKET_TOOL["inputSchema"], FILLED))  # as after a send attempt
+    await pilot.pause()
+
+
+def test_composer_form_with_values_and_messages(snap_compare, tmp_path):
+    assert snap_compare(SnapshotApp(tmp_path / "drafts.json"), terminal_size=(100, 60), run_before=fill_form)
+
+
+def test_composer_json_view_with_a_parse_error(snap_compare, tmp_path):
+    async def run_before(pilot) -> None:
+        await fill_form(pilot)
+        await pilot.press("f2")
+        await pilot.pause()
+        composer = pilot.app.query_one(ComposerPanel)
+        composer.json_editor.text = '{\n  "title": "Broken",\n  "count": 3,\n}'
+        composer.json_editor.move_cursor((0, 0))
+        await pilot.pause()
+        pilot.app.set_focus(None)
+        await pilot.pause()
+
+    assert snap_compare(SnapshotApp(tmp_path / "drafts.json"), terminal_size=(100, 30), run_before=run_before)
