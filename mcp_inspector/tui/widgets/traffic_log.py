@@ -1,0 +1,656 @@
+"""The live traffic log: one line per frame, virtualised over the TrafficStore.
+
+A line-API ``ScrollView`` (the textual ``Log`` / toolong pattern): nothing is
+copied out of the store; the view maps rows to seqs (``first_seq + row``, or a
+list of matching seqs when filtered, trimmed as the store evicts) and renders
+only the visible rows through an LRU cache of ``Strip``s. A 15 Hz timer polls
+``store.version``, so a server sending 10k frames/s costs one repaint per tick.
+
+``StoreLinesView`` is the reusable part (rows, cursor, tail mode, polling);
+``TrafficLog`` adds the frame formatting, filter, jump, copy and export, and
+the notifications and console views subclass it with their own formatting.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from bisect import bisect_left
+from pathlib import Path
+from typing import Any, Callable, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.containers import Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...core.export import ExportResult, default_export_path, export_json, export_session
+from ...core.jsonrpc import ERROR_NAMES, Kind
+from ...core.traffic import Direction, TrafficEntry, TrafficStore
+from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
+
+#: Bytes of a frame that are ever decoded for its log line (the rest is never looked at).
+PREVIEW_BYTES = 400
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
+BADGES = {
+    Kind.REQUEST: "req",
+    Kind.NOTIFICATION: "notif",
+    Kind.RESPONSE: "resp",
+    Kind.ERROR: "error",
+    Kind.BATCH: "batch",
+    Kind.INVALID: "INVALID",
+    Kind.STDERR: "stderr",
+    Kind.EVENT: "event",
+}
+BADGE_WIDTH = 7
+
+
+def clock_time(ts: float) -> str:
+    """HH:MM:SS.mmm in local time (the default line timestamp)."""
+    return time.strftime("%H:%M:%S", time.localtime(ts)) + f".{int(ts * 1000) % 1000:03d}"
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def preview_text(raw: bytes, limit: int = PREVIEW_BYTES) -> str:
+    """A one-line preview of a frame: slice the bytes first, never decode the whole thing."""
+    head = raw[:limit]
+    text = _CONTROL.sub(" ", head.decode("utf-8", errors="replace")).strip()
+    if len(raw) > limit:
+        text += f" … ({human_size(len(raw))})"
+    return text
+
+
+def clean(text: str) -> str:
+    """Server-supplied text made safe for one terminal line (no escapes, tabs or newlines)."""
+    return _CONTROL.sub(" ", text)
+
+
+def format_latency(ms: float) -> str:
+    return f"{ms:.1f} ms" if ms < 10_000 else f"{ms / 1000:.1f} s"
+
+
+def short_id(value: Any) -> str:
+    text = clean(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value))
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+class StoreLinesView(ScrollView, can_focus=True):
+    """Rows over a TrafficStore: index, cursor, tail mode, 15 Hz polling, Strip cache."""
+
+    DEFAULT_CSS = """
+    StoreLinesView {
+        background: $surface;
+        color: $text;
+        overflow-x: hidden;
+        overflow-y: scroll;
+        scrollbar-size-vertical: 1;
+        & > .traffic-log--cursor { background: $panel-lighten-1; }
+        &:focus > .traffic-log--cursor { background: $accent 40%; }
+        & > .traffic-log--time { color: $text-muted; }
+        & > .traffic-log--seq { color: $text-muted; }
+        & > .traffic-log--out { color: $traffic-out; }
+        & > .traffic-log--in { color: $traffic-in; }
+        & > .traffic-log--local { color: $traffic-local; }
+        & > .traffic-log--notification { color: $traffic-notification; }
+        & > .traffic-log--stderr { color: $traffic-stderr; }
+        & > .traffic-log--error { color: $traffic-error; text-style: bold; }
+        & > .traffic-log--warning { color: $traffic-warning; text-style: bold; }
+        & > .traffic-log--method { text-style: bold; }
+        & > .traffic-log--latency { color: $text; }
+        & > .traffic-log--preview { color: $text-muted; }
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "traffic-log--cursor", "traffic-log--time", "traffic-log--seq", "traffic-log--out", "traffic-log--in",
+        "traffic-log--local", "traffic-log--notification", "traffic-log--stderr", "traffic-log--error",
+        "traffic-log--warning", "traffic-log--method", "traffic-log--latency", "traffic-log--preview",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "cursor_home", "First", show=False),
+        Binding("end", "cursor_end", "Follow", id="traffic.follow"),
+    ]
+    REFRESH_INTERVAL: ClassVar[float] = 1 / 15
+    CACHE_SIZE: ClassVar[int] = 2048
+
+    tail: var[bool] = var(True)
+    """Follow the newest entry. Moving up turns it off; End turns it on."""
+
+    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.store = store
+        self.time_format = time_format
+        self._predicate: Callable[[TrafficEntry], bool] | None = None
+        self._index: list[int] | None = None  # matching seqs, only when filtered
+        self._scanned = store.first_seq - 1  # the newest seq looked at for the index
+        self._seen_version = -1
+        self._seen_first = store.first_seq
+        self._cursor_seq: int | None = None
+        self._cache: LRUCache[tuple, Strip] = LRUCache(self.CACHE_SIZE)
+        self._styles: dict[str, Style] = {}
+        self._moving = False  # True while the view itself scrolls (so it does not count as the user's)
+        self._rebuild_index()
+
+    # -- what is shown ---------------------------------------------------
+    def include(self, entry: TrafficEntry) -> bool:
+        """Subclasses narrow the store to the entries they are about (None of that here)."""
+        return True
+
+    INCLUDES_EVERYTHING: ClassVar[bool] = True
+
+    def _make_predicate(self) -> Callable[[TrafficEntry], bool] | None:
+        return None if self.INCLUDES_EVERYTHING else self.include
+
+    def _rebuild_index(self) -> None:
+        self._predicate = self._make_predicate()
+        store = self.store
+        if self._predicate is None:
+            self._index = None
+        else:
+            predicate = self._predicate
+            self._index = [entry.seq for entry in store.since(store.first_seq - 1) if predicate(entry)]
+        self._scanned = store.last_seq
+        self._seen_first = store.first_seq
+        self._seen_version = -1
+
+    @property
+    def row_count(self) -> int:
+        return len(self.store) if self._index is None else len(self._index)
+
+    @property
+    def index_size(self) -> int:
+        """Length of the seq index this view keeps (0 when it shows every entry)."""
+        return 0 if self._index is None else len(self._index)
+
+    def seq_at(self, row: int) -> int | None:
+        if row < 0:
+            return None
+        if self._index is None:
+            return self.store.first_seq + row if row < len(self.store) else None
+        return self._index[row] if row < len(self._index) else None
+
+    def row_of(self, seq: int, exact: bool = True) -> int | None:
+        """The row showing ``seq`` (or, with exact=False, the nearest row at or after it)."""
+        rows = self.row_count
+        if not rows:
+            return None
+        if self._index is None:
+            row = seq - self.store.first_seq
+            if 0 <= row < rows:
+                return row
+            return None if exact else min(max(row, 0), rows - 1)
+        row = bisect_left(self._index, seq)
+        if row < rows and self._index[row] == seq:
+            return row
+        return None if exact else min(row, rows - 1)
+
+    def entry_at(self, row: int) -> TrafficEntry | None:
+        seq = self.seq_at(row)
+        return None if seq is None else self.store.get(seq)
+
+    @property
+    def cursor_row(self) -> int | None:
+        if self._cursor_seq is None:
+            return None
+        return self.row_of(self._cursor_seq, exact=False)
+
+    @property
+    def cursor_entry(self) -> TrafficEntry | None:
+        row = self.cursor_row
+        return None if row is None else self.entry_at(row)
+
+    # -- polling the store -----------------------------------------------
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(self.REFRESH_INTERVAL, self.sync, name="traffic-poll")
+        self.sync()
+
+    def sync(self, force: bool = False) -> None:
+        """Catch up with the store: extend/trim the index, resize, follow the tail, repaint."""
+        store = self.store
+        if store.version == self._seen_version and not force:
+            return
+        self._seen_version = store.version
+        first = store.first_seq
+        evicted_rows = 0
+        if self._index is not None:
+            index = self._index
+            if index and index[0] < first:
+                cut = bisect_left(index, first)
+                del index[:cut]
+                evicted_rows = cut
+            if store.last_seq > self._scanned:
+                predicate = self._predicate
+                index.extend(entry.seq for entry in store.since(self._scanned) if predicate(entry))
+                self._scanned = store.last_seq
+        else:
+            evicted_rows = max(0, first - self._seen_first)
+        self._seen_first = first
+        self._scanned = max(self._scanned, store.last_seq)
+        rows = self.row_count
+        self.virtual_size = Size(self.scrollable_content_region.width, rows)
+        if self.tail:
+            self._cursor_seq = self.seq_at(rows - 1) if rows else None
+            self._scroll_rows(max(0, rows - self.scrollable_content_region.height))
+        elif evicted_rows and self.scroll_y > 0:
+            self._scroll_rows(max(0, round(self.scroll_y) - evicted_rows))
+        if self._cursor_seq is not None and self._cursor_seq < first:
+            self._cursor_seq = self.seq_at(0)
+        self.refresh()
+
+    def _scroll_rows(self, y: int) -> None:
+        self._moving = True
+        try:
+            self.scroll_to(y=y, animate=False, immediate=True)
+        finally:
+            self._moving = False
+
+    def set_store(self, store: TrafficStore) -> None:
+        """Show another timeline (e.g. a session file opened after start), following its end."""
+        self.store = store
+        self._cursor_seq = None
+        self.tail = True
+        self.refilter()
+
+    def refilter(self) -> None:
+        """Rebuild the index from the store (after the predicate changed), keeping the cursor."""
+        self._rebuild_index()
+        self._cache.clear()
+        self.sync(force=True)
+        if not self.tail:
+            self._show_cursor()
+
+    # -- rendering ---------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self._cache.clear()
+
+    def style_for(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(f"traffic-log--{name}", partial=True)
+        return style
+
+    def format_entry(self, entry: TrafficEntry) -> Text:
+        """One entry as a line of text (subclasses decide what it says)."""
+        return Text(preview_text(entry.raw))
+
+    def cache_key(self, entry: TrafficEntry) -> tuple:
+        """Everything that can change how an entry looks after it was appended."""
+        return (entry.seq, entry.reply_seq, entry.latency_ms, entry.problem, entry.late)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        row = round(self.scroll_y) + y
+        entry = self.entry_at(row)
+        if entry is None:
+            return Strip.blank(width, self.rich_style)
+        is_cursor = entry.seq == self._cursor_seq
+        key = (self.cache_key(entry), is_cursor, width)
+        strip = self._cache.get(key)
+        if strip is None:
+            text = self.format_entry(entry)
+            text.no_wrap = True
+            text.truncate(width, overflow="ellipsis", pad=True)
+            base = self.rich_style
+            if is_cursor:
+                base = base + self.style_for("cursor")
+            text.stylize_before(base)
+            strip = Strip(text.render(self.app.console), width).crop_extend(0, width, base)
+            self._cache[key] = strip
+        return strip
+
+    # -- tail mode and scrolling ------------------------------------------
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self._moving:
+            return
+        if new_value < old_value and self.tail:
+            self.tail = False
+        elif new_value > old_value and new_value >= self.max_scroll_y and not self.tail:
+            self.tail = True
+
+    def on_resize(self) -> None:
+        self._cache.clear()
+        self.sync(force=True)
+
+    def watch_tail(self, tail: bool) -> None:
+        if tail and self.is_mounted:
+            self.sync(force=True)
+
+    def on_focus(self) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    # -- cursor ---------------------------------------------------------------
+    def move_cursor_to_row(self, row: int) -> None:
+        rows = self.row_count
+        if not rows:
+            return
+        row = min(max(row, 0), rows - 1)
+        self._cursor_seq = self.seq_at(row)
+        self._show_cursor()
+        self.refresh()
+
+    def move_cursor_to_seq(self, seq: int) -> bool:
+        """Put the cursor on ``seq`` if this view shows it (turns tail mode off)."""
+        row = self.row_of(seq)
+        if row is None:
+            return False
+        self.tail = False
+        self.move_cursor_to_row(row)
+        return True
+
+    def _show_cursor(self) -> None:
+        row = self.cursor_row
+        if row is None:
+            return
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_y)
+        if row < top:
+            self._scroll_rows(row)
+        elif row >= top + height:
+            self._scroll_rows(row - height + 1)
+
+    def _step(self, delta: int) -> None:
+        row = self.cursor_row
+        if row is None:
+            row = self.row_count - 1
+        if delta < 0:
+            self.tail = False
+        self.move_cursor_to_row(row + delta)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_page_up(self) -> None:
+        self._step(-max(1, self.scrollable_content_region.height - 1))
+
+    def action_page_down(self) -> None:
+        self._step(max(1, self.scrollable_content_region.height - 1))
+
+    def action_cursor_home(self) -> None:
+        self.tail = False
+        self.move_cursor_to_row(0)
+
+    def action_cursor_end(self) -> None:
+        self.tail = True
+        self.move_cursor_to_row(self.row_count - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = round(self.scroll_y) + offset.y
+        if row < self.row_count:
+            self.tail = False
+            self.move_cursor_to_row(row)
+
+
+class TrafficLog(StoreLinesView):
+    """Every frame, stderr line and event, one line each, with filter, jump, copy and export."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open_entry", "Details", id="traffic.open"),
+        Binding("j", "jump_linked", "Req↔resp", id="traffic.jump"),
+        Binding("c", "copy_frame", "Copy frame", id="traffic.copy"),
+        Binding("C", "copy_cli", "Copy as CLI", id="traffic.copy-cli"),
+        Binding("e", "export_session", "Export", id="traffic.export"),
+        Binding("E", "export_json", "Export JSON", id="traffic.export-json", show=False),
+    ]
+
+    class EntrySelected(Message):
+        """The user chose an entry (enter)."""
+
+        def __init__(self, log: "TrafficLog", seq: int) -> None:
+            super().__init__()
+            self.log = log
+            self.seq = seq
+
+        @property
+        def control(self) -> "TrafficLog":
+            return self.log
+
+    class Exported(Message):
+        """An export finished (``result``) or failed (``error``)."""
+
+        def __init__(self, log: "TrafficLog", result: ExportResult | None, error: str | None = None) -> None:
+            super().__init__()
+            self.log = log
+            self.result = result
+            self.error = error
+
+    def __init__(self, store: TrafficStore, *, server_spec: Any = None, time_format: Callable[[float], str] = clock_time,
+                 export_dir: Path | str | None = None, open_detail_on_enter: bool = True,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        self.current_filter = TrafficFilter()
+        self._compiled: CompiledFilter | None = None
+        super().__init__(store, time_format=time_format, name=name, id=id, classes=classes)
+        self.server_spec = server_spec  # a ServerSpec, for "copy as CLI command"
+        self.export_dir = Path(export_dir) if export_dir is not None else None
+        self.open_detail_on_enter = open_detail_on_enter  # the shell may handle EntrySelected itself
+
+    # -- filter -------------------------------------------------------------
+    def _make_predicate(self) -> Callable[[TrafficEntry], bool] | None:
+        if not self.current_filter.is_active:
+            return None
+        self._compiled = self.current_filter.compile()
+        return self._compiled
+
+    def set_filter(self, spec: TrafficFilter | None) -> None:
+        """Show only the entries ``spec`` matches (None shows everything)."""
+        spec = spec or TrafficFilter()
+        if spec == self.current_filter:
+            return
+        self.current_filter = spec
+        self.refilter()
+
+    # -- formatting ---------------------------------------------------------
+    def format_entry(self, entry: TrafficEntry) -> Text:
+        style = self.style_for
+        kind = entry.kind
+        direction_style = style(entry.direction.value)
+        kind_style = direction_style
+        if kind in (Kind.ERROR, Kind.INVALID):
+            kind_style = style("error")
+        elif kind is Kind.NOTIFICATION:
+            kind_style = style("notification")
+        elif kind is Kind.STDERR:
+            kind_style = style("stderr")
+        text = Text.assemble(
+            (self.time_format(entry.ts), style("time")), " ",
+            (ARROWS[entry.direction], direction_style), " ",
+            (BADGES[kind].ljust(BADGE_WIDTH), kind_style), " ",
+            (f"#{entry.seq}", style("seq")), " ",
+        )
+        if entry.method:
+            text.append(clean(entry.method), direction_style + style("method"))
+            text.append(" ")
+        if entry.has_id and kind is not Kind.NOTIFICATION:
+            text.append(f"id={short_id(entry.msg_id)} ", style("seq"))
+        if kind is Kind.ERROR and entry.error_code is not None:
+            name = ERROR_NAMES.get(entry.error_code, "")
+            text.append(f"{entry.error_code}{' ' + name if name else ''} ", style("error"))
+        if entry.reply_to is not None and kind is not Kind.NOTIFICATION:
+            request = self.store.get(entry.reply_to)
+            text.append(f"↩ #{entry.reply_to}", style("latency"))
+            if request is not None and request.method and not entry.method:
+                text.append(f" {clean(request.method)}", style("latency"))
+            if entry.latency_ms is not None:
+                text.append(f" {format_latency(entry.latency_ms)}", style("latency"))
+            text.append(" ")
+        elif entry.reply_seq is not None:
+            text.append(f"↪ #{entry.reply_seq} ", style("seq"))
+        if entry.late:
+            text.append("[late] ", style("warning"))
+        if entry.problem and not (entry.late and entry.problem.startswith("late")):
+            marker = "✗ " if kind is Kind.INVALID else "⚠ "
+            text.append(marker + clean(entry.problem[:120]) + " ", style("error") if kind is Kind.INVALID else style("warning"))
+        body = preview_text(entry.raw)
+        if kind in (Kind.STDERR, Kind.EVENT):
+            text.append(body, style("stderr") if kind is Kind.STDERR else style("local"))
+        else:
+            text.append(body, style("preview"))
+        return text
+
+    # -- actions --------------------------------------------------------------
+    def _need_entry(self) -> TrafficEntry | None:
+        entry = self.cursor_entry
+        if entry is None:
+            self.notify("No entry selected.", severity="warning")
+        return entry
+
+    def action_open_entry(self) -> None:
+        entry = self._need_entry()
+        if entry is None:
+            return
+        self.post_message(self.EntrySelected(self, entry.seq))
+        if self.open_detail_on_enter:
+            from ..screens.frame_detail import FrameDetailScreen
+
+            self.app.push_screen(FrameDetailScreen(self.store, entry.seq, time_format=self.time_format,
+                                                 on_jump=self.move_cursor_to_seq))
+
+    def action_jump_linked(self) -> None:
+        entry = self._need_entry()
+        if entry is None:
+            return
+        target = linked_seq(entry)
+        if target is None:
+            self.notify(f"#{entry.seq} has no linked request or response.", severity="warning")
+        elif self.store.get(target) is None:
+            self.notify(f"#{target} is no longer in memory (see the session file).", severity="warning")
+        elif not self.move_cursor_to_seq(target):
+            self.notify(f"#{target} is hidden by the filter.", severity="warning")
+
+    def action_copy_frame(self) -> None:
+        entry = self._need_entry()
+        if entry is None:
+            return
+        self.app.copy_to_clipboard(entry.text)
+        self.notify(f"Frame #{entry.seq} ({human_size(len(entry.raw))})", title="Copied to clipboard")
+
+    def action_copy_cli(self) -> None:
+        entry = self._need_entry()
+        if entry is None:
+            return
+        try:
+            command = cli_command_for(entry, self.server_spec)
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.copy_to_clipboard(command)
+        self.notify(command, title="Copied to clipboard", markup=False)
+
+    def action_export_session(self) -> None:
+        self._export(".jsonl")
+
+    def action_export_json(self) -> None:
+        self._export(".json")
+
+    def _export(self, suffix: str) -> None:
+        path = default_export_path(suffix)
+        if self.export_dir is not None:
+            path = self.export_dir / path.name
+        header = {"exported_by": "mcp-inspector"}
+        if self.server_spec is not None:
+            header["server"] = self.server_spec.describe()
+
+        def work() -> None:
+            try:
+                if suffix == ".jsonl":
+                    result = export_session(self.store, path, header)
+                else:
+                    result = export_json(self.store, path)
+            except OSError as exc:
+                self.app.call_from_thread(self.notify, f"Export failed: {exc}", severity="error", markup=False)
+                self.post_message(self.Exported(self, None, str(exc)))
+                return
+            self.app.call_from_thread(self.notify, result.describe(), title="Exported", markup=False)
+            self.post_message(self.Exported(self, result))
+
+        self.run_worker(work, thread=True, name="traffic-export", group="traffic-export")
+
+
+def linked_seq(entry: TrafficEntry) -> int | None:
+    """The other half of a request/response pair (or the request a progress note belongs to)."""
+    if entry.reply_seq is not None:
+        return entry.reply_seq
+    return entry.reply_to
+
+
+def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:
+    """An ``mcp-inspector call ...`` command line that repeats a tools/call request."""
+    if entry.kind is not Kind.REQUEST or entry.method != "tools/call":
+        raise ValueError(f"#{entry.seq} is not a tools/call request.")
+    if server_spec is None:
+        raise ValueError("No server is known for this log, so no command line can be built.")
+    try:
+        message = json.loads(entry.raw)
+        params = message.get("params") or {}
+        tool = params["name"]
+        arguments = params.get("arguments") or {}
+    except (ValueError, KeyError, AttributeError, TypeError):
+        raise ValueError(f"#{entry.seq} is not a well-formed tools/call request.") from None
+    try:
+        from ...core.cli_command import call_command_line
+    except ImportError:
+        raise ValueError("Copy as CLI command is not available in this build (core.cli_command is missing).") from None
+    return call_command_line(server_spec, tool, arguments)
+
+
+class TrafficPanel(Vertical):
+    """The filter bar above the log, wired together (a convenience for hosts)."""
+
+    DEFAULT_CSS = """
+    TrafficPanel { height: 1fr; }
+    TrafficPanel TrafficLog { height: 1fr; }
+    """
+
+    def __init__(self, store: TrafficStore, *, server_spec: Any = None, time_format: Callable[[float], str] = clock_time,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format)
+
+    @property
+    def log_view(self) -> TrafficLog:
+        return self._log
+
+    def compose(self) -> ComposeResult:
+        yield TrafficFilterBar()
+        yield self._log
+
+    @on(TrafficFilterBar.Changed)
+    def _apply_filter(self, event: TrafficFilterBar.Changed) -> None:
+        event.stop()
+        self._log.set_filter(event.filter)

@@ -1,0 +1,85 @@
+"""FrameDetailScreen: pretty + raw, big frames shown in part, jump, copy."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from mcp_inspector.core.jsonrpc import Kind
+from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.tui.screens.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
+
+from traffic_apps import ThemedApp, fixed_time, sample_store
+
+pytestmark = pytest.mark.anyio
+
+
+class DetailApp(ThemedApp):
+    def __init__(self, store: TrafficStore, seq: int) -> None:
+        super().__init__()
+        self.store, self.seq = store, seq
+
+    def compose(self) -> ComposeResult:
+        yield Static("underneath")
+
+    def on_mount(self) -> None:
+        self.push_screen(FrameDetailScreen(self.store, self.seq, time_format=fixed_time))
+
+
+async def test_big_frame_opens_fast_and_shows_only_a_part(tmp_path):
+    store = TrafficStore(cap=100, spill_dir=tmp_path)
+    text = "y" * (50 * 1024 * 1024)
+    raw = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}]}}).encode()
+    entry = store.append(Direction.IN, Kind.RESPONSE, raw, msg_id=1, has_id=True)
+    started = time.perf_counter()
+    app = DetailApp(store, entry.seq)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, FrameDetailScreen)
+        elapsed = time.perf_counter() - started
+        assert len(screen.query_one("#frame-raw").text) == DISPLAY_LIMIT
+        assert len(screen.query_one("#frame-pretty").text) <= DISPLAY_LIMIT
+        assert "50.0 MB" in str(screen.query_one("#raw-caption").render())
+        assert "too big" in str(screen.query_one("#pretty-caption").render())
+        await pilot.press("c")  # copy takes the whole frame
+        assert len(app.clipboard) == len(raw)
+    assert elapsed < 5.0  # loose: the real concern is "not proportional to 50 MB of formatting"
+
+
+async def test_non_json_lines_and_error_details():
+    store = sample_store()
+    invalid = next(e for e in store if e.kind is Kind.INVALID)
+    app = DetailApp(store, invalid.seq)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        screen = app.screen
+        header = str(screen.query_one("#frame-header").render())
+        assert "invalid" in header and "problem: not JSON" in header
+        assert screen.query_one("#frame-raw").text == "Loading... 100%"
+        assert "Not JSON" in str(screen.query_one("#pretty-caption").render())
+        error = next(e for e in store if e.kind is Kind.ERROR)
+        screen.show_entry(error.seq)
+        header = str(screen.query_one("#frame-header").render())
+        assert "code -32602" in header and f"reply to #{error.reply_to} (tools/call)" in header
+        assert "latency 1.4 ms" in header
+        await pilot.press("j")
+        assert screen.seq == error.reply_to
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, FrameDetailScreen)
+
+
+async def test_entry_that_left_memory_is_explained(tmp_path):
+    store = TrafficStore(cap=10, spill_dir=tmp_path)
+    for i in range(30):
+        store.append(Direction.IN, Kind.STDERR, f"line {i}".encode())
+    app = DetailApp(store, 1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.1)
+        assert "no longer in memory" in str(app.screen.query_one("#frame-header").render())
+    store.close()

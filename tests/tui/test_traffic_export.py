@@ -1,0 +1,79 @@
+"""Exporting the in-memory timeline: session JSONL (re-openable) and a JSON array; the log's export keys."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcp_inspector.core.export import export_json, export_session
+from mcp_inspector.core.jsonrpc import Kind
+from mcp_inspector.core.recording import load_session
+from mcp_inspector.core.traffic import Direction, TrafficStore
+
+from traffic_apps import LogApp, sample_store, wait_until
+
+pytestmark = pytest.mark.anyio
+
+
+def test_session_export_round_trips_through_load_session(tmp_path):
+    store = sample_store()
+    store.append(Direction.IN, Kind.INVALID, b"\xff\xfe not utf-8", problem="invalid UTF-8")
+    result = export_session(store, tmp_path / "s.jsonl", {"server": "demo"})
+    assert result.entries == len(store) and result.evicted == 0
+    loaded = load_session(result.path)
+    assert loaded.header["server"] == "demo" and loaded.skipped_lines == []
+    assert [(e.seq, e.kind, e.raw, e.method) for e in loaded.store] == [(e.seq, e.kind, e.raw, e.method) for e in store]
+    request = next(e for e in loaded.store if e.method == "tools/call")
+    assert request.reply_seq is not None and loaded.store.get(request.reply_seq).latency_ms == 7.9
+
+
+def test_export_notes_entries_that_left_memory(tmp_path):
+    store = TrafficStore(cap=10, spill_dir=tmp_path / "spill")
+    for i in range(40):
+        store.append(Direction.IN, Kind.STDERR, f"line {i}".encode())
+    result = export_session(store, tmp_path / "s.jsonl")
+    header = json.loads((tmp_path / "s.jsonl").read_text().splitlines()[0])
+    assert result.evicted == 40 - len(store) > 0
+    assert header["evicted"] == result.evicted and header["spill_file"] == str(store.session_file)
+    assert "not included" in result.describe() and str(store.session_file) in result.describe()
+    store.close()
+
+
+def test_json_export_parses_frames_for_people(tmp_path):
+    store = sample_store()
+    result = export_json(store, tmp_path / "s.json")
+    items = json.loads(result.path.read_text())
+    assert len(items) == len(store)
+    request = next(item for item in items if item.get("method") == "tools/call")
+    assert request["message"]["params"]["name"] == "echo"
+    invalid = next(item for item in items if item["kind"] == "invalid")
+    assert invalid["raw"] == "Loading... 100%"
+
+
+async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
+    store = sample_store()
+    app = LogApp(store, export_dir=tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("e")
+        await wait_until(pilot, lambda: len(app.exports) == 1)
+        await pilot.press("E")
+        await wait_until(pilot, lambda: len(app.exports) == 2)
+        await pilot.pause(0.05)
+        session, array = (message.result for message in app.exports)
+        assert session.path.parent == tmp_path and session.path.suffix == ".jsonl"
+        assert load_session(session.path).store.total == store.total
+        assert len(json.loads(array.path.read_text())) == len(store)
+        assert any(str(session.path) in n.message for n in app._notifications)
+
+
+async def test_export_failure_is_reported_not_raised(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    app = LogApp(sample_store(), export_dir=blocker)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("e")
+        await wait_until(pilot, lambda: len(app.exports) == 1)
+        await pilot.pause(0.05)
+        assert app.exports[0].result is None and app.exports[0].error
+        assert any("Export failed" in n.message for n in app._notifications)

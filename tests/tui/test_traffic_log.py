@@ -1,0 +1,342 @@
+"""TrafficLog against real servers over real pipes, and over programmatically filled stores."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+import pytest
+from textual import events
+from textual.widgets import Input
+
+from mcp_inspector.core.jsonrpc import Kind
+from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.session import McpSession
+from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.transport.stdio import StdioTransport
+from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.widgets.traffic_filter import TrafficFilter
+from mcp_inspector.tui.widgets.traffic_log import TrafficLog
+
+from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key, wait_until
+
+pytestmark = pytest.mark.anyio
+
+DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
+
+
+def visible_lines(log: TrafficLog) -> list[str]:
+    return [log.render_line(y).text.rstrip() for y in range(log.scrollable_content_region.height)]
+
+
+async def test_live_session_lines_appear_with_latency(tmp_path):
+    store = TrafficStore(spill_dir=tmp_path)
+    app = LogApp(store)
+    async with app.run_test(size=(140, 30)) as pilot:
+        async with McpSession(StdioTransport(DEMO), store=store, timeout=20) as session:
+            await session.initialize()
+            await session.list_tools()
+            await session.call_tool("echo", {"message": "hello from the log"})
+            log = app.query_one(TrafficLog)
+            await wait_until(pilot, lambda: log.row_count == len(store) and len(store) >= 7)
+            await pilot.pause(0.15)
+            text = screen_text(app)
+    assert "→ req" in text and "initialize" in text and "tools/list" in text and "tools/call" in text
+    assert "notifications/initialized" in text
+    # responses carry the request they answer and the latency
+    response_lines = [line for line in text.splitlines() if "← resp" in line]
+    assert response_lines and all("↩ #" in line and " ms" in line for line in response_lines)
+    assert "hello from the l" in text
+
+
+async def test_invalid_frames_and_stderr_are_shown(raw_server, tmp_path):
+    store = TrafficStore(spill_dir=tmp_path)
+    app = LogApp(store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        command = raw_server("garbage-stdout", "stderr-chatter")
+        async with McpSession(StdioTransport(command), store=store, timeout=20) as session:
+            await session.initialize()
+            await session.ping()
+            log = app.query_one(TrafficLog)
+            await wait_until(pilot, lambda: store.kind_counts[Kind.STDERR] >= 2 and log.row_count == len(store))
+            await pilot.pause(0.15)
+            text = screen_text(app)
+    assert "INVALID" in text and "Server starting..." in text
+    assert "✗" in text  # the invalid-frame marker with the reason
+    assert "stderr" in text and "raw-server: received" in text
+
+
+async def test_filter_by_method_direction_kind_and_text():
+    store = sample_store()
+    app = LogApp(store, time_format=fixed_time)
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.pause(0.1)
+        assert log.row_count == len(store)
+
+        def shown() -> list[int]:
+            return [log.seq_at(row) for row in range(log.row_count)]
+
+        log.set_filter(TrafficFilter(methods="tools/*"))
+        assert shown() == [e.seq for e in store if e.method and e.method.startswith("tools/")]
+        log.set_filter(TrafficFilter(directions=frozenset({Direction.OUT})))
+        assert shown() and all(store.get(seq).direction is Direction.OUT for seq in shown())
+        log.set_filter(TrafficFilter(kinds=frozenset({Kind.ERROR, Kind.INVALID})))
+        assert [store.get(seq).kind for seq in shown()] == [Kind.ERROR, Kind.INVALID]
+        log.set_filter(TrafficFilter(text="DISK LOW"))  # case-insensitive substring of the raw frame
+        assert [store.get(seq).method for seq in shown()] == ["notifications/message"]
+        log.set_filter(TrafficFilter(text=r'"id":[34],', regex=True))
+        assert len(shown()) == 4  # request + reply for ids 3 and 4
+        log.set_filter(TrafficFilter(show_stderr=False))
+        assert all(store.get(seq).kind is not Kind.STDERR for seq in shown())
+        assert log.row_count == len(store) - 1
+
+        # new entries are matched incrementally
+        log.set_filter(TrafficFilter(methods="notifications/message"))
+        before = log.row_count
+        store.append(Direction.IN, Kind.NOTIFICATION, frame({"jsonrpc": "2.0", "method": "notifications/message"}),
+                     method="notifications/message")
+        store.append(Direction.OUT, Kind.REQUEST, frame({"jsonrpc": "2.0", "id": 99, "method": "ping"}),
+                     method="ping", msg_id=99, has_id=True)
+        await pilot.pause(0.2)
+        assert log.row_count == before + 1
+        log.set_filter(None)
+        assert log.row_count == len(store) and log.index_size == 0
+
+
+async def test_filter_bar_applies_to_the_log():
+    store = sample_store()
+    app = LogApp(store, panel=True, time_format=fixed_time)
+    async with app.run_test(size=(140, 30)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.click("#filter-methods")
+        await pilot.press(*"tools/call")
+        await pilot.pause(0.3)  # typing is debounced
+        assert log.current_filter.methods == "tools/call"
+        assert {store.get(log.seq_at(r)).method for r in range(log.row_count)} == {"tools/call"}
+        await pilot.click("#filter-dir-out")  # hide outgoing: no tools/call requests left
+        await pilot.pause(0.1)
+        assert log.row_count == 0
+        await pilot.click("#filter-dir-out")
+        app.query_one("#filter-methods", Input).value = ""
+        await pilot.click("#filter-kind-stderr")
+        await pilot.pause(0.1)
+        assert log.row_count == len(store) - 1
+
+
+async def test_jump_between_request_and_response():
+    store = sample_store()
+    app = LogApp(store, time_format=fixed_time)
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.pause(0.1)
+        request = next(e for e in store if e.method == "tools/call")
+        assert log.move_cursor_to_seq(request.seq)
+        await pilot.press("j")
+        assert log.cursor_entry.seq == request.reply_seq
+        assert log.cursor_entry.kind is Kind.RESPONSE
+        await pilot.press("j")
+        assert log.cursor_entry.seq == request.seq
+        # an entry without a link says so and stays put
+        stderr = next(e for e in store if e.kind is Kind.STDERR)
+        log.move_cursor_to_seq(stderr.seq)
+        await pilot.press("j")
+        await pilot.pause(0.05)
+        assert log.cursor_entry.seq == stderr.seq
+        assert any("no linked" in n.message for n in app._notifications)
+        # jumping to an entry the filter hides is refused with a message
+        log.set_filter(TrafficFilter(kinds=frozenset({Kind.REQUEST})))
+        log.move_cursor_to_seq(request.seq)
+        await pilot.press("j")
+        await pilot.pause(0.05)
+        assert log.cursor_entry.seq == request.seq
+        assert any("hidden by the filter" in n.message for n in app._notifications)
+
+
+async def test_enter_opens_detail_with_pretty_and_raw():
+    store = sample_store()
+    app = LogApp(store, time_format=fixed_time)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(TrafficLog)
+        request = next(e for e in store if e.method == "tools/call")
+        log.move_cursor_to_seq(request.seq)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FrameDetailScreen))
+        screen = app.screen
+        pretty = screen.query_one("#frame-pretty").text
+        raw = screen.query_one("#frame-raw").text
+        assert raw == request.text
+        assert '\n  "method": "tools/call",' in pretty
+        assert f"#{request.seq}" in str(screen.query_one("#frame-header").render())
+        await pilot.press("j")  # to the response, and the log follows
+        await pilot.pause(0.05)
+        assert screen.seq == request.reply_seq
+        assert '"result"' in screen.query_one("#frame-pretty").text
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, FrameDetailScreen))
+        assert log.cursor_entry.seq == request.reply_seq
+    assert app.selected == [request.seq]
+
+
+async def test_copy_frame_and_copy_as_cli_command():
+    store = sample_store()
+    spec = ServerSpec("demo", [sys.executable, "-m", "mcp_inspector.demo"])
+    app = LogApp(store, server_spec=spec)
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(TrafficLog)
+        request = next(e for e in store if e.method == "tools/call")
+        log.move_cursor_to_seq(request.seq)
+        await pilot.press("c")
+        assert app.clipboard == request.text
+        # copy-as-CLI on something that is not a tools/call leaves the clipboard alone
+        log.move_cursor_to_seq(request.reply_seq)
+        await pilot.press("C")
+        await pilot.pause(0.05)
+        assert app.clipboard == request.text
+        assert any("not a tools/call" in n.message for n in app._notifications)
+        log.move_cursor_to_seq(request.seq)
+        await pilot.press("C")
+        await pilot.pause(0.05)
+        try:
+            from mcp_inspector.core.cli_command import call_command_line
+        except ImportError:
+            assert any("not available" in n.message for n in app._notifications)
+            pytest.skip("mcp_inspector.core.cli_command is not written yet")
+        assert app.clipboard == call_command_line(spec, "echo", {"text": "hello"})
+        assert "echo" in app.clipboard
+
+
+async def test_tail_mode_follows_and_turns_off_when_moving_up():
+    store = TrafficStore(cap=10_000)
+    for i in range(100):
+        store.append(Direction.IN, Kind.STDERR, f"line {i}".encode())
+    app = LogApp(store)
+    async with app.run_test(size=(100, 20)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.pause(0.1)
+        assert log.tail and log.cursor_entry.seq == store.last_seq
+        assert log.scroll_y == log.max_scroll_y > 0
+        for i in range(50):
+            store.append(Direction.IN, Kind.STDERR, f"more {i}".encode())
+        await wait_until(pilot, lambda: log.virtual_size.height == 150)
+        await pilot.pause(0.1)
+        assert log.cursor_entry.seq == store.last_seq and log.scroll_y == log.max_scroll_y
+        assert "more 49" in visible_lines(log)[-1]
+
+        await pilot.press("up")
+        assert not log.tail
+        held, held_scroll = log.cursor_entry.seq, log.scroll_y
+        for i in range(50):
+            store.append(Direction.IN, Kind.STDERR, f"later {i}".encode())
+        await wait_until(pilot, lambda: log.virtual_size.height == 200)
+        assert log.cursor_entry.seq == held and log.scroll_y == held_scroll < log.max_scroll_y
+
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert log.tail and log.cursor_entry.seq == store.last_seq and log.scroll_y == log.max_scroll_y
+
+        await pilot.press("home")
+        assert not log.tail and log.cursor_row == 0 and log.scroll_y == 0
+        await pilot.press("end")
+        # the mouse wheel scrolling up also stops following
+        await pilot.pause(0.1)
+        assert log.tail
+        bottom = log.scroll_y
+        log.post_message(events.MouseScrollUp(log, 1, 1, 0, 0, 0, False, False, False))
+        await pilot.pause(0.1)
+        assert not log.tail and log.scroll_y < bottom
+
+
+async def test_memory_stays_bounded_when_the_store_evicts(tmp_path):
+    store = TrafficStore(cap=1000, spill_dir=tmp_path)
+    app = LogApp(store)
+    async with app.run_test(size=(100, 20)) as pilot:
+        log = app.query_one(TrafficLog)
+        log.set_filter(TrafficFilter(kinds=frozenset({Kind.NOTIFICATION})))
+        raw = frame({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "x"}})
+        for chunk in range(100):
+            for _ in range(1000):
+                store.append(Direction.IN, Kind.NOTIFICATION, raw, method="notifications/message")
+            if chunk % 10 == 0:
+                await pilot.pause(0.07)  # let the view poll in between (it may also miss many evictions)
+            assert len(store) <= 1100
+        await wait_until(pilot, lambda: log.seq_at(log.row_count - 1) == store.last_seq)
+        assert store.total == 100_000
+        assert log.index_size == log.row_count <= len(store) <= 1100
+        assert log.seq_at(0) >= store.first_seq
+        assert len(log._cache) <= log.CACHE_SIZE
+        assert "notifications/message" in visible_lines(log)[-1]
+    store.close()
+
+
+async def test_keys_stay_responsive_during_a_flood(tmp_path):
+    """10,000 entries/s for 2 s from a background task while keys are pressed (loose bound; figures in the bench)."""
+    store = TrafficStore(cap=50_000, spill_dir=tmp_path)
+    app = LogApp(store)
+    raw = frame({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood"}})
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(TrafficLog)
+
+        async def flood() -> None:
+            started = time.perf_counter()
+            sent = 0
+            while sent < 20_000:
+                due = int((time.perf_counter() - started) * 10_000)
+                for _ in range(min(due, 20_000) - sent):
+                    store.append(Direction.IN, Kind.NOTIFICATION, raw, method="notifications/message")
+                sent = max(sent, min(due, 20_000))
+                await asyncio.sleep(0.005)
+
+        task = asyncio.create_task(flood())
+        await pilot.pause(0.2)
+        delays = []
+        for i in range(12):
+            before = log.cursor_entry.seq if log.cursor_entry else None
+            started = time.perf_counter()
+            send_key(app, "up")
+            while log.cursor_entry is None or log.cursor_entry.seq == before:
+                assert time.perf_counter() - started < 5, "key not handled within 5 s"
+                await asyncio.sleep(0.001)
+            delays.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(task, 10)
+        await wait_until(pilot, lambda: log.row_count == len(store) == 20_000)
+        assert not log.tail
+        assert max(delays) < 1.0, delays
+        print('key latencies during flood (ms):', [round(d * 1000, 1) for d in delays])
+    store.close()
+
+
+async def test_set_store_switches_to_another_timeline():
+    first, second = sample_store(), TrafficStore(cap=100)
+    for i in range(3):
+        second.append(Direction.IN, Kind.STDERR, f"other {i}".encode())
+    app = LogApp(first)
+    async with app.run_test(size=(100, 20)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.press("home")
+        log.set_filter(TrafficFilter(kinds=frozenset({Kind.STDERR})))
+        log.set_store(second)
+        await pilot.pause(0.1)
+        assert log.tail and log.row_count == 3 and log.cursor_entry is second.get(3)
+        assert "other 2" in visible_lines(log)[2]
+
+
+async def test_hostile_text_and_huge_frames_stay_on_one_cheap_line():
+    store = TrafficStore(cap=100)
+    store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"evil\\u001b[31m\\nx"}',
+                 method="evil\x1b[31m\nx", problem="bad\ttab\x07")
+    huge = b'{"jsonrpc":"2.0","id":1,"result":{"text":"' + b"z" * (50 * 1024 * 1024) + b'"}}'
+    store.append(Direction.IN, Kind.RESPONSE, huge, msg_id=1, has_id=True)
+    app = LogApp(store)
+    async with app.run_test(size=(120, 10)) as pilot:
+        log = app.query_one(TrafficLog)
+        await pilot.pause(0.1)
+        started = time.perf_counter()
+        log._cache.clear()
+        lines = visible_lines(log)[:2]
+        assert time.perf_counter() - started < 0.5  # a 50 MB frame costs a 400-byte slice, not a decode
+    assert "\x1b" not in lines[0] and "\n" not in lines[0] and "\x07" not in lines[0]
+    assert "evil [31m x" in lines[0]
+    assert lines[1].count("z") < 200
