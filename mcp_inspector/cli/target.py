@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from .exit_codes import UsageError
-
 from typing import TYPE_CHECKING
+
+from .exit_codes import UsageError
 
 if TYPE_CHECKING:
     from typing import Sequence
@@ -16,14 +16,13 @@ HTTP_NOT_SUPPORTED = "HTTP transports are not supported yet (only stdio servers:
 
 
 def env_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``-e KEY=VALUE`` options into a dict."""
-    env: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"-e expects KEY=VALUE, got {pair!r}")
-        env[key] = value
-    return env
+    """``-e KEY=VALUE`` options into a dict (a malformed pair is a usage error)."""
+    from ..core.servers import ConfigError, parse_env_pairs
+
+    try:
+        return parse_env_pairs(list(pairs))
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def server_directory(cwd: str | None) -> str | None:

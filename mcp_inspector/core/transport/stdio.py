@@ -15,7 +15,7 @@ import shutil
 import signal
 import subprocess
 from collections import deque
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import anyio
 import anyio.abc
@@ -144,50 +144,23 @@ class StdioTransport(Transport):
 
     async def _read_stdout(self) -> None:
         assert self.process is not None and self.process.stdout is not None
-        framer = LineFramer()
         sink = self._sink
-        stream = self.process.stdout
-        try:
-            while True:
-                try:
-                    chunk = await stream.receive(READ_CHUNK)
-                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    break
-                delivered = 0
-                for line in framer.feed(chunk):
-                    if not is_blank(line):
-                        sink(Received(line))
-                        delivered += 1
-                        if delivered % YIELD_EVERY == 0:
-                            # A flood arrives as full chunks, so reading never waits; let
-                            # the rest of the loop (a UI, other requests) run in between.
-                            await anyio.lowlevel.checkpoint()
-            tail = framer.flush()
-            if tail is not None and not is_blank(tail):
-                sink(Received(tail, {"unterminated": True}))
-        finally:
-            self._stdout_done.set()
+
+        def on_line(line: bytes, terminated: bool) -> None:
+            if not is_blank(line):
+                sink(Received(line) if terminated else Received(line, {"unterminated": True}))
+
+        await _pump(self.process.stdout, on_line, self._stdout_done)
 
     async def _read_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
-        framer = LineFramer()
         sink = self._sink
-        stream = self.process.stderr
-        try:
-            while True:
-                try:
-                    chunk = await stream.receive(READ_CHUNK)
-                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    break
-                for line in framer.feed(chunk):
-                    self.stderr_tail.append(line.decode("utf-8", errors="replace"))
-                    sink(StderrLine(line))
-            tail = framer.flush()
-            if tail:
-                self.stderr_tail.append(tail.decode("utf-8", errors="replace"))
-                sink(StderrLine(tail))
-        finally:
-            self._stderr_done.set()
+
+        def on_line(line: bytes, terminated: bool) -> None:
+            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
+            sink(StderrLine(line))
+
+        await _pump(self.process.stderr, on_line, self._stderr_done)
 
     async def _watch_exit(self) -> None:
         """Report Closed when stdout ends or the process exits, whichever comes first.
@@ -284,6 +257,28 @@ def _new_lock() -> anyio.Lock:
         return anyio.Lock(fast_acquire=True)
     except TypeError:  # anyio < 4.5
         return anyio.Lock()
+
+
+async def _pump(stream: Any, on_line: Callable[[bytes, bool], None], done: anyio.Event) -> None:
+    """Read a pipe to its end, handing each line to ``on_line`` (with False for an unterminated tail)."""
+    framer = LineFramer()
+    try:
+        while True:
+            try:
+                chunk = await stream.receive(READ_CHUNK)
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                break
+            for count, line in enumerate(framer.feed(chunk), start=1):
+                on_line(line, True)
+                if count % YIELD_EVERY == 0:
+                    # A flood arrives as full chunks, so reading never waits; let
+                    # the rest of the loop (a UI, other requests) run in between.
+                    await anyio.lowlevel.checkpoint()
+        tail = framer.flush()
+        if tail:
+            on_line(tail, False)
+    finally:
+        done.set()
 
 
 async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
