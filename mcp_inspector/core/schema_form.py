@@ -7,14 +7,24 @@ JSON never loses anything: a value the form cannot show faithfully (an unknown
 key, a wrong type, an empty string in an optional field...) is kept as an
 *extra* of its object and sent back unchanged.
 
-Schema features the form does not handle yet ($ref, oneOf, allOf, arrays of
-objects...) become a ``kind="json"`` field carrying the sub-schema, so only
-that subtree is edited as raw JSON; the engine can grow new kinds later
-without changing the tree's shape.
+Real servers' schemas are handled node by node with ``schema_resolve``: local
+``$ref`` (followed lazily: a recursive reference becomes a ``nested`` field
+built only when the user opens it), ``allOf`` merged, ``oneOf``/``anyOf`` as a
+``variant`` field (one sub-form per alternative), nullable types (an explicit
+null choice), titled and legacy enums, multi-selects, arrays of anything
+(``list``: one sub-form per item), tuples (``prefixItems``) and free-form
+object parts (``additionalProperties``/``patternProperties``: key/value
+entries). Only a subtree the form really cannot show (if/then/else, ``not``, a
+broken or remote ``$ref``...) becomes a ``kind="json"`` field, with a note.
 
 Values are a flat dict keyed by each field's JSON path (``$.assignee.name``,
 the same paths ``validation.validate`` reports). An object field's own entry
-holds its extras (a dict of keys the form does not show).
+holds its extras (a dict of keys the form does not show). Dynamic parts hold
+*sub-values*: dicts of the same shape for a sub-form whose root key is ``$``
+(list items, the chosen variant, map entries, an opened nested field), built
+with ``subform(spec, which)``. Extra keys: ``key + NULL`` is True when a
+nullable field is explicitly null; ``key + ENTRIES`` holds an object's free-form
+entries as ``[name, sub-values]`` pairs.
 """
 
 from __future__ import annotations
@@ -25,21 +35,29 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from .schema_resolve import (
+    check_format,
+    describe_constraints,
+    enum_options,
+    multi_select_options,
+    normalize,
+    understood,
+    variants,
+)
 from .validation import Issue, json_path, validate
 
-KINDS = ("string", "number", "integer", "boolean", "enum", "object", "array", "json")
+KINDS = ("string", "number", "integer", "boolean", "enum", "object", "array", "list", "tuple", "variant", "nested", "json")
 TEXT_KINDS = ("string", "number", "integer")  # typed into a text input
 PRIMITIVE_KINDS = ("string", "number", "integer", "boolean", "enum")
 CONSTRAINT_KEYS = (
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
     "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems",
+    "minProperties", "maxProperties",
 )
-# Keywords the form cannot represent: any of them sends the subtree to the JSON editor.
-UNSUPPORTED_KEYWORDS = (
-    "$ref", "$dynamicRef", "oneOf", "anyOf", "allOf", "not", "if", "then", "else",
-    "patternProperties", "dependentSchemas", "dependentRequired", "dependencies",
-    "prefixItems", "contains", "unevaluatedProperties", "unevaluatedItems", "propertyNames",
-)
+NULL = "#null"  # values[key + NULL] is True when a nullable field is explicitly null
+ENTRIES = "{}"  # values[key + ENTRIES]: an object's free-form entries, [[name, sub-values], ...]
+OMIT = "#omit"  # values[key + OMIT]: a required object/list the loaded arguments lacked stays out until filled
+MAX_NESTING = 24  # sub-forms built for defaults stop here (recursive schemas)
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _REQUIRED_MESSAGE = re.compile(r"^'(?P<name>.+)' is a required property$")
 
@@ -67,9 +85,18 @@ class EnumOption:
     label: str
 
 
+@dataclass(frozen=True, slots=True)
+class VariantChoice:
+    """One alternative of a ``variant`` field (its sub-form is built on demand)."""
+
+    title: str
+    schema: Any
+    discriminator: tuple[str, Any] | None = None
+
+
 @dataclass(slots=True)
 class FieldSpec:
-    """One node of the form. ``key`` is its JSON path; array items use ``[]``."""
+    """One node of the form. ``key`` is its JSON path; primitive array items use ``[]``."""
 
     kind: str
     name: str
@@ -86,6 +113,18 @@ class FieldSpec:
     nullable: bool = False
     note: str | None = None  # why a subtree fell back to JSON
     context: dict[str, Any] = field(default_factory=dict)  # the root's $schema/$defs, so a subtree's $ref resolves
+    const: Any = MISSING  # a fixed value (kind "enum" with one option)
+    examples: list[Any] = field(default_factory=list)
+    hints: list[str] = field(default_factory=list)  # constraints in words, shown beside the field
+    choices: list[VariantChoice] = field(default_factory=list)  # kind "variant"
+    item_schema: Any = None  # kind "list": the items' schema
+    entry_schema: Any = MISSING  # objects with a free-form part: the entries' value schema
+    key_pattern: str | None = None  # the entries' names must match it
+    closed_items: bool = False  # kind "tuple": no items beyond the prefix
+    deprecated: bool = False
+    doc: Any = field(default=None, repr=False)  # the whole schema document ($ref resolves in it)
+    refs: tuple = field(default=(), repr=False)  # $refs entered on the way here (recursion guard)
+    subs: dict = field(default_factory=dict, repr=False)  # sub-forms built so far
 
     @property
     def label(self) -> str:
@@ -94,6 +133,10 @@ class FieldSpec:
     @property
     def has_default(self) -> bool:
         return self.default is not MISSING
+
+    @property
+    def has_entries(self) -> bool:
+        return self.kind == "object" and self.entry_schema is not MISSING
 
     def walk(self) -> Iterator["FieldSpec"]:
         yield self
@@ -107,7 +150,7 @@ class FormSpec:
     root: FieldSpec
 
     def fields(self) -> Iterator[FieldSpec]:
-        """Every field, depth first (array item specs are not included)."""
+        """Every static field, depth first (sub-forms of lists, variants... are not included)."""
         return self.root.walk()
 
     def field(self, key: str) -> FieldSpec | None:
@@ -128,108 +171,150 @@ def build_form(schema: Any) -> FormSpec:
     """The form for a tool's ``inputSchema`` (the root is an object, or JSON when it cannot be)."""
     if schema is None:
         schema = {"type": "object"}
-    root = _build(schema, "", "$", required=True)
-    context = {k: schema[k] for k in ("$schema", "$defs", "definitions") if isinstance(schema, dict) and k in schema}
-    for spec in root.walk():
-        if spec.kind == "json" and spec is not root:
-            spec.context = context
+    root = _build(schema, "", "$", True, schema, ("#",))
     if root.kind != "object":
-        if root.kind != "json":
-            root = _json_field(schema, "", "$", True, "the input schema is not an object schema")
+        reason = root.note if root.kind == "json" and root.note else "the input schema is not an object schema"
+        root = _json_field(schema, "", "$", True, reason, schema)
     return FormSpec(schema, root)
 
 
-def _build(schema: Any, name: str, key: str, required: bool) -> FieldSpec:
-    if schema is True or schema == {}:
-        return _json_field(schema, name, key, required, "any JSON value is accepted")
+def subform(spec: FieldSpec, which: int | None = None) -> FieldSpec:
+    """The root (key ``$``) of a sub-form: a list item, variant ``which``, a map entry, a nested field.
+
+    Built on first use and cached, so a recursive schema grows only as deep as the user opens it.
+    """
+    cache_key = which if spec.kind == "variant" else spec.kind
+    found = spec.subs.get(cache_key)
+    if found is not None:
+        return found
+    if spec.kind == "list":
+        schema = spec.item_schema
+    elif spec.kind == "variant":
+        assert which is not None
+        schema = spec.choices[which].schema
+    elif spec.kind == "nested":
+        schema = spec.schema
+    elif spec.has_entries:
+        schema = spec.entry_schema
+    else:
+        raise ValueError(f"{spec.key} ({spec.kind}) has no sub-form")
+    own = _own_refs(schema)  # built one level at a time, on demand: recursion is fine here
+    refs = tuple(ref for ref in spec.refs if ref not in own)
+    built = _build(schema, "", "$", True, spec.doc, refs)
+    spec.subs[cache_key] = built
+    return built
+
+
+def _context(doc: Any) -> dict[str, Any]:
+    return {k: doc[k] for k in ("$schema", "$defs", "definitions") if isinstance(doc, dict) and k in doc}
+
+
+def _own_refs(schema: Any) -> list[str]:
+    """The $refs this node follows at once: its own, and that of an Optional[$ref] member."""
     if not isinstance(schema, dict):
-        return _json_field(schema, name, key, required, "the schema is not an object")
-    schema, nullable = _unwrap_optional(schema)
-    unsupported = [k for k in UNSUPPORTED_KEYWORDS if k in schema]
-    labelled = _titled_options(schema)
-    if labelled is not None:
-        unsupported = [k for k in unsupported if k != "oneOf"]
-    if unsupported:
-        return _json_field(schema, name, key, required, f"uses {', '.join(unsupported)}, which the form does not support yet")
-    types = schema.get("type")
-    if isinstance(types, list):
-        others = [t for t in types if t != "null"]
-        nullable = nullable or len(others) < len(types)
-        if len(others) != 1:
-            return _json_field(schema, name, key, required, f"accepts several types ({', '.join(map(str, types))})")
-        types = others[0]
-    spec = FieldSpec(
-        kind="json", name=name, key=key, schema=schema,
-        title=schema.get("title") if isinstance(schema.get("title"), str) else None,
-        description=schema.get("description") if isinstance(schema.get("description"), str) else None,
-        required=required, default=schema.get("default", MISSING), nullable=nullable,
-        constraints={k: schema[k] for k in CONSTRAINT_KEYS if k in schema},
-    )
-    if labelled is not None or "enum" in schema or "const" in schema:
-        options = labelled if labelled is not None else _enum_options(schema)
-        if options is None:
-            spec.note = "the enum is not a list"
-            return spec
-        spec.kind, spec.options = "enum", options
+        return []
+    found = [schema["$ref"]] if isinstance(schema.get("$ref"), str) else []
+    for key in ("anyOf", "oneOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and len(members) == 2:
+            for member in members:
+                if isinstance(member, dict) and isinstance(member.get("$ref"), str):
+                    others = [m for m in members if m is not member]
+                    if others and isinstance(others[0], dict) and others[0].get("type") == "null":
+                        found.append(member["$ref"])
+    return found
+
+
+def _text(schema: dict, key: str) -> str | None:
+    value = schema.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tuple) -> FieldSpec:
+    if schema is True or schema == {}:
+        return _json_field(schema, name, key, required, "any JSON value is accepted", doc)
+    if not isinstance(schema, dict):
+        reason = "the schema is `false`: no value is allowed" if schema is False else "the schema is not an object"
+        return _json_field(schema, name, key, required, reason, doc)
+    entered = _own_refs(schema)
+    if any(ref in refs for ref in entered):  # recursion: open it on demand
+        spec = _base(schema, name, key, required, doc, refs + tuple(entered))
+        spec.kind = "nested"
+        spec.title = spec.title or entered[0].rsplit("/", 1)[-1] or None
         return spec
-    if types is None and "properties" in schema:
-        types = "object"
+    refs = refs + tuple(entered)
+    ok, reason = understood(schema, doc)
+    if not ok:
+        return _json_field(schema, name, key, required, reason, doc)
+    inner, is_nullable, problems = normalize(doc, schema)
+    if problems:
+        return _json_field(schema, name, key, required, "; ".join(problems), doc)
+    if not isinstance(inner, dict):
+        return _json_field(inner, name, key, required, "any JSON value is accepted", doc)
+    spec = _base(inner, name, key, required, doc, refs)
+    spec.nullable = is_nullable
+    if "const" in inner and "enum" not in inner:
+        spec.kind, spec.const = "enum", inner["const"]
+        spec.options = [EnumOption(inner["const"], _label(inner["const"]))]
+        return spec
+    options = enum_options(inner)
+    if options is not None:
+        spec.kind = "enum"
+        spec.options = [EnumOption(value, label) for value, label in options]
+        if len(options) == 1:  # a one-value enum is a constant (often a variant's discriminator)
+            spec.const = options[0][0]
+        return spec
+    multi = multi_select_options(inner)
+    if multi is not None:
+        item = _base(inner.get("items") if isinstance(inner.get("items"), dict) else {}, "", key + "[]", True, doc, refs)
+        item.kind, item.options = "enum", [EnumOption(value, label) for value, label in multi]
+        spec.kind, spec.item = "array", item
+        return spec
+    choices = variants(doc, inner)
+    if choices:
+        spec.kind = "variant"
+        spec.choices = [VariantChoice(c.title, c.schema, c.discriminator) for c in choices]
+        return spec
+    types = inner.get("type")
+    if types is None:
+        if any(k in inner for k in ("properties", "additionalProperties", "patternProperties", "required")):
+            types = "object"
+        elif any(k in inner for k in ("items", "prefixItems")):
+            types = "array"
+    if isinstance(types, list) and len(types) == 1:
+        types = types[0]
     if types in ("string", "number", "integer", "boolean"):
         spec.kind = types
     elif types == "object":
-        _build_object(spec, schema)
+        _build_object(spec, inner)
     elif types == "array":
-        _build_array(spec, schema)
+        _build_array(spec, inner)
     else:
-        spec.note = "no type is declared" if types is None else f"type {types!r} is not supported"
+        spec.note = "no type is declared, so any JSON value is accepted" if types is None else f"type {types!r} is not supported"
     return spec
 
 
-def _json_field(schema: Any, name: str, key: str, required: bool, note: str) -> FieldSpec:
-    info = schema if isinstance(schema, dict) else {}
+def _base(schema: dict, name: str, key: str, required: bool, doc: Any, refs: tuple) -> FieldSpec:
+    examples = schema.get("examples")
     return FieldSpec(
         kind="json", name=name, key=key, schema=schema,
-        title=info.get("title") if isinstance(info.get("title"), str) else None,
-        description=info.get("description") if isinstance(info.get("description"), str) else None,
-        required=required, default=info.get("default", MISSING), note=note,
+        title=_text(schema, "title"), description=_text(schema, "description"),
+        required=required, default=schema.get("default", MISSING),
+        constraints={k: schema[k] for k in CONSTRAINT_KEYS if k in schema},
+        examples=list(examples) if isinstance(examples, list) else [],
+        hints=describe_constraints(schema), deprecated=schema.get("deprecated") is True,
+        context=_context(doc), doc=doc, refs=refs,
     )
 
 
-def _unwrap_optional(schema: dict) -> tuple[dict, bool]:
-    """``anyOf: [X, {type: null}]`` (pydantic's Optional[X]) is X that may be null."""
-    branches = schema.get("anyOf")
-    if not isinstance(branches, list) or len(branches) != 2:
-        return schema, False
-    nulls = [b for b in branches if b == {"type": "null"}]
-    others = [b for b in branches if b != {"type": "null"}]
-    if len(nulls) != 1 or len(others) != 1 or not isinstance(others[0], dict):
-        return schema, False
-    merged = {k: v for k, v in schema.items() if k != "anyOf"}
-    merged.update({k: v for k, v in others[0].items() if k not in merged})
-    return merged, True
-
-
-def _titled_options(schema: dict) -> list[EnumOption] | None:
-    """``oneOf: [{const, title}, ...]``: an enum with labels (MCP's titled enums)."""
-    branches = schema.get("oneOf")
-    if not isinstance(branches, list) or not branches:
-        return None
-    options = []
-    for branch in branches:
-        if not isinstance(branch, dict) or "const" not in branch or set(branch) - {"const", "title", "description"}:
-            return None
-        options.append(EnumOption(branch["const"], str(branch.get("title") or _label(branch["const"]))))
-    return options
-
-
-def _enum_options(schema: dict) -> list[EnumOption] | None:
-    values = [schema["const"]] if "const" in schema and "enum" not in schema else schema.get("enum")
-    if not isinstance(values, list):
-        return None
-    names = schema.get("enumNames")
-    if not (isinstance(names, list) and len(names) == len(values)):
-        names = [None] * len(values)
-    return [EnumOption(v, str(n) if n is not None else _label(v)) for v, n in zip(values, names)]
+def _json_field(schema: Any, name: str, key: str, required: bool, note: str, doc: Any = None) -> FieldSpec:
+    info = schema if isinstance(schema, dict) else {}
+    return FieldSpec(
+        kind="json", name=name, key=key, schema=schema,
+        title=_text(info, "title"), description=_text(info, "description"),
+        required=required, default=info.get("default", MISSING), note=note,
+        context=_context(doc), doc=doc,
+    )
 
 
 def _label(value: Any) -> str:
@@ -242,19 +327,65 @@ def _build_object(spec: FieldSpec, schema: dict) -> None:
         spec.note = "`properties` is not an object"
         return
     required = schema.get("required", [])
-    required = set(required) if isinstance(required, list) else set()
+    required = {name for name in required if isinstance(name, str)} if isinstance(required, list) else set()
     spec.kind = "object"
-    spec.children = [_build(sub, prop, spec.key + json_path([prop])[1:], prop in required) for prop, sub in properties.items()]
+    for prop, sub in properties.items():
+        if isinstance(sub, dict) and sub.get("readOnly") is True:
+            continue  # the server sets it: not an input
+        spec.children.append(_build(sub, prop, spec.key + json_path([prop])[1:], prop in required, spec.doc, spec.refs))
+    patterns = schema.get("patternProperties")
+    additional = schema.get("additionalProperties", MISSING)
+    names = schema.get("propertyNames")
+    if isinstance(patterns, dict) and patterns:
+        if len(patterns) == 1:
+            spec.key_pattern, spec.entry_schema = next(iter(patterns.items()))
+        else:
+            spec.entry_schema = {"anyOf": list(patterns.values())}
+    elif isinstance(additional, dict) or additional is True:
+        spec.entry_schema = additional
+    elif additional is MISSING and not properties and spec.key != "$":
+        spec.entry_schema = True  # a free-form object: any keys, any values (not at the root: no arguments)
+    if spec.key_pattern is None and isinstance(names, dict) and isinstance(names.get("pattern"), str):
+        spec.key_pattern = names["pattern"]
+
+
+def _is_primitive_item(schema: Any, doc: Any) -> FieldSpec | None:
+    """The item spec when an array's items are plain scalars (one text input each), else None."""
+    if not isinstance(schema, dict) or not understood(schema, doc)[0]:
+        return None
+    inner, is_nullable, problems = normalize(doc, schema)
+    if problems or is_nullable or not isinstance(inner, dict):
+        return None
+    if any(k in inner for k in ("oneOf", "anyOf")) and enum_options(inner) is None:
+        return None
+    if enum_options(inner) is None and inner.get("type") not in ("string", "number", "integer", "boolean"):
+        return None
+    if "const" in inner and "enum" not in inner:
+        return None
+    return inner
 
 
 def _build_array(spec: FieldSpec, schema: dict) -> None:
-    items = schema.get("items", {})
-    item = _build(items, "", spec.key + "[]", True) if isinstance(items, dict) else None
-    if item is None or item.kind not in PRIMITIVE_KINDS:
-        what = "arrays of objects" if item is not None and item.kind == "object" else "arrays of this kind of item"
-        spec.note = f"{what} are edited as JSON for now"
+    prefix = schema.get("prefixItems")
+    items = schema.get("items", MISSING)
+    if not isinstance(prefix, list) and isinstance(items, list):  # draft-07 tuple
+        prefix, items = items, schema.get("additionalItems", MISSING)
+    if isinstance(prefix, list):
+        spec.kind = "tuple"
+        spec.closed_items = items is False
+        spec.children = [
+            _build(sub, str(index), f"{spec.key}[{index}]", isinstance(schema.get("minItems"), int) and index < schema["minItems"], spec.doc, spec.refs)
+            for index, sub in enumerate(prefix)
+        ]
         return
-    spec.kind, spec.item = "array", item
+    if items is MISSING or items is True or items == {}:
+        items = True
+    primitive = _is_primitive_item(items, spec.doc)
+    if primitive is not None:
+        spec.kind = "array"
+        spec.item = _build(items, "", spec.key + "[]", True, spec.doc, spec.refs)
+        return
+    spec.kind, spec.item_schema = "list", items
 
 
 # -- field-level validation ---------------------------------------------------------
@@ -283,11 +414,16 @@ def validate_field(spec: FieldSpec, raw: Any) -> str | None:
         schema = {**spec.context, "allOf": [spec.schema]} if spec.context else spec.schema
         issues = validate(schema, value)
         return issues[0].message if issues else None
-    if spec.kind == "enum":
+    if spec.kind in ("enum", "boolean"):
         if raw is None or raw is MISSING:
             return "required" if spec.required else None
         return None
-    if spec.kind == "array":
+    if spec.kind in ("variant", "nested"):
+        chosen = raw.get("choice") if spec.kind == "variant" and isinstance(raw, dict) else raw
+        if chosen is None:
+            return "required" if spec.required else None
+        return None
+    if spec.kind in ("array", "list"):
         items = raw if isinstance(raw, list) else []
         count = len(items)
         if not items and not spec.required:
@@ -297,13 +433,20 @@ def validate_field(spec: FieldSpec, raw: Any) -> str | None:
             return f"needs at least {low} item{'s' if low != 1 else ''}"
         if isinstance(high, int) and count > high:
             return f"allows at most {high} item{'s' if high != 1 else ''}"
-        if spec.constraints.get("uniqueItems") and spec.item is not None:
-            parsed = [json.dumps(_item_out(spec.item, v), sort_keys=True) for v in items]
+        if spec.constraints.get("uniqueItems"):
+            try:
+                parsed = [json.dumps(_list_item_out(spec, v), sort_keys=True) for v in items]
+            except FormValueError:
+                parsed = []
             if len(set(parsed)) != len(parsed):
                 return "items must be unique"
-        if spec.item is not None and spec.item.kind in TEXT_KINDS:
+        if spec.kind == "array" and spec.item is not None and spec.item.kind in TEXT_KINDS:
             for index, value in enumerate(items):
-                message = validate_field(spec.item, value)
+                if spec.item.kind == "string":  # an empty item is sent as "": check it like any text
+                    message = _constraint_message(spec.item, value if isinstance(value, str) else str(value))
+                else:
+                    message = validate_field(spec.item, value)
+                    message = "empty" if message == "required" else message
                 if message:
                     return f"item {index + 1}: {message}"
         return None
@@ -325,11 +468,7 @@ def _constraint_message(spec: FieldSpec, value: Any) -> str | None:
                     return f"must match the pattern {pattern}"
             except re.error:
                 pass  # a broken pattern is the schema's problem; validate() reports it
-        if isinstance(c.get("format"), str):
-            issues = validate({"format": c["format"]}, value)
-            if issues:
-                return f"not a valid {c['format']}"
-        return None
+        return check_format(c.get("format"), value)
     if _is_number(value):
         if _num(c.get("minimum")) and value < c["minimum"]:
             return f"must be ≥ {c['minimum']}"
@@ -345,6 +484,16 @@ def _constraint_message(spec: FieldSpec, value: Any) -> str | None:
             if not math.isfinite(quotient) or abs(quotient - round(quotient)) > 1e-9:
                 return f"must be a multiple of {step}"
     return None
+
+
+def key_message(spec: FieldSpec, name: str) -> str | None:
+    """A message for a free-form entry's name (its pattern), or None."""
+    if spec.key_pattern is None:
+        return None
+    try:
+        return None if re.search(spec.key_pattern, name) else f"the name must match {spec.key_pattern}"
+    except re.error:
+        return None
 
 
 def _num(value: Any) -> bool:
@@ -385,9 +534,10 @@ def check_arguments(form: FormSpec, arguments: Any) -> list[Issue]:
     return validate(form.schema, arguments)
 
 
-def issues_by_field(form: FormSpec, issues: list[Issue]) -> dict[str, list[str]]:
+def issues_by_field(form: FormSpec | FieldSpec, issues: list[Issue]) -> dict[str, list[str]]:
     """Put each issue on the deepest field it belongs to ("'x' is required" goes on field x)."""
-    keys = {spec.key for spec in form.fields()}
+    root = form.root if isinstance(form, FormSpec) else form
+    keys = {spec.key for spec in root.walk()}
     by_field: dict[str, list[str]] = {}
     for issue in issues:
         path, message = issue.path, issue.message
@@ -400,12 +550,40 @@ def issues_by_field(form: FormSpec, issues: list[Issue]) -> dict[str, list[str]]
     return by_field
 
 
+def issues_under(key: str, issues: list[Issue]) -> list[Issue]:
+    """The issues inside ``key`` (not on it), rebased so ``key`` is ``$``: for a sub-form."""
+    out = []
+    for issue in issues:
+        if issue.path.startswith(key + ".") or issue.path.startswith(key + "["):
+            out.append(Issue("$" + issue.path[len(key):], issue.message))
+        elif issue.path == key and _REQUIRED_MESSAGE.match(issue.message):
+            out.append(Issue("$", issue.message))
+    return out
+
+
 def _owner(path: str, keys: set[str]) -> str:
     best = "$"
     for key in keys:
         if (path == key or path.startswith(key + ".") or path.startswith(key + "[")) and len(key) > len(best):
             best = key
     return best
+
+
+def variant_issues(spec: FieldSpec, value: Any) -> list[Issue]:
+    """Issues of a variant's current JSON against the chosen alternative only (precise, unlike oneOf's)."""
+    choice = value.get("choice") if isinstance(value, dict) else None
+    if choice is None or spec.kind != "variant":
+        return []
+    try:
+        present, out = _node_out(subform(spec, choice), value.get("values") or {})
+    except FormValueError:
+        return []
+    if not present:
+        return []
+    schema = spec.choices[choice].schema
+    if isinstance(schema, dict):
+        schema = {**spec.context, **schema}
+    return validate(schema, out)
 
 
 # -- values <-> arguments -------------------------------------------------------------
@@ -415,42 +593,79 @@ def empty_value(spec: FieldSpec) -> Any:
     """What a field holds when nothing is entered."""
     if spec.kind in TEXT_KINDS or spec.kind == "json":
         return ""
-    if spec.kind == "array":
+    if spec.kind in ("array", "list", "tuple"):
         return []
     if spec.kind == "object":
         return {}
-    return None  # boolean (unset), enum (nothing chosen)
+    if spec.kind == "variant":
+        return {"choice": None, "values": {}}
+    return None  # boolean (unset), enum (nothing chosen), nested (not opened)
 
 
-def default_values(form: FormSpec) -> dict[str, Any]:
-    """The values of a fresh form: schema defaults where given, empty elsewhere."""
+def empty_values(root: FieldSpec) -> dict[str, Any]:
+    """Every static field of a (sub-)form holding nothing."""
     values: dict[str, Any] = {}
-    _defaults_into(form.root, values)
+    for spec in root.walk():
+        values[spec.key] = empty_value(spec)
+        if spec.has_entries:
+            values[spec.key + ENTRIES] = []
     return values
 
 
-def _defaults_into(spec: FieldSpec, values: dict[str, Any]) -> None:
-    if spec.kind == "object":
-        values[spec.key] = {}
-        for child in spec.children:
-            _defaults_into(child, values)
-        if isinstance(spec.default, dict):
-            _arguments_into(spec, spec.default, values)
+def default_values(form: FormSpec | FieldSpec, _depth: int = 0) -> dict[str, Any]:
+    """The values of a fresh form: schema defaults where given, empty elsewhere."""
+    root = form.root if isinstance(form, FormSpec) else form
+    values = empty_values(root)
+    _defaults_into(root, values, _depth)
+    return values
+
+
+def _defaults_into(spec: FieldSpec, values: dict[str, Any], depth: int) -> None:
+    if spec.kind in ("object", "tuple"):
+        if spec.required:  # an optional object is sent once the user fills it: its defaults are only hints
+            for child in spec.children:
+                _defaults_into(child, values, depth)
+            if spec.kind == "object":  # a required field's default no field can show (an empty string...) is still sent
+                for child in spec.children:
+                    if child.required and child.has_default and child.kind not in ("object", "tuple") and _to_value(child, child.default) is MISSING \
+                            and not (child.default is None and child.nullable):
+                        values.setdefault(spec.key, {})[child.name] = child.default
+        if spec.has_default:
+            if spec.kind == "object" and isinstance(spec.default, dict):
+                _arguments_into(spec, spec.default, values)
+            elif spec.kind == "tuple" and isinstance(spec.default, list):
+                _tuple_into(spec, spec.default, values)
         return
-    values[spec.key] = empty_value(spec)
     if spec.has_default:
+        if spec.default is None and spec.nullable:
+            values[spec.key + NULL] = True
+            return
         shown = _to_value(spec, spec.default)
         if shown is not MISSING:
             values[spec.key] = shown
+            return
+    if spec.const is not MISSING:
+        values[spec.key] = spec.const
     elif spec.kind == "boolean" and spec.required:
         values[spec.key] = False
+    elif spec.kind == "variant" and spec.required and spec.choices and depth < MAX_NESTING:
+        values[spec.key] = {"choice": 0, "values": default_values(subform(spec, 0), depth + 1)}
+    elif spec.kind == "array" and spec.required and spec.item is not None and spec.item.has_default:
+        low = spec.constraints.get("minItems")
+        item = _item_value(spec.item, spec.item.default)
+        unique = spec.constraints.get("uniqueItems") is True
+        if isinstance(low, int) and 0 < low <= (1 if unique else 20) and item is not MISSING:
+            values[spec.key] = [item] * low
+    elif spec.kind == "list" and depth < MAX_NESTING:
+        low = spec.constraints.get("minItems")
+        if spec.required and isinstance(low, int) and 0 < low <= 20:
+            item = subform(spec)
+            values[spec.key] = [default_values(item, depth + 1) for _ in range(low)]
 
 
 def arguments_to_values(form: FormSpec, arguments: Any) -> dict[str, Any]:
     """What the form shows for some arguments; anything it cannot show is kept as an extra."""
-    values: dict[str, Any] = {}
-    for spec in form.fields():
-        values[spec.key] = empty_value(spec)
+    values = empty_values(form.root)
     if form.root.kind == "json":
         values["$"] = _json_text(arguments)
         return values
@@ -459,21 +674,64 @@ def arguments_to_values(form: FormSpec, arguments: Any) -> dict[str, Any]:
     return values
 
 
+def sub_values(root: FieldSpec, argument: Any) -> dict[str, Any] | Any:
+    """The sub-values of a sub-form that send exactly ``argument``, or MISSING."""
+    values = empty_values(root)
+    if root.nullable and argument is None:
+        values[root.key + NULL] = True
+        return values
+    if root.kind == "object":
+        if not isinstance(argument, dict):
+            return MISSING
+        _arguments_into(root, argument, values)
+    elif root.kind == "tuple":
+        if not isinstance(argument, list):
+            return MISSING
+        _tuple_into(root, argument, values)
+    else:
+        shown = _to_value(root, argument)
+        if shown is MISSING:
+            return MISSING
+        values[root.key] = shown
+    try:
+        present, out = _node_out(root, values)
+    except FormValueError:
+        return MISSING
+    return values if present and _same(out, argument) else MISSING
+
+
 def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str, Any]) -> None:
     by_name = {child.name: child for child in spec.children}
     extras: dict[str, Any] = {}
+    entries: list[list[Any]] = []
     for name, argument in arguments.items():
         child = by_name.get(name)
         if child is None:
+            if spec.has_entries and key_message(spec, name) is None:
+                sub = sub_values(subform(spec), argument)
+                if sub is not MISSING:
+                    entries.append([name, sub])
+                    continue
             extras[name] = argument
             continue
-        if child.kind == "object":
-            if isinstance(argument, dict):
-                _arguments_into(child, argument, values)
-                if _same(_object_out(child, values, force=child.required), argument):
+        if argument is None and child.nullable:
+            values[child.key + NULL] = True
+            continue
+        if child.kind in ("object", "tuple"):
+            if isinstance(argument, dict if child.kind == "object" else list):
+                if child.kind == "object":
+                    _arguments_into(child, argument, values)
+                    out = _object_out(child, values, force=child.required)
+                else:
+                    _tuple_into(child, argument, values)
+                    out = _tuple_out(child, values)[1]
+                if _same(out, argument):
                     continue
                 for grandchild in child.walk():  # cannot reproduce it: keep it whole instead
                     values[grandchild.key] = empty_value(grandchild)
+                    if grandchild.has_entries:
+                        values[grandchild.key + ENTRIES] = []
+                    values.pop(grandchild.key + NULL, None)
             extras[name] = argument
             continue
         shown = _to_value(child, argument)
@@ -482,6 +740,28 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
         else:
             values[child.key] = shown
     values[spec.key] = extras
+    if spec.has_entries:
+        values[spec.key + ENTRIES] = entries
+    for child in spec.children:  # keep "absent" absent (and an extra unshadowed): a required object or list is sent empty
+        if child.required and (child.name not in arguments or child.name in extras) and child.kind in ("object", "tuple", "array", "list"):
+            values[child.key + OMIT] = True
+
+
+def _tuple_into(spec: FieldSpec, arguments: list, values: dict[str, Any]) -> None:
+    for child, argument in zip(spec.children, arguments):
+        if argument is None and child.nullable:
+            values[child.key + NULL] = True
+            continue
+        sub = sub_values(child, argument) if child.kind in ("object", "tuple") else MISSING
+        if child.kind in ("object", "tuple"):
+            if sub is not MISSING:
+                for key, value in sub.items():  # sub-values are keyed from "$": move them under the child
+                    values[child.key + key[1:]] = value
+            continue
+        shown = _to_value(child, argument)
+        if shown is not MISSING:
+            values[child.key] = shown
+    values[spec.key] = list(arguments[len(spec.children):])
 
 
 def _to_value(spec: FieldSpec, argument: Any) -> Any:
@@ -497,12 +777,81 @@ def _to_value(spec: FieldSpec, argument: Any) -> Any:
             if value is MISSING:
                 return MISSING
             shown.append(value)
+    elif spec.kind == "list":
+        if not isinstance(argument, list):
+            return MISSING
+        item = subform(spec)
+        shown = []
+        for element in argument:
+            sub = sub_values(item, element)
+            if sub is MISSING:
+                return MISSING
+            shown.append(sub)
+    elif spec.kind == "variant":
+        shown = _variant_value(spec, argument)
+        if shown is MISSING:
+            return MISSING
+    elif spec.kind == "nested":
+        shown = sub_values(subform(spec), argument)
+        if shown is MISSING:
+            return MISSING
     else:
         shown = _item_value(spec, argument)
         if shown is MISSING:
             return MISSING
-    present, out = _field_out(spec, shown)
+    try:
+        present, out = _field_out(spec, shown)
+    except FormValueError:
+        return MISSING
     return shown if present and _same(out, argument) else MISSING
+
+
+def _variant_value(spec: FieldSpec, argument: Any) -> Any:
+    from .schema_resolve import Variant, pick_variant
+
+    context = spec.context
+    picked = pick_variant([Variant(c.title, c.schema, c.discriminator, (), context) for c in spec.choices], argument)
+    order = ([picked] if picked is not None else []) + [i for i in range(len(spec.choices)) if i != picked]
+    for index in order:
+        sub = sub_values(subform(spec, index), argument)
+        if sub is not MISSING:
+            return {"choice": index, "values": sub}
+    return MISSING
+
+
+def switch_variant(spec: FieldSpec, value: Any, choice: int | None) -> dict[str, Any]:
+    """The value after the user picks another alternative: its defaults, plus what carries over.
+
+    Properties both alternatives have keep what was entered (the discriminator is the new one's).
+    """
+    if choice is None:
+        return {"choice": None, "values": {}}
+    new_root = subform(spec, choice)
+    fresh = default_values(new_root, 1)
+    old_choice = value.get("choice") if isinstance(value, dict) else None
+    if old_choice is None or old_choice == choice:
+        return {"choice": choice, "values": fresh}
+    old_root = subform(spec, old_choice)
+    if old_root.kind in TEXT_KINDS and new_root.kind in TEXT_KINDS:  # "7" typed as a number stays "7" as text
+        text = (value.get("values") or {}).get("$", "")
+        return {"choice": choice, "values": {**fresh, "$": text if isinstance(text, str) else ""}}
+    try:
+        present, old = _node_out(old_root, value.get("values") or {})
+        _, new = _node_out(new_root, fresh)
+    except FormValueError:
+        return {"choice": choice, "values": fresh}
+    if present and new_root.kind == "object" and isinstance(old, dict) and isinstance(new, dict):
+        names = {child.name for child in new_root.children}
+        disc = spec.choices[choice].discriminator
+        carried = {k: v for k, v in old.items() if k in names and not (disc and k == disc[0])}
+        merged = sub_values(new_root, {**new, **carried})
+        if merged is not MISSING:
+            return {"choice": choice, "values": merged}
+    elif present and not isinstance(old, (dict, list)):
+        carried = sub_values(new_root, old)
+        if carried is not MISSING:
+            return {"choice": choice, "values": carried}
+    return {"choice": choice, "values": fresh}
 
 
 def _item_value(spec: FieldSpec, argument: Any) -> Any:
@@ -529,27 +878,84 @@ def values_to_arguments(form: FormSpec, values: dict[str, Any]) -> dict[str, Any
     return _object_out(form.root, values, force=True)
 
 
+def sub_arguments(root: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
+    """(is anything sent, the JSON) of a sub-form's values."""
+    return _node_out(root, values)
+
+
+def _node_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
+    if spec.nullable and values.get(spec.key + NULL):
+        return True, None
+    omit = bool(values.get(spec.key + OMIT))
+    if spec.kind == "object":
+        out = _object_out(spec, values, force=spec.required and not omit)
+        return out is not None, out
+    if spec.kind == "tuple":
+        present, out = _tuple_out(spec, values)
+        return (False, None) if omit and _blank(out) else (present, out)
+    present, out = _field_out(spec, values.get(spec.key, empty_value(spec)))
+    return (False, None) if omit and _blank(out) else (present, out)
+
+
 def _object_out(spec: FieldSpec, values: dict[str, Any], force: bool = False) -> dict[str, Any] | None:
     """An object's arguments; an optional object is left out until something in it is filled."""
+    if spec.nullable and values.get(spec.key + NULL):
+        return None  # the caller sends null (see _node_out)
     out: dict[str, Any] = {}
     filled = False
     for child in spec.children:
+        if child.nullable and values.get(child.key + NULL):
+            out[child.name] = None
+            filled = True
+            continue
         if child.kind == "object":
-            sub = _object_out(child, values, force=child.required)
+            sub = _object_out(child, values, force=child.required and not values.get(child.key + OMIT))
             if sub is not None:
                 out[child.name] = sub
                 filled = filled or bool(sub) or not child.required
             continue
-        present, value = _field_out(child, values.get(child.key, empty_value(child)))
+        present, value = _node_out(child, values)
         if present:
             out[child.name] = value
-            filled = True
+            filled = filled or not _blank(value)  # a required list/tuple is sent empty, but that alone fills nothing
+    if spec.has_entries:
+        entry = subform(spec)
+        for pair in values.get(spec.key + ENTRIES) or []:
+            name, sub = pair[0], pair[1]
+            present, value = _node_out(entry, sub)
+            if present and isinstance(name, str):
+                out[name] = value
+                filled = True
     extras = values.get(spec.key)
     if isinstance(extras, dict) and extras:
         filled = True
         for name, value in extras.items():
             out.setdefault(name, value)
     return out if filled or force else None
+
+
+def _blank(value: Any) -> bool:
+    return isinstance(value, list) and all(item is None or item == "" for item in value)
+
+
+def _tuple_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
+    """A tuple's items up to the last one filled; a gap cannot be skipped (null, or "" for text).
+
+    Once the tuple is sent (it is required, or something in it is filled), its required
+    positions are always sent.
+    """
+    outs = [_node_out(child, values) for child in spec.children]
+    last = max((index for index, (present, _) in enumerate(outs) if present), default=-1)
+    if last >= 0 or spec.required:
+        last = max([last] + [index for index, child in enumerate(spec.children) if child.required])
+    items = [value if present else ("" if child.kind == "string" else None)
+             for (present, value), child in zip(outs[: last + 1], spec.children)]
+    extra = values.get(spec.key)
+    if isinstance(extra, list) and extra:
+        items = items + [None] * (len(spec.children) - len(items)) + list(extra)
+    if not items and not spec.required:
+        return False, None
+    return True, items
 
 
 def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
@@ -561,12 +967,20 @@ def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
         return True, parse_scalar(spec.kind, text)
     if spec.kind in ("boolean", "enum"):
         return (value is not None and value is not MISSING), value
-    if spec.kind == "array":
+    if spec.kind in ("array", "list"):
         items = value if isinstance(value, list) else []
         if not items and not spec.required:
             return False, None
-        assert spec.item is not None
-        return True, [_item_out(spec.item, item) for item in items]
+        return True, [_list_item_out(spec, item) for item in items]
+    if spec.kind == "variant":
+        choice = value.get("choice") if isinstance(value, dict) else None
+        if choice is None or not 0 <= choice < len(spec.choices):
+            return False, None
+        return _node_out(subform(spec, choice), value.get("values") or {})
+    if spec.kind == "nested":
+        if not isinstance(value, dict):
+            return False, None
+        return _node_out(subform(spec), value)
     if spec.kind == "json":
         text = value if isinstance(value, str) else ""
         if not text.strip():
@@ -576,6 +990,14 @@ def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
         except ValueError as exc:
             raise FormValueError(spec.key, f"invalid JSON: {exc}") from None
     return False, None
+
+
+def _list_item_out(spec: FieldSpec, value: Any) -> Any:
+    if spec.kind == "list":
+        present, out = _node_out(subform(spec), value if isinstance(value, dict) else {})
+        return out if present else None
+    assert spec.item is not None
+    return _item_out(spec.item, value)
 
 
 def _item_out(spec: FieldSpec, value: Any) -> Any:
@@ -594,3 +1016,36 @@ def _same(a: Any, b: Any) -> bool:
         return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     except (TypeError, ValueError):
         return False
+
+
+# -- looking inside sub-forms -------------------------------------------------------------
+
+
+def all_fallbacks(form: FormSpec | FieldSpec, depth: int = 4) -> list[tuple[str, str]]:
+    """Every JSON-fallback subtree with its reason, looking into sub-forms ``depth`` levels deep.
+
+    Sub-form paths read ``$.people[].name`` (list item), ``$.shape|Circle.radius`` (variant),
+    ``$.env{}`` (map entry), ``$.root>.label`` (opened nested field).
+    """
+    root = form.root if isinstance(form, FormSpec) else form
+    found: list[tuple[str, str]] = []
+    _collect_fallbacks(root, "", depth, found)
+    return found
+
+
+def _collect_fallbacks(root: FieldSpec, prefix: str, depth: int, found: list) -> None:
+    for spec in root.walk():
+        where = prefix + spec.key[1:] if prefix else spec.key
+        if spec.kind == "json" and spec.note:
+            found.append((where, spec.note))
+        if depth <= 0:
+            continue
+        if spec.kind == "list":
+            _collect_fallbacks(subform(spec), where + "[]", depth - 1, found)
+        elif spec.kind == "variant":
+            for index, choice in enumerate(spec.choices):
+                _collect_fallbacks(subform(spec, index), f"{where}|{choice.title}", depth - 1, found)
+        elif spec.kind == "nested":
+            _collect_fallbacks(subform(spec), where + ">", depth - 1, found)
+        if spec.has_entries:
+            _collect_fallbacks(subform(spec), where + "{}", depth - 1, found)

@@ -373,6 +373,16 @@ def nullable(schema: Any) -> tuple[Any, bool]:
         return schema, False
     inner = dict(schema)
     found = False
+    enum = schema.get("enum")
+    choices = enum_options(schema) if "enum" in schema or "oneOf" in schema or "anyOf" in schema else None
+    if (choices is not None and not any(value is None for value, _ in choices)) or ("const" in schema and schema["const"] is not None):
+        # `type: [string, null]` with an enum (or const) that has no null: null is not actually allowed
+        types = inner.get("type")
+        if isinstance(types, list) and "null" in types:
+            rest = [name for name in types if name != "null"]
+            if rest:
+                inner["type"] = rest[0] if len(rest) == 1 else rest
+                return inner, False
     if inner.pop("nullable", False) is True:
         found = True
     types = inner.get("type")

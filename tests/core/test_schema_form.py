@@ -36,15 +36,15 @@ EVERYTHING = {
     "trigger-long-running-operation": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"duration": {"default": 10, "description": "Duration of the operation in seconds", "type": "number"}, "steps": {"default": 5, "description": "Number of steps in the operation", "type": "number"}}},
 }
 
-# Features the form does not do yet: each must fall back to JSON for its subtree only.
+# Features no form can show: each must fall back to JSON for its subtree only.
 FALLBACKS = {
     "type": "object",
     "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}},
     "properties": {
         "name": {"type": "string"},
-        "point": {"$ref": "#/$defs/Point"},
-        "shape": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-        "rows": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "integer"}}}},
+        "point": {"$ref": "https://example.com/point.json"},
+        "shape": {"type": "string", "not": {"const": "circle"}},
+        "rows": {"type": "object", "properties": {"a": {"type": "integer"}}, "if": {"required": ["a"]}, "then": {"required": ["b"]}},
         "anything": {},
     },
     "required": ["name"],
@@ -123,25 +123,27 @@ def test_unsupported_subtrees_fall_back_to_json_with_a_reason():
     assert fields["$.name"].kind == "string"
     notes = dict(form.fallback_notes)
     assert set(notes) == {"$.point", "$.shape", "$.rows", "$.anything"}
-    assert "$ref" in notes["$.point"] and "oneOf" in notes["$.shape"]
-    assert "arrays of objects" in notes["$.rows"]
-    assert fields["$.point"].schema == {"$ref": "#/$defs/Point"}  # carries its sub-schema
+    assert notes["$.point"] == "remote $ref not fetched: https://example.com/point.json"
+    assert "`not`" in notes["$.shape"] and "if/then/else" in notes["$.rows"]
+    assert notes["$.anything"] == "any JSON value is accepted"
+    assert fields["$.point"].schema == {"$ref": "https://example.com/point.json"}  # carries its sub-schema
     values = default_values(form)
     values["$.name"] = "n"
-    values["$.rows"] = '[{"a": 1}]'
-    values["$.shape"] = "7"
-    assert values_to_arguments(form, values) == {"name": "n", "shape": 7, "rows": [{"a": 1}]}
+    values["$.rows"] = '{"a": 1}'
+    values["$.shape"] = '"square"'
+    assert values_to_arguments(form, values) == {"name": "n", "shape": "square", "rows": {"a": 1}}
     values["$.rows"] = "[{"
     with pytest.raises(FormValueError) as caught:
         values_to_arguments(form, values)
     assert caught.value.key == "$.rows"
     assert validate_field(fields["$.rows"], "[{").startswith("invalid JSON")
-    assert validate_field(fields["$.rows"], '[{"a": "x"}]') == "'x' is not of type 'integer'"
+    assert validate_field(fields["$.rows"], '{"a": "x", "b": 1}') == "'x' is not of type 'integer'"
+    assert validate_field(fields["$.rows"], '{"a": 1}') == "'b' is a required property"
 
 
 def test_root_that_is_not_an_object_schema_is_one_json_field():
     form = build_form({"oneOf": [{"type": "object"}, {"type": "object", "properties": {"a": {}}}]})
-    assert form.root.kind == "json" and "oneOf" in form.root.note
+    assert form.root.kind == "json" and form.root.note == "the input schema is not an object schema"
     values = arguments_to_values(form, {"z": [1, 2]})
     assert values_to_arguments(form, values) == {"z": [1, 2]}
     assert build_form(None).root.kind == "object"  # no inputSchema: an empty object form
@@ -188,9 +190,9 @@ def test_validate_field_messages(demo_tools):
     assert validate_field(hours, "1e3") is None and validate_field(hours, "1e4") == "must be ≤ 1000"
     assert validate_field(hours, "-0.5") == "must be ≥ 0"
     assert validate_field(hours, "1_0") == "must be a number"
-    assert validate_field(fields["$.due"], "2026-02-30") == "not a valid date"
+    assert validate_field(fields["$.due"], "2026-02-30") == "no such date"
     assert validate_field(fields["$.due"], "2026-02-28") is None
-    assert validate_field(fields["$.assignee.email"], "nobody") == "not a valid email"
+    assert validate_field(fields["$.assignee.email"], "nobody") == "not an email address (name@example.com)"
     assert validate_field(fields["$.tags"], ["a", "a"]) == "items must be unique"
     assert validate_field(fields["$.priority"], None) is None
 

@@ -267,7 +267,7 @@ async def test_corrupt_drafts_file_is_reported_not_fatal(tmp_path, demo_tools):
 async def test_fallback_subtree_is_a_json_field(tmp_path):
     tool = {"name": "refs", "inputSchema": {
         "type": "object",
-        "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+        "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}, "not": {"required": ["y"]}}},
         "properties": {"name": {"type": "string"}, "point": {"$ref": "#/$defs/P"}},
     }}
     app = ComposerApp(tmp_path / "drafts.json", tool)
@@ -275,7 +275,7 @@ async def test_fallback_subtree_is_a_json_field(tmp_path):
         await settle(pilot, app)
         form = form_of(app)
         area = form._editors["$.point"]
-        assert "edited as JSON: uses $ref" in str(form.query_one(".field-note").render())
+        assert "edited as JSON: it uses `not`" in str(form.query_one(".field-note").render())
         area.text = '{"x": "no"}'
         await settle(pilot, app)
         assert form.message_for("$.point") == "'no' is not of type 'integer'"
