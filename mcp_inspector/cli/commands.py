@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..core import jsonrpc
-from ..core.errors import ProtocolViolation, RpcError
+from ..core.errors import ProtocolViolation, RequestTimeout, RpcError
 from ..core.events import LogMessage
 from ..core.rpc import PendingRequest
 from ..core.session import McpSession
@@ -204,7 +204,7 @@ async def _check_call(session: McpSession, ctx: Context, name: str, arguments: d
         ctx.step = "tools/list"
         try:
             await session.list_tools()
-        except (RpcError, ProtocolViolation) as exc:
+        except (RpcError, ProtocolViolation, RequestTimeout) as exc:
             ctx.warn(f"cannot check the arguments, tools/list failed: {exc}")
             return
     tool = session.tool(name)

@@ -294,8 +294,6 @@ def _main(argv: list[str], early=None) -> int:
         async def body(session, context):
             return await command(session, context, args)
 
-    if early is not None:
-        early.claimed = True  # type: ignore[attr-defined]  # the transport adopts it (and shuts it down)
     code = run(spec, options, body, started=early)
     sys.stdout.flush()
     return code

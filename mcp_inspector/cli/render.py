@@ -80,7 +80,8 @@ def tools(items: list[dict[str, Any]]) -> str:
     for tool in items:
         line = signature(str(tool.get("name", "?")), tool.get("inputSchema"))
         description = first_line(tool.get("description"))
-        title = tool.get("title") or (tool.get("annotations") or {}).get("title")
+        annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+        title = tool.get("title") or annotations.get("title")
         if description:
             line += f" — {description}"
         elif isinstance(title, str):

@@ -75,6 +75,8 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
         store.attach_recorder(writer)
+    if started is not None:
+        started.claimed = True  # from here on the transport adopts it (and shuts it down)
     if options.show_stderr:
         store.add_listener(_echo_stderr)
     try:
@@ -90,7 +92,8 @@ def _echo_stderr(entry: TrafficEntry) -> None:
 
 
 async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
-    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started)
+    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started,
+                               write_stall=options.timeout or 30.0)
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
                          protocol_version=options.protocol_version, auto_refresh=False)

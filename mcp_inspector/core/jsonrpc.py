@@ -180,8 +180,16 @@ _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # 
 
 
 def dumps(message: Any) -> bytes:
-    """Serialise compactly; the transport adds the frame delimiter."""
-    return _encode(message).encode("utf-8")
+    """Serialise compactly; the transport adds the frame delimiter.
+
+    A string with a lone surrogate (a server may send ``"\\ud800"`` as an id, and we
+    echo ids back) cannot be UTF-8: such a message is written with ASCII escapes,
+    which is the same JSON value.
+    """
+    try:
+        return _encode(message).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
 def request(msg_id: Any, method: str, params: dict | None = None) -> dict:

@@ -90,7 +90,7 @@ class SessionWriter:
     def write_entry(self, entry: TrafficEntry) -> None:
         if self._file.closed:
             return
-        self._file.write(json.dumps(entry_to_record(entry), ensure_ascii=False) + "\n")
+        self._file.write(json.dumps(entry_to_record(entry)) + "\n")  # ASCII: lone surrogates survive
         if self._flush_each:
             self._file.flush()
 

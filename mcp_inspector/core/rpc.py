@@ -28,7 +28,8 @@ RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
 NotificationListener = Callable[[str, dict | None, TrafficEntry], None]
 CloseListener = Callable[[Closed], None]
 
-ABANDONED_MEMORY = 1000  # ids of timed-out/cancelled requests remembered to mark late replies
+ABANDONED_MEMORY = 1000
+CANCEL_SEND_LIMIT = 1.0  # seconds allowed for sending notifications/cancelled  # ids of timed-out/cancelled requests remembered to mark late replies
 
 
 @dataclass(slots=True)
@@ -115,7 +116,10 @@ class PendingRequest:
         if self.reset_on_progress and self.timeout is not None:
             self.deadline = progress.at + self.timeout
         if self.on_progress is not None:
-            self.on_progress(self)
+            try:
+                self.on_progress(self)
+            except Exception as exc:  # a UI callback bug must not stop the reader
+                self.connection.store.note(f"error in a progress callback: {exc.__class__.__name__}: {exc}", listener_error=True)
 
     async def wait(self) -> dict:
         """The result, or raise RpcError / RequestTimeout / RequestCancelled / ConnectionLost."""
@@ -281,7 +285,8 @@ class RpcConnection:
                 self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]
                 False, None, None, None,
             )
-            token = (params or {}).get("_meta", {}).get("progressToken") if isinstance(params, dict) else None
+            meta = params.get("_meta") if isinstance(params, dict) else None
+            token = meta.get("progressToken") if isinstance(meta, dict) else None
             if jsonrpc.valid_id(token):
                 pending.progress_token = token
             await self._send_tracked(pending, data)
@@ -309,6 +314,9 @@ class RpcConnection:
             await self.transport.send(data)
         except TransportError as exc:
             entry.problem = f"not delivered: {exc}"
+            # The entry was already recorded as sent: the session file gets the failure too.
+            self.store.append(Direction.LOCAL, Kind.EVENT, f"#{entry.seq} not delivered: {exc}".encode("utf-8"),
+                              reply_to=entry.seq, problem="not delivered")
             raise ConnectionLost(f"cannot send {fields.get('method') or kind.value}: {exc}",
                                  stderr_tail=self._stderr_tail()) from None
         return entry
@@ -333,10 +341,13 @@ class RpcConnection:
             self._abandoned.popitem(last=False)
         pending._resolve(error=error)
         if self.closed is None and pending.method != "initialize":
-            try:
-                await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
-            except ConnectionLost:
-                pass
+            # Bounded and shielded: a server that stopped reading its input must not
+            # turn a timeout or a cancel into a hang.
+            with anyio.move_on_after(CANCEL_SEND_LIMIT, shield=True):
+                try:
+                    await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
+                except ConnectionLost:
+                    pass
 
     def _stderr_tail(self) -> list[str]:
         tail = getattr(self.transport, "stderr_tail", None)
@@ -532,7 +543,10 @@ class RpcConnection:
         for scope in self._incoming.values():
             scope.cancel()
         for listener in self._close_listeners:
-            listener(event)
+            try:
+                listener(event)
+            except Exception as exc:
+                self.store.note(f"error in a close listener: {exc.__class__.__name__}: {exc}", listener_error=True)
 
 
 def _wake_up(waker: asyncio.Future) -> None:

@@ -117,7 +117,10 @@ class McpSession:
 
     def _emit(self, event: SessionEvent) -> None:
         for listener in list(self._listeners):
-            listener(event)
+            try:
+                listener(event)
+            except Exception as exc:  # a listener bug must not stop the reader (events come from it)
+                self.store.note(f"error in a session listener: {exc.__class__.__name__}: {exc}", listener_error=True)
 
     def _set_state(self, state: SessionState, detail: str = "") -> None:
         self.state = state
@@ -223,7 +226,7 @@ class McpSession:
                 raise PaginationError(f"{method} result has no `{key}` array", items)
             items.extend(item for item in page if isinstance(item, dict))
             cursor = result.get("nextCursor")
-            if cursor is None or (cursor == "" and self.protocol_version in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")):
+            if cursor is None or (cursor == "" and self.protocol_version in LEGACY_VERSIONS):
                 return items
             if not isinstance(cursor, str):
                 raise PaginationError(f"{method}: nextCursor must be a string, got {cursor!r}", items)

@@ -108,11 +108,21 @@ class TrafficStore:
         if method is not None:
             self.method_counts[method] += 1
         self.version += 1
-        for listener in self._listeners:
-            listener(entry)
+        if self._listeners:
+            self._notify(entry)
         if len(entries) > self.cap + max(1, self.cap // 10):
             self._evict(len(entries) - self.cap)
         return entry
+
+    def _notify(self, entry: TrafficEntry) -> None:
+        """Call the listeners; one that fails (a full disk under the recorder) is detached and noted."""
+        for listener in list(self._listeners):
+            try:
+                listener(entry)
+            except Exception as exc:
+                self._listeners.remove(listener)
+                self.note(f"stopped calling {getattr(listener, '__qualname__', type(listener).__name__)} after it failed: "
+                          f"{exc.__class__.__name__}: {exc}", listener_error=True)
 
     def load_entry(self, entry: TrafficEntry) -> None:
         """Add an entry read back from a session file, keeping its seq and links."""

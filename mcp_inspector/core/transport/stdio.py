@@ -42,14 +42,17 @@ class StdioTransport(Transport):
         close_grace: float = 2.0,
         term_grace: float = 2.0,
         started: subprocess.Popen | None = None,
+        write_stall: float = 30.0,
     ) -> None:
-        """``started``: a process already running this command (see ``adopted``)."""
+        """``started``: a process already running this command (see ``adopted``).
+        ``write_stall``: how long a write may wait for a server that does not read its input."""
         if not command:
             raise TransportError("no server command given")
         self.command = [str(part) for part in command]
         self.env = dict(env or {})
         self.cwd = cwd
         self._started = started
+        self.write_stall = write_stall
         self.inherit_env = inherit_env
         self.close_grace = close_grace
         self.term_grace = term_grace
@@ -132,13 +135,21 @@ class StdioTransport(Transport):
             await anyio.lowlevel.checkpoint_if_cancelled()
             try:
                 writer.write(data + b"\n")
-                await writer.drain()
+                if writer.transport.get_write_buffer_size():
+                    # The pipe is full: the server is not reading. Wait, but not forever.
+                    with anyio.move_on_after(self.write_stall) as waited:
+                        await writer.drain()
+                    if waited.cancelled_caught:
+                        raise TransportError(f"the server has not read its input for {self.write_stall:g} s")
             except (RuntimeError, OSError) as exc:
                 raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
             return
         async with self._send_lock:
             try:
-                await self.process.stdin.send(data + b"\n")
+                with anyio.fail_after(self.write_stall):
+                    await self.process.stdin.send(data + b"\n")
+            except TimeoutError:
+                raise TransportError(f"the server has not read its input for {self.write_stall:g} s") from None
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
                 raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
 
