@@ -20,7 +20,6 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import time
 
 from common import PYTHON, REPO, server_everything_cmd

@@ -1,0 +1,228 @@
+"""The inspector TUI: ``run_tui`` for the CLI, ``make_app`` for tests.
+
+The app itself holds what outlives a connection (the TrafficStore, the config,
+themes, key bindings, the recorder) and delegates everything about servers
+and views to ``MainScreen``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from textual.app import App
+
+from ..core.servers import ServerSpec, demo_spec
+from ..core.traffic import TrafficStore
+from .commands import InspectorCommands
+from .config import TuiConfig, load_config
+from .keymap import APP_KEYS, bindings
+from .theme_vars import THEME_VARIABLE_DEFAULTS
+
+DEFAULT_THEME = "inspector-dark"
+
+
+def utc_clock(ts: float) -> str:
+    """Timestamps in UTC (snapshot mode: the same output in every time zone)."""
+    return time.strftime("%H:%M:%S", time.gmtime(ts)) + f".{int(round(ts * 1000)) % 1000:03d}"
+
+
+class InspectorApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "mcp-inspector"
+    BINDINGS = bindings(APP_KEYS)
+    COMMANDS = App.COMMANDS | {InspectorCommands}
+
+    def __init__(self, spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
+                 timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
+                 time_format: Callable[[float], str] | None = None, cwd: str | None = None,
+                 store: TrafficStore | None = None) -> None:
+        self.config = config if config is not None else load_config()
+        super().__init__()
+        self.spec = spec
+        self.open_file = open_file
+        self.record = record
+        self.timeout = timeout
+        self.snapshot_mode = snapshot_mode
+        self.time_format = time_format or (utc_clock if snapshot_mode else None)
+        self.cwd = cwd
+        self.store = store if store is not None else TrafficStore()
+        self.recorder = None
+
+    # -- setup -----------------------------------------------------------
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def get_default_screen(self):
+        from .screens.main import MainScreen
+
+        return MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
+                          snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd)
+
+    def on_load(self) -> None:
+        from .themes import builtin_themes, user_themes
+
+        problems = list(self.config.problems)
+        for theme in builtin_themes():
+            self.register_theme(theme)
+        if not self.snapshot_mode:
+            themes, theme_problems = user_themes()
+            problems += theme_problems
+            for theme in themes:
+                self.register_theme(theme)
+        wanted = DEFAULT_THEME if self.snapshot_mode else self.config.theme
+        if wanted not in self.available_themes:
+            problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME
+        self.theme = wanted
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        self._startup_problems = problems
+        if self.record and self.open_file is None:
+            self._start_recording(self.record)
+
+    def on_mount(self) -> None:
+        if self._startup_problems:
+            self.notify("\n".join(self._startup_problems), title="Configuration problems", severity="warning", markup=False, timeout=10)
+
+    def on_descendant_focus(self, event) -> None:
+        """Snapshot mode: no blinking cursors, so pictures do not depend on timing."""
+        if self.snapshot_mode and hasattr(event.widget, "cursor_blink"):
+            event.widget.cursor_blink = False
+
+    def _start_recording(self, path: str) -> None:
+        from ..core.recording import SessionWriter
+
+        header: dict[str, Any] = {"recorded_by": "mcp-inspector tui"}
+        if self.spec is not None:
+            header.update(server=self.spec.describe(), name=self.spec.name)
+        try:
+            self.recorder = SessionWriter(path, header)
+        except OSError as exc:
+            self._startup_problems.append(f"cannot record to {path}: {exc.strerror or exc}")
+            return
+        self.store.attach_recorder(self.recorder)
+
+    def on_unmount(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+        self.store.close()
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        return dict(self.config.keymap)
+
+    @property
+    def main(self):
+        from .screens.main import MainScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                return screen
+        raise LookupError("the main screen is not running")
+
+    # -- actions (bound in keymap.APP_KEYS) -------------------------------
+    async def action_show_view(self, name: str) -> None:
+        if self.screen is not self.main:
+            return
+        await self.main.show_view(name)
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_connect(self) -> None:
+        from .screens.connect import ConnectScreen
+
+        if isinstance(self.screen, ConnectScreen):
+            return
+
+        def chosen(spec: ServerSpec | None) -> None:
+            if spec is not None:
+                self.main.connect(spec, reason="switch server")
+
+        self.push_screen(ConnectScreen(self.main.spec, mask_paths=self.snapshot_mode), callback=chosen)
+
+    def action_reconnect(self) -> None:
+        main = self.main
+        if main.spec is None:
+            self.action_connect()
+            return
+        main.connect(main.spec, reason="reconnect")
+
+    def action_restart(self) -> None:
+        main = self.main
+        if main.spec is None:
+            self.action_connect()
+            return
+        main.connect(main.spec, reason="restart", force=True)
+
+    def action_refresh_tools(self) -> None:
+        self.main.refresh_tools()
+
+    def action_show_tool_diff(self) -> None:
+        self.main.show_tool_diff()
+
+    def action_dismiss_tool_changes(self) -> None:
+        self.main.dismiss_tool_changes()
+
+    async def action_focus_tools(self) -> None:
+        if self.screen is self.main:
+            await self.main.show_view("main")
+            self.main.tool_list.filter_input.focus()
+
+    def action_screenshot(self) -> None:
+        path = self.save_screenshot()
+        self.notify(path, title="Screenshot saved", markup=False)
+
+    def extra_commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        """Palette commands for actions that live on widgets or have no key of their own."""
+        import json
+
+        from .clipboard import copy_text
+
+        main = self.main
+        commands: list[tuple[str, Callable[[], Any], str]] = [
+            ("request: send the composer's request", main.action_send_request, "key: ctrl+s"),
+            ("request: cancel the newest call in flight", lambda: self.run_worker(main.inflight.action_cancel_request()),
+             "sends notifications/cancelled"),
+            ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: f2 in the composer"),
+            ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
+            ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),
+        ]
+        live_log = main.query_one("#live-traffic")
+        for title, action, help_text in (
+            ("traffic: copy the selected frame", "copy_frame", "key: c in the traffic log"),
+            ("traffic: copy the selected tools/call as a CLI command", "copy_cli", "key: C in the traffic log"),
+            ("traffic: export the session (JSONL)", "export_session", "key: e in the traffic log"),
+            ("traffic: export the session (JSON)", "export_json", "key: E in the traffic log"),
+        ):
+            commands.append((title, getattr(live_log, f"action_{action}"), help_text))
+        if main.spec is not None:
+            spec = main.spec
+            commands.append(("copy: server command line", lambda: copy_text(self, spec.describe(), "the command line"), spec.describe()))
+        if main.current_tool is not None:
+            tool = main.current_tool
+            commands.append(("copy: selected tool definition (JSON)", lambda: copy_text(self, json.dumps(tool, indent=2), "the tool definition"), str(tool.get("name"))))
+        return commands
+
+
+def make_app(spec: ServerSpec | None = None, *, open_file: str | None = None, record: str | None = None,
+             timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
+             time_format: Callable[[float], str] | None = None, cwd: str | None = None,
+             use_demo: bool = True) -> InspectorApp:
+    """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
+    if spec is None and open_file is None and use_demo:
+        spec = demo_spec()
+    return InspectorApp(spec, open_file=open_file, record=record, timeout=timeout, config=config,
+                        snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd)
+
+
+def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
+            timeout: float = 60.0, cwd: str | None = None) -> int:
+    """Run the TUI until the user quits; returns the exit code."""
+    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd)
+    result = app.run()
+    return app.return_code if app.return_code is not None else (result or 0)

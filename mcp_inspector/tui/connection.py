@@ -1,0 +1,176 @@
+"""Owns the McpSession's lifetime inside an async worker.
+
+Connect, reconnect and restart all go through ``Connection.run``: it waits for
+the previous run to finish, spawns the server, does the handshake, fetches the
+tool list and then waits until the server exits or we are told to stop. Session
+events become Textual messages posted to ``target``. The TrafficStore is
+created once and handed to every session, so the log survives reconnects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import anyio
+
+from ..core.errors import ConnectError, InspectorError
+from ..core.events import ListChanged, ServerClosed, SessionState, StateChanged
+from ..core.rpc import RequestHandler
+from ..core.servers import ServerSpec
+from ..core.session import McpSession
+from ..core.traffic import TrafficStore
+from ..core.transport.base import TransportError
+from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, ServerFacts, ServerReady, ToolsFetched
+
+
+def make_transport(spec: ServerSpec):
+    """A transport for a spec; only stdio exists so far, so say so for URLs."""
+    if spec.url:
+        raise ConnectError(f"{spec.name}: the {spec.transport} transport ({spec.url}) is not supported yet; use a stdio server")
+    from ..core.transport.stdio import StdioTransport
+
+    return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd)
+
+
+def first_error(group: BaseExceptionGroup) -> Exception | None:
+    """The first InspectorError/TransportError inside a (nested) exception group."""
+    for exc in group.exceptions:
+        if isinstance(exc, (InspectorError, TransportError)):
+            return exc
+        if isinstance(exc, BaseExceptionGroup):
+            found = first_error(exc)
+            if found is not None:
+                return found
+    return None
+
+
+class Connection:
+    """One server at a time; ``run`` is the body of the connection worker."""
+
+    def __init__(self, post: Callable[[Any], Any], store: TrafficStore, timeout: float | None,
+                 handlers: dict[str, RequestHandler] | None = None) -> None:
+        self.post = post
+        self.store = store
+        self.timeout = timeout
+        self.handlers = handlers or {}
+        self.spec: ServerSpec | None = None
+        self.session: McpSession | None = None
+        self.status = ConnectionStatus()
+        self._stop: anyio.Event | None = None
+        self._idle = anyio.Event()
+        self._idle.set()
+        self._generation = 0
+
+    # -- control -------------------------------------------------------
+    def request_stop(self) -> None:
+        """Ask the current run to close the server (gracefully, as the spec says)."""
+        if self._stop is not None:
+            self._stop.set()
+
+    @property
+    def live(self) -> McpSession | None:
+        """The session, when it is ready for requests."""
+        session = self.session
+        if session is not None and session.state is SessionState.READY:
+            return session
+        return None
+
+    async def run(self, spec: ServerSpec, reason: str = "connect") -> None:
+        """Stop whatever runs, then connect to ``spec`` and stay until it ends."""
+        self.request_stop()
+        await self._idle.wait()
+        self._idle = anyio.Event()
+        self._generation += 1
+        self._stop = stop = anyio.Event()
+        self.spec = spec
+        try:
+            await self._run(spec, reason, stop)
+        finally:
+            self.session = None
+            self._idle.set()
+
+    async def _run(self, spec: ServerSpec, reason: str, stop: anyio.Event) -> None:
+        self._set(ConnectionStatus("connecting", spec.name, spec.describe()))
+        if reason != "connect":
+            self.store.note(f"{reason}: {spec.describe()}")
+        closed = anyio.Event()
+        try:
+            transport = make_transport(spec)
+            session = McpSession(transport, store=self.store, timeout=self.timeout, handlers=self.handlers)
+        except (InspectorError, TransportError) as exc:
+            self._fail(spec, str(exc))
+            return
+
+        def on_event(event: Any) -> None:
+            if isinstance(event, ListChanged) and event.kind == "tools":
+                self.post(ToolsFetched(event))
+                if event.error:
+                    self.post(ConnectionProblem(f"tools/list: {event.error}"))
+            elif isinstance(event, ServerClosed):
+                closed.set()
+            elif isinstance(event, StateChanged) and event.state is SessionState.INITIALIZING:
+                self._update(state="initializing", pid=getattr(transport, "pid", None))
+
+        session.add_listener(on_event)
+        self.session = session
+        try:
+            async with session:
+                self._update(pid=getattr(transport, "pid", None))
+                await session.initialize()
+                facts = ServerFacts(dict(session.server_info), session.protocol_version, dict(session.capabilities), session.instructions)
+                self._update(state="connected", protocol_version=session.protocol_version, detail="")
+                self.post(ServerReady(facts))
+                if session.supports("tools"):
+                    try:
+                        await session.list_tools()
+                    except InspectorError as exc:
+                        self.post(ConnectionProblem(f"tools/list failed: {exc}", "error"))
+                else:
+                    self.post(ConnectionProblem("the server does not declare the tools capability", "information"))
+                async with anyio.create_task_group() as group:
+                    async def watch(event: anyio.Event) -> None:
+                        await event.wait()
+                        group.cancel_scope.cancel()
+
+                    group.start_soon(watch, stop)
+                    group.start_soon(watch, closed)
+        except (InspectorError, TransportError) as exc:
+            self._closed_status(spec, session, str(exc))
+            return
+        except BaseExceptionGroup as group:  # the session's task group wraps what it raises
+            error = first_error(group)
+            if error is None:
+                raise
+            self._closed_status(spec, session, str(error))
+            return
+        self._closed_status(spec, session, None)
+
+    def _closed_status(self, spec: ServerSpec, session: McpSession, error: str | None) -> None:
+        info = session.closed
+        if info is None:
+            self._fail(spec, error or "the connection ended")
+        elif info.expected and error is None:
+            self._set(ConnectionStatus("disconnected", spec.name, spec.describe(), detail="closed by the inspector"))
+        elif info.expected:
+            # we closed it because the handshake failed; it may have died first, so keep the exit facts
+            detail = (error or info.reason).split("\nlast stderr lines:")[0]
+            self._set(ConnectionStatus("failed", spec.name, spec.describe(), None, self.status.pid,
+                                       info.exit_code, info.signal, detail, list(info.stderr_tail)[-5:]))
+        else:
+            state = "failed" if self.status.state in ("connecting", "initializing") else "exited"
+            self._set(ConnectionStatus(state, spec.name, spec.describe(), self.status.protocol_version, self.status.pid,
+                                       info.exit_code, info.signal, info.reason, list(info.stderr_tail)[-5:]))
+
+    def _fail(self, spec: ServerSpec, message: str) -> None:
+        self._set(ConnectionStatus("failed", spec.name, spec.describe(), detail=message))
+
+    # -- status --------------------------------------------------------
+    def _set(self, status: ConnectionStatus) -> None:
+        status.in_flight = self.status.in_flight
+        self.status = status
+        self.post(ConnectionChanged(status))
+
+    def _update(self, **changes: Any) -> None:
+        current = self.status
+        fields = {**current.__dict__, **changes}
+        self._set(ConnectionStatus(**fields))

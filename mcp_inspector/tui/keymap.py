@@ -1,0 +1,59 @@
+"""Every key binding, in one table, each with an id.
+
+Users remap by id in config.toml (``[keymap] reconnect = "ctrl+e"``), which the
+app applies with ``App.set_keymap``. The help screen and the command palette
+read this same table, so they can never disagree with the real bindings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    id: str
+    key: str
+    action: str
+    description: str
+    group: str
+    show: bool = True
+    priority: bool = False
+    palette: bool = True  # offered in the command palette
+
+
+APP_KEYS: list[KeySpec] = [
+    KeySpec("help", "f1,question_mark", "help", "Help", "General"),
+    KeySpec("quit", "ctrl+q", "quit", "Quit", "General", priority=True),
+    KeySpec("connect", "f7", "connect", "Servers", "Connection"),
+    KeySpec("reconnect", "ctrl+r", "reconnect", "Reconnect", "Connection"),
+    KeySpec("restart", "f8", "restart", "Restart server", "Connection", show=False),
+    KeySpec("view-main", "f2,1", "show_view('main')", "Main", "Views", show=False),
+    KeySpec("view-overview", "f3,2", "show_view('overview')", "Overview", "Views", show=False),
+    KeySpec("view-notifications", "f4,3", "show_view('notifications')", "Notifications", "Views", show=False),
+    KeySpec("view-console", "f5,4", "show_view('console')", "Console", "Views", show=False),
+    KeySpec("view-traffic", "f6,5", "show_view('traffic')", "Traffic", "Views", show=False),
+    KeySpec("refresh-tools", "ctrl+l", "refresh_tools", "Refresh tools", "Tools", show=False),
+    KeySpec("show-tool-diff", "ctrl+g", "show_tool_diff", "Tool diff", "Tools", show=False),
+    KeySpec("dismiss-tool-changes", "ctrl+x", "dismiss_tool_changes", "Dismiss tool changes", "Tools", show=False),
+    KeySpec("focus-tools", "slash", "focus_tools", "Filter tools", "Tools", show=False),
+    KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
+]
+
+VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}
+
+
+def bindings(specs: list[KeySpec]) -> list[Binding]:
+    return [Binding(s.key, s.action, s.description, show=s.show, priority=s.priority, id=s.id) for s in specs]
+
+
+def effective_key(spec: KeySpec, keymap: dict[str, str]) -> str:
+    """The key(s) a binding really uses after the user's remapping."""
+    return keymap.get(spec.id, spec.key)
+
+
+def display_key(keys: str) -> str:
+    names = {"question_mark": "?", "slash": "/", "escape": "esc"}
+    return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))

@@ -1,0 +1,100 @@
+"""App-level messages: what the connection worker tells the screen.
+
+The connection worker never touches widgets; it posts these and the main
+screen's handlers update the status bar, the tool list and the overview.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.message import Message
+
+from ..core.events import ListChanged
+from ..core.rpc import PendingRequest
+from ..core.session import ToolCallOutcome
+
+
+@dataclass
+class ServerFacts:
+    """What the server declared in ``initialize`` (live or read back from a recording)."""
+
+    server_info: dict[str, Any] = field(default_factory=dict)
+    protocol_version: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+
+
+@dataclass
+class ConnectionStatus:
+    """Everything the status bar shows. ``state`` is one of STATES."""
+
+    state: str = "idle"
+    server: str = ""
+    command: str = ""
+    protocol_version: str | None = None
+    pid: int | None = None
+    exit_code: int | None = None
+    signal: int | None = None
+    detail: str = ""
+    stderr_tail: list[str] = field(default_factory=list)
+    in_flight: int = 0
+
+
+# These are posted to the main screen and handled there; they do not bubble to the app.
+STATES = ("idle", "connecting", "initializing", "connected", "exited", "failed", "disconnected", "read-only")
+
+
+class ConnectionChanged(Message, bubble=False):
+    """The connection moved to a new state (connecting, connected, exited...)."""
+
+    def __init__(self, status: ConnectionStatus) -> None:
+        super().__init__()
+        self.status = status
+
+
+class ServerReady(Message, bubble=False):
+    """The handshake finished; ``facts`` is what the server declared."""
+
+    def __init__(self, facts: ServerFacts) -> None:
+        super().__init__()
+        self.facts = facts
+
+
+class ToolsFetched(Message, bubble=False):
+    """A tools/list (re)fetch finished: the initial list, a refresh or after list_changed."""
+
+    def __init__(self, event: ListChanged) -> None:
+        super().__init__()
+        self.event = event
+
+
+class ConnectionProblem(Message, bubble=False):
+    """Something worth a toast that is not a state change (a failed refetch...)."""
+
+    def __init__(self, text: str, severity: str = "warning") -> None:
+        super().__init__()
+        self.text = text
+        self.severity = severity
+
+
+class CallStarted(Message, bubble=False):
+    def __init__(self, pending: PendingRequest) -> None:
+        super().__init__()
+        self.pending = pending
+
+
+class CallFinished(Message, bubble=False):
+    def __init__(self, pending: PendingRequest, outcome: ToolCallOutcome) -> None:
+        super().__init__()
+        self.pending = pending
+        self.outcome = outcome
+
+
+class CallFailed(Message, bubble=False):
+    def __init__(self, pending: PendingRequest | None, error: BaseException, elapsed_ms: float | None) -> None:
+        super().__init__()
+        self.pending = pending
+        self.error = error
+        self.elapsed_ms = elapsed_ms

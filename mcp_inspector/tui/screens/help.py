@@ -1,0 +1,60 @@
+"""F1 / ?: the key bindings (as remapped by the user) and what each view is for."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..keymap import APP_KEYS, display_key, effective_key
+
+VIEWS_TEXT = """\
+Main: tools on the left, the request composer and the result in the middle, the live traffic below.
+Overview: who the server is, its protocol version, its instructions and its capabilities explained.
+Notifications: log messages, list changes, resource updates and progress, with counts.
+Console: the server's stderr, live.
+Traffic: the full log; enter opens a frame with pretty and raw JSON side by side.
+Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line.
+Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
+Every action is also in the command palette (ctrl+p)."""
+
+
+def bindings_table(keymap: dict[str, str]) -> Table:
+    table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
+    table.add_column("Key", style="bold", no_wrap=True)
+    table.add_column("Action")
+    table.add_column("Binding id", style="dim", no_wrap=True)
+    group = None
+    for spec in APP_KEYS:
+        if spec.group != group:
+            group = spec.group
+            table.add_row(Text(group, style="underline"), "", "")
+        table.add_row(display_key(effective_key(spec, keymap)), spec.description, spec.id)
+    extra = [("ctrl+s", "Send the request (composer)", "send-request"), ("ctrl+p", "Command palette", "command-palette")]
+    table.add_row(Text("Composer and palette", style="underline"), "", "")
+    for key, text, binding_id in extra:
+        table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Vertical { width: 100; max-width: 95%; height: 90%; border: thick $primary; background: $surface; }
+    HelpScreen #help-title { background: $primary 30%; padding: 0 1; text-style: bold; }
+    HelpScreen VerticalScroll { padding: 0 1; }
+    HelpScreen #help-views { margin-top: 1; }
+    """
+    BINDINGS = [Binding("escape,f1,q,question_mark", "app.pop_screen", "Close", id="close-help")]
+
+    def compose(self) -> ComposeResult:
+        keymap = getattr(self.app, "keymap", {}) or {}
+        with Vertical():
+            yield Static("mcp-inspector: keys and views   (escape closes)", id="help-title")
+            with VerticalScroll():
+                yield Static(bindings_table(keymap), id="help-keys")
+                yield Static(VIEWS_TEXT, id="help-views", markup=False)

@@ -1,0 +1,518 @@
+"""The main screen: the views, the status bar, and the wiring between the
+connection and the widgets.
+
+The connection worker and the call workers only post messages; the handlers
+here own the state (current tool, calls in flight, what the server declared)
+and update the widgets. Views other than Main are mounted the first time they
+are shown, so their imports (Markdown...) cost nothing before first paint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Footer, Static
+
+from ...core.errors import InspectorError
+from ...core.recording import LoadedSession, SessionFileError, load_session
+from ...core.rpc import PendingRequest
+from ...core.servers import ServerSpec
+from ...core.tooldiff import ListDiff, diff_items
+from ...core.traffic import TrafficEntry, TrafficStore
+from ..connection import Connection
+from ..keymap import VIEW_KEYS, display_key, effective_key
+from ..messages import (
+    CallFailed,
+    CallFinished,
+    CallStarted,
+    ConnectionChanged,
+    ConnectionProblem,
+    ConnectionStatus,
+    ServerFacts,
+    ServerReady,
+    ToolsFetched,
+)
+from ..replay import RecordedArguments, Replay, reconstruct, recorded_outcome
+from ..widgets.composer import ComposerPanel
+from ..widgets.inflight import InFlightPanel
+from ..widgets.result_view import ResultPanel
+from ..widgets.status_bar import StatusBar
+from ..widgets.tool_list import ToolList
+from ..widgets.traffic_log import TrafficLog, clock_time
+
+
+VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic")]
+
+
+class NavBar(Static):
+    """The views, one key each; the current one highlighted. Clickable."""
+
+    DEFAULT_CSS = """
+    NavBar { height: 1; background: $panel; color: $text-muted; }
+    """
+
+    def show(self, current: str, keymap: dict[str, str], read_only: bool) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for name, label in VIEWS:
+            key = display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip()
+            chunk = Text.from_markup(f"[@click=app.show_view('{name}')] {key} {label} [/]")
+            if name == current:
+                chunk.stylize("bold reverse")
+            text.append_text(chunk)
+            text.append(" ")
+        text.append("  F7 Servers  F1 Help  ^p Palette", style="dim")
+        if read_only:
+            text.append("   read-only", style="bold")
+        self.update(text)
+
+
+class MainScreen(Screen):
+    """Tools, composer + result, and live traffic together; other views one key away."""
+
+    # Same id as the composer's own binding, so one keymap entry remaps both;
+    # this one makes ctrl+s send from anywhere on the main view.
+    BINDINGS = [Binding("ctrl+s", "send_request", "Send", id="send-request", show=False)]
+
+    def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
+                 timeout: float = 60.0, snapshot_mode: bool = False,
+                 time_format: Callable[[float], str] | None = None, cwd: str | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.spec = spec
+        self.open_file = open_file
+        self.read_only = open_file is not None
+        self.timeout = timeout
+        self.snapshot_mode = snapshot_mode
+        self.time_format = time_format or clock_time
+        self.cwd = cwd or os.getcwd()
+        self.connection = Connection(self.post_message, store, timeout, self._handlers())
+        self.facts: ServerFacts | None = None
+        self.replay: Replay | None = None
+        self.current_tool: dict[str, Any] | None = None
+        self.previous_tools: list[dict[str, Any]] | None = None
+        self.in_flight: set[PendingRequest] = set()
+        self.shown_call: PendingRequest | None = None
+        self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
+        self.current_view = "main"
+        self._last_focus: dict[str, Widget] = {}
+        self._first_tools = True
+        # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
+        self.recorded_arguments = RecordedArguments() if self.read_only else None
+
+    # -- layout --------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield NavBar(id="nav")
+        yield StatusBar(mask_volatile=self.snapshot_mode, id="status")
+        with ContentSwitcher(initial="view-main", id="views"):
+            with Horizontal(id="view-main"):
+                yield ToolList(id="tools")
+                with Vertical(id="centre"):
+                    with Horizontal(id="work"):
+                        yield ComposerPanel(drafts=self.recorded_arguments, id="composer")
+                        with Vertical(id="result-column"):
+                            yield ResultPanel(id="result")
+                            yield InFlightPanel(id="inflight")
+                    yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
+        yield Footer()
+
+    @property
+    def tool_list(self) -> ToolList:
+        return self.query_one("#tools", ToolList)
+
+    @property
+    def composer(self) -> ComposerPanel:
+        return self.query_one("#composer", ComposerPanel)
+
+    @property
+    def result_panel(self) -> ResultPanel:
+        return self.query_one("#result", ResultPanel)
+
+    @property
+    def inflight(self) -> InFlightPanel:
+        return self.query_one("#inflight", InFlightPanel)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
+
+    def on_mount(self) -> None:
+        self._show_nav()
+        self.tool_list.option_list.focus()
+        if self.read_only:
+            self.composer.disabled = True
+            self.status_bar.status = ConnectionStatus("read-only", detail=f"loading {self._display_path(self.open_file)}…")
+            self._load_recording()
+        elif self.spec is not None:
+            self.composer.set_server(self.spec.key)
+            self.connect(self.spec)
+
+    def _display_path(self, path: str | None) -> str:
+        if path is None:
+            return ""
+        return Path(path).name if self.snapshot_mode else path
+
+    # -- views ---------------------------------------------------------
+    def _make_view(self, name: str) -> Widget:
+        if name == "overview":
+            from ..widgets.overview import ServerOverview
+
+            return ServerOverview(id="view-overview")
+        if name == "notifications":
+            from ..widgets.notifications_view import NotificationsView
+
+            return NotificationsView(self.store, time_format=self.time_format, id="view-notifications")
+        if name == "console":
+            from ..widgets.console_view import ConsoleView
+
+            return ConsoleView(self.store, time_format=self.time_format, id="view-console")
+        if name == "traffic":
+            from ..widgets.traffic_log import TrafficPanel
+
+            return TrafficPanel(self.store, server_spec=self.log_spec, time_format=self.time_format, id="view-traffic")
+        raise ValueError(name)
+
+    async def show_view(self, name: str) -> None:
+        switcher = self.query_one("#views", ContentSwitcher)
+        view_id = f"view-{name}"
+        if self.focused is not None:
+            self._last_focus[self.current_view] = self.focused
+        if name != "main" and not self._has_view(view_id):
+            view = self._make_view(name)
+            await switcher.mount(view)
+            if name == "overview" and self.facts is not None:
+                view.show(self.facts)
+        switcher.current = view_id
+        self.current_view = name
+        self._show_nav()
+        self._focus_view(name)
+
+    def _has_view(self, view_id: str) -> bool:
+        return bool(self.query_one("#views", ContentSwitcher).query_children(f"#{view_id}"))
+
+    def _focus_view(self, name: str) -> None:
+        """Back to where the user was in that view, or its main widget the first time."""
+        previous = self._last_focus.get(name)
+        if previous is not None and previous.is_attached and previous.focusable:
+            previous.focus()
+            return
+        if name == "main":
+            self.tool_list.option_list.focus()
+            return
+        view = self.query_one(f"#view-{name}")
+        targets = [view] if view.can_focus else [w for w in view.query("*") if w.can_focus and not isinstance(w, (Static,))]
+        if name == "traffic":
+            targets = list(view.query(TrafficLog)) or targets
+        if targets:
+            targets[0].focus()
+
+    def _show_nav(self) -> None:
+        self.query_one("#nav", NavBar).show(self.current_view, getattr(self.app, "keymap", {}) or {}, self.read_only)
+
+    # -- connection ----------------------------------------------------
+    def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
+        if self.read_only:
+            self.notify("This is a read-only recording; start mcp-inspector with a server to connect.", severity="warning")
+            return
+        if self.spec is None or spec.key != self.spec.key:
+            self.composer.set_server(spec.key)
+        self.spec = self.log_spec = spec
+        for log in self.query(TrafficLog):
+            log.server_spec = spec
+        if force and self.connection.session is not None:
+            transport = self.connection.session.transport
+            for name, value in (("close_grace", 0.2), ("term_grace", 1.0)):
+                if hasattr(transport, name):
+                    setattr(transport, name, value)
+        self.run_worker(self.connection.run(spec, reason), group="connection", exit_on_error=False)
+
+    def on_connection_changed(self, message: ConnectionChanged) -> None:
+        status = message.status
+        status.in_flight = len(self.in_flight)
+        self.status_bar.status = status
+        if status.state in ("exited", "failed"):
+            tail = "\n".join(status.stderr_tail[-3:])
+            text = status.detail + (f"\n{tail}" if tail else "")
+            self.notify(text or status.state, title=f"{status.server}: {status.state}", severity="error", markup=False, timeout=8)
+
+    def on_server_ready(self, message: ServerReady) -> None:
+        self._apply_facts(message.facts)
+
+    def _apply_facts(self, facts: ServerFacts) -> None:
+        self.facts = facts
+        if self._has_view("view-overview"):
+            self.query_one("#view-overview").show(facts)
+
+    def on_connection_problem(self, message: ConnectionProblem) -> None:
+        self.notify(message.text, severity=message.severity, markup=False)
+
+    def on_tools_fetched(self, message: ToolsFetched) -> None:
+        event = message.event
+        diff: ListDiff | None = event.diff
+        if event.cause == "initial":
+            # a reconnect: compare with what the previous connection listed
+            diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
+        self._show_tools(event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause)
+
+    def _show_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None, announce: bool, cause: str) -> None:
+        self.previous_tools = list(tools)
+        self.tool_list.set_tools(tools, diff)
+        if announce and diff is not None:
+            if diff.empty:
+                if cause == "refresh":
+                    self.notify("The tool list is unchanged.", title="Tools refreshed", timeout=3)
+            else:
+                hint = "  (ctrl+g shows the diff)" if diff.changed else ""
+                self.notify(diff.summary() + hint, title="Tool list changed", markup=False, timeout=6)
+        if diff is not None and diff.duplicates:
+            self.notify("The server listed these tool names more than once: " + ", ".join(diff.duplicates), severity="warning", markup=False)
+        name = (self.current_tool or {}).get("name")
+        fresh = next((t for t in tools if t.get("name") == name), None) if name else None
+        if fresh is not None:
+            if fresh != self.current_tool:
+                self.current_tool = fresh
+                self.composer.set_tool(fresh)
+            self.tool_list.selected_name = name
+            if self._first_tools:
+                self.tool_list.select_name(name)
+        elif self.current_tool is None and tools:
+            self.tool_list.select_name(str(tools[0].get("name")))
+        self._first_tools = False
+
+    # -- tools ---------------------------------------------------------
+    @on(ToolList.ToolSelected)
+    def _tool_selected(self, event: ToolList.ToolSelected) -> None:
+        tool = event.tool
+        changed = tool is not self.current_tool
+        self.current_tool = tool
+        if changed:
+            self.composer.set_tool(tool)
+        if event.by_user and not self.read_only:
+            self._focus_composer(tool)
+        if self.read_only and self.replay is not None:
+            outcome = recorded_outcome(self.replay, self.store, str(tool.get("name")))
+            if outcome is None:
+                self.result_panel.clear()
+            elif isinstance(outcome, BaseException):
+                self.result_panel.show_error(outcome, None)
+            else:
+                self.result_panel.show_outcome(outcome)
+
+    @work(group="focus-composer", exclusive=True, exit_on_error=False)
+    async def _focus_composer(self, tool: dict[str, Any]) -> None:
+        """After enter on a tool: focus the first field once its form is built."""
+        composer = self.composer
+        for _ in range(40):
+            if composer.tool is tool and composer.schema_form is not None:
+                break
+            await asyncio.sleep(0.025)
+        target = next((w for w in composer.query("*") if w.focusable), None)
+        if target is not None:
+            target.focus()
+
+    def action_send_request(self) -> None:
+        if self.current_view != "main":
+            return
+        if self.read_only:
+            self.notify("This is a read-only recording: requests cannot be sent.", severity="warning")
+            return
+        self.composer.action_send()
+
+    def refresh_tools(self) -> None:
+        session = self.connection.live
+        if session is None:
+            self.notify("Not connected." if not self.read_only else "A recording cannot be refreshed.", severity="warning")
+            return
+        self._refresh_tools(session)
+
+    @work(group="refresh-tools", exclusive=True, exit_on_error=False)
+    async def _refresh_tools(self, session) -> None:
+        try:
+            await session.list_all("tools", cause="refresh")
+        except InspectorError as exc:
+            self.post_message(ConnectionProblem(f"tools/list failed: {exc}", "error"))
+
+    def show_tool_diff(self) -> None:
+        from .tool_diff import ToolDiffScreen
+
+        tools = self.tool_list
+        highlighted = tools.highlighted_tool()
+        change = tools.change_for((highlighted or {}).get("name")) or tools.change_for((self.current_tool or {}).get("name"))
+        if change is None and tools.changes:
+            change = next(iter(tools.changes.values()))
+        if change is None:
+            self.notify("No modified tool to compare (the diff appears after notifications/tools/list_changed).", severity="information")
+            return
+        self.app.push_screen(ToolDiffScreen(change))
+
+    def dismiss_tool_changes(self) -> None:
+        self.tool_list.dismiss_changes()
+
+    # -- calling -------------------------------------------------------
+    @on(ComposerPanel.SendRequested)
+    def _send_requested(self, event: ComposerPanel.SendRequested) -> None:
+        event.stop()
+        session = self.connection.live
+        if session is None:
+            reason = "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
+            self.notify(f"Cannot send: {reason}.", severity="error")
+            return
+        self._call_tool(session, event.tool_name, event.arguments)
+
+    @work(group="calls", exit_on_error=False)
+    async def _call_tool(self, session, name: str, arguments: dict[str, Any]) -> None:
+        timeout = self.timeout
+        try:
+            pending = await session.begin_tool_call(name, arguments, timeout=timeout, reset_on_progress=True,
+                                                    max_total=None if timeout is None else timeout * 10)
+        except InspectorError as exc:
+            self.post_message(CallFailed(None, exc, None))
+            return
+        self.post_message(CallStarted(pending))
+        try:
+            outcome = await session.finish_tool_call(pending)
+        except InspectorError as exc:
+            self.post_message(CallFailed(pending, exc, pending.elapsed * 1000))
+            return
+        self.post_message(CallFinished(pending, outcome))
+
+    def on_call_started(self, message: CallStarted) -> None:
+        pending = message.pending
+        self.in_flight.add(pending)
+        self.shown_call = pending
+        self.inflight.track(pending)
+        self.result_panel.show_pending(pending)
+        self._update_in_flight()
+
+    def _finish(self, pending: PendingRequest | None) -> bool:
+        """Forget a finished call; True when the result panel shows it."""
+        if pending is not None:
+            self.in_flight.discard(pending)
+        self._update_in_flight()
+        return pending is None or pending is self.shown_call or self.shown_call is None
+
+    def on_call_finished(self, message: CallFinished) -> None:
+        if self._finish(message.pending):
+            self.result_panel.show_outcome(message.outcome)
+        else:
+            outcome = message.outcome
+            self.notify(f"{outcome.name} finished{' with isError' if outcome.is_error else ''} in {outcome.elapsed_ms:.0f} ms "
+                        "(an earlier call; its response is in the traffic log)", markup=False, timeout=4)
+
+    def on_call_failed(self, message: CallFailed) -> None:
+        if self._finish(message.pending):
+            self.result_panel.show_error(message.error, message.elapsed_ms)
+        else:
+            self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
+
+    def _update_in_flight(self) -> None:
+        status = self.connection.status
+        status.in_flight = len(self.in_flight)
+        self.status_bar.status = status
+
+    # -- server -> client requests ---------------------------------------
+    def _handlers(self) -> dict[str, Any]:
+        return {
+            "roots/list": self._answer_roots,
+            "sampling/createMessage": self._answer_by_hand("sampling/createMessage"),
+            "elicitation/create": self._answer_by_hand("elicitation/create"),
+        }
+
+    async def _answer_roots(self, params: dict | None, entry: TrafficEntry) -> dict:
+        root = Path(self.cwd).resolve()
+        return {"roots": [{"uri": root.as_uri(), "name": root.name or str(root)}]}
+
+    def _answer_by_hand(self, method: str):
+        async def handler(params: dict | None, entry: TrafficEntry) -> dict:
+            from .server_request import ServerRequestScreen, build_reply
+
+            future: asyncio.Future = asyncio.get_running_loop().create_future()
+            screen = ServerRequestScreen(method, params)
+
+            def answered(answer) -> None:
+                if not future.done():
+                    future.set_result(answer)
+
+            self.app.push_screen(screen, callback=answered)
+            try:
+                answer = await future
+            except BaseException:
+                # the server cancelled or went away: take the question off the screen
+                if screen.is_attached and self.app.screen is screen:
+                    self.app.pop_screen()
+                raise
+            return build_reply(method, answer)
+
+        return handler
+
+    # -- notifications view --------------------------------------------
+    def on_notifications_view_set_level_requested(self, message) -> None:
+        session = self.connection.live
+        if session is None:
+            self.notify("Not connected.", severity="warning")
+            return
+        self._set_level(session, message.level)
+
+    @work(group="set-level", exclusive=True, exit_on_error=False)
+    async def _set_level(self, session, level: str) -> None:
+        try:
+            await session.set_log_level(level)
+        except InspectorError as exc:
+            self.post_message(ConnectionProblem(f"logging/setLevel failed: {exc}", "error"))
+        else:
+            self.post_message(ConnectionProblem(f"log level set to {level}", "information"))
+
+    # -- recordings ----------------------------------------------------
+    @work(thread=True, group="load", exit_on_error=False)
+    def _load_recording(self) -> None:
+        try:
+            loaded = load_session(self.open_file)
+        except SessionFileError as exc:
+            self.app.call_from_thread(self._recording_failed, str(exc))
+            return
+        replay = reconstruct(loaded.store)
+        self.app.call_from_thread(self._recording_loaded, loaded, replay)
+
+    def _recording_failed(self, text: str) -> None:
+        self.status_bar.status = ConnectionStatus("failed", detail=text)
+        self.notify(text, title="Cannot open the recording", severity="error", markup=False)
+
+    def _recording_loaded(self, loaded: LoadedSession, replay: Replay) -> None:
+        # The views were built on the app's (empty) store; move the loaded entries into it.
+        for entry in loaded.store:
+            self.store.load_entry(entry)
+        self.replay = replay
+        if self.recorded_arguments is not None:
+            self.recorded_arguments.replay = replay
+        header = loaded.header
+        server = str(header.get("server") or header.get("command") or "")
+        facts = replay.facts or ServerFacts()
+        name = str(facts.server_info.get("name") or server or "server")
+        detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
+        if loaded.skipped_lines:
+            detail += f" · {len(loaded.skipped_lines)} unreadable lines skipped"
+        self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail)
+        if server and not server.startswith(("http://", "https://")):
+            import shlex
+
+            try:
+                self.log_spec = ServerSpec(str(header.get("name") or name), shlex.split(server))
+            except ValueError:
+                self.log_spec = None
+            for log in self.query(TrafficLog):
+                log.server_spec = self.log_spec
+        self._apply_facts(facts)
+        lists = replay.tool_lists
+        diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
+        self._show_tools(replay.tools, diff, announce=False, cause="recording")
+        if diff is not None and not diff.empty:
+            self.notify(diff.summary(), title="The tool list changed during the recording", markup=False, timeout=6)

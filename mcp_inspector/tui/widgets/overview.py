@@ -1,0 +1,79 @@
+"""The server overview: who it is, which protocol version, its instructions
+(Markdown) and its capabilities, each explained."""
+
+from __future__ import annotations
+
+import json
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static
+
+from ..capabilities import explain_capabilities, render_value
+from ..messages import ServerFacts
+
+
+def server_table(facts: ServerFacts) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    info = facts.server_info
+    rows = [
+        ("Name", info.get("name")),
+        ("Title", info.get("title")),
+        ("Version", info.get("version")),
+        ("Website", info.get("websiteUrl")),
+        ("Description", info.get("description")),
+        ("Protocol version", facts.protocol_version),
+    ]
+    for label, value in rows:
+        if value is not None:
+            table.add_row(label, Text(str(value)))
+    extra = {k: v for k, v in info.items() if k not in ("name", "title", "version", "websiteUrl", "description")}
+    for key, value in extra.items():
+        table.add_row(key, Text(json.dumps(value, ensure_ascii=False)[:400], style="dim"))
+    return table
+
+
+def capabilities_table(facts: ServerFacts) -> Table | Text:
+    lines = explain_capabilities(facts.capabilities)
+    if not lines:
+        return Text("The server declared no capabilities.", style="italic")
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(ratio=1)
+    for line in lines:
+        path = Text(("  " * line.depth) + line.path, style="bold" if line.depth == 0 else "")
+        if line.explanation is None:
+            explanation = Text("(not a capability mcp-inspector knows; shown as declared)", style="italic dim")
+        else:
+            explanation = Text(line.explanation)
+        table.add_row(path, Text(render_value(line.value)[:120]), explanation)
+    return table
+
+
+class ServerOverview(VerticalScroll):
+    """Shows a ServerFacts; empty until the handshake is done."""
+
+    DEFAULT_CSS = """
+    ServerOverview { padding: 0 1; }
+    ServerOverview .overview--heading { text-style: bold; color: $accent; margin-top: 1; }
+    ServerOverview #overview-instructions { margin: 0; padding: 0 1; border-left: tall $accent 40%; height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("Server", classes="overview--heading")
+        yield Static("Not connected yet.", id="overview-server")
+        yield Static("Capabilities", classes="overview--heading")
+        yield Static("", id="overview-capabilities")
+        yield Static("Instructions", classes="overview--heading")
+        yield Markdown("", id="overview-instructions")
+
+    def show(self, facts: ServerFacts) -> None:
+        self.query_one("#overview-server", Static).update(server_table(facts))
+        self.query_one("#overview-capabilities", Static).update(capabilities_table(facts))
+        text = facts.instructions if facts.instructions else "*The server sent no instructions.*"
+        self.query_one("#overview-instructions", Markdown).update(text)

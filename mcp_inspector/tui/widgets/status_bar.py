@@ -1,0 +1,95 @@
+"""The connection state, always visible: connecting, connected (protocol, pid),
+exited (code or signal plus the last stderr lines), failed, read-only."""
+
+from __future__ import annotations
+
+import signal as signals
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ..messages import ConnectionStatus
+
+ICONS = {
+    "idle": ("○", "$text-muted"),
+    "connecting": ("◌", "$warning"),
+    "initializing": ("◌", "$warning"),
+    "connected": ("●", "$success"),
+    "exited": ("✖", "$error"),
+    "failed": ("✖", "$error"),
+    "disconnected": ("○", "$text-muted"),
+    "read-only": ("▣", "$accent"),
+}
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def describe_status(status: ConnectionStatus, mask_volatile: bool = False) -> tuple[str, list[str]]:
+    """The one-line summary and the extra lines (stderr tail) for a status."""
+    pid = "pid ****" if mask_volatile else (f"pid {status.pid}" if status.pid else "")
+    name = status.server or "server"
+    state = status.state
+    extra: list[str] = []
+    if state == "connecting":
+        line = f"connecting to {name}…  {status.command if not mask_volatile else ''}".rstrip()
+    elif state == "initializing":
+        line = f"{name}: handshake in progress  {pid}".rstrip()
+    elif state == "connected":
+        parts = [f"connected to {name}", f"protocol {status.protocol_version}" if status.protocol_version else "", pid]
+        if status.in_flight:
+            parts.append(f"{status.in_flight} in flight")
+        line = "  ·  ".join(p for p in parts if p)
+    elif state in ("exited", "failed"):
+        how = []
+        if status.exit_code is not None:
+            how.append(f"exit code {status.exit_code}")
+        if status.signal is not None:
+            how.append(f"killed by {signal_name(status.signal)}")
+        verb = "server exited" if state == "exited" else "connection failed"
+        line = f"{name}: {verb}" + (f" ({', '.join(how)})" if how else "")
+        redundant = how and status.detail.startswith(("the server exited", "the server was killed"))
+        if status.detail and not redundant:
+            line += f": {status.detail}"
+        line += "  ·  ctrl+r reconnect, f7 other server"
+        extra = [f"stderr │ {text}" for text in status.stderr_tail[-3:]]
+    elif state == "disconnected":
+        line = f"{name}: disconnected ({status.detail or 'closed'})  ·  ctrl+r reconnect"
+    elif state == "read-only":
+        line = f"read-only recording: {status.detail}" + (f"  ·  protocol {status.protocol_version}" if status.protocol_version else "")
+    else:
+        line = "not connected"
+    return line, extra
+
+
+class StatusBar(Static):
+    """One line normally; a few more when the server died (its last stderr lines)."""
+
+    DEFAULT_CSS = """
+    StatusBar { height: auto; max-height: 4; padding: 0 1; background: $panel; }
+    StatusBar.-bad { background: $error 25%; }
+    StatusBar.-good { background: $success 12%; }
+    """
+
+    status: reactive[ConnectionStatus] = reactive(ConnectionStatus, always_update=True)
+
+    def __init__(self, mask_volatile: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.mask_volatile = mask_volatile
+
+    def watch_status(self, status: ConnectionStatus) -> None:
+        icon, _ = ICONS.get(status.state, ("?", ""))
+        line, extra = describe_status(status, self.mask_volatile)
+        text = Text()
+        text.append(f"{icon} ", style="bold")
+        text.append(line)
+        for row in extra:
+            text.append("\n" + row, style="dim")
+        self.update(text)
+        self.set_class(status.state in ("exited", "failed"), "-bad")
+        self.set_class(status.state == "connected", "-good")

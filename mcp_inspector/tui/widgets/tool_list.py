@@ -1,0 +1,312 @@
+"""The tool list: filterable, with annotation badges and change markers.
+
+An OptionList (virtualised; fine up to ~10k tools) under a filter Input.
+Typing while the list has focus goes to the filter. After a list change the
+added, modified and removed tools are marked (removed ones struck through)
+until the next change or ``dismiss_changes``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...core.tooldiff import ItemChange, ListDiff
+
+# annotation hint -> (full label, short chip shown in the list, colour variable)
+BADGES = (
+    ("readOnlyHint", "read-only", "RO", "$success"),
+    ("destructiveHint", "destructive", "DESTR", "$error"),
+    ("idempotentHint", "idempotent", "IDEM", "$secondary"),
+    ("openWorldHint", "open-world", "OPEN", "$warning"),
+)
+BADGE_LEGEND = "RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world"
+MARKS = {"added": ("+", "tool-added"), "changed": ("~", "tool-changed"), "removed": ("-", "tool-removed")}
+MAX_SHOWN = 1000  # options built at once; more matches are counted, and typing narrows them
+DEBOUNCE_ABOVE = 1000  # with more tools than this, the filter waits for a pause in typing
+FILTER_KEYS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.")
+
+
+def tool_title(tool: dict[str, Any]) -> str:
+    """The display name the spec recommends: title, then annotations.title, then name."""
+    annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+    for candidate in (tool.get("title"), annotations.get("title"), tool.get("name")):
+        if isinstance(candidate, str) and candidate:
+            return candidate
+    return "(unnamed)"
+
+
+def badges(tool: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(label, chip, css variable) for each annotation hint that is true."""
+    annotations = tool.get("annotations")
+    if not isinstance(annotations, dict):
+        return []
+    return [(label, chip, colour) for key, label, chip, colour in BADGES if annotations.get(key) is True]
+
+
+def fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+
+
+def matches(tool: dict[str, Any], needle: str) -> bool:
+    if not needle:
+        return True
+    needle = needle.lower()
+    for key in ("name", "title", "description"):
+        value = tool.get(key)
+        if isinstance(value, str) and needle in value.lower():
+            return True
+    return needle in tool_title(tool).lower()
+
+
+class ToolList(Vertical):
+    """Filter input, list of tools, and a one-line summary of the last change."""
+
+    DEFAULT_CSS = """
+    ToolList { width: 32; }
+    ToolList #tool-filter { margin: 0; border: none; height: 1; padding: 0 1; background: $boost; }
+    ToolList #tool-filter:focus { background: $primary 20%; }
+    ToolList #tool-options { height: 1fr; border: none; padding: 0; }
+    ToolList #tool-summary { height: auto; max-height: 3; color: $text-muted; padding: 0 1; }
+    """
+
+    class ToolSelected(Message):
+        """The user chose a tool (enter or click)."""
+
+        def __init__(self, tool: dict[str, Any], by_user: bool = True) -> None:
+            super().__init__()
+            self.tool = tool
+            self.by_user = by_user  # False when the app chose it (first tool, reconnect)
+
+    class DiffRequested(Message):
+        def __init__(self, change: ItemChange) -> None:
+            super().__init__()
+            self.change = change
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.tools: list[dict[str, Any]] = []
+        self.marks: dict[str, str] = {}
+        self.removed: list[dict[str, Any]] = []
+        self.changes: dict[str, ItemChange] = {}
+        self.selected_name: str | None = None
+        self._ids: dict[str, dict[str, Any]] = {}
+        self._prompts: dict[tuple, Text] = {}  # (id(tool), mark, width) -> prompt, so filtering does not rebuild them
+        self._filter_timer = None
+        self.hidden_matches = 0
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter tools (type)", id="tool-filter", select_on_focus=False)
+        yield OptionList(id="tool-options")
+        yield Static("", id="tool-summary")
+
+    @property
+    def option_list(self) -> OptionList:
+        return self.query_one("#tool-options", OptionList)
+
+    @property
+    def filter_input(self) -> Input:
+        return self.query_one("#tool-filter", Input)
+
+    # -- data ----------------------------------------------------------
+    def set_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None = None) -> None:
+        """Show a new list; a non-empty diff marks what changed since the last one."""
+        self.tools = list(tools)
+        self._prompts.clear()
+        if diff is not None and not diff.empty:
+            self.marks = {str(t.get("name")): "added" for t in diff.added}
+            self.marks.update({c.name: "changed" for c in diff.changed})
+            self.changes = {c.name: c for c in diff.changed}
+            self.removed = list(diff.removed)
+        elif diff is not None:
+            # a refetch with no change keeps nothing stale
+            self.removed = [t for t in self.removed if t.get("name") not in {x.get("name") for x in tools}]
+        self._rebuild()
+
+    def dismiss_changes(self) -> None:
+        self.marks.clear()
+        self.changes.clear()
+        self.removed.clear()
+        self._rebuild()
+
+    def change_for(self, name: str | None) -> ItemChange | None:
+        return self.changes.get(name) if name else None
+
+    def highlighted_tool(self) -> dict[str, Any] | None:
+        option_list = self.option_list
+        if option_list.highlighted is None:
+            return None
+        option = option_list.get_option_at_index(option_list.highlighted)
+        return self._ids.get(option.id or "")
+
+    def select_name(self, name: str) -> bool:
+        """Highlight and choose a tool by name, as if the user pressed enter on it."""
+        for option_id, tool in self._ids.items():
+            if tool.get("name") == name and not option_id.startswith("removed:"):
+                index = self.option_list.get_option_index(option_id)
+                self.option_list.highlighted = index
+                self.selected_name = name
+                self.post_message(self.ToolSelected(tool, by_user=False))
+                return True
+        return False
+
+    # -- rendering -----------------------------------------------------
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", lambda _: self._restyle(), init=False)
+        self._built_width = 0
+
+    def on_resize(self) -> None:
+        if self.size.width != self._built_width and self.tools:
+            self._rebuild()
+
+    def _restyle(self) -> None:
+        self._prompts.clear()
+        self._rebuild()
+
+    def _colour(self, variable: str) -> str:
+        return self.app.theme_variables.get(variable, "") if self.is_attached else ""
+
+    def _prompt(self, tool: dict[str, Any], mark: str | None, width: int) -> Text:
+        key = (id(tool), mark, width)
+        prompt = self._prompts.get(key)
+        if prompt is None:
+            prompt = self._prompts[key] = self._make_prompt(tool, mark, width)
+        return prompt
+
+    def _make_prompt(self, tool: dict[str, Any], mark: str | None, width: int) -> Text:
+        """Two lines: marker + title, then name and annotation chips, cut to the width."""
+        text = Text(no_wrap=True, overflow="ellipsis")
+        name = str(tool.get("name", ""))
+        title = tool_title(tool)
+        if mark:
+            glyph, variable = MARKS[mark]
+            text.append(f"{glyph} ", style=f"bold {self._colour(variable)}")
+        else:
+            text.append("  ")
+        strike = " strike" if mark == "removed" else ""
+        text.append(fit(title, width - 2), style="bold" + strike)
+        chips = badges(tool)
+        if name == title and not chips:
+            return text  # nothing more to say: one line
+        chips_width = sum(len(chip) + 1 for _, chip, _ in chips)
+        text.append("\n  ")
+        text.append(fit(name, max(4, width - 2 - chips_width)) if name != title else "", style="dim" + strike)
+        for _, chip, variable in chips:
+            text.append(" ")
+            text.append(chip, style=f"bold {self._colour(variable.lstrip('$'))}{strike}")
+        return text
+
+    def _rebuild(self) -> None:
+        if not self.is_mounted:
+            return
+        needle = self.filter_input.value.strip()
+        option_list = self.option_list
+        previous = self.highlighted_tool()
+        keep = (previous or {}).get("name") or self.selected_name
+        width = max(12, (option_list.scrollable_content_region.width or self.size.width or 30) - 1)
+        options: list[Option] = []
+        self._ids = {}
+        seen: set[str] = set()
+        hidden = 0
+        for tool in self.tools:
+            if not matches(tool, needle):
+                continue
+            if len(options) >= MAX_SHOWN:
+                hidden += 1
+                continue
+            name = str(tool.get("name", ""))
+            option_id = name if name not in seen else f"{name}#{len(seen)}"
+            seen.add(option_id)
+            self._ids[option_id] = tool
+            options.append(Option(self._prompt(tool, self.marks.get(name), width), id=option_id))
+        self.hidden_matches = hidden
+        for tool in self.removed:
+            if not matches(tool, needle):
+                continue
+            option_id = f"removed:{tool.get('name')}"
+            if option_id in self._ids:
+                continue
+            self._ids[option_id] = tool
+            options.append(Option(self._prompt(tool, "removed", width), id=option_id, disabled=True))
+        self._built_width = self.size.width
+        option_list.clear_options()
+        option_list.add_options(options)
+        if keep is not None and keep in self._ids:
+            option_list.highlighted = option_list.get_option_index(keep)
+        elif options:
+            option_list.highlighted = 0
+        self._update_summary(len(self._ids) - sum(1 for i in self._ids if i.startswith("removed:")))
+
+    def _update_summary(self, shown: int) -> None:
+        total = len(self.tools)
+        lines = [f"{shown} of {total} tools" if shown != total else f"{total} tools"]
+        if self.hidden_matches:
+            lines[0] += f" ({self.hidden_matches} more match: type to narrow)"
+        counts = {kind: sum(1 for v in self.marks.values() if v == kind) for kind in ("added", "changed")}
+        changes = []
+        if counts["added"]:
+            changes.append(f"[{self._colour('tool-added')}]+{counts['added']} new[/]")
+        if counts["changed"]:
+            changes.append(f"[{self._colour('tool-changed')}]~{counts['changed']} changed[/]")
+        if self.removed:
+            changes.append(f"[{self._colour('tool-removed')}]-{len(self.removed)} gone[/]")
+        if changes:
+            lines.append(" · ".join(changes))
+            lines.append("[dim]ctrl+g diff · ctrl+x dismiss[/]")
+        self.query_one("#tool-summary", Static).update("\n".join(lines))
+
+    # -- events --------------------------------------------------------
+    @on(Input.Changed, "#tool-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
+        if len(self.tools) > DEBOUNCE_ABOVE:
+            self._filter_timer = self.set_timer(0.12, self._rebuild)
+        else:
+            self._rebuild()
+
+    @on(Input.Submitted, "#tool-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.option_list.focus()
+        if self.option_list.highlighted is not None:
+            self.option_list.action_select()
+
+    @on(OptionList.OptionSelected, "#tool-options")
+    def _option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        tool = self._ids.get(event.option.id or "")
+        if tool is not None:
+            self.selected_name = str(tool.get("name"))
+            self.post_message(self.ToolSelected(tool))
+
+    def on_key(self, event) -> None:
+        """Type to filter: letters pressed on the list go to the filter input."""
+        if self.filter_input.has_focus:
+            if event.key == "down":
+                event.stop()
+                self.option_list.focus()
+            elif event.key == "escape" and self.filter_input.value:
+                event.stop()
+                self.filter_input.value = ""
+            return
+        if event.character and event.character in FILTER_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.filter_input.focus()
+            self.filter_input.insert_text_at_cursor(event.character)
+        elif event.key == "backspace" and self.filter_input.value:
+            event.stop()
+            self.filter_input.value = self.filter_input.value[:-1]
+        elif event.key == "escape" and self.filter_input.value:
+            event.stop()
+            self.filter_input.value = ""

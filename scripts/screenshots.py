@@ -1,0 +1,132 @@
+"""Drive the TUI against the demo server and save an SVG of each main view.
+
+    python scripts/screenshots.py [--out screenshots]
+
+Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.demo -v``
+(``-v`` makes it trace to stderr, so the console view has something to show)
+and writes: main (a tool called, its result), tools-changed + tool-diff
+(after toggle_extra_tools), overview, traffic-detail, notifications, console
+and connect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from mcp_inspector.core.servers import ServerSpec  # noqa: E402
+from mcp_inspector.tui.app import make_app  # noqa: E402
+from mcp_inspector.tui.config import TuiConfig  # noqa: E402
+from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
+
+SIZE = (120, 40)
+
+
+async def wait_for_form(app) -> None:
+    """Wait for the composer's form-building worker (never wait_for_complete([]): that waits for all)."""
+    from textual.worker import WorkerCancelled
+
+    loading = [w for w in app.workers if w.group == "composer-load"]
+    if loading:
+        try:
+            await app.workers.wait_for_complete(loading)
+        except WorkerCancelled:  # replaced by a newer load (exclusive group)
+            await wait_for_form(app)
+
+
+async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 15.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> None:
+    """Choose the tool, fill its form, send with ctrl+s, and wait for the result."""
+    main.tool_list.select_name(tool)
+    await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == tool, what=f"{tool}")
+    await wait_for_form(pilot.app)
+    await main.composer.set_arguments(arguments)
+    before = main.store.method_counts.get("tools/call", 0)
+    main.tool_list.option_list.focus()
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight, what=f"{tool} result")
+    if linger:  # finished calls linger in the in-flight panel for a moment; let them go
+        await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
+    await pilot.pause(0.3)
+
+
+async def take(pilot, out: Path, name: str) -> None:
+    await pilot.pause(0.3)
+    path = out / f"{name}.svg"
+    path.write_text(pilot.app.export_screenshot(title=f"mcp-inspector: {name}"), encoding="utf-8")
+    print(f"wrote {path}")
+
+
+async def run(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    # "python" from this interpreter's folder, so the pictures show no local paths
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    spec = ServerSpec("demo", ["python", "-m", "mcp_inspector.demo", "-v"], source="built-in")
+    app = make_app(spec, config=TuiConfig(), snapshot_mode=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        main = app.main
+        await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list")
+        await call(pilot, main, "emit_logs", {"count": 8})
+        await call(pilot, main, "create_ticket", {"title": "Login page is slow", "priority": "high", "tags": ["perf"], "labels": ["bug", "ui"]})
+        await take(pilot, out, "main")
+
+        await call(pilot, main, "toggle_extra_tools", {}, linger=False)
+        await wait_for(pilot, lambda: bool(main.tool_list.marks), what="the tool list change")
+        main.tool_list.select_name("echo")
+        await take(pilot, out, "tools-changed")
+        await pilot.press("ctrl+g")
+        await take(pilot, out, "tool-diff")
+        await pilot.press("escape")
+        app.clear_notifications()  # the list-change toast belongs to the two pictures above
+
+        await pilot.press("2")
+        await take(pilot, out, "overview")
+
+        await pilot.press("5")
+        await pilot.pause(0.3)
+        log = main.query_one("#view-traffic").query_one(TrafficLog)
+        ticket = [e for e in main.store if e.method == "tools/call" and b"create_ticket" in e.raw]
+        seq = ticket[-1].reply_seq or ticket[-1].seq  # the ticket's response: structured content
+        log.move_cursor_to_seq(seq)
+        await take(pilot, out, "traffic")
+        await pilot.press("enter")
+        await take(pilot, out, "traffic-detail")
+        await pilot.press("escape")
+
+        await pilot.press("3")
+        await take(pilot, out, "notifications")
+        await pilot.press("4")
+        await take(pilot, out, "console")
+        await pilot.press("1")
+        await pilot.press("f7")
+        await pilot.pause(0.5)
+        await take(pilot, out, "connect")
+        await pilot.press("escape")
+        await pilot.press("f1")
+        await take(pilot, out, "help")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(REPO / "screenshots"), help="folder for the SVG files")
+    args = parser.parse_args()
+    asyncio.run(run(Path(args.out)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Helpers for driving the whole InspectorApp in Pilot tests."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.tui.app import InspectorApp, make_app
+from mcp_inspector.tui.config import TuiConfig
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DEMO_SESSION = FIXTURES / "demo-session.jsonl"
+SIZE = (120, 40)
+
+
+def demo_spec(*extra: str) -> ServerSpec:
+    return ServerSpec("demo", [sys.executable, "-m", "mcp_inspector.demo", *extra], source="test")
+
+
+def live_app(spec: ServerSpec | None = None, **options) -> InspectorApp:
+    """The app on a real demo server subprocess, with default config (no user files)."""
+    options.setdefault("config", TuiConfig())
+    options.setdefault("timeout", 20.0)
+    return make_app(spec or demo_spec(), **options)
+
+
+async def settle(app) -> None:
+    """Wait for the app's short-lived workers (never the connection's, which runs until the end).
+
+    A worker replaced by an exclusive newer one ends cancelled; that is fine here.
+    """
+    from textual.worker import WorkerCancelled, WorkerState
+
+    for _ in range(50):
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "connection"]
+        if not busy:
+            return
+        try:
+            await app.workers.wait_for_complete(busy)
+        except WorkerCancelled:
+            pass
+
+
+async def wait_for_form(app) -> None:
+    """Wait for the composer's form-building worker (never wait_for_complete([]): that waits for all)."""
+    from textual.worker import WorkerCancelled
+
+    loading = [w for w in app.workers if w.group == "composer-load"]
+    if loading:
+        try:
+            await app.workers.wait_for_complete(loading)
+        except WorkerCancelled:  # replaced by a newer load (exclusive group)
+            await wait_for_form(app)
+
+
+async def wait_for(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
+    """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await pilot.pause(0.05)
+
+
+async def wait_for_tools(pilot, app: InspectorApp) -> None:
+    await wait_for(pilot, lambda: bool(app.main.tool_list.tools), what="the tool list")
+
+
+async def choose_tool(pilot, app: InspectorApp, name: str) -> None:
+    """Select a tool in the list and wait for the composer to show its form."""
+    main = app.main
+    assert main.tool_list.select_name(name), f"no tool {name!r} in the list"
+    await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == name, what=name)
+    # the composer builds the form in a worker; wait for it, not for the old form still on screen
+    await wait_for_form(app)
+    await wait_for(pilot, lambda: main.composer.schema_form is not None, what=f"the form of {name}")
+
+
+def outgoing(app: InspectorApp, method: str) -> list:
+    from mcp_inspector.core.traffic import Direction
+
+    return [e for e in app.store if e.direction is Direction.OUT and e.method == method]

@@ -1,0 +1,75 @@
+"""The tool list widget on its own: titles, badges, change marks, big lists."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.app import App, ComposeResult
+
+from mcp_inspector.core.tooldiff import diff_items
+from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.tool_list import MAX_SHOWN, ToolList, badges, tool_title
+
+from app_helpers import wait_for
+
+
+class ListApp(App):
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        yield ToolList()
+
+
+def test_title_precedence_and_badges():
+    assert tool_title({"name": "a", "title": "A", "annotations": {"title": "B"}}) == "A"
+    assert tool_title({"name": "a", "annotations": {"title": "B"}}) == "B"
+    assert tool_title({"name": "a"}) == "a"
+    tool = {"name": "x", "annotations": {"readOnlyHint": True, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}}
+    assert [label for label, _, _ in badges(tool)] == ["read-only", "destructive", "open-world"]
+    assert badges({"name": "x", "annotations": "junk"}) == []
+
+
+@pytest.mark.anyio
+async def test_marks_and_struck_through_removed_tools():
+    before = [{"name": "keep"}, {"name": "gone", "title": "Gone"}, {"name": "edit", "description": "old"}]
+    after = [{"name": "keep"}, {"name": "edit", "description": "new"}, {"name": "fresh"}]
+    app = ListApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        tools = app.query_one(ToolList)
+        tools.set_tools(before)
+        tools.set_tools(after, diff_items(before, after))
+        await pilot.pause()
+        assert tools.marks == {"fresh": "added", "edit": "changed"}
+        assert tools.change_for("edit").field_diff("description").splitlines()[-2:] == ["-old", "+new"]
+        option_list = tools.option_list
+        removed = option_list.get_option("removed:gone")
+        assert removed.disabled
+        assert any("strike" in str(span.style) for span in removed.prompt.spans)
+        # an unchanged refetch keeps the marks; the next real change replaces them
+        tools.set_tools(after, diff_items(after, after))
+        assert tools.removed and tools.marks
+        tools.dismiss_changes()
+        assert not tools.removed and not tools.marks
+        assert option_list.option_count == 3
+
+
+@pytest.mark.anyio
+async def test_ten_thousand_tools_stay_fast():
+    many = [{"name": f"tool_{i}", "title": f"Tool {i}", "description": f"does thing {i}",
+             "annotations": {"readOnlyHint": i % 2 == 0}} for i in range(10_000)]
+    app = ListApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        tools = app.query_one(ToolList)
+        started = time.perf_counter()
+        tools.set_tools(many)
+        await pilot.pause()
+        assert time.perf_counter() - started < 2.0
+        assert tools.option_list.option_count == MAX_SHOWN and tools.hidden_matches == 10_000 - MAX_SHOWN
+        tools.option_list.focus()
+        started = time.perf_counter()
+        await pilot.press(*"tool_999")
+        await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=5, what="the filter")
+        assert time.perf_counter() - started < 3.0
+        assert sorted(tools._ids) == ["tool_999", *[f"tool_999{d}" for d in range(10)]]
