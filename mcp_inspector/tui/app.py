@@ -188,7 +188,7 @@ class InspectorApp(App[int]):
             ("request: send the composer's request", main.action_send_request, "key: ctrl+s"),
             ("request: cancel the newest call in flight", lambda: self.run_worker(main.inflight.action_cancel_request()),
              "sends notifications/cancelled"),
-            ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: f2 in the composer"),
+            ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: ctrl+t in the composer"),
             ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
             ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),
         ]

@@ -147,7 +147,7 @@ async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
     async with app.run_test(size=(100, 60)) as pilot:
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
-        await pilot.press("f2")
+        await pilot.press("ctrl+t")
         await settle(pilot, app)
         assert app.query_one(TabbedContent).active == "composer-json"
         assert app.focused is composer.json_editor
@@ -177,7 +177,7 @@ async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
         # back to the form: editing it rewrites the JSON
         composer.json_editor.text = json.dumps(edited)
         await settle(pilot, app)
-        await pilot.press("f2")
+        await pilot.press("ctrl+t")
         await settle(pilot, app)
         await type_into(pilot, form._editors["$.title"], "!")
         await settle(pilot, app)

@@ -75,7 +75,7 @@ def test_composer_form_with_values_and_messages(snap_compare, tmp_path):
 def test_composer_json_view_with_a_parse_error(snap_compare, tmp_path):
     async def run_before(pilot) -> None:
         await fill_form(pilot)
-        await pilot.press("f2")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         composer = pilot.app.query_one(ComposerPanel)
         composer.json_editor.text = '{\n  "title": "Broken",\n  "count": 3,\n}'

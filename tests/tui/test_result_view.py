@@ -235,7 +235,8 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         await pilot.pause()  # mounting and the first paint
         paint_cpu, paint_wall = time.process_time() - cpu, time.perf_counter() - wall
         print(f"show_outcome: {call_cpu * 1000:.0f} ms CPU; until painted: {paint_cpu * 1000:.0f} ms CPU, {paint_wall * 1000:.0f} ms wall")
-        assert call_cpu < 0.2 and paint_cpu < 0.5  # measured on an idle 2-core box: ~40 ms and ~150 ms
+        # A regression guard, not a benchmark: formatting all 50 MB would take several seconds.
+        assert call_cpu < 1.0 and paint_cpu < 3.0  # measured on an idle 2-core box: ~40 ms and ~150 ms
         await settle(pilot, app)
         assert panel.truncated
         shown = texts(panel)

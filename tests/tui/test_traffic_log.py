@@ -336,7 +336,7 @@ async def test_hostile_text_and_huge_frames_stay_on_one_cheap_line():
         started = time.perf_counter()
         log._cache.clear()
         lines = visible_lines(log)[:2]
-        assert time.perf_counter() - started < 0.5  # a 50 MB frame costs a 400-byte slice, not a decode
+        assert time.perf_counter() - started < 2.0  # a 50 MB frame costs a 400-byte slice, not a decode
     assert "\x1b" not in lines[0] and "\n" not in lines[0] and "\x07" not in lines[0]
     assert "evil [31m x" in lines[0]
     assert lines[1].count("z") < 200

@@ -34,8 +34,13 @@ def bindings_table(keymap: dict[str, str]) -> Table:
             group = spec.group
             table.add_row(Text(group, style="underline"), "", "")
         table.add_row(display_key(effective_key(spec, keymap)), spec.description, spec.id)
-    extra = [("ctrl+s", "Send the request (composer)", "send-request"), ("ctrl+p", "Command palette", "command-palette")]
-    table.add_row(Text("Composer and palette", style="underline"), "", "")
+    extra = [
+        ("ctrl+s", "Send the request (composer)", "send-request"),
+        ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
+        ("ctrl+k", "Cancel the newest request in flight (c on a selected one)", "cancel-request"),
+        ("ctrl+p", "Command palette", "command-palette"),
+    ]
+    table.add_row(Text("Requests and palette", style="underline"), "", "")
     for key, text, binding_id in extra:
         table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
     return table

@@ -81,7 +81,11 @@ class MainScreen(Screen):
 
     # Same id as the composer's own binding, so one keymap entry remaps both;
     # this one makes ctrl+s send from anywhere on the main view.
-    BINDINGS = [Binding("ctrl+s", "send_request", "Send", id="send-request", show=False)]
+    BINDINGS = [
+        Binding("ctrl+s", "send_request", "Send", id="send-request", show=False),
+        # Same id as the in-flight panel's "c": cancels the selected (or newest) request from anywhere.
+        Binding("ctrl+k", "cancel_request", "Cancel request", id="cancel-request", show=False),
+    ]
 
     def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
                  timeout: float = 60.0, snapshot_mode: bool = False,
@@ -318,6 +322,9 @@ class MainScreen(Screen):
         target = next((w for w in composer.query("*") if w.focusable), None)
         if target is not None:
             target.focus()
+
+    async def action_cancel_request(self) -> None:
+        await self.inflight.action_cancel_request()
 
     def action_send_request(self) -> None:
         if self.current_view != "main":

@@ -83,7 +83,7 @@ class ComposerPanel(Widget):
 
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="send-request", tooltip="Send the tools/call request"),
-        Binding("f2", "toggle_view", "Form/JSON", id="toggle-json-editor", tooltip="Switch between the form and the raw JSON"),
+        Binding("ctrl+t", "toggle_view", "Form/JSON", id="toggle-json-editor", tooltip="Switch between the form and the raw JSON"),
     ]
     DEFAULT_CSS = """
     ComposerPanel { height: 1fr; layout: vertical; }

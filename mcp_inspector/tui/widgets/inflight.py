@@ -101,9 +101,11 @@ class InFlightRow(Vertical, can_focus=True):
                 text, css = outcome_text(pending)
                 self.add_class(css)
                 timing.update(Text(text))
-                button.disabled = True
-                if pending.error is None and progress is not None and progress.total:
-                    bar.update(progress=progress.total)
+                button.display = False  # nothing left to cancel
+                if pending.error is None:
+                    # Finished: a full bar, not an indeterminate "--%" one.
+                    total = progress.total if progress is not None and progress.total else 1
+                    bar.update(total=total, progress=total)
         else:
             timing.update(Text(timing_text(pending)))
 
