@@ -34,7 +34,6 @@ def _retrieve(uri: str):
     raise _NoRemoteRefs(f"remote $ref not fetched: {uri}")
 
 
-@lru_cache(maxsize=512)
 def _validator_for(schema_text: str):
     import jsonschema
     import jsonschema.validators
