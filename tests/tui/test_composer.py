@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.app import App, ComposeResult
-from textual.widgets import Input, Select, SelectionList, Switch, TabbedContent
+from textual.widgets import Select, SelectionList, Switch, TabbedContent
 
+from composer_apps import ComposerApp, settle, type_into
 from conftest import demo_server_command, run_async
 from mcp_inspector.core.drafts import DraftStore
 from mcp_inspector.core.session import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.schema_form import ListEditor, SchemaForm
 
@@ -30,51 +29,12 @@ def demo_tools() -> dict[str, dict]:
     return {tool["name"]: tool for tool in run_async(fetch)}
 
 
-class ComposerApp(App):
-    """Just the composer, collecting what it asks to send."""
-
-    def __init__(self, drafts_path, tool: dict | None = None) -> None:
-        super().__init__()
-        self.drafts_path = drafts_path
-        self.initial_tool = tool
-        self.sent: list[ComposerPanel.SendRequested] = []
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(THEME_VARIABLE_DEFAULTS)
-
-    def compose(self) -> ComposeResult:
-        yield ComposerPanel(DraftStore(self.drafts_path), draft_delay=0.1)
-
-    def on_mount(self) -> None:
-        composer = self.query_one(ComposerPanel)
-        composer.set_server("demo")
-        if self.initial_tool is not None:
-            composer.set_tool(self.initial_tool)
-
-    def on_composer_panel_send_requested(self, message: ComposerPanel.SendRequested) -> None:
-        self.sent.append(message)
-
-
-async def settle(pilot, app) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def type_into(pilot, widget, text: str) -> None:
-    widget.focus()
-    await pilot.pause()
-    if isinstance(widget, Input):
-        await pilot.press("end")  # focusing an Input selects its text
-    await pilot.press(*text)
-
-
 def form_of(app) -> SchemaForm:
     return app.query_one(SchemaForm)
 
 
 async def test_fill_a_nested_enum_and_array_form(tmp_path, demo_tools):
-    app = ComposerApp(tmp_path / "drafts.json", demo_tools["create_ticket"])
+    app = ComposerApp(tmp_path / "drafts.json", server="demo", tool=demo_tools["create_ticket"])
     async with app.run_test(size=(100, 80)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
@@ -143,7 +103,7 @@ async def test_fill_a_nested_enum_and_array_form(tmp_path, demo_tools):
 
 
 async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
-    app = ComposerApp(tmp_path / "drafts.json", demo_tools["create_ticket"])
+    app = ComposerApp(tmp_path / "drafts.json", server="demo", tool=demo_tools["create_ticket"])
     async with app.run_test(size=(100, 60)) as pilot:
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
@@ -187,7 +147,7 @@ async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
 
 
 async def test_invalid_arguments_ask_first_and_can_still_be_sent(tmp_path, demo_tools):
-    app = ComposerApp(tmp_path / "drafts.json", demo_tools["create_ticket"])
+    app = ComposerApp(tmp_path / "drafts.json", server="demo", tool=demo_tools["create_ticket"])
     async with app.run_test(size=(100, 60)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
@@ -216,7 +176,7 @@ async def test_invalid_arguments_ask_first_and_can_still_be_sent(tmp_path, demo_
 
 async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools):
     drafts = tmp_path / "drafts.json"
-    app = ComposerApp(drafts, demo_tools["weather_report"])
+    app = ComposerApp(drafts, server="demo", tool=demo_tools["weather_report"])
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
@@ -233,7 +193,7 @@ async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools
         assert composer.get_arguments() == {"city": "Lisbon"}
         assert "draft restored" in str(app.query_one("#composer-status").render())
 
-    restarted = ComposerApp(drafts, demo_tools["echo"])
+    restarted = ComposerApp(drafts, server="demo", tool=demo_tools["echo"])
     async with restarted.run_test(size=(100, 40)) as pilot:
         await settle(pilot, restarted)
         assert restarted.query_one(ComposerPanel).get_arguments() == {"message": "hi"}
@@ -257,7 +217,7 @@ async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools
 async def test_corrupt_drafts_file_is_reported_not_fatal(tmp_path, demo_tools):
     drafts = tmp_path / "drafts.json"
     drafts.write_text("garbage", encoding="utf-8")
-    app = ComposerApp(drafts, demo_tools["echo"])
+    app = ComposerApp(drafts, server="demo", tool=demo_tools["echo"])
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
         assert any("corrupt" in n.message for n in app._notifications)
@@ -270,7 +230,7 @@ async def test_fallback_subtree_is_a_json_field(tmp_path):
         "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}, "not": {"required": ["y"]}}},
         "properties": {"name": {"type": "string"}, "point": {"$ref": "#/$defs/P"}},
     }}
-    app = ComposerApp(tmp_path / "drafts.json", tool)
+    app = ComposerApp(tmp_path / "drafts.json", tool, server="demo")
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
@@ -293,7 +253,7 @@ async def test_server_text_with_markup_characters_is_shown_literally(tmp_path):
         "e": {"type": "string", "enum": ["[/]", "a[b"]},
         "l": {"type": "array", "items": {"type": "string", "enum": ["[/]", "[b]"]}},
     }}}
-    app = ComposerApp(tmp_path / "drafts.json", tool)
+    app = ComposerApp(tmp_path / "drafts.json", tool, server="demo")
     async with app.run_test(size=(100, 50)) as pilot:
         await settle(pilot, app)
         form = form_of(app)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
 
-from mcp_inspector.core.drafts import DraftStore
+from composer_apps import ComposerApp
 from mcp_inspector.core.validation import validate
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.schema_form import SchemaForm
 
@@ -40,21 +38,8 @@ TICKET_TOOL = {
 FILLED = {"title": "ab", "tags": ["web", "auth"], "assignee": {"name": "Ada", "email": "ada@"}, "count": 500, "labels": ["bug", "docs"], "link": {"url": "https://example.com"}}
 
 
-class SnapshotApp(App):
-    def __init__(self, drafts_path) -> None:
-        super().__init__()
-        self.drafts_path = drafts_path
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(THEME_VARIABLE_DEFAULTS)
-
-    def compose(self) -> ComposeResult:
-        yield ComposerPanel(DraftStore(self.drafts_path))
-
-    def on_mount(self) -> None:
-        composer = self.query_one(ComposerPanel)
-        composer.set_server("snapshot")
-        composer.set_tool(TICKET_TOOL)
+def snapshot_app(drafts_path) -> ComposerApp:
+    return ComposerApp(drafts_path, TICKET_TOOL, server="snapshot", draft_delay=0.5)
 
 
 async def fill_form(pilot) -> None:
@@ -69,7 +54,7 @@ async def fill_form(pilot) -> None:
 
 
 def test_composer_form_with_values_and_messages(snap_compare, tmp_path):
-    assert snap_compare(SnapshotApp(tmp_path / "drafts.json"), terminal_size=(100, 60), run_before=fill_form)
+    assert snap_compare(snapshot_app(tmp_path / "drafts.json"), terminal_size=(100, 60), run_before=fill_form)
 
 
 def test_composer_json_view_with_a_parse_error(snap_compare, tmp_path):
@@ -84,4 +69,4 @@ def test_composer_json_view_with_a_parse_error(snap_compare, tmp_path):
         pilot.app.set_focus(None)
         await pilot.pause()
 
-    assert snap_compare(SnapshotApp(tmp_path / "drafts.json"), terminal_size=(100, 30), run_before=run_before)
+    assert snap_compare(snapshot_app(tmp_path / "drafts.json"), terminal_size=(100, 30), run_before=run_before)

@@ -9,12 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, Input, Select
 
-from mcp_inspector.core.drafts import DraftStore
+from composer_apps import ComposerApp, settle, type_into
 from mcp_inspector.core.validation import validate
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.form_fields import EntriesField, FormBody, ListField, NestedField, VariantField
 from mcp_inspector.tui.widgets.form_fields.composites import ItemRow
@@ -55,40 +53,6 @@ TREE = {
         "required": ["node"],
     },
 }
-
-
-class ComposerApp(App):
-    def __init__(self, drafts_path, tool: dict) -> None:
-        super().__init__()
-        self.drafts_path = drafts_path
-        self.tool = tool
-        self.sent: list[ComposerPanel.SendRequested] = []
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(THEME_VARIABLE_DEFAULTS)
-
-    def compose(self) -> ComposeResult:
-        yield ComposerPanel(DraftStore(self.drafts_path), draft_delay=0.1)
-
-    def on_mount(self) -> None:
-        composer = self.query_one(ComposerPanel)
-        composer.set_server("test")
-        composer.set_tool(self.tool)
-
-    def on_composer_panel_send_requested(self, message: ComposerPanel.SendRequested) -> None:
-        self.sent.append(message)
-
-
-async def settle(pilot, app) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def type_into(pilot, widget, text: str) -> None:
-    widget.focus()
-    await pilot.pause()
-    await pilot.press("end", *text)
 
 
 def rows(field: ListField) -> list[ItemRow]:

@@ -4,11 +4,9 @@ reason, with validation messages inside the sub-forms. Fixed schema, values and 
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
 
-from mcp_inspector.core.drafts import DraftStore
+from composer_apps import ComposerApp
 from mcp_inspector.core.validation import validate
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.schema_form import SchemaForm
 
@@ -54,21 +52,8 @@ FILLED = {
 }
 
 
-class SnapshotApp(App):
-    def __init__(self, drafts_path) -> None:
-        super().__init__()
-        self.drafts_path = drafts_path
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(THEME_VARIABLE_DEFAULTS)
-
-    def compose(self) -> ComposeResult:
-        yield ComposerPanel(DraftStore(self.drafts_path))
-
-    def on_mount(self) -> None:
-        composer = self.query_one(ComposerPanel)
-        composer.set_server("snapshot")
-        composer.set_tool(TOOL)
+def snapshot_app(drafts_path) -> ComposerApp:
+    return ComposerApp(drafts_path, TOOL, server="snapshot", draft_delay=0.5)
 
 
 async def fill_form(pilot) -> None:
@@ -84,4 +69,4 @@ async def fill_form(pilot) -> None:
 
 
 def test_complex_form_with_sub_forms_and_messages(snap_compare, tmp_path):
-    assert snap_compare(SnapshotApp(tmp_path / "drafts.json"), terminal_size=(100, 100), run_before=fill_form)
+    assert snap_compare(snapshot_app(tmp_path / "drafts.json"), terminal_size=(100, 100), run_before=fill_form)
