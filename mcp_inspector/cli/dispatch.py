@@ -300,8 +300,15 @@ def _main(argv: list[str], early=None) -> int:
 
 
 def _run_tui(spec, args: argparse.Namespace) -> int:
-    if args.open is not None and not os.path.isfile(args.open):
-        raise UsageError(f"session file not found: {args.open}")
+    if args.open is not None:
+        if not os.path.isfile(args.open):
+            raise UsageError(f"session file not found: {args.open}")
+        from ..core.recording import SessionFileError, read_header
+
+        try:
+            read_header(args.open)
+        except SessionFileError as exc:
+            raise UsageError(str(exc)) from None
     try:
         from ..tui.app import run_tui
     except ImportError as exc:

@@ -114,9 +114,8 @@ class LoadedSession:
     skipped_lines: list[int] = field(default_factory=list)
 
 
-def iter_session(path: Path | str) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
-    """Read a session file lazily: (header, iterator of (line number, entry or None if unreadable))."""
-    path = Path(path)
+def _open_session(path: Path) -> tuple[Any, dict[str, Any]]:
+    """(open text handle positioned after the header, header); SessionFileError if it is not a session file."""
     try:
         handle = open(path, "r", encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -130,6 +129,19 @@ def iter_session(path: Path | str) -> tuple[dict[str, Any], Iterator[tuple[int, 
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         handle.close()
         raise SessionFileError(f"{path} is not an mcp-inspector session file (no {FORMAT_NAME} header)")
+    return handle, header
+
+
+def read_header(path: Path | str) -> dict[str, Any]:
+    """The header of a session file; SessionFileError if it is not one."""
+    handle, header = _open_session(Path(path))
+    handle.close()
+    return header
+
+
+def iter_session(path: Path | str) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
+    """Read a session file lazily: (header, iterator of (line number, entry or None if unreadable))."""
+    handle, header = _open_session(Path(path))
 
     def entries() -> Iterator[tuple[int, TrafficEntry | None]]:
         with handle:

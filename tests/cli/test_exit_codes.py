@@ -102,6 +102,14 @@ def test_open_missing_session_file_is_a_usage_error(tmp_path):
     assert result.returncode == 64 and "session file not found" in result.stderr
 
 
+def test_open_a_file_that_is_not_a_session_is_a_usage_error(tmp_path):
+    bogus = tmp_path / "notes.jsonl"
+    bogus.write_text("hello\n")
+    result = cli("--open", bogus)
+    assert result.returncode == 64
+    assert "is not an mcp-inspector session file" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_interrupt_exits_130_without_traceback():
     import signal
     import subprocess
