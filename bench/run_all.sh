@@ -26,3 +26,9 @@ echo "### bench_cli_tools"
 echo
 echo "### bench_ingest"
 "$PYTHON" bench/bench_ingest.py $INGEST
+echo
+echo "### bench_tui_flood"
+"$PYTHON" bench/bench_tui_flood.py
+echo
+echo "### bench_tui_startup"
+"$PYTHON" bench/bench_tui_startup.py || echo "(bench_tui_startup skipped or failed: see above)"
