@@ -190,7 +190,7 @@ async def test_app_stays_responsive_during_a_notification_flood():
         elapsed = time.monotonic() - started
         received = app.store.method_counts.get("notifications/message", 0)
         assert received < 20000, "the flood was over before the key press was handled; nothing was measured"
-        assert elapsed < 2.0, f"a key press took {elapsed:.2f} s during the flood"
+        assert elapsed < 4.0, f"a key press took {elapsed:.2f} s during the flood"  # latency figures: bench/bench_tui_flood.py
         await wait_for(pilot, lambda: not main.in_flight and app.store.method_counts["notifications/message"] == 20000,
                        timeout=60, what="the flood to finish")
 

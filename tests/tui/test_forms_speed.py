@@ -2,8 +2,9 @@
 
 Only the first screenful of a big form is mounted (the rest sits in folded sections that
 mount when opened), and list items past a few are folded to one-line summaries, with a
-page of rows mounted at a time. Times are measured after a warm-up mount (the first
-mount of a widget class also parses its CSS) and bounded generously for slow CI.
+page of rows mounted at a time. The tests assert that structure (how much is mounted),
+not times: times on a shared machine are noise. They print the mount time (after a
+warm-up mount, since the first mount of a widget class also parses its CSS) for people.
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ async def test_a_200_field_form_shows_at_once_and_the_rest_on_demand():
         form = SchemaForm(spec)
         elapsed = await timed_mount(pilot, app, form)
         print(f"200-field form mounted in {elapsed * 1000:.0f} ms")
-        assert elapsed < 1.5
         assert len(form._editors) == 20  # one screenful
         sections = list(form.query(LazySection))
         assert len(sections) == 9 and "1 required" in sections[6].title  # f148 is in fields 141-160
@@ -73,7 +73,6 @@ async def test_a_100_item_list_of_objects_mounts_folded_and_paged():
         form = SchemaForm(spec, arguments_to_values(spec, data))
         elapsed = await timed_mount(pilot, app, form)
         print(f"100-item list mounted in {elapsed * 1000:.0f} ms")
-        assert elapsed < 1.0
         field = form.query_one(ListField)
         assert len(field.query(ItemRow)) == PAGE and not any(row.is_open for row in field.query(ItemRow))
         more = field.query_one(".list-more")

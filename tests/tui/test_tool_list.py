@@ -65,11 +65,11 @@ async def test_ten_thousand_tools_stay_fast():
         started = time.perf_counter()
         tools.set_tools(many)
         await pilot.pause()
-        assert time.perf_counter() - started < 2.0
+        assert time.perf_counter() - started < 10.0  # a regression guard (building all 10k took far longer); figures: bench/
         assert tools.option_list.option_count == MAX_SHOWN and tools.hidden_matches == 10_000 - MAX_SHOWN
         tools.option_list.focus()
         started = time.perf_counter()
         await pilot.press(*"tool_999")
         await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=5, what="the filter")
-        assert time.perf_counter() - started < 3.0
+        assert time.perf_counter() - started < 10.0  # a regression guard, not a benchmark
         assert sorted(tools._ids) == ["tool_999", *[f"tool_999{d}" for d in range(10)]]
