@@ -15,9 +15,7 @@ import argparse
 import asyncio
 import os
 import sys
-import time
 from pathlib import Path
-from typing import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -25,29 +23,10 @@ sys.path.insert(0, str(REPO))
 from mcp_inspector.core.servers import ServerSpec  # noqa: E402
 from mcp_inspector.tui.app import make_app  # noqa: E402
 from mcp_inspector.tui.config import TuiConfig  # noqa: E402
+from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
-
-
-async def wait_for_form(app) -> None:
-    """Wait for the composer's form-building worker (never wait_for_complete([]): that waits for all)."""
-    from textual.worker import WorkerCancelled
-
-    loading = [w for w in app.workers if w.group == "composer-load"]
-    if loading:
-        try:
-            await app.workers.wait_for_complete(loading)
-        except WorkerCancelled:  # replaced by a newer load (exclusive group)
-            await wait_for_form(app)
-
-
-async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 15.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
 
 
 async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> None:
@@ -59,7 +38,7 @@ async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> 
     before = main.store.method_counts.get("tools/call", 0)
     main.tool_list.option_list.focus()
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight, what=f"{tool} result")
+    await wait_for(pilot, lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight, what=f"{tool} result", timeout=15)
     if linger:  # finished calls linger in the in-flight panel for a moment; let them go
         await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
     await pilot.pause(0.3)

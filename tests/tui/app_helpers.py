@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
-from typing import Callable
 
 from mcp_inspector.core.servers import ServerSpec
 from mcp_inspector.tui.app import InspectorApp, make_app
 from mcp_inspector.tui.config import TuiConfig
+from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: F401  (re-exported for the tests)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DEMO_SESSION = FIXTURES / "demo-session.jsonl"
@@ -42,27 +41,6 @@ async def settle(app) -> None:
             await app.workers.wait_for_complete(busy)
         except WorkerCancelled:
             pass
-
-
-async def wait_for_form(app) -> None:
-    """Wait for the composer's form-building worker (never wait_for_complete([]): that waits for all)."""
-    from textual.worker import WorkerCancelled
-
-    loading = [w for w in app.workers if w.group == "composer-load"]
-    if loading:
-        try:
-            await app.workers.wait_for_complete(loading)
-        except WorkerCancelled:  # replaced by a newer load (exclusive group)
-            await wait_for_form(app)
-
-
-async def wait_for(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
-    """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.05)
 
 
 async def wait_for_tools(pilot, app: InspectorApp) -> None:

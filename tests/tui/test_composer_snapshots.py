@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from composer_apps import ComposerApp
+from composer_apps import ComposerApp, settle
 from mcp_inspector.core.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.schema_form import SchemaForm
@@ -43,9 +43,7 @@ def snapshot_app(drafts_path) -> ComposerApp:
 
 
 async def fill_form(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot, pilot.app)
     composer = pilot.app.query_one(ComposerPanel)
     await composer.set_arguments(FILLED)
     form = pilot.app.query_one(SchemaForm)

@@ -5,7 +5,7 @@ reason, with validation messages inside the sub-forms. Fixed schema, values and 
 from __future__ import annotations
 
 
-from composer_apps import ComposerApp
+from composer_apps import ComposerApp, settle
 from mcp_inspector.core.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.schema_form import SchemaForm
@@ -57,9 +57,7 @@ def snapshot_app(drafts_path) -> ComposerApp:
 
 
 async def fill_form(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot, pilot.app)
     composer = pilot.app.query_one(ComposerPanel)
     await composer.set_arguments(FILLED)
     await pilot.pause()

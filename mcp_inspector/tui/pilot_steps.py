@@ -1,0 +1,31 @@
+"""Waits for driving the app with Textual's Pilot, shared by the tests and scripts/screenshots.py.
+
+They poll with a deadline instead of sleeping a fixed time, so a busy machine
+makes them slower, never wrong, and a broken app fails with what was awaited.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+
+async def wait_for(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
+    """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await pilot.pause(0.05)
+
+
+async def wait_for_form(app) -> None:
+    """Wait for the composer's form-building worker (never wait_for_complete([]): that waits for all)."""
+    from textual.worker import WorkerCancelled
+
+    loading = [w for w in app.workers if w.group == "composer-load"]
+    if loading:
+        try:
+            await app.workers.wait_for_complete(loading)
+        except WorkerCancelled:  # replaced by a newer load (exclusive group)
+            await wait_for_form(app)
