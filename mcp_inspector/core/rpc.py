@@ -128,9 +128,8 @@ class PendingRequest:
                 deadline = self.effective_deadline()
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
-                    hard = self.hard_deadline is not None and deadline == self.hard_deadline and (
-                        self.deadline is None or self.hard_deadline <= self.deadline
-                    )
+                    # The hard maximum fired if it is the earlier of the two deadlines.
+                    hard = self.hard_deadline is not None and (self.deadline is None or self.hard_deadline <= self.deadline)
                     seconds = self.max_total if hard else self.timeout
                     await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
                     break

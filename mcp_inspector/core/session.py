@@ -105,8 +105,8 @@ class McpSession:
         self.lists: dict[str, list[dict[str, Any]]] = {}
         self._listeners: list[Listener] = []
         self._task_group: anyio.abc.TaskGroup | None = None
-        self._refreshing: dict[str, bool] = {}
-        self._refresh_again: dict[str, bool] = {}
+        # list kind -> "running" (a refetch is under way) or "again" (another is due after it)
+        self._refresh: dict[str, str] = {}
         self.connection.add_notification_listener(self._on_notification)
         self.connection.add_close_listener(self._on_closed)
 
@@ -324,27 +324,27 @@ class McpSession:
 
     def _schedule_refresh(self, kind: str) -> None:
         """Coalesce bursts: one refetch runs at a time, plus at most one queued."""
-        if self._refreshing.get(kind):
-            self._refresh_again[kind] = True
+        if kind in self._refresh:
+            self._refresh[kind] = "again"
             return
-        self._refreshing[kind] = True
+        self._refresh[kind] = "running"
         assert self._task_group is not None
         self._task_group.start_soon(self._refresh_loop, kind)
 
     async def _refresh_loop(self, kind: str) -> None:
         try:
             while True:
-                self._refresh_again[kind] = False
+                self._refresh[kind] = "running"
                 try:
                     await self.list_all(kind, cause="notification")
                 except ConnectionLost:
                     return
                 except InspectorError:
                     pass  # the ListChanged event (or the log) already carries the failure
-                if not self._refresh_again.get(kind):
+                if self._refresh[kind] != "again":
                     return
         finally:
-            self._refreshing[kind] = False
+            self._refresh.pop(kind, None)
 
     def _on_closed(self, closed: Closed) -> None:
         self._set_state(SessionState.CLOSED, closed.reason)
