@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .json_text import JsonTextError, parse_frame
+
 JSONRPC_VERSION = "2.0"
 
 # Standard and MCP error codes.
@@ -74,31 +76,22 @@ def valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
-_decode = json.JSONDecoder().decode  # what json.loads uses when given no options
-
-
 def parse_json(raw: bytes) -> tuple[Any, str | None]:
-    """Parse a frame; invalid UTF-8 is replaced (and noted) rather than fatal.
+    """Parse a frame; what is off but readable (invalid UTF-8, another encoding, NaN,
+    duplicate keys...) comes back as a note rather than an error.
 
-    Raises ValueError for text that is not JSON.
+    Raises ValueError (:class:`JsonTextError`) for a frame that cannot be parsed.
     """
-    try:
-        if raw[:1] == b"{" and raw[1:2] != b"\x00":
-            # What json.loads(bytes) does for a frame that starts with "{" (its encoding
-            # sniffing can only answer UTF-8 then), minus the sniffing: this is per frame.
-            return _decode(raw.decode("utf-8", "surrogatepass")), None
-        return json.loads(raw), None
-    except UnicodeDecodeError:
-        text = raw.decode("utf-8", errors="replace")
-        return json.loads(text), "invalid UTF-8 (bytes replaced with U+FFFD)"
+    message, notes = parse_frame(raw)
+    return message, "; ".join(notes) if notes else None
 
 
 def classify(raw: bytes) -> Classified:
-    """Classify one frame from its raw bytes."""
+    """Classify one frame from its raw bytes. Never raises, whatever the bytes."""
     try:
         message, note = parse_json(raw)
-    except ValueError as exc:
-        return Classified(Kind.INVALID, problem=f"not JSON: {_short_json_error(exc)}")
+    except JsonTextError as exc:
+        return Classified(Kind.INVALID, problem=str(exc))
     if isinstance(message, list):
         if not message:
             return Classified(Kind.INVALID, message, problem="empty batch")
@@ -169,11 +162,6 @@ def _extra_keys(message: dict, shape: str) -> str | None:
     if not extra:
         return None
     return "unknown envelope fields: " + ", ".join(sorted(extra))
-
-
-def _short_json_error(exc: ValueError) -> str:
-    text = str(exc)
-    return text if len(text) < 120 else text[:117] + "..."
 
 
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # built once, not per frame
