@@ -83,3 +83,16 @@ async def test_entry_that_left_memory_is_explained(tmp_path):
         await pilot.pause(0.1)
         assert "no longer in memory" in str(app.screen.query_one("#frame-header").render())
     store.close()
+
+
+async def test_a_frame_too_deep_to_parse_is_shown_raw_with_the_reason():
+    store = TrafficStore(cap=100)
+    raw = b"[" * 900 + b"]" * 900  # parses within Python's recursion limit, deeper than we accept
+    entry = store.append(Direction.IN, Kind.INVALID, raw, problem="nested deeper than 128 levels")
+    app = DetailApp(store, entry.seq)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, FrameDetailScreen)
+        assert "Nested deeper than 128 levels" in str(screen.query_one("#pretty-caption").render())
+        assert screen.query_one("#frame-pretty").text == raw.decode()

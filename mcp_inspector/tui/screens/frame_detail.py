@@ -23,6 +23,7 @@ except ImportError:  # textual without the syntax extra
     def get_language(name: str):  # type: ignore[misc]
         return None
 
+from ...core.json_text import JsonTextError, parse_frame
 from ...core.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic import TrafficEntry, TrafficStore
 from ..widgets.json_text import JSON_HIGHLIGHTS
@@ -60,9 +61,10 @@ def pretty_json(raw: bytes) -> tuple[str, str, bool]:
         head = raw[:DISPLAY_LIMIT].decode("utf-8", errors="replace")
         return head, f"Pretty JSON: frame is {human_size(size)}, too big to reformat; first {human_size(DISPLAY_LIMIT)} as sent", True
     try:
-        message = json.loads(raw)
-    except ValueError as exc:
-        return raw[:DISPLAY_LIMIT].decode("utf-8", errors="replace"), f"Not JSON ({exc})", False
+        message, _ = parse_frame(raw)  # any depth, encoding or number: a reason, never a crash
+    except JsonTextError as exc:
+        reason = str(exc)
+        return raw[:DISPLAY_LIMIT].decode("utf-8", errors="replace"), reason[:1].upper() + reason[1:], False
     text = json.dumps(message, indent=2, ensure_ascii=False)
     if len(text) > DISPLAY_LIMIT:
         return text[:DISPLAY_LIMIT], f"Pretty JSON: first {human_size(DISPLAY_LIMIT)} of {human_size(len(text))}", True

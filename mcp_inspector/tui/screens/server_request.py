@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...core.errors import RpcError
+from ...core.json_text import JsonTextError, loads_strict
 
 
 @dataclass
@@ -68,8 +69,8 @@ def build_reply(method: str, answer: Answer) -> dict:
         if answer.action != "accept":
             return {"action": answer.action}
         try:
-            content = json.loads(answer.text or "{}")
-        except ValueError as exc:
+            content = loads_strict(answer.text or "{}")
+        except JsonTextError as exc:
             raise RpcError(-32603, f"the user's answer was not valid JSON: {exc}") from None
         return {"action": "accept", "content": content}
     if answer.action != "accept":

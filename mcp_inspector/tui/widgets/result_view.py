@@ -32,6 +32,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from ...core.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ...core.json_text import JsonTextError, loads_strict
 from ...core.jsonrpc import ERROR_NAMES
 from ...core.results import BlockInfo, decode_block_bytes
 from ...core.rpc import PendingRequest
@@ -62,8 +63,8 @@ def pretty_json_text(text: str) -> str | None:
     if not stripped[:1] in ("{", "["):
         return None
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-    except ValueError:
+        return json.dumps(loads_strict(text), indent=2, ensure_ascii=False)
+    except JsonTextError:
         return None
 
 
