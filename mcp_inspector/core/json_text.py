@@ -20,7 +20,6 @@ from __future__ import annotations
 import codecs
 import json
 import math
-import re
 from typing import Any
 
 # Deeper than this is refused. Real MCP messages and schemas stay far below it, and
@@ -41,17 +40,42 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# Only a frame with a long digit run or a 3-digit exponent can hold a number worth a
-# look, so only such a frame pays for the per-number hooks.
-_BIG_NUMBER = re.compile(r"\d{16,}|[eE]\+?\d{3}")
 
 
 class JsonTextError(ValueError):
     """Input that cannot be taken as JSON; ``str()`` is a one-line reason."""
 
 
+class _Unusual(Exception):
+    """Raised by the fast path's hooks: parse again, with the noting hooks, to say what."""
+
+
+def _fast_pairs(pairs: list[tuple[str, Any]]) -> dict:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _Unusual
+    return result
+
+
+def _fast_constant(token: str) -> float:
+    raise _Unusual
+
+
+def _fast_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # infinity (NaN never gets here: it is a constant)
+        raise _Unusual
+    return value
+
+
+# Built once: almost every frame is plain JSON and pays only for these stateless hooks.
+# They are safe to share between threads; the noting parse below is made per use.
+_fast_decode = json.JSONDecoder(object_pairs_hook=_fast_pairs, parse_constant=_fast_constant,
+                                parse_float=_fast_float).decode
+
+
 class _Parse:
-    """One parse: the decoder hooks collect what they notice here."""
+    """One careful parse: the decoder hooks collect what they notice here."""
 
     __slots__ = ("notes", "strict", "duplicates")
 
@@ -93,10 +117,7 @@ class _Parse:
         digits = len(text) - (text[0] == "-")
         if digits > _MAX_DIGITS:
             raise JsonTextError(f"number too long: an integer of {digits} digits")
-        value = int(text)
-        if not self.strict and abs(value) > SAFE_INTEGER:
-            self.notes.append(f"integer {_cut(text, 40)} is beyond ±2^53 (JavaScript clients lose precision)")
-        return value
+        return int(text)
 
 
 def parse_frame(raw: bytes) -> tuple[Any, list[str]]:
@@ -106,8 +127,19 @@ def parse_frame(raw: bytes) -> tuple[Any, list[str]]:
     """
     notes: list[str] = []
     text = _decode_frame(raw, notes)
+    try:
+        value = _fast_decode(text)
+    except RecursionError:
+        raise JsonTextError(f"nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(f"not JSON: {_cut(str(exc), 120)}") from None
+    except (_Unusual, ValueError):  # a duplicate key, NaN, infinity, an integer too long to convert
+        pass
+    else:
+        _check_depth(text, value)
+        return value, notes
     state = _Parse(strict=False)
-    value = _decode(text, state, _BIG_NUMBER.search(text) is not None)
+    value = _decode(text, state)
     notes.extend(state.notes)
     if state.duplicates > 3:
         notes.append(f"{state.duplicates} duplicate keys in all")
@@ -129,8 +161,7 @@ def loads_strict(text: str | bytes) -> Any:
             raise JsonTextError(f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
     elif text.startswith("\ufeff"):
         text = text[1:]
-    state = _Parse(strict=True)
-    return _decode(text, state, _BIG_NUMBER.search(text) is not None)
+    return _decode(text, _Parse(strict=True))
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -152,13 +183,9 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def _decode(text: str, state: _Parse, big_numbers: bool) -> Any:
-    decoder = json.JSONDecoder(
-        object_pairs_hook=state.pairs,
-        parse_constant=state.constant,
-        parse_float=state.floating if big_numbers else None,
-        parse_int=state.integer if big_numbers else None,
-    )
+def _decode(text: str, state: _Parse) -> Any:
+    decoder = json.JSONDecoder(object_pairs_hook=state.pairs, parse_constant=state.constant,
+                               parse_float=state.floating, parse_int=state.integer)
     try:
         value = decoder.decode(text)
     except RecursionError:
@@ -167,10 +194,14 @@ def _decode(text: str, state: _Parse, big_numbers: bool) -> Any:
         raise
     except ValueError as exc:  # JSONDecodeError, and the digit limit for integers in exponents
         raise JsonTextError(f"not JSON: {_cut(str(exc), 120)}") from None
+    _check_depth(text, value)
+    return value
+
+
+def _check_depth(text: str, value: Any) -> None:
     # Counting brackets is cheap; only a value that could be deep is walked.
     if (text.count("[") + text.count("{") > MAX_DEPTH) and too_deep(value):
         raise JsonTextError(f"nested deeper than {MAX_DEPTH} levels")
-    return value
 
 
 def _decode_frame(raw: bytes, notes: list[str]) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .json_text import JsonTextError, parse_frame
+from .json_text import SAFE_INTEGER, JsonTextError, parse_frame
 
 JSONRPC_VERSION = "2.0"
 
@@ -97,6 +97,9 @@ def classify(raw: bytes) -> Classified:
             return Classified(Kind.INVALID, message, problem="empty batch")
         return Classified(Kind.BATCH, message, problem=note)
     result = classify_message(message)
+    if type(result.id) is int and not -SAFE_INTEGER <= result.id <= SAFE_INTEGER:
+        beyond = f"id {result.id} is beyond ±2^53 (JavaScript clients lose precision)"
+        note = beyond if note is None else f"{note}; {beyond}"
     if note:
         result.problem = note if result.problem is None else f"{note}; {result.problem}"
     return result

@@ -38,8 +38,8 @@ def test_numbers():
         parse_frame(b"[" + b"9" * 5000 + b"]")
     value, notes = parse_frame(b'{"id": 9007199254740993, "x": 1.5e308, "y": 1e999}')
     assert value["id"] == 9007199254740993
-    assert any("beyond ±2^53" in note for note in notes)
-    assert any("1e999" in note and "infinity" in note for note in notes)
+    assert notes == ["number out of range: 1e999 (read as infinity)"]
+    assert parse_frame(b"[-1e400]")[1] == ["number out of range: -1e400 (read as infinity)"]
     assert parse_frame(b"[9007199254740991, 1.5]") == ([9007199254740991, 1.5], [])
 
 
@@ -84,3 +84,20 @@ def test_strict_accepts_a_utf8_bom_and_refuses_other_bytes():
 def test_malformed(text):
     with pytest.raises(JsonTextError, match="not JSON"):
         loads_strict(text)
+
+
+def test_ids_beyond_what_javascript_can_hold_are_noted():
+    from mcp_inspector.core.jsonrpc import classify
+
+    info = classify(b'{"jsonrpc":"2.0","id":9007199254740993,"result":{}}')
+    assert info.id == 9007199254740993
+    assert info.problem == "id 9007199254740993 is beyond ±2^53 (JavaScript clients lose precision)"
+    assert classify(b'{"jsonrpc":"2.0","id":9007199254740991,"result":{}}').problem is None
+
+
+def test_fast_and_careful_paths_agree():
+    # A frame with a duplicate key takes the careful path; the value is the same either way.
+    plain = b'{"a": [1, 2.5, {"b": "c"}], "d": null}'
+    assert parse_frame(plain) == ({"a": [1, 2.5, {"b": "c"}], "d": None}, [])
+    value, notes = parse_frame(b'{"a": [1, 2.5, {"b": "c"}], "d": null, "d": null}')
+    assert value == {"a": [1, 2.5, {"b": "c"}], "d": None} and len(notes) == 1
