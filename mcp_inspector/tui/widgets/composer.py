@@ -128,6 +128,10 @@ class ComposerPanel(Widget):
         self._status_label = Static("", id="composer-status", markup=False)
         self._form_pane = TabPane("Form", id=FORM_TAB)
         self._tabs = TabbedContent(initial=FORM_TAB)
+        self._empty: Static | None = Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
+        # The form is held here, never looked up: Textual caches query_one results under a key
+        # that changes with every mount, so a query would pin every replaced form in memory.
+        self._form: SchemaForm | None = None
 
     # -- layout ----------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -135,7 +139,8 @@ class ComposerPanel(Widget):
         yield self._description
         with self._tabs:
             with self._form_pane:
-                yield Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
+                if self._empty is not None:
+                    yield self._empty
             with TabPane("JSON", id=JSON_TAB):
                 yield self._json_editor
                 yield self._json_error
@@ -150,7 +155,7 @@ class ComposerPanel(Widget):
 
     @property
     def schema_form(self) -> SchemaForm | None:
-        return self.query_one_optional(SchemaForm)
+        return self._form
 
     @property
     def json_editor(self) -> TextArea:
@@ -187,18 +192,19 @@ class ComposerPanel(Widget):
     async def _load_tool(self, tool: dict[str, Any] | None) -> None:
         if not self.is_attached:
             return
-        old = self.schema_form
+        old, self._form = self._form, None
         if old is not None:
             await old.remove()
-        empty = self.query_one_optional("#composer-empty")
         if tool is None:
             self.form_spec = None
             self._title.update("No tool selected")
             self._description.update("")
-            if empty is None and self._form_pane.is_attached:
-                await self._form_pane.mount(Static("Pick a tool on the left to build its arguments here.", id="composer-empty"))
+            if self._empty is None and self._form_pane.is_attached:
+                self._empty = Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
+                await self._form_pane.mount(self._empty)
             self._set_json_text("{}")
             return
+        empty, self._empty = self._empty, None
         if empty is not None:
             await empty.remove()
         name = str(tool.get("name", ""))
@@ -212,7 +218,9 @@ class ComposerPanel(Widget):
         values = arguments_to_values(self.form_spec, draft) if draft is not None else default_values(self.form_spec)
         if not self._form_pane.is_attached:
             return  # torn down meanwhile
-        await self._form_pane.mount(SchemaForm(self.form_spec, values))
+        form = SchemaForm(self.form_spec, values)
+        self._form = form
+        await self._form_pane.mount(form)
         self._sync_json_from_form()
         self._set_json_error(None)
         self._status("draft restored" if draft is not None else "")
