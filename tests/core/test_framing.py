@@ -110,3 +110,67 @@ def test_any_chunking_gives_the_same_lines(lines: list[str], crlf: bool, cuts: l
         got.extend(framer.feed(data[start:end]))
     assert got == [line.encode() for line in lines]
     assert framer.flush() is None
+
+
+# -- the line cap -------------------------------------------------------------
+
+from mcp_inspector.core.framing import MAX_LINE_BYTES, OverlongLine
+
+
+def test_default_cap_is_well_above_the_results_we_support() -> None:
+    assert LineFramer().max_line == MAX_LINE_BYTES >= 4 * 50 * 1024 * 1024
+
+
+def test_a_line_over_the_cap_keeps_its_head_and_size_and_bounded_memory() -> None:
+    cap, head = 1 << 20, 4096
+    framer = LineFramer(max_line=cap, head=head)
+    line = b'{"jsonrpc":"2.0","id":7,"result":"' + b"x" * (10 << 20) + b'"}'
+    out: list[bytes] = []
+    chunk = 64 * 1024
+    for i in range(0, len(line), chunk):
+        out.extend(framer.feed(line[i:i + chunk]))
+        assert framer.pending_size <= cap
+    assert out == [] and framer.discarding and framer.pending_size == head
+    out.extend(framer.feed(b'\r\n{"next":1}\n'))
+    assert len(out) == 2
+    over, after = out
+    assert type(over) is OverlongLine and over.size == len(line) and over == line[:head]
+    assert after == b'{"next":1}' and type(after) is bytes
+    assert framer.max_held <= cap and framer.pending_size == 0 and not framer.discarding
+
+
+def test_one_chunk_holding_a_whole_over_long_line_and_more() -> None:
+    framer = LineFramer(max_line=100, head=10)
+    out = framer.feed(b"a" * 50 + b"\n" + b"b" * 500 + b"\n" + b"c" * 20 + b"\n" + b"d" * 300)
+    assert out[0] == b"a" * 50 and out[2] == b"c" * 20
+    assert type(out[1]) is OverlongLine and out[1] == b"b" * 10 and out[1].size == 500
+    tail = framer.flush()
+    assert type(tail) is OverlongLine and tail.size == 300 and tail == b"d" * 10
+    assert framer.flush() is None and framer.max_held <= 100
+
+
+def test_a_line_exactly_at_the_cap_is_whole() -> None:
+    framer = LineFramer(max_line=100, head=10)
+    assert framer.feed(b"x" * 60) == []
+    assert framer.feed(b"y" * 40 + b"\n") == [b"x" * 60 + b"y" * 40]
+    assert type(framer.feed(b"z" * 101 + b"\n")[0]) is OverlongLine
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(min_value=0, max_value=300), max_size=8), cuts=st.lists(st.integers(min_value=0, max_value=3000), max_size=30),
+       cap=st.integers(min_value=1, max_value=200))
+def test_capped_framing_is_the_same_however_chunked(sizes: list[int], cuts: list[int], cap: int) -> None:
+    lines = [bytes([97 + i % 26]) * size for i, size in enumerate(sizes)]
+    data = b"".join(line + b"\n" for line in lines)
+    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
+    framer = LineFramer(max_line=cap, head=16)
+    got: list[bytes] = []
+    for start, end in zip(points, points[1:]):
+        got.extend(framer.feed(data[start:end]))
+        assert framer.pending_size <= cap
+    assert len(got) == len(lines)
+    for line, out in zip(lines, got):
+        if len(line) > cap:
+            assert type(out) is OverlongLine and out.size == len(line) and out == line[:min(16, cap)]
+        else:
+            assert type(out) is bytes and out == line
