@@ -59,3 +59,28 @@ async def test_switching_tools_keeps_exactly_one_form_alive(tmp_path):
         print(f"after 100 switches: {len(forms)} forms alive, {len(widgets)} widgets alive")
         assert forms == [composer.schema_form]
         assert composer.schema_form.spec.root.children[0].name == "title"
+
+
+TRIP = {
+    "name": "plan_trip",
+    "inputSchema": {
+        "type": "object",
+        "$defs": {"Place": {"title": "Place", "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+        "properties": {
+            "origin": {"$ref": "#/$defs/Place"},
+            "dest": {"$ref": "#/$defs/Place"},
+            "traveller": {"title": "Traveller", "type": "object", "properties": {"name": {"type": "string"}}},
+        },
+        "required": ["origin", "dest"],
+    },
+}
+
+
+async def test_objects_reached_through_a_ref_show_their_property_name(tmp_path):
+    from textual.widgets import Collapsible
+
+    app = ComposerApp(tmp_path / "drafts.json", tool=TRIP)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        titles = [str(c._title.label) for c in app.query(Collapsible)]
+        assert titles == ["origin *  Place", "dest *  Place", "traveller"]

@@ -63,6 +63,23 @@ def field_label(spec: FieldSpec) -> Text:
     return text
 
 
+def object_title(spec: FieldSpec) -> str:
+    """An object or tuple field's heading (markup): its property name, then its title if it says more.
+
+    The title alone is not enough: fields reaching one ``$ref`` model all carry the model's title
+    (``origin`` and ``dest`` would both read "Place").
+    """
+    named = spec.name and not spec.name.isdigit()  # tuple positions are named "0", "1"...
+    title = escape(spec.name if named else spec.label) + (" *" if spec.required else "")
+    if named and spec.title and _plain(spec.title) != _plain(spec.name):
+        title += f"  [dim]{escape(spec.title)}[/dim]"
+    return title + ("  (tuple)" if spec.kind == "tuple" else "")
+
+
+def _plain(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
 def type_hint(spec: FieldSpec) -> str:
     if spec.kind == "array" and spec.item is not None:
         kind = "choose any" if spec.item.kind == "enum" else f"list of {spec.item.kind}"
@@ -312,8 +329,7 @@ class FormBody(Vertical):
                 parts.append(Static(" · ".join(spec.hints), classes="field-description", markup=False))
             parts.extend(self._members(spec))
             parts.append(self._error_label(spec))
-            title = escape(spec.label) + (" *" if spec.required else "") + ("  (tuple)" if spec.kind == "tuple" else "")
-            yield Collapsible(*parts, title=title, collapsed=False, classes="field object-field")
+            yield Collapsible(*parts, title=object_title(spec), collapsed=False, classes="field object-field")
             return
         parts = []
         if not bare:
