@@ -44,7 +44,7 @@ from .schema_resolve import (
     understood,
     variants,
 )
-from .validation import Issue, json_path, validate
+from .validation import Issue, is_multiple_of, json_path, validate
 
 KINDS = ("string", "number", "integer", "boolean", "enum", "object", "array", "list", "tuple", "variant", "nested", "json")
 TEXT_KINDS = ("string", "number", "integer")  # typed into a text input
@@ -479,10 +479,8 @@ def _constraint_message(spec: FieldSpec, value: Any) -> str | None:
         if _num(c.get("exclusiveMaximum")) and value >= c["exclusiveMaximum"]:
             return f"must be < {c['exclusiveMaximum']}"
         step = c.get("multipleOf")
-        if _num(step) and step > 0:
-            quotient = value / step
-            if not math.isfinite(quotient) or abs(quotient - round(quotient)) > 1e-9:
-                return f"must be a multiple of {step}"
+        if _num(step) and step > 0 and not is_multiple_of(value, step):
+            return f"must be a multiple of {step}"
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -34,6 +35,31 @@ def _retrieve(uri: str):
     raise _NoRemoteRefs(f"remote $ref not fetched: {uri}")
 
 
+def is_multiple_of(value: Any, step: Any) -> bool:
+    """``multipleOf``, exact for decimals: 0.3 is a multiple of 0.05 (in floats 0.3 / 0.05 is 5.999...).
+
+    Both numbers are taken as the decimals they print as (what was typed, what JSON carries).
+    The form's field check and the send check both use this, so they always agree.
+    """
+    try:
+        ratio = Fraction(str(value)) / Fraction(str(step))
+    except (ValueError, ZeroDivisionError, OverflowError):  # inf, nan, a zero step: no verdict
+        return True
+    return ratio.denominator == 1
+
+
+def _multiple_of(validator, step, instance, schema):
+    if not validator.is_type(instance, "number") or not validator.is_type(step, "number"):
+        return
+    if not is_multiple_of(instance, step):
+        from jsonschema.exceptions import ValidationError
+
+        yield ValidationError(f"{instance!r} is not a multiple of {step}")
+
+
+_EXACT: dict[type, type] = {}
+
+
 def _validator_for(schema_text: str):
     import jsonschema
     import jsonschema.validators
@@ -42,7 +68,10 @@ def _validator_for(schema_text: str):
     schema = json.loads(schema_text)
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator) if isinstance(schema, dict) else jsonschema.Draft202012Validator
     cls.check_schema(schema)
-    return cls(schema, registry=Registry(retrieve=_retrieve), format_checker=cls.FORMAT_CHECKER)
+    exact = _EXACT.get(cls)
+    if exact is None:
+        exact = _EXACT[cls] = jsonschema.validators.extend(cls, {"multipleOf": _multiple_of})
+    return exact(schema, registry=Registry(retrieve=_retrieve), format_checker=cls.FORMAT_CHECKER)
 
 
 # -- fast accept -------------------------------------------------------------------

@@ -117,3 +117,20 @@ def test_validate_agrees_with_jsonschema(schema, instance, draft7) -> None:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     expected = sorted(error.message for error in cls(schema).iter_errors(instance))
     assert sorted(issue.message for issue in validate(schema, instance)) == expected
+
+
+def test_multiple_of_is_exact_for_decimals_and_agrees_with_the_field_check() -> None:
+    from mcp_inspector.core.schema_form import build_form, validate_field
+
+    schema = {"type": "object", "properties": {"p": {"type": "number", "multipleOf": 0.05}, "n": {"type": "integer", "multipleOf": 3}}}
+    field = build_form(schema).field("$.p")
+    for text, ok in (("0.3", True), ("0.35", True), ("1.1", True), ("0.07", False), ("0.333", False), ("-0.15", True), ("7", True)):
+        assert (validate(schema, {"p": float(text)}) == []) is ok, text
+        assert (validate_field(field, text) is None) is ok, text
+    issues = validate(schema, {"p": 0.33})
+    assert [(i.path, i.message) for i in issues] == [("$.p", "0.33 is not a multiple of 0.05")]
+    assert validate(schema, {"n": 9}) == [] and validate(schema, {"n": 10}) != []
+    # a multipleOf inside a draft-07 schema gets the same exact rule
+    assert validate({"$schema": DRAFT7, **schema}, {"p": 0.3}) == []
+    # huge and tiny numbers still get an answer
+    assert validate(schema, {"p": 1e308}) == [] and validate(schema, {"p": 5e-324}) != []
