@@ -939,17 +939,21 @@ def _blank(value: Any) -> bool:
 def _tuple_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
     """A tuple's items up to the last one filled; a gap cannot be skipped (null, or "" for text).
 
-    Once the tuple is sent (it is required, or something in it is filled), its required
-    positions are always sent.
+    Once something in it is filled, its required positions are always sent. With nothing
+    filled it is not sent (a required one is then reported missing), except that a
+    required tuple with no required positions is sent as ``[]``.
     """
     outs = [_node_out(child, values) for child in spec.children]
     last = max((index for index, (present, _) in enumerate(outs) if present), default=-1)
+    extra = values.get(spec.key)
+    has_extra = isinstance(extra, list) and bool(extra)
+    if last < 0 and not has_extra and any(child.required for child in spec.children):
+        return False, None  # nothing filled: missing (and reported so), not [null, ""]
     if last >= 0 or spec.required:
         last = max([last] + [index for index, child in enumerate(spec.children) if child.required])
     items = [value if present else ("" if child.kind == "string" else None)
              for (present, value), child in zip(outs[: last + 1], spec.children)]
-    extra = values.get(spec.key)
-    if isinstance(extra, list) and extra:
+    if has_extra:
         items = items + [None] * (len(spec.children) - len(items)) + list(extra)
     if not items and not spec.required:
         return False, None

@@ -334,3 +334,17 @@ def test_property_valid_field_values_make_valid_arguments(demo_tools, data):
         arguments = values_to_arguments(form, values)
         assert validate(schema, arguments) == [], (name, arguments)  # ...and so does the whole schema
         assert values_to_arguments(form, arguments_to_values(form, arguments)) == arguments
+
+
+def test_a_required_tuple_left_empty_is_missing_not_null_and_empty_string():
+    schema = {"type": "object", "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "minItems": 2}}, "required": ["at"]}
+    form = build_form(schema)
+    values = default_values(form)
+    arguments = values_to_arguments(form, values)
+    assert arguments == {}
+    assert issues_by_field(form, validate(schema, arguments)) == {"$.at": ["required"]}
+    values["$.at[0]"] = "1.5"
+    assert values_to_arguments(form, values) == {"at": [1.5, ""]}  # filled: the gap is sent, and the schema decides
+    # a required tuple with no required positions is still sent empty
+    loose = {"type": "object", "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}]}}, "required": ["at"]}
+    assert values_to_arguments(build_form(loose), default_values(build_form(loose))) == {"at": []}
