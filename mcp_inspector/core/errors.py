@@ -7,6 +7,17 @@ from typing import Any
 from .jsonrpc import ERROR_NAMES
 
 
+QUOTE_LIMIT = 300  # characters of a server's stderr line quoted in a message
+
+
+def quote_line(line: str, limit: int = QUOTE_LIMIT) -> str:
+    """A line of the server's output cut to fit in a message (a 20 MB stderr line
+    must not become a 20 MB error)."""
+    if len(line) <= limit:
+        return line
+    return f"{line[:limit]}… [cut, {len(line)} characters]"
+
+
 class InspectorError(Exception):
     """Base class for every error the core reports."""
 
@@ -53,7 +64,7 @@ class ConnectionLost(InspectorError):
         self.reason = reason
         self.exit_code = exit_code
         self.signal = signal
-        self.stderr_tail = list(stderr_tail or [])
+        self.stderr_tail = [quote_line(line) for line in stderr_tail or ()]
         text = reason
         if self.stderr_tail:
             text += "\nlast stderr lines:\n" + "\n".join(f"  {line}" for line in self.stderr_tail[-5:])

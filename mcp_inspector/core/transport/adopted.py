@@ -19,8 +19,9 @@ EXIT_POLL = 0.005  # seconds between exit checks (we hold no child watcher for i
 
 
 class _PipeReader:
-    def __init__(self, reader: asyncio.StreamReader) -> None:
+    def __init__(self, reader: asyncio.StreamReader, transport: asyncio.BaseTransport | None = None) -> None:
         self._reader = reader
+        self._transport = transport
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         data = await self._reader.read(max_bytes)
@@ -30,6 +31,11 @@ class _PipeReader:
 
     async def aclose(self) -> None:
         return None
+
+    def close_pipe(self) -> None:
+        """Close our end (a detached grandchild may hold the other end open forever)."""
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.close()
 
 
 class _PipeWriter:
@@ -66,6 +72,10 @@ class AdoptedProcess:
             await anyio.sleep(EXIT_POLL)
         return self._popen.returncode
 
+    def close_pipes(self) -> None:
+        self.stdout.close_pipe()
+        self.stderr.close_pipe()
+
 
 async def adopt(popen: subprocess.Popen) -> AdoptedProcess:
     """Connect asyncio to the three pipes of a running process."""
@@ -75,8 +85,8 @@ async def adopt(popen: subprocess.Popen) -> AdoptedProcess:
 
     async def reader(pipe) -> _PipeReader:
         stream = asyncio.StreamReader(limit=PIPE_LIMIT, loop=loop)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream, loop=loop), pipe)
-        return _PipeReader(stream)
+        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream, loop=loop), pipe)
+        return _PipeReader(stream, transport)
 
     stdout = await reader(popen.stdout)
     stderr = await reader(popen.stderr)

@@ -19,17 +19,23 @@ import anyio.abc
 
 @dataclass(slots=True)
 class Received:
-    """One frame from the server, bytes exactly as received."""
+    """One frame from the server, bytes exactly as received.
+
+    ``problem`` is set when the transport could not deliver the frame whole (a line
+    over the size cap: ``raw`` is then only its head); the frame is invalid.
+    """
 
     raw: bytes
     meta: dict[str, Any] | None = None
+    problem: str | None = None
 
 
 @dataclass(slots=True)
 class StderrLine:
-    """One line the server wrote to stderr (stdio only)."""
+    """One line the server wrote to stderr (stdio only); ``meta`` says if it was cut."""
 
     raw: bytes
+    meta: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)

@@ -21,13 +21,15 @@ import anyio
 import anyio.abc
 import anyio.lowlevel
 
-from ..framing import LineFramer, is_blank
+from ..errors import quote_line
+from ..framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20
 YIELD_EVERY = 100  # frames delivered between two yields to the event loop
 STDERR_TAIL = 50
 EXIT_DRAIN = 1.0  # seconds to wait for stdout to end once the process has exited
+MAX_STDERR_LINE_BYTES = 1 << 20  # stderr is for people: a longer line is cut (its size kept)
 
 
 class StdioTransport(Transport):
@@ -43,9 +45,14 @@ class StdioTransport(Transport):
         term_grace: float = 2.0,
         started: subprocess.Popen | None = None,
         write_stall: float = 30.0,
+        max_line_bytes: int = MAX_LINE_BYTES,
+        max_stderr_line_bytes: int = MAX_STDERR_LINE_BYTES,
     ) -> None:
         """``started``: a process already running this command (see ``adopted``).
-        ``write_stall``: how long a write may wait for a server that does not read its input."""
+        ``write_stall``: how long a write may wait for a server that does not read its input.
+        ``max_line_bytes``: the longest stdout frame read whole; a longer one is recorded as
+        invalid ("too long") from its head while the rest is discarded as it arrives.
+        ``max_stderr_line_bytes``: the same for stderr lines (cut, their size noted)."""
         if not command:
             raise TransportError("no server command given")
         self.command = [str(part) for part in command]
@@ -66,6 +73,11 @@ class StdioTransport(Transport):
         self._closed_event = anyio.Event()
         self._stdout_done = anyio.Event()
         self._stderr_done = anyio.Event()
+        self.max_line_bytes = max_line_bytes
+        self.max_stderr_line_bytes = max_stderr_line_bytes
+        self.stdout_framer = LineFramer(max_line_bytes)
+        self.stderr_framer = LineFramer(max_stderr_line_bytes)
+        self._drained = False  # the exit watcher already gave the readers their time
 
     @property
     def description(self) -> str:
@@ -157,21 +169,36 @@ class StdioTransport(Transport):
         assert self.process is not None and self.process.stdout is not None
         sink = self._sink
 
+        cap = self.max_line_bytes
+
         def on_line(line: bytes, terminated: bool) -> None:
-            if not is_blank(line):
+            if type(line) is OverlongLine:
+                meta = {"truncated": True, "size": line.size, "cap": cap}
+                if not terminated:
+                    meta["unterminated"] = True
+                sink(Received(bytes(line), meta, f"too long: {line.size} bytes (cap {cap})"))
+            elif not is_blank(line):
                 sink(Received(line) if terminated else Received(line, {"unterminated": True}))
 
-        await _pump(self.process.stdout, on_line, self._stdout_done)
+        await _pump(self.process.stdout, on_line, self._stdout_done, self.stdout_framer)
 
     async def _read_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
         sink = self._sink
 
-        def on_line(line: bytes, terminated: bool) -> None:
-            self.stderr_tail.append(line.decode("utf-8", errors="replace"))
-            sink(StderrLine(line))
+        cap = self.max_stderr_line_bytes
 
-        await _pump(self.process.stderr, on_line, self._stderr_done)
+        def on_line(line: bytes, terminated: bool) -> None:
+            text = quote_line(line.decode("utf-8", errors="replace"))
+            if type(line) is OverlongLine:
+                text += f" [line of {line.size} bytes, over the {cap}-byte cap]"
+                self.stderr_tail.append(text)
+                sink(StderrLine(bytes(line), {"truncated": True, "size": line.size, "cap": cap}))
+            else:
+                self.stderr_tail.append(text)
+                sink(StderrLine(line))
+
+        await _pump(self.process.stderr, on_line, self._stderr_done, self.stderr_framer)
 
     async def _watch_exit(self) -> None:
         """Report Closed when stdout ends or the process exits, whichever comes first.
@@ -203,6 +230,7 @@ class StdioTransport(Transport):
         # Let stderr drain (a grandchild might hold it open, so don't wait forever).
         with anyio.move_on_after(0.5):
             await self._stderr_done.wait()
+        self._drained = True
         self._report_closed()
 
     def _report_closed(self) -> None:
@@ -248,10 +276,12 @@ class StdioTransport(Transport):
             _signal_group(process.pid, signal.SIGKILL)
             with anyio.move_on_after(3.0):
                 await self._closed_event.wait()
-            # Once the group is gone the pipes reach EOF: let the readers finish with them.
-            with anyio.move_on_after(1.0):
-                await self._stdout_done.wait()
-                await self._stderr_done.wait()
+            # Once the group is gone the pipes reach EOF: let the readers finish with them
+            # (unless the exit watcher already waited for that).
+            if not self._drained:
+                with anyio.move_on_after(1.0):
+                    await self._stdout_done.wait()
+                    await self._stderr_done.wait()
             if not self._closed_event.is_set():
                 self._report_closed()
             for stream in (process.stdout, process.stderr):
@@ -260,6 +290,12 @@ class StdioTransport(Transport):
                         await stream.aclose()
                     except Exception:
                         pass
+            # A detached grandchild (its own session, out of reach of our signals) may
+            # still hold the pipes open: close our ends now, while the loop runs, or
+            # asyncio's transport closes them from __del__ after the loop is gone
+            # ("Event loop is closed" traceback at exit).
+            _close_pipes(process)
+            await anyio.lowlevel.checkpoint()
 
 
 def _new_lock() -> anyio.Lock:
@@ -270,9 +306,13 @@ def _new_lock() -> anyio.Lock:
         return anyio.Lock()
 
 
-async def _pump(stream: Any, on_line: Callable[[bytes, bool], None], done: anyio.Event) -> None:
-    """Read a pipe to its end, handing each line to ``on_line`` (with False for an unterminated tail)."""
-    framer = LineFramer()
+async def _pump(stream: Any, on_line: Callable[[bytes, bool], None], done: anyio.Event, framer: LineFramer | None = None) -> None:
+    """Read a pipe to its end, handing each line to ``on_line`` (with False for an unterminated tail).
+
+    Lines over the framer's cap come as :class:`OverlongLine` (their head), having
+    held no more than the cap while they arrived."""
+    if framer is None:
+        framer = LineFramer()
     try:
         while True:
             try:
@@ -290,6 +330,21 @@ async def _pump(stream: Any, on_line: Callable[[bytes, bool], None], done: anyio
             on_line(tail, False)
     finally:
         done.set()
+
+
+def _close_pipes(process: Any) -> None:
+    """Close the pipe transports under an anyio (asyncio backend) or adopted process."""
+    closer = getattr(process, "close_pipes", None)  # AdoptedProcess
+    if closer is not None:
+        closer()
+        return
+    inner = getattr(process, "_process", None)  # anyio's asyncio Process wraps asyncio's
+    transport = getattr(inner, "_transport", None)
+    if transport is not None and hasattr(transport, "close"):
+        try:
+            transport.close()
+        except Exception:
+            pass
 
 
 async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
