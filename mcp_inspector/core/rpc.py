@@ -10,6 +10,7 @@ gets -32601.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
 NotificationListener = Callable[[str, dict | None, TrafficEntry], None]
 CloseListener = Callable[[Closed], None]
 
-ABANDONED_MEMORY = 1000
-CANCEL_SEND_LIMIT = 1.0  # seconds allowed for sending notifications/cancelled  # ids of timed-out/cancelled requests remembered to mark late replies
+ABANDONED_MEMORY = 1000  # ids of timed-out/cancelled requests remembered to mark late replies
+ANSWERED_MEMORY = 10_000  # ids of answered requests remembered to mark duplicate replies
+CANCEL_SEND_LIMIT = 1.0  # seconds allowed for sending notifications/cancelled
+BATCHES_REMOVED_IN = "2025-06-18"  # the first protocol revision without JSON-RPC batching
 
 
 @dataclass(slots=True)
@@ -186,11 +189,18 @@ class RpcConnection:
         self._pending: dict[tuple[bool, Any], PendingRequest] = {}
         self._by_token: dict[tuple[bool, Any], PendingRequest] = {}
         self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
+        self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
         self._incoming: dict[tuple[bool, Any], anyio.CancelScope] = {}
         self._next_id = 1
         self._task_group: anyio.abc.TaskGroup | None = None
         self.closed: Closed | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # set on asyncio: PendingRequest.wait uses its timers
+        #: The negotiated protocol revision (the session sets it): frames are judged by it.
+        self.protocol_version: str | None = None
+        #: True once the client sent ``notifications/initialized`` (seen on the way out, or
+        #: set by a session whose era has no such notification). Before that, a server
+        #: request other than ping is flagged.
+        self.initialized = False
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
@@ -298,10 +308,15 @@ class RpcConnection:
         self._check_open()
         key = id_key(pending.id)
         self._pending[key] = pending
+        self._answered.pop(key, None)  # the id is in use again: its replies are not duplicates
+        self._abandoned.pop(key, None)
         if pending.progress_token is not None:
             self._by_token[id_key(pending.progress_token)] = pending
+        # Recorded before the write is awaited: a reply may arrive while a large
+        # request is still draining, and it must find the entry to link to.
+        pending.entry = self.store.append(Direction.OUT, Kind.REQUEST, data, method=pending.method, msg_id=pending.id, has_id=True)
         try:
-            pending.entry = await self._send(data, Kind.REQUEST, method=pending.method, msg_id=pending.id, has_id=True)
+            await self._transmit(pending.entry, data, Kind.REQUEST, pending.method)
         except BaseException:
             self._forget(pending)
             raise
@@ -309,6 +324,13 @@ class RpcConnection:
     async def _send(self, data: bytes, kind: Kind, **fields: Any) -> TrafficEntry:
         self._check_open()
         entry = self.store.append(Direction.OUT, kind, data, **fields)
+        if kind is Kind.NOTIFICATION and fields.get("method") == "notifications/initialized":
+            self.initialized = True
+        await self._transmit(entry, data, kind, fields.get("method"))
+        return entry
+
+    async def _transmit(self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None) -> None:
+        """Write a recorded frame; a failure is recorded beside it and raised as ConnectionLost."""
         try:
             await self.transport.send(data)
         except TransportError as exc:
@@ -316,9 +338,8 @@ class RpcConnection:
             # The entry was already recorded as sent: the session file gets the failure too.
             self.store.append(Direction.LOCAL, Kind.EVENT, f"#{entry.seq} not delivered: {exc}".encode("utf-8"),
                               reply_to=entry.seq, problem="not delivered")
-            raise ConnectionLost(f"cannot send {fields.get('method') or kind.value}: {exc}",
+            raise ConnectionLost(f"cannot send {method or kind.value}: {exc}",
                                  stderr_tail=self._stderr_tail()) from None
-        return entry
 
     def _check_open(self) -> None:
         if self.closed is not None:
@@ -355,9 +376,12 @@ class RpcConnection:
     # -- receiving -----------------------------------------------------
     def _on_event(self, event: TransportEvent) -> None:
         if type(event) is Received:
-            self._on_frame(event.raw, event.meta)
+            if event.problem is None:
+                self._on_frame(event.raw, event.meta)
+            else:
+                self._on_unreadable(event.raw, event.problem, event.meta)
         elif type(event) is StderrLine:
-            self.store.append(Direction.IN, Kind.STDERR, event.raw)
+            self.store.append(Direction.IN, Kind.STDERR, event.raw, meta=event.meta)
         elif type(event) is Note:
             self.store.append(Direction.LOCAL, Kind.EVENT, event.text.encode("utf-8"), meta=event.meta)
         elif type(event) is Closed:
@@ -386,6 +410,12 @@ class RpcConnection:
                 request_entry = pending.entry
                 reply_to = request_entry.seq if request_entry is not None else None
                 latency_ms = (time.perf_counter() - pending.started) * 1000
+            elif is_reply and key in self._answered:
+                first = self._answered[key]
+                problem = f"duplicate of #{first}: the request was already answered"
+                first_entry = self.store.get(first)
+                if first_entry is not None and first_entry.reply_to is not None:
+                    reply_to = first_entry.reply_to
             elif is_reply and key in self._abandoned:
                 request_entry, reason = self._abandoned[key]
                 late = True
@@ -402,6 +432,12 @@ class RpcConnection:
                 reply_to = progress_for.entry.seq if progress_for.entry is not None else None
             elif info.problem is None:
                 problem = "progress for a token with no request in flight"
+        elif kind is Kind.REQUEST and not self.initialized and info.method != "ping":
+            early = "sent before initialization (the client had not sent notifications/initialized)"
+            problem = early if problem is None else f"{problem}; {early}"
+        elif kind is Kind.BATCH and self.protocol_version is not None and self.protocol_version >= BATCHES_REMOVED_IN:
+            removed = f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
+            problem = removed if problem is None else f"{problem}; {removed}"
         entry = self.store.append(
             Direction.IN, kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id, problem=problem,
             error_code=info.error_code, reply_to=reply_to, latency_ms=latency_ms, late=late, meta=meta, ts=ts,
@@ -409,6 +445,7 @@ class RpcConnection:
         if request_entry is not None:
             request_entry.reply_seq = entry.seq
         if pending is not None:
+            self._remember_answered(pending.id, entry.seq)
             pending.reply = entry
             if kind is Kind.INVALID:
                 pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with an invalid frame: {info.problem}"))
@@ -430,12 +467,40 @@ class RpcConnection:
                 elif sub.kind is Kind.REQUEST:
                     self._on_request(member, entry)
 
+    def _remember_answered(self, msg_id: Any, seq: int) -> None:
+        answered = self._answered
+        answered[id_key(msg_id)] = seq
+        if len(answered) > ANSWERED_MEMORY:
+            answered.popitem(last=False)
+
+    def _on_unreadable(self, raw: bytes, problem: str, meta: dict | None) -> None:
+        """A frame the transport could not deliver whole (over the line cap): ``raw`` is
+        its head. Recorded as invalid; if the head shows it answers a request in flight,
+        that request fails now rather than at its timeout."""
+        msg_id = _head_id(raw)
+        pending = self._pending.get(id_key(msg_id)) if msg_id is not None else None
+        reply_to: int | None = None
+        latency_ms: float | None = None
+        if pending is not None:
+            self._forget(pending)
+            reply_to = pending.entry.seq if pending.entry is not None else None
+            latency_ms = (time.perf_counter() - pending.started) * 1000
+        entry = self.store.append(Direction.IN, Kind.INVALID, raw, msg_id=msg_id, has_id=msg_id is not None, problem=problem,
+                                  reply_to=reply_to, latency_ms=latency_ms, meta=meta)
+        if pending is not None:
+            if pending.entry is not None:
+                pending.entry.reply_seq = entry.seq
+            pending.reply = entry
+            self._remember_answered(pending.id, entry.seq)
+            pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with a frame it could not read: {problem}"))
+
     def _on_batch_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
         """A response inside a batch: the batch entry is already recorded, so link it here."""
         pending = self._pending.get(id_key(msg_id))
         if pending is None:
             return
         self._forget(pending)
+        self._remember_answered(pending.id, entry.seq)
         pending.reply = entry
         if pending.entry is not None:
             pending.entry.reply_seq = entry.seq
@@ -546,6 +611,19 @@ class RpcConnection:
                 listener(event)
             except Exception as exc:
                 self.store.note(f"error in a close listener: {exc.__class__.__name__}: {exc}", listener_error=True)
+
+
+def _head_id(head: bytes) -> Any:
+    """The id of a response whose head is all we have, if its top-level ``id`` comes
+    before anything unreadable and it has no ``method`` there (None otherwise)."""
+    try:
+        text = jsonrpc.raw_member(head, "id")
+        if text is None or jsonrpc.raw_member(head, "method") is not None:
+            return None
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if jsonrpc.valid_id(value) else None
 
 
 def _wake_up(waker: asyncio.Future) -> None:

@@ -183,6 +183,7 @@ class McpSession:
             self._set_state(SessionState.FAILED, message)
             raise ConnectError(message)
         self.protocol_version = version
+        self.connection.protocol_version = version
         self.initialize_result = result
         self.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
         self.capabilities = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
