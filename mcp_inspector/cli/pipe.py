@@ -23,7 +23,8 @@ import json
 import os
 import sys
 import threading
-from typing import Any
+from collections import deque
+from typing import Any, BinaryIO
 
 import anyio
 import anyio.from_thread
@@ -42,32 +43,46 @@ from .runner import Context
 
 HANDSHAKE_ID = "mcp-inspector-initialize"
 READ_CHUNK = 1 << 16
+SEEN_IDS = 10_000  # request ids remembered for the "reuses id" warning
 
 
 class FramePrinter:
-    """A traffic-store listener that prints each server frame as one JSON line."""
+    """A traffic-store listener that prints each server frame as one JSON line.
 
-    def __init__(self) -> None:
+    Bytes go straight to the binary stream: a frame is already UTF-8 on the wire,
+    so it is written as is, not decoded and re-encoded. One flush per frame (one
+    write call), so someone watching sees every frame the moment it arrives.
+    """
+
+    def __init__(self, out: BinaryIO | None = None) -> None:
+        self.out = out if out is not None else sys.stdout.buffer
         self.broken = False
 
     def __call__(self, entry: TrafficEntry) -> None:
         if self.broken or entry.direction is not Direction.IN or entry.kind in (Kind.STDERR, Kind.EVENT):
             return
         try:
-            sys.stdout.write(frame_line(entry) + "\n")
-            sys.stdout.flush()
+            self.out.write(frame_bytes(entry))
+            self.out.flush()
         except (BrokenPipeError, OSError, ValueError):
             self.broken = True  # the reader went away; keep running, stop printing
 
 
-def frame_line(entry: TrafficEntry) -> str:
-    text = entry.raw.decode("utf-8", errors="replace")
+def frame_bytes(entry: TrafficEntry) -> bytes:
+    """The line printed for a server frame, newline included, in UTF-8."""
+    raw = entry.raw
     if entry.kind is Kind.INVALID and (entry.problem or "").startswith("not JSON"):
-        return json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False)
-    return text
+        text = raw.decode("utf-8", errors="replace")
+        return json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+    if not raw.isascii():
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:  # printed as text, as before: invalid bytes become U+FFFD
+            raw = raw.decode("utf-8", errors="replace").encode("utf-8")
+    return raw + b"\n"
 
 
-def _read_stdin(send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:
+def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:
     """In a daemon thread: split stdin into lines with unbuffered reads.
 
     Each read's complete lines are handed to the event loop in ONE call: a
@@ -81,7 +96,6 @@ def _read_stdin(send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:
     """
     framer = LineFramer()
     try:
-        fd = sys.stdin.fileno()
         while True:
             chunk = os.read(fd, READ_CHUNK)
             if not chunk:
@@ -102,12 +116,19 @@ def _read_stdin(send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:
 
 
 class Pipe:
-    def __init__(self, session: McpSession, ctx: Context) -> None:
+    """``stdin``/``stdout``: a file descriptor to read and a binary stream to print to (tests)."""
+
+    def __init__(self, session: McpSession, ctx: Context, stdin: int | None = None, stdout: BinaryIO | None = None) -> None:
         self.session = session
         self.connection = session.connection
         self.ctx = ctx
+        self.stdin = stdin
+        self.stdout = stdout
         self.failures: list[int] = []
-        self.sent_ids: set[tuple[bool, Any]] = set()
+        # Request ids sent, for the reuse warning: the last SEEN_IDS only (oldest first in
+        # sent_order), so a long pipe stays bounded; a late reply comes for a recent request.
+        self.sent_ids: set[Any] = set()
+        self.sent_order: deque[Any] = deque()
         self.handshaken = False
 
     def fail(self, code: int, message: str | None = None) -> None:
@@ -160,10 +181,14 @@ class Pipe:
         if info.kind is not Kind.REQUEST:
             await self.connection.send_raw(line)
             return None
-        key = (isinstance(info.id, str), info.id)
-        if key in self.sent_ids and not self.ctx.options.quiet:
-            self.ctx.warn(f"input line {number} reuses id {json.dumps(info.id)}; a late reply to the earlier request would be taken for this one's")
-        self.sent_ids.add(key)
+        msg_id = info.id  # an int or a str (classify checked): 1 and "1" are distinct
+        if msg_id in self.sent_ids:
+            self.ctx.warn(f"input line {number} reuses id {json.dumps(msg_id)}; a late reply to the earlier request would be taken for this one's")
+        else:
+            if len(self.sent_order) >= SEEN_IDS:
+                self.sent_ids.discard(self.sent_order.popleft())
+            self.sent_ids.add(msg_id)
+            self.sent_order.append(msg_id)
         self.ctx.step = f"{info.method} (input line {number})"
         try:
             _, pending = await self.connection.send_raw(line, timeout=self.ctx.options.timeout)
@@ -183,12 +208,13 @@ class Pipe:
         return None
 
     async def run(self) -> int:
-        printer = FramePrinter()
+        printer = FramePrinter(self.stdout)
         for entry in self.ctx.store.since(0):  # frames that came before we got here
             printer(entry)
         self.ctx.store.add_listener(printer)
         send, receive = anyio.create_memory_object_stream[list[bytes]](1)
-        reader = threading.Thread(target=_read_stdin, args=(send, anyio.lowlevel.current_token()),
+        fd = self.stdin if self.stdin is not None else sys.stdin.fileno()
+        reader = threading.Thread(target=_read_stdin, args=(fd, send, anyio.lowlevel.current_token()),
                                   name="mcp-inspector stdin", daemon=True)
         with anyio.CancelScope() as scope:
             self.connection.add_close_listener(lambda closed: scope.cancel())

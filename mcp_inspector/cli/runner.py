@@ -29,6 +29,7 @@ from .report import PROGRAM, error, write_err as _write_err
 
 STDERR_PREFIX = "[server] "
 CLOSE_WAIT = 1.0  # seconds to wait for the exit status after the server vanished
+PIPE_STORE_CAP = 10_000  # pipe prints each frame as it comes and never looks back: keep a long pipe flat
 
 
 @dataclass
@@ -66,7 +67,8 @@ Body = Callable[[McpSession, Context], Awaitable[int]]
 
 def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
     """``started``: the server process main.py already started (see early.py), or None."""
-    store = TrafficStore()
+    # Only pipe does its own handshake; evicted entries go to --record or a spill file.
+    store = TrafficStore() if options.handshake else TrafficStore(cap=PIPE_STORE_CAP)
     writer = None
     if options.record:
         try:
