@@ -1,10 +1,14 @@
 """Tool and prompt arguments from the command line.
 
-The rule, kept simple on purpose: in ``key=value`` a value that parses as JSON
-is that JSON value (``n=3`` -> 3, ``flag=true`` -> true, ``tags=["a"]`` -> a
-list), anything else is the string as typed (``s=hello``). ``key=@path`` reads
-the file and applies the same rule to its content. Pairs override ``--args``.
-Prompt arguments are always strings, so ``get`` skips the JSON step.
+The rule, kept simple on purpose: in ``key=value`` a value that parses as
+strict JSON is that JSON value (``n=3`` -> 3, ``flag=true`` -> true,
+``tags=["a"]`` -> a list), anything else is the string as typed (``s=hello``,
+and ``x=NaN``: bare ``NaN``/``Infinity`` are not JSON, so they are strings too).
+JSON that cannot be sent faithfully (nested deeper than the parser allows, a
+number out of range) is a usage error naming the key rather than a surprise.
+``key=@path`` reads the file and applies the same rule to its content. Pairs
+override ``--args``, which must be a strict JSON object. Prompt arguments are
+always strings, so ``get`` skips the JSON step.
 """
 
 from __future__ import annotations
@@ -13,24 +17,43 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.json_text import JsonTextError, loads_strict
 from .exit_codes import UsageError
 
+# An argument file bigger than this is refused (``k=@/dev/zero`` would otherwise eat the memory).
+MAX_ARGUMENT_FILE = 64 * 1024 * 1024
 
-def parse_value(text: str) -> Any:
-    """JSON when it parses, otherwise the string itself."""
+
+def _is_not_json(reason: str) -> bool:
+    """Whether loads_strict's reason means "this is not JSON" (so the text is a string),
+    as opposed to JSON we refuse to send (too deep, a number out of range)."""
+    return reason.startswith("not JSON") or reason.endswith("is not a JSON value")
+
+
+def parse_value(text: str, key: str | None = None) -> Any:
+    """Strict JSON when it parses, otherwise the string itself (see the module doc)."""
     try:
-        return json.loads(text)
-    except ValueError:
-        return text
+        return loads_strict(text)
+    except JsonTextError as exc:
+        if _is_not_json(str(exc)):
+            return text
+        raise UsageError(f"argument {key!r}: {exc}" if key is not None else str(exc)) from None
 
 
 def read_file_argument(path: str, what: str) -> str:
     try:
-        return Path(path).expanduser().read_text(encoding="utf-8")
+        with Path(path).expanduser().open("rb") as handle:
+            data = handle.read(MAX_ARGUMENT_FILE + 1)
     except FileNotFoundError:
         raise UsageError(f"{what}: file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{what}: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_ARGUMENT_FILE:
+        raise UsageError(f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{what}: {path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
 
 
 def parse_pairs(pairs: list[str], *, json_values: bool = True) -> dict[str, Any]:
@@ -45,9 +68,9 @@ def parse_pairs(pairs: list[str], *, json_values: bool = True) -> dict[str, Any]
             if not json_values:
                 arguments[key] = value
                 continue
-            arguments[key] = parse_value(value)
+            arguments[key] = parse_value(value, key)
         else:
-            arguments[key] = parse_value(value) if json_values else value
+            arguments[key] = parse_value(value, key) if json_values else value
     return arguments
 
 
@@ -57,11 +80,11 @@ def parse_args_option(text: str | None) -> dict[str, Any]:
         return {}
     source = "--args"
     if text.startswith("@"):
-        source = text[1:]
+        source = f"--args {text}"
         text = read_file_argument(text[1:], "--args")
     try:
-        value = json.loads(text)
-    except ValueError as exc:
+        value = loads_strict(text)
+    except JsonTextError as exc:
         raise UsageError(f"{source} is not valid JSON: {exc}") from None
     if not isinstance(value, dict):
         raise UsageError(f"{source} must be a JSON object, got {type(value).__name__}")

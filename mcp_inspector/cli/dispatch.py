@@ -60,6 +60,8 @@ def _timeout(text: str) -> float | None:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 0 or value != value:
         raise argparse.ArgumentTypeError("must be >= 0 (0 means no timeout)")
+    if value == float("inf"):
+        return None  # "inf" means what 0 means: no timeout
     return value or None
 
 
@@ -177,6 +179,8 @@ def split_server_command(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     own, server_command = split_server_command(argv)
+    if len(own) < len(argv) and not server_command:
+        raise UsageError("nothing after --: give the server command there (or leave out -- for the demo server)")
     wants_help = any(word in ("-h", "--help") for word in own)
     parser = build_parser(None if wants_help else command_word(own))
     args, extra = parser.parse_known_args(own)

@@ -30,9 +30,16 @@ def server_directory(cwd: str | None) -> str | None:
     if cwd is None:
         return None
     path = os.path.abspath(os.path.expanduser(cwd))
+    check_directory(path)
+    return path
+
+
+def check_directory(path: str) -> None:
+    """The server's working directory must exist and be enterable (the error names it)."""
     if not os.path.isdir(path):
         raise UsageError(f"working directory does not exist: {path}")
-    return path
+    if not os.access(path, os.X_OK):
+        raise UsageError(f"permission denied: working directory {path}")
 
 
 def build_spec(
@@ -78,6 +85,6 @@ def build_spec(
         raise UsageError(f"server {spec.name!r} is at {spec.url}: {HTTP_NOT_SUPPORTED}")
     if env or cwd:
         spec = spec.with_overrides(env=env, cwd=server_directory(cwd))
-    if spec.cwd is not None and not os.path.isdir(spec.cwd):
-        raise UsageError(f"working directory does not exist: {spec.cwd}")
+    if spec.cwd is not None:
+        check_directory(spec.cwd)
     return spec

@@ -24,11 +24,11 @@ class ConfigError(Exception):
 class ServerSpec:
     name: str
     command: list[str] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict, repr=False)  # may hold secrets: never in a repr
     cwd: str | None = None
     url: str | None = None
     transport: str = "stdio"  # stdio | http | sse
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict, repr=False)  # may hold tokens: never in a repr
     source: str | None = None  # the config file it came from
 
     @property
@@ -57,80 +57,186 @@ def demo_spec() -> ServerSpec:
 
 
 def parse_env_pairs(pairs: list[str]) -> dict[str, str]:
-    """``-e KEY=VALUE`` options into a dict."""
+    """``-e KEY=VALUE`` options into a dict.
+
+    A malformed pair is reported by its position, never echoed: it may be a secret
+    typed without its ``KEY=``.
+    """
     env: dict[str, str] = {}
-    for pair in pairs:
+    for number, pair in enumerate(pairs, 1):
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"-e expects KEY=VALUE, got {pair!r}")
+        if not sep:
+            raise ConfigError(f"-e expects KEY=VALUE: the {_ordinal(number)} -e has no '=' (its text is not shown)")
+        if not key:
+            raise ConfigError(f"-e expects KEY=VALUE: the {_ordinal(number)} -e has an empty KEY (its value is not shown)")
         env[key] = value
     return env
 
 
-def load_config(path: str | Path) -> dict[str, ServerSpec]:
-    """All servers in one config file, by name."""
-    path = Path(path).expanduser()
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+
+
+# A config file bigger than this is refused (``--config /dev/zero`` would otherwise eat the memory).
+MAX_CONFIG_SIZE = 16 * 1024 * 1024
+
+
+class _BadEntry:
+    """A server entry that could not be used: kept so that only choosing it is an error."""
+
+    def __init__(self, error: ConfigError) -> None:
+        self.error = error
+
+
+def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
+    from .json_text import JsonTextError, loads_strict
+
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_CONFIG_SIZE + 1)
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_SIZE:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file")
+    if not data.strip():
+        raise ConfigError(f"{path} is empty")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        document = loads_strict(data)
+    except JsonTextError as exc:
         raise ConfigError(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
+    if not isinstance(document, dict):
         raise ConfigError(f"{path}: expected a JSON object at the top level")
     section = None
     for key in ("mcpServers", "servers"):
-        if isinstance(data.get(key), dict):
-            section = data[key]
+        if isinstance(document.get(key), dict):
+            section = document[key]
             break
-    if section is None and isinstance(data.get("mcp"), dict) and isinstance(data["mcp"].get("servers"), dict):
-        section = data["mcp"]["servers"]  # VS Code settings.json
+    if section is None and isinstance(document.get("mcp"), dict) and isinstance(document["mcp"].get("servers"), dict):
+        section = document["mcp"]["servers"]  # VS Code settings.json
     if section is None:
+        for key in ("mcpServers", "servers"):
+            if key in document:
+                raise ConfigError(f"{path}: \"{key}\" must be an object of name: server entry, "
+                                  f"got {_json_type(document[key])}")
         raise ConfigError(f"{path}: no \"mcpServers\" or \"servers\" object found")
-    specs: dict[str, ServerSpec] = {}
+    entries: dict[str, ServerSpec | _BadEntry] = {}
     for name, entry in section.items():
-        specs[name] = parse_entry(name, entry, str(path))
+        try:
+            entries[name] = parse_entry(name, entry, str(path))
+        except ConfigError as exc:
+            entries[name] = _BadEntry(ConfigError(f"{path}: {exc}"))
+    return entries
+
+
+def load_config(path: str | Path, problems: list[str] | None = None) -> dict[str, ServerSpec]:
+    """All servers in one config file, by name.
+
+    An entry that cannot be used raises :class:`ConfigError`, unless ``problems`` is
+    given: then it is skipped and the reason appended there.
+    """
+    specs: dict[str, ServerSpec] = {}
+    for name, entry in _read_config(Path(path).expanduser()).items():
+        if isinstance(entry, _BadEntry):
+            if problems is None:
+                raise entry.error
+            problems.append(str(entry.error))
+        else:
+            specs[name] = entry
     return specs
 
 
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _string(name: str, entry: dict, key: str, *, empty: bool = False) -> str | None:
+    """``entry[key]``: absent (or null) gives None; anything but a string is an error."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"server {name!r}: \"{key}\" must be a string, got {_json_type(value)}")
+    if not empty and not value:
+        raise ConfigError(f"server {name!r}: \"{key}\" is empty")
+    if "\0" in value:
+        raise ConfigError(f"server {name!r}: \"{key}\" contains a NUL character")
+    return value
+
+
+def _string_map(name: str, entry: dict, key: str, *, env: bool = False) -> dict[str, str]:
+    """``entry[key]`` as an object of string -> string; values are never shown in errors (secrets)."""
+    value = entry.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"server {name!r}: \"{key}\" must be an object of name: string, got {_json_type(value)}")
+    for item_key, item in value.items():
+        if not isinstance(item, str):
+            raise ConfigError(f"server {name!r}: \"{key}\": the value of {item_key!r} must be a string, got {_json_type(item)}")
+        if env and (not item_key or "=" in item_key or "\0" in item_key):
+            raise ConfigError(f"server {name!r}: \"{key}\" has an invalid variable name {item_key!r}")
+        if "\0" in item:
+            raise ConfigError(f"server {name!r}: \"{key}\": the value of {item_key!r} contains a NUL character")
+    return dict(value)
+
+
 def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
+    """One server entry; a field of the wrong type is an error naming the field."""
     if not isinstance(entry, dict):
-        raise ConfigError(f"server {name!r}: expected an object")
-    kind = str(entry.get("type") or entry.get("transport") or "").lower()
-    url = entry.get("url") or entry.get("serverUrl")
+        raise ConfigError(f"server {name!r}: expected an object, got {_json_type(entry)}")
+    kind = (_string(name, entry, "type", empty=True) or _string(name, entry, "transport", empty=True) or "").lower()
+    url = _string(name, entry, "url", empty=True) or _string(name, entry, "serverUrl", empty=True)
+    headers = _string_map(name, entry, "headers")
     if url:
         transport = "sse" if kind == "sse" else "http"
-        headers = entry.get("headers") or {}
-        return ServerSpec(name, url=str(url), transport=transport, headers={str(k): str(v) for k, v in headers.items()}, source=source)
+        return ServerSpec(name, url=url, transport=transport, headers=headers, source=source)
     command = entry.get("command")
-    if not isinstance(command, str) or not command:
+    if command is None or command == "":
         raise ConfigError(f"server {name!r}: needs a \"command\" (or a \"url\")")
-    args = entry.get("args") or []
+    command = _string(name, entry, "command")
+    args = entry.get("args")
+    if args is None:
+        args = []
     if not isinstance(args, list):
-        raise ConfigError(f"server {name!r}: \"args\" must be a list")
-    env = entry.get("env") or {}
-    if not isinstance(env, dict):
-        raise ConfigError(f"server {name!r}: \"env\" must be an object")
-    cwd = entry.get("cwd")
-    return ServerSpec(name, [command, *map(str, args)], {str(k): str(v) for k, v in env.items()},
-                      os.path.expanduser(cwd) if isinstance(cwd, str) else None, source=source)
+        raise ConfigError(f"server {name!r}: \"args\" must be an array of strings, got {_json_type(args)}")
+    for index, arg in enumerate(args):
+        if not isinstance(arg, str):
+            raise ConfigError(f"server {name!r}: \"args\"[{index}] must be a string, got {_json_type(arg)}")
+        if "\0" in arg:
+            raise ConfigError(f"server {name!r}: \"args\"[{index}] contains a NUL character")
+    env = _string_map(name, entry, "env", env=True)
+    cwd = _string(name, entry, "cwd", empty=True)  # "" means unset, as it does for other clients
+    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source)
 
 
 def server_from_config(path: str | Path, name: str | None) -> ServerSpec:
-    specs = load_config(path)
-    if not specs:
+    entries = _read_config(Path(path).expanduser())
+    if not entries:
         raise ConfigError(f"{path}: no servers defined")
     if name is None:
-        if len(specs) == 1:
-            return next(iter(specs.values()))
-        raise ConfigError(f"{path} defines several servers; choose one with --server ({', '.join(specs)})")
-    if name not in specs:
-        raise ConfigError(f"no server named {name!r} in {path} (available: {', '.join(specs)})")
-    return specs[name]
+        if len(entries) > 1:
+            raise ConfigError(f"{path} defines several servers; choose one with --server ({', '.join(entries)})")
+        name = next(iter(entries))
+    if name not in entries:
+        raise ConfigError(f"no server named {name!r} in {path} (available: {', '.join(entries)})")
+    entry = entries[name]
+    if isinstance(entry, _BadEntry):
+        raise entry.error
+    return entry
 
 
 def known_config_paths(cwd: str | Path | None = None) -> list[tuple[str, Path]]:
@@ -168,10 +274,12 @@ def discover_servers(cwd: str | Path | None = None) -> tuple[list[tuple[str, Ser
     for label, path in known_config_paths(cwd):
         if not path.is_file():
             continue
+        bad: list[str] = []
         try:
-            specs = load_config(path)
+            specs = load_config(path, problems=bad)
         except ConfigError as exc:
             problems.append(f"{label}: {exc}")
             continue
+        problems.extend(f"{label}: {problem}" for problem in bad)
         found.extend((label, spec) for spec in specs.values())
     return found, problems
