@@ -8,9 +8,9 @@ if [ -z "${PYTHON:-}" ]; then
     if [ -x /work/venv/bin/python ]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
 fi
 if [ -n "${QUICK:-}" ]; then
-    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"
+    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"
 else
-    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"
+    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"
 fi
 
 echo "### bench_core_calls (not pinned)"
@@ -23,6 +23,9 @@ if [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
 fi
 echo "### bench_cli_tools"
 "$PYTHON" bench/bench_cli_tools.py $CLI --why || echo "(bench_cli_tools skipped or failed: see above)"
+echo
+echo "### bench_pipe"
+"$PYTHON" bench/bench_pipe.py $PIPE
 echo
 echo "### bench_ingest"
 "$PYTHON" bench/bench_ingest.py $INGEST
