@@ -5,17 +5,31 @@ quoting, the arguments as one ``--args`` JSON object, and the server named the
 way the user named it (``--config F --server N``, ``--demo``, or the command
 after ``--``). Environment variables and the working directory are included
 only where they differ from what the config file already says.
+
+Environment values are never written out: they are often secrets, and the line
+lands on the clipboard and in a toast on screen. ``-e API_KEY="$API_KEY"`` takes
+the value from the shell the line is pasted into instead.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from typing import Any
 
 from .servers import ConfigError, ServerSpec, server_from_config
 
 PROGRAM = "mcp-inspector"
+_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def env_option(key: str) -> str:
+    """``-e KEY="$KEY"``: the value comes from the shell, so it is not in the line."""
+    if _SHELL_NAME.match(key):
+        return f'-e {key}="${key}"'
+    # a name the shell cannot expand: a placeholder to fill in by hand
+    return "-e " + shlex.quote(f"{key}=<value of {key}>")
 
 
 def call_command_line(spec: ServerSpec, tool: str, arguments: dict[str, Any]) -> str:
@@ -27,18 +41,19 @@ def call_command_line(spec: ServerSpec, tool: str, arguments: dict[str, Any]) ->
         words.append("--demo")
         base = ServerSpec(spec.name, list(spec.command))
     elif spec.source and spec.source not in ("command line", "built-in"):
-        words += ["--config", spec.source, "--server", spec.name]
         try:
             base = server_from_config(spec.source, spec.name)
         except ConfigError:
-            base = None  # the file changed or vanished: spell out everything
+            base = None  # the file changed or vanished: spell out everything (after --)
+        else:
+            words += ["--config", spec.source, "--server", spec.name]
     base_env = base.env if base is not None else {}
-    for key, value in spec.env.items():
-        if base_env.get(key) != value:
-            words += ["-e", f"{key}={value}"]
-    if spec.cwd and (base is None or base.cwd != spec.cwd):
-        words += ["--cwd", spec.cwd]
+    env_keys = [key for key, value in spec.env.items() if base_env.get(key) != value]
     command = " ".join(shlex.quote(word) for word in words)
+    if env_keys:
+        command += " " + " ".join(env_option(key) for key in env_keys)
+    if spec.cwd and (base is None or base.cwd != spec.cwd):
+        command += " --cwd " + shlex.quote(spec.cwd)
     if base is None and not spec.url:
         command += " -- " + " ".join(shlex.quote(part) for part in spec.command)
     return command
