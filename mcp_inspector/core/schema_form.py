@@ -23,7 +23,8 @@ holds its extras (a dict of keys the form does not show). Dynamic parts hold
 *sub-values*: dicts of the same shape for a sub-form whose root key is ``$``
 (list items, the chosen variant, map entries, an opened nested field), built
 with ``subform(spec, which)``. Extra keys: ``key + NULL`` is True when a
-nullable field is explicitly null; ``key + ENTRIES`` holds an object's free-form
+nullable field is explicitly null; ``key + EMPTY`` is True when an empty string
+field sends ``""`` rather than nothing; ``key + ENTRIES`` holds an object's free-form
 entries as ``[name, sub-values]`` pairs.
 """
 
@@ -56,6 +57,7 @@ CONSTRAINT_KEYS = (
 )
 NULL = "#null"  # values[key + NULL] is True when a nullable field is explicitly null
 ENTRIES = "{}"  # values[key + ENTRIES]: an object's free-form entries, [[name, sub-values], ...]
+EMPTY = "#empty"  # values[key + EMPTY]: an empty string field sends "" (without it, empty means "not sent")
 OMIT = "#omit"  # values[key + OMIT]: a required object/list the loaded arguments lacked stays out until filled
 MAX_NESTING = 24  # sub-forms built for defaults stop here (recursive schemas)
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -391,10 +393,15 @@ def _build_array(spec: FieldSpec, schema: dict) -> None:
 # -- field-level validation ---------------------------------------------------------
 
 
-def validate_field(spec: FieldSpec, raw: Any) -> str | None:
-    """A message for one field's current input (raw text for text kinds), or None if fine."""
+def validate_field(spec: FieldSpec, raw: Any, empty: bool = False) -> str | None:
+    """A message for one field's current input (raw text for text kinds), or None if fine.
+
+    ``empty``: the field is flagged to send ``""`` (``key + EMPTY``), so an empty text is a value.
+    """
     if spec.kind in TEXT_KINDS:
         text = raw if isinstance(raw, str) else ("" if raw is None else str(raw))
+        if text == "" and empty and spec.kind == "string":
+            return _constraint_message(spec, "")
         if text == "":
             return "required" if spec.required else None
         value = parse_scalar(spec.kind, text)
@@ -626,7 +633,7 @@ def _defaults_into(spec: FieldSpec, values: dict[str, Any], depth: int) -> None:
             if spec.kind == "object":  # a required field's default no field can show (an empty string...) is still sent
                 for child in spec.children:
                     if child.required and child.has_default and child.kind not in ("object", "tuple") and _to_value(child, child.default) is MISSING \
-                            and not (child.default is None and child.nullable):
+                            and not (child.default is None and child.nullable) and not (child.kind == "string" and child.default == ""):
                         values.setdefault(spec.key, {})[child.name] = child.default
         if spec.has_default:
             if spec.kind == "object" and isinstance(spec.default, dict):
@@ -637,6 +644,8 @@ def _defaults_into(spec: FieldSpec, values: dict[str, Any], depth: int) -> None:
     if spec.has_default:
         if spec.default is None and spec.nullable:
             values[spec.key + NULL] = True
+            return
+        if _empty_string_into(spec, spec.default, values):
             return
         shown = _to_value(spec, spec.default)
         if shown is not MISSING:
@@ -688,9 +697,10 @@ def sub_values(root: FieldSpec, argument: Any) -> dict[str, Any] | Any:
         _tuple_into(root, argument, values)
     else:
         shown = _to_value(root, argument)
-        if shown is MISSING:
+        if shown is MISSING and not _empty_string_into(root, argument, values):
             return MISSING
-        values[root.key] = shown
+        if shown is not MISSING:
+            values[root.key] = shown
     try:
         present, out = _node_out(root, values)
     except FormValueError:
@@ -730,12 +740,13 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
                     if grandchild.has_entries:
                         values[grandchild.key + ENTRIES] = []
                     values.pop(grandchild.key + NULL, None)
+                    values.pop(grandchild.key + EMPTY, None)
             extras[name] = argument
             continue
         shown = _to_value(child, argument)
-        if shown is MISSING:
+        if shown is MISSING and not _empty_string_into(child, argument, values):
             extras[name] = argument
-        else:
+        elif shown is not MISSING:
             values[child.key] = shown
     values[spec.key] = extras
     if spec.has_entries:
@@ -759,7 +770,18 @@ def _tuple_into(spec: FieldSpec, arguments: list, values: dict[str, Any]) -> Non
         shown = _to_value(child, argument)
         if shown is not MISSING:
             values[child.key] = shown
+        else:
+            _empty_string_into(child, argument, values)
     values[spec.key] = list(arguments[len(spec.children):])
+
+
+def _empty_string_into(spec: FieldSpec, argument: Any, values: dict[str, Any]) -> bool:
+    """Show an explicit ``""`` in a string field (flagged, so it is sent back)."""
+    if spec.kind != "string" or argument != "" or not isinstance(argument, str):
+        return False
+    values[spec.key] = ""
+    values[spec.key + EMPTY] = True
+    return True
 
 
 def _to_value(spec: FieldSpec, argument: Any) -> Any:
@@ -891,7 +913,10 @@ def _node_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
     if spec.kind == "tuple":
         present, out = _tuple_out(spec, values)
         return (False, None) if omit and _blank(out) else (present, out)
-    present, out = _field_out(spec, values.get(spec.key, empty_value(spec)))
+    value = values.get(spec.key, empty_value(spec))
+    if spec.kind == "string" and values.get(spec.key + EMPTY) and value in ("", None):
+        return True, ""
+    present, out = _field_out(spec, value)
     return (False, None) if omit and _blank(out) else (present, out)
 
 

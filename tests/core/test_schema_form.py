@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_inspector.core.schema_form import (
+    EMPTY,
     FormValueError,
     arguments_to_values,
     build_form,
@@ -249,7 +250,7 @@ def test_round_trip_keeps_what_the_form_cannot_show(demo_tools):
         "title": "T",
         "unknown": {"deep": [1, None]},            # unknown key
         "count": "five",                           # wrong type
-        "description": "",                         # explicit empty string in an optional field
+        "description": "",                         # explicit empty string in an optional field (shown, flagged)
         "tags": [],                                # explicit empty list
         "priority": "someday",                     # not in the enum
         "assignee": {"name": "A", "extra": True},  # unknown nested key
@@ -259,7 +260,8 @@ def test_round_trip_keeps_what_the_form_cannot_show(demo_tools):
     values = arguments_to_values(form, arguments)
     assert values["$.title"] == "T" and values["$.assignee.name"] == "A"
     assert values["$.estimate_hours"] == "2.0" and values["$.count"] == ""
-    assert values["$"] == {"unknown": {"deep": [1, None]}, "count": "five", "description": "", "tags": [], "priority": "someday"}
+    assert values["$"] == {"unknown": {"deep": [1, None]}, "count": "five", "tags": [], "priority": "someday"}
+    assert values["$.description"] == "" and values["$.description" + EMPTY] is True
     assert values["$.assignee"] == {"extra": True}
     back = values_to_arguments(form, values)
     assert json.dumps(back, sort_keys=True) == json.dumps(arguments, sort_keys=True)
@@ -348,3 +350,33 @@ def test_a_required_tuple_left_empty_is_missing_not_null_and_empty_string():
     # a required tuple with no required positions is still sent empty
     loose = {"type": "object", "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}]}}, "required": ["at"]}
     assert values_to_arguments(build_form(loose), default_values(build_form(loose))) == {"at": []}
+
+
+def test_empty_strings_are_sent_only_when_flagged_and_round_trip_as_fields():
+    schema = {"type": "object", "properties": {
+        "path": {"type": "string"}, "newText": {"type": "string"}, "note": {"type": "string"},
+        "code": {"type": "string", "minLength": 1},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
+        "blank": {"type": "string", "default": ""},
+    }, "required": ["path", "newText", "blank"]}
+    form = build_form(schema)
+    values = default_values(form)
+    assert values["$.blank" + EMPTY] is True  # a default "" is shown in its field, not kept aside
+    assert values_to_arguments(form, values) == {"blank": ""}
+    values["$.path"] = "a.txt"
+    assert issues_by_field(form, validate(schema, values_to_arguments(form, values))) == {"$.newText": ["required"]}
+    values["$.newText" + EMPTY] = True
+    assert values_to_arguments(form, values) == {"path": "a.txt", "newText": "", "blank": ""}
+    assert validate(schema, values_to_arguments(form, values)) == []
+    assert validate_field(form.field("$.newText"), "") == "required"
+    assert validate_field(form.field("$.newText"), "", empty=True) is None
+    assert validate_field(form.field("$.code"), "", empty=True) == "at least 1 characters (now 0)"
+    # typed text wins over the flag
+    values["$.newText"] = "x"
+    assert values_to_arguments(form, values)["newText"] == "x"
+    # explicit "" in arguments (top level, optional, inside a tuple) come back as flagged fields
+    arguments = {"path": "", "newText": "", "note": "", "pair": ["", "b"], "blank": ""}
+    values = arguments_to_values(form, arguments)
+    assert values["$"] == {}
+    assert all(values[key + EMPTY] for key in ("$.path", "$.newText", "$.note", "$.pair[0]"))
+    assert values_to_arguments(form, values) == arguments

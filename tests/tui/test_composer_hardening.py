@@ -5,6 +5,7 @@ required tuples left empty."""
 from __future__ import annotations
 
 import gc
+import json
 
 import pytest
 from textual.widget import Widget
@@ -84,3 +85,59 @@ async def test_objects_reached_through_a_ref_show_their_property_name(tmp_path):
         await settle(pilot, app)
         titles = [str(c._title.label) for c in app.query(Collapsible)]
         assert titles == ["origin *  Place", "dest *  Place", "traveller"]
+
+
+EDIT_FILE = {
+    "name": "edit_file",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "oldText": {"type": "string"}, "newText": {"type": "string"}},
+        "required": ["path", "oldText", "newText"],
+    },
+}
+
+
+async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
+    from textual.widgets import Input
+
+    from composer_apps import type_into
+    from mcp_inspector.tui.widgets.composer import ConfirmSendScreen
+
+    app = ComposerApp(tmp_path / "drafts.json", tool=EDIT_FILE)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        form = composer.schema_form
+        await type_into(pilot, form._editors["$.path"], "a.txt")
+        await type_into(pilot, form._editors["$.oldText"], "x")
+        new_text = form._editors["$.newText"]
+        assert isinstance(new_text, Input)
+        assert composer.get_arguments() == {"path": "a.txt", "oldText": "x"}  # empty: left out
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmSendScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert form.message_for("$.newText") == 'required (ctrl+n sends "")'  # how to send ""
+        new_text.focus()
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert new_text.placeholder.startswith('""  empty string, sent') and new_text.has_class("-empty-string")
+        assert form.message_for("$.newText") is None
+        assert composer.get_arguments() == {"path": "a.txt", "oldText": "x", "newText": ""}
+        assert json.loads(composer.json_editor.text) == {"path": "a.txt", "oldText": "x", "newText": ""}
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmSendScreen)
+        assert [m.arguments for m in app.sent] == [{"path": "a.txt", "oldText": "x", "newText": ""}]
+        # typing replaces the explicit "", and erasing it again leaves the field out
+        await pilot.press("z", "backspace")
+        await pilot.pause()
+        assert composer.get_arguments() == {"path": "a.txt", "oldText": "x"} and not new_text.has_class("-empty-string")
+        # "" typed in the JSON view comes back as a flagged field, not as a hidden extra
+        await composer.set_arguments({"path": "", "oldText": "x", "newText": ""})
+        await pilot.pause()
+        assert form._editors["$.path"].has_class("-empty-string") and new_text.has_class("-empty-string")
+        assert form.query_one("#form-extras").has_class("has-note") is False
+        assert composer.get_arguments() == {"path": "", "oldText": "x", "newText": ""}

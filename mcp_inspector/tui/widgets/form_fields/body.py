@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.markup import escape
@@ -23,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
 
 from ....core.schema_form import (
+    EMPTY,
     ENTRIES,
     MISSING as MISSING_CONST,
     NULL,
@@ -39,6 +41,8 @@ from ..json_text import json_code_editor
 from .base import EditorChanged
 
 UNSET_PROMPT = "(not set)"
+EMPTY_KEY = "ctrl+n"
+EMPTY_PLACEHOLDER = f'""  empty string, sent ({EMPTY_KEY}: leave it out)'
 MOUNT_AT_ONCE = 20  # a big form mounts this many fields; the rest sit in folded sections
 MOUNT_CHUNK = 20
 COMPOSITE_KINDS = ("list", "variant", "nested")
@@ -236,6 +240,10 @@ class LazySection(Vertical):
 class FormBody(Vertical):
     """The fields of one form or sub-form (``root`` is its FieldSpec, ``values`` its values)."""
 
+    BINDINGS = [
+        Binding(EMPTY_KEY, "toggle_empty_string", 'Send ""', id="send-empty-string", show=False,
+                tooltip="In an empty text field: send an empty string rather than leaving the field out"),
+    ]
     DEFAULT_CSS = """
     FormBody { height: auto; }
     FormBody .field { height: auto; margin-bottom: 1; }
@@ -254,6 +262,7 @@ class FormBody(Vertical):
     FormBody SelectionList { height: auto; max-height: 10; }
     FormBody Switch { width: auto; }
     FormBody .fixed-value { height: auto; color: $text-accent; }
+    FormBody Input.-empty-string > .input--placeholder { color: $text-accent; text-style: italic; }
     """
 
     class Changed(Message):
@@ -363,6 +372,14 @@ class FormBody(Vertical):
         self._errors[spec.key] = label
         return label
 
+    def _show_empty_flag(self, spec: FieldSpec, editor: Input) -> None:
+        """An empty string field says whether it sends "" or nothing."""
+        if spec.kind != "string":
+            return
+        flagged = bool(self.values.get(spec.key + EMPTY))
+        editor.placeholder = EMPTY_PLACEHOLDER if flagged else self._placeholder(spec)
+        editor.set_class(flagged, "-empty-string")
+
     def _placeholder(self, spec: FieldSpec) -> str:
         if spec.examples:
             return "e.g. " + ", ".join(x if isinstance(x, str) else json.dumps(x) for x in spec.examples[:3])
@@ -376,7 +393,9 @@ class FormBody(Vertical):
     def _editor(self, spec: FieldSpec, value: Any) -> Widget:
         if spec.kind in ("string", "number", "integer"):
             kind = {"string": "text"}.get(spec.kind, spec.kind)
-            return Input(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
+            editor = Input(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
+            self._show_empty_flag(spec, editor)
+            return editor
         if spec.kind == "boolean":
             if spec.required or spec.has_default:
                 return Switch(value=bool(value))
@@ -472,17 +491,24 @@ class FormBody(Vertical):
         if self.values.get(key + NULL):
             own = None
         else:
-            own = validate_field(spec, self.values.get(key)) if spec.kind not in ("object", "tuple") else None
+            own = validate_field(spec, self.values.get(key), bool(self.values.get(key + EMPTY))) if spec.kind not in ("object", "tuple") else None
         if own == "required" and key not in self._touched:
             own = None  # do not nag about fields the user has not got to yet
         if own:
-            return own  # the field's own wording; the schema's says the same thing less kindly
+            return self._required_hint(spec, own)  # the field's own wording; the schema's says the same thing less kindly
         issues = self._issues.get(key, [])
-        return "; ".join(issues) if issues else None
+        return self._required_hint(spec, "; ".join(issues)) if issues else None
+
+    @staticmethod
+    def _required_hint(spec: FieldSpec, message: str) -> str:
+        if spec.kind == "string" and message == "required":
+            return f'required ({EMPTY_KEY} sends "")'
+        return message
 
     async def _show_value(self, spec: FieldSpec, editor: Widget, value: Any) -> None:
         if isinstance(editor, Input):
             editor.value = value if isinstance(value, str) else ""
+            self._show_empty_flag(spec, editor)
         elif isinstance(editor, Switch):
             editor.value = bool(value)
         elif isinstance(editor, Select):
@@ -516,6 +542,29 @@ class FormBody(Vertical):
             return  # an echo of set_values, not an edit
         self.values[key] = value
         self.values.pop(key + OMIT, None)  # edited: a required part is sent again
+        if self.values.pop(key + EMPTY, None):  # typing replaces an explicit ""
+            editor = self._editors.get(key)
+            if isinstance(editor, Input):
+                self._show_empty_flag(self._specs[key], editor)
+        self._touched.add(key)
+        self._issues.pop(key, None)
+        self._refresh_message(key)
+        self.post_message(self.Changed(self, key))
+
+    def action_toggle_empty_string(self) -> None:
+        """Flip an empty string field between sending "" and being left out."""
+        focused = self.screen.focused if self.is_attached else None
+        key = self._mine(focused) if isinstance(focused, Input) else None
+        spec = self._specs.get(key) if key is not None else None
+        if spec is None or spec.kind != "string":
+            self.notify(f'{EMPTY_KEY} sends "" from an empty text field of the form', severity="warning")
+            return
+        if focused.value:  # type: ignore[union-attr]
+            self.notify(f"Clear the field first: {EMPTY_KEY} then sends an empty string", severity="warning")
+            return
+        if self.values.pop(key + EMPTY, None) is None:
+            self.values[key + EMPTY] = True
+        self._show_empty_flag(spec, focused)  # type: ignore[arg-type]
         self._touched.add(key)
         self._issues.pop(key, None)
         self._refresh_message(key)
