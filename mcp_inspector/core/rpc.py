@@ -516,6 +516,9 @@ class RpcConnection:
             if not isinstance(result, dict):
                 pending._resolve(error=ProtocolViolation(f"the result of {pending.method} is not an object"))
             else:
+                if pending.method == "initialize" and isinstance(result.get("protocolVersion"), str):
+                    # Seen here too, so a raw handshake (pipe, the composer) sets it as well.
+                    self.protocol_version = result["protocolVersion"]
                 pending._resolve(result=result)
 
     def _progress_target(self, params: Any) -> PendingRequest | None:

@@ -187,3 +187,21 @@ def test_cli_exits_without_a_traceback_when_a_detached_grandchild_holds_the_pipe
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("long(")
     assert "Traceback" not in result.stderr and "Event loop is closed" not in result.stderr, result.stderr
+
+
+async def test_a_raw_handshake_sets_the_version_and_the_initialized_state() -> None:
+    """pipe and the raw composer send initialize themselves: the connection still learns both."""
+    with anyio.fail_after(30):
+        async with McpSession(StdioTransport(command("--early-request")), timeout=30) as s:
+            connection = s.connection
+            _, pending = await connection.send_raw(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}')
+            assert (await pending.wait())["protocolVersion"] == "2025-06-18"
+            assert connection.protocol_version == "2025-06-18" and s.protocol_version is None
+            await connection.send_raw(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+            assert connection.initialized
+            _, pending = await connection.send_raw(b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"batch"}}')
+            await pending.wait()
+            [batch] = [e for e in s.store if e.kind is Kind.BATCH]
+            assert batch.problem == "a batch, but batching was removed in 2025-06-18 (negotiated 2025-06-18)"
+            early = next(e for e in s.store if e.method == "roots/list")
+            assert early.problem.startswith("sent before initialization")

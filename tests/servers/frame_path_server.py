@@ -10,8 +10,8 @@ Answers ``initialize`` (the proposed version if it is a legacy one, else
 2025-11-25), ``ping``, ``tools/list`` and ``tools/call``; other requests -> -32601.
 Replies from the client are ignored. Exits on stdin EOF.
 
-* ``--early-request``: right after the initialize result, before reading anything
-  else, sends the request ``roots/list`` (id ``"early"``) and a ``ping`` (id ``"p"``).
+* ``--early-request``: before the initialize result, sends the request
+  ``roots/list`` (id ``"early"``) and a ``ping`` (id ``"p"``).
 * ``--detach PIDFILE``: at start, spawns a grandchild in a new session (out of
   reach of the client's process-group signals) that keeps stdout and stderr open
   for 30 s and writes its pid to PIDFILE.
@@ -75,12 +75,12 @@ def handle(msg: dict, early: bool) -> None:
         return
     if method == "initialize":
         proposed = (msg.get("params") or {}).get("protocolVersion")
-        send({"jsonrpc": "2.0", "id": msg_id, "result": {
-            "protocolVersion": proposed if proposed in VERSIONS else "2025-11-25",
-            "capabilities": {"tools": {}}, "serverInfo": {"name": "frame-path", "version": "1"}}})
         if early:
             send({"jsonrpc": "2.0", "id": "early", "method": "roots/list"})
             send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
+        send({"jsonrpc": "2.0", "id": msg_id, "result": {
+            "protocolVersion": proposed if proposed in VERSIONS else "2025-11-25",
+            "capabilities": {"tools": {}}, "serverInfo": {"name": "frame-path", "version": "1"}}})
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": msg_id, "result": {}})
     elif method == "tools/list":
