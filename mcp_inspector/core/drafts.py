@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .json_text import loads_strict
+
 FORMAT_VERSION = 1
 
 
@@ -62,7 +64,7 @@ class DraftStore:
     # -- file ------------------------------------------------------------
     def _read(self, report: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_bytes()
         except FileNotFoundError:
             return {}
         except OSError as exc:
@@ -70,7 +72,7 @@ class DraftStore:
                 self.warning = f"cannot read the drafts file {self.path}: {exc.strerror or exc}; starting with no drafts"
             return {}
         try:
-            data = json.loads(text)
+            data = loads_strict(text)  # not UTF-8, too deep, NaN...: corrupt like any other bad JSON
             drafts = data["drafts"]
             if not isinstance(drafts, dict) or not all(isinstance(v, dict) for v in drafts.values()):
                 raise ValueError("`drafts` is not an object of objects")

@@ -41,7 +41,10 @@ def load_config(path: Path | None = None) -> TuiConfig:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        config.problems.append(f"{path}: {exc}; using defaults")
+        config.problems.append(f"{path}: {getattr(exc, 'strerror', None) or exc}; using defaults")
+        return config
+    except RecursionError:  # tomllib recurses on nested arrays and inline tables
+        config.problems.append(f"{path}: nested too deeply; using defaults")
         return config
     theme = data.get("theme")
     if isinstance(theme, str) and theme:

@@ -11,7 +11,6 @@ success, foreground, background, surface, panel, and a ``variables`` table
 
 from __future__ import annotations
 
-import json
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 from textual.theme import Theme
 
+from ..core.json_text import loads_strict
 from .config import config_dir
 
 COLOUR_KEYS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background", "surface", "panel", "boost")
@@ -51,13 +51,21 @@ def theme_from_data(data: Any, origin: str) -> Theme:
 
 def load_theme_file(path: Path) -> Theme:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ThemeFileError(f"{path}: {exc.strerror or exc}") from None
+    is_json = path.suffix.lower() == ".json"
     try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise ThemeFileError(f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+        if is_json:
+            data = loads_strict(raw)
+        else:
+            data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ThemeFileError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    except (ValueError, tomllib.TOMLDecodeError) as exc:  # JsonTextError is a ValueError
+        raise ThemeFileError(f"{path}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from None
+    except RecursionError:  # tomllib recurses on nested arrays and inline tables
+        raise ThemeFileError(f"{path}: not valid TOML: nested too deeply") from None
     return theme_from_data(data, str(path))
 
 

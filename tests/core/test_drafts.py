@@ -72,3 +72,29 @@ def test_unreadable_file_is_reported(tmp_path):
     assert store.warning is not None and "cannot read" in store.warning
     assert store.get("s", "t") is None
     assert os.path.isdir(path)
+
+
+def test_deep_or_non_utf8_or_nan_file_is_corrupt_not_a_crash(tmp_path):
+    """Any bytes on disk: never RecursionError or UnicodeDecodeError out of the constructor (the TUI would die)."""
+    path = tmp_path / "drafts.json"
+    contents = [
+        b'{"version": 1, "drafts": {"s": {"t": {"arguments": {"x": ' + b"[" * 5000 + b"]" * 5000 + b"}}}}}",
+        '{"version": 1, "drafts": {"s": {"t": {"arguments": {"x": "caf\xe9"}}}}}'.encode("latin-1"),
+        b'{"version": 1, "drafts": {"s": {"t": {"arguments": {"x": NaN}}}}}',
+    ]
+    for content in contents:
+        path.write_bytes(content)
+        store = DraftStore(path)
+        assert store.warning is not None and "corrupt" in store.warning, content[:40]
+        assert store.get("s", "t") is None
+        assert (tmp_path / "drafts.json.corrupt").read_bytes() == content
+        store.put("s", "t", {"ok": True})  # and the store works on
+        assert DraftStore(path).get("s", "t") == {"ok": True}
+        path.unlink()
+
+
+def test_a_utf8_bom_is_fine(tmp_path):
+    path = tmp_path / "drafts.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"version": 1, "drafts": {"s": {"t": {"arguments": {"a": 1}}}}}).encode())
+    store = DraftStore(path)
+    assert store.warning is None and store.get("s", "t") == {"a": 1}
