@@ -1076,3 +1076,43 @@ def _collect_fallbacks(root: FieldSpec, prefix: str, depth: int, found: list) ->
             _collect_fallbacks(subform(spec), where + ">", depth - 1, found)
         if spec.has_entries:
             _collect_fallbacks(subform(spec), where + "{}", depth - 1, found)
+
+
+def hidden_values(root: FieldSpec, values: dict[str, Any], depth: int = MAX_NESTING) -> list[str]:
+    """Where values the form does not show are sent: ``owner.extra``, ``point[2:]``...
+
+    Looks into list items, the chosen variant, free-form entries and opened nested parts
+    too (``items[1].colour``), not only the static fields.
+    """
+    found: list[str] = []
+    _collect_hidden(root, values, "", depth, found)
+    return found
+
+
+def _collect_hidden(root: FieldSpec, values: dict[str, Any], prefix: str, depth: int, found: list[str]) -> None:
+    if not isinstance(values, dict):
+        return
+    for spec in root.walk():
+        if values.get(spec.key + NULL):
+            continue
+        path = (prefix + spec.key[1:]).lstrip(".")
+        extras = values.get(spec.key) if spec.kind in ("object", "tuple") else None
+        if isinstance(extras, dict):
+            found.extend(f"{path}.{name}" if path else name for name in extras)
+        elif isinstance(extras, list) and extras:
+            found.append(f"{path}[{len(spec.children)}:]")
+        if depth <= 0:
+            continue
+        value = values.get(spec.key)
+        if spec.kind == "list" and isinstance(value, list):
+            for index, item in enumerate(value):
+                _collect_hidden(subform(spec), item, f"{prefix}{spec.key[1:]}[{index}]", depth - 1, found)
+        elif spec.kind == "variant" and isinstance(value, dict) and isinstance(value.get("choice"), int) \
+                and 0 <= value["choice"] < len(spec.choices):
+            _collect_hidden(subform(spec, value["choice"]), value.get("values") or {}, prefix + spec.key[1:], depth - 1, found)
+        elif spec.kind == "nested" and isinstance(value, dict):
+            _collect_hidden(subform(spec), value, prefix + spec.key[1:], depth - 1, found)
+        if spec.has_entries:
+            for pair in values.get(spec.key + ENTRIES) or []:
+                if isinstance(pair[0], str):
+                    _collect_hidden(subform(spec), pair[1], prefix + spec.key[1:] + json_path([pair[0]])[1:], depth - 1, found)

@@ -141,3 +141,40 @@ async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
         assert form._editors["$.path"].has_class("-empty-string") and new_text.has_class("-empty-string")
         assert form.query_one("#form-extras").has_class("has-note") is False
         assert composer.get_arguments() == {"path": "", "oldText": "x", "newText": ""}
+
+
+ORDERS = {
+    "name": "place_orders",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer"}}}},
+            "ship": {"oneOf": [
+                {"title": "Pickup", "type": "object", "properties": {"kind": {"const": "pickup"}, "store": {"type": "string"}}, "required": ["kind"]},
+                {"title": "Post", "type": "object", "properties": {"kind": {"const": "post"}, "address": {"type": "string"}}, "required": ["kind"]},
+            ]},
+            "owner": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+    },
+}
+
+
+async def test_values_hidden_inside_list_items_and_variants_are_noted(tmp_path):
+    app = ComposerApp(tmp_path / "drafts.json", tool=ORDERS)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        arguments = {
+            "items": [{"sku": "a", "qty": 1}, {"sku": "b", "colour": "red"}],
+            "ship": {"kind": "post", "address": "1 Road", "express": True},
+            "owner": {"name": "Ada", "age": 36},
+            "note": "hi",
+        }
+        await composer.set_arguments(arguments)
+        await pilot.pause()
+        assert composer.get_arguments() == arguments
+        note = composer.schema_form.query_one("#form-extras")
+        assert note.has_class("has-note")
+        assert str(note.render()) == (
+            "Also sent, not shown in the form (edit in the JSON view): note, items[1].colour, ship.express, owner.age"
+        )

@@ -22,6 +22,7 @@ from ...core.schema_form import (
     FormValueError,
     arguments_to_values,
     default_values,
+    hidden_values,
     values_to_arguments,
 )
 from ...core.validation import Issue
@@ -107,14 +108,7 @@ class SchemaForm(VerticalScroll):
         """Say which keys are sent although the form does not show them."""
         if not self.is_mounted:
             return
-        kept = []
-        for spec in self.spec.fields():
-            extras = self.values.get(spec.key) if spec.kind in ("object", "tuple") else None
-            if isinstance(extras, dict):
-                prefix = "" if spec.key == "$" else spec.key[2:] + "."
-                kept.extend(prefix + name for name in extras)
-            elif isinstance(extras, list) and extras:
-                kept.append(f"{spec.key[2:]}[{len(spec.children)}:]")
+        kept = hidden_values(self.spec.root, self.values)  # inside list items and variants too
         note = self.query_one("#form-extras", Static)
         if kept:
             note.update(Text(f"Also sent, not shown in the form (edit in the JSON view): {', '.join(kept)}"))
