@@ -37,6 +37,8 @@ def server_directory(cwd: str | None) -> str | None:
 def check_directory(path: str) -> None:
     """The server's working directory must exist and be enterable (the error names it)."""
     if not os.path.isdir(path):
+        if os.path.exists(path):
+            raise UsageError(f"working directory is not a directory: {path}")
         raise UsageError(f"working directory does not exist: {path}")
     if not os.access(path, os.X_OK):
         raise UsageError(f"permission denied: working directory {path}")

@@ -84,6 +84,7 @@ CASES = [
     ("timeout-nan", {}, ["tools", "--timeout", "nan"], "argument --timeout: must be >= 0"),
     ("env-without-equals", {}, ["-e", "FOO", "tools"], "-e expects KEY=VALUE: the 1st -e has no '='"),
     ("cwd-missing", {}, ["tools", "--cwd", "{tmp}/nope"], "working directory does not exist: {tmp}/nope"),
+    ("cwd-a-file", {"f.txt": "x"}, ["tools", "--cwd", "{tmp}/f.txt"], "working directory is not a directory: {tmp}/f.txt"),
 ]
 
 

@@ -63,3 +63,17 @@ def test_config_errors_are_usage_errors(tmp_path):
     assert missing_cwd.returncode == 64 and "working directory does not exist" in missing_cwd.stderr
     bad_env = cli("tools", "-e", "NOEQUALS", "--", *raw())
     assert bad_env.returncode == 64 and "-e expects KEY=VALUE" in bad_env.stderr
+
+
+def test_discovery_skips_only_the_bad_entry_and_says_why(tmp_path, monkeypatch):
+    """The TUI's server list (F7): one wrongly typed entry does not hide the file's other servers."""
+    from mcp_inspector.core.servers import discover_servers
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    write_config((tmp_path / "xdg" / "mcp-inspector").mkdir(parents=True) or tmp_path / "xdg" / "mcp-inspector" / "servers.json",
+                 "mcpServers", {"good": {"command": "echo"}, "bad": {"command": "x", "env": {"TOKEN": 12345}}})
+    found, problems = discover_servers(tmp_path / "home")
+    assert [spec.name for _, spec in found] == ["good"]
+    assert len(problems) == 1 and "server 'bad': \"env\": the value of 'TOKEN' must be a string, got a number" in problems[0]
+    assert "12345" not in problems[0]
