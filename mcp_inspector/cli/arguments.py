@@ -24,6 +24,16 @@ from .exit_codes import UsageError
 MAX_ARGUMENT_FILE = 64 * 1024 * 1024
 
 
+def require_utf8(text: str, what: str) -> str:
+    """A command-line word that is not UTF-8 reaches Python as lone surrogates, which would go
+    out as ``"\\udcff"`` escapes (not text any server can use): a usage error instead."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise UsageError(f"{what} is not valid UTF-8 (byte 0x{ord(text[exc.start]) & 0xFF:02x} at offset {exc.start})") from None
+    return text
+
+
 def _is_not_json(reason: str) -> bool:
     """Whether loads_strict's reason means "this is not JSON" (so the text is a string),
     as opposed to JSON we refuse to send (too deep, a number out of range)."""
@@ -63,6 +73,8 @@ def parse_pairs(pairs: list[str], *, json_values: bool = True) -> dict[str, Any]
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise UsageError(f"expected key=value, got {pair!r}")
+        require_utf8(key, "an argument name")
+        require_utf8(value, f"argument {key!r}")
         if value.startswith("@") and len(value) > 1:
             value = read_file_argument(value[1:], f"argument {key!r}")
             if not json_values:
@@ -79,6 +91,7 @@ def parse_args_option(text: str | None) -> dict[str, Any]:
     if text is None:
         return {}
     source = "--args"
+    require_utf8(text, source)
     if text.startswith("@"):
         source = f"--args {text}"
         text = read_file_argument(text[1:], "--args")

@@ -270,6 +270,11 @@ def _main(argv: list[str], early=None) -> int:
                       env_options=args.env, cwd=args.cwd, default_demo=not (args.command is None and args.open))
     if args.command is None:
         return _run_tui(spec, args)
+    if args.command in ("call", "read", "get"):
+        from .arguments import require_utf8
+
+        name = {"call": "tool", "read": "uri", "get": "prompt"}[args.command]
+        require_utf8(getattr(args, name), name.upper())
     if args.command == "call":
         from .arguments import tool_arguments
 

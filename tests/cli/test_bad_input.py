@@ -32,6 +32,12 @@ CASES = [
     ("pair-file-directory", {}, ["call", "echo", "k=@{tmp}"], "argument 'k': cannot read {tmp}: Is a directory"),
     ("pair-file-not-utf8", {"latin1.txt": "caf\xe9".encode("latin-1")}, ["call", "echo", "k=@{tmp}/latin1.txt"],
      "argument 'k': {tmp}/latin1.txt is not UTF-8 (byte 0xe9 at offset 3)"),
+    # words that are not UTF-8 (os.fsdecode gives lone surrogates, which would go out as "\udcff" escapes)
+    ("tool-name-not-utf8", {}, ["call", "caf\udce9"], "TOOL is not valid UTF-8 (byte 0xe9 at offset 3)"),
+    ("uri-not-utf8", {}, ["read", "demo://\udcff"], "URI is not valid UTF-8 (byte 0xff at offset 7)"),
+    ("pair-value-not-utf8", {}, ["call", "echo", "message=ab\udcff"], "argument 'message' is not valid UTF-8 (byte 0xff at offset 2)"),
+    ("prompt-pair-not-utf8", {}, ["get", "p", "a=\udcff"], "argument 'a' is not valid UTF-8"),
+    ("args-not-utf8", {}, ["call", "echo", "--args", '{"message":"\udcff"}'], "--args is not valid UTF-8 (byte 0xff at offset 12)"),
     ("pair-without-equals", {}, ["call", "echo", "novalue"], "expected key=value, got 'novalue'"),
     ("args-deep-json", {}, ["call", "echo", "--args", '{"a":' + DEEP + "}"], "--args is not valid JSON: nested deeper than 128 levels"),
     ("args-nan", {}, ["call", "echo", "--args", '{"a":NaN}'], "--args is not valid JSON: NaN is not a JSON value"),
