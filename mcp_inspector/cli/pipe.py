@@ -33,6 +33,7 @@ from anyio.streams.memory import MemoryObjectSendStream
 
 from ..core.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
 from ..core.framing import LineFramer, is_blank
+from ..core.json_text import JsonTextError, parse_frame
 from ..core.jsonrpc import Kind, classify
 from ..core.session import McpSession
 from ..core.traffic import Direction, TrafficEntry
@@ -71,7 +72,7 @@ class FramePrinter:
 def frame_bytes(entry: TrafficEntry) -> bytes:
     """The line printed for a server frame, newline included, in UTF-8."""
     raw = entry.raw
-    if entry.kind is Kind.INVALID and (entry.problem or "").startswith("not JSON"):
+    if entry.kind is Kind.INVALID and not _parses(raw):
         text = raw.decode("utf-8", errors="replace")
         return json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
     if not raw.isascii():
@@ -80,6 +81,16 @@ def frame_bytes(entry: TrafficEntry) -> bytes:
         except UnicodeDecodeError:  # printed as text, as before: invalid bytes become U+FFFD
             raw = raw.decode("utf-8", errors="replace").encode("utf-8")
     return raw + b"\n"
+
+
+def _parses(raw: bytes) -> bool:
+    """Whether a frame is JSON we can print as it is (asked only of invalid frames:
+    they are rare, so parsing again costs nothing that matters)."""
+    try:
+        parse_frame(raw)
+    except JsonTextError:  # not JSON, too deep, a number too long, the head of an over-long line
+        return False
+    return True
 
 
 def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:

@@ -98,3 +98,20 @@ def test_pipe_server_death_exits_3_with_stderr_tail():
     assert result.returncode == 3
     assert "the server exited with code 3" in result.stderr and "  fatal: boom" in result.stderr
     assert_no_traceback(result)
+
+
+def test_pipe_wraps_every_frame_it_cannot_print_as_json():
+    # A frame too deep to parse (1,000 "[" without their "]") is not JSON a reader could take:
+    # it comes out wrapped like any other unparsable frame, and the reply still follows.
+    import sys
+    from pathlib import Path
+
+    server = Path(__file__).resolve().parents[1] / "servers" / "frame_path_server.py"
+    call = request(2, "tools/call", {"name": "deep", "arguments": {"depth": 1000}})
+    result = cli("pipe", "--", sys.executable, str(server), input=lines(call))
+    assert result.returncode == 0, result.stderr
+    assert_no_traceback(result)
+    out = frames(result.stdout)  # every line parses
+    deep = next(frame for frame in out if "invalid" in frame)
+    assert deep["invalid"] == "[" * 1000 and "nested deeper than 128 levels" in deep["problem"]
+    assert out[-1]["id"] == 2 and out[-1]["result"]["content"][0]["text"] == "after deep"

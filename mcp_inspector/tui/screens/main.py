@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from ...core.errors import InspectorError
-from ...core.recording import LoadedSession, SessionFileError, load_session
+from ...core.recording import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.rpc import PendingRequest
 from ...core.servers import ServerSpec
 from ...core.tooldiff import ListDiff, diff_items
@@ -42,7 +42,7 @@ from ..messages import (
     ServerReady,
     ToolsFetched,
 )
-from ..replay import RecordedArguments, Replay, reconstruct, recorded_outcome
+from ..replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome
 from ..widgets.composer import ComposerPanel
 from ..widgets.inflight import InFlightPanel
 from ..widgets.result_view import ResultPanel
@@ -481,12 +481,23 @@ class MainScreen(Screen):
     # -- recordings ----------------------------------------------------
     @work(thread=True, group="load", exit_on_error=False)
     def _load_recording(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        builder = ReplayBuilder()
         try:
-            loaded = load_session(self.open_file)
+            # at the app store's cap: what leaves memory is read back from the file, never copied
+            loaded = load_session(self.open_file, cap=self.store.cap, on_entry=builder.feed,
+                                  cancelled=lambda: worker.is_cancelled)
+            replay = builder.finish()
+        except LoadCancelled:
+            return
         except SessionFileError as exc:
             self.app.call_from_thread(self._recording_failed, str(exc))
             return
-        replay = reconstruct(loaded.store)
+        except Exception as exc:  # never leave the screen on "loading…"
+            self.app.call_from_thread(self._recording_failed, f"cannot load {self.open_file}: {exc.__class__.__name__}: {exc}")
+            return
         self.app.call_from_thread(self._recording_loaded, loaded, replay)
 
     def _recording_failed(self, text: str) -> None:
@@ -494,9 +505,8 @@ class MainScreen(Screen):
         self.notify(text, title="Cannot open the recording", severity="error", markup=False)
 
     def _recording_loaded(self, loaded: LoadedSession, replay: Replay) -> None:
-        # The views were built on the app's (empty) store; move the loaded entries into it.
-        for entry in loaded.store:
-            self.store.load_entry(entry)
+        # The views were built on the app's (empty) store; it takes over the loaded one.
+        self.store.adopt(loaded.store)
         self.replay = replay
         if self.recorded_arguments is not None:
             self.recorded_arguments.replay = replay
@@ -505,8 +515,10 @@ class MainScreen(Screen):
         facts = replay.facts or ServerFacts()
         name = str(facts.server_info.get("name") or server or "server")
         detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
-        if loaded.skipped_lines:
-            detail += f" · {len(loaded.skipped_lines)} unreadable lines skipped"
+        if loaded.skipped:
+            detail += f" · {loaded.skipped} unreadable line{'s' if loaded.skipped != 1 else ''} skipped"
+            self.notify(loaded.describe_skipped(), title="Parts of the recording were skipped", severity="warning",
+                        markup=False, timeout=10)
         self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail)
         if server and not server.startswith(("http://", "https://")):
             import shlex
