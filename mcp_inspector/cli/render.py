@@ -6,6 +6,9 @@ import base64
 import binascii
 import json
 from typing import TYPE_CHECKING
+
+from ..core.json_text import JsonTextError, loads_strict
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -161,8 +164,8 @@ def text_block(text: str) -> str:
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
         try:
-            return pretty(json.loads(stripped))
-        except ValueError:
+            return pretty(loads_strict(stripped))
+        except JsonTextError:  # not JSON, or JSON we would not reformat (too deep, NaN...)
             pass
     return text
 

@@ -197,3 +197,19 @@ def test_version_and_help():
     for code in ("0 ", "1 ", "2 ", "3 ", "4 ", "64 ", "130 "):
         assert f"\n  {code}" in help_text.stdout
     assert_no_traceback(help_text)
+
+
+def test_call_prints_a_deeply_nested_text_result_as_it_is():
+    # Text that looks like JSON is pretty-printed; text nested too deep to parse is printed as it is.
+    import json as _json
+    import sys
+    from pathlib import Path
+
+    from cli_helpers import assert_no_traceback, cli
+
+    server = Path(__file__).resolve().parents[1] / "servers" / "frame_path_server.py"
+    deep = "[" * 995 + "]" * 995
+    result = cli("call", "echo", "--args", _json.dumps({"text": deep}), "--", sys.executable, str(server))
+    assert result.returncode == 0, result.stderr
+    assert_no_traceback(result)
+    assert deep in result.stdout
