@@ -1,7 +1,8 @@
 """Requests in flight: progress, elapsed time, the timeout countdown, and a cancel key.
 
 Rows read their ``PendingRequest`` on a 10 Hz timer instead of reacting to each
-progress notification, so a server that floods progress cannot flood the UI.
+progress notification, so a server that floods progress cannot flood the UI;
+the timer pauses while the panel is not shown (another view is current).
 The countdown comes from ``pending.remaining()``, which already moves when a
 progress notification resets the timeout and stops at the hard maximum.
 """
@@ -15,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Button, ProgressBar, Static
 
 from ...core.errors import RequestCancelled, RequestTimeout
@@ -142,12 +144,28 @@ class InFlightPanel(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes)
         self.linger = linger
         self._empty = Static("No requests in flight.", id="inflight-empty")
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield self._empty
 
     def on_mount(self) -> None:
-        self.set_interval(0.1, self._tick)
+        self._timer = self.set_interval(0.1, self._on_timer)
+
+    def _on_timer(self) -> None:
+        if not self.is_on_screen:  # not shown: no per-tick work; Show catches up
+            self.on_hide()
+            return
+        self._tick()
+
+    def on_hide(self) -> None:
+        if self._timer is not None:
+            self._timer.pause()
+
+    def on_show(self) -> None:
+        self._tick()
+        if self._timer is not None:
+            self._timer.resume()
 
     @property
     def rows(self) -> list[InFlightRow]:

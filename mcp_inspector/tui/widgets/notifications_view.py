@@ -2,8 +2,9 @@
 
 The lines come from the TrafficStore (kind NOTIFICATION), indexed like the
 traffic log; the counts come from ``store.method_counts`` and are refreshed on
-a slow timer. Changing the level only posts ``SetLevelRequested``: the host
-owns the session and sends ``logging/setLevel``.
+a slow timer, paused while the view is not shown (like the lines' poll). Changing
+the level only posts ``SetLevelRequested``: the host owns the session and sends
+``logging/setLevel``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Label, Select, Static
 
 from ...core.jsonrpc import Kind
@@ -134,6 +136,7 @@ class NotificationsView(Vertical):
         self.notification_lines = NotificationLines(store, time_format=time_format)
         self._rate_samples: list[tuple[float, int]] = []
         self._counts_seen: tuple[int, int] | None = None
+        self._counts_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="notifications-bar"):
@@ -143,8 +146,26 @@ class NotificationsView(Vertical):
         yield self.notification_lines
 
     def on_mount(self) -> None:
-        self.set_interval(self.COUNTS_INTERVAL, self.update_counts, name="notification-counts")
+        self._counts_timer = self.set_interval(self.COUNTS_INTERVAL, self._tick, name="notification-counts")
         self.update_counts()
+
+    def _tick(self) -> None:
+        if not self.is_on_screen:  # not shown: no per-tick work; Show catches up
+            self._pause_counts()
+            return
+        self.update_counts()
+
+    def _pause_counts(self) -> None:
+        if self._counts_timer is not None:
+            self._counts_timer.pause()
+
+    def on_hide(self) -> None:
+        self._pause_counts()
+
+    def on_show(self) -> None:
+        self.update_counts()
+        if self._counts_timer is not None:
+            self._counts_timer.resume()
 
     def set_store(self, store: TrafficStore) -> None:
         """Follow another timeline (the host replaced its store)."""
@@ -171,9 +192,12 @@ class NotificationsView(Vertical):
         counts = self.notification_counts()
         total = sum(counts.values())
         now = time.monotonic()
-        self._rate_samples.append((now, total))
-        while len(self._rate_samples) > 2 and now - self._rate_samples[0][0] > 3.0:
-            self._rate_samples.pop(0)
+        samples = self._rate_samples
+        if samples and now - samples[-1][0] > 3.0:
+            samples.clear()  # sampling paused while hidden: an average over that gap is not a rate
+        samples.append((now, total))
+        while len(samples) > 2 and now - samples[0][0] > 3.0:
+            samples.pop(0)
         rate = self.rate()
         key = (self.store.version, round(rate))
         if key == self._counts_seen:

@@ -5,6 +5,8 @@ copied out of the store; the view maps rows to seqs (``first_seq + row``, or a
 list of matching seqs when filtered, trimmed as the store evicts) and renders
 only the visible rows through an LRU cache of ``Strip``s. A 15 Hz timer polls
 ``store.version``, so a server sending 10k frames/s costs one repaint per tick.
+A view that is not shown (another view is current) does nothing per tick: its
+timer pauses on ``Hide`` and it catches up once, on ``Show``.
 
 ``StoreLinesView`` is the reusable part (rows, cursor, tail mode, polling);
 ``TrafficLog`` adds the frame formatting, filter, jump, copy and export, and
@@ -32,6 +34,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from ...core.export import ExportResult, default_export_path, export_json, export_session
 from ...core.jsonrpc import ERROR_NAMES, Kind
@@ -151,6 +154,7 @@ class StoreLinesView(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(self.CACHE_SIZE)
         self._styles: dict[str, Style] = {}
         self._moving = False  # True while the view itself scrolls (so it does not count as the user's)
+        self._poll: Timer | None = None
         self._rebuild_index()
 
     # -- what is shown ---------------------------------------------------
@@ -224,8 +228,29 @@ class StoreLinesView(ScrollView, can_focus=True):
     # -- polling the store -----------------------------------------------
     def on_mount(self) -> None:
         super().on_mount()
-        self.set_interval(self.REFRESH_INTERVAL, self.sync, name="traffic-poll")
+        self._poll = self.set_interval(self.REFRESH_INTERVAL, self._tick, name="traffic-poll")
         self.sync()
+
+    def _tick(self) -> None:
+        if not self.is_on_screen:
+            # Not shown (mounted hidden, or its view was switched away before the Hide
+            # arrived): no per-tick work, not even the index; Show catches up.
+            self._pause_polling()
+            return
+        self.sync()
+
+    def _pause_polling(self) -> None:
+        if self._poll is not None:
+            self._poll.pause()
+
+    def on_hide(self) -> None:
+        self._pause_polling()
+
+    def on_show(self) -> None:
+        """Shown again: catch up once with everything that arrived meanwhile, then poll."""
+        self.sync()
+        if self._poll is not None:
+            self._poll.resume()
 
     def sync(self, force: bool = False) -> None:
         """Catch up with the store: extend/trim the index, resize, follow the tail, repaint."""

@@ -1,0 +1,167 @@
+"""Views that are not shown do no per-tick work, and catch up once when shown.
+
+A flood used to be paid for by every mounted view: each one's timer extended
+its index, resized itself (a layout of the whole screen) and repainted, 15 times
+a second, shown or not. These tests feed real stores (and the demo server) while
+one view is shown and check that the others stayed as they were, then show them
+and check that they show the latest entries.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import ComposeResult
+from textual.widgets import ContentSwitcher, Static
+
+from mcp_inspector.core import jsonrpc
+from mcp_inspector.core.jsonrpc import Kind
+from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.tui.widgets.console_view import ConsoleView
+from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView
+from mcp_inspector.tui.widgets.traffic_log import TrafficLog
+
+from app_helpers import SIZE, live_app, wait_for, wait_for_tools
+from traffic_apps import ThemedApp, frame, wait_until
+
+pytestmark = pytest.mark.anyio
+
+
+class SwitchingApp(ThemedApp):
+    """The three store views in a ContentSwitcher, as the main screen holds them."""
+
+    def __init__(self, store: TrafficStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def compose(self) -> ComposeResult:
+        with ContentSwitcher(initial="log"):
+            yield TrafficLog(self.store, id="log")
+            yield NotificationsView(self.store, id="notes")
+            yield ConsoleView(self.store, id="console")
+
+
+def feed(store: TrafficStore, start: int, count: int) -> None:
+    """``count`` log notifications and as many stderr lines, numbered from ``start``."""
+    for i in range(start, start + count):
+        params = {"level": "info", "logger": "flood", "data": f"note {i}"}
+        store.append(Direction.IN, Kind.NOTIFICATION, frame(jsonrpc.notification("notifications/message", params)),
+                     method="notifications/message")
+        store.append(Direction.IN, Kind.STDERR, f"stderr line {i}".encode())
+
+
+def shown_text(view) -> str:
+    return "\n".join(view.render_line(y).text for y in range(view.scrollable_content_region.height))
+
+
+def counts_text(notes: NotificationsView) -> str:
+    return str(notes.query_one("#notifications-counts", Static).render())
+
+
+async def feed_over_ticks(pilot, store: TrafficStore, start: int, rounds: int = 8, per_round: int = 40) -> int:
+    """Entries arriving over several poll ticks (1/15 s) and counts ticks (1/2 s)."""
+    for r in range(rounds):
+        feed(store, start + r * per_round, per_round)
+        await pilot.pause(0.09)
+    return start + rounds * per_round
+
+
+async def test_hidden_views_stay_put_during_a_stream_and_catch_up_when_shown():
+    store = TrafficStore()
+    app = SwitchingApp(store)
+    async with app.run_test(size=(100, 24)) as pilot:
+        switcher = app.query_one(ContentSwitcher)
+        log = app.query_one(TrafficLog)
+        notes = app.query_one(NotificationsView)
+        lines = app.query_one(NotificationLines)
+        console = app.query_one(ConsoleView)
+        await pilot.pause(0.1)
+        counts_before = counts_text(notes)
+
+        # never shown yet: the traffic log follows, the other two do nothing per tick
+        end = await feed_over_ticks(pilot, store, 1)
+        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        assert lines.row_count == 0 and console.row_count == 0
+        assert lines.virtual_size.height == 0 and console.virtual_size.height == 0
+        assert counts_text(notes) == counts_before
+
+        # shown: caught up at once, tail on the newest
+        switcher.current = "notes"
+        await wait_until(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
+        await pilot.pause(0.05)
+        assert f"note {end - 1}" in shown_text(lines)
+        assert f"{end - 1} notifications" in counts_text(notes)
+
+        # hidden again: more arrive, the notifications view keeps what it had
+        switcher.current = "log"
+        await pilot.pause(0.1)
+        seen_rows, seen_counts = lines.row_count, counts_text(notes)
+        end = await feed_over_ticks(pilot, store, end)
+        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        assert lines.row_count == seen_rows
+        assert counts_text(notes) == seen_counts
+        assert f"#{store.last_seq}" in shown_text(log)
+
+        # and each view, once shown, shows the latest
+        switcher.current = "notes"
+        await wait_until(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
+        await pilot.pause(0.05)
+        assert f"note {end - 1}" in shown_text(lines)
+        assert f"{end - 1} notifications" in counts_text(notes)
+        switcher.current = "console"
+        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await pilot.pause(0.05)
+        assert f"stderr line {end - 1}" in shown_text(console)
+        # the traffic log, hidden now, stops following (it has no index: its size tells)
+        height = log.virtual_size.height
+        assert height == log.row_count
+        feed(store, end, 20)
+        await pilot.pause(0.3)
+        assert log.virtual_size.height == height
+        switcher.current = "log"
+        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        await pilot.pause(0.05)
+        assert f"#{store.last_seq}" in shown_text(log)
+
+
+async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
+    """The whole app on the demo server: logs and a running call while another view is shown."""
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        session = main.connection.live
+        await app.action_show_view("notifications")
+        lines = app.query_one(NotificationLines)
+        await wait_for(pilot, lambda: lines.row_count == store_notifications(app), what="the notifications view")
+
+        # Main shown: a running call ticks in the in-flight panel; logs arrive
+        await app.action_show_view("main")
+        main._call_tool(session, "long_running_task", {"duration_seconds": 3, "steps": 30})
+        await wait_for(pilot, lambda: bool(main.inflight.rows), what="the in-flight row")
+        await session.call_tool("emit_logs", {"count": 40})
+        await pilot.pause(0.3)
+        assert lines.row_count < store_notifications(app)  # hidden: not indexed per tick
+
+        # another view shown: the in-flight row is not updated per tick
+        await app.action_show_view("console")
+        await pilot.pause(0.2)
+        row = main.inflight.rows[0]
+        timing = row.query_one(".inflight-timing", Static)
+        before = str(timing.render())
+        await pilot.pause(0.4)
+        assert str(timing.render()) == before
+
+        # shown again: updated at once
+        await app.action_show_view("main")
+        await pilot.pause(0.05)
+        assert str(timing.render()) != before
+        await app.action_show_view("notifications")
+        await wait_for(pilot, lambda: lines.row_count == store_notifications(app), what="the catch-up")
+        await pilot.pause(0.05)
+        text = "\n".join(lines.render_line(y).text for y in range(lines.scrollable_content_region.height))
+        assert "Demo log message 40 of 40" in text
+        await wait_for(pilot, lambda: not main.in_flight, what="the call to end")
+
+
+def store_notifications(app) -> int:
+    return app.store.kind_counts[Kind.NOTIFICATION]
