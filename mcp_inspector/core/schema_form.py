@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from .json_text import JsonTextError, loads_strict
 from .schema_resolve import (
     check_format,
     describe_constraints,
@@ -415,8 +416,8 @@ def validate_field(spec: FieldSpec, raw: Any, empty: bool = False) -> str | None
         if not text.strip():
             return "required" if spec.required else None
         try:
-            value = json.loads(text)
-        except ValueError as exc:
+            value = loads_strict(text)
+        except JsonTextError as exc:
             return f"invalid JSON: {exc}"
         schema = {**spec.context, "allOf": [spec.schema]} if spec.context else spec.schema
         issues = validate(schema, value)
@@ -1013,8 +1014,8 @@ def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
         if not text.strip():
             return False, None
         try:
-            return True, json.loads(text)
-        except ValueError as exc:
+            return True, loads_strict(text)
+        except JsonTextError as exc:
             raise FormValueError(spec.key, f"invalid JSON: {exc}") from None
     return False, None
 

@@ -178,3 +178,34 @@ async def test_values_hidden_inside_list_items_and_variants_are_noted(tmp_path):
         assert str(note.render()) == (
             "Also sent, not shown in the form (edit in the JSON view): note, items[1].colour, ship.express, owner.age"
         )
+
+
+BUDGET = {
+    "name": "set_budget",
+    "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}, "budget": {"not": {"type": "string"}}}},
+}
+
+
+async def test_json_typed_by_the_user_is_parsed_strictly(tmp_path):
+    from mcp_inspector.core.schema_form import FormValueError
+
+    app = ComposerApp(tmp_path / "drafts.json", tool=BUDGET)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        form = composer.schema_form
+        await pilot.press("ctrl+t")
+        for text, reason in (
+            ('{"title": ' + "[" * 3000 + "]" * 3000 + "}", "nested deeper than"),  # was accepted (far deeper: a RecursionError)
+            ('{"title": "x", "budget": NaN}', "NaN is not a JSON value"),  # was accepted, and sent as NaN
+            ('{"budget": 1e999}', "number out of range"),
+        ):
+            composer.json_editor.text = text
+            await settle(pilot, app)
+            assert composer.json_error is not None and reason in composer.json_error, text
+            assert composer.get_arguments() == {}
+        # the JSON fallback field of the form: same parser, same reasons
+        await form.set_values({**form.values, "$.budget": "[NaN]"})
+        assert form.message_for("$.budget") == "invalid JSON: NaN is not a JSON value"
+        with pytest.raises(FormValueError, match="NaN"):
+            composer.get_arguments()

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
 
 from ...core.drafts import DraftStore
+from ...core.json_text import JsonTextError, loads_strict
 from ...core.schema_form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
 from ...core.validation import Issue, validate
 from .json_text import json_code_editor
@@ -271,9 +272,9 @@ class ComposerPanel(Widget):
         if not text.strip():
             return {}, None
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            return None, f"Invalid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}. The form keeps the last valid arguments."
+            value = loads_strict(text)  # deep nesting, NaN, huge numbers: a reason, never a crash
+        except JsonTextError as exc:
+            return None, f"Invalid JSON ({exc}). The form keeps the last valid arguments."
         if not isinstance(value, dict):
             return None, f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments."
         return value, None
