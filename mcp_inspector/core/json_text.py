@@ -161,7 +161,12 @@ def loads_strict(text: str | bytes) -> Any:
             raise JsonTextError(f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
     elif text.startswith("\ufeff"):
         text = text[1:]
-    return _decode(text, _Parse(strict=True))
+    try:  # the shared fast decoder first; anything unusual is parsed again carefully, for the reason
+        value = _fast_decode(text)
+    except (_Unusual, RecursionError, ValueError):
+        return _decode(text, _Parse(strict=True))
+    _check_depth(text, value)
+    return value
 
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
