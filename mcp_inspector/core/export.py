@@ -3,7 +3,10 @@
 ``export_session`` uses the recording format (JSONL with a header), so an
 export opens again with ``--open``; ``export_json`` writes one JSON array for
 people and ad-hoc scripts. Both take a snapshot of the entries first, so the
-store may keep growing while the file is written (e.g. from a thread).
+store may keep growing while the file is written (e.g. from a thread). Entries
+that left memory are read back from the store's file (recording, opened file or
+spill file) and written too; only what cannot be read back is left out, and said.
+Files are created 0600 (they hold whatever the server sent).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record
-from .traffic import TrafficStore
+from .json_text import loads_strict
+from .recording import FORMAT_NAME, FORMAT_VERSION, create_private, default_session_dir, entry_to_record
+from .traffic import TrafficEntry, TrafficStore
 
 
 @dataclass(frozen=True)
@@ -40,26 +44,32 @@ def default_export_path(suffix: str = ".jsonl") -> Path:
     return default_session_dir() / time.strftime(f"export-%Y%m%d-%H%M%S{suffix}")
 
 
-def _evicted(store: TrafficStore) -> tuple[int, Path | None]:
-    count = store.total - len(store)
-    return count, (store.session_file if count else None)
+def _snapshot(store: TrafficStore) -> tuple[list[TrafficEntry], int, Path | None]:
+    """(every entry that can be had, in order; how many before the newest could not; the file they are in)."""
+    base = store.base_seq
+    entries = list(store.iter_all())  # evicted ones read back from their file, then a copy of memory
+    missing = (entries[-1].seq - base + 1 - len(entries)) if entries else 0
+    return entries, missing, (store.session_file if missing else None)
+
+
+def _private_parent(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
 def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any] | None = None) -> ExportResult:
-    """Write every in-memory entry as a session file (the ``--record`` format)."""
+    """Write every entry (those that left memory read back from the store's file) as a session file."""
     path = Path(path)
-    entries = list(store)  # snapshot: a list copy is atomic, the store may grow meanwhile
-    evicted, spill = _evicted(store)
+    entries, evicted, spill = _snapshot(store)
     head: dict[str, Any] = {"type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION,
                             "started": entries[0].ts if entries else time.time(), "exported": time.time()}
     head.update(header or {})
     if evicted:
         head["evicted"] = evicted
-        head["note"] = f"{evicted} older entries had left memory before this export"
+        head["note"] = f"{evicted} older entries had left memory before this export and could not be read back"
         if spill is not None:
             head["spill_file"] = str(spill)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+    _private_parent(path)
+    with create_private(path) as handle:
         handle.write(json.dumps(head, ensure_ascii=False) + "\n")
         for entry in entries:
             handle.write(json.dumps(entry_to_record(entry), ensure_ascii=False) + "\n")
@@ -67,21 +77,21 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
 
 
 def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
-    """Write every in-memory entry as one indented JSON array (frames parsed when they are JSON)."""
+    """Write every entry as one indented JSON array (frames parsed when they are JSON)."""
     path = Path(path)
-    entries = list(store)
-    evicted, spill = _evicted(store)
+    entries, evicted, spill = _snapshot(store)
     items = []
     for entry in entries:
         record = entry_to_record(entry)
         if "raw" in record and entry.kind.value not in ("stderr", "event", "invalid"):
             try:
-                record["message"] = json.loads(record.pop("raw"))
+                record["message"] = loads_strict(record["raw"])
+                del record["raw"]
             except ValueError:
-                record["raw"] = entry.raw.decode("utf-8", errors="replace")
+                pass
         items.append(record)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+    _private_parent(path)
+    with create_private(path) as handle:
         json.dump(items, handle, ensure_ascii=False, indent=2)
         handle.write("\n")
     return ExportResult(path, len(entries), evicted, spill)

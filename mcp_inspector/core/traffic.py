@@ -2,8 +2,11 @@
 
 The store is the single source of truth that the TUI's log view, the CLI and
 the recorder read. Memory is bounded: past ``cap`` entries the oldest are
-dropped from memory, and they live on in the session file (the ``--record``
-file, or a spill file the store opens for itself), never silently lost.
+dropped from memory, and they live on in a session file, never silently lost:
+the ``--record`` file, the file the store was loaded from (``--open``: nothing
+is copied), or else a spill file the store opens for itself and removes when it
+is closed. :meth:`TrafficStore.fetch` and :meth:`TrafficStore.iter_all` read
+evicted entries back from that file by their line's byte offset.
 """
 
 from __future__ import annotations
@@ -65,11 +68,14 @@ class TrafficStore:
         self.cap = cap
         self._entries: list[TrafficEntry] = []
         self._first_seq = 1  # seq of self._entries[0]
+        self._base_seq = 1  # seq of the first entry ever (a loaded export may start later)
         self._next_seq = 1
         self._listeners: list[Listener] = []
         self._clock = clock
         self._spill_dir = spill_dir
-        self._spill = None  # a SessionWriter opened on first eviction, unless a recorder already keeps everything
+        self._spill = None  # a SessionWriter opened on first eviction, unless a file already keeps everything
+        self._pages = None  # recording.SessionPages: where evicted entries are read back from
+        self._recorder = None
         self.session_file: Path | None = None
         self._recorded = False
         self.kind_counts: Counter[str] = Counter()
@@ -125,15 +131,15 @@ class TrafficStore:
                           f"{exc.__class__.__name__}: {exc}", listener_error=True)
 
     def load_entry(self, entry: TrafficEntry) -> None:
-        """Add an entry read back from a session file, keeping its seq and links."""
+        """Add an entry read back from a session file, keeping its seq and links.
+
+        Seqs stay dense: the first entry of an empty store sets where they start, and
+        an entry whose seq does not follow on is renumbered (the loader in
+        ``recording`` fills the places of unreadable lines and translates links).
+        """
         if not self._entries and self._next_seq == 1:
-            self._first_seq = self._next_seq = entry.seq
-        while entry.seq > self._next_seq:
-            # A line that could not be read: keep its place so seq links stay right.
-            gap = TrafficEntry(self._next_seq, entry.ts, Direction.LOCAL, Kind.EVENT, b"(unreadable entry in session file)")
-            self._next_seq += 1
-            self._entries.append(gap)
-        if entry.seq < self._next_seq:
+            self._base_seq = self._first_seq = self._next_seq = entry.seq
+        elif entry.seq != self._next_seq:
             entry.seq = self._next_seq
         self._next_seq = entry.seq + 1
         self._entries.append(entry)
@@ -142,11 +148,36 @@ class TrafficStore:
             self.method_counts[entry.method] += 1
         if entry.reply_to is not None and entry.kind in (Kind.RESPONSE, Kind.ERROR):
             request = self.get(entry.reply_to)
-            if request is not None:
+            if request is not None and request.kind is Kind.REQUEST:
                 request.reply_seq = entry.seq
         self.version += 1
         if len(self._entries) > self.cap + max(1, self.cap // 10):
             self._evict(len(self._entries) - self.cap)
+
+    def page_from(self, pages: Any) -> None:
+        """Evicted entries are in this file already (the one being loaded): read them back from it, never spill."""
+        self._pages = pages
+        self._recorded = True
+        self.session_file = pages.path
+
+    def adopt(self, other: "TrafficStore") -> None:
+        """Take over everything ``other`` holds (a store loaded in a thread), leaving it empty.
+
+        This store must be empty: the views built on it keep working, and the entries
+        that left ``other``'s memory stay readable from the same file.
+        """
+        if self._next_seq != 1 or self._entries:
+            raise ValueError("adopt needs an empty store")
+        self._entries, other._entries = other._entries, []
+        self._base_seq, self._first_seq, self._next_seq = other._base_seq, other._first_seq, other._next_seq
+        self.kind_counts, other.kind_counts = other.kind_counts, Counter()
+        self.method_counts, other.method_counts = other.method_counts, Counter()
+        self._pages, other._pages = other._pages, None
+        self._spill, other._spill = other._spill, None
+        self.session_file, self._recorded = other.session_file, other._recorded
+        if len(self._entries) > self.cap:
+            self._evict(len(self._entries) - self.cap)
+        self.version += 1
 
     def now(self) -> float:
         """The store's clock (entries' ``ts``), for latencies computed before appending."""
@@ -171,6 +202,7 @@ class TrafficStore:
     def attach_recorder(self, recorder: "Listener") -> None:
         """A recorder that writes every entry means evicted entries need no spill file."""
         self._recorded = True
+        self._recorder = recorder
         self.add_listener(recorder)
         path = getattr(recorder, "path", None)
         if path is not None:
@@ -180,6 +212,8 @@ class TrafficStore:
         evicted = self._entries[:count]
         del self._entries[:count]
         self._first_seq += count
+        if self._pages is None and self._recorder is not None and hasattr(self._recorder, "pages"):
+            self._pages = self._recorder.pages()
         if not self._recorded:
             self._spill_entries(evicted)
 
@@ -188,26 +222,35 @@ class TrafficStore:
 
         if self._spill is None:
             directory = self._spill_dir or default_session_dir()
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Unique per store: two sessions spilling in the same second must not share a file.
             handle, name = tempfile.mkstemp(prefix=time.strftime("spill-%Y%m%d-%H%M%S-"), suffix=".jsonl", dir=directory)
             os.close(handle)
             path = Path(name)
             self._spill = SessionWriter(path, flush_each=False)
+            self._pages = self._spill.pages(owned=True)  # removed by close()
             self.session_file = path
         for entry in entries:
             self._spill.write_entry(entry)
         self._spill.flush()
 
     def close(self) -> None:
+        """Close the files; a spill file the store made for itself is removed (a recording or an opened file is not)."""
         if self._spill is not None:
             self._spill.close()
+        if self._pages is not None:
+            self._pages.close()
 
     # -- reading -------------------------------------------------------
     @property
     def first_seq(self) -> int:
         """The oldest seq still held in memory."""
         return self._first_seq
+
+    @property
+    def base_seq(self) -> int:
+        """The seq of the first entry ever (1, or where a loaded file started)."""
+        return self._base_seq
 
     @property
     def last_seq(self) -> int:
@@ -228,6 +271,26 @@ class TrafficStore:
         if 0 <= index < len(self._entries):
             return self._entries[index]
         return None
+
+    def fetch(self, seq: int) -> TrafficEntry | None:
+        """Like :meth:`get`, but an entry that left memory is read back from its file (a fresh object)."""
+        entry = self.get(seq)
+        if entry is None and seq < self._first_seq and self._pages is not None:
+            return self._pages.read(seq)
+        return entry
+
+    def iter_all(self) -> Iterator[TrafficEntry]:
+        """Every entry, evicted ones read back from their file first, then a snapshot of memory."""
+        held = list(self._entries)  # snapshot first: entries evicted meanwhile are in it
+        first = held[0].seq if held else self._next_seq
+        if self._pages is not None and first > self._base_seq:
+            yield from self._pages.iter_range(self._base_seq, first)
+        yield from held
+
+    @property
+    def pageable(self) -> bool:
+        """Whether the entries that left memory can be read back."""
+        return self._pages is not None
 
     def since(self, seq: int) -> list[TrafficEntry]:
         """Entries with a seq greater than ``seq`` that are still in memory."""

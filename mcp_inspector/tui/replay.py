@@ -4,16 +4,22 @@ The recording holds frames only, so the server facts come from the recorded
 ``initialize`` response, the tool list from the ``tools/list`` responses (pages
 joined; every complete fetch kept, so the last change can be shown as a diff),
 and the result of a tool from its last recorded ``tools/call``.
+
+:class:`ReplayBuilder` is fed every entry while the file loads, so a recording
+larger than the store's memory cap is read once, and what it keeps is bounded
+(the last call per tool, the requests still waiting for their reply). Frames
+come from a file: they are parsed by ``json_text.loads_strict`` and any shape
+is tolerated.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.drafts import DraftStore
 from ..core.errors import RpcError
+from ..core.json_text import loads_strict
 from ..core.jsonrpc import Kind
 from ..core.results import analyze_tool_result
 from ..core.session import ToolCallOutcome
@@ -36,42 +42,84 @@ def _json(entry: TrafficEntry | None) -> Any:
     if entry is None:
         return None
     try:
-        return json.loads(entry.raw)
+        return loads_strict(entry.raw)
     except ValueError:
         return None
 
 
-def reconstruct(store: TrafficStore) -> Replay:
-    replay = Replay()
-    current: list[dict[str, Any]] | None = None
-    for entry in store:
-        if entry.direction is not Direction.OUT or entry.kind is not Kind.REQUEST:
-            continue
+class ReplayBuilder:
+    """Rebuilds a :class:`Replay` from entries in file order (see the module doc)."""
+
+    WATCHED = ("initialize", "tools/list", "tools/call")
+
+    def __init__(self) -> None:
+        self.replay = Replay()
+        self._current: list[dict[str, Any]] | None = None  # tools/list pages joined so far
+        self._waiting: dict[int, tuple[str, dict[str, Any]]] = {}  # request seq -> (method, params)
+        self._calls: dict[str, TrafficEntry] = {}  # tool -> its last call request
+        self._replies: dict[str, TrafficEntry] = {}  # tool -> the reply to that request
+
+    def feed(self, entry: TrafficEntry) -> None:
+        if entry.direction is Direction.OUT and entry.kind is Kind.REQUEST:
+            if entry.method in self.WATCHED:
+                self._request(entry)
+        elif entry.kind in (Kind.RESPONSE, Kind.ERROR) and entry.reply_to is not None:
+            waiting = self._waiting.pop(entry.reply_to, None)
+            if waiting is not None:
+                self._reply(entry, *waiting)
+
+    def _request(self, entry: TrafficEntry) -> None:
         request = _json(entry)
         if not isinstance(request, dict):
-            continue
+            return
         params = request.get("params") if isinstance(request.get("params"), dict) else {}
-        reply = store.get(entry.reply_seq) if entry.reply_seq is not None else None
+        if entry.method == "tools/call":
+            name = params.get("name")
+            if not isinstance(name, str):
+                return
+            previous = self._calls.get(name)
+            if previous is not None:
+                self._waiting.pop(previous.seq, None)
+            self._calls[name] = entry
+            self._replies.pop(name, None)
+        self._waiting[entry.seq] = (entry.method, params)
+
+    def _reply(self, reply: TrafficEntry, method: str, params: dict[str, Any]) -> None:
+        if method == "tools/call":
+            self._replies[params["name"]] = reply
+            return
         message = _json(reply)
         result = message.get("result") if isinstance(message, dict) else None
-        if entry.method == "initialize" and isinstance(result, dict):
-            replay.facts = ServerFacts(
+        if not isinstance(result, dict):
+            return
+        if method == "initialize":
+            self.replay.facts = ServerFacts(
                 result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {},
                 result.get("protocolVersion") if isinstance(result.get("protocolVersion"), str) else None,
                 result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
                 result.get("instructions") if isinstance(result.get("instructions"), str) else None,
             )
-        elif entry.method == "tools/list" and isinstance(result, dict) and isinstance(result.get("tools"), list):
+        elif method == "tools/list" and isinstance(result.get("tools"), list):
             page = [t for t in result["tools"] if isinstance(t, dict)]
-            if "cursor" not in params or current is None:
-                current = []
-            current.extend(page)
+            if "cursor" not in params or self._current is None:
+                self._current = []
+            self._current.extend(page)
             if not result.get("nextCursor"):
-                replay.tool_lists.append(current)
-                current = None
-        elif entry.method == "tools/call" and isinstance(params.get("name"), str):
-            replay.calls[params["name"]] = (entry, reply)
-    return replay
+                self.replay.tool_lists.append(self._current)
+                self._current = None
+
+    def finish(self) -> Replay:
+        self.replay.calls = {name: (entry, self._replies.get(name)) for name, entry in self._calls.items()}
+        self._waiting.clear()
+        return self.replay
+
+
+def reconstruct(store: TrafficStore) -> Replay:
+    """The replay of every entry in the store (those that left memory read back from its file)."""
+    builder = ReplayBuilder()
+    for entry in store.iter_all():
+        builder.feed(entry)
+    return builder.finish()
 
 
 def recorded_outcome(replay: Replay, store: TrafficStore, name: str) -> ToolCallOutcome | BaseException | None:
@@ -80,15 +128,17 @@ def recorded_outcome(replay: Replay, store: TrafficStore, name: str) -> ToolCall
     if found is None:
         return None
     request_entry, reply = found
-    request = _json(request_entry) or {}
-    params = request.get("params") or {}
+    request = _json(request_entry)
+    params = request.get("params") if isinstance(request, dict) and isinstance(request.get("params"), dict) else {}
     arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
     message = _json(reply)
     if not isinstance(message, dict):
         return RpcError(0, "the recording has no response to this call")
     if isinstance(message.get("error"), dict):
         error = message["error"]
-        return RpcError(error.get("code", 0), str(error.get("message", "")), error.get("data"), error)
+        code = error.get("code")
+        return RpcError(code if isinstance(code, int) and not isinstance(code, bool) else 0,
+                        str(error.get("message", "")), error.get("data"), error)
     result = message.get("result") if isinstance(message.get("result"), dict) else {}
     tool = next((t for t in replay.tools if t.get("name") == name), None)
     return ToolCallOutcome(name, arguments, result, analyze_tool_result(result, tool), [],
@@ -108,8 +158,9 @@ class RecordedArguments(DraftStore):
     def get(self, server_key: str, tool_name: str) -> dict[str, Any] | None:
         if self.replay is None or tool_name not in self.replay.calls:
             return None
-        request = _json(self.replay.calls[tool_name][0]) or {}
-        arguments = (request.get("params") or {}).get("arguments")
+        request = _json(self.replay.calls[tool_name][0])
+        params = request.get("params") if isinstance(request, dict) else None
+        arguments = params.get("arguments") if isinstance(params, dict) else None
         return dict(arguments) if isinstance(arguments, dict) else None
 
     def put(self, server_key: str, tool_name: str, arguments: dict[str, Any]) -> None:

@@ -89,32 +89,45 @@ def test_eviction_keeps_memory_bounded_and_spills_old_entries(tmp_path) -> None:
     assert [e.seq for e in store.since(95)] == [96, 97, 98, 99, 100]
     assert [e.seq for e in store.since(1)][0] == store.first_seq  # since() only returns what is in memory
     assert store.kind_counts[Kind.REQUEST] == 50  # counters cover evicted entries too
-    store.close()
     assert store.session_file is not None and store.session_file.parent == tmp_path
+    assert oct(store.session_file.stat().st_mode & 0o777) == "0o600"
     spilled = load_session(store.session_file)
     assert [e.seq for e in spilled.store] == list(range(1, store.first_seq))
     assert [e.raw for e in spilled.store] == [e.raw for e in entries[: store.first_seq - 1]]
     assert spilled.skipped_lines == []
+    # evicted entries are read back from the spill file, by seq or all in order
+    assert store.fetch(1).raw == entries[0].raw and store.fetch(1).seq == 1
+    assert store.fetch(100) is entries[-1] and store.fetch(101) is None
+    assert [(e.seq, e.raw) for e in store.iter_all()] == [(e.seq, e.raw) for e in entries]
+    spill = store.session_file
+    store.close()
+    assert not spill.exists()  # the store's own spill file goes with it
+    assert store.fetch(1) is None
+    store.close()  # twice is fine
 
 
 def test_two_stores_spilling_at_once_use_different_files(tmp_path) -> None:
     first, second = TrafficStore(cap=10, spill_dir=tmp_path), TrafficStore(cap=10, spill_dir=tmp_path)
     fill(first, 30)
     fill(second, 30)
-    first.close()
-    second.close()
     assert first.session_file != second.session_file
     assert len(list(load_session(first.session_file).store)) == first.first_seq - 1
     assert len(list(load_session(second.session_file).store)) == second.first_seq - 1
+    first.close()
+    second.close()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_recorder_replaces_the_spill_file(tmp_path) -> None:
     store = TrafficStore(cap=10, spill_dir=tmp_path / "spill")
     writer = SessionWriter(tmp_path / "rec.jsonl")
     store.attach_recorder(writer)
-    fill(store, 50)
+    entries = fill(store, 50)
+    assert store.fetch(1).raw == entries[0].raw  # read back from the recording
+    assert [e.raw for e in store.iter_all()] == [e.raw for e in entries]
     writer.close()
-    assert store.session_file == tmp_path / "rec.jsonl"
+    store.close()
+    assert store.session_file == tmp_path / "rec.jsonl" and store.session_file.exists()  # a recording stays
     assert not (tmp_path / "spill").exists()
     assert [e.seq for e in load_session(tmp_path / "rec.jsonl").store] == list(range(1, 51))
 
@@ -122,8 +135,38 @@ def test_a_recorder_replaces_the_spill_file(tmp_path) -> None:
 def test_load_entry_keeps_seq_numbers_and_relinks() -> None:
     store = TrafficStore()
     store.load_entry(TrafficEntry(5, 1.0, Direction.OUT, Kind.REQUEST, b"{}", method="ping", msg_id=1, has_id=True))
-    store.load_entry(TrafficEntry(8, 2.0, Direction.IN, Kind.RESPONSE, b"{}", msg_id=1, has_id=True, reply_to=5))
-    assert store.first_seq == 5 and store.last_seq == 8
-    assert [e.seq for e in store] == [5, 6, 7, 8]
-    assert store.get(6).raw == b"(unreadable entry in session file)"  # gaps keep their place
-    assert store.get(5).reply_seq == 8
+    store.load_entry(TrafficEntry(6, 2.0, Direction.IN, Kind.RESPONSE, b"{}", msg_id=1, has_id=True, reply_to=5))
+    assert store.first_seq == 5 and store.last_seq == 6 and store.base_seq == 5
+    assert store.get(5).reply_seq == 6
+
+
+def test_load_entry_never_fills_a_gap_in_seqs() -> None:
+    # The loader keeps the places of unreadable lines; the store itself keeps seqs dense, whatever it is given.
+    store = TrafficStore()
+    store.load_entry(TrafficEntry(1, 1.0, Direction.IN, Kind.STDERR, b"a"))
+    store.load_entry(TrafficEntry(10**12, 2.0, Direction.IN, Kind.STDERR, b"b"))
+    assert [e.seq for e in store] == [1, 2] and store.total == 2
+
+
+def test_a_reply_is_linked_only_to_a_request() -> None:
+    store = TrafficStore()
+    store.load_entry(TrafficEntry(1, 1.0, Direction.IN, Kind.STDERR, b"a"))
+    store.load_entry(TrafficEntry(2, 2.0, Direction.IN, Kind.RESPONSE, b"{}", reply_to=1))
+    assert store.get(1).reply_seq is None
+
+
+def test_adopt_takes_over_entries_counters_and_the_file(tmp_path) -> None:
+    loaded = TrafficStore(cap=10, spill_dir=tmp_path)
+    entries = fill(loaded, 30)
+    spill = loaded.session_file
+    app = TrafficStore(cap=10)
+    app.adopt(loaded)
+    assert app.total == 30 and app.first_seq == entries[-len(app)].seq and app.kind_counts[Kind.REQUEST] == 15
+    assert app.fetch(1).raw == entries[0].raw
+    assert len(loaded) == 0
+    loaded.close()
+    assert spill.exists()  # it is the adopting store's now
+    app.close()
+    assert not spill.exists()
+    with pytest.raises(ValueError):
+        app.adopt(TrafficStore())

@@ -214,3 +214,48 @@ async def test_copy_as_cli_command_works_on_a_recording():
         assert app.clipboard.startswith("mcp-inspector call add")
         assert app.clipboard.endswith("-- python -m mcp_inspector.demo -v")
         assert "--config" not in app.clipboard
+
+
+@pytest.mark.anyio
+async def test_open_a_crafted_recording_skips_bad_lines_and_says_which(tmp_path):
+    lines = DEMO_SESSION.read_text(encoding="utf-8").splitlines()
+    last = json.loads(lines[-1])
+    crafted = lines + [
+        '"an entry that is a JSON string"',
+        json.dumps({**last, "seq": last["seq"] + 1, "raw": 5}),  # a field of the wrong type
+        '{"seq": 1, "meta": ' + "[" * 3000 + "]" * 3000 + "}",  # nesting json.loads cannot take
+        json.dumps({**last, "seq": 10**12}),  # the old loader made a placeholder per missing seq
+    ]
+    path = tmp_path / "crafted.jsonl"
+    path.write_text("\n".join(crafted) + "\n", encoding="utf-8")
+    app = make_app(open_file=str(path), config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.main.status_bar.status.state in ("read-only", "failed"), what="the load")
+        status = app.main.status_bar.status
+        assert status.state == "read-only" and "3 unreadable lines skipped" in status.detail
+        first_bad = len(lines) + 1
+        said = [str(n.message) for n in app._notifications]
+        assert any(f"lines {first_bad}, {first_bad + 1}, {first_bad + 2})" in text and "not an object" in text for text in said)
+        # every good entry and the places of the three skipped lines: nothing made up for the seq jump
+        assert app.store.total == len(lines) - 1 + 3 + 1
+        await wait_for(pilot, lambda: bool(app.main.tool_list.tools), what="the tools")
+        await settle(app)
+
+
+@pytest.mark.anyio
+async def test_open_a_recording_larger_than_memory_copies_nothing_and_leaves_nothing(tmp_path):
+    from mcp_inspector.core.traffic import TrafficStore
+    from mcp_inspector.tui.app import InspectorApp
+
+    store = TrafficStore(cap=10, spill_dir=tmp_path / "spill")
+    app = InspectorApp(None, open_file=str(DEMO_SESSION), config=TuiConfig(), store=store)
+    first = json.loads(DEMO_SESSION.read_text(encoding="utf-8").splitlines()[1])
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        total = len(DEMO_SESSION.read_text(encoding="utf-8").splitlines()) - 1
+        assert app.store.total == total and len(app.store) <= 11
+        assert app.main.facts.server_info["name"] == "mcp-inspector-demo"  # from an entry that left memory
+        assert app.main.tool_list.marks == {"weather_forecast": "added", "echo": "changed"}
+        assert not (tmp_path / "spill").exists()  # the old loader copied the evicted entries to a spill file
+        assert app.store.fetch(1).raw == first["raw"].encode()  # read back from the opened file
+    assert not (tmp_path / "spill").exists() and DEMO_SESSION.exists()
