@@ -264,6 +264,8 @@ def _silence_stdout() -> None:
 
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
+    if args.record:
+        _check_record_path(args.record)
     from .target import build_spec
 
     spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
@@ -308,10 +310,20 @@ def _main(argv: list[str], early=None) -> int:
     return code
 
 
+def _check_record_path(path: str) -> None:
+    """--record makes its file (0600) but never its directory: a typo is an error, not a new tree."""
+    parent = os.path.dirname(path) or "."
+    if not os.path.isdir(parent):
+        raise UsageError(f"--record: the directory {parent} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"--record: {path} is a directory")
+
+
 def _run_tui(spec, args: argparse.Namespace) -> int:
     if args.open is not None:
-        if not os.path.isfile(args.open):
+        if not os.path.lexists(args.open):
             raise UsageError(f"session file not found: {args.open}")
+        # read_header refuses directories, FIFOs, devices, unreadable files and bad headers with one line
         from ..core.recording import SessionFileError, read_header
 
         try:
