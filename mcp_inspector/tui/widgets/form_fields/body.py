@@ -501,8 +501,8 @@ class FormBody(Vertical):
 
     @staticmethod
     def _required_hint(spec: FieldSpec, message: str) -> str:
-        if spec.kind == "string" and message == "required":
-            return f'required ({EMPTY_KEY} sends "")'
+        if spec.kind == "string" and message == "required" and validate_field(spec, "", empty=True) is None:
+            return f'required ({EMPTY_KEY} sends "")'  # only where "" would do
         return message
 
     async def _show_value(self, spec: FieldSpec, editor: Widget, value: Any) -> None:
