@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 from textual.app import ComposeResult
-from textual.widgets import ContentSwitcher, Static
+from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets._footer import FooterKey
 
 from mcp_inspector.core import jsonrpc
 from mcp_inspector.core.jsonrpc import Kind
@@ -165,3 +166,24 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
 
 def store_notifications(app) -> int:
     return app.store.kind_counts[Kind.NOTIFICATION]
+
+
+async def test_footer_is_not_rebuilt_when_its_keys_do_not_change():
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        footer = app.main.query_one(Footer)
+        keys = list(footer.query(FooterKey))
+        assert keys
+        # a bindings refresh with nothing changed (Textual sends several per focus move)
+        for _ in range(3):
+            app.main.refresh_bindings()
+            await pilot.pause(0.05)
+        assert list(footer.query(FooterKey)) == keys
+        # a view with other keys: rebuilt, showing them
+        await app.action_show_view("traffic")
+        await wait_for(pilot, lambda: any(k.description == "Req↔resp" for k in footer.query(FooterKey)),
+                       what="the traffic log's keys")
+        await app.action_show_view("main")
+        await wait_for(pilot, lambda: not any(k.description == "Req↔resp" for k in footer.query(FooterKey)),
+                       what="the main view's keys")

@@ -76,6 +76,37 @@ class NavBar(Static):
         self.update(text)
 
 
+class ViewFooter(Footer):
+    """Textual's Footer, rebuilt only when the keys it shows change.
+
+    The Footer recomposes (unmounts and mounts a FooterKey per binding) on every
+    focus move, often several times per move; switching views moves the focus,
+    so during a flood each switch paid for a few rebuilds of identical keys.
+    """
+
+    _shown: tuple | None = None
+
+    def _showing(self) -> tuple:
+        """Everything compose() reads, as a comparable value."""
+        app = self.app
+        keys = tuple(
+            (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled,
+             tooltip, binding.tooltip, id(binding.group) if binding.group is not None else None)
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show
+        )
+        return (getattr(self, "_bindings_ready", True), self.show_command_palette, self.compact,
+                app.ENABLE_COMMAND_PALETTE, keys)
+
+    async def recompose(self) -> None:
+        if not self.is_attached:
+            return
+        showing = self._showing()
+        if showing == self._shown:
+            return
+        self._shown = showing
+        await super().recompose()
+
+
 class MainScreen(Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
@@ -127,7 +158,7 @@ class MainScreen(Screen):
                             yield ResultPanel(id="result")
                             yield InFlightPanel(id="inflight")
                     yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
-        yield Footer()
+        yield ViewFooter()
 
     @property
     def tool_list(self) -> ToolList:
