@@ -68,3 +68,36 @@ def test_composer_json_view_with_a_parse_error(snap_compare, tmp_path):
         await pilot.pause()
 
     assert snap_compare(snapshot_app(tmp_path / "drafts.json"), terminal_size=(100, 30), run_before=run_before)
+
+
+# origin and dest reach one $ref model; newText is sent as "" on purpose; path is left out (required).
+EDIT_TRIP_TOOL = {
+    "name": "edit_trip",
+    "inputSchema": {
+        "type": "object",
+        "$defs": {"Place": {"title": "Place", "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+        "properties": {
+            "path": {"type": "string"}, "newText": {"type": "string"},
+            "origin": {"$ref": "#/$defs/Place"}, "dest": {"$ref": "#/$defs/Place"},
+        },
+        "required": ["path", "newText", "origin"],
+    },
+}
+EDIT_TRIP_ARGS = {"newText": "", "origin": {"city": "Oslo"}}
+
+
+async def fill_edit_trip(pilot) -> None:
+    await settle(pilot, pilot.app)
+    await pilot.app.query_one(ComposerPanel).set_arguments(EDIT_TRIP_ARGS)
+    pilot.app.query_one(SchemaForm).show_issues(validate(EDIT_TRIP_TOOL["inputSchema"], EDIT_TRIP_ARGS))
+    await pilot.pause()
+
+
+def test_empty_string_and_ref_titles_at_80x24(snap_compare, tmp_path):
+    app = ComposerApp(tmp_path / "drafts.json", EDIT_TRIP_TOOL, server="snapshot", draft_delay=0.5)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=fill_edit_trip)
+
+
+def test_empty_string_and_ref_titles_at_120x40(snap_compare, tmp_path):
+    app = ComposerApp(tmp_path / "drafts.json", EDIT_TRIP_TOOL, server="snapshot", draft_delay=0.5)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=fill_edit_trip)
