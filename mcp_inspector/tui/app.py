@@ -3,10 +3,21 @@
 The app itself holds what outlives a connection (the TrafficStore, the config,
 themes, key bindings, the recorder) and delegates everything about servers
 and views to ``MainScreen``.
+
+Quitting (ctrl+q, or SIGTERM, SIGHUP, SIGINT when run by ``run_tui``: closing the
+terminal sends SIGHUP) first shuts the server down in the spec's order with
+short waits (``QUIT_CLOSE_GRACE``, ``QUIT_TERM_GRACE``), then exits; a second
+signal stops waiting and kills the server's process group at once. Whatever
+way the app ends, ``run_tui`` SIGKILLs any server process group still running.
 """
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import os
+import signal
+import termios
 import time
 from typing import Any, Callable
 
@@ -20,6 +31,9 @@ from .keymap import APP_KEYS, bindings
 from .theme_vars import THEME_VARIABLE_DEFAULTS
 
 DEFAULT_THEME = "inspector-dark"
+QUIT_CLOSE_GRACE = 0.5  # seconds for the server to exit once its stdin is closed
+QUIT_TERM_GRACE = 1.0  # seconds for its process group to exit after SIGTERM (then SIGKILL)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 def utc_clock(ts: float) -> str:
@@ -36,7 +50,8 @@ class InspectorApp(App[int]):
     def __init__(self, spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
                  timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
                  time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-                 store: TrafficStore | None = None) -> None:
+                 store: TrafficStore | None = None, handle_signals: bool = False) -> None:
+        """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off)."""
         self.config = config if config is not None else load_config()
         super().__init__()
         self.spec = spec
@@ -48,6 +63,9 @@ class InspectorApp(App[int]):
         self.cwd = cwd
         self.store = store if store is not None else TrafficStore()
         self.recorder = None
+        self.handle_signals = handle_signals
+        self.connection = None  # the main screen's, kept here so it outlives the screen
+        self._quitting = False
 
     # -- setup -----------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -56,8 +74,10 @@ class InspectorApp(App[int]):
     def get_default_screen(self):
         from .screens.main import MainScreen
 
-        return MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
-                          snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd)
+        screen = MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
+                            snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd)
+        self.connection = screen.connection
+        return screen
 
     def on_load(self) -> None:
         from .themes import builtin_themes, user_themes
@@ -80,6 +100,10 @@ class InspectorApp(App[int]):
         self._startup_problems = problems
         if self.record and self.open_file is None:
             self._start_recording(self.record)
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for sig in STOP_SIGNALS:
+                loop.add_signal_handler(sig, self._stop_signal, sig)
 
     def on_mount(self) -> None:
         if self._startup_problems:
@@ -107,6 +131,65 @@ class InspectorApp(App[int]):
         if self.recorder is not None:
             self.recorder.close()
         self.store.close()
+
+    # -- quitting --------------------------------------------------------
+    async def action_quit(self) -> None:
+        self.quit()
+
+    def quit(self, return_code: int = 0) -> None:
+        """Shut the server down (bounded, a few seconds at most), then exit."""
+        if self._quitting:
+            return
+        self._quitting = True
+        self.run_worker(self._shutdown_and_exit(return_code), group="quit", exit_on_error=False)
+
+    async def _shutdown_and_exit(self, return_code: int) -> None:
+        try:
+            if self.connection is not None:
+                await self.connection.shutdown(QUIT_CLOSE_GRACE, QUIT_TERM_GRACE)
+        finally:
+            self.exit(return_code=return_code)
+
+    def _stop_signal(self, sig: int) -> None:
+        """SIGTERM, SIGHUP, SIGINT: quit as ctrl+q does (exit status 128 + signal); a second one kills at once."""
+        if sig == signal.SIGHUP:
+            self._detach_from_dead_terminal()
+        if self._quitting:
+            self.kill_servers()
+            self.exit(return_code=self.return_code or 128 + sig)
+            return
+        self.quit(128 + sig)
+
+    def _detach_from_dead_terminal(self) -> None:
+        """The terminal was closed: send our output to /dev/null so that shutting down cannot hang.
+
+        (Textual's output thread dies on the first write that fails, and the app then
+        blocks for good once its queue is full.)"""
+        try:
+            termios.tcgetattr(0)
+            return  # a SIGHUP from kill: the terminal is still there, restore it as usual
+        except termios.error as exc:
+            if exc.args and exc.args[0] not in (errno.EIO, errno.ENXIO, errno.ENOTTY, errno.EBADF):
+                return
+        try:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            return
+        writer = getattr(self._driver, "_writer_thread", None)
+        if writer is not None and not writer.is_alive():  # it already hit the closed terminal
+            from textual.drivers._writer_thread import WriterThread
+
+            fresh = WriterThread(writer._file)
+            fresh.start()
+            self._driver._writer_thread = fresh  # type: ignore[union-attr]
+
+    def kill_servers(self) -> None:
+        """The last resort: SIGKILL every server process group still running (no waiting)."""
+        if self.connection is not None:
+            self.connection.kill_now()
 
     @property
     def keymap(self) -> dict[str, str]:
@@ -224,5 +307,9 @@ def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: st
             timeout: float = 60.0, cwd: str | None = None) -> int:
     """Run the TUI until the user quits; returns the exit code."""
     app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd)
-    result = app.run()
+    app.handle_signals = True
+    try:
+        result = app.run()
+    finally:
+        app.kill_servers()  # after a clean quit there is nothing left to kill
     return app.return_code if app.return_code is not None else (result or 0)

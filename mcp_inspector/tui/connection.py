@@ -2,13 +2,21 @@
 
 Connect, reconnect and restart all go through ``Connection.run``: it waits for
 the previous run to finish, spawns the server, does the handshake, fetches the
-tool list and then waits until the server exits or we are told to stop. Session
+tool list and then waits until the server exits or we are told to stop (at any
+point: a stop during a slow handshake does not wait for its timeout). Session
 events become Textual messages posted to ``target``. The TrafficStore is
 created once and handed to every session, so the log survives reconnects.
+
+Quitting goes through ``shutdown``: the spec's order (close stdin, wait, SIGTERM
+the process group, SIGKILL it) with short waits, so quitting stays quick. If
+even that cannot run (the app crashed), ``kill_now`` SIGKILLs every process
+group still running.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import Any, Callable
 
 import anyio
@@ -30,6 +38,12 @@ def make_transport(spec: ServerSpec):
     from ..core.transport.stdio import StdioTransport
 
     return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        return _describe(exc.exceptions[0])
+    return f"{exc.__class__.__name__}: {exc}"
 
 
 def first_error(group: BaseExceptionGroup) -> Exception | None:
@@ -57,15 +71,48 @@ class Connection:
         self.session: McpSession | None = None
         self.status = ConnectionStatus()
         self._stop: anyio.Event | None = None
+        self._scope: anyio.CancelScope | None = None
         self._idle = anyio.Event()
         self._idle.set()
         self._generation = 0
+        self._shutting_down = False
+        self._groups: set[int] = set()  # process groups started and not yet shut down
 
     # -- control -------------------------------------------------------
     def request_stop(self) -> None:
         """Ask the current run to close the server (gracefully, as the spec says)."""
         if self._stop is not None:
             self._stop.set()
+        if self._scope is not None:
+            self._scope.cancel()
+
+    async def shutdown(self, close_grace: float, term_grace: float) -> None:
+        """Stop for good (quitting): close the server with these waits and wait for it, bounded.
+
+        No run starts afterwards, not even one that was waiting for this one to end.
+        """
+        self._shutting_down = True
+        session = self.session
+        if session is not None:
+            transport = session.transport
+            for name, value in (("close_grace", close_grace), ("term_grace", term_grace)):
+                if hasattr(transport, name):
+                    setattr(transport, name, min(getattr(transport, name), value))
+        self.request_stop()
+        # the transport waits close_grace + term_grace, then SIGKILLs and reaps: give it that and a margin
+        with anyio.move_on_after(close_grace + term_grace + 2.0):
+            await self._idle.wait()
+        self.kill_now()
+
+    def kill_now(self) -> None:
+        """SIGKILL every process group we started that was not shut down (no waiting: last resort)."""
+        self._shutting_down = True
+        for group in list(self._groups):
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self._groups.clear()
 
     @property
     def live(self) -> McpSession | None:
@@ -79,14 +126,23 @@ class Connection:
         """Stop whatever runs, then connect to ``spec`` and stay until it ends."""
         self.request_stop()
         await self._idle.wait()
+        if self._shutting_down:
+            return
         self._idle = anyio.Event()
         self._generation += 1
         self._stop = stop = anyio.Event()
         self.spec = spec
         try:
             await self._run(spec, reason, stop)
+        except Exception as exc:  # noqa: BLE001 - a bug must not leave the status saying "connected"
+            message = f"the connection failed: {_describe(exc)}"
+            self.store.note(message)
+            self._set(ConnectionStatus("disconnected", spec.name, spec.describe(), self.status.protocol_version,
+                                       self.status.pid, detail=message))
+            self.post(ConnectionProblem(message, "error"))
         finally:
             self.session = None
+            self._scope = None
             self._idle.set()
 
     async def _run(self, spec: ServerSpec, reason: str, stop: anyio.Event) -> None:
@@ -113,37 +169,53 @@ class Connection:
 
         session.add_listener(on_event)
         self.session = session
+        group = None
         try:
             async with session:
-                self._update(pid=getattr(transport, "pid", None))
-                await session.initialize()
-                facts = ServerFacts(dict(session.server_info), session.protocol_version, dict(session.capabilities), session.instructions)
-                self._update(state="connected", protocol_version=session.protocol_version, detail="")
-                self.post(ServerReady(facts))
-                if session.supports("tools"):
-                    try:
-                        await session.list_tools()
-                    except InspectorError as exc:
-                        self.post(ConnectionProblem(f"tools/list failed: {exc}", "error"))
-                else:
-                    self.post(ConnectionProblem("the server does not declare the tools capability", "information"))
-                async with anyio.create_task_group() as group:
-                    async def watch(event: anyio.Event) -> None:
-                        await event.wait()
-                        group.cancel_scope.cancel()
-
-                    group.start_soon(watch, stop)
-                    group.start_soon(watch, closed)
+                group = getattr(transport, "pid", None)
+                if group is not None:
+                    self._groups.add(group)
+                # A stop cancels only what runs inside the session: its exit then closes the
+                # server while the transport's readers still run to see it go.
+                with anyio.CancelScope() as self._scope:
+                    if stop.is_set():
+                        self._scope.cancel()
+                    await self._serve(session, transport, closed)
         except (InspectorError, TransportError) as exc:
+            self._groups.discard(group)
             self._closed_status(spec, session, str(exc))
             return
-        except BaseExceptionGroup as group:  # the session's task group wraps what it raises
-            error = first_error(group)
+        except BaseExceptionGroup as exc_group:  # the session's task group wraps what it raises
+            error = first_error(exc_group)
             if error is None:
+                if isinstance(exc_group, Exception):  # no cancellation inside: the session did close
+                    self._groups.discard(group)
                 raise
+            self._groups.discard(group)
             self._closed_status(spec, session, str(error))
             return
+        except Exception:
+            self._groups.discard(group)  # the session closed the server on its way out
+            raise
+        # Reached only when the session's exit (which shuts the server down) completed.
+        self._groups.discard(group)
         self._closed_status(spec, session, None)
+
+    async def _serve(self, session: McpSession, transport: Any, closed: anyio.Event) -> None:
+        """Handshake, tool list, then wait for the server to go away."""
+        self._update(pid=getattr(transport, "pid", None))
+        await session.initialize()
+        facts = ServerFacts(dict(session.server_info), session.protocol_version, dict(session.capabilities), session.instructions)
+        self._update(state="connected", protocol_version=session.protocol_version, detail="")
+        self.post(ServerReady(facts))
+        if session.supports("tools"):
+            try:
+                await session.list_tools()
+            except InspectorError as exc:
+                self.post(ConnectionProblem(f"tools/list failed: {exc}", "error"))
+        else:
+            self.post(ConnectionProblem("the server does not declare the tools capability", "information"))
+        await closed.wait()  # a stop cancels the scope around us instead
 
     def _closed_status(self, spec: ServerSpec, session: McpSession, error: str | None) -> None:
         info = session.closed
