@@ -1,6 +1,7 @@
 """How the traffic log copes with a notification flood, against Textual's own Log.
 
     python bench/bench_tui_flood.py [--count 100000] [--presses 50] [--variant traffic|log]
+    python bench/bench_tui_flood.py --views [--count 100000] [--rounds 3] [--every 0.25]
 
 Each variant runs in its own process (so peak RSS is its own): a minimal app
 hosting the view and a real McpSession on ``python -m mcp_inspector.demo``,
@@ -16,6 +17,22 @@ which is asked to send ``count`` notifications/message (tool
 The baseline ("log") is ``textual.widgets.Log`` fed the same one-line texts on
 the same 15 Hz timer (its ``max_lines`` left unbounded, like the store's cap is
 large). Without ``--variant`` both run and the figures are printed with ratios.
+
+``--views`` measures view switching instead, in the whole InspectorApp on the
+demo server (each run a fresh process, variants alternating over ``rounds``):
+
+* ``still``: the Main view only, the other views never mounted;
+* ``mounted``: every view mounted once, then back to Main for the flood;
+* ``switch``: every ``every`` seconds during the flood, the next view is shown
+  (main, notifications, console, traffic, overview, main, ...).
+
+Measured: ingestion time (from the tools/call until the store holds every
+notification and the call's result is in), the process's CPU time over that
+span, and how many frames were composed. The rows to read are the ratios
+mounted/still and switch/still (target: switch <= ~1.3x still): views that are
+not shown must cost nothing per frame. ``--compare DIR`` also runs mcp_inspector from
+DIR (a ``git archive`` of another commit), interleaved with this copy, for
+before/after figures in one run (``BENCH_SOURCE=DIR`` alone measures only DIR).
 Nothing is asserted: these are figures for people.
 """
 
@@ -24,14 +41,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+SOURCE = os.environ.get("BENCH_SOURCE") or str(REPO)
+sys.path.insert(0, SOURCE)
 
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Log  # noqa: E402
@@ -163,12 +183,116 @@ async def run_variant(variant: str, count: int, presses: int) -> dict:
     return result
 
 
+VIEW_CYCLE = ["notifications", "console", "traffic", "overview", "main"]
+VIEW_VARIANTS = ("still", "mounted", "switch")
+
+
+async def run_views_variant(variant: str, count: int, every: float) -> dict:
+    """The whole app on the demo server; the flood with or without view switching."""
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    app = make_app(timeout=600, config=TuiConfig())
+    frames = [0]
+    display = app._display
+
+    def counting_display(screen, renderable) -> None:
+        frames[0] += 1
+        display(screen, renderable)
+
+    app._display = counting_display
+    result: dict = {"variant": variant, "count": count}
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main
+        for _ in range(1000):
+            if main.tool_list.tools and main.connection.live is not None:
+                break
+            await pilot.pause(0.02)
+        session = main.connection.live
+        if variant == "mounted":
+            for name in VIEW_CYCLE:
+                await app.action_show_view(name)
+                await pilot.pause(0.05)
+        await pilot.pause(0.3)
+        store = app.store
+        expected = store.kind_counts[Kind.NOTIFICATION] + count
+        frames[0] = 0
+        cpu, started = time.process_time(), time.perf_counter()
+        # the way the composer sends it: a worker, a row in the in-flight panel, the result panel
+        call = main._call_tool(session, "flood_notifications", {"count": count, "kind": "message"})
+        switches, step = 0, 0
+        next_switch = started + every
+        while (store.kind_counts[Kind.NOTIFICATION] < expected or not call.is_finished) and time.perf_counter() - started < 600:
+            if variant == "switch" and time.perf_counter() >= next_switch:
+                await app.action_show_view(VIEW_CYCLE[step % len(VIEW_CYCLE)])
+                step += 1
+                switches += 1
+                next_switch += every
+            await asyncio.sleep(0.002)
+        result["ingest_s"] = time.perf_counter() - started
+        result["cpu_s"] = time.process_time() - cpu
+        result["frames"] = frames[0]
+        result["switches"] = switches
+        result["received"] = store.kind_counts[Kind.NOTIFICATION] - expected + count
+        responses = [e for e in store.since(store.last_seq - 5) if e.kind is Kind.RESPONSE]
+        result["tool_said"] = preview_text(responses[-1].raw, 2000).split('"text":"')[-1].split('"')[0] if responses else ""
+    return result
+
+
+def views_main(args) -> int:
+    sources = {"": SOURCE}
+    if args.compare:
+        sources = {"this ": SOURCE, "other ": str(Path(args.compare).resolve())}
+    runs: dict[tuple[str, str], list[dict]] = {(label, name): [] for label in sources for name in VIEW_VARIANTS}
+    for _ in range(args.rounds):
+        for label, source in sources.items():  # interleaved, so a burst of load hits every variant
+            for variant in VIEW_VARIANTS:
+                env = dict(os.environ, BENCH_SOURCE=source)
+                child = subprocess.run([sys.executable, __file__, "--views", "--variant", variant, "--count", str(args.count),
+                                        "--every", str(args.every)], capture_output=True, text=True, timeout=900, env=env)
+                if child.returncode != 0:
+                    print(f"{label}{variant} failed:\n{child.stderr[-2000:]}")
+                    return 1
+                runs[label, variant].append(json.loads(child.stdout.strip().splitlines()[-1]))
+    print(f"view switching every {args.every} s during a flood of {args.count} notifications/message, "
+          f"whole app on the demo server, 120x40 headless, {args.rounds} rounds (medians; min..max)")
+    for label, source in sources.items():
+        print(f"  {label or 'mcp_inspector '}from {source}")
+    print(f"{'':16}{'ingest s':>18}{'cpu s':>18}{'frames':>8}{'switches':>10}{'ingest/still':>20}{'cpu/still':>20}")
+
+    def spread(values: list[float]) -> str:
+        return f"{statistics.median(values):.2f} ({min(values):.1f}..{max(values):.1f})"
+
+    for label in sources:
+        still = runs[label, "still"]
+        for variant in VIEW_VARIANTS:
+            rows = runs[label, variant]
+            # paired per round: the ratio to "still" measured next to it
+            ratios = [r["ingest_s"] / s["ingest_s"] for r, s in zip(rows, still)]
+            cpu_ratios = [r["cpu_s"] / s["cpu_s"] for r, s in zip(rows, still)]
+            print(f"{label + variant:16}{spread([r['ingest_s'] for r in rows]):>18}{spread([r['cpu_s'] for r in rows]):>18}"
+                  f"{statistics.median(r['frames'] for r in rows):>8.0f}{statistics.median(r['switches'] for r in rows):>10.0f}"
+                  f"{spread(ratios):>20}{spread(cpu_ratios):>20}")
+    print(f"server: {runs[next(iter(sources)), 'still'][-1]['tool_said']}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--presses", type=int, default=50)
-    parser.add_argument("--variant", choices=["traffic", "log"])
+    parser.add_argument("--variant", choices=["traffic", "log", *VIEW_VARIANTS])
+    parser.add_argument("--views", action="store_true", help="measure view switching in the whole app")
+    parser.add_argument("--rounds", type=int, default=3, help="--views: rounds of the three variants")
+    parser.add_argument("--every", type=float, default=0.25, help="--views: seconds between view switches")
+    parser.add_argument("--compare", metavar="DIR", help="--views: also run mcp_inspector from DIR (a git archive of "
+                        "another commit), interleaved with this one")
     args = parser.parse_args()
+    if args.views:
+        if args.variant:
+            print(json.dumps(asyncio.run(run_views_variant(args.variant, args.count, args.every))))
+            return 0
+        return views_main(args)
     if args.variant:
         print(json.dumps(asyncio.run(run_variant(args.variant, args.count, args.presses))))
         return 0
