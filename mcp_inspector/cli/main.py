@@ -15,16 +15,31 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    from . import stopping
+
+    stopping.install()  # SIGTERM/SIGHUP/SIGINT from here on: shut the server down, then exit 128 + signal
     early = None
     try:
-        from .early import early_spawn
+        try:
+            from .early import early_spawn
 
-        early = early_spawn(argv)
-    except BaseException:  # noqa: BLE001 - the normal route will start (and report on) the server
-        early = None
-    from .dispatch import run_command_line
+            early = early_spawn(argv)
+        except stopping.Stopped:
+            raise
+        except BaseException:  # noqa: BLE001 - the normal route will start (and report on) the server
+            early = None
+        from .dispatch import run_command_line
 
-    return run_command_line(argv, early)
+        code = run_command_line(argv, early)
+    except stopping.Stopped:  # before dispatch could catch it
+        code = 130
+    finally:
+        if early is not None and early.poll() is None:
+            # a stop signal (or anything) ended us before the session could shut it down
+            from .early import discard
+
+            discard(early)
+    return stopping.exit_code(code)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ and become one clear line on stderr plus the server's last stderr lines.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
@@ -23,7 +25,8 @@ from ..core.traffic import TrafficEntry, TrafficStore
 from ..core.transport.base import TransportError
 from ..core.transport.stdio import StdioTransport
 from ..core.versions import LATEST_LEGACY
-from . import exit_codes
+from . import exit_codes, stopping
+from .early import signal_group
 from .exit_codes import UsageError
 from .report import PROGRAM, error, write_err as _write_err
 
@@ -99,12 +102,37 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
                          protocol_version=options.protocol_version, auto_refresh=False)
+    # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
+    # server (the transport's readers still running to see it go); a second one kills it now.
+    stop = anyio.CancelScope()
+
+    def on_signal(signum: int) -> None:
+        stopping.note(signum)
+        if stop.cancel_called:
+            if transport.pid is not None:
+                signal_group(transport.pid, signal.SIGKILL)
+            return
+        transport.close_grace = min(transport.close_grace, stopping.CLOSE_GRACE)
+        transport.term_grace = min(transport.term_grace, stopping.TERM_GRACE)
+        stop.cancel()
+
+    loop = asyncio.get_running_loop()
+    for signum in stopping.SIGNALS:
+        loop.add_signal_handler(signum, on_signal, signum)
     try:
         async with session:
-            return await _run_body(session, context, body)
+            with stop:
+                return await _run_body(session, context, body)
     except TransportError as exc:  # only the start can raise it: bad command, bad cwd
         error(f"cannot start the server: {exc}")
         return exit_codes.SERVER_FAILURE
+    finally:
+        for signum in stopping.SIGNALS:
+            loop.remove_signal_handler(signum)
+        stopping.install()
+        if stopping.received is not None:
+            error(stopping.describe(stopping.received))
+    return stopping.exit_code(exit_codes.INTERRUPTED)  # the command was cancelled by a stop signal
 
 
 async def _run_body(session: McpSession, context: Context, body: Body) -> int:
