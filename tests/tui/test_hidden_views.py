@@ -187,3 +187,48 @@ async def test_footer_is_not_rebuilt_when_its_keys_do_not_change():
         await app.action_show_view("main")
         await wait_for(pilot, lambda: not any(k.description == "Req↔resp" for k in footer.query(FooterKey)),
                        what="the main view's keys")
+
+
+async def test_a_shown_view_growing_does_not_lay_out_the_screen():
+    """New rows change the scrollbar only: no layout of the whole screen per tick.
+
+    Assigning ``virtual_size`` (a layout reactive) used to ask for one each time
+    rows arrived, ~15 times a second during a flood.
+    """
+    store = TrafficStore()
+    app = SwitchingApp(store)
+    async with app.run_test(size=(100, 24)) as pilot:
+        log = app.query_one(TrafficLog)
+        switcher = app.query_one(ContentSwitcher)
+        feed(store, 1, 5)
+        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        await pilot.pause(0.1)
+        layouts = 0
+        refresh_layout = app.screen._refresh_layout
+
+        def counting(*args, **kwargs):
+            nonlocal layouts
+            layouts += 1
+            return refresh_layout(*args, **kwargs)
+
+        app.screen._refresh_layout = counting
+        end = await feed_over_ticks(pilot, store, 6)
+        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        await pilot.pause(0.05)
+        assert layouts == 0
+        # the scrollbar and the view follow the rows all the same
+        assert log.vertical_scrollbar.window_virtual_size == len(store)
+        assert log.scroll_y == log.max_scroll_y > 0
+        assert f"#{store.last_seq}" in shown_text(log)
+        # and the same for a view shown after a switch (its catch-up included)
+        switcher.current = "console"
+        console = app.query_one(ConsoleView)
+        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await pilot.pause(0.1)
+        layouts = 0
+        end = await feed_over_ticks(pilot, store, end)
+        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await pilot.pause(0.05)
+        assert layouts == 0
+        assert console.vertical_scrollbar.window_virtual_size == console.row_count
+        assert f"stderr line {end - 1}" in shown_text(console)
