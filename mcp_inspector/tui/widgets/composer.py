@@ -274,7 +274,8 @@ class ComposerPanel(Widget):
         try:
             value = loads_strict(text)  # deep nesting, NaN, huge numbers: a reason, never a crash
         except JsonTextError as exc:
-            return None, f"Invalid JSON ({exc}). The form keeps the last valid arguments."
+            reason = str(exc)
+            return None, f"{reason[:1].upper()}{reason[1:]}. The form keeps the last valid arguments."
         if not isinstance(value, dict):
             return None, f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments."
         return value, None
