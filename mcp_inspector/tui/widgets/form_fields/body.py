@@ -37,8 +37,8 @@ from ....core.schema_form import (
     variant_issues,
 )
 from ....core.validation import Issue, json_path
-from ..json_text import json_code_editor
-from .base import EditorChanged
+from ..json_text import use_safe_json
+from .base import EditorChanged, FormInput, FormTextArea
 
 UNSET_PROMPT = "(not set)"
 EMPTY_KEY = "ctrl+n"
@@ -132,7 +132,7 @@ class ListEditor(Vertical):
             editor: Widget = Switch(value=bool(value))
         else:
             kind = {"integer": "integer", "number": "number"}.get(self.item.kind, "text")
-            editor = Input(value=value if isinstance(value, str) else "", type=kind, placeholder=f"item {index + 1}", compact=True)
+            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=f"item {index + 1}", compact=True)
         buttons = [editor]
         for label, cls, tip in (("↑", "list-up", "move up"), ("↓", "list-down", "move down"), ("✕", "list-remove", "remove this item")):
             button = Button(label, classes=cls, compact=True, tooltip=tip)
@@ -393,7 +393,7 @@ class FormBody(Vertical):
     def _editor(self, spec: FieldSpec, value: Any) -> Widget:
         if spec.kind in ("string", "number", "integer"):
             kind = {"string": "text"}.get(spec.kind, spec.kind)
-            editor = Input(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
+            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
             self._show_empty_flag(spec, editor)
             return editor
         if spec.kind == "boolean":
@@ -416,10 +416,10 @@ class FormBody(Vertical):
 
             cls = {"list": ListField, "variant": VariantField, "nested": NestedField}[spec.kind]
             return cls(spec, value)
-        return json_code_editor(
-            value if isinstance(value, str) else "", soft_wrap=True,
+        return use_safe_json(FormTextArea.code_editor(
+            value if isinstance(value, str) else "", language=None, soft_wrap=True,
             show_line_numbers=False, tab_behavior="focus", classes="json-field",
-        )
+        ))
 
     @staticmethod
     def _option_index(spec: FieldSpec, value: Any) -> Any:

@@ -28,7 +28,7 @@ from ....core.schema_form import (
     variant_issues,
 )
 from ....core.validation import Issue, json_path
-from .base import EditorChanged, summary
+from .base import EditorChanged, FormInput, summary
 
 PAGE = 25  # rows mounted at once; "show more" mounts the next page
 OPEN_UP_TO = 3  # lists this short start with their items open
@@ -335,7 +335,7 @@ class EntriesField(Vertical):
         from .body import FormBody
 
         name, sub = self.value[index]
-        name_input = Input(value=name, placeholder="name", compact=True, classes="entry-name")
+        name_input = FormInput(value=name, placeholder="name", compact=True, classes="entry-name")
         name_input.entry_index = index  # type: ignore[attr-defined]
         remove = Button("✕", classes="entry-remove", compact=True, tooltip="remove this entry")
         remove.entry_index = index  # type: ignore[attr-defined]
