@@ -232,3 +232,40 @@ async def test_a_shown_view_growing_does_not_lay_out_the_screen():
         assert layouts == 0
         assert console.vertical_scrollbar.window_virtual_size == console.row_count
         assert f"stderr line {end - 1}" in shown_text(console)
+
+
+async def test_focusing_the_overview_does_not_restyle_its_markdown():
+    """Each switch to and from the overview moved the focus to/from it, and Textual
+    restyled its whole subtree (every Markdown block) both times."""
+    from textual.widgets import Markdown
+
+    from mcp_inspector.tui.widgets.overview import ServerOverview
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await app.action_show_view("overview")
+        overview = app.query_one(ServerOverview)
+        await wait_for(pilot, lambda: "Not connected" not in str(overview.query_one("#overview-server", Static).render()),
+                       what="the overview")
+        await pilot.pause(0.1)
+        assert app.focused is overview
+        markdown = overview.query_one(Markdown)
+        inside = set(markdown.walk_children(with_self=True))
+        assert len(inside) > 1
+        restyled: list = []
+        update_nodes = app.stylesheet.update_nodes
+
+        def recording(nodes, animate=False):
+            nodes = list(nodes)
+            restyled.extend(nodes)
+            return update_nodes(nodes, animate)
+
+        app.stylesheet.update_nodes = recording
+        await app.action_show_view("main")
+        await pilot.pause(0.1)
+        await app.action_show_view("overview")
+        await pilot.pause(0.1)
+        assert app.focused is overview
+        assert overview in restyled  # its own focus styles follow
+        assert not inside.intersection(restyled)

@@ -64,6 +64,16 @@ class ServerOverview(VerticalScroll):
     ServerOverview #overview-instructions { margin: 0; padding: 0 1; border-left: tall $accent 40%; height: auto; }
     """
 
+    def watch_has_focus(self, _has_focus: bool) -> None:
+        """Restyle this container alone when it gains or loses focus.
+
+        Textual restyles the focused widget's whole subtree, here every block of the
+        instructions' Markdown (tens of ms, on each switch to and from this view),
+        though no rule styles anything inside by this container's focus (``:focus``
+        only ever ends a selector for it; ``:focus-within`` is handled by the screen).
+        """
+        self.app.stylesheet.update_nodes([self], animate=True)
+
     def compose(self) -> ComposeResult:
         yield Static("Server", classes="overview--heading")
         yield Static("Not connected yet.", id="overview-server")
