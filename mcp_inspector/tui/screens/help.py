@@ -37,6 +37,7 @@ def bindings_table(keymap: dict[str, str]) -> Table:
     extra = [
         ("ctrl+s", "Send the request (composer)", "send-request"),
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
+        ("ctrl+n", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
         ("ctrl+k", "Cancel the newest request in flight (c on a selected one)", "cancel-request"),
         ("ctrl+p", "Command palette", "command-palette"),
     ]
