@@ -11,6 +11,7 @@ import os
 import sys
 
 from .. import __version__
+from ..core.framing import MAX_LINE_BYTES
 from . import exit_codes
 from .exit_codes import EPILOG, UsageError
 from .report import error
@@ -65,6 +66,21 @@ def _timeout(text: str) -> float | None:
     return value or None
 
 
+_SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _byte_size(text: str) -> int:
+    """``262144``, ``64K``, ``256M``, ``1G`` (binary units); at least 1K."""
+    scale = _SIZE_UNITS.get(text[-1:].upper())
+    try:
+        value = int(text[:-1] if scale else text) * (scale or 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 262144, 64K, 256M, 1G)") from None
+    if value < 1024:
+        raise argparse.ArgumentTypeError("must be at least 1K")
+    return value
+
+
 def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """The options, on the main parser (with defaults) and on each command (without)."""
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
@@ -90,6 +106,9 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     protocol = parser.add_argument_group("protocol")
     protocol.add_argument("--timeout", metavar="SECONDS", type=_timeout, default=default(60.0),
                           help="per request (default 60; 0 = none)")
+    protocol.add_argument("--max-frame-size", metavar="SIZE", type=_byte_size, default=default(MAX_LINE_BYTES),
+                          help="the longest line read whole from the server, or from stdin for pipe (default 256M); "
+                               "a longer one is kept as its first 64K and recorded as invalid 'too long: N bytes'")
     protocol.add_argument("--protocol-version", metavar="VERSION", default=default(None),
                           help="the protocol version to propose (default: the latest supported)")
 
@@ -107,7 +126,7 @@ COMMAND_HELP = {
 }
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI", "get": " PROMPT [KEY=VALUE ...] [--args JSON]"}
 # Options that take a value: the word after them is never the command name.
-VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout",
+VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
                  "--protocol-version", "--open", "--args"}
 
 
@@ -294,7 +313,8 @@ def _main(argv: list[str], early=None) -> int:
 
     options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr,
                          protocol_version=args.protocol_version or LATEST_LEGACY, quiet=args.quiet,
-                         json=args.json, progress=args.progress, handshake=args.command != "pipe")
+                         json=args.json, progress=args.progress, handshake=args.command != "pipe",
+                         max_frame_bytes=args.max_frame_size)
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:
@@ -334,4 +354,5 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
         from ..tui.app import run_tui
     except ImportError as exc:
         raise UsageError(f"the terminal UI is not available ({exc}); run a COMMAND instead") from None
-    return run_tui(spec, open_file=args.open, record=args.record, timeout=args.timeout)
+    return run_tui(spec, open_file=args.open, record=args.record, timeout=args.timeout,
+                   max_frame_bytes=args.max_frame_size)

@@ -32,7 +32,7 @@ import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectSendStream
 
 from ..core.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
-from ..core.framing import LineFramer, is_blank
+from ..core.framing import LineFramer, OverlongLine, is_blank
 from ..core.json_text import JsonTextError, parse_frame
 from ..core.jsonrpc import Kind, classify
 from ..core.session import McpSession
@@ -93,7 +93,7 @@ def _parses(raw: bytes) -> bool:
     return True
 
 
-def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any) -> None:
+def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any, max_line: int) -> None:
     """In a daemon thread: split stdin into lines with unbuffered reads.
 
     Each read's complete lines are handed to the event loop in ONE call: a
@@ -105,7 +105,7 @@ def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any) 
     os.read rather than sys.stdin: a daemon thread blocked inside the buffered
     reader would hold its lock and abort the interpreter at exit.
     """
-    framer = LineFramer()
+    framer = LineFramer(max_line)  # a longer input line comes out as an OverlongLine: reported, not sent
     try:
         while True:
             chunk = os.read(fd, READ_CHUNK)
@@ -175,6 +175,10 @@ class Pipe:
         return None
 
     async def send_line(self, number: int, line: bytes) -> int | None:
+        if isinstance(line, OverlongLine):  # only its head was kept: never send a part of a message
+            cap = self.ctx.options.max_frame_bytes
+            self.fail(exit_codes.USAGE, f"input line {number} skipped: too long: {line.size} bytes (cap {cap})")
+            return None
         info = classify(line)
         if info.kind is Kind.INVALID:
             self.fail(exit_codes.USAGE, f"input line {number} skipped: {info.problem}")
@@ -225,7 +229,7 @@ class Pipe:
         self.ctx.store.add_listener(printer)
         send, receive = anyio.create_memory_object_stream[list[bytes]](1)
         fd = self.stdin if self.stdin is not None else sys.stdin.fileno()
-        reader = threading.Thread(target=_read_stdin, args=(fd, send, anyio.lowlevel.current_token()),
+        reader = threading.Thread(target=_read_stdin, args=(fd, send, anyio.lowlevel.current_token(), self.ctx.options.max_frame_bytes),
                                   name="mcp-inspector stdin", daemon=True)
         with anyio.CancelScope() as scope:
             self.connection.add_close_listener(lambda closed: scope.cancel())

@@ -17,6 +17,7 @@ from typing import Awaitable, Callable
 import anyio
 
 from ..core.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ..core.framing import MAX_LINE_BYTES
 from ..core.jsonrpc import Kind
 from ..core.recording import SessionWriter
 from ..core.servers import ServerSpec
@@ -45,6 +46,7 @@ class RunOptions:
     json: bool = False
     progress: bool = False
     handshake: bool = True  # pipe does its own
+    max_frame_bytes: int = MAX_LINE_BYTES  # a longer line is kept as its head and recorded as "too long"
 
 
 @dataclass
@@ -87,6 +89,7 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
     try:
         return anyio.run(_run, spec, options, store, body, started)
     finally:
+        store.close()  # removes a spill file the store made for itself
         if writer is not None:
             writer.close()
 
@@ -98,7 +101,7 @@ def _echo_stderr(entry: TrafficEntry) -> None:
 
 async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
     transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started,
-                               write_stall=options.timeout or 30.0)
+                               write_stall=options.timeout or 30.0, max_line_bytes=options.max_frame_bytes)
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
                          protocol_version=options.protocol_version, auto_refresh=False)

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from textual.app import App
 
+from ..core.framing import MAX_LINE_BYTES
 from ..core.servers import ServerSpec, demo_spec
 from ..core.traffic import TrafficStore
 from .commands import InspectorCommands
@@ -50,7 +51,8 @@ class InspectorApp(App[int]):
     def __init__(self, spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
                  timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
                  time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-                 store: TrafficStore | None = None, handle_signals: bool = False) -> None:
+                 store: TrafficStore | None = None, handle_signals: bool = False,
+                 max_frame_bytes: int = MAX_LINE_BYTES) -> None:
         """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off)."""
         self.config = config if config is not None else load_config()
         super().__init__()
@@ -58,6 +60,7 @@ class InspectorApp(App[int]):
         self.open_file = open_file
         self.record = record
         self.timeout = timeout
+        self.max_frame_bytes = max_frame_bytes
         self.snapshot_mode = snapshot_mode
         self.time_format = time_format or (utc_clock if snapshot_mode else None)
         self.cwd = cwd
@@ -75,7 +78,8 @@ class InspectorApp(App[int]):
         from .screens.main import MainScreen
 
         screen = MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
-                            snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd)
+                            snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd,
+                            max_frame_bytes=self.max_frame_bytes)
         self.connection = screen.connection
         return screen
 
@@ -295,18 +299,19 @@ class InspectorApp(App[int]):
 def make_app(spec: ServerSpec | None = None, *, open_file: str | None = None, record: str | None = None,
              timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
              time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-             use_demo: bool = True) -> InspectorApp:
+             use_demo: bool = True, max_frame_bytes: int = MAX_LINE_BYTES) -> InspectorApp:
     """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
     if spec is None and open_file is None and use_demo:
         spec = demo_spec()
     return InspectorApp(spec, open_file=open_file, record=record, timeout=timeout, config=config,
-                        snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd)
+                        snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd,
+                        max_frame_bytes=max_frame_bytes)
 
 
 def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
-            timeout: float = 60.0, cwd: str | None = None) -> int:
+            timeout: float = 60.0, cwd: str | None = None, max_frame_bytes: int = MAX_LINE_BYTES) -> int:
     """Run the TUI until the user quits; returns the exit code."""
-    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd)
+    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes)
     app.handle_signals = True
     try:
         result = app.run()

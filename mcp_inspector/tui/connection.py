@@ -22,6 +22,7 @@ from typing import Any, Callable
 import anyio
 
 from ..core.errors import ConnectError, InspectorError
+from ..core.framing import MAX_LINE_BYTES
 from ..core.events import ListChanged, ServerClosed, SessionState, StateChanged
 from ..core.rpc import RequestHandler
 from ..core.servers import ServerSpec
@@ -31,13 +32,13 @@ from ..core.transport.base import TransportError
 from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, ServerFacts, ServerReady, ToolsFetched
 
 
-def make_transport(spec: ServerSpec):
+def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES):
     """A transport for a spec; only stdio exists so far, so say so for URLs."""
     if spec.url:
         raise ConnectError(f"{spec.name}: the {spec.transport} transport ({spec.url}) is not supported yet; use a stdio server")
     from ..core.transport.stdio import StdioTransport
 
-    return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd)
+    return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd, max_line_bytes=max_frame_bytes)
 
 
 def _describe(exc: BaseException) -> str:
@@ -62,8 +63,9 @@ class Connection:
     """One server at a time; ``run`` is the body of the connection worker."""
 
     def __init__(self, post: Callable[[Any], Any], store: TrafficStore, timeout: float | None,
-                 handlers: dict[str, RequestHandler] | None = None) -> None:
+                 handlers: dict[str, RequestHandler] | None = None, max_frame_bytes: int = MAX_LINE_BYTES) -> None:
         self.post = post
+        self.max_frame_bytes = max_frame_bytes
         self.store = store
         self.timeout = timeout
         self.handlers = handlers or {}
@@ -151,7 +153,7 @@ class Connection:
             self.store.note(f"{reason}: {spec.describe()}")
         closed = anyio.Event()
         try:
-            transport = make_transport(spec)
+            transport = make_transport(spec, self.max_frame_bytes)
             session = McpSession(transport, store=self.store, timeout=self.timeout, handlers=self.handlers)
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))

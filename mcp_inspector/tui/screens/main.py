@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from ...core.errors import InspectorError
+from ...core.framing import MAX_LINE_BYTES
 from ...core.recording import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.rpc import PendingRequest
 from ...core.servers import ServerSpec
@@ -76,35 +77,96 @@ class NavBar(Static):
         self.update(text)
 
 
-class ViewFooter(Footer):
-    """Textual's Footer, rebuilt only when the keys it shows change.
+class KeysFooter(Footer):
+    """Textual's Footer showing one set of keys, composed once (``ViewFooter`` keeps a few)."""
 
-    The Footer recomposes (unmounts and mounts a FooterKey per binding) on every
-    focus move, often several times per move; switching views moves the focus,
-    so during a flood each switch paid for a few rebuilds of identical keys.
+    def __init__(self) -> None:
+        super().__init__()
+        self.set_reactive(Footer._bindings_ready, True)
+        self.showing: tuple | None = None
+
+    def compose(self) -> ComposeResult:
+        self.showing = footer_showing(self)
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Not its own business: the ViewFooter picks which footer is shown."""
+
+
+def footer_showing(footer: Widget) -> tuple:
+    """Everything a Footer's compose() reads, as a comparable value."""
+    app = footer.app
+    keys = tuple(
+        (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled,
+         tooltip, binding.tooltip, id(binding.group) if binding.group is not None else None)
+        for (_, binding, enabled, tooltip) in footer.screen.active_bindings.values() if binding.show
+    )
+    return (app.ENABLE_COMMAND_PALETTE, keys)
+
+
+class ViewFooter(Widget):
+    """The footer's keys, one ``KeysFooter`` per set of keys, the current one displayed.
+
+    Textual's Footer recomposes (unmounts and mounts a FooterKey per binding, then
+    lays the screen out twice) whenever the keys change, and switching views
+    changes them each time; during a flood that was ~25 ms of each switch. Here
+    the few sets seen (per view and focus) stay mounted and switching only
+    toggles which one is displayed (in the same layout as the views' own switch).
     """
 
-    _shown: tuple | None = None
+    DEFAULT_CSS = """
+    ViewFooter { dock: bottom; height: 1; }
+    """
+    KEEP: int = 8
 
-    def _showing(self) -> tuple:
-        """Everything compose() reads, as a comparable value."""
-        app = self.app
-        keys = tuple(
-            (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled,
-             tooltip, binding.tooltip, id(binding.group) if binding.group is not None else None)
-            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show
-        )
-        return (getattr(self, "_bindings_ready", True), self.show_command_palette, self.compact,
-                app.ENABLE_COMMAND_PALETTE, keys)
+    def __init__(self) -> None:
+        super().__init__()
+        self._footers: dict[tuple, KeysFooter] = {}
+        self._current: KeysFooter | None = None
+        self._lock = asyncio.Lock()
 
-    async def recompose(self) -> None:
-        if not self.is_attached:
+    @property
+    def current(self) -> KeysFooter | None:
+        return self._current
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if not screen.app.app_focus:
             return
-        showing = self._showing()
-        if showing == self._shown:
-            return
-        self._shown = showing
-        await super().recompose()
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._update)
+
+    async def _update(self) -> None:
+        async with self._lock:
+            for _ in range(3):  # the keys can change again while a new footer mounts
+                if not self.is_attached:
+                    return
+                showing = footer_showing(self)
+                if self._current is not None and self._current.showing == showing:
+                    return
+                footer = self._footers.pop(showing, None)
+                if footer is None:
+                    footer = KeysFooter()
+                    footer.display = False
+                    await self.mount(footer)
+                    if footer.showing is None:
+                        return
+                twin = self._footers.pop(footer.showing, None)  # composed with keys that changed back meanwhile
+                if twin is not None and twin is not footer:
+                    if twin is self._current:
+                        self._footers[twin.showing] = twin
+                        await footer.remove()
+                        return
+                    await twin.remove()
+                self._footers[footer.showing] = footer  # the newest last
+                if self._current is not None and self._current is not footer:
+                    self._current.display = False
+                footer.display = True
+                self._current = footer
+                while len(self._footers) > self.KEEP:
+                    await self._footers.pop(next(iter(self._footers))).remove()
 
 
 class MainScreen(Screen):
@@ -120,7 +182,8 @@ class MainScreen(Screen):
 
     def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
                  timeout: float = 60.0, snapshot_mode: bool = False,
-                 time_format: Callable[[float], str] | None = None, cwd: str | None = None) -> None:
+                 time_format: Callable[[float], str] | None = None, cwd: str | None = None,
+                 max_frame_bytes: int = MAX_LINE_BYTES) -> None:
         super().__init__()
         self.store = store
         self.spec = spec
@@ -130,7 +193,7 @@ class MainScreen(Screen):
         self.snapshot_mode = snapshot_mode
         self.time_format = time_format or clock_time
         self.cwd = cwd or os.getcwd()
-        self.connection = Connection(self.post_message, store, timeout, self._handlers())
+        self.connection = Connection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
