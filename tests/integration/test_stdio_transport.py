@@ -359,3 +359,39 @@ async def test_exit_is_seen_even_when_a_grandchild_holds_stdout(connect) -> None
     while process_alive(child) and time.perf_counter() < deadline:
         time.sleep(0.02)
     assert not process_alive(child)
+
+
+def test_permission_denied_names_the_working_directory_not_the_command(tmp_path):
+    """The TUI starts servers through the transport alone: its error must name what was denied."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: every directory can be entered")
+        prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+    else:
+        prefix = []
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    closed.chmod(0)
+    script = (
+        "import anyio\n"
+        "from mcp_inspector.core.transport.stdio import StdioTransport\n"
+        "from mcp_inspector.core.transport.base import TransportError\n"
+        "async def main():\n"
+        "    async with anyio.create_task_group() as tg:\n"
+        f"        t = StdioTransport([{sys.executable!r}, '-c', 'pass'], cwd={str(closed)!r})\n"
+        "        try:\n"
+        "            await t.start(tg, lambda event: None)\n"
+        "        except TransportError as exc:\n"
+        "            print(exc)\n"
+        "anyio.run(main)\n"
+    )
+    try:
+        result = subprocess.run([*prefix, sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    finally:
+        closed.chmod(0o755)
+    assert result.stdout.strip() == f"permission denied: working directory {closed}", result.stderr

@@ -131,8 +131,10 @@ class StdioTransport(Transport):
             )
         except FileNotFoundError:
             raise TransportError(f"command not found: {executable}") from None
-        except PermissionError:
-            raise TransportError(f"permission denied: {executable}") from None
+        except PermissionError as exc:  # the program, or the working directory: name the one denied
+            denied = exc.filename or executable
+            what = "working directory " if self.cwd is not None and denied == self.cwd else ""
+            raise TransportError(f"permission denied: {what}{denied}") from None
         except OSError as exc:
             raise TransportError(f"cannot start {executable}: {exc.strerror or exc}") from None
 
