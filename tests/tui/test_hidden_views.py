@@ -168,25 +168,37 @@ def store_notifications(app) -> int:
     return app.store.kind_counts[Kind.NOTIFICATION]
 
 
+def shown_keys(app) -> list[FooterKey]:
+    return [key for footer in app.main.query(Footer) if footer.display for key in footer.query(FooterKey)]
+
+
 async def test_footer_is_not_rebuilt_when_its_keys_do_not_change():
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_tools(pilot, app)
-        footer = app.main.query_one(Footer)
-        keys = list(footer.query(FooterKey))
-        assert keys
+        await wait_for(pilot, lambda: bool(shown_keys(app)), what="the footer's keys")
+        keys = shown_keys(app)
         # a bindings refresh with nothing changed (Textual sends several per focus move)
         for _ in range(3):
             app.main.refresh_bindings()
             await pilot.pause(0.05)
-        assert list(footer.query(FooterKey)) == keys
-        # a view with other keys: rebuilt, showing them
+        assert shown_keys(app) == keys
+        # a view with other keys: shown, with them
         await app.action_show_view("traffic")
-        await wait_for(pilot, lambda: any(k.description == "Req↔resp" for k in footer.query(FooterKey)),
+        await wait_for(pilot, lambda: any(k.description == "Req↔resp" for k in shown_keys(app)),
                        what="the traffic log's keys")
+        traffic_keys = shown_keys(app)
         await app.action_show_view("main")
-        await wait_for(pilot, lambda: not any(k.description == "Req↔resp" for k in footer.query(FooterKey)),
+        await wait_for(pilot, lambda: not any(k.description == "Req↔resp" for k in shown_keys(app)),
                        what="the main view's keys")
+        # and back and forth: the same footers shown again (the very FooterKeys), not rebuilt
+        assert shown_keys(app) == keys
+        for _ in range(2):
+            await app.action_show_view("traffic")
+            await wait_for(pilot, lambda: shown_keys(app) == traffic_keys, what="the traffic log's footer")
+            await app.action_show_view("main")
+            await wait_for(pilot, lambda: shown_keys(app) == keys, what="the main view's footer")
+        assert [k.description for k in shown_keys(app)] == [k.description for k in keys]
 
 
 async def test_a_shown_view_growing_does_not_lay_out_the_screen():
