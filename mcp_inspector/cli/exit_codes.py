@@ -9,7 +9,7 @@ SERVER_FAILURE = 3  # could not start, died, broke the protocol, failed the hand
 TIMEOUT = 4  # a request got no answer within --timeout
 USAGE = 64  # bad arguments, bad config, missing file (EX_USAGE)
 INTERNAL = 70  # a bug in mcp-inspector itself (EX_SOFTWARE)
-INTERRUPTED = 130  # Ctrl-C
+INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM gives 143 and SIGHUP 129, after the same shutdown
 
 EPILOG = """\
 exit codes:
@@ -20,7 +20,8 @@ exit codes:
   4    a request timed out (notifications/cancelled is sent)
   64   usage error: bad arguments, bad config, missing file
   70   internal error in mcp-inspector (please report it)
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C); 143 on SIGTERM, 129 on SIGHUP. Each stops the server
+       first: stdin closed, then SIGTERM and SIGKILL to its process group
   pipe: 0 when every request got a result, else the code of the first failure
   (2 error reply, 3 invalid reply, 4 timeout, 64 invalid input line; 3 at once if the server dies)
 """
