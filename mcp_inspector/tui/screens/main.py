@@ -138,6 +138,19 @@ class ViewFooter(Widget):
         if self.is_attached and screen is self.screen:
             self.call_after_refresh(self._update)
 
+    def show_cached(self) -> None:
+        """Show the footer for the keys now active if one is kept (no wait: a view switch
+        calls this so that both changes are laid out together)."""
+        if not self.is_attached or self._lock.locked():
+            return
+        footer = self._footers.get(footer_showing(self))
+        if footer is not None and footer is not self._current:
+            self._footers[footer.showing] = self._footers.pop(footer.showing)  # the newest last
+            if self._current is not None:
+                self._current.display = False
+            footer.display = True
+            self._current = footer
+
     async def _update(self) -> None:
         async with self._lock:
             for _ in range(3):  # the keys can change again while a new footer mounts
@@ -293,6 +306,7 @@ class MainScreen(Screen):
         self.current_view = name
         self._show_nav()
         self._focus_view(name)
+        self.query_one(ViewFooter).show_cached()
 
     def _has_view(self, view_id: str) -> bool:
         return bool(self.query_one("#views", ContentSwitcher).query_children(f"#{view_id}"))
