@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Label, Select, Static
 
+from ...core.json_text import JsonTextError, parse_frame
 from ...core.jsonrpc import Kind
 from ...core.traffic import TrafficEntry, TrafficStore
 from .traffic_log import ARROWS, StoreLinesView, clean, clock_time, preview_text
@@ -69,9 +70,9 @@ class NotificationLines(StoreLinesView):
         parsed = False
         if len(entry.raw) <= PARSE_LIMIT:
             try:
-                params = json.loads(entry.raw).get("params")
+                params = parse_frame(entry.raw)[0].get("params")
                 parsed = True
-            except (ValueError, AttributeError):
+            except (JsonTextError, AttributeError):  # an opened file's entry may be anything
                 params = None
         if not isinstance(params, dict):
             text.append(clean(method) + " ", style("notification") + style("method"))

@@ -37,6 +37,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from ...core.export import ExportResult, default_export_path, export_json, export_session
+from ...core.json_text import parse_frame
 from ...core.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic import Direction, TrafficEntry, TrafficStore
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
@@ -662,7 +663,7 @@ def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:
     if server_spec is None:
         raise ValueError("No server is known for this log, so no command line can be built.")
     try:
-        message = json.loads(entry.raw)
+        message, _ = parse_frame(entry.raw)  # an opened file's entry may be anything (JsonTextError is a ValueError)
         params = message.get("params") or {}
         tool = params["name"]
         arguments = params.get("arguments") or {}
