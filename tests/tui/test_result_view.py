@@ -7,6 +7,7 @@ import base64
 import json
 import os
 import stat
+import tempfile
 import time
 
 import anyio
@@ -62,6 +63,7 @@ async def wait_until(pilot, condition, timeout: float = 5.0) -> None:
 
 async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # files made to open a block stay in the test's dir
     opened = tmp_path / "opened.txt"
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -221,6 +223,7 @@ async def test_pending_then_in_flight_progress_and_cancel():
 
 async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the pager's 55 MB file is not left in /tmp
     huge = "0123456789abcdef" * (50_000_000 // 16)
     result = {"content": [{"type": "text", "text": huge}], "structuredContent": {"blob": huge[:5_000_000], "n": 1}}
     outcome = ToolCallOutcome("huge", {}, result, analyze_tool_result(result, None), elapsed_ms=1234.0)
