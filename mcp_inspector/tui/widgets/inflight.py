@@ -16,11 +16,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
 from textual.widgets import Button, ProgressBar, Static
 
 from ...core.errors import RequestCancelled, RequestTimeout
 from ...core.rpc import PendingRequest
+from .shown_timer import ShownTimer
 
 LINGER = 2.0  # seconds a finished request stays visible
 
@@ -144,28 +144,21 @@ class InFlightPanel(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes)
         self.linger = linger
         self._empty = Static("No requests in flight.", id="inflight-empty")
-        self._timer: Timer | None = None
+        self._timer: ShownTimer | None = None
 
     def compose(self) -> ComposeResult:
         yield self._empty
 
     def on_mount(self) -> None:
-        self._timer = self.set_interval(0.1, self._on_timer)
-
-    def _on_timer(self) -> None:
-        if not self.is_on_screen:  # not shown: no per-tick work; Show catches up
-            self.on_hide()
-            return
-        self._tick()
+        self._timer = ShownTimer(self, 0.1, self._tick, "inflight-rows")
 
     def on_hide(self) -> None:
         if self._timer is not None:
-            self._timer.pause()
+            self._timer.hidden()
 
     def on_show(self) -> None:
-        self._tick()
         if self._timer is not None:
-            self._timer.resume()
+            self._timer.shown()
 
     @property
     def rows(self) -> list[InFlightRow]:

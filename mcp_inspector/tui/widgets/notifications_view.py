@@ -19,12 +19,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.timer import Timer
 from textual.widgets import Label, Select, Static
 
 from ...core.json_text import JsonTextError, parse_frame
 from ...core.jsonrpc import Kind
 from ...core.traffic import TrafficEntry, TrafficStore
+from .shown_timer import ShownTimer
 from .traffic_log import ARROWS, StoreLinesView, clean, clock_time, preview_text
 
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
@@ -137,7 +137,7 @@ class NotificationsView(Vertical):
         self.notification_lines = NotificationLines(store, time_format=time_format)
         self._rate_samples: list[tuple[float, int]] = []
         self._counts_seen: tuple[int, int] | None = None
-        self._counts_timer: Timer | None = None
+        self._counts_timer: ShownTimer | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="notifications-bar"):
@@ -147,26 +147,16 @@ class NotificationsView(Vertical):
         yield self.notification_lines
 
     def on_mount(self) -> None:
-        self._counts_timer = self.set_interval(self.COUNTS_INTERVAL, self._tick, name="notification-counts")
+        self._counts_timer = ShownTimer(self, self.COUNTS_INTERVAL, self.update_counts, "notification-counts")
         self.update_counts()
-
-    def _tick(self) -> None:
-        if not self.is_on_screen:  # not shown: no per-tick work; Show catches up
-            self._pause_counts()
-            return
-        self.update_counts()
-
-    def _pause_counts(self) -> None:
-        if self._counts_timer is not None:
-            self._counts_timer.pause()
 
     def on_hide(self) -> None:
-        self._pause_counts()
+        if self._counts_timer is not None:
+            self._counts_timer.hidden()
 
     def on_show(self) -> None:
-        self.update_counts()
         if self._counts_timer is not None:
-            self._counts_timer.resume()
+            self._counts_timer.shown()
 
     def set_store(self, store: TrafficStore) -> None:
         """Follow another timeline (the host replaced its store)."""

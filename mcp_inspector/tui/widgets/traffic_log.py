@@ -34,12 +34,12 @@ from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from ...core.export import ExportResult, default_export_path, export_json, export_session
 from ...core.json_text import parse_frame
 from ...core.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic import Direction, TrafficEntry, TrafficStore
+from .shown_timer import ShownTimer
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
 
 #: Bytes of a frame that are ever decoded for its log line (the rest is never looked at).
@@ -155,7 +155,7 @@ class StoreLinesView(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(self.CACHE_SIZE)
         self._styles: dict[str, Style] = {}
         self._moving = False  # True while the view itself scrolls (so it does not count as the user's)
-        self._poll: Timer | None = None
+        self._poll: ShownTimer | None = None
         self._rebuild_index()
 
     # -- what is shown ---------------------------------------------------
@@ -229,29 +229,17 @@ class StoreLinesView(ScrollView, can_focus=True):
     # -- polling the store -----------------------------------------------
     def on_mount(self) -> None:
         super().on_mount()
-        self._poll = self.set_interval(self.REFRESH_INTERVAL, self._tick, name="traffic-poll")
+        # Not shown: no per-tick work, not even the index; shown again, one sync catches up.
+        self._poll = ShownTimer(self, self.REFRESH_INTERVAL, self.sync, "traffic-poll")
         self.sync()
-
-    def _tick(self) -> None:
-        if not self.is_on_screen:
-            # Not shown (mounted hidden, or its view was switched away before the Hide
-            # arrived): no per-tick work, not even the index; Show catches up.
-            self._pause_polling()
-            return
-        self.sync()
-
-    def _pause_polling(self) -> None:
-        if self._poll is not None:
-            self._poll.pause()
 
     def on_hide(self) -> None:
-        self._pause_polling()
+        if self._poll is not None:
+            self._poll.hidden()
 
     def on_show(self) -> None:
-        """Shown again: catch up once with everything that arrived meanwhile, then poll."""
-        self.sync()
         if self._poll is not None:
-            self._poll.resume()
+            self._poll.shown()
 
     def sync(self, force: bool = False) -> None:
         """Catch up with the store: extend/trim the index, resize, follow the tail, repaint."""
