@@ -56,9 +56,9 @@ sys.path.insert(0, SOURCE)
 from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Log  # noqa: E402
 
-from mcp_inspector.core.jsonrpc import Kind  # noqa: E402
-from mcp_inspector.core.session import McpSession  # noqa: E402
-from mcp_inspector.core.traffic import TrafficStore  # noqa: E402
+from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402
+from mcp_inspector.core.session.legacy import McpSession  # noqa: E402
+from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402
 from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402
 from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog, clock_time, preview_text  # noqa: E402

@@ -26,7 +26,7 @@ from common import PYTHON, REPO, server_everything_cmd
 
 CHILD = r"""
 import sys, time, json
-from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 

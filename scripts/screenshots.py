@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mcp_inspector.core.servers import ServerSpec  # noqa: E402
+from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402
 from mcp_inspector.tui.app import make_app  # noqa: E402
 from mcp_inspector.tui.config import TuiConfig  # noqa: E402
 from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402

@@ -155,7 +155,7 @@ def connect() -> Callable[..., Any]:
 
     Extra keyword arguments go to McpSession; ``initialize=False`` skips the handshake.
     """
-    from mcp_inspector.core.session import McpSession
+    from mcp_inspector.core.session.legacy import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     @asynccontextmanager

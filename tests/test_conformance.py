@@ -1,8 +1,8 @@
 """Schema checks of server frames against the negotiated MCP version (mcp-types)."""
 
-from mcp_inspector.core.conformance import check_entry, check_result
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol.conformance import check_entry, check_result
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 
 
 def _request_and_reply(store: TrafficStore, method: str, reply: bytes):

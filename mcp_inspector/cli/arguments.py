@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.json_text import JsonTextError, loads_strict
+from ..core.protocol.json_text import JsonTextError, loads_strict
 from .exit_codes import UsageError
 
 # An argument file bigger than this is refused (``k=@/dev/zero`` would otherwise eat the memory).

@@ -13,11 +13,11 @@ import sys
 import time
 from typing import Any
 
-from ..core import jsonrpc
-from ..core.errors import ProtocolViolation, RequestTimeout, RpcError
-from ..core.events import LogMessage
-from ..core.rpc import PendingRequest
-from ..core.session import McpSession
+from ..core.protocol import jsonrpc
+from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError
+from ..core.session.events import LogMessage
+from ..core.protocol.rpc import PendingRequest
+from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .runner import Context
 

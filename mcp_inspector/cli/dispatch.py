@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import __version__
-from ..core.framing import MAX_LINE_BYTES
+from ..core.protocol.framing import MAX_LINE_BYTES
 from . import exit_codes
 from .exit_codes import EPILOG, UsageError
 from .report import error
@@ -308,7 +308,7 @@ def _main(argv: list[str], early=None) -> int:
         if not args.quiet:
             for message in warnings:
                 warn(message)
-    from ..core.versions import LATEST_LEGACY
+    from ..core.protocol.versions import LATEST_LEGACY
     from .runner import RunOptions, run
 
     options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr,
@@ -344,7 +344,7 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
         if not os.path.lexists(args.open):
             raise UsageError(f"session file not found: {args.open}")
         # read_header refuses directories, FIFOs, devices, unreadable files and bad headers with one line
-        from ..core.recording import SessionFileError, read_header
+        from ..core.traffic.recording import SessionFileError, read_header
 
         try:
             read_header(args.open)

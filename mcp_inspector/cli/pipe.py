@@ -31,13 +31,13 @@ import anyio.from_thread
 import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectSendStream
 
-from ..core.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
-from ..core.framing import LineFramer, OverlongLine, is_blank
-from ..core.json_text import JsonTextError, parse_frame
-from ..core.jsonrpc import Kind, classify
-from ..core.session import McpSession
-from ..core.traffic import Direction, TrafficEntry
-from ..core.versions import LEGACY_VERSIONS
+from ..core.protocol.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
+from ..core.protocol.framing import LineFramer, OverlongLine, is_blank
+from ..core.protocol.json_text import JsonTextError, parse_frame
+from ..core.protocol.jsonrpc import Kind, classify
+from ..core.session.legacy import McpSession
+from ..core.traffic.store import Direction, TrafficEntry
+from ..core.protocol.versions import LEGACY_VERSIONS
 from . import exit_codes
 from .report import PROGRAM, error, write_err
 from .runner import Context

@@ -7,7 +7,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING
 
-from ..core.json_text import JsonTextError, loads_strict
+from ..core.protocol.json_text import JsonTextError, loads_strict
 
 if TYPE_CHECKING:
     from typing import Any

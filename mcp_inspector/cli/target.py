@@ -10,14 +10,14 @@ from .exit_codes import UsageError
 if TYPE_CHECKING:
     from typing import Sequence
 
-    from ..core.servers import ServerSpec
+    from ..core.config.servers import ServerSpec
 
 HTTP_NOT_SUPPORTED = "HTTP transports are not supported yet (only stdio servers: give a command after --)"
 
 
 def env_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """``-e KEY=VALUE`` options into a dict (a malformed pair is a usage error)."""
-    from ..core.servers import ConfigError, parse_env_pairs
+    from ..core.config.servers import ConfigError, parse_env_pairs
 
     try:
         return parse_env_pairs(list(pairs))
@@ -67,7 +67,7 @@ def build_spec(
         raise UsageError("--server needs --config FILE")
     if url is not None:
         raise UsageError(HTTP_NOT_SUPPORTED)
-    from ..core.servers import ConfigError, ServerSpec, demo_spec, server_from_config
+    from ..core.config.servers import ConfigError, ServerSpec, demo_spec, server_from_config
 
     env = env_pairs(env_options)
     try:

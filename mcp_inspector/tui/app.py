@@ -23,9 +23,9 @@ from typing import Any, Callable
 
 from textual.app import App
 
-from ..core.framing import MAX_LINE_BYTES
-from ..core.servers import ServerSpec, demo_spec
-from ..core.traffic import TrafficStore
+from ..core.protocol.framing import MAX_LINE_BYTES
+from ..core.config.servers import ServerSpec, demo_spec
+from ..core.traffic.store import TrafficStore
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
@@ -119,7 +119,7 @@ class InspectorApp(App[int]):
             event.widget.cursor_blink = False
 
     def _start_recording(self, path: str) -> None:
-        from ..core.recording import SessionWriter
+        from ..core.traffic.recording import SessionWriter
 
         header: dict[str, Any] = {"recorded_by": "mcp-inspector tui"}
         if self.spec is not None:

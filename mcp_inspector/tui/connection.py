@@ -21,13 +21,13 @@ from typing import Any, Callable
 
 import anyio
 
-from ..core.errors import ConnectError, InspectorError
-from ..core.framing import MAX_LINE_BYTES
-from ..core.events import ListChanged, ServerClosed, SessionState, StateChanged
-from ..core.rpc import RequestHandler
-from ..core.servers import ServerSpec
-from ..core.session import McpSession
-from ..core.traffic import TrafficStore
+from ..core.protocol.errors import ConnectError, InspectorError
+from ..core.protocol.framing import MAX_LINE_BYTES
+from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
+from ..core.protocol.rpc import RequestHandler
+from ..core.config.servers import ServerSpec
+from ..core.session.legacy import McpSession
+from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
 from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, ServerFacts, ServerReady, ToolsFetched
 

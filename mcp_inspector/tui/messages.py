@@ -11,9 +11,9 @@ from typing import Any
 
 from textual.message import Message
 
-from ..core.events import ListChanged
-from ..core.rpc import PendingRequest
-from ..core.session import ToolCallOutcome
+from ..core.session.events import ListChanged
+from ..core.protocol.rpc import PendingRequest
+from ..core.session.legacy import ToolCallOutcome
 
 
 @dataclass

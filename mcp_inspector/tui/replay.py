@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.drafts import DraftStore
-from ..core.errors import RpcError
-from ..core.json_text import loads_strict
-from ..core.jsonrpc import Kind
-from ..core.results import analyze_tool_result
-from ..core.session import ToolCallOutcome
-from ..core.traffic import Direction, TrafficEntry, TrafficStore
+from ..core.config.drafts import DraftStore
+from ..core.protocol.errors import RpcError
+from ..core.protocol.json_text import loads_strict
+from ..core.protocol.jsonrpc import Kind
+from ..core.session.results import analyze_tool_result
+from ..core.session.legacy import ToolCallOutcome
+from ..core.traffic.store import Direction, TrafficEntry, TrafficStore
 from .messages import ServerFacts
 
 

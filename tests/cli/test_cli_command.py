@@ -1,4 +1,4 @@
-"""core.cli_command: the "copy as CLI command" line must really run the call when pasted into a shell."""
+"""core.config.cli_command: the "copy as CLI command" line must really run the call when pasted into a shell."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcp_inspector.core.cli_command import call_command_line
-from mcp_inspector.core.servers import ServerSpec, demo_spec, server_from_config
+from mcp_inspector.core.config.cli_command import call_command_line
+from mcp_inspector.core.config.servers import ServerSpec, demo_spec, server_from_config
 
 from cli_helpers import raw
 

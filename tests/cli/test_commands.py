@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mcp_inspector.core.recording import load_session
+from mcp_inspector.core.traffic.recording import load_session
 
 from cli_helpers import assert_no_traceback, cli, raw, record_lines, recorded_reply
 
@@ -111,7 +111,7 @@ def test_call_json_is_the_result_exactly_as_received(record):
     result = cli("call", "create_ticket", "title=Crash on start", "tags=[\"a\",\"b\"]", "--json", "--record", record)
     assert result.returncode == 0, result.stderr
     response = recorded_reply(record_lines(record), "tools/call")
-    from mcp_inspector.core.jsonrpc import raw_member
+    from mcp_inspector.core.protocol.jsonrpc import raw_member
 
     assert result.stdout == raw_member(response["raw"].encode(), "result") + "\n"
     assert json.loads(result.stdout)["structuredContent"]["tags"] == ["a", "b"]
@@ -151,7 +151,7 @@ def test_read_and_get_both_modes(record):
     assert readable.stdout.startswith("[resource] demo://readme  (text/markdown)\n# MCP Inspector demo server")
     exact = cli("read", "demo://config.json", "--json", "--record", record)
     reply = recorded_reply(record_lines(record), "resources/read")
-    from mcp_inspector.core.jsonrpc import raw_member
+    from mcp_inspector.core.protocol.jsonrpc import raw_member
 
     assert exact.stdout == raw_member(reply["raw"].encode(), "result") + "\n"
     prompt = cli("get", "summarize", "text=hello", "style=short")

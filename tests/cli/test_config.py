@@ -67,7 +67,7 @@ def test_config_errors_are_usage_errors(tmp_path):
 
 def test_discovery_skips_only_the_bad_entry_and_says_why(tmp_path, monkeypatch):
     """The TUI's server list (F7): one wrongly typed entry does not hide the file's other servers."""
-    from mcp_inspector.core.servers import discover_servers
+    from mcp_inspector.core.config.servers import discover_servers
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

@@ -19,7 +19,7 @@ from cli_helpers import raw
 from mcp_inspector.cli import pipe as pipe_module
 from mcp_inspector.cli.pipe import Pipe
 from mcp_inspector.cli.runner import PIPE_STORE_CAP, RunOptions, run
-from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.config.servers import ServerSpec
 
 
 def call(msg_id, a=1, b=2) -> bytes:

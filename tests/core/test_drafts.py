@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from mcp_inspector.core.drafts import DraftStore, default_drafts_path
+from mcp_inspector.core.config.drafts import DraftStore, default_drafts_path
 
 
 def test_default_path_follows_xdg_state_home(tmp_path, monkeypatch):

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from mcp_inspector.core.elicitation_form import (
+from mcp_inspector.core.schema.elicitation_form import (
     ElicitationSchemaError,
     build_elicitation_form,
     elicit_result,
     elicitation_content,
     elicitation_issues,
 )
-from mcp_inspector.core.schema_form import arguments_to_values, default_values
+from mcp_inspector.core.schema.form import arguments_to_values, default_values
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas" / "hand_written_hard.json"
 SCHEMAS = {tool["name"]: tool["inputSchema"] for tool in json.loads(CORPUS.read_text(encoding="utf-8"))["tools"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from mcp_inspector.core.framing import LineFramer, is_blank
+from mcp_inspector.core.protocol.framing import LineFramer, is_blank
 
 
 def feed_all(framer: LineFramer, chunks: list[bytes]) -> list[bytes]:
@@ -114,7 +114,7 @@ def test_any_chunking_gives_the_same_lines(lines: list[str], crlf: bool, cuts: l
 
 # -- the line cap -------------------------------------------------------------
 
-from mcp_inspector.core.framing import MAX_LINE_BYTES, OverlongLine
+from mcp_inspector.core.protocol.framing import MAX_LINE_BYTES, OverlongLine
 
 
 def test_default_cap_is_well_above_the_results_we_support() -> None:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from mcp_inspector.core import jsonrpc
-from mcp_inspector.core.jsonrpc import Kind, classify, classify_message, id_key, raw_member
+from mcp_inspector.core.protocol import jsonrpc
+from mcp_inspector.core.protocol.jsonrpc import Kind, classify, classify_message, id_key, raw_member
 
 
 def test_request() -> None:

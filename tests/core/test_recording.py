@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.recording import SessionFileError, SessionWriter, iter_session, load_session
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.recording import SessionFileError, SessionWriter, iter_session, load_session
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 
 
 def record_sample(path) -> TrafficStore:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from mcp_inspector.core.results import analyze_tool_result, decode_block_bytes, describe_block
+from mcp_inspector.core.session.results import analyze_tool_result, decode_block_bytes, describe_block
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 24
 PNG_B64 = base64.b64encode(PNG).decode()

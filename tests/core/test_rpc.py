@@ -11,12 +11,12 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_inspector.core import jsonrpc
-from mcp_inspector.core.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.recording import SessionWriter, load_session
-from mcp_inspector.core.rpc import RpcConnection
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol import jsonrpc
+from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.recording import SessionWriter, load_session
+from mcp_inspector.core.protocol.rpc import RpcConnection
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 from mcp_inspector.core.transport.base import Closed, Received, Transport
 
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,7 @@ import jsonschema
 import jsonschema.validators
 import pytest
 
-from mcp_inspector.core.schema_resolve import (
+from mcp_inspector.core.schema.resolve import (
     check_format,
     deref,
     describe_constraints,

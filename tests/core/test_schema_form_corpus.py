@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_inspector.core.schema_form import (
+from mcp_inspector.core.schema.form import (
     all_fallbacks,
     arguments_to_values,
     build_form,
@@ -20,7 +20,7 @@ from mcp_inspector.core.schema_form import (
     switch_variant,
     values_to_arguments,
 )
-from mcp_inspector.core.validation import validate
+from mcp_inspector.core.schema.validation import validate
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas"
 TOOLS = [

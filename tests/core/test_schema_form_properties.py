@@ -21,7 +21,7 @@ import string
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mcp_inspector.core.schema_form import (
+from mcp_inspector.core.schema.form import (
     ENTRIES,
     NULL,
     FieldSpec,
@@ -35,7 +35,7 @@ from mcp_inspector.core.schema_form import (
     validate_field,
     values_to_arguments,
 )
-from mcp_inspector.core.validation import validate
+from mcp_inspector.core.schema.validation import validate
 
 NAMES = ["a", "b", "c", "d", "e", "f"]
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,4 +1,4 @@
-"""Tests for core.schema_resolve: the per-node helpers the schema form engine builds on.
+"""Tests for core.schema.resolve: the per-node helpers the schema form engine builds on.
 
 Many cases come from the schema corpus (tests/fixtures/schemas/): the hand-written hard
 cases and schemas captured from real servers, so the helpers are checked on what
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_inspector.core.schema_resolve import (
+from mcp_inspector.core.schema.resolve import (
     Variant,
     check_format,
     deref,
@@ -224,7 +224,7 @@ def test_merge_all_of_tightens_constraints():
 def test_merge_all_of_patterns_are_both_enforced():
     merged, problems = merge_all_of({}, {"allOf": [{"pattern": "^a"}, {"pattern": "z$"}]})
     assert problems == []
-    from mcp_inspector.core.validation import validate
+    from mcp_inspector.core.schema.validation import validate
 
     assert validate({"type": "string", "pattern": merged["pattern"]}, "abcz") == []
     assert validate({"type": "string", "pattern": merged["pattern"]}, "abc") != []

@@ -10,15 +10,15 @@ import stat
 
 import pytest
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.recording import (
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.recording import (
     LoadCancelled,
     SessionFileError,
     SessionWriter,
     load_session,
     read_header,
 )
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 
 HEADER = {"type": "header", "format": "mcp-inspector-session", "version": 1}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_inspector.core.tooldiff import diff_items, item_key
+from mcp_inspector.core.session.tooldiff import diff_items, item_key
 
 
 def tool(name: str, description: str = "d", **extra) -> dict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.recording import SessionWriter, load_session
-from mcp_inspector.core.traffic import Direction, TrafficEntry, TrafficStore
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.recording import SessionWriter, load_session
+from mcp_inspector.core.traffic.store import Direction, TrafficEntry, TrafficStore
 
 
 def fill(store: TrafficStore, count: int) -> list[TrafficEntry]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from mcp_inspector.core.validation import Issue, validate
+from mcp_inspector.core.schema.validation import Issue, validate
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
@@ -120,7 +120,7 @@ def test_validate_agrees_with_jsonschema(schema, instance, draft7) -> None:
 
 
 def test_multiple_of_is_exact_for_decimals_and_agrees_with_the_field_check() -> None:
-    from mcp_inspector.core.schema_form import build_form, validate_field
+    from mcp_inspector.core.schema.form import build_form, validate_field
 
     schema = {"type": "object", "properties": {"p": {"type": "number", "multipleOf": 0.05}, "n": {"type": "integer", "multipleOf": 3}}}
     field = build_form(schema).field("$.p")

@@ -9,9 +9,9 @@ import anyio
 import pytest
 
 from conftest import raw_server_command
-from mcp_inspector.core.errors import ConnectionLost
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.session import McpSession
+from mcp_inspector.core.protocol.errors import ConnectionLost
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 

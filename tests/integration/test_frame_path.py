@@ -16,11 +16,11 @@ import anyio
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.errors import ConnectionLost, ProtocolViolation
-from mcp_inspector.core.framing import OVERLONG_HEAD
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.session import McpSession
-from mcp_inspector.core.traffic import Direction
+from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation
+from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.traffic.store import Direction
 from mcp_inspector.core.transport.stdio import MAX_STDERR_LINE_BYTES, StdioTransport
 
 pytestmark = pytest.mark.anyio

@@ -9,11 +9,11 @@ import sys
 import anyio
 import pytest
 
-from mcp_inspector.core.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
-from mcp_inspector.core.events import ListChanged, LogMessage, SessionState, StateChanged
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.session import PaginationError
-from mcp_inspector.core.traffic import Direction
+from mcp_inspector.core.protocol.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
+from mcp_inspector.core.session.events import ListChanged, LogMessage, SessionState, StateChanged
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.legacy import PaginationError
+from mcp_inspector.core.traffic.store import Direction
 
 pytestmark = pytest.mark.anyio
 

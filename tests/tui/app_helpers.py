@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.app import InspectorApp, make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: F401  (re-exported for the tests)
@@ -58,6 +58,6 @@ async def choose_tool(pilot, app: InspectorApp, name: str) -> None:
 
 
 def outgoing(app: InspectorApp, method: str) -> list:
-    from mcp_inspector.core.traffic import Direction
+    from mcp_inspector.core.traffic.store import Direction
 
     return [e for e in app.store if e.direction is Direction.OUT and e.method == method]

@@ -226,7 +226,7 @@ async def test_reconnect_keeps_the_log_the_selected_tool_and_the_draft():
 
 @pytest.mark.anyio
 async def test_server_exit_shows_code_and_stderr_in_the_status_bar(raw_server):
-    from mcp_inspector.core.servers import ServerSpec
+    from mcp_inspector.core.config.servers import ServerSpec
 
     app = live_app(ServerSpec("crasher", raw_server("exit-on-start")))
     async with app.run_test(size=SIZE) as pilot:
@@ -263,8 +263,8 @@ async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
 
 @pytest.mark.anyio
 async def test_server_killed_during_a_call_shows_the_signal_and_the_call_fails(raw_server):
-    from mcp_inspector.core.errors import ConnectionLost
-    from mcp_inspector.core.servers import ServerSpec
+    from mcp_inspector.core.protocol.errors import ConnectionLost
+    from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.tui.messages import CallFailed
 
     failed: list[CallFailed] = []
@@ -304,7 +304,7 @@ async def test_sampling_request_declined_by_the_user():
 
 @pytest.mark.anyio
 async def test_record_writes_a_session_file_that_open_reads_back(tmp_path):
-    from mcp_inspector.core.recording import load_session
+    from mcp_inspector.core.traffic.recording import load_session
 
     path = tmp_path / "recorded.jsonl"
     app = live_app(record=str(path))
@@ -323,7 +323,7 @@ async def test_record_writes_a_session_file_that_open_reads_back(tmp_path):
 
 @pytest.mark.anyio
 async def test_switch_server_from_the_connect_screen_keeps_the_log(raw_server):
-    from mcp_inspector.core.servers import ServerSpec
+    from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.tui.screens.connect import ConnectScreen
 
     app = live_app(ServerSpec("raw", raw_server()))

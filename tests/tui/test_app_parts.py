@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from mcp_inspector.core.errors import RpcError
-from mcp_inspector.core.recording import load_session
+from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.traffic.recording import load_session
 from mcp_inspector.tui.capabilities import explain_capabilities
 from mcp_inspector.tui.config import load_config
 from mcp_inspector.tui.keymap import APP_KEYS

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.config.servers import ServerSpec
 from shutdown_helpers import PtyProcess, kill_all, read_pids, stubborn_command, survivors
 
 from app_helpers import live_app, wait_for

@@ -244,7 +244,7 @@ async def test_open_a_crafted_recording_skips_bad_lines_and_says_which(tmp_path)
 
 @pytest.mark.anyio
 async def test_open_a_recording_larger_than_memory_copies_nothing_and_leaves_nothing(tmp_path):
-    from mcp_inspector.core.traffic import TrafficStore
+    from mcp_inspector.core.traffic.store import TrafficStore
     from mcp_inspector.tui.app import InspectorApp
 
     store = TrafficStore(cap=10, spill_dir=tmp_path / "spill")

@@ -10,8 +10,8 @@ from textual.widgets import Select, SelectionList, Switch, TabbedContent
 
 from composer_apps import ComposerApp, settle, type_into
 from conftest import demo_server_command, run_async
-from mcp_inspector.core.drafts import DraftStore
-from mcp_inspector.core.session import McpSession
+from mcp_inspector.core.config.drafts import DraftStore
+from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.schema_form import ListEditor, SchemaForm

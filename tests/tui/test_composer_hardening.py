@@ -196,7 +196,7 @@ BUDGET = {
 
 
 async def test_json_typed_by_the_user_is_parsed_strictly(tmp_path):
-    from mcp_inspector.core.schema_form import FormValueError
+    from mcp_inspector.core.schema.form import FormValueError
 
     app = ComposerApp(tmp_path / "drafts.json", tool=BUDGET)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import sdk_server_command
-from mcp_inspector.core.servers import ServerSpec
+from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools

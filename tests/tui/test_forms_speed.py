@@ -14,7 +14,7 @@ import time
 import pytest
 from textual.app import App
 
-from mcp_inspector.core.schema_form import arguments_to_values, build_form
+from mcp_inspector.core.schema.form import arguments_to_values, build_form
 from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.form_fields import ListField
 from mcp_inspector.tui.widgets.form_fields.body import LazySection

@@ -14,9 +14,9 @@ from textual.app import ComposeResult
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.widgets._footer import FooterKey
 
-from mcp_inspector.core import jsonrpc
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol import jsonrpc
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 from mcp_inspector.tui.widgets.console_view import ConsoleView
 from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog

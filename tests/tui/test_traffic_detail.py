@@ -9,8 +9,8 @@ import pytest
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 from mcp_inspector.tui.screens.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
 
 from traffic_apps import ThemedApp, fixed_time, sample_store

@@ -10,10 +10,10 @@ import pytest
 from textual import events
 from textual.widgets import Input
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.servers import ServerSpec
-from mcp_inspector.core.session import McpSession
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.traffic_filter import TrafficFilter
@@ -199,10 +199,10 @@ async def test_copy_frame_and_copy_as_cli_command():
         await pilot.press("C")
         await pilot.pause(0.05)
         try:
-            from mcp_inspector.core.cli_command import call_command_line
+            from mcp_inspector.core.config.cli_command import call_command_line
         except ImportError:
             assert any("not available" in n.message for n in app._notifications)
-            pytest.skip("mcp_inspector.core.cli_command is not written yet")
+            pytest.skip("mcp_inspector.core.config.cli_command is not written yet")
         assert app.clipboard == call_command_line(spec, "echo", {"text": "hello"})
         assert "echo" in app.clipboard
 

@@ -8,9 +8,9 @@ import pytest
 from textual.app import ComposeResult
 from textual.widgets import Select
 
-from mcp_inspector.core.jsonrpc import Kind
-from mcp_inspector.core.session import McpSession
-from mcp_inspector.core.traffic import Direction, TrafficStore
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.traffic.store import Direction, TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.console_view import ConsoleView
 from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView

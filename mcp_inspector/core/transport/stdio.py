@@ -21,8 +21,8 @@ import anyio
 import anyio.abc
 import anyio.lowlevel
 
-from ..errors import quote_line
-from ..framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from ..protocol.errors import quote_line
+from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20

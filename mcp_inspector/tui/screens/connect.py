@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.servers import ServerSpec, demo_spec, discover_servers
+from ...core.config.servers import ServerSpec, demo_spec, discover_servers
 
 
 LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "docker", "pnpm", "yarn"}

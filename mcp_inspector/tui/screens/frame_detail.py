@@ -23,9 +23,9 @@ except ImportError:  # textual without the syntax extra
     def get_language(name: str):  # type: ignore[misc]
         return None
 
-from ...core.json_text import JsonTextError, parse_frame
-from ...core.jsonrpc import ERROR_NAMES, Kind
-from ...core.traffic import TrafficEntry, TrafficStore
+from ...core.protocol.json_text import JsonTextError, parse_frame
+from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ...core.traffic.store import TrafficEntry, TrafficStore
 from ..widgets.json_text import JSON_HIGHLIGHTS
 from ..widgets.traffic_log import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, short_id
 

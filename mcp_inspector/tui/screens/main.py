@@ -23,13 +23,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from ...core.errors import InspectorError
-from ...core.framing import MAX_LINE_BYTES
-from ...core.recording import LoadCancelled, LoadedSession, SessionFileError, load_session
-from ...core.rpc import PendingRequest
-from ...core.servers import ServerSpec
-from ...core.tooldiff import ListDiff, diff_items
-from ...core.traffic import TrafficEntry, TrafficStore
+from ...core.protocol.errors import InspectorError
+from ...core.protocol.framing import MAX_LINE_BYTES
+from ...core.traffic.recording import LoadCancelled, LoadedSession, SessionFileError, load_session
+from ...core.protocol.rpc import PendingRequest
+from ...core.config.servers import ServerSpec
+from ...core.session.tooldiff import ListDiff, diff_items
+from ...core.traffic.store import TrafficEntry, TrafficStore
 from ..connection import Connection
 from ..keymap import VIEW_KEYS, display_key, effective_key
 from ..messages import (

@@ -15,8 +15,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ...core.errors import RpcError
-from ...core.json_text import JsonTextError, loads_strict
+from ...core.protocol.errors import RpcError
+from ...core.protocol.json_text import JsonTextError, loads_strict
 
 
 @dataclass

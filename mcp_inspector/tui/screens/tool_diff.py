@@ -10,7 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...core.tooldiff import ItemChange
+from ...core.session.tooldiff import ItemChange
 
 
 def diff_text(change: ItemChange, added: str = "green", removed: str = "red") -> Text:

@@ -24,10 +24,10 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
 
-from ...core.drafts import DraftStore
-from ...core.json_text import JsonTextError, loads_strict
-from ...core.schema_form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
-from ...core.validation import Issue, validate
+from ...core.config.drafts import DraftStore
+from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
+from ...core.schema.validation import Issue, validate
 from .json_text import json_code_editor
 from .schema_form import SchemaForm
 

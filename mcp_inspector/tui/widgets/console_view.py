@@ -10,8 +10,8 @@ from typing import ClassVar
 
 from rich.text import Text
 
-from ...core.jsonrpc import Kind
-from ...core.traffic import TrafficEntry
+from ...core.protocol.jsonrpc import Kind
+from ...core.traffic.store import TrafficEntry
 from .traffic_log import StoreLinesView, preview_text
 
 CONSOLE_KINDS = (Kind.STDERR, Kind.EVENT)

@@ -20,13 +20,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from ...core.elicitation_form import (
+from ...core.schema.elicitation_form import (
     build_elicitation_form,
     elicit_result,
     elicitation_content,
     elicitation_issues,
 )
-from ...core.schema_form import FormValueError, default_values
+from ...core.schema.form import FormValueError, default_values
 from .form_fields import FormBody
 
 

@@ -18,8 +18,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, ProgressBar, Static
 
-from ...core.errors import RequestCancelled, RequestTimeout
-from ...core.rpc import PendingRequest
+from ...core.protocol.errors import RequestCancelled, RequestTimeout
+from ...core.protocol.rpc import PendingRequest
 from .shown_timer import ShownTimer
 
 LINGER = 2.0  # seconds a finished request stays visible

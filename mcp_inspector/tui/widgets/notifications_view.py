@@ -21,9 +21,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Label, Select, Static
 
-from ...core.json_text import JsonTextError, parse_frame
-from ...core.jsonrpc import Kind
-from ...core.traffic import TrafficEntry, TrafficStore
+from ...core.protocol.json_text import JsonTextError, parse_frame
+from ...core.protocol.jsonrpc import Kind
+from ...core.traffic.store import TrafficEntry, TrafficStore
 from .shown_timer import ShownTimer
 from .traffic_log import ARROWS, StoreLinesView, clean, clock_time, preview_text
 

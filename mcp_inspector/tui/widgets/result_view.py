@@ -31,12 +31,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from ...core.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
-from ...core.json_text import JsonTextError, loads_strict
-from ...core.jsonrpc import ERROR_NAMES
-from ...core.results import BlockInfo, decode_block_bytes
-from ...core.rpc import PendingRequest
-from ...core.session import ToolCallOutcome
+from ...core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.protocol.jsonrpc import ERROR_NAMES
+from ...core.session.results import BlockInfo, decode_block_bytes
+from ...core.protocol.rpc import PendingRequest
+from ...core.session.legacy import ToolCallOutcome
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI

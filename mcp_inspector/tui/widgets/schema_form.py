@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...core.schema_form import (
+from ...core.schema.form import (
     FormSpec,
     FormValueError,
     arguments_to_values,
@@ -25,7 +25,7 @@ from ...core.schema_form import (
     hidden_values,
     values_to_arguments,
 )
-from ...core.validation import Issue
+from ...core.schema.validation import Issue
 from .form_fields import FormBody, ListEditor
 from .form_fields.body import UNSET_PROMPT, field_label
 

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.tooldiff import ItemChange, ListDiff
+from ...core.session.tooldiff import ItemChange, ListDiff
 
 # annotation hint -> (full label, short chip shown in the list, colour variable)
 BADGES = (

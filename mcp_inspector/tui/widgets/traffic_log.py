@@ -35,10 +35,10 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.export import ExportResult, default_export_path, export_json, export_session
-from ...core.json_text import parse_frame
-from ...core.jsonrpc import ERROR_NAMES, Kind
-from ...core.traffic import Direction, TrafficEntry, TrafficStore
+from ...core.protocol.json_text import parse_frame
+from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ...core.traffic.export import ExportResult, default_export_path, export_json, export_session
+from ...core.traffic.store import Direction, TrafficEntry, TrafficStore
 from .shown_timer import ShownTimer
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
 
@@ -658,9 +658,9 @@ def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:
     except (ValueError, KeyError, AttributeError, TypeError):
         raise ValueError(f"#{entry.seq} is not a well-formed tools/call request.") from None
     try:
-        from ...core.cli_command import call_command_line
+        from ...core.config.cli_command import call_command_line
     except ImportError:
-        raise ValueError("Copy as CLI command is not available in this build (core.cli_command is missing).") from None
+        raise ValueError("Copy as CLI command is not available in this build (core.config.cli_command is missing).") from None
     return call_command_line(server_spec, tool, arguments)
 
 

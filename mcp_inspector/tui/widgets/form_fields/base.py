@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
-from ....core.schema_form import FieldSpec, FormValueError, sub_arguments
+from ....core.schema.form import FieldSpec, FormValueError, sub_arguments
 
 
 class EditorChanged(Message):

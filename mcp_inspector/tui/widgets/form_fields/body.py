@@ -1,6 +1,6 @@
 """``FormBody``: the fields of one (sub-)form, mirroring a values dict as the user types.
 
-The values dict (see ``core.schema_form``) is the source of truth and is shared by
+The values dict (see ``core.schema.form``) is the source of truth and is shared by
 reference with whoever owns it (``SchemaForm`` for the whole form, a list item, a
 variant...). Widget events update it; ``set_values`` updates it first and then the
 widgets, so a late ``Changed`` event from a programmatic update finds nothing new and
@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
 
-from ....core.schema_form import (
+from ....core.schema.form import (
     EMPTY,
     ENTRIES,
     MISSING as MISSING_CONST,
@@ -36,7 +36,7 @@ from ....core.schema_form import (
     validate_field,
     variant_issues,
 )
-from ....core.validation import Issue, json_path
+from ....core.schema.validation import Issue, json_path
 from ..json_text import use_safe_json
 from .base import EditorChanged, FormInput, FormTextArea
 

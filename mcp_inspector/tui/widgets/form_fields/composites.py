@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Button, Input, Select, Static
 
-from ....core.schema_form import (
+from ....core.schema.form import (
     FieldSpec,
     default_values,
     issues_under,
@@ -27,7 +27,7 @@ from ....core.schema_form import (
     switch_variant,
     variant_issues,
 )
-from ....core.validation import Issue, json_path
+from ....core.schema.validation import Issue, json_path
 from .base import EditorChanged, FormInput, summary
 
 PAGE = 25  # rows mounted at once; "show more" mounts the next page

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .json_text import loads_strict
+from ..protocol.json_text import loads_strict
 
 FORMAT_VERSION = 1
 

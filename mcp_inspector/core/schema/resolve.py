@@ -576,7 +576,7 @@ def pick_variant(choices: list[Variant], value: Any) -> int | None:
     """The index of the variant existing data belongs to, or None when none fits.
 
     The discriminator decides when the data has it; otherwise the first variant the
-    value validates against (with ``core.validation.validate``) wins.
+    value validates against (with ``core.schema.validation.validate``) wins.
     """
     if not choices:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema_form import FieldSpec, FormSpec, build_form, values_to_arguments
+from .form import FieldSpec, FormSpec, build_form, values_to_arguments
 from .validation import Issue, validate
 
 ACTIONS = ("accept", "decline", "cancel")

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .json_text import SAFE_INTEGER, loads_strict
-from .jsonrpc import Kind
-from .traffic import Direction, TrafficEntry, TrafficStore
+from ..protocol.json_text import SAFE_INTEGER, loads_strict
+from ..protocol.jsonrpc import Kind
+from .store import Direction, TrafficEntry, TrafficStore
 
 FORMAT_NAME = "mcp-inspector-session"
 FORMAT_VERSION = 1

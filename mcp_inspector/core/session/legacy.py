@@ -15,16 +15,16 @@ from typing import Any, Callable
 import anyio
 import anyio.abc
 
-from .. import __version__
-from .errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation
+from ... import __version__
+from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation
 from .events import ListChanged, LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
 from .results import ToolResultView, analyze_tool_result
-from .rpc import PendingRequest, RequestHandler, RpcConnection
+from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from .tooldiff import ListDiff, diff_items
-from .traffic import TrafficEntry, TrafficStore
-from .transport.base import Closed, Transport
-from .validation import Issue, validate
-from .versions import LATEST_LEGACY, LEGACY_VERSIONS
+from ..traffic.store import TrafficEntry, TrafficStore
+from ..transport.base import Closed, Transport
+from ..schema.validation import Issue, validate
+from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_PAGES = 10_000

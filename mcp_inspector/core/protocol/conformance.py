@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .jsonrpc import Kind, parse_json
-from .traffic import TrafficEntry, TrafficStore
+from ..traffic.store import TrafficEntry, TrafficStore
 from .versions import LATEST_LEGACY
 
 MAX_ERRORS = 5

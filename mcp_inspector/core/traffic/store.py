@@ -20,7 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .jsonrpc import Kind
+from ..protocol.jsonrpc import Kind
 
 
 class Direction(StrEnum):

@@ -91,7 +91,7 @@ class _BadEntry:
 
 
 def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
-    from .json_text import JsonTextError, loads_strict
+    from ..protocol.json_text import JsonTextError, loads_strict
 
     try:
         with path.open("rb") as handle:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from .tooldiff import ListDiff
-from .transport.base import Closed
+from ..transport.base import Closed
 
 
 class SessionState(StrEnum):

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .json_text import loads_strict
+from ..protocol.json_text import loads_strict
 from .recording import FORMAT_NAME, FORMAT_VERSION, create_private, default_session_dir, entry_to_record
-from .traffic import TrafficEntry, TrafficStore
+from .store import TrafficEntry, TrafficStore
 
 
 @dataclass(frozen=True)

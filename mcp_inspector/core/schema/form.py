@@ -36,8 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .json_text import JsonTextError, loads_strict
-from .schema_resolve import (
+from ..protocol.json_text import JsonTextError, loads_strict
+from .resolve import (
     check_format,
     describe_constraints,
     enum_options,
@@ -828,7 +828,7 @@ def _to_value(spec: FieldSpec, argument: Any) -> Any:
 
 
 def _variant_value(spec: FieldSpec, argument: Any) -> Any:
-    from .schema_resolve import Variant, pick_variant
+    from .resolve import Variant, pick_variant
 
     context = spec.context
     picked = pick_variant([Variant(c.title, c.schema, c.discriminator, (), context) for c in spec.choices], argument)

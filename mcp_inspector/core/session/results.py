@@ -13,7 +13,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from .validation import Issue, validate
+from ..schema.validation import Issue, validate
 
 KNOWN_BLOCK_TYPES = {"text", "image", "audio", "resource_link", "resource"}
 

@@ -22,8 +22,8 @@ import anyio.abc
 from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
 from .jsonrpc import Kind, classify, classify_message, id_key
-from .traffic import Direction, TrafficEntry, TrafficStore
-from .transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
+from ..traffic.store import Direction, TrafficEntry, TrafficStore
+from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
 
 RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
 NotificationListener = Callable[[str, dict | None, TrafficEntry], None]

@@ -1,0 +1,1 @@
+"""JSON Schema: resolving, validating, and turning schemas into form specs (tool arguments, elicitation)."""

@@ -1,0 +1,1 @@
+"""The timeline: the traffic store, session files (recording, reading back) and export."""
