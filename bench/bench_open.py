@@ -35,7 +35,7 @@ CHILD = r'''
 import json, os, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 path = sys.argv[2]
-from mcp_inspector.core.traffic.recording import load_session
+from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui import replay as replay_mod
 

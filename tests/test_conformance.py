@@ -2,7 +2,8 @@
 
 from mcp_inspector.core.protocol.conformance import check_entry, check_result
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 
 
 def _request_and_reply(store: TrafficStore, method: str, reply: bytes):

@@ -15,8 +15,8 @@ from typing import Any
 
 from ..core.protocol import jsonrpc
 from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError
-from ..core.session.events import LogMessage
 from ..core.protocol.rpc import PendingRequest
+from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .runner import Context

@@ -344,7 +344,7 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
         if not os.path.lexists(args.open):
             raise UsageError(f"session file not found: {args.open}")
         # read_header refuses directories, FIFOs, devices, unreadable files and bad headers with one line
-        from ..core.traffic.recording import SessionFileError, read_header
+        from ..core.traffic.loading import SessionFileError, read_header
 
         try:
             read_header(args.open)

@@ -35,9 +35,9 @@ from ..core.protocol.errors import ConnectionLost, ProtocolViolation, RequestTim
 from ..core.protocol.framing import LineFramer, OverlongLine, is_blank
 from ..core.protocol.json_text import JsonTextError, parse_frame
 from ..core.protocol.jsonrpc import Kind, classify
-from ..core.session.legacy import McpSession
-from ..core.traffic.store import Direction, TrafficEntry
 from ..core.protocol.versions import LEGACY_VERSIONS
+from ..core.session.legacy import McpSession
+from ..core.traffic.entry import Direction, TrafficEntry
 from . import exit_codes
 from .report import PROGRAM, error, write_err
 from .runner import Context

@@ -16,16 +16,17 @@ from typing import Awaitable, Callable
 
 import anyio
 
+from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.jsonrpc import Kind
-from ..core.traffic.recording import SessionWriter
-from ..core.config.servers import ServerSpec
+from ..core.protocol.versions import LATEST_LEGACY
 from ..core.session.legacy import McpSession
-from ..core.traffic.store import TrafficEntry, TrafficStore
+from ..core.traffic.entry import TrafficEntry
+from ..core.traffic.recording import SessionWriter
+from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
 from ..core.transport.stdio import StdioTransport
-from ..core.protocol.versions import LATEST_LEGACY
 from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError

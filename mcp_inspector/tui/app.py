@@ -23,8 +23,8 @@ from typing import Any, Callable
 
 from textual.app import App
 
-from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.config.servers import ServerSpec, demo_spec
+from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.traffic.store import TrafficStore
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config

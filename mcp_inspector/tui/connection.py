@@ -21,11 +21,11 @@ from typing import Any, Callable
 
 import anyio
 
+from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import ConnectError, InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
-from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
 from ..core.protocol.rpc import RequestHandler
-from ..core.config.servers import ServerSpec
+from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
 from ..core.session.legacy import McpSession
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError

@@ -11,8 +11,8 @@ from typing import Any
 
 from textual.message import Message
 
-from ..core.session.events import ListChanged
 from ..core.protocol.rpc import PendingRequest
+from ..core.session.events import ListChanged
 from ..core.session.legacy import ToolCallOutcome
 
 

@@ -21,9 +21,10 @@ from ..core.config.drafts import DraftStore
 from ..core.protocol.errors import RpcError
 from ..core.protocol.json_text import loads_strict
 from ..core.protocol.jsonrpc import Kind
-from ..core.session.results import analyze_tool_result
 from ..core.session.legacy import ToolCallOutcome
-from ..core.traffic.store import Direction, TrafficEntry, TrafficStore
+from ..core.session.results import analyze_tool_result
+from ..core.traffic.entry import Direction, TrafficEntry
+from ..core.traffic.store import TrafficStore
 from .messages import ServerFacts
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mcp_inspector.core.traffic.recording import load_session
+from mcp_inspector.core.traffic.loading import load_session
 
 from cli_helpers import assert_no_traceback, cli, raw, record_lines, recorded_reply
 

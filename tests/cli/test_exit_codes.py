@@ -33,7 +33,7 @@ def test_crash_during_call_exits_3_with_the_stderr_tail_and_the_record_survives(
     assert "mcp-inspector: error: the server exited with code 3 during tools/call echo" in lines
     assert "  fatal: boom" in lines
     assert_no_traceback(result)
-    from mcp_inspector.core.traffic.recording import load_session
+    from mcp_inspector.core.traffic.loading import load_session
 
     entries = list(load_session(record).store)
     assert any(e.kind == "stderr" and e.raw == b"fatal: boom" for e in entries)

@@ -7,8 +7,10 @@ import json
 import pytest
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import SessionFileError, SessionWriter, iter_session, load_session
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.loading import SessionFileError, iter_session, load_session
+from mcp_inspector.core.traffic.recording import SessionWriter
+from mcp_inspector.core.traffic.store import TrafficStore
 
 
 def record_sample(path) -> TrafficStore:

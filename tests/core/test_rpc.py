@@ -14,9 +14,11 @@ import pytest
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import SessionWriter, load_session
 from mcp_inspector.core.protocol.rpc import RpcConnection
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.loading import load_session
+from mcp_inspector.core.traffic.recording import SessionWriter
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.base import Closed, Received, Transport
 
 pytestmark = pytest.mark.anyio

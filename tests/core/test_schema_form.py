@@ -21,9 +21,9 @@ from mcp_inspector.core.schema.form import (
     validate_field,
     values_to_arguments,
 )
+from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.core.schema.validation import validate
 from conftest import demo_server_command, run_async
 
 # Copied verbatim from @modelcontextprotocol/server-everything's tools/list (draft-07, zod-generated).

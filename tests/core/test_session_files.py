@@ -11,14 +11,10 @@ import stat
 import pytest
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import (
-    LoadCancelled,
-    SessionFileError,
-    SessionWriter,
-    load_session,
-    read_header,
-)
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.loading import LoadCancelled, SessionFileError, load_session, read_header
+from mcp_inspector.core.traffic.recording import SessionWriter
+from mcp_inspector.core.traffic.store import TrafficStore
 
 HEADER = {"type": "header", "format": "mcp-inspector-session", "version": 1}
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import SessionWriter, load_session
-from mcp_inspector.core.traffic.store import Direction, TrafficEntry, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction, TrafficEntry
+from mcp_inspector.core.traffic.loading import load_session
+from mcp_inspector.core.traffic.recording import SessionWriter
+from mcp_inspector.core.traffic.store import TrafficStore
 
 
 def fill(store: TrafficStore, count: int) -> list[TrafficEntry]:

@@ -20,7 +20,7 @@ from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation
 from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
-from mcp_inspector.core.traffic.store import Direction
+from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import MAX_STDERR_LINE_BYTES, StdioTransport
 
 pytestmark = pytest.mark.anyio

@@ -16,8 +16,9 @@ import pytest
 from conftest import PYTHON, RAW_SERVER, run_async
 from mcp_inspector.core.protocol.errors import ConnectionLost
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import SessionWriter, load_session
 from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.traffic.loading import load_session
+from mcp_inspector.core.traffic.recording import SessionWriter
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 # A tiny server skeleton: answers initialize, then runs the case's `behave(message)`.

@@ -11,10 +11,10 @@ import json
 import anyio
 import pytest
 
-from mcp_inspector.core.session.events import ListChanged, SessionState
 from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.events import ListChanged, SessionState
 from mcp_inspector.core.session.results import decode_block_bytes
-from mcp_inspector.core.traffic.store import Direction
+from mcp_inspector.core.traffic.entry import Direction
 
 pytestmark = [pytest.mark.anyio, pytest.mark.everything]
 

@@ -10,10 +10,10 @@ import anyio
 import pytest
 
 from mcp_inspector.core.protocol.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
-from mcp_inspector.core.session.events import ListChanged, LogMessage, SessionState, StateChanged
 from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.events import ListChanged, LogMessage, SessionState, StateChanged
 from mcp_inspector.core.session.legacy import PaginationError
-from mcp_inspector.core.traffic.store import Direction
+from mcp_inspector.core.traffic.entry import Direction
 
 pytestmark = pytest.mark.anyio
 

@@ -12,10 +12,10 @@ import anyio
 import pytest
 
 from mcp_inspector.core.protocol.errors import ConnectionLost, RequestTimeout
-from mcp_inspector.core.session.events import LogMessage, ServerClosed, SessionState
 from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.session.events import LogMessage, ServerClosed, SessionState
 from mcp_inspector.core.session.legacy import McpSession
-from mcp_inspector.core.traffic.store import Direction
+from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.base import TransportError
 from mcp_inspector.core.transport.stdio import StdioTransport
 

@@ -58,6 +58,6 @@ async def choose_tool(pilot, app: InspectorApp, name: str) -> None:
 
 
 def outgoing(app: InspectorApp, method: str) -> list:
-    from mcp_inspector.core.traffic.store import Direction
+    from mcp_inspector.core.traffic.entry import Direction
 
     return [e for e in app.store if e.direction is Direction.OUT and e.method == method]

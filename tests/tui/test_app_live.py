@@ -263,8 +263,8 @@ async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
 
 @pytest.mark.anyio
 async def test_server_killed_during_a_call_shows_the_signal_and_the_call_fails(raw_server):
-    from mcp_inspector.core.protocol.errors import ConnectionLost
     from mcp_inspector.core.config.servers import ServerSpec
+    from mcp_inspector.core.protocol.errors import ConnectionLost
     from mcp_inspector.tui.messages import CallFailed
 
     failed: list[CallFailed] = []
@@ -304,7 +304,7 @@ async def test_sampling_request_declined_by_the_user():
 
 @pytest.mark.anyio
 async def test_record_writes_a_session_file_that_open_reads_back(tmp_path):
-    from mcp_inspector.core.traffic.recording import load_session
+    from mcp_inspector.core.traffic.loading import load_session
 
     path = tmp_path / "recorded.jsonl"
     app = live_app(record=str(path))

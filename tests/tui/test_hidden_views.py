@@ -16,7 +16,8 @@ from textual.widgets._footer import FooterKey
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.widgets.console_view import ConsoleView
 from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog

@@ -18,9 +18,9 @@ from textual.widgets import ProgressBar, Static, TextArea
 from conftest import demo_server_command
 from mcp_inspector.core.protocol.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.session.legacy import McpSession, ToolCallOutcome
-from mcp_inspector.core.traffic.store import Direction
+from mcp_inspector.core.session.results import analyze_tool_result
+from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.inflight import InFlightPanel

@@ -10,7 +10,8 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.screens.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
 
 from traffic_apps import ThemedApp, fixed_time, sample_store

@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.recording import load_session
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.export import export_json, export_session
+from mcp_inspector.core.traffic.loading import load_session
+from mcp_inspector.core.traffic.store import TrafficStore
 
 from traffic_apps import LogApp, sample_store, wait_until
 

@@ -10,10 +10,11 @@ import pytest
 from textual import events
 from textual.widgets import Input
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.traffic_filter import TrafficFilter

@@ -10,7 +10,8 @@ from textual.widgets import Select
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.console_view import ConsoleView
 from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView

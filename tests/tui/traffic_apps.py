@@ -9,7 +9,8 @@ from textual.app import App, ComposeResult
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.store import Direction, TrafficStore
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog, TrafficPanel
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..traffic.entry import TrafficEntry
+from ..traffic.store import TrafficStore
 from .jsonrpc import Kind, parse_json
-from ..traffic.store import TrafficEntry, TrafficStore
 from .versions import LATEST_LEGACY
 
 MAX_ERRORS = 5

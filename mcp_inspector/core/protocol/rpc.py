@@ -19,11 +19,12 @@ from typing import Any, Awaitable, Callable
 import anyio
 import anyio.abc
 
+from ..traffic.entry import Direction, TrafficEntry
+from ..traffic.store import TrafficStore
+from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
 from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
 from .jsonrpc import Kind, classify, classify_message, id_key
-from ..traffic.store import Direction, TrafficEntry, TrafficStore
-from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
 
 RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
 NotificationListener = Callable[[str, dict | None, TrafficEntry], None]

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .tooldiff import ListDiff
 from ..transport.base import Closed
+from .tooldiff import ListDiff
 
 
 class SessionState(StrEnum):

@@ -17,14 +17,15 @@ import anyio.abc
 
 from ... import __version__
 from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation
+from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
+from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
+from ..schema.validation import Issue, validate
+from ..traffic.entry import TrafficEntry
+from ..traffic.store import TrafficStore
+from ..transport.base import Closed, Transport
 from .events import ListChanged, LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
 from .results import ToolResultView, analyze_tool_result
-from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from .tooldiff import ListDiff, diff_items
-from ..traffic.store import TrafficEntry, TrafficStore
-from ..transport.base import Closed, Transport
-from ..schema.validation import Issue, validate
-from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_PAGES = 10_000

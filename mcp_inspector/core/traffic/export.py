@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..protocol.json_text import loads_strict
+from .entry import TrafficEntry
 from .recording import FORMAT_NAME, FORMAT_VERSION, create_private, default_session_dir, entry_to_record
-from .store import TrafficEntry, TrafficStore
+from .store import TrafficStore
 
 
 @dataclass(frozen=True)

@@ -15,45 +15,12 @@ import os
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..protocol.jsonrpc import Kind
-
-
-class Direction(StrEnum):
-    OUT = "out"  # inspector -> server
-    IN = "in"  # server -> inspector
-    LOCAL = "local"  # process events and notes made by the inspector
-
-
-@dataclass(slots=True, eq=False)
-class TrafficEntry:
-    """One line of the timeline. ``raw`` holds the bytes exactly as on the wire."""
-
-    # Field order matters: TrafficStore.append passes them positionally (it is per frame).
-    seq: int
-    ts: float
-    direction: Direction
-    kind: Kind
-    raw: bytes
-    method: str | None = None
-    msg_id: Any = None
-    has_id: bool = False
-    problem: str | None = None
-    error_code: int | None = None
-    reply_to: int | None = None  # seq of the request a response (or progress) belongs to
-    reply_seq: int | None = None  # on a request: seq of its response, once it arrives
-    latency_ms: float | None = None
-    late: bool = False
-    meta: dict | None = None
-
-    @property
-    def text(self) -> str:
-        """The raw bytes as text, invalid UTF-8 replaced (for display only)."""
-        return self.raw.decode("utf-8", errors="replace")
+from .entry import Direction, TrafficEntry
+from .recording import SessionWriter, default_session_dir
 
 
 Listener = Callable[[TrafficEntry], None]
@@ -218,8 +185,6 @@ class TrafficStore:
             self._spill_entries(evicted)
 
     def _spill_entries(self, entries: list[TrafficEntry]) -> None:
-        from .recording import SessionWriter, default_session_dir
-
         if self._spill is None:
             directory = self._spill_dir or default_session_dir()
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -25,9 +25,10 @@ except ImportError:  # textual without the syntax extra
 
 from ...core.protocol.json_text import JsonTextError, parse_frame
 from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
-from ...core.traffic.store import TrafficEntry, TrafficStore
+from ...core.traffic.entry import TrafficEntry
+from ...core.traffic.store import TrafficStore
+from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, short_id
 from ..widgets.json_text import JSON_HIGHLIGHTS
-from ..widgets.traffic_log import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, short_id
 
 #: How much of a frame the text areas show.
 DISPLAY_LIMIT = 200 * 1024

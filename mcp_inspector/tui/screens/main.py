@@ -23,13 +23,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static
 
+from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError
 from ...core.protocol.framing import MAX_LINE_BYTES
-from ...core.traffic.recording import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.protocol.rpc import PendingRequest
-from ...core.config.servers import ServerSpec
 from ...core.session.tooldiff import ListDiff, diff_items
-from ...core.traffic.store import TrafficEntry, TrafficStore
+from ...core.traffic.entry import TrafficEntry
+from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
+from ...core.traffic.store import TrafficStore
 from ..connection import Connection
 from ..keymap import VIEW_KEYS, display_key, effective_key
 from ..messages import (
@@ -44,12 +45,13 @@ from ..messages import (
     ToolsFetched,
 )
 from ..replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome
+from ..traffic_text import clock_time
 from ..widgets.composer import ComposerPanel
 from ..widgets.inflight import InFlightPanel
 from ..widgets.result_view import ResultPanel
 from ..widgets.status_bar import StatusBar
 from ..widgets.tool_list import ToolList
-from ..widgets.traffic_log import TrafficLog, clock_time
+from ..widgets.traffic_log import TrafficLog
 
 
 VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic")]

@@ -11,8 +11,9 @@ from typing import ClassVar
 from rich.text import Text
 
 from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.store import TrafficEntry
-from .traffic_log import StoreLinesView, preview_text
+from ...core.traffic.entry import TrafficEntry
+from ..traffic_text import preview_text
+from .traffic_log import StoreLinesView
 
 CONSOLE_KINDS = (Kind.STDERR, Kind.EVENT)
 #: A stderr line longer than this is cut (servers sometimes dump a whole payload to stderr).

@@ -23,9 +23,11 @@ from textual.widgets import Label, Select, Static
 
 from ...core.protocol.json_text import JsonTextError, parse_frame
 from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.store import TrafficEntry, TrafficStore
+from ...core.traffic.entry import TrafficEntry
+from ...core.traffic.store import TrafficStore
+from ..traffic_text import ARROWS, clean, clock_time, preview_text
 from .shown_timer import ShownTimer
-from .traffic_log import ARROWS, StoreLinesView, clean, clock_time, preview_text
+from .traffic_log import StoreLinesView
 
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 #: Notifications bigger than this are previewed, not parsed.

@@ -34,9 +34,9 @@ from textual.widgets import Button, Static, TextArea
 from ...core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.protocol.jsonrpc import ERROR_NAMES
-from ...core.session.results import BlockInfo, decode_block_bytes
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.legacy import ToolCallOutcome
+from ...core.session.results import BlockInfo, decode_block_bytes
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI

@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.store import Direction, TrafficEntry
+from ...core.traffic.entry import Direction, TrafficEntry
 
 ALL_DIRECTIONS = frozenset(Direction)
 ALL_KINDS = frozenset(Kind)

@@ -16,8 +16,6 @@ the notifications and console views subclass it with their own formatting.
 from __future__ import annotations
 
 import json
-import re
-import time
 from bisect import bisect_left
 from pathlib import Path
 from typing import Any, Callable, ClassVar
@@ -37,16 +35,13 @@ from textual.strip import Strip
 
 from ...core.protocol.json_text import parse_frame
 from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.export import ExportResult, default_export_path, export_json, export_session
-from ...core.traffic.store import Direction, TrafficEntry, TrafficStore
+from ...core.traffic.store import TrafficStore
+from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, preview_text, short_id
 from .shown_timer import ShownTimer
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
 
-#: Bytes of a frame that are ever decoded for its log line (the rest is never looked at).
-PREVIEW_BYTES = 400
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
-
-ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
 BADGES = {
     Kind.REQUEST: "req",
     Kind.NOTIFICATION: "notif",
@@ -58,42 +53,6 @@ BADGES = {
     Kind.EVENT: "event",
 }
 BADGE_WIDTH = 7
-
-
-def clock_time(ts: float) -> str:
-    """HH:MM:SS.mmm in local time (the default line timestamp)."""
-    return time.strftime("%H:%M:%S", time.localtime(ts)) + f".{int(ts * 1000) % 1000:03d}"
-
-
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
-
-
-def preview_text(raw: bytes, limit: int = PREVIEW_BYTES) -> str:
-    """A one-line preview of a frame: slice the bytes first, never decode the whole thing."""
-    head = raw[:limit]
-    text = _CONTROL.sub(" ", head.decode("utf-8", errors="replace")).strip()
-    if len(raw) > limit:
-        text += f" … ({human_size(len(raw))})"
-    return text
-
-
-def clean(text: str) -> str:
-    """Server-supplied text made safe for one terminal line (no escapes, tabs or newlines)."""
-    return _CONTROL.sub(" ", text)
-
-
-def format_latency(ms: float) -> str:
-    return f"{ms:.1f} ms" if ms < 10_000 else f"{ms / 1000:.1f} s"
-
-
-def short_id(value: Any) -> str:
-    text = clean(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value))
-    return text if len(text) <= 24 else text[:23] + "…"
 
 
 class StoreLinesView(ScrollView, can_focus=True):
@@ -635,13 +594,6 @@ class TrafficLog(StoreLinesView):
             self.post_message(self.Exported(self, result))
 
         self.run_worker(work, thread=True, name="traffic-export", group="traffic-export")
-
-
-def linked_seq(entry: TrafficEntry) -> int | None:
-    """The other half of a request/response pair (or the request a progress note belongs to)."""
-    if entry.reply_seq is not None:
-        return entry.reply_seq
-    return entry.reply_to
 
 
 def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:

@@ -39,6 +39,7 @@ from ....core.schema.form import (
 from ....core.schema.validation import Issue, json_path
 from ..json_text import use_safe_json
 from .base import EditorChanged, FormInput, FormTextArea
+from .composites import EntriesField, ListField, NestedField, VariantField
 
 UNSET_PROMPT = "(not set)"
 EMPTY_KEY = "ctrl+n"
@@ -317,10 +318,8 @@ class FormBody(Vertical):
         for start in range(0, len(rest), MOUNT_CHUNK):  # the rest waits, folded, until opened
             yield LazySection(self, rest[start:start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
         if spec.has_entries:
-            from .composites import EntriesField
-
             key = spec.key + ENTRIES
-            editor = EntriesField(spec, self.values.setdefault(key, []))
+            editor = EntriesField(spec, self.values.setdefault(key, []), FormBody)
             editor.field_key = key  # type: ignore[attr-defined]
             self._editors[key] = editor
             yield editor
@@ -412,10 +411,8 @@ class FormBody(Vertical):
         if spec.kind == "array" and spec.item is not None:
             return ListEditor(spec.item, value if isinstance(value, list) else [])
         if spec.kind in COMPOSITE_KINDS:
-            from .composites import ListField, NestedField, VariantField
-
             cls = {"list": ListField, "variant": VariantField, "nested": NestedField}[spec.kind]
-            return cls(spec, value)
+            return cls(spec, value, FormBody)
         return use_safe_json(FormTextArea.code_editor(
             value if isinstance(value, str) else "", language=None, soft_wrap=True,
             show_line_numbers=False, tab_behavior="focus", classes="json-field",

@@ -2,7 +2,8 @@
 
 Each keeps its part of the values (a list of sub-values, a ``{"choice", "values"}`` dict,
 ``[name, sub-values]`` pairs, a sub-values dict or None) in ``value``, mounts a
-``FormBody`` per sub-form, and posts ``EditorChanged`` when anything in it changes.
+``FormBody`` per sub-form (the body that creates an editor hands it the class, so this
+module does not import ``body``), and posts ``EditorChanged`` when anything in it changes.
 Big lists stay cheap: items are collapsed to a one-line summary when there are many,
 a collapsed item's fields are not mounted at all, and only a page of rows is shown.
 """
@@ -101,9 +102,7 @@ class ItemRow(Vertical):
             yield self._make_body()
 
     def _make_body(self):
-        from .body import FormBody
-
-        self.body = FormBody(self.owner.item_root, self.owner.value[self.index])
+        self.body = self.owner.body_class(self.owner.item_root, self.owner.value[self.index])
         return self.body
 
     def refresh_title(self) -> None:
@@ -133,8 +132,9 @@ class ListField(Vertical):
     ListField .list-actions Button { width: auto; margin-right: 1; }
     """
 
-    def __init__(self, spec: FieldSpec, value: Any) -> None:
+    def __init__(self, spec: FieldSpec, value: Any, body_class: type) -> None:
         super().__init__()
+        self.body_class = body_class  # FormBody, handed in by the body that mounts this editor
         self.spec = spec
         self.item_root = subform(spec)
         self.value: list[dict[str, Any]] = value if isinstance(value, list) else []
@@ -243,8 +243,9 @@ class VariantField(Vertical):
     VariantField > .variant-body { height: auto; padding-left: 1; border-left: tall $accent 40%; }
     """
 
-    def __init__(self, spec: FieldSpec, value: Any) -> None:
+    def __init__(self, spec: FieldSpec, value: Any, body_class: type) -> None:
         super().__init__()
+        self.body_class = body_class  # FormBody, handed in by the body that mounts this editor
         self.spec = spec
         self.value: dict[str, Any] = value if isinstance(value, dict) else {"choice": None, "values": {}}
         self.body = None
@@ -265,14 +266,12 @@ class VariantField(Vertical):
         await self._mount_body()
 
     async def _mount_body(self) -> None:
-        from .body import FormBody
-
         holder = self.query_one(".variant-body", Vertical)
         await holder.remove_children()
         self.body = None
         choice = self.value.get("choice")
         if isinstance(choice, int):
-            self.body = FormBody(subform(self.spec, choice), self.value.setdefault("values", {}))
+            self.body = self.body_class(subform(self.spec, choice), self.value.setdefault("values", {}))
             await holder.mount(self.body)
 
     async def set_value(self, value: Any) -> None:
@@ -318,8 +317,9 @@ class EntriesField(Vertical):
     EntriesField .entries-add { width: auto; }
     """
 
-    def __init__(self, spec: FieldSpec, value: Any) -> None:
+    def __init__(self, spec: FieldSpec, value: Any, body_class: type) -> None:
         super().__init__()
+        self.body_class = body_class  # FormBody, handed in by the body that mounts this editor
         self.spec = spec
         self.entry_root = subform(spec)
         self.value: list[list[Any]] = value if isinstance(value, list) else []
@@ -332,15 +332,13 @@ class EntriesField(Vertical):
         yield Button("+ add entry", classes="entries-add", compact=True)
 
     def _row(self, index: int) -> Vertical:
-        from .body import FormBody
-
         name, sub = self.value[index]
         name_input = FormInput(value=name, placeholder="name", compact=True, classes="entry-name")
         name_input.entry_index = index  # type: ignore[attr-defined]
         remove = Button("✕", classes="entry-remove", compact=True, tooltip="remove this entry")
         remove.entry_index = index  # type: ignore[attr-defined]
         error = Static(self._name_message(index) or "", classes="entry-error", markup=False)
-        body = FormBody(self.entry_root, sub)
+        body = self.body_class(self.entry_root, sub)
         row = Vertical(Horizontal(name_input, remove, classes="entry-head"), error, body, classes="entry")
         row.entry_index = index  # type: ignore[attr-defined]
         return row
@@ -406,9 +404,7 @@ class EntriesField(Vertical):
         for row in self.query(".entry"):
             index = getattr(row, "entry_index", None)
             if index is not None and index < len(self.value) and row.parent is self:
-                from .body import FormBody
-
-                row.query_one(FormBody).show_issues(issues_under(json_path([self.value[index][0]]), issues))
+                row.query_one(self.body_class).show_issues(issues_under(json_path([self.value[index][0]]), issues))
 
 
 class NestedField(Vertical):
@@ -421,8 +417,9 @@ class NestedField(Vertical):
     NestedField > .nested-body { height: auto; padding-left: 1; border-left: tall $secondary 40%; }
     """
 
-    def __init__(self, spec: FieldSpec, value: Any) -> None:
+    def __init__(self, spec: FieldSpec, value: Any, body_class: type) -> None:
         super().__init__()
+        self.body_class = body_class  # FormBody, handed in by the body that mounts this editor
         self.spec = spec
         self.value: dict[str, Any] | None = value if isinstance(value, dict) else None
         self.body = None
@@ -437,15 +434,13 @@ class NestedField(Vertical):
         await self._mount_body()
 
     async def _mount_body(self) -> None:
-        from .body import FormBody
-
         holder = self.query_one(".nested-body", Vertical)
         await holder.remove_children()
         self.body = None
         self.query_one(".nested-open").display = self.value is None
         self.query_one(".nested-clear").display = self.value is not None
         if self.value is not None:
-            self.body = FormBody(subform(self.spec), self.value)
+            self.body = self.body_class(subform(self.spec), self.value)
             await holder.mount(self.body)
 
     async def set_value(self, value: Any) -> None:

@@ -1,0 +1,130 @@
+"""No import cycles in mcp_inspector, counting imports made inside functions too.
+
+A cycle hidden in a function-level import still ties two modules together (neither
+can be read, tested or moved without the other), so every ``import`` statement
+anywhere in a module counts, ``TYPE_CHECKING`` blocks included. Shared pieces go
+to a module both sides can import (e.g. ``core/traffic/entry.py``,
+``tui/traffic_text.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import mcp_inspector
+
+PACKAGE_DIR = Path(mcp_inspector.__file__).resolve().parent
+
+
+def module_names(package_dir: Path) -> dict[str, tuple[Path, bool]]:
+    """Dotted name -> (file, is a package) for every module under ``package_dir``."""
+    found = {}
+    for path in sorted(package_dir.rglob("*.py")):
+        parts = [package_dir.name, *path.relative_to(package_dir).with_suffix("").parts]
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts.pop()
+        found[".".join(parts)] = (path, is_package)
+    return found
+
+
+def _known(name: str, modules: dict) -> str | None:
+    """The module itself, or the nearest enclosing package that is one of ours."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph(package_dir: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports (anywhere in its body)."""
+    modules = module_names(package_dir)
+    graph: dict[str, set[str]] = {}
+    for name, (path, is_package) in modules.items():
+        package = name if is_package else name.rpartition(".")[0]
+        targets: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(_known(alias.name, modules) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    base = node.module or ""
+                for alias in node.names:
+                    submodule = f"{base}.{alias.name}"
+                    targets.add(submodule if submodule in modules else _known(base, modules))
+        targets.discard(None)
+        targets.discard(name)
+        graph[name] = targets  # type: ignore[assignment]
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def describe(component: list[str], graph: dict[str, set[str]]) -> str:
+    inside = set(component)
+    return "; ".join(f"{name} -> {', '.join(sorted(graph[name] & inside))}" for name in component)
+
+
+def test_the_package_has_no_import_cycles() -> None:
+    graph = import_graph(PACKAGE_DIR)
+    # The walk really covered the package, sub-packages and function-level imports included.
+    assert "mcp_inspector.core.traffic.store" in graph["mcp_inspector.core.traffic.export"]
+    assert "mcp_inspector.tui.screens.frame_detail" in graph["mcp_inspector.tui.widgets.traffic_log"]
+    found = cycles(graph)
+    assert found == [], "import cycles: " + " | ".join(describe(c, graph) for c in found)
+
+
+def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .sub.b import thing\n")
+    (package / "sub" / "b.py").write_text("def thing():\n    from .. import a\n    return a\n")
+    (package / "c.py").write_text("import pkg.a\n")
+    graph = import_graph(package)
+    assert graph["pkg.sub.b"] == {"pkg.a"}
+    assert cycles(graph) == [["pkg.a", "pkg.sub.b"]]
