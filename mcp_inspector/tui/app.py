@@ -107,7 +107,12 @@ class InspectorApp(App[int]):
         if self.handle_signals:
             loop = asyncio.get_running_loop()
             for sig in STOP_SIGNALS:
-                loop.add_signal_handler(sig, self._stop_signal, sig)
+                if sig == signal.SIGHUP:
+                    # Not through the loop: once the terminal is gone the loop can be blocked on
+                    # a full output queue, where only a plain handler still runs (see _hangup).
+                    signal.signal(sig, lambda signum, frame: self._hangup(loop))
+                else:
+                    loop.add_signal_handler(sig, self._stop_signal, sig)
 
     def on_mount(self) -> None:
         if self._startup_problems:
@@ -154,10 +159,13 @@ class InspectorApp(App[int]):
         finally:
             self.exit(return_code=return_code)
 
+    def _hangup(self, loop: asyncio.AbstractEventLoop) -> None:
+        """SIGHUP, in the main thread as soon as it arrives, even inside a blocked write."""
+        self._detach_from_dead_terminal()
+        loop.call_soon_threadsafe(self._stop_signal, signal.SIGHUP)
+
     def _stop_signal(self, sig: int) -> None:
         """SIGTERM, SIGHUP, SIGINT: quit as ctrl+q does (exit status 128 + signal); a second one kills at once."""
-        if sig == signal.SIGHUP:
-            self._detach_from_dead_terminal()
         if self._quitting:
             self.kill_servers()
             self.exit(return_code=self.return_code or 128 + sig)
@@ -167,8 +175,10 @@ class InspectorApp(App[int]):
     def _detach_from_dead_terminal(self) -> None:
         """The terminal was closed: send our output to /dev/null so that shutting down cannot hang.
 
-        (Textual's output thread dies on the first write that fails, and the app then
-        blocks for good once its queue is full.)"""
+        Textual's output thread dies on the first write that fails, and the app then blocks
+        for good once the thread's queue is full. So: fd 0-2 become /dev/null, a fresh output
+        thread takes over, and the old queue is emptied, which releases a write blocked on it
+        (this runs in a plain signal handler, so it runs even then)."""
         try:
             termios.tcgetattr(0)
             return  # a SIGHUP from kill: the terminal is still there, restore it as usual
@@ -183,12 +193,24 @@ class InspectorApp(App[int]):
         except OSError:
             return
         writer = getattr(self._driver, "_writer_thread", None)
-        if writer is not None and not writer.is_alive():  # it already hit the closed terminal
-            from textual.drivers._writer_thread import WriterThread
+        if writer is None:
+            return
+        from textual.drivers._writer_thread import WriterThread
 
-            fresh = WriterThread(writer._file)
-            fresh.start()
-            self._driver._writer_thread = fresh  # type: ignore[union-attr]
+        fresh = WriterThread(writer._file)
+        fresh.start()
+        self._driver._writer_thread = fresh  # type: ignore[union-attr]
+        # The old thread is dead already or about to fail: what it holds can reach no screen.
+        # Not blocking: the signal may have landed while this thread held the queue's lock.
+        queue = writer._queue
+        if queue.mutex.acquire(blocking=False):
+            try:
+                queue.queue.clear()
+                queue.queue.append(None)  # if it is still alive, it stops
+                queue.not_empty.notify()
+                queue.not_full.notify_all()  # a write blocked on the full queue returns
+            finally:
+                queue.mutex.release()
 
     def kill_servers(self) -> None:
         """The last resort: SIGKILL every server process group still running (no waiting)."""
