@@ -10,7 +10,6 @@ gets -32601.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
 from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from .json_text import loads_strict
 from .jsonrpc import Kind, classify, classify_message, id_key
 
 RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
@@ -624,8 +624,8 @@ def _head_id(head: bytes) -> Any:
         text = jsonrpc.raw_member(head, "id")
         if text is None or jsonrpc.raw_member(head, "method") is not None:
             return None
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        value = loads_strict(text)
+    except (ValueError, RecursionError):  # JsonTextError is a ValueError; raw_member may recurse on a deep head
         return None
     return value if jsonrpc.valid_id(value) else None
 
