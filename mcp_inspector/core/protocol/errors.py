@@ -73,3 +73,14 @@ class ConnectionLost(InspectorError):
 
 class ConnectError(InspectorError):
     """Connecting or the handshake failed (bad command, unsupported version...)."""
+
+
+class TransportFailure(InspectorError):
+    """The transport could not deliver a request or bring back its reply (an HTTP
+    error status without a JSON-RPC body, a cut stream, a refused connection)."""
+
+    def __init__(self, method: str, reason: str, status: int | None = None) -> None:
+        self.method = method
+        self.reason = reason
+        self.status = status
+        super().__init__(f"{method} failed: {reason}")

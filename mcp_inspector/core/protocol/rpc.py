@@ -20,9 +20,9 @@ import anyio.abc
 
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
-from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent
+from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent, Undelivered
 from . import jsonrpc
-from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from .errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TransportFailure
 from .json_text import loads_strict
 from .jsonrpc import Kind, classify, classify_message, id_key
 
@@ -58,8 +58,10 @@ class PendingRequest:
         max_total: float | None,
         on_progress: Callable[["PendingRequest"], None] | None,
         progress_token: Any,
+        transport_meta: dict[str, Any] | None = None,
     ) -> None:
         self.connection = connection
+        self.transport_meta = transport_meta  # per-message facts for the transport (HTTP headers)
         self.id = msg_id
         self.method = method
         self.params = params
@@ -244,8 +246,12 @@ class RpcConnection:
         on_progress: Callable[[PendingRequest], None] | None = None,
         progress: bool = False,
         msg_id: Any = None,
+        transport_meta: dict[str, Any] | None = None,
     ) -> PendingRequest:
-        """Send a request and return its handle without waiting for the answer."""
+        """Send a request and return its handle without waiting for the answer.
+
+        ``transport_meta`` goes to ``Transport.send`` with the frame (an HTTP
+        transport reads ``headers`` from it, e.g. ``Mcp-Param-*`` mirrors)."""
         if msg_id is None:
             msg_id = self.allocate_id()
         token = None
@@ -265,6 +271,7 @@ class RpcConnection:
             max_total,
             on_progress,
             token,
+            transport_meta,
         )
         data = jsonrpc.dumps(jsonrpc.request(msg_id, method, params))
         await self._send_tracked(pending, data)
@@ -317,7 +324,7 @@ class RpcConnection:
         # request is still draining, and it must find the entry to link to.
         pending.entry = self.store.append(Direction.OUT, Kind.REQUEST, data, method=pending.method, msg_id=pending.id, has_id=True)
         try:
-            await self._transmit(pending.entry, data, Kind.REQUEST, pending.method)
+            await self._transmit(pending.entry, data, Kind.REQUEST, pending.method, pending.transport_meta)
         except BaseException:
             self._forget(pending)
             raise
@@ -330,10 +337,14 @@ class RpcConnection:
         await self._transmit(entry, data, kind, fields.get("method"))
         return entry
 
-    async def _transmit(self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None) -> None:
+    async def _transmit(self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None,
+                        meta: dict[str, Any] | None = None) -> None:
         """Write a recorded frame; a failure is recorded beside it and raised as ConnectionLost."""
         try:
-            await self.transport.send(data)
+            if meta is None:
+                await self.transport.send(data)
+            else:
+                await self.transport.send(data, meta)
         except TransportError as exc:
             entry.problem = f"not delivered: {exc}"
             # The entry was already recorded as sent: the session file gets the failure too.
@@ -365,6 +376,11 @@ class RpcConnection:
             # Bounded and shielded: a server that stopped reading its input must not
             # turn a timeout or a cancel into a hang.
             with anyio.move_on_after(CANCEL_SEND_LIMIT, shield=True):
+                done = await self.transport.cancel_request(pending.id)
+                if done is not None:  # e.g. 2026-07-28 HTTP: closing the stream is the cancellation
+                    self.store.append(Direction.LOCAL, Kind.EVENT, f"#{pending.entry.seq if pending.entry else '?'} {done}".encode("utf-8"),
+                                      reply_to=pending.entry.seq if pending.entry is not None else None)
+                    return
                 try:
                     await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
                 except ConnectionLost:
@@ -387,6 +403,25 @@ class RpcConnection:
             self.store.append(Direction.LOCAL, Kind.EVENT, event.text.encode("utf-8"), meta=event.meta)
         elif type(event) is Closed:
             self._on_closed(event)
+        elif type(event) is Undelivered:
+            self._on_undelivered(event)
+
+    def _on_undelivered(self, event: Undelivered) -> None:
+        """The transport says a request will get no reply (an HTTP error without a
+        JSON-RPC body, a cut stream): record why, linked to the request, and fail it."""
+        pending = self._pending.get(id_key(event.msg_id)) if jsonrpc.valid_id(event.msg_id) else None
+        request_entry = pending.entry if pending is not None else None
+        prefix = f"#{request_entry.seq} " if request_entry is not None else ""
+        entry = self.store.append(Direction.LOCAL, Kind.EVENT, f"{prefix}{event.reason}".encode("utf-8"),
+                                  reply_to=request_entry.seq if request_entry is not None else None,
+                                  problem="undelivered", meta=event.meta)
+        if pending is None:
+            return
+        self._forget(pending)
+        if request_entry is not None and request_entry.reply_seq is None:
+            request_entry.reply_seq = entry.seq
+        status = event.meta.get("status") if event.meta else None
+        pending._resolve(error=TransportFailure(pending.method, event.reason, status if isinstance(status, int) else None))
 
     def _on_frame(self, raw: bytes, meta: dict | None) -> None:
         # Correlate first, append second: a recorder writes the entry the moment it is
@@ -406,6 +441,12 @@ class RpcConnection:
         if is_reply or (kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None):
             key = id_key(info.id)
             pending = self._pending.get(key)
+            if pending is None and info.id is None and meta is not None and "request_id" in meta:
+                # An error with "id": null in the response to an HTTP POST answers the
+                # request that POST carried (a server that could not read the id, or
+                # refused the request before reading it).
+                key = id_key(meta["request_id"])
+                pending = self._pending.get(key)
             if pending is not None:
                 self._forget(pending)
                 request_entry = pending.entry

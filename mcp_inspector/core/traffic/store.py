@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
+from .http_log import HttpLog
 from .recording import SessionWriter, default_session_dir
 
 
@@ -49,6 +50,8 @@ class TrafficStore:
         self.method_counts: Counter[str] = Counter()
         self._method_names: dict[str, str] = {}
         self.version = 0  # bumps on every change; views poll it
+        #: The HTTP exchanges under the frames of a remote server (empty for stdio).
+        self.http_log = HttpLog(clock=clock)
 
     # -- writing -------------------------------------------------------
     def append(
@@ -81,6 +84,8 @@ class TrafficStore:
         if method is not None:
             self.method_counts[method] += 1
         self.version += 1
+        if meta is not None and "exchange" in meta:
+            self.http_log.link(meta["exchange"], entry.seq)
         if self._listeners:
             self._notify(entry)
         if len(entries) > self.cap + max(1, self.cap // 10):

@@ -57,7 +57,23 @@ class Closed:
     expected: bool = False  # True when we closed it ourselves
 
 
-TransportEvent = Received | StderrLine | Note | Closed
+@dataclass(slots=True)
+class Undelivered:
+    """A message that will get no JSON-RPC reply through this transport, and why.
+
+    An HTTP transport reports it when a POST fails without a JSON-RPC body (a 500
+    with an HTML page, a refused connection, a stream cut before the reply and not
+    resumable). ``msg_id`` is the id of the request it carried (None for a
+    notification or a response); ``meta`` has ``status`` (the HTTP status, when
+    there was one) and ``exchange`` (the id of the exchange in the HttpLog).
+    """
+
+    msg_id: Any
+    reason: str
+    meta: dict[str, Any] | None = None
+
+
+TransportEvent = Received | StderrLine | Note | Closed | Undelivered
 Sink = Callable[[TransportEvent], None]
 
 
@@ -82,6 +98,22 @@ class Transport(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Shut down gracefully, escalating as the spec says; idempotent."""
+
+    #: Called (no arguments) when the server says the session is gone (HTTP 404 on a
+    #: request carrying ``Mcp-Session-Id``): the session re-initializes. Set by the session.
+    on_session_expired: Callable[[], None] | None = None
+
+    def set_protocol_version(self, version: str | None) -> None:
+        """The protocol revision the session settled on (HTTP sends it as a header)."""
+
+    async def cancel_request(self, msg_id: Any) -> str | None:
+        """Cancel a request in flight the transport's own way, if it has one.
+
+        Returns what was done (for the log) when the transport cancelled it itself,
+        e.g. a 2026-07-28 HTTP transport closes the request's response stream; None
+        means the caller sends ``notifications/cancelled`` as usual.
+        """
+        return None
 
     @property
     def description(self) -> str:

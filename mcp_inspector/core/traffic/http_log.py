@@ -1,0 +1,154 @@
+"""The HTTP level under the JSON-RPC frames of a remote server: one record per exchange.
+
+An HTTP transport records each POST, GET (SSE stream) and DELETE here: URL,
+status, request and response headers (secrets masked, see ``masking``),
+timings, and for an SSE response each event with its id. Frames carried by an
+exchange point back at it through ``meta["exchange"]`` in the traffic store;
+``HttpExchange.frame_seqs`` is the other direction, filled in by the
+connection as it records them. The TUI's HTTP view reads ``HttpLog``.
+
+Memory is bounded: past ``cap`` exchanges the oldest are dropped, and an
+exchange keeps at most ``MAX_EVENTS`` SSE event records (the count goes on).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .masking import mask_headers, mask_url
+
+MAX_EVENTS = 2_000  # SSE events remembered per exchange (frames themselves are in the traffic store)
+MAX_SEQS = 2_000
+
+
+@dataclass(slots=True)
+class SseEventRecord:
+    """One SSE event as received: its ``id``, ``event`` name, data size and ``retry``."""
+
+    at: float  # wall clock, like traffic entries
+    event: str
+    id: str | None
+    size: int
+    retry: int | None = None
+    seq: int | None = None  # the traffic entry of the frame in its data, if any
+
+
+@dataclass(slots=True, eq=False)
+class HttpExchange:
+    id: int
+    method: str  # HTTP method
+    url: str  # masked
+    started: float  # wall clock
+    request_headers: list[tuple[str, str]] = field(default_factory=list)  # masked
+    rpc_method: str | None = None  # the JSON-RPC method of the body, when there is one
+    rpc_id: Any = None
+    request_size: int = 0
+    status: int | None = None
+    reason: str = ""
+    response_headers: list[tuple[str, str]] = field(default_factory=list)  # masked
+    content_type: str | None = None
+    headers_ms: float | None = None  # time to the response headers
+    total_ms: float | None = None  # time to the end of the body or stream
+    response_size: int = 0
+    events: list[SseEventRecord] = field(default_factory=list)
+    event_count: int = 0
+    frame_seqs: list[int] = field(default_factory=list)
+    state: str = "open"  # open | done | failed
+    error: str | None = None
+    resumes: int | None = None  # the exchange whose stream this one resumes (Last-Event-ID)
+    note: str | None = None  # what it was for: "standalone stream", "session end", "resume"...
+
+    def header(self, name: str, response: bool = True) -> str | None:
+        lower = name.lower()
+        for key, value in self.response_headers if response else self.request_headers:
+            if key.lower() == lower:
+                return value
+        return None
+
+
+Listener = Callable[[HttpExchange], None]
+
+
+class HttpLog:
+    """Every HTTP exchange of the connection(s), newest last; bounded."""
+
+    def __init__(self, cap: int = 5_000, clock: Callable[[], float] = time.time) -> None:
+        self.cap = cap
+        self.exchanges: deque[HttpExchange] = deque(maxlen=cap)
+        self._by_id: dict[int, HttpExchange] = {}
+        self._next_id = 1
+        self._clock = clock
+        self._listeners: list[Listener] = []
+        self.version = 0  # bumps on every change; views poll it
+        self.dropped = 0
+
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, exchange: HttpExchange) -> None:
+        self.version += 1
+        for listener in list(self._listeners):
+            try:
+                listener(exchange)
+            except Exception:  # a view bug must not break the transport
+                pass
+
+    def begin(self, method: str, url: str, request_headers: list[tuple[str, str]] | dict[str, str], *,
+              rpc_method: str | None = None, rpc_id: Any = None, request_size: int = 0,
+              resumes: int | None = None, note: str | None = None) -> HttpExchange:
+        """A request is about to go out; headers are masked here."""
+        if len(self.exchanges) == self.cap:
+            old = self.exchanges[0]
+            self._by_id.pop(old.id, None)
+            self.dropped += 1
+        exchange = HttpExchange(self._next_id, method, mask_url(url), self._clock(), mask_headers(request_headers),
+                                rpc_method, rpc_id, request_size, resumes=resumes, note=note)
+        self._next_id += 1
+        self.exchanges.append(exchange)
+        self._by_id[exchange.id] = exchange
+        self._changed(exchange)
+        return exchange
+
+    def response(self, exchange: HttpExchange, status: int, reason: str,
+                 headers: list[tuple[str, str]] | dict[str, str]) -> None:
+        exchange.status = status
+        exchange.reason = reason
+        exchange.response_headers = mask_headers(headers)
+        exchange.content_type = exchange.header("content-type")
+        exchange.headers_ms = (self._clock() - exchange.started) * 1000
+        self._changed(exchange)
+
+    def event(self, exchange: HttpExchange, event: str, event_id: str | None, size: int, retry: int | None = None) -> SseEventRecord:
+        record = SseEventRecord(self._clock(), event, event_id, size, retry)
+        exchange.event_count += 1
+        if len(exchange.events) < MAX_EVENTS:
+            exchange.events.append(record)
+        exchange.response_size += size
+        self._changed(exchange)
+        return record
+
+    def body(self, exchange: HttpExchange, size: int) -> None:
+        exchange.response_size += size
+
+    def finish(self, exchange: HttpExchange, error: str | None = None) -> None:
+        exchange.total_ms = (self._clock() - exchange.started) * 1000
+        exchange.state = "failed" if error else "done"
+        exchange.error = error
+        self._changed(exchange)
+
+    def link(self, exchange_id: Any, seq: int) -> None:
+        """A traffic entry (``seq``) was carried by this exchange."""
+        exchange = self._by_id.get(exchange_id) if isinstance(exchange_id, int) else None
+        if exchange is not None and len(exchange.frame_seqs) < MAX_SEQS:
+            exchange.frame_seqs.append(seq)
+            self.version += 1
+
+    def get(self, exchange_id: int) -> HttpExchange | None:
+        return self._by_id.get(exchange_id)
+
+    def __len__(self) -> int:
+        return len(self.exchanges)

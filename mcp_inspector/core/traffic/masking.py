@@ -1,0 +1,70 @@
+"""Secrets kept out of sight: header values and URL query parameters that carry credentials.
+
+Everything a person or a file can see (the HTTP view, the traffic log, recordings,
+exports, error messages, "copy as command", ``ServerSpec.describe``) shows a
+secret as its first few characters and a mask, never whole.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+MASK = "•••"
+
+#: Header names whose values are always secret.
+SECRET_HEADERS = frozenset({
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "dpop",
+})
+#: Words that make a header or query parameter name secret wherever they appear in it.
+_SECRET_WORDS = re.compile(r"token|secret|passw|api[-_]?key|apikey|auth|session|signature|sig$|^key$|credential|code$|^code", re.I)
+#: ``Bearer abc...`` keeps its scheme readable.
+_SCHEME = re.compile(r"^(Bearer|Basic|DPoP|Token|Digest)\s+", re.I)
+
+
+def is_secret_name(name: str) -> bool:
+    lower = name.lower()
+    return lower in SECRET_HEADERS or bool(_SECRET_WORDS.search(lower))
+
+
+def mask_value(value: str, keep: int = 4) -> str:
+    """``abcdef123456`` -> ``abcd•••`` (short values are masked whole)."""
+    match = _SCHEME.match(value)
+    scheme = match.group(0) if match else ""
+    secret = value[len(scheme):]
+    if len(secret) <= keep * 2:
+        return f"{scheme}{MASK}"
+    return f"{scheme}{secret[:keep]}{MASK}"
+
+
+def mask_header(name: str, value: str) -> str:
+    """The value of a header as it may be shown."""
+    if name.lower() == "mcp-session-id":
+        return value  # an identifier the user needs to see; not a credential by itself
+    return mask_value(value) if is_secret_name(name) else value
+
+
+def mask_headers(headers: list[tuple[str, str]] | dict[str, str]) -> list[tuple[str, str]]:
+    pairs = headers.items() if isinstance(headers, dict) else headers
+    return [(name, mask_header(name, value)) for name, value in pairs]
+
+
+def mask_url(url: str) -> str:
+    """A URL with credentials in its userinfo or query parameters masked."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:{MASK}@{host}" if ":" in userinfo else f"{MASK}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(is_secret_name(key) for key, _ in pairs):
+            query = urlencode([(key, mask_value(value) if is_secret_name(key) else value) for key, value in pairs], safe=MASK)
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
