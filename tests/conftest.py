@@ -33,6 +33,8 @@ RAW_SERVER = SERVERS_DIR / "raw_server.py"
 SDK_SERVER = SERVERS_DIR / "sdk_server.py"
 PYTHON = sys.executable
 
+pytest_plugins = ["http_fixtures"]  # real HTTP servers on 127.0.0.1 (tests/http_fixtures.py)
+
 # Where server-everything may be installed: the repo root (CI runs `npm install` there),
 # then a developer's scratch install as a last resort.
 EVERYTHING_FALLBACKS = (
