@@ -18,8 +18,9 @@ from .report import error
 
 DESCRIPTION = """\
 Inspect and debug MCP servers. With a COMMAND it runs headless (for scripts and CI);
-without one it opens the terminal UI. The server is the command after --, an entry of a
-config file (--config FILE --server NAME), or the built-in demo server when none is given.
+without one it opens the terminal UI. The server is the command after --, a remote server
+(--url URL), an entry of a config file (--config FILE --server NAME), or the built-in demo
+server when none is given.
 """
 
 COMMAND_EPILOG = """\
@@ -42,6 +43,8 @@ examples:
   mcp-inspector tools -- npx -y @modelcontextprotocol/server-everything
   mcp-inspector call add a=1 b=2 --json -- python server.py
   mcp-inspector --config ~/.cursor/mcp.json --server github tools
+  mcp-inspector tools --url http://127.0.0.1:3001/mcp
+  mcp-inspector call add a=1 b=2 --url https://example.com/mcp -H 'X-Tenant: acme' --bearer-token "$TOKEN"
   printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | mcp-inspector pipe -- python server.py
 
 """
@@ -81,6 +84,10 @@ def _byte_size(text: str) -> int:
     return value
 
 
+TRANSPORT_CHOICES = ("auto", "streamable-http", "sse")
+ERA_CHOICES = ("auto", "legacy", "modern")
+
+
 def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """The options, on the main parser (with defaults) and on each command (without)."""
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
@@ -99,10 +106,34 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
                         help="a config file with {\"mcpServers\": {...}} (Claude, Cursor...) or {\"servers\": {...}} (VS Code)")
     server.add_argument("--server", metavar="NAME", default=default(None), help="which server of the --config file")
     server.add_argument("--demo", action="store_true", default=default(False), help="the built-in demo server (the default)")
-    server.add_argument("--url", metavar="URL", default=default(None), help="an HTTP server (not supported yet)")
+    server.add_argument("--url", metavar="URL", default=default(None),
+                        help="a remote server over HTTP (http:// or https://)")
     server.add_argument("-e", "--env", metavar="KEY=VALUE", action="append", dest="env" if top else "env_after",
                         default=default([]), help="set an environment variable for the server (repeatable)")
     server.add_argument("--cwd", metavar="DIR", default=default(None), help="the server's working directory")
+    remote = parser.add_argument_group("remote servers (--url, or a config entry with \"url\")")
+    remote.add_argument("--transport", choices=TRANSPORT_CHOICES, default=default(None),
+                        help="auto (default): Streamable HTTP, falling back to the legacy HTTP+SSE transport; "
+                             "or only one of them")
+    remote.add_argument("-H", "--header", metavar="'NAME: VALUE'", action="append",
+                        dest="headers" if top else "headers_after", default=default([]),
+                        help="an HTTP header sent with every request (repeatable); ${VAR} or ${env:VAR} in the value "
+                             "comes from the environment. Secret-looking values are masked in every message")
+    remote.add_argument("--bearer-token", metavar="TOKEN", default=default(None),
+                        help="sends 'Authorization: Bearer TOKEN'; also read from $MCP_INSPECTOR_BEARER_TOKEN, "
+                             "which keeps it out of the shell history")
+    remote.add_argument("--insecure", action="store_true", default=default(False),
+                        help="do not verify TLS certificates (a warning is printed)")
+    answers = parser.add_argument_group(
+        "answers to the server's requests (sampling, elicitation, roots); without one the capability is not declared")
+    answers.add_argument("--elicitation", metavar="POLICY", default=default(None),
+                         help="defaults: accept with the requestedSchema's defaults; decline; cancel; "
+                              "@FILE: answers from a JSON object, merged over the defaults")
+    answers.add_argument("--sampling", metavar="POLICY", default=default(None),
+                         help="decline (an error reply), or @FILE: a CreateMessageResult or {\"text\": \"...\"}")
+    answers.add_argument("--root", metavar="PATH", action="append", dest="roots" if top else "roots_after",
+                         default=default([]), help="declare the roots capability and answer roots/list with these "
+                                                    "paths as file:// URIs (repeatable)")
     protocol = parser.add_argument_group("protocol")
     protocol.add_argument("--timeout", metavar="SECONDS", type=_timeout, default=default(60.0),
                           help="per request (default 60; 0 = none)")
@@ -110,7 +141,11 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
                           help="the longest line read whole from the server, or from stdin for pipe (default 256M); "
                                "a longer one is kept as its first 64K and recorded as invalid 'too long: N bytes'")
     protocol.add_argument("--protocol-version", metavar="VERSION", default=default(None),
-                          help="the protocol version to propose (default: the latest supported)")
+                          help="the protocol version to propose (default: the latest of the era); "
+                               "2026-07-28 implies --era modern")
+    protocol.add_argument("--era", choices=ERA_CHOICES, default=default(None),
+                          help="auto (default): detect whether the server speaks the modern (2026-07-28, stateless) "
+                               "or the legacy (initialize handshake) protocol; or force one")
 
 
 COMMAND_HELP = {
@@ -127,7 +162,8 @@ COMMAND_HELP = {
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI", "get": " PROMPT [KEY=VALUE ...] [--args JSON]"}
 # Options that take a value: the word after them is never the command name.
 VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
-                 "--protocol-version", "--open", "--args"}
+                 "--protocol-version", "--open", "--args", "--transport", "-H", "--header", "--bearer-token", "--era",
+                 "--elicitation", "--sampling", "--root"}
 
 
 def command_word(words: list[str]) -> str | None:
@@ -205,6 +241,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args, extra = parser.parse_known_args(own)
     args.server_command = server_command
     args.env = list(args.env) + list(getattr(args, "env_after", []))
+    args.headers = list(args.headers) + list(getattr(args, "headers_after", []))
+    args.roots = list(args.roots) + list(getattr(args, "roots_after", []))
     pairs_allowed = args.command in ("call", "get")
     for word in extra:
         if pairs_allowed and not word.startswith("-"):
@@ -285,10 +323,17 @@ def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
     if args.record:
         _check_record_path(args.record)
-    from .target import build_spec
+    from .target import RemoteOptions, build_spec
 
     spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
-                      env_options=args.env, cwd=args.cwd, default_demo=not (args.command is None and args.open))
+                      env_options=args.env, cwd=args.cwd, default_demo=not (args.command is None and args.open),
+                      remote=RemoteOptions(transport=args.transport, headers=args.headers, bearer_token=args.bearer_token,
+                                           insecure=args.insecure, era=args.era, protocol_version=args.protocol_version))
+    handlers = _answer_handlers(args)
+    if spec is not None and spec.insecure and spec.url and not args.quiet:
+        from .report import warn
+
+        warn(f"--insecure: TLS certificates of {spec.describe().split(' ', 1)[1]} are not verified")
     if args.command is None:
         return _run_tui(spec, args)
     if args.command in ("call", "read", "get"):
@@ -312,9 +357,9 @@ def _main(argv: list[str], early=None) -> int:
     from .runner import RunOptions, run
 
     options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr,
-                         protocol_version=args.protocol_version or LATEST_LEGACY, quiet=args.quiet,
+                         protocol_version=spec.protocol_version or LATEST_LEGACY, quiet=args.quiet,
                          json=args.json, progress=args.progress, handshake=args.command != "pipe",
-                         max_frame_bytes=args.max_frame_size)
+                         max_frame_bytes=args.max_frame_size, handlers=handlers)
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:
@@ -328,6 +373,23 @@ def _main(argv: list[str], early=None) -> int:
     code = run(spec, options, body, started=early)
     sys.stdout.flush()
     return code
+
+
+def _answer_handlers(args: argparse.Namespace) -> dict:
+    """The --elicitation/--sampling/--root policies, built (and their files read) before connecting."""
+    if args.elicitation is None and args.sampling is None and not args.roots:
+        return {}
+    from ..core.session.answers import AnswerPolicyError, build_handlers
+    from .report import warn
+
+    def report(message: str) -> None:
+        if not args.quiet:
+            warn(message)
+
+    try:
+        return build_handlers(args.elicitation, args.sampling, args.roots, report=report)
+    except AnswerPolicyError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _check_record_path(path: str) -> None:

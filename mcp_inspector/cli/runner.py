@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from dataclasses import dataclass
-from typing import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
 
 import anyio
 
 from ..core.config.servers import ServerSpec
-from ..core.protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ..core.protocol.errors import (ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled,
+                                    RequestTimeout, RpcError, TransportFailure)
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.jsonrpc import Kind
 from ..core.protocol.versions import LATEST_LEGACY
@@ -48,6 +49,7 @@ class RunOptions:
     progress: bool = False
     handshake: bool = True  # pipe does its own
     max_frame_bytes: int = MAX_LINE_BYTES  # a longer line is kept as its head and recorded as "too long"
+    handlers: dict[str, Any] = field(default_factory=dict)  # answers to server->client requests (answers.py)
 
 
 @dataclass
@@ -78,8 +80,7 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
     writer = None
     if options.record:
         try:
-            writer = SessionWriter(options.record, header={"server": spec.describe(), "name": spec.name,
-                                                           "command": spec.command, "client": "mcp-inspector cli"})
+            writer = SessionWriter(options.record, header=record_header(spec))
         except OSError as exc:
             raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
         store.attach_recorder(writer)
@@ -95,29 +96,62 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
             writer.close()
 
 
+def record_header(spec: ServerSpec) -> dict[str, Any]:
+    """The session file's header: what the server was, with every credential masked."""
+    header: dict[str, Any] = {"server": spec.describe(), "name": spec.name, "command": spec.command,
+                              "client": "mcp-inspector cli"}
+    if spec.url:
+        from ..core.traffic.masking import mask_headers, mask_url
+
+        header.update(url=mask_url(spec.url), transport=spec.transport,
+                      headers=dict(mask_headers(spec.headers)), insecure=spec.insecure)
+    if spec.era != "auto":
+        header["era"] = spec.era
+    return header
+
+
+def make_cli_transport(spec: ServerSpec, options: RunOptions, started=None):
+    """The transport for a spec: stdio adopts a process main.py may have started; URLs go
+    through the transport factory."""
+    if not spec.url:
+        return StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started,
+                              write_stall=options.timeout or 30.0, max_line_bytes=options.max_frame_bytes)
+    try:
+        from ..core.transport.factory import make_transport
+    except ImportError as exc:  # a build without the HTTP transports
+        raise TransportError(f"HTTP transports are not available ({exc})") from None
+    return make_transport(spec, timeout=options.timeout, max_frame_bytes=options.max_frame_bytes)
+
+
 def _echo_stderr(entry: TrafficEntry) -> None:
     if entry.kind is Kind.STDERR:
         _write_err(STDERR_PREFIX + entry.text)
 
 
 async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
-    transport = StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started,
-                               write_stall=options.timeout or 30.0, max_line_bytes=options.max_frame_bytes)
+    try:
+        transport = make_cli_transport(spec, options, started)
+    except (TransportError, InspectorError) as exc:
+        error(f"cannot connect to {spec.describe()}: {exc}")
+        return exit_codes.SERVER_FAILURE
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
-                         protocol_version=options.protocol_version, auto_refresh=False)
+                         protocol_version=options.protocol_version, auto_refresh=False, handlers=options.handlers,
+                         **_era_options(spec))
     # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
     # server (the transport's readers still running to see it go); a second one kills it now.
     stop = anyio.CancelScope()
 
     def on_signal(signum: int) -> None:
         stopping.note(signum)
+        pid = getattr(transport, "pid", None)
         if stop.cancel_called:
-            if transport.pid is not None:
-                signal_group(transport.pid, signal.SIGKILL)
+            if pid is not None:
+                signal_group(pid, signal.SIGKILL)
             return
-        transport.close_grace = min(transport.close_grace, stopping.CLOSE_GRACE)
-        transport.term_grace = min(transport.term_grace, stopping.TERM_GRACE)
+        if hasattr(transport, "close_grace"):
+            transport.close_grace = min(transport.close_grace, stopping.CLOSE_GRACE)
+            transport.term_grace = min(transport.term_grace, stopping.TERM_GRACE)
         stop.cancel()
 
     loop = asyncio.get_running_loop()
@@ -127,8 +161,8 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
         async with session:
             with stop:
                 return await _run_body(session, context, body)
-    except TransportError as exc:  # only the start can raise it: bad command, bad cwd
-        error(f"cannot start the server: {exc}")
+    except TransportError as exc:  # only the start can raise it: bad command, bad cwd, a refused connection
+        error(f"cannot {'connect to' if spec.url else 'start'} the server: {exc}")
         return exit_codes.SERVER_FAILURE
     finally:
         for signum in stopping.SIGNALS:
@@ -168,12 +202,32 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         closed = session.closed
         error(prefix + str(exc), closed.stderr_tail if closed is not None else None)
         return exit_codes.SERVER_FAILURE
+    except TransportFailure as exc:  # an HTTP error status, a refused connection, a cut stream
+        error(describe_transport_failure(exc, context.step))
+        return exit_codes.SERVER_FAILURE
     except RequestCancelled as exc:
         error(str(exc))
         return exit_codes.INTERRUPTED
     except InspectorError as exc:
         error(str(exc))
         return exit_codes.SERVER_FAILURE
+
+
+def describe_transport_failure(exc: TransportFailure, step: str = "") -> str:
+    """One line, with the HTTP status when there was one."""
+    text = str(exc)
+    if exc.status is not None and str(exc.status) not in text:
+        text += f" (HTTP {exc.status})"
+    return text
+
+
+def _era_options(spec: ServerSpec) -> dict[str, Any]:
+    """``era=`` for the session, once the session takes it (the modern era is being added)."""
+    import inspect
+
+    if "era" in inspect.signature(McpSession.__init__).parameters:
+        return {"era": spec.era}
+    return {}
 
 
 async def _wait_closed(session: McpSession):

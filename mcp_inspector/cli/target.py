@@ -1,8 +1,14 @@
-"""Which server to talk to, from the command line: ``-- CMD``, ``--config``, ``--demo``."""
+"""Which server to talk to, from the command line: ``-- CMD``, ``--url``, ``--config``, ``--demo``.
+
+Plus the per-server settings that go with it: the remote options (``--transport``,
+``-H``, ``--bearer-token``, ``--insecure``) and the protocol era (``--era``,
+``--protocol-version``).
+"""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .exit_codes import UsageError
@@ -12,7 +18,51 @@ if TYPE_CHECKING:
 
     from ..core.config.servers import ServerSpec
 
-HTTP_NOT_SUPPORTED = "HTTP transports are not supported yet (only stdio servers: give a command after --)"
+BEARER_ENV = "MCP_INSPECTOR_BEARER_TOKEN"
+TRANSPORTS = {"auto": "http", "streamable-http": "streamable-http", "sse": "sse"}
+
+
+@dataclass
+class RemoteOptions:
+    """The command line's settings for the server: remote ones and the protocol era."""
+
+    transport: str | None = None  # auto | streamable-http | sse
+    headers: Sequence[str] = field(default_factory=list)  # 'Name: value' as typed
+    bearer_token: str | None = None
+    insecure: bool = False
+    era: str | None = None  # auto | legacy | modern
+    protocol_version: str | None = None
+
+
+def check_url(url: str) -> str:
+    """``--url``: http or https with a host; anything else is a usage error (the URL is not echoed
+    whole: it may carry a token)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        raise UsageError("--url: not a valid URL") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        shown = f"{parts.scheme}://" if parts.scheme else "no scheme"
+        raise UsageError(f"--url must be an http:// or https:// URL (got {shown})")
+    if not parts.hostname:
+        raise UsageError("--url: the URL has no host")
+    if any(char in url for char in "\r\n\0 "):
+        raise UsageError("--url: the URL contains a space, line break or NUL")
+    return url
+
+
+def resolve_era(era: str | None, protocol_version: str | None, spec_era: str = "auto") -> str:
+    """The era the options ask for: ``--protocol-version 2026-07-28`` means modern, a legacy
+    version means legacy; ``--era`` saying otherwise is a usage error."""
+    from ..core.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
+
+    implied = "modern" if protocol_version in MODERN_VERSIONS else "legacy" if protocol_version in LEGACY_VERSIONS else None
+    if era not in (None, "auto") and implied is not None and era != implied:
+        raise UsageError(f"--protocol-version {protocol_version} is a {implied} version, but --era {era} was given")
+    return implied or era or spec_era
 
 
 def env_pairs(pairs: Sequence[str]) -> dict[str, str]:
@@ -54,6 +104,7 @@ def build_spec(
     env_options: Sequence[str] = (),
     cwd: str | None = None,
     default_demo: bool = True,
+    remote: RemoteOptions | None = None,
 ) -> ServerSpec | None:
     """The server spec the options describe; the demo server when none is given.
 
@@ -65,14 +116,15 @@ def build_spec(
         raise UsageError(f"choose one server: {' and '.join(chosen)} were both given")
     if server is not None and config is None:
         raise UsageError("--server needs --config FILE")
-    if url is not None:
-        raise UsageError(HTTP_NOT_SUPPORTED)
-    from ..core.config.servers import ConfigError, ServerSpec, demo_spec, server_from_config
+    remote = remote or RemoteOptions()
+    from ..core.config.servers import ConfigError, ServerSpec, demo_spec, parse_header, server_from_config
 
     env = env_pairs(env_options)
     try:
         if config is not None:
             spec = server_from_config(config, server)
+        elif url is not None:
+            spec = ServerSpec(_url_name(check_url(url)), url=url, transport="http", source="command line")
         elif server_command:
             spec = ServerSpec(os.path.basename(server_command[0]) or server_command[0], list(server_command), source="command line")
         elif demo or default_demo:
@@ -83,10 +135,44 @@ def build_spec(
             return None
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
-    if spec.url:
-        raise UsageError(f"server {spec.name!r} is at {spec.url}: {HTTP_NOT_SUPPORTED}")
+    spec = _apply_remote(spec, remote, parse_header)
     if env or cwd:
         spec = spec.with_overrides(env=env, cwd=server_directory(cwd))
     if spec.cwd is not None:
         check_directory(spec.cwd)
     return spec
+
+
+def _url_name(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).hostname or "server"
+
+
+def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> ServerSpec:
+    """The remote options and the era over the spec; remote options on a stdio server are an error."""
+    from ..core.config.servers import ConfigError
+
+    era = resolve_era(remote.era, remote.protocol_version, spec.era)
+    given = [name for name, value in (("--transport", remote.transport), ("-H", remote.headers),
+                                      ("--bearer-token", remote.bearer_token), ("--insecure", remote.insecure)) if value]
+    if not spec.url:
+        if given:
+            raise UsageError(f"{' and '.join(given)} only go with a remote server (--url, or a config entry with a url)")
+        return spec.with_overrides(era=era, protocol_version=remote.protocol_version)
+    headers: dict[str, str] = {}
+    for text in remote.headers:
+        try:
+            name, value = parse_header(text)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+        headers[name] = value
+    token = remote.bearer_token if remote.bearer_token is not None else os.environ.get(BEARER_ENV)
+    if token is not None:
+        token = token.strip()
+        if not token or any(char in token for char in "\r\n\0"):
+            raise UsageError("--bearer-token: the token is empty or contains a line break")
+        headers = {name: value for name, value in headers.items() if name.lower() != "authorization"}
+        headers["Authorization"] = f"Bearer {token}"
+    return spec.with_overrides(headers=headers, transport=TRANSPORTS[remote.transport] if remote.transport else None,
+                               era=era, protocol_version=remote.protocol_version, insecure=remote.insecure or None)

@@ -56,9 +56,9 @@ def test_config_errors_are_usage_errors(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     assert cli("--config", broken, "tools").returncode == 64
-    url = write_config(tmp_path / "u.json", "mcpServers", {"remote": {"url": "https://example.com/mcp"}})
+    url = write_config(tmp_path / "u.json", "mcpServers", {"remote": {"url": "ftp://example.com/mcp"}})
     remote = cli("--config", url, "tools")
-    assert remote.returncode == 64 and "HTTP transports are not supported yet" in remote.stderr
+    assert remote.returncode == 64 and "the url must start with http:// or https://" in remote.stderr
     missing_cwd = cli("tools", "--cwd", tmp_path / "nope", "--", *raw())
     assert missing_cwd.returncode == 64 and "working directory does not exist" in missing_cwd.stderr
     bad_env = cli("tools", "-e", "NOEQUALS", "--", *raw())

@@ -73,8 +73,8 @@ def test_usage_errors_exit_64(tmp_path):
     assert stray.returncode == 64 and "put the server command after --" in stray.stderr
     bad_timeout = cli("ping", "--timeout", "soon")
     assert bad_timeout.returncode == 64
-    url = cli("--url", "http://localhost:1234/mcp", "tools")
-    assert url.returncode == 64 and "HTTP transports are not supported yet" in url.stderr
+    url = cli("--url", "ftp://localhost:1234/mcp", "tools")
+    assert url.returncode == 64 and "--url must be an http:// or https:// URL" in url.stderr
     for result in (bad_pair, bad_args, missing_file, missing_config, bad_option, stray, bad_timeout, url):
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert result.stderr.startswith("mcp-inspector: error: ")

@@ -3,21 +3,52 @@
 Reads the config files people already have: Claude-style ``{"mcpServers": {...}}``
 (Claude Desktop, Cursor, Claude Code's ``.mcp.json``, Windsurf, our own) and VS
 Code's ``{"servers": {...}}``. An entry is a stdio command (``command``, ``args``,
-``env``, ``cwd``) or a URL (``url`` / ``type: http|sse``).
+``env``, ``cwd``) or a URL (``url`` with ``type``/``transport`` ``http``,
+``streamable-http``/``streamableHttp`` or ``sse``, and ``headers`` whose values may
+name environment variables as ``${VAR}`` or ``${env:VAR}``). Any entry may give
+``era`` (``auto``, ``legacy`` or ``modern``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 
 class ConfigError(Exception):
     """A config file or server entry we cannot use, with the reason."""
+
+
+#: ``transport`` of a URL spec: "http" tries Streamable HTTP and falls back to legacy
+#: HTTP+SSE; "streamable-http" and "sse" use that one transport only.
+URL_TRANSPORTS = ("http", "streamable-http", "sse")
+#: ``type``/``transport`` words of config files -> ``ServerSpec.transport``
+_CONFIG_TRANSPORTS = {"http": "http", "streamable-http": "streamable-http", "streamablehttp": "streamable-http",
+                      "streamable_http": "streamable-http", "sse": "sse"}
+ERAS = ("auto", "legacy", "modern")
+_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def expand_variables(text: str, what: str, environ: dict[str, str] | None = None) -> str:
+    """``${VAR}`` and ``${env:VAR}`` in ``text`` replaced from the environment.
+
+    An unset variable is a ConfigError naming it (and ``what`` it was for), never an
+    empty string sent as a credential.
+    """
+    source = os.environ if environ is None else environ
+
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in source:
+            raise ConfigError(f"{what}: the environment variable {name} is not set")
+        return source[name]
+
+    return _VARIABLE.sub(value, text)
 
 
 @dataclass
@@ -27,9 +58,20 @@ class ServerSpec:
     env: dict[str, str] = field(default_factory=dict, repr=False)  # may hold secrets: never in a repr
     cwd: str | None = None
     url: str | None = None
-    transport: str = "stdio"  # stdio | http | sse
+    transport: str = "stdio"  # stdio | http (auto) | streamable-http | sse
     headers: dict[str, str] = field(default_factory=dict, repr=False)  # may hold tokens: never in a repr
     source: str | None = None  # the config file it came from
+    era: str = "auto"  # auto | legacy | modern: which protocol era to speak
+    protocol_version: str | None = None  # the version to propose (None: the latest of the era)
+    insecure: bool = False  # HTTPS without certificate verification
+
+    def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
+        from ..traffic.masking import mask_url
+
+        return (f"ServerSpec(name={self.name!r}, command={self.command!r}, cwd={self.cwd!r}, "
+                f"url={mask_url(self.url) if self.url else None!r}, transport={self.transport!r}, "
+                f"source={self.source!r}, era={self.era!r}, protocol_version={self.protocol_version!r}, "
+                f"insecure={self.insecure!r})")
 
     @property
     def key(self) -> str:
@@ -39,16 +81,45 @@ class ServerSpec:
         return "cmd:" + json.dumps(self.command)
 
     def describe(self) -> str:
+        """One line for messages and session files: credentials in the URL are masked."""
         if self.url:
-            return f"{self.transport} {self.url}"
+            from ..traffic.masking import mask_url
+
+            return f"{self.transport} {mask_url(self.url)}"
         import subprocess
 
         return subprocess.list2cmdline(self.command)
 
-    def with_overrides(self, env: dict[str, str] | None = None, cwd: str | None = None) -> "ServerSpec":
-        spec = ServerSpec(self.name, list(self.command), {**self.env, **(env or {})}, cwd or self.cwd, self.url,
-                          self.transport, dict(self.headers), self.source)
-        return spec
+    def with_overrides(
+        self,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        transport: str | None = None,
+        era: str | None = None,
+        protocol_version: str | None = None,
+        insecure: bool | None = None,
+    ) -> "ServerSpec":
+        """A copy with these settings changed (env and headers are merged over the spec's own)."""
+        return replace(
+            self,
+            command=list(self.command),
+            env={**self.env, **(env or {})},
+            cwd=cwd or self.cwd,
+            headers=_merge_headers(self.headers, headers or {}),
+            transport=transport or self.transport,
+            era=era or self.era,
+            protocol_version=protocol_version or self.protocol_version,
+            insecure=self.insecure if insecure is None else insecure,
+        )
+
+
+def _merge_headers(base: dict[str, str], extra: dict[str, str]) -> dict[str, str]:
+    """``extra`` over ``base``; header names compare without case."""
+    merged = {name: value for name, value in base.items() if name.lower() not in {key.lower() for key in extra}}
+    merged.update(extra)
+    return merged
 
 
 def demo_spec() -> ServerSpec:
@@ -200,10 +271,29 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
         raise ConfigError(f"server {name!r}: expected an object, got {_json_type(entry)}")
     kind = (_string(name, entry, "type", empty=True) or _string(name, entry, "transport", empty=True) or "").lower()
     url = _string(name, entry, "url", empty=True) or _string(name, entry, "serverUrl", empty=True)
-    headers = _string_map(name, entry, "headers")
+    raw_headers = _string_map(name, entry, "headers")  # checked for every entry, used for url ones
+    era = (_string(name, entry, "era") or "auto").lower()
+    if era not in ERAS:
+        raise ConfigError(f"server {name!r}: \"era\" must be one of {', '.join(ERAS)}, got {era!r}")
     if url:
-        transport = "sse" if kind == "sse" else "http"
-        return ServerSpec(name, url=url, transport=transport, headers=headers, source=source)
+        if kind and kind not in _CONFIG_TRANSPORTS:
+            raise ConfigError(f"server {name!r}: unknown \"type\" {kind!r} for a url entry "
+                              "(expected http, streamable-http, streamableHttp or sse)")
+        scheme = url.partition(":")[0].lower()
+        if scheme not in ("http", "https"):
+            raise ConfigError(f"server {name!r}: the url must start with http:// or https://")
+        headers = {key: expand_variables(value, f"server {name!r}: header {key}")
+                   for key, value in raw_headers.items()}
+        for key in headers:
+            if not _HEADER_NAME.match(key):
+                raise ConfigError(f"server {name!r}: \"headers\" has an invalid header name {key!r}")
+        for key, value in headers.items():
+            if "\r" in value or "\n" in value:
+                raise ConfigError(f"server {name!r}: the value of header {key} contains a line break")
+        return ServerSpec(name, url=url, transport=_CONFIG_TRANSPORTS.get(kind, "http"), headers=headers,
+                          source=source, era=era)
+    if kind in _CONFIG_TRANSPORTS:
+        raise ConfigError(f"server {name!r}: \"type\" is {kind!r} but there is no \"url\"")
     command = entry.get("command")
     if command is None or command == "":
         raise ConfigError(f"server {name!r}: needs a \"command\" (or a \"url\")")
@@ -220,7 +310,28 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
             raise ConfigError(f"server {name!r}: \"args\"[{index}] contains a NUL character")
     env = _string_map(name, entry, "env", env=True)
     cwd = _string(name, entry, "cwd", empty=True)  # "" means unset, as it does for other clients
-    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source)
+    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source, era=era)
+
+
+#: An HTTP header name (an RFC 9110 token).
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
+
+
+def parse_header(text: str, what: str = "-H") -> tuple[str, str]:
+    """``'Name: value'`` (a command-line header) into ``(name, value)``, ``${VAR}`` expanded.
+
+    A malformed one is a ConfigError that does not quote the value (it may be a token).
+    """
+    name, sep, value = text.partition(":")
+    name = name.strip()
+    if not sep or not name:
+        raise ConfigError(f"{what} expects 'Name: value' (got no ':' after a header name; the text is not shown)")
+    if not _HEADER_NAME.match(name):
+        raise ConfigError(f"{what}: {name!r} is not a valid header name")
+    value = value.strip()
+    if any(char in value for char in "\r\n\0"):
+        raise ConfigError(f"{what} {name}: the value contains a line break or NUL")
+    return name, expand_variables(value, f"{what} {name}")
 
 
 def server_from_config(path: str | Path, name: str | None) -> ServerSpec:

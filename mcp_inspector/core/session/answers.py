@@ -1,0 +1,187 @@
+"""Headless answers to what a server asks of the client: elicitation, sampling, roots.
+
+Each policy is a factory that returns a plain ``async handler(params, entry) -> dict``,
+the shape ``McpSession(..., handlers=...)`` takes. The same handlers answer the
+legacy era's server->client requests (``elicitation/create``, ``sampling/createMessage``,
+``roots/list``) and the modern era's MRTR input requests. A capability is declared
+only when its handler is registered, so with no policy the client declares nothing
+and the server cannot ask.
+
+Files are read when the policy is built, so a missing or malformed file is an
+:class:`AnswerPolicyError` before anything connects, not a failed answer later.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from ..protocol.errors import RpcError
+from ..protocol.json_text import JsonTextError, loads_strict
+from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_issues
+from ..traffic.entry import TrafficEntry
+
+Handler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
+Report = Callable[[str], None]
+
+ELICITATION_POLICIES = ("defaults", "decline", "cancel")
+SAMPLING_POLICIES = ("decline",)
+#: The error a client answers a refused sampling request with (the spec's example).
+SAMPLING_REJECTED = -1
+MAX_ANSWER_FILE = 16 * 1024 * 1024
+
+
+class AnswerPolicyError(ValueError):
+    """A policy that cannot be built: unknown name, unreadable or malformed answer file."""
+
+
+def _quiet(message: str) -> None:
+    pass
+
+
+def _read_json_object(path: str, what: str) -> dict[str, Any]:
+    try:
+        with open(os.path.expanduser(path), "rb") as handle:
+            data = handle.read(MAX_ANSWER_FILE + 1)
+    except FileNotFoundError:
+        raise AnswerPolicyError(f"{what}: file not found: {path}") from None
+    except IsADirectoryError:
+        raise AnswerPolicyError(f"{what}: {path} is a directory") from None
+    except OSError as exc:
+        raise AnswerPolicyError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_ANSWER_FILE:
+        raise AnswerPolicyError(f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB")
+    try:
+        document = loads_strict(data)
+    except JsonTextError as exc:
+        raise AnswerPolicyError(f"{what}: {path} is not valid JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise AnswerPolicyError(f"{what}: {path} must hold a JSON object")
+    return document
+
+
+# -- elicitation -------------------------------------------------------------
+
+def schema_defaults(requested_schema: Any) -> dict[str, Any]:
+    """``{name: default}`` for each property of a ``requestedSchema`` that declares one."""
+    if not isinstance(requested_schema, dict) or not isinstance(requested_schema.get("properties"), dict):
+        return {}
+    return {name: prop["default"] for name, prop in requested_schema["properties"].items()
+            if isinstance(prop, dict) and "default" in prop}
+
+
+def elicitation_answer(params: dict | None, answers: dict[str, Any] | None = None,
+                       report: Report = _quiet) -> dict[str, Any]:
+    """The ``ElicitResult`` for one request: accept with the defaults (and ``answers`` over them)
+    when that gives content the schema accepts, else decline, saying why through ``report``."""
+    params = params or {}
+    if params.get("mode") == "url":
+        report("elicitation/create asks to open a URL; declined (a headless client cannot open it)")
+        return {"action": "decline"}
+    schema = params.get("requestedSchema")
+    content = {**schema_defaults(schema), **(answers or {})}
+    try:
+        form = build_elicitation_form(schema)
+    except ElicitationSchemaError as exc:
+        report(f"elicitation/create has a requestedSchema that is not a flat form ({exc}); declined")
+        return {"action": "decline"}
+    issues = elicitation_issues(form, content)
+    if issues:
+        problems = "; ".join(f"{issue.path}: {issue.message}" for issue in issues[:5])
+        report(f"elicitation/create: the answer would not match the requestedSchema ({problems}); declined")
+        return {"action": "decline"}
+    return {"action": "accept", "content": content}
+
+
+def elicitation_handler(policy: str, report: Report = _quiet) -> Handler:
+    """``defaults``, ``decline``, ``cancel`` or ``@FILE`` (a JSON object of answers merged
+    over the defaults)."""
+    if policy in ("decline", "cancel"):
+        result = {"action": policy}
+
+        async def fixed(params: dict | None, entry: TrafficEntry) -> dict:
+            return dict(result)
+
+        return fixed
+    if policy == "defaults":
+        answers: dict[str, Any] = {}
+    elif policy.startswith("@") and len(policy) > 1:
+        answers = _read_json_object(policy[1:], "--elicitation")
+    else:
+        raise AnswerPolicyError(f"--elicitation: expected defaults, decline, cancel or @FILE, got {policy!r}")
+
+    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+        return elicitation_answer(params, answers, report)
+
+    return answer
+
+
+# -- sampling ----------------------------------------------------------------
+
+def sampling_result(document: dict[str, Any]) -> dict[str, Any]:
+    """A ``CreateMessageResult`` from a file: one already (``role``, ``content``, ``model``),
+    or ``{"text": ...}`` made into an assistant text message."""
+    if "content" in document:
+        if not isinstance(document.get("content"), (dict, list)):
+            raise AnswerPolicyError("--sampling: \"content\" must be a content block (or a list of them)")
+        return {"role": "assistant", "model": "mcp-inspector", "stopReason": "endTurn", **document}
+    text = document.get("text")
+    if not isinstance(text, str):
+        raise AnswerPolicyError("--sampling: the file needs \"text\" (a string) or a CreateMessageResult with \"content\"")
+    extra = {key: value for key, value in document.items() if key != "text"}
+    return {"role": "assistant", "content": {"type": "text", "text": text}, "model": "mcp-inspector",
+            "stopReason": "endTurn", **extra}
+
+
+def sampling_handler(policy: str) -> Handler:
+    """``decline`` (a JSON-RPC error, the spec's "user rejected") or ``@FILE``."""
+    if policy == "decline":
+        async def decline(params: dict | None, entry: TrafficEntry) -> dict:
+            raise RpcError(SAMPLING_REJECTED, "User rejected sampling request")
+
+        return decline
+    if not (policy.startswith("@") and len(policy) > 1):
+        raise AnswerPolicyError(f"--sampling: expected decline or @FILE, got {policy!r}")
+    result = sampling_result(_read_json_object(policy[1:], "--sampling"))
+
+    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+        return dict(result)
+
+    return answer
+
+
+# -- roots -------------------------------------------------------------------
+
+def root_entries(paths: list[str]) -> list[dict[str, str]]:
+    """``--root PATH`` values as ``Root`` objects: absolute ``file://`` URIs, named after the directory."""
+    roots = []
+    for path in paths:
+        if not path or "\0" in path:
+            raise AnswerPolicyError("--root: expected a path")
+        absolute = Path(os.path.abspath(os.path.expanduser(path)))
+        roots.append({"uri": absolute.as_uri(), "name": absolute.name or str(absolute)})
+    return roots
+
+
+def roots_handler(paths: list[str]) -> Handler:
+    """Answers ``roots/list`` with exactly these roots."""
+    roots = root_entries(paths)
+
+    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+        return {"roots": [dict(root) for root in roots]}
+
+    return answer
+
+
+def build_handlers(elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None,
+                   report: Report = _quiet) -> dict[str, Handler]:
+    """The handlers for these policies (None or empty: that capability is not declared)."""
+    handlers: dict[str, Handler] = {}
+    if elicitation is not None:
+        handlers["elicitation/create"] = elicitation_handler(elicitation, report)
+    if sampling is not None:
+        handlers["sampling/createMessage"] = sampling_handler(sampling)
+    if roots:
+        handlers["roots/list"] = roots_handler(roots)
+    return handlers
