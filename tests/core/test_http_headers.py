@@ -30,7 +30,7 @@ def test_encoding_examples_from_the_spec(value, expected):
     assert encode_header_value(value) == expected
 
 
-@pytest.mark.parametrize("value", ["\tindented", " us-west1", "us-west1 ", "a\r\nb", "nul\x00", "del\x7f", "é"])
+@pytest.mark.parametrize("value", ["\n", "trailing newline\n", "\tindented", " us-west1", "us-west1 ", "a\r\nb", "nul\x00", "del\x7f", "é"])
 def test_unsafe_values_are_encoded(value):
     encoded = encode_header_value(value)
     assert encoded.startswith("=?base64?") and encoded.endswith("?=")
@@ -186,6 +186,7 @@ def _tool(prop: dict, **more: dict) -> dict:
     (_tool({"type": "string", "x-mcp-header": "Region:Primary"}), "not a valid header name"),
     (_tool({"type": "string", "x-mcp-header": "Région"}), "not a valid header name"),
     (_tool({"type": "string", "x-mcp-header": "Region\t1"}), "control character"),
+    (_tool({"type": "string", "x-mcp-header": "Region\n"}), "control character"),
     (_tool({"type": "string", "x-mcp-header": 5}), "not a string"),
     (_tool({"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}), "not reachable"),
     (_tool({"oneOf": [{"type": "string", "x-mcp-header": "Choice"}]}), "not reachable"),

@@ -33,6 +33,9 @@ ERROR_NAMES = {
     INTERNAL_ERROR: "Internal error",
     REQUEST_TIMEOUT: "Request timeout",
     RESOURCE_NOT_FOUND: "Resource not found",
+    -32020: "HeaderMismatch",  # 2026-07-28: HTTP headers do not match the body
+    -32021: "MissingRequiredClientCapability",  # 2026-07-28
+    -32022: "UnsupportedProtocolVersion",  # 2026-07-28
     -32042: "URL elicitation required",
     -32800: "Request cancelled",
 }

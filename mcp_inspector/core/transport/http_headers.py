@@ -28,9 +28,9 @@ SENTINEL_PREFIX = "=?base64?"
 SENTINEL_SUFFIX = "?="
 
 #: RFC 9110 ``token`` (``1*tchar``): the characters allowed in a header name.
-_TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 #: A value that can go in a header as it is: visible ASCII and inner spaces only.
-_SAFE_VALUE = re.compile(r"^[\x20-\x7e]*$")
+_SAFE_VALUE = re.compile(r"[\x20-\x7e]*")
 
 #: Methods whose ``Mcp-Name`` header mirrors a body field, and that field.
 NAME_SOURCES = {
@@ -58,7 +58,7 @@ ANNOTATION = "x-mcp-header"
 
 def needs_encoding(value: str) -> bool:
     """True when ``value`` cannot go in a header as it is."""
-    if not _SAFE_VALUE.match(value):
+    if not _SAFE_VALUE.fullmatch(value):
         return True  # non-ASCII, or a control character (tab, CR, LF, NUL, DEL...)
     if value != value.strip(" \t"):
         return True  # leading or trailing whitespace would be trimmed by HTTP parsers
@@ -187,7 +187,7 @@ def invalid_header_reason(tool: dict) -> str | None:
             return f"x-mcp-header on {label} is empty"
         if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
             return f"x-mcp-header {value!r} on {label} contains a control character"
-        if not _TOKEN.match(value):
+        if not _TOKEN.fullmatch(value):
             return f"x-mcp-header {value!r} on {label} is not a valid header name (RFC 9110 token characters only)"
         key = value.lower()
         if key in seen:
@@ -205,7 +205,7 @@ def header_params(tool: dict) -> list[tuple[tuple[str, ...], str]]:
     found = []
     for path, reachable, _where, prop in _annotations(schema, (), True, "inputSchema"):
         value = prop.get(ANNOTATION)
-        if reachable and isinstance(value, str) and _TOKEN.match(value):
+        if reachable and isinstance(value, str) and _TOKEN.fullmatch(value):
             found.append((path, value))
     return found
 

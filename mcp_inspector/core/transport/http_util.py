@@ -1,0 +1,207 @@
+"""Pieces shared by the HTTP transports: the client, requests with careful
+redirects (recorded in the HttpLog), bounded body reads, and errors in words.
+
+Redirects are followed here, not by httpx: at most ``MAX_REDIRECTS``, and a hop
+to another origin drops ``Authorization`` and every header the user supplied
+(a token for one server must not reach another).
+"""
+
+from __future__ import annotations
+
+import json
+import ssl
+from typing import TYPE_CHECKING, Any, Iterable
+from urllib.parse import urljoin, urlsplit
+
+import httpx2
+
+from ..protocol.errors import quote_line
+from ..traffic.masking import mask_url
+from .base import TransportError
+
+if TYPE_CHECKING:
+    from ..traffic.http_log import HttpExchange, HttpLog
+
+MAX_REDIRECTS = 5
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+QUOTE_CHARS = 300
+ERROR_BODY_CAP = 64 << 10  # what is read of an error body (enough for a JSON-RPC error, bounded)
+LEGACY_HINT_STATUSES = (400, 404, 405)  # the statuses that may mean "an HTTP+SSE server"
+MODERN_VERSION = "2026-07-28"
+
+
+def is_modern(version: str | None) -> bool:
+    """2026-07-28 and later revisions (dates compare as strings)."""
+    return isinstance(version, str) and version >= MODERN_VERSION
+
+
+def check_url(url: str) -> str:
+    """A usable http(s) URL, or a TransportError saying what is wrong (masked)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise TransportError(f"not a valid URL: {mask_url(url)}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise TransportError(f"not an http(s) URL: {mask_url(url)}")
+    return url
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), port
+
+
+def make_client(verify: bool, connect_timeout: float, read_timeout: float | None) -> httpx2.AsyncClient:
+    """One client per transport: keep-alive pooling, HTTP/1.1, no automatic redirects.
+    httpx's read timeout applies to each read, so it is an idle timeout between bytes."""
+    timeout = httpx2.Timeout(connect=connect_timeout, read=read_timeout, write=connect_timeout * 3, pool=connect_timeout)
+    return httpx2.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, http1=True, http2=False)
+
+
+def timeout_for(client: httpx2.AsyncClient, read: float | None) -> httpx2.Timeout:
+    base = client.timeout
+    return httpx2.Timeout(connect=base.connect, read=read, write=base.write, pool=base.pool)
+
+
+async def open_response(
+    client: httpx2.AsyncClient,
+    method: str,
+    url: str,
+    headers: dict[str, str],
+    user_header_names: Iterable[str],
+    *,
+    content: bytes | None = None,
+    http_log: "HttpLog | None" = None,
+    rpc_method: str | None = None,
+    rpc_id: Any = None,
+    note: str | None = None,
+    resumes: int | None = None,
+    read_timeout: Any = "default",
+) -> tuple[httpx2.Response, "HttpExchange | None", str]:
+    """Send a request and return the streaming response (the caller closes it), its
+    HttpLog exchange and the final URL. Raises ``httpx2.HTTPError`` for network
+    failures and TransportError for a redirect that cannot be followed."""
+    user = {name.lower() for name in user_header_names}
+    start_origin = origin(url)
+    dropped = False
+    for hop in range(MAX_REDIRECTS + 1):
+        exchange = None
+        if http_log is not None:
+            exchange = http_log.begin(method, url, headers, rpc_method=rpc_method, rpc_id=rpc_id,
+                                      request_size=len(content or b""), resumes=resumes,
+                                      note=note if hop == 0 else f"{note or method} (after redirect)")
+        options: dict[str, Any] = {}
+        if read_timeout != "default":
+            options["timeout"] = timeout_for(client, read_timeout)
+        request = client.build_request(method, url, content=content, headers=headers, **options)
+        try:
+            response = await client.send(request, stream=True)
+        except BaseException as exc:
+            if http_log is not None and exchange is not None:
+                http_log.finish(exchange, describe_error(exc, url) if isinstance(exc, Exception) else "cancelled")
+                try:
+                    exc.exchange = exchange  # type: ignore[attr-defined]  # for the caller's Undelivered
+                except AttributeError:
+                    pass
+            raise
+        if http_log is not None and exchange is not None:
+            http_log.response(exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items()))
+        if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
+            return response, exchange, url
+        location = urljoin(url, response.headers["location"])
+        await response.aclose()
+        if http_log is not None and exchange is not None:
+            http_log.finish(exchange)
+        if hop == MAX_REDIRECTS:
+            raise TransportError(f"too many redirects (more than {MAX_REDIRECTS}), the last to {mask_url(location)}")
+        if urlsplit(location).scheme not in ("http", "https"):
+            raise TransportError(f"redirected to a non-HTTP URL: {mask_url(location)}")
+        if response.status_code == 303 and method != "GET":
+            raise TransportError(f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)")
+        if origin(location) != start_origin and not dropped:
+            headers = {k: v for k, v in headers.items() if k.lower() not in user and k.lower() != "authorization"}
+            dropped = True
+        url = location
+    raise AssertionError("unreachable")
+
+
+async def read_bounded(response: httpx2.Response, cap: int) -> tuple[bytes, int]:
+    """Read a body keeping at most ``cap`` bytes; returns (the bytes kept, the full size)."""
+    parts: list[bytes] = []
+    kept = 0
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if kept < cap:
+            piece = chunk[: cap - kept]
+            parts.append(piece)
+            kept += len(piece)
+    return b"".join(parts), size
+
+
+def content_type(response: httpx2.Response) -> str:
+    return response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def quote_body(body: bytes) -> str:
+    text = body.decode("utf-8", errors="replace").strip()
+    text = " ".join(text.split())  # one line: an HTML page reads as its words
+    return quote_line(text, QUOTE_CHARS) if text else "(empty body)"
+
+
+def jsonrpc_body(body: bytes) -> Any:
+    """The body parsed, when it is a JSON-RPC message or a batch of them; else None."""
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and "jsonrpc" in value:
+        return value
+    if isinstance(value, list) and value and all(isinstance(item, dict) and "jsonrpc" in item for item in value):
+        return value
+    return None
+
+
+def status_text(response: httpx2.Response) -> str:
+    reason = response.reason_phrase
+    return f"HTTP {response.status_code}{f' {reason}' if reason else ''}"
+
+
+def describe_error(exc: BaseException, url: str) -> str:
+    """A network failure in words (no traceback, URL masked)."""
+    where = mask_url(url)
+    chain: list[BaseException] = []
+    cursor: BaseException | None = exc
+    while cursor is not None and len(chain) < 8:
+        chain.append(cursor)
+        cursor = cursor.__cause__ or cursor.__context__
+    for item in chain:
+        if isinstance(item, ssl.SSLCertVerificationError):
+            return f"TLS certificate verification failed for {where}: {item.verify_message or item} (use --insecure to skip the check)"
+        if isinstance(item, ssl.SSLError):
+            return f"TLS failure talking to {where}: {item.reason or item}"
+    if isinstance(exc, httpx2.ConnectTimeout):
+        return f"cannot connect to {where}: no answer within the connect timeout"
+    if isinstance(exc, httpx2.ReadTimeout):
+        return f"the server sent nothing for the read timeout ({where})"
+    if isinstance(exc, httpx2.ConnectError):
+        detail = str(exc)
+        for item in chain:
+            if isinstance(item, ConnectionRefusedError) or getattr(item, "errno", None) == 111:
+                detail = "connection refused"
+                break
+            if isinstance(item, OSError) and item.strerror:
+                detail = item.strerror
+        if detail == "All connection attempts failed":
+            detail = "connection refused or unreachable"
+        return f"cannot connect to {where}: {detail}"
+    if isinstance(exc, httpx2.RemoteProtocolError):
+        return f"the connection to {where} broke: {exc or 'the server disconnected'}"
+    if isinstance(exc, (httpx2.ReadError, httpx2.WriteError, httpx2.CloseError)):
+        return f"the connection to {where} was lost: {exc or exc.__class__.__name__}"
+    if isinstance(exc, httpx2.HTTPError):
+        return f"HTTP failure for {where}: {exc or exc.__class__.__name__}"
+    if isinstance(exc, TransportError):
+        return str(exc)
+    return f"{exc.__class__.__name__}: {exc}"

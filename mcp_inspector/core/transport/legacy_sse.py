@@ -1,0 +1,306 @@
+"""The 2024-11-05 HTTP+SSE transport (deprecated since 2025-03-26, still met in the wild).
+
+GET the URL for an SSE stream; its first event, ``endpoint``, gives the URI to
+POST messages to (resolved against the URL; one on another origin is refused).
+Every server message, responses included, arrives as a ``message`` event on
+that stream; a POST only gets 202 (or 200) and its body is ignored. When the
+stream ends the connection is over: ``Closed``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urljoin
+
+import anyio
+import anyio.abc
+import anyio.lowlevel
+import httpx2
+
+from ..protocol.framing import MAX_LINE_BYTES
+from ..traffic.http_log import HttpExchange, HttpLog
+from ..traffic.masking import mask_url
+from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .http_util import (
+    ERROR_BODY_CAP, check_url, content_type, describe_error, make_client, open_response, origin, quote_body,
+    read_bounded, status_text,
+)
+from .sse_events import SseParser
+
+ENDPOINT_TIMEOUT = 10.0
+
+
+class LegacySseTransport(Transport):
+    kind = "sse"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        client: httpx2.AsyncClient | None = None,
+        verify: bool = True,
+        connect_timeout: float = 10.0,
+        read_timeout: float | None = 300.0,
+        max_frame_bytes: int = MAX_LINE_BYTES,
+        http_log: HttpLog | None = None,
+        endpoint_timeout: float = ENDPOINT_TIMEOUT,
+    ) -> None:
+        self.url = check_url(url)
+        self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        self.verify = verify
+        self.connect_timeout = connect_timeout
+        self.read_timeout = read_timeout
+        self.max_frame_bytes = max_frame_bytes
+        self.http_log = http_log
+        self.endpoint_timeout = endpoint_timeout
+        self._client = client
+        self._own_client = client is None
+        self.endpoint: str | None = None
+        self.protocol_version: str | None = None
+        self._sink: Sink | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._ready = anyio.Event()
+        self._failure: str | None = None
+        self._reader_scope = anyio.CancelScope()
+        self._tasks: set[anyio.CancelScope] = set()
+        self._barrier: anyio.Event | None = None
+        self._closing = False
+        self._closed = False
+        self._closed_event = anyio.Event()
+        self.emit_closed = True
+        self.stream_exchange: HttpExchange | None = None
+
+    @property
+    def description(self) -> str:
+        return mask_url(self.url)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"url": mask_url(self.url), "mode": "sse (HTTP+SSE, 2024-11-05)"}
+        if self.endpoint:
+            info["endpoint"] = mask_url(self.endpoint)
+        if self.protocol_version:
+            info["protocol version"] = self.protocol_version
+        return info
+
+    def set_protocol_version(self, version: str | None) -> None:
+        self.protocol_version = version
+
+    def _emit(self, event: TransportEvent) -> None:
+        if self._sink is not None and not self._closed:
+            self._sink(event)
+
+    # -- the SSE stream ------------------------------------------------------
+    async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
+        """Open the stream and wait (bounded) for the ``endpoint`` event."""
+        self._tg = task_group
+        self._sink = sink
+        if self._client is None:
+            self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        task_group.start_soon(self._reader)
+        with anyio.move_on_after(self.endpoint_timeout):
+            await self._ready.wait()
+        if self.endpoint is None:
+            self._reader_scope.cancel()
+            reason = self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s"
+            if self._own_client:
+                with anyio.CancelScope(shield=True):
+                    await self._client.aclose()
+            self._closed = True
+            self._closed_event.set()
+            raise TransportError(f"HTTP+SSE: {reason}")
+
+    async def _reader(self) -> None:
+        assert self._client is not None
+        headers = dict(self.user_headers)
+        headers["Accept"] = "text/event-stream"
+        error: str | None = None
+        with self._reader_scope:
+            try:
+                response, exchange, final_url = await open_response(
+                    self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
+                    note="HTTP+SSE stream", read_timeout=None)
+            except (httpx2.HTTPError, TransportError, OSError) as exc:
+                self._failure = describe_error(exc, self.url)
+                self._ready.set()
+                return
+            self.stream_exchange = exchange
+            try:
+                if not response.is_success or content_type(response) != "text/event-stream":
+                    body, size = await read_bounded(response, ERROR_BODY_CAP)
+                    if self.http_log is not None and exchange is not None:
+                        self.http_log.body(exchange, size)
+                    self._failure = (f"GET {mask_url(self.url)} answered {status_text(response)}"
+                                     f"{'' if response.is_success else ': ' + quote_body(body)}"
+                                     f"{'' if not response.is_success else ' with content type ' + repr(content_type(response)) + ', not an SSE stream'}")
+                    self._finish(exchange, self._failure)
+                    self._ready.set()
+                    return
+                error = await self._pump(response, exchange, final_url)
+            finally:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                    await response.aclose()
+            if self._failure is not None:
+                self._finish(exchange, self._failure)
+                self._ready.set()
+                return
+            self._finish(exchange, error)
+        if self._closing:
+            return
+        if self.endpoint is None:
+            self._failure = f"the SSE stream ended before its endpoint event{': ' + error if error else ''}"
+            self._ready.set()
+            return
+        self._report_closed(f"the server closed the SSE stream{': ' + error if error else ''}")
+
+    async def _pump(self, response: httpx2.Response, exchange: HttpExchange | None, stream_url: str) -> str | None:
+        parser = SseParser(self.max_frame_bytes)
+        status = response.status_code
+        try:
+            async for chunk in response.aiter_bytes():
+                for event in parser.feed(chunk):
+                    if self.http_log is not None and exchange is not None:
+                        self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
+                    if event.event == "endpoint":
+                        if not self._on_endpoint(event.data, stream_url):
+                            return None
+                    elif event.event == "message" and (event.data or event.problem):
+                        meta: dict[str, Any] = {"exchange": exchange.id if exchange else None, "status": status,
+                                                "request_id": None, "sse_id": event.id}
+                        if event.problem is not None:
+                            meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
+                        self._emit(Received(event.data, meta, event.problem))
+        except (httpx2.HTTPError, OSError) as exc:
+            return describe_error(exc, self.url)
+        dropped = parser.finish()
+        return f"it ended in the middle of an event ({dropped} bytes lost)" if dropped else None
+
+    def _on_endpoint(self, data: bytes, stream_url: str) -> bool:
+        """Take the POST endpoint; False (and a failure) when it cannot be used."""
+        text = data.decode("utf-8", errors="replace").strip()
+        if self.endpoint is not None:
+            self._emit(Note(f"HTTP+SSE: a second endpoint event ({mask_url(text)}) was ignored"))
+            return True
+        try:
+            resolved = urljoin(stream_url, text)
+            same = origin(resolved) == origin(stream_url)
+        except ValueError:
+            self._failure = f"the endpoint event's URI is not valid: {mask_url(text)!r}"
+            self._ready.set()
+            return False
+        if not text or not same:
+            self._failure = (f"the endpoint {mask_url(resolved)} is on another origin than {mask_url(stream_url)}: refused"
+                             if text else "the endpoint event is empty")
+            self._ready.set()
+            return False
+        self.endpoint = resolved
+        self._emit(Note(f"HTTP+SSE: messages go to {mask_url(resolved)}", {"endpoint": mask_url(resolved)}))
+        self._ready.set()
+        return True
+
+    def _finish(self, exchange: HttpExchange | None, error: str | None = None) -> None:
+        if self.http_log is not None and exchange is not None and exchange.state == "open":
+            self.http_log.finish(exchange, error)
+
+    def _report_closed(self, reason: str) -> None:
+        if self._closed:
+            return
+        if self.emit_closed and self._sink is not None:
+            self._sink(Closed(reason, expected=self._closing))
+        self._closed = True
+        self._closed_event.set()
+
+    # -- sending ---------------------------------------------------------------
+    async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        if self._closing or self._closed:
+            raise TransportError("the connection is closed")
+        if self._tg is None or self.endpoint is None:
+            raise TransportError("the HTTP+SSE transport has no endpoint yet")
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            message = None
+        method = message.get("method") if isinstance(message, dict) else None
+        msg_id = message.get("id") if isinstance(message, dict) and isinstance(method, str) else None
+        is_request = isinstance(message, dict) and isinstance(method, str) and "id" in message
+        previous = self._barrier
+        done: anyio.Event | None = None
+        if not is_request:
+            done = anyio.Event()
+            self._barrier = done
+        extra = (meta or {}).get("headers") or {}
+        self._tg.start_soon(self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done)
+
+    async def _post_task(self, data: bytes, method: str | None, msg_id: Any, extra: dict,
+                         previous: anyio.Event | None, done: anyio.Event | None) -> None:
+        scope = anyio.CancelScope()
+        self._tasks.add(scope)
+        try:
+            with scope:
+                if self._closing:
+                    return
+                if previous is not None:
+                    with anyio.move_on_after(self.connect_timeout * 3):
+                        await previous.wait()
+                await self._post(data, method, msg_id, extra, done)
+        finally:
+            if done is not None:
+                done.set()
+            self._tasks.discard(scope)
+
+    async def _post(self, data: bytes, method: str | None, msg_id: Any, extra: dict, done: anyio.Event | None) -> None:
+        assert self._client is not None and self.endpoint is not None
+        headers = dict(self.user_headers)
+        headers["Content-Type"] = "application/json"
+        for name, value in extra.items():
+            headers[str(name)] = str(value)
+        try:
+            response, exchange, _ = await open_response(self._client, "POST", self.endpoint, headers, self.user_headers,
+                                                        content=data, http_log=self.http_log, rpc_method=method, rpc_id=msg_id)
+        except (httpx2.HTTPError, TransportError, OSError) as exc:
+            self._undelivered(msg_id, describe_error(exc, self.endpoint), None, getattr(exc, "exchange", None))
+            return
+        if done is not None:
+            done.set()
+        try:
+            body, size = await read_bounded(response, ERROR_BODY_CAP)
+        except (httpx2.HTTPError, OSError) as exc:
+            body, size = b"", 0
+            if not response.is_success:
+                self._finish(exchange, describe_error(exc, self.endpoint))
+        finally:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                await response.aclose()
+        if self.http_log is not None and exchange is not None:
+            self.http_log.body(exchange, size)
+        if response.is_success:
+            self._finish(exchange)
+            return
+        self._finish(exchange, status_text(response))
+        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body)}", response.status_code, exchange)
+
+    def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None) -> None:
+        if self._closing:
+            return
+        self._emit(Undelivered(msg_id, reason, {"status": status, "exchange": exchange.id if exchange else None,
+                                                "legacy_hint": False}))
+
+    async def close(self) -> None:
+        if self._closing:
+            await self._closed_event.wait()
+            return
+        self._closing = True
+        with anyio.CancelScope(shield=True):
+            self._reader_scope.cancel()
+            for scope in list(self._tasks):
+                scope.cancel()
+            await anyio.lowlevel.checkpoint()
+            self._finish(self.stream_exchange)
+            if self._own_client and self._client is not None:
+                try:
+                    await self._client.aclose()
+                except Exception:
+                    pass
+            self._report_closed("the client closed the connection")

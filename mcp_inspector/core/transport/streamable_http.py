@@ -1,0 +1,584 @@
+"""Streamable HTTP, both eras (2025-03-26 … 2025-11-25, and 2026-07-28).
+
+Every message is its own POST, run in its own task so ``send`` returns at once
+and many requests can be in flight. A reply comes as one JSON body or as an SSE
+stream of frames (server notifications and requests first, the reply last).
+
+Legacy era: the ``Mcp-Session-Id`` from the initialize response goes on every
+later request, ``MCP-Protocol-Version`` once the session settled on a version;
+after ``notifications/initialized`` a standalone GET stream carries
+server-initiated messages; a POST stream that ends before its reply is resumed
+by GET with ``Last-Event-ID`` after the server's ``retry`` delay; a 404 on a
+request carrying the session id means the server ended the session; ``close``
+sends DELETE.
+
+2026-07-28 (a body whose ``_meta`` names that version, or
+``set_protocol_version``): POST only, the standard headers from
+``http_headers``, no session, no GET stream, no resumption; closing a request's
+response stream is its cancellation (``cancel_request``).
+
+Every exchange goes to the HttpLog; failures become ``Undelivered`` (with
+``legacy_hint`` on 400/404/405 without a JSON-RPC body, for era detection) or
+frames (a non-2xx whose body is a JSON-RPC message), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import anyio.abc
+import anyio.lowlevel
+import httpx2
+
+from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
+from ..traffic.http_log import HttpExchange, HttpLog
+from ..traffic.masking import mask_url
+from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .http_headers import body_protocol_version, standard_headers
+from .http_util import (
+    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, is_modern, jsonrpc_body,
+    make_client, open_response, quote_body, read_bounded, status_text,
+)
+from .sse_events import SseEvent, SseParser
+
+DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
+RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
+STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
+REPLY_PARSE_LIMIT = 1 << 20  # events up to this size are parsed to tell a reply from a notification
+DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
+
+
+def _key(msg_id: Any) -> str:
+    return json.dumps(msg_id)
+
+
+def _parse(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _set(headers: dict[str, str], name: str, value: str) -> None:
+    """Set a header, replacing any spelling of the same name."""
+    lower = name.lower()
+    for key in [key for key in headers if key.lower() == lower]:
+        del headers[key]
+    headers[name] = value
+
+
+def _is_reply(data: bytes, request_id: Any) -> bool:
+    """Is this event's data the JSON-RPC reply to ``request_id``? Big events are judged by their head."""
+    if len(data) > REPLY_PARSE_LIMIT:
+        return b'"method"' not in data[:512]
+    value = _parse(data)
+    if isinstance(value, list):
+        return any(isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id for item in value)
+    if not isinstance(value, dict) or "method" in value or not ("result" in value or "error" in value):
+        return False
+    return value.get("id") == request_id or (value.get("id") is None and "error" in value)
+
+
+@dataclass
+class _Stream:
+    """What a request's response stream(s) have shown so far."""
+
+    request_id: Any  # None on the standalone stream
+    status: int
+    replied: bool = False
+
+
+class StreamableHttpTransport(Transport):
+    kind = "http"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        client: httpx2.AsyncClient | None = None,
+        verify: bool = True,
+        connect_timeout: float = 10.0,
+        read_timeout: float | None = 300.0,
+        max_frame_bytes: int = MAX_LINE_BYTES,
+        http_log: HttpLog | None = None,
+        resume_attempts: int = RESUME_ATTEMPTS,
+        default_retry_ms: int = DEFAULT_RETRY_MS,
+    ) -> None:
+        self.url = check_url(url)
+        self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        self.verify = verify
+        self.connect_timeout = connect_timeout
+        self.read_timeout = read_timeout
+        self.max_frame_bytes = max_frame_bytes
+        self.http_log = http_log
+        self.resume_attempts = resume_attempts
+        self.default_retry_ms = default_retry_ms
+        self._client = client
+        self._own_client = client is None
+        self.session_id: str | None = None
+        self.protocol_version: str | None = None
+        self.successes = 0  # 2xx answers so far (an HTTP+SSE fallback only makes sense before the first)
+        self._sink: Sink | None = None
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._closing = False
+        self._closed = False
+        self._closed_event = anyio.Event()
+        self.emit_closed = True  # HttpTransport turns it off when it swaps this transport out
+        self._barrier: anyio.Event | None = None  # the last notification's POST got its answer
+        self._inflight: dict[str, tuple[anyio.CancelScope, bool]] = {}  # request id -> (its task's scope, modern)
+        self._tasks: set[anyio.CancelScope] = set()
+        self._standalone: anyio.CancelScope | None = None
+        self._standalone_note = False
+        self.on_session_expired = None
+
+    # -- facts -------------------------------------------------------------
+    @property
+    def modern(self) -> bool:
+        return is_modern(self.protocol_version)
+
+    @property
+    def description(self) -> str:
+        return mask_url(self.url)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"url": mask_url(self.url), "mode": "streamable-http"}
+        if self.session_id:
+            info["session id"] = self.session_id
+        if self.protocol_version:
+            info["protocol version"] = self.protocol_version
+        return info
+
+    def set_protocol_version(self, version: str | None) -> None:
+        self.protocol_version = version
+
+    # -- lifecycle ---------------------------------------------------------
+    async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
+        self._tg = task_group
+        self._sink = sink
+        if self._client is None:
+            self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+
+    def _emit(self, event: TransportEvent) -> None:
+        if self._sink is not None and not self._closed:
+            self._sink(event)
+
+    def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None,
+                     legacy_hint: bool = False) -> None:
+        if self._closing:
+            return
+        meta = {"status": status, "exchange": exchange.id if exchange is not None else None, "legacy_hint": legacy_hint}
+        self._emit(Undelivered(msg_id, reason, meta))
+
+    async def close(self) -> None:
+        if self._closing:
+            await self._closed_event.wait()
+            return
+        self._closing = True
+        with anyio.CancelScope(shield=True):
+            if self.session_id and not self.modern and self._client is not None:
+                await self._delete_session()
+            for scope in list(self._tasks):
+                scope.cancel()
+            if self._standalone is not None:
+                self._standalone.cancel()
+            await anyio.lowlevel.checkpoint()
+            if self._own_client and self._client is not None:
+                try:
+                    await self._client.aclose()
+                except Exception:
+                    pass
+            if self.emit_closed and self._sink is not None:
+                self._sink(Closed("the client closed the connection", expected=True))
+            self._closed = True
+            self._closed_event.set()
+
+    async def _delete_session(self) -> None:
+        assert self._client is not None
+        headers = self._base_headers()
+        with anyio.move_on_after(DELETE_LIMIT):
+            try:
+                response, exchange, _ = await open_response(self._client, "DELETE", self.url, headers, self.user_headers,
+                                                            http_log=self.http_log, note="session end")
+            except (httpx2.HTTPError, TransportError, OSError) as exc:
+                self._emit(Note(f"ending the session: {describe_error(exc, self.url)}"))
+                return
+            try:
+                await read_bounded(response, ERROR_BODY_CAP)
+            except (httpx2.HTTPError, OSError):
+                pass
+            finally:
+                await response.aclose()
+            ok = response.is_success or response.status_code == 405
+            if self.http_log is not None and exchange is not None:
+                self.http_log.finish(exchange, None if ok else status_text(response))
+            if response.status_code == 405:
+                self._emit(Note("the server does not let clients end sessions (DELETE answered 405)", {"exchange": exchange.id if exchange else None}))
+
+    # -- sending -----------------------------------------------------------
+    async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        if self._closing or self._closed:
+            raise TransportError("the connection is closed")
+        if self._tg is None or self._client is None:
+            raise TransportError("the transport is not started")
+        message = _parse(data)
+        method = message.get("method") if isinstance(message, dict) else None
+        method = method if isinstance(method, str) else None
+        has_id = isinstance(message, dict) and "id" in message
+        msg_id = message.get("id") if has_id else None
+        is_request = method is not None and has_id
+        version = body_protocol_version(message)
+        modern = is_modern(version) or (version is None and self.modern)
+        extra = (meta or {}).get("headers") or {}
+        previous = self._barrier
+        done: anyio.Event | None = None
+        if not is_request:
+            done = anyio.Event()
+            self._barrier = done
+        scope = anyio.CancelScope()
+        if is_request:
+            self._inflight[_key(msg_id)] = (scope, modern)
+        self._tg.start_soon(self._post_task, data, message, method, msg_id if is_request else None, is_request,
+                            modern, extra, previous, done, scope)
+
+    def _base_headers(self) -> dict[str, str]:
+        headers = dict(self.user_headers)
+        if self.session_id and not self.modern:
+            _set(headers, "Mcp-Session-Id", self.session_id)
+        if self.protocol_version:
+            _set(headers, "MCP-Protocol-Version", self.protocol_version)
+        return headers
+
+    def _post_headers(self, message: Any, method: str | None, modern: bool, extra: dict) -> dict[str, str]:
+        headers = dict(self.user_headers)
+        _set(headers, "Accept", "application/json, text/event-stream")
+        _set(headers, "Content-Type", "application/json")
+        if modern:
+            version = body_protocol_version(message) or self.protocol_version
+        else:
+            if self.session_id:
+                _set(headers, "Mcp-Session-Id", self.session_id)
+            version = self.protocol_version if method != "initialize" else None
+        # Mcp-Method/Mcp-Name are required from 2026-07-28 on; older servers ignore them.
+        for name, value in standard_headers(message if isinstance(message, dict) else {}, version).items():
+            _set(headers, name, value)
+        for name, value in extra.items():
+            _set(headers, str(name), str(value))
+        return headers
+
+    async def _post_task(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
+                         extra: dict, previous: anyio.Event | None, done: anyio.Event | None, scope: anyio.CancelScope) -> None:
+        self._tasks.add(scope)
+        exchange_box: list[HttpExchange | None] = [None]
+        try:
+            with scope:
+                if self._closing:
+                    return
+                if previous is not None:
+                    # Notifications keep their order: later messages go after its answer.
+                    with anyio.move_on_after(self.connect_timeout * 3):
+                        await previous.wait()
+                await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box)
+            if scope.cancelled_caught and self.http_log is not None and exchange_box[0] is not None \
+                    and exchange_box[0].state == "open":
+                self.http_log.finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else "closed at disconnect")
+        finally:
+            if done is not None:
+                done.set()
+            self._tasks.discard(scope)
+            if is_request:
+                entry = self._inflight.get(_key(msg_id))
+                if entry is not None and entry[0] is scope:
+                    del self._inflight[_key(msg_id)]
+
+    async def _post(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
+                    extra: dict, done: anyio.Event | None, exchange_box: list) -> None:
+        assert self._client is not None
+        headers = self._post_headers(message, method, modern, extra)
+        sent_session = self.session_id is not None and not modern
+        try:
+            response, exchange, _ = await open_response(
+                self._client, "POST", self.url, headers, self.user_headers, content=data, http_log=self.http_log,
+                rpc_method=method, rpc_id=msg_id)
+        except (httpx2.HTTPError, TransportError, OSError) as exc:
+            self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
+            return
+        exchange_box[0] = exchange
+        if done is not None:
+            done.set()
+        try:
+            await self._on_response(response, exchange, message, method, msg_id, is_request, modern, sent_session)
+        except (httpx2.HTTPError, OSError) as exc:
+            why = describe_error(exc, self.url)
+            if self.http_log is not None and exchange is not None and exchange.state == "open":
+                self.http_log.finish(exchange, why)
+            if is_request:
+                self._undelivered(msg_id, why, response.status_code, exchange)
+        finally:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                await response.aclose()
+
+    def _finish(self, exchange: HttpExchange | None, error: str | None = None) -> None:
+        if self.http_log is not None and exchange is not None and exchange.state == "open":
+            self.http_log.finish(exchange, error)
+
+    async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
+                           msg_id: Any, is_request: bool, modern: bool, sent_session: bool) -> None:
+        status = response.status_code
+        if response.is_success and not modern and method == "initialize":
+            session = response.headers.get("mcp-session-id")
+            if session:
+                self.session_id = session
+        if status == 404 and sent_session:
+            body, size = await read_bounded(response, ERROR_BODY_CAP)
+            self._body(exchange, size)
+            self._finish(exchange, status_text(response))
+            self._session_gone(msg_id, exchange)
+            return
+        kind = content_type(response)
+        if response.is_success:
+            self.successes += 1
+            if method == "notifications/initialized" and not modern:
+                self._open_standalone()
+            if kind == "text/event-stream":
+                await self._read_post_stream(response, exchange, msg_id if is_request else None, modern)
+                return
+            body, size = await read_bounded(response, self.max_frame_bytes)
+            self._body(exchange, size)
+            self._finish(exchange)
+            if not is_request:
+                return
+            if not body.strip():
+                self._undelivered(msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange)
+                return
+            if kind and kind != "application/json" and not kind.endswith("+json"):
+                self._undelivered(msg_id, f"{status_text(response)} with content type {kind!r} (expected application/json "
+                                          f"or text/event-stream): {quote_body(body)}", status, exchange)
+                return
+            meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
+            if size > self.max_frame_bytes:
+                meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
+                self._emit(Received(body[:OVERLONG_HEAD], meta, f"too long: {size} bytes (cap {self.max_frame_bytes})"))
+            else:
+                self._emit(Received(body, meta))
+            return
+        body, size = await read_bounded(response, ERROR_BODY_CAP)
+        self._body(exchange, size)
+        self._finish(exchange, status_text(response))
+        parsed = jsonrpc_body(body) if size <= ERROR_BODY_CAP else None
+        if parsed is not None:
+            meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
+            self._emit(Received(body, meta))
+            answers = isinstance(parsed, dict) and ("result" in parsed or "error" in parsed) and parsed.get("id") in (msg_id, None)
+            if is_request and not answers:
+                self._undelivered(msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange)
+            return
+        reason = f"{status_text(response)}: {quote_body(body)}"
+        if status == 401:
+            challenge = response.headers.get("www-authenticate")
+            reason += " (the server wants authorization" + (f": WWW-Authenticate {challenge[:200]})" if challenge else ")")
+        self._undelivered(msg_id, reason, status, exchange, legacy_hint=status in LEGACY_HINT_STATUSES)
+
+    def _body(self, exchange: HttpExchange | None, size: int) -> None:
+        if self.http_log is not None and exchange is not None:
+            self.http_log.body(exchange, size)
+
+    def _session_gone(self, msg_id: Any, exchange: HttpExchange | None) -> None:
+        if self._closing:
+            return
+        had = self.session_id
+        self.session_id = None
+        if self._standalone is not None:
+            self._standalone.cancel()
+            self._standalone = None
+        if had is not None:
+            self._emit(Note(f"the server ended the session {had} (HTTP 404): initialize again to continue",
+                            {"exchange": exchange.id if exchange else None, "status": 404}))
+        if msg_id is not None:
+            self._undelivered(msg_id, "HTTP 404: the server no longer knows this session", 404, exchange)
+        if had is not None and self.on_session_expired is not None:
+            try:
+                self.on_session_expired()
+            except Exception as exc:  # the session's callback must not break the transport
+                self._emit(Note(f"session expiry handler failed: {exc.__class__.__name__}: {exc}"))
+
+    # -- SSE ---------------------------------------------------------------
+    async def _pump(self, response: httpx2.Response, exchange: HttpExchange | None, parser: SseParser,
+                    stream: _Stream) -> str | None:
+        """Deliver a response's events until it ends (or, for a request, until its reply).
+        Returns why it ended when that was a failure."""
+        try:
+            async for chunk in response.aiter_bytes():
+                for event in parser.feed(chunk):
+                    self._on_event(event, exchange, stream)
+                if stream.replied:
+                    return None  # the reply ends the exchange (the server should close the stream now)
+        except (httpx2.HTTPError, OSError) as exc:
+            return describe_error(exc, self.url)
+        return None
+
+    def _on_event(self, event: SseEvent, exchange: HttpExchange | None, stream: _Stream) -> None:
+        if self.http_log is not None and exchange is not None:
+            self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
+        if not event.data and event.problem is None:
+            return  # a priming event (an id, empty data) or an empty one: nothing to deliver
+        meta: dict[str, Any] = {"exchange": exchange.id if exchange else None, "status": stream.status,
+                                "request_id": stream.request_id, "sse_id": event.id}
+        if event.event != "message":
+            meta["sse_event"] = event.event
+        if event.problem is not None:
+            meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
+        if stream.request_id is not None and not stream.replied and _is_reply(event.data, stream.request_id):
+            stream.replied = True
+        self._emit(Received(event.data, meta, event.problem))
+
+    async def _read_post_stream(self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool) -> None:
+        stream = _Stream(request_id, response.status_code)
+        parser = SseParser(self.max_frame_bytes)
+        error = await self._pump(response, exchange, parser, stream)
+        dropped = parser.finish()
+        if request_id is None or stream.replied:
+            self._finish(exchange, error)
+            return
+        why = error or "the server closed the stream"
+        if dropped:
+            why += f" in the middle of an event ({dropped} bytes lost)"
+        self._finish(exchange, why)
+        if not modern and parser.last_event_id:
+            await self._resume(request_id, parser, exchange, stream, why)
+            return
+        reason = f"the response stream ended before the reply: {why}"
+        if modern:
+            reason += " (2026-07-28 streams cannot be resumed: send the request again)"
+        self._undelivered(request_id, reason, stream.status, exchange)
+
+    async def _resume(self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: _Stream, why: str) -> None:
+        """Resume a cut POST stream by GET with Last-Event-ID, after the server's retry delay."""
+        assert self._client is not None
+        attempts = 0
+        previous = exchange
+        while attempts < self.resume_attempts:
+            attempts += 1
+            delay = parser.retry if parser.retry is not None else self.default_retry_ms
+            await anyio.sleep(delay / 1000)
+            headers = self._base_headers()
+            _set(headers, "Accept", "text/event-stream")
+            if parser.last_event_id:
+                _set(headers, "Last-Event-ID", parser.last_event_id)
+            try:
+                response, ex, _ = await open_response(
+                    self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log, rpc_id=request_id,
+                    note="resume", resumes=previous.id if previous is not None else None)
+            except (httpx2.HTTPError, TransportError, OSError) as exc:
+                why = describe_error(exc, self.url)
+                continue
+            try:
+                if response.status_code == 404 and self.session_id is not None:
+                    _, size = await read_bounded(response, ERROR_BODY_CAP)
+                    self._body(ex, size)
+                    self._finish(ex, status_text(response))
+                    self._session_gone(request_id, ex)
+                    return
+                if not response.is_success or content_type(response) != "text/event-stream":
+                    body, size = await read_bounded(response, ERROR_BODY_CAP)
+                    self._body(ex, size)
+                    why = f"resuming got {status_text(response)}: {quote_body(body)}"
+                    self._finish(ex, why)
+                    previous = ex
+                    if response.status_code in (400, 404, 405):
+                        break  # the server does not resume streams
+                    continue
+                again = SseParser(self.max_frame_bytes)
+                again.last_event_id, again.retry = parser.last_event_id, parser.retry
+                stream.status = response.status_code
+                error = await self._pump(response, ex, again, stream)
+                dropped = again.finish()
+                previous = ex
+                if stream.replied:
+                    self._finish(ex, error)
+                    return
+                if again.events_seen or again.last_event_id != parser.last_event_id:
+                    attempts = 0  # progress: the budget is for attempts in a row that bring nothing
+                parser = again
+                why = error or "the server closed the stream"
+                if dropped:
+                    why += f" in the middle of an event ({dropped} bytes lost)"
+                self._finish(ex, why)
+            finally:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                    await response.aclose()
+        self._undelivered(request_id, f"the response stream ended before the reply and could not be resumed "
+                                      f"({attempts} attempt{'s' if attempts != 1 else ''}): {why}", stream.status, previous)
+
+    # -- the standalone GET stream (legacy era) ------------------------------
+    def _open_standalone(self) -> None:
+        if self._tg is None or self._closing or self._standalone is not None:
+            return
+        self._standalone = anyio.CancelScope()
+        self._tg.start_soon(self._standalone_loop, self._standalone)
+
+    async def _standalone_loop(self, scope: anyio.CancelScope) -> None:
+        assert self._client is not None
+        with scope:
+            failures = 0
+            last_id: str | None = None
+            retry: int | None = None
+            while not self._closing:
+                headers = self._base_headers()
+                _set(headers, "Accept", "text/event-stream")
+                if last_id:
+                    _set(headers, "Last-Event-ID", last_id)
+                try:
+                    response, exchange, _ = await open_response(
+                        self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
+                        note="standalone stream", read_timeout=None)
+                except (httpx2.HTTPError, TransportError, OSError) as exc:
+                    failures += 1
+                    if failures >= STANDALONE_FAILURES:
+                        self._emit(Note(f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"))
+                        return
+                    await anyio.sleep(min(2 ** failures, 30))
+                    continue
+                try:
+                    status = response.status_code
+                    if status == 405 or not response.is_success or content_type(response) != "text/event-stream":
+                        body, size = await read_bounded(response, ERROR_BODY_CAP)
+                        self._body(exchange, size)
+                        self._finish(exchange, None if status == 405 else status_text(response))
+                        if status == 404 and self.session_id is not None:
+                            self._session_gone(None, exchange)
+                        elif not self._standalone_note:
+                            self._standalone_note = True
+                            what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
+                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body)}; not retried")
+                            self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
+                        return
+                    parser = SseParser(self.max_frame_bytes)
+                    parser.last_event_id, parser.retry = last_id, retry
+                    error = await self._pump(response, exchange, parser, _Stream(None, status))
+                    parser.finish()
+                    self._finish(exchange, error)
+                    last_id, retry = parser.last_event_id, parser.retry
+                    failures = 0 if parser.events_seen else failures + 1
+                finally:
+                    with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                        await response.aclose()
+                if failures >= STANDALONE_FAILURES * 2:
+                    self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
+                    return
+                await anyio.sleep((retry if retry is not None else DEFAULT_RETRY_MS) / 1000 * (2 ** min(failures, 5)))
+
+    # -- cancellation --------------------------------------------------------
+    async def cancel_request(self, msg_id: Any) -> str | None:
+        entry = self._inflight.get(_key(msg_id))
+        modern = entry[1] if entry is not None else self.modern
+        if not modern:
+            return None  # legacy era: a disconnect is not a cancellation; send notifications/cancelled
+        if entry is not None:
+            entry[0].cancel()
+            return f"closed the response stream of request {msg_id!r} (the 2026-07-28 cancellation on HTTP)"
+        return f"request {msg_id!r} has no open response stream (nothing to close)"
