@@ -29,8 +29,11 @@ each request by its ``MCP-Protocol-Version`` header: absent or a handshake versi
 ``io.modelcontextprotocol/protocolVersion`` etc.; ``inputRequests`` results for
 elicitation). There is no SDK option to serve only one era over HTTP.
 
-``--resumable`` keeps every SSE event in memory (event ids, ``Last-Event-ID`` replay);
+``--resumable`` keeps every SSE event in memory (event ids ``<stream>-<n>``, ``Last-Event-ID``
+replay; the SDK sends id'd priming events only to sessions initialized at >= 2025-11-25);
 ``--retry-interval`` makes the server send ``retry:`` and lets tools close the stream.
+Modern-era log notifications are sent only when the request's ``_meta`` carries
+``io.modelcontextprotocol/logLevel``; progress needs ``_meta.progressToken`` in both eras.
 
 Server name ``sdk-http-fixture`` (version ``1.0.0``). Capabilities: tools (legacy
 ``listChanged: true``), resources, prompts, logging.
@@ -54,9 +57,11 @@ Tools:
   ``"Hello, <name>!"`` on accept, ``"declined"`` / ``"cancelled"`` otherwise.
 * ``sleep(seconds: float = 1.0)`` -> waits, then text ``"slept <seconds>"`` (for
   cancellation tests).
-* ``close_stream()`` -> (needs ``--resumable --retry-interval``) sends ``"before"`` as a
-  log message, closes the SSE response stream, sends ``"after"``, then replies text
-  ``"resumed"``: a client must reconnect with ``Last-Event-ID`` to get the rest.
+* ``close_stream()`` -> (needs ``--resumable --retry-interval`` and a session initialized at
+  protocol version >= 2025-11-25, otherwise the SDK never closes the stream) sends
+  ``"before"`` as a log message, closes the SSE response stream (after a priming event
+  ``id: <n>`` / ``data:`` / ``retry: <ms>``), sends ``"after"``, then replies text
+  ``"resumed"``: a client must GET with ``Last-Event-ID`` to get the log messages and the reply.
 
 Resources: ``info://server`` (text/plain, ``"sdk http fixture server"``); template
 ``greeting://{name}`` -> ``"Hello, <name>!"``. Prompt: ``greet_prompt(name: str)`` -> one
@@ -231,7 +236,9 @@ def build_app(args: argparse.Namespace) -> Any:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY on accepted sockets only when the listening
+    # socket says TCP (with proto 0, Nagle + delayed ACKs made every keep-alive request take 40 ms).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", args.port))
     port = sock.getsockname()[1]
