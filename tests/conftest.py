@@ -155,7 +155,8 @@ class Connected:
 def connect() -> Callable[..., Any]:
     """``async with connect(command, env=..., cwd=..., timeout=...) as c:`` -> Connected, initialized.
 
-    Extra keyword arguments go to McpSession; ``initialize=False`` skips the handshake.
+    Extra keyword arguments go to McpSession (``era`` defaults to "legacy" here);
+    ``initialize=False`` skips the handshake.
     """
     from mcp_inspector.core.session.legacy import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
@@ -167,6 +168,7 @@ def connect() -> Callable[..., Any]:
         transport = StdioTransport(command, env=env, cwd=cwd, close_grace=close_grace, term_grace=term_grace)
         session_options.setdefault("timeout", 10.0)
         session_options.setdefault("init_timeout", 10.0)
+        session_options.setdefault("era", "legacy")  # these tests are about the legacy era; era tests pass era="auto"
         session = McpSession(transport, **session_options)
         connected = Connected(session, transport)
         async with session:

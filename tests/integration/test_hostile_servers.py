@@ -83,7 +83,7 @@ def test_a_server_that_stops_reading_cannot_hang_a_request(tmp_path):
     ''')
 
     async def body():
-        async with McpSession(StdioTransport(command, write_stall=1.0, close_grace=0.2, term_grace=0.2), timeout=1.0) as session:
+        async with McpSession(StdioTransport(command, write_stall=1.0, close_grace=0.2, term_grace=0.2), timeout=1.0, era="legacy") as session:
             await session.initialize()
             await session.connection.notify("notifications/initialized")
             started = time.perf_counter()

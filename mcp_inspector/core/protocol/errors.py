@@ -79,8 +79,24 @@ class TransportFailure(InspectorError):
     """The transport could not deliver a request or bring back its reply (an HTTP
     error status without a JSON-RPC body, a cut stream, a refused connection)."""
 
-    def __init__(self, method: str, reason: str, status: int | None = None) -> None:
+    def __init__(self, method: str, reason: str, status: int | None = None, meta: dict[str, Any] | None = None) -> None:
         self.method = method
         self.reason = reason
         self.status = status
+        #: The Undelivered event's meta (``legacy_hint``: the reply looked like a legacy server's).
+        self.meta = meta or {}
         super().__init__(f"{method} failed: {reason}")
+
+    @property
+    def legacy_hint(self) -> bool:
+        return bool(self.meta.get("legacy_hint"))
+
+
+class ToolExcluded(InspectorError):
+    """A tool left out of the list because its definition breaks the spec (over 2026-07-28
+    HTTP: invalid ``x-mcp-header`` annotations); calling it is refused."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+        super().__init__(f"tool {name!r} was excluded from the list and is not called: {reason}")

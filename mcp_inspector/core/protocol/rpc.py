@@ -59,8 +59,10 @@ class PendingRequest:
         on_progress: Callable[["PendingRequest"], None] | None,
         progress_token: Any,
         transport_meta: dict[str, Any] | None = None,
+        entry_meta: dict[str, Any] | None = None,
     ) -> None:
         self.connection = connection
+        self.entry_meta = entry_meta  # kept on the request's traffic entry (e.g. the MRTR round)
         self.transport_meta = transport_meta  # per-message facts for the transport (HTTP headers)
         self.id = msg_id
         self.method = method
@@ -204,6 +206,12 @@ class RpcConnection:
         #: set by a session whose era has no such notification). Before that, a server
         #: request other than ping is flagged.
         self.initialized = False
+        #: True in the 2026-07-28 era (set by the session): servers may send no requests,
+        #: so one is flagged and answered -32601 without running a handler.
+        self.modern = False
+        #: Called as ``meta_provider(method, params) -> params`` for every request sent with
+        #: send_request (the session adds the 2026-07-28 ``_meta`` there); not for send_raw.
+        self.meta_provider: Callable[[str, dict | None], dict | None] | None = None
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
@@ -247,13 +255,17 @@ class RpcConnection:
         progress: bool = False,
         msg_id: Any = None,
         transport_meta: dict[str, Any] | None = None,
+        entry_meta: dict[str, Any] | None = None,
     ) -> PendingRequest:
         """Send a request and return its handle without waiting for the answer.
 
         ``transport_meta`` goes to ``Transport.send`` with the frame (an HTTP
-        transport reads ``headers`` from it, e.g. ``Mcp-Param-*`` mirrors)."""
+        transport reads ``headers`` from it, e.g. ``Mcp-Param-*`` mirrors);
+        ``entry_meta`` is kept on the request's traffic entry."""
         if msg_id is None:
             msg_id = self.allocate_id()
+        if self.meta_provider is not None:
+            params = self.meta_provider(method, params)
         token = None
         if progress or on_progress is not None:
             token = msg_id
@@ -272,6 +284,7 @@ class RpcConnection:
             on_progress,
             token,
             transport_meta,
+            entry_meta,
         )
         data = jsonrpc.dumps(jsonrpc.request(msg_id, method, params))
         await self._send_tracked(pending, data)
@@ -322,7 +335,8 @@ class RpcConnection:
             self._by_token[id_key(pending.progress_token)] = pending
         # Recorded before the write is awaited: a reply may arrive while a large
         # request is still draining, and it must find the entry to link to.
-        pending.entry = self.store.append(Direction.OUT, Kind.REQUEST, data, method=pending.method, msg_id=pending.id, has_id=True)
+        pending.entry = self.store.append(Direction.OUT, Kind.REQUEST, data, method=pending.method, msg_id=pending.id, has_id=True,
+                                          meta=pending.entry_meta)
         try:
             await self._transmit(pending.entry, data, Kind.REQUEST, pending.method, pending.transport_meta)
         except BaseException:
@@ -372,7 +386,9 @@ class RpcConnection:
         while len(self._abandoned) > ABANDONED_MEMORY:
             self._abandoned.popitem(last=False)
         pending._resolve(error=error)
-        if self.closed is None and pending.method != "initialize":
+        # Neither initialize nor the era probe (server/discover before any handshake: a
+        # legacy server must get nothing but initialize and pings first) is cancelled.
+        if self.closed is None and pending.method != "initialize" and (self.initialized or pending.method != "server/discover"):
             # Bounded and shielded: a server that stopped reading its input must not
             # turn a timeout or a cancel into a hang.
             with anyio.move_on_after(CANCEL_SEND_LIMIT, shield=True):
@@ -385,6 +401,17 @@ class RpcConnection:
                     await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
                 except ConnectionLost:
                     pass
+
+    def release(self, pending: PendingRequest, error: BaseException) -> None:
+        """End a request the server ended itself (``notifications/cancelled`` for a
+        long-lived ``subscriptions/listen``): resolved with ``error``, nothing sent."""
+        if pending.done:
+            return
+        self._forget(pending)
+        self._abandoned[id_key(pending.id)] = (pending.entry, "ended by the server")
+        while len(self._abandoned) > ABANDONED_MEMORY:
+            self._abandoned.popitem(last=False)
+        pending._resolve(error=error)
 
     def _stderr_tail(self) -> list[str]:
         tail = getattr(self.transport, "stderr_tail", None)
@@ -421,7 +448,7 @@ class RpcConnection:
         if request_entry is not None and request_entry.reply_seq is None:
             request_entry.reply_seq = entry.seq
         status = event.meta.get("status") if event.meta else None
-        pending._resolve(error=TransportFailure(pending.method, event.reason, status if isinstance(status, int) else None))
+        pending._resolve(error=TransportFailure(pending.method, event.reason, status if isinstance(status, int) else None, event.meta))
 
     def _on_frame(self, raw: bytes, meta: dict | None) -> None:
         # Correlate first, append second: a recorder writes the entry the moment it is
@@ -474,6 +501,9 @@ class RpcConnection:
                 reply_to = progress_for.entry.seq if progress_for.entry is not None else None
             elif info.problem is None:
                 problem = "progress for a token with no request in flight"
+        elif kind is Kind.REQUEST and self.modern:
+            modern = "a request from the server, which 2026-07-28 forbids (servers ask through MRTR results): answered -32601"
+            problem = modern if problem is None else f"{problem}; {modern}"
         elif kind is Kind.REQUEST and not self.initialized and info.method != "ping":
             early = "sent before initialization (the client had not sent notifications/initialized)"
             problem = early if problem is None else f"{problem}; {early}"
@@ -596,8 +626,8 @@ class RpcConnection:
     def _on_request(self, message: dict, entry: TrafficEntry) -> None:
         method = message["method"]
         params = message.get("params")
-        handler = self.handlers.get(method)
-        if handler is None and method == "ping":
+        handler = None if self.modern else self.handlers.get(method)
+        if handler is None and method == "ping" and not self.modern:
             handler = _pong
         assert self._task_group is not None
         self._task_group.start_soon(self._answer, message["id"], method, params if isinstance(params, dict) else None, handler, entry)

@@ -61,4 +61,14 @@ class ServerClosed:
     stderr_tail: list[str] = field(default_factory=list)
 
 
-SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed
+@dataclass(slots=True)
+class InputRequested:
+    """A modern server answered with an InputRequiredResult (MRTR): round ``round`` of the
+    request whose first frame is ``first_seq``; ``requests`` is ``{key: {method, params}}``."""
+
+    round: int
+    requests: dict[str, Any]
+    first_seq: int | None
+
+
+SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested

@@ -1,9 +1,11 @@
-"""The MCP session (legacy era, 2024-11-05 to 2025-11-25) over an RpcConnection.
+"""The MCP session over an RpcConnection, in either era.
 
-It does the handshake, keeps what the server declared, fetches lists through
-every page, re-fetches them when the server says they changed (and works out
-what changed), and calls tools with argument and output validation. It emits
-``events`` to listeners; the frames themselves go to the traffic store.
+It connects (the legacy ``initialize`` handshake, 2024-11-05 to 2025-11-25, or
+the 2026-07-28 era found with ``server/discover``: see era.py and modern.py),
+keeps what the server declared, fetches lists through every page, re-fetches
+them when the server says they changed (and works out what changed), and calls
+tools with argument and output validation (answering MRTR rounds: mrtr.py). It
+emits ``events`` to listeners; the frames themselves go to the traffic store.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import anyio
 import anyio.abc
 
 from ... import __version__
-from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation
+from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
+from . import era as era_detection
+from . import modern, mrtr
+from .subscriptions import Subscriptions
 from ..schema.validation import Issue, validate
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
@@ -65,7 +70,9 @@ class ToolCallOutcome:
     view: ToolResultView
     argument_issues: list[Issue] = field(default_factory=list)
     elapsed_ms: float = 0.0
-    request: PendingRequest | None = None
+    request: PendingRequest | None = None  # the first request (MRTR retries are in ``rounds``)
+    rounds: list[PendingRequest] = field(default_factory=list)  # every request sent, the first included
+    note: str | None = None  # e.g. a result of an extension's resultType, shown as it came
 
     @property
     def is_error(self) -> bool:
@@ -82,10 +89,12 @@ class McpSession:
         store: TrafficStore | None = None,
         timeout: float | None = 60.0,
         init_timeout: float | None = 30.0,
-        protocol_version: str = LATEST_LEGACY,
+        protocol_version: str | None = None,
         client_info: dict[str, Any] | None = None,
         handlers: dict[str, RequestHandler] | None = None,
         auto_refresh: bool = True,
+        era: str = "auto",
+        discover_timeout: float = era_detection.DISCOVER_TIMEOUT,
     ) -> None:
         self.store = store if store is not None else TrafficStore()
         self.connection = RpcConnection(transport, self.store, default_timeout=timeout)
@@ -93,6 +102,10 @@ class McpSession:
         self.timeout = timeout
         self.init_timeout = init_timeout
         self.proposed_version = protocol_version
+        #: The era asked for ("auto", "legacy", "modern"), why when it was given, and the
+        #: contradiction initialize() reports (era and protocol_version disagreeing).
+        self.requested_era, self.era_given, self._era_error = era_detection.resolve(era, protocol_version)
+        self.discover_timeout = discover_timeout
         self.client_info = client_info or CLIENT_INFO
         self.auto_refresh = auto_refresh
         for method, handler in (handlers or {}).items():
@@ -103,6 +116,16 @@ class McpSession:
         self.capabilities: dict[str, Any] = {}
         self.instructions: str | None = None
         self.initialize_result: dict[str, Any] | None = None
+        self.era: str | None = None  # "legacy" or "modern" once connected
+        self.era_reason = ""  # one sentence: why this era
+        self.discover_result: dict[str, Any] | None = None
+        self.cache_info: dict[str, dict[str, Any]] = {}  # method -> {ttlMs, cacheScope} of its last result
+        self.log_level: str | None = None  # modern: sent in every request's _meta
+        self.subscription_ack: dict[str, Any] | None = None  # what the server honours on subscriptions/listen
+        self.excluded_tools: dict[str, str] = {}  # 2026-07-28 HTTP: tools left out of lists["tools"], and why
+        self.subscriptions = Subscriptions(self)
+        self._meta_version: str | None = None  # the version put in every request's _meta (modern)
+        self._reinitializing = False
         self.lists: dict[str, list[dict[str, Any]]] = {}
         self._listeners: list[Listener] = []
         self._task_group: anyio.abc.TaskGroup | None = None
@@ -110,6 +133,8 @@ class McpSession:
         self._refresh: dict[str, str] = {}
         self.connection.add_notification_listener(self._on_notification)
         self.connection.add_close_listener(self._on_closed)
+        self.connection.meta_provider = self._add_meta
+        transport.on_session_expired = self._on_session_expired
 
     # -- listeners -----------------------------------------------------
     def add_listener(self, listener: Listener) -> Callable[[], None]:
@@ -156,6 +181,8 @@ class McpSession:
         return self.connection.closed
 
     def client_capabilities(self) -> dict[str, Any]:
+        if self._meta_version is not None:
+            return modern.client_capabilities(self.connection.handlers)
         caps: dict[str, Any] = {}
         for method, (name, value) in HANDLER_CAPABILITIES.items():
             if method in self.connection.handlers:
@@ -163,35 +190,106 @@ class McpSession:
         return caps
 
     async def initialize(self) -> dict[str, Any]:
-        """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
-        self._set_state(SessionState.INITIALIZING, f"proposing {self.proposed_version}")
-        params = {
-            "protocolVersion": self.proposed_version,
-            "capabilities": self.client_capabilities(),
-            "clientInfo": self.client_info,
-        }
+        """Connect: find the era (``auto``) and do what it needs (``initialize`` and
+        ``notifications/initialized``, or ``server/discover``). Returns that result."""
+        self._set_state(SessionState.INITIALIZING, f"proposing {self.proposed_version or 'auto'}")
         try:
-            result = await self.connection.request("initialize", params, timeout=self.init_timeout)
+            if self._era_error is not None:
+                raise ConnectError(self._era_error)
+            result = await era_detection.connect(self)
         except InspectorError as exc:
             self._set_state(SessionState.FAILED, str(exc))
             raise
+        self._set_state(SessionState.READY, f"protocol {self.protocol_version}")
+        if self.era == "modern" and self.auto_refresh:
+            self.subscriptions.start()
+        return result
+
+    async def _initialize(self, version: str, reason: str) -> dict[str, Any]:
+        """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
+        self._meta_version = None
+        params = {
+            "protocolVersion": version,
+            "capabilities": self.client_capabilities(),
+            "clientInfo": self.client_info,
+        }
+        result = await self.connection.request("initialize", params, timeout=self.init_timeout)
         version = result.get("protocolVersion")
         if version not in LEGACY_VERSIONS:
-            message = (
+            raise ConnectError(
                 f"the server chose protocol version {version!r}, which mcp-inspector does not support "
                 f"(supported: {', '.join(LEGACY_VERSIONS)})"
             )
-            self._set_state(SessionState.FAILED, message)
-            raise ConnectError(message)
+        self.era, self.era_reason = "legacy", reason
         self.protocol_version = version
         self.connection.protocol_version = version
+        self.transport.set_protocol_version(version)
         self.initialize_result = result
         self.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
         self.capabilities = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
         instructions = result.get("instructions")
         self.instructions = instructions if isinstance(instructions, str) else None
         await self.connection.notify("notifications/initialized")
-        self._set_state(SessionState.READY, f"protocol {version}")
+        return result
+
+    async def _discover(self, version: str, timeout: float | None) -> dict[str, Any]:
+        """``server/discover`` with ``version`` in its _meta (the probe of era.connect)."""
+        self._meta_version = version
+        self.transport.set_protocol_version(version)
+        try:
+            return await self.connection.request("server/discover", None, timeout=timeout)
+        except BaseException:
+            self._meta_version = None
+            self.transport.set_protocol_version(None)
+            raise
+
+    def _become_modern(self, version: str, result: dict[str, Any], reason: str) -> None:
+        self.era, self.era_reason = "modern", reason
+        self._meta_version = version
+        self.protocol_version = version
+        self.connection.protocol_version = version
+        self.connection.initialized = True
+        self.connection.modern = True
+        self.transport.set_protocol_version(version)
+        self.discover_result = result
+        self.capabilities = result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {}
+        instructions = result.get("instructions")
+        self.instructions = instructions if isinstance(instructions, str) else None
+        self._accept("server/discover", result)
+
+    # -- the modern request path -----------------------------------------
+    def _add_meta(self, method: str, params: dict | None) -> dict | None:
+        """Every request in the modern era carries version, capabilities and identity."""
+        if self._meta_version is None:
+            return params
+        meta = modern.request_meta(self._meta_version, self.client_capabilities(), self.client_info, self.log_level)
+        return modern.add_request_meta(params, meta)
+
+    def _accept(self, method: str, result: dict[str, Any]) -> str | None:
+        """Take in a final modern result: its serverInfo and cache facts; judge its
+        resultType (an unknown one raises). Returns a note for an extension's type."""
+        if self.era != "modern":
+            return None
+        info = modern.server_info_of(result)
+        if info is not None:
+            self.server_info = info
+        facts = modern.cache_facts(result)
+        if facts is not None:
+            self.cache_info[method] = facts
+        note = modern.check_result_type(method, result)
+        if note is not None:
+            self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
+        return note
+
+    async def _call(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
+        """A request and its result, through MRTR rounds where the era allows them."""
+        if self.era == "modern" and method in modern.MRTR_METHODS:
+            first = mrtr.remember(await self.connection.send_request(method, params, **options), params, options)
+            outcome = await mrtr.complete(self, first)
+            self._accept(method, outcome.result)
+            return outcome.result
+        result = await self.connection.request(method, params, **options)
+        self._accept(method, result)
         return result
 
     # -- lists ---------------------------------------------------------
@@ -212,6 +310,10 @@ class McpSession:
         return items
 
     def _store_list(self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None) -> None:
+        if kind == "tools" and self.era == "modern" and self.transport.kind == "http":
+            items, self.excluded_tools = modern.split_excluded(items)
+            for name, reason in self.excluded_tools.items():
+                self.store.note(f"tool {name!r} excluded from the list: {reason}", excluded_tool=name)
         self.lists[kind] = items
         diff = diff_items(before or [], items) if before is not None else ListDiff(added=list(items))
         self._emit(ListChanged(kind, items, diff, "initial" if before is None and cause == "refresh" else cause, error))
@@ -222,7 +324,7 @@ class McpSession:
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             params = {"cursor": cursor} if cursor is not None else None
-            result = await self.connection.request(method, params)
+            result = await self._call(method, params)
             page = result.get(key)
             if not isinstance(page, list):
                 raise PaginationError(f"{method} result has no `{key}` array", items)
@@ -264,56 +366,102 @@ class McpSession:
         return validate(tool.get("inputSchema"), arguments)
 
     async def begin_tool_call(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> PendingRequest:
+        """Send ``tools/call``; the PendingRequest is the first request (MRTR retries,
+        if the server asks for input, are sent by finish_tool_call)."""
+        if name in self.excluded_tools:
+            raise ToolExcluded(name, self.excluded_tools[name])
         params: dict[str, Any] = {"name": name, "arguments": arguments if arguments is not None else {}}
         options.setdefault("progress", True)
-        return await self.connection.send_request("tools/call", params, **options)
+        if self.era == "modern" and self.transport.kind == "http" and "transport_meta" not in options:
+            try:
+                headers = modern.tool_param_headers(self.tool(name), params["arguments"])
+            except ImportError:
+                headers = {}
+            if headers:
+                options["transport_meta"] = {"headers": headers}
+        return mrtr.remember(await self.connection.send_request("tools/call", params, **options), params, options)
 
     async def finish_tool_call(self, pending: PendingRequest) -> ToolCallOutcome:
-        """Wait for a call started with begin_tool_call; JSON-RPC errors raise."""
-        result = await pending.wait()
-        params = pending.params or {}
+        """Wait for a call started with begin_tool_call (answering MRTR rounds in the
+        modern era); JSON-RPC errors raise."""
+        started = time.perf_counter() - pending.elapsed
+        if self.era == "modern":
+            outcome = await mrtr.complete(self, pending)
+            result, rounds = outcome.result, outcome.rounds
+            note = self._accept("tools/call", result)
+        else:
+            result, rounds, note = await pending.wait(), [pending], None
+        params = getattr(pending, "mrtr_params", None) or pending.params or {}
         name = params.get("name", "")
         arguments = params.get("arguments") or {}
         view = analyze_tool_result(result, self.tool(name))
-        return ToolCallOutcome(name, arguments, result, view, self.check_arguments(name, arguments), pending.elapsed * 1000, pending)
+        elapsed = (time.perf_counter() - started) * 1000 if len(rounds) > 1 else pending.elapsed * 1000
+        return ToolCallOutcome(name, arguments, result, view, self.check_arguments(name, arguments), elapsed, pending,
+                               rounds, note)
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> ToolCallOutcome:
         return await self.finish_tool_call(await self.begin_tool_call(name, arguments, **options))
 
     # -- other requests ------------------------------------------------
     async def ping(self, **options: Any) -> dict[str, Any]:
+        """A round trip: ``ping``, or in 2026-07-28 (which has no ping) ``server/discover``."""
+        if self.era == "modern":
+            return await self._call("server/discover", None, **options)
         return await self.connection.request("ping", None, **options)
 
     async def read_resource(self, uri: str, **options: Any) -> dict[str, Any]:
-        return await self.connection.request("resources/read", {"uri": uri}, **options)
+        return await self._call("resources/read", {"uri": uri}, **options)
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None, **options: Any) -> dict[str, Any]:
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = arguments
-        return await self.connection.request("prompts/get", params, **options)
+        return await self._call("prompts/get", params, **options)
 
     async def subscribe(self, uri: str) -> dict[str, Any]:
+        """``resources/subscribe``; in 2026-07-28 the URI joins the subscriptions/listen filter."""
+        if self.era == "modern":
+            if uri not in self.subscriptions.uris:
+                self.subscriptions.uris.append(uri)
+                await self.subscriptions.update()
+            return {}
         return await self.connection.request("resources/subscribe", {"uri": uri})
 
     async def unsubscribe(self, uri: str) -> dict[str, Any]:
+        if self.era == "modern":
+            if uri in self.subscriptions.uris:
+                self.subscriptions.uris.remove(uri)
+                await self.subscriptions.update()
+            return {}
         return await self.connection.request("resources/unsubscribe", {"uri": uri})
 
     async def set_log_level(self, level: str) -> dict[str, Any]:
+        """``logging/setLevel``; in 2026-07-28 the level goes in every request's _meta."""
+        if self.era == "modern":
+            self.log_level = level
+            return {}
         return await self.connection.request("logging/setLevel", {"level": level})
 
     async def complete(self, ref: dict[str, Any], argument: dict[str, str], context: dict[str, Any] | None = None) -> dict[str, Any]:
         params: dict[str, Any] = {"ref": ref, "argument": argument}
         if context:
             params["context"] = context
-        return await self.connection.request("completion/complete", params)
+        return await self._call("completion/complete", params)
 
     async def request(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
         """Any request, for the raw composer."""
-        return await self.connection.request(method, params, **options)
+        return await self._call(method, params, **options)
 
     # -- server-initiated traffic ---------------------------------------
     def _on_notification(self, method: str, params: dict | None, entry: TrafficEntry) -> None:
+        if self.era == "modern":
+            route = self.subscriptions.route(method, params, entry)
+            if route == "acknowledged" or (route == "listen" and method == "notifications/cancelled"):
+                return
+            if route is None and (method in _CHANGED or method == "notifications/resources/updated"):
+                entry.problem = entry.problem or "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
+                self.store.version += 1
+                return
         kinds = _CHANGED.get(method)
         if kinds is not None:
             if self.auto_refresh and self.state is SessionState.READY:
@@ -347,6 +495,23 @@ class McpSession:
                     return
         finally:
             self._refresh.pop(kind, None)
+
+    def _on_session_expired(self) -> None:
+        """The HTTP server ended the legacy session (404): handshake again, once at a time."""
+        if self.era != "legacy" or self._reinitializing or self._task_group is None or self.closed is not None:
+            return
+        self._reinitializing = True
+        self._task_group.start_soon(self._reinitialize)
+
+    async def _reinitialize(self) -> None:
+        try:
+            assert self.protocol_version is not None
+            await self._initialize(self.protocol_version, self.era_reason)
+            self.store.note("the server ended the session (HTTP 404): re-initialized", session_expired=True)
+        except InspectorError as exc:
+            self.store.note(f"the server ended the session (HTTP 404); initializing again failed: {exc}", session_expired=True)
+        finally:
+            self._reinitializing = False
 
     def _on_closed(self, closed: Closed) -> None:
         self._set_state(SessionState.CLOSED, closed.reason)

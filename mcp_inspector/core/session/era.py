@@ -1,0 +1,134 @@
+"""Which era a server speaks, and connecting in it (2026-07-28 ``basic/versioning.mdx``
+§Backward Compatibility, ``basic/transports/stdio.mdx`` §Backward Compatibility).
+
+``auto``: probe with ``server/discover`` (its ``_meta`` carrying 2026-07-28). A
+``DiscoverResult`` or a recognised modern error (``-32022`` with ``data.supported``,
+``-32020``, ``-32021``) means modern; any other error, or no answer within a short
+timeout, means legacy: ``initialize`` on the same connection. Over HTTP, a request
+the transport reports undelivered with a ``legacy_hint`` falls back the same way,
+and when ``initialize`` gets one too, to the deprecated HTTP+SSE transport.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol.errors import ConnectError, RequestTimeout, RpcError, TransportFailure
+from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
+from .modern import UNSUPPORTED_PROTOCOL_VERSION, modern_error
+
+DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
+SSE_VERSION = "2024-11-05"  # the only revision of the HTTP+SSE transport
+
+
+def resolve(era: str, protocol_version: str | None) -> tuple[str, str, str | None]:
+    """(the era to use: auto, legacy or modern; why, when it was given; an error
+    message for a contradiction)."""
+    if era not in ("auto", "legacy", "modern"):
+        return "auto", "", f"unknown era {era!r} (auto, legacy or modern)"
+    implied = era_of(protocol_version)
+    if era == "auto":
+        if protocol_version is None:
+            return "auto", "", None
+        if implied is None:  # an unknown revision is proposed in initialize as it is (the server decides)
+            return "legacy", f"protocol version {protocol_version} was asked for (not a modern revision)", None
+        return implied, f"protocol version {protocol_version} was asked for (a {implied} revision)", None
+    if protocol_version is not None and implied != era:
+        what = f"a {implied} revision" if implied else "not a revision mcp-inspector knows"
+        return era, "", (f"--era {era} contradicts protocol version {protocol_version} ({what}; "
+                         f"legacy: {', '.join(LEGACY_VERSIONS)}; modern: {', '.join(MODERN_VERSIONS)})")
+    return era, f"--era {era}", None
+
+
+def _supported(data: Any) -> list[str]:
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return [v for v in supported if isinstance(v, str)] if isinstance(supported, list) else []
+
+
+async def connect(session: Any) -> dict[str, Any]:
+    """Detect the era (unless it was given) and connect in it; returns the
+    DiscoverResult or the InitializeResult."""
+    asked = session.requested_era
+    if asked == "legacy":
+        return await legacy(session, session.era_given)
+    forced = asked == "modern"
+    version = session.proposed_version or LATEST_MODERN
+    tried: set[str] = set()
+    while True:
+        tried.add(version)
+        limits = [t for t in (session.discover_timeout, session.timeout, session.init_timeout) if t is not None]
+        timeout = session.init_timeout if forced else min(limits, default=DISCOVER_TIMEOUT)
+        try:
+            result = await session._discover(version, timeout=timeout)
+        except RequestTimeout as exc:
+            if forced:
+                raise ConnectError(f"--era modern: server/discover got no answer within {exc.seconds:g} s") from None
+            return await legacy(session, f"server/discover got no answer within {exc.seconds:g} s: fell back to initialize")
+        except TransportFailure as exc:
+            if forced or not exc.legacy_hint:
+                raise ConnectError(f"server/discover failed: {exc.reason}") from None
+            return await legacy(session, f"server/discover failed ({exc.reason}), as a legacy server's would: fell back to initialize")
+        except RpcError as exc:
+            name = modern_error(exc.code)
+            if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
+                supported = _supported(exc.data)
+                ours = [v for v in MODERN_VERSIONS if v in supported and v not in tried]
+                if ours:
+                    version = ours[-1]
+                    continue
+                legacy_ok = [v for v in LEGACY_VERSIONS if v in supported]
+                if legacy_ok and not forced:
+                    return await legacy(session, f"server/discover: the server supports no modern revision mcp-inspector speaks "
+                                                 f"(supported: {', '.join(supported)}): fell back to initialize",
+                                        version=legacy_ok[-1])
+                raise ConnectError(
+                    f"the server supports none of the protocol versions mcp-inspector speaks (it supports: "
+                    f"{', '.join(supported) or 'none listed'}; mcp-inspector: {', '.join(LEGACY_VERSIONS + MODERN_VERSIONS)})")
+            if name is not None:
+                raise ConnectError(f"server/discover failed with the modern error {exc.code} ({name}): {exc.message}")
+            if forced:
+                raise ConnectError(f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)") from None
+            return await legacy(session, f"server/discover failed with {exc.code} {exc.message}: fell back to initialize")
+        versions = result.get("supportedVersions")
+        if not isinstance(versions, list):
+            if forced:
+                raise ConnectError("--era modern: the server/discover result has no supportedVersions array (not a DiscoverResult)")
+            return await legacy(session, "server/discover answered without supportedVersions (not a DiscoverResult): fell back to initialize")
+        if version not in versions:
+            ours = [v for v in MODERN_VERSIONS if v in versions and v not in tried]
+            if ours:
+                version = ours[-1]
+                continue
+            legacy_ok = [v for v in LEGACY_VERSIONS if v in versions]
+            if legacy_ok and not forced:
+                return await legacy(session, f"server/discover lists no modern revision mcp-inspector speaks "
+                                             f"({', '.join(map(str, versions))}): fell back to initialize", version=legacy_ok[-1])
+            raise ConnectError(f"the server supports none of the protocol versions mcp-inspector speaks (it lists: "
+                               f"{', '.join(map(str, versions)) or 'none'})")
+        reason = "server/discover answered with a DiscoverResult" + (f" ({session.era_given})" if forced else "")
+        session._become_modern(version, result, reason)
+        return result
+
+
+async def legacy(session: Any, reason: str, version: str | None = None) -> dict[str, Any]:
+    """The legacy handshake; over HTTP, falls back to HTTP+SSE when the transport says so."""
+    proposed = version or (session.proposed_version if era_of(session.proposed_version) != "modern" else None) or LATEST_LEGACY
+    session.transport.set_protocol_version(None)
+    try:
+        return await session._initialize(proposed, reason)
+    except TransportFailure as exc:
+        if not (exc.legacy_hint and getattr(session.transport, "can_fall_back", False)):
+            raise ConnectError(f"initialize failed: {exc.reason}") from None
+        why = f"initialize failed over Streamable HTTP ({exc.reason}): fell back to the HTTP+SSE transport"
+        session.store.note(why, era=True)
+        await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
+        try:
+            return await session._initialize(SSE_VERSION, f"{reason}; {why}" if reason else why)
+        except TransportFailure as again:
+            raise ConnectError(f"initialize failed over HTTP+SSE too: {again.reason}") from None
+    except RpcError as exc:
+        if session.era_given == "--era legacy":
+            raise ConnectError(
+                f"the server rejected initialize ({exc}); it may speak only 2026-07-28: try --era auto or --era modern"
+            ) from None
+        raise

@@ -1,0 +1,136 @@
+"""Multi Round-Trip Requests (2026-07-28, ``basic/patterns/mrtr.mdx``).
+
+A modern server may answer ``tools/call``, ``prompts/get`` or ``resources/read``
+with an ``InputRequiredResult``: ``inputRequests`` (``{key: {method, params}}``,
+each an ``elicitation/create``, ``sampling/createMessage`` or ``roots/list``) and
+an opaque ``requestState``. The client answers every input request with the
+handler registered for its method on ``connection.handlers`` (the ones legacy
+server-to-client requests use), then retries the same method with a NEW id, the
+original params, ``inputResponses`` under the same keys and ``requestState``
+echoed unchanged, until the result is complete. Each retry's traffic entry is
+marked ``meta={"mrtr": {"first": <seq of the first request>, "round": n}}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol.errors import InspectorError, ProtocolViolation, RpcError
+from ..protocol.rpc import PendingRequest
+from .events import InputRequested
+from .modern import result_type
+
+MAX_ROUNDS = 32
+INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
+DECLINED_ELICITATION = {"action": "decline"}
+
+
+class MrtrError(ProtocolViolation):
+    """A multi round-trip request that cannot go on (a malformed InputRequiredResult,
+    too many rounds, an input request the client cannot answer)."""
+
+
+@dataclass(slots=True)
+class MrtrOutcome:
+    result: dict[str, Any]
+    rounds: list[PendingRequest] = field(default_factory=list)
+
+
+def remember(pending: PendingRequest, params: dict | None, options: dict[str, Any]) -> PendingRequest:
+    """Keep what a retry needs on the first request (its params before ``_meta`` was
+    added, and the send options)."""
+    pending.mrtr_params = dict(params) if params is not None else None  # type: ignore[attr-defined]
+    pending.mrtr_options = dict(options)  # type: ignore[attr-defined]
+    return pending
+
+
+async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
+    """Wait for ``first`` and run the rounds until a result that is not input_required."""
+    method = first.method
+    params: dict | None = getattr(first, "mrtr_params", first.params)
+    options: dict[str, Any] = dict(getattr(first, "mrtr_options", {}))
+    options.pop("msg_id", None)
+    first_seq = first.entry.seq if first.entry is not None else None
+    pending = first
+    rounds = [first]
+    for round_no in range(1, MAX_ROUNDS + 2):
+        result = await pending.wait()
+        if result_type(method, result) != "input_required":
+            return MrtrOutcome(result, rounds)
+        if round_no > MAX_ROUNDS:
+            raise MrtrError(f"{method}: the server still asked for input after {MAX_ROUNDS} rounds; stopped")
+        requests, state = _parse(method, result)
+        session._emit(InputRequested(round_no, requests, first_seq))
+        responses = await _answer_all(session, method, requests, pending)
+        retry = {k: v for k, v in (params or {}).items() if k not in ("inputResponses", "requestState")}
+        if requests:
+            retry["inputResponses"] = responses
+        if state is not None:
+            retry["requestState"] = state
+        pending = await session.connection.send_request(
+            method, retry, entry_meta={"mrtr": {"first": first_seq, "round": round_no}}, **options)
+        rounds.append(pending)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _parse(method: str, result: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], str | None]:
+    requests = result.get("inputRequests")
+    state = result.get("requestState")
+    if requests is not None and not isinstance(requests, dict):
+        raise MrtrError(f"{method}: inputRequests must be an object of {{key: request}}, got {type(requests).__name__}")
+    if state is not None and not isinstance(state, str):
+        raise MrtrError(f"{method}: requestState must be a string, got {type(state).__name__}")
+    if requests is None and state is None:
+        raise MrtrError(f"{method}: an InputRequiredResult with neither inputRequests nor requestState")
+    checked: dict[str, dict[str, Any]] = {}
+    for key, request in (requests or {}).items():
+        if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+            raise MrtrError(f"{method}: input request {key!r} is not a {{method, params}} object")
+        if request["method"] not in INPUT_METHODS:
+            raise MrtrError(f"{method}: input request {key!r} asks for {request['method']!r}, which is not one of "
+                            f"{', '.join(INPUT_METHODS)}")
+        request_params = request.get("params")
+        if request_params is not None and not isinstance(request_params, dict):
+            raise MrtrError(f"{method}: input request {key!r} has params that are not an object")
+        checked[key] = request
+    return checked, state
+
+
+async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, Any]],
+                      pending: PendingRequest) -> dict[str, Any]:
+    """Answer each input request with the registered handler, one at a time (a person
+    may be answering them)."""
+    responses: dict[str, Any] = {}
+    entry = pending.reply if pending.reply is not None else pending.entry
+    handlers = session.connection.handlers
+    for key, request in requests.items():
+        input_method = request["method"]
+        handler = handlers.get(input_method)
+        if handler is None:
+            if input_method == "elicitation/create":
+                # Not declared (no handler): declining is the answer the spec gives the user.
+                session.store.note(f"{method}: input request {key!r} ({input_method}) declined: no handler for it "
+                                   "(the client did not declare elicitation)", mrtr=True)
+                responses[key] = dict(DECLINED_ELICITATION)
+                continue
+            raise MrtrError(f"{method}: the server asked for {input_method} (input request {key!r}), which the client did "
+                            "not declare in its capabilities and cannot answer")
+        assert entry is not None
+        try:
+            answer = await handler(request.get("params"), entry)
+        except RpcError as exc:
+            if input_method == "elicitation/create":
+                session.store.note(f"{method}: input request {key!r} cancelled: {exc.message}", mrtr=True)
+                responses[key] = {"action": "cancel"}
+                continue
+            raise MrtrError(f"{method}: answering input request {key!r} ({input_method}) failed: {exc.message}") from None
+        except InspectorError:
+            raise
+        except Exception as exc:  # a handler bug must not crash the call
+            raise MrtrError(f"{method}: the {input_method} handler failed on input request {key!r}: "
+                            f"{exc.__class__.__name__}: {exc}") from None
+        if not isinstance(answer, dict):
+            raise MrtrError(f"{method}: the {input_method} handler returned {type(answer).__name__}, not an object")
+        responses[key] = answer
+    return responses

@@ -1,0 +1,147 @@
+"""``subscriptions/listen`` (2026-07-28, ``basic/patterns/subscriptions.mdx``).
+
+In the modern era the server sends list_changed and resources/updated only on a
+long-lived ``subscriptions/listen`` request the client opens, each notification
+tagged with ``_meta["io.modelcontextprotocol/subscriptionId"]`` (the listen
+request's id). The first message is ``notifications/subscriptions/acknowledged``
+with the subset the server honours. The stream ends with a result (graceful),
+``notifications/cancelled`` from the server (stdio) or a transport failure; while
+the session is ready it is reopened with a backoff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from ..protocol.errors import ConnectionLost, InspectorError, RequestCancelled, RpcError
+from ..protocol.jsonrpc import id_key
+from ..protocol.rpc import PendingRequest
+from ..traffic.entry import TrafficEntry
+from .events import SessionState
+from .modern import SUBSCRIPTION_ID_KEY
+
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+FIRST_DELAY = 0.5  # seconds before reopening a stream that ended
+MAX_DELAY = 30.0
+# filter field -> (capability, what declares it)
+LIST_FILTERS = {"toolsListChanged": "tools", "promptsListChanged": "prompts", "resourcesListChanged": "resources"}
+
+
+class Subscriptions:
+    """The session's one listen stream: what it asks for, its acknowledgment, reopening."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.uris: list[str] = []
+        self.pending: PendingRequest | None = None
+        self.ack: dict[str, Any] | None = None
+        self._running = False
+        self._reopen = False
+        self._ids: set[Any] = set()  # keys of every listen id we opened (late tagged frames are ours too)
+
+    def wanted(self) -> dict[str, Any]:
+        """The filter: list changes the server declared ``listChanged`` for, plus the
+        resource URIs the caller subscribed to."""
+        caps = self.session.capabilities
+        notifications: dict[str, Any] = {}
+        for name, capability in LIST_FILTERS.items():
+            declared = caps.get(capability)
+            if isinstance(declared, dict) and declared.get("listChanged") is True:
+                notifications[name] = True
+        if self.uris:
+            notifications["resourceSubscriptions"] = list(self.uris)
+        return notifications
+
+    def start(self) -> None:
+        """Open the stream (in the background) if there is anything to listen for."""
+        if self._running or not self.wanted():
+            return
+        assert self.session._task_group is not None
+        self._running = True
+        self.session._task_group.start_soon(self._run)
+
+    async def update(self) -> None:
+        """The filter changed (a resource subscription): reopen the stream with it."""
+        if not self._running:
+            self.start()
+            return
+        pending = self.pending
+        if pending is not None and not pending.done:
+            self._reopen = True
+            await pending.cancel("re-opened with a new filter")
+
+    async def _run(self) -> None:
+        session = self.session
+        delay = FIRST_DELAY
+        try:
+            while session.state is SessionState.READY and session.closed is None:
+                notifications = self.wanted()
+                if not notifications:
+                    return
+                self.ack = None
+                session.subscription_ack = None
+                self._reopen = False
+                try:
+                    pending = await session.connection.send_request(
+                        "subscriptions/listen", {"notifications": notifications}, timeout=None)
+                except ConnectionLost:
+                    return
+                self.pending = pending
+                self._ids.add(id_key(pending.id))
+                try:
+                    await pending.wait()
+                    ending = "the server ended it with a result"
+                except ConnectionLost:
+                    return
+                except RequestCancelled as exc:
+                    if self._reopen:
+                        delay = FIRST_DELAY
+                        continue
+                    ending = exc.reason
+                except RpcError as exc:
+                    session.store.note(f"subscriptions/listen failed: {exc}; list changes will not be seen live "
+                                       "(not reopened)", subscription=True)
+                    return
+                except InspectorError as exc:
+                    ending = str(exc)
+                finally:
+                    self.pending = None
+                if session.state is not SessionState.READY or session.closed is not None:
+                    return
+                seq = pending.entry.seq if pending.entry is not None else "?"
+                session.store.note(f"the subscriptions/listen stream #{seq} ended ({ending}): reopening in {delay:g} s",
+                                   subscription=True)
+                await anyio.sleep(delay)
+                delay = min(delay * 2, MAX_DELAY)
+        finally:
+            self._running = False
+
+    def route(self, method: str, params: dict | None, entry: TrafficEntry) -> str | None:
+        """Where a notification belongs in the modern era: "listen" when it is tagged
+        with a listen stream's id, "acknowledged" for the acknowledgment, None otherwise."""
+        meta = params.get("_meta") if params is not None else None
+        tagged = meta.get(SUBSCRIPTION_ID_KEY) if isinstance(meta, dict) else None
+        if method == "notifications/cancelled" and params is not None:
+            pending = self.pending
+            if pending is not None and not pending.done and params.get("requestId") == pending.id:
+                reason = params.get("reason")
+                self.session.connection.release(pending, RequestCancelled(
+                    "subscriptions/listen", f"the server cancelled it{': ' + reason if isinstance(reason, str) else ''}"))
+                return "listen"
+            return None
+        if tagged is None:
+            return None
+        try:
+            ours = id_key(tagged) in self._ids
+        except TypeError:
+            ours = False
+        if not ours:
+            return None
+        if method == ACKNOWLEDGED:
+            honoured = params.get("notifications") if params is not None else None
+            self.ack = honoured if isinstance(honoured, dict) else {}
+            self.session.subscription_ack = self.ack
+            return "acknowledged"
+        return "listen"

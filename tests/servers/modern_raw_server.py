@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""A hand-written 2026-07-28-only ("modern") MCP server over stdio, for the era tests.
+
+Stdlib only. It rejects ``initialize`` with -32601, answers ``server/discover``,
+checks that every request's ``params._meta`` carries the protocol version and
+the client capabilities (-32602 otherwise, -32022 for another version), and
+records each request's ``_meta`` on stderr (``meta <method> <json>``).
+
+Tools:
+* ``echo(text)``: the text back.
+* ``wizard()``: MRTR over two rounds: first an ``elicitation/create`` (key
+  ``who``), then a ``sampling/createMessage`` (key ``poem``), each with a
+  ``requestState`` it verifies (a tampered one gets -32602); then
+  ``"<name>: <sampled text>"``.
+* ``add_tool(name)``: adds a tool, then sends ``notifications/tools/list_changed``
+  tagged with the subscriptionId of the open ``subscriptions/listen`` (if any).
+* ``log()``: ``notifications/message`` at every level at or above the
+  ``_meta`` log level of the call (none when it has no log level).
+* ``end_listen()``: ends the listen stream gracefully (a result for its id).
+* ``cancel_listen()``: ends it with ``notifications/cancelled``.
+* ``long()``: a tasks-extension result (``resultType: "task"``).
+* ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
+
+Modes (``--mode a,b``):
+* ``bad-result-type``: ``echo`` answers with ``resultType: "mystery"``.
+* ``endless``: ``wizard`` asks for input forever (requestState only).
+* ``server-request``: ``echo`` first sends the client a ``roots/list`` request
+  (forbidden in 2026-07-28) and waits for its answer, reported on stderr.
+* ``unsupported``: ``server/discover`` answers -32022 (supports only 2099-01-01).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+
+VERSION = "2026-07-28"
+SUB_KEY = "io.modelcontextprotocol/subscriptionId"
+LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+SECRET = b"modern-raw-server"
+
+
+def sign(text: str) -> str:
+    return text + "." + hashlib.sha256(SECRET + text.encode()).hexdigest()[:16]
+
+
+def verify(state: object) -> str | None:
+    if not isinstance(state, str) or "." not in state:
+        return None
+    text = state.rsplit(".", 1)[0]
+    return text if sign(text) == state else None
+
+
+def tool(name: str, description: str, props: dict | None = None) -> dict:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": props or {}}}
+
+
+class Server:
+    def __init__(self, modes: set[str]) -> None:
+        self.modes = modes
+        self.tools = [
+            tool("echo", "Echo the text", {"text": {"type": "string"}}),
+            tool("wizard", "Ask for a name, then a poem (MRTR, two rounds)"),
+            tool("add_tool", "Add a tool (the list changes)", {"name": {"type": "string"}}),
+            tool("log", "Log at every level at or above the request's log level"),
+            tool("end_listen", "End the subscriptions/listen stream with a result"),
+            tool("cancel_listen", "End the subscriptions/listen stream with notifications/cancelled"),
+            tool("long", "Answer with a task (tasks extension)"),
+            tool("roots", "Ask for the client's roots (MRTR)"),
+        ]
+        self.listen_id = None
+        self.next_server_id = 1000
+
+    # -- output ---------------------------------------------------------
+    def send(self, obj: dict) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    def log(self, text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def result(self, rid, result: dict, complete: bool = True) -> None:
+        if complete:
+            result = {"resultType": "complete", **result}
+        meta = dict(result.get("_meta") or {})
+        meta.setdefault("io.modelcontextprotocol/serverInfo", {"name": "modern-raw-server", "version": "2.0.0"})
+        result["_meta"] = meta
+        self.send({"jsonrpc": "2.0", "id": rid, "result": result})
+
+    def error(self, rid, code: int, message: str, data=None) -> None:
+        error = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send({"jsonrpc": "2.0", "id": rid, "error": error})
+
+    def notify_listen(self, method: str, params: dict | None = None) -> None:
+        if self.listen_id is None:
+            return
+        params = dict(params or {})
+        params["_meta"] = {SUB_KEY: self.listen_id}
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    # -- input ----------------------------------------------------------
+    def serve(self) -> None:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                self.error(None, -32700, "Parse error")
+                continue
+            if not isinstance(msg, dict):
+                self.error(None, -32600, "Invalid Request")
+                continue
+            method = msg.get("method")
+            if method is None:
+                self.log(f"client answered {msg.get('id')}: {json.dumps(msg.get('result', msg.get('error')))}")
+                continue
+            params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+            if "id" not in msg:
+                self.on_notification(method, params)
+                continue
+            try:
+                self.on_request(msg["id"], method, params)
+            except Exception as exc:  # never die on a client message
+                self.error(msg["id"], -32603, f"Internal error: {exc!r}")
+
+    def on_notification(self, method: str, params: dict) -> None:
+        self.log(f"notification {method} {json.dumps(params)}")
+        if method == "notifications/cancelled" and params.get("requestId") == self.listen_id:
+            self.listen_id = None
+
+    def on_request(self, rid, method: str, params: dict) -> None:
+        if method == "initialize":
+            self.error(rid, -32601, "Method not found: initialize (this server speaks only 2026-07-28; supported: 2026-07-28)")
+            return
+        meta = params.get("_meta")
+        self.log(f"meta {method} {json.dumps(meta, sort_keys=True)}")
+        if not isinstance(meta, dict) or "io.modelcontextprotocol/protocolVersion" not in meta \
+                or "io.modelcontextprotocol/clientCapabilities" not in meta:
+            self.error(rid, -32602, "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and clientCapabilities")
+            return
+        requested = meta["io.modelcontextprotocol/protocolVersion"]
+        if "unsupported" in self.modes or requested != VERSION:
+            supported = ["2099-01-01"] if "unsupported" in self.modes else [VERSION]
+            self.error(rid, -32022, "Unsupported protocol version", {"supported": supported, "requested": requested})
+            return
+        self.meta = meta
+        if method == "server/discover":
+            self.result(rid, {
+                "supportedVersions": [VERSION],
+                "capabilities": {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "prompts": {}},
+                "instructions": "Modern fixture server",
+                "ttlMs": 60000, "cacheScope": "public",
+            })
+        elif method == "tools/list":
+            self.result(rid, {"tools": self.tools, "ttlMs": 1000, "cacheScope": "private"})
+        elif method == "tools/call":
+            self.call(rid, params)
+        elif method == "resources/list":
+            self.result(rid, {"resources": [{"uri": "memo://one", "name": "one"}]})
+        elif method == "resources/templates/list":
+            self.result(rid, {"resourceTemplates": []})
+        elif method == "resources/read":
+            self.result(rid, {"contents": [{"uri": params.get("uri"), "text": "memo"}]})
+        elif method == "prompts/list":
+            self.result(rid, {"prompts": []})
+        elif method == "subscriptions/listen":
+            wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
+            honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions")}
+            self.listen_id = rid
+            self.notify_listen("notifications/subscriptions/acknowledged", {"notifications": honoured})
+        else:
+            self.error(rid, -32601, f"Method not found: {method}")
+
+    def call(self, rid, params: dict) -> None:
+        name = params.get("name")
+        args = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+        if name == "echo":
+            if "server-request" in self.modes:
+                self.send({"jsonrpc": "2.0", "id": self.next_server_id, "method": "roots/list", "params": {}})
+                self.next_server_id += 1
+            if "bad-result-type" in self.modes:
+                self.result(rid, {"resultType": "mystery", "content": []}, complete=False)
+                return
+            self.result(rid, {"content": [{"type": "text", "text": str(args.get("text", ""))}]})
+        elif name == "wizard":
+            self.wizard(rid, params)
+        elif name == "roots":
+            answers = params.get("inputResponses") or {}
+            if "roots" not in answers:
+                self.result(rid, {"resultType": "input_required",
+                                  "inputRequests": {"roots": {"method": "roots/list", "params": {}}}}, complete=False)
+                return
+            count = len(answers["roots"].get("roots", []))
+            self.result(rid, {"content": [{"type": "text", "text": f"{count} roots"}]})
+        elif name == "add_tool":
+            self.tools.append(tool(str(args.get("name", "extra")), "Added at run time"))
+            self.notify_listen("notifications/tools/list_changed")
+            self.result(rid, {"content": [{"type": "text", "text": "added"}]})
+        elif name == "log":
+            level = self.meta.get("io.modelcontextprotocol/logLevel")
+            sent = 0
+            if level in LEVELS:
+                for each in LEVELS[LEVELS.index(level):]:
+                    self.send({"jsonrpc": "2.0", "method": "notifications/message",
+                               "params": {"level": each, "logger": "modern", "data": f"{each} message"}})
+                    sent += 1
+            self.result(rid, {"content": [{"type": "text", "text": f"logged {sent}"}]})
+        elif name == "end_listen":
+            listen, self.listen_id = self.listen_id, None
+            if listen is not None:
+                self.result(listen, {"_meta": {SUB_KEY: listen}})
+            self.result(rid, {"content": [{"type": "text", "text": "ended"}]})
+        elif name == "cancel_listen":
+            listen, self.listen_id = self.listen_id, None
+            if listen is not None:
+                self.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                           "params": {"requestId": listen, "reason": "shutting the stream"}})
+            self.result(rid, {"content": [{"type": "text", "text": "cancelled"}]})
+        elif name == "long":
+            self.result(rid, {"resultType": "task", "task": {"taskId": "t-1", "status": "working"}}, complete=False)
+        else:
+            self.result(rid, {"isError": True, "content": [{"type": "text", "text": f"unknown tool {name}"}]})
+
+    def wizard(self, rid, params: dict) -> None:
+        answers = params.get("inputResponses") or {}
+        state = params.get("requestState")
+        if "endless" in self.modes:
+            self.result(rid, {"resultType": "input_required", "requestState": sign("again")}, complete=False)
+            return
+        if state is None:
+            self.result(rid, {"resultType": "input_required", "requestState": sign("step1"), "inputRequests": {
+                "who": {"method": "elicitation/create", "params": {
+                    "mode": "form", "message": "Your name?",
+                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}},
+            }}, complete=False)
+            return
+        step = verify(state)
+        if step is None:
+            self.error(rid, -32602, "requestState does not verify")
+            return
+        if step == "step1":
+            who = answers.get("who") or {}
+            if who.get("action") != "accept":
+                self.result(rid, {"content": [{"type": "text", "text": f"no name ({who.get('action')})"}]})
+                return
+            name = who.get("content", {}).get("name", "?")
+            self.result(rid, {"resultType": "input_required", "requestState": sign(f"step2:{name}"), "inputRequests": {
+                "poem": {"method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": f"A poem for {name}"}}],
+                    "maxTokens": 50}},
+            }}, complete=False)
+            return
+        if step.startswith("step2:"):
+            poem = answers.get("poem") or {}
+            text = poem.get("content", {}).get("text", "?")
+            self.result(rid, {"content": [{"type": "text", "text": f"{step[6:]}: {text}"}]})
+            return
+        self.error(rid, -32602, f"unexpected state {step}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", default="")
+    args = parser.parse_args()
+    Server({m for m in args.mode.split(",") if m}).serve()
+
+
+if __name__ == "__main__":
+    main()
