@@ -345,6 +345,11 @@ def _main(argv: list[str], early=None) -> int:
         from .arguments import tool_arguments
 
         args.arguments = tool_arguments(args.pairs, args.args)
+        # The arguments are checked against the inputSchema mid-session: load the validator now,
+        # so its ~60 ms of imports does not stall the event loop (and the transport's streams) then.
+        from ..core.schema.validation import validate
+
+        validate({"type": "object"}, {})
     elif args.command == "get":
         from .arguments import prompt_arguments
         from .report import warn

@@ -27,7 +27,6 @@ from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
-from ..core.transport.stdio import StdioTransport
 from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError
@@ -110,17 +109,13 @@ def record_header(spec: ServerSpec) -> dict[str, Any]:
     return header
 
 
-def make_cli_transport(spec: ServerSpec, options: RunOptions, started=None):
-    """The transport for a spec: stdio adopts a process main.py may have started; URLs go
-    through the transport factory."""
-    if not spec.url:
-        return StdioTransport(spec.command, env=spec.env, cwd=spec.cwd, started=started,
-                              write_stall=options.timeout or 30.0, max_line_bytes=options.max_frame_bytes)
-    try:
-        from ..core.transport.factory import make_transport
-    except ImportError as exc:  # a build without the HTTP transports
-        raise TransportError(f"HTTP transports are not available ({exc})") from None
-    return make_transport(spec, timeout=options.timeout, max_frame_bytes=options.max_frame_bytes)
+def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStore, started=None):
+    """The transport for a spec (core/transport/factory.py): stdio adopts a process main.py
+    may have started; a URL gets HTTP, its exchanges logged in the store's HttpLog."""
+    from ..core.transport.factory import make_transport
+
+    return make_transport(spec, max_frame_bytes=options.max_frame_bytes, http_log=store.http_log, started=started,
+                          write_stall=options.timeout or 30.0)
 
 
 def _echo_stderr(entry: TrafficEntry) -> None:
@@ -130,14 +125,13 @@ def _echo_stderr(entry: TrafficEntry) -> None:
 
 async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
     try:
-        transport = make_cli_transport(spec, options, started)
+        transport = make_cli_transport(spec, options, store, started)
     except (TransportError, InspectorError) as exc:
         error(f"cannot connect to {spec.describe()}: {exc}")
         return exit_codes.SERVER_FAILURE
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
-                         protocol_version=options.protocol_version, auto_refresh=False, handlers=options.handlers,
-                         **_era_options(spec))
+                         auto_refresh=False, handlers=options.handlers, **_session_options(spec, options))
     # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
     # server (the transport's readers still running to see it go); a second one kills it now.
     stop = anyio.CancelScope()
@@ -221,13 +215,14 @@ def describe_transport_failure(exc: TransportFailure, step: str = "") -> str:
     return text
 
 
-def _era_options(spec: ServerSpec) -> dict[str, Any]:
-    """``era=`` for the session, once the session takes it (the modern era is being added)."""
+def _session_options(spec: ServerSpec, options: RunOptions) -> dict[str, Any]:
+    """The era and the version to propose; ``era=`` only once the session takes it (the
+    modern era is being added: until then the legacy session proposes the legacy version)."""
     import inspect
 
     if "era" in inspect.signature(McpSession.__init__).parameters:
-        return {"era": spec.era}
-    return {}
+        return {"era": spec.era, "protocol_version": spec.protocol_version}
+    return {"protocol_version": options.protocol_version}
 
 
 async def _wait_closed(session: McpSession):

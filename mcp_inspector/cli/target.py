@@ -158,7 +158,7 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
                                       ("--bearer-token", remote.bearer_token), ("--insecure", remote.insecure)) if value]
     if not spec.url:
         if given:
-            raise UsageError(f"{' and '.join(given)} only go with a remote server (--url, or a config entry with a url)")
+            raise UsageError(f"{' and '.join(given)}: only for a remote server (--url, or a config entry with a url)")
         return spec.with_overrides(era=era, protocol_version=remote.protocol_version)
     headers: dict[str, str] = {}
     for text in remote.headers:
