@@ -3,7 +3,7 @@
 Usage::
 
     python tests/servers/sdk_http_server.py [--mode stateful|stateless|json|sse] [--json]
-        [--port 0] [--path /mcp] [--resumable] [--retry-interval MS] [--idle-timeout S]
+        [--port 0] [--path /mcp] [--resumable] [--retry-interval MS] [--idle-timeout S] [--access-log]
 
 Prints ``PORT <n>`` (then ``URL <url>``) on stdout once the server accepts connections;
 logs go to stderr. Stops on SIGTERM/SIGINT.
@@ -235,6 +235,35 @@ def build_app(args: argparse.Namespace) -> Any:
     )
 
 
+def access_logged(app: Any) -> Any:
+    """ASGI wrapper: one stderr line per HTTP request when its response starts:
+    ``ACCESS <METHOD> <path> <status> <JSON-RPC methods in the body, or -> id of a response>``."""
+    import re
+
+    async def wrapper(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        body = bytearray()
+
+        async def receive_logged() -> Any:
+            message = await receive()
+            if message["type"] == "http.request" and len(body) < 65536:
+                body.extend(message.get("body", b""))
+            return message
+
+        async def send_logged(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                methods = re.findall(rb'"method"\s*:\s*"([^"]*)"', bytes(body)) or [b"-"]
+                sys.stderr.write(f"ACCESS {scope['method']} {scope['path']} {message['status']} "
+                                 f"{','.join(m.decode(errors='replace') for m in methods)}\n")
+                sys.stderr.flush()
+            await send(message)
+
+        await app(scope, receive_logged, send_logged)
+
+    return wrapper
+
+
 async def serve(args: argparse.Namespace) -> None:
     # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY on accepted sockets only when the listening
     # socket says TCP (with proto 0, Nagle + delayed ACKs made every keep-alive request take 40 ms).
@@ -242,7 +271,9 @@ async def serve(args: argparse.Namespace) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", args.port))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(build_app(args), log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
+    app = build_app(args)
+    config = uvicorn.Config(access_logged(app) if args.access_log else app, log_level="warning", lifespan="on",
+                            timeout_graceful_shutdown=1, access_log=False)
     uv = uvicorn.Server(config)
 
     async def announce() -> None:
@@ -266,6 +297,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--path", default="/mcp")
     parser.add_argument("--resumable", action="store_true", help="keep SSE events for Last-Event-ID replay")
     parser.add_argument("--retry-interval", type=int, default=None, help="SSE retry: value in ms")
+    parser.add_argument("--access-log", action="store_true", help="an ACCESS line per HTTP request on stderr")
     parser.add_argument("--idle-timeout", type=float, default=1800.0, help="stateful session idle timeout (s)")
     args = parser.parse_args(argv)
     try:
