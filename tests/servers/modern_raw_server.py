@@ -21,12 +21,15 @@ Tools:
 * ``long()``: a tasks-extension result (``resultType: "task"``).
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
 
+``prompts/list`` has two pages, the first ending with ``nextCursor: ""``.
+
 Modes (``--mode a,b``):
 * ``bad-result-type``: ``echo`` answers with ``resultType: "mystery"``.
 * ``endless``: ``wizard`` asks for input forever (requestState only).
 * ``server-request``: ``echo`` first sends the client a ``roots/list`` request
   (forbidden in 2026-07-28) and waits for its answer, reported on stderr.
 * ``unsupported``: ``server/discover`` answers -32022 (supports only 2099-01-01).
+* ``untagged``: ``add_tool`` sends list_changed without the subscriptionId.
 """
 
 from __future__ import annotations
@@ -168,8 +171,13 @@ class Server:
             self.result(rid, {"resourceTemplates": []})
         elif method == "resources/read":
             self.result(rid, {"contents": [{"uri": params.get("uri"), "text": "memo"}]})
-        elif method == "prompts/list":
-            self.result(rid, {"prompts": []})
+        elif method == "prompts/list":  # two pages; the first cursor is "" (valid in 2026-07-28)
+            if "cursor" not in params:
+                self.result(rid, {"prompts": [{"name": "first"}], "nextCursor": ""})
+            elif params["cursor"] == "":
+                self.result(rid, {"prompts": [{"name": "second"}]})
+            else:
+                self.error(rid, -32602, f"invalid cursor {params['cursor']!r}")
         elif method == "subscriptions/listen":
             wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
             honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions")}
@@ -201,7 +209,10 @@ class Server:
             self.result(rid, {"content": [{"type": "text", "text": f"{count} roots"}]})
         elif name == "add_tool":
             self.tools.append(tool(str(args.get("name", "extra")), "Added at run time"))
-            self.notify_listen("notifications/tools/list_changed")
+            if "untagged" in self.modes:
+                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            else:
+                self.notify_listen("notifications/tools/list_changed")
             self.result(rid, {"content": [{"type": "text", "text": "added"}]})
         elif name == "log":
             level = self.meta.get("io.modelcontextprotocol/logLevel")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.errors import ConnectError, RequestTimeout, RpcError, TransportFailure
+from ..transport.base import TransportError
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, modern_error
 
@@ -120,8 +121,10 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
         if not (exc.legacy_hint and getattr(session.transport, "can_fall_back", False)):
             raise ConnectError(f"initialize failed: {exc.reason}") from None
         why = f"initialize failed over Streamable HTTP ({exc.reason}): fell back to the HTTP+SSE transport"
-        session.store.note(why, era=True)
-        await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
+        try:
+            await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
+        except TransportError as failed:
+            raise ConnectError(str(failed)) from None
         try:
             return await session._initialize(SSE_VERSION, f"{reason}; {why}" if reason else why)
         except TransportFailure as again:
