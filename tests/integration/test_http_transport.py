@@ -28,15 +28,23 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Any:
-    process = subprocess.Popen([sys.executable, str(SERVER)], stdout=subprocess.PIPE, text=True)
+def raw_http_server() -> Any:
+    """(http base URL, https base URL with a self-signed certificate)."""
+    process = subprocess.Popen([sys.executable, str(SERVER), "--tls"], stdout=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         assert line.startswith("PORT "), line
-        yield f"http://127.0.0.1:{int(line.split()[1])}"
+        tls = process.stdout.readline()
+        assert tls.startswith("TLSPORT "), tls
+        yield f"http://127.0.0.1:{int(line.split()[1])}", f"https://127.0.0.1:{int(tls.split()[1])}"
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.fixture(scope="module")
+def base_url(raw_http_server: tuple[str, str]) -> str:
+    return raw_http_server[0]
 
 
 def server_log(base_url: str, mode: str) -> list[dict]:
@@ -349,6 +357,16 @@ async def test_connection_refused_is_undelivered_with_a_masked_url():
             await h.conn.request("ping")
         assert "cannot connect" in failure.value.reason and "supersecretvalue123" not in failure.value.reason
         assert failure.value.status is None
+
+
+async def test_tls_verification_failure_is_clear_and_insecure_skips_it(raw_http_server):
+    https = raw_http_server[1]
+    async with connected(f"{https}/ok") as h:
+        with pytest.raises(TransportFailure) as failure:
+            await h.conn.request("ping")
+        assert "TLS certificate verification failed" in failure.value.reason and "--insecure" in failure.value.reason
+    async with connected(f"{https}/ok", verify=False) as h:
+        assert await h.conn.request("ping") == {}
 
 
 async def test_secrets_never_reach_the_log_or_the_store(base_url):

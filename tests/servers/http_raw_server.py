@@ -31,7 +31,8 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``badjson``: tools/call gets an SSE event whose data is not JSON, then the reply.
 - ``status400json``: every POST gets 400 with a JSON-RPC error (-32020) body.
 
-``GET /_log/<mode>`` returns the requests seen for that mode (method, path, headers) as JSON.
+With ``--tls`` it also serves the same modes over HTTPS with a self-signed certificate
+(prints ``TLSPORT <n>``). ``GET /_log/<mode>`` returns the requests seen for that mode (method, path, headers) as JSON.
 """
 
 from __future__ import annotations
@@ -329,13 +330,51 @@ async def legacy_sse(mode: str, method: str, parts: list[str], body: bytes, writ
     await send_body(writer, "404 Not Found", b"Not Found", "text/plain")
 
 
+def self_signed_context(directory: str) -> "ssl.SSLContext":
+    """A TLS context with a fresh self-signed certificate for 127.0.0.1 (no CA trusts it)."""
+    import datetime
+    import ipaddress
+    import os
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    with open(cert_path, "wb") as out:
+        out.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as out:
+        out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_path, key_path)
+    return context
+
+
 async def main() -> None:
+    """Prints ``PORT <n>``; with ``--tls`` then ``TLSPORT <n>`` (the same modes over HTTPS, self-signed)."""
     global PORT
+    import tempfile
+
     server = await asyncio.start_server(handle, "127.0.0.1", 0, limit=1 << 20)
     PORT = server.sockets[0].getsockname()[1]
     print(f"PORT {PORT}", flush=True)
-    async with server:
-        await server.serve_forever()
+    servers = [server]
+    with tempfile.TemporaryDirectory() as directory:
+        if "--tls" in sys.argv:
+            tls = await asyncio.start_server(handle, "127.0.0.1", 0, limit=1 << 20, ssl=self_signed_context(directory))
+            print(f"TLSPORT {tls.sockets[0].getsockname()[1]}", flush=True)
+            servers.append(tls)
+        await asyncio.gather(*(s.serve_forever() for s in servers))
 
 
 if __name__ == "__main__":

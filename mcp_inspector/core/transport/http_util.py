@@ -8,11 +8,14 @@ to another origin drops ``Authorization`` and every header the user supplied
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import ssl
 from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import urljoin, urlsplit
 
+import anyio
 import httpx2
 
 from ..protocol.errors import quote_line
@@ -28,6 +31,31 @@ QUOTE_CHARS = 300
 ERROR_BODY_CAP = 64 << 10  # what is read of an error body (enough for a JSON-RPC error, bounded)
 LEGACY_HINT_STATUSES = (400, 404, 405)  # the statuses that may mean "an HTTP+SSE server"
 MODERN_VERSION = "2026-07-28"
+
+
+class LazyEvent:
+    """An ``anyio.Event`` made on first use, so a transport can be built outside an event loop."""
+
+    __slots__ = ("_event", "_set")
+
+    def __init__(self) -> None:
+        self._event: anyio.Event | None = None
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+        if self._event is not None:
+            self._event.set()
+
+    def is_set(self) -> bool:
+        return self._set
+
+    async def wait(self) -> None:
+        if self._set:
+            return
+        if self._event is None:
+            self._event = anyio.Event()
+        await self._event.wait()
 
 
 def is_modern(version: str | None) -> bool:
@@ -144,9 +172,15 @@ def content_type(response: httpx2.Response) -> str:
     return response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 
+_TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I)
+
+
 def quote_body(body: bytes) -> str:
-    text = body.decode("utf-8", errors="replace").strip()
-    text = " ".join(text.split())  # one line: an HTML page reads as its words
+    """A response body as a short one-line quote; an HTML page reads as its text."""
+    text = body[:ERROR_BODY_CAP].decode("utf-8", errors="replace").strip()
+    if text[:1] == "<" and re.search(r"<(!doctype html|html|body|head|title|h1|p|pre)\b", text[:2048], re.I):
+        text = html.unescape(_TAG.sub(" ", text))
+    text = " ".join(text.split())  # one line
     return quote_line(text, QUOTE_CHARS) if text else "(empty body)"
 
 

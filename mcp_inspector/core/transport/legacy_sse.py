@@ -27,6 +27,7 @@ from .http_util import (
     read_bounded, status_text,
 )
 from .sse_events import SseParser
+from .http_util import LazyEvent as _LazyEvent
 
 ENDPOINT_TIMEOUT = 10.0
 
@@ -61,14 +62,14 @@ class LegacySseTransport(Transport):
         self.protocol_version: str | None = None
         self._sink: Sink | None = None
         self._tg: anyio.abc.TaskGroup | None = None
-        self._ready = anyio.Event()
+        self._ready = _LazyEvent()
         self._failure: str | None = None
-        self._reader_scope = anyio.CancelScope()
+        self._reader_scope: anyio.CancelScope | None = None  # made in start (needs a running loop)
         self._tasks: set[anyio.CancelScope] = set()
         self._barrier: anyio.Event | None = None
         self._closing = False
         self._closed = False
-        self._closed_event = anyio.Event()
+        self._closed_event = _LazyEvent()
         self.emit_closed = True
         self.stream_exchange: HttpExchange | None = None
 
@@ -99,11 +100,12 @@ class LegacySseTransport(Transport):
         self._sink = sink
         if self._client is None:
             self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
-        task_group.start_soon(self._reader)
+        self._reader_scope = anyio.CancelScope()
+        task_group.start_soon(self._reader, self._reader_scope)
         with anyio.move_on_after(self.endpoint_timeout):
             await self._ready.wait()
         if self.endpoint is None:
-            self._reader_scope.cancel()
+            self._reader_scope.cancel()  # type: ignore[union-attr]
             reason = self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s"
             if self._own_client:
                 with anyio.CancelScope(shield=True):
@@ -112,12 +114,12 @@ class LegacySseTransport(Transport):
             self._closed_event.set()
             raise TransportError(f"HTTP+SSE: {reason}")
 
-    async def _reader(self) -> None:
+    async def _reader(self, scope: anyio.CancelScope) -> None:
         assert self._client is not None
         headers = dict(self.user_headers)
         headers["Accept"] = "text/event-stream"
         error: str | None = None
-        with self._reader_scope:
+        with scope:
             try:
                 response, exchange, final_url = await open_response(
                     self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
@@ -293,7 +295,8 @@ class LegacySseTransport(Transport):
             return
         self._closing = True
         with anyio.CancelScope(shield=True):
-            self._reader_scope.cancel()
+            if self._reader_scope is not None:
+                self._reader_scope.cancel()
             for scope in list(self._tasks):
                 scope.cancel()
             await anyio.lowlevel.checkpoint()

@@ -43,6 +43,7 @@ from .http_util import (
     make_client, open_response, quote_body, read_bounded, status_text,
 )
 from .sse_events import SseEvent, SseParser
+from .http_util import LazyEvent as _LazyEvent
 
 DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
@@ -126,7 +127,7 @@ class StreamableHttpTransport(Transport):
         self._tg: anyio.abc.TaskGroup | None = None
         self._closing = False
         self._closed = False
-        self._closed_event = anyio.Event()
+        self._closed_event = _LazyEvent()
         self.emit_closed = True  # HttpTransport turns it off when it swaps this transport out
         self._barrier: anyio.Event | None = None  # the last notification's POST got its answer
         self._inflight: dict[str, tuple[anyio.CancelScope, bool]] = {}  # request id -> (its task's scope, modern)
