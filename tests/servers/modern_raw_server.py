@@ -30,6 +30,12 @@ Modes (``--mode a,b``):
   (forbidden in 2026-07-28) and waits for its answer, reported on stderr.
 * ``unsupported``: ``server/discover`` answers -32022 (supports only 2099-01-01).
 * ``untagged``: ``add_tool`` sends list_changed without the subscriptionId.
+* ``header-tools``: two more tools: ``mirrored(region, text)`` (``region`` has
+  ``x-mcp-header: Region``; returns the Mcp-* headers it got, over HTTP) and
+  ``bad_header`` (an invalid annotation: a number mirrored).
+
+``--http`` serves the same over a minimal 2026-07-28 Streamable HTTP endpoint on
+127.0.0.1 (prints ``PORT <n>``; no subscriptions/listen there).
 """
 
 from __future__ import annotations
@@ -76,9 +82,22 @@ class Server:
         ]
         self.listen_id = None
         self.next_server_id = 1000
+        self.outbox: list[dict] | None = None
+        self.headers: dict[str, str] = {}  # over HTTP: the request's headers
+        if "header-tools" in modes:
+            self.tools += [
+                {"name": "mirrored", "description": "Echoes the Mcp-* headers it got", "inputSchema": {
+                    "type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"},
+                                                     "text": {"type": "string"}}}},
+                {"name": "bad_header", "description": "Invalid: a number mirrored", "inputSchema": {
+                    "type": "object", "properties": {"v": {"type": "number", "x-mcp-header": "V"}}}},
+            ]
 
     # -- output ---------------------------------------------------------
     def send(self, obj: dict) -> None:
+        if self.outbox is not None:  # over HTTP: the messages of the request being answered
+            self.outbox.append(obj)
+            return
         sys.stdout.write(json.dumps(obj) + "\n")
         sys.stdout.flush()
 
@@ -234,6 +253,9 @@ class Server:
                 self.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                            "params": {"requestId": listen, "reason": "shutting the stream"}})
             self.result(rid, {"content": [{"type": "text", "text": "cancelled"}]})
+        elif name == "mirrored":
+            mirrored = {k: v for k, v in self.headers.items() if k.startswith("mcp-")}
+            self.result(rid, {"content": [{"type": "text", "text": json.dumps(mirrored, sort_keys=True)}]})
         elif name == "long":
             self.result(rid, {"resultType": "task", "task": {"taskId": "t-1", "status": "working"}}, complete=False)
         else:
@@ -276,11 +298,65 @@ class Server:
         self.error(rid, -32602, f"unexpected state {step}")
 
 
+def serve_http(server: Server) -> None:
+    """The same server over a minimal 2026-07-28 Streamable HTTP endpoint on 127.0.0.1:
+    POST only, one JSON reply per request (several messages: an SSE stream), every
+    connection closed after its response; ``subscriptions/listen`` is not offered.
+    Prints ``PORT <n>``."""
+    import asyncio
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in head[1:] if ":" in line)}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
+            writer.close()
+            return
+        status, payload, kind = "405 Method Not Allowed", b"", "text/plain"
+        if head[0].startswith("POST "):
+            server.outbox, server.headers = [], headers
+            try:
+                msg = json.loads(body)
+                if msg.get("method") == "subscriptions/listen":
+                    server.error(msg.get("id"), -32601, "Method not found: subscriptions/listen (not over HTTP here)")
+                elif "id" in msg:
+                    server.on_request(msg["id"], msg.get("method"), msg.get("params") or {})
+            except Exception as exc:
+                server.error(None, -32700, f"Parse error: {exc}")
+            out, server.outbox = server.outbox, None
+            if not out:
+                status = "202 Accepted"
+            elif len(out) == 1:
+                status, payload, kind = "200 OK", json.dumps(out[0]).encode(), "application/json"
+            else:
+                status, kind = "200 OK", "text/event-stream"
+                payload = b"".join(b"data: " + json.dumps(m).encode() + b"\n\n" for m in out)
+        writer.write(f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: {kind}\r\n"
+                     f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        try:
+            await writer.drain()
+        finally:
+            writer.close()
+
+    async def run() -> None:
+        listener = await asyncio.start_server(handle, "127.0.0.1", 0)
+        print(f"PORT {listener.sockets[0].getsockname()[1]}", flush=True)
+        await listener.serve_forever()
+
+    asyncio.run(run())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="")
+    parser.add_argument("--http", action="store_true", help="serve 2026-07-28 Streamable HTTP on 127.0.0.1 instead of stdio")
     args = parser.parse_args()
-    Server({m for m in args.mode.split(",") if m}).serve()
+    server = Server({m for m in args.mode.split(",") if m})
+    if args.http:
+        serve_http(server)
+    else:
+        server.serve()
 
 
 if __name__ == "__main__":

@@ -307,7 +307,7 @@ class McpSession:
             self._store_list(kind, exc.items, before, cause, str(exc))
             raise
         self._store_list(kind, items, before, cause, None)
-        return items
+        return self.lists[kind]
 
     def _store_list(self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None) -> None:
         if kind == "tools" and self.era == "modern" and self.transport.kind == "http":
