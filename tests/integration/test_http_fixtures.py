@@ -262,3 +262,25 @@ def test_sdk_modern_stdio_rejects_initialize(sdk_modern_stdio_command: list[str]
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# --- our transport over the fixture: keep-alive ---------------------------------------------
+
+@pytest.mark.anyio
+async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fresh_sdk_http_server) -> None:
+    """Each reply comes on its own SSE stream; once it is read to its end the TCP connection is
+    reused (dropped unread, every call opened a new connection: 303 for 300 calls)."""
+    from mcp_inspector.core.config.servers import ServerSpec
+    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.transport.factory import make_transport
+
+    server = fresh_sdk_http_server("--mode", "stateful", "--access-log")
+    spec = ServerSpec(name="fixture", url=server.url, transport="streamable-http")
+    async with McpSession(make_transport(spec), era="legacy", timeout=10, init_timeout=10) as session:
+        await session.initialize()
+        for i in range(5):
+            result = await session.connection.request("tools/call", {"name": "echo", "arguments": {"text": str(i)}})
+            assert result["content"][0]["text"] == str(i)
+    calls = [line for line in server.log().splitlines() if line.startswith("ACCESS POST /mcp 200 tools/call")]
+    assert len(calls) == 5, server.log()
+    assert len({line.rsplit(" from ", 1)[1] for line in calls}) == 1, calls

@@ -32,6 +32,8 @@ elicitation). There is no SDK option to serve only one era over HTTP.
 ``--resumable`` keeps every SSE event in memory (event ids ``<stream>-<n>``, ``Last-Event-ID``
 replay; the SDK sends id'd priming events only to sessions initialized at >= 2025-11-25);
 ``--retry-interval`` makes the server send ``retry:`` and lets tools close the stream.
+``--access-log`` writes ``ACCESS <METHOD> <path> <status> <JSON-RPC methods> from <ip>:<port>``
+on stderr as each response starts (the client port tells the TCP connections apart).
 Modern-era log notifications are sent only when the request's ``_meta`` carries
 ``io.modelcontextprotocol/logLevel``; progress needs ``_meta.progressToken`` in both eras.
 
@@ -237,7 +239,8 @@ def build_app(args: argparse.Namespace) -> Any:
 
 def access_logged(app: Any) -> Any:
     """ASGI wrapper: one stderr line per HTTP request when its response starts:
-    ``ACCESS <METHOD> <path> <status> <JSON-RPC methods in the body, or -> id of a response>``."""
+    ``ACCESS <METHOD> <path> <status> <JSON-RPC methods in the body, or -> from <client ip>:<port>``
+    (the client port tells which TCP connection carried the request)."""
     import re
 
     async def wrapper(scope: Any, receive: Any, send: Any) -> None:
@@ -254,8 +257,10 @@ def access_logged(app: Any) -> Any:
         async def send_logged(message: Any) -> None:
             if message["type"] == "http.response.start":
                 methods = re.findall(rb'"method"\s*:\s*"([^"]*)"', bytes(body)) or [b"-"]
+                client = scope.get("client") or ("?", 0)
                 sys.stderr.write(f"ACCESS {scope['method']} {scope['path']} {message['status']} "
-                                 f"{','.join(m.decode(errors='replace') for m in methods)}\n")
+                                 f"{','.join(m.decode(errors='replace') for m in methods)} "
+                                 f"from {client[0]}:{client[1]}\n")
                 sys.stderr.flush()
             await send(message)
 

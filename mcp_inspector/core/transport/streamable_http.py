@@ -50,6 +50,7 @@ RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given 
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
 REPLY_PARSE_LIMIT = 1 << 20  # events up to this size are parsed to tell a reply from a notification
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
+REPLY_DRAIN = 0.25  # seconds a response stream is read on after its reply (connection reuse)
 
 
 def _key(msg_id: Any) -> str:
@@ -412,12 +413,21 @@ class StreamableHttpTransport(Transport):
                     stream: _Stream) -> str | None:
         """Deliver a response's events until it ends (or, for a request, until its reply).
         Returns why it ended when that was a failure."""
+        chunks = response.aiter_bytes()
         try:
-            async for chunk in response.aiter_bytes():
+            async for chunk in chunks:
                 for event in parser.feed(chunk):
                     self._on_event(event, exchange, stream)
                 if stream.replied:
-                    return None  # the reply ends the exchange (the server should close the stream now)
+                    # The reply ends the exchange, and the server closes the stream right after it:
+                    # read on briefly to the end, so httpx can keep the connection alive (closed
+                    # unread, it was dropped: a new TCP connection for every legacy SSE call).
+                    self._finish(exchange)
+                    with anyio.move_on_after(REPLY_DRAIN):
+                        async for chunk in chunks:
+                            for event in parser.feed(chunk):
+                                self._on_event(event, exchange, stream)
+                    return None
         except (httpx2.HTTPError, OSError) as exc:
             return describe_error(exc, self.url)
         return None
