@@ -14,11 +14,12 @@ import time
 from typing import Any
 
 from ..core.protocol import jsonrpc
-from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError
+from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError, ToolExcluded
 from ..core.protocol.rpc import PendingRequest
 from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
+from .report import error
 from .runner import Context
 
 
@@ -59,7 +60,20 @@ def session_capability(kind: str) -> str:
 
 async def cmd_tools(session: McpSession, ctx: Context, args: Any) -> int:
     items = await _list(session, ctx, "tools")
-    out_json({"tools": items}) if ctx.options.json else out(render.tools(items))
+    # Over 2026-07-28 HTTP the session leaves out tools with invalid x-mcp-header annotations
+    # (a client MUST NOT call them): listed apart, with the reason.
+    excluded = dict(session.excluded_tools)
+    if excluded:
+        items = [tool for tool in session.lists.get("tools", items) if tool.get("name") not in excluded]
+        for name, reason in excluded.items():
+            ctx.warn(f"tool {name!r} is excluded (it cannot be called): {reason}")
+    if ctx.options.json:
+        document: dict[str, Any] = {"tools": items}
+        if excluded:
+            document["excludedTools"] = [{"name": name, "reason": reason} for name, reason in excluded.items()]
+        out_json(document)
+    else:
+        out(render.tools(items))
     return exit_codes.OK
 
 
@@ -167,13 +181,21 @@ class ProgressDisplay:
 async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     name = args.tool
     arguments = args.arguments  # parsed before connecting, so bad input is a usage error
-    await _check_call(session, ctx, name, arguments)
+    try:
+        await _check_call(session, ctx, name, arguments)
+    except ToolExcluded as exc:  # a tool the client must not call: the request is never sent
+        error(str(exc))
+        return exit_codes.USAGE
     tty = sys.stderr.isatty()
     display = ProgressDisplay(tty) if not ctx.options.quiet and (ctx.options.progress or tty) else None
     remove_listener = session.add_listener(display.log) if display is not None else None
     ctx.step = f"tools/call {name}"
     try:
-        pending = await session.begin_tool_call(name, arguments, on_progress=display.progress if display else None)
+        try:
+            pending = await session.begin_tool_call(name, arguments, on_progress=display.progress if display else None)
+        except ToolExcluded as exc:
+            error(str(exc))
+            return exit_codes.USAGE
         try:
             outcome = await session.finish_tool_call(pending)
         except RpcError:
@@ -207,6 +229,8 @@ async def _check_call(session: McpSession, ctx: Context, name: str, arguments: d
         except (RpcError, ProtocolViolation, RequestTimeout) as exc:
             ctx.warn(f"cannot check the arguments, tools/list failed: {exc}")
             return
+    if name in session.excluded_tools:
+        raise ToolExcluded(name, session.excluded_tools[name])
     tool = session.tool(name)
     if tool is None:
         ctx.warn(f"the server lists no tool named {name!r}; sending the call anyway")

@@ -131,7 +131,8 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
         return exit_codes.SERVER_FAILURE
     context = Context(spec, options, store)
     session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
-                         auto_refresh=False, handlers=options.handlers, **_session_options(spec, options))
+                         auto_refresh=False, handlers=options.handlers, era=spec.era,
+                         protocol_version=spec.protocol_version)
     # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
     # server (the transport's readers still running to see it go); a second one kills it now.
     stop = anyio.CancelScope()
@@ -213,16 +214,6 @@ def describe_transport_failure(exc: TransportFailure, step: str = "") -> str:
     if exc.status is not None and str(exc.status) not in text:
         text += f" (HTTP {exc.status})"
     return text
-
-
-def _session_options(spec: ServerSpec, options: RunOptions) -> dict[str, Any]:
-    """The era and the version to propose; ``era=`` only once the session takes it (the
-    modern era is being added: until then the legacy session proposes the legacy version)."""
-    import inspect
-
-    if "era" in inspect.signature(McpSession.__init__).parameters:
-        return {"era": spec.era, "protocol_version": spec.protocol_version}
-    return {"protocol_version": options.protocol_version}
 
 
 async def _wait_closed(session: McpSession):

@@ -1,0 +1,252 @@
+"""The CLI against real HTTP servers on 127.0.0.1: --url with each transport, headers and
+tokens on the wire (and masked everywhere else), config url entries, error exits.
+
+Two kinds of server: the fixtures' real ones (server-everything in streamableHttp and sse
+modes, the mcp SDK's Streamable HTTP server: tests/http_fixtures.py), and ``RecordingServer``
+below, a small threaded HTTP server that speaks just enough MCP (legacy JSON replies, or
+2026-07-28 when the request says so) and keeps every request's headers, so a test can see
+what went on the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+import pytest
+
+from cli_helpers import assert_no_traceback, cli
+
+SECRET = "sk-live-0123456789abcdef"
+MODERN = "2026-07-28"
+
+TOOLS = [
+    {"name": "hello", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}},
+    {"name": "bad_header", "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": ""}}}},
+]
+
+
+class RecordingServer:
+    """``/mcp`` speaks MCP; ``/auth/mcp`` wants ``Authorization: Bearer SECRET`` (401 otherwise);
+    ``/broken/mcp`` answers 500 with an HTML page. Every request is kept in ``requests``."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._reply(405, b"", "text/plain")
+
+            def do_DELETE(self) -> None:
+                self._reply(405, b"", "text/plain")
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                message = json.loads(body or b"null")
+                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
+                                        "message": message})
+                if self.path.startswith("/broken"):
+                    return self._reply(500, b"<html><body>Internal Server Error</body></html>", "text/html")
+                if self.path.startswith("/auth") and self.headers.get("Authorization") != f"Bearer {SECRET}":
+                    return self._reply(401, b'{"error": "unauthorized"}', "application/json")
+                if not isinstance(message, dict) or "id" not in message:
+                    return self._reply(202, b"", "text/plain")
+                modern = self.headers.get("MCP-Protocol-Version") == MODERN
+                result = server.answer(message, modern)
+                reply = {"jsonrpc": "2.0", "id": message["id"], **result}
+                self._reply(200, json.dumps(reply).encode(), "application/json")
+
+            def _reply(self, status: int, data: bytes, kind: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def answer(self, message: dict[str, Any], modern: bool) -> dict[str, Any]:
+        method = message.get("method")
+        complete = {"resultType": "complete"} if modern else {}
+        if method == "initialize":
+            return {"result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                               "serverInfo": {"name": "recording", "version": "1.0"}}}
+        if method == "server/discover":
+            if not modern:
+                return {"error": {"code": -32601, "message": "Method not found"}}
+            return {"result": {**complete, "supportedVersions": [MODERN], "capabilities": {"tools": {}},
+                               "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "recording", "version": "1.0"}}}}
+        if method == "tools/list":
+            return {"result": {**complete, "tools": TOOLS}}
+        if method == "tools/call":
+            return {"result": {**complete, "content": [{"type": "text", "text": "hi there"}]}}
+        if method == "ping":
+            return {"result": {}}
+        return {"error": {"code": -32601, "message": "Method not found"}}
+
+    def methods(self) -> list[str]:
+        return [request["message"].get("method") for request in self.requests if isinstance(request["message"], dict)]
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def recording() -> Iterator[RecordingServer]:
+    server = RecordingServer()
+    yield server
+    server.close()
+
+
+# -- the fixtures' real servers ---------------------------------------------------------------
+
+def test_streamable_http_against_server_everything(everything_http_url):
+    result = cli("tools", "--url", everything_http_url)
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert "echo" in result.stdout
+    called = cli("call", "echo", "message=over http", "--json", "--url", everything_http_url, "--transport", "streamable-http")
+    assert called.returncode == 0, called.stderr
+    assert "over http" in called.stdout
+
+
+def test_legacy_sse_against_server_everything(everything_sse_url):
+    result = cli("call", "echo", "message=over sse", "--url", everything_sse_url, "--transport", "sse")
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert "over sse" in result.stdout
+
+
+def test_auto_falls_back_to_sse(everything_sse_url):
+    result = cli("info", "--json", "--url", everything_sse_url)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["serverInfo"]["name"]
+
+
+def test_modern_era_over_http(sdk_modern_http_url):
+    result = cli("info", "--json", "--url", sdk_modern_http_url, "--protocol-version", MODERN)
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["protocolVersion"] == MODERN
+    called = cli("call", "add", "a=2", "b=3", "--json", "--url", sdk_modern_http_url, "--era", "modern")
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["structuredContent"] == {"sum": 5}
+
+
+def test_legacy_era_forced_over_http(sdk_http_stateful_url):
+    result = cli("info", "--json", "--url", sdk_http_stateful_url, "--era", "legacy")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["protocolVersion"] == "2025-11-25"
+
+
+# -- what goes on the wire, and what never shows ------------------------------------------------
+
+def test_headers_and_bearer_token_reach_the_server_and_are_masked_elsewhere(recording, tmp_path):
+    record = tmp_path / "s.jsonl"
+    result = cli("call", "hello", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", "--bearer-token", SECRET,
+                 "-H", "X-Tenant: acme", "-H", "X-Api-Key: ${env:KEY_FOR_TEST}", "--record", record,
+                 env={"KEY_FOR_TEST": "key-" + SECRET})
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "hi there"
+    headers = recording.requests[-1]["headers"]
+    assert headers["authorization"] == f"Bearer {SECRET}"
+    assert headers["x-tenant"] == "acme" and headers["x-api-key"] == "key-" + SECRET
+    text = record.read_text()
+    assert SECRET not in text and SECRET not in result.stderr
+    header = json.loads(text.splitlines()[0])
+    assert header["headers"]["X-Tenant"] == "acme" and header["headers"]["Authorization"].startswith("Bearer ")
+
+
+def test_bearer_token_from_the_environment(recording):
+    result = cli("ping", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", env={"MCP_INSPECTOR_BEARER_TOKEN": SECRET})
+    assert result.returncode == 0, result.stderr
+    assert all(request["headers"].get("authorization") == f"Bearer {SECRET}" for request in recording.requests)
+
+
+def test_a_token_in_the_url_never_shows(recording):
+    url = f"{recording.url}/broken/mcp?api_key={SECRET}"
+    result = cli("tools", "--url", url, "--era", "legacy")
+    assert result.returncode == 3 and SECRET not in result.stderr
+
+
+def test_http_401_exits_3_with_the_status(recording):
+    result = cli("tools", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", "--bearer-token", "wrong-token-123456")
+    assert_no_traceback(result)
+    assert result.returncode == 3, result.stderr
+    assert "401" in result.stderr and "wrong-token" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_http_500_exits_3_with_the_status(recording):
+    result = cli("tools", "--url", f"{recording.url}/broken/mcp", "--transport", "streamable-http", "--era", "legacy")
+    assert_no_traceback(result)
+    assert result.returncode == 3, result.stderr
+    assert "500" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_connection_refused_exits_3():
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = cli("tools", "--url", f"http://127.0.0.1:{port}/mcp", "--timeout", "5")
+    assert_no_traceback(result)
+    assert result.returncode == 3, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_insecure_warns(recording):
+    result = cli("ping", "--url", f"{recording.url}/mcp", "--era", "legacy", "--insecure")
+    assert result.returncode == 0, result.stderr
+    assert "warning: --insecure: TLS certificates" in result.stderr
+    quiet = cli("ping", "--url", f"{recording.url}/mcp", "--era", "legacy", "--insecure", "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_config_url_entry_with_headers_from_the_environment(recording, tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"servers": {"remote": {"type": "http", "url": f"{recording.url}/auth/mcp", "era": "legacy",
+                                                         "headers": {"Authorization": "Bearer ${TOKEN_FOR_TEST}"}}}}))
+    result = cli("--config", config, "call", "hello", env={"TOKEN_FOR_TEST": SECRET})
+    assert result.returncode == 0, result.stderr
+    assert recording.requests[-1]["headers"]["authorization"] == f"Bearer {SECRET}"
+    unset = cli("--config", config, "tools")
+    assert unset.returncode == 64 and "TOKEN_FOR_TEST is not set" in unset.stderr
+
+
+# -- tools excluded for invalid x-mcp-header annotations (2026-07-28 over HTTP) ------------------
+
+def test_excluded_tools_are_listed_apart_and_not_called(recording):
+    url = f"{recording.url}/mcp"
+    listed = cli("tools", "--json", "--url", url, "--protocol-version", MODERN)
+    assert_no_traceback(listed)
+    assert listed.returncode == 0, listed.stderr
+    document = json.loads(listed.stdout)
+    assert [tool["name"] for tool in document["tools"]] == ["hello"]
+    assert [item["name"] for item in document["excludedTools"]] == ["bad_header"]
+    assert "tool 'bad_header' is excluded" in listed.stderr
+    called = cli("call", "bad_header", "v=1", "--url", url, "--protocol-version", MODERN)
+    assert_no_traceback(called)
+    assert called.returncode == 64, called.stderr
+    assert "bad_header" in called.stderr and "x-mcp-header" in called.stderr
+    assert "tools/call" not in recording.methods()
+    mirrored = cli("call", "hello", "region=eu-west", "--url", url, "--protocol-version", MODERN)
+    assert mirrored.returncode == 0, mirrored.stderr
+    call = [request for request in recording.requests if request["message"].get("method") == "tools/call"][-1]
+    assert call["headers"]["mcp-param-region"] == "eu-west" and call["headers"]["mcp-name"] == "hello"
