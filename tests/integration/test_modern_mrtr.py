@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 
+import anyio
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import ProtocolViolation
+from mcp_inspector.core.protocol.errors import ProtocolViolation, RequestCancelled
 from mcp_inspector.core.session.events import InputRequested
 from mcp_inspector.core.session.mrtr import MAX_ROUNDS, MrtrError
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -114,3 +115,45 @@ async def test_endless_input_required_stops_after_the_bound(connect):
         assert states[0] is None and len(set(states[1:])) == 1
         # A requestState alone: no inputResponses are sent.
         assert all("inputResponses" not in json.loads(e.raw)["params"] for e in entries)
+
+
+async def test_cancelling_the_first_request_stops_the_rounds(connect):
+    first = []
+
+    async def cancel_while_asked(params, entry):
+        await first[0].cancel("the user closed the dialog")
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": cancel_while_asked}) as c:
+        first.append(await c.session.begin_tool_call("wizard", {}))
+        with pytest.raises(RequestCancelled, match="the user closed the dialog"):
+            await c.session.finish_tool_call(first[0])
+        assert len(calls(c.store)) == 1  # no retry was sent
+        # The session goes on.
+        assert (await c.session.call_tool("echo", {"text": "still"})).result["content"][0]["text"] == "still"
+
+
+async def test_cancelling_reaches_the_retry_in_flight(connect):
+    """Cancelling the first request while its retry is in flight cancels the retry
+    (notifications/cancelled names the retry's id)."""
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": elicit}) as c:
+        pending = await c.session.begin_tool_call("slow_retry", {})
+        async with anyio.create_task_group() as tg:
+            failures = []
+
+            async def finish():
+                try:
+                    await c.session.finish_tool_call(pending)
+                except RequestCancelled as exc:
+                    failures.append(exc)
+
+            tg.start_soon(finish)
+            with anyio.fail_after(5):
+                while len(calls(c.store)) < 2:
+                    await anyio.sleep(0.01)
+            assert pending.successor is not None
+            await pending.cancel("enough")
+        assert len(failures) == 1
+        retry_id = json.loads(calls(c.store)[1].raw)["id"]
+        cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+        assert [m["params"]["requestId"] for m in cancelled] == [retry_id]

@@ -19,6 +19,7 @@ Tools:
 * ``end_listen()``: ends the listen stream gracefully (a result for its id).
 * ``cancel_listen()``: ends it with ``notifications/cancelled``.
 * ``long()``: a tasks-extension result (``resultType: "task"``).
+* ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
 
 ``prompts/list`` has two pages, the first ending with ``nextCursor: ""``.
@@ -44,6 +45,7 @@ import argparse
 import hashlib
 import json
 import sys
+import time
 
 VERSION = "2026-07-28"
 SUB_KEY = "io.modelcontextprotocol/subscriptionId"
@@ -218,6 +220,15 @@ class Server:
             self.result(rid, {"content": [{"type": "text", "text": str(args.get("text", ""))}]})
         elif name == "wizard":
             self.wizard(rid, params)
+        elif name == "slow_retry":  # asks a name, then takes a second to answer the retry
+            if "inputResponses" not in params:
+                self.result(rid, {"resultType": "input_required", "inputRequests": {"who": {
+                    "method": "elicitation/create", "params": {"mode": "form", "message": "Your name?",
+                                                               "requestedSchema": {"type": "object", "properties": {}}}}}},
+                            complete=False)
+                return
+            time.sleep(1.0)
+            self.result(rid, {"content": [{"type": "text", "text": "late"}]})
         elif name == "roots":
             answers = params.get("inputResponses") or {}
             if "roots" not in answers:

@@ -63,6 +63,8 @@ class PendingRequest:
     ) -> None:
         self.connection = connection
         self.entry_meta = entry_meta  # kept on the request's traffic entry (e.g. the MRTR round)
+        self.successor: PendingRequest | None = None  # the MRTR retry that followed this request
+        self.cancel_requested: str | None = None  # why cancel() was called
         self.transport_meta = transport_meta  # per-message facts for the transport (HTTP headers)
         self.id = msg_id
         self.method = method
@@ -176,9 +178,14 @@ class PendingRequest:
             wakers.remove(waker)
 
     async def cancel(self, reason: str = "cancelled by the user") -> None:
-        """Stop waiting and tell the server (``notifications/cancelled``)."""
-        if not self._resolved:
-            await self.connection._abandon(self, RequestCancelled(self.method, reason), reason)
+        """Stop waiting and tell the server (``notifications/cancelled``). On a request
+        that MRTR retried, the latest retry is cancelled (and no further one is sent)."""
+        self.cancel_requested = reason
+        target: PendingRequest = self
+        while target.successor is not None:
+            target = target.successor
+        if not target._resolved:
+            await target.connection._abandon(target, RequestCancelled(target.method, reason), reason)
 
 
 class RpcConnection:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.errors import InspectorError, ProtocolViolation, RpcError
+from ..protocol.errors import InspectorError, ProtocolViolation, RequestCancelled, RpcError
 from ..protocol.rpc import PendingRequest
 from .events import InputRequested
 from .modern import result_type
@@ -63,6 +63,8 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
         requests, state = _parse(method, result)
         session._emit(InputRequested(round_no, requests, first_seq))
         responses = await _answer_all(session, method, requests, pending)
+        if first.cancel_requested is not None:  # cancelled while the input was being gathered
+            raise RequestCancelled(method, first.cancel_requested)
         retry = {k: v for k, v in (params or {}).items() if k not in ("inputResponses", "requestState")}
         if requests:
             retry["inputResponses"] = responses
@@ -70,6 +72,7 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
             retry["requestState"] = state
         pending = await session.connection.send_request(
             method, retry, entry_meta={"mrtr": {"first": first_seq, "round": round_no}}, **options)
+        rounds[-1].successor = pending
         rounds.append(pending)
     raise AssertionError("unreachable")  # pragma: no cover
 
