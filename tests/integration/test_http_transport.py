@@ -121,6 +121,20 @@ async def test_legacy_session_headers_standalone_405_and_delete(base_url):
     assert h.of(Closed) and h.of(Closed)[0].expected
 
 
+async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
+    async with connected(f"{base_url}/pushget") as h:
+        await h.handshake()
+        await h.conn.request("tools/call", {"name": "echo", "arguments": {}})  # right after initialized
+        for _ in range(100):
+            if any(b"on the GET stream" in e.raw for e in h.of(Received)):
+                break
+            await anyio.sleep(0.02)
+        pushed = [e for e in h.of(Received) if b"on the GET stream" in e.raw]
+        assert pushed, "the server sent its notification before the GET stream was open"
+        stream = h.store.http_log.get(pushed[0].meta["exchange"])
+        assert stream.method == "GET" and stream.note == "standalone stream" and pushed[0].meta["request_id"] is None
+
+
 async def test_sse_reply_with_a_notification_first(base_url):
     async with connected(f"{base_url}/sse") as h:
         await h.handshake()

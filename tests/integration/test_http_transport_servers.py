@@ -21,10 +21,19 @@ pytestmark = pytest.mark.anyio
 async def session_for(url: str, *, mode: str = "auto", era: str = "legacy", **options: Any) -> AsyncIterator[McpSession]:
     store = TrafficStore()
     transport = HttpTransport(url, mode=mode, http_log=store.http_log, headers={"Authorization": "Bearer tok-0123456789abcdef"})
-    with anyio.fail_after(30):  # a hang guard, not a timing assertion
-        async with McpSession(transport, store=store, era=era, timeout=15, init_timeout=15, **options) as session:
-            await session.initialize()
-            yield session
+    try:
+        with anyio.fail_after(30):  # a hang guard, not a timing assertion
+            async with McpSession(transport, store=store, era=era, timeout=15, init_timeout=15, **options) as session:
+                await session.initialize()
+                yield session
+    except BaseException:
+        # What happened on the wire, for the failure report (pytest shows captured output).
+        for x in store.http_log.exchanges:
+            print(f"http #{x.id} {x.method} {x.status} {x.note or ''} {x.rpc_method or ''} {x.state} {x.error or ''} "
+                  f"events={x.event_count} resumes={x.resumes}")
+        for entry in store:
+            print(f"frame {entry.seq} {entry.direction} {entry.kind} {entry.raw[:200]!r} {entry.problem or ''}")
+        raise
 
 
 def exchanges(session: McpSession, method: str | None = None, rpc: str | None = None) -> list:

@@ -28,6 +28,8 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
   body (400 + -32020 when they differ); ``slow_tool`` streams until the client closes.
 - ``redirect`` / ``redirect-far``: POST answered 307 to ``/ok`` on this origin / on
   ``localhost`` (another origin).
+- ``pushget``: GET opens a stream that stays open; tools/call sends a notification on it
+  (dropped when no GET stream is open, as the TS SDK does) and replies.
 - ``badjson``: tools/call gets an SSE event whose data is not JSON, then the reply.
 - ``status400json``: every POST gets 400 with a JSON-RPC error (-32020) body.
 
@@ -159,6 +161,12 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
     if method == "DELETE":
         await send_body(writer, "200 OK")
         return
+    if method == "GET" and mode == "pushget":
+        queue: asyncio.Queue = asyncio.Queue()
+        STATE["sse_queues"][mode] = queue
+        await open_sse(writer)
+        while True:
+            await event(writer, await queue.get())
     if method == "GET":
         last = headers.get("last-event-id")
         if mode == "resume" and last:
@@ -250,6 +258,12 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         await open_sse(writer)
         writer.write(b"id: e1\nretry: 100\ndata: \n\n")
         await writer.drain()
+    elif mode == "pushget":
+        queue = STATE["sse_queues"].get(mode)
+        if queue is not None:  # like the TS SDK: with no standalone stream open, the message is dropped
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "on the GET stream"}}
+            await queue.put(json.dumps(note).encode())
+        await send_body(writer, "200 OK", done)
     elif mode == "badjson":
         await open_sse(writer)
         await event(writer, b"{not json")

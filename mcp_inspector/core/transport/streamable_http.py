@@ -49,7 +49,8 @@ DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
 REPLY_PARSE_LIMIT = 1 << 20  # events up to this size are parsed to tell a reply from a notification
-DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
+DELETE_LIMIT = 5.0
+STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized  # seconds the session DELETE may take at close
 REPLY_DRAIN = 0.25  # seconds a response stream is read on after its reply (connection reuse)
 
 
@@ -135,6 +136,7 @@ class StreamableHttpTransport(Transport):
         self._tasks: set[anyio.CancelScope] = set()
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
+        self._standalone_ready = _LazyEvent()  # set once the standalone GET has its answer (or failed)
         self.on_session_expired = None
 
     # -- facts -------------------------------------------------------------
@@ -310,10 +312,11 @@ class StreamableHttpTransport(Transport):
             self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
             return
         exchange_box[0] = exchange
-        if done is not None:
-            done.set()
+        opens_stream = method == "notifications/initialized" and not modern and response.is_success
+        if done is not None and not opens_stream:
+            done.set()  # later messages may go (for initialized: once the standalone stream is open)
         try:
-            await self._on_response(response, exchange, message, method, msg_id, is_request, modern, sent_session)
+            await self._on_response(response, exchange, message, method, msg_id, is_request, modern, sent_session, done)
         except (httpx2.HTTPError, OSError) as exc:
             why = describe_error(exc, self.url)
             if self.http_log is not None and exchange is not None and exchange.state == "open":
@@ -329,7 +332,8 @@ class StreamableHttpTransport(Transport):
             self.http_log.finish(exchange, error)
 
     async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
-                           msg_id: Any, is_request: bool, modern: bool, sent_session: bool) -> None:
+                           msg_id: Any, is_request: bool, modern: bool, sent_session: bool,
+                           done: anyio.Event | None = None) -> None:
         status = response.status_code
         if response.is_success and not modern and method == "initialize":
             session = response.headers.get("mcp-session-id")
@@ -345,7 +349,13 @@ class StreamableHttpTransport(Transport):
         if response.is_success:
             self.successes += 1
             if method == "notifications/initialized" and not modern:
+                # The standalone stream opens before any later request goes out, so that what
+                # the server sends there about those requests is not missed (bounded wait).
                 self._open_standalone()
+                with anyio.move_on_after(STANDALONE_WAIT):
+                    await self._standalone_ready.wait()
+                if done is not None:
+                    done.set()
             if kind == "text/event-stream":
                 await self._read_post_stream(response, exchange, msg_id if is_request else None, modern)
                 return
@@ -530,9 +540,17 @@ class StreamableHttpTransport(Transport):
         if self._tg is None or self._closing or self._standalone is not None:
             return
         self._standalone = anyio.CancelScope()
+        self._standalone_ready = _LazyEvent()
         self._tg.start_soon(self._standalone_loop, self._standalone)
 
     async def _standalone_loop(self, scope: anyio.CancelScope) -> None:
+        assert self._client is not None
+        try:
+            await self._standalone_stream(scope)
+        finally:
+            self._standalone_ready.set()
+
+    async def _standalone_stream(self, scope: anyio.CancelScope) -> None:
         assert self._client is not None
         with scope:
             failures = 0
@@ -548,12 +566,14 @@ class StreamableHttpTransport(Transport):
                         self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
                         note="standalone stream", read_timeout=None)
                 except (httpx2.HTTPError, TransportError, OSError) as exc:
+                    self._standalone_ready.set()
                     failures += 1
                     if failures >= STANDALONE_FAILURES:
                         self._emit(Note(f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"))
                         return
                     await anyio.sleep(min(2 ** failures, 30))
                     continue
+                self._standalone_ready.set()
                 try:
                     status = response.status_code
                     if status == 405 or not response.is_success or content_type(response) != "text/event-stream":
