@@ -135,6 +135,20 @@ async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
         assert stream.method == "GET" and stream.note == "standalone stream" and pushed[0].meta["request_id"] is None
 
 
+async def test_a_batch_reply_and_a_parse_error_are_delivered(base_url):
+    async with connected(f"{base_url}/ok") as h:
+        await h.handshake()
+        await h.conn.send_raw(b'[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]')
+        await h.conn.send_raw(b'{"jsonrpc":"2.0", "id": 5, "method": "ping"')  # cut short
+        for _ in range(100):
+            if len([e for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]) >= 2:
+                break
+            await anyio.sleep(0.02)
+        bodies = [e.raw for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]
+        assert any(raw.startswith(b"[") and b'"b2"' in raw for raw in bodies)
+        assert any(b"-32700" in raw for raw in bodies)
+
+
 async def test_sse_reply_with_a_notification_first(base_url):
     async with connected(f"{base_url}/sse") as h:
         await h.handshake()

@@ -191,6 +191,10 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
     except ValueError:
         await send_body(writer, "400 Bad Request", error(None, -32700, "Parse error"))
         return
+    if isinstance(message, list):  # a 2025-03-26 batch: one JSON array of replies
+        replies = [json.loads(reply(item.get("id"), {})) for item in message if isinstance(item, dict) and "id" in item]
+        await send_body(writer, "200 OK", json.dumps(replies).encode())
+        return
     rpc = message.get("method")
     msg_id = message.get("id")
     if mode == "modern":

@@ -238,15 +238,21 @@ class StreamableHttpTransport(Transport):
         version = body_protocol_version(message)
         modern = is_modern(version) or (version is None and self.modern)
         extra = (meta or {}).get("headers") or {}
+        # A batch with requests in it (2025-03-26), or bytes that are not JSON (the raw
+        # composer), may get a reply too: its body is delivered, though no one request is named.
+        if isinstance(message, list):
+            expects_reply = any(isinstance(item, dict) and isinstance(item.get("method"), str) and "id" in item for item in message)
+        else:
+            expects_reply = is_request or message is None
         previous = self._barrier
         done: anyio.Event | None = None
-        if not is_request:
+        if not expects_reply:
             done = anyio.Event()
             self._barrier = done
         scope = anyio.CancelScope()
         if is_request:
             self._inflight[_key(msg_id)] = (scope, modern)
-        self._tg.start_soon(self._post_task, data, message, method, msg_id if is_request else None, is_request,
+        self._tg.start_soon(self._post_task, data, message, method, msg_id if is_request else None, expects_reply,
                             modern, extra, previous, done, scope)
 
     def _base_headers(self) -> dict[str, str]:
