@@ -282,6 +282,11 @@ class InspectorApp(App[int]):
             await self.main.show_view("main")
             self.main.tool_list.filter_input.focus()
 
+    def open_http_exchange(self, exchange_id: int) -> None:
+        """The HTTP view on one exchange, its detail open (the frame detail's "h")."""
+        if self.screen is self.main:
+            self.run_worker(self.main.show_exchange(exchange_id), exit_on_error=False)
+
     def action_screenshot(self) -> None:
         path = self.save_screenshot()
         self.notify(path, title="Screenshot saved", markup=False)

@@ -15,6 +15,7 @@ group still running.
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 from typing import Any, Callable
@@ -27,18 +28,72 @@ from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.rpc import RequestHandler
 from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
 from ..core.session.legacy import McpSession
+from ..core.traffic.masking import mask_url
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
-from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, ServerFacts, ServerReady, ToolsFetched
+from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, InputRequested, ServerFacts, ServerReady, ToolsFetched
 
 
-def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES):
-    """A transport for a spec; only stdio exists so far, so say so for URLs."""
+def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None):
+    """A transport for a spec: the core's factory (stdio, Streamable HTTP, legacy SSE)."""
+    try:
+        from ..core.transport.factory import make_transport as factory
+    except ImportError:  # an engine without the HTTP transports: stdio only
+        factory = None
+    if factory is not None:
+        return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=getattr(spec, "insecure", False))
     if spec.url:
-        raise ConnectError(f"{spec.name}: the {spec.transport} transport ({spec.url}) is not supported yet; use a stdio server")
+        raise ConnectError(f"{spec.name}: the {spec.transport} transport ({mask_url(spec.url)}) is not supported by this build; use a stdio server")
     from ..core.transport.stdio import StdioTransport
 
     return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd, max_line_bytes=max_frame_bytes)
+
+
+def describe_spec(spec: ServerSpec) -> str:
+    """The command line, or the transport and URL with its secrets masked."""
+    if spec.url:
+        return f"{spec.transport} {mask_url(spec.url)}"
+    return spec.describe()
+
+
+def make_session(transport: Any, spec: ServerSpec, **options: Any) -> McpSession:
+    """An McpSession in the era the spec asks for (``auto`` unless it says), when the engine knows eras."""
+    era = getattr(spec, "era", None) or "auto"
+    version = getattr(spec, "protocol_version", None)
+    accepted = inspect.signature(McpSession).parameters
+    if "era" in accepted:
+        options["era"] = era
+    if "protocol_version" in accepted:
+        options["protocol_version"] = version
+    return McpSession(transport, **options)
+
+
+def transport_facts(transport: Any) -> tuple[str, str | None, str | None]:
+    """(kind, masked url, HTTP session id) of a transport, whatever it exposes of them."""
+    kind = str(getattr(transport, "kind", "") or "")
+    try:
+        details = transport.details if isinstance(getattr(type(transport), "details", None), property) else {}
+    except Exception:  # noqa: BLE001 - a transport's report must not break the connection
+        details = {}
+    details = details if isinstance(details, dict) else {}
+    url = details.get("url") or getattr(transport, "url", None)
+    session_id = getattr(transport, "session_id", None) or details.get("session_id") or details.get("session")
+    return kind, mask_url(str(url)) if url else None, str(session_id) if session_id else None
+
+
+def session_facts(session: McpSession) -> ServerFacts:
+    """What the server declared, and how the connection runs (era, transport, HTTP session)."""
+    kind, url, session_id = transport_facts(session.transport)
+    cache = getattr(session, "cache_info", None)
+    ack = getattr(session, "subscription_ack", None)
+    excluded = getattr(session, "excluded_tools", None)
+    return ServerFacts(
+        dict(session.server_info or {}), session.protocol_version, dict(session.capabilities or {}), session.instructions,
+        transport=kind, url=url, era=getattr(session, "era", None), era_reason=getattr(session, "era_reason", None),
+        http_session_id=session_id, cache_info=dict(cache) if isinstance(cache, dict) else {},
+        subscription_ack=ack if isinstance(ack, dict) else None,
+        excluded_tools={str(k): str(v) for k, v in excluded.items()} if isinstance(excluded, dict) else {},
+    )
 
 
 def _describe(exc: BaseException) -> str:
@@ -139,7 +194,7 @@ class Connection:
         except Exception as exc:  # noqa: BLE001 - a bug must not leave the status saying "connected"
             message = f"the connection failed: {_describe(exc)}"
             self.store.note(message)
-            self._set(ConnectionStatus("disconnected", spec.name, spec.describe(), self.status.protocol_version,
+            self._set(ConnectionStatus("disconnected", spec.name, describe_spec(spec), self.status.protocol_version,
                                        self.status.pid, detail=message))
             self.post(ConnectionProblem(message, "error"))
         finally:
@@ -148,22 +203,29 @@ class Connection:
             self._idle.set()
 
     async def _run(self, spec: ServerSpec, reason: str, stop: anyio.Event) -> None:
-        self._set(ConnectionStatus("connecting", spec.name, spec.describe()))
+        self._set(ConnectionStatus("connecting", spec.name, describe_spec(spec), transport=spec.transport or "stdio"))
         if reason != "connect":
-            self.store.note(f"{reason}: {spec.describe()}")
+            self.store.note(f"{reason}: {describe_spec(spec)}")
         closed = anyio.Event()
         try:
-            transport = make_transport(spec, self.max_frame_bytes)
-            session = McpSession(transport, store=self.store, timeout=self.timeout, handlers=self.handlers)
+            transport = make_transport(spec, self.max_frame_bytes, self.store.http_log)
+            session = make_session(transport, spec, store=self.store, timeout=self.timeout, handlers=self.handlers)
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))
             return
 
         def on_event(event: Any) -> None:
             if isinstance(event, ListChanged) and event.kind == "tools":
+                if session.state is SessionState.READY:
+                    self.post(ServerReady(session_facts(session)))  # excluded tools and cache info may have changed
                 self.post(ToolsFetched(event))
                 if event.error:
                     self.post(ConnectionProblem(f"tools/list: {event.error}"))
+            elif type(event).__name__ == "InputRequested":  # an MRTR round (modern era)
+                self.post(InputRequested(getattr(event, "round", 0), dict(getattr(event, "requests", None) or {}),
+                                         getattr(event, "first_seq", None), getattr(event, "method", None)))
+            elif type(event).__name__ == "SubscriptionAcknowledged" and session.state is SessionState.READY:
+                self.post(ServerReady(session_facts(session)))
             elif isinstance(event, ServerClosed):
                 closed.set()
             elif isinstance(event, StateChanged) and event.state is SessionState.INITIALIZING:
@@ -207,8 +269,9 @@ class Connection:
         """Handshake, tool list, then wait for the server to go away."""
         self._update(pid=getattr(transport, "pid", None))
         await session.initialize()
-        facts = ServerFacts(dict(session.server_info), session.protocol_version, dict(session.capabilities), session.instructions)
-        self._update(state="connected", protocol_version=session.protocol_version, detail="")
+        facts = session_facts(session)
+        self._update(state="connected", protocol_version=session.protocol_version, detail="",
+                     transport=facts.transport, era=facts.era)
         self.post(ServerReady(facts))
         if session.supports("tools"):
             try:
@@ -224,23 +287,25 @@ class Connection:
         if info is None:
             self._fail(spec, error or "the connection ended")
         elif info.expected and error is None:
-            self._set(ConnectionStatus("disconnected", spec.name, spec.describe(), detail="closed by the inspector"))
+            self._set(ConnectionStatus("disconnected", spec.name, describe_spec(spec), detail="closed by the inspector"))
         elif info.expected:
             # we closed it because the handshake failed; it may have died first, so keep the exit facts
             detail = (error or info.reason).split("\nlast stderr lines:")[0]
-            self._set(ConnectionStatus("failed", spec.name, spec.describe(), None, self.status.pid,
+            self._set(ConnectionStatus("failed", spec.name, describe_spec(spec), None, self.status.pid,
                                        info.exit_code, info.signal, detail, list(info.stderr_tail)[-5:]))
         else:
             state = "failed" if self.status.state in ("connecting", "initializing") else "exited"
-            self._set(ConnectionStatus(state, spec.name, spec.describe(), self.status.protocol_version, self.status.pid,
+            self._set(ConnectionStatus(state, spec.name, describe_spec(spec), self.status.protocol_version, self.status.pid,
                                        info.exit_code, info.signal, info.reason, list(info.stderr_tail)[-5:]))
 
     def _fail(self, spec: ServerSpec, message: str) -> None:
-        self._set(ConnectionStatus("failed", spec.name, spec.describe(), detail=message))
+        self._set(ConnectionStatus("failed", spec.name, describe_spec(spec), detail=message))
 
     # -- status --------------------------------------------------------
     def _set(self, status: ConnectionStatus) -> None:
         status.in_flight = self.status.in_flight
+        if not status.transport and status.server == self.status.server:
+            status.transport = self.status.transport
         self.status = status
         self.post(ConnectionChanged(status))
 

@@ -35,6 +35,7 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("view-notifications", "f4,3", "show_view('notifications')", "Notifications", "Views", show=False),
     KeySpec("view-console", "f5,4", "show_view('console')", "Console", "Views", show=False),
     KeySpec("view-traffic", "f6,5", "show_view('traffic')", "Traffic", "Views", show=False),
+    KeySpec("view-http", "f9,6", "show_view('http')", "HTTP", "Views", show=False),
     KeySpec("refresh-tools", "ctrl+l", "refresh_tools", "Refresh tools", "Tools", show=False),
     KeySpec("show-tool-diff", "ctrl+g", "show_tool_diff", "Tool diff", "Tools", show=False),
     KeySpec("dismiss-tool-changes", "ctrl+x", "dismiss_tool_changes", "Dismiss tool changes", "Tools", show=False),

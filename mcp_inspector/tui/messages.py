@@ -24,6 +24,22 @@ class ServerFacts:
     protocol_version: str | None = None
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
+    # How the connection runs (empty for a recording that does not say): stdio | http | sse
+    transport: str = ""
+    url: str | None = None  # masked
+    era: str | None = None  # legacy | modern (None: not known, e.g. an older session file)
+    era_reason: str | None = None  # one sentence: why this era
+    http_session_id: str | None = None  # Mcp-Session-Id (legacy Streamable HTTP)
+    cache_info: dict[str, Any] = field(default_factory=dict)  # ttlMs / cacheScope of discover and lists
+    subscription_ack: dict[str, Any] | None = None  # what subscriptions/listen's acknowledgement honoured
+    excluded_tools: dict[str, str] = field(default_factory=dict)  # name -> why it was dropped
+
+
+def era_label(era: str | None, protocol_version: str | None) -> str:
+    """``modern 2026-07-28`` / ``legacy 2025-11-25`` / ``protocol X`` when the era is not known."""
+    if era:
+        return f"{era} {protocol_version}" if protocol_version else era
+    return f"protocol {protocol_version}" if protocol_version else ""
 
 
 @dataclass
@@ -40,6 +56,8 @@ class ConnectionStatus:
     detail: str = ""
     stderr_tail: list[str] = field(default_factory=list)
     in_flight: int = 0
+    transport: str = ""  # stdio | http | sse (what the transport says it is)
+    era: str | None = None  # legacy | modern, once the handshake settled it
 
 
 # These are posted to the main screen and handled there; they do not bubble to the app.
@@ -60,6 +78,20 @@ class ServerReady(Message, bubble=False):
     def __init__(self, facts: ServerFacts) -> None:
         super().__init__()
         self.facts = facts
+
+
+class InputRequested(Message, bubble=False):
+    """An MRTR round: the server answered a request with ``input_required`` (modern era).
+
+    ``first_seq`` is the traffic entry of the first request of the logical call,
+    ``round`` counts from 1, ``requests`` is ``inputRequests`` ({key: {method, params}})."""
+
+    def __init__(self, round: int, requests: dict[str, Any], first_seq: int | None, method: str | None = None) -> None:
+        super().__init__()
+        self.round = round
+        self.requests = requests
+        self.first_seq = first_seq
+        self.method = method
 
 
 class ToolsFetched(Message, bubble=False):

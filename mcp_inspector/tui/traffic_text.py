@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.traffic.entry import Direction, TrafficEntry
+
+if TYPE_CHECKING:
+    from ..core.traffic.store import TrafficStore
 
 #: Bytes of a frame that are ever decoded for its log line (the rest is never looked at).
 PREVIEW_BYTES = 400
@@ -61,3 +64,19 @@ def linked_seq(entry: TrafficEntry) -> int | None:
     if entry.reply_seq is not None:
         return entry.reply_seq
     return entry.reply_to
+
+
+def mrtr_round(entry: TrafficEntry, store: "TrafficStore | None" = None) -> tuple[int, int] | None:
+    """(first seq, round) when an entry is a retry of a multi round-trip request (MRTR),
+    or the reply to one; None otherwise."""
+    meta = entry.meta
+    if meta is None and entry.reply_to is not None and store is not None:
+        request = store.get(entry.reply_to)
+        meta = request.meta if request is not None else None
+    info = meta.get("mrtr") if isinstance(meta, dict) else None
+    if not isinstance(info, dict):
+        return None
+    first, number = info.get("first"), info.get("round")
+    if not isinstance(first, int) or not isinstance(number, int):
+        return None
+    return first, number

@@ -34,7 +34,7 @@ def visible_lines(log: TrafficLog) -> list[str]:
 async def test_live_session_lines_appear_with_latency(tmp_path):
     store = TrafficStore(spill_dir=tmp_path)
     app = LogApp(store)
-    async with app.run_test(size=(140, 30)) as pilot:
+    async with app.run_test(size=(160, 30)) as pilot:  # auto era: server/discover first, so the seqs are longer
         async with McpSession(StdioTransport(DEMO), store=store, timeout=20) as session:
             await session.initialize()
             await session.list_tools()

@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.config.servers import ServerSpec, demo_spec, discover_servers
+from ...core.traffic.masking import mask_url
 
 
 LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "docker", "pnpm", "yarn"}
@@ -34,6 +35,19 @@ def guess_name(words: list[str]) -> str:
     return base
 
 
+URL_TRANSPORTS = ("http", "streamable-http", "sse")
+
+
+def url_name(url: str) -> str:
+    """A short label for a URL: its host (never its credentials or query)."""
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).hostname or "remote"
+    except ValueError:
+        return "remote"
+
+
 def parse_command_line(text: str) -> ServerSpec:
     """An ad-hoc command line (``KEY=value`` prefixes become env)."""
     try:
@@ -46,8 +60,10 @@ def parse_command_line(text: str) -> ServerSpec:
         env[key] = value
     if not words:
         raise ValueError("type a command, e.g. npx -y @modelcontextprotocol/server-everything")
+    if len(words) == 2 and words[0] in URL_TRANSPORTS and words[1].startswith(("http://", "https://")):
+        return ServerSpec(url_name(words[1]), url=words[1], transport=words[0], source="command line")
     if words[0].startswith(("http://", "https://")):
-        return ServerSpec(words[0], url=words[0], transport="http", source="command line")
+        return ServerSpec(url_name(words[0]), url=words[0], transport="http", source="command line")
     return ServerSpec(guess_name(words), words, env, source="command line")
 
 
@@ -71,7 +87,7 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Connect to a server", id="connect-title")
-            yield Input(placeholder="command line, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)", id="connect-command")
+            yield Input(placeholder="command line or URL, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)", id="connect-command")
             yield OptionList(id="connect-servers")
             yield Static("", id="connect-problems", markup=False)
             yield Static("enter: connect · tab: switch between the command line and the list · escape: back", id="connect-hint")
@@ -104,8 +120,11 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
             prompt.append(f"  ({label})", style="dim")
             if self.current is not None and spec.key == self.current.key:
                 prompt.append("  current", style="italic")
-            describe = "python -m mcp_inspector.demo" if self.mask_paths and spec.source == "built-in" else spec.describe()
-            prompt.append("\n  " + describe, style="dim")
+            if spec.url:
+                prompt.append(f"\n  {spec.transport or 'http'} · {mask_url(spec.url)}", style="dim")
+            else:
+                describe = "python -m mcp_inspector.demo" if self.mask_paths and spec.source == "built-in" else spec.describe()
+                prompt.append("\n  stdio · " + describe, style="dim")
             option_list.add_option(Option(prompt, id=option_id))
 
     @on(OptionList.OptionSelected, "#connect-servers")

@@ -27,6 +27,7 @@ from ...core.protocol.json_text import JsonTextError, parse_frame
 from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
+from ..http_text import explain_error, status_meaning
 from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, short_id
 from ..widgets.json_text import JSON_HIGHLIGHTS
 
@@ -107,7 +108,57 @@ def describe_entry(entry: TrafficEntry, store: TrafficStore, time_format: Callab
         text.append("\nlate: arrived after the request ended", "bold yellow")
     if entry.problem and not (entry.late and entry.problem.startswith("late")):
         text.append(f"\nproblem: {clean(entry.problem)}", "bold red")
+    http = http_line(entry, store)
+    if http is not None:
+        text.append("\n")
+        text.append_text(http)
     return text
+
+
+ERROR_PARSE_LIMIT = 64 * 1024
+
+
+def error_object(entry: TrafficEntry) -> dict | None:
+    """The ``error`` member of an error response (small frames only)."""
+    if entry.kind is not Kind.ERROR or len(entry.raw) > ERROR_PARSE_LIMIT:
+        return None
+    try:
+        message, _ = parse_frame(entry.raw)
+    except JsonTextError:
+        return None
+    error = message.get("error") if isinstance(message, dict) else None
+    return error if isinstance(error, dict) else None
+
+
+def http_line(entry: TrafficEntry, store: TrafficStore) -> Text | None:
+    """The HTTP exchange that carried an entry, and what its status or typed error means."""
+    meta = entry.meta if isinstance(entry.meta, dict) else {}
+    status = meta.get("status") if isinstance(meta.get("status"), int) else None
+    exchange_id = meta.get("exchange")
+    error = error_object(entry)
+    text = Text()
+    if isinstance(exchange_id, int):
+        exchange = store.http_log.get(exchange_id)
+        text.append(f"HTTP exchange #{exchange_id}", "bold")
+        if exchange is not None:
+            text.append(f" {exchange.method}")
+            status = status if status is not None else exchange.status
+        if status is not None:
+            text.append(f" {status} ({status_meaning(status)})")
+        if meta.get("sse_id") is not None:
+            text.append(f"  ·  SSE id {clean(str(meta['sse_id']))}")
+        text.append("  (h opens it in the HTTP view)", "dim")
+    code = error.get("code") if error is not None and isinstance(error.get("code"), int) else entry.error_code
+    message = error.get("message") if error is not None and isinstance(error.get("message"), str) else ""
+    meaning = explain_error(code, message, error.get("data") if error is not None else None, status)
+    if meaning:
+        if text.plain:
+            text.append("\n")
+        text.append(f"meaning: {meaning}", "bold yellow")
+    return text if text.plain else None
+
+
+KEYS_LINE = "j  jump request↔response    c  copy raw    p  copy pretty    esc  close"
 
 
 class FrameDetailScreen(ModalScreen[None]):
@@ -118,7 +169,7 @@ class FrameDetailScreen(ModalScreen[None]):
     FrameDetailScreen > #frame-detail {
         width: 96%; height: 92%; background: $surface; border: round $accent; padding: 0 1;
     }
-    FrameDetailScreen #frame-header { height: auto; max-height: 4; margin-bottom: 1; }
+    FrameDetailScreen #frame-header { height: auto; max-height: 6; margin-bottom: 1; }
     FrameDetailScreen #frame-panes { height: 1fr; }
     FrameDetailScreen .frame-pane { width: 1fr; height: 1fr; }
     FrameDetailScreen .frame-caption { color: $text-muted; height: 1; }
@@ -131,6 +182,7 @@ class FrameDetailScreen(ModalScreen[None]):
         Binding("j", "jump_linked", "Req↔resp", id="frame.jump"),
         Binding("c", "copy_raw", "Copy raw", id="frame.copy"),
         Binding("p", "copy_pretty", "Copy pretty", id="frame.copy-pretty", show=False),
+        Binding("h", "open_exchange", "HTTP exchange", id="frame.http"),
     ]
 
     def __init__(self, store: TrafficStore, seq: int, *, time_format: Callable[[float], str] = clock_time,
@@ -151,7 +203,7 @@ class FrameDetailScreen(ModalScreen[None]):
                 with Vertical(classes="frame-pane"):
                     yield Label("", id="raw-caption", classes="frame-caption")
                     yield TextArea("", read_only=True, soft_wrap=True, id="frame-raw")
-            yield Static("j  jump request↔response    c  copy raw    p  copy pretty    esc  close", id="frame-keys")
+            yield Static(KEYS_LINE, id="frame-keys")
 
     def on_mount(self) -> None:
         self.show_entry(self.seq)
@@ -173,6 +225,8 @@ class FrameDetailScreen(ModalScreen[None]):
             raw.load_text("")
             return
         header.update(describe_entry(entry, self.store, self.time_format))
+        over_http = isinstance(entry.meta, dict) and isinstance(entry.meta.get("exchange"), int)
+        self.query_one("#frame-keys", Static).update(KEYS_LINE.replace("    esc", "    h  HTTP exchange    esc") if over_http else KEYS_LINE)
         if entry.kind in _JSON_KINDS:
             text, caption, is_json = pretty_json(entry.raw)
         else:
@@ -199,6 +253,19 @@ class FrameDetailScreen(ModalScreen[None]):
         self.show_entry(target)
         if self.on_jump is not None:
             self.on_jump(target)
+
+    def action_open_exchange(self) -> None:
+        entry = self.entry
+        exchange_id = entry.meta.get("exchange") if entry is not None and isinstance(entry.meta, dict) else None
+        if not isinstance(exchange_id, int):
+            self.notify("This entry was not carried over HTTP.", severity="warning")
+            return
+        opener = getattr(self.app, "open_http_exchange", None)
+        if opener is None:
+            self.notify("There is no HTTP view here.", severity="warning")
+            return
+        self.dismiss(None)
+        opener(exchange_id)
 
     def action_copy_raw(self) -> None:
         entry = self.entry

@@ -14,11 +14,12 @@ from ..keymap import APP_KEYS, display_key, effective_key
 
 VIEWS_TEXT = """\
 Main: tools on the left, the request composer and the result in the middle, the live traffic below.
-Overview: who the server is, its protocol version, its instructions and its capabilities explained.
+Overview: who the server is, its era and protocol version (and why), its instructions and its capabilities explained.
 Notifications: log messages, list changes, resource updates and progress, with counts.
 Console: the server's stderr, live.
-Traffic: the full log; enter opens a frame with pretty and raw JSON side by side.
-Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line.
+Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange).
+HTTP: each POST, GET stream and DELETE of a remote server; enter shows headers, SSE events and frames.
+Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line or URL.
 Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
 Every action is also in the command palette (ctrl+p)."""
 

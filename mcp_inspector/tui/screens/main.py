@@ -21,14 +21,13 @@ from textual.containers import Horizontal, Vertical
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 
 from ...core.config.servers import ServerSpec
-from ...core.protocol.errors import InspectorError
+from ...core.protocol.errors import InspectorError, ToolExcluded
 from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.tooldiff import ListDiff, diff_items
-from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.traffic.store import TrafficStore
 from ..connection import Connection
@@ -40,6 +39,7 @@ from ..messages import (
     ConnectionChanged,
     ConnectionProblem,
     ConnectionStatus,
+    InputRequested,
     ServerFacts,
     ServerReady,
     ToolsFetched,
@@ -50,11 +50,19 @@ from ..widgets.composer import ComposerPanel
 from ..widgets.inflight import InFlightPanel
 from ..widgets.result_view import ResultPanel
 from ..widgets.status_bar import StatusBar
-from ..widgets.tool_list import ToolList
+from ..widgets.tool_list import EXCLUDED_KEY, ToolList
 from ..widgets.traffic_log import TrafficLog
+from ..widgets.view_footer import ViewFooter
 
 
-VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic")]
+def reply_status(pending: PendingRequest | None) -> int | None:
+    """The HTTP status of the response that answered a request (None over stdio)."""
+    reply = pending.reply if pending is not None else None
+    status = reply.meta.get("status") if reply is not None and isinstance(reply.meta, dict) else None
+    return status if isinstance(status, int) else None
+
+
+VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic"), ("http", "HTTP")]
 
 
 class NavBar(Static):
@@ -77,111 +85,6 @@ class NavBar(Static):
         if read_only:
             text.append("   read-only", style="bold")
         self.update(text)
-
-
-class KeysFooter(Footer):
-    """Textual's Footer showing one set of keys, composed once (``ViewFooter`` keeps a few)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.set_reactive(Footer._bindings_ready, True)
-        self.showing: tuple | None = None
-
-    def compose(self) -> ComposeResult:
-        self.showing = footer_showing(self)
-        yield from super().compose()
-
-    def bindings_changed(self, screen: Screen) -> None:
-        """Not its own business: the ViewFooter picks which footer is shown."""
-
-
-def footer_showing(footer: Widget) -> tuple:
-    """Everything a Footer's compose() reads, as a comparable value."""
-    app = footer.app
-    keys = tuple(
-        (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled,
-         tooltip, binding.tooltip, id(binding.group) if binding.group is not None else None)
-        for (_, binding, enabled, tooltip) in footer.screen.active_bindings.values() if binding.show
-    )
-    return (app.ENABLE_COMMAND_PALETTE, keys)
-
-
-class ViewFooter(Widget):
-    """The footer's keys, one ``KeysFooter`` per set of keys, the current one displayed.
-
-    Textual's Footer recomposes (unmounts and mounts a FooterKey per binding, then
-    lays the screen out twice) whenever the keys change, and switching views
-    changes them each time; during a flood that was ~25 ms of each switch. Here
-    the few sets seen (per view and focus) stay mounted and switching only
-    toggles which one is displayed (in the same layout as the views' own switch).
-    """
-
-    DEFAULT_CSS = """
-    ViewFooter { dock: bottom; height: 1; }
-    """
-    KEEP: int = 8
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._footers: dict[tuple, KeysFooter] = {}
-        self._current: KeysFooter | None = None
-        self._lock = asyncio.Lock()
-
-    @property
-    def current(self) -> KeysFooter | None:
-        return self._current
-
-    def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-
-    def _bindings_changed(self, screen: Screen) -> None:
-        if not screen.app.app_focus:
-            return
-        if self.is_attached and screen is self.screen:
-            self.call_after_refresh(self._update)
-
-    def show_cached(self) -> None:
-        """Show the footer for the keys now active if one is kept (no wait: a view switch
-        calls this so that both changes are laid out together)."""
-        if not self.is_attached or self._lock.locked():
-            return
-        footer = self._footers.get(footer_showing(self))
-        if footer is not None and footer is not self._current:
-            self._footers[footer.showing] = self._footers.pop(footer.showing)  # the newest last
-            if self._current is not None:
-                self._current.display = False
-            footer.display = True
-            self._current = footer
-
-    async def _update(self) -> None:
-        async with self._lock:
-            for _ in range(3):  # the keys can change again while a new footer mounts
-                if not self.is_attached:
-                    return
-                showing = footer_showing(self)
-                if self._current is not None and self._current.showing == showing:
-                    return
-                footer = self._footers.pop(showing, None)
-                if footer is None:
-                    footer = KeysFooter()
-                    footer.display = False
-                    await self.mount(footer)
-                    if footer.showing is None:
-                        return
-                twin = self._footers.pop(footer.showing, None)  # composed with keys that changed back meanwhile
-                if twin is not None and twin is not footer:
-                    if twin is self._current:
-                        self._footers[twin.showing] = twin
-                        await footer.remove()
-                        return
-                    await twin.remove()
-                self._footers[footer.showing] = footer  # the newest last
-                if self._current is not None and self._current is not footer:
-                    self._current.display = False
-                footer.display = True
-                self._current = footer
-                while len(self._footers) > self.KEEP:
-                    await self._footers.pop(next(iter(self._footers))).remove()
 
 
 class MainScreen(Screen):
@@ -292,6 +195,12 @@ class MainScreen(Screen):
             from ..widgets.traffic_log import TrafficPanel
 
             return TrafficPanel(self.store, server_spec=self.log_spec, time_format=self.time_format, id="view-traffic")
+        if name == "http":
+            from ..widgets.http_view import HttpView
+
+            view = HttpView(self.store, time_format=self.time_format, id="view-http")
+            view.transport = self.status_bar.status.transport
+            return view
         raise ValueError(name)
 
     async def show_view(self, name: str) -> None:
@@ -326,6 +235,8 @@ class MainScreen(Screen):
         targets = [view] if view.can_focus else [w for w in view.query("*") if w.can_focus and not isinstance(w, (Static,))]
         if name == "traffic":
             targets = list(view.query(TrafficLog)) or targets
+        elif name == "http":
+            targets = [view.exchange_list]
         if targets:
             targets[0].focus()
 
@@ -353,6 +264,8 @@ class MainScreen(Screen):
         status = message.status
         status.in_flight = len(self.in_flight)
         self.status_bar.status = status
+        if self._has_view("view-http"):
+            self.query_one("#view-http").transport = status.transport
         if status.state in ("exited", "failed"):
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
@@ -363,6 +276,7 @@ class MainScreen(Screen):
 
     def _apply_facts(self, facts: ServerFacts) -> None:
         self.facts = facts
+        self.tool_list.set_excluded(facts.excluded_tools)
         if self._has_view("view-overview"):
             self.query_one("#view-overview").show(facts)
 
@@ -410,6 +324,9 @@ class MainScreen(Screen):
         self.current_tool = tool
         if changed:
             self.composer.set_tool(tool)
+        if EXCLUDED_KEY in tool:
+            self.result_panel.show_error(ToolExcluded(str(tool.get("name")), str(tool[EXCLUDED_KEY])))
+            return
         if event.by_user and not self.read_only:
             self._focus_composer(tool)
         if self.read_only and self.replay is not None:
@@ -478,6 +395,11 @@ class MainScreen(Screen):
     @on(ComposerPanel.SendRequested)
     def _send_requested(self, event: ComposerPanel.SendRequested) -> None:
         event.stop()
+        excluded = self.tool_list.excluded.get(event.tool_name)
+        if excluded is not None:
+            self.notify(f"{event.tool_name} is excluded: {excluded}", title="Not sent", severity="error", markup=False)
+            self.result_panel.show_error(ToolExcluded(event.tool_name, excluded))
+            return
         session = self.connection.live
         if session is None:
             reason = "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
@@ -517,7 +439,18 @@ class MainScreen(Screen):
         self._update_in_flight()
         return pending is None or pending is self.shown_call or self.shown_call is None
 
+    def on_input_requested(self, message: InputRequested) -> None:
+        row = self.inflight.row_for(message.first_seq)
+        if row is not None:
+            row.set_round(message.round)
+
+    def _end_row(self, pending: PendingRequest | None, error: BaseException | None) -> None:
+        row = self.inflight.row_for(pending.entry.seq) if pending is not None and pending.entry is not None else None
+        if row is not None:
+            row.end_call(error)
+
     def on_call_finished(self, message: CallFinished) -> None:
+        self._end_row(message.pending, None)
         if self._finish(message.pending):
             self.result_panel.show_outcome(message.outcome)
         else:
@@ -526,8 +459,9 @@ class MainScreen(Screen):
                         "(an earlier call; its response is in the traffic log)", markup=False, timeout=4)
 
     def on_call_failed(self, message: CallFailed) -> None:
+        self._end_row(message.pending, message.error)
         if self._finish(message.pending):
-            self.result_panel.show_error(message.error, message.elapsed_ms)
+            self.result_panel.show_error(message.error, message.elapsed_ms, http_status=reply_status(message.pending))
         else:
             self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
 
@@ -536,40 +470,43 @@ class MainScreen(Screen):
         status.in_flight = len(self.in_flight)
         self.status_bar.status = status
 
+    # -- HTTP ------------------------------------------------------------
+    def on_http_exchange_list_opened(self, message) -> None:
+        self.open_exchange_detail(message.exchange_id)
+
+    def open_exchange_detail(self, exchange_id: int) -> None:
+        from .http_detail import HttpExchangeScreen
+
+        def chosen(seq: int | None) -> None:
+            if seq is not None:
+                self.run_worker(self.show_frame(seq), exit_on_error=False)
+
+        self.app.push_screen(HttpExchangeScreen(self.store, exchange_id, time_format=self.time_format), callback=chosen)
+
+    async def show_frame(self, seq: int) -> None:
+        """The traffic view with its cursor on ``seq``."""
+        await self.show_view("traffic")
+        log = self.query_one("#view-traffic").log_view
+        log.sync(force=True)
+        if not log.move_cursor_to_seq(seq):
+            self.notify(f"#{seq} is hidden by the traffic filter.", severity="warning")
+
+    async def show_exchange(self, exchange_id: int, open_detail: bool = True) -> None:
+        """The HTTP view with its cursor on an exchange (and its detail open)."""
+        await self.show_view("http")
+        view = self.query_one("#view-http")
+        view.exchange_list.sync(force=True)
+        if not view.select(exchange_id):
+            self.notify(f"HTTP exchange #{exchange_id} is no longer in memory.", severity="warning")
+            return
+        if open_detail:
+            self.open_exchange_detail(exchange_id)
+
     # -- server -> client requests ---------------------------------------
     def _handlers(self) -> dict[str, Any]:
-        return {
-            "roots/list": self._answer_roots,
-            "sampling/createMessage": self._answer_by_hand("sampling/createMessage"),
-            "elicitation/create": self._answer_by_hand("elicitation/create"),
-        }
+        from .server_request import client_handlers
 
-    async def _answer_roots(self, params: dict | None, entry: TrafficEntry) -> dict:
-        root = Path(self.cwd).resolve()
-        return {"roots": [{"uri": root.as_uri(), "name": root.name or str(root)}]}
-
-    def _answer_by_hand(self, method: str):
-        async def handler(params: dict | None, entry: TrafficEntry) -> dict:
-            from .server_request import ServerRequestScreen, build_reply
-
-            future: asyncio.Future = asyncio.get_running_loop().create_future()
-            screen = ServerRequestScreen(method, params)
-
-            def answered(answer) -> None:
-                if not future.done():
-                    future.set_result(answer)
-
-            self.app.push_screen(screen, callback=answered)
-            try:
-                answer = await future
-            except BaseException:
-                # the server cancelled or went away: take the question off the screen
-                if screen.is_attached and self.app.screen is screen:
-                    self.app.pop_screen()
-                raise
-            return build_reply(method, answer)
-
-        return handler
+        return client_handlers(lambda: self.app, self.store, lambda: self.cwd)
 
     # -- notifications view --------------------------------------------
     def on_notifications_view_set_level_requested(self, message) -> None:

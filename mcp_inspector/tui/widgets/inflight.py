@@ -58,6 +58,20 @@ def outcome_text(pending: PendingRequest) -> tuple[str, str]:
     return f"failed: {error}", "finished-error"
 
 
+def waiting_for_input(pending: PendingRequest) -> bool:
+    """An MRTR round ended: the server answered ``input_required`` and a retry follows."""
+    result = pending.result
+    return pending.error is None and isinstance(result, dict) and result.get("resultType") == "input_required"
+
+
+def ended_text(error: BaseException | None) -> tuple[str, str]:
+    if error is None:
+        return "done", "finished-ok"
+    if isinstance(error, RequestCancelled):
+        return f"cancelled: {error.reason}", "finished-cancelled"
+    return f"failed: {error}", "finished-error"
+
+
 class InFlightRow(Vertical, can_focus=True):
     """One request: what, progress, time left; focus it and press c (or the button) to cancel."""
 
@@ -67,10 +81,15 @@ class InFlightRow(Vertical, can_focus=True):
         self.finished_at: float | None = None
         self.cancel_requested = False
         self.leaving = False  # removal scheduled
+        self.round = 0  # MRTR: the round of input the server asked for (0: none)
+        self._shown_round = 0
+        self.current = pending  # MRTR: the newest request of this logical call (a retry with a new id)
+        self.call_error: BaseException | None = None
+        self.call_ended = False  # the screen said the logical call ended (MRTR: an error between rounds)
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="inflight-top"):
-            yield Static(Text(f"#{self.pending.id} {describe(self.pending)}", style="bold"), classes="inflight-title")
+            yield Static(self._title(), classes="inflight-title")
             yield Button("Cancel", classes="inflight-cancel", compact=True, variant="error")
         yield ProgressBar(total=None, show_eta=False, classes="inflight-progress")
         yield Static("", classes="inflight-message")
@@ -79,8 +98,44 @@ class InFlightRow(Vertical, can_focus=True):
     def on_mount(self) -> None:
         self.update_view()
 
+    def _title(self) -> Text:
+        text = Text(f"#{self.pending.id} {describe(self.pending)}", style="bold")
+        if self.round:
+            text.append(f"  · input round {self.round}", style="not bold")
+        return text
+
+    def set_round(self, number: int) -> None:
+        """The server asked for input (MRTR): the same logical call goes on in round ``number``."""
+        self.round = max(self.round, number)
+        self.update_view()
+
+    def end_call(self, error: BaseException | None = None) -> None:
+        """The logical call ended (for an MRTR call, whose last request may have ended long before)."""
+        if waiting_for_input(self.current):
+            self.call_ended = True
+            self.call_error = error
+            self.update_view()
+
+    def follow_rounds(self) -> PendingRequest:
+        """The request of this call in flight now: the first, or the newest MRTR retry."""
+        current = self.current
+        if current.done and waiting_for_input(current):
+            first = self.pending.entry.seq if self.pending.entry is not None else None
+            for candidate in reversed(self.pending.connection.pending):
+                meta = candidate.entry.meta if candidate.entry is not None else None
+                info = meta.get("mrtr") if isinstance(meta, dict) else None
+                if isinstance(info, dict) and info.get("first") == first and candidate is not current:
+                    self.current = current = candidate
+                    break
+        return current
+
     def update_view(self) -> None:
-        pending = self.pending
+        pending = self.follow_rounds()
+        if self.round != self._shown_round:
+            title = self.query_one_optional(".inflight-title", Static)
+            if title is not None:
+                self._shown_round = self.round
+                title.update(self._title())
         bar = self.query_one_optional(ProgressBar)
         message = self.query_one_optional(".inflight-message", Static)
         timing = self.query_one_optional(".inflight-timing", Static)
@@ -97,10 +152,13 @@ class InFlightRow(Vertical, can_focus=True):
             if progress.message:
                 text += f" · {progress.message}"
             message.update(Text(text))
-        if pending.done:
+        if pending.done and waiting_for_input(pending) and not self.call_ended:
+            message.update(Text(f"the server needs input (round {max(self.round, 1)}); answer it to go on"))
+            timing.update(Text(f"{self.pending.elapsed:5.1f} s since the first request"))
+        elif pending.done:
             if self.finished_at is None:
                 self.finished_at = time.monotonic()
-                text, css = outcome_text(pending)
+                text, css = outcome_text(pending) if not self.call_ended else ended_text(self.call_error)
                 self.add_class(css)
                 timing.update(Text(text))
                 button.display = False  # nothing left to cancel
@@ -112,9 +170,10 @@ class InFlightRow(Vertical, can_focus=True):
             timing.update(Text(timing_text(pending)))
 
     async def cancel(self) -> None:
-        if not self.pending.done and not self.cancel_requested:
+        current = self.follow_rounds()
+        if not current.done and not self.cancel_requested:
             self.cancel_requested = True
-            await self.pending.cancel("cancelled by the user")
+            await current.cancel("cancelled by the user")
             self.update_view()
 
     @on(Button.Pressed, ".inflight-cancel")
@@ -185,13 +244,21 @@ class InFlightPanel(VerticalScroll):
         if not any(r.finished_at is None or now - r.finished_at < self.linger for r in self.rows):
             self._empty.display = True
 
+    def row_for(self, first_seq: int | None) -> InFlightRow | None:
+        """The row of the logical call whose first request is traffic entry ``first_seq``."""
+        for row in self.rows:
+            entry = row.pending.entry
+            if entry is not None and entry.seq == first_seq:
+                return row
+        return None
+
     def selected_row(self) -> InFlightRow | None:
         focused = self.app.focused
         while focused is not None and focused is not self:
             if isinstance(focused, InFlightRow):
                 return focused
             focused = focused.parent  # type: ignore[assignment]
-        waiting = [row for row in self.rows if not row.pending.done]
+        waiting = [row for row in self.rows if not row.follow_rounds().done]
         return waiting[-1] if waiting else None
 
     async def action_cancel_request(self) -> None:

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
 from ..capabilities import explain_capabilities, render_value
-from ..messages import ServerFacts
+from ..messages import ServerFacts, era_label
 
 
 def server_table(facts: ServerFacts) -> Table:
@@ -34,6 +34,67 @@ def server_table(facts: ServerFacts) -> Table:
     extra = {k: v for k, v in info.items() if k not in ("name", "title", "version", "websiteUrl", "description")}
     for key, value in extra.items():
         table.add_row(key, Text(json.dumps(value, ensure_ascii=False)[:400], style="dim"))
+    return table
+
+
+def describe_cache(cache: dict) -> str:
+    """``ttlMs``/``cacheScope`` per result (``{"server/discover": {"ttlMs": 60000, ...}}``) or flat."""
+    if not cache:
+        return ""
+    if all(isinstance(v, dict) for v in cache.values()):
+        return "; ".join(f"{name}: {describe_cache(value)}" for name, value in cache.items())
+    parts = []
+    if "ttlMs" in cache:
+        parts.append(f"ttlMs {cache['ttlMs']}")
+    if "cacheScope" in cache:
+        parts.append(f"cacheScope {cache['cacheScope']}")
+    parts += [f"{k} {json.dumps(v, ensure_ascii=False)[:60]}" for k, v in cache.items() if k not in ("ttlMs", "cacheScope")]
+    return ", ".join(parts)
+
+
+def describe_ack(ack: dict) -> str:
+    """The subset of the ``subscriptions/listen`` filter the server agreed to honour."""
+    honoured = [key for key, value in ack.items() if value is True]
+    resources = ack.get("resourceSubscriptions")
+    if isinstance(resources, list) and resources:
+        honoured.append(f"resourceSubscriptions ({len(resources)}: {', '.join(map(str, resources[:5]))}{'…' if len(resources) > 5 else ''})")
+    return ", ".join(honoured) if honoured else "nothing (the server honours no change notifications)"
+
+
+def connection_table(facts: ServerFacts) -> Table | Text:
+    """How the connection runs: transport, era and why, HTTP session, caching, subscriptions, excluded tools."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(ratio=1)
+    rows: list[tuple[str, Text]] = []
+    if facts.transport:
+        rows.append(("Transport", Text(facts.transport + (f" · {facts.url}" if facts.url else ""))))
+    era = era_label(facts.era, facts.protocol_version)
+    if facts.era:
+        line = Text()
+        line.append(era, style="bold")
+        if facts.era_reason:
+            line.append(f"\n{facts.era_reason}", style="dim")
+        rows.append(("Era", line))
+    if facts.transport in ("http", "streamable-http"):
+        session = facts.http_session_id
+        rows.append(("HTTP session", Text(session) if session else Text("none (the server keeps no session)", style="dim")))
+    if facts.cache_info:
+        rows.append(("Caching", Text(describe_cache(facts.cache_info))))
+    if facts.subscription_ack is not None:
+        rows.append(("subscriptions/listen", Text(describe_ack(facts.subscription_ack))))
+    elif facts.era == "modern":
+        rows.append(("subscriptions/listen", Text("not acknowledged (yet)", style="dim")))
+    if facts.excluded_tools:
+        excluded = Text()
+        for number, (name, reason) in enumerate(sorted(facts.excluded_tools.items())):
+            excluded.append(("\n" if number else "") + name, style="bold")
+            excluded.append(f": {reason}")
+        rows.append((f"Excluded tools ({len(facts.excluded_tools)})", excluded))
+    if not rows:
+        return Text("")
+    for label, value in rows:
+        table.add_row(label, value)
     return table
 
 
@@ -77,6 +138,10 @@ class ServerOverview(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("Server", classes="overview--heading")
         yield Static("Not connected yet.", id="overview-server")
+        for widget in (Static("Connection", classes="overview--heading", id="overview-connection-heading"),
+                       Static("", id="overview-connection")):
+            widget.display = False  # until a connection says how it runs
+            yield widget
         yield Static("Capabilities", classes="overview--heading")
         yield Static("", id="overview-capabilities")
         yield Static("Instructions", classes="overview--heading")
@@ -84,6 +149,11 @@ class ServerOverview(VerticalScroll):
 
     def show(self, facts: ServerFacts) -> None:
         self.query_one("#overview-server", Static).update(server_table(facts))
+        connection = connection_table(facts)
+        known = not (isinstance(connection, Text) and not connection.plain)
+        self.query_one("#overview-connection", Static).update(connection)
+        self.query_one("#overview-connection", Static).display = known
+        self.query_one("#overview-connection-heading", Static).display = known
         self.query_one("#overview-capabilities", Static).update(capabilities_table(facts))
         text = facts.instructions if facts.instructions else "*The server sent no instructions.*"
         self.query_one("#overview-instructions", Markdown).update(text)

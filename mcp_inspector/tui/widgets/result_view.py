@@ -31,12 +31,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from ...core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from ...core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TransportFailure
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.protocol.jsonrpc import ERROR_NAMES
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.legacy import ToolCallOutcome
 from ...core.session.results import BlockInfo, decode_block_bytes
+from ..http_text import explain_error
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
@@ -393,7 +394,8 @@ class ResultPanel(VerticalScroll):
         self._show(kind, status, widgets, outcome.result, stem)
         self.truncated = truncated
 
-    def show_error(self, error: BaseException, elapsed_ms: float | None = None) -> None:
+    def show_error(self, error: BaseException, elapsed_ms: float | None = None, http_status: int | None = None) -> None:
+        """``http_status``: the HTTP status of the response that carried the error, if any."""
         took = f" · after {elapsed_ms:,.0f} ms" if elapsed_ms is not None else ""
         widgets: list[Widget] = []
         payload: Any = None
@@ -402,6 +404,9 @@ class ResultPanel(VerticalScroll):
             status = f"✖ JSON-RPC error {error.code}{f' ({name})' if name else ''}: {error.message}{took}"
             kind = "rpc-error"
             widgets.append(Static("The server refused the request (an error response, not a tool result).", classes="block-meta"))
+            meaning = explain_error(error.code, error.message, error.data, http_status)
+            if meaning:
+                widgets.append(Static(Text(meaning), classes="error-detail"))
             if error.data is not None:
                 widgets.append(Static("data:", classes="block-header"))
                 body, _ = text_body(json.dumps(error.data, indent=2, ensure_ascii=False), language="json")
@@ -424,6 +429,12 @@ class ResultPanel(VerticalScroll):
             if error.stderr_tail:
                 widgets.append(Static("last stderr lines:", classes="block-header"))
                 widgets.append(Static(Text("\n".join(error.stderr_tail[-10:])), classes="block-meta"))
+        elif isinstance(error, TransportFailure):
+            status, kind = f"⚡ not delivered{f' (HTTP {error.status})' if error.status else ''}{took}", "transport"
+            widgets.append(Static(Text(str(error)), classes="error-detail"))
+            meaning = explain_error(None, "", None, error.status)
+            if meaning:
+                widgets.append(Static(Text(meaning), classes="block-meta"))
         elif isinstance(error, ProtocolViolation):
             status, kind = f"✖ protocol violation{took}", "rpc-error"
             widgets.append(Static(Text(str(error)), classes="error-detail"))

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ..messages import ConnectionStatus
+from ..messages import ConnectionStatus, era_label
 
 ICONS = {
     "idle": ("○", "$text-muted"),
@@ -32,16 +32,17 @@ def signal_name(number: int) -> str:
 
 def describe_status(status: ConnectionStatus, mask_volatile: bool = False) -> tuple[str, list[str]]:
     """The one-line summary and the extra lines (stderr tail) for a status."""
-    pid = "pid ****" if mask_volatile else (f"pid {status.pid}" if status.pid else "")
+    pid = ("pid ****" if mask_volatile else f"pid {status.pid}") if status.pid else ""
     name = status.server or "server"
     state = status.state
     extra: list[str] = []
+    via = f" ({status.transport})" if status.transport else ""
     if state == "connecting":
-        line = f"connecting to {name}…  {status.command if not mask_volatile else ''}".rstrip()
+        line = f"connecting to {name}{via}…  {status.command if not mask_volatile else ''}".rstrip()
     elif state == "initializing":
-        line = f"{name}: handshake in progress  {pid}".rstrip()
+        line = f"{name}{via}: handshake in progress  {pid}".rstrip()
     elif state == "connected":
-        parts = [f"connected to {name}", f"protocol {status.protocol_version}" if status.protocol_version else "", pid]
+        parts = [f"connected to {name}", status.transport, era_label(status.era, status.protocol_version), pid]
         if status.in_flight:
             parts.append(f"{status.in_flight} in flight")
         line = "  ·  ".join(p for p in parts if p)

@@ -55,6 +55,15 @@ def fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
+EXCLUDED_KEY = "x-inspector-excluded"
+
+
+def excluded_tool(name: str, reason: str) -> dict[str, Any]:
+    """A stand-in for a tool the client must not call: its name and why it was left out."""
+    return {"name": name, "description": f"Excluded from the tool list: {reason}", "inputSchema": {"type": "object"},
+            EXCLUDED_KEY: reason}
+
+
 def matches(tool: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
@@ -101,6 +110,7 @@ class ToolList(Vertical):
         self._prompts: dict[tuple, Text] = {}  # (id(tool), mark, width) -> prompt, so filtering does not rebuild them
         self._filter_timer = None
         self.hidden_matches = 0
+        self.excluded: dict[str, str] = {}  # name -> why the client left it out (2026-07-28 HTTP)
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter tools (type)", id="tool-filter", select_on_focus=False)
@@ -129,6 +139,12 @@ class ToolList(Vertical):
             # a refetch with no change keeps nothing stale
             self.removed = [t for t in self.removed if t.get("name") not in {x.get("name") for x in tools}]
         self._rebuild()
+
+    def set_excluded(self, excluded: dict[str, str]) -> None:
+        """Tools the session left out of the list, and why; shown dimmed in their own section."""
+        if excluded != self.excluded:
+            self.excluded = dict(excluded)
+            self._rebuild()
 
     def dismiss_changes(self) -> None:
         self.marks.clear()
@@ -235,6 +251,18 @@ class ToolList(Vertical):
                 continue
             self._ids[option_id] = tool
             options.append(Option(self._prompt(tool, "removed", width), id=option_id, disabled=True))
+        shown_excluded = [(name, reason) for name, reason in sorted(self.excluded.items())
+                          if matches({"name": name, "description": reason}, needle)]
+        if shown_excluded:
+            options.append(Option(Text(f"── excluded ({len(shown_excluded)}) ──", style="dim italic"), id="excluded-heading", disabled=True))
+            for name, reason in shown_excluded:
+                option_id = f"excluded:{name}"
+                tool = excluded_tool(name, reason)
+                self._ids[option_id] = tool
+                prompt = Text(no_wrap=True, overflow="ellipsis", style="dim")
+                prompt.append("⊘ " + fit(name, width - 2), style="strike")
+                prompt.append("\n  " + fit(reason, width - 2), style="italic")
+                options.append(Option(prompt, id=option_id))
         self._built_width = self.size.width
         option_list.clear_options()
         option_list.add_options(options)
@@ -242,7 +270,7 @@ class ToolList(Vertical):
             option_list.highlighted = option_list.get_option_index(keep)
         elif options:
             option_list.highlighted = 0
-        self._update_summary(len(self._ids) - sum(1 for i in self._ids if i.startswith("removed:")))
+        self._update_summary(len(self._ids) - sum(1 for i in self._ids if i.startswith(("removed:", "excluded:"))))
 
     def _update_summary(self, shown: int) -> None:
         total = len(self.tools)
@@ -257,9 +285,12 @@ class ToolList(Vertical):
             changes.append(f"[{self._colour('tool-changed')}]~{counts['changed']} changed[/]")
         if self.removed:
             changes.append(f"[{self._colour('tool-removed')}]-{len(self.removed)} gone[/]")
+        if self.excluded:
+            changes.append(f"{len(self.excluded)} excluded")
         if changes:
             lines.append(" · ".join(changes))
-            lines.append("[dim]ctrl+g diff · ctrl+x dismiss[/]")
+            if len(changes) > (1 if self.excluded else 0):
+                lines.append("[dim]ctrl+g diff · ctrl+x dismiss[/]")
         self.query_one("#tool-summary", Static).update("\n".join(lines))
 
     # -- events --------------------------------------------------------

@@ -15,7 +15,6 @@ the notifications and console views subclass it with their own formatting.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left
 from pathlib import Path
 from typing import Any, Callable, ClassVar
@@ -33,12 +32,12 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.protocol.json_text import parse_frame
 from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.export import ExportResult, default_export_path, export_json, export_session
 from ...core.traffic.store import TrafficStore
-from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, preview_text, short_id
+from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round, preview_text, short_id
+from ..cli_copy import cli_command_for  # noqa: F401  (also imported from here)
 from .shown_timer import ShownTimer
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
 
@@ -487,9 +486,14 @@ class TrafficLog(StoreLinesView):
             (BADGES[kind].ljust(BADGE_WIDTH), kind_style), " ",
             (f"#{entry.seq}", style("seq")), " ",
         )
+        rounds = mrtr_round(entry, self.store)
+        if rounds is not None and kind is Kind.REQUEST:
+            text.append("↳ ", style("notification"))
         if entry.method:
             text.append(clean(entry.method), direction_style + style("method"))
             text.append(" ")
+        if rounds is not None:
+            text.append(f"round {rounds[1]} of #{rounds[0]} ", style("notification"))
         if entry.has_id and kind is not Kind.NOTIFICATION:
             text.append(f"id={short_id(entry.msg_id)} ", style("seq"))
         if kind is Kind.ERROR and entry.error_code is not None:
@@ -594,26 +598,6 @@ class TrafficLog(StoreLinesView):
             self.post_message(self.Exported(self, result))
 
         self.run_worker(work, thread=True, name="traffic-export", group="traffic-export")
-
-
-def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:
-    """An ``mcp-inspector call ...`` command line that repeats a tools/call request."""
-    if entry.kind is not Kind.REQUEST or entry.method != "tools/call":
-        raise ValueError(f"#{entry.seq} is not a tools/call request.")
-    if server_spec is None:
-        raise ValueError("No server is known for this log, so no command line can be built.")
-    try:
-        message, _ = parse_frame(entry.raw)  # an opened file's entry may be anything (JsonTextError is a ValueError)
-        params = message.get("params") or {}
-        tool = params["name"]
-        arguments = params.get("arguments") or {}
-    except (ValueError, KeyError, AttributeError, TypeError):
-        raise ValueError(f"#{entry.seq} is not a well-formed tools/call request.") from None
-    try:
-        from ...core.config.cli_command import call_command_line
-    except ImportError:
-        raise ValueError("Copy as CLI command is not available in this build (core.config.cli_command is missing).") from None
-    return call_command_line(server_spec, tool, arguments)
 
 
 class TrafficPanel(Vertical):
