@@ -31,6 +31,7 @@ QUOTE_CHARS = 300
 ERROR_BODY_CAP = 64 << 10  # what is read of an error body (enough for a JSON-RPC error, bounded)
 LEGACY_HINT_STATUSES = (400, 404, 405)  # the statuses that may mean "an HTTP+SSE server"
 MODERN_VERSION = "2026-07-28"
+REPLY_PARSE_LIMIT = 1 << 20  # SSE events up to this size are parsed to tell a reply from a notification
 
 
 class LazyEvent:
@@ -239,3 +240,34 @@ def describe_error(exc: BaseException, url: str) -> str:
     if isinstance(exc, TransportError):
         return str(exc)
     return f"{exc.__class__.__name__}: {exc}"
+
+
+def id_key(msg_id: Any) -> str:
+    return json.dumps(msg_id)
+
+
+def parse_json(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def set_header(headers: dict[str, str], name: str, value: str) -> None:
+    """Set a header, replacing any spelling of the same name."""
+    lower = name.lower()
+    for key in [key for key in headers if key.lower() == lower]:
+        del headers[key]
+    headers[name] = value
+
+
+def is_reply(data: bytes, request_id: Any) -> bool:
+    """Is this event's data the JSON-RPC reply to ``request_id``? Big events are judged by their head."""
+    if len(data) > REPLY_PARSE_LIMIT:
+        return b'"method"' not in data[:512]
+    value = parse_json(data)
+    if isinstance(value, list):
+        return any(isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id for item in value)
+    if not isinstance(value, dict) or "method" in value or not ("result" in value or "error" in value):
+        return False
+    return value.get("id") == request_id or (value.get("id") is None and "error" in value)

@@ -24,7 +24,6 @@ frames (a non-2xx whose body is a JSON-RPC message), never a traceback.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +38,9 @@ from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
-    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, is_modern, jsonrpc_body,
-    make_client, open_response, quote_body, read_bounded, status_text,
+    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
+    is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded,
+    set_header as _set, status_text,
 )
 from .sse_events import SseEvent, SseParser
 from .http_util import LazyEvent as _LazyEvent
@@ -48,41 +48,9 @@ from .http_util import LazyEvent as _LazyEvent
 DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
-REPLY_PARSE_LIMIT = 1 << 20  # events up to this size are parsed to tell a reply from a notification
 DELETE_LIMIT = 5.0
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized  # seconds the session DELETE may take at close
 REPLY_DRAIN = 0.25  # seconds a response stream is read on after its reply (connection reuse)
-
-
-def _key(msg_id: Any) -> str:
-    return json.dumps(msg_id)
-
-
-def _parse(data: bytes) -> Any:
-    try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _set(headers: dict[str, str], name: str, value: str) -> None:
-    """Set a header, replacing any spelling of the same name."""
-    lower = name.lower()
-    for key in [key for key in headers if key.lower() == lower]:
-        del headers[key]
-    headers[name] = value
-
-
-def _is_reply(data: bytes, request_id: Any) -> bool:
-    """Is this event's data the JSON-RPC reply to ``request_id``? Big events are judged by their head."""
-    if len(data) > REPLY_PARSE_LIMIT:
-        return b'"method"' not in data[:512]
-    value = _parse(data)
-    if isinstance(value, list):
-        return any(isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id for item in value)
-    if not isinstance(value, dict) or "method" in value or not ("result" in value or "error" in value):
-        return False
-    return value.get("id") == request_id or (value.get("id") is None and "error" in value)
 
 
 @dataclass
