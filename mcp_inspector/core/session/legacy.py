@@ -281,16 +281,24 @@ class McpSession:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
         return note
 
+    async def begin_request(self, method: str, params: dict | None = None, **options: Any) -> PendingRequest:
+        """Send any request (with the modern _meta in that era); finish_request waits."""
+        return mrtr.remember(await self.connection.send_request(method, params, **options), params, options)
+
+    async def finish_request(self, pending: PendingRequest) -> dict[str, Any]:
+        """The final result of a request started with begin_request: MRTR rounds answered
+        (tools/call, prompts/get, resources/read in 2026-07-28; the last request sent is at
+        the end of ``pending.successor``), resultType judged, serverInfo and cache facts kept."""
+        if self.era == "modern" and pending.method in modern.MRTR_METHODS:
+            result = (await mrtr.complete(self, pending)).result
+        else:
+            result = await pending.wait()
+        self._accept(pending.method, result)
+        return result
+
     async def _call(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
         """A request and its result, through MRTR rounds where the era allows them."""
-        if self.era == "modern" and method in modern.MRTR_METHODS:
-            first = mrtr.remember(await self.connection.send_request(method, params, **options), params, options)
-            outcome = await mrtr.complete(self, first)
-            self._accept(method, outcome.result)
-            return outcome.result
-        result = await self.connection.request(method, params, **options)
-        self._accept(method, result)
-        return result
+        return await self.finish_request(await self.begin_request(method, params, **options))
 
     # -- lists ---------------------------------------------------------
     def supports(self, kind: str) -> bool:
