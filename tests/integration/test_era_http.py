@@ -113,3 +113,24 @@ async def test_an_expired_legacy_session_is_initialized_again(raw_http_base):
         assert sent_methods(s.store).count("initialize") == 2
         outcome = await s.call_tool("echo", {"text": "again"})
         assert json.loads(outcome.result["content"][0]["text"]) == {"text": "again"}
+
+
+async def test_subscriptions_listen_over_http_drives_the_live_refresh(fresh_sdk_http_server):
+    from mcp_inspector.core.session.events import ListChanged
+
+    server = fresh_sdk_http_server("--mode", "stateful")
+    async with session_for(server.url, auto_refresh=True) as s:
+        events: list = []
+        s.add_listener(events.append)
+        await s.initialize()
+        assert s.era == "modern"
+        await s.list_tools()
+        with anyio.fail_after(5):
+            while s.subscription_ack is None:
+                await anyio.sleep(0.02)
+        await s.call_tool("change_tools", {})
+        with anyio.fail_after(5):
+            while not [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"]:
+                await anyio.sleep(0.02)
+        changed = [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"][0]
+        assert [t["name"] for t in changed.diff.added] == ["extra_1"]

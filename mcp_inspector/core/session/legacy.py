@@ -516,7 +516,7 @@ class McpSession:
             assert self.protocol_version is not None
             await self._initialize(self.protocol_version, self.era_reason)
             self.store.note("the server ended the session (HTTP 404): re-initialized", session_expired=True)
-        except InspectorError as exc:
+        except Exception as exc:  # anything: this runs in the session's task group
             self.store.note(f"the server ended the session (HTTP 404); initializing again failed: {exc}", session_expired=True)
         finally:
             self._reinitializing = False

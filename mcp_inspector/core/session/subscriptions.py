@@ -115,6 +115,8 @@ class Subscriptions:
                                    subscription=True)
                 await anyio.sleep(delay)
                 delay = min(delay * 2, MAX_DELAY)
+        except Exception as exc:  # a bug here must not take the session down with it
+            session.store.note(f"subscriptions/listen stopped: {exc.__class__.__name__}: {exc}", subscription=True)
         finally:
             self._running = False
 
