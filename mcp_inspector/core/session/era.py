@@ -54,9 +54,9 @@ async def connect(session: Any) -> dict[str, Any]:
         return await legacy(session, session.era_given)
     forced = asked == "modern"
     version = session.proposed_version or LATEST_MODERN
-    tried: set[str] = set()
+    tried: dict[str, int] = {}  # version -> times proposed
     while True:
-        tried.add(version)
+        tried[version] = tried.get(version, 0) + 1
         limits = [t for t in (session.discover_timeout, session.timeout, session.init_timeout) if t is not None]
         timeout = session.init_timeout if forced else min(limits, default=DISCOVER_TIMEOUT)
         try:
@@ -73,7 +73,9 @@ async def connect(session: Any) -> dict[str, Any]:
             name = modern_error(exc.code)
             if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
                 supported = _supported(exc.data)
-                ours = [v for v in MODERN_VERSIONS if v in supported and v not in tried]
+                # a version the server lists as supported is retried once even if it was the one
+                # rejected (the spec: retry with a mutually supported version)
+                ours = [v for v in MODERN_VERSIONS if v in supported and tried.get(v, 0) < 2]
                 if ours:
                     version = ours[-1]
                     continue
