@@ -133,6 +133,8 @@ async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
         assert pushed, "the server sent its notification before the GET stream was open"
         stream = h.store.http_log.get(pushed[0].meta["exchange"])
         assert stream.method == "GET" and stream.note == "standalone stream" and pushed[0].meta["request_id"] is None
+    assert stream.state == "done"  # closing the transport finished the open stream in the log
+    assert not [x for x in h.store.http_log.exchanges if x.state == "open"]
 
 
 async def test_a_batch_reply_and_a_parse_error_are_delivered(base_url):

@@ -104,6 +104,7 @@ class StreamableHttpTransport(Transport):
         self._tasks: set[anyio.CancelScope] = set()
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
+        self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
         self._standalone_ready = _LazyEvent()  # set once the standalone GET has its answer (or failed)
         self.on_session_expired = None
 
@@ -159,6 +160,8 @@ class StreamableHttpTransport(Transport):
             if self._standalone is not None:
                 self._standalone.cancel()
             await anyio.lowlevel.checkpoint()
+            for exchange in list(self._live):
+                self._finish(exchange)  # streams the client closed: done, not failed
             if self._own_client and self._client is not None:
                 try:
                     await self._client.aclose()
@@ -174,8 +177,7 @@ class StreamableHttpTransport(Transport):
         headers = self._base_headers()
         with anyio.move_on_after(DELETE_LIMIT):
             try:
-                response, exchange, _ = await open_response(self._client, "DELETE", self.url, headers, self.user_headers,
-                                                            http_log=self.http_log, note="session end")
+                response, exchange = await self._open("DELETE", headers, note="session end")
             except (httpx2.HTTPError, TransportError, OSError) as exc:
                 self._emit(Note(f"ending the session: {describe_error(exc, self.url)}"))
                 return
@@ -187,7 +189,7 @@ class StreamableHttpTransport(Transport):
                 await response.aclose()
             ok = response.is_success or response.status_code == 405
             if self.http_log is not None and exchange is not None:
-                self.http_log.finish(exchange, None if ok else status_text(response))
+                self._finish(exchange, None if ok else status_text(response))
             if response.status_code == 405:
                 self._emit(Note("the server does not let clients end sessions (DELETE answered 405)", {"exchange": exchange.id if exchange else None}))
 
@@ -261,9 +263,8 @@ class StreamableHttpTransport(Transport):
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
                 await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box)
-            if scope.cancelled_caught and self.http_log is not None and exchange_box[0] is not None \
-                    and exchange_box[0].state == "open":
-                self.http_log.finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else "closed at disconnect")
+            if scope.cancelled_caught:
+                self._finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
         finally:
             if done is not None:
                 done.set()
@@ -279,9 +280,7 @@ class StreamableHttpTransport(Transport):
         headers = self._post_headers(message, method, modern, extra)
         sent_session = self.session_id is not None and not modern
         try:
-            response, exchange, _ = await open_response(
-                self._client, "POST", self.url, headers, self.user_headers, content=data, http_log=self.http_log,
-                rpc_method=method, rpc_id=msg_id)
+            response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id)
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
             return
@@ -293,16 +292,27 @@ class StreamableHttpTransport(Transport):
             await self._on_response(response, exchange, message, method, msg_id, is_request, modern, sent_session, done)
         except (httpx2.HTTPError, OSError) as exc:
             why = describe_error(exc, self.url)
-            if self.http_log is not None and exchange is not None and exchange.state == "open":
-                self.http_log.finish(exchange, why)
+            self._finish(exchange, why)
             if is_request:
                 self._undelivered(msg_id, why, response.status_code, exchange)
         finally:
             with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                 await response.aclose()
 
+    async def _open(self, method: str, headers: dict[str, str], **options: Any) -> tuple[httpx2.Response, HttpExchange | None]:
+        """``open_response`` on this transport's URL; the exchange is tracked until finished."""
+        assert self._client is not None
+        response, exchange, _ = await open_response(self._client, method, self.url, headers, self.user_headers,
+                                                    http_log=self.http_log, **options)
+        if exchange is not None:
+            self._live.add(exchange)
+        return response, exchange
+
     def _finish(self, exchange: HttpExchange | None, error: str | None = None) -> None:
-        if self.http_log is not None and exchange is not None and exchange.state == "open":
+        if exchange is None:
+            return
+        self._live.discard(exchange)
+        if self.http_log is not None and exchange.state == "open":
             self.http_log.finish(exchange, error)
 
     async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
@@ -465,9 +475,8 @@ class StreamableHttpTransport(Transport):
             if parser.last_event_id:
                 _set(headers, "Last-Event-ID", parser.last_event_id)
             try:
-                response, ex, _ = await open_response(
-                    self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log, rpc_id=request_id,
-                    note="resume", resumes=previous.id if previous is not None else None)
+                response, ex = await self._open("GET", headers, rpc_id=request_id, note="resume",
+                                                resumes=previous.id if previous is not None else None)
             except (httpx2.HTTPError, TransportError, OSError) as exc:
                 why = describe_error(exc, self.url)
                 continue
@@ -536,9 +545,7 @@ class StreamableHttpTransport(Transport):
                 if last_id:
                     _set(headers, "Last-Event-ID", last_id)
                 try:
-                    response, exchange, _ = await open_response(
-                        self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
-                        note="standalone stream", read_timeout=None)
+                    response, exchange = await self._open("GET", headers, note="standalone stream", read_timeout=None)
                 except (httpx2.HTTPError, TransportError, OSError) as exc:
                     self._standalone_ready.set()
                     failures += 1
