@@ -121,6 +121,16 @@ async def test_legacy_session_headers_standalone_405_and_delete(base_url):
     assert h.of(Closed) and h.of(Closed)[0].expected
 
 
+async def test_initialize_again_starts_a_new_session_without_the_old_id(base_url):
+    async with connected(f"{base_url}/sse") as h:
+        await h.handshake()
+        first = h.transport.session_id
+        await h.handshake()
+        assert h.transport.session_id not in (None, first)
+    inits = [entry for entry in server_log(base_url, "sse") if '"initialize"' in entry["body"]]
+    assert "mcp-session-id" not in inits[-1]["headers"]
+
+
 async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
     async with connected(f"{base_url}/pushget") as h:
         await h.handshake()

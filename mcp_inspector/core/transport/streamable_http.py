@@ -240,7 +240,7 @@ class StreamableHttpTransport(Transport):
         if modern:
             version = body_protocol_version(message) or self.protocol_version
         else:
-            if self.session_id:
+            if self.session_id and method != "initialize":  # initialize starts a new session
                 _set(headers, "Mcp-Session-Id", self.session_id)
             version = self.protocol_version if method != "initialize" else None
         # Mcp-Method/Mcp-Name are required from 2026-07-28 on; older servers ignore them.
@@ -278,7 +278,7 @@ class StreamableHttpTransport(Transport):
                     extra: dict, done: anyio.Event | None, exchange_box: list) -> None:
         assert self._client is not None
         headers = self._post_headers(message, method, modern, extra)
-        sent_session = self.session_id is not None and not modern
+        sent_session = self.session_id is not None and not modern and method != "initialize"
         try:
             response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id)
         except (httpx2.HTTPError, TransportError, OSError) as exc:
@@ -320,9 +320,11 @@ class StreamableHttpTransport(Transport):
                            done: anyio.Event | None = None) -> None:
         status = response.status_code
         if response.is_success and not modern and method == "initialize":
-            session = response.headers.get("mcp-session-id")
-            if session:
-                self.session_id = session
+            session = response.headers.get("mcp-session-id") or None
+            if session != self.session_id and self._standalone is not None:
+                self._standalone.cancel()  # it belonged to the previous session
+                self._standalone = None
+            self.session_id = session
         if status == 404 and sent_session:
             body, size = await read_bounded(response, ERROR_BODY_CAP)
             self._body(exchange, size)
