@@ -30,10 +30,13 @@ TOOLS = [
 
 class RecordingServer:
     """``/mcp`` speaks MCP; ``/auth/mcp`` wants ``Authorization: Bearer SECRET`` (401 otherwise);
-    ``/broken/mcp`` answers 500 with an HTML page. Every request is kept in ``requests``."""
+    ``/broken/mcp`` answers 500 with an HTML page; ``/reject-once/mcp`` answers the first
+    2026-07-28 request with -32022 (listing 2026-07-28 as supported). Every request is kept in
+    ``requests``."""
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.rejected = False
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,6 +63,12 @@ class RecordingServer:
                 if not isinstance(message, dict) or "id" not in message:
                     return self._reply(202, b"", "text/plain")
                 modern = self.headers.get("MCP-Protocol-Version") == MODERN
+                if self.path.startswith("/reject-once") and modern and not server.rejected:
+                    server.rejected = True
+                    error = {"code": -32022, "message": "Unsupported protocol version",
+                             "data": {"supported": [MODERN], "requested": MODERN}}
+                    data = json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}).encode()
+                    return self._reply(400, data, "application/json")
                 result = server.answer(message, modern)
                 reply = {"jsonrpc": "2.0", "id": message["id"], **result}
                 self._reply(200, json.dumps(reply).encode(), "application/json")
@@ -250,3 +259,12 @@ def test_excluded_tools_are_listed_apart_and_not_called(recording):
     assert mirrored.returncode == 0, mirrored.stderr
     call = [request for request in recording.requests if request["message"].get("method") == "tools/call"][-1]
     assert call["headers"]["mcp-param-region"] == "eu-west" and call["headers"]["mcp-name"] == "hello"
+
+
+def test_a_rejected_version_the_server_supports_is_retried(recording):
+    """-32022 with data.supported listing the version: the client retries with it (once)."""
+    result = cli("tools", "--url", f"{recording.url}/reject-once/mcp", "--protocol-version", MODERN)
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert recording.methods()[:2] == ["server/discover", "server/discover"]
+    assert "hello" in result.stdout

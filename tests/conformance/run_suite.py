@@ -9,8 +9,8 @@ both). Each run is ``conformance client --command tests/conformance/client
 --scenario NAME [--spec-version V] -o DIR``; the verdict is read from the run's
 ``checks.json``: a pass needs at least one SUCCESS and no FAILURE (the suite's own
 exit code and its ``--suite`` mode count a scenario with zero checks as passed, so
-neither is used). Prints a table and exits 1 if any run failed, 2 if the suite is
-not installed.
+neither is used), and every mcp-inspector run of the client adapter must exit as
+expected. Prints a table and exits 1 if any run failed, 2 if the suite is not installed.
 """
 
 from __future__ import annotations
@@ -118,14 +118,20 @@ def run_one(scenario: str, version: str | None, keep: Path | None = None) -> Out
         return Outcome(scenario, version, False, problem=f"no checks.json (suite exit {result.returncode}): {tail}")
     checks = json.loads(found[-1].read_text(encoding="utf-8"))
     passed, counts, failures = verdict(checks)
-    outcome = Outcome(scenario, version, passed, counts, failures)
+    # The client adapter says FAILED when an mcp-inspector run exited with a code it did not
+    # expect (a pass of the checks with a CLI that failed would hide a bug): that fails the run too.
+    stderr = found[-1].parent / "stderr.txt"
+    client_failures = [line[len("FAILED: "):] for line in (stderr.read_text(encoding="utf-8", errors="replace").splitlines()
+                                                          if stderr.exists() else []) if line.startswith("FAILED: ")]
+    outcome = Outcome(scenario, version, passed and not client_failures, counts,
+                      failures + [f"client: {line[:300]}" for line in client_failures])
     if not passed and not failures:
         outcome.problem = "no SUCCESS check"
-    if keep is None and passed:
+    if keep is None and outcome.passed:
         import shutil
 
         shutil.rmtree(out, ignore_errors=True)
-    elif not passed:
+    elif not outcome.passed:
         outcome.problem = (outcome.problem + "; " if outcome.problem else "") + f"results in {found[-1].parent}"
     return outcome
 
