@@ -1,0 +1,223 @@
+"""The whole app on 2026-07-28 ("modern") servers: a modern-only server over stdio
+(tests/servers/modern_raw_server.py) and over HTTP, the SDK's, and a server that
+answers every POST with HTTP 400 and a typed error.
+
+MRTR in the TUI: each input round is answered in the modal, which says which round of
+which request it is; the traffic log marks the retries as rounds of the first request;
+the in-flight panel keeps one row for the logical call. Excluded tools are listed apart
+and refused. The tool list refreshes live through subscriptions/listen.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.widgets.status_bar import describe_status
+
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
+from traffic_apps import screen_text
+
+pytestmark = pytest.mark.anyio
+
+SERVERS = Path(__file__).resolve().parent.parent / "servers"
+MODERN = [sys.executable, str(SERVERS / "modern_raw_server.py")]
+HTTP_RAW = SERVERS / "http_raw_server.py"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def start_on_port(*argv: str) -> tuple[subprocess.Popen, int]:
+    """A fixture server that prints ``PORT <n>`` once it listens on 127.0.0.1."""
+    process = subprocess.Popen([sys.executable, *argv], stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("PORT "):
+        process.kill()
+        process.wait()
+        raise AssertionError(f"the server did not start: {line!r}")
+    return process, int(line.split()[1])
+
+
+@pytest.fixture
+def modern_http_url():
+    process, port = start_on_port(str(SERVERS / "modern_raw_server.py"), "--http", "--mode", "header-tools")
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def typed_error_url():
+    process, port = start_on_port(str(HTTP_RAW))
+    try:
+        yield f"http://127.0.0.1:{port}/status400json"
+    finally:
+        process.kill()
+        process.wait()
+
+
+def text_of(outcome) -> str:
+    return "\n".join(block.get("text", "") for block in outcome.result.get("content", []) if isinstance(block, dict))
+
+
+def collect(into: list):
+    return lambda message: into.append(message) if isinstance(message, (CallFinished, CallFailed)) else None
+
+
+async def answer(pilot, app, value: str) -> None:
+    field = app.screen.query_one("#request-text", Input)
+    field.value = value
+    await pilot.click("#accept")
+
+
+async def test_modern_stdio_server_era_in_status_and_overview():
+    app = live_app(ServerSpec("modern", MODERN))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        status = main.status_bar.status
+        assert (status.transport, status.era, status.protocol_version) == ("stdio", "modern", "2026-07-28")
+        assert "·  stdio  ·  modern 2026-07-28  ·  pid" in describe_status(status)[0]
+        await wait_for(pilot, lambda: main.facts.subscription_ack is not None, what="the subscriptions/listen acknowledgement")
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "modern 2026-07-28" in text and main.facts.era_reason[:40] in text
+        assert "ttlMs 60000, cacheScope public" in text  # server/discover's caching
+        assert "subscriptions/listen  toolsListChanged" in text  # the honoured subset
+        assert "HTTP session" not in text  # stdio: no HTTP level
+
+
+async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
+    done: list = []
+    app = live_app(ServerSpec("modern", MODERN))
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        await choose_tool(pilot, app, "wizard")
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the first input request")
+        first = next(e for e in main.store if e.direction is Direction.OUT and e.method == "tools/call")
+        modal = app.screen
+        assert modal.method == "elicitation/create"
+        assert modal.context == f"Input round 1 of tools/call wizard (#{first.seq}): the server needs this answer before it can reply."
+        assert "Input round 1 of tools/call wizard" in str(modal.query_one("#request-context").render())
+        rows = main.inflight.rows
+        assert len(rows) == 1 and rows[0].pending.entry is first
+        await wait_for(pilot, lambda: rows[0].round == 1, what="the in-flight row's round")
+        await answer(pilot, app, json.dumps({"name": "Ada"}))
+
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen) and app.screen is not modal,
+                       what="the second input request")
+        assert app.screen.method == "sampling/createMessage"
+        assert app.screen.context.startswith(f"Input round 2 of tools/call wizard (#{first.seq})")
+        assert len(main.inflight.rows) == 1  # one row for the logical call, not one per retry
+        await wait_for(pilot, lambda: main.inflight.rows[0].round == 2, what="round 2 in the in-flight row")
+        await answer(pilot, app, "roses are red")
+
+        await wait_for(pilot, lambda: done, what="the call to finish")
+        assert isinstance(done[0], CallFinished), done[0]
+        assert text_of(done[0].outcome) == "Ada: roses are red"
+        assert len(done[0].outcome.rounds) == 3
+
+        # the retries are grouped under the first request in the traffic log
+        retries = [e for e in main.store if e.direction is Direction.OUT and e.method == "tools/call" and e is not first]
+        assert [r.meta["mrtr"] for r in retries] == [{"first": first.seq, "round": 1}, {"first": first.seq, "round": 2}]
+        log = main.query_one("#live-traffic")
+        lines = {e.seq: log.format_entry(e).plain for e in retries}
+        assert all(f"↳ tools/call round {n} of #{first.seq}" in lines[r.seq] for n, r in enumerate(retries, 1))
+        reply = main.store.get(retries[-1].reply_seq)
+        assert f"round 2 of #{first.seq}" in log.format_entry(reply).plain
+        assert "round" not in log.format_entry(first).plain
+        # the row ends with the logical call (it lingers, then goes)
+        await wait_for(pilot, lambda: not main.inflight.rows, what="the in-flight row to go", timeout=8)
+
+
+async def test_tool_list_refreshes_live_in_the_modern_era():
+    done: list = []
+    app = live_app(ServerSpec("modern", MODERN))
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        await wait_for(pilot, lambda: main.facts.subscription_ack is not None, what="subscriptions/listen")
+        await choose_tool(pilot, app, "add_tool")
+        await main.composer.set_arguments({"name": "fresh_tool"})
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, what="add_tool")
+        await wait_for(pilot, lambda: any(t.get("name") == "fresh_tool" for t in main.tool_list.tools),
+                       what="the tool list to refresh through subscriptions/listen")
+        assert main.tool_list.marks.get("fresh_tool") == "added"
+        notification = next(e for e in main.store if e.method == "notifications/tools/list_changed")
+        assert notification.direction is Direction.IN
+
+
+async def test_excluded_tools_are_listed_apart_and_refused(modern_http_url):
+    app = live_app(ServerSpec("modern-http", url=modern_http_url, transport="http"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        assert main.status_bar.status.era == "modern"
+        tools = main.tool_list
+        await wait_for(pilot, lambda: "bad_header" in tools.excluded, what="the excluded tool")
+        assert "bad_header" not in {t.get("name") for t in tools.tools}
+        reason = tools.excluded["bad_header"]
+        options = tools.option_list
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        heading = prompts.index("── excluded (1) ──")
+        assert "bad_header" in prompts[heading + 1] and reason[:20] in prompts[heading + 1]
+        assert all("bad_header" not in p for p in prompts[:heading])
+        assert "1 excluded" in str(tools.query_one("#tool-summary").render())
+
+        # selecting it shows why; sending it is refused with the reason, and nothing goes out
+        assert tools.select_name("bad_header")
+        await wait_for(pilot, lambda: main.result_panel.kind != "empty", what="the reason")
+        detail = " ".join(str(w.render()) for w in main.result_panel.query(".error-detail"))
+        assert "'bad_header' was excluded from the list and is not called" in detail and reason in detail
+        calls_before = sum(1 for e in main.store if e.method == "tools/call")
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert sum(1 for e in main.store if e.method == "tools/call") == calls_before
+        assert any("bad_header is excluded" in str(n.message) for n in app._notifications)
+
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        assert "Excluded tools (1)" in screen_text(app)
+
+
+async def test_a_typed_error_over_http_is_explained_in_the_frame_detail(typed_error_url):
+    app = live_app(ServerSpec("strict", url=typed_error_url, transport="streamable-http"))
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main
+        await wait_for(pilot, lambda: any(e.kind is Kind.ERROR for e in main.store), what="the error response", timeout=15)
+        error = next(e for e in main.store if e.kind is Kind.ERROR)
+        assert error.meta["status"] == 400 and error.error_code == -32020
+        await pilot.press("f6")
+        traffic_log = main.query_one("#view-traffic").log_view
+        traffic_log.sync(force=True)
+        assert traffic_log.move_cursor_to_seq(error.seq)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
+        header = str(app.screen.query_one("#frame-header").render())
+        assert "meaning: HTTP 400 with -32020: header mismatch: Header mismatch: Mcp-Name header value 'foo'" in header
+        assert f"HTTP exchange #{error.meta['exchange']} POST 400" in header

@@ -1,0 +1,192 @@
+"""The whole app on remote servers: real HTTP servers on 127.0.0.1 (tests/http_fixtures.py),
+Streamable HTTP and the legacy HTTP+SSE transport, driven through Pilot.
+
+What the TUI adds over the core: the status bar names the transport and era, the overview
+says why and shows the HTTP session, the HTTP view lists the exchanges and opens their
+detail, and the traffic log and the HTTP view lead to each other.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
+from mcp_inspector.tui.widgets.status_bar import describe_status
+
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
+from traffic_apps import screen_text
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def static_text(widget: Static) -> str:
+    return str(widget.render())
+
+
+def text_of(outcome) -> str:
+    return "\n".join(block.get("text", "") for block in outcome.result.get("content", []) if isinstance(block, dict))
+
+
+async def call_echo(pilot, app, finished: list, text: str) -> None:
+    await choose_tool(pilot, app, "echo")
+    field = app.main.composer.query(Input).first()
+    field.focus()
+    await pilot.press(*text)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: finished, what="the echo call", timeout=15)
+
+
+async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_frame(sdk_http_stateful_url):
+    finished: list[CallFinished] = []
+    app = live_app(ServerSpec("sdk", url=sdk_http_stateful_url, transport="http"))
+    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        status = main.status_bar.status
+        assert status.transport == "http"
+        line, _ = describe_status(status)
+        assert "connected to sdk" in line and "·  http  ·" in line
+        assert f"{status.era} {status.protocol_version}" in line and status.era in ("modern", "legacy")
+        assert "pid" not in line  # no process of ours behind a URL
+
+        await call_echo(pilot, app, finished, "over http")
+        assert text_of(finished[0].outcome) == "over http"
+
+        await pilot.press("f9")  # the composer has the focus: "6" would be typed
+        view = main.query_one("#view-http")
+        assert main.current_view == "http" and app.focused is view.exchange_list
+        log = main.store.http_log
+        calls = [ex for ex in log.exchanges if ex.rpc_method == "tools/call"]
+        assert len(calls) == 1 and calls[0].status == 200
+        await wait_for(pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the HTTP view to catch up")
+        assert "HTTP exchange" in static_text(view.query_one("#http-summary"))
+        # the line of the call: time, method, status, JSON-RPC method
+        row = view.exchange_list.row_of(calls[0].id)
+        rendered = view.exchange_list.render_line(row - round(view.exchange_list.scroll_y)).text
+        assert "POST" in rendered and "200" in rendered and "tools/call" in rendered
+
+        assert view.select(calls[0].id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange detail")
+        detail = app.screen
+        body = static_text(detail.query_one("#http-detail-text"))
+        assert "Request headers" in body and "Response headers" in body and "Mcp-" in body.replace("MCP-", "Mcp-")
+        assert sdk_http_stateful_url in body
+        frames = detail.query_one("#http-frames", OptionList)
+        await wait_for(pilot, lambda: frames.option_count >= 2, what="the carried frames")
+        request_seq = int(frames.get_option_at_index(0).id)
+        request = main.store.get(request_seq)
+        assert request.direction is Direction.OUT and request.method == "tools/call"
+        frames.focus()
+        frames.highlighted = 1
+        reply_seq = int(frames.get_option_at_index(1).id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is main and main.current_view == "traffic", what="the traffic view")
+        traffic_log = main.query_one("#view-traffic").log_view
+        assert traffic_log.cursor_entry is not None and traffic_log.cursor_entry.seq == reply_seq
+        assert main.store.get(reply_seq).kind is Kind.RESPONSE
+
+
+async def test_legacy_sse_server_frame_detail_names_its_exchange_and_h_opens_it(everything_sse_url):
+    app = live_app(ServerSpec("everything", url=everything_sse_url, transport="sse"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        status = main.status_bar.status
+        assert (status.transport, status.era) == ("sse", "legacy")
+        assert "·  sse  ·" in describe_status(status)[0] and "legacy" in describe_status(status)[0]
+        log = main.store.http_log
+        streams = [ex for ex in log.exchanges if ex.method == "GET"]
+        assert streams and streams[0].state == "open" and streams[0].event_count >= 1
+
+        # the tools/list response came on the GET stream, as an SSE event
+        reply = next(e for e in main.store if e.direction is Direction.IN and e.kind is Kind.RESPONSE
+                     and e.reply_to is not None and main.store.get(e.reply_to).method == "tools/list")
+        assert reply.meta["exchange"] == streams[0].id
+        await pilot.press("5")
+        traffic_log = main.query_one("#view-traffic").log_view
+        traffic_log.sync(force=True)
+        assert traffic_log.move_cursor_to_seq(reply.seq)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
+        header = static_text(app.screen.query_one("#frame-header"))
+        assert f"HTTP exchange #{streams[0].id} GET 200" in header
+        assert "h  HTTP exchange" in static_text(app.screen.query_one("#frame-keys"))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange detail")
+        assert app.screen.exchange_id == streams[0].id
+        assert main.current_view == "http"
+        assert main.query_one("#view-http").exchange_list.cursor_id == streams[0].id
+        body = static_text(app.screen.query_one("#http-detail-text"))
+        assert "SSE events" in body and "event=endpoint" in body
+
+
+async def test_everything_streamable_http_overview_shows_the_http_session(everything_http_url):
+    app = live_app(ServerSpec("everything", url=everything_http_url, transport="http"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        facts = main.facts
+        assert facts.transport == "http" and facts.era == "legacy"
+        assert facts.http_session_id  # server-everything keeps a session (Mcp-Session-Id)
+        assert facts.era_reason
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert re.search(rf"HTTP session +{facts.http_session_id}", text)
+        assert f"legacy {facts.protocol_version}" in text and facts.era_reason[:40] in text
+        assert everything_http_url in text
+
+
+async def test_a_stdio_server_has_no_http_level():
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        assert app.main.status_bar.status.transport == "stdio"
+        await pilot.press("f9")
+        view = app.main.query_one("#view-http")
+        none = view.query_one("#http-none")
+        assert none.display and "runs over stdio: there is no HTTP level" in static_text(none)
+        assert not view.exchange_list.display
+
+
+async def test_command_palette_and_f7_offer_remote_servers(tmp_path, monkeypatch, sdk_http_stateful_url):
+    """F7 lists URL servers from config files, masked; choosing one connects over HTTP."""
+    from mcp_inspector.tui.screens.connect import ConnectScreen
+
+    monkeypatch.chdir(tmp_path)
+    secret_url = sdk_http_stateful_url + "?token=sk-live-abcdef0123456789"
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"remote-one": {"type": "http", "url": secret_url}}}))
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("f7")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the server list")
+        screen = app.screen
+        await wait_for(pilot, lambda: any(s.url for s in screen.specs.values()), what="the config's remote server")
+        option_list = screen.query_one("#connect-servers", OptionList)
+        prompts = [str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)]
+        remote = next(p for p in prompts if "remote-one" in p)
+        assert "http · " in remote and "sk-live-abcdef0123456789" not in remote and "token=sk-l" in remote
+        index = next(i for i, p in enumerate(prompts) if "remote-one" in p)
+        option_list.highlighted = index
+        option_list.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected"
+                       and app.main.status_bar.status.transport == "http", what="the remote connection", timeout=20)
+        assert "sk-live-abcdef0123456789" not in app.main.status_bar.status.command
