@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.session.events import ListChanged
+from mcp_inspector.core.session.events import ListChanged, ResourceUpdated
 from mcp_inspector.core.traffic.entry import Direction, Kind
 
 pytestmark = pytest.mark.anyio
@@ -80,6 +80,9 @@ async def test_subscribe_reopens_the_stream_with_the_uri(connect):
         cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
         assert [m["params"]["requestId"] for m in cancelled] == [first["id"]]
         assert "resources/subscribe" not in [e.method for e in c.store]
+        await s.call_tool("touch", {"uri": "memo://one"})
+        await until(lambda: bool(c.of_type(ResourceUpdated)))
+        assert [e.uri for e in c.of_type(ResourceUpdated)] == ["memo://one"]
 
 
 async def test_auto_refresh_false_opens_no_stream(connect):

@@ -16,6 +16,8 @@ Tools:
   tagged with the subscriptionId of the open ``subscriptions/listen`` (if any).
 * ``log()``: ``notifications/message`` at every level at or above the
   ``_meta`` log level of the call (none when it has no log level).
+* ``touch(uri)``: ``notifications/resources/updated`` on the listen stream if it
+  subscribed to ``uri``.
 * ``end_listen()``: ends the listen stream gracefully (a result for its id).
 * ``cancel_listen()``: ends it with ``notifications/cancelled``.
 * ``long()``: a tasks-extension result (``resultType: "task"``).
@@ -81,8 +83,11 @@ class Server:
             tool("cancel_listen", "End the subscriptions/listen stream with notifications/cancelled"),
             tool("long", "Answer with a task (tasks extension)"),
             tool("roots", "Ask for the client's roots (MRTR)"),
+            tool("slow_retry", "Ask for a name (MRTR), then answer the retry after a second"),
+            tool("touch", "Say a resource changed (on the listen stream)", {"uri": {"type": "string"}}),
         ]
         self.listen_id = None
+        self.watched: list[str] = []  # resourceSubscriptions of the open listen stream
         self.next_server_id = 1000
         self.outbox: list[dict] | None = None
         self.headers: dict[str, str] = {}  # over HTTP: the request's headers
@@ -203,6 +208,7 @@ class Server:
             wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
             honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions")}
             self.listen_id = rid
+            self.watched = list(honoured.get("resourceSubscriptions") or [])
             self.notify_listen("notifications/subscriptions/acknowledged", {"notifications": honoured})
         else:
             self.error(rid, -32601, f"Method not found: {method}")
@@ -253,6 +259,11 @@ class Server:
                                "params": {"level": each, "logger": "modern", "data": f"{each} message"}})
                     sent += 1
             self.result(rid, {"content": [{"type": "text", "text": f"logged {sent}"}]})
+        elif name == "touch":
+            uri = str(args.get("uri", ""))
+            if uri in self.watched:
+                self.notify_listen("notifications/resources/updated", {"uri": uri})
+            self.result(rid, {"content": [{"type": "text", "text": "touched"}]})
         elif name == "end_listen":
             listen, self.listen_id = self.listen_id, None
             if listen is not None:
