@@ -330,6 +330,9 @@ def _main(argv: list[str], early=None) -> int:
                       remote=RemoteOptions(transport=args.transport, headers=args.headers, bearer_token=args.bearer_token,
                                            insecure=args.insecure, era=args.era, protocol_version=args.protocol_version))
     handlers = _answer_handlers(args)
+    if handlers and args.command is None:
+        raise UsageError("--elicitation, --sampling and --root answer for headless commands; "
+                         "the terminal UI asks you (give a COMMAND)")
     if spec is not None and spec.insecure and spec.url and not args.quiet:
         from .report import warn
 

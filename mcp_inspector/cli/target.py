@@ -136,6 +136,8 @@ def build_spec(
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     spec = _apply_remote(spec, remote, parse_header)
+    if spec.url and (env or cwd):
+        raise UsageError("-e and --cwd are for a server command, not --url (a remote server has its own environment)")
     if env or cwd:
         spec = spec.with_overrides(env=env, cwd=server_directory(cwd))
     if spec.cwd is not None:

@@ -69,7 +69,7 @@ def test_bad_url_entries(entry, message):
 def test_describe_repr_and_copy_as_command_mask_secrets():
     spec = ServerSpec("s", url=f"https://e.example/mcp?access_token={SECRET}", transport="sse", source="command line",
                       headers={"Authorization": f"Bearer {SECRET}", "X-Tenant": "acme"}, era="modern", insecure=True)
-    assert SECRET not in spec.describe() and spec.describe().startswith("sse https://e.example/mcp?access_token=")
+    assert spec.describe() == "sse https://e.example/mcp?access_token=sk-l•••"
     assert SECRET not in repr(spec)
     line = call_command_line(spec, "echo", {"text": "hi"})
     assert SECRET not in line
@@ -111,6 +111,8 @@ def test_with_overrides_keeps_the_remote_settings():
      "--protocol-version 2025-06-18 is a legacy version, but --era modern was given"),
     (["--url", "http://127.0.0.1:9/mcp", "--bearer-token", ""], "--bearer-token: the token is empty"),
     (["--url", "http://127.0.0.1:9/mcp", "--", "python", "x.py"], "choose one server: a command after -- and --url"),
+    (["--url", "http://127.0.0.1:9/mcp", "-e", "A=b"], "-e and --cwd are for a server command, not --url"),
+    (["--url", "http://127.0.0.1:9/mcp", "--cwd", "/"], "-e and --cwd are for a server command, not --url"),
     (["-H", "X-Tenant: acme", "--", *raw()], "-H: only for a remote server"),
     (["--bearer-token", SECRET, "--", *raw()], "--bearer-token: only for a remote server"),
     (["--insecure", "--transport", "sse", "--", *raw()], "--transport and --insecure: only for a remote server"),
@@ -139,3 +141,9 @@ def test_help_documents_the_remote_options():
     for option in ("--url URL", "--transport", "-H 'NAME: VALUE'", "--bearer-token", "MCP_INSPECTOR_BEARER_TOKEN",
                    "--insecure", "--era", "--elicitation", "--sampling", "--root PATH"):
         assert option in result.stdout, option
+
+
+def test_answer_policies_need_a_command():
+    """The TUI asks the user itself: headless policies given to it would be silently unused."""
+    result = cli("--elicitation", "defaults", "--url", "http://127.0.0.1:9/mcp")
+    assert result.returncode == 64 and "answer for headless commands" in result.stderr

@@ -8,7 +8,7 @@ secret as its first few characters and a mask, never whole.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 MASK = "•••"
 
@@ -64,7 +64,8 @@ def mask_url(url: str) -> str:
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(is_secret_name(key) for key, _ in pairs):
-            query = urlencode([(key, mask_value(value) if is_secret_name(key) else value) for key, value in pairs], safe=MASK)
+            query = urlencode([(key, mask_value(value) if is_secret_name(key) else value) for key, value in pairs])
+            query = query.replace(quote(MASK), MASK)  # urlencode's safe= cannot keep non-ASCII: show the mask as such
     if netloc == parts.netloc and query == parts.query:
         return url
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
