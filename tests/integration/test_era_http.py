@@ -134,3 +134,15 @@ async def test_subscriptions_listen_over_http_drives_the_live_refresh(fresh_sdk_
                 await anyio.sleep(0.02)
         changed = [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"][0]
         assert [t["name"] for t in changed.diff.added] == ["extra_1"]
+
+
+async def test_server_everything_over_http_is_legacy(everything_http_url, everything_sse_url):
+    async with session_for(everything_http_url) as s:
+        await s.initialize()
+        assert s.era == "legacy" and s.era_reason.startswith("server/discover failed")
+        assert not s.transport.fell_back and s.transport.session_id
+        assert await s.list_tools()
+    async with session_for(everything_sse_url) as s:
+        await s.initialize()
+        assert s.era == "legacy" and s.transport.fell_back and s.protocol_version == "2024-11-05"
+        assert await s.list_tools()

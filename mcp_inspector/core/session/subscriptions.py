@@ -11,6 +11,7 @@ the session is ready it is reopened with a backoff.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import anyio
@@ -25,6 +26,8 @@ from .modern import SUBSCRIPTION_ID_KEY
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 FIRST_DELAY = 0.5  # seconds before reopening a stream that ended
 MAX_DELAY = 30.0
+STEADY = 60.0  # a stream that lived this long resets the backoff
+REMEMBERED_IDS = 64
 # filter field -> (capability, what declares it)
 LIST_FILTERS = {"toolsListChanged": "tools", "promptsListChanged": "prompts", "resourcesListChanged": "resources"}
 
@@ -39,7 +42,8 @@ class Subscriptions:
         self.ack: dict[str, Any] | None = None
         self._running = False
         self._reopen = False
-        self._ids: set[Any] = set()  # keys of every listen id we opened (late tagged frames are ours too)
+        # keys of the listen ids we opened, newest last (a late frame of an old stream is ours too)
+        self._ids: OrderedDict[Any, None] = OrderedDict()
 
     def wanted(self) -> dict[str, Any]:
         """The filter: list changes the server declared ``listChanged`` for, plus the
@@ -89,7 +93,9 @@ class Subscriptions:
                 except ConnectionLost:
                     return
                 self.pending = pending
-                self._ids.add(id_key(pending.id))
+                self._ids[id_key(pending.id)] = None
+                while len(self._ids) > REMEMBERED_IDS:
+                    self._ids.popitem(last=False)
                 try:
                     await pending.wait()
                     ending = "the server ended it with a result"
@@ -110,6 +116,8 @@ class Subscriptions:
                     self.pending = None
                 if session.state is not SessionState.READY or session.closed is not None:
                     return
+                if pending.elapsed >= STEADY:  # it ran fine for a while: start the backoff over
+                    delay = FIRST_DELAY
                 seq = pending.entry.seq if pending.entry is not None else "?"
                 session.store.note(f"the subscriptions/listen stream #{seq} ended ({ending}): reopening in {delay:g} s",
                                    subscription=True)
