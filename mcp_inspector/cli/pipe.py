@@ -4,7 +4,9 @@ Input messages are sent in order, each request only after the previous one's
 reply (notifications and responses don't wait). Input bytes are sent as they
 are (``send_raw``), so the ids are the user's own. Unless the first input
 message is ``initialize``, the handshake is done first, with the id
-``"mcp-inspector-initialize"`` so it cannot collide with the user's ids.
+``"mcp-inspector-initialize"`` so it cannot collide with the user's ids. With
+``--era modern`` (or ``--protocol-version 2026-07-28``) there is no handshake:
+``server/discover`` is sent first and the input's requests carry their own ``_meta``.
 Every frame the server sends is printed as one JSON line as soon as it
 arrives; a frame that is not JSON is printed as
 ``{"invalid": "<text>", "problem": "..."}``. Bad input lines, error replies
@@ -31,7 +33,7 @@ import anyio.from_thread
 import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectSendStream
 
-from ..core.protocol.errors import ConnectionLost, ProtocolViolation, RequestTimeout, RpcError
+from ..core.protocol.errors import ConnectError, ConnectionLost, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
 from ..core.protocol.framing import LineFramer, OverlongLine, is_blank
 from ..core.protocol.json_text import JsonTextError, parse_frame
 from ..core.protocol.jsonrpc import Kind, classify
@@ -148,8 +150,11 @@ class Pipe:
             write_err(f"{PROGRAM}: pipe: {message}")
 
     async def handshake(self) -> int | None:
-        """Our own initialize + notifications/initialized; an exit code if it failed."""
+        """Our own initialize + notifications/initialized (``--era modern``: server/discover,
+        the 2026-07-28 era having no handshake); an exit code if it failed."""
         self.handshaken = True
+        if self.session.requested_era == "modern":
+            return await self.discover()
         params = {"protocolVersion": self.ctx.options.protocol_version,
                   "capabilities": self.session.client_capabilities(), "clientInfo": self.session.client_info}
         self.ctx.step = "initialize"
@@ -171,6 +176,21 @@ class Pipe:
                   f"support (supported: {', '.join(LEGACY_VERSIONS)})")
             return exit_codes.SERVER_FAILURE
         await self.connection.notify("notifications/initialized")
+        self.ctx.step = ""
+        return None
+
+    async def discover(self) -> int | None:
+        """The modern era: server/discover sets the version for the transport (MCP-Protocol-Version);
+        the input's requests go as they are, so they carry their own ``_meta``."""
+        self.ctx.step = "server/discover"
+        try:
+            await self.session.initialize()
+        except RequestTimeout as exc:
+            error(f"server/discover timed out: no answer within {exc.seconds:g} s")
+            return exit_codes.TIMEOUT
+        except (ConnectError, RpcError, ProtocolViolation, TransportFailure) as exc:
+            error(f"handshake failed: {exc}")
+            return exit_codes.SERVER_FAILURE
         self.ctx.step = ""
         return None
 

@@ -268,3 +268,21 @@ def test_a_rejected_version_the_server_supports_is_retried(recording):
     assert result.returncode == 0, result.stderr
     assert recording.methods()[:2] == ["server/discover", "server/discover"]
     assert "hello" in result.stdout
+
+
+def test_pipe_over_http_in_both_eras(sdk_http_stateful_url):
+    legacy = cli("pipe", "--url", sdk_http_stateful_url, "--era", "legacy",
+                 input='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
+    assert_no_traceback(legacy)
+    assert legacy.returncode == 0, legacy.stderr
+    replies = [json.loads(line) for line in legacy.stdout.splitlines()]
+    assert any(reply.get("id") == 1 and "tools" in reply.get("result", {}) for reply in replies)
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "pipe-test", "version": "0"}}
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}})
+    modern = cli("pipe", "--url", sdk_http_stateful_url, "--protocol-version", MODERN, input=line + "\n")
+    assert_no_traceback(modern)
+    assert modern.returncode == 0, modern.stderr
+    replies = [json.loads(line) for line in modern.stdout.splitlines()]
+    assert replies[0]["result"]["supportedVersions"]  # our server/discover first, then the input's request
+    assert any(reply.get("id") == 1 and "tools" in reply.get("result", {}) for reply in replies)
