@@ -56,7 +56,7 @@ async def test_a_legacy_server_that_rejects_discover_gets_initialize(connect):
         # The legacy handshake carries no modern _meta.
         initialize = sent(c.store)[1]
         assert "_meta" not in initialize["params"]
-        assert not s.connection.modern
+        assert not s.connection.modern and s.request_meta() is None
 
 
 async def test_the_demo_server_is_legacy(connect):

@@ -49,6 +49,8 @@ async def test_every_request_carries_the_modern_meta(connect):
         # The server answered each (it refuses a request without _meta with -32602).
         assert not any(e.kind is Kind.ERROR for e in c.store)
         assert s.cache_info["tools/list"] == {"ttlMs": 1000, "cacheScope": "private"}
+        # The same _meta for callers that build frames themselves (pipe, the raw composer).
+        assert s.request_meta() == frames[-1]["params"]["_meta"]
 
 
 async def test_the_log_level_goes_in_meta_not_in_a_request(connect):

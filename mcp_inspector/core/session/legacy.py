@@ -258,12 +258,17 @@ class McpSession:
         self._accept("server/discover", result)
 
     # -- the modern request path -----------------------------------------
+    def request_meta(self) -> dict[str, Any] | None:
+        """The ``_meta`` a modern request carries now (None in the legacy era), for
+        callers that build frames themselves (``pipe``, the raw composer)."""
+        if self._meta_version is None:
+            return None
+        return modern.request_meta(self._meta_version, self.client_capabilities(), self.client_info, self.log_level)
+
     def _add_meta(self, method: str, params: dict | None) -> dict | None:
         """Every request in the modern era carries version, capabilities and identity."""
-        if self._meta_version is None:
-            return params
-        meta = modern.request_meta(self._meta_version, self.client_capabilities(), self.client_info, self.log_level)
-        return modern.add_request_meta(params, meta)
+        meta = self.request_meta()
+        return params if meta is None else modern.add_request_meta(params, meta)
 
     def _accept(self, method: str, result: dict[str, Any]) -> str | None:
         """Take in a final modern result: its serverInfo and cache facts; judge its
