@@ -157,3 +157,21 @@ async def test_cancelling_reaches_the_retry_in_flight(connect):
         retry_id = json.loads(calls(c.store)[1].raw)["id"]
         cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
         assert [m["params"]["requestId"] for m in cancelled] == [retry_id]
+
+
+async def test_prompts_get_and_resources_read_answer_input_requests_too(connect):
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": elicit}) as c:
+        prompt = await c.session.get_prompt("greet", {"tone": "warm"})
+        assert prompt["messages"][0]["content"]["text"] == "hello Ada"
+        read = await c.session.read_resource("memo://ask")
+        assert read["contents"][0]["text"] == "hello Ada"
+        sent = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.kind is Kind.REQUEST
+                and e.method in ("prompts/get", "resources/read")]
+        assert [(m["method"], "inputResponses" in m["params"]) for m in sent] == [
+            ("prompts/get", False), ("prompts/get", True), ("resources/read", False), ("resources/read", True)]
+        assert sent[1]["params"]["arguments"] == {"tone": "warm"} and sent[3]["params"]["uri"] == "memo://ask"
+        assert len(c.of_type(InputRequested)) == 2
+        # begin_request/finish_request (the CLI's read and get) do the same.
+        pending = await c.session.begin_request("resources/read", {"uri": "memo://ask"})
+        assert (await c.session.finish_request(pending))["contents"][0]["text"] == "hello Ada"
+        assert pending.successor is not None and pending.successor.done

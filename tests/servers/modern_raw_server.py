@@ -24,7 +24,8 @@ Tools:
 * ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
 
-``prompts/list`` has two pages, the first ending with ``nextCursor: ""``.
+``prompts/list`` has two pages, the first ending with ``nextCursor: ""``. ``prompts/get``
+of ``greet`` and ``resources/read`` of ``memo://ask`` ask for a name (MRTR) first.
 
 Modes (``--mode a,b``):
 * ``bad-result-type``: ``echo`` answers with ``resultType: "mystery"``.
@@ -195,8 +196,22 @@ class Server:
             self.result(rid, {"resources": [{"uri": "memo://one", "name": "one"}]})
         elif method == "resources/templates/list":
             self.result(rid, {"resourceTemplates": []})
-        elif method == "resources/read":
-            self.result(rid, {"contents": [{"uri": params.get("uri"), "text": "memo"}]})
+        elif method in ("resources/read", "prompts/get"):
+            who = (params.get("inputResponses") or {}).get("who")
+            if params.get("name") == "greet" or params.get("uri") == "memo://ask":
+                if who is None:  # MRTR here too: ask for a name first
+                    self.result(rid, {"resultType": "input_required", "inputRequests": {"who": {
+                        "method": "elicitation/create", "params": {"mode": "form", "message": "Your name?",
+                                                                   "requestedSchema": {"type": "object", "properties": {}}}}}},
+                                complete=False)
+                    return
+                text = f"hello {who.get('content', {}).get('name', '?')}"
+            else:
+                text = "memo"
+            if method == "prompts/get":
+                self.result(rid, {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]})
+            else:
+                self.result(rid, {"contents": [{"uri": params.get("uri"), "text": text}]})
         elif method == "prompts/list":  # two pages; the first cursor is "" (valid in 2026-07-28)
             if "cursor" not in params:
                 self.result(rid, {"prompts": [{"name": "first"}], "nextCursor": ""})
