@@ -36,11 +36,13 @@ async def cmd_info(session: McpSession, ctx: Context, args: Any) -> int:
         out_json({
             "serverInfo": session.server_info,
             "protocolVersion": session.protocol_version,
+            "era": session.era,
             "capabilities": session.capabilities,
             "instructions": session.instructions,
         })
     else:
-        out(render.info(session.server_info, session.protocol_version, session.capabilities, session.instructions))
+        out(render.info(session.server_info, session.protocol_version, session.capabilities, session.instructions,
+                        session.era, session.era_reason))
     return exit_codes.OK
 
 

@@ -125,7 +125,7 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     remote.add_argument("--insecure", action="store_true", default=default(False),
                         help="do not verify TLS certificates (a warning is printed)")
     answers = parser.add_argument_group(
-        "answers to the server's requests (sampling, elicitation, roots); without one the capability is not declared")
+        "answers to server requests (without one, that capability is not declared)")
     answers.add_argument("--elicitation", metavar="POLICY", default=default(None),
                          help="defaults: accept with the requestedSchema's defaults; decline; cancel; "
                               "@FILE: answers from a JSON object, merged over the defaults")

@@ -138,12 +138,15 @@ def _resource_line(item: dict[str, Any], uri_key: str) -> str:
     return line
 
 
-def info(server_info: dict[str, Any], version: str | None, capabilities: dict[str, Any], instructions: str | None) -> str:
+def info(server_info: dict[str, Any], version: str | None, capabilities: dict[str, Any], instructions: str | None,
+         era: str | None = None, era_reason: str = "") -> str:
     name = server_info.get("name", "?")
     line = f"Server:       {name} {server_info.get('version', '')}".rstrip()
     if server_info.get("title") and server_info.get("title") != name:
         line += f" ({server_info['title']})"
     lines = [line, f"Protocol:     {version}"]
+    if era:
+        lines.append(f"Era:          {era}" + (f" ({era_reason})" if era_reason else ""))
     if capabilities:
         lines.append("Capabilities:")
         for key, value in capabilities.items():

@@ -17,7 +17,7 @@ def test_info_readable_and_json():
     assert "mcp-inspector-demo" in readable.stdout and "Protocol:     2025-11-25" in readable.stdout
     assert "tools: listChanged" in readable.stdout and "Instructions:" in readable.stdout
     document = json.loads(cli("info", "--json").stdout)
-    assert set(document) == {"serverInfo", "protocolVersion", "capabilities", "instructions"}
+    assert set(document) == {"serverInfo", "protocolVersion", "era", "capabilities", "instructions"}
     assert document["serverInfo"]["name"] == "mcp-inspector-demo"
     assert document["protocolVersion"] == "2025-11-25"
 

@@ -149,7 +149,9 @@ def test_modern_era_over_http(sdk_modern_http_url):
     result = cli("info", "--json", "--url", sdk_modern_http_url, "--protocol-version", MODERN)
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["protocolVersion"] == MODERN
+    assert json.loads(result.stdout)["protocolVersion"] == MODERN and json.loads(result.stdout)["era"] == "modern"
+    text = cli("info", "--url", sdk_modern_http_url, "--protocol-version", MODERN)
+    assert "Era:          modern (" in text.stdout
     called = cli("call", "add", "a=2", "b=3", "--json", "--url", sdk_modern_http_url, "--era", "modern")
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["structuredContent"] == {"sum": 5}
@@ -158,7 +160,7 @@ def test_modern_era_over_http(sdk_modern_http_url):
 def test_legacy_era_forced_over_http(sdk_http_stateful_url):
     result = cli("info", "--json", "--url", sdk_http_stateful_url, "--era", "legacy")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["protocolVersion"] == "2025-11-25"
+    assert json.loads(result.stdout)["protocolVersion"] == "2025-11-25" and json.loads(result.stdout)["era"] == "legacy"
 
 
 # -- what goes on the wire, and what never shows ------------------------------------------------
