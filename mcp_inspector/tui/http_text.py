@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from ..core.traffic.http_log import HttpExchange
-from .traffic_text import clean, format_latency, human_size
+from .traffic_text import clean, human_size
 
 #: 2026-07-28 typed errors (sent with HTTP 400 over Streamable HTTP).
 TYPED_ERRORS = {
@@ -82,10 +82,6 @@ def explain_error(code: int | None, message: str = "", data: Any = None, status:
                 line += f" (supported: {', '.join(clean(str(v)) for v in supported[:8])}; requested: {clean(str(data.get('requested')))})"
         elif code == -32021 and isinstance(data, dict) and isinstance(data.get("requiredCapabilities"), dict):
             line += f" (required: {', '.join(clean(str(k)) for k in list(data['requiredCapabilities'])[:8])})"
-        elif not message:
-            pass
-        else:
-            line += f" ({why})"
         parts.append(line)
     elif code == -32601 and status == 404:
         parts.append("method not found: the server does not implement this method")
@@ -112,8 +108,19 @@ def mcp_headers(exchange: HttpExchange) -> str:
 
 
 def duration(exchange: HttpExchange) -> str:
+    """How long it took (to the end, or to the headers while it is open), in at most 8 characters."""
     ms = exchange.total_ms if exchange.total_ms is not None else exchange.headers_ms
-    return format_latency(ms) if ms is not None else "…"
+    return "…" if ms is None else compact_ms(ms)
+
+
+def compact_ms(ms: float) -> str:
+    if ms < 100:
+        return f"{ms:.1f} ms"
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    if ms < 600_000:
+        return f"{ms / 1000:.1f} s"
+    return f"{ms / 60_000:.0f} min"
 
 
 def what_for(exchange: HttpExchange) -> str:
@@ -123,7 +130,7 @@ def what_for(exchange: HttpExchange) -> str:
     return clean(exchange.note or "")
 
 
-COLUMNS = (("time", 12), ("http", 6), ("st", 3), ("json-rpc", 22), ("Mcp-Method/Name", 22), ("type", 5),
+COLUMNS = (("time", 12), ("http", 6), ("st", 3), ("json-rpc", 20), ("Mcp-Method/Name", 24), ("type", 5),
            ("took", 8), ("size", 7), ("sse", 4), ("state", 6))
 #: Below this width the Mcp-Method/Name column goes (Mcp-Name joins the JSON-RPC method) so that 80 columns fit.
 NARROW = 110
@@ -132,7 +139,7 @@ NARROW = 110
 def columns(width: int) -> tuple[tuple[str, int], ...]:
     if width >= NARROW:
         return COLUMNS
-    return tuple((label, 20) if label == "json-rpc" else (label, size) for label, size in COLUMNS if label != "Mcp-Method/Name")
+    return tuple((label, size) for label, size in COLUMNS if label != "Mcp-Method/Name")
 
 
 def header_line(width: int = NARROW) -> Text:
@@ -161,8 +168,8 @@ def exchange_line(exchange: HttpExchange, time_text: str, styles: dict[str, Any]
         name = exchange.header("mcp-name", response=False)
         text.append(cell(f"{rpc} {clean(name)}" if name else rpc, 20), styles.get("rpc") if exchange.rpc_method else styles.get("note"))
     else:
-        text.append(cell(rpc, 22), styles.get("rpc") if exchange.rpc_method else styles.get("note"))
-        text.append(cell(mcp_headers(exchange), 22), styles.get("mcp"))
+        text.append(cell(rpc, 20), styles.get("rpc") if exchange.rpc_method else styles.get("note"))
+        text.append(cell(mcp_headers(exchange), 24), styles.get("mcp"))
     text.append(cell(short_type(exchange.content_type), 5))
     text.append(cell(duration(exchange), 8))
     size = exchange.response_size

@@ -190,3 +190,21 @@ async def test_command_palette_and_f7_offer_remote_servers(tmp_path, monkeypatch
         await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected"
                        and app.main.status_bar.status.transport == "http", what="the remote connection", timeout=20)
         assert "sk-live-abcdef0123456789" not in app.main.status_bar.status.command
+
+
+@pytest.mark.slow
+def test_mcp_inspector_url_opens_the_tui_on_the_remote_server(sdk_http_stateful_url):
+    """The real program on a pseudo-terminal: ``mcp-inspector --url URL`` connects over HTTP."""
+    import sys
+
+    from shutdown_helpers import PtyProcess
+
+    tui = PtyProcess([sys.executable, "-m", "mcp_inspector", "--url", sdk_http_stateful_url])
+    try:
+        tui.wait_for_output("connected to 127.0.0.1", timeout=30)
+        tui.wait_for_output("modern 2026-07-28", timeout=10)
+        assert "http" in tui.text()
+        tui.send(b"\x11")  # ctrl+q
+        assert tui.wait(20) == 0
+    finally:
+        tui.kill()

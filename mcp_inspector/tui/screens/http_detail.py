@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option
 
 from ...core.traffic.http_log import HttpExchange
 from ...core.traffic.store import TrafficStore
-from ..http_text import short_type, status_meaning, status_style, what_for
-from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, short_id
+from ..http_text import compact_ms, short_type, status_meaning, status_style, what_for
+from ..traffic_text import ARROWS, clean, clock_time, human_size, short_id
 
 SHOWN_EVENTS = 200
 SHOWN_FRAMES = 500
@@ -67,9 +67,9 @@ def exchange_body(exchange: HttpExchange, time_format: Callable[[float], str], a
     text.append(clean(exchange.url) + "\n")
     timing = [f"started {time_format(exchange.started)}"]
     if exchange.headers_ms is not None:
-        timing.append(f"headers after {format_latency(exchange.headers_ms)}")
+        timing.append(f"headers after {compact_ms(exchange.headers_ms)}")
     if exchange.total_ms is not None:
-        timing.append(f"ended after {format_latency(exchange.total_ms)}")
+        timing.append(f"ended after {compact_ms(exchange.total_ms)}")
     else:
         timing.append("still open")
     text.append("Timing  ", style="bold")

@@ -117,7 +117,7 @@ class ServerRequestScreen(ModalScreen[Answer]):
     ServerRequestScreen > Vertical { width: 90; max-width: 95%; height: auto; max-height: 90%; border: thick $warning; background: $surface; }
     ServerRequestScreen #request-title { background: $warning 30%; padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-context { padding: 0 1; color: $text-muted; }
-    ServerRequestScreen VerticalScroll { height: auto; max-height: 20; padding: 0 1; }
+    ServerRequestScreen VerticalScroll { height: auto; max-height: 40vh; padding: 0 1; }
     ServerRequestScreen Horizontal { height: auto; align-horizontal: right; }
     ServerRequestScreen Button { margin: 0 1; }
     """

@@ -1,0 +1,63 @@
+"""Snapshots of the HTTP view, an exchange's detail and an MRTR round's modal, at 120x40 and 80x24.
+
+Deterministic like test_snapshots.py: the recorded demo session (``--open``) in snapshot
+mode; the HttpLog gets a fixed clock and what an HTTP transport records for a short
+2026-07-28 session (http_apps.modern_session). Regenerate with ``--snapshot-update``
+after looking at the report.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_inspector.core.traffic.http_log import HttpLog
+from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+
+from app_helpers import SIZE, wait_for
+from http_apps import Clock, modern_session
+from test_snapshots import _isolated, loaded, recorded_app  # noqa: F401  (the fixture isolates XDG dirs and cwd)
+
+SMALL = (80, 24)
+
+
+def with_http_log(*keys: str):
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        clock = Clock()
+        pilot.app.store.http_log = HttpLog(clock=clock)
+        modern_session(clock, pilot.app.store.http_log)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause(0.1)
+        await pilot.pause(0.3)
+        pilot.app.clear_notifications()
+        await pilot.pause(0.1)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_http_view(snap_compare, size):
+    assert snap_compare(recorded_app(), terminal_size=size, run_before=with_http_log("6", "up", "up"))
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_http_exchange_detail(snap_compare, size):
+    # the tools/call answered on an SSE stream with progress events
+    assert snap_compare(recorded_app(), terminal_size=size, run_before=with_http_log("6", "up", "up", "enter"))
+
+
+MRTR_PARAMS = {"mode": "form", "message": "Your name?",
+               "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}
+MRTR_CONTEXT = "Input round 2 of tools/call wizard (#12): the server needs this answer before it can reply."
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
+def test_mrtr_round_modal(snap_compare, size):
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        pilot.app.push_screen(ServerRequestScreen("elicitation/create", MRTR_PARAMS, context=MRTR_CONTEXT))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ServerRequestScreen), what="the modal")
+        await pilot.pause(0.2)
+
+    assert snap_compare(recorded_app(), terminal_size=size, run_before=run_before)
