@@ -11,7 +11,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``html500``: every POST gets 500 with an HTML page.
 - ``cut``: tools/call gets an SSE stream cut in the middle of the reply (no event ids).
 - ``wrongtype``: tools/call gets 200 text/plain.
-- ``expire``: the first session expires: tools/call with session ``s1`` gets 404.
+- ``expire``: the first session expires: requests (not notifications) with session ``s1`` get 404.
 - ``slow``: tools/call streams keep-alive comments for ``slow_ms`` then replies.
 - ``silent``: tools/call opens an SSE stream and sends nothing, ever.
 - ``huge``: tools/call sends one SSE event of ``huge_bytes`` (default 3 MB), then the reply.
@@ -208,7 +208,7 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         result = {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": f"raw-{mode}", "version": "1"}}
         await send_body(writer, "200 OK", reply(msg_id, result), headers={"Mcp-Session-Id": sid})
         return
-    if mode == "expire" and session == "s1":
+    if mode == "expire" and session == "s1" and "id" in message:  # notifications still get 202
         await send_body(writer, "404 Not Found", b"session not found", "text/plain")
         return
     if "id" not in message:

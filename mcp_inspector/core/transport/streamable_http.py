@@ -278,7 +278,7 @@ class StreamableHttpTransport(Transport):
                     extra: dict, done: anyio.Event | None, exchange_box: list) -> None:
         assert self._client is not None
         headers = self._post_headers(message, method, modern, extra)
-        sent_session = self.session_id is not None and not modern and method != "initialize"
+        sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
             response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id)
         except (httpx2.HTTPError, TransportError, OSError) as exc:
@@ -316,7 +316,7 @@ class StreamableHttpTransport(Transport):
             self.http_log.finish(exchange, error)
 
     async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
-                           msg_id: Any, is_request: bool, modern: bool, sent_session: bool,
+                           msg_id: Any, is_request: bool, modern: bool, sent_session: str | None,
                            done: anyio.Event | None = None) -> None:
         status = response.status_code
         if response.is_success and not modern and method == "initialize":
@@ -329,7 +329,7 @@ class StreamableHttpTransport(Transport):
             body, size = await read_bounded(response, ERROR_BODY_CAP)
             self._body(exchange, size)
             self._finish(exchange, status_text(response))
-            self._session_gone(msg_id, exchange)
+            self._session_gone(msg_id, exchange, sent_session)
             return
         kind = content_type(response)
         if response.is_success:
@@ -385,8 +385,14 @@ class StreamableHttpTransport(Transport):
         if self.http_log is not None and exchange is not None:
             self.http_log.body(exchange, size)
 
-    def _session_gone(self, msg_id: Any, exchange: HttpExchange | None) -> None:
+    def _session_gone(self, msg_id: Any, exchange: HttpExchange | None, sent: str | None) -> None:
+        """A 404 for a request that carried session ``sent``. Only the current session's
+        end counts: a late 404 for one already replaced just fails its request."""
         if self._closing:
+            return
+        if sent != self.session_id:
+            if msg_id is not None:
+                self._undelivered(msg_id, f"HTTP 404: the server no longer knows session {sent}", 404, exchange)
             return
         had = self.session_id
         self.session_id = None
@@ -483,11 +489,11 @@ class StreamableHttpTransport(Transport):
                 why = describe_error(exc, self.url)
                 continue
             try:
-                if response.status_code == 404 and self.session_id is not None:
+                if response.status_code == 404 and headers.get("Mcp-Session-Id"):
                     _, size = await read_bounded(response, ERROR_BODY_CAP)
                     self._body(ex, size)
                     self._finish(ex, status_text(response))
-                    self._session_gone(request_id, ex)
+                    self._session_gone(request_id, ex, headers.get("Mcp-Session-Id"))
                     return
                 if not response.is_success or content_type(response) != "text/event-stream":
                     body, size = await read_bounded(response, ERROR_BODY_CAP)
@@ -563,8 +569,8 @@ class StreamableHttpTransport(Transport):
                         body, size = await read_bounded(response, ERROR_BODY_CAP)
                         self._body(exchange, size)
                         self._finish(exchange, None if status == 405 else status_text(response))
-                        if status == 404 and self.session_id is not None:
-                            self._session_gone(None, exchange)
+                        if status == 404 and headers.get("Mcp-Session-Id"):
+                            self._session_gone(None, exchange, headers.get("Mcp-Session-Id"))
                         elif not self._standalone_note:
                             self._standalone_note = True
                             what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
