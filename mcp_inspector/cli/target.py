@@ -169,11 +169,13 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
         headers[name] = value
-    token = remote.bearer_token if remote.bearer_token is not None else os.environ.get(BEARER_ENV)
+    token, source = remote.bearer_token, "--bearer-token"
+    if token is None and os.environ.get(BEARER_ENV):  # an empty variable is as good as unset
+        token, source = os.environ[BEARER_ENV], f"${BEARER_ENV}"
     if token is not None:
         token = token.strip()
         if not token or any(char in token for char in "\r\n\0"):
-            raise UsageError("--bearer-token: the token is empty or contains a line break")
+            raise UsageError(f"{source}: the token is empty or contains a line break")
         headers = {name: value for name, value in headers.items() if name.lower() != "authorization"}
         headers["Authorization"] = f"Bearer {token}"
     return spec.with_overrides(headers=headers, transport=TRANSPORTS[remote.transport] if remote.transport else None,

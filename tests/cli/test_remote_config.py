@@ -147,3 +147,10 @@ def test_answer_policies_need_a_command():
     """The TUI asks the user itself: headless policies given to it would be silently unused."""
     result = cli("--elicitation", "defaults", "--url", "http://127.0.0.1:9/mcp")
     assert result.returncode == 64 and "answer for headless commands" in result.stderr
+
+
+def test_a_bad_token_in_the_environment_is_named_and_an_empty_one_ignored():
+    bad = cli("tools", "--url", "http://127.0.0.1:9/mcp", env={"MCP_INSPECTOR_BEARER_TOKEN": "a\nb"})
+    assert bad.returncode == 64 and "$MCP_INSPECTOR_BEARER_TOKEN: the token is empty or contains a line break" in bad.stderr
+    empty = cli("tools", "--url", "http://127.0.0.1:9/mcp", "--timeout", "5", env={"MCP_INSPECTOR_BEARER_TOKEN": ""})
+    assert empty.returncode == 3, empty.stderr  # connection refused: the empty variable was not an error
