@@ -6,7 +6,9 @@ Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.dem
 (``-v`` makes it trace to stderr, so the console view has something to show)
 and writes: main (a tool called, its result), tools-changed + tool-diff
 (after toggle_extra_tools), overview, traffic-detail, notifications, console
-and connect.
+and connect; then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
+on 127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP
+view), http-detail (a tools/call answered on an SSE stream) and remote-overview.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -100,11 +104,70 @@ async def run(out: Path) -> None:
         await take(pilot, out, "help")
 
 
+def start_http_server() -> tuple[subprocess.Popen, str]:
+    """The SDK fixture server over Streamable HTTP on 127.0.0.1 (a free port)."""
+    server = subprocess.Popen([sys.executable, str(REPO / "tests" / "servers" / "sdk_http_server.py"), "--mode", "stateful"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    for line in server.stdout:
+        if line.startswith("PORT "):
+            return server, f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+    server.kill()
+    raise SystemExit("the HTTP fixture server did not start")
+
+
+async def run_remote(out: Path) -> None:
+    from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
+    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+    from textual.widgets import Input
+
+    server, url = start_http_server()
+    try:
+        app = make_app(ServerSpec("sdk-http-fixture", url=url, transport="http"), config=TuiConfig(), snapshot_mode=True)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            main = app.main
+            await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list", timeout=20)
+            await call(pilot, main, "echo", {"text": "over Streamable HTTP"})
+            await call(pilot, main, "progress_and_log", {"steps": 3, "delay": 0.05})
+            await take(pilot, out, "remote-main")
+
+            main.tool_list.select_name("ask_user")
+            await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == "ask_user", what="ask_user")
+            await wait_for_form(app)
+            main.tool_list.option_list.focus()
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input round", timeout=15)
+            app.screen.query_one("#request-text", Input).value = '{"name": "Ada"}'
+            await take(pilot, out, "mrtr-modal")
+            await pilot.click("#accept")
+            await wait_for(pilot, lambda: not main.in_flight, what="ask_user's result", timeout=15)
+            await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
+            app.clear_notifications()
+
+            await pilot.press("6")
+            view = main.query_one("#view-http")
+            progress = [ex for ex in main.store.http_log.exchanges if ex.header("mcp-name", response=False) == "progress_and_log"]
+            view.select(progress[-1].id)
+            await take(pilot, out, "http")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange detail")
+            await take(pilot, out, "http-detail")
+            await pilot.press("escape")
+            await pilot.press("2")
+            await take(pilot, out, "remote-overview")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "screenshots"), help="folder for the SVG files")
     args = parser.parse_args()
-    asyncio.run(run(Path(args.out)))
+    async def both() -> None:
+        await run(Path(args.out))
+        await run_remote(Path(args.out))
+
+    asyncio.run(both())
 
 
 if __name__ == "__main__":

@@ -287,6 +287,34 @@ class InspectorApp(App[int]):
         if self.screen is self.main:
             self.run_worker(self.main.show_exchange(exchange_id), exit_on_error=False)
 
+    def _http_list(self):
+        main = self.main
+        return main.query_one("#view-http").exchange_list if main._has_view("view-http") else None
+
+    def _open_selected_exchange(self) -> None:
+        exchanges = self._http_list()
+        exchange = exchanges.cursor_exchange if exchanges is not None else None
+        if exchange is None:
+            self.notify("No HTTP exchange selected (see the HTTP view, key 6).", severity="warning")
+            return
+        self.open_http_exchange(exchange.id)
+
+    def _follow_exchanges(self) -> None:
+        async def follow() -> None:
+            await self.main.show_view("http")
+            self._http_list().action_cursor_end()
+
+        self.run_worker(follow(), exit_on_error=False)
+
+    def _open_frame_exchange(self) -> None:
+        log = self.main.query_one("#view-traffic").log_view if self.main._has_view("view-traffic") else self.main.query_one("#live-traffic")
+        entry = log.cursor_entry
+        exchange_id = entry.meta.get("exchange") if entry is not None and isinstance(entry.meta, dict) else None
+        if not isinstance(exchange_id, int):
+            self.notify("The selected frame was not carried over HTTP.", severity="warning")
+            return
+        self.open_http_exchange(exchange_id)
+
     def action_screenshot(self) -> None:
         path = self.save_screenshot()
         self.notify(path, title="Screenshot saved", markup=False)
@@ -314,6 +342,11 @@ class InspectorApp(App[int]):
             ("traffic: export the session (JSON)", "export_json", "key: E in the traffic log"),
         ):
             commands.append((title, getattr(live_log, f"action_{action}"), help_text))
+        commands += [
+            ("http: show the selected exchange's detail", self._open_selected_exchange, "key: enter in the HTTP view"),
+            ("http: follow the newest exchange", self._follow_exchanges, "key: end in the HTTP view"),
+            ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
+        ]
         if main.spec is not None:
             spec = main.spec
             commands.append(("copy: server command line", lambda: copy_text(self, spec.describe(), "the command line"), spec.describe()))

@@ -26,6 +26,7 @@ from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import ConnectError, InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.rpc import RequestHandler
+from ..core.session.events import InputRequested as SessionInputRequested
 from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
 from ..core.session.legacy import McpSession
 from ..core.traffic.masking import mask_url
@@ -221,11 +222,8 @@ class Connection:
                 self.post(ToolsFetched(event))
                 if event.error:
                     self.post(ConnectionProblem(f"tools/list: {event.error}"))
-            elif type(event).__name__ == "InputRequested":  # an MRTR round (modern era)
-                self.post(InputRequested(getattr(event, "round", 0), dict(getattr(event, "requests", None) or {}),
-                                         getattr(event, "first_seq", None), getattr(event, "method", None)))
-            elif type(event).__name__ == "SubscriptionAcknowledged" and session.state is SessionState.READY:
-                self.post(ServerReady(session_facts(session)))
+            elif isinstance(event, SessionInputRequested):  # an MRTR round (modern era)
+                self.post(InputRequested(event.round, dict(event.requests or {}), event.first_seq))
             elif isinstance(event, ServerClosed):
                 closed.set()
             elif isinstance(event, StateChanged) and event.state is SessionState.INITIALIZING:

@@ -80,3 +80,11 @@ def mrtr_round(entry: TrafficEntry, store: "TrafficStore | None" = None) -> tupl
     if not isinstance(first, int) or not isinstance(number, int):
         return None
     return first, number
+
+
+_INPUT_REQUIRED = re.compile(rb'"resultType"\s*:\s*"input_required"')
+
+
+def asks_for_input(entry: TrafficEntry) -> bool:
+    """A result that asks for input before the server can answer (MRTR), by a look at its head."""
+    return bool(_INPUT_REQUIRED.search(entry.raw[:PREVIEW_BYTES * 4]))

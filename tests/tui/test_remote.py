@@ -101,6 +101,15 @@ async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_fr
         assert traffic_log.cursor_entry is not None and traffic_log.cursor_entry.seq == reply_seq
         assert main.store.get(reply_seq).kind is Kind.RESPONSE
 
+        # and back, from the command palette: the selected frame's exchange
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"selected frame's HTTP")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange from the palette")
+        assert app.screen.exchange_id == calls[0].id and main.current_view == "http"
+
 
 async def test_legacy_sse_server_frame_detail_names_its_exchange_and_h_opens_it(everything_sse_url):
     app = live_app(ServerSpec("everything", url=everything_sse_url, transport="sse"))

@@ -30,7 +30,7 @@ from ...core.protocol.rpc import PendingRequest
 from ...core.session.tooldiff import ListDiff, diff_items
 from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.traffic.store import TrafficStore
-from ..connection import Connection
+from ..connection import Connection, session_facts
 from ..keymap import VIEW_KEYS, display_key, effective_key
 from ..messages import (
     CallFailed,
@@ -162,6 +162,8 @@ class MainScreen(Screen):
         return self.query_one("#status", StatusBar)
 
     def on_mount(self) -> None:
+        # what a live session learns later (the subscriptions/listen acknowledgement) shows on the overview
+        self.set_interval(1.0, self._refresh_overview_facts, name="overview-facts")
         self._show_nav()
         self.tool_list.option_list.focus()
         if self.read_only:
@@ -215,6 +217,8 @@ class MainScreen(Screen):
                 view.show(self.facts)
         switcher.current = view_id
         self.current_view = name
+        if name == "overview":
+            self._refresh_overview_facts()
         self._show_nav()
         self._focus_view(name)
         self.query_one(ViewFooter).show_cached()
@@ -273,6 +277,14 @@ class MainScreen(Screen):
 
     def on_server_ready(self, message: ServerReady) -> None:
         self._apply_facts(message.facts)
+
+    def _refresh_overview_facts(self) -> None:
+        session = self.connection.live
+        if session is None or self.current_view != "overview" or self.facts is None:
+            return
+        facts = session_facts(session)
+        if facts != self.facts:
+            self._apply_facts(facts)
 
     def _apply_facts(self, facts: ServerFacts) -> None:
         self.facts = facts

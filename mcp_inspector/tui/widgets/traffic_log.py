@@ -36,7 +36,8 @@ from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.export import ExportResult, default_export_path, export_json, export_session
 from ...core.traffic.store import TrafficStore
-from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round, preview_text, short_id
+from ..traffic_text import (ARROWS, asks_for_input, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round,
+                            preview_text, short_id)
 from ..cli_copy import cli_command_for  # noqa: F401  (also imported from here)
 from .shown_timer import ShownTimer
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
@@ -509,6 +510,8 @@ class TrafficLog(StoreLinesView):
             text.append(" ")
         elif entry.reply_seq is not None:
             text.append(f"↪ #{entry.reply_seq} ", style("seq"))
+        if kind is Kind.RESPONSE and asks_for_input(entry):
+            text.append("⋯ input required ", style("notification"))
         if entry.late:
             text.append("[late] ", style("warning"))
         if entry.problem and not (entry.late and entry.problem.startswith("late")):
