@@ -8,9 +8,9 @@ if [ -z "${PYTHON:-}" ]; then
     if [ -x /work/venv/bin/python ]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
 fi
 if [ -n "${QUICK:-}" ]; then
-    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"
+    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"; HTTP="--quick"
 else
-    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"
+    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"; HTTP=""
 fi
 
 echo "### bench_core_calls (not pinned)"
@@ -26,6 +26,9 @@ echo "### bench_cli_tools"
 echo
 echo "### bench_pipe"
 "$PYTHON" bench/bench_pipe.py $PIPE
+echo
+echo "### bench_http"
+"$PYTHON" bench/bench_http.py $HTTP || echo "(bench_http failed: see above)"
 echo
 echo "### bench_ingest"
 "$PYTHON" bench/bench_ingest.py $INGEST

@@ -284,3 +284,32 @@ async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fr
     calls = [line for line in server.log().splitlines() if line.startswith("ACCESS POST /mcp 200 tools/call")]
     assert len(calls) == 5, server.log()
     assert len({line.rsplit(" from ", 1)[1] for line in calls}) == 1, calls
+
+
+@pytest.mark.anyio
+async def test_a_plain_http_session_never_loads_the_ca_store(sdk_http_stateful_url, monkeypatch) -> None:
+    """Loading the CA store costs ~30 ms of a cold `--url http://... tools`: only https pays it."""
+    import ssl
+
+    from mcp_inspector.core.config.servers import ServerSpec
+    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.transport.factory import make_transport
+
+    loads: list[str] = []
+    for name in ("load_verify_locations", "load_default_certs", "set_default_verify_paths"):
+        original = getattr(ssl.SSLContext, name)
+
+        def counting(self, *args, _name=name, _original=original, **kwargs):
+            loads.append(_name)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(ssl.SSLContext, name, counting)
+    ssl.create_default_context()  # the counting works
+    assert loads
+    loads.clear()
+    spec = ServerSpec(name="fixture", url=sdk_http_stateful_url, transport="http")
+    async with McpSession(make_transport(spec), timeout=10, init_timeout=10) as session:
+        await session.initialize()
+        result = await session.connection.request("tools/call", {"name": "echo", "arguments": {"text": "plain"}})
+        assert result["content"][0]["text"] == "plain"
+    assert loads == []

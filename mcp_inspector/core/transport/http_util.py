@@ -81,11 +81,33 @@ def origin(url: str) -> tuple[str, str, int | None]:
     return parts.scheme, (parts.hostname or "").lower(), port
 
 
+class _TlsOnFirstUse(httpx2.AsyncBaseTransport):
+    """The https:// transport, built (with its SSL context) on the first https request: loading
+    the CA store costs ~30 ms, a sixth of a cold ``--url http://... tools``, for nothing over http."""
+
+    def __init__(self, verify: bool) -> None:
+        self._verify = verify
+        self._inner: httpx2.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if self._inner is None:
+            self._inner = httpx2.AsyncHTTPTransport(verify=self._verify, http1=True, http2=False)
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        if self._inner is not None:
+            await self._inner.aclose()
+
+
 def make_client(verify: bool, connect_timeout: float, read_timeout: float | None) -> httpx2.AsyncClient:
     """One client per transport: keep-alive pooling, HTTP/1.1, no automatic redirects.
-    httpx's read timeout applies to each read, so it is an idle timeout between bytes."""
+    httpx's read timeout applies to each read, so it is an idle timeout between bytes.
+    Plain http:// goes through a transport without TLS (``verify`` means nothing there);
+    https:// (also after a redirect) through one that verifies unless ``verify`` is False."""
     timeout = httpx2.Timeout(connect=connect_timeout, read=read_timeout, write=connect_timeout * 3, pool=connect_timeout)
-    return httpx2.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, http1=True, http2=False)
+    return httpx2.AsyncClient(transport=httpx2.AsyncHTTPTransport(verify=False, http1=True, http2=False),
+                              mounts={"https://": _TlsOnFirstUse(verify)}, verify=verify, timeout=timeout,
+                              follow_redirects=False)
 
 
 def timeout_for(client: httpx2.AsyncClient, read: float | None) -> httpx2.Timeout:
