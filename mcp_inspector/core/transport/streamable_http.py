@@ -48,9 +48,9 @@ from .http_util import LazyEvent as _LazyEvent
 DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
-DELETE_LIMIT = 5.0
-STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized  # seconds the session DELETE may take at close
-REPLY_DRAIN = 0.25  # seconds a response stream is read on after its reply (connection reuse)
+DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
+STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
+REPLY_DRAIN = 1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
 
 
 @dataclass
