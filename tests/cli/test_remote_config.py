@@ -154,3 +154,11 @@ def test_a_bad_token_in_the_environment_is_named_and_an_empty_one_ignored():
     assert bad.returncode == 64 and "$MCP_INSPECTOR_BEARER_TOKEN: the token is empty or contains a line break" in bad.stderr
     empty = cli("tools", "--url", "http://127.0.0.1:9/mcp", "--timeout", "5", env={"MCP_INSPECTOR_BEARER_TOKEN": ""})
     assert empty.returncode == 3, empty.stderr  # connection refused: the empty variable was not an error
+
+
+def test_a_variable_with_a_line_break_is_refused(monkeypatch):
+    monkeypatch.setenv("MULTILINE_FOR_TEST", "a\r\nX-Injected: yes")
+    with pytest.raises(ConfigError, match="line break"):
+        parse_header("X-Key: ${MULTILINE_FOR_TEST}")
+    with pytest.raises(ConfigError, match="line break"):
+        parse_entry("s", {"url": "https://e.example/mcp", "headers": {"X-Key": "${MULTILINE_FOR_TEST}"}})

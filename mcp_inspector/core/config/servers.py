@@ -328,10 +328,10 @@ def parse_header(text: str, what: str = "-H") -> tuple[str, str]:
         raise ConfigError(f"{what} expects 'Name: value' (got no ':' after a header name; the text is not shown)")
     if not _HEADER_NAME.match(name):
         raise ConfigError(f"{what}: {name!r} is not a valid header name")
-    value = value.strip()
+    value = expand_variables(value.strip(), f"{what} {name}")
     if any(char in value for char in "\r\n\0"):
         raise ConfigError(f"{what} {name}: the value contains a line break or NUL")
-    return name, expand_variables(value, f"{what} {name}")
+    return name, value
 
 
 def server_from_config(path: str | Path, name: str | None) -> ServerSpec:
