@@ -162,3 +162,14 @@ def test_a_variable_with_a_line_break_is_refused(monkeypatch):
         parse_header("X-Key: ${MULTILINE_FOR_TEST}")
     with pytest.raises(ConfigError, match="line break"):
         parse_entry("s", {"url": "https://e.example/mcp", "headers": {"X-Key": "${MULTILINE_FOR_TEST}"}})
+
+
+@pytest.mark.parametrize("value", ["héllo", "世界", "a\x01b"])
+def test_header_values_must_be_printable_ascii(value):
+    with pytest.raises(ConfigError, match="printable ASCII"):
+        parse_header(f"X-Name: {value}")
+    with pytest.raises(ConfigError, match="printable ASCII"):
+        parse_entry("s", {"url": "https://e.example/mcp", "headers": {"X-Name": value}})
+    result = cli("tools", "--url", "http://127.0.0.1:9/mcp", "-H", f"X-Name: {value}")
+    assert_no_traceback(result)
+    assert result.returncode == 64 and "printable ASCII" in result.stderr

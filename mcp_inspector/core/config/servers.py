@@ -288,8 +288,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
             if not _HEADER_NAME.match(key):
                 raise ConfigError(f"server {name!r}: \"headers\" has an invalid header name {key!r}")
         for key, value in headers.items():
-            if "\r" in value or "\n" in value:
-                raise ConfigError(f"server {name!r}: the value of header {key} contains a line break")
+            check_header_value(value, f"server {name!r}: header {key}")
         return ServerSpec(name, url=url, transport=_CONFIG_TRANSPORTS.get(kind, "http"), headers=headers,
                           source=source, era=era)
     if kind in _CONFIG_TRANSPORTS:
@@ -329,9 +328,16 @@ def parse_header(text: str, what: str = "-H") -> tuple[str, str]:
     if not _HEADER_NAME.match(name):
         raise ConfigError(f"{what}: {name!r} is not a valid header name")
     value = expand_variables(value.strip(), f"{what} {name}")
-    if any(char in value for char in "\r\n\0"):
-        raise ConfigError(f"{what} {name}: the value contains a line break or NUL")
+    check_header_value(value, f"{what} {name}")
     return name, value
+
+
+def check_header_value(value: str, what: str) -> None:
+    """An HTTP header value: printable ASCII, spaces and tabs (the value itself is not shown)."""
+    if any(char in value for char in "\r\n\0"):
+        raise ConfigError(f"{what}: the value contains a line break or NUL")
+    if not value.isascii() or any(ord(char) < 32 and char != "\t" or ord(char) == 127 for char in value):
+        raise ConfigError(f"{what}: the value must be printable ASCII (HTTP header values cannot carry other characters)")
 
 
 def server_from_config(path: str | Path, name: str | None) -> ServerSpec:
