@@ -37,20 +37,11 @@ class RemoteOptions:
 def check_url(url: str) -> str:
     """``--url``: http or https with a host; anything else is a usage error (the URL is not echoed
     whole: it may carry a token)."""
-    from urllib.parse import urlsplit
+    from ..core.config.servers import url_problem
 
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError:
-        raise UsageError("--url: not a valid URL") from None
-    if parts.scheme.lower() not in ("http", "https"):
-        shown = f"{parts.scheme}://" if parts.scheme else "no scheme"
-        raise UsageError(f"--url must be an http:// or https:// URL (got {shown})")
-    if not parts.hostname:
-        raise UsageError("--url: the URL has no host")
-    if any(char in url for char in "\r\n\0 "):
-        raise UsageError("--url: the URL contains a space, line break or NUL")
+    problem = url_problem(url)
+    if problem is not None:
+        raise UsageError(f"--url {problem}")
     return url
 
 

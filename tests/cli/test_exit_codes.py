@@ -74,7 +74,7 @@ def test_usage_errors_exit_64(tmp_path):
     bad_timeout = cli("ping", "--timeout", "soon")
     assert bad_timeout.returncode == 64
     url = cli("--url", "ftp://localhost:1234/mcp", "tools")
-    assert url.returncode == 64 and "--url must be an http:// or https:// URL" in url.stderr
+    assert url.returncode == 64 and "--url must start with http:// or https://" in url.stderr
     for result in (bad_pair, bad_args, missing_file, missing_config, bad_option, stray, bad_timeout, url):
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert result.stderr.startswith("mcp-inspector: error: ")

@@ -56,6 +56,8 @@ def test_an_unset_variable_is_an_error_naming_it(monkeypatch):
 
 @pytest.mark.parametrize("entry,message", [
     ({"url": "ftp://e.example/x"}, "must start with http:// or https://"),
+    ({"url": "http://127.0.0.1:99999/mcp"}, "the url is not a valid URL"),
+    ({"url": "http://"}, "the url has no host"),
     ({"url": "https://e.example/x", "type": "websocket"}, "unknown \"type\" 'websocket'"),
     ({"type": "http"}, "there is no \"url\""),
     ({"command": "x", "era": "future"}, "\"era\" must be one of auto, legacy, modern"),
@@ -98,9 +100,11 @@ def test_with_overrides_keeps_the_remote_settings():
 
 
 @pytest.mark.parametrize("words,message", [
-    (["--url", "ftp://127.0.0.1/x"], "--url must be an http:// or https:// URL (got ftp://)"),
-    (["--url", "127.0.0.1:8080/mcp"], "--url must be an http:// or https:// URL"),
-    (["--url", "http:///mcp"], "--url: the URL has no host"),
+    (["--url", "ftp://127.0.0.1/x"], "--url must start with http:// or https:// (got ftp://)"),
+    (["--url", "127.0.0.1:8080/mcp"], "--url must start with http:// or https://"),
+    (["--url", "http:///mcp"], "--url has no host"),
+    (["--url", "http://127.0.0.1:99999/mcp"], "--url is not a valid URL"),
+    (["--url", "http://a b/mcp"], "--url contains a space, line break or NUL"),
     (["--url", "http://127.0.0.1:9/mcp", "-H", "NoColon"], "-H expects 'Name: value'"),
     (["--url", "http://127.0.0.1:9/mcp", "-H", "Bad Name: v"], "-H: 'Bad Name' is not a valid header name"),
     (["--url", "http://127.0.0.1:9/mcp", "-H", "X-Key: ${SURELY_UNSET_VAR}"], "the environment variable SURELY_UNSET_VAR is not set"),

@@ -279,9 +279,9 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
         if kind and kind not in _CONFIG_TRANSPORTS:
             raise ConfigError(f"server {name!r}: unknown \"type\" {kind!r} for a url entry "
                               "(expected http, streamable-http, streamableHttp or sse)")
-        scheme = url.partition(":")[0].lower()
-        if scheme not in ("http", "https"):
-            raise ConfigError(f"server {name!r}: the url must start with http:// or https://")
+        problem = url_problem(url)
+        if problem is not None:
+            raise ConfigError(f"server {name!r}: the url {problem}")
         headers = {key: expand_variables(value, f"server {name!r}: header {key}")
                    for key, value in raw_headers.items()}
         for key in headers:
@@ -314,6 +314,25 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
 
 #: An HTTP header name (an RFC 9110 token).
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a server's URL ("must start with http:// or https://"...), or None.
+    The URL itself is not quoted: it may carry a token."""
+    from urllib.parse import urlsplit
+
+    if any(char in url for char in "\r\n\0 \t"):
+        return "contains a space, line break or NUL"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        return "is not a valid URL"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "must start with http:// or https://" + (f" (got {parts.scheme}://)" if parts.scheme else "")
+    if not parts.hostname:
+        return "has no host"
+    return None
 
 
 def parse_header(text: str, what: str = "-H") -> tuple[str, str]:
