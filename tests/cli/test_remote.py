@@ -30,7 +30,8 @@ TOOLS = [
 
 class RecordingServer:
     """``/mcp`` speaks MCP; ``/auth/mcp`` wants ``Authorization: Bearer SECRET`` (401 otherwise);
-    ``/broken/mcp`` answers 500 with an HTML page; ``/reject-once/mcp`` answers the first
+    ``/broken/mcp`` answers 500 with an HTML page, ``/call-fails/mcp`` only to tools/call (502);
+    ``/reject-once/mcp`` answers the first
     2026-07-28 request with -32022 (listing 2026-07-28 as supported). Every request is kept in
     ``requests``."""
 
@@ -60,6 +61,8 @@ class RecordingServer:
                     return self._reply(500, b"<html><body>Internal Server Error</body></html>", "text/html")
                 if self.path.startswith("/auth") and self.headers.get("Authorization") != f"Bearer {SECRET}":
                     return self._reply(401, b'{"error": "unauthorized"}', "application/json")
+                if self.path.startswith("/call-fails") and isinstance(message, dict) and message.get("method") == "tools/call":
+                    return self._reply(502, b"Bad Gateway", "text/plain")
                 if not isinstance(message, dict) or "id" not in message:
                     return self._reply(202, b"", "text/plain")
                 modern = self.headers.get("MCP-Protocol-Version") == MODERN
@@ -288,3 +291,11 @@ def test_pipe_over_http_in_both_eras(sdk_http_stateful_url):
     replies = [json.loads(line) for line in modern.stdout.splitlines()]
     assert replies[0]["result"]["supportedVersions"]  # our server/discover first, then the input's request
     assert any(reply.get("id") == 1 and "tools" in reply.get("result", {}) for reply in replies)
+
+
+def test_an_http_error_on_the_call_exits_3_with_the_status(recording):
+    result = cli("call", "hello", "--url", f"{recording.url}/call-fails/mcp", "--era", "legacy")
+    assert_no_traceback(result)
+    assert result.returncode == 3, result.stderr
+    assert "502" in result.stderr and "tools/call" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
