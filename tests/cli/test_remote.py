@@ -11,7 +11,11 @@ what went on the wire.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
 
@@ -30,7 +34,8 @@ TOOLS = [
 
 class RecordingServer:
     """``/mcp`` speaks MCP; ``/auth/mcp`` wants ``Authorization: Bearer SECRET`` (401 otherwise);
-    ``/broken/mcp`` answers 500 with an HTML page, ``/call-fails/mcp`` only to tools/call (502);
+    ``/broken/mcp`` answers 500 with an HTML page, ``/call-fails/mcp`` only to tools/call (502),
+    ``/slow/mcp`` holds tools/call until ``release`` is set;
     ``/reject-once/mcp`` answers the first
     2026-07-28 request with -32022 (listing 2026-07-28 as supported). Every request is kept in
     ``requests``."""
@@ -38,6 +43,7 @@ class RecordingServer:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.rejected = False
+        self.release = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -61,6 +67,8 @@ class RecordingServer:
                     return self._reply(500, b"<html><body>Internal Server Error</body></html>", "text/html")
                 if self.path.startswith("/auth") and self.headers.get("Authorization") != f"Bearer {SECRET}":
                     return self._reply(401, b'{"error": "unauthorized"}', "application/json")
+                if self.path.startswith("/slow") and isinstance(message, dict) and message.get("method") == "tools/call":
+                    server.release.wait(30)  # held until the test lets go (or 30 s)
                 if self.path.startswith("/call-fails") and isinstance(message, dict) and message.get("method") == "tools/call":
                     return self._reply(502, b"Bad Gateway", "text/plain")
                 if not isinstance(message, dict) or "id" not in message:
@@ -112,6 +120,7 @@ class RecordingServer:
         return [request["message"].get("method") for request in self.requests if isinstance(request["message"], dict)]
 
     def close(self) -> None:
+        self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -299,3 +308,23 @@ def test_an_http_error_on_the_call_exits_3_with_the_status(recording):
     assert result.returncode == 3, result.stderr
     assert "502" in result.stderr and "tools/call" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_signal_during_an_http_call(recording, signum, code):
+    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "call", "hello", "--url", f"{recording.url}/slow/mcp",
+                                "--era", "legacy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1000):  # until the call is on the wire (bounded: 10 s)
+            if "tools/call" in recording.methods() or process.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert "tools/call" in recording.methods()
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == code, err
+    assert "Traceback" not in err
