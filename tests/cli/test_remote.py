@@ -40,7 +40,7 @@ class RecordingServer:
     2026-07-28 request with -32022 (listing 2026-07-28 as supported). Every request is kept in
     ``requests``."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[str, str] | None = None) -> None:
         self.requests: list[dict[str, Any]] = []
         self.rejected = False
         self.release = threading.Event()
@@ -93,7 +93,15 @@ class RecordingServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        scheme = "http"
+        if tls is not None:  # (certificate file, key file)
+            import ssl
+
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
@@ -328,3 +336,31 @@ def test_a_stop_signal_during_an_http_call(recording, signum, code):
             process.communicate()
     assert process.returncode == code, err
     assert "Traceback" not in err
+
+
+@pytest.fixture
+def self_signed_server(tmp_path) -> Iterator[RecordingServer]:
+    """The recording server over HTTPS with a self-signed certificate for 127.0.0.1 (made by openssl)."""
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a self-signed certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=30)
+    server = RecordingServer(tls=(str(cert), str(key)))
+    yield server
+    server.close()
+
+
+def test_insecure_skips_certificate_verification(self_signed_server):
+    url = f"{self_signed_server.url}/mcp"
+    verified = cli("ping", "--url", url, "--era", "legacy", "--timeout", "10")
+    assert_no_traceback(verified)
+    assert verified.returncode == 3, verified.stderr
+    assert "certificate" in verified.stderr.lower()
+    assert self_signed_server.requests == []  # the TLS handshake failed: nothing was sent
+    insecure = cli("ping", "--url", url, "--era", "legacy", "--insecure")
+    assert insecure.returncode == 0, insecure.stderr
+    assert "--insecure: TLS certificates" in insecure.stderr and "ping" in self_signed_server.methods()
