@@ -235,6 +235,14 @@ async def test_keep_alives_keep_a_slow_stream_under_the_idle_timeout(base_url):
         assert json.loads(result["content"][0]["text"])["steps"] == 8
 
 
+async def test_a_per_message_read_timeout_overrides_the_idle_timeout(base_url):
+    async with connected(f"{base_url}/slow", read_timeout=0.3) as h:
+        await h.handshake()
+        result = await h.conn.request("tools/call", {"name": "echo", "arguments": {"steps": 2, "pause": 0.7}},
+                                      transport_meta={"read_timeout": None})
+        assert json.loads(result["content"][0]["text"])["steps"] == 2
+
+
 async def test_a_silent_stream_trips_the_idle_timeout(base_url):
     async with connected(f"{base_url}/silent", read_timeout=0.3) as h:
         await h.handshake()

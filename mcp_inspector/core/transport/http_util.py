@@ -12,6 +12,7 @@ import html
 import json
 import re
 import ssl
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import urljoin, urlsplit
 
@@ -293,3 +294,12 @@ def is_reply(data: bytes, request_id: Any) -> bool:
     if not isinstance(value, dict) or "method" in value or not ("result" in value or "error" in value):
         return False
     return value.get("id") == request_id or (value.get("id") is None and "error" in value)
+
+
+@dataclass
+class StreamState:
+    """What a request's response stream(s) have shown so far."""
+
+    request_id: Any  # None on the standalone stream
+    status: int
+    replied: bool = False

@@ -24,7 +24,6 @@ frames (a non-2xx whose body is a JSON-RPC message), never a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -40,29 +39,19 @@ from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
     ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
     is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded,
-    set_header as _set, status_text,
+    set_header as _set, status_text, LazyEvent, StreamState,
 )
+from .http_standalone import DEFAULT_RETRY_MS, StandaloneStream
 from .sse_events import SseEvent, SseParser
-from .http_util import LazyEvent as _LazyEvent
 
-DEFAULT_RETRY_MS = 1000  # when a stream to resume gave no retry field
+
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
-STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
 REPLY_DRAIN = 1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
 
 
-@dataclass
-class _Stream:
-    """What a request's response stream(s) have shown so far."""
-
-    request_id: Any  # None on the standalone stream
-    status: int
-    replied: bool = False
-
-
-class StreamableHttpTransport(Transport):
+class StreamableHttpTransport(StandaloneStream, Transport):
     kind = "http"
 
     def __init__(
@@ -97,7 +86,7 @@ class StreamableHttpTransport(Transport):
         self._tg: anyio.abc.TaskGroup | None = None
         self._closing = False
         self._closed = False
-        self._closed_event = _LazyEvent()
+        self._closed_event = LazyEvent()
         self.emit_closed = True  # HttpTransport turns it off when it swaps this transport out
         self._barrier: anyio.Event | None = None  # the last notification's POST got its answer
         self._inflight: dict[str, tuple[anyio.CancelScope, bool]] = {}  # request id -> (its task's scope, modern)
@@ -105,7 +94,7 @@ class StreamableHttpTransport(Transport):
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
-        self._standalone_ready = _LazyEvent()  # set once the standalone GET has its answer (or failed)
+        self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
         self.on_session_expired = None
 
     # -- facts -------------------------------------------------------------
@@ -208,6 +197,13 @@ class StreamableHttpTransport(Transport):
         version = body_protocol_version(message)
         modern = is_modern(version) or (version is None and self.modern)
         extra = (meta or {}).get("headers") or {}
+        # The idle timeout between bytes: meta["read_timeout"] (None: none) overrides it; a
+        # subscriptions/listen stream is meant to stay quiet for long, so it has none.
+        read_timeout: Any = "default"
+        if meta and "read_timeout" in meta:
+            read_timeout = meta["read_timeout"]
+        elif method == "subscriptions/listen":
+            read_timeout = None
         # A batch with requests in it (2025-03-26), or bytes that are not JSON (the raw
         # composer), may get a reply too: its body is delivered, though no one request is named.
         if isinstance(message, list):
@@ -223,7 +219,7 @@ class StreamableHttpTransport(Transport):
         if is_request:
             self._inflight[_key(msg_id)] = (scope, modern)
         self._tg.start_soon(self._post_task, data, message, method, msg_id if is_request else None, expects_reply,
-                            modern, extra, previous, done, scope)
+                            modern, extra, previous, done, scope, read_timeout)
 
     def _base_headers(self) -> dict[str, str]:
         headers = dict(self.user_headers)
@@ -251,7 +247,8 @@ class StreamableHttpTransport(Transport):
         return headers
 
     async def _post_task(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
-                         extra: dict, previous: anyio.Event | None, done: anyio.Event | None, scope: anyio.CancelScope) -> None:
+                         extra: dict, previous: anyio.Event | None, done: anyio.Event | None, scope: anyio.CancelScope,
+                         read_timeout: Any = "default") -> None:
         self._tasks.add(scope)
         exchange_box: list[HttpExchange | None] = [None]
         try:
@@ -262,7 +259,7 @@ class StreamableHttpTransport(Transport):
                     # Notifications keep their order: later messages go after its answer.
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
-                await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box)
+                await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout)
             if scope.cancelled_caught:
                 self._finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
         finally:
@@ -275,12 +272,13 @@ class StreamableHttpTransport(Transport):
                     del self._inflight[_key(msg_id)]
 
     async def _post(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
-                    extra: dict, done: anyio.Event | None, exchange_box: list) -> None:
+                    extra: dict, done: anyio.Event | None, exchange_box: list, read_timeout: Any = "default") -> None:
         assert self._client is not None
         headers = self._post_headers(message, method, modern, extra)
         sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
-            response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id)
+            response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id,
+                                                  read_timeout=read_timeout)
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
             return
@@ -412,7 +410,7 @@ class StreamableHttpTransport(Transport):
 
     # -- SSE ---------------------------------------------------------------
     async def _pump(self, response: httpx2.Response, exchange: HttpExchange | None, parser: SseParser,
-                    stream: _Stream) -> str | None:
+                    stream: StreamState) -> str | None:
         """Deliver a response's events until it ends (or, for a request, until its reply).
         Returns why it ended when that was a failure."""
         chunks = response.aiter_bytes()
@@ -434,7 +432,7 @@ class StreamableHttpTransport(Transport):
             return describe_error(exc, self.url)
         return None
 
-    def _on_event(self, event: SseEvent, exchange: HttpExchange | None, stream: _Stream) -> None:
+    def _on_event(self, event: SseEvent, exchange: HttpExchange | None, stream: StreamState) -> None:
         if self.http_log is not None and exchange is not None:
             self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
         if not event.data and event.problem is None:
@@ -450,7 +448,7 @@ class StreamableHttpTransport(Transport):
         self._emit(Received(event.data, meta, event.problem))
 
     async def _read_post_stream(self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool) -> None:
-        stream = _Stream(request_id, response.status_code)
+        stream = StreamState(request_id, response.status_code)
         parser = SseParser(self.max_frame_bytes)
         error = await self._pump(response, exchange, parser, stream)
         dropped = parser.finish()
@@ -469,7 +467,7 @@ class StreamableHttpTransport(Transport):
             reason += " (2026-07-28 streams cannot be resumed: send the request again)"
         self._undelivered(request_id, reason, stream.status, exchange)
 
-    async def _resume(self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: _Stream, why: str) -> None:
+    async def _resume(self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: StreamState, why: str) -> None:
         """Resume a cut POST stream by GET with Last-Event-ID, after the server's retry delay."""
         assert self._client is not None
         attempts = 0
@@ -525,72 +523,6 @@ class StreamableHttpTransport(Transport):
                     await response.aclose()
         self._undelivered(request_id, f"the response stream ended before the reply and could not be resumed "
                                       f"({attempts} attempt{'s' if attempts != 1 else ''}): {why}", stream.status, previous)
-
-    # -- the standalone GET stream (legacy era) ------------------------------
-    def _open_standalone(self) -> None:
-        if self._tg is None or self._closing or self._standalone is not None:
-            return
-        self._standalone = anyio.CancelScope()
-        self._standalone_ready = _LazyEvent()
-        self._tg.start_soon(self._standalone_loop, self._standalone)
-
-    async def _standalone_loop(self, scope: anyio.CancelScope) -> None:
-        assert self._client is not None
-        try:
-            await self._standalone_stream(scope)
-        finally:
-            self._standalone_ready.set()
-
-    async def _standalone_stream(self, scope: anyio.CancelScope) -> None:
-        assert self._client is not None
-        with scope:
-            failures = 0
-            last_id: str | None = None
-            retry: int | None = None
-            while not self._closing:
-                headers = self._base_headers()
-                _set(headers, "Accept", "text/event-stream")
-                if last_id:
-                    _set(headers, "Last-Event-ID", last_id)
-                try:
-                    response, exchange = await self._open("GET", headers, note="standalone stream", read_timeout=None)
-                except (httpx2.HTTPError, TransportError, OSError) as exc:
-                    self._standalone_ready.set()
-                    failures += 1
-                    if failures >= STANDALONE_FAILURES:
-                        self._emit(Note(f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"))
-                        return
-                    await anyio.sleep(min(2 ** failures, 30))
-                    continue
-                self._standalone_ready.set()
-                try:
-                    status = response.status_code
-                    if status == 405 or not response.is_success or content_type(response) != "text/event-stream":
-                        body, size = await read_bounded(response, ERROR_BODY_CAP)
-                        self._body(exchange, size)
-                        self._finish(exchange, None if status == 405 else status_text(response))
-                        if status == 404 and headers.get("Mcp-Session-Id"):
-                            self._session_gone(None, exchange, headers.get("Mcp-Session-Id"))
-                        elif not self._standalone_note:
-                            self._standalone_note = True
-                            what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
-                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body)}; not retried")
-                            self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
-                        return
-                    parser = SseParser(self.max_frame_bytes)
-                    parser.last_event_id, parser.retry = last_id, retry
-                    error = await self._pump(response, exchange, parser, _Stream(None, status))
-                    parser.finish()
-                    self._finish(exchange, error)
-                    last_id, retry = parser.last_event_id, parser.retry
-                    failures = 0 if parser.events_seen else failures + 1
-                finally:
-                    with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
-                        await response.aclose()
-                if failures >= STANDALONE_FAILURES * 2:
-                    self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
-                    return
-                await anyio.sleep((retry if retry is not None else DEFAULT_RETRY_MS) / 1000 * (2 ** min(failures, 5)))
 
     # -- cancellation --------------------------------------------------------
     async def cancel_request(self, msg_id: Any) -> str | None:

@@ -1,0 +1,98 @@
+"""The standalone GET stream of legacy Streamable HTTP (2025-03-26 … 2025-11-25).
+
+After ``notifications/initialized`` the client opens ``GET`` with ``Accept:
+text/event-stream`` for messages the server starts on its own. A 405 means the
+server offers none (noted once, not retried); a stream that ends is reopened
+with ``Last-Event-ID`` after the server's ``retry`` delay, backing off while it
+brings no events. A mixin of ``StreamableHttpTransport``: it uses its
+``_open``/``_pump``/``_finish``/``_emit`` helpers and session state.
+"""
+
+from __future__ import annotations
+
+
+import anyio
+import httpx2
+
+from .base import Note, TransportError
+from .http_util import (
+    ERROR_BODY_CAP, LazyEvent, StreamState, content_type, describe_error, quote_body, read_bounded,
+    set_header as _set, status_text,
+)
+from .sse_events import SseParser
+
+DEFAULT_RETRY_MS = 1000  # when a stream to reopen or resume gave no retry field
+STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
+
+
+class StandaloneStream:
+    """The standalone-stream part of ``StreamableHttpTransport``."""
+
+    _standalone: anyio.CancelScope | None
+    _standalone_ready: LazyEvent
+    _standalone_note: bool
+
+    def _open_standalone(self) -> None:
+        if self._tg is None or self._closing or self._standalone is not None:
+            return
+        self._standalone = anyio.CancelScope()
+        self._standalone_ready = LazyEvent()
+        self._tg.start_soon(self._standalone_loop, self._standalone)
+
+    async def _standalone_loop(self, scope: anyio.CancelScope) -> None:
+        assert self._client is not None
+        try:
+            await self._standalone_stream(scope)
+        finally:
+            self._standalone_ready.set()
+
+    async def _standalone_stream(self, scope: anyio.CancelScope) -> None:
+        assert self._client is not None
+        with scope:
+            failures = 0
+            last_id: str | None = None
+            retry: int | None = None
+            while not self._closing:
+                headers = self._base_headers()
+                _set(headers, "Accept", "text/event-stream")
+                if last_id:
+                    _set(headers, "Last-Event-ID", last_id)
+                try:
+                    response, exchange = await self._open("GET", headers, note="standalone stream", read_timeout=None)
+                except (httpx2.HTTPError, TransportError, OSError) as exc:
+                    self._standalone_ready.set()
+                    failures += 1
+                    if failures >= STANDALONE_FAILURES:
+                        self._emit(Note(f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"))
+                        return
+                    await anyio.sleep(min(2 ** failures, 30))
+                    continue
+                self._standalone_ready.set()
+                try:
+                    status = response.status_code
+                    if status == 405 or not response.is_success or content_type(response) != "text/event-stream":
+                        body, size = await read_bounded(response, ERROR_BODY_CAP)
+                        self._body(exchange, size)
+                        self._finish(exchange, None if status == 405 else status_text(response))
+                        if status == 404 and headers.get("Mcp-Session-Id"):
+                            self._session_gone(None, exchange, headers.get("Mcp-Session-Id"))
+                        elif not self._standalone_note:
+                            self._standalone_note = True
+                            what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
+                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body)}; not retried")
+                            self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
+                        return
+                    parser = SseParser(self.max_frame_bytes)
+                    parser.last_event_id, parser.retry = last_id, retry
+                    error = await self._pump(response, exchange, parser, StreamState(None, status))
+                    parser.finish()
+                    self._finish(exchange, error)
+                    last_id, retry = parser.last_event_id, parser.retry
+                    failures = 0 if parser.events_seen else failures + 1
+                finally:
+                    with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
+                        await response.aclose()
+                if failures >= STANDALONE_FAILURES * 2:
+                    self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
+                    return
+                await anyio.sleep((retry if retry is not None else DEFAULT_RETRY_MS) / 1000 * (2 ** min(failures, 5)))
