@@ -51,7 +51,7 @@ def _json(entry: TrafficEntry | None) -> Any:
 class ReplayBuilder:
     """Rebuilds a :class:`Replay` from entries in file order (see the module doc)."""
 
-    WATCHED = ("initialize", "tools/list", "tools/call")
+    WATCHED = ("initialize", "server/discover", "tools/list", "tools/call")
 
     def __init__(self) -> None:
         self.replay = Replay()
@@ -99,7 +99,10 @@ class ReplayBuilder:
                 result.get("protocolVersion") if isinstance(result.get("protocolVersion"), str) else None,
                 result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
                 result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+                era="legacy", era_reason="the recording has the initialize handshake",
             )
+        elif method == "server/discover":
+            self.replay.facts = discover_facts(result, params)
         elif method == "tools/list" and isinstance(result.get("tools"), list):
             page = [t for t in result["tools"] if isinstance(t, dict)]
             if "cursor" not in params or self._current is None:
@@ -113,6 +116,30 @@ class ReplayBuilder:
         self.replay.calls = {name: (entry, self._replies.get(name)) for name, entry in self._calls.items()}
         self._waiting.clear()
         return self.replay
+
+
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+
+
+def discover_facts(result: dict[str, Any], params: dict[str, Any]) -> ServerFacts:
+    """What a recorded ``server/discover`` answer says (2026-07-28): the version is the one the
+    request carried in ``_meta``, else the first the server supports."""
+    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    request_meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    version = request_meta.get(PROTOCOL_VERSION_KEY)
+    supported = result.get("supportedVersions")
+    if not isinstance(version, str) and isinstance(supported, list) and supported and isinstance(supported[0], str):
+        version = supported[0]
+    cache = {key: result[key] for key in ("ttlMs", "cacheScope") if key in result}
+    return ServerFacts(
+        meta.get(SERVER_INFO_KEY) if isinstance(meta.get(SERVER_INFO_KEY), dict) else {},
+        version if isinstance(version, str) else None,
+        result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
+        result.get("instructions") if isinstance(result.get("instructions"), str) else None,
+        era="modern", era_reason="the recording has server/discover answered with a DiscoverResult",
+        cache_info={"server/discover": cache} if cache else {},
+    )
 
 
 def reconstruct(store: TrafficStore) -> Replay:

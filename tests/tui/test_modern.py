@@ -223,3 +223,28 @@ async def test_a_typed_error_over_http_is_explained_in_the_frame_detail(typed_er
         header = str(app.screen.query_one("#frame-header").render())
         assert "meaning: HTTP 400 with -32020: header mismatch: Header mismatch: Mcp-Name header value 'foo'" in header
         assert f"HTTP exchange #{error.meta['exchange']} POST 400" in header
+
+
+async def test_a_recorded_remote_modern_session_opens_with_its_era_and_server(tmp_path, modern_http_url):
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    path = tmp_path / "modern.jsonl"
+    app = live_app(ServerSpec("modern-http", url=modern_http_url + "?token=sk-live-0123456789abcdef", transport="http"),
+                   record=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+    assert "sk-live-0123456789abcdef" not in path.read_text()
+
+    opened = make_app(open_file=str(path), config=TuiConfig())
+    async with opened.run_test(size=SIZE) as pilot:
+        main = opened.main
+        await wait_for(pilot, lambda: main.replay is not None and main.tool_list.tools, what="the recording")
+        facts = main.facts
+        assert (facts.era, facts.protocol_version) == ("modern", "2026-07-28")
+        assert facts.server_info.get("name") == "modern-raw-server"
+        assert facts.cache_info == {"server/discover": {"ttlMs": 60000, "cacheScope": "public"}}
+        assert {"echo", "wizard"} <= {t["name"] for t in main.tool_list.tools}
+        # "copy as CLI command" knows the server was a URL (its secret masked)
+        assert main.log_spec is not None and main.log_spec.url is not None and main.log_spec.url.startswith(modern_http_url)
+        assert "sk-live-0123456789abcdef" not in main.log_spec.url

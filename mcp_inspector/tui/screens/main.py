@@ -55,6 +55,22 @@ from ..widgets.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 
 
+def recorded_spec(name: str, server: str) -> ServerSpec | None:
+    """The server a recording's header names: a command line, or ``<transport> <url>`` (its secrets
+    were masked when it was written)."""
+    import shlex
+
+    transport, _, url = server.partition(" ")
+    if transport in ("http", "sse", "streamable-http") and url.startswith(("http://", "https://")):
+        return ServerSpec(name, url=url, transport=transport)
+    if server.startswith(("http://", "https://")):
+        return ServerSpec(name, url=server, transport="http")
+    try:
+        return ServerSpec(name, shlex.split(server))
+    except ValueError:
+        return None
+
+
 def reply_status(pending: PendingRequest | None) -> int | None:
     """The HTTP status of the response that answered a request (None over stdio)."""
     reply = pending.reply if pending is not None else None
@@ -578,14 +594,10 @@ class MainScreen(Screen):
             detail += f" · {loaded.skipped} unreadable line{'s' if loaded.skipped != 1 else ''} skipped"
             self.notify(loaded.describe_skipped(), title="Parts of the recording were skipped", severity="warning",
                         markup=False, timeout=10)
-        self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail)
-        if server and not server.startswith(("http://", "https://")):
-            import shlex
-
-            try:
-                self.log_spec = ServerSpec(str(header.get("name") or name), shlex.split(server))
-            except ValueError:
-                self.log_spec = None
+        self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail,
+                                                  era=facts.era)
+        if server:
+            self.log_spec = recorded_spec(str(header.get("name") or name), server)
             for log in self.query(TrafficLog):
                 log.server_spec = self.log_spec
         self._apply_facts(facts)

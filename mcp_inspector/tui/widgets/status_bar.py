@@ -62,7 +62,8 @@ def describe_status(status: ConnectionStatus, mask_volatile: bool = False) -> tu
     elif state == "disconnected":
         line = f"{name}: disconnected ({status.detail or 'closed'})  ·  ctrl+r reconnect"
     elif state == "read-only":
-        line = f"read-only recording: {status.detail}" + (f"  ·  protocol {status.protocol_version}" if status.protocol_version else "")
+        era = era_label(status.era, status.protocol_version)
+        line = f"read-only recording: {status.detail}" + (f"  ·  {era}" if era else "")
     else:
         line = "not connected"
     return line, extra
