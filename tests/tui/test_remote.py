@@ -217,3 +217,25 @@ def test_mcp_inspector_url_opens_the_tui_on_the_remote_server(sdk_http_stateful_
         assert tui.wait(20) == 0
     finally:
         tui.kill()
+
+
+async def test_tool_list_refreshes_live_over_streamable_http_in_the_modern_era(fresh_sdk_http_server):
+    """change_tools on the SDK server: notifications/tools/list_changed on the subscriptions/listen
+    stream (an open SSE response), then a new tools/list, and the list shows the new tool."""
+    server = fresh_sdk_http_server("--mode", "stateful")
+    finished: list[CallFinished] = []
+    app = live_app(ServerSpec("sdk", url=server.url, transport="http"))
+    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        assert main.status_bar.status.era == "modern"
+        await choose_tool(pilot, app, "change_tools")
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: finished, what="change_tools")
+        await wait_for(pilot, lambda: any(t.get("name") == "extra_1" for t in main.tool_list.tools),
+                       what="the new tool through subscriptions/listen", timeout=15)
+        assert main.tool_list.marks.get("extra_1") == "added"
+        listen = next(ex for ex in main.store.http_log.exchanges if ex.rpc_method == "subscriptions/listen")
+        changed = next(e for e in main.store if e.method == "notifications/tools/list_changed")
+        assert changed.meta["exchange"] == listen.id  # it came on the listen stream
