@@ -239,3 +239,13 @@ async def test_tool_list_refreshes_live_over_streamable_http_in_the_modern_era(f
         listen = next(ex for ex in main.store.http_log.exchanges if ex.rpc_method == "subscriptions/listen")
         changed = next(e for e in main.store if e.method == "notifications/tools/list_changed")
         assert changed.meta["exchange"] == listen.id  # it came on the listen stream
+
+
+def test_a_url_typed_in_the_server_list_is_a_remote_server():
+    from mcp_inspector.tui.screens.connect import parse_command_line
+
+    spec = parse_command_line("https://mcp.example.com/mcp?token=abc")
+    assert (spec.url, spec.transport, spec.name) == ("https://mcp.example.com/mcp?token=abc", "http", "mcp.example.com")
+    spec = parse_command_line("sse http://127.0.0.1:8000/sse")
+    assert (spec.url, spec.transport, spec.name) == ("http://127.0.0.1:8000/sse", "sse", "127.0.0.1")
+    assert parse_command_line("streamable-http https://h/mcp").transport == "streamable-http"

@@ -155,9 +155,7 @@ class HttpExchangeList(ScrollView, can_focus=True):
             return
         self._seen_version = log.version
         rows = self.row_count
-        size = Size(self.scrollable_content_region.width, rows)
-        if size != self.virtual_size:
-            self.virtual_size = size
+        self._set_rows(rows)
         if self.tail and rows:
             self.cursor_id = log.exchanges[-1].id
             self._scroll_rows(max(0, rows - self.scrollable_content_region.height))
@@ -167,6 +165,19 @@ class HttpExchangeList(ScrollView, can_focus=True):
         parent = self.parent
         if isinstance(parent, HttpView):
             parent.update_summary()
+
+    def _set_rows(self, rows: int) -> None:
+        """The scrollable height, without a layout of the whole screen when only the scrollbar
+        depends on it (as ``StoreLinesView._set_rows``: overflow-y is always scroll here)."""
+        size = Size(self.scrollable_content_region.width, rows)
+        current = self.virtual_size
+        if size == current:
+            return
+        if size.width == current.width and self.size and self.styles.overflow_y == "scroll":
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
 
     def _scroll_rows(self, y: int) -> None:
         self._moving = True
