@@ -348,6 +348,23 @@ async def test_legacy_sse_refuses_an_endpoint_on_another_origin(base_url):
     assert not [e for e in events if isinstance(e, Received)]
 
 
+@pytest.mark.parametrize("mode, words", [
+    ("ssenoendpoint", "no endpoint event on the SSE stream within 0.5 s"),
+    ("ssehtml", "with content type 'text/html', not an SSE stream"),
+    ("ok", "answered HTTP 405 Method Not Allowed: GET not supported"),
+])
+async def test_legacy_sse_without_an_endpoint_is_a_clear_error(base_url, mode, words):
+    from mcp_inspector.core.transport.legacy_sse import LegacySseTransport
+
+    transport = LegacySseTransport(f"{base_url}/{mode}", endpoint_timeout=0.5)
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as tg:
+            with pytest.raises(TransportError) as failure:
+                await transport.start(tg, lambda event: None)
+            await transport.close()
+    assert words in str(failure.value) and str(failure.value).startswith("HTTP+SSE: ")
+
+
 async def test_2026_era_headers_no_session_and_cancel_closes_the_stream(base_url):
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
     async with connected(f"{base_url}/modern") as h:

@@ -24,6 +24,8 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``sseonly``: a 2024-11-05 HTTP+SSE server: POST to the URL gets 404; GET gives an
   ``endpoint`` event, messages POSTed there are answered on the stream.
 - ``sseforeign``: HTTP+SSE whose endpoint is on another origin.
+- ``ssenoendpoint``: GET opens an SSE stream that never sends the endpoint event.
+- ``ssehtml``: GET answers 200 with an HTML page.
 - ``modern``: 2026-07-28: checks MCP-Protocol-Version/Mcp-Method/Mcp-Name against the
   body (400 + -32020 when they differ); ``slow_tool`` streams until the client closes.
 - ``redirect`` / ``redirect-far``: POST answered 307 to ``/ok`` on this origin / on
@@ -149,6 +151,16 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
 
 async def route(mode: str, method: str, parts: list[str], headers: dict, body: bytes, writer: asyncio.StreamWriter,
                 reader: asyncio.StreamReader) -> None:
+    if mode == "ssenoendpoint" and method == "GET":
+        await open_sse(writer)
+        for _ in range(600):  # keep-alives, never an endpoint event
+            writer.write(b": waiting\n\n")
+            await writer.drain()
+            await asyncio.sleep(0.05)
+        return
+    if mode == "ssehtml" and method == "GET":
+        await send_body(writer, "200 OK", b"<html><body><h1>Welcome</h1></body></html>", "text/html")
+        return
     if mode in ("sseonly", "sseforeign"):
         await legacy_sse(mode, method, parts, body, writer)
         return
