@@ -3,6 +3,7 @@
     python bench/bench_http.py [--calls 1000] [--warmup 100] [--rounds 5] [--runs 10]
                                [--only calls|cold] [--server-mode stateful|json] [--quick]
     python bench/bench_http.py --profile legacy|modern [--calls 1000]
+    python bench/bench_http.py --pin 1 ...   # the bench, its server and children on cpu 1
 
 One server for the whole run: ``tests/servers/sdk_http_server.py`` (the official ``mcp`` SDK
 2.3.0 on uvicorn, 127.0.0.1, stateful Streamable HTTP; SSE replies, or JSON replies with
@@ -449,12 +450,17 @@ def main() -> None:
                         help="the server's replies: SSE streams (stateful, default) or JSON bodies")
     parser.add_argument("--quick", action="store_true", help="smoke run: 300 calls, 2 rounds, 4 runs")
     parser.add_argument("--profile", choices=("legacy", "modern"), help="cProfile our call path in this era instead")
+    parser.add_argument("--pin", metavar="CPUS", help="pin this process and the server to these cpus (e.g. 1): "
+                        "less wake-up noise on a busy machine, latency then tracks CPU cost")
     args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, {int(c) for c in args.pin.split(",")})  # the server and children inherit it
     if args.quick:
         args.calls, args.warmup, args.rounds, args.runs = 300, 50, 2, 4
     server = Server(args.server_mode)
     try:
-        print(f"bench_http: {machine_note()}", flush=True)
+        pinned = f", pinned to cpu {args.pin}" if args.pin else ""
+        print(f"bench_http: {machine_note()}{pinned}", flush=True)
         if args.profile:
             profile(server.url, args.profile, args)
             return
