@@ -27,7 +27,10 @@ sessions, resumption).
 
 Plain helpers (``from http_fixtures import ...``): ``start_sdk_http_server(*args)`` and
 ``start_everything(command, mode)`` return a ``RunningServer`` (``.url``, ``.port``, ``.pid``,
-``.stop()``, ``.log()``), ``sdk_http_command(*args)``.
+``.stop()``, ``.log()``: the server's stdout and stderr so far), ``sdk_http_command(*args)``.
+``start_sdk_http_server("--access-log")`` logs ``ACCESS <METHOD> <path> <status> <JSON-RPC
+methods> from <ip>:<port>`` per HTTP request, readable with ``.log()``. A failed start raises
+``ServerStartError`` with the server's output (fixtures turn it into a test failure).
 """
 
 from __future__ import annotations
