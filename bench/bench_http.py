@@ -33,7 +33,9 @@ the same process.
    runs with its default era detection (auto: ``server/discover`` first; this server is
    modern, so the minimal script does discover + tools/list) and with ``--era legacy``
    against the minimal legacy script (initialize, initialized, tools/list, DELETE). Also
-   shown: ``python -c pass`` and ``python -c 'import httpx2'``. **Target: ours <= 1.2x.**
+   shown: ``python -c pass``, ``python -c 'import httpx2'`` and, for information, the modern
+   minimal on ``httpx2.AsyncClient`` under ``asyncio.run`` (what an event loop costs).
+   **Target: ours <= 1.2x** (against the synchronous minimal scripts).
 
 ``--profile ERA`` runs cProfile over our call path instead and prints the top costs.
 Nothing asserts a time; the bench exits 0 and prints the figures.
@@ -336,6 +338,31 @@ with httpx2.Client(timeout=30) as client:
 print(json.dumps(tools["result"]["tools"], indent=2))
 '''
 
+# The same modern discover + tools/list on httpx2.AsyncClient under asyncio.run: what an async
+# client pays for the event loop (asyncio, and anyio under httpcore2's async backend). Information.
+MINIMAL_TOOLS_ASYNC = r'''
+import asyncio, json, sys
+import httpx2
+
+async def main(url):
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "minimal", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+               "MCP-Protocol-Version": "2026-07-28"}
+    async with httpx2.AsyncClient(timeout=30) as client:
+        for msg_id, method in ((1, "server/discover"), (2, "tools/list")):
+            response = await client.post(url, headers={**headers, "Mcp-Method": method}, content=json.dumps(
+                {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": {"_meta": meta}}))
+            body = response.content
+            if not response.headers.get("content-type", "").startswith("application/json"):
+                body = b"\n".join(l[5:].lstrip() for l in body.split(b"\n") if l.startswith(b"data:"))
+            msg = json.loads(body)
+    print(json.dumps(msg["result"]["tools"], indent=2))
+
+asyncio.run(main(sys.argv[1]))
+'''
+
 
 class Run:
     """One finished child: wall seconds, CPU seconds (user + system, from wait4), exit code, output."""
@@ -393,7 +420,14 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
             print(f"  {name}: not measured: {problem.strip()}")
             continue
         variants.append((name, argv, ours_env))
-    variants += [("python -c pass", [PYTHON, "-c", "pass"], env),
+    async_script = tmpdir / "minimal_http_tools_async.py"
+    async_script.write_text(MINIMAL_TOOLS_ASYNC)
+    async_minimal = [PYTHON, str(async_script), url]
+    problem = check("minimal modern async", timed(async_minimal, env, tmpdir), b'"echo"')
+    if problem:
+        raise SystemExit(problem)
+    variants += [("minimal modern, asyncio", async_minimal, env),
+                 ("python -c pass", [PYTHON, "-c", "pass"], env),
                  ("python -c 'import httpx2'", [PYTHON, "-c", "import httpx2"], env)]
     walls: dict[str, list[float]] = {name: [] for name, _, _ in variants}
     cpus: dict[str, list[float]] = {name: [] for name, _, _ in variants}
@@ -422,6 +456,10 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
         print(f"{verdict(f'  wall {name} / {minimal_name}', ratio, COLD_TARGET)}; paired per run: median "
               f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}; {extra * 1000:+.0f} ms; "
               f"CPU {cpu_ratio:.2f}x")
+    if "ours (auto era)" in walls:
+        ratio = statistics.median(walls["ours (auto era)"]) / statistics.median(walls["minimal modern, asyncio"])
+        cpu_ratio = statistics.median(cpus["ours (auto era)"]) / statistics.median(cpus["minimal modern, asyncio"])
+        print(f"  wall ours (auto era) / minimal modern, asyncio: {ratio:.2f}x (information); CPU {cpu_ratio:.2f}x")
 
 
 # -- profile -------------------------------------------------------------------------
