@@ -18,6 +18,8 @@ from mcp_inspector.core.session.mrtr import MrtrError, _parse
     ({"resultType": "input_required", "inputRequests": {"k": "elicitation/create"}}, "'k' is not a {method, params} object"),
     ({"resultType": "input_required", "inputRequests": {"k": {"method": "tools/call"}}}, "asks for 'tools/call'"),
     ({"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list", "params": [1]}}}, "params that are not an object"),
+    ({"resultType": "input_required", "inputRequests": {str(n): {"method": "roots/list"} for n in range(65)}},
+     "asked for 65 inputs in one round (more than 64)"),
 ])
 def test_a_malformed_input_required_result_is_a_clear_error(result, message):
     with pytest.raises(MrtrError) as caught:

@@ -22,6 +22,7 @@ from .events import InputRequested
 from .modern import result_type
 
 MAX_ROUNDS = 32
+MAX_INPUTS = 64  # input requests in one round (each may be a dialog for a person)
 INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
 DECLINED_ELICITATION = {"action": "decline"}
 
@@ -86,6 +87,8 @@ def _parse(method: str, result: dict[str, Any]) -> tuple[dict[str, dict[str, Any
         raise MrtrError(f"{method}: requestState must be a string, got {type(state).__name__}")
     if requests is None and state is None:
         raise MrtrError(f"{method}: an InputRequiredResult with neither inputRequests nor requestState")
+    if requests is not None and len(requests) > MAX_INPUTS:
+        raise MrtrError(f"{method}: the server asked for {len(requests)} inputs in one round (more than {MAX_INPUTS}); stopped")
     checked: dict[str, dict[str, Any]] = {}
     for key, request in (requests or {}).items():
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
