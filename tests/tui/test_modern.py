@@ -95,8 +95,8 @@ async def test_modern_stdio_server_era_in_status_and_overview():
         status = main.status_bar.status
         assert (status.transport, status.era, status.protocol_version) == ("stdio", "modern", "2026-07-28")
         assert "·  stdio  ·  modern 2026-07-28  ·  pid" in describe_status(status)[0]
+        await pilot.press("2")  # the overview picks up the acknowledgement whenever it comes
         await wait_for(pilot, lambda: main.facts.subscription_ack is not None, what="the subscriptions/listen acknowledgement")
-        await pilot.press("2")
         await pilot.pause(0.1)
         text = screen_text(app)
         assert "modern 2026-07-28" in text and main.facts.era_reason[:40] in text
@@ -160,7 +160,7 @@ async def test_tool_list_refreshes_live_in_the_modern_era():
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         await wait_for_tools(pilot, app)
         main = app.main
-        await wait_for(pilot, lambda: main.facts.subscription_ack is not None, what="subscriptions/listen")
+        await wait_for(pilot, lambda: main.connection.live.subscription_ack is not None, what="subscriptions/listen")
         await choose_tool(pilot, app, "add_tool")
         await main.composer.set_arguments({"name": "fresh_tool"})
         main.tool_list.option_list.focus()
