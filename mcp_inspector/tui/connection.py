@@ -15,7 +15,6 @@ group still running.
 
 from __future__ import annotations
 
-import inspect
 import os
 import signal
 from typing import Any, Callable
@@ -23,7 +22,7 @@ from typing import Any, Callable
 import anyio
 
 from ..core.config.servers import ServerSpec
-from ..core.protocol.errors import ConnectError, InspectorError
+from ..core.protocol.errors import InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.rpc import RequestHandler
 from ..core.session.events import InputRequested as SessionInputRequested
@@ -32,22 +31,13 @@ from ..core.session.legacy import McpSession
 from ..core.traffic.masking import mask_url
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
+from ..core.transport.factory import make_transport as factory
 from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, InputRequested, ServerFacts, ServerReady, ToolsFetched
 
 
 def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None):
-    """A transport for a spec: the core's factory (stdio, Streamable HTTP, legacy SSE)."""
-    try:
-        from ..core.transport.factory import make_transport as factory
-    except ImportError:  # an engine without the HTTP transports: stdio only
-        factory = None
-    if factory is not None:
-        return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=getattr(spec, "insecure", False))
-    if spec.url:
-        raise ConnectError(f"{spec.name}: the {spec.transport} transport ({mask_url(spec.url)}) is not supported by this build; use a stdio server")
-    from ..core.transport.stdio import StdioTransport
-
-    return StdioTransport(spec.command, env=spec.env or None, cwd=spec.cwd, max_line_bytes=max_frame_bytes)
+    """A transport for a spec (stdio, Streamable HTTP or legacy HTTP+SSE), HTTP exchanges into ``http_log``."""
+    return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=spec.insecure)
 
 
 def describe_spec(spec: ServerSpec) -> str:
@@ -58,15 +48,8 @@ def describe_spec(spec: ServerSpec) -> str:
 
 
 def make_session(transport: Any, spec: ServerSpec, **options: Any) -> McpSession:
-    """An McpSession in the era the spec asks for (``auto`` unless it says), when the engine knows eras."""
-    era = getattr(spec, "era", None) or "auto"
-    version = getattr(spec, "protocol_version", None)
-    accepted = inspect.signature(McpSession).parameters
-    if "era" in accepted:
-        options["era"] = era
-    if "protocol_version" in accepted:
-        options["protocol_version"] = version
-    return McpSession(transport, **options)
+    """An McpSession in the era the spec asks for (``auto`` unless it says: --era, --protocol-version)."""
+    return McpSession(transport, era=spec.era or "auto", protocol_version=spec.protocol_version, **options)
 
 
 def transport_facts(transport: Any) -> tuple[str, str | None, str | None]:
