@@ -92,6 +92,11 @@ class RunningServer:
 
 
 def _kill_group(process: subprocess.Popen) -> None:
+    if process.stdin is not None:
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
     if process.poll() is None:
         for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
             try:
@@ -131,7 +136,9 @@ def _launch(command: list[str], env: dict[str, str], find_port: Callable[[Path],
     fd, log_name = tempfile.mkstemp(prefix=f"mcpi-{name}-", suffix=".log")
     log_path = Path(log_name)
     with os.fdopen(fd, "wb") as log:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        # stdin: a pipe only this process holds (close-on-exec), so the server sees EOF and exits
+        # when the test run dies without its teardown.
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
                                    env=env, start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT
     try:
@@ -168,7 +175,7 @@ def start_sdk_http_server(*args: str) -> RunningServer:
     if "--path" in args:
         path = args[args.index("--path") + 1]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return _launch(sdk_http_command(*args), env, find_port, path, "sdk-http")
+    return _launch(sdk_http_command("--exit-on-eof", *args), env, find_port, path, "sdk-http")
 
 
 def start_everything(command: list[str], mode: str) -> RunningServer:
@@ -189,6 +196,7 @@ def start_everything(command: list[str], mode: str) -> RunningServer:
     env["PORT"] = "0"
     env["MCP_BIND_LOOPBACK_REPORT"] = str(report)
     env["NODE_OPTIONS"] = (env.get("NODE_OPTIONS", "") + f" --require {BIND_LOOPBACK}").strip()
+    env["MCP_EXIT_ON_STDIN_EOF"] = "1"
     try:
         return _launch([command[0], mode], env, find_port, EVERYTHING_PATHS[mode], f"everything-{mode}")
     finally:

@@ -6,7 +6,8 @@
 // of an Express app that would bind every interface binds the loopback address instead.
 // Pipe paths and handles are left alone. With MCP_BIND_LOOPBACK_REPORT=<file>, each
 // listening TCP server appends "<port>\n" to that file (use PORT=0 to get a free port
-// without a race, then read the port from the file).
+// without a race, then read the port from the file). With MCP_EXIT_ON_STDIN_EOF=1 the process
+// exits when its stdin reaches EOF.
 "use strict";
 
 const net = require("net");
@@ -27,6 +28,13 @@ function report(server) {
   if (address && typeof address === "object") {
     fs.appendFileSync(file, `${address.port}\n`);
   }
+}
+
+// MCP_EXIT_ON_STDIN_EOF=1: exit when stdin reaches EOF (the parent that holds the pipe died).
+if (process.env.MCP_EXIT_ON_STDIN_EOF === "1") {
+  process.stdin.on("data", () => {});
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.on("error", () => process.exit(0));
 }
 
 net.Server.prototype.listen = function listen(...args) {

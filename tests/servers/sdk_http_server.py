@@ -4,9 +4,11 @@ Usage::
 
     python tests/servers/sdk_http_server.py [--mode stateful|stateless|json|sse] [--json]
         [--port 0] [--path /mcp] [--resumable] [--retry-interval MS] [--idle-timeout S] [--access-log]
+        [--exit-on-eof]
 
 Prints ``PORT <n>`` (then ``URL <url>``) on stdout once the server accepts connections;
-logs go to stderr. Stops on SIGTERM/SIGINT.
+logs go to stderr. Stops on SIGTERM/SIGINT, and with ``--exit-on-eof`` when its stdin reaches
+EOF (the test fixtures keep a pipe open, so a killed test run does not leave it behind).
 
 Modes (the transport):
 
@@ -76,6 +78,7 @@ import argparse
 import functools
 import socket
 import sys
+import threading
 import warnings
 from collections import OrderedDict
 from typing import Annotated, Any
@@ -288,6 +291,14 @@ async def serve(args: argparse.Namespace) -> None:
         sys.stdout.write(f"PORT {port}\nURL http://127.0.0.1:{port}{path}\n")
         sys.stdout.flush()
 
+    if args.exit_on_eof:
+        def watch_stdin() -> None:
+            while sys.stdin.buffer.read(65536):
+                pass
+            uv.should_exit = True  # the parent is gone (or closed the pipe): stop
+
+        threading.Thread(target=watch_stdin, daemon=True).start()
+
     async with anyio.create_task_group() as tg:
         tg.start_soon(announce)
         await uv.serve(sockets=[sock])
@@ -302,6 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--path", default="/mcp")
     parser.add_argument("--resumable", action="store_true", help="keep SSE events for Last-Event-ID replay")
     parser.add_argument("--retry-interval", type=int, default=None, help="SSE retry: value in ms")
+    parser.add_argument("--exit-on-eof", action="store_true", help="stop when stdin reaches EOF (the parent died)")
     parser.add_argument("--access-log", action="store_true", help="an ACCESS line per HTTP request on stderr")
     parser.add_argument("--idle-timeout", type=float, default=1800.0, help="stateful session idle timeout (s)")
     args = parser.parse_args(argv)
