@@ -148,6 +148,9 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
         reply = main.store.get(retries[-1].reply_seq)
         assert f"round 2 of #{first.seq}" in log.format_entry(reply).plain
         assert "round" not in log.format_entry(first).plain
+        from mcp_inspector.tui.screens.frame_detail import describe_entry
+
+        assert f"input round 2 of #{first.seq} (MRTR retry)" in describe_entry(retries[1], main.store, str).plain
         asked = main.store.get(first.reply_seq)
         assert "⋯ input required" in log.format_entry(asked).plain and "⋯ input required" not in log.format_entry(reply).plain
         # the row ends with the logical call (it lingers, then goes)

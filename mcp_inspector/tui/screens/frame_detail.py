@@ -28,7 +28,7 @@ from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
 from ..http_text import explain_error, status_meaning
-from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, short_id
+from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round, short_id
 from ..widgets.json_text import JSON_HIGHLIGHTS
 
 #: How much of a frame the text areas show.
@@ -102,6 +102,9 @@ def describe_entry(entry: TrafficEntry, store: TrafficStore, time_format: Callab
         links.append(f"answered by #{entry.reply_seq}")
     if entry.latency_ms is not None:
         links.append(f"latency {format_latency(entry.latency_ms)}")
+    rounds = mrtr_round(entry, store)
+    if rounds is not None:
+        links.append(f"input round {rounds[1]} of #{rounds[0]} (MRTR retry)")
     if links:
         text.append("\n" + "  ·  ".join(links))
     if entry.late:
