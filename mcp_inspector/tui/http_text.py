@@ -7,11 +7,14 @@ view, so none of them imports another for these.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ..core.traffic.http_log import HttpExchange
+
+if TYPE_CHECKING:
+    from ..core.protocol.rpc import PendingRequest
 from .traffic_text import clean, human_size
 
 #: 2026-07-28 typed errors (sent with HTTP 400 over Streamable HTTP).
@@ -43,6 +46,13 @@ STATUS_MEANINGS = {
 }
 
 SHORT_TYPES = {"application/json": "json", "text/event-stream": "sse", "text/plain": "text", "text/html": "html"}
+
+
+def reply_status(pending: "PendingRequest | None") -> int | None:
+    """The HTTP status of the response that answered a request (None over stdio)."""
+    reply = pending.reply if pending is not None else None
+    status = reply.meta.get("status") if reply is not None and isinstance(reply.meta, dict) else None
+    return status if isinstance(status, int) else None
 
 
 def status_meaning(status: int | None) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.config.drafts import DraftStore
+from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import RpcError
 from ..core.protocol.json_text import loads_strict
 from ..core.protocol.jsonrpc import Kind
@@ -140,6 +141,22 @@ def discover_facts(result: dict[str, Any], params: dict[str, Any]) -> ServerFact
         era="modern", era_reason="the recording has server/discover answered with a DiscoverResult",
         cache_info={"server/discover": cache} if cache else {},
     )
+
+
+def recorded_spec(name: str, server: str) -> ServerSpec | None:
+    """The server a recording's header names: a command line, or ``<transport> <url>`` (its secrets
+    were masked when it was written)."""
+    import shlex
+
+    transport, _, url = server.partition(" ")
+    if transport in ("http", "sse", "streamable-http") and url.startswith(("http://", "https://")):
+        return ServerSpec(name, url=url, transport=transport)
+    if server.startswith(("http://", "https://")):
+        return ServerSpec(name, url=server, transport="http")
+    try:
+        return ServerSpec(name, shlex.split(server))
+    except ValueError:
+        return None
 
 
 def reconstruct(store: TrafficStore) -> Replay:

@@ -44,7 +44,8 @@ from ..messages import (
     ServerReady,
     ToolsFetched,
 )
-from ..replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome
+from ..http_text import reply_status
+from ..replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
 from ..traffic_text import clock_time
 from ..widgets.composer import ComposerPanel
 from ..widgets.inflight import InFlightPanel
@@ -53,29 +54,6 @@ from ..widgets.status_bar import StatusBar
 from ..widgets.tool_list import EXCLUDED_KEY, ToolList
 from ..widgets.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
-
-
-def recorded_spec(name: str, server: str) -> ServerSpec | None:
-    """The server a recording's header names: a command line, or ``<transport> <url>`` (its secrets
-    were masked when it was written)."""
-    import shlex
-
-    transport, _, url = server.partition(" ")
-    if transport in ("http", "sse", "streamable-http") and url.startswith(("http://", "https://")):
-        return ServerSpec(name, url=url, transport=transport)
-    if server.startswith(("http://", "https://")):
-        return ServerSpec(name, url=server, transport="http")
-    try:
-        return ServerSpec(name, shlex.split(server))
-    except ValueError:
-        return None
-
-
-def reply_status(pending: PendingRequest | None) -> int | None:
-    """The HTTP status of the response that answered a request (None over stdio)."""
-    reply = pending.reply if pending is not None else None
-    status = reply.meta.get("status") if reply is not None and isinstance(reply.meta, dict) else None
-    return status if isinstance(status, int) else None
 
 
 VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic"), ("http", "HTTP")]

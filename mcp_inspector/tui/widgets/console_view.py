@@ -13,7 +13,7 @@ from rich.text import Text
 from ...core.protocol.jsonrpc import Kind
 from ...core.traffic.entry import TrafficEntry
 from ..traffic_text import preview_text
-from .traffic_log import StoreLinesView
+from .store_lines import StoreLinesView
 
 CONSOLE_KINDS = (Kind.STDERR, Kind.EVENT)
 #: A stderr line longer than this is cut (servers sometimes dump a whole payload to stderr).

@@ -27,7 +27,7 @@ from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
 from ..traffic_text import ARROWS, clean, clock_time, preview_text
 from .shown_timer import ShownTimer
-from .traffic_log import StoreLinesView
+from .store_lines import StoreLinesView
 
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 #: Notifications bigger than this are previewed, not parsed.
