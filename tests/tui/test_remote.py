@@ -249,3 +249,38 @@ def test_a_url_typed_in_the_server_list_is_a_remote_server():
     spec = parse_command_line("sse http://127.0.0.1:8000/sse")
     assert (spec.url, spec.transport, spec.name) == ("http://127.0.0.1:8000/sse", "sse", "127.0.0.1")
     assert parse_command_line("streamable-http https://h/mcp").transport == "streamable-http"
+
+
+@pytest.fixture
+def raw_http_base():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    server = Path(__file__).resolve().parent.parent / "servers" / "http_raw_server.py"
+    process = subprocess.Popen([sys.executable, str(server)], stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("PORT "), line
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        process.kill()
+        process.wait()
+
+
+async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
+    """The reply stream is cut after a priming event; the transport resumes it with a GET and
+    Last-Event-ID: the HTTP view shows the GET as resuming the POST, and the call succeeds."""
+    finished: list[CallFinished] = []
+    app = live_app(ServerSpec("resume", url=f"{raw_http_base}/resume", transport="http"))
+    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+        await wait_for_tools(pilot, app)
+        await call_echo(pilot, app, finished, "again")
+        main = app.main
+        post = next(ex for ex in main.store.http_log.exchanges if ex.rpc_method == "tools/call")
+        resume = next(ex for ex in main.store.http_log.exchanges if ex.resumes == post.id)
+        assert resume.method == "GET" and resume.header("last-event-id", response=False) == "e1"
+        await pilot.press("f9")
+        view = main.query_one("#view-http")
+        await wait_for(pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view")
+        assert f"resumes #{post.id}" in screen_text(app)
