@@ -284,3 +284,19 @@ async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
         view = main.query_one("#view-http")
         await wait_for(pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view")
         assert f"resumes #{post.id}" in screen_text(app)
+
+
+async def test_a_remote_server_that_went_away_shows_in_the_status_bar(fresh_sdk_http_server):
+    """No process to watch over HTTP: a call that cannot be delivered says so in the status bar."""
+    from mcp_inspector.tui.messages import CallFailed
+
+    server = fresh_sdk_http_server("--mode", "stateful")
+    failed: list[CallFailed] = []
+    app = live_app(ServerSpec("sdk", url=server.url, transport="http"))
+    async with app.run_test(size=SIZE, message_hook=lambda m: failed.append(m) if isinstance(m, CallFailed) else None) as pilot:
+        await wait_for_tools(pilot, app)
+        server.stop()
+        await call_echo(pilot, app, failed, "anyone?")
+        line, _ = describe_status(app.main.status_bar.status)
+        assert "connected to sdk" in line and "⚠ last request not delivered: cannot connect to" in line
+        assert "connection refused" in line

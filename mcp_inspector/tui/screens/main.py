@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
 from ...core.config.servers import ServerSpec
-from ...core.protocol.errors import InspectorError, ToolExcluded
+from ...core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
 from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.tooldiff import ListDiff, diff_items
@@ -457,6 +457,7 @@ class MainScreen(Screen):
 
     def on_call_finished(self, message: CallFinished) -> None:
         self._end_row(message.pending, None)
+        self._note_delivery(None)
         if self._finish(message.pending):
             self.result_panel.show_outcome(message.outcome)
         else:
@@ -466,10 +467,22 @@ class MainScreen(Screen):
 
     def on_call_failed(self, message: CallFailed) -> None:
         self._end_row(message.pending, message.error)
+        self._note_delivery(message.error)
         if self._finish(message.pending):
             self.result_panel.show_error(message.error, message.elapsed_ms, http_status=reply_status(message.pending))
         else:
             self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
+
+    def _note_delivery(self, error: BaseException | None) -> None:
+        """Over HTTP the connection is no process that dies: a request the transport could not deliver
+        (connection refused...) says so in the status bar until a call goes through again."""
+        status = self.connection.status
+        if status.state != "connected":
+            return
+        detail = f"last request not delivered: {error.reason}" if isinstance(error, TransportFailure) else ""
+        if detail != status.detail:
+            status.detail = detail
+            self._update_in_flight()
 
     def _update_in_flight(self) -> None:
         status = self.connection.status

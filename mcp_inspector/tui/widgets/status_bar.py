@@ -45,6 +45,8 @@ def describe_status(status: ConnectionStatus, mask_volatile: bool = False) -> tu
         parts = [f"connected to {name}", status.transport, era_label(status.era, status.protocol_version), pid]
         if status.in_flight:
             parts.append(f"{status.in_flight} in flight")
+        if status.detail:  # e.g. a request over HTTP that could not be delivered
+            parts.append(f"⚠ {status.detail}")
         line = "  ·  ".join(p for p in parts if p)
     elif state in ("exited", "failed"):
         how = []
