@@ -299,6 +299,17 @@ class InspectorApp(App[int]):
             return
         self.open_http_exchange(exchange.id)
 
+    def _first_frame_of_exchange(self) -> None:
+        from .screens.http_detail import carried_seqs
+
+        exchanges = self._http_list()
+        exchange = exchanges.cursor_exchange if exchanges is not None else None
+        seqs = carried_seqs(exchange, self.main.store) if exchange is not None else []
+        if not seqs:
+            self.notify("No HTTP exchange with frames selected (see the HTTP view, key 6).", severity="warning")
+            return
+        self.run_worker(self.main.show_frame(seqs[0]), exit_on_error=False)
+
     def _follow_exchanges(self) -> None:
         async def follow() -> None:
             await self.main.show_view("http")
@@ -345,6 +356,8 @@ class InspectorApp(App[int]):
         commands += [
             ("http: show the selected exchange's detail", self._open_selected_exchange, "key: enter in the HTTP view"),
             ("http: follow the newest exchange", self._follow_exchanges, "key: end in the HTTP view"),
+            ("http: the selected exchange's first frame in the traffic log", self._first_frame_of_exchange,
+             "key: t in the exchange detail"),
             ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
         ]
         if main.spec is not None:

@@ -146,3 +146,34 @@ def test_typed_errors_and_statuses_in_words():
     assert explain_error(-32602, "bad params", None, None) is None  # an ordinary error over stdio: nothing to add
     assert explain_error(None, "", None, 200) is None
     assert status_meaning(418) == "client error" and status_meaning(None) == "no response"
+
+
+async def test_the_http_view_and_its_actions_are_in_the_keymap_and_the_palette(tmp_path, monkeypatch):
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.commands import InspectorCommands
+    from mcp_inspector.tui.config import TuiConfig
+    from mcp_inspector.tui.keymap import APP_KEYS
+    from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
+
+    from app_helpers import DEMO_SESSION, wait_for
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    spec = next(k for k in APP_KEYS if k.id == "view-http")
+    assert (spec.key, spec.action, spec.palette) == ("f9,6", "show_view('http')", True)
+    app = make_app(open_file=str(DEMO_SESSION), config=TuiConfig())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.main.replay is not None, what="the recording")
+        clock = Clock()
+        app.store.http_log = HttpLog(clock=clock)
+        modern_session(clock, app.store.http_log)
+        titles = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
+        assert "views: HTTP" in titles
+        for title in ("http: show the selected exchange's detail", "http: follow the newest exchange",
+                      "http: the selected exchange's first frame in the traffic log",
+                      "traffic: open the selected frame's HTTP exchange"):
+            assert title in titles
+        titles["http: follow the newest exchange"]()
+        await wait_for(pilot, lambda: app.main.current_view == "http", what="the HTTP view")
+        titles["http: show the selected exchange's detail"]()
+        await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the detail")
+        assert app.screen.exchange_id == app.store.http_log.exchanges[-1].id

@@ -141,9 +141,9 @@ class HttpExchangeScreen(ModalScreen[int | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="http-detail.close"),
-        Binding("q", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False, id="http-detail.close-q"),
         Binding("t", "first_frame", "First frame", id="http-detail.first-frame"),
-        Binding("tab", "switch_focus", "Frames/details", show=False),
+        Binding("tab", "switch_focus", "Frames/details", show=False, id="http-detail.switch-focus"),
     ]
 
     def __init__(self, store: TrafficStore, exchange_id: int, *, time_format: Callable[[float], str] = clock_time) -> None:
