@@ -251,3 +251,23 @@ async def test_a_recorded_remote_modern_session_opens_with_its_era_and_server(tm
         # "copy as CLI command" knows the server was a URL (its secret masked)
         assert main.log_spec is not None and main.log_spec.url is not None and main.log_spec.url.startswith(modern_http_url)
         assert "sk-live-0123456789abcdef" not in main.log_spec.url
+
+
+async def test_an_input_round_cancelled_in_the_modal_ends_the_call_and_its_row():
+    done: list = []
+    app = live_app(ServerSpec("modern", MODERN))
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        await choose_tool(pilot, app, "wizard")
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input request")
+        await pilot.press("escape")  # cancel: the retry carries {"action": "cancel"}
+        await wait_for(pilot, lambda: done, what="the call to end")
+        assert isinstance(done[0], CallFinished) and text_of(done[0].outcome) == "no name (cancel)"
+        row = main.inflight.rows[0] if main.inflight.rows else None
+        if row is not None:
+            await wait_for(pilot, lambda: row.finished_at is not None, what="the row to finish")
+            assert "done" in str(row.query_one(".inflight-timing").render())
+        await wait_for(pilot, lambda: not main.inflight.rows, what="the row to go", timeout=8)
