@@ -283,6 +283,21 @@ async def test_priming_event_then_close_is_resumed_with_last_event_id(base_url):
     assert gets and gets[-1]["headers"]["last-event-id"] == "e1" and gets[-1]["headers"]["mcp-session-id"]
 
 
+async def test_polling_for_an_abandoned_request_stops(base_url):
+    from mcp_inspector.core.protocol.errors import RequestTimeout
+
+    async with connected(f"{base_url}/poll") as h:
+        await h.handshake()
+        with pytest.raises(RequestTimeout):
+            await h.conn.request("tools/call", {"name": "echo", "arguments": {}}, timeout=0.6)
+        polls = lambda: len([e for e in server_log(base_url, "poll") if e["method"] == "GET" and "last-event-id" in e["headers"]])
+        assert polls() >= 2  # it was polling (each poll brought a new event id: progress)
+        before = polls()
+        await anyio.sleep(0.6)  # six retry periods
+        assert polls() <= before + 1  # stopped (one may have been under way)
+        assert any(b"notifications/cancelled" in e.raw for e in h.store)  # legacy: the cancellation is still sent
+
+
 async def test_a_stream_that_cannot_be_resumed_is_undelivered(base_url):
     async with connected(f"{base_url}/noresume") as h:
         await h.handshake()

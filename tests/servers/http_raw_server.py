@@ -19,6 +19,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``resume``: tools/call sends a priming event (id, retry 100, empty data) and closes;
   GET with Last-Event-ID gets the reply. GET without it: 405.
 - ``noresume``: like resume, but GET always gets 405.
+- ``poll``: like resume, but every GET only primes (a new id) and closes: polling with no reply.
 - ``badtools``: tools/list has tools with invalid x-mcp-header annotations; tools/call
   echoes the Mcp-* headers it received.
 - ``sseonly``: a 2024-11-05 HTTP+SSE server: POST to the URL gets 404; GET gives an
@@ -181,6 +182,12 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
             await event(writer, await queue.get())
     if method == "GET":
         last = headers.get("last-event-id")
+        if mode == "poll" and last:  # 2025-11-25 polling: a new priming event, then close again; never a reply
+            count = STATE["poll"] = STATE.get("poll", 0) + 1
+            await open_sse(writer)
+            writer.write(f"id: poll-{count}\nretry: 100\ndata: \n\n".encode())
+            await writer.drain()
+            return
         if mode == "resume" and last:
             pending = STATE.get("resume_pending")
             await open_sse(writer)
@@ -269,6 +276,10 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
             writer.write(b": still here\n\n")
             await writer.drain()
             await asyncio.sleep(0.1)
+    elif mode == "poll":
+        await open_sse(writer)
+        writer.write(b"id: poll-0\nretry: 100\ndata: \n\n")
+        await writer.drain()
     elif mode in ("resume", "noresume"):
         STATE["resume_pending"] = msg_id
         await open_sse(writer)

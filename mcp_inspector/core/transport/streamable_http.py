@@ -94,6 +94,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
+        self._resuming: set[str] = set()  # requests whose cut stream is being resumed by GET
         self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
         self.on_session_expired = None
 
@@ -460,7 +461,11 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             why += f" in the middle of an event ({dropped} bytes lost)"
         self._finish(exchange, why)
         if not modern and parser.last_event_id:
-            await self._resume(request_id, parser, exchange, stream, why)
+            self._resuming.add(_key(request_id))
+            try:
+                await self._resume(request_id, parser, exchange, stream, why)
+            finally:
+                self._resuming.discard(_key(request_id))
             return
         reason = f"the response stream ended before the reply: {why}"
         if modern:
@@ -529,6 +534,8 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         entry = self._inflight.get(_key(msg_id))
         modern = entry[1] if entry is not None else self.modern
         if not modern:
+            if entry is not None and _key(msg_id) in self._resuming:
+                entry[0].cancel()  # no one waits for it any more: stop polling for its reply
             return None  # legacy era: a disconnect is not a cancellation; send notifications/cancelled
         if entry is not None:
             entry[0].cancel()
