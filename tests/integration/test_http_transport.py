@@ -173,6 +173,14 @@ async def test_sse_reply_with_a_notification_first(base_url):
         assert exchange.rpc_method == "tools/call"
 
 
+async def test_many_requests_are_in_flight_at_once(base_url):
+    async with connected(f"{base_url}/together") as h:
+        await h.handshake()
+        pending = [await h.conn.send_request("tools/call", {"name": "echo", "arguments": {"n": 12, "i": i}}) for i in range(12)]
+        results = [await p.wait() for p in pending]  # the server answers none until all 12 are waiting
+        assert [json.loads(r["content"][0]["text"])["i"] for r in results] == list(range(12))
+
+
 async def test_500_with_html_is_undelivered_with_a_short_quote(base_url):
     async with connected(f"{base_url}/html500") as h:
         with pytest.raises(TransportFailure) as failure:

@@ -19,6 +19,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``resume``: tools/call sends a priming event (id, retry 100, empty data) and closes;
   GET with Last-Event-ID gets the reply. GET without it: 405.
 - ``noresume``: like resume, but GET always gets 405.
+- ``together``: tools/call is answered only once ``n`` calls are waiting at once.
 - ``poll``: like resume, but every GET only primes (a new id) and closes: polling with no reply.
 - ``badtools``: tools/list has tools with invalid x-mcp-header annotations; tools/call
   echoes the Mcp-* headers it received.
@@ -276,6 +277,16 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
             writer.write(b": still here\n\n")
             await writer.drain()
             await asyncio.sleep(0.1)
+    elif mode == "together":  # answers only once ``n`` calls are waiting at the same time
+        waiting = STATE.setdefault("together", [])
+        arrived = asyncio.Event()
+        waiting.append(arrived)
+        if len(waiting) >= int(arguments.get("n", 2)):
+            for other in waiting:
+                other.set()
+            waiting.clear()
+        await arrived.wait()
+        await send_body(writer, "200 OK", done)
     elif mode == "poll":
         await open_sse(writer)
         writer.write(b"id: poll-0\nretry: 100\ndata: \n\n")
