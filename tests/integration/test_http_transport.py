@@ -220,6 +220,17 @@ async def test_wrong_content_type_is_undelivered(base_url):
         assert "text/plain" in failure.value.reason and "this is not JSON" in failure.value.reason
 
 
+@pytest.mark.parametrize("mode", ["notjson", "otherid"])
+async def test_a_json_body_that_does_not_answer_is_kept_and_the_request_fails(base_url, mode):
+    async with connected(f"{base_url}/{mode}") as h:
+        await h.handshake()
+        with pytest.raises(TransportFailure) as failure:
+            await h.conn.request("tools/call", {"name": "echo", "arguments": {}})
+        assert "the JSON body does not answer the request" in failure.value.reason
+        frames = [e for e in h.of(Received) if e.meta and e.meta.get("status") == 200 and e.meta.get("request_id") is not None]
+        assert frames[-1].raw in (b"{this is not json", b'{"jsonrpc": "2.0", "id": "someone-else", "result": {}}')
+
+
 async def test_expired_session_404_clears_it_and_tells_the_session(base_url):
     expired: list[bool] = []
     async with connected(f"{base_url}/expire") as h:

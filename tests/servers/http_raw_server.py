@@ -11,6 +11,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``html500``: every POST gets 500 with an HTML page.
 - ``cut``: tools/call gets an SSE stream cut in the middle of the reply (no event ids).
 - ``wrongtype``: tools/call gets 200 text/plain.
+- ``notjson`` / ``otherid``: tools/call gets 200 application/json that is not JSON / answers another id.
 - ``expire``: the first session expires: requests (not notifications) with session ``s1`` get 404.
 - ``slow``: tools/call streams keep-alive comments for ``slow_ms`` then replies.
 - ``silent``: tools/call opens an SSE stream and sends nothing, ever.
@@ -248,6 +249,10 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         await event(writer, progress)
         writer.write(b'data: {"jsonrpc":"2.0","id":' + json.dumps(msg_id).encode() + b',"res')
         await writer.drain()
+    elif mode == "notjson":
+        await send_body(writer, "200 OK", b"{this is not json")
+    elif mode == "otherid":
+        await send_body(writer, "200 OK", reply("someone-else", {}))
     elif mode == "wrongtype":
         await send_body(writer, "200 OK", b"this is not JSON", "text/plain")
     elif mode == "slow":

@@ -360,8 +360,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             if size > self.max_frame_bytes:
                 meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
                 self._emit(Received(body[:OVERLONG_HEAD], meta, f"too long: {size} bytes (cap {self.max_frame_bytes})"))
-            else:
-                self._emit(Received(body, meta))
+                return
+            self._emit(Received(body, meta))
+            if msg_id is not None and not _is_reply(body, msg_id):
+                # Kept as a frame above; the request itself will get nothing more.
+                self._undelivered(msg_id, f"{status_text(response)}: the JSON body does not answer the request: "
+                                          f"{quote_body(body)}", status, exchange)
             return
         body, size = await read_bounded(response, ERROR_BODY_CAP)
         self._body(exchange, size)
