@@ -193,6 +193,15 @@ async def test_500_with_html_is_undelivered_with_a_short_quote(base_url):
         assert h.transport.can_fall_back
 
 
+async def test_an_endless_error_page_is_read_only_so_far(base_url):
+    async with connected(f"{base_url}/endless500") as h:
+        with pytest.raises(TransportFailure) as failure:
+            await h.conn.request("ping")
+        assert failure.value.status == 500 and "Broken" in failure.value.reason
+        exchange = h.store.http_log.get(h.of(Undelivered)[0].meta["exchange"])
+        assert exchange.response_size <= 2 << 20 and exchange.state == "failed"
+
+
 async def test_400_with_a_jsonrpc_error_is_a_frame_answering_the_request(base_url):
     async with connected(f"{base_url}/status400json") as h:
         with pytest.raises(RpcError) as failure:

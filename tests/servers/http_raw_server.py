@@ -8,7 +8,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 
 - ``ok``: a well-behaved legacy Streamable HTTP server (JSON replies, session id, GET 405).
 - ``sse``: like ok, but requests are answered on an SSE stream (a notification first).
-- ``html500``: every POST gets 500 with an HTML page.
+- ``html500``: every POST gets 500 with an HTML page; ``endless500``: one that never ends.
 - ``cut``: tools/call gets an SSE stream cut in the middle of the reply (no event ids).
 - ``wrongtype``: tools/call gets 200 text/plain.
 - ``notjson`` / ``otherid``: tools/call gets 200 application/json that is not JSON / answers another id.
@@ -203,6 +203,12 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
     if mode == "html500":
         page = b"<html><head><title>500</title></head><body><h1>Internal Server Error</h1><p>" + b"x" * 2000 + b"</p></body></html>"
         await send_body(writer, "500 Internal Server Error", page, "text/html")
+        return
+    if mode == "endless500":  # an error page that never ends
+        writer.write(head("500 Internal Server Error", {"Content-Type": "text/html"}) + b"<html><body><h1>Broken</h1>")
+        for _ in range(100_000):
+            writer.write(b"<p>" + b"z" * 8000 + b"</p>")
+            await writer.drain()
         return
     if mode == "status400json":
         await send_body(writer, "400 Bad Request", error(None, -32020, "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"))

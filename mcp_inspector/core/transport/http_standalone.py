@@ -16,7 +16,7 @@ import httpx2
 
 from .base import Note, TransportError
 from .http_util import (
-    ERROR_BODY_CAP, LazyEvent, StreamState, content_type, describe_error, quote_body, read_bounded,
+    LazyEvent, StreamState, content_type, describe_error, quote_body, read_error_body,
     set_header as _set, status_text,
 )
 from .sse_events import SseParser
@@ -71,7 +71,7 @@ class StandaloneStream:
                 try:
                     status = response.status_code
                     if status == 405 or not response.is_success or content_type(response) != "text/event-stream":
-                        body, size = await read_bounded(response, ERROR_BODY_CAP)
+                        body, size = await read_error_body(response)
                         self._body(exchange, size)
                         self._finish(exchange, None if status == 405 else status_text(response))
                         if status == 404 and headers.get("Mcp-Session-Id"):

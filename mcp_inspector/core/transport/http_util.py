@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 MAX_REDIRECTS = 5
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 QUOTE_CHARS = 300
-ERROR_BODY_CAP = 64 << 10  # what is read of an error body (enough for a JSON-RPC error, bounded)
+ERROR_BODY_CAP = 64 << 10  # what is kept of an error body (enough for a JSON-RPC error, bounded)
+ERROR_BODY_LIMIT = 1 << 20  # what is read of an error body at most before the response is closed
 LEGACY_HINT_STATUSES = (400, 404, 405)  # the statuses that may mean "an HTTP+SSE server"
 MODERN_VERSION = "2026-07-28"
 REPLY_PARSE_LIMIT = 1 << 20  # SSE events up to this size are parsed to tell a reply from a notification
@@ -178,8 +179,16 @@ async def open_response(
     raise AssertionError("unreachable")
 
 
-async def read_bounded(response: httpx2.Response, cap: int) -> tuple[bytes, int]:
-    """Read a body keeping at most ``cap`` bytes; returns (the bytes kept, the full size)."""
+async def read_error_body(response: httpx2.Response) -> tuple[bytes, int]:
+    """The head of an error (or ignored) body: ``ERROR_BODY_CAP`` kept, ``ERROR_BODY_LIMIT`` read at most."""
+    return await read_bounded(response, ERROR_BODY_CAP, ERROR_BODY_LIMIT)
+
+
+async def read_bounded(response: httpx2.Response, cap: int, limit: int | None = None) -> tuple[bytes, int]:
+    """Read a body keeping at most ``cap`` bytes; returns (the bytes kept, the size read).
+
+    With ``limit`` reading stops there (an error body: a server streaming an endless
+    error page must not hold us); without it the whole body is read and counted."""
     parts: list[bytes] = []
     kept = 0
     size = 0
@@ -189,6 +198,8 @@ async def read_bounded(response: httpx2.Response, cap: int) -> tuple[bytes, int]
             piece = chunk[: cap - kept]
             parts.append(piece)
             kept += len(piece)
+        if limit is not None and size >= limit:
+            break
     return b"".join(parts), size
 
 

@@ -23,8 +23,8 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_util import (
-    ERROR_BODY_CAP, check_url, content_type, describe_error, make_client, open_response, origin, quote_body,
-    read_bounded, status_text,
+    check_url, content_type, describe_error, make_client, open_response, origin, quote_body,
+    read_error_body, status_text,
 )
 from .sse_events import SseParser
 from .http_util import LazyEvent as _LazyEvent
@@ -131,7 +131,7 @@ class LegacySseTransport(Transport):
             self.stream_exchange = exchange
             try:
                 if not response.is_success or content_type(response) != "text/event-stream":
-                    body, size = await read_bounded(response, ERROR_BODY_CAP)
+                    body, size = await read_error_body(response)
                     if self.http_log is not None and exchange is not None:
                         self.http_log.body(exchange, size)
                     self._failure = (f"GET {mask_url(self.url)} answered {status_text(response)}"
@@ -267,7 +267,7 @@ class LegacySseTransport(Transport):
         if done is not None:
             done.set()
         try:
-            body, size = await read_bounded(response, ERROR_BODY_CAP)
+            body, size = await read_error_body(response)
         except (httpx2.HTTPError, OSError) as exc:
             body, size = b"", 0
             if not response.is_success:

@@ -38,7 +38,7 @@ from .base import Closed, Note, Received, Sink, Transport, TransportError, Trans
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
     ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
-    is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded,
+    is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded, read_error_body,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
 from .http_standalone import DEFAULT_RETRY_MS, StandaloneStream
@@ -172,7 +172,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 self._emit(Note(f"ending the session: {describe_error(exc, self.url)}"))
                 return
             try:
-                await read_bounded(response, ERROR_BODY_CAP)
+                await read_error_body(response)
             except (httpx2.HTTPError, OSError):
                 pass
             finally:
@@ -325,7 +325,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 self._standalone = None
             self.session_id = session
         if status == 404 and sent_session:
-            body, size = await read_bounded(response, ERROR_BODY_CAP)
+            body, size = await read_error_body(response)
             self._body(exchange, size)
             self._finish(exchange, status_text(response))
             self._session_gone(msg_id, exchange, sent_session)
@@ -367,7 +367,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 self._undelivered(msg_id, f"{status_text(response)}: the JSON body does not answer the request: "
                                           f"{quote_body(body)}", status, exchange)
             return
-        body, size = await read_bounded(response, ERROR_BODY_CAP)
+        body, size = await read_error_body(response)
         self._body(exchange, size)
         self._finish(exchange, status_text(response))
         parsed = jsonrpc_body(body) if size <= ERROR_BODY_CAP else None
@@ -497,13 +497,13 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 continue
             try:
                 if response.status_code == 404 and headers.get("Mcp-Session-Id"):
-                    _, size = await read_bounded(response, ERROR_BODY_CAP)
+                    _, size = await read_error_body(response)
                     self._body(ex, size)
                     self._finish(ex, status_text(response))
                     self._session_gone(request_id, ex, headers.get("Mcp-Session-Id"))
                     return
                 if not response.is_success or content_type(response) != "text/event-stream":
-                    body, size = await read_bounded(response, ERROR_BODY_CAP)
+                    body, size = await read_error_body(response)
                     self._body(ex, size)
                     why = f"resuming got {status_text(response)}: {quote_body(body)}"
                     self._finish(ex, why)
