@@ -477,6 +477,15 @@ async def test_tls_verification_failure_is_clear_and_insecure_skips_it(raw_http_
         assert await h.conn.request("ping") == {}
 
 
+async def test_https_goes_through_the_proxy_from_the_environment(base_url, monkeypatch):
+    monkeypatch.setenv("HTTPS_PROXY", base_url)  # the raw server plays a proxy that refuses CONNECT
+    async with connected("https://mcp.example.invalid/mcp") as h:
+        with pytest.raises(TransportFailure):
+            await h.conn.request("ping")
+    connects = [e for e in server_log(base_url, "mcp.example.invalid:443") if e["method"] == "CONNECT"]
+    assert connects and "authorization" not in connects[0]["headers"]  # the token is not shown to the proxy
+
+
 async def test_secrets_never_reach_the_log_or_the_store(base_url):
     async with connected(f"{base_url}/sse?token=querysecret987654321", headers={"Authorization": TOKEN, "X-Api-Key": "key-abcdef123456"}) as h:
         await h.handshake()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import ssl
 from dataclasses import dataclass
@@ -107,6 +108,9 @@ def make_client(verify: bool, connect_timeout: float, read_timeout: float | None
     Plain http:// goes through a transport without TLS (``verify`` means nothing there);
     https:// (also after a redirect) through one that verifies unless ``verify`` is False."""
     timeout = httpx2.Timeout(connect=connect_timeout, read=read_timeout, write=connect_timeout * 3, pool=connect_timeout)
+    if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        # httpx routes https through the proxy only when no https:// transport is mounted
+        return httpx2.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, http1=True, http2=False)
     return httpx2.AsyncClient(transport=httpx2.AsyncHTTPTransport(verify=False, http1=True, http2=False),
                               mounts={"https://": _TlsOnFirstUse(verify)}, verify=verify, timeout=timeout,
                               follow_redirects=False)
