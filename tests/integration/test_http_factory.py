@@ -44,5 +44,8 @@ def test_bad_specs_are_clear_errors():
         make_transport(ServerSpec("r", url="http://127.0.0.1:1/mcp", transport="websocket"))
     with pytest.raises(TransportError, match="not an http"):
         make_transport(ServerSpec("r", url="ftp://127.0.0.1/mcp", transport="http"))
+    for url in ("http://127.0.0.1:99999/mcp", "http://host\x00name/mcp", "http://:80/"):
+        with pytest.raises(TransportError, match="URL"):
+            make_transport(ServerSpec("r", url=url, transport="http"))
     with pytest.raises(TransportError, match="neither a command nor a URL"):
         make_transport(ServerSpec("empty"))

@@ -457,6 +457,18 @@ async def test_redirects_keep_headers_on_the_same_origin_and_drop_them_across(ba
     assert lists[-1]["headers"]["mcp-method"] == "tools/list"
 
 
+@pytest.mark.parametrize("mode, words", [
+    ("badredirect", "redirected to an unusable URL"),
+    ("loop", "too many redirects (more than 5)"),
+])
+async def test_bad_redirects_are_undelivered(base_url, mode, words):
+    async with connected(f"{base_url}/{mode}") as h:
+        with pytest.raises(TransportFailure) as failure:
+            await h.conn.request("ping")
+        assert words in failure.value.reason
+    assert len([e for e in server_log(base_url, mode) if e["method"] == "POST"]) <= 6
+
+
 async def test_connection_refused_is_undelivered_with_a_masked_url():
     with socket_port() as port:
         pass  # closed again: nothing listens there now

@@ -31,6 +31,7 @@ The first path segment picks the behaviour (``http://127.0.0.1:<port>/<mode>``):
 - ``ssehtml``: GET answers 200 with an HTML page.
 - ``modern``: 2026-07-28: checks MCP-Protocol-Version/Mcp-Method/Mcp-Name against the
   body (400 + -32020 when they differ); ``slow_tool`` streams until the client closes.
+- ``badredirect`` / ``loop``: POST redirected to a URL with a bad port / to itself forever.
 - ``redirect`` / ``redirect-far``: POST answered 307 to ``/ok`` on this origin / on
   ``localhost`` (another origin).
 - ``pushget``: GET opens a stream that stays open; tools/call sends a notification on it
@@ -169,6 +170,12 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         return
     if mode == "redirect" and method == "POST":
         await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": f"/ok"})
+        return
+    if mode == "badredirect" and method == "POST":
+        await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": "http://127.0.0.1:99999/x"})
+        return
+    if mode == "loop" and method == "POST":
+        await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": "/loop"})
         return
     if mode == "redirect-far" and method == "POST":
         await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": f"http://localhost:{PORT}/ok"})

@@ -71,14 +71,17 @@ def check_url(url: str) -> str:
     """A usable http(s) URL, or a TransportError saying what is wrong (masked)."""
     try:
         parts = urlsplit(url)
-    except ValueError:
-        raise TransportError(f"not a valid URL: {mask_url(url)}") from None
+        parts.port  # raises for a port out of range  # noqa: B018
+        httpx2.URL(url)  # raises for what httpx cannot send (spaces in the host, control characters)
+    except (ValueError, httpx2.InvalidURL) as exc:
+        raise TransportError(f"not a valid URL: {mask_url(url)} ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise TransportError(f"not an http(s) URL: {mask_url(url)}")
     return url
 
 
 def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of a URL; raises ValueError for an unusable one."""
     parts = urlsplit(url)
     port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
     return parts.scheme, (parts.hostname or "").lower(), port
@@ -168,6 +171,12 @@ async def open_response(
             return response, exchange, url
         location = urljoin(url, response.headers["location"])
         await response.aclose()
+        try:
+            check_url(location)
+        except TransportError:
+            if http_log is not None and exchange is not None:
+                http_log.finish(exchange, "redirect to an unusable URL")
+            raise TransportError(f"the server redirected to an unusable URL: {mask_url(location)[:300]}") from None
         if http_log is not None and exchange is not None:
             http_log.finish(exchange)
         if hop == MAX_REDIRECTS:
