@@ -43,6 +43,8 @@ class StandaloneStream:
         assert self._client is not None
         try:
             await self._standalone_stream(scope)
+        except Exception as exc:  # a last resort: the stream is optional, the connection goes on
+            self._emit(Note(f"standalone SSE stream failed: {exc.__class__.__name__}: {exc}"))  # type: ignore[attr-defined]
         finally:
             self._standalone_ready.set()
 

@@ -115,6 +115,17 @@ class LegacySseTransport(Transport):
             raise TransportError(f"HTTP+SSE: {reason}")
 
     async def _reader(self, scope: anyio.CancelScope) -> None:
+        try:
+            await self._read_stream(scope)
+        except Exception as exc:  # a last resort: report it as the end of the stream, not a crash
+            why = f"the HTTP+SSE stream failed: {exc.__class__.__name__}: {exc}"
+            if self.endpoint is None:
+                self._failure = why
+                self._ready.set()
+            elif not self._closing:
+                self._report_closed(why)
+
+    async def _read_stream(self, scope: anyio.CancelScope) -> None:
         assert self._client is not None
         headers = dict(self.user_headers)
         headers["Accept"] = "text/event-stream"
@@ -246,7 +257,10 @@ class LegacySseTransport(Transport):
                 if previous is not None:
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
-                await self._post(data, method, msg_id, extra, done)
+                try:
+                    await self._post(data, method, msg_id, extra, done)
+                except Exception as exc:  # a last resort: a failure here must not end the whole connection
+                    self._undelivered(msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, None)
         finally:
             if done is not None:
                 done.set()

@@ -260,7 +260,11 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                     # Notifications keep their order: later messages go after its answer.
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
-                await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout)
+                try:
+                    await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout)
+                except Exception as exc:  # a last resort: a failure here must not end the whole connection
+                    self._finish(exchange_box[0], f"{exc.__class__.__name__}: {exc}")
+                    self._undelivered(msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, exchange_box[0])
             if scope.cancelled_caught:
                 self._finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
         finally:
