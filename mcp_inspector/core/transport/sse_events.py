@@ -95,6 +95,9 @@ class SseParser:
             if chunk[:1] == b"\n":
                 start = 1
         end_of_chunk = len(chunk)
+        if b"\n" not in chunk and b"\r" not in chunk:  # the middle of a long line: no scan needed
+            self._add(chunk[start:] if start else chunk)
+            return events
         for match in _LINE_END.finditer(chunk, start):
             self._add(chunk[start:match.start()])
             start = match.end()
