@@ -143,6 +143,8 @@ async def test_legacy_sse_server_frame_detail_names_its_exchange_and_h_opens_it(
         assert main.query_one("#view-http").exchange_list.cursor_id == streams[0].id
         body = static_text(app.screen.query_one("#http-detail-text"))
         assert "SSE events" in body and "event=endpoint" in body
+        # each message event names the frame in its data
+        assert reply.meta.get("sse_id") is None or f"→ #{reply.seq}" in body
 
 
 async def test_everything_streamable_http_overview_shows_the_http_session(everything_http_url):
@@ -284,6 +286,13 @@ async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
         view = main.query_one("#view-http")
         await wait_for(pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view")
         assert f"resumes #{post.id}" in screen_text(app)
+        # the detail's SSE events name the frame each carried: e3 is the reply
+        from mcp_inspector.tui.screens.http_detail import event_frames, exchange_body
+
+        reply = next(e for e in main.store if e.kind is Kind.RESPONSE and e.meta and e.meta.get("exchange") == resume.id)
+        body = exchange_body(resume, str, "", event_frames(resume, main.store)).plain
+        line = next(line for line in body.splitlines() if "id=e3" in line)
+        assert line.endswith(f"→ #{reply.seq}")
 
 
 async def test_a_remote_server_that_went_away_shows_in_the_status_bar(fresh_sdk_http_server):

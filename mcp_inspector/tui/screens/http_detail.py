@@ -60,7 +60,19 @@ def exchange_summary(exchange: HttpExchange, colours: dict[str, str]) -> Text:
     return text
 
 
-def exchange_body(exchange: HttpExchange, time_format: Callable[[float], str], accent: str) -> Text:
+def event_frames(exchange: HttpExchange, store: TrafficStore) -> dict[str, int]:
+    """SSE event id -> the traffic entry of the frame in its data (linked through ``meta["sse_id"]``)."""
+    found: dict[str, int] = {}
+    for seq in exchange.frame_seqs[:SHOWN_FRAMES]:
+        entry = store.get(seq)
+        sse_id = entry.meta.get("sse_id") if entry is not None and isinstance(entry.meta, dict) else None
+        if sse_id is not None:
+            found.setdefault(str(sse_id), seq)
+    return found
+
+
+def exchange_body(exchange: HttpExchange, time_format: Callable[[float], str], accent: str,
+                  frames_by_event: dict[str, int] | None = None) -> Text:
     """Everything but the frames, bounded."""
     text = Text()
     text.append("URL  ", style="bold")
@@ -103,8 +115,9 @@ def exchange_body(exchange: HttpExchange, time_format: Callable[[float], str], a
             if event.retry is not None:
                 line += f"  retry={event.retry} ms"
             line += f"  {human_size(event.size)}"
-            if event.seq is not None:
-                line += f"  → #{event.seq}"
+            seq = event.seq if event.seq is not None else (frames_by_event or {}).get(str(event.id))
+            if seq is not None:
+                line += f"  → #{seq}"
             text.append(line + "\n")
         rest = exchange.event_count - min(len(exchange.events), SHOWN_EVENTS)
         if rest > 0:
@@ -188,7 +201,8 @@ class HttpExchangeScreen(ModalScreen[int | None]):
         self._seen = seen
         colours = self._colours()
         header.update(exchange_summary(exchange, colours))
-        self.query_one("#http-detail-text", Static).update(exchange_body(exchange, self.time_format, colours.get("accent", "")))
+        body = exchange_body(exchange, self.time_format, colours.get("accent", ""), event_frames(exchange, self.store))
+        self.query_one("#http-detail-text", Static).update(body)
         self._show_frames(exchange)
 
     def _show_frames(self, exchange: HttpExchange) -> None:
