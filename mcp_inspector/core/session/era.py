@@ -3,8 +3,8 @@
 
 ``auto``: probe with ``server/discover`` (its ``_meta`` carrying 2026-07-28). A
 ``DiscoverResult`` or a recognised modern error (``-32022`` with ``data.supported``,
-``-32020``, ``-32021``) means modern; any other error, or no answer within a short
-timeout, means legacy: ``initialize`` on the same connection. Over HTTP, a request
+``-32020``, ``-32021``) means modern; any other error (a malformed reply too), or no
+answer within a short timeout, means legacy: ``initialize`` on the same connection. Over HTTP, a request
 the transport reports undelivered with a ``legacy_hint`` falls back the same way,
 and when ``initialize`` gets one too, to the deprecated HTTP+SSE transport.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol.errors import ConnectError, RequestTimeout, RpcError, TransportFailure
+from ..protocol.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
 from ..transport.base import TransportError
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
-from .modern import UNSUPPORTED_PROTOCOL_VERSION, modern_error
+from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
 
 DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
 SSE_VERSION = "2024-11-05"  # the only revision of the HTTP+SSE transport
@@ -49,6 +49,16 @@ def _supported(data: Any) -> list[str]:
 async def connect(session: Any) -> dict[str, Any]:
     """Detect the era (unless it was given) and connect in it; returns the
     DiscoverResult or the InitializeResult."""
+    try:
+        return await _connect(session)
+    except BaseException:
+        if session.era is None:  # no era was reached: requests must not carry a probe's _meta
+            session._meta_version = None
+            session.transport.set_protocol_version(None)
+        raise
+
+
+async def _connect(session: Any) -> dict[str, Any]:
     asked = session.requested_era
     if asked == "legacy":
         return await legacy(session, session.era_given)
@@ -92,6 +102,12 @@ async def connect(session: Any) -> dict[str, Any]:
             if forced:
                 raise ConnectError(f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)") from None
             return await legacy(session, f"server/discover failed with {exc.code} {exc.message}: fell back to initialize")
+        except ProtocolViolation as exc:
+            # A reply that is neither a DiscoverResult nor a modern error (a result that is
+            # not an object, a malformed error): "any other error" (stdio.mdx), so legacy.
+            if forced:
+                raise ConnectError(f"--era modern: server/discover failed: {exc}") from None
+            return await legacy(session, f"server/discover got a malformed reply ({exc}): fell back to initialize")
         versions = result.get("supportedVersions")
         if not isinstance(versions, list):
             if forced:
@@ -108,6 +124,10 @@ async def connect(session: Any) -> dict[str, Any]:
                                              f"({', '.join(map(str, versions))}): fell back to initialize", version=legacy_ok[-1])
             raise ConnectError(f"the server supports none of the protocol versions mcp-inspector speaks (it lists: "
                                f"{', '.join(map(str, versions)) or 'none'})")
+        try:  # judged before the session turns modern: a failed connect leaves no era behind
+            check_result_type("server/discover", result)
+        except ProtocolViolation as exc:
+            raise ConnectError(f"server/discover: {exc}") from None
         reason = "server/discover answered with a DiscoverResult" + (f" ({session.era_given})" if forced else "")
         session._become_modern(version, result, reason)
         return result
