@@ -13,6 +13,7 @@ from textual.widgets import Markdown, Static
 
 from ..capabilities import explain_capabilities, render_value
 from ..messages import ServerFacts, era_label
+from ..traffic_text import clean
 
 
 def server_table(facts: ServerFacts) -> Table:
@@ -37,27 +38,35 @@ def server_table(facts: ServerFacts) -> Table:
     return table
 
 
-def describe_cache(cache: dict) -> str:
+def _short(value: object, limit: int = 60) -> str:
+    """A value the server sent, safe and short for one line."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = clean(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_cache(cache: dict, depth: int = 0) -> str:
     """``ttlMs``/``cacheScope`` per result (``{"server/discover": {"ttlMs": 60000, ...}}``) or flat."""
     if not cache:
         return ""
-    if all(isinstance(v, dict) for v in cache.values()):
-        return "; ".join(f"{name}: {describe_cache(value)}" for name, value in cache.items())
+    if depth == 0 and all(isinstance(v, dict) for v in cache.values()):
+        return "; ".join(f"{_short(name, 40)}: {describe_cache(value, 1)}" for name, value in list(cache.items())[:12])
     parts = []
     if "ttlMs" in cache:
-        parts.append(f"ttlMs {cache['ttlMs']}")
+        parts.append(f"ttlMs {_short(cache['ttlMs'], 20)}")
     if "cacheScope" in cache:
-        parts.append(f"cacheScope {cache['cacheScope']}")
-    parts += [f"{k} {json.dumps(v, ensure_ascii=False)[:60]}" for k, v in cache.items() if k not in ("ttlMs", "cacheScope")]
+        parts.append(f"cacheScope {_short(cache['cacheScope'], 20)}")
+    parts += [f"{_short(k, 30)} {_short(v)}" for k, v in list(cache.items())[:8] if k not in ("ttlMs", "cacheScope")]
     return ", ".join(parts)
 
 
 def describe_ack(ack: dict) -> str:
     """The subset of the ``subscriptions/listen`` filter the server agreed to honour."""
-    honoured = [key for key, value in ack.items() if value is True]
+    honoured = [_short(key, 40) for key, value in list(ack.items())[:20] if value is True]
     resources = ack.get("resourceSubscriptions")
     if isinstance(resources, list) and resources:
-        honoured.append(f"resourceSubscriptions ({len(resources)}: {', '.join(map(str, resources[:5]))}{'…' if len(resources) > 5 else ''})")
+        shown = ", ".join(_short(uri, 80) for uri in resources[:5])
+        honoured.append(f"resourceSubscriptions ({len(resources)}: {shown}{'…' if len(resources) > 5 else ''})")
     return ", ".join(honoured) if honoured else "nothing (the server honours no change notifications)"
 
 
@@ -74,11 +83,11 @@ def connection_table(facts: ServerFacts) -> Table | Text:
         line = Text()
         line.append(era, style="bold")
         if facts.era_reason:
-            line.append(f"\n{facts.era_reason}", style="dim")
+            line.append(f"\n{_short(facts.era_reason, 400)}", style="dim")
         rows.append(("Era", line))
     if facts.transport in ("http", "streamable-http"):
         session = facts.http_session_id
-        rows.append(("HTTP session", Text(session) if session else Text("none (the server keeps no session)", style="dim")))
+        rows.append(("HTTP session", Text(_short(session, 200)) if session else Text("none (the server keeps no session)", style="dim")))
     if facts.cache_info:
         rows.append(("Caching", Text(describe_cache(facts.cache_info))))
     if facts.subscription_ack is not None:
@@ -87,9 +96,11 @@ def connection_table(facts: ServerFacts) -> Table | Text:
         rows.append(("subscriptions/listen", Text("not acknowledged (yet)", style="dim")))
     if facts.excluded_tools:
         excluded = Text()
-        for number, (name, reason) in enumerate(sorted(facts.excluded_tools.items())):
-            excluded.append(("\n" if number else "") + name, style="bold")
-            excluded.append(f": {reason}")
+        for number, (name, reason) in enumerate(sorted(facts.excluded_tools.items())[:50]):
+            excluded.append(("\n" if number else "") + _short(name, 80), style="bold")
+            excluded.append(f": {_short(reason, 200)}")
+        if len(facts.excluded_tools) > 50:
+            excluded.append(f"\n… {len(facts.excluded_tools) - 50} more", style="dim")
         rows.append((f"Excluded tools ({len(facts.excluded_tools)})", excluded))
     if not rows:
         return Text("")

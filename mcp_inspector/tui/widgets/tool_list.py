@@ -19,6 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.session.tooldiff import ItemChange, ListDiff
+from ..traffic_text import clean
 
 # annotation hint -> (full label, short chip shown in the list, colour variable)
 BADGES = (
@@ -260,8 +261,8 @@ class ToolList(Vertical):
                 tool = excluded_tool(name, reason)
                 self._ids[option_id] = tool
                 prompt = Text(no_wrap=True, overflow="ellipsis", style="dim")
-                prompt.append("⊘ " + fit(name, width - 2), style="strike")
-                prompt.append("\n  " + fit(reason, width - 2), style="italic")
+                prompt.append("⊘ " + fit(clean(name), width - 2), style="strike")
+                prompt.append("\n  " + fit(clean(reason), width - 2), style="italic")
                 options.append(Option(prompt, id=option_id))
         self._built_width = self.size.width
         option_list.clear_options()
