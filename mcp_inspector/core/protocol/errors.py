@@ -92,6 +92,22 @@ class TransportFailure(InspectorError):
         return bool(self.meta.get("legacy_hint"))
 
 
+class InputDeclined(InspectorError):
+    """A 2026-07-28 request that ends because the client declined one of the server's
+    input requests (MRTR) that has no "declined" answer: a ``sampling/createMessage`` or
+    ``roots/list`` the user or the headless policy refused. There is nothing to send
+    back, so the request is not retried (``client/sampling.mdx`` §Error Handling). Not
+    the server's fault: the server behaved as the spec says."""
+
+    def __init__(self, method: str, key: str, input_method: str, reason: str) -> None:
+        self.method = method
+        self.key = key
+        self.input_method = input_method
+        self.reason = reason
+        super().__init__(f"{method} was not retried: the client declined the server's {input_method} input request "
+                         f"{key!r} ({reason}); 2026-07-28 has no refusal to send back, so the request ends here")
+
+
 class ToolExcluded(InspectorError):
     """A tool left out of the list because its definition breaks the spec (over 2026-07-28
     HTTP: invalid ``x-mcp-header`` annotations); calling it is refused."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.errors import InspectorError, ProtocolViolation, RequestCancelled, RpcError
+from ..protocol.errors import InputDeclined, InspectorError, ProtocolViolation, RequestCancelled, RpcError
 from ..protocol.rpc import PendingRequest
 from .events import InputRequested
 from .modern import result_type
@@ -24,6 +24,8 @@ from .modern import result_type
 MAX_ROUNDS = 32
 MAX_INPUTS = 64  # input requests in one round (each may be a dialog for a person)
 INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
+#: input request method -> the client capability that lets a server send it
+INPUT_CAPABILITIES = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 DECLINED_ELICITATION = {"action": "decline"}
 
 
@@ -110,6 +112,7 @@ async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, A
     responses: dict[str, Any] = {}
     entry = pending.reply if pending.reply is not None else pending.entry
     handlers = session.connection.handlers
+    _flag_undeclared(session, method, requests, pending.reply)
     for key, request in requests.items():
         input_method = request["method"]
         handler = handlers.get(input_method)
@@ -130,7 +133,9 @@ async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, A
                 session.store.note(f"{method}: input request {key!r} cancelled: {exc.message}", mrtr=True)
                 responses[key] = {"action": "cancel"}
                 continue
-            raise MrtrError(f"{method}: answering input request {key!r} ({input_method}) failed: {exc.message}") from None
+            # The user (or the headless policy) refused: a decision of the client, not a fault
+            # of the server; sampling and roots have no "declined" result to send back.
+            raise InputDeclined(method, key, input_method, exc.message) from None
         except InspectorError:
             raise
         except Exception as exc:  # a handler bug must not crash the call
@@ -140,3 +145,32 @@ async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, A
             raise MrtrError(f"{method}: the {input_method} handler returned {type(answer).__name__}, not an object")
         responses[key] = answer
     return responses
+
+
+def _undeclared(request: dict[str, Any], capabilities: dict[str, Any]) -> str | None:
+    """What an input request asks for that the client's capabilities do not declare."""
+    input_method = request["method"]
+    name = INPUT_CAPABILITIES[input_method]
+    declared = capabilities.get(name)
+    if declared is None:
+        return f"{input_method}, but the client did not declare {name}"
+    params = request.get("params")
+    if input_method == "elicitation/create" and isinstance(params, dict) and params.get("mode") == "url":
+        if not (isinstance(declared, dict) and "url" in declared):
+            return "a URL-mode elicitation/create, but the client declared form mode only"
+    return None
+
+
+def _flag_undeclared(session: Any, method: str, requests: dict[str, dict[str, Any]], reply: Any) -> None:
+    """Mark the InputRequiredResult: servers MUST NOT ask for what the client did not
+    declare (mrtr.mdx §Server Requirements; elicitation.mdx: no undeclared modes)."""
+    capabilities = session.client_capabilities()
+    problems = [f"input request {key!r} asks for {what}" for key, request in requests.items()
+                if (what := _undeclared(request, capabilities)) is not None]
+    if not problems:
+        return
+    text = "; ".join(problems) + " (2026-07-28: a server MUST NOT ask for an undeclared capability)"
+    if reply is not None:
+        reply.problem = f"{reply.problem}; {text}" if reply.problem else text
+        session.store.version += 1
+    session.store.note(f"{method}: {text}", mrtr=True, undeclared=True)
