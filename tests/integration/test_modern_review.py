@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import ConnectError
+from mcp_inspector.core.protocol.errors import ConnectError, InputDeclined, ProtocolViolation, RpcError
+from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import SessionState
 from mcp_inspector.core.traffic.entry import Direction, Kind
 
@@ -88,3 +89,78 @@ async def test_a_discover_result_of_the_wrong_result_type_leaves_no_modern_sessi
         s = c.session
         assert s.state is SessionState.FAILED
         assert s.era is None and s.protocol_version is None and s.request_meta() is None
+
+
+def tool_calls(store) -> list[dict]:
+    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.kind is Kind.REQUEST
+            and e.method == "tools/call"]
+
+
+async def ada(params, entry):
+    return {"action": "accept", "content": {"name": "Ada"}}
+
+
+async def test_a_declined_sampling_input_ends_the_call_without_blaming_the_server(connect):
+    """client/sampling.mdx §Error Handling: "If an error occurs or the user declines the
+    sampling request, the client does not need to replay the initial call". The server
+    did nothing wrong, so this is not a ProtocolViolation (the CLI said "protocol error",
+    exit 3 "broke the protocol"); the headless ``--sampling decline`` policy is used."""
+    handlers = {"elicitation/create": ada, **build_handlers(sampling="decline")}
+    async with connect(MODERN, era="auto", handlers=handlers) as c:
+        with pytest.raises(InputDeclined) as caught:
+            await c.session.call_tool("wizard", {})
+        assert not isinstance(caught.value, ProtocolViolation)
+        error = caught.value
+        assert (error.method, error.key, error.input_method) == ("tools/call", "poem", "sampling/createMessage")
+        assert "User rejected sampling request" in str(error) and "not retried" in str(error)
+        assert len(tool_calls(c.store)) == 2  # the round that asked for the poem was the last
+        assert (await c.session.call_tool("echo", {"text": "on"})).result["content"][0]["text"] == "on"
+
+
+async def test_a_roots_handler_that_refuses_ends_the_call_the_same_way(connect):
+    async def refuse(params, entry):
+        raise RpcError(-32603, "the user would not share roots")
+
+    async with connect(MODERN, era="auto", handlers={"roots/list": refuse}) as c:
+        with pytest.raises(InputDeclined, match="roots/list input request 'roots'.*would not share"):
+            await c.session.call_tool("roots", {})
+        assert len(tool_calls(c.store)) == 1
+
+
+def reply_to_first_call(store):
+    first = next(e for e in store if e.direction is Direction.OUT and e.method == "tools/call")
+    return next(e for e in store if e.direction is Direction.IN and e.reply_to == first.seq)
+
+
+async def test_an_input_request_for_an_undeclared_capability_is_flagged(connect):
+    """mrtr.mdx §Server Requirements: "Servers MUST NOT send an inputRequests that the
+    client has not declared support for in its capabilities." Without an elicitation
+    handler the client declares nothing; the elicitation is still declined (so the call
+    can end), but the InputRequiredResult is marked as breaking the rule."""
+    async with connect(MODERN, era="auto") as c:
+        outcome = await c.session.call_tool("wizard", {})
+        assert outcome.result["content"][0]["text"] == "no name (decline)"
+        reply = reply_to_first_call(c.store)
+        assert reply.problem is not None
+        assert "'who' asks for elicitation/create, but the client did not declare elicitation" in reply.problem
+        assert any(e.kind is Kind.EVENT and b"MUST NOT ask for an undeclared capability" in e.raw for e in c.store)
+
+
+async def test_a_url_mode_elicitation_when_only_form_was_declared_is_flagged(connect):
+    """client/elicitation.mdx §Capabilities: "Servers MUST NOT send elicitation requests
+    with modes that are not supported by the client." mcp-inspector declares
+    ``elicitation: {form: {}}``; the headless policy declines URL mode."""
+    async with connect(MODERN, era="auto", handlers=build_handlers(elicitation="defaults")) as c:
+        outcome = await c.session.call_tool("open_url", {})
+        assert outcome.result["content"][0]["text"] == "url: decline"
+        meta = tool_calls(c.store)[0]["params"]["_meta"]
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+        reply = reply_to_first_call(c.store)
+        assert reply.problem is not None and "URL-mode elicitation/create" in reply.problem
+
+
+async def test_a_declared_input_request_is_not_flagged(connect):
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": ada}) as c:
+        outcome = await c.session.call_tool("slow_retry", {})
+        assert outcome.result["content"][0]["text"] == "late"
+        assert reply_to_first_call(c.store).problem is None

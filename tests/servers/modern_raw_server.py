@@ -23,6 +23,8 @@ Tools:
 * ``long()``: a tasks-extension result (``resultType: "task"``).
 * ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
+* ``open_url()``: MRTR asking for a URL-mode ``elicitation/create`` (key ``visit``), whatever
+  the client declared; returns the action it got.
 
 ``prompts/list`` has two pages, the first ending with ``nextCursor: ""``. ``prompts/get``
 of ``greet`` and ``resources/read`` of ``memo://ask`` ask for a name (MRTR) first.
@@ -86,6 +88,7 @@ class Server:
             tool("roots", "Ask for the client's roots (MRTR)"),
             tool("slow_retry", "Ask for a name (MRTR), then answer the retry after a second"),
             tool("touch", "Say a resource changed (on the listen stream)", {"uri": {"type": "string"}}),
+            tool("open_url", "Ask the user to open a URL (URL-mode elicitation, MRTR)"),
         ]
         self.listen_id = None
         self.watched: list[str] = []  # resourceSubscriptions of the open listen stream
@@ -258,6 +261,14 @@ class Server:
                 return
             count = len(answers["roots"].get("roots", []))
             self.result(rid, {"content": [{"type": "text", "text": f"{count} roots"}]})
+        elif name == "open_url":
+            visit = (params.get("inputResponses") or {}).get("visit")
+            if visit is None:
+                self.result(rid, {"resultType": "input_required", "inputRequests": {"visit": {
+                    "method": "elicitation/create", "params": {"mode": "url", "message": "Sign in, please",
+                                                               "url": "https://auth.example/start"}}}}, complete=False)
+                return
+            self.result(rid, {"content": [{"type": "text", "text": f"url: {visit.get('action')}"}]})
         elif name == "add_tool":
             self.tools.append(tool(str(args.get("name", "extra")), "Added at run time"))
             if "untagged" in self.modes:
