@@ -164,3 +164,65 @@ async def test_a_declared_input_request_is_not_flagged(connect):
         outcome = await c.session.call_tool("slow_retry", {})
         assert outcome.result["content"][0]["text"] == "late"
         assert reply_to_first_call(c.store).problem is None
+
+
+async def until(predicate, seconds: float = 5.0) -> None:
+    import anyio
+
+    with anyio.fail_after(seconds):
+        while not predicate():
+            await anyio.sleep(0.02)
+
+
+async def test_an_acknowledgment_that_leaves_things_out_is_noted(connect):
+    """subscriptions.mdx §Acknowledgment: "The client SHOULD check the acknowledged filter
+    against what it requested and handle any unsupported types gracefully." What the
+    server left out (a list change, a subscribed URI) is said, not silently lost."""
+    async with connect(MODERN + ["--mode", "ack-none"], era="auto") as c:
+        s = c.session
+        await until(lambda: s.subscription_ack is not None)
+        assert s.subscription_ack == {}
+        await s.subscribe("memo://one")
+        await until(lambda: sum(b"did not acknowledge" in e.raw for e in c.store if e.kind is Kind.EVENT) == 2)
+        notes = [e.raw.decode() for e in c.store if e.kind is Kind.EVENT and b"did not acknowledge" in e.raw]
+        assert "toolsListChanged" in notes[0] and "memo://one" not in notes[0]
+        assert "toolsListChanged, resourceSubscriptions memo://one" in notes[1]
+    async with connect(MODERN, era="auto") as c:  # everything honoured: nothing to say
+        await until(lambda: c.session.subscription_ack is not None)
+        await c.session.subscribe("memo://one")
+        await until(lambda: c.session.subscription_ack == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]})
+        assert not any(e.kind is Kind.EVENT and b"did not acknowledge" in e.raw for e in c.store)
+
+
+async def test_a_subscription_id_that_is_not_a_json_rpc_id_is_not_ours(connect):
+    """subscriptions.mdx: the subscriptionId "is the JSON-RPC ID of the subscriptions/listen
+    request" (a string or an integer). 3.0 used to match the listen request 3 (Python's
+    3.0 == 3), and drove a refresh."""
+    async with connect(MODERN + ["--mode", "float-tag"], era="auto") as c:
+        s = c.session
+        await s.list_tools()
+        await until(lambda: s.subscription_ack is not None)
+        await s.call_tool("add_tool", {"name": "stray"})
+        stray = [e for e in c.store if e.method == "notifications/tools/list_changed"]
+        assert len(stray) == 1 and "not tagged with the subscriptionId" in (stray[0].problem or "")
+        await s.ping()
+        assert [e.method for e in c.store if e.direction is Direction.OUT].count("tools/list") == 1
+
+
+async def test_a_server_cancelling_anything_but_a_listen_stream_is_flagged(connect):
+    """cancellation.mdx: a server "MUST send notifications/cancelled referencing a
+    subscriptions/listen request ID when it tears down that subscription stream ...
+    Servers MUST NOT send notifications/cancelled for any other purpose." """
+    async with connect(MODERN, era="auto") as c:
+        s = c.session
+        await until(lambda: s.subscription_ack is not None)
+        outcome = await s.call_tool("cancel_other", {})
+        assert outcome.result["content"][0]["text"] == "answered anyway"
+        cancelled = [e for e in c.store if e.direction is Direction.IN and e.method == "notifications/cancelled"]
+        assert len(cancelled) == 1 and "references no subscriptions/listen stream" in (cancelled[0].problem or "")
+        # A real teardown of the listen stream is not flagged.
+        await s.call_tool("cancel_listen", {})
+        await until(lambda: len([e for e in c.store if e.direction is Direction.IN
+                                 and e.method == "notifications/cancelled"]) == 2)
+        teardown = [e for e in c.store if e.direction is Direction.IN and e.method == "notifications/cancelled"][1]
+        assert teardown.problem is None

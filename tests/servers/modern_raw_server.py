@@ -36,6 +36,11 @@ Modes (``--mode a,b``):
   (forbidden in 2026-07-28) and waits for its answer, reported on stderr.
 * ``unsupported``: ``server/discover`` answers -32022 (supports only 2099-01-01).
 * ``untagged``: ``add_tool`` sends list_changed without the subscriptionId.
+* ``float-tag``: ``add_tool`` tags list_changed with the listen id as a float (``3.0``:
+  not a JSON-RPC id).
+* ``ack-none``: ``subscriptions/listen`` is acknowledged with an empty filter (nothing honoured).
+* ``cancel_other()`` (a tool, any mode): sends ``notifications/cancelled`` for its own
+  request id (not a listen stream: 2026-07-28 forbids it), then answers.
 * ``header-tools``: two more tools: ``mirrored(region, text)`` (``region`` has
   ``x-mcp-header: Region``; returns the Mcp-* headers it got, over HTTP) and
   ``bad_header`` (an invalid annotation: a number mirrored).
@@ -89,6 +94,7 @@ class Server:
             tool("slow_retry", "Ask for a name (MRTR), then answer the retry after a second"),
             tool("touch", "Say a resource changed (on the listen stream)", {"uri": {"type": "string"}}),
             tool("open_url", "Ask the user to open a URL (URL-mode elicitation, MRTR)"),
+            tool("cancel_other", "Send notifications/cancelled for this very call (forbidden), then answer"),
         ]
         self.listen_id = None
         self.watched: list[str] = []  # resourceSubscriptions of the open listen stream
@@ -225,6 +231,8 @@ class Server:
         elif method == "subscriptions/listen":
             wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
             honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions")}
+            if "ack-none" in self.modes:
+                honoured = {}
             self.listen_id = rid
             self.watched = list(honoured.get("resourceSubscriptions") or [])
             self.notify_listen("notifications/subscriptions/acknowledged", {"notifications": honoured})
@@ -273,6 +281,9 @@ class Server:
             self.tools.append(tool(str(args.get("name", "extra")), "Added at run time"))
             if "untagged" in self.modes:
                 self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            elif "float-tag" in self.modes and isinstance(self.listen_id, int):
+                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                           "params": {"_meta": {SUB_KEY: float(self.listen_id)}}})
             else:
                 self.notify_listen("notifications/tools/list_changed")
             self.result(rid, {"content": [{"type": "text", "text": "added"}]})
@@ -290,6 +301,9 @@ class Server:
             if uri in self.watched:
                 self.notify_listen("notifications/resources/updated", {"uri": uri})
             self.result(rid, {"content": [{"type": "text", "text": "touched"}]})
+        elif name == "cancel_other":
+            self.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid, "reason": "no"}})
+            self.result(rid, {"content": [{"type": "text", "text": "answered anyway"}]})
         elif name == "end_listen":
             listen, self.listen_id = self.listen_id, None
             if listen is not None:

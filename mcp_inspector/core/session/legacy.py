@@ -475,6 +475,11 @@ class McpSession:
                 entry.problem = entry.problem or "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
                 self.store.version += 1
                 return
+            if route is None and method == "notifications/cancelled":
+                entry.problem = entry.problem or ("references no subscriptions/listen stream: a 2026-07-28 server sends "
+                                                  "notifications/cancelled only to end one (cancellation.mdx)")
+                self.store.version += 1
+                return
         kinds = _CHANGED.get(method)
         if kinds is not None:
             if self.auto_refresh and self.state is SessionState.READY:

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from ..protocol.errors import ConnectionLost, InspectorError, RequestCancelled, RpcError
-from ..protocol.jsonrpc import id_key
+from ..protocol.jsonrpc import id_key, valid_id
 from ..protocol.rpc import PendingRequest
 from ..traffic.entry import TrafficEntry
 from .events import SessionState
@@ -42,6 +42,7 @@ class Subscriptions:
         self.ack: dict[str, Any] | None = None
         self._running = False
         self._reopen = False
+        self._requested: dict[str, Any] = {}  # the filter the open stream asked for
         # keys of the listen ids we opened, newest last (a late frame of an old stream is ours too)
         self._ids: OrderedDict[Any, None] = OrderedDict()
 
@@ -87,6 +88,7 @@ class Subscriptions:
                 self.ack = None
                 session.subscription_ack = None
                 self._reopen = False
+                self._requested = notifications
                 try:
                     pending = await session.connection.send_request(
                         "subscriptions/listen", {"notifications": notifications}, timeout=None)
@@ -133,25 +135,47 @@ class Subscriptions:
         with a listen stream's id, "acknowledged" for the acknowledgment, None otherwise."""
         meta = params.get("_meta") if params is not None else None
         tagged = meta.get(SUBSCRIPTION_ID_KEY) if isinstance(meta, dict) else None
+        pending = self.pending
+        current = pending is not None and not pending.done
         if method == "notifications/cancelled" and params is not None:
-            pending = self.pending
-            if pending is not None and not pending.done and params.get("requestId") == pending.id:
+            request_id = params.get("requestId")
+            if current and self._same(request_id, pending.id):
                 reason = params.get("reason")
                 self.session.connection.release(pending, RequestCancelled(
                     "subscriptions/listen", f"the server cancelled it{': ' + reason if isinstance(reason, str) else ''}"))
                 return "listen"
-            return None
-        if tagged is None:
-            return None
-        try:
-            ours = id_key(tagged) in self._ids
-        except TypeError:
-            ours = False
-        if not ours:
+            return "listen" if self._known(request_id) else None  # a late one for a stream that already ended
+        if not self._known(tagged):
             return None
         if method == ACKNOWLEDGED:
-            honoured = params.get("notifications") if params is not None else None
-            self.ack = honoured if isinstance(honoured, dict) else {}
-            self.session.subscription_ack = self.ack
+            # Only the open stream's acknowledgment counts (a late one of an old stream does not).
+            if current and self._same(tagged, pending.id):
+                honoured = params.get("notifications") if params is not None else None
+                self.ack = honoured if isinstance(honoured, dict) else {}
+                self.session.subscription_ack = self.ack
+                self._check_ack(self.ack)
             return "acknowledged"
         return "listen"
+
+    def _known(self, msg_id: Any) -> bool:
+        """One of our listen ids (a JSON-RPC id: a string or an integer, never true or 1.0)."""
+        return valid_id(msg_id) and id_key(msg_id) in self._ids
+
+    @staticmethod
+    def _same(a: Any, b: Any) -> bool:
+        return valid_id(a) and valid_id(b) and id_key(a) == id_key(b)
+
+    def _check_ack(self, honoured: dict[str, Any]) -> None:
+        """What was asked for and not honoured is noted (subscriptions.mdx: the client SHOULD
+        check the acknowledged filter against what it requested)."""
+        missing: list[str] = []
+        for name, value in self._requested.items():
+            if name == "resourceSubscriptions":
+                got = honoured.get(name)
+                kept = set(got) if isinstance(got, list) and all(isinstance(u, str) for u in got) else set()
+                missing += [f"{name} {uri}" for uri in value if uri not in kept]
+            elif honoured.get(name) is not True:
+                missing.append(name)
+        if missing:
+            self.session.store.note("subscriptions/listen: the server did not acknowledge " + ", ".join(missing)
+                                    + " (those notifications will not come)", subscription=True, not_honoured=missing)
