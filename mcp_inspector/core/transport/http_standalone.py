@@ -22,6 +22,7 @@ from .http_util import (
 from .sse_events import SseParser
 
 DEFAULT_RETRY_MS = 1000  # when a stream to reopen or resume gave no retry field
+MAX_RETRY_MS = 30_000  # the longest ``retry`` honoured: a server asking for 10^12 ms must not park a request for ever
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
 
 
@@ -31,6 +32,7 @@ class StandaloneStream:
     _standalone: anyio.CancelScope | None
     _standalone_ready: LazyEvent
     _standalone_note: bool
+    max_retry_ms: int
 
     def _open_standalone(self) -> None:
         if self._tg is None or self._closing or self._standalone is not None:
@@ -97,4 +99,4 @@ class StandaloneStream:
                 if failures >= STANDALONE_FAILURES * 2:
                     self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
                     return
-                await anyio.sleep((retry if retry is not None else DEFAULT_RETRY_MS) / 1000 * (2 ** min(failures, 5)))
+                await anyio.sleep(min(retry if retry is not None else DEFAULT_RETRY_MS, self.max_retry_ms) / 1000 * (2 ** min(failures, 5)))

@@ -27,6 +27,7 @@ from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 _FIELD_SLACK = 64  # room for "data: " and the like on top of the data cap
+MAX_RETRY_DIGITS = 12  # a longer ``retry:`` is kept as 10^12 - 1 ms (int() refuses over 4300 digits)
 
 
 @dataclass(slots=True)
@@ -170,7 +171,9 @@ class SseParser:
                 self._id = value.decode("utf-8", errors="replace")
         elif name == b"retry":
             if value and value.isdigit() and value.isascii():
-                self.retry = self._retry_here = int(value)
+                digits = value.lstrip(b"0") or b"0"
+                retry = int(digits) if len(digits) <= MAX_RETRY_DIGITS else 10 ** MAX_RETRY_DIGITS - 1
+                self.retry = self._retry_here = retry
         return None
 
     def _add_data(self, value: bytes, size: int) -> None:

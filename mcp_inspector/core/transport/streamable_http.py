@@ -41,7 +41,7 @@ from .http_util import (
     is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded, read_error_body,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
-from .http_standalone import DEFAULT_RETRY_MS, StandaloneStream
+from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, StandaloneStream
 from .sse_events import SseEvent, SseParser
 
 
@@ -67,6 +67,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         http_log: HttpLog | None = None,
         resume_attempts: int = RESUME_ATTEMPTS,
         default_retry_ms: int = DEFAULT_RETRY_MS,
+        max_retry_ms: int = MAX_RETRY_MS,
     ) -> None:
         self.url = check_url(url)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
@@ -77,6 +78,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self.http_log = http_log
         self.resume_attempts = resume_attempts
         self.default_retry_ms = default_retry_ms
+        self.max_retry_ms = max_retry_ms
         self._client = client
         self._own_client = client is None
         self.session_id: str | None = None
@@ -487,7 +489,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         previous = exchange
         while attempts < self.resume_attempts:
             attempts += 1
-            delay = parser.retry if parser.retry is not None else self.default_retry_ms
+            delay = min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms)
             await anyio.sleep(delay / 1000)
             headers = self._base_headers()
             _set(headers, "Accept", "text/event-stream")

@@ -1,0 +1,111 @@
+"""The HTTP transports against a hostile server (tests/servers/hostile_http_server.py) on
+127.0.0.1: absurd SSE fields, bodies that never end, bombs, bad session ids, echoed secrets.
+Each gets a clear error or is survived; nothing hangs, nothing leaks a secret."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import anyio
+import pytest
+
+from mcp_inspector.core.protocol.rpc import RpcConnection
+from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.core.transport.base import Note, Received, Transport
+from mcp_inspector.core.transport.http import HttpTransport
+from mcp_inspector.core.transport.sse_events import SseParser
+from mcp_inspector.core.transport.streamable_http import StreamableHttpTransport
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER = REPO / "tests" / "servers" / "hostile_http_server.py"
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def hostile_url() -> Any:
+    """The server's base URL; it exits when its stdin (held here) closes."""
+    process = subprocess.Popen([sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("PORT "), line
+        yield f"http://127.0.0.1:{int(line.split()[1])}"
+    finally:
+        process.kill()
+        process.wait()
+
+
+class Harness:
+    def __init__(self, transport: Transport, conn: RpcConnection, store: TrafficStore) -> None:
+        self.transport = transport
+        self.conn = conn
+        self.store = store
+        self.events: list[Any] = []
+
+    def of(self, cls: type) -> list[Any]:
+        return [e for e in self.events if isinstance(e, cls)]
+
+    async def handshake(self) -> dict:
+        result = await self.conn.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                        "clientInfo": {"name": "test", "version": "1"}})
+        self.transport.set_protocol_version(result["protocolVersion"])
+        await self.conn.notify("notifications/initialized")
+        return result
+
+    async def call(self, timeout: float = 15) -> Any:
+        return await self.conn.request("tools/call", {"name": "echo", "arguments": {}}, timeout=timeout)
+
+
+@asynccontextmanager
+async def connected(transport: Transport, guard: float = 25) -> AsyncIterator[Harness]:
+    store = TrafficStore()
+    transport.http_log = store.http_log  # type: ignore[attr-defined]
+    conn = RpcConnection(transport, store, default_timeout=10)
+    harness = Harness(transport, conn, store)
+    deliver = conn._on_event
+
+    def observe(event: Any) -> None:  # see every transport event, then hand it on unchanged
+        harness.events.append(event)
+        deliver(event)
+
+    conn._on_event = observe  # type: ignore[method-assign]
+    with anyio.fail_after(guard):  # a hang guard, not a timing assertion
+        async with anyio.create_task_group() as tg:
+            await conn.start(tg)
+            try:
+                yield harness
+            finally:
+                await conn.aclose()
+                tg.cancel_scope.cancel()
+
+
+# -- retry: ------------------------------------------------------------------------------------
+
+def test_a_retry_field_of_thousands_of_digits_is_a_number_not_a_crash():
+    parser = SseParser()
+    events = parser.feed(b"retry: " + b"9" * 5000 + b"\n\ndata: after\n\n")
+    assert [e.data for e in events] == [b"after"]
+    assert parser.retry is not None and parser.retry >= 10 ** 11
+    assert SseParser().feed(b"retry: 0000000000000000000000250\ndata: x\n\n")[0].retry == 250
+
+
+@pytest.mark.parametrize("mode", ["retryhuge", "retrylong"])
+async def test_a_huge_retry_before_a_resume_is_capped_and_the_reply_comes(hostile_url, mode):
+    """retry: 10^12 (11 days) / 5000 digits on a cut stream: the resume waits at most max_retry_ms."""
+    transport = StreamableHttpTransport(f"{hostile_url}/{mode}", max_retry_ms=200)
+    async with connected(transport) as h:
+        await h.handshake()
+        result = await h.call()
+        assert result["content"][0]["text"] == "the reply"
+
+
+async def test_a_huge_retry_on_the_standalone_stream_does_not_lose_what_follows(hostile_url):
+    async with connected(HttpTransport(f"{hostile_url}/standaloneretry")) as h:
+        await h.handshake()
+        with anyio.fail_after(10):
+            while not any(b"after the long retry" in e.raw for e in h.of(Received)):
+                await anyio.sleep(0.05)
+        assert not [n for n in h.of(Note) if "failed" in n.text]
