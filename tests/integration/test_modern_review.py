@@ -226,3 +226,21 @@ async def test_a_server_cancelling_anything_but_a_listen_stream_is_flagged(conne
                                  and e.method == "notifications/cancelled"]) == 2)
         teardown = [e for e in c.store if e.direction is Direction.IN and e.method == "notifications/cancelled"][1]
         assert teardown.problem is None
+
+
+async def test_a_task_result_to_a_client_that_never_declared_tasks_is_flagged(connect):
+    """basic/index.mdx §ResultType: supported values are the core ones plus those "of
+    supported extensions that are advertised via capabilities"; "A resultType of any value
+    unrecognized by the client MUST be considered invalid". The tasks extension: "Never
+    return a task to a client that did not declare support." The result is still shown
+    (with its note), and the reply is marked."""
+    async with connect(MODERN, era="auto") as c:
+        outcome = await c.session.call_tool("long", {})
+        assert outcome.result["resultType"] == "task" and outcome.note is not None
+        assert "extensions" not in json.loads(outcome.request.entry.raw)["params"]["_meta"][
+            "io.modelcontextprotocol/clientCapabilities"]
+        reply = outcome.rounds[-1].reply
+        assert reply is not None and "did not declare" in (reply.problem or "")
+        assert "invalid for this client" in reply.problem
+        plain = await c.session.call_tool("echo", {"text": "x"})
+        assert plain.rounds[-1].reply.problem is None

@@ -270,7 +270,7 @@ class McpSession:
         meta = self.request_meta()
         return params if meta is None else modern.add_request_meta(params, meta)
 
-    def _accept(self, method: str, result: dict[str, Any]) -> str | None:
+    def _accept(self, method: str, result: dict[str, Any], reply: TrafficEntry | None = None) -> str | None:
         """Take in a final modern result: its serverInfo and cache facts; judge its
         resultType (an unknown one raises). Returns a note for an extension's type."""
         if self.era != "modern":
@@ -284,6 +284,10 @@ class McpSession:
         note = modern.check_result_type(method, result)
         if note is not None:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
+            if reply is not None:  # an extension the client did not declare: the server broke the rule
+                problem = modern.undeclared_result_type(result)
+                reply.problem = f"{reply.problem}; {problem}" if reply.problem else problem
+                self.store.version += 1
         return note
 
     async def begin_request(self, method: str, params: dict | None = None, **options: Any) -> PendingRequest:
@@ -294,11 +298,13 @@ class McpSession:
         """The final result of a request started with begin_request: MRTR rounds answered
         (tools/call, prompts/get, resources/read in 2026-07-28; the last request sent is at
         the end of ``pending.successor``), resultType judged, serverInfo and cache facts kept."""
+        last = pending
         if self.era == "modern" and pending.method in modern.MRTR_METHODS:
-            result = (await mrtr.complete(self, pending)).result
+            outcome = await mrtr.complete(self, pending)
+            result, last = outcome.result, outcome.rounds[-1]
         else:
             result = await pending.wait()
-        self._accept(pending.method, result)
+        self._accept(pending.method, result, last.reply)
         return result
 
     async def _call(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
@@ -401,7 +407,7 @@ class McpSession:
         if self.era == "modern":
             outcome = await mrtr.complete(self, pending)
             result, rounds = outcome.result, outcome.rounds
-            note = self._accept("tools/call", result)
+            note = self._accept("tools/call", result, rounds[-1].reply)
         else:
             result, rounds, note = await pending.wait(), [pending], None
         params = getattr(pending, "mrtr_params", None) or pending.params or {}

@@ -35,7 +35,7 @@ MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 #: resultType values of extensions: the result is shown as it came, with this note.
 EXTENSION_RESULT_TYPES = {
     "task": "the server answered with a task (resultType \"task\", the io.modelcontextprotocol/tasks extension, "
-            "which mcp-inspector does not follow): shown as it came",
+            "which mcp-inspector does not declare or follow): shown as it came",
 }
 
 #: Errors only a modern server sends (2026-07-28 schema.ts): they identify its era.
@@ -101,6 +101,15 @@ def check_result_type(method: str, result: dict[str, Any]) -> str | None:
             f"{', '.join(sorted(MRTR_METHODS))}")
     raise ProtocolViolation(f"the server answered {method} with resultType {kind!r}, which mcp-inspector does not know "
                             "(2026-07-28: an unrecognized resultType is invalid)")
+
+
+def undeclared_result_type(result: dict[str, Any]) -> str:
+    """Why an extension's resultType breaks the spec when the client never declared that
+    extension (basic/index.mdx §ResultType; the tasks extension: "Never return a task to
+    a client that did not declare support")."""
+    return (f"resultType {result.get('resultType')!r} belongs to an extension the client did not declare in "
+            "io.modelcontextprotocol/clientCapabilities: invalid for this client (2026-07-28 basic/index.mdx "
+            "§ResultType)")
 
 
 def server_info_of(result: dict[str, Any]) -> dict[str, Any] | None:
