@@ -244,3 +244,28 @@ async def test_a_task_result_to_a_client_that_never_declared_tasks_is_flagged(co
         assert "invalid for this client" in reply.problem
         plain = await c.session.call_tool("echo", {"text": "x"})
         assert plain.rounds[-1].reply.problem is None
+
+
+async def test_a_modern_server_too_slow_for_the_probe_is_found_by_its_initialize_error(connect):
+    """versioning.mdx §Backward Compatibility: "a recognized modern JSON-RPC error (such as
+    UnsupportedProtocolVersionError) identifies a modern server: the client retries with a
+    supported version rather than falling back." A server still starting misses the short
+    probe; its -32022 to initialize (what the official SDK answers) used to end the
+    connect with that error."""
+    async with connect(MODERN + ["--mode", "slow-start"], era="auto", discover_timeout=0.3) as c:
+        s = c.session
+        assert s.era == "modern" and s.protocol_version == "2026-07-28"
+        assert "no answer within 0.3 s" in s.era_reason and "-32022" in s.era_reason
+        assert s.server_info["name"] == "modern-raw-server"
+        assert sent_methods(c.store)[:3] == ["server/discover", "initialize", "server/discover"]
+        assert "notifications/initialized" not in sent_methods(c.store)
+        assert (await s.call_tool("echo", {"text": "up"})).result["content"][0]["text"] == "up"
+
+
+async def test_an_initialize_rejected_with_minus_32022_keeps_the_asked_legacy_version(connect):
+    """With a legacy protocol version asked for, the era is not switched: a clear error."""
+    async with connect(MODERN + ["--mode", "slow-start"], era="auto", protocol_version="2025-11-25",
+                       initialize=False) as c:
+        with pytest.raises(RpcError, match="-32022"):
+            await c.session.initialize()
+        assert sent_methods(c.store) == ["initialize"]

@@ -38,6 +38,8 @@ Modes (``--mode a,b``):
 * ``untagged``: ``add_tool`` sends list_changed without the subscriptionId.
 * ``float-tag``: ``add_tool`` tags list_changed with the listen id as a float (``3.0``:
   not a JSON-RPC id).
+* ``slow-start``: reads nothing for its first second (a server still starting), and
+  rejects ``initialize`` with -32022 listing 2026-07-28 (as the official SDK does).
 * ``ack-none``: ``subscriptions/listen`` is acknowledged with an empty filter (nothing honoured).
 * ``cancel_other()`` (a tool, any mode): sends ``notifications/cancelled`` for its own
   request id (not a listen stream: 2026-07-28 forbids it), then answers.
@@ -175,6 +177,10 @@ class Server:
             self.listen_id = None
 
     def on_request(self, rid, method: str, params: dict) -> None:
+        if method == "initialize" and "slow-start" in self.modes:
+            self.error(rid, -32022, "Unsupported protocol version: initialize is not accepted",
+                       {"supported": [VERSION], "requested": params.get("protocolVersion")})
+            return
         if method == "initialize":
             self.error(rid, -32601, "Method not found: initialize (this server speaks only 2026-07-28; supported: 2026-07-28)")
             return
@@ -415,6 +421,8 @@ def main() -> None:
     parser.add_argument("--http", action="store_true", help="serve 2026-07-28 Streamable HTTP on 127.0.0.1 instead of stdio")
     args = parser.parse_args()
     server = Server({m for m in args.mode.split(",") if m})
+    if "slow-start" in server.modes:
+        time.sleep(1.0)
     if args.http:
         serve_http(server)
     else:

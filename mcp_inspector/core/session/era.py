@@ -152,8 +152,32 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
         except TransportFailure as again:
             raise ConnectError(f"initialize failed over HTTP+SSE too: {again.reason}") from None
     except RpcError as exc:
+        supported = _supported(exc.data) if exc.code == UNSUPPORTED_PROTOCOL_VERSION else []
+        ours = [v for v in MODERN_VERSIONS if v in supported]
+        if session.requested_era == "auto" and ours:
+            # A recognised modern error identifies a modern server (versioning.mdx): e.g. one
+            # too slow to answer the probe in time. Modern after all, with a version it lists.
+            return await _modern_after_initialize(session, ours[-1], f"{reason}; initialize was rejected with "
+                                                  f"-32022 (supported: {', '.join(supported)}): a modern server")
         if session.era_given == "--era legacy":
             raise ConnectError(
                 f"the server rejected initialize ({exc}); it may speak only 2026-07-28: try --era auto or --era modern"
             ) from None
         raise
+
+
+async def _modern_after_initialize(session: Any, version: str, reason: str) -> dict[str, Any]:
+    """``server/discover`` again, with a version the server said it supports."""
+    try:
+        result = await session._discover(version, timeout=session.init_timeout)
+    except (RpcError, RequestTimeout, TransportFailure, ProtocolViolation) as exc:
+        raise ConnectError(f"{reason}, but server/discover with {version} failed too: {exc}") from None
+    versions = result.get("supportedVersions")
+    if not isinstance(versions, list) or version not in versions:
+        raise ConnectError(f"{reason}, but its server/discover result does not list {version} in supportedVersions")
+    try:
+        check_result_type("server/discover", result)
+    except ProtocolViolation as exc:
+        raise ConnectError(f"server/discover: {exc}") from None
+    session._become_modern(version, result, f"{reason}: server/discover with {version} answered with a DiscoverResult")
+    return result
