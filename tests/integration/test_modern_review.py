@@ -269,3 +269,23 @@ async def test_an_initialize_rejected_with_minus_32022_keeps_the_asked_legacy_ve
         with pytest.raises(RpcError, match="-32022"):
             await c.session.initialize()
         assert sent_methods(c.store) == ["initialize"]
+
+
+async def test_an_answers_file_sends_only_the_fields_of_the_form_asked(connect, tmp_path):
+    """elicitation.mdx / schema ElicitResult.content: "The submitted form data ... Contains
+    values matching the requested schema", each a string, number, boolean or string[].
+    A ``--elicitation @FILE`` key the form does not have (an answer meant for another
+    form, or an object) used to be sent as content too."""
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"name": "Ada", "api_token": {"secret": "s3cr3t"}, "age": 36}))
+    poem = tmp_path / "poem.json"
+    poem.write_text(json.dumps({"text": "roses"}))
+    said: list[str] = []
+    handlers = build_handlers(elicitation=f"@{answers}", sampling=f"@{poem}", report=said.append)
+    async with connect(MODERN, era="auto", handlers=handlers) as c:
+        outcome = await c.session.call_tool("wizard", {})
+        assert outcome.result["content"][0]["text"] == "Ada: roses"
+        retry = tool_calls(c.store)[1]
+        assert retry["params"]["inputResponses"] == {"who": {"action": "accept", "content": {"name": "Ada"}}}
+        assert b"s3cr3t" not in b"".join(e.raw for e in c.store if e.direction is Direction.OUT)
+        assert said == ["elicitation/create: answers not in this requestedSchema were left out: age, api_token"]

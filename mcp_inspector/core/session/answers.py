@@ -80,12 +80,19 @@ def elicitation_answer(params: dict | None, answers: dict[str, Any] | None = Non
         report("elicitation/create asks to open a URL; declined (a headless client cannot open it)")
         return {"action": "decline"}
     schema = params.get("requestedSchema")
-    content = {**schema_defaults(schema), **(answers or {})}
     try:
         form = build_elicitation_form(schema)
     except ElicitationSchemaError as exc:
         report(f"elicitation/create has a requestedSchema that is not a flat form ({exc}); declined")
         return {"action": "decline"}
+    # Only the form's own fields are sent (ElicitResult.content "contains values matching the
+    # requested schema"): other answers in the file belong to other forms, and stay here.
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    fields = set(properties) if isinstance(properties, dict) else set()
+    others = sorted(key for key in (answers or {}) if key not in fields)
+    if others:
+        report(f"elicitation/create: answers not in this requestedSchema were left out: {', '.join(others)}")
+    content = {**schema_defaults(schema), **{k: v for k, v in (answers or {}).items() if k in fields}}
     issues = elicitation_issues(form, content)
     if issues:
         problems = "; ".join(f"{issue.path}: {issue.message}" for issue in issues[:5])
