@@ -217,6 +217,7 @@ async def test_a_typed_error_over_http_is_explained_in_the_frame_detail(typed_er
         await wait_for(pilot, lambda: any(e.kind is Kind.ERROR for e in main.store), what="the error response", timeout=15)
         error = next(e for e in main.store if e.kind is Kind.ERROR)
         assert error.meta["status"] == 400 and error.error_code == -32020
+        assert "-32020 HeaderMismatch HTTP 400 " in main.query_one("#live-traffic").format_entry(error).plain
         await pilot.press("f6")
         traffic_log = main.query_one("#view-traffic").log_view
         traffic_log.sync(force=True)

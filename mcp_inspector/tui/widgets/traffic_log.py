@@ -131,6 +131,9 @@ class TrafficLog(StoreLinesView):
         if kind is Kind.ERROR and entry.error_code is not None:
             name = ERROR_NAMES.get(entry.error_code, "")
             text.append(f"{entry.error_code}{' ' + name if name else ''} ", style("error"))
+        status = entry.meta.get("status") if entry.meta is not None else None
+        if isinstance(status, int) and not isinstance(status, bool) and status >= 300:  # a frame an HTTP error carried
+            text.append(f"HTTP {status} ", style("error"))
         if entry.reply_to is not None and kind is not Kind.NOTIFICATION:
             request = self.store.get(entry.reply_to)
             text.append(f"↩ #{entry.reply_to}", style("latency"))
