@@ -4,6 +4,7 @@ Each gets a clear error or is survived; nothing hangs, nothing leaks a secret.""
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
 from contextlib import asynccontextmanager
@@ -13,6 +14,8 @@ from typing import Any, AsyncIterator
 import anyio
 import pytest
 
+from mcp_inspector.core.protocol.errors import TransportFailure
+from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.base import Note, Received, Transport
@@ -109,3 +112,28 @@ async def test_a_huge_retry_on_the_standalone_stream_does_not_lose_what_follows(
             while not any(b"after the long retry" in e.raw for e in h.of(Received)):
                 await anyio.sleep(0.05)
         assert not [n for n in h.of(Note) if "failed" in n.text]
+
+
+# -- JSON bodies over the frame cap -----------------------------------------------------------
+
+async def test_a_json_reply_that_never_ends_fails_its_request_at_the_cap(hostile_url):
+    """200 application/json streaming spaces for ever: read to the cap, then a clear error, not a hang."""
+    async with connected(HttpTransport(f"{hostile_url}/endlessjson", max_frame_bytes=1 << 20)) as h:
+        await h.handshake()
+        with pytest.raises(TransportFailure, match="too long: more than 1048576 bytes"):
+            await h.call(timeout=15)
+        [frame] = [e for e in h.of(Received) if e.problem]
+        assert frame.meta["truncated"] and len(frame.raw) <= OVERLONG_HEAD
+
+
+def test_a_gzip_bomb_json_reply_is_read_to_the_cap_only(hostile_url):
+    """A gzip body inflating to 1 GB: the CLI stops at --max-frame-size and holds it once (not twice)."""
+    cap = 64 << 20
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/gzipjson", "--max-frame-size", "64M",
+                             "call", "echo", "text=hi"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 3, result.stderr
+    assert "too long: more than 67108864 bytes" in result.stderr and "Traceback" not in result.stderr
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if peak_kb > before:  # the largest child so far was this CLI
+        assert peak_kb * 1024 < cap * 1.6, f"peak RSS {peak_kb} KB for a {cap >> 20} MB cap"

@@ -216,6 +216,41 @@ async def read_bounded(response: httpx2.Response, cap: int, limit: int | None = 
     return b"".join(parts), size
 
 
+async def read_capped(response: httpx2.Response, cap: int, head: int) -> tuple[bytes, int, bool]:
+    """A body of at most ``cap`` bytes: (the body, its size, False). A longer one is
+    (its first ``head`` bytes, the size read, True), and reading stops there: a body
+    that never ends (or a bomb inflating to gigabytes) cannot hold the request, and
+    memory stays at ``cap`` (the parts are not joined)."""
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        parts.append(chunk)
+        if size > cap:
+            kept: list[bytes] = []
+            left = head
+            for part in parts:
+                if left <= 0:
+                    break
+                kept.append(part[:left])
+                left -= len(kept[-1])
+            return b"".join(kept), size, True
+    return b"".join(parts), size, False
+
+
+def head_id(head: bytes) -> Any:
+    """The top-level ``id`` readable in the head of a cut frame (what the connection
+    links a too-long frame by), or None."""
+    from ..protocol import jsonrpc
+    from ..protocol.json_text import loads_strict
+
+    try:
+        text = jsonrpc.raw_member(head, "id")
+        return loads_strict(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return None
+
+
 def content_type(response: httpx2.Response) -> str:
     return response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 

@@ -38,7 +38,7 @@ from .base import Closed, Note, Received, Sink, Transport, TransportError, Trans
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
     ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
-    is_reply as _is_reply, jsonrpc_body, make_client, open_response, parse_json as _parse, quote_body, read_bounded, read_error_body,
+    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, quote_body, read_capped, read_error_body,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
 from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, StandaloneStream
@@ -350,12 +350,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             if kind == "text/event-stream":
                 await self._read_post_stream(response, exchange, msg_id if is_request else None, modern)
                 return
-            body, size = await read_bounded(response, self.max_frame_bytes)
+            body, size, over = await read_capped(response, self.max_frame_bytes, OVERLONG_HEAD)
             self._body(exchange, size)
-            self._finish(exchange)
+            self._finish(exchange, f"the body is over the frame cap ({self.max_frame_bytes} bytes): not read further" if over else None)
             if not is_request:
                 return
-            if not body.strip():
+            if not body.strip() and not over:
                 self._undelivered(msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange)
                 return
             if kind and kind != "application/json" and not kind.endswith("+json"):
@@ -363,9 +363,14 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                                           f"or text/event-stream): {quote_body(body)}", status, exchange)
                 return
             meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
-            if size > self.max_frame_bytes:
+            if over:
                 meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
-                self._emit(Received(body[:OVERLONG_HEAD], meta, f"too long: {size} bytes (cap {self.max_frame_bytes})"))
+                problem = f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); the rest was not read"
+                self._emit(Received(body, meta, problem))
+                if msg_id is not None and head_id(body) != msg_id:
+                    # Its head does not name the request (the id comes late, or only whitespace so far),
+                    # so the frame cannot end it: this body is its answer, it fails now, not at its timeout.
+                    self._undelivered(msg_id, f"{status_text(response)}: the JSON reply is {problem}", status, exchange)
                 return
             self._emit(Received(body, meta))
             if msg_id is not None and not _is_reply(body, msg_id):
