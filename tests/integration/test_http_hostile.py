@@ -137,3 +137,26 @@ def test_a_gzip_bomb_json_reply_is_read_to_the_cap_only(hostile_url):
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if peak_kb > before:  # the largest child so far was this CLI
         assert peak_kb * 1024 < cap * 1.6, f"peak RSS {peak_kb} KB for a {cap >> 20} MB cap"
+
+
+# -- many calls at once --------------------------------------------------------------------------
+
+async def test_more_calls_in_flight_than_the_connection_pool_all_get_their_reply(hostile_url):
+    """150 calls that each take 2 s, over a pool of 100 connections: the last 50 wait for a free
+    connection (bounded by their own request timeout), they do not fail after connect_timeout."""
+    async with connected(HttpTransport(f"{hostile_url}/slowcall/2", connect_timeout=1)) as h:
+        await h.handshake()
+        outcomes: list[str] = []
+
+        async def one() -> None:
+            try:
+                result = await h.call(timeout=20)
+                outcomes.append(result["content"][0]["text"])
+            except Exception as exc:  # noqa: BLE001 - counted and shown below
+                outcomes.append(f"{exc.__class__.__name__}: {exc}")
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(150):
+                tg.start_soon(one)
+        failures = [o for o in outcomes if o != "the reply"]
+        assert not failures, f"{len(failures)} failed, e.g. {failures[0]}"

@@ -26,7 +26,7 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``flood``: the standalone GET stream sends notifications as fast as the client reads.
 - ``slowheaders`` / ``cutheaders`` / ``badchunk`` / ``bigheader``: tools/call gets response
   headers that never end (a byte every 0.2 s) / are cut off / a bad chunk size / a 1 MB header.
-- ``slowcall``: tools/call is answered after 12 s.
+- ``slowcall``: tools/call is answered after 12 s (``/slowcall/<seconds>``: that many).
 - ``endpointfile`` / ``endpointbad`` / ``endpointhuge``: a 2024-11-05 HTTP+SSE server
   (POST to the URL gets 404) whose ``endpoint`` event is a ``file://`` URI / a URI
   with a control character / a 3 MB path on the same origin.
@@ -137,7 +137,7 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
     parts = [p for p in target.split("?", 1)[0].split("/") if p]
     mode = parts[0] if parts else "ok"
     try:
-        await route(mode, method, headers, body, writer)
+        await route(mode, method, headers, body, writer, parts)
     except (ConnectionError, asyncio.CancelledError):
         pass
     finally:
@@ -147,7 +147,8 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
             pass
 
 
-async def route(mode: str, method: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> None:
+async def route(mode: str, method: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter,
+                parts: list[str]) -> None:
     if mode.startswith("endpoint"):
         await legacy_sse(mode, method, body, writer)
         return
@@ -218,7 +219,7 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await asyncio.sleep(1)
         return
     if mode == "slowcall" and rpc == "tools/call":
-        await asyncio.sleep(12)
+        await asyncio.sleep(float(parts[1]) if len(parts) > 1 else 12)
     session = {"Mcp-Session-Id": SESSION}
     if rpc == "initialize" and mode == "session":
         session = {"Mcp-Session-Id": "s" * (60 << 10)}

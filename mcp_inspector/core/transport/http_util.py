@@ -110,7 +110,9 @@ def make_client(verify: bool, connect_timeout: float, read_timeout: float | None
     httpx's read timeout applies to each read, so it is an idle timeout between bytes.
     Plain http:// goes through a transport without TLS (``verify`` means nothing there);
     https:// (also after a redirect) through one that verifies unless ``verify`` is False."""
-    timeout = httpx2.Timeout(connect=connect_timeout, read=read_timeout, write=connect_timeout * 3, pool=connect_timeout)
+    # No pool timeout: a request waiting for one of the pool's connections (all busy with slow
+    # calls or long streams) is bounded by its own request timeout, not failed after connect_timeout.
+    timeout = httpx2.Timeout(connect=connect_timeout, read=read_timeout, write=connect_timeout * 3, pool=None)
     if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
         # httpx routes https through the proxy only when no https:// transport is mounted
         return httpx2.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, http1=True, http2=False)
@@ -314,11 +316,13 @@ def describe_error(exc: BaseException, url: str) -> str:
             detail = "connection refused or unreachable"
         return f"cannot connect to {where}: {detail}"
     if isinstance(exc, httpx2.RemoteProtocolError):
-        return f"the connection to {where} broke: {exc or 'the server disconnected'}"
+        return f"the connection to {where} broke: {str(exc) or 'the server disconnected'}"
     if isinstance(exc, (httpx2.ReadError, httpx2.WriteError, httpx2.CloseError)):
-        return f"the connection to {where} was lost: {exc or exc.__class__.__name__}"
+        return f"the connection to {where} was lost: {str(exc) or exc.__class__.__name__}"
+    if isinstance(exc, httpx2.PoolTimeout):
+        return f"no free connection to {where} within the pool timeout (all are busy)"
     if isinstance(exc, httpx2.HTTPError):
-        return f"HTTP failure for {where}: {exc or exc.__class__.__name__}"
+        return f"HTTP failure for {where}: {str(exc) or exc.__class__.__name__}"
     if isinstance(exc, TransportError):
         return str(exc)
     return f"{exc.__class__.__name__}: {exc}"
