@@ -160,3 +160,28 @@ async def test_more_calls_in_flight_than_the_connection_pool_all_get_their_reply
                 tg.start_soon(one)
         failures = [o for o in outcomes if o != "the reply"]
         assert not failures, f"{len(failures)} failed, e.g. {failures[0]}"
+
+
+# -- headers that cannot go back on the wire ---------------------------------------------------------
+
+def test_a_non_ascii_session_id_is_ignored_not_an_internal_error(hostile_url):
+    """Mcp-Session-Id: caf\\xe9-session (obs-text, which HTTP parsers accept): it cannot be sent back,
+    so it is ignored with a note; before, every later request and the closing DELETE crashed (exit 70)."""
+    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/sessionlatin", "call", "echo",
+                             "text=hi"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert (result.returncode, result.stdout.strip()) == (0, "the reply"), result.stderr
+    assert "internal error" not in result.stderr and "UnicodeEncodeError" not in result.stderr
+
+
+async def test_the_ignored_session_id_is_noted(hostile_url):
+    async with connected(HttpTransport(f"{hostile_url}/sessionlatin")) as h:
+        await h.handshake()
+        assert (await h.call())["content"][0]["text"] == "the reply"
+        assert h.transport.session_id is None
+        assert any("Mcp-Session-Id is not visible ASCII" in n.text and "caf\\xe9" in n.text for n in h.of(Note))
+
+
+async def test_a_header_value_that_is_not_ascii_is_a_clear_error(hostile_url):
+    async with connected(HttpTransport(f"{hostile_url}/ok", headers={"X-Tenant": "café"})) as h:
+        with pytest.raises(TransportFailure, match="header X-Tenant is not ASCII"):
+            await h.handshake()

@@ -156,7 +156,14 @@ async def open_response(
         options: dict[str, Any] = {}
         if read_timeout != "default":
             options["timeout"] = timeout_for(client, read_timeout)
-        request = client.build_request(method, url, content=content, headers=headers, **options)
+        try:
+            request = client.build_request(method, url, content=content, headers=headers, **options)
+        except (UnicodeEncodeError, httpx2.InvalidURL, ValueError) as exc:
+            if http_log is not None and exchange is not None:
+                http_log.finish(exchange, "not sent: the request cannot be built")
+            bad = [name for name, value in headers.items() if not value.isascii() or not name.isascii()]
+            what = f"header {', '.join(bad)} is not ASCII" if bad else f"{exc.__class__.__name__}: {exc}"
+            raise TransportError(f"the request to {mask_url(url)} cannot be sent: {what}") from None
         try:
             response = await client.send(request, stream=True)
         except BaseException as exc:

@@ -24,6 +24,7 @@ frames (a non-2xx whose body is a JSON-RPC message), never a traceback.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import anyio
@@ -31,6 +32,7 @@ import anyio.abc
 import anyio.lowlevel
 import httpx2
 
+from ..protocol.errors import quote_line
 from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
 from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
@@ -45,6 +47,7 @@ from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, StandaloneStream
 from .sse_events import SseEvent, SseParser
 
 
+_VISIBLE_ASCII = re.compile(r"[\x21-\x7e]+")
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
@@ -326,6 +329,11 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         status = response.status_code
         if response.is_success and not modern and method == "initialize":
             session = response.headers.get("mcp-session-id") or None
+            if session is not None and not _VISIBLE_ASCII.fullmatch(session):
+                # The spec allows visible ASCII only; anything else cannot be sent back in a header.
+                self._emit(Note(f"the server's Mcp-Session-Id is not visible ASCII ({quote_line(ascii(session), 120)}): "
+                                "ignored, later requests go without a session", {"exchange": exchange.id if exchange else None}))
+                session = None
             if session != self.session_id and self._standalone is not None:
                 self._standalone.cancel()  # it belonged to the previous session
                 self._standalone = None
