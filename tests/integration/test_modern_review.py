@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import ConnectError, InputDeclined, ProtocolViolation, RpcError
+from mcp_inspector.core.protocol.errors import ConnectError, InputDeclined, ProtocolViolation, RequestCancelled, RpcError
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import SessionState
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -289,3 +289,33 @@ async def test_an_answers_file_sends_only_the_fields_of_the_form_asked(connect, 
         assert retry["params"]["inputResponses"] == {"who": {"action": "accept", "content": {"name": "Ada"}}}
         assert b"s3cr3t" not in b"".join(e.raw for e in c.store if e.direction is Direction.OUT)
         assert said == ["elicitation/create: answers not in this requestedSchema were left out: age, api_token"]
+
+
+async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connect):
+    """cancellation.mdx: a client cancelling a request stops it (stdio: notifications/cancelled
+    for the request in flight). A cancel that came while an MRTR retry was still being
+    written (a large retry in a full pipe) found no retry to cancel yet and was lost: the
+    call went on to its result."""
+    import anyio
+
+    first = []
+
+    async def answer_then_cancel_soon(params, entry):
+        async def cancel_later():
+            await anyio.sleep(0.4)  # the retry (300 KB) is stuck in the pipe by then
+            await first[0].cancel("the user pressed cancel")
+
+        c.session._task_group.start_soon(cancel_later)
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    handlers = {"elicitation/create": answer_then_cancel_soon}
+    async with connect(MODERN + ["--mode", "stall-after-input"], era="auto", handlers=handlers) as c:
+        # slow_retry: one round of input, then the result
+        first.append(await c.session.begin_tool_call("slow_retry", {"pad": "x" * 300_000}))
+        with pytest.raises(RequestCancelled, match="the user pressed cancel"):
+            await c.session.finish_tool_call(first[0])
+        calls = tool_calls(c.store)
+        assert len(calls) == 2  # the retry was sent, then cancelled
+        cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT
+                     and e.method == "notifications/cancelled"]
+        assert [n["params"]["requestId"] for n in cancelled] == [calls[1]["id"]]

@@ -40,6 +40,8 @@ Modes (``--mode a,b``):
   not a JSON-RPC id).
 * ``slow-start``: reads nothing for its first second (a server still starting), and
   rejects ``initialize`` with -32022 listing 2026-07-28 (as the official SDK does).
+* ``stall-after-input``: after each ``input_required`` result, reads nothing for 1.5 s
+  (a large retry then waits in a full pipe).
 * ``ack-none``: ``subscriptions/listen`` is acknowledged with an empty filter (nothing honoured).
 * ``cancel_other()`` (a tool, any mode): sends ``notifications/cancelled`` for its own
   request id (not a listen stream: 2026-07-28 forbids it), then answers.
@@ -131,6 +133,8 @@ class Server:
         meta.setdefault("io.modelcontextprotocol/serverInfo", {"name": "modern-raw-server", "version": "2.0.0"})
         result["_meta"] = meta
         self.send({"jsonrpc": "2.0", "id": rid, "result": result})
+        if result.get("resultType") == "input_required" and "stall-after-input" in self.modes:
+            time.sleep(1.5)
 
     def error(self, rid, code: int, message: str, data=None) -> None:
         error = {"code": code, "message": message}

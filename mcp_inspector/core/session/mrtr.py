@@ -77,6 +77,8 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
             method, retry, entry_meta={"mrtr": {"first": first_seq, "round": round_no}}, **options)
         rounds[-1].successor = pending
         rounds.append(pending)
+        if first.cancel_requested is not None:  # cancelled while the retry was being written:
+            await first.cancel(first.cancel_requested)  # it found no retry then; this one is it
     raise AssertionError("unreachable")  # pragma: no cover
 
 
