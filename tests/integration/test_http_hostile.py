@@ -185,3 +185,33 @@ async def test_a_header_value_that_is_not_ascii_is_a_clear_error(hostile_url):
     async with connected(HttpTransport(f"{hostile_url}/ok", headers={"X-Tenant": "café"})) as h:
         with pytest.raises(TransportFailure, match="header X-Tenant is not ASCII"):
             await h.handshake()
+
+
+# -- what the server's words may not do ---------------------------------------------------------
+
+SECRETS = ("sk-supersecret-value-123456", "tok-abcdefghijklmnop-xyz", "qs-token-987654321")
+
+
+def run_cli(url: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", url, *args], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_secrets_a_server_echoes_in_its_error_page_are_masked(hostile_url, tmp_path):
+    """A 401 page quoting the request (target and headers): the token, the -H secret and the
+    URL's access_token show masked in the error and the recording, as everywhere else."""
+    record = tmp_path / "session.jsonl"
+    result = run_cli(f"{hostile_url}/echo401?access_token={SECRETS[2]}", "-H", f"X-Api-Key: {SECRETS[0]}",
+                     "--bearer-token", SECRETS[1], "--record", str(record), "call", "echo", "text=hi")
+    assert result.returncode == 3, result.stderr
+    assert "HTTP 401 Unauthorized: Unauthorized. You sent:" in result.stderr
+    assert "Bearer tok-•••" in result.stderr and "access_token=qs-t•••" in result.stderr
+    seen = result.stdout + result.stderr + record.read_text()
+    assert not [secret for secret in SECRETS if secret in seen]
+
+
+def test_terminal_escapes_in_an_error_body_are_shown_not_obeyed(hostile_url):
+    result = run_cli(f"{hostile_url}/ansi500", "call", "echo", "text=hi")
+    assert result.returncode == 3, result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert r"oops \x1b[2J\x1b]0;pwned\x07\x1b[31mred" in result.stderr

@@ -20,7 +20,7 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
   reply, then whitespace).
 - ``session``: initialize answers with an ``Mcp-Session-Id`` of 60 KB.
 - ``sessionlatin``: the session id has a non-ASCII character (obs-text, which h11 accepts).
-- ``echo401``: tools/call gets 401 with an HTML page echoing every request header, and a
+- ``echo401``: tools/call gets 401 with an HTML page echoing the request target and headers, and a
   60 KB ``WWW-Authenticate``; ``ansi500``: 500 with terminal escape sequences in the body.
 - ``badutf8``: tools/call gets SSE events with invalid UTF-8 in their data.
 - ``flood``: the standalone GET stream sends notifications as fast as the client reads.
@@ -131,6 +131,7 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
         if ":" in line:
             name, value = line.split(":", 1)
             headers[name.strip().lower()] = value.strip()
+    headers[":target"] = target  # echo401 quotes it
     body = b""
     if "content-length" in headers:
         body = await reader.readexactly(int(headers["content-length"]))
@@ -191,7 +192,7 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
     msg_id = message["id"]
     rpc = message.get("method")
     if mode == "echo401" and rpc == "tools/call":
-        seen = "; ".join(f"{name}: {value}" for name, value in headers.items())
+        seen = "; ".join(f"{name}: {value}" for name, value in sorted(headers.items()))
         await send(writer, "401 Unauthorized", f"<html><body><p>Unauthorized. You sent: {seen}</p></body></html>".encode(),
                    "text/html", {"WWW-Authenticate": 'Bearer realm="x", error="invalid_token", ' + "x" * (60 << 10)})
         return

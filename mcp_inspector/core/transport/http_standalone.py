@@ -32,6 +32,7 @@ class StandaloneStream:
     _standalone: anyio.CancelScope | None
     _standalone_ready: LazyEvent
     _standalone_note: bool
+    _secrets: list[str]
     max_retry_ms: int
 
     def _open_standalone(self) -> None:
@@ -83,7 +84,7 @@ class StandaloneStream:
                         elif not self._standalone_note:
                             self._standalone_note = True
                             what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
-                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body)}; not retried")
+                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body, self._secrets)}; not retried")
                             self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
                         return
                     parser = SseParser(self.max_frame_bytes)

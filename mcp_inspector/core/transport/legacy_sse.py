@@ -23,8 +23,8 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_util import (
-    check_url, content_type, describe_error, make_client, open_response, origin, quote_body,
-    read_error_body, status_text,
+    check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
+    read_error_body, redact, secret_values, status_text,
 )
 from .sse_events import SseParser
 from .http_util import LazyEvent as _LazyEvent
@@ -50,6 +50,7 @@ class LegacySseTransport(Transport):
     ) -> None:
         self.url = check_url(url)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
@@ -91,6 +92,11 @@ class LegacySseTransport(Transport):
 
     def _emit(self, event: TransportEvent) -> None:
         if self._sink is not None and not self._closed:
+            if self._secrets:  # an error page may quote our request, token included
+                if isinstance(event, Note):
+                    event.text = redact(event.text, self._secrets)
+                elif isinstance(event, Undelivered):
+                    event.reason = redact(event.reason, self._secrets)
             self._sink(event)
 
     # -- the SSE stream ------------------------------------------------------
@@ -106,7 +112,7 @@ class LegacySseTransport(Transport):
             await self._ready.wait()
         if self.endpoint is None:
             self._reader_scope.cancel()  # type: ignore[union-attr]
-            reason = self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s"
+            reason = redact(self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s", self._secrets)
             if self._own_client:
                 with anyio.CancelScope(shield=True):
                     await self._client.aclose()
@@ -146,7 +152,7 @@ class LegacySseTransport(Transport):
                     if self.http_log is not None and exchange is not None:
                         self.http_log.body(exchange, size)
                     self._failure = (f"GET {mask_url(self.url)} answered {status_text(response)}"
-                                     f"{'' if response.is_success else ': ' + quote_body(body)}"
+                                     f"{'' if response.is_success else ': ' + quote_body(body, self._secrets)}"
                                      f"{'' if not response.is_success else ' with content type ' + repr(content_type(response)) + ', not an SSE stream'}")
                     self._finish(exchange, self._failure)
                     self._ready.set()
@@ -194,7 +200,7 @@ class LegacySseTransport(Transport):
         """Take the POST endpoint; False (and a failure) when it cannot be used."""
         text = data.decode("utf-8", errors="replace").strip()
         if self.endpoint is not None:
-            self._emit(Note(f"HTTP+SSE: a second endpoint event ({mask_url(text)}) was ignored"))
+            self._emit(Note(f"HTTP+SSE: a second endpoint event ({printable(mask_url(text))[:300]}) was ignored"))
             return True
         try:
             resolved = urljoin(stream_url, text)
@@ -215,13 +221,13 @@ class LegacySseTransport(Transport):
 
     def _finish(self, exchange: HttpExchange | None, error: str | None = None) -> None:
         if self.http_log is not None and exchange is not None and exchange.state == "open":
-            self.http_log.finish(exchange, error)
+            self.http_log.finish(exchange, redact(error, self._secrets) if error else error)
 
     def _report_closed(self, reason: str) -> None:
         if self._closed:
             return
         if self.emit_closed and self._sink is not None:
-            self._sink(Closed(reason, expected=self._closing))
+            self._sink(Closed(redact(reason, self._secrets), expected=self._closing))
         self._closed = True
         self._closed_event.set()
 
@@ -295,7 +301,7 @@ class LegacySseTransport(Transport):
             self._finish(exchange)
             return
         self._finish(exchange, status_text(response))
-        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body)}", response.status_code, exchange)
+        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body, self._secrets)}", response.status_code, exchange)
 
     def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None) -> None:
         if self._closing:

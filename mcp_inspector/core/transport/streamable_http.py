@@ -40,7 +40,8 @@ from .base import Closed, Note, Received, Sink, Transport, TransportError, Trans
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
     ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
-    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, quote_body, read_capped, read_error_body,
+    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, printable, quote_body, read_capped, read_error_body,
+    redact, secret_values,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
 from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, StandaloneStream
@@ -74,6 +75,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
     ) -> None:
         self.url = check_url(url)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
@@ -133,6 +135,11 @@ class StreamableHttpTransport(StandaloneStream, Transport):
 
     def _emit(self, event: TransportEvent) -> None:
         if self._sink is not None and not self._closed:
+            if self._secrets:  # an error page may quote our request, token included
+                if isinstance(event, Note):
+                    event.text = redact(event.text, self._secrets)
+                elif isinstance(event, Undelivered):
+                    event.reason = redact(event.reason, self._secrets)
             self._sink(event)
 
     def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None,
@@ -321,7 +328,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             return
         self._live.discard(exchange)
         if self.http_log is not None and exchange.state == "open":
-            self.http_log.finish(exchange, error)
+            self.http_log.finish(exchange, redact(error, self._secrets) if error else error)
 
     async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
                            msg_id: Any, is_request: bool, modern: bool, sent_session: str | None,
@@ -368,7 +375,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 return
             if kind and kind != "application/json" and not kind.endswith("+json"):
                 self._undelivered(msg_id, f"{status_text(response)} with content type {kind!r} (expected application/json "
-                                          f"or text/event-stream): {quote_body(body)}", status, exchange)
+                                          f"or text/event-stream): {quote_body(body, self._secrets)}", status, exchange)
                 return
             meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
             if over:
@@ -384,7 +391,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             if msg_id is not None and not _is_reply(body, msg_id):
                 # Kept as a frame above; the request itself will get nothing more.
                 self._undelivered(msg_id, f"{status_text(response)}: the JSON body does not answer the request: "
-                                          f"{quote_body(body)}", status, exchange)
+                                          f"{quote_body(body, self._secrets)}", status, exchange)
             return
         body, size = await read_error_body(response)
         self._body(exchange, size)
@@ -397,10 +404,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             if is_request and not answers:
                 self._undelivered(msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange)
             return
-        reason = f"{status_text(response)}: {quote_body(body)}"
+        reason = f"{status_text(response)}: {quote_body(body, self._secrets)}"
         if status == 401:
             challenge = response.headers.get("www-authenticate")
-            reason += " (the server wants authorization" + (f": WWW-Authenticate {challenge[:200]})" if challenge else ")")
+            reason += " (the server wants authorization" + (f": WWW-Authenticate {printable(challenge[:200])})" if challenge else ")")
         self._undelivered(msg_id, reason, status, exchange, legacy_hint=status in LEGACY_HINT_STATUSES)
 
     def _body(self, exchange: HttpExchange | None, size: int) -> None:
@@ -524,7 +531,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 if not response.is_success or content_type(response) != "text/event-stream":
                     body, size = await read_error_body(response)
                     self._body(ex, size)
-                    why = f"resuming got {status_text(response)}: {quote_body(body)}"
+                    why = f"resuming got {status_text(response)}: {quote_body(body, self._secrets)}"
                     self._finish(ex, why)
                     previous = ex
                     if response.status_code in (400, 404, 405):
