@@ -215,3 +215,21 @@ def test_terminal_escapes_in_an_error_body_are_shown_not_obeyed(hostile_url):
     assert result.returncode == 3, result.stderr
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert r"oops \x1b[2J\x1b]0;pwned\x07\x1b[31mred" in result.stderr
+
+
+# -- HTTP+SSE endpoint events ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode, cap, words", [
+    ("endpointbad", "256M", r"the endpoint event's URI is not valid: /messages?x=1\x07y"),
+    ("endpointhuge", "256M", "the endpoint event's URI is not valid: /messages/aaaa"),
+    ("endpointhuge", "1M", "the endpoint event is too long: 3145738 bytes (cap 1048576): refused"),
+    ("endpointfile", "256M", "the endpoint file:///etc/passwd is on another origin"),
+])
+def test_an_unusable_endpoint_event_is_refused_in_words(hostile_url, mode, cap, words):
+    """A control character, 3 MB of path, or an event cut at the frame cap (its head is not the
+    endpoint): refused at once, in a message of bounded size, not a crash on the first POST."""
+    result = run_cli(f"{hostile_url}/{mode}", "--transport", "sse", "--max-frame-size", cap, "call", "echo", "text=hi")
+    assert result.returncode == 3, result.stderr
+    assert words in result.stderr
+    assert "InvalidURL" not in result.stderr and "transport failed" not in result.stderr
+    assert len(result.stderr) < 2000 and "\x07" not in result.stderr

@@ -163,7 +163,8 @@ async def open_response(
                 http_log.finish(exchange, "not sent: the request cannot be built")
             bad = [name for name, value in headers.items() if not value.isascii() or not name.isascii()]
             what = f"header {', '.join(bad)} is not ASCII" if bad else f"{exc.__class__.__name__}: {exc}"
-            raise TransportError(f"the request to {mask_url(url)} cannot be sent: {what}") from None
+            raise TransportError(f"the request to {quote_line(printable(mask_url(url)), QUOTE_CHARS)} cannot be sent: "
+                                 f"{quote_line(printable(what), QUOTE_CHARS)}") from None
         try:
             response = await client.send(request, stream=True)
         except BaseException as exc:

@@ -18,6 +18,7 @@ import anyio.abc
 import anyio.lowlevel
 import httpx2
 
+from ..protocol.errors import quote_line
 from ..protocol.framing import MAX_LINE_BYTES
 from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
@@ -30,6 +31,7 @@ from .sse_events import SseParser
 from .http_util import LazyEvent as _LazyEvent
 
 ENDPOINT_TIMEOUT = 10.0
+ENDPOINT_QUOTE = 300  # characters of an endpoint URI quoted in a message
 
 
 class LegacySseTransport(Transport):
@@ -183,7 +185,7 @@ class LegacySseTransport(Transport):
                     if self.http_log is not None and exchange is not None:
                         self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
                     if event.event == "endpoint":
-                        if not self._on_endpoint(event.data, stream_url):
+                        if not self._on_endpoint(event.data, stream_url, event.problem):
                             return None
                     elif event.event == "message" and (event.data or event.problem):
                         meta: dict[str, Any] = {"exchange": exchange.id if exchange else None, "status": status,
@@ -196,22 +198,30 @@ class LegacySseTransport(Transport):
         dropped = parser.finish()
         return f"it ended in the middle of an event ({dropped} bytes lost)" if dropped else None
 
-    def _on_endpoint(self, data: bytes, stream_url: str) -> bool:
+    def _on_endpoint(self, data: bytes, stream_url: str, problem: str | None = None) -> bool:
         """Take the POST endpoint; False (and a failure) when it cannot be used."""
         text = data.decode("utf-8", errors="replace").strip()
+        shown = quote_line(printable(mask_url(text)), ENDPOINT_QUOTE)  # server text: bounded, no control characters
         if self.endpoint is not None:
-            self._emit(Note(f"HTTP+SSE: a second endpoint event ({printable(mask_url(text))[:300]}) was ignored"))
+            self._emit(Note(f"HTTP+SSE: a second endpoint event ({shown}) was ignored"))
             return True
+        if problem is not None:
+            self._failure = f"the endpoint event is {problem}: refused"
+            self._ready.set()
+            return False
         try:
             resolved = urljoin(stream_url, text)
             same = origin(resolved) == origin(stream_url)
-        except ValueError:
-            self._failure = f"the endpoint event's URI is not valid: {mask_url(text)!r}"
+            if same and text:
+                check_url(resolved)  # what httpx cannot send (control characters, too long) fails here, in words
+        except (ValueError, TransportError) as exc:
+            why = f" (too long: {len(text)} characters)" if "too long" in str(exc) else ""
+            self._failure = f"the endpoint event's URI is not valid: {shown}{why}"
             self._ready.set()
             return False
         if not text or not same:
-            self._failure = (f"the endpoint {mask_url(resolved)} is on another origin than {mask_url(stream_url)}: refused"
-                             if text else "the endpoint event is empty")
+            self._failure = (f"the endpoint {quote_line(printable(mask_url(resolved)), ENDPOINT_QUOTE)} is on another origin "
+                             f"than {mask_url(stream_url)}: refused" if text else "the endpoint event is empty")
             self._ready.set()
             return False
         self.endpoint = resolved
