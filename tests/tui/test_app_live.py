@@ -253,12 +253,14 @@ async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
         await app.main.composer.set_arguments({"kind": "elicitation"})
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the elicitation modal")
-        field = app.screen.query_one("#request-text", Input)
-        field.value = json.dumps({"name": "Ada", "age": 36})
-        await pilot.click("#accept")
+        form = app.screen.form
+        form.body._editors["$.name"].value = "Ada"
+        form.body._editors["$.age"].value = "36"
+        await pilot.pause()
+        await pilot.click("#elicitation-accept")
         await wait_for(pilot, lambda: len(finished) == 2, what="the elicitation call")
         answer = text_of(finished[1].outcome)
-        assert '"action": "accept"' in answer and '"Ada"' in answer
+        assert '"action": "accept"' in answer and '"Ada"' in answer and '"age": 36' in answer
 
 
 @pytest.mark.anyio

@@ -82,7 +82,15 @@ def collect(into: list):
 
 
 async def answer(pilot, app, value: str) -> None:
-    field = app.screen.query_one("#request-text", Input)
+    """Accept the modal: an elicitation's form filled from the JSON ``value``, or sampling's reply text."""
+    screen = app.screen
+    if screen.form is not None:
+        for name, typed in json.loads(value).items():
+            screen.form.body._editors[f"$.{name}"].value = typed
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        return
+    field = screen.query_one("#request-text", Input)
     field.value = value
     await pilot.click("#accept")
 

@@ -80,24 +80,32 @@ class ElicitationForm(Vertical):
         label.update(text or "")
         label.set_class(bool(text), "has-error")
 
-    @on(Button.Pressed, "#elicitation-accept")
-    def _accept(self, event: Button.Pressed) -> None:
-        event.stop()
+    def accept(self) -> bool:
+        """Accept if the answer is valid: post ``Answered``; otherwise show why on the fields (False)."""
         try:
             content = self.content()
         except (FormValueError, ValueError) as exc:
             self._error(str(exc))
-            return
+            return False
         issues = elicitation_issues(self.spec, content)
         if issues:
             self.body.show_issues(issues)
             self._error(f"{len(issues)} field{'s' if len(issues) != 1 else ''} to fix before accepting")
-            return
+            return False
         self._error(None)
         self.post_message(self.Answered(self, elicit_result("accept", content)))
+        return True
+
+    def refuse(self, action: str) -> None:
+        """Decline or cancel: post ``Answered`` with no content."""
+        self.post_message(self.Answered(self, elicit_result(action)))
+
+    @on(Button.Pressed, "#elicitation-accept")
+    def _accept(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.accept()
 
     @on(Button.Pressed, "#elicitation-decline, #elicitation-cancel")
     def _refuse(self, event: Button.Pressed) -> None:
         event.stop()
-        action = "decline" if event.button.id == "elicitation-decline" else "cancel"
-        self.post_message(self.Answered(self, elicit_result(action)))
+        self.refuse("decline" if event.button.id == "elicitation-decline" else "cancel")
