@@ -319,3 +319,25 @@ async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connec
         cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT
                      and e.method == "notifications/cancelled"]
         assert [n["params"]["requestId"] for n in cancelled] == [calls[1]["id"]]
+
+
+async def test_a_call_cancelled_before_its_input_is_asked_asks_nobody(connect):
+    """A call cancelled once its InputRequiredResult was in, but before the input was
+    gathered, used to put the elicitation to the user anyway (then drop the answer)."""
+    import anyio
+
+    asked = []
+
+    async def elicit(params, entry):
+        asked.append(params)
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": elicit}) as c:
+        first = await c.session.begin_tool_call("slow_retry", {})
+        with anyio.fail_after(5):
+            while not first.done:
+                await anyio.sleep(0.01)
+        await first.cancel("the user closed the call")
+        with pytest.raises(RequestCancelled, match="the user closed the call"):
+            await c.session.finish_tool_call(first)
+        assert asked == [] and len(tool_calls(c.store)) == 1

@@ -64,6 +64,8 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
         if round_no > MAX_ROUNDS:
             raise MrtrError(f"{method}: the server still asked for input after {MAX_ROUNDS} rounds; stopped")
         requests, state = _parse(method, result)
+        if first.cancel_requested is not None:  # cancelled once this answer was in: ask no one
+            raise RequestCancelled(method, first.cancel_requested)
         session._emit(InputRequested(round_no, requests, first_seq))
         responses = await _answer_all(session, method, requests, pending)
         if first.cancel_requested is not None:  # cancelled while the input was being gathered
