@@ -341,3 +341,21 @@ async def test_a_call_cancelled_before_its_input_is_asked_asks_nobody(connect):
         with pytest.raises(RequestCancelled, match="the user closed the call"):
             await c.session.finish_tool_call(first)
         assert asked == [] and len(tool_calls(c.store)) == 1
+
+
+async def test_a_tool_enabled_sampling_without_sampling_tools_declared_is_flagged(connect, tmp_path):
+    """client/sampling.mdx: "Servers MUST NOT send tool-enabled sampling requests to Clients
+    that have not declared support for tool use via the sampling.tools capability."
+    mcp-inspector declares ``sampling: {}``."""
+    answer = tmp_path / "plan.json"
+    answer.write_text(json.dumps({"text": "step one"}))
+    async with connect(MODERN, era="auto", handlers=build_handlers(sampling=f"@{answer}")) as c:
+        outcome = await c.session.call_tool("sample_with_tools", {})
+        assert outcome.result["content"][0]["text"] == "step one"
+        assert tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"sampling": {}}
+        reply = reply_to_first_call(c.store)
+        assert "tool-enabled sampling/createMessage, but the client did not declare sampling.tools" in (reply.problem or "")
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": ada, **build_handlers(sampling=f"@{answer}")}) as c:
+        await c.session.call_tool("wizard", {})  # a plain sampling request: nothing to flag
+        assert all(e.problem is None for e in c.store if e.direction is Direction.IN and e.method is None
+                   and e.kind is Kind.RESPONSE)

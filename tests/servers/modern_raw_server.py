@@ -23,6 +23,8 @@ Tools:
 * ``long()``: a tasks-extension result (``resultType: "task"``).
 * ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
+* ``sample_with_tools()``: MRTR asking for a ``sampling/createMessage`` with ``tools``
+  (key ``plan``), whatever the client declared; returns the sampled text.
 * ``open_url()``: MRTR asking for a URL-mode ``elicitation/create`` (key ``visit``), whatever
   the client declared; returns the action it got.
 
@@ -98,6 +100,7 @@ class Server:
             tool("slow_retry", "Ask for a name (MRTR), then answer the retry after a second"),
             tool("touch", "Say a resource changed (on the listen stream)", {"uri": {"type": "string"}}),
             tool("open_url", "Ask the user to open a URL (URL-mode elicitation, MRTR)"),
+            tool("sample_with_tools", "Ask for a tool-enabled sampling (MRTR)"),
             tool("cancel_other", "Send notifications/cancelled for this very call (forbidden), then answer"),
         ]
         self.listen_id = None
@@ -279,6 +282,15 @@ class Server:
                 return
             count = len(answers["roots"].get("roots", []))
             self.result(rid, {"content": [{"type": "text", "text": f"{count} roots"}]})
+        elif name == "sample_with_tools":
+            plan = (params.get("inputResponses") or {}).get("plan")
+            if plan is None:
+                self.result(rid, {"resultType": "input_required", "inputRequests": {"plan": {
+                    "method": "sampling/createMessage", "params": {
+                        "messages": [{"role": "user", "content": {"type": "text", "text": "Plan it"}}], "maxTokens": 50,
+                        "tools": [{"name": "search", "inputSchema": {"type": "object"}}]}}}}, complete=False)
+                return
+            self.result(rid, {"content": [{"type": "text", "text": str(plan.get("content", {}).get("text"))}]})
         elif name == "open_url":
             visit = (params.get("inputResponses") or {}).get("visit")
             if visit is None:
