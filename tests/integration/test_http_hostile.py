@@ -4,7 +4,6 @@ Each gets a clear error or is survived; nothing hangs, nothing leaks a secret.""
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 from contextlib import asynccontextmanager
@@ -126,17 +125,34 @@ async def test_a_json_reply_that_never_ends_fails_its_request_at_the_cap(hostile
         assert frame.meta["truncated"] and len(frame.raw) <= OVERLONG_HEAD
 
 
+PEAK = ("import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
+        "print('PEAK_KB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(code)")
+
+
+def run_measured(*args: str) -> tuple[subprocess.CompletedProcess, int]:
+    """The CLI run under a small parent that reports its peak RSS (bytes) on stderr."""
+    result = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "mcp_inspector", *args], capture_output=True,
+                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    head, _, peak = result.stderr.rpartition("PEAK_KB ")
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout, head), int(peak) * 1024
+
+
 def test_a_gzip_bomb_json_reply_is_read_to_the_cap_only(hostile_url):
     """A gzip body inflating to 1 GB: the CLI stops at --max-frame-size and holds it once (not twice)."""
     cap = 64 << 20
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/gzipjson", "--max-frame-size", "64M",
-                             "call", "echo", "text=hi"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    result, peak = run_measured("--url", f"{hostile_url}/gzipjson", "--max-frame-size", "64M", "call", "echo", "text=hi")
     assert result.returncode == 3, result.stderr
     assert "too long: more than 67108864 bytes" in result.stderr and "Traceback" not in result.stderr
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    if peak_kb > before:  # the largest child so far was this CLI
-        assert peak_kb * 1024 < cap * 1.6, f"peak RSS {peak_kb} KB for a {cap >> 20} MB cap"
+    assert peak < cap * 2, f"peak RSS {peak >> 20} MB for a {cap >> 20} MB cap"
+
+
+def test_a_gzip_bomb_sse_event_is_held_to_the_cap_once(hostile_url):
+    """An SSE stream inflating to one 1 GB event, then the reply: the event is kept as its head,
+    the reply arrives, and the parser never holds the cap twice (it joined the whole line to cut it)."""
+    cap = 64 << 20
+    result, peak = run_measured("--url", f"{hostile_url}/gzipsse", "--max-frame-size", "64M", "call", "echo", "text=hi")
+    assert (result.returncode, result.stdout.strip()) == (0, "the reply"), result.stderr
+    assert peak < cap * 2, f"peak RSS {peak >> 20} MB for a {cap >> 20} MB cap"
 
 
 # -- many calls at once --------------------------------------------------------------------------

@@ -18,6 +18,8 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
   as fast as the client reads).
 - ``gzipjson``: tools/call gets a gzip-encoded JSON reply that inflates to 1 GB (the
   reply, then whitespace).
+- ``gzipsse`` / ``gzipsse200``: tools/call gets a gzip-encoded SSE stream: one event of 1 GB /
+  200 MB, then the reply. ``badgzip``: a corrupt gzip body; ``manygzip``: six gzip layers.
 - ``session``: initialize answers with an ``Mcp-Session-Id`` of 60 KB.
 - ``sessionlatin``: the session id has a non-ASCII character (obs-text, which h11 accepts).
 - ``echo401``: tools/call gets 401 with an HTML page echoing the request target and headers, and a
@@ -100,6 +102,11 @@ def gzip_bomb(prefix: bytes, inflated: int) -> bytes:
 
 
 BOMBS: dict[str, bytes] = {}
+
+
+def gzip_compress(data: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    return packer.compress(data) + packer.flush()
 
 
 async def legacy_sse(mode: str, method: str, body: bytes, writer: asyncio.StreamWriter) -> None:
@@ -246,6 +253,35 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
             while True:
                 writer.write(frame)
                 await writer.drain()
+        if mode in ("gzipsse", "gzipsse200"):
+            key = mode
+            bomb = BOMBS.get(key)
+            if bomb is None:
+                size = (1 << 30) if mode == "gzipsse" else (200 << 20)
+                packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+                pieces = [packer.compress(b"data: ")]
+                block = b"x" * (1 << 20)
+                for _ in range(size >> 20):
+                    pieces.append(packer.compress(block))
+                pieces.append(packer.compress(b"\n\ndata: " + reply(msg_id, answer(mode, message) or {}) + b"\n\n"))
+                pieces.append(packer.flush())
+                bomb = BOMBS[key] = b"".join(pieces)
+            writer.write(head("200 OK", {**SSE, "Content-Encoding": "gzip", **session}, len(bomb)) + bomb)
+            await writer.drain()
+            return
+        if mode == "badgzip":
+            writer.write(head("200 OK", {"Content-Type": "application/json", "Content-Encoding": "gzip", **session}, 20)
+                         + b"\x1f\x8b\x08\x00garbage-garbage!")
+            await writer.drain()
+            return
+        if mode == "manygzip":
+            data = reply(msg_id, answer(mode, message) or {})
+            for _ in range(6):
+                data = gzip_compress(data)
+            writer.write(head("200 OK", {"Content-Type": "application/json", "Content-Encoding": ", ".join(["gzip"] * 6),
+                                         **session}, len(data)) + data)
+            await writer.drain()
+            return
         if mode == "gzipjson":
             bomb = BOMBS.get("json")
             if bomb is None:

@@ -135,9 +135,9 @@ class SseParser:
             return
         self._line.append(piece)
         if self._line_size > self._line_cap:
-            # Keep the head (the field name and the start of the value), drop the rest.
-            joined = b"".join(self._line)
-            self._line = [joined[: self.head_size + _FIELD_SLACK]]
+            # Keep the head (the field name and the start of the value), drop the rest
+            # (without joining the whole line first: that would hold the cap twice).
+            self._line = [_head(self._line, self.head_size + _FIELD_SLACK)]
             self._line_over = True
 
     def _end_line(self) -> SseEvent | None:
@@ -186,8 +186,7 @@ class SseParser:
             self._data.append(b"\n")
         self._data.append(value)
         if self._data_size > self.max_event_bytes:
-            joined = b"".join(self._data)
-            self._data = [joined[: self.head_size]]
+            self._data = [_head(self._data, self.head_size)]
             self._data_over = True
 
     def _dispatch(self) -> SseEvent | None:
@@ -214,3 +213,14 @@ class SseParser:
         self._event = ""
         self._id = None
         self._retry_here = None
+
+
+def _head(pieces: list[bytes], size: int) -> bytes:
+    """The first ``size`` bytes of ``pieces`` joined, copying no more than that."""
+    kept: list[bytes] = []
+    for piece in pieces:
+        if size <= 0:
+            break
+        kept.append(piece[:size])
+        size -= len(kept[-1])
+    return b"".join(kept)
