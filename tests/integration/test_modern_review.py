@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PYTHON, SERVERS_DIR
+from conftest import PYTHON, SERVERS_DIR, raw_server_command
 from mcp_inspector.core.protocol.errors import ConnectError, InputDeclined, ProtocolViolation, RequestCancelled, RpcError
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import SessionState
@@ -359,3 +359,23 @@ async def test_a_tool_enabled_sampling_without_sampling_tools_declared_is_flagge
         await c.session.call_tool("wizard", {})  # a plain sampling request: nothing to flag
         assert all(e.problem is None for e in c.store if e.direction is Direction.IN and e.method is None
                    and e.kind is Kind.RESPONSE)
+
+
+async def test_an_elicitation_handler_that_opens_urls_can_declare_url_mode(connect):
+    """client/elicitation.mdx §Capabilities: a client declares the modes it supports
+    (``{"form": {}, "url": {}}``), and servers MUST NOT send other modes. The declaration
+    followed only the handler's presence (always form only), so a handler able to open
+    URLs (the TUI's) could not say so; it now carries ``mcp_capability``."""
+    async def visit(params, entry):
+        return {"action": "accept"}  # URL mode: no content
+
+    visit.mcp_capability = {"form": {}, "url": {}}
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": visit}) as c:
+        outcome = await c.session.call_tool("open_url", {})
+        assert outcome.result["content"][0]["text"] == "url: accept"
+        caps = tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
+        assert caps == {"elicitation": {"form": {}, "url": {}}}
+        assert reply_to_first_call(c.store).problem is None  # declared: nothing to flag
+    async with connect(raw_server_command(), era="legacy", handlers={"elicitation/create": visit}) as c:  # legacy too
+        initialize = json.loads(next(e for e in c.store if e.method == "initialize").raw)
+        assert initialize["params"]["capabilities"] == {"elicitation": {"form": {}, "url": {}}}

@@ -186,7 +186,7 @@ class McpSession:
         caps: dict[str, Any] = {}
         for method, (name, value) in HANDLER_CAPABILITIES.items():
             if method in self.connection.handlers:
-                caps[name] = value
+                caps[name] = modern.declared_value(self.connection.handlers[method], value)
         return caps
 
     async def initialize(self) -> dict[str, Any]:

@@ -47,12 +47,23 @@ MODERN_ERROR_CODES = {
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 
+#: A handler may carry this attribute (a dict) to declare more than the default value,
+#: e.g. an elicitation handler that can open URLs: ``handler.mcp_capability = {"form": {}, "url": {}}``.
+CAPABILITY_ATTRIBUTE = "mcp_capability"
+
+
+def declared_value(handler: Any, default: dict[str, Any]) -> dict[str, Any]:
+    """The capability value a registered handler declares (its ``mcp_capability``, else ``default``)."""
+    value = getattr(handler, CAPABILITY_ATTRIBUTE, None)
+    return dict(value) if isinstance(value, dict) else dict(default)
+
+
 def client_capabilities(handlers: dict[str, Any]) -> dict[str, Any]:
     """What the client declares in the modern era, from the handlers it has."""
     caps: dict[str, Any] = {}
     for method, (name, value) in MODERN_HANDLER_CAPABILITIES.items():
         if method in handlers:
-            caps[name] = dict(value)
+            caps[name] = declared_value(handlers[method], value)
     return caps
 
 
