@@ -4,8 +4,10 @@ Each gets a clear error or is survived; nothing hangs, nothing leaks a secret.""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import urllib.request
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
@@ -13,7 +15,7 @@ from typing import Any, AsyncIterator
 import anyio
 import pytest
 
-from mcp_inspector.core.protocol.errors import TransportFailure
+from mcp_inspector.core.protocol.errors import RequestTimeout, TransportFailure
 from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
@@ -249,3 +251,19 @@ def test_an_unusable_endpoint_event_is_refused_in_words(hostile_url, mode, cap, 
     assert words in result.stderr
     assert "InvalidURL" not in result.stderr and "transport failed" not in result.stderr
     assert len(result.stderr) < 2000 and "\x07" not in result.stderr
+
+
+async def test_retry_zero_polling_is_not_a_storm_of_gets(hostile_url):
+    """Every resume GET gets a new priming event with retry: 0 and ends (2025-11-25 polling, never
+    the reply): the client polls at most every 100 ms (it sent hundreds of GETs a second)."""
+    def polls() -> int:
+        with urllib.request.urlopen(f"{hostile_url}/_polls", timeout=5) as response:
+            return json.loads(response.read())
+
+    before = polls()
+    async with connected(HttpTransport(f"{hostile_url}/poll0")) as h:
+        await h.handshake()
+        with pytest.raises(RequestTimeout):
+            await h.call(timeout=2)
+    sent = polls() - before
+    assert 1 <= sent <= 2 / 0.1 + 5, f"{sent} GETs in 2 s"

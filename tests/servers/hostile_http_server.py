@@ -29,6 +29,9 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``slowheaders`` / ``cutheaders`` / ``badchunk`` / ``bigheader``: tools/call gets response
   headers that never end (a byte every 0.2 s) / are cut off / a bad chunk size / a 1 MB header.
 - ``slowcall``: tools/call is answered after 12 s (``/slowcall/<seconds>``: that many).
+- ``poll0``: tools/call gets a priming event with ``retry: 0`` and ends; every GET with
+  ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
+- ``floodslow``: the standalone GET floods (as ``flood``) and tools/call takes 5 s.
 - ``endpointfile`` / ``endpointbad`` / ``endpointhuge``: a 2024-11-05 HTTP+SSE server
   (POST to the URL gets 404) whose ``endpoint`` event is a ``file://`` URI / a URI
   with a control character / a 3 MB path on the same origin.
@@ -43,6 +46,7 @@ import zlib
 from typing import Any
 
 PORT = 0
+STATE: dict[str, Any] = {}
 SESSION = "hostile-session-1"
 
 
@@ -165,12 +169,20 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         return
     if method == "GET":
         last = headers.get("last-event-id")
+        if mode == "poll0" and last:  # a new priming event with retry 0, never the reply
+            STATE["polls"] = STATE.get("polls", 0) + 1
+            writer.write(head("200 OK", SSE) + b"id: poll-%d\nretry: 0\ndata: \n\n" % STATE["polls"])
+            await writer.drain()
+            return
+        if mode == "_polls":
+            await send(writer, "200 OK", json.dumps(STATE.get("polls", 0)).encode())
+            return
         if mode in ("retryhuge", "retrylong") and last:
             writer.write(head("200 OK", SSE))
             writer.write(b"data: " + reply(2, answer(mode, {"method": "tools/call"}) or {}) + b"\n\n")
             await writer.drain()
             return
-        if mode == "flood":
+        if mode in ("flood", "floodslow"):
             writer.write(head("200 OK", SSE))
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood " * 20}}
             frame = b"data: " + json.dumps(note).encode() + b"\n\n"
@@ -226,6 +238,8 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await writer.drain()
         await asyncio.sleep(1)
         return
+    if mode == "floodslow" and rpc == "tools/call":
+        await asyncio.sleep(5)
     if mode == "slowcall" and rpc == "tools/call":
         await asyncio.sleep(float(parts[1]) if len(parts) > 1 else 12)
     session = {"Mcp-Session-Id": SESSION}
@@ -240,6 +254,10 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await writer.drain()
         return
     if rpc == "tools/call":
+        if mode == "poll0":
+            writer.write(head("200 OK", {**SSE, **session}) + b"id: prime-0\nretry: 0\ndata: \n\n")
+            await writer.drain()
+            return
         if mode in ("retryhuge", "retrylong"):
             digits = b"1" + b"0" * 12 if mode == "retryhuge" else b"9" * 5000
             writer.write(head("200 OK", {**SSE, **session}))

@@ -23,6 +23,7 @@ from .sse_events import SseParser
 
 DEFAULT_RETRY_MS = 1000  # when a stream to reopen or resume gave no retry field
 MAX_RETRY_MS = 30_000  # the longest ``retry`` honoured: a server asking for 10^12 ms must not park a request for ever
+MIN_RETRY_MS = 100  # the shortest: ``retry: 0`` and a stream closed at once must not become a storm of GETs
 STANDALONE_FAILURES = 3  # standalone GET failures in a row before it is left closed
 
 
@@ -100,4 +101,5 @@ class StandaloneStream:
                 if failures >= STANDALONE_FAILURES * 2:
                     self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
                     return
-                await anyio.sleep(min(retry if retry is not None else DEFAULT_RETRY_MS, self.max_retry_ms) / 1000 * (2 ** min(failures, 5)))
+                delay = max(MIN_RETRY_MS, min(retry if retry is not None else DEFAULT_RETRY_MS, self.max_retry_ms))
+                await anyio.sleep(delay / 1000 * (2 ** min(failures, 5)))

@@ -44,7 +44,7 @@ from .http_util import (
     redact, secret_values,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
-from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, StandaloneStream
+from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS, StandaloneStream
 from .sse_events import SseEvent, SseParser
 
 
@@ -509,7 +509,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         previous = exchange
         while attempts < self.resume_attempts:
             attempts += 1
-            delay = min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms)
+            delay = max(MIN_RETRY_MS, min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms))
             await anyio.sleep(delay / 1000)
             headers = self._base_headers()
             _set(headers, "Accept", "text/event-stream")
