@@ -267,3 +267,12 @@ async def test_retry_zero_polling_is_not_a_storm_of_gets(hostile_url):
             await h.call(timeout=2)
     sent = polls() - before
     assert 1 <= sent <= 2 / 0.1 + 5, f"{sent} GETs in 2 s"
+
+
+async def test_a_big_reply_to_another_id_does_not_end_the_requests_stream(hostile_url):
+    """On tools/call's stream, a 2 MB reply to id 999 (too big to parse for the check): it is not taken
+    as this request's reply, so the stream is read on and the real reply, 1.5 s later, arrives."""
+    async with connected(HttpTransport(f"{hostile_url}/bigother")) as h:
+        await h.handshake()
+        assert (await h.call(timeout=10))["content"][0]["text"] == "the reply"
+        assert any(e.raw.startswith(b'{"jsonrpc": "2.0", "id": 999') for e in h.of(Received))  # kept, as received

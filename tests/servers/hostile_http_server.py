@@ -29,6 +29,8 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``slowheaders`` / ``cutheaders`` / ``badchunk`` / ``bigheader``: tools/call gets response
   headers that never end (a byte every 0.2 s) / are cut off / a bad chunk size / a 1 MB header.
 - ``slowcall``: tools/call is answered after 12 s (``/slowcall/<seconds>``: that many).
+- ``bigother``: tools/call's SSE stream first carries a 2 MB reply to another id, then 1.5 s
+  later the real reply.
 - ``poll0``: tools/call gets a priming event with ``retry: 0`` and ends; every GET with
   ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
 - ``floodslow``: the standalone GET floods (as ``flood``) and tools/call takes 5 s.
@@ -254,6 +256,15 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await writer.drain()
         return
     if rpc == "tools/call":
+        if mode == "bigother":  # a 2 MB reply to another id first, the real reply 1.5 s later
+            writer.write(head("200 OK", {**SSE, **session}))
+            other = reply(999, {"content": [{"type": "text", "text": "x" * (2 << 20)}]})
+            writer.write(b"data: " + other + b"\n\n")
+            await writer.drain()
+            await asyncio.sleep(1.5)
+            writer.write(b"data: " + reply(msg_id, answer(mode, message) or {}) + b"\n\n")
+            await writer.drain()
+            return
         if mode == "poll0":
             writer.write(head("200 OK", {**SSE, **session}) + b"id: prime-0\nretry: 0\ndata: \n\n")
             await writer.drain()

@@ -403,7 +403,11 @@ def set_header(headers: dict[str, str], name: str, value: str) -> None:
 def is_reply(data: bytes, request_id: Any) -> bool:
     """Is this event's data the JSON-RPC reply to ``request_id``? Big events are judged by their head."""
     if len(data) > REPLY_PARSE_LIMIT:
-        return b'"method"' not in data[:512]
+        head = data[:4096]
+        if b'"method"' in head[:512]:
+            return False
+        named = head_id(head)  # a big reply to another id is not this request's reply
+        return named is None or named == request_id
     value = parse_json(data)
     if isinstance(value, list):
         return any(isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id for item in value)
