@@ -276,3 +276,15 @@ async def test_a_big_reply_to_another_id_does_not_end_the_requests_stream(hostil
         await h.handshake()
         assert (await h.call(timeout=10))["content"][0]["text"] == "the reply"
         assert any(e.raw.startswith(b'{"jsonrpc": "2.0", "id": 999') for e in h.of(Received))  # kept, as received
+
+
+def test_notifications_answered_with_endless_streams_do_not_take_the_pool(hostile_url):
+    """110 notifications, each answered 200 with an SSE stream that never ends (the spec says 202),
+    then a call: each stream is closed after a moment, so the call still gets a connection and its
+    reply (it waited for a pool of 100 streams that never end, until its timeout)."""
+    lines = [json.dumps({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})] * 110
+    lines.append(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}))
+    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/notifstream", "--timeout", "15",
+                             "pipe"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert '{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "the reply"}]}}' in result.stdout

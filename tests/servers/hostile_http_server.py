@@ -31,6 +31,7 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``slowcall``: tools/call is answered after 12 s (``/slowcall/<seconds>``: that many).
 - ``bigother``: tools/call's SSE stream first carries a 2 MB reply to another id, then 1.5 s
   later the real reply.
+- ``notifstream``: every notification gets 200 with an SSE stream that stays open (not 202).
 - ``poll0``: tools/call gets a priming event with ``retry: 0`` and ends; every GET with
   ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
 - ``floodslow``: the standalone GET floods (as ``flood``) and tools/call takes 5 s.
@@ -208,6 +209,11 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await send(writer, "400 Bad Request", b"not JSON", "text/plain")
         return
     if not isinstance(message, dict) or "id" not in message:
+        if mode == "notifstream":  # a notification gets a stream that never ends (the spec says 202)
+            writer.write(head("200 OK", SSE))
+            await writer.drain()
+            await asyncio.sleep(120)
+            return
         await send(writer, "202 Accepted")
         return
     msg_id = message["id"]

@@ -100,6 +100,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self._tasks: set[anyio.CancelScope] = set()
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
+        self._stream_note = False  # said once: notifications get streams that stay open
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
         self._resuming: set[str] = set()  # requests whose cut stream is being resumed by GET
         self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
@@ -363,7 +364,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 if done is not None:
                     done.set()
             if kind == "text/event-stream":
-                await self._read_post_stream(response, exchange, msg_id if is_request else None, modern)
+                if not is_request:
+                    await self._read_notification_stream(response, exchange)
+                    return
+                await self._read_post_stream(response, exchange, msg_id, modern)
                 return
             body, size, over = await read_capped(response, self.max_frame_bytes, OVERLONG_HEAD)
             self._body(exchange, size)
@@ -477,6 +481,20 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         if stream.request_id is not None and not stream.replied and _is_reply(event.data, stream.request_id):
             stream.replied = True
         self._emit(Received(event.data, meta, event.problem))
+
+    async def _read_notification_stream(self, response: httpx2.Response, exchange: HttpExchange | None) -> None:
+        """A notification (or response) answered with an SSE stream instead of 202: what comes within
+        ``REPLY_DRAIN`` is delivered, then it is closed (as the TypeScript SDK does at once), so streams
+        that never end cannot take the whole connection pool, one notification at a time."""
+        parser = SseParser(self.max_frame_bytes)
+        error = None
+        with anyio.move_on_after(REPLY_DRAIN) as scope:
+            error = await self._pump(response, exchange, parser, StreamState(None, response.status_code))
+        if scope.cancelled_caught and not self._stream_note:
+            self._stream_note = True
+            self._emit(Note("the server answers notifications with SSE streams that stay open (the spec says 202 Accepted): "
+                            f"each is closed after {REPLY_DRAIN:g} s", {"exchange": exchange.id if exchange else None}))
+        self._finish(exchange, error)
 
     async def _read_post_stream(self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool) -> None:
         stream = StreamState(request_id, response.status_code)
