@@ -1,4 +1,5 @@
-"""Snapshots of the HTTP view, an exchange's detail and an MRTR round's modal, at 120x40 and 80x24.
+"""Snapshots of the HTTP view, an exchange's detail and an MRTR round's modal (its elicitation
+form, the buttons still on screen at 80x24), at 120x40 and 80x24.
 
 Deterministic like test_snapshots.py: the recorded demo session (``--open``) in snapshot
 mode; the HttpLog gets a fixed clock and what an HTTP transport records for a short
@@ -47,8 +48,12 @@ def test_http_exchange_detail(snap_compare, size):
     assert snap_compare(recorded_app(), terminal_size=size, run_before=with_http_log("6", "up", "up", "enter"))
 
 
-MRTR_PARAMS = {"mode": "form", "message": "Your name?",
-               "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}
+MRTR_PARAMS = {"mode": "form", "message": "Your name, and what kind of poem?",
+               "requestedSchema": {"type": "object", "properties": {
+                   "name": {"type": "string", "title": "Name"},
+                   "style": {"type": "string", "title": "Poem style", "enum": ["haiku", "limerick", "sonnet"], "default": "haiku"},
+                   "rhyme": {"type": "boolean", "title": "Rhyme", "default": True}},
+                   "required": ["name"]}}
 MRTR_CONTEXT = "Input round 2 of tools/call wizard (#12): the server needs this answer before it can reply."
 
 
