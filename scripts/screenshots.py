@@ -1,6 +1,6 @@
 """Drive the TUI against the demo server and save an SVG of each main view.
 
-    python scripts/screenshots.py [--out screenshots]
+    python scripts/screenshots.py [--out screenshots] [--only mrtr-modal,http]
 
 Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.demo -v``
 (``-v`` makes it trace to stderr, so the console view has something to show)
@@ -9,6 +9,7 @@ and writes: main (a tool called, its result), tools-changed + tool-diff
 and connect; then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
 on 127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP
 view), http-detail (a tools/call answered on an SSE stream) and remote-overview.
+``--only`` writes just the pictures named (and skips a server none of them needs).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
 from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
+LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
+               "connect", "help")
+REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
+ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
 
 async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> None:
@@ -49,6 +54,8 @@ async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> 
 
 
 async def take(pilot, out: Path, name: str) -> None:
+    if ONLY and name not in ONLY:
+        return
     await pilot.pause(0.3)
     path = out / f"{name}.svg"
     path.write_text(pilot.app.export_screenshot(title=f"mcp-inspector: {name}"), encoding="utf-8")
@@ -118,7 +125,6 @@ def start_http_server() -> tuple[subprocess.Popen, str]:
 async def run_remote(out: Path) -> None:
     from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
     from mcp_inspector.tui.screens.server_request import ServerRequestScreen
-    from textual.widgets import Input
 
     server, url = start_http_server()
     try:
@@ -136,9 +142,11 @@ async def run_remote(out: Path) -> None:
             main.tool_list.option_list.focus()
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input round", timeout=15)
-            app.screen.query_one("#request-text", Input).value = '{"name": "Ada"}'
+            modal = app.screen
+            await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is modal, what="the form's first field")
+            await pilot.press(*"Ada")  # the elicitation form, by keyboard
             await take(pilot, out, "mrtr-modal")
-            await pilot.click("#accept")
+            await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: not main.in_flight, what="ask_user's result", timeout=15)
             await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
             app.clear_notifications()
@@ -162,10 +170,19 @@ async def run_remote(out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "screenshots"), help="folder for the SVG files")
+    parser.add_argument("--only", default="", help="comma-separated picture names to write (default: all): "
+                        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS))
     args = parser.parse_args()
+    ONLY.update(name.strip() for name in args.only.split(",") if name.strip())
+    unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS)
+    if unknown:
+        parser.error(f"unknown picture(s): {', '.join(sorted(unknown))}")
+
     async def both() -> None:
-        await run(Path(args.out))
-        await run_remote(Path(args.out))
+        if not ONLY or ONLY & set(LOCAL_SHOTS):
+            await run(Path(args.out))
+        if not ONLY or ONLY & set(REMOTE_SHOTS):
+            await run_remote(Path(args.out))
 
     asyncio.run(both())
 
