@@ -133,7 +133,8 @@ async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
         assert "required" in (screen.form.body.message_for("$.name") or "")
         assert "2 fields to fix before accepting" in error_text(screen)
 
-        await pilot.press("backspace", "backspace", "backspace", *"42", "shift+tab", *"Grace")
+        assert app.focused is editor(screen, "name")  # the first field to fix has the focus
+        await pilot.press(*"Grace", "tab", "backspace", "backspace", "backspace", *"42")
         assert screen.form.body.message_for("$.age") is None
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="the call to finish")
@@ -363,3 +364,26 @@ async def test_an_unknown_mode_and_a_url_that_cannot_be_opened():
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: app.answers, what="the answer")
     assert app.answers[0].result == {"action": "decline"}
+
+
+async def test_no_fields_asked_and_keys_remapped_by_id():
+    class Remapped(ModalApp):
+        keymap = {"server-request.accept": "ctrl+y", "server-request.decline": "ctrl+b"}
+
+        def on_mount(self) -> None:
+            self.set_keymap(self.keymap)
+            super().on_mount()
+
+    app = Remapped({"mode": "form", "message": "Ready?", "requestedSchema": {"type": "object", "properties": {}}})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert "The server asks for no fields: Accept sends an empty answer." in str(screen.query_one(".form-empty").render())
+        assert "ctrl+y accept · ctrl+b decline · esc cancel" in str(screen.query_one("#request-keys").render())
+        await pilot.press("ctrl+s")  # no longer bound here
+        await pilot.pause(0.1)
+        assert app.answers == []
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: app.answers, what="the answer")
+    assert app.answers[0].result == {"action": "accept", "content": {}}

@@ -225,6 +225,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
                                                 id="elicitation-form")
                 except ElicitationSchemaError as exc:
                     self.note = clean(f"No form for this schema, answer as JSON: {exc}")
+                except Exception as exc:  # a form-engine bug must not lose the question
+                    self.note = clean(f"The form failed ({exc.__class__.__name__}: {exc}), answer as JSON.")
 
     @property
     def kind(self) -> str:
@@ -376,7 +378,10 @@ class ServerRequestScreen(ModalScreen[Answer]):
     def action_answer(self, action: str) -> None:
         if self.form is not None:
             if action == "accept":
-                self.form.accept()  # posts Answered when valid, else shows why on the fields
+                if not self.form.accept():  # posts Answered when valid, else shows why on the fields
+                    invalid = self.form.first_invalid()
+                    if invalid is not None and invalid.focusable:
+                        invalid.focus()
             else:
                 self.form.refuse(action)
         elif self.url is not None:

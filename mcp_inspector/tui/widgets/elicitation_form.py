@@ -71,6 +71,17 @@ class ElicitationForm(Vertical):
             yield Button("Decline", id="elicitation-decline", compact=True)
             yield Button("Accept", id="elicitation-accept", variant="primary", compact=True)
 
+    def on_mount(self) -> None:
+        for empty in self.body.query(".form-empty").results(Static):  # the tool form's wording, not ours
+            empty.update("The server asks for no fields: Accept sends an empty answer.")
+
+    def first_invalid(self) -> Any:
+        """The editor of the first field showing a reason (after a refused accept), or None."""
+        for key, editor in self.body._editors.items():
+            if self.body.message_for(key) is not None:
+                return editor
+        return None
+
     def content(self) -> dict[str, Any]:
         """The answer as it stands (raises FormValueError / ValueError when it cannot be built)."""
         return elicitation_content(self.spec, self.body.values)
