@@ -387,3 +387,19 @@ async def test_no_fields_asked_and_keys_remapped_by_id():
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.answers, what="the answer")
     assert app.answers[0].result == {"action": "accept", "content": {}}
+
+
+async def test_the_buttons_stay_on_screen_when_the_terminal_shrinks():
+    app = ModalApp(DEFAULTS)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
+        await pilot.pause(0.2)
+        screen = app.screen
+        buttons = [screen.query_one(f"#elicitation-{b}", Button) for b in ("accept", "decline", "cancel")]
+        assert all(visible(screen, b) for b in buttons) and visible(screen, editor(screen, "ok"))  # all fits at 120x40
+        await pilot.resize_terminal(80, 20)
+        await pilot.pause(0.3)
+        assert all(visible(screen, b) for b in buttons) and not visible(screen, editor(screen, "ok"))
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause(0.3)
+        assert all(visible(screen, b) for b in buttons) and visible(screen, editor(screen, "ok"))
