@@ -288,3 +288,12 @@ def test_notifications_answered_with_endless_streams_do_not_take_the_pool(hostil
                              "pipe"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert '{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "the reply"}]}}' in result.stdout
+
+
+def test_a_flood_of_server_requests_on_the_standalone_stream_is_read_as_fast_as_answered(hostile_url):
+    """The standalone stream sends pings as fast as we read; each wants an answer POSTed (one at a
+    time). The stream pauses while 64 answers wait, so memory stays flat and the call, answered
+    after 5 s, gets its reply (it was 772 MB at 20 s and the call timed out behind the answers)."""
+    result, peak = run_measured("--url", f"{hostile_url}/pingflood", "--timeout", "40", "call", "echo", "text=hi")
+    assert (result.returncode, result.stdout.strip()) == (0, "the reply"), result.stderr
+    assert peak < 300 << 20, f"peak RSS {peak >> 20} MB"

@@ -34,6 +34,9 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``notifstream``: every notification gets 200 with an SSE stream that stays open (not 202).
 - ``poll0``: tools/call gets a priming event with ``retry: 0`` and ends; every GET with
   ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
+- ``pingflood``: the standalone GET sends ping requests as fast as the client reads; tools/call
+  takes 5 s.
+- ``s101`` / ``s103`` / ``s204`` / ``s304`` / ``s999``: tools/call gets that status (103 then 200).
 - ``floodslow``: the standalone GET floods (as ``flood``) and tools/call takes 5 s.
 - ``endpointfile`` / ``endpointbad`` / ``endpointhuge``: a 2024-11-05 HTTP+SSE server
   (POST to the URL gets 404) whose ``endpoint`` event is a ``file://`` URI / a URI
@@ -185,6 +188,16 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
             writer.write(b"data: " + reply(2, answer(mode, {"method": "tools/call"}) or {}) + b"\n\n")
             await writer.drain()
             return
+        if mode == "pingflood":  # server requests as fast as the client reads: each wants an answer
+            writer.write(head("200 OK", SSE))
+            count = 0
+            while True:
+                block = []
+                for _ in range(200):
+                    count += 1
+                    block.append(b'data: {"jsonrpc":"2.0","id":"p%d","method":"ping"}\n\n' % count)
+                writer.write(b"".join(block))
+                await writer.drain()
         if mode in ("flood", "floodslow"):
             writer.write(head("200 OK", SSE))
             note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood " * 20}}
@@ -226,6 +239,20 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
     if mode == "ansi500" and rpc == "tools/call":
         await send(writer, "500 Internal Server Error", b"oops \x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m \x9b31m done", "text/plain")
         return
+    if mode in ("s101", "s103", "s204", "s304", "s999") and rpc == "tools/call":
+        code = mode[1:]
+        if code == "103":
+            writer.write(b"HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n")
+            await send(writer, "200 OK", reply(msg_id, answer(mode, message) or {}), headers={"Mcp-Session-Id": SESSION})
+            return
+        if code == "101":
+            writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+            await writer.drain()
+            await asyncio.sleep(30)
+            return
+        writer.write(head(f"{code} Whatever", {"Content-Type": "application/json"}, 0))
+        await writer.drain()
+        return
     if mode == "slowheaders" and rpc == "tools/call":
         writer.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
         while True:
@@ -246,7 +273,7 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await writer.drain()
         await asyncio.sleep(1)
         return
-    if mode == "floodslow" and rpc == "tools/call":
+    if mode in ("floodslow", "pingflood") and rpc == "tools/call":
         await asyncio.sleep(5)
     if mode == "slowcall" and rpc == "tools/call":
         await asyncio.sleep(float(parts[1]) if len(parts) > 1 else 12)

@@ -90,7 +90,7 @@ class StandaloneStream:
                         return
                     parser = SseParser(self.max_frame_bytes)
                     parser.last_event_id, parser.retry = last_id, retry
-                    error = await self._pump(response, exchange, parser, StreamState(None, status))
+                    error = await self._pump(response, exchange, parser, StreamState(None, status), throttle=True)
                     parser.finish()
                     self._finish(exchange, error)
                     last_id, retry = parser.last_event_id, parser.retry

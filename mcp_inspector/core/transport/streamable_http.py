@@ -52,6 +52,7 @@ _VISIBLE_ASCII = re.compile(r"[\x21-\x7e]+")
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
+MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the standalone stream pauses
 REPLY_DRAIN = 1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
 
 
@@ -101,6 +102,8 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
         self._stream_note = False  # said once: notifications get streams that stay open
+        self._side_posts = 0  # notifications and responses sent and not yet answered (they go one at a time)
+        self._side_room = LazyEvent()  # set when _side_posts drops under MAX_SIDE_POSTS
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
         self._resuming: set[str] = set()  # requests whose cut stream is being resumed by GET
         self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
@@ -229,6 +232,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         if not expects_reply:
             done = anyio.Event()
             self._barrier = done
+            self._side_posts += 1  # until its task ends (the standalone stream waits while there are many)
         scope = anyio.CancelScope()
         if is_request:
             self._inflight[_key(msg_id)] = (scope, modern)
@@ -283,6 +287,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         finally:
             if done is not None:
                 done.set()
+            if not is_request:
+                self._side_posts -= 1
+                if self._side_posts < MAX_SIDE_POSTS:
+                    self._side_room.set()
             self._tasks.discard(scope)
             if is_request:
                 entry = self._inflight.get(_key(msg_id))
@@ -445,14 +453,18 @@ class StreamableHttpTransport(StandaloneStream, Transport):
 
     # -- SSE ---------------------------------------------------------------
     async def _pump(self, response: httpx2.Response, exchange: HttpExchange | None, parser: SseParser,
-                    stream: StreamState) -> str | None:
+                    stream: StreamState, throttle: bool = False) -> str | None:
         """Deliver a response's events until it ends (or, for a request, until its reply).
-        Returns why it ended when that was a failure."""
+        Returns why it ended when that was a failure. With ``throttle`` (the standalone stream)
+        reading pauses while ``MAX_SIDE_POSTS`` answers are waiting to be sent: a server flooding
+        us with requests cannot queue answers without bound (memory, and the pool our calls need)."""
         chunks = response.aiter_bytes()
         try:
             async for chunk in chunks:
                 for event in parser.feed(chunk):
                     self._on_event(event, exchange, stream)
+                if throttle:
+                    await self._wait_for_side_posts()
                 if stream.replied:
                     # The reply ends the exchange, and the server closes the stream right after it:
                     # read on briefly to the end, so httpx can keep the connection alive (closed
@@ -466,6 +478,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         except (httpx2.HTTPError, OSError) as exc:
             return describe_error(exc, self.url)
         return None
+
+    async def _wait_for_side_posts(self) -> None:
+        await anyio.lowlevel.checkpoint()  # the connection's handlers answer what was just delivered
+        while self._side_posts >= MAX_SIDE_POSTS and not self._closing:
+            self._side_room = LazyEvent()
+            await self._side_room.wait()
 
     def _on_event(self, event: SseEvent, exchange: HttpExchange | None, stream: StreamState) -> None:
         if self.http_log is not None and exchange is not None:
