@@ -36,6 +36,8 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
   ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
 - ``pingflood``: the standalone GET sends ping requests as fast as the client reads; tools/call
   takes 5 s.
+- ``ssepingflood``: HTTP+SSE whose stream floods ping requests after ``initialized``; replies
+  go on the stream, tools/call's after 5 s.
 - ``s101`` / ``s103`` / ``s204`` / ``s304`` / ``s999``: tools/call gets that status (103 then 200).
 - ``floodslow``: the standalone GET floods (as ``flood``) and tools/call takes 5 s.
 - ``endpointfile`` / ``endpointbad`` / ``endpointhuge``: a 2024-11-05 HTTP+SSE server
@@ -135,6 +137,43 @@ async def legacy_sse(mode: str, method: str, body: bytes, writer: asyncio.Stream
     await asyncio.sleep(30)
 
 
+async def legacy_ping_flood(method: str, parts: list[str], body: bytes, writer: asyncio.StreamWriter) -> None:
+    """HTTP+SSE whose stream floods ping requests; messages POSTed to /ssepingflood/messages get
+    202 and their replies go on the stream (tools/call's after 5 s)."""
+    if method == "POST" and len(parts) == 1:
+        await send(writer, "404 Not Found", b"Not Found", "text/plain")
+        return
+    if method == "POST":
+        await send(writer, "202 Accepted")
+        message = json.loads(body)
+        if isinstance(message, dict) and "method" in message and "id" in message:
+            async def later() -> None:
+                if message["method"] == "tools/call":
+                    await asyncio.sleep(5)
+                result = answer("ssepingflood", message)
+                STATE["replies"].append(reply(message["id"], result) if result is not None else
+                                        json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}}).encode())
+            asyncio.ensure_future(later())
+        return
+    STATE["replies"] = []
+    STATE["flooding"] = False
+    writer.write(head("200 OK", SSE) + b"event: endpoint\ndata: /ssepingflood/messages\n\n")
+    await writer.drain()
+    count = 0
+    while True:
+        block = []
+        while STATE["replies"]:
+            block.append(b"event: message\ndata: " + STATE["replies"].pop(0) + b"\n\n")
+        flood = bool(STATE.get("flooding"))
+        for _ in range(200 if flood else 0):
+            count += 1
+            block.append(b'event: message\ndata: {"jsonrpc":"2.0","id":"p%d","method":"ping"}\n\n' % count)
+        writer.write(b"".join(block))
+        await writer.drain()
+        if not flood:
+            await asyncio.sleep(0.01)
+
+
 async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
         raw = await reader.readuntil(b"\r\n\r\n")
@@ -167,6 +206,11 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
 
 async def route(mode: str, method: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter,
                 parts: list[str]) -> None:
+    if mode == "ssepingflood":
+        if method == "POST" and b'"notifications/initialized"' in body:
+            STATE["flooding"] = True  # from now on, as a session would
+        await legacy_ping_flood(method, parts, body, writer)
+        return
     if mode.startswith("endpoint"):
         await legacy_sse(mode, method, body, writer)
         return

@@ -31,6 +31,7 @@ from .sse_events import SseParser
 from .http_util import LazyEvent as _LazyEvent
 
 ENDPOINT_TIMEOUT = 10.0
+MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the stream pauses
 ENDPOINT_QUOTE = 300  # characters of an endpoint URI quoted in a message
 
 
@@ -75,6 +76,8 @@ class LegacySseTransport(Transport):
         self._closed_event = _LazyEvent()
         self.emit_closed = True
         self.stream_exchange: HttpExchange | None = None
+        self._side_posts = 0  # notifications and responses sent and not yet answered
+        self._side_room = _LazyEvent()
 
     @property
     def description(self) -> str:
@@ -193,6 +196,12 @@ class LegacySseTransport(Transport):
                         if event.problem is not None:
                             meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
                         self._emit(Received(event.data, meta, event.problem))
+                # Answers to the server's requests go one at a time: while 64 wait, read no further
+                # (a flood of requests must not queue answers without bound).
+                await anyio.lowlevel.checkpoint()
+                while self._side_posts >= MAX_SIDE_POSTS and not self._closing:
+                    self._side_room = _LazyEvent()
+                    await self._side_room.wait()
         except (httpx2.HTTPError, OSError) as exc:
             return describe_error(exc, self.url)
         dropped = parser.finish()
@@ -259,6 +268,7 @@ class LegacySseTransport(Transport):
         if not is_request:
             done = anyio.Event()
             self._barrier = done
+            self._side_posts += 1  # until its task ends (the stream waits while there are many)
         extra = (meta or {}).get("headers") or {}
         self._tg.start_soon(self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done)
 
@@ -280,6 +290,9 @@ class LegacySseTransport(Transport):
         finally:
             if done is not None:
                 done.set()
+                self._side_posts -= 1
+                if self._side_posts < MAX_SIDE_POSTS:
+                    self._side_room.set()
             self._tasks.discard(scope)
 
     async def _post(self, data: bytes, method: str | None, msg_id: Any, extra: dict, done: anyio.Event | None) -> None:
