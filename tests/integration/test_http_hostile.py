@@ -307,3 +307,11 @@ def test_a_flood_of_server_requests_on_the_http_sse_stream_keeps_memory_flat(hos
     assert result.returncode in (0, 4), result.stderr
     assert "Traceback" not in result.stderr
     assert peak < 200 << 20, f"peak RSS {peak >> 20} MB"
+
+
+def test_an_event_id_that_cannot_go_in_last_event_id_is_a_clear_error(hostile_url):
+    """A priming event with id caf\\u00e9-1, then the stream ends: the resume GET cannot carry it
+    (headers are ASCII); the call fails saying so, not 'the HTTP transport failed: UnicodeEncodeError'."""
+    result = run_cli(f"{hostile_url}/utf8id", "--timeout", "30", "call", "echo", "text=hi")
+    assert result.returncode == 3, result.stderr
+    assert "header Last-Event-ID is not ASCII" in result.stderr and "UnicodeEncodeError" not in result.stderr

@@ -32,6 +32,7 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 - ``bigother``: tools/call's SSE stream first carries a 2 MB reply to another id, then 1.5 s
   later the real reply.
 - ``notifstream``: every notification gets 200 with an SSE stream that stays open (not 202).
+- ``utf8id``: tools/call gets a priming event whose id is not ASCII, then the stream ends.
 - ``poll0``: tools/call gets a priming event with ``retry: 0`` and ends; every GET with
   ``Last-Event-ID`` the same with a new id, never the reply. ``GET /_polls``: how many so far.
 - ``pingflood``: the standalone GET sends ping requests as fast as the client reads; tools/call
@@ -340,6 +341,10 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
             await writer.drain()
             await asyncio.sleep(1.5)
             writer.write(b"data: " + reply(msg_id, answer(mode, message) or {}) + b"\n\n")
+            await writer.drain()
+            return
+        if mode == "utf8id":  # a priming event whose id is not ASCII, then the stream ends
+            writer.write(head("200 OK", {**SSE, **session}) + "id: caf\u00e9-1\nretry: 100\ndata: \n\n".encode())
             await writer.drain()
             return
         if mode == "poll0":
