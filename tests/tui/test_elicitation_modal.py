@@ -33,6 +33,9 @@ SERVERS = Path(__file__).resolve().parent.parent / "servers"
 MODERN = [sys.executable, str(SERVERS / "modern_raw_server.py")]
 SDK_MODERN = [sys.executable, str(SERVERS / "sdk_modern_server.py")]
 SMALL = (80, 24)
+# The legacy tools/call's own timeout keeps running while its elicitation is answered: room
+# for a slow, busy machine (the default of the test app, 20 s, is not always enough)
+LEGACY_CALL_TIMEOUT = 120.0
 
 
 @pytest.fixture(autouse=True)
@@ -97,7 +100,7 @@ def visible(screen, widget) -> bool:
 
 async def test_legacy_form_filled_by_keyboard_and_accepted():
     done: list = []
-    app = live_app()
+    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         assert screen.kind == "form" and screen.context is None  # a legacy request: no input round
@@ -122,7 +125,7 @@ async def test_legacy_form_filled_by_keyboard_and_accepted():
 
 async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
     done: list = []
-    app = live_app()
+    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.press("tab", *"200")  # no name, and an age over the maximum of 150
@@ -144,7 +147,7 @@ async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
 
 async def test_legacy_decline_and_cancel():
     done: list = []
-    app = live_app()
+    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.press(*"typed but declined", "ctrl+r")
@@ -163,7 +166,7 @@ async def test_legacy_decline_and_cancel():
 
 async def test_legacy_at_80x24_the_buttons_stay_on_screen():
     done: list = []
-    app = live_app()
+    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.pause(0.2)
