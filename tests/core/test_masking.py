@@ -42,3 +42,10 @@ def test_http_log_masks_what_it_records_and_stays_bounded():
     for _ in range(5):
         log.begin("POST", "https://h/mcp", {})
     assert len(log) == 3 and log.dropped == 3 and log.get(first.id) is None
+
+
+def test_fragment_tokens_and_unparsable_urls_are_masked():
+    url = mask_url("https://h/cb#access_token=supersecretvalue123&state=xyz")
+    assert "supersecretvalue123" not in url and "state=xyz" in url
+    assert "tok-secret-123456" not in mask_url("http://[bad/?token=tok-secret-123456")
+    assert mask_url("http://[bad/path") == "http://[bad/path"

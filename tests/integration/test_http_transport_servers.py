@@ -78,7 +78,7 @@ async def test_everything_sse_url_in_auto_mode_falls_back_to_http_sse(everything
 
 
 async def test_sdk_stateful_stream_closed_by_the_server_is_resumed(fresh_sdk_http_server):
-    server = fresh_sdk_http_server("--mode", "stateful", "--resumable", "--retry-interval", "200")
+    server = fresh_sdk_http_server("--mode", "stateful", "--resumable", "--retry-interval", "700")
     async with session_for(server.url) as session:
         assert session.protocol_version >= "2025-11-25"
         outcome = await session.call_tool("close_stream", {})

@@ -49,23 +49,31 @@ def mask_headers(headers: list[tuple[str, str]] | dict[str, str]) -> list[tuple[
     return [(name, mask_header(name, value)) for name, value in pairs]
 
 
+def _mask_pairs(text: str) -> str:
+    """``a=1&token=xyz`` with the secret-named values masked (unchanged when none is)."""
+    pairs = parse_qsl(text, keep_blank_values=True)
+    if not any(is_secret_name(key) for key, _ in pairs):
+        return text
+    masked = urlencode([(key, mask_value(value) if is_secret_name(key) else value) for key, value in pairs])
+    return masked.replace(quote(MASK), MASK)  # urlencode's safe= cannot keep non-ASCII: show the mask as such
+
+
 def mask_url(url: str) -> str:
-    """A URL with credentials in its userinfo or query parameters masked."""
+    """A URL with credentials in its userinfo, query parameters or fragment
+    (``#access_token=...``, the implicit-grant shape) masked. A URL that does not
+    parse keeps only what comes before its query and fragment."""
     try:
         parts = urlsplit(url)
     except ValueError:
-        return url
+        cut = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=-1)
+        return url if cut < 0 else f"{url[:cut]}?{MASK}"
     netloc = parts.netloc
     if "@" in netloc:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
         netloc = f"{user}:{MASK}@{host}" if ":" in userinfo else f"{MASK}@{host}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(is_secret_name(key) for key, _ in pairs):
-            query = urlencode([(key, mask_value(value) if is_secret_name(key) else value) for key, value in pairs])
-            query = query.replace(quote(MASK), MASK)  # urlencode's safe= cannot keep non-ASCII: show the mask as such
-    if netloc == parts.netloc and query == parts.query:
+    query = _mask_pairs(parts.query) if parts.query else parts.query
+    fragment = _mask_pairs(parts.fragment) if "=" in parts.fragment else parts.fragment
+    if netloc == parts.netloc and query == parts.query and fragment == parts.fragment:
         return url
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
