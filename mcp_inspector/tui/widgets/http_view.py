@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.containers import Vertical
-from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
@@ -33,12 +32,13 @@ from ...core.traffic.http_log import HttpExchange, HttpLog
 from ...core.traffic.store import TrafficStore
 from ..http_text import exchange_line, header_line
 from ..traffic_text import clock_time
+from .row_cursor import RowCursor, row_cursor_bindings
 from .shown_timer import ShownTimer
 
 ROLES = ("time", "method", "rpc", "note", "mcp", "success", "warning", "error", "accent", "text-muted")
 
 
-class HttpExchangeList(ScrollView, can_focus=True):
+class HttpExchangeList(RowCursor, ScrollView, can_focus=True):
     """One line per exchange, newest last; follows the tail until the user moves up."""
 
     DEFAULT_CSS = """
@@ -63,16 +63,12 @@ class HttpExchangeList(ScrollView, can_focus=True):
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"http-list--cursor", *(f"http-list--{role}" for role in ROLES)}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "cursor_home", "First", show=False),
-        Binding("end", "cursor_end", "Follow", id="http.follow"),
+        *row_cursor_bindings("http.follow"),
         Binding("enter", "open_exchange", "Details", id="http.open"),
     ]
     REFRESH_INTERVAL: ClassVar[float] = 1 / 15
     CACHE_SIZE: ClassVar[int] = 1024
+    SET_ROWS_NEEDS_FIXED_HEIGHT: ClassVar[bool] = False  # overflow-y alone decides (see RowCursor._set_rows)
 
     tail: var[bool] = var(True)
 
@@ -137,14 +133,6 @@ class HttpExchangeList(ScrollView, can_focus=True):
         self._poll = ShownTimer(self, self.REFRESH_INTERVAL, self.sync, "http-poll")
         self.sync()
 
-    def on_hide(self) -> None:
-        if self._poll is not None:
-            self._poll.hidden()
-
-    def on_show(self) -> None:
-        if self._poll is not None:
-            self._poll.shown()
-
     def sync(self, force: bool = False) -> None:
         log = self.http_log
         if log is not self._seen_log:  # the store adopted another (a recording was opened)
@@ -165,26 +153,6 @@ class HttpExchangeList(ScrollView, can_focus=True):
         parent = self.parent
         if isinstance(parent, HttpView):
             parent.update_summary()
-
-    def _set_rows(self, rows: int) -> None:
-        """The scrollable height, without a layout of the whole screen when only the scrollbar
-        depends on it (as ``StoreLinesView._set_rows``: overflow-y is always scroll here)."""
-        size = Size(self.scrollable_content_region.width, rows)
-        current = self.virtual_size
-        if size == current:
-            return
-        if size.width == current.width and self.size and self.styles.overflow_y == "scroll":
-            self.set_reactive(ScrollView.virtual_size, size)
-            self._scroll_update(size)
-        else:
-            self.virtual_size = size
-
-    def _scroll_rows(self, y: int) -> None:
-        self._moving = True
-        try:
-            self.scroll_to(y=y, animate=False, immediate=True)
-        finally:
-            self._moving = False
 
     # -- rendering -----------------------------------------------------------
     def notify_style_update(self) -> None:
@@ -218,44 +186,14 @@ class HttpExchangeList(ScrollView, can_focus=True):
             self._cache[key] = strip
         return strip
 
-    # -- cursor and tail ---------------------------------------------------------
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
-        if self._moving:
-            return
-        if new_value < old_value and self.tail:
-            self.tail = False
-        elif new_value > old_value and new_value >= self.max_scroll_y and not self.tail:
-            self.tail = True
+    # -- cursor and tail (the rest in RowCursor) ------------------------------------
+    def _put_cursor(self, row: int) -> None:
+        self.cursor_id = self.http_log.exchanges[row].id
 
-    def on_resize(self) -> None:
-        self._cache.clear()
-        self.sync(force=True)
+    def _resized(self) -> None:
         parent = self.parent
         if isinstance(parent, HttpView):
             parent.query_one("#http-columns", Static).update(header_line(self.scrollable_content_region.width))
-
-    def on_focus(self) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def move_cursor_to_row(self, row: int) -> None:
-        rows = self.row_count
-        if not rows:
-            return
-        row = min(max(row, 0), rows - 1)
-        self.cursor_id = self.http_log.exchanges[row].id
-        height = max(1, self.scrollable_content_region.height)
-        top = round(self.scroll_y)
-        if row < top:
-            self._scroll_rows(row)
-        elif row >= top + height:
-            self._scroll_rows(row - height + 1)
-        self.refresh()
 
     def select(self, exchange_id: int) -> bool:
         """Put the cursor on an exchange (turns following the tail off)."""
@@ -266,34 +204,6 @@ class HttpExchangeList(ScrollView, can_focus=True):
         self.move_cursor_to_row(row)
         return True
 
-    def _step(self, delta: int) -> None:
-        row = self.cursor_row
-        if row is None:
-            row = self.row_count - 1
-        if delta < 0:
-            self.tail = False
-        self.move_cursor_to_row(row + delta)
-
-    def action_cursor_up(self) -> None:
-        self._step(-1)
-
-    def action_cursor_down(self) -> None:
-        self._step(1)
-
-    def action_page_up(self) -> None:
-        self._step(-max(1, self.scrollable_content_region.height - 1))
-
-    def action_page_down(self) -> None:
-        self._step(max(1, self.scrollable_content_region.height - 1))
-
-    def action_cursor_home(self) -> None:
-        self.tail = False
-        self.move_cursor_to_row(0)
-
-    def action_cursor_end(self) -> None:
-        self.tail = True
-        self.move_cursor_to_row(self.row_count - 1)
-
     def action_open_exchange(self) -> None:
         exchange = self.cursor_exchange
         if exchange is None:
@@ -301,19 +211,15 @@ class HttpExchangeList(ScrollView, can_focus=True):
             return
         self.post_message(self.Opened(exchange.id))
 
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        row = round(self.scroll_y) + offset.y
+    def _click_handled(self, row: int, event: events.Click) -> bool:
+        """A second click on the cursor's exchange opens it."""
         exchange = self.exchange_at(row)
         if exchange is None:
-            return
+            return True  # no exchange there: nothing to do
         if exchange.id == self.cursor_id and event.chain >= 2:
             self.post_message(self.Opened(exchange.id))
-            return
-        self.tail = False
-        self.move_cursor_to_row(row)
+            return True
+        return False
 
 
 class HttpView(Vertical):

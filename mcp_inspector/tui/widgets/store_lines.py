@@ -16,10 +16,8 @@ from typing import Callable, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -27,10 +25,11 @@ from textual.strip import Strip
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
 from ..traffic_text import clock_time, preview_text
+from .row_cursor import RowCursor, row_cursor_bindings
 from .shown_timer import ShownTimer
 
 
-class StoreLinesView(ScrollView, can_focus=True):
+class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     """Rows over a TrafficStore: index, cursor, tail mode, 15 Hz polling, Strip cache."""
 
     DEFAULT_CSS = """
@@ -61,14 +60,7 @@ class StoreLinesView(ScrollView, can_focus=True):
         "traffic-log--local", "traffic-log--notification", "traffic-log--stderr", "traffic-log--error",
         "traffic-log--warning", "traffic-log--method", "traffic-log--latency", "traffic-log--preview",
     }
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "cursor_home", "First", show=False),
-        Binding("end", "cursor_end", "Follow", id="traffic.follow"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*row_cursor_bindings("traffic.follow")]
     REFRESH_INTERVAL: ClassVar[float] = 1 / 15
     CACHE_SIZE: ClassVar[int] = 2048
 
@@ -167,14 +159,6 @@ class StoreLinesView(ScrollView, can_focus=True):
         self._poll = ShownTimer(self, self.REFRESH_INTERVAL, self.sync, "traffic-poll")
         self.sync()
 
-    def on_hide(self) -> None:
-        if self._poll is not None:
-            self._poll.hidden()
-
-    def on_show(self) -> None:
-        if self._poll is not None:
-            self._poll.shown()
-
     def sync(self, force: bool = False) -> None:
         """Catch up with the store: extend/trim the index, resize, follow the tail, repaint."""
         store = self.store
@@ -207,34 +191,6 @@ class StoreLinesView(ScrollView, can_focus=True):
         if self._cursor_seq is not None and self._cursor_seq < first:
             self._cursor_seq = self.seq_at(0)
         self.refresh()
-
-    def _set_rows(self, rows: int) -> None:
-        """Make the scrollable height ``rows``; without a layout of the screen when possible.
-
-        Assigning ``virtual_size`` asks for a layout of the whole screen (it is a
-        ``layout=True`` reactive), ~10 ms on the main view, 15 times a second during a
-        flood. Only the scrollbar depends on the row count here: the vertical scrollbar
-        is always shown (overflow-y: scroll), the view's height does not come from its
-        content and the width is unchanged, so nothing else can move.
-        """
-        size = Size(self.scrollable_content_region.width, rows)
-        current = self.virtual_size
-        if size == current:
-            return
-        styles = self.styles
-        if (size.width == current.width and self.size and styles.overflow_y == "scroll"
-                and styles.height is not None and not styles.height.is_auto):
-            self.set_reactive(ScrollView.virtual_size, size)
-            self._scroll_update(size)  # the scrollbar's range, and scroll_y clamped to it
-        else:
-            self.virtual_size = size
-
-    def _scroll_rows(self, y: int) -> None:
-        self._moving = True
-        try:
-            self.scroll_to(y=y, animate=False, immediate=True)
-        finally:
-            self._moving = False
 
     def set_store(self, store: TrafficStore) -> None:
         """Show another timeline (e.g. a session file opened after start), following its end."""
@@ -292,41 +248,13 @@ class StoreLinesView(ScrollView, can_focus=True):
             self._cache[key] = strip
         return strip
 
-    # -- tail mode and scrolling ------------------------------------------
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
-        if self._moving:
-            return
-        if new_value < old_value and self.tail:
-            self.tail = False
-        elif new_value > old_value and new_value >= self.max_scroll_y and not self.tail:
-            self.tail = True
-
-    def on_resize(self) -> None:
-        self._cache.clear()
-        self.sync(force=True)
-
+    # -- tail mode and cursor (the rest in RowCursor) ----------------------------
     def watch_tail(self, tail: bool) -> None:
         if tail and self.is_mounted:
             self.sync(force=True)
 
-    def on_focus(self) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self._cache.clear()
-        self.refresh()
-
-    # -- cursor ---------------------------------------------------------------
-    def move_cursor_to_row(self, row: int) -> None:
-        rows = self.row_count
-        if not rows:
-            return
-        row = min(max(row, 0), rows - 1)
+    def _put_cursor(self, row: int) -> None:
         self._cursor_seq = self.seq_at(row)
-        self._show_cursor()
-        self.refresh()
 
     def move_cursor_to_seq(self, seq: int) -> bool:
         """Put the cursor on ``seq`` if this view shows it (turns tail mode off)."""
@@ -339,48 +267,5 @@ class StoreLinesView(ScrollView, can_focus=True):
 
     def _show_cursor(self) -> None:
         row = self.cursor_row
-        if row is None:
-            return
-        height = max(1, self.scrollable_content_region.height)
-        top = round(self.scroll_y)
-        if row < top:
-            self._scroll_rows(row)
-        elif row >= top + height:
-            self._scroll_rows(row - height + 1)
-
-    def _step(self, delta: int) -> None:
-        row = self.cursor_row
-        if row is None:
-            row = self.row_count - 1
-        if delta < 0:
-            self.tail = False
-        self.move_cursor_to_row(row + delta)
-
-    def action_cursor_up(self) -> None:
-        self._step(-1)
-
-    def action_cursor_down(self) -> None:
-        self._step(1)
-
-    def action_page_up(self) -> None:
-        self._step(-max(1, self.scrollable_content_region.height - 1))
-
-    def action_page_down(self) -> None:
-        self._step(max(1, self.scrollable_content_region.height - 1))
-
-    def action_cursor_home(self) -> None:
-        self.tail = False
-        self.move_cursor_to_row(0)
-
-    def action_cursor_end(self) -> None:
-        self.tail = True
-        self.move_cursor_to_row(self.row_count - 1)
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        row = round(self.scroll_y) + offset.y
-        if row < self.row_count:
-            self.tail = False
-            self.move_cursor_to_row(row)
+        if row is not None:
+            self._scroll_to_row(row)
