@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.config.files import FileReadError, read_bounded
 from ..core.protocol.json_text import JsonTextError, loads_strict
 from .exit_codes import UsageError
 
@@ -52,14 +53,13 @@ def parse_value(text: str, key: str | None = None) -> Any:
 
 def read_file_argument(path: str, what: str) -> str:
     try:
-        with Path(path).expanduser().open("rb") as handle:
-            data = handle.read(MAX_ARGUMENT_FILE + 1)
-    except FileNotFoundError:
-        raise UsageError(f"{what}: file not found: {path}") from None
-    except OSError as exc:
-        raise UsageError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_ARGUMENT_FILE:
-        raise UsageError(f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB")
+        data = read_bounded(Path(path).expanduser(), MAX_ARGUMENT_FILE)
+    except FileReadError as exc:
+        if exc.kind == "missing":
+            raise UsageError(f"{what}: file not found: {path}") from None
+        if exc.kind == "too large":
+            raise UsageError(f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB") from None
+        raise UsageError(f"{what}: cannot read {path}: {exc.reason}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -163,16 +163,16 @@ class _BadEntry:
 
 def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
     from ..protocol.json_text import JsonTextError, loads_strict
+    from .files import FileReadError, read_bounded
 
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_CONFIG_SIZE + 1)
-    except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_CONFIG_SIZE:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file")
+        data = read_bounded(path, MAX_CONFIG_SIZE)
+    except FileReadError as exc:
+        if exc.kind == "missing":
+            raise ConfigError(f"config file not found: {path}") from None
+        if exc.kind == "too large":
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file") from None
+        raise ConfigError(f"cannot read {path}: {exc.reason}") from None
     if not data.strip():
         raise ConfigError(f"{path} is empty")
     try:

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from ..config.files import FileReadError, read_bounded
 from ..protocol.errors import RpcError
 from ..protocol.json_text import JsonTextError, loads_strict
 from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_issues
@@ -42,16 +43,15 @@ def _quiet(message: str) -> None:
 
 def _read_json_object(path: str, what: str) -> dict[str, Any]:
     try:
-        with open(os.path.expanduser(path), "rb") as handle:
-            data = handle.read(MAX_ANSWER_FILE + 1)
-    except FileNotFoundError:
-        raise AnswerPolicyError(f"{what}: file not found: {path}") from None
-    except IsADirectoryError:
-        raise AnswerPolicyError(f"{what}: {path} is a directory") from None
-    except OSError as exc:
-        raise AnswerPolicyError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_ANSWER_FILE:
-        raise AnswerPolicyError(f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB")
+        data = read_bounded(os.path.expanduser(path), MAX_ANSWER_FILE)
+    except FileReadError as exc:
+        if exc.kind == "missing":
+            raise AnswerPolicyError(f"{what}: file not found: {path}") from None
+        if exc.kind == "directory":
+            raise AnswerPolicyError(f"{what}: {path} is a directory") from None
+        if exc.kind == "too large":
+            raise AnswerPolicyError(f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB") from None
+        raise AnswerPolicyError(f"{what}: cannot read {path}: {exc.reason}") from None
     try:
         document = loads_strict(data)
     except JsonTextError as exc:

@@ -1,0 +1,44 @@
+"""Reading a file the user names, up to a size (``/dev/zero`` must not eat the memory).
+
+Each caller turns a :class:`FileReadError` into its own error and words (a usage
+error on the command line, a config error, an answer-policy error).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+ReadFailure = Literal["missing", "directory", "unreadable", "too large"]
+
+
+class FileReadError(Exception):
+    """A file that could not be read whole: ``kind`` says why, ``reason`` in the system's words
+    (the ``strerror`` of the OSError, for "missing", "directory" and "unreadable")."""
+
+    def __init__(self, kind: ReadFailure, path: str | os.PathLike[str], reason: str = "") -> None:
+        super().__init__(f"{path}: {reason or kind}")
+        self.kind: ReadFailure = kind
+        self.path = path
+        self.reason = reason
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path`` (as given: no ``~`` expansion), at most ``limit`` of them.
+
+    Raises :class:`FileReadError`: "missing" (no such file), "directory" (a directory:
+    also an "unreadable" OSError, for callers that do not tell them apart), "unreadable"
+    (any other OSError) or "too large" (more than ``limit`` bytes).
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError as exc:
+        raise FileReadError("missing", path, str(exc.strerror or exc)) from None
+    except IsADirectoryError as exc:
+        raise FileReadError("directory", path, str(exc.strerror or exc)) from None
+    except OSError as exc:
+        raise FileReadError("unreadable", path, str(exc.strerror or exc)) from None
+    if len(data) > limit:
+        raise FileReadError("too large", path)
+    return data
