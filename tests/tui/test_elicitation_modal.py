@@ -248,6 +248,21 @@ async def test_modern_url_mode_opens_only_on_request_and_accepts():
         await wait_for(pilot, lambda: done, what="the call")
         assert text_of(done[0].outcome) == "url: accept"
         assert modern_answers(app, "visit") == [{"action": "accept"}]  # URL mode: no content
+        assert not any((e.meta or {}).get("undeclared") for e in app.store)  # URL mode is declared: not flagged
+
+
+async def test_the_tui_declares_url_mode_elicitation_in_both_eras():
+    app = live_app(ServerSpec("modern", MODERN))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        sent = json.loads(next(e for e in app.store if e.direction is Direction.OUT and e.method == "tools/list").raw)
+        declared = sent["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["elicitation"]
+        assert declared == {"form": {}, "url": {}}
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        sent = json.loads(next(e for e in app.store if e.direction is Direction.OUT and e.method == "initialize").raw)
+        assert sent["params"]["capabilities"]["elicitation"] == {"form": {}, "url": {}}
 
 
 async def test_modern_url_mode_cancel():

@@ -436,8 +436,10 @@ def client_handlers(app: Callable[[], Any], store: TrafficStore, cwd: Callable[[
 
         return handler
 
+    elicit = by_hand("elicitation/create")
+    elicit.mcp_capability = {"form": {}, "url": {}}  # the modal shows URL mode too: declare it (both eras)
     return {
         "roots/list": answer_roots,
         "sampling/createMessage": by_hand("sampling/createMessage"),
-        "elicitation/create": by_hand("elicitation/create"),
+        "elicitation/create": elicit,
     }
