@@ -55,11 +55,10 @@ def read_file_argument(path: str, what: str) -> str:
     try:
         data = read_bounded(Path(path).expanduser(), MAX_ARGUMENT_FILE)
     except FileReadError as exc:
-        if exc.kind == "missing":
-            raise UsageError(f"{what}: file not found: {path}") from None
-        if exc.kind == "too large":
-            raise UsageError(f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB") from None
-        raise UsageError(f"{what}: cannot read {path}: {exc.reason}") from None
+        raise UsageError(exc.words(
+            missing=f"{what}: file not found: {path}",
+            too_large=f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB",
+            unreadable=f"{what}: cannot read {path}: {exc.reason}")) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

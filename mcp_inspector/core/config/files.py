@@ -22,6 +22,16 @@ class FileReadError(Exception):
         self.path = path
         self.reason = reason
 
+    def words(self, *, missing: str, too_large: str, unreadable: str, directory: str | None = None) -> str:
+        """The caller's message for this failure (a directory is ``unreadable`` unless it says otherwise)."""
+        if self.kind == "missing":
+            return missing
+        if self.kind == "too large":
+            return too_large
+        if self.kind == "directory" and directory is not None:
+            return directory
+        return unreadable
+
 
 def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of ``path`` (as given: no ``~`` expansion), at most ``limit`` of them.

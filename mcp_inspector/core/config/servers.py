@@ -168,11 +168,10 @@ def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
     try:
         data = read_bounded(path, MAX_CONFIG_SIZE)
     except FileReadError as exc:
-        if exc.kind == "missing":
-            raise ConfigError(f"config file not found: {path}") from None
-        if exc.kind == "too large":
-            raise ConfigError(f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file") from None
-        raise ConfigError(f"cannot read {path}: {exc.reason}") from None
+        raise ConfigError(exc.words(
+            missing=f"config file not found: {path}",
+            too_large=f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file",
+            unreadable=f"cannot read {path}: {exc.reason}")) from None
     if not data.strip():
         raise ConfigError(f"{path} is empty")
     try:

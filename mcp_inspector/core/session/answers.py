@@ -45,13 +45,10 @@ def _read_json_object(path: str, what: str) -> dict[str, Any]:
     try:
         data = read_bounded(os.path.expanduser(path), MAX_ANSWER_FILE)
     except FileReadError as exc:
-        if exc.kind == "missing":
-            raise AnswerPolicyError(f"{what}: file not found: {path}") from None
-        if exc.kind == "directory":
-            raise AnswerPolicyError(f"{what}: {path} is a directory") from None
-        if exc.kind == "too large":
-            raise AnswerPolicyError(f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB") from None
-        raise AnswerPolicyError(f"{what}: cannot read {path}: {exc.reason}") from None
+        raise AnswerPolicyError(exc.words(
+            missing=f"{what}: file not found: {path}", directory=f"{what}: {path} is a directory",
+            too_large=f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB",
+            unreadable=f"{what}: cannot read {path}: {exc.reason}")) from None
     try:
         document = loads_strict(data)
     except JsonTextError as exc:
