@@ -14,6 +14,9 @@ from ..traffic.entry import TrafficEntry
 from .errors import RequestCancelled, RequestTimeout
 
 
+ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
+
+
 @dataclass(slots=True)
 class Progress:
     progress: float
@@ -118,6 +121,11 @@ class PendingRequest:
                 if deadline is not None and now >= deadline:
                     # The hard maximum fired if it is the earlier of the two deadlines.
                     hard = self.hard_deadline is not None and (self.deadline is None or self.hard_deadline <= self.deadline)
+                    if not hard and self.connection.answering:
+                        # We are answering a server request (a person may be at a form): the
+                        # timeout waits; the answer's end adds the time spent to the deadline.
+                        self.deadline = now + ANSWER_RECHECK
+                        continue
                     seconds = self.max_total if hard else self.timeout
                     await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
                     break

@@ -51,6 +51,9 @@ class RpcConnection:
         self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
         self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
         self._incoming: dict[tuple[bool, Any], anyio.CancelScope] = {}
+        #: Server requests being answered now (a person may be filling an elicitation form):
+        #: while it is above 0, the timeouts of our own requests wait (see PendingRequest.wait).
+        self.answering = 0
         self._next_id = 1
         self._task_group: anyio.abc.TaskGroup | None = None
         self.closed: Closed | None = None
@@ -496,6 +499,10 @@ class RpcConnection:
             key = id_key(msg_id)
             self._incoming[key] = scope
             reply = None
+            # The server waits for this answer before it can reply to what we asked, so the
+            # time spent answering does not count against our requests' timeouts.
+            paused = {id(p): (p, p.deadline) for p in self._pending.values() if p.deadline is not None}
+            self.answering += 1
             try:
                 with scope:
                     result = await handler(params, entry)
@@ -510,6 +517,11 @@ class RpcConnection:
                 reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR, f"{exc.__class__.__name__}: {exc}")
             finally:
                 self._incoming.pop(key, None)
+                self.answering -= 1
+                spent = time.perf_counter() - started
+                for pending, deadline in paused.values():
+                    if pending.deadline is not None:
+                        pending.deadline = max(pending.deadline, deadline + spent)
             if reply is None:  # cancelled by the server: no response is sent
                 return
         kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
