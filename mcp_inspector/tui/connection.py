@@ -26,13 +26,14 @@ from ..core.protocol.errors import InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.rpc import RequestHandler
 from ..core.session.events import InputRequested as SessionInputRequested
-from ..core.session.events import ListChanged, ServerClosed, SessionState, StateChanged
+from ..core.session.events import ListChanged, ResourceUpdated, ServerClosed, SessionState, StateChanged, TaskUpdated
 from ..core.session.legacy import McpSession
 from ..core.traffic.masking import mask_url
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
 from ..core.transport.factory import make_transport as factory
-from .messages import ConnectionChanged, ConnectionProblem, ConnectionStatus, InputRequested, ServerFacts, ServerReady, ToolsFetched
+from .messages import (ConnectionChanged, ConnectionProblem, ConnectionStatus, InputRequested, ListFetched, ServerFacts,
+                       ServerReady, SessionNotice, ToolsFetched)
 
 
 def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None):
@@ -205,6 +206,10 @@ class Connection:
                 self.post(ToolsFetched(event))
                 if event.error:
                     self.post(ConnectionProblem(f"tools/list: {event.error}"))
+            elif isinstance(event, ListChanged):  # prompts, resources, templates
+                self.post(ListFetched(event))
+            elif isinstance(event, (ResourceUpdated, TaskUpdated)):
+                self.post(SessionNotice(event))
             elif isinstance(event, SessionInputRequested):  # an MRTR round (modern era)
                 self.post(InputRequested(event.round, dict(event.requests or {}), event.first_seq))
             elif isinstance(event, ServerClosed):

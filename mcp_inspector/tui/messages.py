@@ -102,6 +102,33 @@ class ToolsFetched(Message, bubble=False):
         self.event = event
 
 
+class ListFetched(Message, bubble=False):
+    """A prompts, resources or resource-templates list was (re)fetched (tools: ToolsFetched)."""
+
+    def __init__(self, event: ListChanged) -> None:
+        super().__init__()
+        self.event = event
+
+
+class SessionNotice(Message, bubble=False):
+    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated."""
+
+    def __init__(self, event: Any) -> None:
+        super().__init__()
+        self.event = event
+
+
+class OpenResource(Message):
+    """Show a resource in the Resources view (a resource_link or embedded resource in a
+    result: bubbles up to the main screen). ``contents`` is an embedded resource's content,
+    shown as it came; without it the view reads ``uri``."""
+
+    def __init__(self, uri: str, contents: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.uri = uri
+        self.contents = contents
+
+
 class ConnectionProblem(Message, bubble=False):
     """Something worth a toast that is not a state change (a failed refetch...)."""
 

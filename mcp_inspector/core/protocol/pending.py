@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import anyio
 
@@ -46,6 +46,9 @@ class PendingRequest:
         self.entry_meta = entry_meta  # kept on the request's traffic entry (e.g. the MRTR round)
         self.successor: PendingRequest | None = None  # the MRTR retry that followed this request
         self.cancel_requested: str | None = None  # why cancel() was called
+        # Set by the session while it follows a task this request created (tasks.py): cancel()
+        # then ends the task (``tasks/cancel``) instead of the request, which has its answer.
+        self.cancel_hook: Callable[[str], Awaitable[None]] | None = None
         self.transport_meta = transport_meta  # per-message facts for the transport (HTTP headers)
         self.id = msg_id
         self.method = method
@@ -167,6 +170,9 @@ class PendingRequest:
         """Stop waiting and tell the server (``notifications/cancelled``). On a request
         that MRTR retried, the latest retry is cancelled (and no further one is sent)."""
         self.cancel_requested = reason
+        if self.cancel_hook is not None:
+            await self.cancel_hook(reason)
+            return
         target: PendingRequest = self
         while target.successor is not None:
             target = target.successor

@@ -71,4 +71,19 @@ class InputRequested:
     first_seq: int | None
 
 
-SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested
+@dataclass(slots=True)
+class TaskUpdated:
+    """A task's state as last seen: at creation, from a ``tasks/get`` poll, from a status
+    notification (``notifications/tasks/status`` in 2025-11-25, ``notifications/tasks`` with
+    the 2026-07-28 tasks extension), at its result, or after ``tasks/cancel``.
+
+    ``task`` is the Task object as the server sent it (``taskId``, ``status``,
+    ``statusMessage``, ``pollInterval``/``pollIntervalMs``...); ``first_seq`` is the traffic
+    entry of the request that created the task (the ``tools/call``), when known."""
+
+    task: dict[str, Any]
+    first_seq: int | None
+    source: str  # "created" | "poll" | "notification" | "result" | "cancel" | "list"
+
+
+SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested | TaskUpdated

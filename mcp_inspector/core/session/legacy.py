@@ -124,6 +124,10 @@ class McpSession:
         self.subscription_ack: dict[str, Any] | None = None  # what the server honours on subscriptions/listen
         self.excluded_tools: dict[str, str] = {}  # 2026-07-28 HTTP: tools left out of lists["tools"], and why
         self.subscriptions = Subscriptions(self)
+        # resource URIs we asked the server to tell us about (either era), and how many
+        # notifications/resources/updated arrived for each URI (subscribed or not)
+        self.subscribed: set[str] = set()
+        self.resource_updates: dict[str, int] = {}
         self._meta_version: str | None = None  # the version put in every request's _meta (modern)
         self._reinitializing = False
         self.lists: dict[str, list[dict[str, Any]]] = {}
@@ -443,16 +447,22 @@ class McpSession:
             if uri not in self.subscriptions.uris:
                 self.subscriptions.uris.append(uri)
                 await self.subscriptions.update()
+            self.subscribed.add(uri)
             return {}
-        return await self.connection.request("resources/subscribe", {"uri": uri})
+        result = await self.connection.request("resources/subscribe", {"uri": uri})
+        self.subscribed.add(uri)
+        return result
 
     async def unsubscribe(self, uri: str) -> dict[str, Any]:
         if self.era == "modern":
             if uri in self.subscriptions.uris:
                 self.subscriptions.uris.remove(uri)
                 await self.subscriptions.update()
+            self.subscribed.discard(uri)
             return {}
-        return await self.connection.request("resources/unsubscribe", {"uri": uri})
+        result = await self.connection.request("resources/unsubscribe", {"uri": uri})
+        self.subscribed.discard(uri)
+        return result
 
     async def set_log_level(self, level: str) -> dict[str, Any]:
         """``logging/setLevel``; in 2026-07-28 the level goes in every request's _meta."""
@@ -494,7 +504,9 @@ class McpSession:
         elif method == "notifications/message" and params is not None:
             self._emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
         elif method == "notifications/resources/updated" and params is not None:
-            self._emit(ResourceUpdated(str(params.get("uri", "")), entry.seq))
+            uri = str(params.get("uri", ""))
+            self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
+            self._emit(ResourceUpdated(uri, entry.seq))
 
     def _schedule_refresh(self, kind: str) -> None:
         """Coalesce bursts: one refetch runs at a time, plus at most one queued."""

@@ -3,8 +3,8 @@ connection and the widgets.
 
 The connection worker and the call workers only post messages; the handlers
 here own the state (current tool, calls in flight, what the server declared)
-and update the widgets. Views other than Main are mounted the first time they
-are shown, so their imports (Markdown...) cost nothing before first paint.
+and update the widgets. The views themselves are made and
+fed in main_views.py.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Static
+from textual.widgets import ContentSwitcher
 
 from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
@@ -31,7 +30,6 @@ from ...core.session.tooldiff import ListDiff, diff_items
 from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.traffic.store import TrafficStore
 from ..connection import Connection, session_facts
-from ..keymap import VIEW_KEYS, display_key, effective_key
 from ..messages import (
     CallFailed,
     CallFinished,
@@ -54,34 +52,10 @@ from ..widgets.status_bar import StatusBar
 from ..widgets.tool_list import EXCLUDED_KEY, ToolList
 from ..widgets.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
+from .main_views import NavBar, ViewsMixin
 
 
-VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"), ("traffic", "Traffic"), ("http", "HTTP")]
-
-
-class NavBar(Static):
-    """The views, one key each; the current one highlighted. Clickable."""
-
-    DEFAULT_CSS = """
-    NavBar { height: 1; background: $panel; color: $text-muted; }
-    """
-
-    def show(self, current: str, keymap: dict[str, str], read_only: bool) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for name, label in VIEWS:
-            key = display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip()
-            chunk = Text.from_markup(f"[@click=app.show_view('{name}')] {key} {label} [/]")
-            if name == current:
-                chunk.stylize("bold reverse")
-            text.append_text(chunk)
-            text.append(" ")
-        text.append("  F7 Servers  F1 Help  ^p Palette", style="dim")
-        if read_only:
-            text.append("   read-only", style="bold")
-        self.update(text)
-
-
-class MainScreen(Screen):
+class MainScreen(ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # Same id as the composer's own binding, so one keymap entry remaps both;
@@ -173,74 +147,6 @@ class MainScreen(Screen):
             return ""
         return Path(path).name if self.snapshot_mode else path
 
-    # -- views ---------------------------------------------------------
-    def _make_view(self, name: str) -> Widget:
-        if name == "overview":
-            from ..widgets.overview import ServerOverview
-
-            return ServerOverview(id="view-overview")
-        if name == "notifications":
-            from ..widgets.notifications_view import NotificationsView
-
-            return NotificationsView(self.store, time_format=self.time_format, id="view-notifications")
-        if name == "console":
-            from ..widgets.console_view import ConsoleView
-
-            return ConsoleView(self.store, time_format=self.time_format, id="view-console")
-        if name == "traffic":
-            from ..widgets.traffic_log import TrafficPanel
-
-            return TrafficPanel(self.store, server_spec=self.log_spec, time_format=self.time_format, id="view-traffic")
-        if name == "http":
-            from ..widgets.http_view import HttpView
-
-            view = HttpView(self.store, time_format=self.time_format, id="view-http")
-            view.transport = self.status_bar.status.transport
-            return view
-        raise ValueError(name)
-
-    async def show_view(self, name: str) -> None:
-        switcher = self.query_one("#views", ContentSwitcher)
-        view_id = f"view-{name}"
-        if self.focused is not None:
-            self._last_focus[self.current_view] = self.focused
-        if name != "main" and not self._has_view(view_id):
-            view = self._make_view(name)
-            await switcher.mount(view)
-            if name == "overview" and self.facts is not None:
-                view.show(self.facts)
-        switcher.current = view_id
-        self.current_view = name
-        if name == "overview":
-            self._refresh_overview_facts()
-        self._show_nav()
-        self._focus_view(name)
-        self.query_one(ViewFooter).show_cached()
-
-    def _has_view(self, view_id: str) -> bool:
-        return bool(self.query_one("#views", ContentSwitcher).query_children(f"#{view_id}"))
-
-    def _focus_view(self, name: str) -> None:
-        """Back to where the user was in that view, or its main widget the first time."""
-        previous = self._last_focus.get(name)
-        if previous is not None and previous.is_attached and previous.focusable:
-            previous.focus()
-            return
-        if name == "main":
-            self.tool_list.option_list.focus()
-            return
-        view = self.query_one(f"#view-{name}")
-        targets = [view] if view.can_focus else [w for w in view.query("*") if w.can_focus and not isinstance(w, (Static,))]
-        if name == "traffic":
-            targets = list(view.query(TrafficLog)) or targets
-        elif name == "http":
-            targets = [view.exchange_list]
-        if targets:
-            targets[0].focus()
-
-    def _show_nav(self) -> None:
-        self.query_one("#nav", NavBar).show(self.current_view, getattr(self.app, "keymap", {}) or {}, self.read_only)
-
     # -- connection ----------------------------------------------------
     def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
         if self.read_only:
@@ -264,6 +170,8 @@ class MainScreen(Screen):
         self.status_bar.status = status
         if self._has_view("view-http"):
             self.query_one("#view-http").transport = status.transport
+        if status.state != "connected":
+            self._session_views_changed()
         if status.state in ("exited", "failed"):
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
@@ -271,6 +179,7 @@ class MainScreen(Screen):
 
     def on_server_ready(self, message: ServerReady) -> None:
         self._apply_facts(message.facts)
+        self._session_views_changed()
 
     def _refresh_overview_facts(self) -> None:
         session = self.connection.live

@@ -1,0 +1,13 @@
+"""The Resources view (being built for issue 9; see session_view.py for how it is fed)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from .session_view import SessionView
+
+
+class ResourcesView(SessionView):
+    def compose(self) -> ComposeResult:
+        yield Static("The Resources view is not built yet.")
