@@ -482,6 +482,7 @@ def test_resources(demo):
     resources = demo.call("resources/list")["resources"]
     assert {r["uri"]: r["mimeType"] for r in resources} == {
         "demo://readme": "text/markdown", "demo://config.json": "application/json", "demo://logo.png": "image/png",
+        "demo://clock": "application/json",
     }
     assert demo.call("resources/read", {"uri": "demo://readme"})["contents"][0]["text"].startswith("# ")
     json.loads(demo.call("resources/read", {"uri": "demo://config.json"})["contents"][0]["text"])
@@ -510,7 +511,7 @@ def test_subscribe_and_updated_notification(demo):
 
 def test_prompts(demo):
     prompts = {p["name"]: p for p in demo.call("prompts/list")["prompts"]}
-    assert set(prompts) == {"summarize", "code_review"}
+    assert set(prompts) == {"summarize", "code_review", "explain_error"}
     summary = demo.call("prompts/get", {"name": "summarize", "arguments": {"text": "Long text", "style": "formal"}})
     assert summary["messages"][0]["role"] == "user" and "Long text" in summary["messages"][0]["content"]["text"]
     review = demo.call("prompts/get", {"name": "code_review", "arguments": {"language": "python", "code": "x=1"}})
@@ -553,9 +554,9 @@ def test_pagination_with_page_size_flags():
         assert {t["name"] for t in tools} == MAIN_TOOLS and len(tools) == len(MAIN_TOOLS)
         assert pages == -(-len(MAIN_TOOLS) // 5)
         resources, pages = _collect(server, "resources/list", "resources")
-        assert len(resources) == 3 and pages == 2
+        assert len(resources) == 4 and pages == 2
         prompts, pages = _collect(server, "prompts/list", "prompts")
-        assert len(prompts) == 2 and pages == 1
+        assert len(prompts) == 3 and pages == 2
         assert server.error("tools/list", {"cursor": "not-a-cursor"})["code"] == -32602
         first = server.call("resources/list")
         assert server.error("tools/list", {"cursor": first["nextCursor"]})["code"] == -32602

@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how long to wait for answers to server->client requests (default 60)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="debug",
                         help="minimum level of notifications/message before logging/setLevel (default debug)")
+    parser.add_argument("--tick-interval", type=_positive_float, default=1.0, metavar="SECONDS",
+                        help="seconds between notifications/resources/updated of a subscribed demo://clock (default 1)")
     parser.add_argument("-v", "--verbose", action="store_true", help="trace traffic on stderr")
     return parser
 
@@ -62,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         client_timeout=args.client_timeout,
         log_level=args.log_level,
         verbose=args.verbose,
+        tick_interval=args.tick_interval,
     )
     if args.verbose:
         stderr("ready on stdio")

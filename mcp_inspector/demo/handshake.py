@@ -39,7 +39,12 @@ A built-in server that exercises everything the inspector can show.
 - **Client features**: `ask_the_client` sends sampling, elicitation or roots requests.
 - **Errors**: `failing_tool` returns `isError: true`.
 - **Resources**: read `demo://readme`, subscribe, then call `touch_resource`.
-- **Prompts and completion**: `summarize` and `code_review`, with argument completion.
+- **Live updates**: subscribe to `demo://clock`; it sends `notifications/resources/updated`
+  every second until you unsubscribe (read it to see the new time).
+- **Templates**: `demo://search{?q,lang,limit}` and `demo://files{/path*}{#section}` use
+  several RFC 6570 operators; complete `lang` (or `path`) first, then `q` (or `section`) narrows to it.
+- **Prompts and completion**: `summarize` and `code_review`, with argument completion;
+  `explain_error` narrows its `error` suggestions by the `language` you chose.
 """
 
 

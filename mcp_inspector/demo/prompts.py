@@ -33,6 +33,26 @@ PROMPTS = [
             {"name": "code", "title": "Code", "description": "The code to review.", "required": True},
         ],
     },
+    {
+        "name": "explain_error",
+        "title": "Explain an error",
+        "description": "Ask what an error means. Both arguments complete, and the suggestions for "
+        "`error` narrow by the `language` you chose (completion with context.arguments).",
+        "arguments": [
+            {
+                "name": "language",
+                "title": "Language",
+                "description": "Programming language (complete it first).",
+                "required": True,
+            },
+            {
+                "name": "error",
+                "title": "Error",
+                "description": "The error name or message; completion suggests errors of the chosen language.",
+                "required": True,
+            },
+        ],
+    },
 ]
 
 
@@ -52,6 +72,13 @@ def get_prompt(name: object, arguments: object) -> dict:
     missing = [a["name"] for a in prompt["arguments"] if a["required"] and not arguments.get(a["name"])]
     if missing:
         raise RpcError(INVALID_PARAMS, f"Missing required argument(s): {', '.join(missing)}", {"missing": missing})
+    if name == "explain_error":
+        language, error = arguments["language"], arguments["error"]
+        return {
+            "description": prompt["description"],
+            "messages": [_user(f"In {language}, what does the error {error!r} mean, what usually causes it, "
+                               f"and how do I fix it? Give a short example.")],
+        }
     if name == "summarize":
         style = arguments.get("style") or "concise"
         messages = [_user(f"Please write a {style} summary of the following text:\n\n{arguments['text']}")]

@@ -1,20 +1,25 @@
-"""The demo's resources: three static ones, a note template and subscriptions.
+"""The demo's resources: static ones, a clock, three templates and subscriptions.
 
 ``touch`` bumps a resource's revision (visible in its contents) so a
 subscribed client can see ``notifications/resources/updated`` lead to new data.
+``demo://clock`` changes by itself: while it is subscribed the server's
+ticker (server.py) sends ``notifications/resources/updated`` every tick.
+The multi-operator templates live in templates.py.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from urllib.parse import unquote
 
-from . import media
+from . import media, templates
 from .errors import RESOURCE_NOT_FOUND, RpcError
 
 README_URI = "demo://readme"
 CONFIG_URI = "demo://config.json"
 LOGO_URI = "demo://logo.png"
+CLOCK_URI = "demo://clock"
 NOTE_PREFIX = "demo://notes/"
 NOTE_TEMPLATE = NOTE_PREFIX + "{note_id}"
 SUGGESTED_NOTE_IDS = ["welcome", "todo", "ideas", "meeting-2025-11-25", "1", "2", "3"]
@@ -26,6 +31,11 @@ This resource is plain Markdown served as `text/markdown`.
 - Subscribe to it, then call the `touch_resource` tool with `demo://readme`.
 - Read `demo://notes/<anything>` to use the resource template.
 - `demo://logo.png` is a binary (blob) resource.
+- Subscribe to `demo://clock`: it changes by itself, and the server sends
+  `notifications/resources/updated` every second until you unsubscribe.
+- Templates with several RFC 6570 operators: `demo://search{?q,lang,limit}` and
+  `demo://files{/path*}{#section}`; completion of `q` depends on `lang`, and of
+  `section` on `path`.
 """
 
 
@@ -55,6 +65,14 @@ def _static_resources() -> list[dict]:
             "size": len(media.logo_png()),
             "annotations": {"audience": ["user"], "priority": 0.2},
         },
+        {
+            "uri": CLOCK_URI,
+            "name": "clock",
+            "title": "Ticking clock",
+            "description": "Changes by itself: subscribe and the server sends notifications/resources/updated "
+            "every tick (1 s by default) until you unsubscribe. Read it for the current time and tick count.",
+            "mimeType": "application/json",
+        },
     ]
 
 
@@ -65,7 +83,8 @@ TEMPLATES = [
         "title": "Note by id",
         "description": "A generated note for any id; try completion on {note_id}.",
         "mimeType": "text/plain",
-    }
+    },
+    *templates.TEMPLATES,
 ]
 
 
@@ -75,6 +94,7 @@ class ResourceStore:
     def __init__(self) -> None:
         self.subscriptions: set[str] = set()
         self.revisions: dict[str, int] = {}
+        self.ticks = 0  # updates of demo://clock sent so far
 
     def list(self) -> list[dict]:
         return _static_resources()
@@ -85,7 +105,8 @@ class ResourceStore:
     def exists(self, uri: object) -> bool:
         if not isinstance(uri, str):
             return False
-        return uri in (README_URI, CONFIG_URI, LOGO_URI) or _note_id(uri) is not None
+        return (uri in (README_URI, CONFIG_URI, LOGO_URI, CLOCK_URI) or _note_id(uri) is not None
+                or templates.matches(uri))
 
     def require(self, uri: object) -> str:
         """Return ``uri`` or raise the legacy "resource not found" error."""
@@ -112,6 +133,18 @@ class ResourceStore:
             return [{"uri": uri, "mimeType": "application/json", "text": json.dumps(config, indent=2)}]
         if uri == LOGO_URI:
             return [{"uri": uri, "mimeType": "image/png", "blob": media.b64(media.logo_png())}]
+        if uri == CLOCK_URI:
+            now = datetime.now(timezone.utc)
+            clock = {
+                "time": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "ticks": self.ticks,
+                "subscribed": uri in self.subscriptions,
+                "revision": revision,
+            }
+            return [{"uri": uri, "mimeType": "application/json", "text": json.dumps(clock, indent=2)}]
+        contents = templates.read(uri)
+        if contents is not None:
+            return contents
         note_id = _note_id(uri)
         text = (
             f"Note {note_id!r}\n\n"

@@ -25,7 +25,7 @@ from .errors import (
     RpcError,
 )
 from .paging import paginate
-from .resources import ResourceStore
+from .resources import CLOCK_URI, ResourceStore
 from .stdio import StdioTransport
 from .tool_kit import LOG_LEVELS
 from .tools import ToolRegistry
@@ -43,6 +43,7 @@ class Options:
         log_level: str = "debug",
         shutdown_grace: float = 1.0,
         verbose: bool = False,
+        tick_interval: float = 1.0,
     ) -> None:
         self.tools_page_size = tools_page_size
         self.resources_page_size = resources_page_size
@@ -51,6 +52,7 @@ class Options:
         self.log_level = log_level
         self.shutdown_grace = shutdown_grace
         self.verbose = verbose
+        self.tick_interval = tick_interval  # seconds between demo://clock updates while subscribed
 
 
 def stderr(message: str) -> None:
@@ -121,6 +123,7 @@ class DemoServer:
         self._inflight: dict[object, tuple[str, asyncio.Task]] = {}
         self._pending: dict[str, asyncio.Future] = {}
         self._next_id = 0
+        self._ticker: asyncio.Task | None = None
         self._handlers = {
             "initialize": self._initialize,
             "ping": self._ping,
@@ -152,6 +155,7 @@ class DemoServer:
 
     async def _shutdown(self) -> None:
         """Let quick in-flight requests finish (piped input), then cancel the rest."""
+        self._stop_ticker()
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ConnectionError("the client closed the connection"))
@@ -355,11 +359,29 @@ class DemoServer:
 
     async def _subscribe(self, params: dict, ctx: RequestContext) -> dict:
         self.resources.subscribe(params.get("uri"))
+        if params.get("uri") == CLOCK_URI and (self._ticker is None or self._ticker.done()):
+            self._ticker = asyncio.create_task(self._tick())
         return {}
 
     async def _unsubscribe(self, params: dict, ctx: RequestContext) -> dict:
         self.resources.unsubscribe(params.get("uri"))
+        if params.get("uri") == CLOCK_URI:
+            self._stop_ticker()
         return {}
+
+    async def _tick(self) -> None:
+        """While demo://clock is subscribed: one notifications/resources/updated per tick."""
+        while not self.transport.closed:
+            await asyncio.sleep(self.options.tick_interval)
+            if CLOCK_URI not in self.resources.subscriptions:
+                return
+            self.resources.ticks += 1
+            self.notify("notifications/resources/updated", {"uri": CLOCK_URI})
+
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
 
     async def _prompts_list(self, params: dict, ctx: RequestContext) -> dict:
         return self._page("prompts", "prompts", prompts.list_prompts(), params, self.options.prompts_page_size)
