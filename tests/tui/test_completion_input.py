@@ -72,7 +72,7 @@ def options_text(field: CompletionInput) -> list[str]:
 
 
 async def settled(pilot, field: CompletionInput, what: str) -> None:
-    await wait_for(pilot, lambda: field.list_open and not field._pending and field._timer is None, what=what)
+    await wait_for(pilot, lambda: field.list_open and not field.busy, what=what)
 
 
 def test_count_text():

@@ -12,7 +12,8 @@
   an answer to anything but the latest value is dropped;
 - the suggestions appear in a list under the input (mounted as the input's next
   sibling, so put the input in a vertical container): up/down move, enter or tab take
-  one, escape closes the list (a second escape is left to the parent); down with the
+  one, escape closes the list or drops suggestions still on their way (a second escape
+  is left to the parent); down with the
   list closed asks at once, for the value as it is (empty included);
 - ``total``/``hasMore`` are shown under the list ("3 of 40+");
 - a server without the ``completions`` capability gets no request at all; an error
@@ -132,6 +133,7 @@ class CompletionInput(Input):
         self._generation = 0  # bumped by every change; an answer to an older one is stale
         self._timer: Timer | None = None
         self._pending: Any = None  # the PendingRequest in flight
+        self._sending = 0  # requests being sent (begin_request not returned yet)
         self._taken: str | None = None  # a value just taken from the list (no request for it)
 
     # -- life --------------------------------------------------------------
@@ -203,6 +205,7 @@ class CompletionInput(Input):
             return False
         generation = self._generation
         self.requests_sent += 1
+        self._sending += 1
         self.run_worker(self._complete(session, self.request_params(), generation), group="completion",
                         exit_on_error=False)
         return True
@@ -217,6 +220,8 @@ class CompletionInput(Input):
         except Exception as exc:  # the session went away under us
             self.post_message(self.Suggested(self, generation, value, [], note=f"completion failed: {exc}"))
             return
+        finally:
+            self._sending -= 1
         if generation != self._generation:  # a keystroke came while it was being sent
             await pending.cancel("a newer keystroke")
             return
@@ -276,6 +281,11 @@ class CompletionInput(Input):
         self.dropdown.add_class("-open")
 
     @property
+    def busy(self) -> bool:
+        """A request is waiting for the debounce, being sent or in flight."""
+        return self._timer is not None or self._sending > 0 or self._pending is not None
+
+    @property
     def list_open(self) -> bool:
         return self.dropdown.has_class("-open")
 
@@ -315,6 +325,13 @@ class CompletionInput(Input):
             event.stop()
             event.prevent_default()
         elif key == "down" and self.ask_now():
+            event.stop()
+            event.prevent_default()
+        elif key == "escape" and self.busy:
+            # suggestions on their way: escape means "not now" (the next escape leaves)
+            self._stop_timer()
+            self._generation += 1
+            self._cancel_in_flight("escape")
             event.stop()
             event.prevent_default()
 

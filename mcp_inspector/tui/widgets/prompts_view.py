@@ -1,13 +1,344 @@
-"""The Prompts view (being built for issue 9; see session_view.py for how it is fed)."""
+"""The Prompts view (8): the server's prompts, an argument form with completion as you
+type, ``prompts/get``, and the messages rendered by role.
+
+Left, the prompt list (filter; title, name, arguments with required ones starred, an
+icons mark; added/changed/removed marks after a list_changed refetch). Right, the
+highlighted prompt's description and one ``CompletionInput`` per argument (``ref/prompt``,
+``context.arguments`` from the other fields), then the got prompt (``PromptMessages``).
+Required arguments are checked before anything is sent. ``prompts/get`` runs in a worker;
+its outcome comes back as a message. What is typed is kept per prompt while the view lives.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.widgets import Static
+import json
+import time
+from typing import Any
 
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Input, Static
+
+from ...core.protocol.errors import InspectorError, RpcError
+from ...core.protocol.jsonrpc import ERROR_NAMES
+from ..http_text import explain_error
+from ..traffic_text import clean
+from .completion_input import CompletionInput
+from .prompts.messages import PromptMessages
+from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title
 from .session_view import SessionView
+
+HINT = "enter: form · ctrl+s: get · tab: next field · esc: list · /: filter · on messages: c copy JSON, s save"
+
+
+class PromptGot(Message):
+    def __init__(self, name: str, arguments: dict[str, str], result: Any, elapsed_ms: float) -> None:
+        super().__init__()
+        self.name, self.arguments, self.result, self.elapsed_ms = name, arguments, result, elapsed_ms
+
+
+class PromptFailed(Message):
+    def __init__(self, name: str, error: BaseException, elapsed_ms: float) -> None:
+        super().__init__()
+        self.name, self.error, self.elapsed_ms = name, error, elapsed_ms
+
+
+class PromptsListed(Message):
+    def __init__(self, items: list[dict[str, Any]] | None, error: str | None = None) -> None:
+        super().__init__()
+        self.items, self.error = items, error
 
 
 class PromptsView(SessionView):
+    """The prompts of the live session (see the module doc)."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"),
+        Binding("escape", "back_to_list", "List", id="prompts.back", show=False),
+        Binding("slash", "filter", "Filter", id="prompts.filter", show=False),
+    ]
+    DEFAULT_CSS = """
+    PromptsView { height: 1fr; }
+    PromptsView #prompts-body { height: 1fr; }
+    PromptsView #prompt-list { border-right: vkey $panel-lighten-2; }
+    PromptsView #prompt-detail { width: 1fr; }
+    PromptsView #prompt-form { height: auto; max-height: 60%; padding: 0 1; }
+    PromptsView .prompt-head { height: auto; }
+    PromptsView .arg-label { height: auto; margin-top: 1; }
+    PromptsView .arg-label.required { text-style: bold; }
+    PromptsView CompletionInput { border: none; height: 1; padding: 0 1; background: $boost; }
+    PromptsView CompletionInput:focus { background: $primary 20%; }
+    PromptsView CompletionInput.-missing { background: $error 30%; }
+    PromptsView .prompt-get { margin-top: 1; }
+    PromptsView #prompt-status { height: auto; max-height: 4; padding: 0 1; background: $panel; }
+    PromptsView #prompt-status.ok { background: $success 20%; }
+    PromptsView #prompt-status.error { background: $error 30%; }
+    PromptsView #prompt-status.pending { background: $primary 20%; }
+    PromptsView #prompts-hint { height: 1; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prompt_list = PromptList(id="prompt-list")
+        self.form = VerticalScroll(id="prompt-form")
+        self.status = Static("", id="prompt-status", markup=False)
+        self.messages = PromptMessages(id="prompt-messages")
+        self.current: dict[str, Any] | None = None  # the prompt whose form is shown
+        self.drafts: dict[str, dict[str, str]] = {}  # prompt name -> argument -> value
+        self.getting: str | None = None  # the prompt being got
+        self._listed = False  # a list arrived (ListFetched or our own fetch)
+        self._fetching = False
+
     def compose(self) -> ComposeResult:
-        yield Static("The Prompts view is not built yet.")
+        with Horizontal(id="prompts-body"):
+            yield self.prompt_list
+            with Vertical(id="prompt-detail"):
+                yield self.form
+                yield self.status
+                yield self.messages
+        yield Static(HINT, id="prompts-hint", markup=False)
+
+    async def on_mount(self) -> None:
+        self.status.display = False
+        await self._show_form(None)
+        self._apply_session()
+
+    def first_focus(self) -> Widget | None:
+        return self.prompt_list.option_list
+
+    # -- the session ---------------------------------------------------------
+    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+        super().set_session(session, facts, read_only)
+        if self.is_mounted:
+            self._apply_session()
+
+    def _apply_session(self) -> None:
+        session = self.session
+        if session is None:
+            if self.read_only:
+                self.prompt_list.set_note("A read-only recording: prompts cannot be listed or got.")
+            else:
+                self.prompt_list.set_note("Not connected: the list is as it was last seen.")
+            return
+        if not session.supports("prompts"):
+            self.prompt_list.set_prompts([])
+            self.prompt_list.set_note("The server declares no prompts capability.")
+            return
+        self.prompt_list.set_note("")
+        items = session.lists.get("prompts")
+        if items is not None:
+            self._listed = True
+            self.prompt_list.set_prompts(items, None)
+        elif not self._fetching:
+            self._listed = False
+            self.prompt_list.set_note("Listing prompts…")
+            self._fetch(session)
+
+    @work(group="prompts-list", exclusive=True, exit_on_error=False)
+    async def _fetch(self, session: Any) -> None:
+        self._fetching = True
+        try:
+            items = await session.list_all("prompts")
+        except InspectorError as exc:
+            self.post_message(PromptsListed(None, f"prompts/list failed: {exc}"))
+            return
+        finally:
+            self._fetching = False
+        self.post_message(PromptsListed(list(items)))
+
+    def on_prompts_listed(self, message: PromptsListed) -> None:
+        if message.error:
+            self.prompt_list.set_note(message.error)
+        elif not self._listed and message.items is not None:
+            self._listed = True
+            self.prompt_list.set_note("")
+            self.prompt_list.set_prompts(message.items)
+        elif self.prompt_list.note == "Listing prompts…":
+            self.prompt_list.set_note("")
+
+    def list_fetched(self, event: Any) -> None:
+        if getattr(event, "kind", None) != "prompts":
+            return
+        first = not self._listed or event.cause == "initial"
+        self._listed = True
+        self.prompt_list.set_prompts(event.items, None if first else event.diff)
+        self.prompt_list.set_note(f"prompts/list: {event.error}" if event.error else "")
+        if self.current is not None:  # the shown prompt may have changed or gone
+            fresh = next((p for p in event.items if isinstance(p, dict) and p.get("name") == self.current.get("name")), None)
+            if fresh != self.current:
+                self.call_later(self._show_form, fresh)
+
+    # -- the form ----------------------------------------------------------------
+    @on(PromptList.Highlighted)
+    async def _highlighted(self, event: PromptList.Highlighted) -> None:
+        event.stop()
+        if event.prompt != self.current or event.prompt is None:
+            await self._show_form(event.prompt)
+
+    @on(PromptList.Chosen)
+    async def _chosen(self, event: PromptList.Chosen) -> None:
+        event.stop()
+        if event.prompt != self.current:
+            await self._show_form(event.prompt)
+        fields = self.fields()
+        (fields[0] if fields else self.form.query_one(".prompt-get", Button)).focus()
+
+    async def _show_form(self, prompt: dict[str, Any] | None) -> None:
+        self.current = prompt
+        form = self.form
+        await form.remove_children()
+        if prompt is None:
+            await form.mount(Static(Text("No prompt selected." if self.prompt_list.prompts else "No prompts.", style="dim"),
+                                    classes="prompt-head"))
+            return
+        name = str(prompt.get("name", ""))
+        draft = self.drafts.setdefault(name, {})
+        head = Text()
+        head.append(prompt_title(prompt), style="bold")
+        if prompt_title(prompt) != clean(name):
+            head.append(f"  {clean(name)}", style="dim")
+        if prompt.get("icons"):
+            head.append("  ◆ icons", style="dim")
+        if isinstance(prompt.get("description"), str):
+            head.append("\n" + clean(prompt["description"]))
+        widgets: list[Widget] = [Static(head, classes="prompt-head")]
+        arguments = prompt_arguments(prompt)
+        if not arguments:
+            widgets.append(Static(Text("This prompt takes no arguments.", style="dim"), classes="arg-label"))
+        ref = {"type": "ref/prompt", "name": name}
+        for argument in arguments:
+            arg_name = argument["name"]
+            required = argument.get("required") is True
+            label = Text()
+            label.append(clean(argument.get("title") if isinstance(argument.get("title"), str) else arg_name))
+            if isinstance(argument.get("title"), str) and argument["title"] != arg_name:
+                label.append(f" ({clean(arg_name)})", style="dim")
+            label.append(" *required" if required else " optional", style="bold red" if required else "dim")
+            if isinstance(argument.get("description"), str):
+                label.append(f" — {clean(argument['description'])}", style="dim")
+            widgets.append(Static(label, classes="arg-label" + (" required" if required else "")))
+            widgets.append(CompletionInput(ref=ref, argument=arg_name, context=self.form_values, session=self._live,
+                                           value=draft.get(arg_name, ""), placeholder=arg_name, classes="prompt-arg"))
+        widgets.append(Button("Get prompt (ctrl+s)", classes="prompt-get", compact=True))
+        await form.mount_all(widgets)
+
+    def fields(self) -> list[CompletionInput]:
+        return list(self.form.query(CompletionInput))
+
+    def form_values(self) -> dict[str, str]:
+        return {field.argument: field.value for field in self.fields()}
+
+    def _live(self) -> Any | None:
+        return None if self.read_only else self.session
+
+    @on(Input.Changed, ".prompt-arg")
+    def _arg_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        field = event.input
+        if isinstance(field, CompletionInput) and self.current is not None:
+            self.drafts.setdefault(str(self.current.get("name")), {})[field.argument] = event.value
+            if event.value:
+                field.remove_class("-missing")
+
+    @on(Input.Submitted, ".prompt-arg")
+    def _arg_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field: the next field, or get the prompt from the last one."""
+        event.stop()
+        fields = self.fields()
+        if event.input in fields and fields.index(event.input) < len(fields) - 1:
+            fields[fields.index(event.input) + 1].focus()
+        else:
+            self.action_get_prompt()
+
+    @on(Button.Pressed, ".prompt-get")
+    def _get_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_get_prompt()
+
+    # -- getting ------------------------------------------------------------------
+    def action_get_prompt(self) -> None:
+        prompt = self.current
+        if prompt is None:
+            self._status("Choose a prompt first.", "error")
+            return
+        name = str(prompt.get("name", ""))
+        session = self._live()
+        if session is None:
+            self._status("Cannot get the prompt: this is a read-only recording." if self.read_only
+                         else "Cannot get the prompt: not connected.", "error")
+            return
+        if self.getting is not None:
+            self._status(f"Still getting {self.getting}…", "pending")
+            return
+        values = self.form_values()
+        missing = [a["name"] for a in prompt_arguments(prompt) if a.get("required") is True and not values.get(a["name"])]
+        if missing:
+            for field in self.fields():
+                field.set_class(field.argument in missing, "-missing")
+            self._status(f"Not sent: fill the required argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}.", "error")
+            next(f for f in self.fields() if f.argument in missing).focus()
+            return
+        arguments = {k: v for k, v in values.items() if v}
+        self.getting = name
+        self._status(f"… getting {name}", "pending")
+        self._get(session, name, arguments)
+
+    @work(group="prompts-get", exit_on_error=False)
+    async def _get(self, session: Any, name: str, arguments: dict[str, str]) -> None:
+        started = time.perf_counter()
+        try:
+            result = await session.get_prompt(name, arguments)
+        except InspectorError as exc:
+            self.post_message(PromptFailed(name, exc, (time.perf_counter() - started) * 1000))
+            return
+        except Exception as exc:  # noqa: BLE001 - a broken session must not crash the view
+            self.post_message(PromptFailed(name, exc, (time.perf_counter() - started) * 1000))
+            return
+        self.post_message(PromptGot(name, arguments, result, (time.perf_counter() - started) * 1000))
+
+    def on_prompt_got(self, message: PromptGot) -> None:
+        self.getting = None
+        problems = self.messages.show_result(message.name, message.result)
+        count = len(self.messages.messages)
+        took = f"{message.elapsed_ms:,.0f} ms"
+        if problems:
+            self._status(f"⚠ {message.name}: malformed result ({'; '.join(problems)}) · {took}", "error")
+        else:
+            self._status(f"✓ {message.name} · {count} message{'s' if count != 1 else ''} · {took} · c copy JSON · s save", "ok")
+        self.messages.focus()
+
+    def on_prompt_failed(self, message: PromptFailed) -> None:
+        self.getting = None
+        error = message.error
+        took = f" · after {message.elapsed_ms:,.0f} ms"
+        if isinstance(error, RpcError):
+            label = ERROR_NAMES.get(error.code)
+            self._status(f"✖ {message.name}: JSON-RPC error {error.code}{f' ({label})' if label else ''}: {error.message}{took}",
+                         "error")
+            lines = Text("The server refused prompts/get (an error response).", style="dim")
+            meaning = explain_error(error.code, error.message, error.data)
+            if meaning:
+                lines.append("\n" + meaning)
+            if error.data is not None:
+                lines.append("\ndata: " + json.dumps(error.data, ensure_ascii=False)[:2000])
+            self.messages.show_text(lines)
+        else:
+            self._status(f"✖ {message.name}: {type(error).__name__}: {error}{took}", "error")
+            self.messages.show_text(Text(str(error)))
+
+    def _status(self, text: str, kind: str) -> None:
+        self.status.update(Text(text))
+        self.status.set_classes(kind)
+        self.status.display = True
+
+    # -- keys ---------------------------------------------------------------------
+    def action_back_to_list(self) -> None:
+        self.prompt_list.option_list.focus()
+
+    def action_filter(self) -> None:
+        self.prompt_list.filter_input.focus()
