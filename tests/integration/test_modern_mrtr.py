@@ -102,7 +102,7 @@ async def test_roots_are_asked_through_mrtr(connect):
         outcome = await c.session.call_tool("roots", {})
         assert outcome.result["content"][0]["text"] == "2 roots"
         meta = json.loads(calls(c.store)[0].raw)["params"]["_meta"]
-        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
 
 
 async def test_endless_input_required_stops_after_the_bound(connect):

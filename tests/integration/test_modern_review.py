@@ -18,6 +18,7 @@ from mcp_inspector.core.traffic.entry import Direction, Kind
 
 pytestmark = pytest.mark.anyio
 MODERN = [PYTHON, str(SERVERS_DIR / "modern_raw_server.py")]
+TASKS_EXT = {"io.modelcontextprotocol/tasks": {}}  # always declared (core/session/tasks.py)
 
 
 def sent_methods(store) -> list[str]:
@@ -154,7 +155,7 @@ async def test_a_url_mode_elicitation_when_only_form_was_declared_is_flagged(con
         outcome = await c.session.call_tool("open_url", {})
         assert outcome.result["content"][0]["text"] == "url: decline"
         meta = tool_calls(c.store)[0]["params"]["_meta"]
-        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}}
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}, "extensions": TASKS_EXT}
         reply = reply_to_first_call(c.store)
         assert reply.problem is not None and "URL-mode elicitation/create" in reply.problem
 
@@ -228,22 +229,19 @@ async def test_a_server_cancelling_anything_but_a_listen_stream_is_flagged(conne
         assert teardown.problem is None
 
 
-async def test_a_task_result_to_a_client_that_never_declared_tasks_is_flagged(connect):
-    """basic/index.mdx §ResultType: supported values are the core ones plus those "of
-    supported extensions that are advertised via capabilities"; "A resultType of any value
-    unrecognized by the client MUST be considered invalid". The tasks extension: "Never
-    return a task to a client that did not declare support." The result is still shown
-    (with its note), and the reply is marked."""
+async def test_a_task_result_to_a_raw_tools_call_is_shown_with_its_note_and_not_flagged(connect):
+    """basic/index.mdx §ResultType: an extension's resultType is valid when the client
+    advertised the extension. The client always declares io.modelcontextprotocol/tasks
+    (core/session/tasks.py), so a task result to a tools/call sent raw (the composer) is
+    shown as it came with its note, and the reply is not marked."""
     async with connect(MODERN, era="auto") as c:
-        outcome = await c.session.call_tool("long", {})
-        assert outcome.result["resultType"] == "task" and outcome.note is not None
-        assert "extensions" not in json.loads(outcome.request.entry.raw)["params"]["_meta"][
-            "io.modelcontextprotocol/clientCapabilities"]
-        reply = outcome.rounds[-1].reply
-        assert reply is not None and "did not declare" in (reply.problem or "")
-        assert "invalid for this client" in reply.problem
-        plain = await c.session.call_tool("echo", {"text": "x"})
-        assert plain.rounds[-1].reply.problem is None
+        result = await c.session.request("tools/call", {"name": "long", "arguments": {}})
+        assert result["resultType"] == "task"
+        assert json.loads(c.store.get(max(e.seq for e in c.store if e.method == "tools/call")).raw)["params"]["_meta"][
+            "io.modelcontextprotocol/clientCapabilities"]["extensions"] == TASKS_EXT
+        reply = next(e for e in c.store if e.direction is Direction.IN and b'"resultType": "task"' in e.raw)
+        assert reply.problem is None
+        assert any(e.kind is Kind.EVENT and b"follow it with tasks/get" in e.raw for e in c.store)
 
 
 async def test_a_modern_server_too_slow_for_the_probe_is_found_by_its_initialize_error(connect):
@@ -352,7 +350,7 @@ async def test_a_tool_enabled_sampling_without_sampling_tools_declared_is_flagge
     async with connect(MODERN, era="auto", handlers=build_handlers(sampling=f"@{answer}")) as c:
         outcome = await c.session.call_tool("sample_with_tools", {})
         assert outcome.result["content"][0]["text"] == "step one"
-        assert tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"sampling": {}}
+        assert tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"sampling": {}, "extensions": TASKS_EXT}
         reply = reply_to_first_call(c.store)
         assert "tool-enabled sampling/createMessage, but the client did not declare sampling.tools" in (reply.problem or "")
     async with connect(MODERN, era="auto", handlers={"elicitation/create": ada, **build_handlers(sampling=f"@{answer}")}) as c:
@@ -374,8 +372,8 @@ async def test_an_elicitation_handler_that_opens_urls_can_declare_url_mode(conne
         outcome = await c.session.call_tool("open_url", {})
         assert outcome.result["content"][0]["text"] == "url: accept"
         caps = tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]
-        assert caps == {"elicitation": {"form": {}, "url": {}}}
+        assert caps == {"elicitation": {"form": {}, "url": {}}, "extensions": TASKS_EXT}
         assert reply_to_first_call(c.store).problem is None  # declared: nothing to flag
     async with connect(raw_server_command(), era="legacy", handlers={"elicitation/create": visit}) as c:  # legacy too
         initialize = json.loads(next(e for e in c.store if e.method == "initialize").raw)
-        assert initialize["params"]["capabilities"] == {"elicitation": {"form": {}, "url": {}}}
+        assert initialize["params"]["capabilities"] == {"elicitation": {"form": {}, "url": {}}, "tasks": {}}

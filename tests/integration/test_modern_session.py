@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import ProtocolViolation
+from mcp_inspector.core.protocol.errors import MalformedTask, ProtocolViolation
 from mcp_inspector.core.session.events import LogMessage
 from mcp_inspector.core.traffic.entry import Direction, Kind
 
@@ -43,7 +43,7 @@ async def test_every_request_carries_the_modern_meta(connect):
         for frame in frames:
             meta = frame["params"]["_meta"]
             assert meta[PV] == "2026-07-28", frame
-            assert meta[CAPS] == {"elicitation": {"form": {}}}, frame
+            assert meta[CAPS] == {"elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}, frame
             assert meta[INFO]["name"] == "mcp-inspector", frame
             assert LEVEL not in meta
         # The server answered each (it refuses a request without _meta with -32602).
@@ -86,13 +86,13 @@ async def test_an_unknown_result_type_is_a_clear_error_and_the_session_goes_on(c
         assert len(await c.session.list_tools()) == 13
 
 
-async def test_a_task_result_is_shown_as_it_came_with_a_note(connect):
+async def test_a_task_result_without_a_task_id_is_a_clear_error(connect):
+    """``long`` answers resultType "task" with a 2025-11-25-style nested ``task`` (no taskId
+    inline): the session says so in words, and goes on (core/session/tasks.py)."""
     async with connect(MODERN, era="auto") as c:
-        outcome = await c.session.call_tool("long", {})
-        assert outcome.result["resultType"] == "task"
-        assert outcome.result["task"] == {"taskId": "t-1", "status": "working"}
-        assert outcome.note is not None and "io.modelcontextprotocol/tasks" in outcome.note
-        assert any(e.kind is Kind.EVENT and b"resultType \"task\"" in e.raw for e in c.store)
+        with pytest.raises(MalformedTask, match="no taskId"):
+            await c.session.call_tool("long", {})
+        assert (await c.session.call_tool("echo", {"text": "x"})).result["content"][0]["text"] == "x"
 
 
 async def test_a_server_request_is_refused_in_the_modern_era(connect):

@@ -190,7 +190,7 @@ async def test_server_to_client_requests(connect, raw_server) -> None:
     with anyio.fail_after(20):
         async with connect(raw_server("server-requests"), handlers={"roots/list": roots}) as c:
             init = sent_messages(c.store, "initialize")[0]["params"]
-            assert init["capabilities"] == {"roots": {"listChanged": True}}
+            assert init["capabilities"] == {"roots": {"listChanged": True}, "tasks": {}}
             answers = json.loads(text_of(await c.session.call_tool("ask", {})))
             assert answers["ping"]["result"] == {}
             assert answers["roots"]["result"] == {"roots": [{"uri": "file:///work", "name": "work"}]}

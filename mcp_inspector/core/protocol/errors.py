@@ -116,3 +116,32 @@ class ToolExcluded(InspectorError):
         self.name = name
         self.reason = reason
         super().__init__(f"tool {name!r} was excluded from the list and is not called: {reason}")
+
+
+class MalformedTask(ProtocolViolation):
+    """A task the server sent (a CreateTaskResult, a ``tasks/get`` or ``tasks/cancel``
+    result, a status notification) that breaks the shape the spec gives it: no
+    ``taskId``, an unknown ``status``, a failed task without its error."""
+
+
+class TaskCancelled(RequestCancelled):
+    """A tool call run as a task ended cancelled: we sent ``tasks/cancel`` (the user, the
+    caller), or the server reported the task ``cancelled``. A RequestCancelled, so callers
+    that handle a cancelled request handle this one too."""
+
+    def __init__(self, method: str, task_id: str, reason: str) -> None:
+        self.task_id = task_id
+        RequestCancelled.__init__(self, method, reason)
+        self.args = (f"{method} (task {task_id}) was cancelled: {reason}",)
+
+
+class TaskTimedOut(RequestTimeout):
+    """A tool call run as a task did not reach a terminal status within the maximum total
+    time the caller gave (``max_total``); ``tasks/cancel`` was sent."""
+
+    def __init__(self, method: str, task_id: str, seconds: float, status: str) -> None:
+        self.task_id = task_id
+        self.status = status
+        RequestTimeout.__init__(self, method, seconds, True)
+        self.args = (f"{method} timed out: task {task_id} was still {status!r} after the maximum total time of "
+                     f"{seconds:g} s (tasks/cancel was sent)",)

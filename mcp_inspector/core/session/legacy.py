@@ -22,7 +22,7 @@ from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, Prot
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
 from . import era as era_detection
-from . import modern, mrtr
+from . import modern, mrtr, tasks
 from .subscriptions import Subscriptions
 from ..schema.validation import Issue, validate
 from ..traffic.entry import TrafficEntry
@@ -73,14 +73,16 @@ class ToolCallOutcome:
     request: PendingRequest | None = None  # the first request (MRTR retries are in ``rounds``)
     rounds: list[PendingRequest] = field(default_factory=list)  # every request sent, the first included
     note: str | None = None  # e.g. a result of an extension's resultType, shown as it came
+    task_id: str | None = None  # the task the call ran as (tasks.py), if it did
 
     @property
     def is_error(self) -> bool:
         return self.view.is_error
 
 
-class McpSession:
-    """One connection to one server. Use as ``async with McpSession(transport) as s``."""
+class McpSession(tasks.TaskMethods):
+    """One connection to one server. Use as ``async with McpSession(transport) as s``.
+    Tasks (``session.tasks``, ``task_support``, ``list_tasks``...): tasks.py."""
 
     def __init__(
         self,
@@ -128,6 +130,7 @@ class McpSession:
         # notifications/resources/updated arrived for each URI (subscribed or not)
         self.subscribed: set[str] = set()
         self.resource_updates: dict[str, int] = {}
+        self._init_tasks()
         self._meta_version: str | None = None  # the version put in every request's _meta (modern)
         self._reinitializing = False
         self.lists: dict[str, list[dict[str, Any]]] = {}
@@ -191,6 +194,7 @@ class McpSession:
         for method, (name, value) in HANDLER_CAPABILITIES.items():
             if method in self.connection.handlers:
                 caps[name] = modern.declared_value(self.connection.handlers[method], value)
+        caps["tasks"] = dict(tasks.LEGACY_CLIENT_CAPABILITY)  # what that means: tasks.py
         return caps
 
     async def initialize(self) -> dict[str, Any]:
@@ -288,7 +292,8 @@ class McpSession:
         note = modern.check_result_type(method, result)
         if note is not None:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
-            if reply is not None:  # an extension the client did not declare: the server broke the rule
+            if reply is not None and not modern.declares_result_type(self.client_capabilities(), result.get("resultType")):
+                # an extension the client did not declare: the server broke the rule
                 problem = modern.undeclared_result_type(result)
                 reply.problem = f"{reply.problem}; {problem}" if reply.problem else problem
                 self.store.version += 1
@@ -388,12 +393,17 @@ class McpSession:
             return []
         return validate(tool.get("inputSchema"), arguments)
 
-    async def begin_tool_call(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> PendingRequest:
+    async def begin_tool_call(self, name: str, arguments: dict[str, Any] | None = None, *, as_task: bool | None = None,
+                              **options: Any) -> PendingRequest:
         """Send ``tools/call``; the PendingRequest is the first request (MRTR retries,
-        if the server asks for input, are sent by finish_tool_call)."""
+        if the server asks for input, are sent by finish_tool_call). Legacy: ``as_task``
+        None asks for a task when the tool requires one, True when it allows one (tasks.py)."""
         if name in self.excluded_tools:
             raise ToolExcluded(name, self.excluded_tools[name])
         params: dict[str, Any] = {"name": name, "arguments": arguments if arguments is not None else {}}
+        task_ttl = options.pop("task_ttl", None)
+        if self.era != "modern" and tasks.wants_task(self.task_support(name), as_task):
+            params["task"] = {} if task_ttl is None else {"ttl": int(task_ttl)}
         options.setdefault("progress", True)
         if self.era == "modern" and self.transport.kind == "http" and "transport_meta" not in options:
             try:
@@ -406,21 +416,28 @@ class McpSession:
 
     async def finish_tool_call(self, pending: PendingRequest) -> ToolCallOutcome:
         """Wait for a call started with begin_tool_call (answering MRTR rounds in the
-        modern era); JSON-RPC errors raise."""
+        modern era, following a task to its end: tasks.py); JSON-RPC errors raise."""
         started = time.perf_counter() - pending.elapsed
+        record = None
         if self.era == "modern":
             outcome = await mrtr.complete(self, pending)
             result, rounds = outcome.result, outcome.rounds
-            note = self._accept("tools/call", result, rounds[-1].reply)
+            if modern.result_type("tools/call", result) == "task":
+                result, record = await self._follow_task(pending, result, rounds[-1])
+                note = None
+            else:
+                note = self._accept("tools/call", result, rounds[-1].reply)
         else:
             result, rounds, note = await pending.wait(), [pending], None
+            if tasks.is_create_task_result(result):
+                result, record = await self._follow_task(pending, result, pending)
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         name = params.get("name", "")
         arguments = params.get("arguments") or {}
         view = analyze_tool_result(result, self.tool(name))
-        elapsed = (time.perf_counter() - started) * 1000 if len(rounds) > 1 else pending.elapsed * 1000
+        elapsed = (time.perf_counter() - started) * 1000 if len(rounds) > 1 or record else pending.elapsed * 1000
         return ToolCallOutcome(name, arguments, result, view, self.check_arguments(name, arguments), elapsed, pending,
-                               rounds, note)
+                               rounds, note, record.task_id if record is not None else None)
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> ToolCallOutcome:
         return await self.finish_tool_call(await self.begin_tool_call(name, arguments, **options))
@@ -507,6 +524,8 @@ class McpSession:
             uri = str(params.get("uri", ""))
             self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
             self._emit(ResourceUpdated(uri, entry.seq))
+        elif method in tasks.STATUS_NOTIFICATIONS and params is not None:
+            self._on_task_status(method, params, entry)
 
     def _schedule_refresh(self, kind: str) -> None:
         """Coalesce bursts: one refetch runs at a time, plus at most one queued."""

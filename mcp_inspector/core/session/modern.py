@@ -32,10 +32,17 @@ MODERN_HANDLER_CAPABILITIES = {
 #: Methods on which a server may answer with an InputRequiredResult (basic/patterns/mrtr.mdx).
 MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 
-#: resultType values of extensions: the result is shown as it came, with this note.
+#: The tasks extension (io.modelcontextprotocol/tasks, SEP-2663), which the client always
+#: declares: a server may answer ``tools/call`` with ``resultType: "task"`` (tasks.py follows it).
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+#: The requests a server may answer with a task; a task result to any other is invalid.
+TASK_METHODS = frozenset({"tools/call"})
+
+#: resultType values of extensions: the result is shown as it came, with this note (a
+#: ``tools/call`` task is followed by the session; this note is for requests sent raw).
 EXTENSION_RESULT_TYPES = {
-    "task": "the server answered with a task (resultType \"task\", the io.modelcontextprotocol/tasks extension, "
-            "which mcp-inspector does not declare or follow): shown as it came",
+    "task": "the server answered with a task (resultType \"task\", the io.modelcontextprotocol/tasks extension): "
+            "shown as it came; follow it with tasks/get",
 }
 
 #: Errors only a modern server sends (2026-07-28 schema.ts): they identify its era.
@@ -64,6 +71,7 @@ def client_capabilities(handlers: dict[str, Any]) -> dict[str, Any]:
     for method, (name, value) in MODERN_HANDLER_CAPABILITIES.items():
         if method in handlers:
             caps[name] = declared_value(handlers[method], value)
+    caps["extensions"] = {TASKS_EXTENSION: {}}  # tasks are followed whatever the handlers (tasks.py)
     return caps
 
 
@@ -104,6 +112,10 @@ def check_result_type(method: str, result: dict[str, Any]) -> str | None:
     kind = result_type(method, result)
     if kind == "complete":
         return None
+    if kind == "task" and method not in TASK_METHODS:
+        raise ProtocolViolation(
+            f"the server answered {method} with resultType \"task\", but the tasks extension allows a task only on "
+            f"{', '.join(sorted(TASK_METHODS))}: an invalid response (io.modelcontextprotocol/tasks §Supported Methods)")
     if kind in EXTENSION_RESULT_TYPES:
         return EXTENSION_RESULT_TYPES[kind]
     if kind == "input_required":
@@ -170,3 +182,13 @@ def split_excluded(tools: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], d
         else:
             excluded[str(tool.get("name", ""))] = reason
     return kept, excluded
+
+
+#: resultType of an extension -> the extension that defines it.
+RESULT_TYPE_EXTENSIONS = {"task": TASKS_EXTENSION}
+
+
+def declares_result_type(capabilities: dict[str, Any], kind: Any) -> bool:
+    """Whether the client capabilities declare the extension an extension resultType belongs to."""
+    extensions = capabilities.get("extensions")
+    return isinstance(extensions, dict) and RESULT_TYPE_EXTENSIONS.get(kind) in extensions

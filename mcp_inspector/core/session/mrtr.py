@@ -93,10 +93,16 @@ def _parse(method: str, result: dict[str, Any]) -> tuple[dict[str, dict[str, Any
         raise MrtrError(f"{method}: requestState must be a string, got {type(state).__name__}")
     if requests is None and state is None:
         raise MrtrError(f"{method}: an InputRequiredResult with neither inputRequests nor requestState")
-    if requests is not None and len(requests) > MAX_INPUTS:
+    return check_input_requests(method, requests or {}), state
+
+
+def check_input_requests(method: str, requests: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``inputRequests`` checked: each a ``{method, params}`` the client can be asked
+    (MrtrError otherwise). The tasks extension's ``inputRequests`` (tasks.py) use it too."""
+    if len(requests) > MAX_INPUTS:
         raise MrtrError(f"{method}: the server asked for {len(requests)} inputs in one round (more than {MAX_INPUTS}); stopped")
     checked: dict[str, dict[str, Any]] = {}
-    for key, request in (requests or {}).items():
+    for key, request in requests.items():
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
             raise MrtrError(f"{method}: input request {key!r} is not a {{method, params}} object")
         if request["method"] not in INPUT_METHODS:
@@ -106,7 +112,16 @@ def _parse(method: str, result: dict[str, Any]) -> tuple[dict[str, dict[str, Any
         if request_params is not None and not isinstance(request_params, dict):
             raise MrtrError(f"{method}: input request {key!r} has params that are not an object")
         checked[key] = request
-    return checked, state
+    return checked
+
+
+async def answer_inputs(session: Any, method: str, requests: dict[str, dict[str, Any]],
+                        pending: PendingRequest) -> dict[str, Any]:
+    """The responses to checked input requests, each answered by the handler registered for
+    its method (a declined elicitation when there is none); ``pending`` is the request whose
+    result asked (its reply is flagged if the server asked for an undeclared capability).
+    MRTR rounds and the tasks extension's ``input_required`` tasks (tasks.py) share it."""
+    return await _answer_all(session, method, requests, pending)
 
 
 async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, Any]],
