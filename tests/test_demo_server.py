@@ -26,7 +26,7 @@ ALL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 MAIN_TOOLS = {
     "echo", "add", "create_ticket", "long_running_task", "toggle_extra_tools", "emit_logs",
     "all_content_types", "weather_report", "broken_structured_output", "failing_tool",
-    "ask_the_client", "flood_notifications", "touch_resource",
+    "ask_the_client", "flood_notifications", "touch_resource", "long_job", "generate_report",
 }
 
 
@@ -190,13 +190,16 @@ def test_initialize_echoes_supported_version(version):
         assert result["serverInfo"]["name"] == "mcp-inspector-demo"
         assert result["serverInfo"]["title"] == "MCP Inspector Demo"
         assert result["serverInfo"]["version"]
-        assert result["capabilities"] == {
+        expected = {
             "tools": {"listChanged": True},
             "resources": {"subscribe": True, "listChanged": True},
             "prompts": {"listChanged": True},
             "logging": {},
             "completions": {},
         }
+        if version == "2025-11-25":  # tasks exist from 2025-11-25 only
+            expected["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        assert result["capabilities"] == expected
         assert result["instructions"].startswith("# ")
         assert "\n- " in result["instructions"]
     finally:

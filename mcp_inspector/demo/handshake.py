@@ -7,6 +7,8 @@ client's ``server/discover`` gets -32601, which tells it to fall back.
 from __future__ import annotations
 
 from . import media
+from .tasks import CAPABILITY as TASKS_CAPABILITY
+from .tasks import TASKS_VERSION
 from .errors import INVALID_PARAMS, RpcError
 
 try:
@@ -33,6 +35,9 @@ A built-in server that exercises everything the inspector can show.
 - **Structured output**: call `add` or `weather_report`; `broken_structured_output` fails its own schema.
 - **Rich forms**: `create_ticket` uses enums, defaults, arrays, a nested object and formats.
 - **Progress and cancellation**: run `long_running_task`, then cancel it half-way.
+- **Tasks** (protocol 2025-11-25): `long_job` must run as a task: watch its status messages,
+  poll it, cancel it, or set `ask: true` to answer a question half-way (input_required);
+  `generate_report` runs either way.
 - **Changing tool list**: `toggle_extra_tools` adds `weather_forecast` and changes `echo`.
 - **Logging**: set a level, then run `emit_logs`; `flood_notifications` tests load.
 - **Content types**: `all_content_types` returns text, image, audio, links and embedded resources.
@@ -66,10 +71,17 @@ def server_info() -> dict:
     }
 
 
+def capabilities(version: str) -> dict:
+    """What we offer at ``version``: tasks only from 2025-11-25, where they exist."""
+    if version >= TASKS_VERSION:
+        return {**CAPABILITIES, "tasks": TASKS_CAPABILITY}
+    return dict(CAPABILITIES)
+
+
 def initialize_result(version: str) -> dict:
     return {
         "protocolVersion": version,
-        "capabilities": CAPABILITIES,
+        "capabilities": capabilities(version),
         "serverInfo": server_info(),
         "instructions": INSTRUCTIONS,
     }

@@ -14,7 +14,7 @@ import sys
 import traceback
 from typing import BinaryIO
 
-from . import completions, handshake, prompts
+from . import completions, handshake, prompts, tasks
 from .errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -44,6 +44,9 @@ class Options:
         shutdown_grace: float = 1.0,
         verbose: bool = False,
         tick_interval: float = 1.0,
+        tasks_page_size: int = 0,
+        task_ttl_ms: int = 300_000,
+        task_poll_interval_ms: int = 1000,
     ) -> None:
         self.tools_page_size = tools_page_size
         self.resources_page_size = resources_page_size
@@ -53,6 +56,9 @@ class Options:
         self.shutdown_grace = shutdown_grace
         self.verbose = verbose
         self.tick_interval = tick_interval  # seconds between demo://clock updates while subscribed
+        self.tasks_page_size = tasks_page_size
+        self.task_ttl_ms = task_ttl_ms  # when params.task has no ttl
+        self.task_poll_interval_ms = task_poll_interval_ms  # the pollInterval we suggest
 
 
 def stderr(message: str) -> None:
@@ -68,6 +74,7 @@ class RequestContext:
         meta = params.get("_meta")
         self.progress_token = meta.get("progressToken") if isinstance(meta, dict) else None
         self.resources = server.resources
+        self.task: tasks.DemoTask | None = None  # set when this tools/call runs as a task
 
     @property
     def client_capabilities(self) -> dict:
@@ -94,8 +101,15 @@ class RequestContext:
             params["total"] = total
         if message is not None:
             params["message"] = message
+        if self.task is not None:
+            params["_meta"] = {tasks.RELATED_TASK: {"taskId": self.task.task_id}}
         self._server.notify("notifications/progress", params)
         return True
+
+    def status(self, message: str) -> None:
+        """Set the task's statusMessage (sends notifications/tasks/status); nothing outside a task."""
+        if self.task is not None:
+            self._server.tasks.set_message(self.task, message)
 
     def log(self, level: str, data: object, logger: str = "demo") -> bool:
         return self._server.log(level, data, logger)
@@ -104,6 +118,8 @@ class RequestContext:
         self._server.notify(method, params)
 
     async def ask_client(self, method: str, params: dict) -> dict:
+        if self.task is not None:
+            return await self._server.tasks.ask(self.task, method, params)
         return await self._server.request_client(method, params)
 
 
@@ -115,6 +131,8 @@ class DemoServer:
         self.transport = transport
         self.tools = ToolRegistry()
         self.resources = ResourceStore()
+        self.tasks = tasks.TaskManager(self, options.task_ttl_ms, options.task_poll_interval_ms,
+                                       options.tasks_page_size)
         self.protocol_version: str | None = None
         self.client_capabilities: dict = {}
         self.client_info: dict = {}
@@ -138,6 +156,10 @@ class DemoServer:
             "prompts/list": self._prompts_list,
             "prompts/get": self._prompts_get,
             "completion/complete": self._complete,
+            "tasks/get": self._task_method(self.tasks.get),
+            "tasks/result": self._task_method(self.tasks.result),
+            "tasks/list": self._task_method(self.tasks.list),
+            "tasks/cancel": self._task_method(self.tasks.cancel),
         }
 
     # -- main loop -------------------------------------------------------------
@@ -159,12 +181,14 @@ class DemoServer:
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ConnectionError("the client closed the connection"))
-        tasks = [task for _, task in self._inflight.values()]
-        if tasks:
-            _, slow = await asyncio.wait(tasks, timeout=self.options.shutdown_grace)
+        runners = self.tasks.shutdown()  # nobody is left to ask for their results
+        inflight = [task for _, task in self._inflight.values()]
+        if inflight:
+            _, slow = await asyncio.wait(inflight, timeout=self.options.shutdown_grace)
             for task in slow:
                 task.cancel()
             await asyncio.gather(*slow, return_exceptions=True)
+        await asyncio.gather(*runners, return_exceptions=True)
 
     def handle_line(self, line: bytes) -> None:
         if not line.strip():
@@ -342,10 +366,23 @@ class DemoServer:
         return out
 
     async def _tools_list(self, params: dict, ctx: RequestContext) -> dict:
-        return self._page("tools", "tools", self.tools.definitions(), params, self.options.tools_page_size)
+        definitions = self.tools.definitions()
+        if not tasks.supported(self.protocol_version):  # `execution` is a 2025-11-25 field
+            definitions = [{k: v for k, v in d.items() if k != "execution"} for d in definitions]
+        return self._page("tools", "tools", definitions, params, self.options.tools_page_size)
 
     async def _tools_call(self, params: dict, ctx: RequestContext) -> dict:
+        if self.tasks.check_call(params, self.tools.definition(params.get("name"))):
+            return self.tasks.create(params, ctx)
         return await self.tools.call(params, ctx)
+
+    def _task_method(self, handler):
+        async def run(params: dict, ctx: RequestContext) -> dict:
+            if not tasks.supported(self.protocol_version):
+                raise RpcError(METHOD_NOT_FOUND, f"Tasks need protocol {tasks.TASKS_VERSION}; "
+                               f"this session speaks {self.protocol_version}")
+            return await handler(params)
+        return run
 
     async def _resources_list(self, params: dict, ctx: RequestContext) -> dict:
         return self._page("resources", "resources", self.resources.list(), params, self.options.resources_page_size)

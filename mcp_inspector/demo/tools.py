@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from . import tools_live as live
 from . import tools_output as out
+from . import tools_tasks as tasked
 from .errors import INVALID_PARAMS, RpcError
 from .schema_check import validate, with_defaults
 from .tool_kit import NO_ARGS, Tool, hints, obj, result, structured_result, text
@@ -36,6 +37,8 @@ class ToolRegistry:
             Tool(live.ASK_THE_CLIENT, live.ask_the_client),
             Tool(live.FLOOD_NOTIFICATIONS, live.flood_notifications),
             Tool(live.TOUCH_RESOURCE, live.touch_resource),
+            Tool(tasked.LONG_JOB, tasked.long_job),
+            Tool(tasked.GENERATE_REPORT, tasked.generate_report),
         ]
 
     def tools(self) -> list[Tool]:
@@ -46,6 +49,9 @@ class ToolRegistry:
 
     def definitions(self) -> list[dict]:
         return [t.definition for t in self.tools()]
+
+    def definition(self, name: object) -> dict | None:
+        return next((t.definition for t in self.tools() if t.name == name), None)
 
     async def call(self, params: dict, ctx) -> dict:
         name, arguments = params.get("name"), params.get("arguments")

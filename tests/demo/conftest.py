@@ -27,7 +27,7 @@ def start_demo():
     def start(*args: str, version: str = "2025-11-25", capabilities: dict | None = None) -> Demo:
         server = Demo(*args)
         started.append(server)
-        server.initialize(version, capabilities)
+        server.init_result = server.initialize(version, capabilities)
         return server
 
     yield start
