@@ -446,12 +446,10 @@ class MainScreen(ViewsMixin, Screen):
 
     @work(group="set-level", exclusive=True, exit_on_error=False)
     async def _set_level(self, session, level: str) -> None:
-        try:
-            await session.set_log_level(level)
-        except InspectorError as exc:
-            self.post_message(ConnectionProblem(f"logging/setLevel failed: {exc}", "error"))
-        else:
-            self.post_message(ConnectionProblem(f"log level set to {level}", "information"))
+        from ..widgets.notifications_view import apply_log_level  # legacy logging/setLevel or modern _meta
+
+        severity, text = await apply_log_level(session, level)
+        self.post_message(ConnectionProblem(text, severity))
 
     # -- recordings ----------------------------------------------------
     @work(thread=True, group="load", exit_on_error=False)
