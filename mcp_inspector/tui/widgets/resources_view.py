@@ -1,13 +1,340 @@
-"""The Resources view (being built for issue 9; see session_view.py for how it is fed)."""
+"""The Resources view (key 7): the server's resources and resource templates, reading them,
+filling templates, and subscriptions.
+
+- The list (``resources/listing.py``) has every page of ``resources/list`` and
+  ``resources/templates/list``, a filter (``/``), and after a list_changed refetch the same
+  added/changed/removed marks as the tool list (ctrl+g: the diff of a changed one; ctrl+x
+  dismisses them). A subscribed resource has ``●``, and ``↻N`` counts its
+  ``notifications/resources/updated``.
+- Enter on a resource reads it (``resources/read``) into the contents pane
+  (``resources/contents.py``); enter on a template opens its form
+  (``resources/template_form.py``) above the contents.
+- ``s`` subscribes to the highlighted (or shown) resource, again unsubscribes (legacy
+  ``resources/subscribe``; 2026-07-28 ``subscriptions/listen``); ``r`` reads the shown
+  resource again. When an update arrives for the shown resource the pane says it is stale.
+- A resource_link or embedded resource in a tool result opens here (``open_resource``).
+
+Requests run in workers; their results come back to methods of this view, which own the state.
+"""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
+from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
+from ...core.protocol.errors import InspectorError
+from .resources.contents import ContentsPanel
+from .resources.listing import KINDS, ResourceList
+from .resources.template_form import TemplateForm
 from .session_view import SessionView
+
+READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
+                  "The recorded resources/read frames are in Traffic (5).")
+HINT = "enter: read / open a template · s: subscribe · r: read again · /: filter · ctrl+l: list again"
 
 
 class ResourcesView(SessionView):
+    """See the module doc."""
+
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter", id="resources.filter", tooltip="Filter resources and templates"),
+        Binding("s", "toggle_subscription", "Subscribe", id="resources.subscribe",
+                tooltip="Subscribe to the highlighted resource (again: unsubscribe)"),
+        Binding("r", "reread", "Read again", id="resources.reread", tooltip="Read the shown resource again"),
+        Binding("ctrl+l", "refresh", "List again", id="resources.refresh", tooltip="Fetch both lists again"),
+        Binding("ctrl+g", "show_diff", "Diff", id="resources.diff", show=False,
+                tooltip="How the highlighted resource changed"),
+        Binding("ctrl+x", "dismiss_changes", "Dismiss changes", id="resources.dismiss", show=False),
+    ]
+    DEFAULT_CSS = """
+    ResourcesView { height: 1fr; }
+    ResourcesView #resources-note { height: auto; padding: 0 1; background: $warning 20%; display: none; }
+    ResourcesView #resources-note.-shown { display: block; }
+    ResourcesView #resources-body { height: 1fr; }
+    ResourcesView #resources-right { height: 1fr; }
+    ResourcesView #resources-template { display: none; }
+    ResourcesView #resources-template.-shown { display: block; }
+    ResourcesView #resources-contents { height: 1fr; }
+    ResourcesView #resources-hint { height: 1; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown_uri: str | None = None  # what the contents pane shows
+        self.read_at_updates = 0  # updates counted for shown_uri when it was read
+        self.last_update: dict[str, float] = {}  # uri -> when its last update arrived (wall clock)
+        self.reads = 0  # resources/read sent by this view
+
     def compose(self) -> ComposeResult:
-        yield Static("The Resources view is not built yet.")
+        yield Static("", id="resources-note")
+        with Horizontal(id="resources-body"):
+            yield ResourceList(id="resources-list")
+            with Vertical(id="resources-right"):
+                yield TemplateForm(lambda: self.session, id="resources-template")
+                yield ContentsPanel(id="resources-contents")
+        yield Static(HINT, id="resources-hint", markup=False)
+
+    @property
+    def resource_list(self) -> ResourceList:
+        return self.query_one(ResourceList)
+
+    @property
+    def contents(self) -> ContentsPanel:
+        return self.query_one(ContentsPanel)
+
+    @property
+    def template_form(self) -> TemplateForm:
+        return self.query_one(TemplateForm)
+
+    def first_focus(self) -> Widget | None:
+        return self.resource_list.option_list
+
+    def on_mount(self) -> None:
+        self.contents.show_note("Enter on a resource reads it; on a template, opens its form.")
+        self._apply_session()
+
+    # -- the session ----------------------------------------------------------
+    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+        changed = session is not self.session
+        super().set_session(session, facts, read_only)
+        if changed and self.is_mounted:
+            self._apply_session()
+
+    def _apply_session(self) -> None:
+        session = self.session
+        note = ""
+        if self.read_only:
+            note = READ_ONLY_NOTE
+        elif session is None:
+            note = "Not connected: the lists are as last seen; reading and subscribing need a live session (ctrl+r reconnects)."
+        elif not session.supports("resources"):
+            note = "This server does not declare the resources capability, so it offers no resources."
+        self._note(note)
+        if session is None or not session.supports("resources"):
+            self._refresh_marks()
+            return
+        self.resource_list.clear()
+        fetch = []
+        for kind in KINDS:
+            if kind in session.lists:
+                self.resource_list.set_items(kind, session.lists[kind])
+            else:
+                fetch.append(kind)
+        self._refresh_marks()
+        if fetch:
+            self.run_worker(self._fetch(session, fetch), group="resources-list", exit_on_error=False)
+
+    def _note(self, text: str) -> None:
+        note = self.query_one("#resources-note", Static)
+        note.update(Text(text))
+        note.set_class(bool(text), "-shown")
+
+    async def _fetch(self, session: Any, kinds: list[str]) -> None:
+        """List every page; the ListChanged each fetch emits comes back through list_fetched."""
+        for kind in kinds:
+            try:
+                await session.list_all(kind)
+            except InspectorError as exc:
+                if session is self.session and kind not in session.lists:
+                    self.resource_list.set_items(kind, [], None, f"{'resources/templates/list' if kind != 'resources' else 'resources/list'} failed: {exc}")
+
+    def list_fetched(self, event: Any) -> None:
+        if event.kind not in KINDS:
+            return
+        baseline = event.kind not in self.resource_list.listed or event.cause == "initial"
+        self.resource_list.set_items(event.kind, event.items, None if baseline else event.diff, event.error)
+        self._refresh_marks()
+
+    def session_event(self, event: Any) -> None:
+        uri = getattr(event, "uri", None)
+        if not isinstance(uri, str) or not hasattr(event, "seq"):
+            return
+        self.last_update[uri] = time.time()
+        self._refresh_marks()
+
+    def _refresh_marks(self) -> None:
+        session = self.session
+        if session is not None:
+            self.resource_list.set_subscriptions(session.subscribed, session.resource_updates)
+        self._show_stale()
+
+    def _show_stale(self) -> None:
+        uri = self.shown_uri
+        session = self.session
+        if uri is None or session is None:
+            self.contents.set_stale("")
+            return
+        since = session.resource_updates.get(uri, 0) - self.read_at_updates
+        if since <= 0:
+            self.contents.set_stale("")
+            return
+        when = self.last_update.get(uri)
+        at = f" (last at {self.time_format(when)})" if when is not None else ""
+        self.contents.set_stale(f"↻ updated {since}x since read{at} - press r to read it again")
+
+    # -- reading -----------------------------------------------------------------
+    @on(ResourceList.Chosen)
+    async def _chosen(self, message: ResourceList.Chosen) -> None:
+        message.stop()
+        if message.kind == "resource_templates":
+            form = self.template_form
+            await form.show(message.item)
+            form.add_class("-shown")
+            first = form.first_field()
+            if first is not None:
+                first.focus()
+            return
+        uri = message.item.get("uri")
+        if isinstance(uri, str):
+            self.read(uri, message.item)
+
+    @on(TemplateForm.ReadRequested)
+    def _template_read(self, message: TemplateForm.ReadRequested) -> None:
+        message.stop()
+        self.read(message.uri, None)
+
+    def read(self, uri: str, item: dict[str, Any] | None = None) -> None:
+        """Read ``uri`` into the contents pane (in a worker)."""
+        session = self.session
+        if session is None:
+            self.contents.show_note(READ_ONLY_NOTE if self.read_only else f"Not connected: cannot read {uri}.")
+            return
+        self.contents.show_reading(uri)
+        self.shown_uri = uri
+        self.reads += 1
+        self.run_worker(self._read(session, uri, item), group="resources-read", exclusive=True, exit_on_error=False)
+
+    async def _read(self, session: Any, uri: str, item: dict[str, Any] | None) -> None:
+        updates = session.resource_updates.get(uri, 0)
+        started = time.perf_counter()
+        try:
+            result = await session.read_resource(uri)
+        except InspectorError as exc:
+            self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
+            return
+        except Exception as exc:  # noqa: BLE001 - a broken session must not crash the view
+            self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
+            return
+        self._read_done(uri, result, updates, (time.perf_counter() - started) * 1000, item)
+
+    def _read_done(self, uri: str, result: Any, updates: int, elapsed_ms: float, item: dict[str, Any] | None) -> None:
+        if uri != self.shown_uri:
+            return
+        self.read_at_updates = updates
+        self.contents.show_contents(uri, result, elapsed_ms=elapsed_ms, item=item or self._listed(uri))
+        self._show_stale()
+
+    def _read_failed(self, uri: str, error: BaseException, elapsed_ms: float) -> None:
+        if uri != self.shown_uri:
+            return
+        self.contents.show_read_error(uri, error, elapsed_ms)
+
+    def _listed(self, uri: str) -> dict[str, Any] | None:
+        for item in self.resource_list.items["resources"]:
+            if item.get("uri") == uri:
+                return item
+        return None
+
+    def open_resource(self, uri: str, contents: dict[str, Any] | None) -> None:
+        """A resource_link or embedded resource from a tool result: show it here."""
+        self.resource_list.select_uri(uri)
+        if contents is None:
+            self.read(uri, None)
+            return
+        self.shown_uri = uri
+        self.read_at_updates = self.session.resource_updates.get(uri, 0) if self.session is not None else 0
+        self.contents.show_contents(uri, {"contents": [contents]}, item=self._listed(uri), source="embedded")
+        self._show_stale()
+
+    # -- actions -------------------------------------------------------------------
+    def action_focus_filter(self) -> None:
+        self.resource_list.filter_input.focus()
+
+    def action_reread(self) -> None:
+        if self.shown_uri is None:
+            highlighted = self.resource_list.highlighted()
+            if highlighted is None or highlighted[0] != "resources":
+                self.notify("Nothing read yet: enter reads the highlighted resource.", severity="warning")
+                return
+            self.read(str(highlighted[1].get("uri")), highlighted[1])
+            return
+        self.read(self.shown_uri, self._listed(self.shown_uri))
+
+    @on(ContentsPanel.SubscribeRequested)
+    def _subscribe_shown(self, message: ContentsPanel.SubscribeRequested) -> None:
+        message.stop()
+        if self.shown_uri is None:
+            self.notify("No resource is shown: s on the list subscribes to the highlighted one.", severity="warning")
+            return
+        self._toggle(self.shown_uri)
+
+    def action_toggle_subscription(self) -> None:
+        highlighted = self.resource_list.highlighted()
+        if highlighted is not None and highlighted[0] == "resources" and isinstance(highlighted[1].get("uri"), str):
+            self._toggle(highlighted[1]["uri"])
+        elif self.shown_uri is not None:
+            self._toggle(self.shown_uri)
+        else:
+            self.notify("Highlight a resource (not a template) to subscribe to it.", severity="warning")
+
+    def can_subscribe(self) -> str | None:
+        """None when subscribing is possible, else why not."""
+        session = self.session
+        if self.read_only:
+            return "a recorded session is read-only"
+        if session is None:
+            return "not connected"
+        if getattr(session, "era", None) == "modern":
+            return None
+        resources = session.capabilities.get("resources") if isinstance(session.capabilities, dict) else None
+        if isinstance(resources, dict) and resources.get("subscribe") is True:
+            return None
+        return "the server does not declare resources.subscribe"
+
+    def _toggle(self, uri: str) -> None:
+        why_not = self.can_subscribe()
+        if why_not is not None:
+            self.notify(f"Cannot subscribe: {why_not}.", severity="warning", markup=False)
+            return
+        subscribe = uri not in self.session.subscribed
+        self.run_worker(self._subscription(self.session, uri, subscribe), group="resources-subscribe", exit_on_error=False)
+
+    async def _subscription(self, session: Any, uri: str, subscribe: bool) -> None:
+        try:
+            if subscribe:
+                await session.subscribe(uri)
+            else:
+                await session.unsubscribe(uri)
+        except Exception as exc:  # noqa: BLE001 - an error answer or a lost connection, in words
+            self.notify(f"{'resources/subscribe' if subscribe else 'resources/unsubscribe'} {uri} failed: {exc}",
+                        severity="error", markup=False)
+            return
+        self.notify(f"{'Subscribed to' if subscribe else 'Unsubscribed from'} {uri}", markup=False)
+        self._refresh_marks()
+
+    def action_refresh(self) -> None:
+        session = self.session
+        if session is None or not session.supports("resources"):
+            self.notify("No live session with resources to list.", severity="warning")
+            return
+        self.run_worker(self._fetch(session, list(KINDS)), group="resources-list", exit_on_error=False)
+
+    def action_show_diff(self) -> None:
+        change = self.resource_list.change_for_highlighted()
+        if change is None:
+            self.notify("The highlighted item did not change (ctrl+g shows a changed one's diff).", severity="information")
+            return
+        from ..screens.tool_diff import ToolDiffScreen
+
+        self.app.push_screen(ToolDiffScreen(change))
+
+    def action_dismiss_changes(self) -> None:
+        self.resource_list.dismiss_changes()

@@ -1,0 +1,266 @@
+"""The contents of a ``resources/read``, rendered by type.
+
+Text as text; ``text/markdown`` rendered (Textual's Markdown); JSON pretty-printed and
+highlighted; an image or any blob as its size with save (w) and open (o) keys (images
+say their pixel size when the header is readable); other binary data also with a hex
+preview of its first 256 bytes. Several contents in one read are shown in order; each is
+capped like a tool result (``result_view.TRUNCATE_AT``), and the whole result can be
+saved (w) or paged (p). Failures (a JSON-RPC error such as -32002 "resource not found",
+a timeout, a malformed result) are shown here, in words.
+
+The panel is the tool result panel (``ResultPanel``) with its keys rebound so that ``s``
+stays free for subscribing.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import struct
+import tempfile
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ....core.session.results import BlockInfo
+from ...traffic_text import clean
+from ..result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, human_size, text_body)
+
+HEX_PREVIEW = 256  # bytes shown in a hex preview
+MARKDOWN_MAX = 60_000  # characters rendered as Markdown; longer text is shown as plain text
+MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+
+
+def hex_preview(data: bytes, limit: int = HEX_PREVIEW) -> str:
+    """``offset  hex bytes  ascii`` lines, 16 bytes each, of the first ``limit`` bytes."""
+    lines = []
+    for offset in range(0, min(len(data), limit), 16):
+        chunk = data[offset:offset + 16]
+        hexed = " ".join(f"{b:02x}" for b in chunk)
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"{offset:08x}  {hexed:<47}  {text}")
+    return "\n".join(lines)
+
+
+def image_dimensions(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or GIF from its header (None when not readable)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    return None
+
+
+def is_markdown(mime: str | None, uri: str) -> bool:
+    return (mime or "").split(";")[0].strip().lower() in MARKDOWN_TYPES or (not mime and uri.lower().endswith(".md"))
+
+
+def is_json(mime: str | None) -> bool:
+    base = (mime or "").split(";")[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
+
+
+def readable_contents(result: Any) -> str:
+    """A read result for the pager: text as text, blobs summarised."""
+    contents = result.get("contents") if isinstance(result, dict) else None
+    if not isinstance(contents, list):
+        return json.dumps(result, indent=2, ensure_ascii=False)
+    out = []
+    for index, item in enumerate(contents):
+        if isinstance(item, dict) and isinstance(item.get("text"), str):
+            out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} ===\n{item['text']}\n")
+        elif isinstance(item, dict) and isinstance(item.get("blob"), str):
+            out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} "
+                       f"({len(item['blob'])} base64 characters, not shown) ===\n")
+        else:
+            out.append(f"=== contents[{index}] ===\n{json.dumps(item, indent=2, ensure_ascii=False)}\n")
+    return "\n".join(out)
+
+
+def content_problem(item: Any) -> str | None:
+    if not isinstance(item, dict):
+        return f"a content item must be an object, got {type(item).__name__}"
+    if not isinstance(item.get("uri"), str):
+        return "a content item needs a string `uri`"
+    if "text" in item and not isinstance(item["text"], str):
+        return "`text` must be a string"
+    if "blob" in item and not isinstance(item["blob"], str):
+        return "`blob` must be a base64 string"
+    if "text" not in item and "blob" not in item:
+        return "a content item needs `text` or `blob`"
+    return None
+
+
+def decoded_blob(blob: str) -> tuple[bytes | None, str | None]:
+    try:
+        return base64.b64decode(blob, validate=True), None
+    except (binascii.Error, ValueError):
+        return None, "`blob` is not valid base64"
+
+
+class ContentsPanel(ResultPanel):
+    """Shows a read: ``show_reading``, ``show_contents``, ``show_error`` (inherited), ``show_note``."""
+
+    BINDINGS = [
+        Binding("s", "subscribe", "Subscribe", id="resources.subscribe", tooltip="Subscribe to the shown resource (or stop)"),
+        Binding("w", "save_result", "Save all", id="resources.save", tooltip="Save the whole read result as JSON"),
+        Binding("p", "open_pager", "Pager", id="resources.pager", tooltip="Open the contents in $PAGER"),
+    ]
+    DEFAULT_CSS = """
+    ContentsPanel #contents-stale { height: auto; padding: 0 1; background: $warning 25%; display: none; }
+    ContentsPanel #contents-stale.-stale { display: block; }
+    ContentsPanel .content-markdown { height: auto; margin: 0; padding: 0; }
+    ContentsPanel .content-markdown MarkdownBlock { margin-bottom: 0; }
+    ContentsPanel .hex-preview { height: auto; color: $text-muted; }
+    ContentsPanel .resource-meta { color: $text-muted; height: auto; }
+    """
+
+    class SubscribeRequested(Message):
+        """``s`` pressed on the contents: the view (un)subscribes the shown resource."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.stale = Static("", id="contents-stale")
+        self.uri: str | None = None  # what is shown
+
+    def compose(self):
+        yield self.stale
+        yield from super().compose()
+
+    def action_subscribe(self) -> None:
+        self.post_message(self.SubscribeRequested())
+
+    # -- what is shown ---------------------------------------------------------
+    def show_note(self, text: str) -> None:
+        self.uri = None
+        self.set_stale("")
+        self._show("empty", text, [], None, "resource")
+
+    def show_reading(self, uri: str) -> None:
+        self.set_stale("")
+        self._show("pending", f"… reading {clean(uri)}", [], None, "resource")
+
+    def show_read_error(self, uri: str, error: BaseException, elapsed_ms: float | None = None) -> None:
+        """A failed read: the error in words (``show_error``), the URI in the status line."""
+        self.show_error(error, elapsed_ms)
+        self.uri = uri
+        self.status_text = f"{clean(uri)}: {self.status_text}"
+        self._status_label.update(Text(self.status_text))
+
+    def set_stale(self, text: str) -> None:
+        self.stale.update(Text(text))
+        self.stale.set_class(bool(text), "-stale")
+
+    def show_contents(self, uri: str, result: Any, *, elapsed_ms: float | None = None, item: dict[str, Any] | None = None,
+                      source: str = "read") -> None:
+        """``result`` of resources/read for ``uri`` (``source`` "embedded": content that came in a tool result)."""
+        self.uri = uri
+        self.set_stale("")
+        stem = "mcp-resource-" + (uri.rsplit("/", 1)[-1] or "contents")[:40]
+        widgets: list[Widget] = []
+        if item:
+            widgets.extend(self._item_meta(item))
+        contents = result.get("contents") if isinstance(result, dict) else None
+        if not isinstance(contents, list):
+            what = "not an object" if not isinstance(result, dict) else "no `contents` array"
+            widgets.append(Static(Text(f"⚠ malformed result: {what}"), classes="block-problem"))
+            body, _ = text_body(bounded_json(result)[0], language="json")
+            widgets.append(Vertical(*body, classes="block"))
+            self._show("rpc-error", f"✖ {clean(uri)}: the read result is malformed", widgets, result, stem)
+            return
+        truncated = False
+        for index, content in enumerate(contents):
+            block, cut = self._content(index, content, stem, uri)
+            widgets.append(block)
+            truncated = truncated or cut
+        took = f" · {elapsed_ms:,.0f} ms" if elapsed_ms is not None else ""
+        count = f"{len(contents)} content{'s' if len(contents) != 1 else ''}"
+        if source == "embedded":
+            status = f"▤ {clean(uri)} · {count} embedded in a tool result (as it came) · r reads it from the server"
+        else:
+            status = f"✓ {clean(uri)} · {count}{took}"
+        if not contents:
+            widgets.append(Static("The server returned no contents for this URI.", classes="block-meta"))
+        self._show("ok", status, widgets, result, stem)
+        self.truncated = truncated
+
+    def _item_meta(self, item: dict[str, Any]) -> list[Widget]:
+        lines = Text()
+        for key in ("name", "title", "description"):
+            value = item.get(key)
+            if isinstance(value, str) and value and not (key == "title" and value == item.get("name")):
+                lines.append(f"{key}: ", style="bold")
+                lines.append(clean(value) + "\n")
+        lines.rstrip()
+        return [Static(lines, classes="resource-meta")] if lines.plain else []
+
+    def _content(self, index: int, content: Any, stem: str, uri: str) -> tuple[Widget, bool]:
+        problem = content_problem(content)
+        if problem is not None:
+            header = Static(Text(f"? #{index} content", style="bold"), classes="block-header")
+            body, cut = text_body(bounded_json(content)[0], language="json")
+            return Vertical(header, Static(Text(f"⚠ {problem}"), classes="block-problem"), *body, classes="block"), cut
+        mime = content.get("mimeType") if isinstance(content.get("mimeType"), str) else None
+        item_uri = content["uri"]
+        where = "" if item_uri == uri else f" · {clean(item_uri)}"
+        if "blob" in content:
+            return self._blob(index, content, mime, stem), False
+        text = content["text"]
+        header = Static(Text(f"¶ #{index} {clean(mime or 'no mimeType')}{where} · {len(text):,} characters", style="bold"),
+                        classes="block-header")
+        widgets: list[Widget] = [header]
+        if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_MAX:
+            from textual.widgets import Markdown
+
+            widgets.append(Markdown(text, classes="content-markdown"))
+            return Vertical(*widgets, classes="block"), False
+        body, cut = text_body(text, language="json" if is_json(mime) else None)
+        widgets.extend(body)
+        return Vertical(*widgets, classes="block"), cut
+
+    def _blob(self, index: int, content: dict[str, Any], mime: str | None, stem: str) -> Widget:
+        data, problem = decoded_blob(content["blob"])
+        info = BlockInfo(index, "resource", {"type": "resource", "resource": content}, problem,
+                         len(data) if data is not None else None, mime)
+        media = MediaBlock(info, stem)
+        extra: list[Widget] = []
+        if data is not None:
+            size = image_dimensions(data) if (mime or "").startswith("image/") else None
+            if size is not None:
+                extra.append(Static(f"image {size[0]}×{size[1]} px · w saves it, o opens it in the system viewer",
+                                    classes="block-meta"))
+            elif not (mime or "").startswith(("image/", "audio/", "video/")):
+                shown = min(len(data), HEX_PREVIEW)
+                extra.append(Static(f"first {shown} of {human_size(len(data))}:" if shown < len(data) else "hex:",
+                                    classes="block-meta"))
+                extra.append(Static(Text(hex_preview(data)), classes="hex-preview"))
+        return Vertical(media, *extra, classes="block")
+
+    # -- pager ---------------------------------------------------------------
+    def action_open_pager(self) -> None:
+        if self.payload is None:
+            self.notify("Nothing to show yet.", severity="warning")
+            return
+        self._page_contents(self.payload, self.payload_name)
+
+    @work(thread=True, group="result-files")
+    def _page_contents(self, payload: Any, name: str) -> None:
+        try:
+            fd, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".txt")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(readable_contents(payload))
+        except OSError as exc:
+            self.notify(f"Could not write the contents for the pager: {exc}", severity="error", markup=False)
+            return
+        self.app.call_from_thread(self._run_pager, path)
+
+
+__all__ = ["ContentsPanel", "TRUNCATE_AT", "hex_preview", "image_dimensions", "readable_contents"]
