@@ -1,4 +1,5 @@
-"""The one-shot commands: info, tools, resources, prompts, call, read, get, ping.
+"""The one-shot commands: info, tools, resources, prompts, call, get, ping (the others:
+session_commands.py and task_commands.py).
 
 Each is ``async (session, context, args) -> exit code``. With ``--json``,
 ``call``/``read``/``get`` print the ``result`` (or ``error``) member exactly as
@@ -20,7 +21,7 @@ from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .report import error
-from .runner import Context
+from .runner import Context, format_log
 
 
 def out(text: str) -> None:
@@ -126,14 +127,6 @@ async def _exact(ctx: Context, pending: PendingRequest) -> tuple[dict[str, Any],
     return result, raw
 
 
-async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
-    ctx.step = "resources/read"
-    pending = await session.connection.send_request("resources/read", {"uri": args.uri})
-    result, raw = await _exact(ctx, pending)
-    out(raw or json.dumps(result)) if ctx.options.json else out(render.read_result(result))
-    return exit_codes.OK
-
-
 async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
     arguments = args.arguments  # parsed before connecting, so bad input is a usage error
     params: dict[str, Any] = {"name": args.prompt}
@@ -169,8 +162,7 @@ class ProgressDisplay:
     def log(self, event: Any) -> None:
         if isinstance(event, LogMessage):
             self.finish()
-            data = event.data if isinstance(event.data, str) else json.dumps(event.data, ensure_ascii=False)
-            sys.stderr.write(f"[{event.level}]{' ' + event.logger + ':' if event.logger else ''} {data}\n")
+            sys.stderr.write(format_log(event) + "\n")
             sys.stderr.flush()
 
     def finish(self) -> None:
@@ -190,14 +182,26 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
         return exit_codes.USAGE
     tty = sys.stderr.isatty()
     display = ProgressDisplay(tty) if not ctx.options.quiet and (ctx.options.progress or tty) else None
-    remove_listener = session.add_listener(display.log) if display is not None else None
+    remove_listener = remove_task_listener = None
+    if display is not None:
+        if ctx.options.log_level is not None:  # the runner shows the logs: through the display
+            ctx.log_sink = display.log
+        else:
+            remove_listener = session.add_listener(display.log)
     ctx.step = f"tools/call {name}"
     try:
         try:
-            pending = await session.begin_tool_call(name, arguments, on_progress=display.progress if display else None)
+            # --timeout bounds the call as a whole: a task that never ends cannot hang us (max_total)
+            pending = await session.begin_tool_call(name, arguments, as_task=getattr(args, "as_task", None),
+                                                    on_progress=display.progress if display else None,
+                                                    max_total=ctx.options.timeout)
         except ToolExcluded as exc:
             error(str(exc))
             return exit_codes.USAGE
+        if display is not None:
+            from .task_commands import TaskStatusDisplay
+
+            remove_task_listener = session.add_listener(TaskStatusDisplay(pending.entry.seq if pending.entry else None))
         try:
             outcome = await session.finish_tool_call(pending)
         except RpcError:
@@ -205,6 +209,9 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
                 out(jsonrpc.raw_member(pending.reply.raw, "error") or "null")
             raise
     finally:
+        ctx.log_sink = None
+        if remove_task_listener is not None:
+            remove_task_listener()
         if display is not None:
             display.finish()
         if remove_listener is not None:
@@ -212,14 +219,41 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     view = outcome.view
     for problem in view.problems:
         ctx.warn(f"malformed result: {problem}")
+    if outcome.task_id is not None:
+        ctx.note(f"the call ran as task {outcome.task_id}")
     if ctx.options.json:
-        raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
-        out(raw or json.dumps(outcome.result))
+        if outcome.task_id is not None:  # the result came by tasks/result (legacy) or tasks/get (modern)
+            raw = _task_result_raw(session, outcome.task_id)
+        else:
+            raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
+        out(raw or json.dumps(outcome.result, ensure_ascii=False))
         for issue in view.structured_issues:
             ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
     else:
         out(render.tool_result(view))
-    return exit_codes.TOOL_ERROR if view.is_error else exit_codes.OK
+    if view.is_error:  # an error result need not match the outputSchema: isError decides
+        return exit_codes.TOOL_ERROR
+    if view.structured_issues:
+        ctx.warn(f"exit code {exit_codes.OUTPUT_SCHEMA}: the result violates the tool's outputSchema")
+        return exit_codes.OUTPUT_SCHEMA
+    return exit_codes.OK
+
+
+def _task_result_raw(session: McpSession, task_id: str) -> str | None:
+    """The exact ``result`` of the last ``tasks/result`` reply for this task (legacy), or None."""
+    store = session.store
+    for seq in range(store.last_seq, store.first_seq - 1, -1):
+        entry = store.get(seq)
+        if entry is None or entry.method != "tasks/result" or entry.reply_seq is None or entry.direction.value != "out":
+            continue
+        try:
+            params = json.loads(entry.raw).get("params") or {}
+        except (ValueError, AttributeError):
+            continue
+        if params.get("taskId") == task_id:
+            reply = store.get(entry.reply_seq)
+            return jsonrpc.raw_member(reply.raw, "result") if reply is not None else None
+    return None
 
 
 async def _check_call(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
@@ -247,7 +281,6 @@ COMMANDS = {
     "resources": cmd_resources,
     "prompts": cmd_prompts,
     "call": cmd_call,
-    "read": cmd_read,
     "get": cmd_get,
     "ping": cmd_ping,
 }

@@ -7,6 +7,7 @@ TOOL_ERROR = 1  # the tool ran and returned isError: true
 RPC_ERROR = 2  # the server answered with a JSON-RPC error
 SERVER_FAILURE = 3  # could not start, died, broke the protocol, failed the handshake
 TIMEOUT = 4  # a request got no answer within --timeout
+OUTPUT_SCHEMA = 5  # the result (not isError) has structuredContent that violates the tool's outputSchema
 USAGE = 64  # bad arguments, bad config, missing file (EX_USAGE)
 INTERNAL = 70  # a bug in mcp-inspector itself (EX_SOFTWARE)
 INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM gives 143 and SIGHUP 129, after the same shutdown
@@ -18,6 +19,8 @@ exit codes:
   2    the server answered with a JSON-RPC error
   3    the server failed to start, died, or broke the protocol (incl. the handshake)
   4    a request timed out (notifications/cancelled is sent)
+  5    call: the tool's structuredContent does not match its outputSchema (or is missing);
+       an isError result is 1 whatever its structuredContent (the schema is for success results)
   64   usage error: bad arguments, bad config, missing file
   70   internal error in mcp-inspector (please report it)
   130  interrupted (Ctrl-C); 143 on SIGTERM, 129 on SIGHUP. Each stops the server

@@ -125,6 +125,14 @@ def resources(items: list[dict[str, Any]], templates: list[dict[str, Any]]) -> s
     return "\n".join(lines)
 
 
+def templates(items: list[dict[str, Any]]) -> str:
+    if not items:
+        return "No resource templates."
+    lines = [_resource_line(template, "uriTemplate") for template in items]
+    lines.append(f"({len(items)} resource template{'s' if len(items) != 1 else ''})")
+    return "\n".join(lines)
+
+
 def _resource_line(item: dict[str, Any], uri_key: str) -> str:
     line = str(item.get(uri_key, "?"))
     name = item.get("title") or item.get("name")

@@ -10,6 +10,7 @@ and become one clear line on stderr plus the server's last stderr lines.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -22,6 +23,7 @@ from ..core.protocol.errors import (ConnectError, ConnectionLost, InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.jsonrpc import Kind
 from ..core.protocol.versions import LATEST_LEGACY
+from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
 from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.recording import SessionWriter
@@ -31,6 +33,7 @@ from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError
 from .report import PROGRAM, error, write_err as _write_err
+from .server_output import ServerOutputWatch
 
 STDERR_PREFIX = "[server] "
 CLOSE_WAIT = 1.0  # seconds to wait for the exit status after the server vanished
@@ -49,6 +52,9 @@ class RunOptions:
     handshake: bool = True  # pipe does its own
     max_frame_bytes: int = MAX_LINE_BYTES  # a longer line is kept as its head and recorded as "too long"
     handlers: dict[str, Any] = field(default_factory=dict)  # answers to server->client requests (answers.py)
+    log_level: str | None = None  # --log-level: asked of the server after connecting; its logs go to stderr
+    report: str | None = None  # --report FILE ("-": stderr): the server-output summary (server_output.py)
+    command: str | None = None  # the command's name, for the report
 
 
 @dataclass
@@ -59,6 +65,9 @@ class Context:
     options: RunOptions
     store: TrafficStore
     step: str = ""  # what was being done, to prefix error messages ("tools/call")
+    #: Where the server's log notifications go with --log-level (a command showing progress
+    #: takes them over so the two share stderr cleanly).
+    log_sink: Callable[[Any], None] | None = None
 
     def warn(self, message: str) -> None:
         if not self.options.quiet:
@@ -87,12 +96,21 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
         started.claimed = True  # from here on the transport adopts it (and shuts it down)
     if options.show_stderr:
         store.add_listener(_echo_stderr)
+    # pipe prints invalid frames itself: only the count and summary there
+    watch = ServerOutputWatch(quiet=options.quiet or not options.handshake, stdio=not spec.url)
+    store.add_listener(watch)
+    code = exit_codes.INTERNAL
     try:
-        return anyio.run(_run, spec, options, store, body, started)
+        code = anyio.run(_run, spec, options, store, body, started)
+        return code
     finally:
         store.close()  # removes a spill file the store made for itself
         if writer is not None:
             writer.close()
+        if not options.quiet:
+            watch.summary()
+        if options.report is not None:
+            watch.write_report(options.report, options.command, code)
 
 
 def record_header(spec: ServerSpec) -> dict[str, Any]:
@@ -179,6 +197,8 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
                 raise ConnectError(f"the server rejected initialize: {exc}") from None
             context.step = ""
         handshake = False
+        if context.options.log_level is not None:
+            await apply_log_level(session, context)
         return await body(session, context)
     except RequestTimeout as exc:
         error(f"{exc}" if not handshake else f"the handshake timed out: no answer to initialize within {exc.seconds:g} s")
@@ -206,6 +226,39 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
     except InspectorError as exc:
         error(str(exc))
         return exit_codes.SERVER_FAILURE
+
+
+async def apply_log_level(session: McpSession, context: Context) -> None:
+    """--log-level: legacy ``logging/setLevel`` when the server declares logging (a refusal is a
+    warning, the command goes on); 2026-07-28: the level rides in every request's _meta. Log
+    notifications are shown on stderr from here on."""
+    level = context.options.log_level
+    assert level is not None
+    if not context.options.quiet:  # before setLevel: a server may log at once, right after its reply
+        session.add_listener(lambda event: _show_log(context, event))
+    if session.era == "legacy" and "logging" not in session.capabilities:
+        context.warn(f"the server does not declare the logging capability: --log-level {level} not sent")
+    else:
+        context.step = "logging/setLevel"
+        try:
+            await session.set_log_level(level)
+        except RpcError as exc:
+            context.warn(f"logging/setLevel {level} failed: {exc}")
+        context.step = ""
+
+
+def _show_log(context: Context, event: Any) -> None:
+    if not isinstance(event, LogMessage):
+        return
+    if context.log_sink is not None:
+        context.log_sink(event)
+        return
+    _write_err(format_log(event))
+
+
+def format_log(event: LogMessage) -> str:
+    data = event.data if isinstance(event.data, str) else json.dumps(event.data, ensure_ascii=False)
+    return f"[{event.level}]{' ' + str(event.logger) + ':' if event.logger else ''} {data}"
 
 
 def describe_transport_failure(exc: TransportFailure, step: str = "") -> str:

@@ -26,12 +26,13 @@ def answer_of(stdout: str) -> dict:
     return json.loads(stdout.split(":\n", 1)[1])
 
 
-def test_without_a_policy_the_capability_is_not_declared(record):
+def test_without_a_policy_the_capability_is_declared_and_declined(record):
     result = cli("call", "ask_the_client", "kind=elicitation", "--record", record, *DEMO)
-    assert result.returncode == 1  # the demo tool reports the missing capability as isError
-    assert "did not declare the 'elicitation' capability" in result.stdout
+    assert result.returncode == 0, result.stderr
+    assert answer_of(result.stdout) == {"action": "decline"}
+    assert "no --elicitation policy given" in result.stderr
     initialize = next(r for r in record_lines(record) if r.get("method") == "initialize")
-    assert json.loads(initialize["raw"])["params"]["capabilities"] == {"tasks": {}}  # tasks: see core/session/tasks.py
+    assert json.loads(initialize["raw"])["params"]["capabilities"]["elicitation"] == {"form": {}, "url": {}}
 
 
 def test_elicitation_from_a_file_merged_over_the_defaults(tmp_path, record):

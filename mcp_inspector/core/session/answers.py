@@ -4,8 +4,13 @@ Each policy is a factory that returns a plain ``async handler(params, entry) -> 
 the shape ``McpSession(..., handlers=...)`` takes. The same handlers answer the
 legacy era's server->client requests (``elicitation/create``, ``sampling/createMessage``,
 ``roots/list``) and the modern era's MRTR input requests. A capability is declared
-only when its handler is registered, so with no policy the client declares nothing
-and the server cannot ask.
+only when its handler is registered. :func:`build_handlers` registers only the
+policies given; :func:`headless_handlers` (what the CLI uses) registers all three, as
+the TUI does, with honest defaults where no policy was given: elicitation declined,
+sampling refused with a JSON-RPC error that says no ``--sampling`` policy was given,
+``roots/list`` answered with the ``--root`` paths or an empty list (never a made-up
+root such as the working directory). Elicitation declares URL mode too; a URL
+request is always declined (a headless client cannot open it).
 
 Files are read when the policy is built, so a missing or malformed file is an
 :class:`AnswerPolicyError` before anything connects, not a failed answer later.
@@ -30,6 +35,11 @@ ELICITATION_POLICIES = ("defaults", "decline", "cancel")
 SAMPLING_POLICIES = ("decline",)
 #: The error a client answers a refused sampling request with (the spec's example).
 SAMPLING_REJECTED = -1
+#: The message of the default sampling answer (no --sampling policy given).
+NO_SAMPLING_POLICY = ("mcp-inspector (headless) has no --sampling policy: it cannot create a message "
+                      "(give --sampling @FILE to answer, or --sampling decline)")
+#: What the headless elicitation handler declares (the same as the TUI: form and URL mode).
+ELICITATION_CAPABILITY = {"form": {}, "url": {}}
 MAX_ANSWER_FILE = 16 * 1024 * 1024
 
 
@@ -189,3 +199,36 @@ def build_handlers(elicitation: str | None = None, sampling: str | None = None, 
     if roots:
         handlers["roots/list"] = roots_handler(roots)
     return handlers
+
+
+def no_elicitation_policy(report: Report = _quiet) -> Handler:
+    """The default elicitation answer: decline, saying so through ``report``."""
+    async def decline(params: dict | None, entry: TrafficEntry) -> dict:
+        message = (params or {}).get("message")
+        asked = f" ({message!r})" if isinstance(message, str) and message else ""
+        report(f"the server asked for elicitation{asked}; declined: no --elicitation policy given")
+        return {"action": "decline"}
+
+    return decline
+
+
+def no_sampling_policy(report: Report = _quiet) -> Handler:
+    """The default sampling answer: a JSON-RPC error saying no policy was given."""
+    async def refuse(params: dict | None, entry: TrafficEntry) -> dict:
+        report("the server asked for sampling/createMessage; refused with an error: no --sampling policy given")
+        raise RpcError(SAMPLING_REJECTED, NO_SAMPLING_POLICY)
+
+    return refuse
+
+
+def headless_handlers(elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None,
+                      report: Report = _quiet) -> dict[str, Handler]:
+    """All three handlers, as the TUI declares them (sampling, elicitation {form, url}, roots),
+    with the defaults of the module doc for a policy not given."""
+    elicit = elicitation_handler(elicitation, report) if elicitation is not None else no_elicitation_policy(report)
+    elicit.mcp_capability = dict(ELICITATION_CAPABILITY)  # type: ignore[attr-defined]
+    return {
+        "elicitation/create": elicit,
+        "sampling/createMessage": sampling_handler(sampling) if sampling is not None else no_sampling_policy(report),
+        "roots/list": roots_handler(list(roots or [])),
+    }

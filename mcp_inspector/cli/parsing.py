@@ -1,0 +1,343 @@
+"""The command line's grammar: every option and command, their help, and parsing.
+
+Options are accepted before or after the command. Only argparse and our own light
+modules are imported here (startup time); dispatch.py runs what was parsed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .. import __version__
+from ..core.protocol.framing import MAX_LINE_BYTES
+from .exit_codes import EPILOG, UsageError
+
+DESCRIPTION = """\
+Inspect and debug MCP servers. With a COMMAND it runs headless (for scripts and CI);
+without one it opens the terminal UI. The server is the command after --, a remote server
+(--url URL), an entry of a config file (--config FILE --server NAME), or the built-in demo
+server when none is given.
+"""
+
+COMMAND_EPILOG = """\
+commands:
+  info                      server name, protocol version, capabilities, instructions
+  tools                     list the tools (all pages)
+  resources                 list the resources and resource templates
+  prompts                   list the prompts
+  call TOOL [k=v ...]       call a tool; --args JSON gives the base arguments
+  templates                 list the resource templates
+  read URI                  read a resource
+  read TEMPLATE k=v ...     read a resource template's URI expanded (RFC 6570) with the variables:
+                            a URI holding a {...} expression is a template (read 'demo://notes/{id}' id=3)
+  get PROMPT [k=v ...]      get a prompt (arguments are strings)
+  complete (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context k=v ...]
+                            completion/complete: the suggested values, one a line, then (total, hasMore)
+  subscribe URI [--for S] [--count N]
+                            print each notifications/resources/updated of URI as a line until --for
+                            seconds pass, --count updates came, or Ctrl-C (then it unsubscribes)
+  tasks [list]              list the server's tasks (tasks/list)
+  tasks get|result|cancel ID
+                            a task's state (tasks/get), its result (tasks/result, waits), or cancel it
+  ping                      measure a round trip
+  pipe                      send newline-delimited JSON-RPC from stdin, print every server frame
+
+arguments (call, get): k=v takes v as JSON when it parses as JSON, else as a string
+  (n=3 is a number, flag=true a boolean, s=hello a string, tags='["a","b"]' a list);
+  k=@file reads the value from a file (same rule); pairs override --args.
+  call waits for a task's result when the tool runs as a task (task status on stderr with --progress).
+
+answers to what a server asks (every command but pipe declares sampling, elicitation {form, url}
+and roots, as the terminal UI does): without --elicitation an elicitation is declined; without
+--sampling a sampling request gets a JSON-RPC error saying no --sampling policy was given;
+roots/list is answered with the --root paths, or an empty list (never the working directory).
+
+server output problems: a line on the server's stdout that is not JSON, or a frame that is not
+valid JSON-RPC, is a warning on stderr (the first 10, then a count); --report FILE writes a JSON
+summary of them ({"invalidFrames": N, "notJson": M, ...}; FILE "-" means stderr) for any command.
+
+examples:
+  mcp-inspector tools -- npx -y @modelcontextprotocol/server-everything
+  mcp-inspector call add a=1 b=2 --json -- python server.py
+  mcp-inspector complete --prompt code_review language py
+  mcp-inspector read 'demo://notes/{note_id}' note_id=todo
+  mcp-inspector --config ~/.cursor/mcp.json --server github tools
+  mcp-inspector tools --url http://127.0.0.1:3001/mcp
+  mcp-inspector call add a=1 b=2 --url https://example.com/mcp -H 'X-Tenant: acme' --bearer-token "$TOKEN"
+  printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | mcp-inspector pipe -- python server.py
+
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse exits with 2 on bad input, which is our JSON-RPC error code: raise instead."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message} (see mcp-inspector --help)")
+
+
+def _timeout(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError("must be >= 0 (0 means no timeout)")
+    if value == float("inf"):
+        return None  # "inf" means what 0 means: no timeout
+    return value or None
+
+
+_SIZE_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _byte_size(text: str) -> int:
+    """``262144``, ``64K``, ``256M``, ``1G`` (binary units); at least 1K."""
+    scale = _SIZE_UNITS.get(text[-1:].upper())
+    try:
+        value = int(text[:-1] if scale else text) * (scale or 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 262144, 64K, 256M, 1G)") from None
+    if value < 1024:
+        raise argparse.ArgumentTypeError("must be at least 1K")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a number of seconds > 0")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+TASK_ACTIONS = ("list", "get", "result", "cancel")
+TRANSPORT_CHOICES = ("auto", "streamable-http", "sse")
+ERA_CHOICES = ("auto", "legacy", "modern")
+
+
+def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """The options, on the main parser (with defaults) and on each command (without)."""
+    default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
+    output = parser.add_argument_group("output")
+    output.add_argument("--json", action="store_true", default=default(False),
+                        help="machine output: call/read/get print the result (or error) exactly as received")
+    output.add_argument("-q", "--quiet", action="store_true", default=default(False), help="no warnings or notes on stderr")
+    output.add_argument("--progress", action="store_true", default=default(False),
+                        help="show progress and log notifications on stderr even when it is not a terminal")
+    output.add_argument("--show-stderr", action="store_true", default=default(False),
+                        help="echo the server's stderr, live, prefixed with [server]")
+    output.add_argument("--record", metavar="FILE", default=default(None),
+                        help="write the whole session (every frame) to a JSONL session file")
+    output.add_argument("--report", metavar="FILE", default=default(None),
+                        help="write a JSON summary of the server's output problems (non-JSON stdout lines, "
+                             "invalid frames) and the exit code to FILE (- for stderr), for any command")
+    output.add_argument("--log-level", metavar="LEVEL", choices=LOG_LEVELS, default=default(None),
+                        help="ask the server for log notifications at LEVEL and above (legacy: logging/setLevel "
+                             "after connecting, when the server declares logging; 2026-07-28: in every request's "
+                             "_meta) and show them on stderr; one of " + ", ".join(LOG_LEVELS))
+    server = parser.add_argument_group("server")
+    server.add_argument("--config", metavar="FILE", default=default(None),
+                        help="a config file with {\"mcpServers\": {...}} (Claude, Cursor...) or {\"servers\": {...}} (VS Code)")
+    server.add_argument("--server", metavar="NAME", default=default(None), help="which server of the --config file")
+    server.add_argument("--demo", action="store_true", default=default(False), help="the built-in demo server (the default)")
+    server.add_argument("--url", metavar="URL", default=default(None),
+                        help="a remote server over HTTP (http:// or https://)")
+    server.add_argument("-e", "--env", metavar="KEY=VALUE", action="append", dest="env" if top else "env_after",
+                        default=default([]), help="set an environment variable for the server (repeatable)")
+    server.add_argument("--cwd", metavar="DIR", default=default(None), help="the server's working directory")
+    remote = parser.add_argument_group("remote servers (--url, or a config entry with \"url\")")
+    remote.add_argument("--transport", choices=TRANSPORT_CHOICES, default=default(None),
+                        help="auto (default): Streamable HTTP, falling back to the legacy HTTP+SSE transport; "
+                             "or only one of them")
+    remote.add_argument("-H", "--header", metavar="'NAME: VALUE'", action="append",
+                        dest="headers" if top else "headers_after", default=default([]),
+                        help="an HTTP header sent with every request (repeatable); ${VAR} or ${env:VAR} in the value "
+                             "comes from the environment. Secret-looking values are masked in every message")
+    remote.add_argument("--bearer-token", metavar="TOKEN", default=default(None),
+                        help="sends 'Authorization: Bearer TOKEN'; also read from $MCP_INSPECTOR_BEARER_TOKEN, "
+                             "which keeps it out of the shell history")
+    remote.add_argument("--insecure", action="store_true", default=default(False),
+                        help="do not verify TLS certificates (a warning is printed)")
+    answers = parser.add_argument_group(
+        "answers to server requests (each capability is declared; pipe declares only those given)")
+    answers.add_argument("--elicitation", metavar="POLICY", default=default(None),
+                         help="defaults: accept with the requestedSchema's defaults; decline (the default); cancel; "
+                              "@FILE: answers from a JSON object, merged over the defaults. A URL-mode request is "
+                              "always declined")
+    answers.add_argument("--sampling", metavar="POLICY", default=default(None),
+                         help="decline (an error reply), or @FILE: a CreateMessageResult or {\"text\": \"...\"}; "
+                              "default: an error reply saying no --sampling policy was given")
+    answers.add_argument("--root", metavar="PATH", action="append", dest="roots" if top else "roots_after",
+                         default=default([]), help="answer roots/list with these paths as file:// URIs "
+                                                    "(repeatable); default: an empty list")
+    protocol = parser.add_argument_group("protocol")
+    protocol.add_argument("--timeout", metavar="SECONDS", type=_timeout, default=default(60.0),
+                          help="per request (default 60; 0 = none)")
+    protocol.add_argument("--max-frame-size", metavar="SIZE", type=_byte_size, default=default(MAX_LINE_BYTES),
+                          help="the longest line read whole from the server, or from stdin for pipe (default 256M); "
+                               "a longer one is kept as its first 64K and recorded as invalid 'too long: N bytes'")
+    protocol.add_argument("--protocol-version", metavar="VERSION", default=default(None),
+                          help="the protocol version to propose (default: the latest of the era); "
+                               "2026-07-28 implies --era modern")
+    protocol.add_argument("--era", choices=ERA_CHOICES, default=default(None),
+                          help="auto (default): detect whether the server speaks the modern (2026-07-28, stateless) "
+                               "or the legacy (initialize handshake) protocol; or force one")
+
+
+COMMAND_HELP = {
+    "info": "server name, protocol version, capabilities and instructions",
+    "tools": "list the tools (all pages)",
+    "resources": "list the resources and resource templates",
+    "prompts": "list the prompts",
+    "call": "call a tool",
+    "templates": "list the resource templates",
+    "read": "read a resource, or a resource template expanded with KEY=VALUE variables (RFC 6570)",
+    "get": "get a prompt",
+    "complete": "completion/complete for a prompt argument or a resource template variable",
+    "subscribe": "print each notifications/resources/updated of a resource until --for, --count or Ctrl-C",
+    "tasks": "list the server's tasks, or get one's state or result, or cancel it",
+    "ping": "measure a round trip",
+    "pipe": "send newline-delimited JSON-RPC from stdin in order; print every server frame as a JSON line",
+}
+COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
+                "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
+                "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
+                "subscribe": " URI [--for SECONDS] [--count N]", "tasks": " [list | get ID | result ID | cancel ID]"}
+# Options that take a value: the word after them is never the command name.
+VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
+                 "--protocol-version", "--open", "--args", "--transport", "-H", "--header", "--bearer-token", "--era",
+                 "--elicitation", "--sampling", "--root", "--report", "--log-level", "--prompt", "--template",
+                 "--context", "--for", "--count"}
+
+
+def command_word(words: list[str]) -> str | None:
+    """The command named in ``words``, found without building every sub-parser."""
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in VALUE_OPTIONS:
+            skip = True
+        elif word in COMMAND_HELP:
+            return word
+        elif not word.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The full parser; with ``only``, the other commands get no options (startup time:
+    building every sub-parser costs several milliseconds; --help builds them all)."""
+    parser = Parser(
+        prog="mcp-inspector",
+        usage="%(prog)s [options] [COMMAND [args]] [-- SERVER_COMMAND [server args]]",
+        description=DESCRIPTION,
+        epilog=COMMAND_EPILOG + EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-inspector {__version__}")
+    parser.add_argument("--open", metavar="FILE", help="open a recorded session file in the TUI")
+    _add_options(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser,
+                                     help="one of the commands below; none opens the terminal UI")
+
+    def add(name: str) -> argparse.ArgumentParser:
+        # no help= here: the "commands:" part of the epilog lists them, with their arguments
+        usage = f"mcp-inspector {name}{COMMAND_ARGS.get(name, '')} [options] [-- SERVER_COMMAND [server args]]"
+        sub = commands.add_parser(name, usage=usage, description=COMMAND_HELP[name], epilog=EPILOG,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        if only is None or only == name:
+            _add_options(sub, top=False)
+        return sub
+
+    for name in ("info", "tools", "resources", "templates", "prompts"):
+        add(name)
+    call = add("call")
+    call.add_argument("tool", metavar="TOOL")
+    call.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="an argument (JSON if it parses, else a string; @file reads a file)")
+    call.add_argument("--args", metavar="JSON", help="the arguments as a JSON object (or @file.json); KEY=VALUE pairs override it")
+    as_task = call.add_mutually_exclusive_group()
+    as_task.add_argument("--task", dest="as_task", action="store_const", const=True, default=None,
+                         help="ask for a task when the tool allows one (default: only when it requires one); "
+                              "2025-11-25 only: in 2026-07-28 the server decides. The call waits for the task's "
+                              "result; --timeout bounds the whole call")
+    as_task.add_argument("--no-task", dest="as_task", action="store_const", const=False,
+                         help="never ask for a task, even when the tool requires one")
+    read = add("read")
+    read.add_argument("uri", metavar="URI")
+    read.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE",
+                      help="a variable of a URI template (a string; a JSON array or object for list and "
+                           "explode operators, e.g. tags='[\"a\",\"b\"]')")
+    get = add("get")
+    get.add_argument("prompt", metavar="PROMPT")
+    get.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="a prompt argument (a string; @file reads a file)")
+    get.add_argument("--args", metavar="JSON", help="the arguments as a JSON object of strings (or @file.json)")
+    complete = add("complete")
+    target = complete.add_mutually_exclusive_group(required=True)
+    target.add_argument("--prompt", metavar="NAME", help="complete an argument of this prompt")
+    target.add_argument("--template", metavar="URI_TEMPLATE", help="complete a variable of this resource template")
+    complete.add_argument("argument", metavar="ARGUMENT", help="the argument (or template variable) to complete")
+    complete.add_argument("value", nargs="?", default="", metavar="VALUE", help="what is typed so far (default: empty)")
+    complete.add_argument("--context", metavar="KEY=VALUE", action="append", default=[],
+                          help="another argument's value already chosen (context.arguments; repeatable)")
+    subscribe = add("subscribe")
+    subscribe.add_argument("uri", metavar="URI")
+    subscribe.add_argument("--for", metavar="SECONDS", dest="for_seconds", type=_positive, default=None,
+                           help="stop (and unsubscribe) after this long; default: until Ctrl-C")
+    subscribe.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N updates")
+    tasks = add("tasks")
+    tasks.add_argument("action", nargs="?", default="list", choices=TASK_ACTIONS, metavar="ACTION",
+                       help="list (default), get ID, result ID (waits for it) or cancel ID")
+    tasks.add_argument("task_id", nargs="?", default=None, metavar="ID")
+    add("ping")
+    add("pipe")
+    return parser
+
+
+def split_server_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Everything after the first ``--`` is the server command, untouched."""
+    argv = list(argv)
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1:]
+    return argv, []
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    own, server_command = split_server_command(argv)
+    if len(own) < len(argv) and not server_command:
+        raise UsageError("nothing after --: give the server command there (or leave out -- for the demo server)")
+    wants_help = any(word in ("-h", "--help") for word in own)
+    parser = build_parser(None if wants_help else command_word(own))
+    args, extra = parser.parse_known_args(own)
+    args.server_command = server_command
+    args.env = list(args.env) + list(getattr(args, "env_after", []))
+    args.headers = list(args.headers) + list(getattr(args, "headers_after", []))
+    args.roots = list(args.roots) + list(getattr(args, "roots_after", []))
+    pairs_allowed = args.command in ("call", "get", "read")
+    for word in extra:
+        if pairs_allowed and not word.startswith("-"):
+            args.pairs.append(word)
+        elif word.startswith("-"):
+            raise UsageError(f"unknown option {word} (see mcp-inspector --help)")
+        else:
+            raise UsageError(f"unexpected argument {word!r} (put the server command after --)")
+    if args.command == "tasks" and (args.action == "list") != (args.task_id is None):
+        raise UsageError("tasks list takes no ID; tasks get, result and cancel need one (see mcp-inspector tasks --help)")
+    if args.command is not None and args.open is not None:
+        raise UsageError("--open opens a recorded session in the TUI; it does not go with a command")
+    return args

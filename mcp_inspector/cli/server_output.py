@@ -1,0 +1,78 @@
+"""What the server wrote that is not valid JSON-RPC: warnings on stderr, and ``--report``.
+
+A server that prints logs or banners on stdout works with a lenient client and
+breaks real ones, so every command watches the traffic store for frames from the
+server that are invalid (``Kind.INVALID``: a line that is not JSON, not UTF-8,
+too long, or JSON that is not a JSON-RPC message). The first ``SHOWN`` are
+warnings on stderr as they come (one line each); at the end a summary line gives
+the count. ``--report FILE`` (``-``: stderr, as one JSON line) writes the same as
+a JSON document for scripts, so ``--json`` output on stdout stays the exact result::
+
+    {"command": "tools", "exitCode": 0, "invalidFrames": 5, "notJson": 4,
+     "examples": [{"seq": 2, "problem": "not JSON: ...", "text": "Server starting..."}]}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core.protocol.jsonrpc import Kind
+from ..core.traffic.entry import Direction, TrafficEntry
+from .report import PROGRAM, write_err
+
+SHOWN = 10  # invalid frames reported one by one; the rest only counted
+EXAMPLES = 10  # kept for --report
+TEXT_CUT = 200
+
+
+def is_not_json(problem: str | None) -> bool:
+    return bool(problem) and (problem.startswith("not JSON") or problem.startswith("not UTF-8"))
+
+
+class ServerOutputWatch:
+    """A store listener counting the server's invalid frames and warning about the first ones."""
+
+    def __init__(self, quiet: bool = False, stdio: bool = True) -> None:
+        self.quiet = quiet
+        self.where = "stdout line" if stdio else "frame"
+        self.count = 0
+        self.not_json = 0
+        self.examples: list[dict[str, Any]] = []
+
+    def __call__(self, entry: TrafficEntry) -> None:
+        if entry.direction is not Direction.IN or entry.kind is not Kind.INVALID:
+            return
+        self.count += 1
+        if is_not_json(entry.problem):
+            self.not_json += 1
+        text = entry.text
+        cut = text if len(text) <= TEXT_CUT else text[:TEXT_CUT] + "…"
+        if len(self.examples) < EXAMPLES:
+            self.examples.append({"seq": entry.seq, "problem": entry.problem, "text": cut})
+        if self.count <= SHOWN and not self.quiet:
+            write_err(f"{PROGRAM}: warning: the server wrote an invalid {self.where} ({entry.problem}): {cut!r}")
+
+    def summary(self) -> None:
+        """The closing line on stderr, when the server wrote anything invalid."""
+        if not self.count:
+            return
+        hidden = f" ({self.count - SHOWN} not shown)" if self.count > SHOWN else ""
+        kinds = f"{self.not_json} not JSON, {self.count - self.not_json} not valid JSON-RPC"
+        write_err(f"{PROGRAM}: warning: the server wrote {self.count} invalid {self.where}{'s' if self.count != 1 else ''} "
+                  f"({kinds}){hidden}: real MCP clients may fail on them")
+
+    def document(self, command: str | None, code: int) -> dict[str, Any]:
+        return {"command": command, "exitCode": code, "invalidFrames": self.count, "notJson": self.not_json,
+                "examples": list(self.examples)}
+
+    def write_report(self, path: str, command: str | None, code: int) -> None:
+        text = json.dumps(self.document(command, code), ensure_ascii=False)
+        if path == "-":
+            write_err(text)
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            write_err(f"{PROGRAM}: error: cannot write the report {path}: {exc.strerror or exc}")

@@ -1,0 +1,245 @@
+"""The commands for the rest of the server surface: templates, read (of a URI or a
+template), complete, subscribe.
+
+``read``: a URI holding an RFC 6570 expression (``{...}``: a literal brace is not
+allowed in a URI, RFC 3986, so nothing real is mistaken for one) is a template,
+expanded with the ``KEY=VALUE`` words (``uritemplate``, every operator), and the
+expanded URI is read; the URI actually read is noted on stderr. A value that is a
+JSON array or object is a list or an associative array (for ``{?tags*}``), any
+other value a string.
+
+``complete`` prints the values one a line, then ``(total: N, hasMore: true)`` when
+the server said either; ``--json`` prints the ``result`` exactly as sent.
+
+``subscribe`` prints one line per ``notifications/resources/updated`` (``--json``:
+the notification's ``params`` as one JSON line), until ``--for`` seconds pass,
+``--count`` updates came, or a stop signal; then it unsubscribes (legacy
+``resources/unsubscribe``; in 2026-07-28 the subscriptions/listen stream drops the URI).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from datetime import datetime
+from typing import Any
+
+import anyio
+
+from ..core.protocol import jsonrpc
+from ..core.protocol.errors import InspectorError, RpcError
+from ..core.protocol.json_text import JsonTextError, loads_strict
+from ..core.session.events import ResourceUpdated
+from ..core.session.legacy import McpSession
+from . import exit_codes, render
+from .arguments import parse_pairs, require_utf8
+from .commands import _list, out, out_json
+from .exit_codes import UsageError
+from .runner import Context
+
+EXPRESSION = re.compile(r"\{[^{}]*\}")
+UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
+
+
+def is_template(uri: str) -> bool:
+    return EXPRESSION.search(uri) is not None
+
+
+def _variable(text: str) -> Any:
+    """A template variable's value: a JSON array or object as itself, anything else a string."""
+    if text[:1] in "[{":
+        try:
+            value = loads_strict(text)
+        except JsonTextError:
+            return text
+        if isinstance(value, (list, dict)):
+            return value
+    return text
+
+
+def expand_template(template: str, pairs: list[str]) -> tuple[str, list[str]]:
+    """(the expanded URI, the template's variables not given); an unknown variable or a
+    template uritemplate refuses is a usage error."""
+    from uritemplate import URITemplate
+
+    variables = {key: _variable(value) for key, value in parse_pairs(pairs, json_values=False).items()}
+    try:
+        parsed = URITemplate(template)
+        names = list(parsed.variable_names)
+        unknown = [name for name in variables if name not in names]
+        if unknown:
+            raise UsageError(f"the template {template} has no variable {', '.join(map(repr, unknown))} "
+                             f"(its variables: {', '.join(names) or 'none'})")
+        return parsed.expand(variables), [name for name in names if name not in variables]
+    except UsageError:
+        raise
+    except Exception as exc:  # uritemplate is lenient; anything it still refuses is a usage error
+        raise UsageError(f"cannot expand the URI template {template}: {exc}") from None
+
+
+def prepare(args: Any) -> None:
+    """Before connecting: the template of ``read`` expanded, the reference of ``complete``."""
+    if args.command == "read":
+        args.template = None
+        args.missing = []
+        if is_template(args.uri):
+            args.template = args.uri
+            args.uri, args.missing = expand_template(args.uri, args.pairs)
+        elif args.pairs:
+            raise UsageError(f"KEY=VALUE variables go with a URI template (a URI with {{...}}); {args.uri} has none")
+    elif args.command == "complete":
+        if args.prompt is not None:
+            args.ref = {"type": "ref/prompt", "name": require_utf8(args.prompt, "--prompt")}
+        else:
+            args.ref = {"type": "ref/resource", "uri": require_utf8(args.template, "--template")}
+        require_utf8(args.argument, "ARGUMENT")
+        require_utf8(args.value, "VALUE")
+        args.context_arguments = parse_pairs(args.context, json_values=False)
+
+
+async def cmd_templates(session: McpSession, ctx: Context, args: Any) -> int:
+    items: list[dict[str, Any]] = []
+    if session.supports("resources"):
+        try:
+            items = await _list(session, ctx, "resource_templates")
+        except RpcError as exc:
+            if exc.code != jsonrpc.METHOD_NOT_FOUND:
+                raise
+            ctx.note("the server does not implement resources/templates/list")
+    else:
+        ctx.note("the server does not declare the resources capability; nothing to list")
+    if ctx.options.json:
+        out_json({"resourceTemplates": items})
+    else:
+        out(render.templates(items))
+    return exit_codes.OK
+
+
+async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
+    template = getattr(args, "template", None)
+    if template is not None:
+        for name in getattr(args, "missing", []):
+            ctx.warn(f"template variable {name!r} not given: it expands to nothing")
+        ctx.note(f"reading {args.uri} (from the template {template})")
+    ctx.step = "resources/read"
+    pending = await session.begin_request("resources/read", {"uri": args.uri})
+    result, raw = await finish_exact(session, ctx, pending)
+    out(raw or json.dumps(result)) if ctx.options.json else out(render.read_result(result))
+    return exit_codes.OK
+
+
+async def finish_exact(session: McpSession, ctx: Context, pending: Any) -> tuple[dict[str, Any], str | None]:
+    """``session.finish_request`` (MRTR rounds answered in 2026-07-28), with the exact ``result``
+    member of the last reply; in --json mode an error reply is printed exactly before it is raised."""
+    try:
+        result = await session.finish_request(pending)
+    except RpcError:
+        last = _last_round(pending)
+        if ctx.options.json and last.reply is not None:
+            out(jsonrpc.raw_member(last.reply.raw, "error") or "null")
+        raise
+    last = _last_round(pending)
+    return result, jsonrpc.raw_member(last.reply.raw, "result") if last.reply is not None else None
+
+
+def _last_round(pending: Any) -> Any:
+    while getattr(pending, "successor", None) is not None:
+        pending = pending.successor
+    return pending
+
+
+async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:
+    if "completions" not in session.capabilities:
+        ctx.warn("the server does not declare the completions capability; asking anyway")
+    params: dict[str, Any] = {"ref": args.ref, "argument": {"name": args.argument, "value": args.value}}
+    if args.context_arguments:
+        params["context"] = {"arguments": args.context_arguments}
+    ctx.step = "completion/complete"
+    pending = await session.begin_request("completion/complete", params)
+    result, raw = await finish_exact(session, ctx, pending)
+    if ctx.options.json:
+        out(raw or json.dumps(result))
+        return exit_codes.OK
+    completion = result.get("completion")
+    if not isinstance(completion, dict) or not isinstance(completion.get("values"), list):
+        ctx.warn("malformed result: completion/complete has no completion.values array")
+        completion = completion if isinstance(completion, dict) else {}
+    values = completion.get("values") if isinstance(completion.get("values"), list) else []
+    for value in values:
+        out(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    if not values:
+        ctx.note("no completions")
+    facts = []
+    if "total" in completion:
+        facts.append(f"total: {json.dumps(completion['total'])}")
+    if "hasMore" in completion:
+        facts.append(f"hasMore: {json.dumps(completion['hasMore'])}")
+    if facts:
+        out(f"({', '.join(facts)})")
+    return exit_codes.OK
+
+
+async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
+    uri = args.uri
+    resources = session.capabilities.get("resources")
+    if session.era == "legacy" and not (isinstance(resources, dict) and resources.get("subscribe") is True):
+        ctx.warn("the server does not declare resources.subscribe; subscribing anyway")
+    send, receive = anyio.create_memory_object_stream[ResourceUpdated](1000)
+
+    def on_event(event: Any) -> None:
+        if isinstance(event, ResourceUpdated):
+            try:
+                send.send_nowait(event)
+            except anyio.WouldBlock:  # a flood nobody reads: dropped (the traffic store has them all)
+                pass
+
+    remove = session.add_listener(on_event)
+    ctx.step = "resources/subscribe"
+    await session.subscribe(uri)
+    ctx.step = ""
+    until = f" for {args.for_seconds:g} s" if args.for_seconds else " until Ctrl-C"
+    ctx.note(f"subscribed to {uri}{until}{f' or {args.count} updates' if args.count else ''}")
+    seen = 0
+    try:
+        with anyio.move_on_after(args.for_seconds):
+            async for event in receive:
+                seen += 1
+                _print_update(session, ctx, event)
+                if args.count is not None and seen >= args.count:
+                    break
+    finally:
+        remove()
+        send.close()
+        with anyio.CancelScope(shield=True), anyio.move_on_after(UNSUBSCRIBE_WAIT):
+            try:
+                if session.closed is None:
+                    await session.unsubscribe(uri)
+            except (InspectorError, OSError) as exc:
+                ctx.warn(f"resources/unsubscribe {uri} failed: {exc}")
+    ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+    return exit_codes.OK
+
+
+def _print_update(session: McpSession, ctx: Context, event: ResourceUpdated) -> None:
+    entry = session.store.get(event.seq)
+    params: Any = None
+    if entry is not None:
+        try:
+            params = json.loads(entry.raw).get("params")
+        except (ValueError, AttributeError):
+            params = None
+    if ctx.options.json:
+        out(json.dumps(params if isinstance(params, dict) else {"uri": event.uri}, ensure_ascii=False))
+    else:
+        stamp = datetime.fromtimestamp(entry.ts if entry is not None else session.store.now()).strftime("%H:%M:%S.%f")[:-3]
+        out(f"{stamp} updated {event.uri}")
+    sys.stdout.flush()
+
+
+COMMANDS = {
+    "templates": cmd_templates,
+    "read": cmd_read,
+    "complete": cmd_complete,
+    "subscribe": cmd_subscribe,
+}

@@ -1,0 +1,98 @@
+"""``tasks``: the server's tasks (2025-11-25 experimental tasks; the 2026-07-28
+``io.modelcontextprotocol/tasks`` extension), and the task status lines of ``call``.
+
+    tasks [list]        tasks/list, every page (a legacy server that declares tasks.list;
+                        otherwise a note and an empty list, exit 0)
+    tasks get ID        tasks/get: the task's state
+    tasks result ID     the task's CallToolResult (legacy tasks/result, which waits for the
+                        task to end; modern: the result of tasks/get), shown and exited on as
+                        ``call`` does (1 for isError)
+    tasks cancel ID     tasks/cancel, then the state the server reports
+
+A task id names a task on the server, so these work from a new session (each command
+is one). ``--json`` prints the Task objects (``{"tasks": [...]}`` for list) or the
+result as the session parsed it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..core.session.events import TaskUpdated
+from ..core.session.legacy import McpSession
+from ..core.session.results import analyze_tool_result
+from . import exit_codes, render
+from .commands import out, out_json
+from .runner import Context
+
+
+def task_line(task: dict[str, Any]) -> str:
+    """``ID  STATUS[: message]  (created ..., ttl ...)``."""
+    line = f"{task.get('taskId', '?')}  {task.get('status', '?')}"
+    if isinstance(task.get("statusMessage"), str) and task["statusMessage"]:
+        line += f": {task['statusMessage']}"
+    facts = [f"{key} {task[key]}" for key in ("createdAt", "lastUpdatedAt") if isinstance(task.get(key), str)]
+    for key in ("ttl", "ttlMs"):
+        if key in task:
+            facts.append(f"{key} {json.dumps(task[key])}")
+    return line + (f"  ({', '.join(facts)})" if facts else "")
+
+
+class TaskStatusDisplay:
+    """``call``: one stderr line per status change of the call's own task."""
+
+    def __init__(self, first_seq: int | None) -> None:
+        self.first_seq = first_seq
+        self.last: tuple[Any, Any] | None = None
+
+    def __call__(self, event: Any) -> None:
+        if not isinstance(event, TaskUpdated) or (self.first_seq is not None and event.first_seq != self.first_seq):
+            return
+        state = (event.task.get("status"), event.task.get("statusMessage"))
+        if state == self.last:
+            return
+        self.last = state
+        message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
+        sys.stderr.write(f"task {event.task.get('taskId', '?')} {state[0]}{message}\n")
+        sys.stderr.flush()
+
+
+async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
+    action, task_id = args.action, args.task_id
+    if action == "list":
+        if not session.can_list_tasks():
+            why = ("the 2026-07-28 tasks extension has no tasks/list" if session.era == "modern"
+                   else "the server does not declare tasks.list")
+            ctx.note(f"{why}: no task list (tasks get|result|cancel ID still work for a task you know)")
+            out_json({"tasks": []}) if ctx.options.json else out("No tasks.")
+            return exit_codes.OK
+        ctx.step = "tasks/list"
+        records = await session.list_tasks()
+        if ctx.options.json:
+            out_json({"tasks": [record.task for record in records]})
+        else:
+            out("\n".join(task_line(record.task) for record in records) if records else "No tasks.")
+        return exit_codes.OK
+    if action == "get":
+        ctx.step = "tasks/get"
+        record = await session.get_task(task_id, source="list")
+        out_json(record.task) if ctx.options.json else out(task_line(record.task))
+        return exit_codes.OK
+    if action == "cancel":
+        ctx.step = "tasks/cancel"
+        record = await session.cancel_task(task_id, "tasks cancel from the command line")
+        out_json(record.task) if ctx.options.json else out(task_line(record.task))
+        return exit_codes.OK
+    ctx.step = "tasks/result" if session.era != "modern" else "tasks/get"
+    result = await session.task_result(task_id)
+    view = analyze_tool_result(result)
+    if ctx.options.json:
+        out(json.dumps(result, ensure_ascii=False))
+    else:
+        out(render.tool_result(view))
+    return exit_codes.TOOL_ERROR if view.is_error else exit_codes.OK
+
+
+COMMANDS = {"tasks": cmd_tasks}
