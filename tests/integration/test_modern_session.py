@@ -83,7 +83,7 @@ async def test_an_unknown_result_type_is_a_clear_error_and_the_session_goes_on(c
     async with connect(MODERN + ["--mode", "bad-result-type"], era="auto") as c:
         with pytest.raises(ProtocolViolation, match="resultType 'mystery'.*does not know"):
             await c.session.call_tool("echo", {"text": "x"})
-        assert len(await c.session.list_tools()) == 13
+        assert len(await c.session.list_tools()) == 14
 
 
 async def test_a_task_result_without_a_task_id_is_a_clear_error(connect):

@@ -20,7 +20,17 @@ Tools:
   subscribed to ``uri``.
 * ``end_listen()``: ends the listen stream gracefully (a result for its id).
 * ``cancel_listen()``: ends it with ``notifications/cancelled``.
-* ``long()``: a tasks-extension result (``resultType: "task"``).
+* ``long()``: a tasks-extension result (``resultType: "task"``) in the 2025-11-25 shape
+  (a nested ``task``, no ``taskId`` inline): malformed.
+* ``research(topic, ask?, fail?, never?, weird?)``: a task (the io.modelcontextprotocol/tasks
+  extension, ``pollIntervalMs`` 50). Each ``tasks/get`` moves it on: working ("Gathering
+  sources"), then with ``ask`` input_required with the elicitation inputRequest
+  ``clarify-1`` (sent again on every poll until ``tasks/update`` answers it; each
+  tasks/update is logged on stderr as ``tasks/update <json>``), working ("Continuing
+  with <answer>"), then completed with ``Report on <topic> (<answer>)``. ``fail``: failed
+  with the JSON-RPC error -32603 instead; ``never``: working forever; ``weird``: status
+  ``paused`` (not a status). ``tasks/cancel`` acknowledges and makes it cancelled; an
+  unknown taskId gets -32602.
 * ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
 * ``sample_with_tools()``: MRTR asking for a ``sampling/createMessage`` with ``tools``
@@ -29,7 +39,8 @@ Tools:
   the client declared; returns the action it got.
 
 ``prompts/list`` has two pages, the first ending with ``nextCursor: ""``. ``prompts/get``
-of ``greet`` and ``resources/read`` of ``memo://ask`` ask for a name (MRTR) first.
+of ``greet`` and ``resources/read`` of ``memo://ask`` ask for a name (MRTR) first;
+``prompts/get`` of ``tasky`` answers with a task (invalid: only tools/call may).
 
 Modes (``--mode a,b``):
 * ``bad-result-type``: ``echo`` answers with ``resultType: "mystery"``.
@@ -102,7 +113,11 @@ class Server:
             tool("open_url", "Ask the user to open a URL (URL-mode elicitation, MRTR)"),
             tool("sample_with_tools", "Ask for a tool-enabled sampling (MRTR)"),
             tool("cancel_other", "Send notifications/cancelled for this very call (forbidden), then answer"),
+            tool("research", "Research a topic as a task (tasks extension)", {
+                "topic": {"type": "string"}, "ask": {"type": "boolean"}, "fail": {"type": "boolean"},
+                "never": {"type": "boolean"}, "weird": {"type": "boolean"}}),
         ]
+        self.tasks: dict[str, dict] = {}  # taskId -> the research task's state
         self.listen_id = None
         self.watched: list[str] = []  # resourceSubscriptions of the open listen stream
         self.next_server_id = 1000
@@ -206,7 +221,8 @@ class Server:
         if method == "server/discover":
             self.result(rid, {
                 "supportedVersions": [VERSION],
-                "capabilities": {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "prompts": {}},
+                "capabilities": {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "prompts": {},
+                                 "extensions": {"io.modelcontextprotocol/tasks": {}}},
                 "instructions": "Modern fixture server",
                 "ttlMs": 60000, "cacheScope": "public",
             })
@@ -218,6 +234,10 @@ class Server:
             self.result(rid, {"resources": [{"uri": "memo://one", "name": "one"}]})
         elif method == "resources/templates/list":
             self.result(rid, {"resourceTemplates": []})
+        elif method == "prompts/get" and params.get("name") == "tasky":
+            self.result(rid, {"resultType": "task", **self.new_task({"topic": "tasky"})}, complete=False)
+        elif method in ("tasks/get", "tasks/update", "tasks/cancel"):
+            self.on_task(rid, method, params)
         elif method in ("resources/read", "prompts/get"):
             who = (params.get("inputResponses") or {}).get("who")
             if params.get("name") == "greet" or params.get("uri") == "memo://ask":
@@ -342,8 +362,70 @@ class Server:
             self.result(rid, {"content": [{"type": "text", "text": json.dumps(mirrored, sort_keys=True)}]})
         elif name == "long":
             self.result(rid, {"resultType": "task", "task": {"taskId": "t-1", "status": "working"}}, complete=False)
+        elif name == "research":
+            self.result(rid, {"resultType": "task", **self.new_task(args)}, complete=False)
         else:
             self.result(rid, {"isError": True, "content": [{"type": "text", "text": f"unknown tool {name}"}]})
+
+    # -- the tasks extension ----------------------------------------------
+    def new_task(self, args: dict) -> dict:
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        task_id = f"task-{len(self.tasks) + 1}"
+        self.tasks[task_id] = {"args": args, "polls": 0, "answer": None, "resumed": False, "task": {
+            "taskId": task_id, "status": "working", "statusMessage": "Starting", "createdAt": now,
+            "lastUpdatedAt": now, "ttlMs": 60000, "pollIntervalMs": 50}}
+        return dict(self.tasks[task_id]["task"])
+
+    def advance(self, state: dict) -> None:
+        task, args = state["task"], state["args"]
+        if task["status"] in ("completed", "failed", "cancelled"):
+            return
+        state["polls"] += 1
+        task.pop("inputRequests", None)
+        if state["polls"] == 1 or args.get("never"):
+            task.update(status="working", statusMessage="Gathering sources")
+        elif args.get("weird"):
+            task.update(status="paused", statusMessage="Having a rest")
+        elif args.get("fail"):
+            task.update(status="failed", statusMessage="Tool execution failed: the research backend is down",
+                        error={"code": -32603, "message": "the research backend is down"})
+        elif args.get("ask") and state["answer"] is None:
+            task.update(status="input_required", statusMessage="Which interpretation?", inputRequests={"clarify-1": {
+                "method": "elicitation/create", "params": {
+                    "mode": "form", "message": f"What do you mean by {args.get('topic')!r}?",
+                    "requestedSchema": {"type": "object", "properties": {
+                        "interpretation": {"type": "string", "enum": ["technical", "historical"]}},
+                        "required": ["interpretation"]}}}})
+        elif args.get("ask") and not state["resumed"]:
+            state["resumed"] = True
+            task.update(status="working", statusMessage=f"Continuing with {state['answer']}")
+        else:
+            answer = f" ({state['answer']})" if state["answer"] is not None else ""
+            task.update(status="completed", statusMessage="Done", result={
+                "content": [{"type": "text", "text": f"Report on {args.get('topic')}{answer}"}], "isError": False})
+        task["lastUpdatedAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+    def on_task(self, rid, method: str, params: dict) -> None:
+        state = self.tasks.get(params.get("taskId"))
+        if state is None:
+            self.error(rid, -32602, f"Failed to retrieve task: Task not found: {params.get('taskId')!r}")
+            return
+        task = state["task"]
+        if method == "tasks/get":
+            self.advance(state)
+            self.result(rid, dict(task))
+        elif method == "tasks/update":
+            self.log(f"tasks/update {json.dumps(params.get('inputResponses'), sort_keys=True)}")
+            answer = (params.get("inputResponses") or {}).get("clarify-1")
+            if isinstance(answer, dict) and task["status"] == "input_required":
+                state["answer"] = (answer.get("content") or {}).get("interpretation") or answer.get("action")
+            self.result(rid, {})
+        else:  # tasks/cancel: an acknowledgement; the task is cancelled if it still runs
+            self.log(f"tasks/cancel {task['taskId']}")
+            if task["status"] not in ("completed", "failed", "cancelled"):
+                task.pop("inputRequests", None)
+                task.update(status="cancelled", statusMessage="Cancelled at the client's request")
+            self.result(rid, {})
 
     def wizard(self, rid, params: dict) -> None:
         answers = params.get("inputResponses") or {}

@@ -441,8 +441,9 @@ class _Follower:
             deadline = pending.hard_deadline
             if isinstance(exc, RequestTimeout) and not (deadline is not None and time.perf_counter() >= deadline - 0.01):
                 raise  # one request's own timeout
+            status = self.record.status
             await self._cancel_quietly(f"no terminal status within the maximum total time of {pending.max_total:g} s")
-            raise TaskTimedOut("tools/call", self.record.task_id, pending.max_total or 0.0, self.record.status) from None
+            raise TaskTimedOut("tools/call", self.record.task_id, pending.max_total or 0.0, status) from None
         finally:
             pending.cancel_hook = None
             if token is not None and connection._by_token.get(token) is pending:
@@ -472,11 +473,12 @@ class _Follower:
             if record.status == "cancelled":
                 raise TaskCancelled("tools/call", record.task_id, record.task.get("statusMessage")
                                     or "the server cancelled the task")
-            if self.modern and record.terminal:
-                result = _modern_outcome(record, "tools/call")
-                record.updates += 1
-                self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
-                return result
+            if self.modern and record.terminal:  # completed (result) or failed (error): in the task
+                try:
+                    return _modern_outcome(record, "tools/call")
+                finally:
+                    record.updates += 1
+                    self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
             if record.status == "input_required":
                 if self.modern:
                     await self._answer_inputs()
