@@ -1,5 +1,15 @@
-"""A raw stdio MCP server (stdlib only) for the completion tests: legacy handshake,
-one prompt ``pick`` with arguments ``first`` and ``second``, and ``completion/complete``:
+"""A raw stdio MCP server (stdlib only) for the completion and Prompts view tests.
+
+Prompts (``prompts/list``, ``listChanged``):
+
+- ``pick`` (icons; arguments ``first`` required, ``second``): one text message;
+- ``media``: every content type, one message each: text, image, audio, resource_link,
+  an embedded text resource, an embedded blob, an unknown type; and a ``system`` role;
+- ``broken``: a malformed result (``messages`` is not an array);
+- ``toggle``: answers, then changes the list (adds ``extra``, changes ``pick``'s
+  description, removes ``broken``) and sends ``notifications/prompts/list_changed``.
+
+``completion/complete``:
 
 - candidates ``item00`` .. ``item39``, filtered by prefix; 5 values at most, with
   ``total`` and ``hasMore`` (so ``i`` answers "5 of 40+");
@@ -16,11 +26,36 @@ Every request and cancellation is logged to stderr (``got completion <value>``,
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sys
 
 CANDIDATES = [f"item{i:02d}" for i in range(40)]
 NO_COMPLETIONS = "--no-completions" in sys.argv
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(100)).decode()
+WAV = base64.b64encode(b"RIFF" + bytes(200)).decode()
+BLOB = base64.b64encode(bytes(range(256)) * 4).decode()
+PROMPTS = [
+    {"name": "pick", "title": "Pick two", "description": "Two arguments, the second narrowed by the first.",
+     "icons": [{"src": "data:image/png;base64," + PNG, "mimeType": "image/png"}],
+     "arguments": [{"name": "first", "description": "The first.", "required": True}, {"name": "second"}]},
+    {"name": "media", "description": "Every content type."},
+    {"name": "broken", "description": "A malformed result."},
+    {"name": "toggle", "description": "Changes the prompt list."},
+]
+MEDIA = [
+    {"role": "user", "content": {"type": "text", "text": "Look at these."}},
+    {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},
+    {"role": "assistant", "content": {"type": "audio", "data": WAV, "mimeType": "audio/wav"}},
+    {"role": "user", "content": {"type": "resource_link", "uri": "test://readme", "name": "readme",
+                                 "mimeType": "text/markdown"}},
+    {"role": "user", "content": {"type": "resource", "resource": {"uri": "test://notes", "mimeType": "text/plain",
+                                                                  "text": "embedded notes"}}},
+    {"role": "user", "content": {"type": "resource", "resource": {"uri": "test://blob", "mimeType": "application/octet-stream",
+                                                                  "blob": BLOB}}},
+    {"role": "assistant", "content": {"type": "hologram", "depth": 3}},
+    {"role": "system", "content": {"type": "text", "text": "an odd role"}},
+]
 
 
 def write(message: dict) -> None:
@@ -44,15 +79,35 @@ def complete(params: dict) -> dict:
     return {"completion": {"values": matches[:5], "total": len(matches), "hasMore": len(matches) > 5}}
 
 
+def get_prompt(msg_id, name, arguments: dict) -> None:
+    if name not in {p["name"] for p in PROMPTS}:
+        write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32602, "message": f"Unknown prompt: {name}"}})
+    elif name == "media":
+        write({"jsonrpc": "2.0", "id": msg_id, "result": {"description": "All of them", "messages": MEDIA}})
+    elif name == "broken":
+        write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": "nope"}})
+    elif name == "toggle":
+        write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": []}})
+        PROMPTS[:] = [dict(PROMPTS[0], description="Changed."), PROMPTS[1], PROMPTS[3],
+                      {"name": "extra", "description": "Added by toggle."}]
+        write({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
+    else:
+        text = f"picked {arguments.get('first')} and {arguments.get('second')}"
+        write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}})
+
+
 async def answer(msg_id, method: str, params: dict) -> None:
     if method == "initialize":
-        capabilities = {"prompts": {}} if NO_COMPLETIONS else {"prompts": {}, "completions": {}}
+        capabilities = {"prompts": {"listChanged": True}}
+        if not NO_COMPLETIONS:
+            capabilities["completions"] = {}
         write({"jsonrpc": "2.0", "id": msg_id, "result": {
             "protocolVersion": params.get("protocolVersion", "2025-06-18"), "capabilities": capabilities,
             "serverInfo": {"name": "completion-server", "version": "1.0"}}})
     elif method == "prompts/list":
-        write({"jsonrpc": "2.0", "id": msg_id, "result": {"prompts": [
-            {"name": "pick", "arguments": [{"name": "first", "required": True}, {"name": "second"}]}]}})
+        write({"jsonrpc": "2.0", "id": msg_id, "result": {"prompts": PROMPTS}})
+    elif method == "prompts/get":
+        get_prompt(msg_id, params.get("name"), params.get("arguments") or {})
     elif method == "completion/complete":
         value = (params.get("argument") or {}).get("value", "")
         log(f"got completion {value}")

@@ -33,7 +33,7 @@ from .prompts.messages import PromptMessages
 from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title
 from .session_view import SessionView
 
-HINT = "enter: form · ctrl+s: get · tab: next field · esc: list · /: filter · on messages: c copy JSON, s save"
+HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
 
 
 class PromptGot(Message):
@@ -67,12 +67,12 @@ class PromptsView(SessionView):
     PromptsView #prompts-body { height: 1fr; }
     PromptsView #prompt-list { border-right: vkey $panel-lighten-2; }
     PromptsView #prompt-detail { width: 1fr; }
-    PromptsView #prompt-form { height: auto; max-height: 60%; padding: 0 1; }
+    PromptsView #prompt-form { height: auto; max-height: 50%; padding: 0 1; }
     PromptsView .prompt-head { height: auto; }
     PromptsView .arg-label { height: auto; margin-top: 1; }
     PromptsView .arg-label.required { text-style: bold; }
     PromptsView CompletionInput { border: none; height: 1; padding: 0 1; background: $boost; }
-    PromptsView CompletionInput:focus { background: $primary 20%; }
+    PromptsView CompletionInput:focus { border: none; background: $primary 20%; }
     PromptsView CompletionInput.-missing { background: $error 30%; }
     PromptsView .prompt-get { margin-top: 1; }
     PromptsView #prompt-status { height: auto; max-height: 4; padding: 0 1; background: $panel; }
@@ -309,7 +309,7 @@ class PromptsView(SessionView):
         if problems:
             self._status(f"⚠ {message.name}: malformed result ({'; '.join(problems)}) · {took}", "error")
         else:
-            self._status(f"✓ {message.name} · {count} message{'s' if count != 1 else ''} · {took} · c copy JSON · s save", "ok")
+            self._status(f"✓ {message.name} · {count} message{'s' if count != 1 else ''} · {took}", "ok")
         self.messages.focus()
 
     def on_prompt_failed(self, message: PromptFailed) -> None:

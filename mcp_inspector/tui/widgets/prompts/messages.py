@@ -40,33 +40,38 @@ def check_result(result: Any) -> tuple[list[Any], list[str]]:
     return messages, problems
 
 
-class ResourceLinkBlock(Vertical, can_focus=True):
-    """A resource_link: enter opens it in the Resources view."""
+class OpenableBlock(Vertical, can_focus=True):
+    """A resource_link or an embedded text resource: enter opens it in the Resources view
+    (a link is read there; an embedded resource is shown as it came)."""
 
-    BINDINGS = [Binding("enter", "open_link", "Open in Resources", id="prompts.open-link")]
+    BINDINGS = [Binding("enter", "open_resource", "Open in Resources", id="prompts.open-resource")]
 
-    def __init__(self, block: dict[str, Any], label: str) -> None:
-        super().__init__(classes="block link-block")
-        self.block = block
-        self.label = label
+    def __init__(self, uri: str, contents: dict[str, Any] | None, widgets: list[Widget], classes: str) -> None:
+        super().__init__(*widgets, classes=f"block openable {classes}")
+        self.uri = uri
+        self.contents = contents
 
-    def compose(self) -> ComposeResult:
-        yield Static(Text(f"{ICONS['resource_link']} {self.label} resource link · enter opens it in Resources", style="bold"),
-                     classes="block-header")
-        lines = Text()
-        for key in ("uri", "name", "title", "mimeType", "description", "size"):
-            if key in self.block:
-                lines.append(f"{key}: ", style="bold")
-                lines.append(f"{clean(str(self.block[key]))}\n")
-        lines.rstrip()
-        yield Static(lines, classes="block-text")
-        yield from annotation_line(self.block)
-
-    def action_open_link(self) -> None:
-        self.post_message(OpenResource(str(self.block.get("uri"))))
+    def action_open_resource(self) -> None:
+        self.post_message(OpenResource(self.uri, self.contents))
 
     def on_click(self) -> None:
         self.focus()
+
+
+def link_block(block: dict[str, Any], label: str) -> OpenableBlock:
+    lines = Text()
+    for key in ("uri", "name", "title", "mimeType", "description", "size"):
+        if key in block:
+            lines.append(f"{key}: ", style="bold")
+            lines.append(f"{clean(str(block[key]))}\n")
+    lines.rstrip()
+    widgets: list[Widget] = [
+        Static(Text(f"{ICONS['resource_link']} {label} resource link · enter opens it in Resources", style="bold"),
+               classes="block-header"),
+        Static(lines, classes="block-text"),
+        *annotation_line(block),
+    ]
+    return OpenableBlock(str(block["uri"]), None, widgets, "link-block")
 
 
 def content_widgets(index: int, content: Any, stem: str) -> list[Widget]:
@@ -82,15 +87,16 @@ def content_widgets(index: int, content: Any, stem: str) -> list[Widget]:
         body, _ = text_body(block["text"])
         widgets.extend(body)
     elif info.type == "resource_link" and not info.problem:
-        return [ResourceLinkBlock(block, label)]
+        return [link_block(block, label)]
     elif info.type == "resource" and not info.problem:
         resource = block["resource"]
         widgets.append(Static(Text(f"{ICONS['resource']} {label} embedded resource · {clean(str(resource.get('uri')))} · "
-                                   f"{resource.get('mimeType') or 'no mimeType'} · {len(resource['text']):,} characters",
-                                   style="bold"), classes="block-header"))
+                                   f"{resource.get('mimeType') or 'no mimeType'} · {len(resource['text']):,} characters"
+                                   " · enter opens it in Resources", style="bold"), classes="block-header"))
         widgets.extend(annotation_line(block))
         body, _ = text_body(resource["text"], language="json" if "json" in str(resource.get("mimeType") or "") else None)
         widgets.extend(body)
+        return [OpenableBlock(str(resource["uri"]), resource, widgets, "embedded-block")]
     else:
         widgets.append(Static(Text(f"{ICONS['unknown']} {label} {info.type} content", style="bold"), classes="block-header"))
         if info.problem:
@@ -147,8 +153,8 @@ class PromptMessages(VerticalScroll, can_focus=True):
     PromptMessages .block-text { height: auto; }
     PromptMessages .block-text-area { height: auto; max-height: 20; }
     PromptMessages .truncated-note { height: auto; color: $text-warning; }
-    PromptMessages .media-block, PromptMessages .link-block { height: auto; }
-    PromptMessages .media-block:focus, PromptMessages .link-block:focus { background: $boost; }
+    PromptMessages .media-block, PromptMessages .openable { height: auto; }
+    PromptMessages .media-block:focus, PromptMessages .openable:focus { background: $boost; }
     PromptMessages .media-actions { height: auto; }
     """
 

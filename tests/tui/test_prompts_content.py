@@ -1,0 +1,185 @@
+"""The Prompts view on a server with every content type, a malformed result and a
+changing list (tests/servers/completion_server.py), and without a live session."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.widgets.prompts.messages import OpenableBlock
+from mcp_inspector.tui.widgets.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.result_view import MediaBlock
+
+from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for, wait_for_tools
+
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "completion_server.py"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+
+
+def spec(*extra: str) -> ServerSpec:
+    return ServerSpec("prompts", [sys.executable, str(SERVER), *extra], source="test")
+
+
+async def open_prompts(pilot, app, with_tools: bool = False) -> PromptsView:
+    await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected", what="the connection")
+    await pilot.press("8")
+    await wait_for(pilot, lambda: app.main.query("#view-prompts"), what="the Prompts view")
+    view = app.main.query_one("#view-prompts", PromptsView)
+    await wait_for(pilot, lambda: view.prompt_list.prompts, what="the prompt list")
+    return view
+
+
+async def get(pilot, view: PromptsView, name: str) -> None:
+    assert view.prompt_list.select_name(name), name
+    view.prompt_list.option_list.focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: view.current is not None and view.current.get("name") == name, what=name)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: view.getting is None and view.status.display, what=f"{name} got")
+
+
+def texts(widget) -> str:
+    return "\n".join(str(s.render()) for s in widget.query(Static))
+
+
+@pytest.mark.anyio
+async def test_every_content_type_is_rendered_by_role():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await get(pilot, view, "media")
+        messages = view.messages
+        assert len(messages.messages) == 8
+        shown = texts(messages)
+        assert "All of them" in shown  # the description
+        assert "Look at these." in shown
+        media = list(messages.query(MediaBlock))
+        assert [m.info.type for m in media] == ["image", "audio", "resource"]  # image, audio, embedded blob
+        assert "image/png" in shown and "108 bytes decoded" in shown
+        assert "audio/wav" in shown and "1.0 KB decoded" in shown
+        assert "test://readme" in shown and "resource link" in shown
+        assert "embedded notes" in shown
+        assert "hologram" in shown and '"depth": 3' in shown  # an unknown type as JSON
+        assert "role must be user or assistant, got 'system'" in shown
+        roles = [w for w in messages.children if w.has_class("prompt-message")]
+        assert [r.has_class("role-user") for r in roles][:3] == [True, True, False]
+        assert roles[2].has_class("role-assistant") and roles[7].has_class("role-unknown")
+        # save the image with its key, from the keyboard
+        media[0].focus()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: getattr(media[0], "saved_path", None), what="the saved image")
+        assert media[0].saved_path.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.anyio
+async def test_enter_on_a_resource_link_opens_the_resources_view():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await get(pilot, view, "media")
+        link = next(b for b in view.messages.query(OpenableBlock) if b.has_class("link-block"))
+        assert link.uri == "test://readme" and link.contents is None
+        embedded = next(b for b in view.messages.query(OpenableBlock) if b.has_class("embedded-block"))
+        assert embedded.uri == "test://notes" and embedded.contents["text"] == "embedded notes"
+        link.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.current_view == "resources", what="the Resources view")
+
+
+@pytest.mark.anyio
+async def test_a_malformed_result_is_shown_not_a_crash():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await get(pilot, view, "broken")
+        assert "malformed result" in str(view.status.render())
+        assert "`messages` must be an array, got str" in texts(view.messages)
+        assert '"nope"' in texts(view.messages)  # the raw result is shown
+
+
+@pytest.mark.anyio
+async def test_list_changed_marks_added_changed_and_removed_prompts():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        plist = view.prompt_list
+        assert plist.marks == {} and plist.removed == []  # the first listing is the baseline
+        first = str(plist.option_list.get_option_at_index(0).prompt)
+        assert "◆" in first and "first*, second" in first  # icons mark, required starred
+        await get(pilot, view, "toggle")
+        await wait_for(pilot, lambda: plist.marks, what="the list_changed refetch")
+        assert plist.marks == {"extra": "added", "pick": "changed"}
+        assert [p["name"] for p in plist.removed] == ["broken"]
+        assert "+1 new · ~1 changed · -1 gone" in str(plist.query_one("#prompt-summary").render())
+        options = [plist.option_list.get_option_at_index(i) for i in range(plist.option_list.option_count)]
+        assert [str(o.prompt).split("\n")[0].strip() for o in options] == ["~ Pick two ◆", "media", "toggle", "+ extra", "- broken"]
+        assert options[-1].disabled
+        # the shown prompt's form follows its new definition
+        plist.select_name("pick")
+        await wait_for(pilot, lambda: view.current and view.current.get("description") == "Changed.", what="the new pick")
+
+
+@pytest.mark.anyio
+async def test_filter_narrows_the_list():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await pilot.press("slash", *"medi")
+        plist = view.prompt_list
+        assert plist.option_list.option_count == 1 and plist.highlighted_prompt()["name"] == "media"
+        await pilot.press("enter")  # enter in the filter goes to the prompt's form (no arguments: the button)
+        await wait_for(pilot, lambda: view.current and view.current["name"] == "media", what="media's form")
+        assert app.focused.has_class("prompt-get")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.messages.messages, what="the messages")
+
+
+@pytest.mark.anyio
+async def test_completion_in_the_form_uses_the_other_argument():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        assert view.prompt_list.select_name("pick")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", *"zed", "enter")  # enter with no list open: the next field
+        second = view.fields()[1]
+        await wait_for(pilot, lambda: app.focused is second, what="the second field")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: second.suggestions, what="suggestions")
+        assert second.suggestions == ["zed-a", "zed-b"]
+        await pilot.press("enter", "enter")  # take zed-a, then get (the last field)
+        await wait_for(pilot, lambda: view.messages.messages, what="the messages")
+        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"first": "zed", "second": "zed-a"}
+        # values typed are kept per prompt
+        view.prompt_list.select_name("media")
+        await wait_for(pilot, lambda: view.current["name"] == "media", what="media")
+        view.prompt_list.select_name("pick")
+        await wait_for(pilot, lambda: view.current["name"] == "pick" and view.fields(), what="pick again")
+        assert [f.value for f in view.fields()] == ["zed", "zed-a"]
+
+
+@pytest.mark.anyio
+async def test_a_recording_says_it_is_read_only():
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    app = make_app(None, open_file=str(DEMO_SESSION), config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.main.tool_list.tools, what="the recording")
+        await pilot.press("8")
+        await wait_for(pilot, lambda: app.main.query("#view-prompts"), what="the Prompts view")
+        view = app.main.query_one("#view-prompts", PromptsView)
+        assert "read-only recording" in view.prompt_list.note
+        await pilot.press("ctrl+s")
+        assert "Choose a prompt first" in str(view.status.render()) or "read-only" in str(view.status.render())
