@@ -38,6 +38,8 @@ from ...core.protocol.rpc import PendingRequest
 from ...core.session.legacy import ToolCallOutcome
 from ...core.session.results import BlockInfo, decode_block_bytes
 from ..http_text import explain_error
+from ..messages import OpenResource
+from .resources.links import ResourceBlock
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
@@ -227,12 +229,14 @@ class MediaBlock(Vertical, can_focus=True):
     BINDINGS = [
         Binding("w", "save_block", "Save to file", id="save-block"),
         Binding("o", "open_block", "Open", id="open-block"),
+        Binding("v", "open_resource", "Open in Resources", id="open-resource"),
     ]
 
-    def __init__(self, info: BlockInfo, stem: str) -> None:
+    def __init__(self, info: BlockInfo, stem: str, *, linkable: bool = True) -> None:
         super().__init__(classes="block media-block")
         self.info = info
         self.stem = stem
+        self.linkable = linkable  # an embedded resource offers "Open in Resources" (not in that view itself)
 
     def compose(self) -> ComposeResult:
         info = self.info
@@ -249,6 +253,24 @@ class MediaBlock(Vertical, can_focus=True):
         with Horizontal(classes="media-actions"):
             yield Button("Save to file (w)", classes="save-block", compact=True)
             yield Button("Open (o)", classes="open-block", compact=True)
+            if info.type == "resource" and self.linkable:
+                yield Button("Open in Resources (v)", classes="open-resource", compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_resource":
+            return self.info.type == "resource" and self.info.problem is None and self.linkable
+        return True
+
+    @on(Button.Pressed, ".open-resource")
+    def _open_resource_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_open_resource()
+
+    def action_open_resource(self) -> None:
+        """An embedded blob resource: shown as it came in the Resources view."""
+        if self.check_action("open_resource", ()):
+            resource = self.info.block["resource"]
+            self.post_message(OpenResource(resource["uri"], dict(resource)))
 
     @on(Button.Pressed, ".save-block")
     def _save_pressed(self, event: Button.Pressed) -> None:
@@ -336,7 +358,7 @@ class ResultPanel(VerticalScroll):
     ResultPanel .truncated-note { color: $text-warning; text-style: italic; }
     ResultPanel .media-actions { height: auto; }
     ResultPanel .media-actions Button { margin-right: 1; }
-    ResultPanel MediaBlock:focus { background: $boost; }
+    ResultPanel MediaBlock:focus, ResultPanel ResourceBlock:focus { background: $boost; }
     ResultPanel .issues { color: $text-warning; }
     ResultPanel .valid { color: $text-success; }
     ResultPanel .error-detail { color: $text-error; }
@@ -389,7 +411,7 @@ class ResultPanel(VerticalScroll):
         for info in view.blocks:
             block_widgets, cut = self._block(info, stem)
             truncated = truncated or cut
-            widgets.append(Vertical(*block_widgets, classes="block") if not isinstance(block_widgets, MediaBlock) else block_widgets)
+            widgets.append(self._wrap(info, block_widgets))
         widgets.extend(self._structured(outcome))
         self._show(kind, status, widgets, outcome.result, stem)
         self.truncated = truncated
@@ -467,6 +489,16 @@ class ResultPanel(VerticalScroll):
         if self._early:
             self._body.mount_all(self._early)
             self._early = []
+
+    @staticmethod
+    def _wrap(info: BlockInfo, block_widgets: Any) -> Widget:
+        if isinstance(block_widgets, MediaBlock):
+            return block_widgets
+        if info.problem is None and info.type == "resource_link":
+            return ResourceBlock(*block_widgets, uri=info.block["uri"], contents=None)
+        if info.problem is None and info.type == "resource":
+            return ResourceBlock(*block_widgets, uri=info.block["resource"]["uri"], contents=dict(info.block["resource"]))
+        return Vertical(*block_widgets, classes="block")
 
     def _block(self, info: BlockInfo, stem: str) -> tuple[Any, bool]:
         block = info.block

@@ -230,7 +230,7 @@ class ContentsPanel(ResultPanel):
         data, problem = decoded_blob(content["blob"])
         info = BlockInfo(index, "resource", {"type": "resource", "resource": content}, problem,
                          len(data) if data is not None else None, mime)
-        media = MediaBlock(info, stem)
+        media = MediaBlock(info, stem, linkable=False)
         extra: list[Widget] = []
         if data is not None:
             size = image_dimensions(data) if (mime or "").startswith("image/") else None
