@@ -51,7 +51,11 @@ class ServerOutputWatch:
         if len(self.examples) < EXAMPLES:
             self.examples.append({"seq": entry.seq, "problem": entry.problem, "text": cut})
         if self.count <= SHOWN and not self.quiet:
-            write_err(f"{PROGRAM}: warning: the server wrote an invalid {self.where} ({entry.problem}): {cut!r}")
+            if is_not_json(entry.problem):
+                what = f"a {self.where} that is {'not UTF-8' if entry.problem.startswith('not UTF-8') else 'not JSON'}"
+            else:
+                what = f"an invalid {self.where} ({entry.problem})"
+            write_err(f"{PROGRAM}: warning: the server wrote {what}: {cut!r}")
 
     def summary(self) -> None:
         """The closing line on stderr, when the server wrote anything invalid."""
