@@ -1,6 +1,6 @@
 """Start the server before anything else, when the command line plainly allows it.
 
-For ``tools``/``info``/``prompts``/``resources``/``ping`` with a plain
+For ``tools``/``info``/``prompts``/``resources``/``templates``/``ping`` with a plain
 ``-- CMD``, the server's start-up then overlaps our own imports and argument
 parsing, which is what keeps a cold ``mcp-inspector tools`` near a minimal
 client's time. Only stdlib modules that the interpreter has mostly loaded
@@ -14,7 +14,7 @@ import os
 import signal
 import subprocess
 
-QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "ping")
+QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "templates", "ping")
 EARLY_FLAGS = {"--json", "-q", "--quiet", "--show-stderr", "--progress"}
 EARLY_VALUE_OPTIONS = {"--timeout", "--protocol-version", "--record"}
 

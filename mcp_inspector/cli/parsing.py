@@ -134,7 +134,8 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
     output = parser.add_argument_group("output")
     output.add_argument("--json", action="store_true", default=default(False),
-                        help="machine output: call/read/get print the result (or error) exactly as received")
+                        help="machine output: call/read/get/complete print the result (or error) exactly as received "
+                             "(a call run as a task: the tasks/result result); subscribe prints one JSON line per update")
     output.add_argument("-q", "--quiet", action="store_true", default=default(False), help="no warnings or notes on stderr")
     output.add_argument("--progress", action="store_true", default=default(False),
                         help="show progress and log notifications on stderr even when it is not a terminal")

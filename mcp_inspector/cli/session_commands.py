@@ -28,9 +28,9 @@ from typing import Any
 import anyio
 
 from ..core.protocol import jsonrpc
-from ..core.protocol.errors import InspectorError, RpcError
+from ..core.protocol.errors import ConnectionLost, InspectorError, RpcError
 from ..core.protocol.json_text import JsonTextError, loads_strict
-from ..core.session.events import ResourceUpdated
+from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .arguments import parse_pairs, require_utf8
@@ -191,8 +191,10 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
         if isinstance(event, ResourceUpdated):
             try:
                 send.send_nowait(event)
-            except anyio.WouldBlock:  # a flood nobody reads: dropped (the traffic store has them all)
+            except (anyio.WouldBlock, anyio.ClosedResourceError):  # a flood nobody reads: dropped (the store has them)
                 pass
+        elif isinstance(event, ServerClosed):  # the server went away: stop waiting
+            send.close()
 
     remove = session.add_listener(on_event)
     ctx.step = "resources/subscribe"
@@ -218,6 +220,9 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
             except (InspectorError, OSError) as exc:
                 ctx.warn(f"resources/unsubscribe {uri} failed: {exc}")
     ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+    if session.closed is not None:
+        closed = session.closed
+        raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
     return exit_codes.OK
 
 

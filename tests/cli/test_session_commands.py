@@ -228,3 +228,17 @@ def test_log_level_on_a_server_without_logging_is_a_warning():
 def test_log_level_is_checked():
     result = cli("ping", "--log-level", "loud", *DEMO)
     assert result.returncode == 64 and "--log-level" in result.stderr
+
+
+def test_subscribe_ends_with_exit_3_when_the_server_goes_away():
+    result = cli("subscribe", "ticker://clock", "--", *UPDATES[1:], "--exit-after", "2", timeout=30)
+    assert_no_traceback(result)
+    assert result.returncode == 3
+    assert len(result.stdout.splitlines()) == 2 and "the server exited with code 7" in result.stderr
+
+
+def test_subscribe_to_the_demo_clock():
+    result = cli("subscribe", "demo://clock", "--count", "2", "--json", "--", sys.executable, "-m", "mcp_inspector.demo",
+                 "--tick-interval", "0.1", timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["uri"] for line in result.stdout.splitlines()] == ["demo://clock"] * 2

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A raw stdio MCP server whose one resource keeps changing, in both eras (stdlib only).
 
-Usage: ``python tests/servers/updates_server.py [--interval S]``
+Usage: ``python tests/servers/updates_server.py [--interval S] [--exit-after N]``
+
+``--exit-after N``: the process exits (code 7, ``ticker done`` on stderr) after N updates.
 
 * Legacy: ``initialize`` (capabilities ``resources {subscribe}``, ``logging``);
   ``resources/subscribe`` of ``ticker://clock`` starts ``notifications/resources/updated``
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 
@@ -31,6 +34,7 @@ LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 lock = threading.Lock()
 ticks = 0
+EXIT_AFTER: int | None = None
 
 
 def send(message: dict) -> None:
@@ -61,12 +65,18 @@ class Ticker:
             if self.tag is not None:
                 params["_meta"] = {SUB_KEY: self.tag}
             send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": params})
+            if EXIT_AFTER is not None and ticks >= EXIT_AFTER:
+                log("ticker done")
+                os._exit(7)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--interval", type=float, default=0.05)
+    parser.add_argument("--exit-after", type=int, default=None)
     args = parser.parse_args()
+    global EXIT_AFTER
+    EXIT_AFTER = args.exit_after
     legacy_ticker: Ticker | None = None
     listens: dict[object, Ticker] = {}
     resources = [{"uri": URI, "name": "clock", "mimeType": "text/plain"}]
