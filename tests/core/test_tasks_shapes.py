@@ -10,8 +10,8 @@ import pytest
 from mcp_inspector.core.protocol.errors import MalformedTask, ProtocolViolation, RequestCancelled, RequestTimeout
 from mcp_inspector.core.protocol.errors import TaskCancelled, TaskTimedOut
 from mcp_inspector.core.session import modern
-from mcp_inspector.core.session.tasks import (TaskRecord, _modern_outcome, check_task, is_create_task_result,
-                                              poll_interval, wants_task)
+from mcp_inspector.core.session.task_model import modern_outcome
+from mcp_inspector.core.session.tasks import TaskRecord, check_task, is_create_task_result, poll_interval, wants_task
 
 TASK = {"taskId": "t-1", "status": "working", "createdAt": "2025-11-25T10:30:00Z",
         "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": 60000}
@@ -90,17 +90,17 @@ def test_a_create_task_result_is_told_from_a_call_tool_result():
 
 def test_a_modern_terminal_task_gives_its_result_or_error():
     done = TaskRecord("t-1", "x", 1, {**TASK, "status": "completed", "result": {"content": []}}, "completed")
-    assert _modern_outcome(done, "tools/call") == {"content": []} and done.result == {"content": []}
+    assert modern_outcome(done, "tools/call") == {"content": []} and done.result == {"content": []}
     with pytest.raises(MalformedTask, match="completed without a result object"):
-        _modern_outcome(TaskRecord("t-1", "x", 1, {**TASK, "status": "completed"}, "completed"), "tools/call")
+        modern_outcome(TaskRecord("t-1", "x", 1, {**TASK, "status": "completed"}, "completed"), "tools/call")
     failed = TaskRecord("t-1", "x", 1, {**TASK, "status": "failed", "error": {"code": -32603, "message": "down"}}, "failed")
     with pytest.raises(Exception, match="-32603.*down") as caught:
-        _modern_outcome(failed, "tools/call")
+        modern_outcome(failed, "tools/call")
     assert failed.error is caught.value
     for error in (None, {"code": "x", "message": "m"}, {"code": 1}, {"code": True, "message": "m"}):
         bad = TaskRecord("t-1", "x", 1, {**TASK, "status": "failed", "error": error}, "failed")
         with pytest.raises(MalformedTask, match="not a JSON-RPC error object"):
-            _modern_outcome(bad, "tools/call")
+            modern_outcome(bad, "tools/call")
 
 
 def test_only_tools_call_may_be_answered_with_a_task():

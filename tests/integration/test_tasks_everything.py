@@ -110,3 +110,22 @@ async def test_as_task_false_on_a_required_tool_is_refused_by_the_server(connect
         assert "requires task augmentation" in outcome.result["content"][0]["text"]
         assert "task" not in sent(c.store, "tools/call")[0]["params"]
         assert not c.session.tasks
+
+
+async def test_over_streamable_http_the_elicitation_comes_on_the_tasks_result_stream(everything_http_url, tmp_path):
+    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.traffic.store import TrafficStore
+    from mcp_inspector.core.transport.http import HttpTransport
+
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"interpretation": "snake"}))
+    store = TrafficStore()
+    transport = HttpTransport(everything_http_url, mode="auto", http_log=store.http_log)
+    session = McpSession(transport, store=store, timeout=20.0, era="legacy", auto_refresh=False,
+                         handlers=build_handlers(elicitation=f"@{answers}"))
+    async with session:
+        await session.initialize()
+        await session.list_tools()
+        outcome = await session.call_tool(TOOL, {"topic": "python", "ambiguous": True})
+        assert "# Research Report: python (snake)" in outcome.result["content"][0]["text"]
+        assert session.tasks[outcome.task_id].status == "completed"

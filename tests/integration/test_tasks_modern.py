@@ -199,3 +199,14 @@ async def test_over_http_tasks_requests_carry_the_task_id_in_mcp_name(modern_htt
         exchanges = [x for x in store.http_log.exchanges if (x.header("Mcp-Method", response=False) or "").startswith("tasks/")]
         assert {x.header("Mcp-Method", response=False) for x in exchanges} == {"tasks/get", "tasks/update"}
         assert {x.header("Mcp-Name", response=False) for x in exchanges} == {task_id}
+
+
+async def test_a_caller_that_stops_waiting_cancels_the_task(connect):
+    """The CLI's Ctrl-C or a closed TUI tab cancels the waiting scope: tasks/cancel is
+    sent (shielded, bounded) so the server does not keep a task no one follows."""
+    async with connect(MODERN, era="auto") as c:
+        with anyio.move_on_after(0.4):
+            await c.session.call_tool("research", {"topic": "x", "never": True})
+        assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
+        assert c.session.tasks["task-1"].cancel_requested == "the caller stopped waiting"
+        assert not c.session._followers

@@ -1,0 +1,236 @@
+"""Following one task to its end for ``finish_tool_call`` (tasks.py has the API): polls
+at the task's interval, status notifications waking it early; 2025-11-25 ``tasks/result``
+on input_required and at the end; the extension's inputRequests answered once each and
+sent with ``tasks/update``; ``pending.cancel_hook`` -> ``tasks/cancel``; ``max_total``."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import anyio
+
+from ..protocol.errors import (ConnectionLost, InputDeclined, InspectorError, MalformedTask, ProtocolViolation, RequestTimeout,
+                               TaskCancelled, TaskTimedOut)
+from ..protocol.jsonrpc import id_key
+from ..protocol.rpc import PendingRequest
+from . import mrtr
+from .events import InputRequested, TaskUpdated
+from .task_model import CANCEL_LIMIT, TaskRecord, check_task, judge_modern, modern_outcome, poll_interval
+
+
+class Follower:
+    """Follows one task to its end for finish_tool_call."""
+
+    def __init__(self, session: Any, pending: PendingRequest, record: TaskRecord, last: PendingRequest,
+                 modern: bool) -> None:
+        self.session = session
+        self.pending = pending
+        self.record = record
+        self.asked = last  # the request whose result asked for input last (modern) / made the task
+        self.modern = modern
+        self.wake = anyio.Event()
+        self.cancel_reason: str | None = None
+        self.scope: anyio.CancelScope | None = None
+        self.answered: set[str] = set()  # modern inputRequests keys answered (each only once)
+        self.rounds = 0
+        self.result_request: PendingRequest | None = None  # legacy tasks/result in flight
+        self.result_done = anyio.Event()
+        self.result: dict[str, Any] | None = None
+        self.result_error: BaseException | None = None
+        self.where = f"tools/call task {record.task_id}"
+
+    def poke(self) -> None:
+        self.wake.set()
+
+    async def on_cancel(self, reason: str) -> None:
+        """``pending.cancel_hook``: the follow sends tasks/cancel and ends as cancelled."""
+        if self.cancel_reason is None:
+            self.cancel_reason = reason
+        self.poke()
+        if self.scope is not None:
+            self.scope.cancel()
+
+    async def run(self) -> dict[str, Any]:
+        pending, connection = self.pending, self.session.connection
+        if pending.cancel_requested is not None:  # cancelled before the task was known
+            self.cancel_reason = pending.cancel_requested
+        pending.cancel_hook = self.on_cancel
+        token = id_key(pending.progress_token) if pending.progress_token is not None else None
+        if token is not None and not self.modern:
+            connection._by_token[token] = pending  # progress stays linked to the call while the task runs
+        try:
+            return await self._loop()
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True):
+                await self._cancel_quietly("the caller stopped waiting")
+            raise
+        except InputDeclined:
+            await self._cancel_quietly("the client declined the task's input request")
+            raise
+        except (_Overdue, RequestTimeout) as exc:
+            deadline = pending.hard_deadline
+            if isinstance(exc, RequestTimeout) and not (deadline is not None and time.perf_counter() >= deadline - 0.01):
+                raise  # one request's own timeout
+            status = self.record.status
+            await self._cancel_quietly(f"no terminal status within the maximum total time of {pending.max_total:g} s")
+            raise TaskTimedOut("tools/call", self.record.task_id, pending.max_total or 0.0, status) from None
+        finally:
+            pending.cancel_hook = None
+            if token is not None and connection._by_token.get(token) is pending:
+                del connection._by_token[token]
+            request = self.result_request
+            if request is not None and not request.done:
+                with anyio.CancelScope(shield=True):
+                    await request.cancel("the task's follow ended")
+
+    async def _cancel_quietly(self, reason: str) -> None:
+        if self.record.terminal or self.record.cancel_requested is not None or self.session.closed is not None:
+            return
+        with anyio.move_on_after(CANCEL_LIMIT):
+            try:
+                await self.session.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
+            except (InspectorError, ProtocolViolation) as exc:
+                self.session.store.note(f"{self.where}: tasks/cancel failed: {exc}", task=self.record.task_id)
+
+    async def _loop(self) -> dict[str, Any]:
+        record = self.record
+        while True:
+            self.wake = anyio.Event()
+            if self.cancel_reason is not None:
+                return await self._cancelled()
+            if self.result_done.is_set() or (record.status in ("completed", "failed") and not self.modern):
+                return await self._legacy_result()
+            if record.status == "cancelled":
+                raise TaskCancelled("tools/call", record.task_id, record.task.get("statusMessage")
+                                    or "the server cancelled the task")
+            if self.modern and record.terminal:  # completed (result) or failed (error): in the task
+                try:
+                    return modern_outcome(record, "tools/call")
+                finally:
+                    record.updates += 1
+                    self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
+            if record.status == "input_required":
+                if self.modern:
+                    await self._answer_inputs()
+                    if self.cancel_reason is not None:
+                        continue
+                elif self.result_request is None:  # the server sends its requests on tasks/result
+                    await self._start_result()
+            self._check_deadline()
+            await self._guarded(self._sleep(poll_interval(record.task, self.modern)))
+            if self.cancel_reason is not None or self.result_done.is_set():
+                continue
+            self._check_deadline()
+            await self._guarded(self._poll())
+
+    async def _guarded(self, step: Any) -> None:
+        """Run a wait or a poll so that pending.cancel() can stop it."""
+        try:
+            with anyio.CancelScope() as self.scope:
+                await step
+        finally:
+            self.scope = None
+
+    async def _sleep(self, seconds: float) -> None:
+        deadline = self.pending.hard_deadline
+        if deadline is not None:
+            seconds = max(0.0, min(seconds, deadline - time.perf_counter()))
+        with anyio.move_on_after(seconds):
+            await self.wake.wait()
+
+    def _remaining(self) -> float | None:
+        deadline = self.pending.hard_deadline
+        return None if deadline is None else max(0.001, deadline - time.perf_counter())
+
+    def _check_deadline(self) -> None:
+        deadline = self.pending.hard_deadline
+        if deadline is not None and time.perf_counter() >= deadline:
+            raise _Overdue()
+
+    async def _poll(self) -> None:
+        request = await self.session.connection.send_request(
+            "tasks/get", {"taskId": self.record.task_id}, timeout=self.pending.timeout, max_total=self._remaining())
+        result = await request.wait()
+        if self.modern:
+            judge_modern(self.session, "tasks/get", result, request)
+        task = check_task(result, "tasks/get", self.record.task_id)
+        if task.get("status") == "input_required":
+            self.asked = request
+        self.session._take_task(task, "poll", always=False)
+
+    async def _start_result(self, timeout: float | None = None) -> None:
+        """``tasks/result``, waited for in the session's task group (input_required: it
+        blocks until the task ends, so no request timeout, only max_total)."""
+        self.result_request = await self.session.connection.send_request(
+            "tasks/result", {"taskId": self.record.task_id}, timeout=timeout, max_total=self._remaining())
+        self.session._task_group.start_soon(self._wait_result, self.result_request)
+
+    async def _wait_result(self, request: PendingRequest) -> None:
+        try:
+            self.result = await request.wait()
+        except InspectorError as exc:
+            self.result_error = exc
+        finally:
+            self.result_done.set()
+        self.poke()
+
+    async def _legacy_result(self) -> dict[str, Any]:
+        """The task ended (or its tasks/result answered): the CallToolResult, or its error."""
+        record = self.record
+        if self.result_request is None:
+            await self._start_result(self.pending.timeout)
+        await self._guarded(self.result_done.wait())
+        if self.cancel_reason is not None:
+            return await self._cancelled()
+        if not record.terminal:  # tasks/result answered first: one look at the final status
+            try:
+                await self.session.get_task(record.task_id, timeout=self.pending.timeout, max_total=self._remaining())
+            except (InspectorError, ProtocolViolation):
+                pass  # the result is what matters; the task MAY already be gone
+        if self.result_error is not None:
+            record.error = self.result_error
+        else:
+            record.result = self.result
+        record.updates += 1
+        self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
+        if self.result_error is not None:
+            raise self.result_error
+        assert self.result is not None
+        return self.result
+
+    async def _answer_inputs(self) -> None:
+        """Modern input_required: answer each new inputRequests key once, then tasks/update."""
+        record = self.record
+        requests = record.task.get("inputRequests")
+        if not isinstance(requests, dict):
+            raise MalformedTask(f"{self.where}: input_required without an inputRequests object (got {requests!r})")
+        checked = mrtr.check_input_requests(self.where, requests)
+        new = {key: request for key, request in checked.items() if key not in self.answered}
+        if not new:
+            return  # the same outstanding requests again: already answered (deduplicated)
+        self.rounds += 1
+        self.session._emit(InputRequested(self.rounds, new, record.first_seq))
+        responses = await mrtr.answer_inputs(self.session, self.where, new, self.asked)
+        self.answered.update(new)
+        if self.cancel_reason is not None:
+            return
+        request = await self.session.connection.send_request(
+            "tasks/update", {"taskId": record.task_id, "inputResponses": responses},
+            timeout=self.pending.timeout, max_total=self._remaining())
+        judge_modern(self.session, "tasks/update", await request.wait(), request)
+
+    async def _cancelled(self) -> dict[str, Any]:
+        reason = self.cancel_reason or "cancelled"
+        if self.record.cancel_requested is None and not self.record.terminal:
+            try:
+                await self.session.cancel_task(self.record.task_id, reason, timeout=self.pending.timeout)
+            except ConnectionLost:
+                raise
+            except (InspectorError, ProtocolViolation) as exc:
+                reason = f"{reason} (tasks/cancel failed: {exc})"
+        raise TaskCancelled("tools/call", self.record.task_id, reason)
+
+
+class _Overdue(Exception):
+    """Internal: the follow passed max_total (turned into TaskTimedOut by finish)."""
