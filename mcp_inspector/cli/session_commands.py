@@ -40,6 +40,7 @@ from .runner import Context
 
 EXPRESSION = re.compile(r"\{[^{}]*\}")
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
+ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
 
 
 def is_template(uri: str) -> bool:
@@ -200,6 +201,8 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "resources/subscribe"
     await session.subscribe(uri)
     ctx.step = ""
+    if session.era == "modern":
+        await _check_acknowledged(session, ctx, uri)
     until = f" for {args.for_seconds:g} s" if args.for_seconds else " until Ctrl-C"
     ctx.note(f"subscribed to {uri}{until}{f' or {args.count} updates' if args.count else ''}")
     seen = 0
@@ -224,6 +227,22 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
     return exit_codes.OK
+
+
+async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> None:
+    """2026-07-28: wait (a little) for the listen stream's acknowledgment; a URI the server
+    does not honour gets a warning, since no update of it will come."""
+    with anyio.move_on_after(min(ACK_WAIT, ctx.options.timeout or ACK_WAIT)):
+        while session.subscription_ack is None and session.closed is None:
+            await anyio.sleep(0.02)
+    ack = session.subscription_ack
+    if ack is None:
+        ctx.warn("subscriptions/listen was not acknowledged yet: updates may not come")
+        return
+    honoured = ack.get("resourceSubscriptions")
+    if not (isinstance(honoured, list) and uri in honoured):
+        ctx.warn(f"the server did not acknowledge the subscription to {uri} (subscriptions/listen): "
+                 "no updates of it will come")
 
 
 def _print_update(session: McpSession, ctx: Context, event: ResourceUpdated) -> None:

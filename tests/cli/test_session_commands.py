@@ -242,3 +242,9 @@ def test_subscribe_to_the_demo_clock():
                  "--tick-interval", "0.1", timeout=30)
     assert result.returncode == 0, result.stderr
     assert [json.loads(line)["uri"] for line in result.stdout.splitlines()] == ["demo://clock"] * 2
+
+
+def test_subscribe_modern_warns_when_the_server_does_not_honour_the_uri():
+    result = cli("subscribe", "ticker://nothing", "--for", "0.2", "--era", "modern", *UPDATES)
+    assert result.returncode == 0 and result.stdout == ""
+    assert "did not acknowledge the subscription to ticker://nothing" in result.stderr
