@@ -3,7 +3,8 @@
 - ``NotificationFilter``: terms on the method (a substring or a glob; ``!term`` hides) and a
   minimum log level (it narrows ``notifications/message`` only; other methods are not logs).
 - ``RunPredicate``: the filter as the lines view's predicate, which can also fold a run of
-  identical consecutive notifications (a ``list_changed`` storm) into its first row, with a count.
+  identical consecutive notifications (the same frame; any two ``list_changed`` of one method:
+  they say nothing more) into its first row, with a count (a ``list_changed`` storm is one row).
   The view's index calls it once per new entry, in order, so folding is incremental.
 - ``RateTracker``: notifications per method over the last ``window`` seconds, in buckets
   of the entries' own timestamps; each tick looks only at the entries that arrived since the
@@ -118,7 +119,8 @@ class RunPredicate:
         if self.spec.collapse:
             head = self._head
             if (head is not None and head.method == method and head.direction is entry.direction
-                    and head.raw == entry.raw and head.seq >= self.store.first_seq):
+                    and (head.raw == entry.raw or method.endswith("/list_changed"))
+                    and head.seq >= self.store.first_seq):
                 run = self.runs.get(head.seq)
                 if run is None:
                     run = self.runs[head.seq] = [1, head.seq, head.ts]
@@ -143,6 +145,7 @@ class RateTracker:
         self.bucket = bucket
         self._buckets: dict[int, Counter[str]] = {}
         self._scanned = 0  # the newest seq counted
+        self.visited = 0  # entries the last update looked at (what a tick costs)
 
     def reset(self) -> None:
         self._buckets.clear()
@@ -158,7 +161,9 @@ class RateTracker:
         buckets = self._buckets
         size = self.bucket
         seq = last
+        visited = 0
         while seq > stop:
+            visited += 1
             entry = store.get(seq)
             if entry is None or entry.ts < oldest:
                 break
@@ -170,6 +175,7 @@ class RateTracker:
                 counter[entry.method or "?"] += 1
             seq -= 1
         self._scanned = last
+        self.visited = visited
         first_key = int(oldest // size)
         for key in [key for key in buckets if key < first_key]:
             del buckets[key]

@@ -119,6 +119,8 @@ class NotificationLines(StoreLinesView):
                 parsed = True
             except (JsonTextError, AttributeError):  # an opened file's entry may be anything
                 params = None
+        if parsed and params is None and method.endswith("/list_changed"):
+            params = {}  # they carry nothing
         if not isinstance(params, dict):
             text.append(clean(method) + " ", style("notification") + style("method"))
             if not (parsed and params is None):
@@ -126,7 +128,7 @@ class NotificationLines(StoreLinesView):
             return text
         if method == "notifications/message":
             level = clean(str(params.get("level", "?")))[:12]
-            text.append(f"{level.upper():<9}", self.level_style(level) + style("method"))
+            text.append(f"{level.upper():<9} ", self.level_style(level) + style("method"))
             if params.get("logger") is not None:
                 text.append(f"[{_compact(params['logger'])}] ", style("seq"))
             text.append(_compact(params.get("data")), self.level_style(level) if level != "info" else Style())
