@@ -1,0 +1,81 @@
+"""2025-11-25 tasks against the demo server (``python -m mcp_inspector.demo``) over stdio:
+the endings server-everything has not (a failed task's JSON-RPC error from tasks/result,
+an isError result of a failed task), progress on the call's token while the task runs,
+an optional tool called plainly or as a task, and tasks/list over several pages
+(core/session/tasks.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import demo_server_command
+from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.session.events import TaskUpdated
+from mcp_inspector.core.traffic.entry import Direction
+
+pytestmark = pytest.mark.anyio
+DEMO = demo_server_command() + ["--task-poll-interval", "50", "--tasks-page-size", "1"]
+QUICK = {"steps": 3, "duration_seconds": 0.3}
+
+
+def sent(store, method):
+    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
+
+
+async def test_a_failed_task_raises_the_json_rpc_error_tasks_result_returns(connect):
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        with pytest.raises(RpcError, match="long_job failed on purpose") as caught:
+            await c.session.call_tool("long_job", {**QUICK, "outcome": "protocol_error"})
+        assert caught.value.code == -32603 and caught.value.data["steps"] == 3
+        (record,) = c.session.tasks.values()
+        assert record.status == "failed" and record.error is caught.value and record.tool == "long_job"
+        assert c.of_type(TaskUpdated)[-1].source == "result"
+
+
+async def test_an_is_error_result_of_a_failed_task_is_returned_not_raised(connect):
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("long_job", {**QUICK, "outcome": "tool_error"})
+        assert outcome.is_error and "failure on purpose" in outcome.result["content"][0]["text"]
+        assert c.session.tasks[outcome.task_id].status == "failed"
+
+
+async def test_progress_on_the_call_token_stays_linked_while_the_task_runs(connect):
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("long_job", QUICK)
+        assert outcome.result["structuredContent"]["steps"] == 3 and not outcome.is_error
+        pending = outcome.request
+        assert pending.progress_count == 3 and pending.progress.message == "step 3/3"
+        progress = [e for e in c.store if e.method == "notifications/progress"]
+        assert len(progress) == 3
+        assert all(e.problem is None and e.reply_to == pending.entry.seq for e in progress)
+        assert len(sent(c.store, "tasks/get")) >= 2  # pollInterval 50 ms, clamped to 100 ms
+        assert c.session.connection._by_token == {}  # unlinked once the task ended
+
+
+async def test_an_optional_tool_goes_plainly_unless_asked(connect):
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        assert c.session.task_support("generate_report") == "optional"
+        arguments = {"topic": "tides", "sections": 2, "duration_seconds": 0.2}
+        plain = await c.session.call_tool("generate_report", arguments)
+        assert plain.task_id is None and "task" not in sent(c.store, "tools/call")[0]["params"]
+        as_task = await c.session.call_tool("generate_report", arguments, as_task=True, task_ttl=60000)
+        assert as_task.task_id is not None and as_task.result["structuredContent"] == {"topic": "tides", "sections": 2}
+        assert sent(c.store, "tools/call")[1]["params"]["task"] == {"ttl": 60000}
+        assert as_task.result["content"] == plain.result["content"]
+
+
+async def test_tasks_list_reads_every_page(connect):
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        first = await c.session.call_tool("long_job", {"steps": 1, "duration_seconds": 0})
+        second = await c.session.call_tool("generate_report", {"sections": 1, "duration_seconds": 0}, as_task=True)
+        listed = await c.session.list_tasks()
+        assert {r.task_id for r in listed} == {first.task_id, second.task_id}
+        assert len(sent(c.store, "tasks/list")) >= 2  # one task per page
+        assert {r.tool for r in listed} == {"long_job", "generate_report"}  # known from the calls
