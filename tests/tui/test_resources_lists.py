@@ -1,0 +1,111 @@
+"""The Resources view against tests/servers/resources_server.py (a raw stdio server): paged
+lists, added/changed/removed marks after notifications/resources/list_changed with the diff,
+no subscribe without the capability, and awkward read results (binary with a hex preview,
+several contents, a big text, a malformed result, a broken content item, icons)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.widgets.result_view import MediaBlock
+
+from app_helpers import SIZE, choose_tool, live_app, wait_for
+from test_resources_view import _isolated_state, body_text, highlight, open_view, read_by_key, sent  # noqa: F401
+
+SERVER = Path(__file__).resolve().parents[1] / "servers" / "resources_server.py"
+
+
+def server_app():
+    return live_app(ServerSpec("resources", [sys.executable, str(SERVER)], source="test"))
+
+
+@pytest.mark.anyio
+async def test_paged_lists_then_list_changed_marks_diff_and_dismiss():
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        listing = view.resource_list
+        assert len(listing.items["resources"]) == 8  # four pages of two
+        assert len(sent(app, "resources/list")) == 4
+        assert listing.marks == {} and listing.removed["resources"] == []
+        prompt = str(listing.option_list.get_option("r:res://icon").prompt)
+        assert "◈" in prompt and "for user" in prompt and "priority 0.5" in prompt and "modified 2026-01-02" in prompt
+
+        await pilot.press("1")
+        await choose_tool(pilot, app, "mutate")
+        app.main.composer.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: listing.marks, what="the refetch after list_changed")
+        await pilot.press("7")
+        assert listing.marks == {"r:res://new": "added", "r:res://text": "changed"}
+        assert [r["uri"] for r in listing.removed["resources"]] == ["res://gone"]
+        removed = listing.option_list.get_option("removed:r:res://gone")
+        assert removed.disabled and "Soon removed" in str(removed.prompt)
+        summary = str(listing.query_one("#resource-summary", Static).render())
+        assert "+1 new" in summary and "~1 changed" in summary and "-1 gone" in summary
+
+        await highlight(pilot, view, "res://text")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff")
+        assert app.screen.change.fields == ["description"]
+        await pilot.press("escape")
+        await pilot.press("ctrl+x")
+        assert listing.marks == {} and listing.removed["resources"] == []
+
+
+@pytest.mark.anyio
+async def test_no_subscribe_without_the_capability():
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await highlight(pilot, view, "res://text")
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        assert sent(app, "resources/subscribe") == []
+        assert any("resources.subscribe" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.anyio
+async def test_binary_multi_big_malformed_and_broken_reads():
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await read_by_key(pilot, view, "res://bin")
+        media = view.contents.query(MediaBlock)
+        assert len(media) == 1 and media.first().info.size == 300
+        hexed = str(view.contents.query_one(".hex-preview", Static).render())
+        assert hexed.splitlines()[0].startswith("00000000  00 01 02 03")
+        assert len(hexed.splitlines()) == 16  # the first 256 bytes
+        assert "first 256 of 300 bytes" in body_text(view)
+
+        await read_by_key(pilot, view, "res://multi")
+        assert "2 contents" in view.contents.status_text
+        text = body_text(view)
+        assert "first part" in text and '"second"' in text and "res://multi#2" in text
+
+        await read_by_key(pilot, view, "res://big")
+        assert view.contents.truncated
+        assert "truncated" in body_text(view)
+
+        await read_by_key(pilot, view, "res://bad")
+        assert view.contents.kind == "rpc-error" and "malformed" in view.contents.status_text
+        assert "no `contents` array" in body_text(view)
+
+        await read_by_key(pilot, view, "res://broken-item")
+        assert "needs `text` or `blob`" in body_text(view)
+
+        # the template without completions capability: a plain form, reading res://item/7
+        await highlight(pilot, view, "res://item/{id}")
+        await pilot.press("enter")
+        form = view.template_form
+        await wait_for(pilot, lambda: form.first_field() is not None, what="the form")
+        await pilot.press("7", "enter")
+        await wait_for(pilot, lambda: view.contents.uri == "res://item/7" and view.contents.kind == "ok", what="the read")
+        assert "item 7" in body_text(view)
+        assert sent(app, "completion/complete") == []
