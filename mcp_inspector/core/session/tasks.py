@@ -43,7 +43,12 @@ The API (the TUI and the CLI code against it)
   carries; a cancelled one :class:`~..protocol.errors.TaskCancelled` (a RequestCancelled);
   past ``max_total`` :class:`~..protocol.errors.TaskTimedOut` (tasks/cancel is sent); a
   malformed task :class:`~..protocol.errors.MalformedTask`. While it follows, ``pending.
-  cancel()`` ends the task with ``tasks/cancel`` (through ``pending.cancel_hook``).
+  cancel()`` ends the task with ``tasks/cancel`` (through ``pending.cancel_hook``; it
+  returns at once, finish_tool_call raises TaskCancelled once tasks/cancel answered);
+  so does a caller that stops waiting (a cancelled scope), or an input request the
+  client refused (InputDeclined). Events for a task may come before its "created" one (a
+  server may send a status notification before its CreateTaskResult: ``first_seq`` and
+  ``tool`` are then None until "created"); the record fills them in.
 * ``session.list_tasks()`` (legacy, every page) ``-> list[TaskRecord]``,
   ``session.get_task(id) -> TaskRecord``, ``session.task_result(id) -> dict`` (legacy
   ``tasks/result``, which blocks until the task ends; modern: the ``result``/``error`` of
@@ -55,6 +60,9 @@ Polling: at the task's ``pollInterval`` / ``pollIntervalMs`` clamped to [0.1 s, 
 request timeout; the follow as a whole is bounded only by ``max_total`` (the CLI passes
 one) and by cancellation. Progress notifications on the call's token stay linked to
 the call while its task runs (2025-11-25: the token "remains valid throughout the task").
+
+Modules: tasks.py (this API, mixed into McpSession), task_model.py (TaskRecord, shapes,
+the poll interval), task_follow.py (following one task).
 
 Client capabilities: modern, ``extensions: {"io.modelcontextprotocol/tasks": {}}``.
 Legacy, ``tasks: {}``: the spec says a client that supports task-augmented requests
