@@ -78,9 +78,10 @@ async def settled(pilot, field: CompletionInput, what: str) -> None:
 def test_count_text():
     assert count_text(5, 40, True) == "5 of 40+"
     assert count_text(3, 3, False) == "3 of 3"
-    assert count_text(2, None, True) == "2+"
-    assert count_text(2, None, None) == "2"
-    assert count_text(5, 2, False) == "5"  # a total below what was sent is not believed
+    assert count_text(2, None, True) == "2+ suggestions"
+    assert count_text(2, None, None) == "2 suggestions"
+    assert count_text(1, None, None) == "1 suggestion"
+    assert count_text(5, 2, False) == "5 suggestions"  # a total below what was sent is not believed
 
 
 @pytest.mark.anyio

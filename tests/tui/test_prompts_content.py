@@ -67,7 +67,8 @@ async def test_every_content_type_is_rendered_by_role():
         media = list(messages.query(MediaBlock))
         assert [m.info.type for m in media] == ["image", "audio", "resource"]  # image, audio, embedded blob
         assert "image/png" in shown and "108 bytes decoded" in shown
-        assert "audio/wav" in shown and "1.0 KB decoded" in shown
+        assert "audio/wav" in shown and "204 bytes decoded" in shown
+        assert "application/octet-stream · 1.0 KB decoded" in shown  # the embedded blob
         assert "test://readme" in shown and "resource link" in shown
         assert "embedded notes" in shown
         assert "hologram" in shown and '"depth": 3' in shown  # an unknown type as JSON

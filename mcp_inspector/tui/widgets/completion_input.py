@@ -75,7 +75,7 @@ def count_text(shown: int, total: Any, has_more: Any) -> str:
     more = "+" if has_more is True else ""
     if isinstance(total, int) and not isinstance(total, bool) and total >= shown:
         return f"{shown} of {total}{more}"
-    return f"{shown}{more}"
+    return f"{shown}{more} suggestion{'' if shown == 1 and not more else 's'}"
 
 
 def parse_completion(result: Any) -> tuple[list[str], Any, Any]:
@@ -273,12 +273,18 @@ class CompletionInput(Input):
             options.add_options([Text(value, no_wrap=True, overflow="ellipsis") for value in self.suggestions])
             options.highlighted = 0
             options.remove_class("-empty")
-            status = count_text(len(self.suggestions), self.total, self.has_more) + "  ↑↓ move · enter/tab take · esc close"
+            status = count_text(len(self.suggestions), self.total, self.has_more) + " · ↑↓ move · enter/tab take · esc close"
         else:
             options.add_class("-empty")
             status = self.note or "no suggestions"
         self.dropdown.status.update(Text(status, no_wrap=True, overflow="ellipsis"))
         self.dropdown.add_class("-open")
+        self.call_after_refresh(self._reveal)
+
+    def _reveal(self) -> None:
+        """Scroll the container so the open list is on screen (it is under the input)."""
+        if self.list_open and self.dropdown.is_attached:
+            self.dropdown.scroll_visible(animate=False)
 
     @property
     def busy(self) -> bool:

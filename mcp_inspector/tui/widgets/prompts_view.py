@@ -67,7 +67,10 @@ class PromptsView(SessionView):
     PromptsView #prompts-body { height: 1fr; }
     PromptsView #prompt-list { border-right: vkey $panel-lighten-2; }
     PromptsView #prompt-detail { width: 1fr; }
-    PromptsView #prompt-form { height: auto; max-height: 50%; padding: 0 1; }
+    PromptsView #prompt-form { height: auto; max-height: 100%; padding: 0 1; }
+    PromptsView.-has-result #prompt-form { max-height: 50%; }
+    PromptsView #prompt-messages { display: none; }
+    PromptsView.-has-result #prompt-messages { display: block; }
     PromptsView .prompt-head { height: auto; }
     PromptsView .arg-label { height: auto; margin-top: 1; }
     PromptsView .arg-label.required { text-style: bold; }
@@ -303,19 +306,21 @@ class PromptsView(SessionView):
 
     def on_prompt_got(self, message: PromptGot) -> None:
         self.getting = None
+        self.add_class("-has-result")
         problems = self.messages.show_result(message.name, message.result)
         count = len(self.messages.messages)
-        took = f"{message.elapsed_ms:,.0f} ms"
+        took = self._took(message.elapsed_ms)
         if problems:
-            self._status(f"⚠ {message.name}: malformed result ({'; '.join(problems)}) · {took}", "error")
+            self._status(f"⚠ {message.name}: malformed result ({'; '.join(problems)}){took}", "error")
         else:
-            self._status(f"✓ {message.name} · {count} message{'s' if count != 1 else ''} · {took}", "ok")
+            self._status(f"✓ {message.name} · {count} message{'s' if count != 1 else ''}{took}", "ok")
         self.messages.focus()
 
     def on_prompt_failed(self, message: PromptFailed) -> None:
         self.getting = None
+        self.add_class("-has-result")
         error = message.error
-        took = f" · after {message.elapsed_ms:,.0f} ms"
+        took = self._took(message.elapsed_ms, " · after ")
         if isinstance(error, RpcError):
             label = ERROR_NAMES.get(error.code)
             self._status(f"✖ {message.name}: JSON-RPC error {error.code}{f' ({label})' if label else ''}: {error.message}{took}",
@@ -330,6 +335,11 @@ class PromptsView(SessionView):
         else:
             self._status(f"✖ {message.name}: {type(error).__name__}: {error}{took}", "error")
             self.messages.show_text(Text(str(error)))
+
+    def _took(self, elapsed_ms: float, prefix: str = " · ") -> str:
+        if getattr(self.app, "snapshot_mode", False):
+            return ""  # timings vary from run to run
+        return f"{prefix}{elapsed_ms:,.0f} ms"
 
     def _status(self, text: str, kind: str) -> None:
         self.status.update(Text(text))
