@@ -6,7 +6,7 @@ Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.dem
 (``-v`` makes it trace to stderr, so the console view has something to show)
 and writes: main (a tool called, its result), tools-changed + tool-diff
 (after toggle_extra_tools), overview, traffic-detail, notifications, console
-and connect; then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
+connect, help and prompts (explain_error got, its error narrowed by the language); then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
 on 127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP
 view), http-detail (a tools/call answered on an SSE stream) and remote-overview.
 ``--only`` writes just the pictures named (and skips a server none of them needs).
@@ -33,7 +33,7 @@ from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
-               "connect", "help")
+               "connect", "help", "prompts")
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
@@ -60,6 +60,25 @@ async def take(pilot, out: Path, name: str) -> None:
     path = out / f"{name}.svg"
     path.write_text(pilot.app.export_screenshot(title=f"mcp-inspector: {name}"), encoding="utf-8")
     print(f"wrote {path}")
+
+
+async def prompts_shot(pilot, out: Path) -> None:
+    """The Prompts view: explain_error's language completed, its error narrowed by it, then got."""
+    from mcp_inspector.tui.widgets.prompts_view import PromptsView
+
+    await pilot.press("8")
+    await wait_for(pilot, lambda: pilot.app.main.query("#view-prompts"), what="the Prompts view")
+    view = pilot.app.main.query_one("#view-prompts", PromptsView)
+    await wait_for(pilot, lambda: view.prompt_list.prompts, what="the prompt list")
+    view.prompt_list.select_name("explain_error")
+    view.prompt_list.option_list.focus()
+    await pilot.press("enter", *"rus")
+    await wait_for(pilot, lambda: view.fields()[0].suggestions == ["rust"], what="rust")
+    await pilot.press("tab", "tab", "down")
+    await wait_for(pilot, lambda: view.fields()[1].list_open and view.fields()[1].suggestions, what="rust errors")
+    await pilot.press("down", "enter", "ctrl+s")
+    await wait_for(pilot, lambda: view.messages.messages, what="the prompt's messages")
+    await take(pilot, out, "prompts")
 
 
 async def run(out: Path) -> None:
@@ -109,6 +128,8 @@ async def run(out: Path) -> None:
         await pilot.press("escape")
         await pilot.press("f1")
         await take(pilot, out, "help")
+        await pilot.press("escape")
+        await prompts_shot(pilot, out)
 
 
 def start_http_server() -> tuple[subprocess.Popen, str]:
