@@ -51,7 +51,7 @@ def historical_handler(calls):
 
 
 async def test_a_task_is_created_polled_and_completed(connect):
-    async with connect(MODERN, era="auto") as c:
+    async with connect(MODERN, era="auto", auto_refresh=False) as c:  # no listen stream: polls only
         await c.session.list_tools()
         assert c.session.task_support("research") == "optional"  # the server declares the extension; it decides
         outcome = await c.session.call_tool("research", {"topic": "tides"})
@@ -210,3 +210,24 @@ async def test_a_caller_that_stops_waiting_cancels_the_task(connect):
         assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
         assert c.session.tasks["task-1"].cancel_requested == "the caller stopped waiting"
         assert not c.session._followers
+
+
+async def test_status_notifications_come_on_the_listen_stream_while_the_task_is_followed(connect):
+    """ext-tasks §Task Status Notifications: taskIds on subscriptions/listen; each
+    notifications/tasks is a DetailedTask. The followed task joins the open stream and
+    leaves it when it ends; polling goes on (the client MAY do both)."""
+    calls = []
+    async with connect(MODERN, era="auto", handlers={"elicitation/create": historical_handler(calls)}) as c:
+        await until(lambda: c.session.subscription_ack is not None)
+        outcome = await c.session.call_tool("research", {"topic": "tides", "ask": True})
+        assert outcome.result["content"][0]["text"] == "Report on tides (historical)" and len(calls) == 1
+        listens = sent(c.store, "subscriptions/listen")
+        assert ["task-1"] in [m["params"]["notifications"].get("taskIds") for m in listens]
+        notes = [json.loads(e.raw)["params"] for e in c.store if e.direction is Direction.IN
+                 and e.method == "notifications/tasks"]
+        assert notes and all(n["taskId"] == "task-1" and e is None for n, e in
+                             zip(notes, [e.problem for e in c.store if e.method == "notifications/tasks"]))
+        assert "notification" in [e.source for e in c.of_type(TaskUpdated)]
+        await until(lambda: "taskIds" not in sent(c.store, "subscriptions/listen")[-1]["params"]["notifications"])
+        assert c.session.subscriptions.task_ids == []
+        assert not [e for e in c.store if e.kind is Kind.EVENT and b"did not acknowledge" in e.raw]

@@ -30,7 +30,8 @@ Tools:
   with <answer>"), then completed with ``Report on <topic> (<answer>)``. ``fail``: failed
   with the JSON-RPC error -32603 instead; ``never``: working forever; ``weird``: status
   ``paused`` (not a status). ``tasks/cancel`` acknowledges and makes it cancelled; an
-  unknown taskId gets -32602.
+  unknown taskId gets -32602. A listen stream that asks for its ``taskIds`` gets
+  ``notifications/tasks`` (the DetailedTask) on every change.
 * ``slow_retry()``: MRTR asking a name, then a second's pause before answering the retry.
 * ``roots()``: MRTR asking for ``roots/list`` (key ``roots``), returns how many came.
 * ``sample_with_tools()``: MRTR asking for a ``sampling/createMessage`` with ``tools``
@@ -120,6 +121,7 @@ class Server:
         self.tasks: dict[str, dict] = {}  # taskId -> the research task's state
         self.listen_id = None
         self.watched: list[str] = []  # resourceSubscriptions of the open listen stream
+        self.watched_tasks: list[str] = []  # its taskIds (notifications/tasks on each change)
         self.next_server_id = 1000
         self.outbox: list[dict] | None = None
         self.headers: dict[str, str] = {}  # over HTTP: the request's headers
@@ -263,11 +265,12 @@ class Server:
                 self.error(rid, -32602, f"invalid cursor {params['cursor']!r}")
         elif method == "subscriptions/listen":
             wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
-            honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions")}
+            honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions", "taskIds")}
             if "ack-none" in self.modes:
                 honoured = {}
             self.listen_id = rid
             self.watched = list(honoured.get("resourceSubscriptions") or [])
+            self.watched_tasks = list(honoured.get("taskIds") or [])
             self.notify_listen("notifications/subscriptions/acknowledged", {"notifications": honoured})
         else:
             self.error(rid, -32601, f"Method not found: {method}")
@@ -404,6 +407,11 @@ class Server:
             task.update(status="completed", statusMessage="Done", result={
                 "content": [{"type": "text", "text": f"Report on {args.get('topic')}{answer}"}], "isError": False})
         task["lastUpdatedAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.task_changed(task)
+
+    def task_changed(self, task: dict) -> None:
+        if task["taskId"] in self.watched_tasks:
+            self.notify_listen("notifications/tasks", dict(task))
 
     def on_task(self, rid, method: str, params: dict) -> None:
         state = self.tasks.get(params.get("taskId"))
@@ -425,6 +433,7 @@ class Server:
             if task["status"] not in ("completed", "failed", "cancelled"):
                 task.pop("inputRequests", None)
                 task.update(status="cancelled", statusMessage="Cancelled at the client's request")
+                self.task_changed(task)
             self.result(rid, {})
 
     def wizard(self, rid, params: dict) -> None:

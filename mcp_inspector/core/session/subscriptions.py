@@ -7,6 +7,9 @@ request's id). The first message is ``notifications/subscriptions/acknowledged``
 with the subset the server honours. The stream ends with a result (graceful),
 ``notifications/cancelled`` from the server (stdio) or a transport failure; while
 the session is ready it is reopened with a backoff.
+
+The tasks extension adds ``taskIds`` to the filter (``notifications/tasks`` for those
+tasks): a task being followed joins an already-open stream (tasks.py still polls).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class Subscriptions:
     def __init__(self, session: Any) -> None:
         self.session = session
         self.uris: list[str] = []
+        self.task_ids: list[str] = []  # tasks followed now (the tasks extension's taskIds)
         self.pending: PendingRequest | None = None
         self.ack: dict[str, Any] | None = None
         self._running = False
@@ -57,6 +61,8 @@ class Subscriptions:
                 notifications[name] = True
         if self.uris:
             notifications["resourceSubscriptions"] = list(self.uris)
+        if self.task_ids:
+            notifications["taskIds"] = list(self.task_ids)
         return notifications
 
     def start(self) -> None:
@@ -76,6 +82,21 @@ class Subscriptions:
         if pending is not None and not pending.done:
             self._reopen = True
             await pending.cancel("re-opened with a new filter")
+
+    async def watch_task(self, task_id: str) -> bool:
+        """Ask for ``notifications/tasks`` about a task on the open stream (reopened with it);
+        False when no stream runs (none is opened only for this: polling goes on anyway)."""
+        if not self._running or task_id in self.task_ids:
+            return False
+        self.task_ids.append(task_id)
+        await self.update()
+        return True
+
+    async def unwatch_task(self, task_id: str) -> None:
+        if task_id in self.task_ids:
+            self.task_ids.remove(task_id)
+            if self._running:
+                await self.update()
 
     async def _run(self) -> None:
         session = self.session
@@ -170,7 +191,7 @@ class Subscriptions:
         check the acknowledged filter against what it requested)."""
         missing: list[str] = []
         for name, value in self._requested.items():
-            if name == "resourceSubscriptions":
+            if name in ("resourceSubscriptions", "taskIds"):
                 got = honoured.get(name)
                 kept = set(got) if isinstance(got, list) and all(isinstance(u, str) for u in got) else set()
                 missing += [f"{name} {uri}" for uri in value if uri not in kept]

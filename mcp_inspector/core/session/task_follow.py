@@ -59,7 +59,10 @@ class Follower:
         token = id_key(pending.progress_token) if pending.progress_token is not None else None
         if token is not None and not self.modern:
             connection._by_token[token] = pending  # progress stays linked to the call while the task runs
+        watched = False
         try:
+            if self.modern:  # notifications/tasks on the open subscriptions/listen stream, if one runs
+                watched = await self.session.subscriptions.watch_task(self.record.task_id)
             return await self._loop()
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):
@@ -83,6 +86,9 @@ class Follower:
             if request is not None and not request.done:
                 with anyio.CancelScope(shield=True):
                     await request.cancel("the task's follow ended")
+            if watched:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_LIMIT):
+                    await self.session.subscriptions.unwatch_task(self.record.task_id)
 
     async def _cancel_quietly(self, reason: str) -> None:
         if self.record.terminal or self.record.cancel_requested is not None or self.session.closed is not None:
