@@ -229,6 +229,8 @@ class ResourcesView(SessionView):
         if uri != self.shown_uri:
             return
         self.read_at_updates = updates
+        if getattr(self.app, "snapshot_mode", False):
+            elapsed_ms = None  # snapshots stay the same from run to run
         self.contents.show_contents(uri, result, elapsed_ms=elapsed_ms, item=item or self._listed(uri))
         self._show_stale()
 

@@ -87,12 +87,14 @@ class TemplateForm(VerticalScroll):
     TemplateForm { height: auto; max-height: 60%; padding: 0 1; border-bottom: solid $panel-lighten-2; }
     TemplateForm #template-title { text-style: bold; color: $text-accent; }
     TemplateForm .template-meta { color: $text-muted; }
-    TemplateForm .template-field { height: auto; }
+    TemplateForm #template-fields, TemplateForm .template-field { height: auto; }
     TemplateForm .template-label { height: 1; margin-top: 1; }
-    TemplateForm Input { border: none; height: 1; padding: 0 1; background: $boost; }
+    TemplateForm Input, TemplateForm Input:focus { border: none; height: 1; padding: 0 1; background: $boost; }
     TemplateForm Input:focus { background: $primary 20%; }
     TemplateForm #template-uri { margin-top: 1; height: auto; }
-    TemplateForm #template-problem { color: $text-warning; height: auto; }
+    TemplateForm #template-hint { height: 1; color: $text-muted; }
+    TemplateForm #template-problem { color: $text-warning; height: auto; display: none; }
+    TemplateForm #template-problem.-shown { display: block; }
     """
 
     class ReadRequested(Message):
@@ -119,6 +121,7 @@ class TemplateForm(VerticalScroll):
         yield Static("", id="template-problem")
         yield Vertical(id="template-fields")
         yield Static("", id="template-uri")
+        yield Static("enter or ctrl+s reads the URI · ↓ asks for suggestions", id="template-hint")
 
     async def show(self, template: dict[str, Any]) -> None:
         """Build the form for ``template`` (a resourceTemplates item)."""
@@ -131,7 +134,9 @@ class TemplateForm(VerticalScroll):
             self.variables = template_variables(uri_template) if uri_template else []
         except Exception as exc:  # uritemplate is lenient; anything it still refuses is shown, not raised
             self.variables, problem = [], f"cannot parse the template: {exc}"
-        self.query_one("#template-problem", Static).update(Text(f"⚠ {problem}" if problem else ""))
+        problem_line = self.query_one("#template-problem", Static)
+        problem_line.update(Text(f"⚠ {problem}" if problem else ""))
+        problem_line.set_class(bool(problem), "-shown")
         fields = self.query_one("#template-fields", Vertical)
         await fields.remove_children()
         saved = self.values.setdefault(uri_template, {})
@@ -183,7 +188,6 @@ class TemplateForm(VerticalScroll):
             return
         line = Text("→ ", style="bold")
         line.append(self.uri or "(empty)", style="bold underline" if self.uri else "dim")
-        line.append("   enter / ctrl+s reads it", style="dim")
         self.query_one("#template-uri", Static).update(line)
 
     @on(Input.Changed)
