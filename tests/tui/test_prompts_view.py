@@ -5,6 +5,8 @@ second argument narrowed by the first, resource-prompt's embedded resources)."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -178,3 +180,49 @@ async def test_everything_resource_prompt_shows_the_embedded_resource(server_eve
         assert embedded["type"] == "resource"
         shown = " ".join(str(s.render()) for s in view.messages.query("Static"))
         assert "embedded resource" in shown and embedded["resource"]["uri"] in shown
+
+
+@pytest.mark.anyio
+async def test_demo_explain_error_narrows_the_error_by_the_language():
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_prompts(pilot, app)
+        await choose(pilot, view, "explain_error")
+        await pilot.press(*"rus")
+        language = field(view, "language")
+        await wait_for(pilot, lambda: language.suggestions == ["rust"] and language.list_open, what="rust")
+        await pilot.press("enter")
+        assert language.value == "rust"
+        await pilot.press("tab")
+        error = field(view, "error")
+        assert app.focused is error
+        await pilot.press(*"E03")
+        await wait_for(pilot, lambda: error.list_open and error.suggestions, what="rust's errors")
+        assert error.suggestions == ["E0308 mismatched types", "E0382 use of moved value"]
+        request = json.loads(outgoing(app, "completion/complete")[-1].raw)["params"]
+        assert request["context"] == {"arguments": {"language": "rust"}}
+        assert error.dropdown.region.bottom <= 24 - 2  # the list is on screen at 80x24, above the hint and footer
+        await pilot.press("down", "tab", "ctrl+s")
+        await wait_for(pilot, lambda: view.messages.messages, what="the messages")
+        assert "E0382 use of moved value" in view.messages.messages[0]["content"]["text"]
+
+
+@pytest.mark.anyio
+async def test_modern_era_sdk_server_prompt_without_completions():
+    server = Path(__file__).resolve().parents[1] / "servers" / "sdk_modern_server.py"
+    app = live_app(ServerSpec("modern", [sys.executable, str(server)], source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        assert app.main.status_bar.status.era == "modern"
+        assert "completions" not in app.main.connection.live.capabilities
+        await choose(pilot, view, "greet_prompt")
+        name = field(view, "name")
+        await pilot.press(*"Ada")
+        await pilot.pause(CompletionInput.DEBOUNCE + 0.1)
+        assert name.requests_sent == 0 and outgoing(app, "completion/complete") == []  # not declared: not asked
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.messages.messages or "✖" in status(view), what="the messages")
+        assert view.messages.messages, status(view)
+        assert "Ada" in json.dumps(view.messages.messages)
+        request = json.loads(outgoing(app, "prompts/get")[-1].raw)
+        assert "io.modelcontextprotocol/protocolVersion" in request["params"]["_meta"]
