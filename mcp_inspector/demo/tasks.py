@@ -138,8 +138,9 @@ class TaskManager:
         self.tasks[task.task_id] = task
         ctx.task = task
         call = {key: value for key, value in params.items() if key != "task"}
+        # No status notification for the creation itself: the CreateTaskResult says it, and a
+        # notification sent before that response would name a task the client does not know yet.
         task.runner = asyncio.create_task(self._run(task, call, ctx))
-        self._notify(task)
         return {
             "task": task.to_json(),
             "_meta": {"io.modelcontextprotocol/model-immediate-response":
