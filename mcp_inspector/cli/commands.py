@@ -17,7 +17,7 @@ from typing import Any
 from ..core.protocol import jsonrpc
 from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError, ToolExcluded
 from ..core.protocol.rpc import PendingRequest
-from ..core.session.events import LogMessage
+from ..core.session.events import LogMessage, TaskUpdated
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .report import error
@@ -172,6 +172,25 @@ class ProgressDisplay:
             self.open_line = False
 
 
+class TaskStatusDisplay:
+    """``call``: one stderr line per status change of the call's own task."""
+
+    def __init__(self, first_seq: int | None) -> None:
+        self.first_seq = first_seq
+        self.last: tuple[Any, Any] | None = None
+
+    def __call__(self, event: Any) -> None:
+        if not isinstance(event, TaskUpdated) or (self.first_seq is not None and event.first_seq != self.first_seq):
+            return
+        state = (event.task.get("status"), event.task.get("statusMessage"))
+        if state == self.last:
+            return
+        self.last = state
+        message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
+        sys.stderr.write(f"task {event.task.get('taskId', '?')} {state[0]}{message}\n")
+        sys.stderr.flush()
+
+
 async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     name = args.tool
     arguments = args.arguments  # parsed before connecting, so bad input is a usage error
@@ -192,15 +211,17 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     try:
         try:
             # --timeout bounds the call as a whole: a task that never ends cannot hang us (max_total)
-            pending = await session.begin_tool_call(name, arguments, as_task=getattr(args, "as_task", None),
+            as_task = getattr(args, "as_task", None)
+            # a call that may run as a task: --timeout bounds it as a whole, so a task that never
+            # ends cannot hang us (max_total); a plain call keeps the per-request timeout alone
+            may_be_task = session.task_support(name) != "forbidden" and (as_task is not False or session.era == "modern")
+            pending = await session.begin_tool_call(name, arguments, as_task=as_task,
                                                     on_progress=display.progress if display else None,
-                                                    max_total=ctx.options.timeout)
+                                                    max_total=ctx.options.timeout if may_be_task else None)
         except ToolExcluded as exc:
             error(str(exc))
             return exit_codes.USAGE
         if display is not None:
-            from .task_commands import TaskStatusDisplay
-
             remove_task_listener = session.add_listener(TaskStatusDisplay(pending.entry.seq if pending.entry else None))
         try:
             outcome = await session.finish_tool_call(pending)

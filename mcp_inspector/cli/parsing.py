@@ -218,6 +218,28 @@ COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI
                 "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
                 "subscribe": " URI [--for SECONDS] [--count N]", "tasks": " [list | get ID | result ID | cancel ID]"}
+COMMAND_DETAILS = {
+    "read": "A URI holding an RFC 6570 expression ({...}; a literal brace cannot be in a URI) is a template:\n"
+            "it is expanded with the KEY=VALUE variables (every operator: {x} {+x} {#x} {/x*} {?x,y} ...) and the\n"
+            "expanded URI is read (noted on stderr). A variable not given expands to nothing (a warning);\n"
+            "an unknown one is a usage error. Example: read 'demo://files{/path*}' 'path=[\"docs\",\"a.md\"]'",
+    "complete": "Prints the values one a line, then (total: N, hasMore: B) when the server sent either.\n"
+                "--json prints the result exactly as received.",
+    "subscribe": "One line per update: 'HH:MM:SS.mmm updated URI', or with --json the notification's params\n"
+                 "as a JSON line. Legacy: resources/subscribe, then resources/unsubscribe on the way out;\n"
+                 "2026-07-28: the URI joins the subscriptions/listen filter (a warning if the server does not\n"
+                 "acknowledge it). Ends with 0 after --for/--count, 130 on Ctrl-C (after unsubscribing),\n"
+                 "3 if the server goes away.",
+    "tasks": "list: tasks/list (legacy servers that declare tasks.list; else a note and an empty list).\n"
+             "get ID: tasks/get. result ID: the task's result (legacy tasks/result waits for the task to\n"
+             "end; 2026-07-28 the result of tasks/get), exit 1 for isError. cancel ID: tasks/cancel.\n"
+             "Task ids belong to the server: useful with a server that outlives one command (--url).",
+    "call": "A tool that requires a task (execution.taskSupport) is called as one (--task: also when it\n"
+            "allows one; --no-task: never) and the call waits for the task's result, polling tasks/get;\n"
+            "--timeout bounds the whole call (past it tasks/cancel is sent, exit 4). Task status lines go\n"
+            "to stderr with --progress (or when stderr is a terminal). Exit 5 when a success result\n"
+            "violates the tool's outputSchema.",
+}
 # Options that take a value: the word after them is never the command name.
 VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
                  "--protocol-version", "--open", "--args", "--transport", "-H", "--header", "--bearer-token", "--era",
@@ -259,7 +281,8 @@ def build_parser(only: str | None = None) -> Parser:
     def add(name: str) -> argparse.ArgumentParser:
         # no help= here: the "commands:" part of the epilog lists them, with their arguments
         usage = f"mcp-inspector {name}{COMMAND_ARGS.get(name, '')} [options] [-- SERVER_COMMAND [server args]]"
-        sub = commands.add_parser(name, usage=usage, description=COMMAND_HELP[name], epilog=EPILOG,
+        description = COMMAND_HELP[name] + ("\n\n" + COMMAND_DETAILS[name] if name in COMMAND_DETAILS else "")
+        sub = commands.add_parser(name, usage=usage, description=description, epilog=EPILOG,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
         if only is None or only == name:
             _add_options(sub, top=False)

@@ -1,5 +1,5 @@
 """``tasks``: the server's tasks (2025-11-25 experimental tasks; the 2026-07-28
-``io.modelcontextprotocol/tasks`` extension), and the task status lines of ``call``.
+``io.modelcontextprotocol/tasks`` extension). ``call``'s task status lines: commands.py.
 
     tasks [list]        tasks/list, every page (a legacy server that declares tasks.list;
                         otherwise a note and an empty list, exit 0)
@@ -17,10 +17,8 @@ result as the session parsed it.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
-from ..core.session.events import TaskUpdated
 from ..core.session.legacy import McpSession
 from ..core.session.results import analyze_tool_result
 from . import exit_codes, render
@@ -38,25 +36,6 @@ def task_line(task: dict[str, Any]) -> str:
         if key in task:
             facts.append(f"{key} {json.dumps(task[key])}")
     return line + (f"  ({', '.join(facts)})" if facts else "")
-
-
-class TaskStatusDisplay:
-    """``call``: one stderr line per status change of the call's own task."""
-
-    def __init__(self, first_seq: int | None) -> None:
-        self.first_seq = first_seq
-        self.last: tuple[Any, Any] | None = None
-
-    def __call__(self, event: Any) -> None:
-        if not isinstance(event, TaskUpdated) or (self.first_seq is not None and event.first_seq != self.first_seq):
-            return
-        state = (event.task.get("status"), event.task.get("statusMessage"))
-        if state == self.last:
-            return
-        self.last = state
-        message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
-        sys.stderr.write(f"task {event.task.get('taskId', '?')} {state[0]}{message}\n")
-        sys.stderr.flush()
 
 
 async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
