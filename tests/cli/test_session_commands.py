@@ -248,3 +248,11 @@ def test_subscribe_modern_warns_when_the_server_does_not_honour_the_uri():
     result = cli("subscribe", "ticker://nothing", "--for", "0.2", "--era", "modern", *UPDATES)
     assert result.returncode == 0 and result.stdout == ""
     assert "did not acknowledge the subscription to ticker://nothing" in result.stderr
+
+
+def test_log_level_with_progress_shows_each_log_once():
+    result = cli("call", "emit_logs", "--log-level", "warning", "--progress", *DEMO)
+    assert result.returncode == 0, result.stderr
+    logs = [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert [line.split("]")[0] for line in logs] == ["[warning", "[error"]
+    assert "minimum level: warning" in result.stdout
