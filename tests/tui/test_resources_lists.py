@@ -5,6 +5,7 @@ several contents, a big text, a malformed result, a broken content item, icons).
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -109,3 +110,51 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         await wait_for(pilot, lambda: view.contents.uri == "res://item/7" and view.contents.kind == "ok", what="the read")
         assert "item 7" in body_text(view)
         assert sent(app, "completion/complete") == []
+
+
+MODERN = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "modern_raw_server.py")]
+
+
+@pytest.mark.anyio
+async def test_modern_era_subscribes_through_subscriptions_listen():
+    from textual.widgets import Input
+
+    app = live_app(ServerSpec("modern", MODERN, source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        assert view.session.era == "modern"
+        await read_by_key(pilot, view, "memo://one")
+        view.contents.focus()
+        await pilot.press("s")  # s on the shown contents subscribes too (not "save", which is w here)
+        await wait_for(pilot, lambda: "memo://one" in view.session.subscribed, what="the subscription")
+        assert sent(app, "resources/subscribe") == []
+        listens = sent(app, "subscriptions/listen")
+        assert listens and "memo://one" in json.dumps(listens[-1])
+        await pilot.press("1")
+        await choose_tool(pilot, app, "touch")
+        field = app.main.composer.query(Input).first()
+        field.focus()
+        await pilot.press(*"memo://one")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: view.resource_list.updates.get("memo://one") == 1, what="the update")
+        await pilot.press("7")
+        assert "updated 1x since read" in str(view.contents.stale.render())
+
+
+@pytest.mark.anyio
+async def test_a_recording_says_it_is_read_only():
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    from app_helpers import DEMO_SESSION
+
+    app = make_app(open_file=str(DEMO_SESSION), snapshot_mode=True, config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.main.replay is not None, what="the recording")
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        note = view.query_one("#resources-note", Static)
+        assert note.has_class("-shown") and "read-only" in str(note.render())
+        await pilot.press("s")
+        await pilot.pause(0.1)
+        assert any("read-only" in str(n.message) for n in app._notifications)

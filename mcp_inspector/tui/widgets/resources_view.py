@@ -103,7 +103,7 @@ class ResourcesView(SessionView):
 
     # -- the session ----------------------------------------------------------
     def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
-        changed = session is not self.session
+        changed = session is not self.session or read_only != self.read_only
         super().set_session(session, facts, read_only)
         if changed and self.is_mounted:
             self._apply_session()
@@ -279,6 +279,10 @@ class ResourcesView(SessionView):
         self._toggle(self.shown_uri)
 
     def action_toggle_subscription(self) -> None:
+        why_not = self.can_subscribe()
+        if why_not is not None:
+            self.notify(f"Cannot subscribe: {why_not}.", severity="warning", markup=False)
+            return
         highlighted = self.resource_list.highlighted()
         if highlighted is not None and highlighted[0] == "resources" and isinstance(highlighted[1].get("uri"), str):
             self._toggle(highlighted[1]["uri"])
