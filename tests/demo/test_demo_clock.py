@@ -48,8 +48,8 @@ def test_clock_sends_updates_while_subscribed_and_stops_after_unsubscribe(start_
 def test_clock_default_interval_is_about_a_second(demo):
     demo.call("resources/subscribe", {"uri": CLOCK})
     started = time.monotonic()
-    demo.wait_for(lambda m: m.get("method") == "notifications/resources/updated", timeout=3)
-    assert 0.8 <= time.monotonic() - started <= 2.0
+    demo.wait_for(lambda m: m.get("method") == "notifications/resources/updated", timeout=5)
+    assert 0.8 <= time.monotonic() - started <= 3.0  # loose: a busy 2-core machine
     # touch_resource keeps working on it too.
     assert "sent notifications/resources/updated" in demo.tool("touch_resource", {"uri": CLOCK})["content"][0]["text"]
 
