@@ -256,3 +256,14 @@ def test_log_level_with_progress_shows_each_log_once():
     logs = [line for line in result.stderr.splitlines() if line.startswith("[")]
     assert [line.split("]")[0] for line in logs] == ["[warning", "[error"]
     assert "minimum level: warning" in result.stdout
+
+
+def test_modern_sdk_server_read_of_a_template_and_log_level(record):
+    sdk = ["--", sys.executable, str(REPO_ROOT / "tests" / "servers" / "sdk_modern_server.py")]
+    read = cli("read", "greeting://{name}", "name=Ada Lovelace", "--record", record, *sdk)
+    assert read.returncode == 0, read.stderr
+    assert "Hello, Ada Lovelace!" in read.stdout
+    sent = next(r for r in record_lines(record) if r.get("method") == "resources/read")
+    assert json.loads(sent["raw"])["params"]["uri"] == "greeting://Ada%20Lovelace"
+    logs = cli("call", "progress_and_log", "--log-level", "info", *sdk)
+    assert logs.returncode == 0 and "[info] sdk-http-fixture: step 1" in logs.stderr
