@@ -129,6 +129,17 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
         # the shown prompt's form follows its new definition
         plist.select_name("pick")
         await wait_for(pilot, lambda: view.current and view.current.get("description") == "Changed.", what="the new pick")
+        # the same session told again (as after a tools refetch): the marks stay
+        app.main._session_views_changed()
+        await pilot.pause()
+        assert plist.marks == {"extra": "added", "pick": "changed"}
+        # a new session (reconnect: a fresh server) is a new baseline: no marks, its own list
+        old = app.main.connection.live
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: app.main.connection.live not in (None, old), what="the new session")
+        await wait_for(pilot, lambda: [p["name"] for p in plist.prompts] == ["pick", "media", "broken", "toggle"],
+                       what="the new list")
+        assert plist.marks == {} and plist.removed == []
 
 
 @pytest.mark.anyio

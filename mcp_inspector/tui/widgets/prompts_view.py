@@ -116,12 +116,19 @@ class PromptsView(SessionView):
 
     # -- the session ---------------------------------------------------------
     def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+        changed = session is not self.session
         super().set_session(session, facts, read_only)
         if self.is_mounted:
-            self._apply_session()
+            self._apply_session(changed)
 
-    def _apply_session(self) -> None:
+    def _apply_session(self, changed: bool = True) -> None:
+        """Follow the session; called again for the same session (e.g. after a tools refetch),
+        it leaves the list and its marks alone."""
         session = self.session
+        if session is not None and not changed and (self._listed or self._fetching):
+            return
+        if changed:
+            self.prompt_list.clear_marks()  # a new session's first list is a new baseline
         if session is None:
             if self.read_only:
                 self.prompt_list.set_note("A read-only recording: prompts cannot be listed or got.")
@@ -139,12 +146,12 @@ class PromptsView(SessionView):
             self.prompt_list.set_prompts(items, None)
         elif not self._fetching:
             self._listed = False
+            self._fetching = True
             self.prompt_list.set_note("Listing prompts…")
             self._fetch(session)
 
     @work(group="prompts-list", exclusive=True, exit_on_error=False)
     async def _fetch(self, session: Any) -> None:
-        self._fetching = True
         try:
             items = await session.list_all("prompts")
         except InspectorError as exc:

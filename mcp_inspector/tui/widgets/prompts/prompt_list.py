@@ -109,6 +109,10 @@ class PromptList(Vertical):
         self.removed = [p for p in self.removed if p.get("name") not in names]
         self._rebuild()
 
+    def clear_marks(self) -> None:
+        self.marks, self.removed = {}, []
+        self._rebuild()
+
     def set_note(self, note: str) -> None:
         self.note = note
         self._rebuild()
