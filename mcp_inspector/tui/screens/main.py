@@ -320,14 +320,21 @@ class MainScreen(ViewsMixin, Screen):
             reason = "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
             self.notify(f"Cannot send: {reason}.", severity="error")
             return
-        self._call_tool(session, event.tool_name, event.arguments)
+        as_task = getattr(event, "as_task", None)
+        if as_task and session.task_support(event.tool_name) == "forbidden":
+            self.notify(f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
+                        "without a task (a client MUST NOT ask for one)", severity="warning", markup=False)
+        self._call_tool(session, event.tool_name, event.arguments, as_task)
 
     @work(group="calls", exit_on_error=False)
-    async def _call_tool(self, session, name: str, arguments: dict[str, Any]) -> None:
+    async def _call_tool(self, session, name: str, arguments: dict[str, Any], as_task: bool | None = None) -> None:
         timeout = self.timeout
         try:
-            pending = await session.begin_tool_call(name, arguments, timeout=timeout, reset_on_progress=True,
-                                                    max_total=None if timeout is None else timeout * 10)
+            # a task is followed until it ends, however long: only the ordinary call is bounded by timeout * 10
+            task = as_task or session.task_support(name) == "required"
+            pending = await session.begin_tool_call(name, arguments, as_task=as_task, timeout=timeout,
+                                                    reset_on_progress=True,
+                                                    max_total=None if timeout is None or task else timeout * 10)
         except InspectorError as exc:
             self.post_message(CallFailed(None, exc, None))
             return
@@ -353,6 +360,13 @@ class MainScreen(ViewsMixin, Screen):
             self.in_flight.discard(pending)
         self._update_in_flight()
         return pending is None or pending is self.shown_call or self.shown_call is None
+
+    def session_notice(self, event: Any) -> None:
+        """A task's news goes to the in-flight row of the call that made it (main_views.py calls this)."""
+        from ...core.session.events import TaskUpdated
+
+        if isinstance(event, TaskUpdated):
+            self.inflight.task_updated(event.task, event.first_seq, event.source)
 
     def on_input_requested(self, message: InputRequested) -> None:
         row = self.inflight.row_for(message.first_seq)

@@ -30,9 +30,17 @@ from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, b
 from ...core.schema.validation import Issue, validate
 from .json_text import json_code_editor
 from .schema_form import SchemaForm
+from .traffic_filter import FilterToggle
 
 FORM_TAB = "composer-form"
 JSON_TAB = "composer-json"
+
+
+def tool_task_support(tool: dict[str, Any] | None) -> str:
+    """The tool's ``execution.taskSupport`` as it declares it: required, optional or forbidden."""
+    execution = tool.get("execution") if isinstance(tool, dict) else None
+    value = execution.get("taskSupport") if isinstance(execution, dict) else None
+    return value if value in ("required", "optional") else "forbidden"
 
 
 class ConfirmSendScreen(ModalScreen[bool]):
@@ -99,16 +107,25 @@ class ComposerPanel(Widget):
     ComposerPanel #composer-actions { height: auto; padding: 0 1; }
     ComposerPanel #composer-actions Button { margin-right: 1; }
     ComposerPanel #composer-status { width: 1fr; height: auto; color: $text-muted; padding-left: 1; }
+    ComposerPanel #composer-task-row { height: auto; padding: 0 1; }
+    ComposerPanel #composer-as-task { display: none; }
+    ComposerPanel #composer-as-task.-offered { display: block; }
+    ComposerPanel #composer-task-note { width: auto; display: none; color: $text-accent; padding-right: 1; }
+    ComposerPanel #composer-task-note.-required { display: block; }
     """
 
     class SendRequested(Message):
         """The user wants to call ``tool_name`` (``issues``: what failed validation, if sent anyway)."""
 
-        def __init__(self, tool_name: str, arguments: dict[str, Any], issues: list[Issue]) -> None:
+        def __init__(self, tool_name: str, arguments: dict[str, Any], issues: list[Issue],
+                     as_task: bool | None = None) -> None:
             super().__init__()
             self.tool_name = tool_name
             self.arguments = arguments
             self.issues = issues
+            #: True: run as a task (the user turned on "run as task" for a tool that allows one);
+            #: None: the session decides (a task exactly when the tool requires one).
+            self.as_task = as_task
 
     def __init__(self, drafts: DraftStore | None = None, *, draft_delay: float = 0.5, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -127,6 +144,10 @@ class ComposerPanel(Widget):
         self._json_editor = json_code_editor("{}", id="json-editor", tab_behavior="focus", soft_wrap=True)
         self._json_error = Static("", id="json-error", markup=False)
         self._status_label = Static("", id="composer-status", markup=False)
+        self._as_task = FilterToggle("run as task", False, id="composer-as-task")
+        self._as_task.tooltip = "The tool allows a task (execution.taskSupport optional): call it as a task (tasks/get, tasks/result)"
+        self._task_note = Static("runs as a task (the tool requires one)", id="composer-task-note")
+        self._task_note.tooltip = "The tool requires a task (execution.taskSupport required)"
         self._form_pane = TabPane("Form", id=FORM_TAB)
         self._tabs = TabbedContent(initial=FORM_TAB)
         self._empty: Static | None = Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
@@ -149,6 +170,9 @@ class ComposerPanel(Widget):
             yield Button("Send", id="send-button", variant="primary", tooltip="Send (ctrl+s)", compact=True)
             yield Button("Reset", id="reset-button", tooltip="Back to the schema defaults (drops the draft)", compact=True)
             yield self._status_label
+        with Horizontal(id="composer-task-row"):
+            yield self._as_task
+            yield self._task_note
 
     def on_mount(self) -> None:
         if self.drafts.warning:
@@ -173,6 +197,10 @@ class ComposerPanel(Widget):
         self._flush_draft()
         self.tool = tool
         self.json_error = None
+        support = tool_task_support(tool)
+        self._as_task.value = False  # off by default for every tool
+        self._as_task.set_class(support == "optional", "-offered")
+        self._task_note.set_class(support == "required", "-required")
         self.run_worker(partial(self._load_tool, tool), group="composer-load", exclusive=True)
 
     def get_arguments(self) -> dict[str, Any]:
@@ -327,23 +355,32 @@ class ComposerPanel(Widget):
             self.notify(f"Cannot send: {exc}", severity="error", markup=False)
             return
         name = str(self.tool.get("name", ""))
+        as_task = True if self.run_as_task else None
         issues = validate(self.tool.get("inputSchema"), arguments)
         form = self.schema_form
         if form is not None:
             form.show_issues(issues)
         if not issues:
-            self.post_message(self.SendRequested(name, arguments, []))
+            self.post_message(self.SendRequested(name, arguments, [], as_task))
             self._status("sent")
             return
 
         def confirmed(send: bool | None) -> None:
             if send:
-                self.post_message(self.SendRequested(name, arguments, issues))
+                self.post_message(self.SendRequested(name, arguments, issues, as_task))
                 self._status(f"sent with {len(issues)} validation issue{'s' if len(issues) != 1 else ''}")
             else:
                 self._status("not sent")
 
         self.app.push_screen(ConfirmSendScreen(name, issues), confirmed)
+
+    def on_filter_toggle_changed(self, event: FilterToggle.Changed) -> None:
+        event.stop()  # read when sending (run_as_task)
+
+    @property
+    def run_as_task(self) -> bool:
+        """The "run as task" toggle is offered (taskSupport optional) and on."""
+        return tool_task_support(self.tool) == "optional" and self._as_task.value
 
     def _status(self, text: str) -> None:
         self._status_label.update(text)

@@ -5,11 +5,20 @@ progress notification, so a server that floods progress cannot flood the UI;
 the timer pauses while the panel is not shown (another view is current).
 The countdown comes from ``pending.remaining()``, which already moves when a
 progress notification resets the timeout and stops at the hard maximum.
+
+A call that became a task (core/session/tasks.py) keeps its row after its
+``tools/call`` answered: the row shows the task's status, status message and how
+often it was polled (``tasks/get`` requests counted by a store listener), from the
+``TaskUpdated`` events the screen hands to ``task_updated``; cancel then ends the task
+(``tasks/cancel``, through ``pending.cancel_hook``). The row ends when the screen says
+the call ended (``end_call``).
 """
 
 from __future__ import annotations
 
+import json
 import time
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -20,6 +29,7 @@ from textual.widgets import Button, ProgressBar, Static
 
 from ...core.protocol.errors import RequestCancelled, RequestTimeout
 from ...core.protocol.rpc import PendingRequest
+from ...core.traffic.entry import Direction, TrafficEntry
 from .shown_timer import ShownTimer
 
 LINGER = 2.0  # seconds a finished request stays visible
@@ -64,6 +74,67 @@ def waiting_for_input(pending: PendingRequest) -> bool:
     return pending.error is None and isinstance(result, dict) and result.get("resultType") == "input_required"
 
 
+def task_in(result: Any) -> dict[str, Any] | None:
+    """The task a tools/call answered with: a 2025-11-25 CreateTaskResult ``{task}``, or a
+    2026-07-28 ``resultType: "task"`` result (the Task inline)."""
+    if not isinstance(result, dict):
+        return None
+    if result.get("resultType") == "task" and isinstance(result.get("taskId"), str):
+        return result
+    task = result.get("task")
+    if isinstance(task, dict) and "content" not in result and isinstance(task.get("taskId"), str):
+        return task
+    return None
+
+
+def short_id(task_id: str) -> str:
+    return task_id if len(task_id) <= 10 else task_id[:8] + "…"
+
+
+def seconds_text(value: Any, scale: float) -> str | None:
+    """``ttl`` / ``pollInterval`` (ms) in words; None when absent or not a number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    seconds = value / scale
+    return f"{seconds:g} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def task_line(task: dict[str, Any], polls: int) -> Text:
+    """``task 1e598510… · working · Gathering sources... · polled 3x``."""
+    status = str(task.get("status", "?"))
+    text = Text(f"task {short_id(str(task.get('taskId', '?')))} · ")
+    text.append(status.replace("_", " "), style="bold reverse" if status == "input_required" else "bold")
+    message = task.get("statusMessage")
+    if status == "input_required":
+        text.append(" · the server needs an answer (its form opens)", style="bold")
+    if isinstance(message, str) and message:
+        text.append(f" · {' '.join(message.split())[:200]}")
+    text.append(f" · polled {polls}x" if polls else " · not polled yet")
+    return text
+
+
+class TaskPolls:
+    """Counts ``tasks/get`` requests per task id in a store (a listener: one compare per entry)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self._stores: set[int] = set()
+
+    def watch(self, store: Any) -> None:
+        if store is not None and id(store) not in self._stores:
+            self._stores.add(id(store))
+            store.add_listener(self._entry)
+
+    def _entry(self, entry: TrafficEntry) -> None:
+        if entry.method == "tasks/get" and entry.direction is Direction.OUT:
+            try:
+                task_id = json.loads(entry.raw)["params"]["taskId"]
+            except (ValueError, KeyError, TypeError):
+                return
+            if isinstance(task_id, str):
+                self.counts[task_id] = self.counts.get(task_id, 0) + 1
+
+
 def ended_text(error: BaseException | None) -> tuple[str, str]:
     if error is None:
         return "done", "finished-ok"
@@ -86,6 +157,9 @@ class InFlightRow(Vertical, can_focus=True):
         self.current = pending  # MRTR: the newest request of this logical call (a retry with a new id)
         self.call_error: BaseException | None = None
         self.call_ended = False  # the screen said the logical call ended (MRTR: an error between rounds)
+        self.task_info: dict[str, Any] | None = None  # the task this call became, as last seen
+        self.polls: TaskPolls | None = None  # set by the panel
+        self.started = time.perf_counter() - pending.elapsed
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="inflight-top"):
@@ -109,9 +183,34 @@ class InFlightRow(Vertical, can_focus=True):
         self.round = max(self.round, number)
         self.update_view()
 
+    @property
+    def task_id(self) -> str | None:
+        task = self.task_info or task_in(self.current.result if self.current.done else None)
+        task_id = task.get("taskId") if task else None
+        return task_id if isinstance(task_id, str) else None
+
+    @property
+    def following_task(self) -> bool:
+        """The call became a task and has not ended yet."""
+        return not self.call_ended and self.task_id is not None and self.current.error is None
+
+    @property
+    def active(self) -> bool:
+        """Something is left to wait for (and to cancel)."""
+        return self.following_task or not self.follow_rounds().done
+
+    def task_updated(self, task: dict[str, Any], source: str) -> None:
+        """A TaskUpdated event for this call's task."""
+        self.task_info = task
+        self.update_view()
+
     def end_call(self, error: BaseException | None = None) -> None:
         """The logical call ended (for an MRTR call, whose last request may have ended long before)."""
-        if waiting_for_input(self.current):
+        if self.task_id is not None and not self.call_ended:
+            self.call_ended = True
+            self.call_error = error
+            self.update_view()
+        elif waiting_for_input(self.current):
             self.call_ended = True
             self.call_error = error
             self.update_view()
@@ -152,13 +251,19 @@ class InFlightRow(Vertical, can_focus=True):
             if progress.message:
                 text += f" · {progress.message}"
             message.update(Text(text))
-        if pending.done and waiting_for_input(pending) and not self.call_ended:
+        if self.following_task:
+            self._show_task(message, timing, button)
+        elif pending.done and waiting_for_input(pending) and not self.call_ended:
             message.update(Text(f"the server needs input (round {max(self.round, 1)}); answer it to go on"))
             timing.update(Text(f"{self.pending.elapsed:5.1f} s since the first request"))
         elif pending.done:
             if self.finished_at is None:
                 self.finished_at = time.monotonic()
                 text, css = outcome_text(pending) if not self.call_ended else ended_text(self.call_error)
+                if self.task_id is not None:
+                    status = (self.task_info or {}).get("status")
+                    text = f"task {status or 'ended'} · {text}"
+                    message.update(task_line(self.task_info or {"taskId": self.task_id}, self._polls()))
                 self.add_class(css)
                 timing.update(Text(text))
                 button.display = False  # nothing left to cancel
@@ -169,7 +274,34 @@ class InFlightRow(Vertical, can_focus=True):
         else:
             timing.update(Text(timing_text(pending)))
 
+    def _polls(self) -> int:
+        task_id = self.task_id
+        return self.polls.counts.get(task_id, 0) if self.polls is not None and task_id else 0
+
+    def _show_task(self, message: Static, timing: Static, button: Button) -> None:
+        task = self.task_info or task_in(self.current.result) or {}
+        message.update(task_line(task, self._polls()))
+        modern = "pollIntervalMs" in task or "ttlMs" in task
+        parts = [f"{time.perf_counter() - self.started:5.1f} s"]
+        interval = seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000)
+        if interval:
+            parts.append(f"polls every {interval}")
+        ttl = seconds_text(task.get("ttlMs" if modern else "ttl"), 1000)
+        if ttl:
+            parts.append(f"ttl {ttl}")
+        if self.cancel_requested:
+            parts.append("cancelling (tasks/cancel)…")
+        timing.update(Text(" · ".join(parts)))
+        self.set_class(task.get("status") == "input_required", "input-required")
+        button.display = not self.cancel_requested
+
     async def cancel(self) -> None:
+        if self.following_task:
+            if not self.cancel_requested:
+                self.cancel_requested = True
+                self.update_view()
+                await self.pending.cancel("cancelled by the user")  # the follow sends tasks/cancel (cancel_hook)
+            return
         current = self.follow_rounds()
         if not current.done and not self.cancel_requested:
             self.cancel_requested = True
@@ -197,6 +329,7 @@ class InFlightPanel(VerticalScroll):
     InFlightPanel .finished-ok { border-left: wide $success; }
     InFlightPanel .finished-cancelled { border-left: wide $warning; }
     InFlightPanel .finished-error { border-left: wide $error; }
+    InFlightPanel .input-required { border-left: wide $warning; background: $warning 15%; }
     """
 
     def __init__(self, *, linger: float = LINGER, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
@@ -204,6 +337,7 @@ class InFlightPanel(VerticalScroll):
         self.linger = linger
         self._empty = Static("No requests in flight.", id="inflight-empty")
         self._timer: ShownTimer | None = None
+        self.task_polls = TaskPolls()
 
     def compose(self) -> ComposeResult:
         yield self._empty
@@ -225,6 +359,9 @@ class InFlightPanel(VerticalScroll):
 
     def track(self, pending: PendingRequest) -> InFlightRow:
         row = InFlightRow(pending)
+        row.polls = self.task_polls
+        if pending.method == "tools/call":
+            self.task_polls.watch(getattr(pending.connection, "store", None))  # the call may become a task
         self._empty.display = False
         if self.is_attached:
             self.mount(row)
@@ -252,13 +389,24 @@ class InFlightPanel(VerticalScroll):
                 return row
         return None
 
+    def task_updated(self, task: dict[str, Any], first_seq: int | None, source: str) -> InFlightRow | None:
+        """Route a TaskUpdated to the row of the call that made the task (by its first request,
+        else by the task id: a status notification can arrive before the call's answer is read)."""
+        row = self.row_for(first_seq) if first_seq is not None else None
+        if row is None:
+            task_id = task.get("taskId")
+            row = next((r for r in self.rows if task_id is not None and r.task_id == task_id), None)
+        if row is not None and not row.call_ended:
+            row.task_updated(task, source)
+        return row
+
     def selected_row(self) -> InFlightRow | None:
         focused = self.app.focused
         while focused is not None and focused is not self:
             if isinstance(focused, InFlightRow):
                 return focused
             focused = focused.parent  # type: ignore[assignment]
-        waiting = [row for row in self.rows if not row.follow_rounds().done]
+        waiting = [row for row in self.rows if row.active]
         return waiting[-1] if waiting else None
 
     async def action_cancel_request(self) -> None:
@@ -266,5 +414,10 @@ class InFlightPanel(VerticalScroll):
         if row is None:
             self.notify("No request to cancel.", severity="warning")
             return
+        task = row.following_task
         await row.cancel()
-        self.notify(f"Cancelled {describe(row.pending)} (notifications/cancelled sent)", markup=False)
+        if task:
+            self.notify(f"Cancelling task {short_id(row.task_id or '?')} of {describe(row.pending)} (tasks/cancel sent)",
+                        markup=False)
+        else:
+            self.notify(f"Cancelled {describe(row.pending)} (notifications/cancelled sent)", markup=False)

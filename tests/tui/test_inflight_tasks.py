@@ -1,0 +1,123 @@
+"""A tool call that runs as a task, from the composer, on server-everything over stdio
+(``simulate-research-query``: execution.taskSupport "required", 2025-11-25 tasks): the
+in-flight row follows the task's status messages and polls, the elicitation modal opens
+for an ambiguous query and answering it completes the task, and cancel ends the task
+with tasks/cancel."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Static
+
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.widgets.inflight import InFlightRow
+
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+
+pytestmark = pytest.mark.anyio
+TOOL = "simulate-research-query"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def collect(into: list):
+    def hook(message) -> None:
+        if isinstance(message, (CallFinished, CallFailed)):
+            into.append(message)
+    return hook
+
+
+def row_text(row: InFlightRow) -> str:
+    return " / ".join(str(w.render()) for w in row.query(Static) if w.display)
+
+
+async def send_research(pilot, app, **arguments) -> InFlightRow:
+    """Compose the call by keyboard-free form filling, send it with ctrl+s, return its in-flight row."""
+    await wait_for_tools(pilot, app)
+    await choose_tool(pilot, app, TOOL)
+    composer = app.main.composer
+    note = composer.query_one("#composer-task-note", Static)
+    assert note.display and "runs as a task" in str(note.render())  # required: no toggle, a note
+    assert not composer.query_one("#composer-as-task").display
+    await composer.set_arguments({"topic": "bees", **arguments})
+    app.main.tool_list.option_list.focus()
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.main.inflight.rows, what="the in-flight row")
+    return app.main.inflight.rows[-1]
+
+
+async def test_research_runs_to_completion_with_status_messages_in_the_row(server_everything):
+    done: list = []
+    seen: set[str] = set()
+    app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        row = await send_research(pilot, app)
+
+        def watch() -> bool:
+            if row.following_task:
+                seen.add(row_text(row))
+            return bool(done)
+
+        await wait_for(pilot, watch, timeout=30, what="the task to finish")
+        assert isinstance(done[0], CallFinished) and done[0].outcome.task_id == row.task_id
+        call = json.loads(outgoing(app, "tools/call")[-1].raw)
+        assert "task" in call["params"]  # asked as a task (params.task)
+        text = " | ".join(seen)
+        assert f"task {row.task_id[:8]}… · working" in text
+        assert "Gathering sources..." in text or "Analyzing content..." in text
+        assert "polled 1x" in text or "polled 2x" in text  # tasks/get at the server's interval (1 s)
+        assert "polls every 1 s" in text and "ttl 5 min" in text
+        # the result panel shows the report; the row says how it ended, then goes
+        await wait_for(pilot, lambda: "Research Report: bees" in str(app.main.result_panel.payload), what="the result")
+        await wait_for(pilot, lambda: "task completed" in row_text(row), what="the row's end")
+        await wait_for(pilot, lambda: not app.main.inflight.rows, what="the row to go")
+
+
+async def test_ambiguous_research_asks_in_the_modal_and_the_answer_completes_it(server_everything):
+    done: list = []
+    app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        row = await send_research(pilot, app, ambiguous=True)
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), timeout=20, what="the elicitation modal")
+        assert row.task_info is not None and row.task_info["status"] == "input_required"
+        assert "input required" in row_text(row) and "the server needs an answer" in row_text(row)
+        assert row.has_class("input-required")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.form is not None and screen.form.body.is_mounted, what="the form")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus")
+        await pilot.press("enter", "down", "down", "enter")  # the oneOf list: (not set), the first interpretation
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, timeout=30, what="the task to finish")
+        assert isinstance(done[0], CallFinished), done[0]
+        answers = [json.loads(e.raw) for e in app.store if e.direction is Direction.OUT and e.raw.startswith(b'{"jsonrpc"')
+                   and b'"action"' in e.raw]
+        assert answers and answers[0]["result"]["action"] == "accept"
+        chosen = answers[0]["result"]["content"]["interpretation"]
+        report = done[0].outcome.result["content"][0]["text"]
+        assert chosen in report
+
+
+async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_everything):
+    done: list = []
+    app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        row = await send_research(pilot, app)
+        await wait_for(pilot, lambda: row.following_task and row.task_info is not None, what="the task")
+        row.focus()
+        await pilot.press("c")
+        await wait_for(pilot, lambda: outgoing(app, "tasks/cancel"), what="tasks/cancel")
+        assert json.loads(outgoing(app, "tasks/cancel")[0].raw)["params"] == {"taskId": row.task_id}
+        assert not outgoing(app, "notifications/cancelled")  # the tools/call has its answer: the task is what ends
+        await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
+        assert isinstance(done[0], CallFailed)
+        assert "cancelled" in row_text(row)
+        assert app.main.connection.live.tasks[row.task_id].status == "cancelled"
