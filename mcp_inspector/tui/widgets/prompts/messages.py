@@ -22,6 +22,7 @@ from ...traffic_text import clean
 from ..result_view import ICONS, MediaBlock, annotation_line, human_size, output_dir, text_body, write_new_file
 
 ROLES = ("user", "assistant")
+MAX_MESSAGES = 200  # messages rendered; the rest are counted (c and s still take them all)
 
 
 def check_result(result: Any) -> tuple[list[Any], list[str]]:
@@ -176,8 +177,11 @@ class PromptMessages(VerticalScroll, can_focus=True):
         if isinstance(result, dict) and isinstance(result.get("description"), str):
             widgets.append(Static(Text(clean(result["description"])), classes="prompt-description"))
         stem = f"prompt-{name}"
-        for index, message in enumerate(messages):
+        for index, message in enumerate(messages[:MAX_MESSAGES]):
             widgets.append(message_widget(index, message, stem))
+        if len(messages) > MAX_MESSAGES:
+            widgets.append(Static(f"showing the first {MAX_MESSAGES} of {len(messages):,} messages · c copies and s saves them all",
+                                  classes="truncated-note"))
         if problems and not messages:
             body, _ = text_body(json.dumps(result, indent=2, ensure_ascii=False, default=str), language="json")
             widgets.extend(body)

@@ -19,6 +19,7 @@ from ...traffic_text import clean
 
 MARKS = {"added": ("+", "tool-added"), "changed": ("~", "tool-changed"), "removed": ("-", "tool-removed")}
 ICON_MARK = "◆"  # the prompt declares icons
+MAX_SHOWN = 1000  # options built at once; more matches are counted, and typing narrows them
 FILTER_KEYS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.")
 
 
@@ -82,6 +83,7 @@ class PromptList(Vertical):
         self.marks: dict[str, str] = {}
         self.removed: list[dict[str, Any]] = []
         self.note = ""
+        self.hidden_matches = 0
         self._ids: dict[str, dict[str, Any]] = {}
 
     def compose(self) -> ComposeResult:
@@ -165,8 +167,12 @@ class PromptList(Vertical):
         width = max(12, (options_widget.scrollable_content_region.width or self.size.width or 28) - 1)
         options: list[Option] = []
         self._ids = {}
+        self.hidden_matches = 0
         for prompt in self.prompts:
             if not matches(prompt, needle):
+                continue
+            if len(options) >= MAX_SHOWN:
+                self.hidden_matches += 1
                 continue
             option_id = f"p:{prompt.get('name')}"
             if option_id in self._ids:
@@ -191,6 +197,8 @@ class PromptList(Vertical):
     def _summary(self, shown: int) -> None:
         total = len(self.prompts)
         line = f"{shown} of {total} prompts" if shown != total else f"{total} prompt{'s' if total != 1 else ''}"
+        if self.hidden_matches:
+            line += f" ({self.hidden_matches:,} more match: type to narrow)"
         counts = {kind: sum(1 for v in self.marks.values() if v == kind) for kind in ("added", "changed")}
         changes = []
         if counts["added"]:
