@@ -226,3 +226,20 @@ async def test_modern_era_sdk_server_prompt_without_completions():
         assert "Ada" in json.dumps(view.messages.messages)
         request = json.loads(outgoing(app, "prompts/get")[-1].raw)
         assert "io.modelcontextprotocol/protocolVersion" in request["params"]["_meta"]
+
+
+@pytest.mark.anyio
+async def test_everything_over_streamable_http_completes_and_gets(everything_http_url):
+    app = live_app(ServerSpec("everything", url=everything_http_url, transport="http"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await choose(pilot, view, "completable-prompt")
+        await pilot.press(*"Sa")
+        department = field(view, "department")
+        await wait_for(pilot, lambda: department.suggestions == ["Sales"] and not department.busy, what="Sales")
+        await pilot.press("enter", "tab", *"E")
+        name = field(view, "name")
+        await wait_for(pilot, lambda: name.suggestions == ["Eve"] and not name.busy, what="Eve")
+        await pilot.press("enter", "ctrl+s")
+        await wait_for(pilot, lambda: view.messages.messages, what="the messages")
+        assert view.messages.messages[0]["content"]["text"] == "Please promote Eve to the head of the Sales team."
