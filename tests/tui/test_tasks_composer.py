@@ -1,0 +1,73 @@
+"""The composer's "run as task" toggle on the demo server (2025-11-25 tasks): offered for a tool
+whose execution.taskSupport is "optional" (generate_report), off by default, turned on from
+the keyboard; a "required" tool (long_job) says it runs as a task instead."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Static
+
+from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.widgets.traffic_filter import FilterToggle
+
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def collect(into: list):
+    def hook(message) -> None:
+        if isinstance(message, (CallFinished, CallFailed)):
+            into.append(message)
+    return hook
+
+
+def last_call(app) -> dict:
+    return json.loads(outgoing(app, "tools/call")[-1].raw)["params"]
+
+
+async def test_optional_task_toggle_off_then_on_and_required_note():
+    done: list = []
+    app = live_app(timeout=20)
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        composer = main.composer
+        toggle = composer.query_one("#composer-as-task", FilterToggle)
+        note = composer.query_one("#composer-task-note", Static)
+
+        await choose_tool(pilot, app, "generate_report")
+        assert toggle.display and not toggle.value and not note.display
+        await composer.set_arguments({"topic": "owls", "sections": 2, "duration_seconds": 0.2})
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(done) == 1, timeout=15, what="the plain call")
+        assert "task" not in last_call(app)  # off: an ordinary call
+        assert isinstance(done[0], CallFinished) and done[0].outcome.task_id is None
+
+        toggle.focus()
+        await pilot.press("space")  # on, by keyboard
+        assert toggle.value and composer.run_as_task
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: main.inflight.rows and main.inflight.rows[-1].task_id, what="the task row")
+        row = main.inflight.rows[-1]
+        await wait_for(pilot, lambda: len(done) == 2, timeout=15, what="the task")
+        assert "task" in last_call(app)  # on: params.task
+        assert isinstance(done[1], CallFinished) and done[1].outcome.task_id == row.task_id
+        assert "Pretend findings about owls" in json.dumps(main.result_panel.payload)
+        await wait_for(pilot, lambda: row.task_info is not None and row.task_info["status"] == "completed",
+                       what="the row's last status")
+
+        await choose_tool(pilot, app, "long_job")  # required: no toggle, a note
+        assert not toggle.display and note.display
+        assert "runs as a task" in str(note.render())
+        await choose_tool(pilot, app, "generate_report")  # back: off again
+        assert toggle.display and not toggle.value
