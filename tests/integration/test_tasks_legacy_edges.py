@@ -27,8 +27,10 @@ SERVER = textwrap.dedent('''
         {"name": "maybe_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
         {"name": "odd_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "always"}},
         {"name": "sneaky", "inputSchema": {"type": "object"}},
+        {"name": "stalled", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
     ]
     polls = 0
+    stalled_polls = stalled_results = 0
     def send(obj):
         sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
     for line in sys.stdin:
@@ -40,6 +42,17 @@ SERVER = textwrap.dedent('''
             result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "edges", "version": "1"}}
         elif method == "tools/list":
             result = {"tools": TOOLS}
+        elif method == "tools/call" and params.get("name") == "stalled":
+            result = {"task": dict(TASK, taskId="t-2")}
+        elif method in ("tasks/get", "tasks/result") and params.get("taskId") == "t-2":
+            if method == "tasks/get":
+                stalled_polls += 1
+                result = dict(TASK, taskId="t-2", status="input_required" if stalled_polls == 1 else "completed")
+            else:
+                stalled_results += 1
+                if stalled_results == 1:
+                    continue  # the blocking tasks/result never answers
+                result = {"content": [{"type": "text", "text": "late done"}]}
         elif method == "tools/call":
             sys.stderr.write("call " + json.dumps(params.get("task")) + "\\n"); sys.stderr.flush()
             send({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": {"status": "working"}})
@@ -113,7 +126,22 @@ async def test_tasks_list_keeps_the_good_tasks_and_notes_the_malformed_one(conne
         assert [r.task_id for r in listed] == ["t-1"] and listed[0].tool is None
         assert any("tasks/list: the task has no taskId" in n for n in notes(c.store))
         assert [e.source for e in c.of_type(TaskUpdated)] == ["list"]
-        with pytest.raises(MalformedTask, match="asked about task 't-2'"):
-            await c.session.get_task("t-2")
+        with pytest.raises(MalformedTask, match="asked about task 't-9'"):
+            await c.session.get_task("t-9")
         sent = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "tasks/get"]
-        assert sent[-1]["params"] == {"taskId": "t-2"}
+        assert sent[-1]["params"] == {"taskId": "t-9"}
+
+
+async def test_a_tasks_result_that_never_answers_is_asked_again_once_the_task_ended(connect, edges):
+    """input_required: tasks/result is sent at once and blocks (no request timeout); the
+    server never answers it. When polls show the task completed, it gets the request
+    timeout, then a fresh tasks/result replaces it (the old one is cancelled)."""
+    async with connect(edges, timeout=1.0) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("stalled", {})
+        assert outcome.result["content"][0]["text"] == "late done" and outcome.task_id == "t-2"
+        results = [e for e in c.store if e.direction is Direction.OUT and e.method == "tasks/result"]
+        assert len(results) == 2
+        cancelled = [json.loads(e.raw)["params"] for e in c.store if e.method == "notifications/cancelled"]
+        assert [m["requestId"] for m in cancelled] == [json.loads(results[0].raw)["id"]]
+        assert any("t-2 is completed but its tasks/result" in n and "asking again" in n for n in notes(c.store))

@@ -173,19 +173,36 @@ class Follower:
         self.session._task_group.start_soon(self._wait_result, self.result_request)
 
     async def _wait_result(self, request: PendingRequest) -> None:
+        result: dict[str, Any] | None = None
+        error: BaseException | None = None
         try:
-            self.result = await request.wait()
+            result = await request.wait()
         except InspectorError as exc:
-            self.result_error = exc
+            error = exc
         finally:
-            self.result_done.set()
-        self.poke()
+            if request is self.result_request:  # a replaced one (see _legacy_result) counts for nothing
+                self.result, self.result_error = result, error
+                self.result_done.set()
+                self.poke()
 
     async def _legacy_result(self) -> dict[str, Any]:
         """The task ended (or its tasks/result answered): the CallToolResult, or its error."""
         record = self.record
         if self.result_request is None:
             await self._start_result(self.pending.timeout)
+        elif not self.result_done.is_set() and record.terminal:
+            # The task ended, yet the tasks/result sent at input_required has not answered:
+            # it gets the request timeout, then a fresh tasks/result takes its place.
+            with anyio.move_on_after(self.pending.timeout):
+                await self._guarded(self.result_done.wait())
+            if not self.result_done.is_set() and self.cancel_reason is None:
+                stale = self.result_request
+                seq = stale.entry.seq if stale.entry is not None else "?"
+                self.session.store.note(f"{self.where} is {record.status} but its tasks/result #{seq} did not answer: "
+                                        "asking again", task=record.task_id)
+                await self._start_result(self.pending.timeout)
+                with anyio.CancelScope(shield=True):
+                    await stale.cancel("replaced by a new tasks/result")
         await self._guarded(self.result_done.wait())
         if self.cancel_reason is not None:
             return await self._cancelled()
