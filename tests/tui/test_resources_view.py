@@ -254,3 +254,32 @@ async def test_resource_link_and_embedded_resource_in_a_result_open_in_the_view(
         await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.uri == "demo://logo.png",
                        what="the embedded blob")
         assert "32×32 px" in body_text(view)
+
+
+@pytest.mark.anyio
+async def test_json_contents_fold_as_a_tree():
+    from textual.widgets import Tree
+
+    from mcp_inspector.tui.widgets.resources.contents import JsonBlock
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await read_by_key(pilot, view, "demo://readme")
+        assert not view.contents.query(JsonBlock)
+        await read_by_key(pilot, view, "demo://config.json")
+        block = view.contents.query_one(JsonBlock)
+        assert block.data["server"] == "mcp-inspector-demo"
+        await pilot.press("t")
+        tree = view.contents.query_one(Tree)
+        assert tree.display and app.focused is tree
+        labels = [str(node.label) for node in tree.root.children]
+        assert any("features" in label for label in labels) and any("nested" in label for label in labels)
+        nested = next(node for node in tree.root.children if "nested" in str(node.label))
+        assert nested.is_expanded
+        tree.move_cursor(nested)
+        await pilot.press("space")  # folds it
+        assert not nested.is_expanded
+        await pilot.press("t")
+        assert not tree.display
+        assert not view.contents.tree_mode

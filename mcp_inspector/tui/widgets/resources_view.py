@@ -50,6 +50,8 @@ class ResourcesView(SessionView):
                 tooltip="Subscribe to the highlighted resource (again: unsubscribe)"),
         Binding("r", "reread", "Read again", id="resources.reread", tooltip="Read the shown resource again"),
         Binding("ctrl+l", "refresh", "List again", id="resources.refresh", tooltip="Fetch both lists again"),
+        Binding("t", "toggle_tree", "JSON tree", id="resources.json-tree",
+                tooltip="Show JSON contents as a foldable tree (again: as text)"),
         Binding("ctrl+g", "show_diff", "Diff", id="resources.diff", show=False,
                 tooltip="How the highlighted resource changed"),
         Binding("ctrl+x", "dismiss_changes", "Dismiss changes", id="resources.dismiss", show=False),
@@ -223,7 +225,10 @@ class ResourcesView(SessionView):
         except Exception as exc:  # noqa: BLE001 - a broken session must not crash the view
             self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
             return
-        self._read_done(uri, result, updates, (time.perf_counter() - started) * 1000, item)
+        try:
+            self._read_done(uri, result, updates, (time.perf_counter() - started) * 1000, item)
+        except Exception as exc:  # noqa: BLE001 - a result we cannot show is reported, never a crash
+            self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
 
     def _read_done(self, uri: str, result: Any, updates: int, elapsed_ms: float, item: dict[str, Any] | None) -> None:
         if uri != self.shown_uri:
@@ -253,10 +258,21 @@ class ResourcesView(SessionView):
             return
         self.shown_uri = uri
         self.read_at_updates = self.session.resource_updates.get(uri, 0) if self.session is not None else 0
-        self.contents.show_contents(uri, {"contents": [contents]}, item=self._listed(uri), source="embedded")
+        try:
+            self.contents.show_contents(uri, {"contents": [contents]}, item=self._listed(uri), source="embedded")
+        except Exception as exc:  # noqa: BLE001 - contents we cannot show are reported, never a crash
+            self.contents.show_read_error(uri, exc)
         self._show_stale()
 
     # -- actions -------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_tree":
+            return self.contents.check_action(action, parameters)
+        return True
+
+    def action_toggle_tree(self) -> None:
+        self.contents.action_toggle_tree()
+
     def action_focus_filter(self) -> None:
         self.resource_list.filter_input.focus()
 

@@ -30,6 +30,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ....core.protocol.json_text import JsonTextError, loads_strict
 from ....core.session.results import BlockInfo
 from ...traffic_text import clean
 from ..result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, human_size, text_body)
@@ -37,6 +38,7 @@ from ..result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, h
 HEX_PREVIEW = 256  # bytes shown in a hex preview
 MARKDOWN_MAX = 60_000  # characters rendered as Markdown; longer text is shown as plain text
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+TREE_MAX = 300_000  # characters of JSON that can be shown as a foldable tree (t)
 
 
 def hex_preview(data: bytes, limit: int = HEX_PREVIEW) -> str:
@@ -106,6 +108,37 @@ def decoded_blob(blob: str) -> tuple[bytes | None, str | None]:
         return None, "`blob` is not valid base64"
 
 
+class JsonBlock(Vertical):
+    """A JSON content: pretty text, or (t) a tree whose objects and arrays fold (enter / space)."""
+
+    DEFAULT_CSS = """
+    JsonBlock { height: auto; }
+    JsonBlock > Tree { height: auto; max-height: 30; }
+    """
+
+    def __init__(self, data: Any, *children: Widget) -> None:
+        super().__init__(*children, classes="block json-block")
+        self.data = data
+        self.json_tree: Any = None
+
+    def show_tree(self, on: bool) -> None:
+        for child in self.children:
+            if child is not self.json_tree and "block-header" not in child.classes:
+                child.display = not on
+        if on and self.json_tree is None:
+            from textual.widgets import Tree
+
+            self.json_tree = Tree("contents", classes="json-tree")
+            self.json_tree.add_json(self.data)
+            self.json_tree.root.expand()
+            for node in self.json_tree.root.children:
+                if len(node.children) <= 20:
+                    node.expand()
+            self.mount(self.json_tree)
+        elif self.json_tree is not None:
+            self.json_tree.display = on
+
+
 class ContentsPanel(ResultPanel):
     """Shows a read: ``show_reading``, ``show_contents``, ``show_error`` (inherited), ``show_note``."""
 
@@ -113,6 +146,8 @@ class ContentsPanel(ResultPanel):
         Binding("s", "subscribe", "Subscribe", id="resources.subscribe", tooltip="Subscribe to the shown resource (or stop)"),
         Binding("w", "save_result", "Save all", id="resources.save", tooltip="Save the whole read result as JSON"),
         Binding("p", "open_pager", "Pager", id="resources.pager", tooltip="Open the contents in $PAGER"),
+        Binding("t", "toggle_tree", "JSON tree", id="resources.json-tree",
+                tooltip="Show JSON contents as a foldable tree (again: as text)"),
     ]
     DEFAULT_CSS = """
     ContentsPanel #contents-stale { height: auto; padding: 0 1; background: $warning 25%; display: none; }
@@ -130,6 +165,22 @@ class ContentsPanel(ResultPanel):
         super().__init__(**kwargs)
         self.stale = Static("", id="contents-stale")
         self.uri: str | None = None  # what is shown
+        self.tree_mode = False  # JSON contents shown as trees
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_tree":
+            return bool(self.query(JsonBlock))
+        return True
+
+    def action_toggle_tree(self) -> None:
+        blocks = list(self.query(JsonBlock))
+        if not blocks:
+            return
+        self.tree_mode = not self.tree_mode
+        for block in blocks:
+            block.show_tree(self.tree_mode)
+        if self.tree_mode:
+            blocks[0].json_tree.focus()
 
     def compose(self):
         yield self.stale
@@ -224,7 +275,24 @@ class ContentsPanel(ResultPanel):
             return Vertical(*widgets, classes="block"), False
         body, cut = text_body(text, language="json" if is_json(mime) else None)
         widgets.extend(body)
+        data = self._json_data(text, mime)
+        if data is not None:
+            block = JsonBlock(data, *widgets)
+            if self.tree_mode:
+                self.call_after_refresh(block.show_tree, True)
+            return block, cut
         return Vertical(*widgets, classes="block"), cut
+
+    @staticmethod
+    def _json_data(text: str, mime: str | None) -> Any:
+        """The parsed JSON of a content that is an object or array and small enough for a tree."""
+        if len(text) > TREE_MAX or not (is_json(mime) or text.lstrip()[:1] in ("{", "[")):
+            return None
+        try:
+            data = loads_strict(text)
+        except JsonTextError:
+            return None
+        return data if isinstance(data, (dict, list)) else None
 
     def _blob(self, index: int, content: dict[str, Any], mime: str | None, stem: str) -> Widget:
         data, problem = decoded_blob(content["blob"])
