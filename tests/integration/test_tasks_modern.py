@@ -15,8 +15,9 @@ import anyio
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import (InspectorError, MalformedTask, ProtocolViolation, RpcError, TaskCancelled,
-                                                TaskTimedOut)
+from mcp_inspector.core.protocol.errors import (InputDeclined, InspectorError, MalformedTask, ProtocolViolation, RpcError,
+                                                TaskCancelled, TaskTimedOut)
+from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import InputRequested, TaskUpdated
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -162,6 +163,7 @@ async def test_an_unknown_status_is_a_clear_error(connect):
     async with connect(MODERN, era="auto") as c:
         with pytest.raises(MalformedTask, match="unknown status 'paused'"):
             await c.session.call_tool("research", {"topic": "x", "weird": True})
+        assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]  # not left running
         assert (await c.session.call_tool("echo", {"text": "still here"})).result["content"][0]["text"] == "still here"
 
 
@@ -231,3 +233,15 @@ async def test_status_notifications_come_on_the_listen_stream_while_the_task_is_
         await until(lambda: "taskIds" not in sent(c.store, "subscriptions/listen")[-1]["params"]["notifications"])
         assert c.session.subscriptions.task_ids == []
         assert not [e for e in c.store if e.kind is Kind.EVENT and b"did not acknowledge" in e.raw]
+
+
+async def test_a_refused_sampling_input_request_cancels_the_task(connect):
+    """A sampling/createMessage the client refuses has no answer to send back (the MRTR
+    rule, InputDeclined): the follow ends and the task is cancelled, not left waiting."""
+    async with connect(MODERN, era="auto", auto_refresh=False, handlers=build_handlers(sampling="decline")) as c:
+        with pytest.raises(InputDeclined, match="sampling/createMessage input request 'draft-1'"):
+            await c.session.call_tool("research", {"topic": "x", "draft": True})
+        assert not sent(c.store, "tasks/update")
+        assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
+        assert c.session.tasks["task-1"].cancel_requested == "the client declined the task's input request"
+        assert c.session.tasks["task-1"].status == "cancelled"

@@ -27,7 +27,8 @@ Tools:
   sources"), then with ``ask`` input_required with the elicitation inputRequest
   ``clarify-1`` (sent again on every poll until ``tasks/update`` answers it; each
   tasks/update is logged on stderr as ``tasks/update <json>``), working ("Continuing
-  with <answer>"), then completed with ``Report on <topic> (<answer>)``. ``fail``: failed
+  with <answer>"), then completed with ``Report on <topic> (<answer>)``. ``draft``: the
+  inputRequest is a ``sampling/createMessage`` (``draft-1``) instead. ``fail``: failed
   with the JSON-RPC error -32603 instead; ``never``: working forever; ``weird``: status
   ``paused`` (not a status). ``tasks/cancel`` acknowledges and makes it cancelled; an
   unknown taskId gets -32602. A listen stream that asks for its ``taskIds`` gets
@@ -116,7 +117,7 @@ class Server:
             tool("cancel_other", "Send notifications/cancelled for this very call (forbidden), then answer"),
             tool("research", "Research a topic as a task (tasks extension)", {
                 "topic": {"type": "string"}, "ask": {"type": "boolean"}, "fail": {"type": "boolean"},
-                "never": {"type": "boolean"}, "weird": {"type": "boolean"}}),
+                "never": {"type": "boolean"}, "weird": {"type": "boolean"}, "draft": {"type": "boolean"}}),
         ]
         self.tasks: dict[str, dict] = {}  # taskId -> the research task's state
         self.listen_id = None
@@ -392,6 +393,10 @@ class Server:
         elif args.get("fail"):
             task.update(status="failed", statusMessage="Tool execution failed: the research backend is down",
                         error={"code": -32603, "message": "the research backend is down"})
+        elif args.get("draft") and state["answer"] is None:
+            task.update(status="input_required", statusMessage="Drafting", inputRequests={"draft-1": {
+                "method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "Draft it"}}], "maxTokens": 20}}})
         elif args.get("ask") and state["answer"] is None:
             task.update(status="input_required", statusMessage="Which interpretation?", inputRequests={"clarify-1": {
                 "method": "elicitation/create", "params": {
@@ -427,6 +432,9 @@ class Server:
             answer = (params.get("inputResponses") or {}).get("clarify-1")
             if isinstance(answer, dict) and task["status"] == "input_required":
                 state["answer"] = (answer.get("content") or {}).get("interpretation") or answer.get("action")
+            draft = (params.get("inputResponses") or {}).get("draft-1")
+            if isinstance(draft, dict) and task["status"] == "input_required":
+                state["answer"] = (draft.get("content") or {}).get("text")
             self.result(rid, {})
         else:  # tasks/cancel: an acknowledgement; the task is cancelled if it still runs
             self.log(f"tasks/cancel {task['taskId']}")

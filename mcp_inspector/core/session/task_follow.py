@@ -68,16 +68,21 @@ class Follower:
             with anyio.CancelScope(shield=True):
                 await self._cancel_quietly("the caller stopped waiting")
             raise
-        except InputDeclined:
-            await self._cancel_quietly("the client declined the task's input request")
-            raise
         except (_Overdue, RequestTimeout) as exc:
             deadline = pending.hard_deadline
             if isinstance(exc, RequestTimeout) and not (deadline is not None and time.perf_counter() >= deadline - 0.01):
-                raise  # one request's own timeout
+                await self._cancel_quietly(f"the follow ended: {exc}")  # one request's own timeout
+                raise
             status = self.record.status
             await self._cancel_quietly(f"no terminal status within the maximum total time of {pending.max_total:g} s")
             raise TaskTimedOut("tools/call", self.record.task_id, pending.max_total or 0.0, status) from None
+        except Exception as exc:
+            # No one follows the task any more (a refused input request, a malformed reply...):
+            # a live one is cancelled rather than left running (a terminal one is left alone).
+            if not isinstance(exc, TaskCancelled):
+                await self._cancel_quietly("the client declined the task's input request"
+                                           if isinstance(exc, InputDeclined) else f"the follow ended: {exc}")
+            raise
         finally:
             pending.cancel_hook = None
             if token is not None and connection._by_token.get(token) is pending:
