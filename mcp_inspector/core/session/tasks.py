@@ -45,8 +45,9 @@ The API (the TUI and the CLI code against it)
   malformed task :class:`~..protocol.errors.MalformedTask`. While it follows, ``pending.
   cancel()`` ends the task with ``tasks/cancel`` (through ``pending.cancel_hook``; it
   returns at once, finish_tool_call raises TaskCancelled once tasks/cancel answered);
-  so does a caller that stops waiting (a cancelled scope), or an input request the
-  client refused (InputDeclined). Events for a task may come before its "created" one (a
+  a follow that ends any other way while the task lives (a caller that stops waiting, a
+  refused input request: InputDeclined, a malformed reply, a poll's timeout) sends
+  tasks/cancel too (bounded: 2 s) rather than leave the task running. Events for a task may come before its "created" one (a
   server may send a status notification before its CreateTaskResult: ``first_seq`` and
   ``tool`` are then None until "created"); the record fills them in.
 * ``session.list_tasks()`` (legacy, every page) ``-> list[TaskRecord]``,
