@@ -48,15 +48,19 @@ def declares_tasks(session: Any) -> bool:
     return isinstance(caps.get("tasks"), dict)
 
 
+def timestamp(value: Any) -> float | None:
+    """An ISO 8601 time the server sent (createdAt, lastUpdatedAt) as a Unix time."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
 def age_text(record: Any, now: float) -> str:
     """How long ago the task was created (the server's createdAt, else when we first saw it)."""
-    created = record.task.get("createdAt")
-    start = record.created
-    if isinstance(created, str):
-        try:
-            start = datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            pass
+    start = timestamp(record.task.get("createdAt")) or record.created
     seconds = max(0.0, now - start)
     if seconds < 120:
         return f"{seconds:.0f} s"
@@ -166,7 +170,7 @@ class TasksView(SessionView):
             table.add_row(
                 short_id(record.task_id),
                 record.tool or "—",
-                Text(status.replace("_", " "), style=STATUS_STYLES.get(status, "")),
+                Text(status.replace("_", " "), style=STATUS_STYLES.get(status, ""), justify="left"),
                 " ".join(str(message).split())[:80] if message else "",
                 age_text(record, now),
                 seconds_text(task.get("ttlMs" if modern else "ttl"), 1000) or "—",
@@ -229,8 +233,10 @@ class TasksView(SessionView):
         from ...core.session.legacy import ToolCallOutcome
 
         tool = self.session.tool(record.tool) if record.tool and self.session is not None else None
+        created, updated = timestamp(record.task.get("createdAt")), timestamp(record.task.get("lastUpdatedAt"))
+        took = (updated - created) * 1000 if created is not None and updated is not None and updated >= created else 0.0
         return ToolCallOutcome(record.tool or f"task {short_id(record.task_id)}", {}, result,
-                               analyze_tool_result(result, tool), task_id=record.task_id)
+                               analyze_tool_result(result, tool), elapsed_ms=took, task_id=record.task_id)
 
     @work(group="task-result", exclusive=True, exit_on_error=False)
     async def _fetch_result(self, task_id: str) -> None:
