@@ -115,16 +115,24 @@ async def cmd_ping(session: McpSession, ctx: Context, args: Any) -> int:
     return exit_codes.OK
 
 
-async def _exact(ctx: Context, pending: PendingRequest) -> tuple[dict[str, Any], str | None]:
-    """Wait for a reply; in --json mode an error reply is printed exactly before it is raised."""
+async def finish_exact(session: McpSession, ctx: Context, pending: Any) -> tuple[dict[str, Any], str | None]:
+    """``session.finish_request`` (MRTR rounds answered in 2026-07-28), with the exact ``result``
+    member of the last reply; in --json mode an error reply is printed exactly before it is raised."""
     try:
-        result = await pending.wait()
+        result = await session.finish_request(pending)
     except RpcError:
-        if ctx.options.json and pending.reply is not None:
-            out(jsonrpc.raw_member(pending.reply.raw, "error") or "null")
+        last = _last_round(pending)
+        if ctx.options.json and last.reply is not None:
+            out(jsonrpc.raw_member(last.reply.raw, "error") or "null")
         raise
-    raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
-    return result, raw
+    last = _last_round(pending)
+    return result, jsonrpc.raw_member(last.reply.raw, "result") if last.reply is not None else None
+
+
+def _last_round(pending: Any) -> Any:
+    while getattr(pending, "successor", None) is not None:
+        pending = pending.successor
+    return pending
 
 
 async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
@@ -133,8 +141,8 @@ async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
     if arguments:
         params["arguments"] = arguments
     ctx.step = "prompts/get"
-    pending = await session.connection.send_request("prompts/get", params)
-    result, raw = await _exact(ctx, pending)
+    pending = await session.begin_request("prompts/get", params)  # MRTR rounds answered in 2026-07-28
+    result, raw = await finish_exact(session, ctx, pending)
     out(raw or json.dumps(result)) if ctx.options.json else out(render.prompt_result(result))
     return exit_codes.OK
 

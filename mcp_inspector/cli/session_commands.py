@@ -34,7 +34,7 @@ from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from . import exit_codes, render
 from .arguments import parse_pairs, require_utf8
-from .commands import _list, out, out_json
+from .commands import _list, finish_exact, out, out_json
 from .exit_codes import UsageError
 from .runner import Context
 
@@ -128,26 +128,6 @@ async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
     result, raw = await finish_exact(session, ctx, pending)
     out(raw or json.dumps(result)) if ctx.options.json else out(render.read_result(result))
     return exit_codes.OK
-
-
-async def finish_exact(session: McpSession, ctx: Context, pending: Any) -> tuple[dict[str, Any], str | None]:
-    """``session.finish_request`` (MRTR rounds answered in 2026-07-28), with the exact ``result``
-    member of the last reply; in --json mode an error reply is printed exactly before it is raised."""
-    try:
-        result = await session.finish_request(pending)
-    except RpcError:
-        last = _last_round(pending)
-        if ctx.options.json and last.reply is not None:
-            out(jsonrpc.raw_member(last.reply.raw, "error") or "null")
-        raise
-    last = _last_round(pending)
-    return result, jsonrpc.raw_member(last.reply.raw, "result") if last.reply is not None else None
-
-
-def _last_round(pending: Any) -> Any:
-    while getattr(pending, "successor", None) is not None:
-        pending = pending.successor
-    return pending
 
 
 async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:

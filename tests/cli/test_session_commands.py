@@ -267,3 +267,14 @@ def test_modern_sdk_server_read_of_a_template_and_log_level(record):
     assert json.loads(sent["raw"])["params"]["uri"] == "greeting://Ada%20Lovelace"
     logs = cli("call", "progress_and_log", "--log-level", "info", *sdk)
     assert logs.returncode == 0 and "[info] sdk-http-fixture: step 1" in logs.stderr
+
+
+def test_get_and_read_answer_mrtr_rounds_in_the_modern_era(record):
+    # modern_raw_server's greet prompt and memo://ask first ask for input (input_required)
+    got = cli("get", "greet", "--json", "--record", record, *MODERN_RAW)
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["messages"][0]["content"]["text"] == "hello ?"
+    sent = [r for r in record_lines(record) if r.get("method") == "prompts/get" and r.get("dir") == "out"]
+    assert len(sent) == 2 and "inputResponses" in json.loads(sent[1]["raw"])["params"]
+    read = cli("read", "memo://ask", *MODERN_RAW)
+    assert read.returncode == 0 and "hello ?" in read.stdout
