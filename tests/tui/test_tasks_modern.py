@@ -74,3 +74,23 @@ async def test_modern_task_with_an_input_request_in_the_row_the_modal_and_the_ta
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.result_panel.kind == "ok", what="the result")
         assert "Report on bees (technical)" in json.dumps(view.result_panel.payload)
+
+
+async def test_a_malformed_task_ends_its_row_as_failed_in_words():
+    """``long`` answers resultType "task" with the Task nested (no taskId inline): the call fails
+    in words, and its row says failed (its tools/call was answered, but nothing came of it)."""
+    done: list = []
+    app = live_app(ServerSpec("modern", MODERN, source="test"), timeout=20)
+    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "long")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
+        assert isinstance(done[0], CallFailed)
+        row = app.main.inflight.rows[-1]
+        await wait_for(pilot, lambda: "failed" in str(row.query_one(".inflight-timing", Static).render()),
+                       what="the row's end")
+        assert row.has_class("finished-error") and not row.has_class("finished-ok")
+        assert "taskId" in str(done[0].error)
+        assert app.main.result_panel.kind == "rpc-error"  # a protocol violation, in words

@@ -214,6 +214,17 @@ class InFlightRow(Vertical, can_focus=True):
             self.call_ended = True
             self.call_error = error
             self.update_view()
+        elif error is not None and self.current.done and self.current.error is None and not self.call_ended:
+            # answered, yet the call failed (a malformed task, a result that could not be taken): say so
+            self.call_ended = True
+            self.call_error = error
+            if self.finished_at is not None:
+                text, css = ended_text(error)
+                self.remove_class("finished-ok")
+                self.add_class(css)
+                timing = self.query_one_optional(".inflight-timing", Static)
+                if timing is not None:
+                    timing.update(Text(text))
 
     def follow_rounds(self) -> PendingRequest:
         """The request of this call in flight now: the first, or the newest MRTR retry."""
