@@ -6,6 +6,7 @@ Prompts (``prompts/list``, ``listChanged``):
 - ``media``: every content type, one message each: text, image, audio, resource_link,
   an embedded text resource, an embedded blob, an unknown type; and a ``system`` role;
 - ``broken``: a malformed result (``messages`` is not an array);
+- ``stall``: answers after 30 s unless ``notifications/cancelled`` comes first;
 - ``toggle``: answers, then changes the list (adds ``extra``, changes ``pick``'s
   description, removes ``broken``) and sends ``notifications/prompts/list_changed``.
 
@@ -42,6 +43,7 @@ PROMPTS = [
     {"name": "media", "description": "Every content type."},
     {"name": "broken", "description": "A malformed result."},
     {"name": "toggle", "description": "Changes the prompt list."},
+    {"name": "stall", "description": "Answers after 30 s (unless cancelled)."},
 ]
 MEDIA = [
     {"role": "user", "content": {"type": "text", "text": "Look at these."}},
@@ -88,7 +90,7 @@ def get_prompt(msg_id, name, arguments: dict) -> None:
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": "nope"}})
     elif name == "toggle":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": []}})
-        PROMPTS[:] = [dict(PROMPTS[0], description="Changed."), PROMPTS[1], PROMPTS[3],
+        PROMPTS[:] = [dict(PROMPTS[0], description="Changed."), PROMPTS[1], PROMPTS[3], PROMPTS[4],
                       {"name": "extra", "description": "Added by toggle."}]
         write({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
     else:
@@ -107,6 +109,8 @@ async def answer(msg_id, method: str, params: dict) -> None:
     elif method == "prompts/list":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"prompts": PROMPTS}})
     elif method == "prompts/get":
+        if params.get("name") == "stall":
+            await asyncio.sleep(30)
         get_prompt(msg_id, params.get("name"), params.get("arguments") or {})
     elif method == "completion/complete":
         value = (params.get("argument") or {}).get("value", "")

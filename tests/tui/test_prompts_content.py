@@ -124,7 +124,7 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
         assert [p["name"] for p in plist.removed] == ["broken"]
         assert "+1 new · ~1 changed · -1 gone" in str(plist.query_one("#prompt-summary").render())
         options = [plist.option_list.get_option_at_index(i) for i in range(plist.option_list.option_count)]
-        assert [str(o.prompt).split("\n")[0].strip() for o in options] == ["~ Pick two ◆", "media", "toggle", "+ extra", "- broken"]
+        assert [str(o.prompt).split("\n")[0].strip() for o in options] == ["~ Pick two ◆", "media", "toggle", "stall", "+ extra", "- broken"]
         assert options[-1].disabled
         # the shown prompt's form follows its new definition
         plist.select_name("pick")
@@ -137,7 +137,7 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
         old = app.main.connection.live
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: app.main.connection.live not in (None, old), what="the new session")
-        await wait_for(pilot, lambda: [p["name"] for p in plist.prompts] == ["pick", "media", "broken", "toggle"],
+        await wait_for(pilot, lambda: [p["name"] for p in plist.prompts] == ["pick", "media", "broken", "toggle", "stall"],
                        what="the new list")
         assert plist.marks == {} and plist.removed == []
 
@@ -195,3 +195,26 @@ async def test_a_recording_says_it_is_read_only():
         assert "read-only recording" in view.prompt_list.note
         await pilot.press("ctrl+s")
         assert "Choose a prompt first" in str(view.status.render()) or "read-only" in str(view.status.render())
+
+
+@pytest.mark.anyio
+async def test_ctrl_k_cancels_a_get_in_flight_and_is_the_fields_key_otherwise():
+    app = live_app(spec())
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        # no get in flight: ctrl+k in a field deletes to the end, as in any Input
+        assert view.prompt_list.select_name("pick")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", *"abc", "home", "ctrl+k")
+        assert view.fields()[0].value == ""
+        assert view.prompt_list.select_name("stall")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", "ctrl+s")
+        await wait_for(pilot, lambda: view.get_pending is not None, what="the get in flight")
+        assert "ctrl+k cancels" in str(view.status.render())
+        request_id = json.loads(outgoing(app, "prompts/get")[-1].raw)["id"]
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: view.getting is None, what="the cancel")
+        assert str(view.status.render()).startswith("⊘ stall: cancelled")
+        cancels = [json.loads(e.raw)["params"] for e in outgoing(app, "notifications/cancelled")]
+        assert cancels and cancels[-1]["requestId"] == request_id

@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...core.protocol.errors import InspectorError, RpcError
+from ...core.protocol.errors import InspectorError, RequestCancelled, RpcError
 from ...core.protocol.jsonrpc import ERROR_NAMES
 from ..http_text import explain_error
 from ..traffic_text import clean
@@ -59,6 +59,8 @@ class PromptsView(SessionView):
 
     BINDINGS = [
         Binding("ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"),
+        # priority, and only while a get is in flight: otherwise ctrl+k stays the fields' own key
+        Binding("ctrl+k", "cancel_get", "Cancel get", id="prompts.cancel", priority=True),
         Binding("escape", "back_to_list", "List", id="prompts.back", show=False),
         Binding("slash", "filter", "Filter", id="prompts.filter", show=False),
     ]
@@ -94,6 +96,7 @@ class PromptsView(SessionView):
         self.current: dict[str, Any] | None = None  # the prompt whose form is shown
         self.drafts: dict[str, dict[str, str]] = {}  # prompt name -> argument -> value
         self.getting: str | None = None  # the prompt being got
+        self.get_pending: Any = None  # its PendingRequest, once sent
         self._listed = False  # a list arrived (ListFetched or our own fetch)
         self._fetching = False
 
@@ -295,14 +298,19 @@ class PromptsView(SessionView):
             return
         arguments = {k: v for k, v in values.items() if v}
         self.getting = name
-        self._status(f"… getting {name}", "pending")
+        self._status(f"… getting {name} (ctrl+k cancels)", "pending")
+        self.refresh_bindings()
         self._get(session, name, arguments)
 
     @work(group="prompts-get", exit_on_error=False)
     async def _get(self, session: Any, name: str, arguments: dict[str, str]) -> None:
         started = time.perf_counter()
+        params: dict[str, Any] = {"name": name}
+        if arguments:
+            params["arguments"] = arguments
         try:
-            result = await session.get_prompt(name, arguments)
+            self.get_pending = await session.begin_request("prompts/get", params)
+            result = await session.finish_request(self.get_pending)
         except InspectorError as exc:
             self.post_message(PromptFailed(name, exc, (time.perf_counter() - started) * 1000))
             return
@@ -311,8 +319,22 @@ class PromptsView(SessionView):
             return
         self.post_message(PromptGot(name, arguments, result, (time.perf_counter() - started) * 1000))
 
+    def _got(self) -> None:
+        self.getting = self.get_pending = None
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_get":
+            return self.get_pending is not None and not self.get_pending.done
+        return True
+
+    def action_cancel_get(self) -> None:
+        pending = self.get_pending
+        if pending is not None and not pending.done:
+            self.run_worker(pending.cancel("cancelled by the user"), group="prompts-cancel", exit_on_error=False)
+
     def on_prompt_got(self, message: PromptGot) -> None:
-        self.getting = None
+        self._got()
         self.add_class("-has-result")
         problems = self.messages.show_result(message.name, message.result)
         count = len(self.messages.messages)
@@ -324,7 +346,7 @@ class PromptsView(SessionView):
         self.messages.focus()
 
     def on_prompt_failed(self, message: PromptFailed) -> None:
-        self.getting = None
+        self._got()
         self.add_class("-has-result")
         error = message.error
         took = self._took(message.elapsed_ms, " · after ")
@@ -339,6 +361,9 @@ class PromptsView(SessionView):
             if error.data is not None:
                 lines.append("\ndata: " + json.dumps(error.data, ensure_ascii=False)[:2000])
             self.messages.show_text(lines)
+        elif isinstance(error, RequestCancelled):
+            self._status(f"⊘ {message.name}: cancelled{took}", "error")
+            self.messages.show_text(Text(f"{error.reason} (notifications/cancelled was sent)"))
         else:
             self._status(f"✖ {message.name}: {type(error).__name__}: {error}{took}", "error")
             self.messages.show_text(Text(str(error)))
