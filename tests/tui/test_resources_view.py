@@ -191,6 +191,7 @@ async def test_subscribe_updates_stale_note_and_read_again():
         await wait_for(pilot, lambda: view.resource_list.updates.get("demo://clock", 0) >= 2, what="two updates")
         prompt = str(view.resource_list.option_list.get_option("r:demo://clock").prompt)
         assert "●" in prompt and "↻" in prompt
+        assert "demo://clock updated at" in str(view.resource_list.query_one("#resource-summary").render())
         assert view.contents.stale.has_class("-stale")
         assert "since read" in str(view.contents.stale.render()) and "press r" in str(view.contents.stale.render())
         reads = len(outgoing(app, "resources/read"))

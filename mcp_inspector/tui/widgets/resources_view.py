@@ -160,6 +160,7 @@ class ResourcesView(SessionView):
         if not isinstance(uri, str) or not hasattr(event, "seq"):
             return
         self.last_update[uri] = time.time()
+        self.resource_list.note_update(uri, self.time_format(self.last_update[uri]))
         self._refresh_marks()
 
     def _refresh_marks(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -28,6 +29,7 @@ KINDS = ("resources", "resource_templates")
 HEADINGS = {"resources": "Resources", "resource_templates": "Templates"}
 PREFIX = {"resources": "r:", "resource_templates": "t:"}
 MAX_SHOWN = 1000  # rows built per section; more matches are counted
+DEBOUNCE_ABOVE = 1000  # with more items than this, the filter waits for a pause in typing
 
 
 def item_title(item: dict[str, Any]) -> str:
@@ -114,6 +116,9 @@ class ResourceList(Vertical):
         self.subscribed: set[str] = set()
         self.updates: dict[str, int] = {}
         self._ids: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._prompts: dict[tuple, Text] = {}  # so filtering and marks do not rebuild every row
+        self._filter_timer: Any = None
+        self.last_update: tuple[str, str] | None = None
         self.hidden_matches = 0
 
     def compose(self) -> ComposeResult:
@@ -134,6 +139,7 @@ class ResourceList(Vertical):
                   error: str | None = None) -> None:
         """A new list of ``kind``; a non-empty diff marks what changed (None: a baseline)."""
         self.items[kind] = [item for item in items if isinstance(item, dict)]
+        self._prompts.clear()
         self.listed.add(kind)
         if error:
             self.errors[kind] = error
@@ -156,9 +162,26 @@ class ResourceList(Vertical):
         self._rebuild()
 
     def set_subscriptions(self, subscribed: set[str], updates: dict[str, int]) -> None:
-        if subscribed != self.subscribed or updates != self.updates:
-            self.subscribed, self.updates = set(subscribed), dict(updates)
-            self._rebuild()
+        """New subscribed marks / update counts: only the rows whose marks changed are redrawn."""
+        changed = (subscribed ^ self.subscribed) | {uri for uri in updates.keys() | self.updates.keys()
+                                                     if updates.get(uri) != self.updates.get(uri)}
+        if not changed:
+            return
+        self.subscribed, self.updates = set(subscribed), dict(updates)
+        if not self.is_mounted:
+            return
+        width = self._width()
+        for uri in changed:
+            option_id = PREFIX["resources"] + uri
+            entry = self._ids.get(option_id)
+            if entry is not None:
+                self.option_list.replace_option_prompt(option_id, self._prompt(*entry, self.marks.get(option_id), width))
+
+    def note_update(self, uri: str, when: str) -> None:
+        """The last notifications/resources/updated: which URI, when (shown in the summary)."""
+        self.last_update = (uri, when)
+        if self.is_mounted:
+            self._update_summary()
 
     def clear(self) -> None:
         self.items = {kind: [] for kind in KINDS}
@@ -204,6 +227,7 @@ class ResourceList(Vertical):
     # -- rendering -------------------------------------------------------------
     def on_mount(self) -> None:
         self._built_width = 0
+        self.watch(self.app, "theme", lambda _: self._restyle(), init=False)
         self._rebuild()
 
     def on_resize(self) -> None:
@@ -213,7 +237,25 @@ class ResourceList(Vertical):
     def _colour(self, variable: str) -> str:
         return self.app.theme_variables.get(variable, "") if self.is_attached else ""
 
+    def _restyle(self) -> None:
+        self._prompts.clear()
+        self._rebuild()
+
+    def _width(self) -> int:
+        return max(12, (self.option_list.scrollable_content_region.width or self.size.width or 30) - 1)
+
     def _prompt(self, kind: str, item: dict[str, Any], mark: str | None, width: int) -> Text:
+        uri = item.get("uri") if kind == "resources" else None
+        key = (id(item), mark, width, uri in self.subscribed, self.updates.get(uri, 0)) if isinstance(uri, str) \
+            else (id(item), mark, width, False, 0)
+        prompt = self._prompts.get(key)
+        if prompt is None:
+            if len(self._prompts) > 4 * MAX_SHOWN:
+                self._prompts.clear()
+            prompt = self._prompts[key] = self._make_prompt(kind, item, mark, width)
+        return prompt
+
+    def _make_prompt(self, kind: str, item: dict[str, Any], mark: str | None, width: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         if mark:
             glyph, variable = MARKS[mark]
@@ -247,7 +289,7 @@ class ResourceList(Vertical):
         option_list = self.option_list
         previous = self._highlighted_option()
         keep = previous.id if previous is not None else None
-        width = max(12, (option_list.scrollable_content_region.width or self.size.width or 30) - 1)
+        width = self._width()
         options: list[Option] = []
         self._ids = {}
         hidden = 0
@@ -309,13 +351,22 @@ class ResourceList(Vertical):
             parts.append(f"[{self._colour('tool-removed')}]-{gone} gone[/]")
         if parts:
             lines.append(" · ".join(parts) + " [dim]ctrl+g diff · ctrl+x dismiss[/]")
+        if self.last_update is not None:
+            uri, when = self.last_update
+            lines.append(f"↻ {escape(clean(uri))} updated at {escape(when)}")
         self.query_one("#resource-summary", Static).update("\n".join(lines))
 
     # -- events ------------------------------------------------------------------
     @on(Input.Changed, "#resource-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._rebuild()
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
+        if sum(len(items) for items in self.items.values()) > DEBOUNCE_ABOVE:
+            self._filter_timer = self.set_timer(0.12, self._rebuild)
+        else:
+            self._rebuild()
 
     @on(Input.Submitted, "#resource-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
