@@ -118,7 +118,7 @@ def _main(argv: list[str], early=None) -> int:
         from ..core.schema.validation import validate
 
         validate({"type": "object"}, {})
-    elif args.command in ("read", "complete"):
+    elif args.command in ("read", "complete", "subscribe"):
         from .session_commands import prepare
 
         prepare(args)  # the template and its variables, the completion's reference: usage errors now

@@ -33,9 +33,10 @@ commands:
   get PROMPT [k=v ...]      get a prompt (arguments are strings)
   complete (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context k=v ...]
                             completion/complete: the suggested values, one a line, then (total, hasMore)
-  subscribe URI [--for S] [--count N]
+  subscribe URI [--for S] [--count N] [--call TOOL [--call-args JSON]]
                             print each notifications/resources/updated of URI as a line until --for
-                            seconds pass, --count updates came, or Ctrl-C (then it unsubscribes)
+                            seconds pass, --count updates came, or Ctrl-C (then it unsubscribes);
+                            --call runs a tool once subscribed, in the same session
   tasks [list]              list the server's tasks (tasks/list)
   tasks get|result|cancel ID
                             a task's state (tasks/get), its result (tasks/result, waits), or cancel it
@@ -217,7 +218,7 @@ COMMAND_HELP = {
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
                 "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
-                "subscribe": " URI [--for SECONDS] [--count N]", "tasks": " [list | get ID | result ID | cancel ID]"}
+                "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]"}
 COMMAND_DETAILS = {
     "read": "A URI holding an RFC 6570 expression ({...}; a literal brace cannot be in a URI) is a template:\n"
             "it is expanded with the KEY=VALUE variables (every operator: {x} {+x} {#x} {/x*} {?x,y} ...) and the\n"
@@ -244,7 +245,7 @@ COMMAND_DETAILS = {
 VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
                  "--protocol-version", "--open", "--args", "--transport", "-H", "--header", "--bearer-token", "--era",
                  "--elicitation", "--sampling", "--root", "--report", "--log-level", "--prompt", "--template",
-                 "--context", "--for", "--count"}
+                 "--context", "--for", "--count", "--call", "--call-args"}
 
 
 def command_word(words: list[str]) -> str | None:
@@ -323,6 +324,11 @@ def build_parser(only: str | None = None) -> Parser:
     subscribe.add_argument("--for", metavar="SECONDS", dest="for_seconds", type=_positive, default=None,
                            help="stop (and unsubscribe) after this long; default: until Ctrl-C")
     subscribe.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N updates")
+    subscribe.add_argument("--call", metavar="TOOL", default=None,
+                           help="once subscribed, call this tool in the same session (a server may send updates "
+                                "only after a tool ran, e.g. server-everything's toggle-subscriber-updates)")
+    subscribe.add_argument("--call-args", metavar="JSON", default=None,
+                           help="the --call tool's arguments, a JSON object (or @file.json)")
     tasks = add("tasks")
     tasks.add_argument("action", nargs="?", default="list", choices=TASK_ACTIONS, metavar="ACTION",
                        help="list (default), get ID, result ID (waits for it) or cancel ID")

@@ -15,6 +15,9 @@ the server said either; ``--json`` prints the ``result`` exactly as sent.
 the notification's ``params`` as one JSON line), until ``--for`` seconds pass,
 ``--count`` updates came, or a stop signal; then it unsubscribes (legacy
 ``resources/unsubscribe``; in 2026-07-28 the subscriptions/listen stream drops the URI).
+``--call TOOL [--call-args JSON]`` calls a tool once subscribed, in the same session (a
+server may send updates only after some tool ran: server-everything's
+``toggle-subscriber-updates``, the demo's ``touch_resource``).
 """
 
 from __future__ import annotations
@@ -97,6 +100,12 @@ def prepare(args: Any) -> None:
         require_utf8(args.argument, "ARGUMENT")
         require_utf8(args.value, "VALUE")
         args.context_arguments = parse_pairs(args.context, json_values=False)
+    elif args.command == "subscribe":
+        from .arguments import parse_args_option
+
+        if args.call_args is not None and args.call is None:
+            raise UsageError("--call-args goes with --call TOOL")
+        args.call_arguments = parse_args_option(args.call_args) if args.call is not None else {}
 
 
 async def cmd_templates(session: McpSession, ctx: Context, args: Any) -> int:
@@ -188,6 +197,8 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     seen = 0
     try:
         with anyio.move_on_after(args.for_seconds):
+            if getattr(args, "call", None):
+                await _call_trigger(session, ctx, args.call, args.call_arguments)
             async for event in receive:
                 seen += 1
                 _print_update(session, ctx, event)
@@ -207,6 +218,20 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
     return exit_codes.OK
+
+
+async def _call_trigger(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
+    """``--call TOOL``: one tool call in the same session once subscribed (a server that sends
+    updates only after some tool ran, e.g. server-everything's toggle-subscriber-updates)."""
+    ctx.step = f"tools/call {name}"
+    outcome = await session.call_tool(name, arguments)
+    ctx.step = ""
+    texts = [block.block.get("text") for block in outcome.view.blocks if block.type == "text"]
+    summary = render.first_line(texts[0]) if texts and isinstance(texts[0], str) else "(no text)"
+    if outcome.view.is_error:
+        ctx.warn(f"--call {name} returned isError: {summary}")
+    else:
+        ctx.note(f"called {name}: {summary}")
 
 
 async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> None:

@@ -278,3 +278,25 @@ def test_get_and_read_answer_mrtr_rounds_in_the_modern_era(record):
     assert len(sent) == 2 and "inputResponses" in json.loads(sent[1]["raw"])["params"]
     read = cli("read", "memo://ask", *MODERN_RAW)
     assert read.returncode == 0 and "hello ?" in read.stdout
+
+
+@pytest.mark.everything
+def test_subscribe_on_server_everything_with_its_toggle_tool(server_everything):
+    # server-everything sends updates only after toggle-subscriber-updates ran in the same session
+    uri = "demo://resource/static/document/architecture.md"
+    result = cli("subscribe", uri, "--call", "toggle-subscriber-updates", "--count", "1", "--json",
+                 "--", *server_everything, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["uri"] == uri
+    assert "called toggle-subscriber-updates" in result.stderr
+
+
+def test_subscribe_call_with_arguments_on_the_demo(record):
+    result = cli("subscribe", "demo://readme", "--call", "touch_resource", "--call-args", '{"uri": "demo://readme"}',
+                 "--count", "1", "--record", record, *DEMO)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("updated demo://readme")
+    methods = [r.get("method") for r in record_lines(record) if r.get("dir") == "out"]
+    assert methods.index("resources/subscribe") < methods.index("tools/call") < methods.index("resources/unsubscribe")
+    lonely = cli("subscribe", "demo://readme", "--call-args", "{}", *DEMO)
+    assert lonely.returncode == 64 and "--call-args goes with --call" in lonely.stderr
