@@ -226,3 +226,20 @@ async def test_demo_server_suggests_styles(connect):
             assert requests(c.session)[-1]["params"]["context"] == {"arguments": {"text": "some text"}}
             await pilot.press("down", "enter")
             assert field.value == "casual"
+
+
+@pytest.mark.anyio
+async def test_removing_the_field_cancels_its_request_in_flight(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"slow")
+            await wait_for(pilot, lambda: field._pending is not None, what="the slow request in flight")
+            slow_id = requests(c.session)[0]["id"]
+            dropdown = field.dropdown
+            await field.remove()
+            await wait_for(pilot, lambda: cancels(c.session), what="notifications/cancelled")
+            assert cancels(c.session)[0]["params"]["requestId"] == slow_id
+            assert not dropdown.is_attached  # its list went with it

@@ -248,7 +248,8 @@ class CompletionInput(Input):
     def _cancel_in_flight(self, reason: str) -> None:
         pending, self._pending = self._pending, None
         if pending is not None and not pending.done:
-            self.run_worker(pending.cancel(reason), group="completion-cancel", exit_on_error=False)
+            # on the app: a field being removed still tells the server
+            self.app.run_worker(pending.cancel(reason), group="completion-cancel", exit_on_error=False)
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
