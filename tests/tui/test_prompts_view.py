@@ -243,3 +243,27 @@ async def test_everything_over_streamable_http_completes_and_gets(everything_htt
         await pilot.press("enter", "ctrl+s")
         await wait_for(pilot, lambda: view.messages.messages, what="the messages")
         assert view.messages.messages[0]["content"]["text"] == "Please promote Eve to the head of the Sales team."
+
+
+@pytest.mark.anyio
+async def test_everything_simple_and_args_prompts(server_everything):
+    app = live_app(everything_spec(server_everything))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await choose(pilot, view, "simple-prompt")
+        assert view.fields() == [] and app.focused.has_class("prompt-get")  # no arguments: the button
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.messages.messages, what="simple-prompt's messages")
+        assert view.messages.messages[0]["role"] == "user"
+        await choose(pilot, view, "args-prompt")
+        city = field(view, "city")
+        assert city.has_class("prompt-arg") and app.focused is city
+        labels = " ".join(str(s.render()) for s in view.form.query(".arg-label"))
+        assert "*required" in labels and "optional" in labels
+        await pilot.press("ctrl+s")
+        assert "Not sent" in status(view) and "city" in status(view)
+        await pilot.press(*"Paris", "escape", "ctrl+s")
+        await wait_for(pilot, lambda: view.messages.messages and "Paris" in json.dumps(view.messages.messages),
+                       what="args-prompt's messages")
+        assert view.messages.messages[0]["content"]["text"] == "What's weather in Paris?"
+        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"city": "Paris"}  # empty state left out
