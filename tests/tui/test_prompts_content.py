@@ -218,3 +218,17 @@ async def test_ctrl_k_cancels_a_get_in_flight_and_is_the_fields_key_otherwise():
         assert str(view.status.render()).startswith("⊘ stall: cancelled")
         cancels = [json.loads(e.raw)["params"] for e in outgoing(app, "notifications/cancelled")]
         assert cancels and cancels[-1]["requestId"] == request_id
+
+
+@pytest.mark.anyio
+async def test_a_server_without_prompts_says_so_and_is_not_asked(raw_server):
+    app = live_app(ServerSpec("raw", raw_server(), source="test"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected", what="the connection")
+        await pilot.press("8")
+        await wait_for(pilot, lambda: app.main.query("#view-prompts"), what="the Prompts view")
+        view = app.main.query_one("#view-prompts", PromptsView)
+        assert "declares no prompts capability" in view.prompt_list.note
+        assert outgoing(app, "prompts/list") == []
+        await pilot.press("ctrl+s")
+        assert "Choose a prompt first" in str(view.status.render())
