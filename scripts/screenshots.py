@@ -33,7 +33,7 @@ from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
-               "connect", "help", "prompts")
+               "connect", "help", "prompts", "resources", "resources-template")
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
@@ -79,6 +79,41 @@ async def prompts_shot(pilot, out: Path) -> None:
     await pilot.press("down", "enter", "ctrl+s")
     await wait_for(pilot, lambda: view.messages.messages, what="the prompt's messages")
     await take(pilot, out, "prompts")
+
+
+async def resources_shot(pilot, out: Path) -> None:
+    """The Resources view: demo://readme subscribed, read, touched since (stale), then a template filled."""
+    from mcp_inspector.tui.widgets.resources_view import ResourcesView
+
+    main = pilot.app.main
+    await pilot.press("7")
+    await wait_for(pilot, lambda: main.query("#view-resources"), what="the Resources view")
+    view = main.query_one("#view-resources", ResourcesView)
+    await wait_for(pilot, lambda: {"resources", "resource_templates"} <= view.resource_list.listed, what="the lists")
+    view.resource_list.select_uri("demo://readme")
+    view.resource_list.option_list.focus()
+    await pilot.press("s")
+    await wait_for(pilot, lambda: "demo://readme" in view.session.subscribed, what="the subscription")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
+    await pilot.press("1")
+    await call(pilot, main, "touch_resource", {"uri": "demo://readme"})
+    await pilot.press("7")
+    await wait_for(pilot, lambda: view.contents.stale.has_class("-stale"), what="the update")
+    pilot.app.clear_notifications()
+    await take(pilot, out, "resources")
+    view.resource_list.select_template("demo://files{/path*}{#section}")
+    view.resource_list.option_list.focus()
+    await pilot.press("enter", *"docs/gu")
+    form = view.template_form
+    await wait_for(pilot, lambda: form.query("Input") and form.query("Input").first().suggestions, what="path suggestions")
+    await pilot.press("tab", "tab", "down")
+    fields = list(form.query("Input").results())
+    await wait_for(pilot, lambda: fields[1].suggestions, what="section suggestions")
+    await pilot.press("tab", "enter")
+    await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == form.uri, what="the template read")
+    pilot.app.clear_notifications()
+    await take(pilot, out, "resources-template")
 
 
 async def run(out: Path) -> None:
@@ -130,6 +165,7 @@ async def run(out: Path) -> None:
         await take(pilot, out, "help")
         await pilot.press("escape")
         await prompts_shot(pilot, out)
+        await resources_shot(pilot, out)
 
 
 def start_http_server() -> tuple[subprocess.Popen, str]:
