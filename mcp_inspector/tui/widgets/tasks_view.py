@@ -31,8 +31,9 @@ from .result_view import ResultPanel
 from .session_view import SessionView
 from .shown_timer import ShownTimer
 
-COLUMNS = (("task", "Task"), ("tool", "Tool"), ("status", "Status"), ("message", "Message"), ("age", "Age"),
-           ("ttl", "TTL"), ("poll", "Poll"), ("updates", "Seen"))
+#: (key, label, width: None sizes to the content)
+COLUMNS = (("task", "Task", 10), ("tool", "Tool", None), ("status", "Status", 14), ("message", "Message", None),
+           ("age", "Age", 6), ("ttl", "TTL", 7), ("poll", "Poll", 6), ("updates", "Seen", 4))
 STATUS_STYLES = {"working": "bold", "input_required": "bold reverse", "completed": "green", "failed": "bold red",
                  "cancelled": "yellow"}
 
@@ -93,6 +94,7 @@ class TasksView(SessionView):
         self._note = Static("", id="tasks-note")
         self._ages: ShownTimer | None = None
         self.listed: str = ""  # what the last refresh said
+        self.mask_volatile = False  # snapshots: task ids by number, no ages or durations
 
     def compose(self) -> ComposeResult:
         yield self._note
@@ -100,8 +102,9 @@ class TasksView(SessionView):
         yield self.result_panel
 
     def on_mount(self) -> None:
-        for key, label in COLUMNS:
-            self.table.add_column(label, key=key)
+        self.mask_volatile = bool(getattr(self.app, "snapshot_mode", False))
+        for key, label, width in COLUMNS:
+            self.table.add_column(label, key=key, width=width)
         self.result_panel.clear()
         self._ages = ShownTimer(self, self.AGE_INTERVAL, self.refresh_rows, "task-ages")
         self.refresh_rows()
@@ -162,20 +165,21 @@ class TasksView(SessionView):
         records = self.records()
         now = time.time()
         table.clear()
+        numbers = {record.task_id: len(records) - index for index, record in enumerate(records)}
         for record in records:
             task = record.task
             modern = "ttlMs" in task or "pollIntervalMs" in task
             status = record.status
             message = task.get("statusMessage")
             table.add_row(
-                short_id(record.task_id),
+                f"#{numbers[record.task_id]}" if self.mask_volatile else short_id(record.task_id),
                 record.tool or "—",
                 Text(status.replace("_", " "), style=STATUS_STYLES.get(status, ""), justify="left"),
                 " ".join(str(message).split())[:80] if message else "",
-                age_text(record, now),
+                "…" if self.mask_volatile else age_text(record, now),
                 seconds_text(task.get("ttlMs" if modern else "ttl"), 1000) or "—",
                 seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000) or "—",
-                str(record.updates),
+                "…" if self.mask_volatile else str(record.updates),
                 key=record.task_id,
             )
         if selected is not None:
@@ -235,6 +239,8 @@ class TasksView(SessionView):
         tool = self.session.tool(record.tool) if record.tool and self.session is not None else None
         created, updated = timestamp(record.task.get("createdAt")), timestamp(record.task.get("lastUpdatedAt"))
         took = (updated - created) * 1000 if created is not None and updated is not None and updated >= created else 0.0
+        if self.mask_volatile:
+            took = 0.0
         return ToolCallOutcome(record.tool or f"task {short_id(record.task_id)}", {}, result,
                                analyze_tool_result(result, tool), elapsed_ms=took, task_id=record.task_id)
 
