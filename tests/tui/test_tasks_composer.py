@@ -53,13 +53,21 @@ async def test_optional_task_toggle_off_then_on_and_required_note():
         assert "task" not in last_call(app)  # off: an ordinary call
         assert isinstance(done[0], CallFinished) and done[0].outcome.task_id is None
 
+        await composer.set_arguments({"topic": "owls", "sections": 2, "duration_seconds": 1.0})
         toggle.focus()
         await pilot.press("space")  # on, by keyboard
         assert toggle.value and composer.run_as_task
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: main.inflight.rows and main.inflight.rows[-1].task_id, what="the task row")
         row = main.inflight.rows[-1]
-        await wait_for(pilot, lambda: len(done) == 2, timeout=15, what="the task")
+        seen: set[str] = set()
+
+        def watch() -> bool:
+            seen.add(str(row.query_one(".inflight-message", Static).render()))
+            return len(done) == 2
+
+        await wait_for(pilot, watch, timeout=15, what="the task")
+        assert any("· working" in text and "progress 1/2" in text for text in seen), seen  # its progress, on the task's line
         assert "task" in last_call(app)  # on: params.task
         assert isinstance(done[1], CallFinished) and done[1].outcome.task_id == row.task_id
         assert "Pretend findings about owls" in json.dumps(main.result_panel.payload)

@@ -291,7 +291,11 @@ class InFlightRow(Vertical, can_focus=True):
 
     def _show_task(self, message: Static, timing: Static, button: Button) -> None:
         task = self.task_info or task_in(self.current.result) or {}
-        message.update(task_line(task, self._polls()))
+        line = task_line(task, self._polls())
+        progress = self.pending.progress  # the call's progress token stays valid while its task runs
+        if progress is not None:
+            line.append(f" · progress {progress.progress:g}" + (f"/{progress.total:g}" if progress.total else ""))
+        message.update(line)
         modern = "pollIntervalMs" in task or "ttlMs" in task
         parts = [f"{time.perf_counter() - self.started:5.1f} s"]
         interval = seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000)
