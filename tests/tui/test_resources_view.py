@@ -284,3 +284,26 @@ async def test_json_contents_fold_as_a_tree():
         await pilot.press("t")
         assert not tree.display
         assert not view.contents.tree_mode
+
+
+@pytest.mark.anyio
+async def test_the_palette_opens_the_view_and_keys_remap_by_binding_id():
+    from mcp_inspector.tui.commands import InspectorCommands
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        commands = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
+        await commands["views: Resources"]()
+        await wait_for(pilot, lambda: app.main.current_view == "resources", what="the Resources view")
+        view = app.main.query_one("#view-resources", ResourcesView)
+        await wait_for(pilot, lambda: "resources" in view.resource_list.listed, what="the list")
+        app.set_keymap({"resources.subscribe": "u", "resources.reread": "ctrl+e"})
+        await highlight(pilot, view, "demo://readme")
+        await pilot.press("s")
+        await pilot.pause(0.1)
+        assert sent(app, "resources/subscribe") == []  # s is no longer the key
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "demo://readme" in view.session.subscribed, what="the subscription")
+        await pilot.press("ctrl+e")  # nothing shown yet: reads the highlighted resource
+        await wait_for(pilot, lambda: view.contents.uri == "demo://readme" and view.contents.kind == "ok", what="the read")
