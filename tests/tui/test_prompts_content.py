@@ -192,9 +192,41 @@ async def test_a_recording_says_it_is_read_only():
         await pilot.press("8")
         await wait_for(pilot, lambda: app.main.query("#view-prompts"), what="the Prompts view")
         view = app.main.query_one("#view-prompts", PromptsView)
-        assert "read-only recording" in view.prompt_list.note
+        assert view.prompt_list.note == "A read-only recording: no prompts/list was recorded."
         await pilot.press("ctrl+s")
-        assert "Choose a prompt first" in str(view.status.render()) or "read-only" in str(view.status.render())
+        assert "Choose a prompt first" in str(view.status.render())
+
+
+@pytest.mark.anyio
+async def test_a_recording_shows_its_prompts_and_recorded_results(tmp_path):
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    path = tmp_path / "prompts.jsonl"
+    app = live_app(spec(), record=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        await get(pilot, view, "media")
+        assert len(view.messages.messages) == 8
+    recording = make_app(None, open_file=str(path), config=TuiConfig())
+    async with recording.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: recording.main.replay is not None, what="the recording")
+        await pilot.press("8")
+        await wait_for(pilot, lambda: recording.main.query("#view-prompts"), what="the Prompts view")
+        view = recording.main.query_one("#view-prompts", PromptsView)
+        await wait_for(pilot, lambda: view.prompt_list.prompts, what="the recorded list")
+        assert [p["name"] for p in view.prompt_list.prompts] == ["pick", "media", "broken", "toggle", "stall"]
+        assert "the prompts as recorded" in view.prompt_list.note
+        await get(pilot, view, "media")  # the recorded result, nothing sent
+        assert len(view.messages.messages) == 8 and "as recorded (read-only)" in str(view.status.render())
+        await get(pilot, view, "broken")  # never got while recording
+        assert "no prompts/get of broken" in str(view.status.render())
+        assert view.prompt_list.select_name("pick")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", *"item")
+        await pilot.pause(0.35)
+        field = view.fields()[0]
+        assert field.requests_sent == 0 and not field.list_open  # no completion from a recording
 
 
 @pytest.mark.anyio

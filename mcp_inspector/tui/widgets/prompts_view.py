@@ -31,6 +31,7 @@ from ..traffic_text import clean
 from .completion_input import CompletionInput
 from .prompts.messages import PromptMessages
 from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title
+from .prompts.recorded import recorded_prompts
 from .session_view import SessionView
 
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
@@ -97,6 +98,7 @@ class PromptsView(SessionView):
         self.drafts: dict[str, dict[str, str]] = {}  # prompt name -> argument -> value
         self.getting: str | None = None  # the prompt being got
         self.get_pending: Any = None  # its PendingRequest, once sent
+        self.recorded: dict[str, Any] = {}  # a recording's prompts/get results, by prompt name
         self._listed = False  # a list arrived (ListFetched or our own fetch)
         self._fetching = False
 
@@ -134,7 +136,7 @@ class PromptsView(SessionView):
             self.prompt_list.clear_marks()  # a new session's first list is a new baseline
         if session is None:
             if self.read_only:
-                self.prompt_list.set_note("A read-only recording: prompts cannot be listed or got.")
+                self._show_recorded()
             else:
                 self.prompt_list.set_note("Not connected: the list is as it was last seen.")
             return
@@ -152,6 +154,20 @@ class PromptsView(SessionView):
             self._fetching = True
             self.prompt_list.set_note("Listing prompts…")
             self._fetch(session)
+
+    def _show_recorded(self) -> None:
+        """A recording: the prompts as listed in it, and its prompts/get results (nothing is sent)."""
+        listed, self.recorded = recorded_prompts(self.store)
+        if listed is None:
+            self.prompt_list.set_note("A read-only recording: no prompts/list was recorded.")
+            return
+        self._listed = True
+        self.prompt_list.set_prompts(listed)
+        self.prompt_list.set_note("A read-only recording: the prompts as recorded; nothing is sent.")
+
+    def on_show(self) -> None:
+        if self.read_only and not self._listed:  # the recording may have finished loading since
+            self._show_recorded()
 
     @work(group="prompts-list", exclusive=True, exit_on_error=False)
     async def _fetch(self, session: Any) -> None:
@@ -281,9 +297,14 @@ class PromptsView(SessionView):
             return
         name = str(prompt.get("name", ""))
         session = self._live()
+        if session is None and self.read_only and name in self.recorded:
+            self.add_class("-has-result")
+            problems = self.messages.show_result(name, self.recorded[name])
+            self._status(f"{'⚠' if problems else '✓'} {name} · the result as recorded (read-only)", "error" if problems else "ok")
+            return
         if session is None:
-            self._status("Cannot get the prompt: this is a read-only recording." if self.read_only
-                         else "Cannot get the prompt: not connected.", "error")
+            self._status(f"Cannot get the prompt: this is a read-only recording (no prompts/get of {name} in it)."
+                         if self.read_only else "Cannot get the prompt: not connected.", "error")
             return
         if self.getting is not None:
             self._status(f"Still getting {self.getting}…", "pending")
