@@ -50,9 +50,9 @@ class PromptFailed(Message):
 
 
 class PromptsListed(Message):
-    def __init__(self, items: list[dict[str, Any]] | None, error: str | None = None) -> None:
+    def __init__(self, session: Any, items: list[dict[str, Any]] | None, error: str | None = None) -> None:
         super().__init__()
-        self.items, self.error = items, error
+        self.session, self.items, self.error = session, items, error
 
 
 class PromptsView(SessionView):
@@ -100,7 +100,7 @@ class PromptsView(SessionView):
         self.get_pending: Any = None  # its PendingRequest, once sent
         self.recorded: dict[str, Any] = {}  # a recording's prompts/get results, by prompt name
         self._listed = False  # a list arrived (ListFetched or our own fetch)
-        self._fetching = False
+        self._fetching: Any = None  # the session whose list is being fetched
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="prompts-body"):
@@ -130,7 +130,7 @@ class PromptsView(SessionView):
         """Follow the session; called again for the same session (e.g. after a tools refetch),
         it leaves the list and its marks alone."""
         session = self.session
-        if session is not None and not changed and (self._listed or self._fetching):
+        if session is not None and not changed and (self._listed or self._fetching is session):
             return
         if changed:
             self.prompt_list.clear_marks()  # a new session's first list is a new baseline
@@ -149,9 +149,9 @@ class PromptsView(SessionView):
         if items is not None:
             self._listed = True
             self.prompt_list.set_prompts(items, None)
-        elif not self._fetching:
+        elif self._fetching is not session:
             self._listed = False
-            self._fetching = True
+            self._fetching = session
             self.prompt_list.set_note("Listing prompts…")
             self._fetch(session)
 
@@ -174,13 +174,15 @@ class PromptsView(SessionView):
         try:
             items = await session.list_all("prompts")
         except InspectorError as exc:
-            self.post_message(PromptsListed(None, f"prompts/list failed: {exc}"))
+            self.post_message(PromptsListed(session, None, f"prompts/list failed: {exc}"))
             return
-        finally:
-            self._fetching = False
-        self.post_message(PromptsListed(list(items)))
+        self.post_message(PromptsListed(session, list(items)))
 
     def on_prompts_listed(self, message: PromptsListed) -> None:
+        if self._fetching is message.session:
+            self._fetching = None
+        if message.session is not self.session:
+            return  # an older session's list
         if message.error:
             self.prompt_list.set_note(message.error)
         elif not self._listed and message.items is not None:
