@@ -164,3 +164,12 @@ def test_quiet_silences_the_warnings_but_not_the_report(tmp_path):
     result = cli("tools", "-q", "--report", report, "--", *raw("garbage-stdout"))
     assert result.returncode == 0 and result.stderr == ""
     assert json.loads(report.read_text())["invalidFrames"] >= 1
+
+
+def test_report_carries_the_exit_code_of_a_failure(tmp_path):
+    report = tmp_path / "r.json"
+    result = cli("call", "echo", "text=x", "--report", report, "--", *raw("crash-on-call"))
+    assert result.returncode == 3
+    assert json.loads(report.read_text())["exitCode"] == 3
+    missing_dir = cli("ping", "--report", tmp_path / "nope" / "r.json", *DEMO)
+    assert missing_dir.returncode == 64 and "--report: the directory" in missing_dir.stderr
