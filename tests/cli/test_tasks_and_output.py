@@ -173,3 +173,13 @@ def test_report_carries_the_exit_code_of_a_failure(tmp_path):
     assert json.loads(report.read_text())["exitCode"] == 3
     missing_dir = cli("ping", "--report", tmp_path / "nope" / "r.json", *DEMO)
     assert missing_dir.returncode == 64 and "--report: the directory" in missing_dir.stderr
+
+
+def test_task_flag_on_a_tool_that_allows_one(record):
+    as_task = cli("call", "generate_report", "sections=1", "duration_seconds=0.1", "--task", "--record", record, *DEMO)
+    assert as_task.returncode == 0, as_task.stderr
+    assert "# Report" in as_task.stdout and "the call ran as task" in as_task.stderr
+    call = next(r for r in record_lines(record) if r.get("method") == "tools/call")
+    assert json.loads(call["raw"])["params"]["task"] == {}
+    plain = cli("call", "generate_report", "sections=1", "duration_seconds=0.1", *DEMO)  # optional: plain by default
+    assert plain.returncode == 0 and "ran as task" not in plain.stderr
