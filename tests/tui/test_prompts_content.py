@@ -264,3 +264,20 @@ async def test_a_server_without_prompts_says_so_and_is_not_asked(raw_server):
         assert outgoing(app, "prompts/list") == []
         await pilot.press("ctrl+s")
         assert "Choose a prompt first" in str(view.status.render())
+
+
+@pytest.mark.anyio
+async def test_prompt_keys_remapped_by_binding_id():
+    from mcp_inspector.tui.config import TuiConfig
+
+    copied: list[str] = []
+    app = live_app(spec(), config=TuiConfig(keymap={"prompts.get": "ctrl+g", "prompts.copy": "y"}))
+    async with app.run_test(size=SIZE) as pilot:
+        app.copy_to_clipboard = copied.append
+        view = await open_prompts(pilot, app)
+        assert view.prompt_list.select_name("media")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", "ctrl+g")
+        await wait_for(pilot, lambda: view.messages.messages, what="the messages (ctrl+g)")
+        await pilot.press("y")
+        assert json.loads(copied[-1]) == view.messages.messages
