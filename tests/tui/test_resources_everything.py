@@ -68,3 +68,18 @@ async def test_subscribe_then_toggle_subscriber_updates_brings_updates(server_ev
         assert view.contents.stale.has_class("-stale")
         await pilot.press("r")
         await wait_for(pilot, lambda: len(sent(app, "resources/read")) == 2 and view.contents.kind == "ok", what="read again")
+
+
+@pytest.mark.anyio
+async def test_a_longer_markdown_document_is_rendered_in_one_piece(server_everything):
+    from mcp_inspector.tui.widgets.resources.contents import MARKDOWN_WIDGET_MAX
+
+    app = everything_app(server_everything)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await read_by_key(pilot, view, "demo://resource/static/document/structure.md")
+        assert view.contents.kind == "ok"
+        rendered = view.contents.query(".rich-markdown")
+        assert len(rendered) == 1 and not view.contents.query(Markdown)
+        header = view.contents.query_one(".block-header").render().plain  # "¶ #0 text/markdown · 12,324 characters"
+        assert int(header.split("·")[-1].split()[0].replace(",", "")) > MARKDOWN_WIDGET_MAX

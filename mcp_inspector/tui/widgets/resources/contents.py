@@ -1,6 +1,8 @@
 """The contents of a ``resources/read``, rendered by type.
 
-Text as text; ``text/markdown`` rendered (Textual's Markdown); JSON pretty-printed and
+Text as text; ``text/markdown`` rendered (Textual's Markdown widget when short, Rich's
+Markdown in one Static up to 60,000 characters: the widget costs about a second per
+thousand characters); JSON pretty-printed and
 highlighted; an image or any blob as its size with save (w) and open (o) keys (images
 say their pixel size when the header is readable); other binary data also with a hex
 preview of its first 256 bytes. Several contents in one read are shown in order; each is
@@ -36,7 +38,8 @@ from ...traffic_text import clean
 from ..result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, human_size, text_body)
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
-MARKDOWN_MAX = 60_000  # characters rendered as Markdown; longer text is shown as plain text
+MARKDOWN_WIDGET_MAX = 4_000  # up to this, Textual's Markdown widget (a widget per block: ~1 s per 1,000 chars)
+MARKDOWN_MAX = 60_000  # up to this, Rich's Markdown in one Static (~1 s for 60,000); longer: plain text
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 TREE_MAX = 300_000  # characters of JSON that can be shown as a foldable tree (t)
 
@@ -268,10 +271,15 @@ class ContentsPanel(ResultPanel):
         header = Static(Text(f"¶ #{index} {clean(mime or 'no mimeType')}{where} · {len(text):,} characters", style="bold"),
                         classes="block-header")
         widgets: list[Widget] = [header]
-        if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_MAX:
+        if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_WIDGET_MAX:
             from textual.widgets import Markdown
 
             widgets.append(Markdown(text, classes="content-markdown"))
+            return Vertical(*widgets, classes="block"), False
+        if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_MAX:
+            from rich.markdown import Markdown as RichMarkdown
+
+            widgets.append(Static(RichMarkdown(text), classes="content-markdown rich-markdown"))
             return Vertical(*widgets, classes="block"), False
         body, cut = text_body(text, language="json" if is_json(mime) else None)
         widgets.extend(body)
