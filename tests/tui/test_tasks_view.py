@@ -67,6 +67,11 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
         assert row[0] == task_id[:8] + "…" and row[1] == TOOL and row[2] in ("working", "input required")
         assert row[5] == "5 min" and row[6] == "1 s"  # ttl 300000 ms, pollInterval 1000 ms
         assert "1 task in this session · r: tasks/list" in note(view)
+        if not done:  # still running: no tasks/result beside the call that follows it
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: any("its result shows here when it ends" in text for text in said(app)),
+                           what="the notice")
+            assert not outgoing(app, "tasks/result") or done
         await wait_for(pilot, lambda: done, timeout=30, what="the task to finish")
         await wait_for(pilot, lambda: table_rows(view)[0][2] == "completed", what="completed in the table")
         assert view.query_one(DataTable).has_focus

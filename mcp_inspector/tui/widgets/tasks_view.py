@@ -248,22 +248,24 @@ class TasksView(SessionView):
     async def _fetch_result(self, task_id: str) -> None:
         session = self.session
         record = session.tasks.get(task_id)
-        status = record.status if record is not None else "?"
-        if session.era == "modern" and record is not None and not record.terminal:
-            self.result_panel.clear()
-            self.notify(f"Task {short_id(task_id)} is {status.replace('_', ' ')}: its result comes when it ends.",
-                        markup=False)
+        if record is None:
             return
-        waiting = "" if record is None or record.terminal else " (tasks/result waits until the task ends)"
+        if not record.terminal:
+            # no tasks/result now: it would block until the end, and beside a call following the task it
+            # could take the server's requests (legacy delivers them on tasks/result)
+            self.result_panel.clear()
+            self.notify(f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows here when it "
+                        "ends (p polls it now).", markup=False)
+            return
         self.result_panel.clear()
-        self.notify(f"Fetching the result of task {short_id(task_id)}{waiting}…", markup=False, timeout=3)
+        self.notify(f"Fetching the result of task {short_id(task_id)}…", markup=False, timeout=3)
         try:
-            result = await session.task_result(task_id, timeout=None if waiting else session.timeout)
+            result = await session.task_result(task_id)
         except (InspectorError, ProtocolViolation) as exc:
             if self.selected_id() == task_id:
                 self.result_panel.show_error(exc)
             return
-        if self.selected_id() == task_id and record is not None:
+        if self.selected_id() == task_id:
             self.result_panel.show_outcome(self._outcome(record, result))
 
     def action_cancel_task(self) -> None:
