@@ -171,6 +171,8 @@ async def test_a_task_result_to_prompts_get_is_an_invalid_response(connect):
     async with connect(MODERN, era="auto") as c:
         with pytest.raises(ProtocolViolation, match="prompts/get with resultType \"task\".*only on tools/call"):
             await c.session.get_prompt("tasky")
+        reply = next(e for e in c.store if e.direction is Direction.IN and b'"resultType": "task"' in e.raw)
+        assert "an invalid response" in (reply.problem or "")  # marked in the traffic too
 
 
 @pytest.fixture(scope="module")

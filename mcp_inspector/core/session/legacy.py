@@ -289,7 +289,13 @@ class McpSession(tasks.TaskMethods):
         facts = modern.cache_facts(result)
         if facts is not None:
             self.cache_info[method] = facts
-        note = modern.check_result_type(method, result)
+        try:
+            note = modern.check_result_type(method, result)
+        except ProtocolViolation as exc:  # an invalid result (e.g. a task to prompts/get): marked in the traffic too
+            if reply is not None:
+                reply.problem = f"{reply.problem}; {exc}" if reply.problem else str(exc)
+                self.store.version += 1
+            raise
         if note is not None:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
             if reply is not None and not modern.declares_result_type(self.client_capabilities(), result.get("resultType")):
