@@ -183,3 +183,17 @@ async def test_the_suggester_completes_the_last_term_from_the_methods_seen():
     assert await suggester.get_suggestion("notifications/m") == "notifications/message"
     assert await suggester.get_suggestion("zzz") is None
     assert await suggester.get_suggestion("") is None
+
+
+def test_the_level_of_a_log_message_even_when_its_data_has_a_level_too():
+    from mcp_inspector.tui.widgets.notifications_filter import message_level
+
+    def log(params: dict) -> bytes:
+        return frame(jsonrpc.notification("notifications/message", params))
+
+    assert message_level(log({"level": "warning", "data": "x"})) == "warning"
+    assert message_level(log({"data": {"level": "debug"}, "level": "error"})) == "error"  # parsed: two of them
+    assert message_level(log({"data": "no level"})) is None
+    assert message_level(b"not json") is None
+    big = log({"level": "alert", "data": "x" * 100_000})  # past the parse limit: the pattern alone
+    assert message_level(big) == "alert"
