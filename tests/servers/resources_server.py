@@ -12,7 +12,8 @@ subscribing is refused by the client before it asks), ``tools``.
   ``mutate``). After ``mutate``: ``res://text`` gets a new description, ``res://gone`` is
   removed, ``res://new`` is added, and ``notifications/resources/list_changed`` is sent.
 * ``resources/templates/list``: ``res://item/{id}`` (one page).
-* ``resources/read``: as above; an unknown URI -> -32002 "Resource not found".
+* ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary); an
+  unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
 """
 
@@ -49,6 +50,9 @@ def read(uri: str) -> dict | None:
         return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello resources"}]}
     if uri == "res://bin":
         data = bytes(range(256)) + b"x" * 44
+        return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
+    if uri == "res://hugeblob":  # not listed: 3 MB of binary, read by URI
+        data = b"\x00HUGE" + bytes(3_000_000)
         return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
     if uri == "res://multi":
         return {"contents": [{"uri": uri + "#1", "mimeType": "text/plain", "text": "first part"},

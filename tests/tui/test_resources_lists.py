@@ -85,6 +85,12 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         assert len(hexed.splitlines()) == 16  # the first 256 bytes
         assert "first 256 of 300 bytes" in body_text(view)
 
+        view.open_resource("res://hugeblob", None)  # 3 MB: its size from the base64 length, its head decoded
+        await wait_for(pilot, lambda: view.contents.uri == "res://hugeblob" and view.contents.kind == "ok", what="the blob")
+        assert view.contents.query_one(MediaBlock).info.size == 3_000_005
+        assert "00 48 55 47 45 00" in str(view.contents.query_one(".hex-preview", Static).render())
+        assert "first 256 of 2.9 MB" in body_text(view)
+
         await read_by_key(pilot, view, "res://multi")
         assert "2 contents" in view.contents.status_text
         text = body_text(view)

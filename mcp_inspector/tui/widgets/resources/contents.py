@@ -1,8 +1,8 @@
 """The contents of a ``resources/read``, rendered by type.
 
-Text as text; ``text/markdown`` rendered (Textual's Markdown widget when short, Rich's
-Markdown in one Static up to 60,000 characters: the widget costs about a second per
-thousand characters); JSON pretty-printed and
+Text as text; ``text/markdown`` rendered (Textual's Markdown widget up to 2,500 characters, Rich's
+Markdown in one Static up to 60,000 characters: the widget's cost grows faster than the
+text); JSON pretty-printed and
 highlighted; an image or any blob as its size with save (w) and open (o) keys (images
 say their pixel size when the header is readable); other binary data also with a hex
 preview of its first 256 bytes. Several contents in one read are shown in order; each is
@@ -38,7 +38,7 @@ from ...traffic_text import clean
 from ..result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, human_size, text_body)
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
-MARKDOWN_WIDGET_MAX = 4_000  # up to this, Textual's Markdown widget (a widget per block: ~1 s per 1,000 chars)
+MARKDOWN_WIDGET_MAX = 2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)
 MARKDOWN_MAX = 60_000  # up to this, Rich's Markdown in one Static (~1 s for 60,000); longer: plain text
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 TREE_MAX = 300_000  # characters of JSON that can be shown as a foldable tree (t)
@@ -104,11 +104,26 @@ def content_problem(item: Any) -> str | None:
     return None
 
 
-def decoded_blob(blob: str) -> tuple[bytes | None, str | None]:
+FULL_DECODE_MAX = 1_000_000  # base64 characters decoded (and so checked) whole on the event loop
+
+
+def blob_facts(blob: str) -> tuple[int | None, bytes | None, str | None]:
+    """Decoded size, the first bytes (for the hex preview and the image header) and a problem.
+
+    A blob up to FULL_DECODE_MAX characters is decoded whole; a bigger one only at its two
+    ends (its size follows from its length), so a 50 MB blob costs nothing to show; saving it
+    decodes it in a thread and reports a bad one then."""
     try:
-        return base64.b64decode(blob, validate=True), None
+        if len(blob) <= FULL_DECODE_MAX:
+            data = base64.b64decode(blob, validate=True)
+            return len(data), data[:HEX_PREVIEW], None
+        if len(blob) % 4:
+            raise ValueError("length")
+        head = base64.b64decode(blob[:((HEX_PREVIEW + 2) // 3) * 4], validate=True)
+        tail = base64.b64decode(blob[-4:], validate=True)
     except (binascii.Error, ValueError):
-        return None, "`blob` is not valid base64"
+        return None, None, "`blob` is not valid base64"
+    return (len(blob) // 4 - 1) * 3 + len(tail), head[:HEX_PREVIEW], None
 
 
 class JsonBlock(Vertical):
@@ -303,21 +318,20 @@ class ContentsPanel(ResultPanel):
         return data if isinstance(data, (dict, list)) else None
 
     def _blob(self, index: int, content: dict[str, Any], mime: str | None, stem: str) -> Widget:
-        data, problem = decoded_blob(content["blob"])
-        info = BlockInfo(index, "resource", {"type": "resource", "resource": content}, problem,
-                         len(data) if data is not None else None, mime)
+        size, head, problem = blob_facts(content["blob"])
+        info = BlockInfo(index, "resource", {"type": "resource", "resource": content}, problem, size, mime)
         media = MediaBlock(info, stem, linkable=False)
         extra: list[Widget] = []
-        if data is not None:
-            size = image_dimensions(data) if (mime or "").startswith("image/") else None
-            if size is not None:
-                extra.append(Static(f"image {size[0]}×{size[1]} px · w saves it, o opens it in the system viewer",
+        if head is not None and size is not None:
+            pixels = image_dimensions(head) if (mime or "").startswith("image/") else None
+            if pixels is not None:
+                extra.append(Static(f"image {pixels[0]}×{pixels[1]} px · w saves it, o opens it in the system viewer",
                                     classes="block-meta"))
             elif not (mime or "").startswith(("image/", "audio/", "video/")):
-                shown = min(len(data), HEX_PREVIEW)
-                extra.append(Static(f"first {shown} of {human_size(len(data))}:" if shown < len(data) else "hex:",
+                shown = min(size, HEX_PREVIEW)
+                extra.append(Static(f"first {shown} of {human_size(size)}:" if shown < size else "hex:",
                                     classes="block-meta"))
-                extra.append(Static(Text(hex_preview(data)), classes="hex-preview"))
+                extra.append(Static(Text(hex_preview(head)), classes="hex-preview"))
         return Vertical(media, *extra, classes="block")
 
     # -- pager ---------------------------------------------------------------
