@@ -332,7 +332,7 @@ class InFlightRow(Vertical, can_focus=True):
 class InFlightPanel(VerticalScroll):
     """Every request still waiting for an answer; ``track(pending)`` adds one."""
 
-    BINDINGS = [Binding("c", "cancel_request", "Cancel request", id="cancel-request", tooltip="Cancel the selected request (sends notifications/cancelled)")]
+    BINDINGS = [Binding("c", "cancel_request", "Cancel request", id="cancel-request", tooltip="Cancel the selected request (notifications/cancelled; a call running as a task: tasks/cancel)")]
     DEFAULT_CSS = """
     InFlightPanel { height: auto; max-height: 14; }
     InFlightPanel #inflight-empty { color: $text-muted; padding: 0 1; }
