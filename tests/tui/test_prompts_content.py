@@ -281,3 +281,23 @@ async def test_prompt_keys_remapped_by_binding_id():
         await wait_for(pilot, lambda: view.messages.messages, what="the messages (ctrl+g)")
         await pilot.press("y")
         assert json.loads(copied[-1]) == view.messages.messages
+
+
+@pytest.mark.anyio
+async def test_the_hint_line_follows_the_focus():
+    from mcp_inspector.tui.widgets.prompts_view import FIELD_HINT, HINT, MESSAGES_HINT
+
+    app = live_app(spec())
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_prompts(pilot, app)
+        hint = view.query_one("#prompts-hint")
+        assert str(hint.render()) == HINT
+        await pilot.press("enter")  # pick's form: its first field
+        assert str(hint.render()) == FIELD_HINT
+        await get(pilot, view, "media")
+        assert app.focused is view.messages and str(hint.render()) == MESSAGES_HINT
+        await pilot.press("tab")  # the first block inside the messages
+        assert view.messages in app.focused.ancestors and str(hint.render()) == MESSAGES_HINT
+        await pilot.press("escape")
+        assert str(hint.render()) == HINT
+        assert hint.region.right <= 80 and len(MESSAGES_HINT) <= 78

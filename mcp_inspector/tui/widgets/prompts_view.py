@@ -35,6 +35,8 @@ from .prompts.recorded import recorded_prompts
 from .session_view import SessionView
 
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
+FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
+MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
 
 
 class PromptGot(Message):
@@ -118,6 +120,17 @@ class PromptsView(SessionView):
 
     def first_focus(self) -> Widget | None:
         return self.prompt_list.option_list
+
+    def on_descendant_focus(self, event: Any) -> None:
+        """The hint line follows the focus: the fields' keys, the messages' keys, else the view's."""
+        widget = event.widget
+        if isinstance(widget, CompletionInput):
+            hint = FIELD_HINT
+        elif widget is self.messages or self.messages in widget.ancestors:
+            hint = MESSAGES_HINT
+        else:
+            hint = HINT
+        self.query_one("#prompts-hint", Static).update(hint)
 
     # -- the session ---------------------------------------------------------
     def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
