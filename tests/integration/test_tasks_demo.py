@@ -79,3 +79,17 @@ async def test_tasks_list_reads_every_page(connect):
         assert {r.task_id for r in listed} == {first.task_id, second.task_id}
         assert len(sent(c.store, "tasks/list")) >= 2  # one task per page
         assert {r.tool for r in listed} == {"long_job", "generate_report"}  # known from the calls
+
+
+async def test_status_notifications_do_not_make_the_polls_faster_than_the_poll_interval(connect):
+    """The demo sends notifications/tasks/status at each of 6 steps (every 0.25 s); they
+    update the task at once, but polls stay at the task's pollInterval (1 s)."""
+    async with connect(demo_server_command() + ["--task-poll-interval", "1000"]) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("long_job", {"steps": 6, "duration_seconds": 1.5})
+        assert not outcome.is_error
+        statuses = [e for e in c.store if e.method == "notifications/tasks/status"]
+        assert len(statuses) >= 6
+        polls = [e.ts for e in c.store if e.direction is Direction.OUT and e.method == "tasks/get"]
+        assert 1 <= len(polls) <= 2 and all(b - a >= 0.9 for a, b in zip(polls, polls[1:])), polls
+        assert "notification" in [e.source for e in c.of_type(TaskUpdated)]

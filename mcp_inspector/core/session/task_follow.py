@@ -39,6 +39,7 @@ class Follower:
         self.result: dict[str, Any] | None = None
         self.result_error: BaseException | None = None
         self.where = f"tools/call task {record.task_id}"
+        self.next_poll = time.perf_counter() + poll_interval(record.task, modern)  # the pollInterval is kept
 
     def poke(self) -> None:
         self.wake.set()
@@ -129,11 +130,12 @@ class Follower:
                 elif self.result_request is None:  # the server sends its requests on tasks/result
                     await self._start_result()
             self._check_deadline()
-            await self._guarded(self._sleep(poll_interval(record.task, self.modern)))
-            if self.cancel_reason is not None or self.result_done.is_set():
+            wait = self.next_poll - time.perf_counter()
+            if wait > 0:  # a status notification wakes it early: the state is looked at, no poll
+                await self._guarded(self._sleep(wait))
                 continue
-            self._check_deadline()
             await self._guarded(self._poll())
+            self.next_poll = time.perf_counter() + poll_interval(record.task, self.modern)
 
     async def _guarded(self, step: Any) -> None:
         """Run a wait or a poll so that pending.cancel() can stop it."""
