@@ -112,12 +112,13 @@ async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_ever
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         row = await send_research(pilot, app)
         await wait_for(pilot, lambda: row.following_task and row.task_info is not None, what="the task")
-        row.focus()
-        await pilot.press("c")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+k")  # from anywhere: the newest call still waiting is the task's (its tools/call is done)
         await wait_for(pilot, lambda: outgoing(app, "tasks/cancel"), what="tasks/cancel")
         assert json.loads(outgoing(app, "tasks/cancel")[0].raw)["params"] == {"taskId": row.task_id}
         assert not outgoing(app, "notifications/cancelled")  # the tools/call has its answer: the task is what ends
         await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
         assert isinstance(done[0], CallFailed)
         assert "cancelled" in row_text(row)
+        assert any("tasks/cancel sent" in str(n.message) for n in app._notifications)
         assert app.main.connection.live.tasks[row.task_id].status == "cancelled"
