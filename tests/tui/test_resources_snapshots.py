@@ -60,6 +60,8 @@ def fill_template():
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.template_form.first_field() is not None, what="the form")
         await pilot.press(*"todo")
+        field = view.template_form.first_field()
+        await wait_for(pilot, lambda: field.list_open, what="the suggestions")
         await pilot.press("escape")  # no suggestion list in the picture
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "demo://notes/todo", what="the read")

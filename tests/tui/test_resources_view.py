@@ -156,10 +156,11 @@ async def test_exploded_variable_takes_comma_separated_values_and_query_operator
         form = view.template_form
         await wait_for(pilot, lambda: form.first_field() is not None, what="the form")
         await pilot.press(*"docs,guide.md")
-        await pilot.press("escape")
         assert form.uri == "demo://files/docs/guide.md"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == form.uri, what="the read")
+        await pilot.press("escape", "escape")  # the suggestions (if open), then back to the list
+        assert app.focused is view.resource_list.option_list
 
         await highlight(pilot, view, "demo://search{?q,lang,limit}")
         await pilot.press("enter")
@@ -307,3 +308,24 @@ async def test_the_palette_opens_the_view_and_keys_remap_by_binding_id():
         await wait_for(pilot, lambda: "demo://readme" in view.session.subscribed, what="the subscription")
         await pilot.press("ctrl+e")  # nothing shown yet: reads the highlighted resource
         await wait_for(pilot, lambda: view.contents.uri == "demo://readme" and view.contents.kind == "ok", what="the read")
+
+
+@pytest.mark.anyio
+async def test_reconnect_lists_again_as_a_new_baseline():
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        first = view.session
+        await highlight(pilot, view, "demo://readme")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "demo://readme" in first.subscribed, what="the subscription")
+        lists_before = len(sent(app, "resources/list"))
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: view.session is not None and view.session is not first, timeout=20, what="the new session")
+        await wait_for(pilot, lambda: len(sent(app, "resources/list")) > lists_before, what="the lists again")
+        await wait_for(pilot, lambda: "●" not in str(view.resource_list.option_list.get_option("r:demo://readme").prompt),
+                       what="the subscription mark of the old session to go")
+        assert view.resource_list.marks == {}  # the new session's first listing is a baseline
+        assert not view.query_one("#resources-note").has_class("-shown")
+        await read_by_key(pilot, view, "demo://config.json")
+        assert view.contents.kind == "ok"

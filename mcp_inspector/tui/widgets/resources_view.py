@@ -38,7 +38,14 @@ from .session_view import SessionView
 
 READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
                   "The recorded resources/read frames are in Traffic (5).")
-HINT = "enter: read / open a template · s: subscribe · r: read again · /: filter · ctrl+l: list again"
+HINT = (("", "enter", "read / open a template"), ("resources.subscribe", "s", "subscribe"),
+        ("resources.reread", "r", "read again"), ("resources.filter", "/", "filter"),
+        ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "back to the list"))
+
+
+def hint_text(keymap: dict[str, str]) -> str:
+    """The view's keys in one line, as the user remapped them (config.toml [keymap])."""
+    return " · ".join(f"{keymap.get(binding_id, key) if binding_id else key}: {what}" for binding_id, key, what in HINT)
 
 
 class ResourcesView(SessionView):
@@ -55,6 +62,7 @@ class ResourcesView(SessionView):
         Binding("ctrl+g", "show_diff", "Diff", id="resources.diff", show=False,
                 tooltip="How the highlighted resource changed"),
         Binding("ctrl+x", "dismiss_changes", "Dismiss changes", id="resources.dismiss", show=False),
+        Binding("escape", "back_to_list", "Back to the list", id="resources.back", show=False),
     ]
     DEFAULT_CSS = """
     ResourcesView { height: 1fr; }
@@ -82,7 +90,7 @@ class ResourcesView(SessionView):
             with Vertical(id="resources-right"):
                 yield TemplateForm(lambda: self.session, id="resources-template")
                 yield ContentsPanel(id="resources-contents")
-        yield Static(HINT, id="resources-hint", markup=False)
+        yield Static(hint_text(getattr(self.app, "keymap", None) or {}), id="resources-hint", markup=False)
 
     @property
     def resource_list(self) -> ResourceList:
@@ -273,6 +281,9 @@ class ResourcesView(SessionView):
 
     def action_toggle_tree(self) -> None:
         self.contents.action_toggle_tree()
+
+    def action_back_to_list(self) -> None:
+        self.resource_list.option_list.focus()
 
     def action_focus_filter(self) -> None:
         self.resource_list.filter_input.focus()

@@ -242,7 +242,9 @@ class ResourceList(Vertical):
         self._rebuild()
 
     def _width(self) -> int:
-        return max(12, (self.option_list.scrollable_content_region.width or self.size.width or 30) - 1)
+        """Room for a row: the list's width less a scrollbar, shown or not (the rows must not
+        depend on whether the scrollbar had appeared yet when they were built)."""
+        return max(12, (self.size.width or 30) - 1 - self.option_list.styles.scrollbar_size_vertical)
 
     def _prompt(self, kind: str, item: dict[str, Any], mark: str | None, width: int) -> Text:
         uri = item.get("uri") if kind == "resources" else None
