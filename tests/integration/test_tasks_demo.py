@@ -20,6 +20,10 @@ DEMO = demo_server_command() + ["--task-poll-interval", "50", "--tasks-page-size
 QUICK = {"steps": 3, "duration_seconds": 0.3}
 
 
+def sent_seq(store, method):
+    return next(e.seq for e in store if e.direction is Direction.OUT and e.method == method)
+
+
 def sent(store, method):
     return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
 
@@ -52,6 +56,8 @@ async def test_progress_on_the_call_token_stays_linked_while_the_task_runs(conne
         assert pending.progress_count == 3 and pending.progress.message == "step 3/3"
         progress = [e for e in c.store if e.method == "notifications/progress"]
         assert len(progress) == 3
+        result_reply = next(e for e in c.store if e.reply_to == sent_seq(c.store, "tasks/result"))
+        assert result_reply.problem is None  # the demo's tasks/result carries related-task
         assert all(e.problem is None and e.reply_to == pending.entry.seq for e in progress)
         assert len(sent(c.store, "tasks/get")) >= 2  # pollInterval 50 ms, clamped to 100 ms
         assert c.session.connection._by_token == {}  # unlinked once the task ended

@@ -95,6 +95,8 @@ async def test_a_required_tool_on_a_server_without_the_capability_goes_as_a_task
         assert not c.session.can_list_tasks()
         outcome = await c.session.call_tool("needs_task", {})
         assert outcome.task_id == "t-1" and outcome.result["content"][0]["text"] == "done"
+        result_reply = next(e for e in c.store if e.direction is Direction.IN and b'"done"' in e.raw)
+        assert "without _meta[\"io.modelcontextprotocol/related-task\"]" in (result_reply.problem or "")
         assert json.loads(next(e for e in c.store if e.method == "tools/call").raw)["params"]["task"] == {}
         status = next(e for e in c.store if e.method == "notifications/tasks/status")
         assert "no taskId" in (status.problem or "")  # flagged, not taken

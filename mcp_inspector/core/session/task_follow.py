@@ -16,7 +16,7 @@ from ..protocol.jsonrpc import id_key
 from ..protocol.rpc import PendingRequest
 from . import mrtr
 from .events import InputRequested, TaskUpdated
-from .task_model import CANCEL_LIMIT, TaskRecord, check_task, judge_modern, modern_outcome, poll_interval
+from .task_model import CANCEL_LIMIT, TaskRecord, check_related, check_task, judge_modern, modern_outcome, poll_interval
 
 
 class Follower:
@@ -188,6 +188,8 @@ class Follower:
             error = exc
         finally:
             if request is self.result_request:  # a replaced one (see _legacy_result) counts for nothing
+                if result is not None:
+                    check_related(self.session, result, self.record.task_id, request)
                 self.result, self.result_error = result, error
                 self.result_done.set()
                 self.poke()

@@ -89,6 +89,20 @@ def rpc_error(error: Any, where: str) -> RpcError:
 
 
 
+def check_related(session: Any, result: dict[str, Any], task_id: str, pending: PendingRequest) -> None:
+    """A 2025-11-25 ``tasks/result`` answer MUST carry ``_meta["io.modelcontextprotocol/
+    related-task"] = {taskId}`` (its result has no task id of its own): flagged if not."""
+    meta = result.get("_meta")
+    related = meta.get(RELATED_TASK_KEY) if isinstance(meta, dict) else None
+    if isinstance(related, dict) and related.get("taskId") == task_id:
+        return
+    problem = (f"tasks/result for task {task_id} without _meta[\"{RELATED_TASK_KEY}\"] = {{\"taskId\": {task_id!r}}} "
+               f"(got {related!r}; 2025-11-25 tasks.mdx: MUST include it)")
+    if pending.reply is not None:
+        pending.reply.problem = f"{pending.reply.problem}; {problem}" if pending.reply.problem else problem
+        session.store.version += 1
+
+
 def judge_modern(session: Any, method: str, result: dict[str, Any], pending: PendingRequest) -> None:
     """A tasks/* result must say resultType "complete" (the extension's own example of a
     failed task says "task": flagged, and read anyway)."""

@@ -86,8 +86,8 @@ from .events import TaskUpdated
 from .modern import TASKS_EXTENSION
 from .task_follow import Follower
 from .task_model import (CANCEL_LIMIT, LEGACY_CLIENT_CAPABILITY, RELATED_TASK_KEY, STATUS_NOTIFICATIONS, STATUSES, SUPPORT,
-                         TERMINAL, TaskRecord, check_task, is_create_task_result, judge_modern, modern_outcome,
-                         poll_interval, wants_task)
+                         TERMINAL, TaskRecord, check_related, check_task, is_create_task_result, judge_modern,
+                         modern_outcome, poll_interval, wants_task)
 
 __all__ = ["LEGACY_CLIENT_CAPABILITY", "RELATED_TASK_KEY", "STATUSES", "STATUS_NOTIFICATIONS", "SUPPORT", "TERMINAL",
            "TaskMethods", "TaskRecord", "check_task", "is_create_task_result", "poll_interval", "wants_task"]
@@ -239,11 +239,12 @@ class TaskMethods:
             record = await self.get_task(task_id, source="result", **options)
             return modern_outcome(record, "tools/call")
         try:
-            result, _ = await self._task_request("tasks/result", task_id, **options)
+            result, request = await self._task_request("tasks/result", task_id, **options)
         except RpcError as exc:
             if record is not None:
                 record.error = exc
             raise
+        check_related(self, result, task_id, request)
         if record is not None:
             record.result = result
             record.updates += 1
