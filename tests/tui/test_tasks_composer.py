@@ -79,3 +79,25 @@ async def test_optional_task_toggle_off_then_on_and_required_note():
         assert "runs as a task" in str(note.render())
         await choose_tool(pilot, app, "generate_report")  # back: off again
         assert toggle.display and not toggle.value
+
+
+async def test_two_quick_list_changes_leave_no_half_removed_form_behind():
+    """toggle_extra_tools changes echo (the selected tool) and sends list_changed: the composer
+    reloads its form, and a newer reload cancels the one still removing the old form. A removal
+    cut short left a closed form in the DOM that never idled: views shown afterwards stayed
+    empty and Pilot's pause timed out."""
+    app = live_app(timeout=20)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "echo")
+        session = app.main.connection.live
+        for _ in range(4):
+            await session.call_tool("toggle_extra_tools", {})
+        await wait_for(pilot, lambda: not app.main.composer.query("SchemaForm") or all(
+            form.is_attached and not form._closing for form in app.main.composer.query("SchemaForm")), what="the form")
+        await pilot.pause(0.3)  # timed out (WaitForScreenTimeout) with the half-removed form
+        await pilot.press("3")
+        view = app.main.query_one("#view-notifications")
+        await wait_for(pilot, lambda: bool(view.children), what="the notifications view composed")
+        closed = [w for w in app.main.walk_children() if w._closing or w._closed]
+        assert not closed, closed

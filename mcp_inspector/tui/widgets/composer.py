@@ -9,6 +9,7 @@ draft per (server, tool), debounced, so they survive reconnects and restarts.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from functools import partial
 from typing import Any
@@ -223,7 +224,9 @@ class ComposerPanel(Widget):
             return
         old, self._form = self._form, None
         if old is not None:
-            await old.remove()
+            # shielded: a newer set_tool cancels this worker (exclusive), and a removal cut short left
+            # a closed form in the DOM that never idles (the screen then stopped mounting views)
+            await asyncio.shield(asyncio.ensure_future(old.remove()))
         if tool is None:
             self.form_spec = None
             self._title.update("No tool selected")
