@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from mcp_inspector.core.protocol.errors import MalformedTask
+from mcp_inspector.core.protocol.errors import ConnectionLost, MalformedTask
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction, Kind
 
@@ -28,6 +28,7 @@ SERVER = textwrap.dedent('''
         {"name": "odd_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "always"}},
         {"name": "sneaky", "inputSchema": {"type": "object"}},
         {"name": "stalled", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+        {"name": "dies", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
     ]
     polls = 0
     stalled_polls = stalled_results = 0
@@ -42,6 +43,9 @@ SERVER = textwrap.dedent('''
             result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "edges", "version": "1"}}
         elif method == "tools/list":
             result = {"tools": TOOLS}
+        elif method == "tools/call" and params.get("name") == "dies":
+            send({"jsonrpc": "2.0", "id": rid, "result": {"task": dict(TASK, taskId="t-3")}})
+            sys.exit(0)  # the server goes away while its task runs
         elif method == "tools/call" and params.get("name") == "stalled":
             result = {"task": dict(TASK, taskId="t-2")}
         elif method in ("tasks/get", "tasks/result") and params.get("taskId") == "t-2":
@@ -147,3 +151,12 @@ async def test_a_tasks_result_that_never_answers_is_asked_again_once_the_task_en
         cancelled = [json.loads(e.raw)["params"] for e in c.store if e.method == "notifications/cancelled"]
         assert [m["requestId"] for m in cancelled] == [json.loads(results[0].raw)["id"]]
         assert any("t-2 is completed but its tasks/result" in n and "asking again" in n for n in notes(c.store))
+
+
+async def test_a_server_that_goes_away_mid_task_ends_the_call_in_words(connect, edges):
+    async with connect(edges) as c:
+        await c.session.list_tools()
+        with pytest.raises(ConnectionLost):
+            await c.session.call_tool("dies", {})
+        assert c.session.tasks["t-3"].status == "working" and not c.session._followers
+        assert not [e for e in c.store if e.direction is Direction.OUT and e.method == "tasks/cancel"]
