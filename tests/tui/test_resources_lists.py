@@ -91,6 +91,10 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         assert "00 48 55 47 45 00" in str(view.contents.query_one(".hex-preview", Static).render())
         assert "first 256 of 2.9 MB" in body_text(view)
 
+        await read_by_key(pilot, view, "res://icon")  # the list's facts in full above the contents
+        meta = str(view.contents.query_one(".resource-meta", Static).render())
+        assert 'lastModified="2026-01-02T03:04:05Z"' in meta and "icons: 1 (data:image/png;base64,AAAA)" in meta
+
         await read_by_key(pilot, view, "res://multi")
         assert "2 contents" in view.contents.status_text
         text = body_text(view)

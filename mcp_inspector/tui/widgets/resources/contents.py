@@ -262,12 +262,22 @@ class ContentsPanel(ResultPanel):
         self.truncated = truncated
 
     def _item_meta(self, item: dict[str, Any]) -> list[Widget]:
+        """What the list said about the resource: its name, title, description, annotations, icons."""
         lines = Text()
         for key in ("name", "title", "description"):
             value = item.get(key)
             if isinstance(value, str) and value and not (key == "title" and value == item.get("name")):
                 lines.append(f"{key}: ", style="bold")
                 lines.append(clean(value) + "\n")
+        annotations = item.get("annotations")
+        if isinstance(annotations, dict) and annotations:
+            lines.append("annotations: ", style="bold")
+            lines.append(clean(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in annotations.items())) + "\n")
+        icons = item.get("icons")
+        if isinstance(icons, list) and icons:
+            sources = [str(i.get("src", ""))[:40] for i in icons if isinstance(i, dict)]
+            lines.append("icons: ", style="bold")
+            lines.append(clean(f"{len(icons)} ({', '.join(sources)})") + "\n")
         lines.rstrip()
         return [Static(lines, classes="resource-meta")] if lines.plain else []
 

@@ -60,7 +60,7 @@ def annotation_words(item: dict[str, Any]) -> list[str]:
         words.append(f"priority {priority:g}")
     modified = annotations.get("lastModified")
     if isinstance(modified, str) and modified:
-        words.append("modified " + clean(modified[:16].replace("T", " ")))
+        words.append("modified " + clean(modified[:10]))
     return words
 
 
