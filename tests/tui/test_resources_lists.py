@@ -168,3 +168,18 @@ async def test_a_recording_says_it_is_read_only():
         await pilot.press("s")
         await pilot.pause(0.1)
         assert any("read-only" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.anyio
+async def test_modern_read_that_asks_for_input_first_mrtr():
+    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+
+    app = live_app(ServerSpec("modern", MODERN, source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("memo://ask", None)  # not listed: read by URI, like a resource_link
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input round's modal")
+        await pilot.press("ctrl+s")  # accept (the server asks no fields)
+        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "memo://ask", what="the read")
+        assert "hello" in body_text(view)
+        assert len(sent(app, "resources/read")) == 2  # the first request, then the retry with inputResponses
