@@ -11,7 +11,8 @@ subscribing is refused by the client before it asks), ``tools``.
   without text or blob), ``res://icon`` (with ``icons``), ``res://gone`` (removed by
   ``mutate``). After ``mutate``: ``res://text`` gets a new description, ``res://gone`` is
   removed, ``res://new`` is added, and ``notifications/resources/list_changed`` is sent.
-* ``resources/templates/list``: ``res://item/{id}`` (one page).
+* ``resources/templates/list``: ``res://item/{id}`` (one page); with ``--no-templates``,
+  -32601 (a server that has no templates and does not implement the method).
 * ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary); an
   unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
@@ -88,6 +89,8 @@ def answer(request: dict) -> None:
         if start + 2 < len(items):
             page["nextCursor"] = f"p{start + 2}"
         send({"jsonrpc": "2.0", "id": rid, "result": page})
+    elif method == "resources/templates/list" and "--no-templates" in sys.argv:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": f"Method not found: {method}"}})
     elif method == "resources/templates/list":
         send({"jsonrpc": "2.0", "id": rid, "result": {"resourceTemplates": [
             {"uriTemplate": "res://item/{id}", "name": "item", "mimeType": "text/plain"}]}})

@@ -183,3 +183,18 @@ async def test_modern_read_that_asks_for_input_first_mrtr():
         await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "memo://ask", what="the read")
         assert "hello" in body_text(view)
         assert len(sent(app, "resources/read")) == 2  # the first request, then the retry with inputResponses
+
+
+@pytest.mark.anyio
+async def test_a_failing_templates_list_is_said_in_its_section():
+    app = live_app(ServerSpec("resources", [sys.executable, str(SERVER), "--no-templates"], source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        listing = view.resource_list
+        assert len(listing.items["resources"]) == 8 and listing.items["resource_templates"] == []
+        assert "-32601" in listing.errors["resource_templates"]
+        rows = [str(listing.option_list.get_option_at_index(i).prompt) for i in range(listing.option_list.option_count)]
+        assert any("Templates (0)" in row for row in rows)
+        assert any("resources/templates/list failed" in row and "-32601" in row for row in rows)
+        await read_by_key(pilot, view, "res://text")  # the rest works
+        assert "hello resources" in body_text(view)

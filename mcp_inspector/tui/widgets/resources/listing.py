@@ -321,7 +321,8 @@ class ResourceList(Vertical):
                 options.append(Option(Text(f"── {HEADINGS[kind]} ({count}) ──", style="bold dim"), id=f"heading:{kind}",
                                       disabled=True))
                 if kind in self.errors:
-                    options.append(Option(Text(fit("⚠ " + clean(self.errors[kind]), width), style="italic"), disabled=True))
+                    # wrapped, up to three lines: the error code and message are the point
+                    options.append(Option(Text(fit("⚠ " + clean(self.errors[kind]), width * 3), style="italic"), disabled=True))
                 options.extend(rows)
         self.hidden_matches = hidden
         self._built_width = self.size.width
