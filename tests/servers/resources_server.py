@@ -13,7 +13,8 @@ subscribing is refused by the client before it asks), ``tools``.
   removed, ``res://new`` is added, and ``notifications/resources/list_changed`` is sent.
 * ``resources/templates/list``: ``res://item/{id}`` (one page); with ``--no-templates``,
   -32601 (a server that has no templates and does not implement the method).
-* ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary); an
+* ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary) and
+  ``res://never`` (not listed: never answered); an
   unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
 """
@@ -94,6 +95,8 @@ def answer(request: dict) -> None:
     elif method == "resources/templates/list":
         send({"jsonrpc": "2.0", "id": rid, "result": {"resourceTemplates": [
             {"uriTemplate": "res://item/{id}", "name": "item", "mimeType": "text/plain"}]}})
+    elif method == "resources/read" and params.get("uri") == "res://never":
+        sys.stderr.write(f"never answering read {rid}\n")  # a read that hangs (the client cancels it)
     elif method == "resources/read":
         result = read(str(params.get("uri")))
         if result is None:

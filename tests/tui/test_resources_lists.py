@@ -198,3 +198,26 @@ async def test_a_failing_templates_list_is_said_in_its_section():
         assert any("resources/templates/list failed" in row and "-32601" in row for row in rows)
         await read_by_key(pilot, view, "res://text")  # the rest works
         assert "hello resources" in body_text(view)
+
+
+@pytest.mark.anyio
+async def test_ctrl_k_cancels_a_read_in_flight():
+    from mcp_inspector.core.traffic.entry import Direction
+
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("res://never", None)
+        await wait_for(pilot, lambda: view.reading is not None, what="the read in flight")
+        assert view.contents.kind == "pending"
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: view.contents.kind == "transport", what="the cancelled read")
+        assert "cancelled" in view.contents.status_text and "res://never" in view.contents.status_text
+        cancelled = [e for e in app.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+        assert len(cancelled) == 1
+        assert view.reading is None
+        # no read in flight: ctrl+k is the main screen's again (cancel a request in flight)
+        app.clear_notifications()
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: any("No request to cancel" in str(n.message) for n in app._notifications),
+                       what="the main screen's answer")

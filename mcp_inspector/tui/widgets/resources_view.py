@@ -63,6 +63,10 @@ class ResourcesView(SessionView):
                 tooltip="How the highlighted resource changed"),
         Binding("ctrl+x", "dismiss_changes", "Dismiss changes", id="resources.dismiss", show=False),
         Binding("escape", "back_to_list", "Back to the list", id="resources.back", show=False),
+        # Same key as the main screen's cancel-request (which cancels tool calls); this one
+        # cancels the read in flight and leaves the key to the screen when there is none.
+        Binding("ctrl+k", "cancel_read", "Cancel read", id="resources.cancel-read",
+                tooltip="Cancel the resources/read in flight (sends notifications/cancelled)"),
     ]
     DEFAULT_CSS = """
     ResourcesView { height: 1fr; }
@@ -82,6 +86,7 @@ class ResourcesView(SessionView):
         self.read_at_updates = 0  # updates counted for shown_uri when it was read
         self.last_update: dict[str, float] = {}  # uri -> when its last update arrived (wall clock)
         self.reads = 0  # resources/read sent by this view
+        self.reading: Any = None  # the PendingRequest of the read in flight
 
     def compose(self) -> ComposeResult:
         yield Static("", id="resources-note")
@@ -226,14 +231,21 @@ class ResourcesView(SessionView):
     async def _read(self, session: Any, uri: str, item: dict[str, Any] | None) -> None:
         updates = session.resource_updates.get(uri, 0)
         started = time.perf_counter()
+        pending = None
         try:
-            result = await session.read_resource(uri)
+            pending = self.reading = await session.begin_request("resources/read", {"uri": uri})
+            self.refresh_bindings()
+            result = await session.finish_request(pending)
         except InspectorError as exc:
             self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
             return
         except Exception as exc:  # noqa: BLE001 - a broken session must not crash the view
             self._read_failed(uri, exc, (time.perf_counter() - started) * 1000)
             return
+        finally:
+            if self.reading is pending:
+                self.reading = None
+                self.refresh_bindings()
         try:
             self._read_done(uri, result, updates, (time.perf_counter() - started) * 1000, item)
         except Exception as exc:  # noqa: BLE001 - a result we cannot show is reported, never a crash
@@ -277,7 +289,14 @@ class ResourcesView(SessionView):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_tree":
             return self.contents.check_action(action, parameters)
+        if action == "cancel_read":  # no read in flight: ctrl+k is the main screen's again
+            return self.reading is not None and not self.reading.done
         return True
+
+    def action_cancel_read(self) -> None:
+        pending = self.reading
+        if pending is not None and not pending.done:
+            self.run_worker(pending.cancel("cancelled by the user"), group="resources-cancel", exit_on_error=False)
 
     def action_toggle_tree(self) -> None:
         self.contents.action_toggle_tree()
