@@ -36,6 +36,7 @@ from .resources.listing import KINDS, ResourceList
 from .resources.template_form import TemplateForm
 from .session_view import SessionView
 
+LIST_METHODS = {"resources": "resources/list", "resource_templates": "resources/templates/list"}
 READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
                   "The recorded resources/read frames are in Traffic (5).")
 HINT = (("", "enter", "read / open a template"), ("resources.subscribe", "s", "subscribe"),
@@ -158,8 +159,8 @@ class ResourcesView(SessionView):
             try:
                 await session.list_all(kind)
             except InspectorError as exc:
-                if session is self.session and kind not in session.lists:
-                    self.resource_list.set_items(kind, [], None, f"{'resources/templates/list' if kind != 'resources' else 'resources/list'} failed: {exc}")
+                if session is self.session and kind not in session.lists:  # (a failed page says so in list_fetched)
+                    self.resource_list.set_items(kind, [], None, f"{LIST_METHODS[kind]} failed: {exc}")
 
     def list_fetched(self, event: Any) -> None:
         if event.kind not in KINDS:
