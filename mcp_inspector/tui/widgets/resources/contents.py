@@ -126,6 +126,16 @@ def blob_facts(blob: str) -> tuple[int | None, bytes | None, str | None]:
     return (len(blob) // 4 - 1) * 3 + len(tail), head[:HEX_PREVIEW], None
 
 
+def own_keys(shown: tuple[list[Widget], bool]) -> tuple[list[Widget], bool]:
+    """``text_body``'s widgets with the truncation note naming this panel's keys (w saves here: s subscribes)."""
+    widgets, cut = shown
+    for widget in widgets:
+        if isinstance(widget, Static) and widget.has_class("truncated-note"):
+            widget.update(f"truncated — showing the first {TRUNCATE_AT // 1000} KB · w: save the whole result · "
+                          "p: open it in $PAGER")
+    return widgets, cut
+
+
 class JsonBlock(Vertical):
     """A JSON content: pretty text, or (t) a tree whose objects and arrays fold (enter / space)."""
 
@@ -241,7 +251,7 @@ class ContentsPanel(ResultPanel):
         if not isinstance(contents, list):
             what = "not an object" if not isinstance(result, dict) else "no `contents` array"
             widgets.append(Static(Text(f"⚠ malformed result: {what}"), classes="block-problem"))
-            body, _ = text_body(bounded_json(result)[0], language="json")
+            body, _ = own_keys(text_body(bounded_json(result)[0], language="json"))
             widgets.append(Vertical(*body, classes="block"))
             self._show("rpc-error", f"✖ {clean(uri)}: the read result is malformed", widgets, result, stem)
             return
@@ -285,7 +295,7 @@ class ContentsPanel(ResultPanel):
         problem = content_problem(content)
         if problem is not None:
             header = Static(Text(f"? #{index} content", style="bold"), classes="block-header")
-            body, cut = text_body(bounded_json(content)[0], language="json")
+            body, cut = own_keys(text_body(bounded_json(content)[0], language="json"))
             return Vertical(header, Static(Text(f"⚠ {problem}"), classes="block-problem"), *body, classes="block"), cut
         mime = content.get("mimeType") if isinstance(content.get("mimeType"), str) else None
         item_uri = content["uri"]
@@ -306,7 +316,7 @@ class ContentsPanel(ResultPanel):
 
             widgets.append(Static(RichMarkdown(text), classes="content-markdown rich-markdown"))
             return Vertical(*widgets, classes="block"), False
-        body, cut = text_body(text, language="json" if is_json(mime) else None)
+        body, cut = own_keys(text_body(text, language="json" if is_json(mime) else None))
         widgets.extend(body)
         data = self._json_data(text, mime)
         if data is not None:
