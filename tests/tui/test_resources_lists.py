@@ -99,6 +99,13 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         assert "2 contents" in view.contents.status_text
         text = body_text(view)
         assert "first part" in text and '"second"' in text and "res://multi#2" in text
+        view.contents.focus()
+        app.clear_notifications()
+        await pilot.press("p")  # headless: no pager to suspend to, so it says where the text is
+        await wait_for(pilot, lambda: any("the result is in" in str(n.message) for n in app._notifications), what="the pager")
+        paged = next(str(n.message) for n in app._notifications if "the result is in" in str(n.message)).split("the result is in ")[-1]
+        assert "=== contents[0] res://multi#1 text/plain ===\nfirst part" in Path(paged).read_text()
+        Path(paged).unlink()
 
         await read_by_key(pilot, view, "res://big")
         assert view.contents.truncated
