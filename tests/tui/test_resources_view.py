@@ -72,6 +72,11 @@ async def test_lists_and_reads_markdown_json_and_an_image():
         assert app.focused is view.resource_list.option_list
         # first listing: a baseline, no change marks
         assert view.resource_list.marks == {}
+        # before any read, the pane previews the highlighted item
+        await highlight(pilot, view, "demo://config.json")
+        assert view.contents.status_text == "demo://config.json · enter reads it"
+        assert "A small JSON document" in body_text(view)
+        assert sent(app, "resources/read") == []
 
         await read_by_key(pilot, view, "demo://readme")
         assert view.contents.kind == "ok"

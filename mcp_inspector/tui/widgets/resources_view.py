@@ -213,6 +213,12 @@ class ResourcesView(SessionView):
         if isinstance(uri, str):
             self.read(uri, message.item)
 
+    @on(ResourceList.Highlighted)
+    def _highlighted(self, message: ResourceList.Highlighted) -> None:
+        message.stop()
+        if self.shown_uri is None and self.contents.kind == "empty" and not self.read_only:
+            self.contents.show_preview(message.kind, message.item)
+
     @on(TemplateForm.ReadRequested)
     def _template_read(self, message: TemplateForm.ReadRequested) -> None:
         message.stop()

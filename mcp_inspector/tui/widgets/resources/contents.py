@@ -223,6 +223,14 @@ class ContentsPanel(ResultPanel):
         self.set_stale("")
         self._show("empty", text, [], None, "resource")
 
+    def show_preview(self, kind: str, item: dict[str, Any]) -> None:
+        """Before any read: what the list says about the highlighted item, and what enter does."""
+        if kind == "resources":
+            status = f"{clean(str(item.get('uri', '')))} · enter reads it"
+        else:
+            status = f"{clean(str(item.get('uriTemplate', '')))} · enter opens its form"
+        self._show("empty", status, self._item_meta(item), None, "resource")
+
     def show_reading(self, uri: str) -> None:
         self.set_stale("")
         self._show("pending", f"… reading {clean(uri)}", [], None, "resource")

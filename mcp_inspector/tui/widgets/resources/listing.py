@@ -105,6 +105,14 @@ class ResourceList(Vertical):
             self.kind = kind
             self.item = item
 
+    class Highlighted(Message):
+        """The highlight moved to a resource or a template."""
+
+        def __init__(self, kind: str, item: dict[str, Any]) -> None:
+            super().__init__()
+            self.kind = kind
+            self.item = item
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.items: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
@@ -382,6 +390,13 @@ class ResourceList(Vertical):
         chosen = self._ids.get(event.option.id or "")
         if chosen is not None:
             self.post_message(self.Chosen(*chosen))
+
+    @on(OptionList.OptionHighlighted, "#resource-options")
+    def _option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        chosen = self._ids.get(event.option.id or "")
+        if chosen is not None:
+            self.post_message(self.Highlighted(*chosen))
 
     def on_key(self, event: Any) -> None:
         if self.filter_input.has_focus:
