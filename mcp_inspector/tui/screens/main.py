@@ -321,7 +321,10 @@ class MainScreen(ViewsMixin, Screen):
             self.notify(f"Cannot send: {reason}.", severity="error")
             return
         as_task = getattr(event, "as_task", None)
-        if as_task and session.task_support(event.tool_name) == "forbidden":
+        if as_task and session.era == "modern":
+            self.notify("2026-07-28: the server decides whether a call runs as a task (the client only declares the "
+                        "tasks extension)", severity="information", markup=False)
+        elif as_task and session.task_support(event.tool_name) == "forbidden":
             self.notify(f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
                         "without a task (a client MUST NOT ask for one)", severity="warning", markup=False)
         self._call_tool(session, event.tool_name, event.arguments, as_task)
