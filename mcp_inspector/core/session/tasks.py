@@ -47,17 +47,19 @@ The API (the TUI and the CLI code against it)
   returns at once, finish_tool_call raises TaskCancelled once tasks/cancel answered);
   a follow that ends any other way while the task lives (a caller that stops waiting, a
   refused input request: InputDeclined, a malformed reply, a poll's timeout) sends
-  tasks/cancel too (bounded: 2 s) rather than leave the task running. Events for a task may come before its "created" one (a
-  server may send a status notification before its CreateTaskResult: ``first_seq`` and
-  ``tool`` are then None until "created"); the record fills them in.
+  tasks/cancel too (bounded: 2 s) rather than leave the task running. Events for a task
+  may come before its "created" one (a server may send a status notification before its
+  CreateTaskResult: ``first_seq`` and ``tool`` are then None until "created").
 * ``session.list_tasks()`` (legacy, every page) ``-> list[TaskRecord]``,
-  ``session.get_task(id) -> TaskRecord``, ``session.task_result(id) -> dict`` (legacy
-  ``tasks/result``, which blocks until the task ends; modern: the ``result``/``error`` of
-  ``tasks/get``, an InspectorError while it still runs), ``session.cancel_task(id) ->
-  TaskRecord``, ``session.can_list_tasks() -> bool``.
+  ``session.get_task(id, *, source="poll", **options) -> TaskRecord``,
+  ``session.task_result(id, **options) -> dict`` (legacy ``tasks/result``, which blocks
+  until the task ends; modern: the ``result``/``error`` of ``tasks/get``, an
+  InspectorError while it still runs), ``session.cancel_task(id, reason=..., **options)
+  -> TaskRecord``, ``session.can_list_tasks() -> bool``.
 
 Polling: at the task's ``pollInterval`` / ``pollIntervalMs`` clamped to [0.1 s, 30 s],
-1 s when absent; a status notification wakes the loop early. Each poll has the call's
+1 s when absent; a status notification updates the task at once (no extra poll). In the
+modern era a followed task also joins an open subscriptions/listen stream (``taskIds``). Each poll has the call's
 request timeout; the follow as a whole is bounded only by ``max_total`` (the CLI passes
 one) and by cancellation. Progress notifications on the call's token stay linked to
 the call while its task runs (2025-11-25: the token "remains valid throughout the task").
