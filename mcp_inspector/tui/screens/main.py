@@ -365,11 +365,15 @@ class MainScreen(ViewsMixin, Screen):
         return pending is None or pending is self.shown_call or self.shown_call is None
 
     def session_notice(self, event: Any) -> None:
-        """A task's news goes to the in-flight row of the call that made it (main_views.py calls this)."""
+        """A task's news goes to the in-flight row of the call that made it, and to the result
+        panel while it shows that call (main_views.py calls this)."""
         from ...core.session.events import TaskUpdated
 
         if isinstance(event, TaskUpdated):
-            self.inflight.task_updated(event.task, event.first_seq, event.source)
+            row = self.inflight.task_updated(event.task, event.first_seq, event.source)
+            # the result panel, while it waits for that call, says what its task is doing
+            if row is not None and not row.call_ended and row.pending is self.shown_call:
+                self.result_panel.show_task(row.pending, row.task_info or event.task, row.poll_count())
 
     def on_input_requested(self, message: InputRequested) -> None:
         row = self.inflight.row_for(message.first_seq)

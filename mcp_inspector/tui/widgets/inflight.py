@@ -274,7 +274,7 @@ class InFlightRow(Vertical, can_focus=True):
                 if self.task_id is not None:
                     status = (self.task_info or {}).get("status")
                     text = f"task {status or 'ended'} · {text}"
-                    message.update(task_line(self.task_info or {"taskId": self.task_id}, self._polls()))
+                    message.update(task_line(self.task_info or {"taskId": self.task_id}, self.poll_count()))
                 self.add_class(css)
                 timing.update(Text(text))
                 button.display = False  # nothing left to cancel
@@ -285,13 +285,13 @@ class InFlightRow(Vertical, can_focus=True):
         else:
             timing.update(Text(timing_text(pending)))
 
-    def _polls(self) -> int:
+    def poll_count(self) -> int:
         task_id = self.task_id
         return self.polls.counts.get(task_id, 0) if self.polls is not None and task_id else 0
 
     def _show_task(self, message: Static, timing: Static, button: Button) -> None:
         task = self.task_info or task_in(self.current.result) or {}
-        line = task_line(task, self._polls())
+        line = task_line(task, self.poll_count())
         progress = self.pending.progress  # the call's progress token stays valid while its task runs
         if progress is not None:
             line.append(f" · progress {progress.progress:g}" + (f"/{progress.total:g}" if progress.total else ""))

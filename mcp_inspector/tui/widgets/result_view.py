@@ -371,6 +371,7 @@ class ResultPanel(VerticalScroll):
         self.truncated = False
         self.status_text = ""
         self.kind = "empty"  # empty / pending / ok / tool-error / rpc-error / transport
+        self.pending_call: PendingRequest | None = None  # the call shown as pending (its task's news updates it)
         self._generation = 0
         self._status_label = Static("No result yet: send a request.", id="result-status")
         self._body = Vertical(id="result-body")
@@ -388,6 +389,21 @@ class ResultPanel(VerticalScroll):
         name = (pending.params or {}).get("name") if pending.method == "tools/call" else None
         what = f"{pending.method} {name}" if name else pending.method
         self._show("pending", f"… waiting for {what} (request id {pending.id})", [], None, str(name or pending.method))
+        self.pending_call = pending
+
+    def show_task(self, pending: PendingRequest, task: dict[str, Any], polls: int = 0) -> bool:
+        """The call shown as pending runs as a task: its id, status and status message
+        (as its in-flight row shows them). False (nothing changed) when another call is shown."""
+        if self.kind != "pending" or self.pending_call is not pending:
+            return False
+        from .inflight import describe, task_line
+
+        status = Text(f"… {describe(pending)} runs as a ")
+        status.append_text(task_line(task, polls))
+        status.append(f" (request id {pending.id})")
+        self.status_text = status.plain
+        self._status_label.update(status)
+        return True
 
     def show_outcome(self, outcome: ToolCallOutcome) -> None:
         view = outcome.view
@@ -469,6 +485,7 @@ class ResultPanel(VerticalScroll):
     def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str) -> None:
         self._generation += 1
         self.kind = kind
+        self.pending_call: PendingRequest | None = None
         self.status_text = status
         self.payload = payload
         self.payload_name = name
