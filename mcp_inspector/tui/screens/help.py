@@ -19,6 +19,9 @@ Notifications: log messages, list changes, resource updates and progress, with c
 Console: the server's stderr, live.
 Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange).
 HTTP: each POST, GET stream and DELETE of a remote server; enter shows headers, SSE events and frames.
+Resources (7): resources and templates; enter reads one (or opens a template's form), s subscribes, updates counted.
+Prompts (8): prompts and their arguments; fill the form (completion as you type), ctrl+s gets the messages.
+Tasks (9): the tasks of this session (tasks/list where offered); enter shows a result, c cancels, p polls.
 Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line or URL.
 Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
 Every action is also in the command palette (ctrl+p)."""
@@ -54,7 +57,49 @@ def bindings_table(keymap: dict[str, str]) -> Table:
     table.add_row(Text("When the server asks", style="underline"), "", "")
     for key, text, binding_id in asked:
         table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
+    for title, bindings in view_bindings():
+        table.add_row(Text(title, style="underline"), "", "")
+        for binding in bindings:
+            table.add_row(display_key(keymap.get(binding.id or "", binding.key)),
+                          binding.tooltip or binding.description, binding.id or "")
+    table.add_row(Text("Completion fields", style="underline"), "", "")
+    for key, text in COMPLETION_KEYS:
+        table.add_row(key, text, "")
     return table
+
+
+# CompletionInput reads these keys itself (on_key), so they are listed here by hand
+COMPLETION_KEYS = [
+    ("type", "Suggestions from completion/complete (debounced; stale requests cancelled)"),
+    ("down", "Ask now / open the suggestions; up, down move in them"),
+    ("enter, tab", "Take the highlighted suggestion"),
+    ("esc", "Close the suggestions (again: leave the field)"),
+]
+
+
+def view_bindings() -> list[tuple[str, list[Binding]]]:
+    """The Resources, Prompts and Tasks views' keys, read from their own BINDINGS (one row per id)."""
+    from ..widgets.prompts.messages import PromptMessages
+    from ..widgets.prompts_view import PromptsView
+    from ..widgets.resources.contents import ContentsPanel
+    from ..widgets.resources.template_form import TemplateForm
+    from ..widgets.resources_view import ResourcesView
+    from ..widgets.tasks_view import TasksView
+
+    groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
+              ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
+              ("Tasks (9)", [TasksView.BINDINGS])]
+    out = []
+    for title, lists in groups:
+        seen: set[str] = set()
+        rows: list[Binding] = []
+        for bindings in lists:
+            for binding in bindings:
+                if isinstance(binding, Binding) and binding.id not in seen:
+                    seen.add(binding.id or binding.key)
+                    rows.append(binding)
+        out.append((title, rows))
+    return out
 
 
 class HelpScreen(ModalScreen[None]):

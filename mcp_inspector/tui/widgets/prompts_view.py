@@ -64,8 +64,8 @@ class PromptsView(SessionView):
         Binding("ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"),
         # priority, and only while a get is in flight: otherwise ctrl+k stays the fields' own key
         Binding("ctrl+k", "cancel_get", "Cancel get", id="prompts.cancel", priority=True),
-        Binding("escape", "back_to_list", "List", id="prompts.back", show=False),
-        Binding("slash", "filter", "Filter", id="prompts.filter", show=False),
+        Binding("escape", "back_to_list", "List", id="prompts.back", show=False, tooltip="Back to the prompt list"),
+        Binding("slash", "filter", "Filter", id="prompts.filter", show=False, tooltip="Filter the prompts"),
     ]
     DEFAULT_CSS = """
     PromptsView { height: 1fr; }

@@ -77,7 +77,8 @@ class TasksView(SessionView):
         Binding("r", "refresh_tasks", "Refresh", id="tasks.refresh", tooltip="Fetch tasks/list (where the server offers it)"),
         Binding("c", "cancel_task", "Cancel task", id="tasks.cancel", tooltip="Send tasks/cancel for the selected task"),
         Binding("p", "poll_task", "Poll now", id="tasks.poll", tooltip="Send tasks/get for the selected task"),
-        Binding("enter", "show_result", "Result", id="tasks.result", show=False),
+        Binding("enter", "show_result", "Result", id="tasks.result", show=False,
+                tooltip="Show the selected task's result (tasks/result)"),
     ]
     DEFAULT_CSS = """
     TasksView { height: 1fr; }

@@ -1,0 +1,66 @@
+"""F1 lists the Resources, Prompts and Tasks views' keys, read from their own BINDINGS (so the
+help cannot disagree with them, remapped keys included), and says what each view is for."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+from textual.binding import Binding
+
+from mcp_inspector.tui.screens.help import HelpScreen, bindings_table
+from mcp_inspector.tui.widgets.prompts.messages import PromptMessages
+from mcp_inspector.tui.widgets.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.resources.contents import ContentsPanel
+from mcp_inspector.tui.widgets.resources.template_form import TemplateForm
+from mcp_inspector.tui.widgets.resources_view import ResourcesView
+from mcp_inspector.tui.widgets.tasks_view import TasksView
+
+from app_helpers import SIZE, live_app, wait_for
+
+pytestmark = pytest.mark.anyio
+VIEW_CLASSES = [ResourcesView, ContentsPanel, TemplateForm, PromptsView, PromptMessages, TasksView]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def table_text(keymap: dict[str, str]) -> list[str]:
+    console = Console(width=200, record=True)
+    console.print(bindings_table(keymap))
+    return console.export_text().splitlines()
+
+
+def test_every_binding_of_the_new_views_is_in_the_help_with_its_key():
+    lines = table_text({})
+    for cls in VIEW_CLASSES:
+        for binding in cls.BINDINGS:
+            assert isinstance(binding, Binding) and binding.id, (cls.__name__, binding)
+            row = next((line for line in lines if line.rstrip().endswith(" " + binding.id)), None)
+            assert row is not None, f"{binding.id} is not in the help"
+            assert row.split()[0] in {"/", "esc", binding.key.split(",")[0]}, row
+    for title in ("Resources (7)", "Prompts (8)", "Tasks (9)", "Completion fields"):
+        assert any(line.strip() == title for line in lines), title
+
+
+def test_a_remapped_view_key_shows_as_remapped():
+    lines = table_text({"tasks.cancel": "x", "resources.subscribe": "ctrl+u"})
+    assert next(line for line in lines if line.rstrip().endswith(" tasks.cancel")).split()[0] == "x"
+    assert next(line for line in lines if line.rstrip().endswith(" resources.subscribe")).split()[0] == "ctrl+u"
+
+
+async def test_f1_shows_the_new_views_and_scrolls_to_them_by_keys():
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        views = str(app.screen.query_one("#help-views").render())
+        for line in ("Resources (7):", "Prompts (8):", "Tasks (9):"):
+            assert line in views
+        scroll = app.screen.query_one("VerticalScroll")
+        await pilot.press("end")
+        await wait_for(pilot, lambda: scroll.scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y, what="the end")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), what="the help to close")
