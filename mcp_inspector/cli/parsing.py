@@ -368,6 +368,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
             raise UsageError(f"unexpected argument {word!r} (put the server command after --)")
     if args.command == "tasks" and (args.action == "list") != (args.task_id is None):
         raise UsageError("tasks list takes no ID; tasks get, result and cancel need one (see mcp-inspector tasks --help)")
+    if args.command == "tasks" and args.task_id == "":
+        raise UsageError(f"tasks {args.action}: the task id is empty (see mcp-inspector tasks list)")
     if args.command is not None and args.open is not None:
         raise UsageError("--open opens a recorded session in the TUI; it does not go with a command")
     return args
