@@ -35,7 +35,7 @@ from ..core.protocol.errors import ConnectionLost, InspectorError, RpcError
 from ..core.protocol.json_text import JsonTextError, loads_strict
 from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
-from . import exit_codes, render
+from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
 from .commands import _list, finish_exact, out, out_json
 from .exit_codes import UsageError
@@ -43,7 +43,10 @@ from .runner import Context
 
 EXPRESSION = re.compile(r"\{[^{}]*\}")
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
+MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
+STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
 ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
+UPDATE_BUFFER = 10_000  # updates waiting to be printed; past it a flood's updates are counted, not kept
 
 
 def is_template(uri: str) -> bool:
@@ -148,16 +151,22 @@ async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "completion/complete"
     pending = await session.begin_request("completion/complete", params)
     result, raw = await finish_exact(session, ctx, pending)
-    if ctx.options.json:
-        out(raw or json.dumps(result))
-        return exit_codes.OK
     completion = result.get("completion")
     if not isinstance(completion, dict) or not isinstance(completion.get("values"), list):
         ctx.warn("malformed result: completion/complete has no completion.values array")
         completion = completion if isinstance(completion, dict) else {}
     values = completion.get("values") if isinstance(completion.get("values"), list) else []
-    for value in values:
-        out(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    odd = sum(1 for value in values if not isinstance(value, str))
+    if odd:
+        ctx.warn(f"malformed result: {odd} of the {len(values)} values {'is' if odd == 1 else 'are'} not a string "
+                 "(printed as JSON)")
+    if len(values) > MAX_VALUES:
+        ctx.warn(f"the server sent {len(values)} values; the spec allows at most {MAX_VALUES}")
+    if ctx.options.json:
+        out(raw or json.dumps(result))
+        return exit_codes.OK
+    for value in values:  # one a line: a string that would break the line (a newline) is printed as JSON
+        out(value if isinstance(value, str) and value.isprintable() else json.dumps(value, ensure_ascii=False))
     if not values:
         ctx.note("no completions")
     facts = []
@@ -175,13 +184,17 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     resources = session.capabilities.get("resources")
     if session.era == "legacy" and not (isinstance(resources, dict) and resources.get("subscribe") is True):
         ctx.warn("the server does not declare resources.subscribe; subscribing anyway")
-    send, receive = anyio.create_memory_object_stream[ResourceUpdated](1000)
+    send, receive = anyio.create_memory_object_stream[ResourceUpdated](UPDATE_BUFFER)
+    dropped = 0
 
     def on_event(event: Any) -> None:
+        nonlocal dropped
         if isinstance(event, ResourceUpdated):
             try:
                 send.send_nowait(event)
-            except (anyio.WouldBlock, anyio.ClosedResourceError):  # a flood nobody reads: dropped (the store has them)
+            except anyio.WouldBlock:  # a flood the output cannot keep up with: counted, said at the end
+                dropped += 1
+            except anyio.ClosedResourceError:
                 pass
         elif isinstance(event, ServerClosed):  # the server went away: stop waiting
             send.close()
@@ -200,20 +213,36 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
             if getattr(args, "call", None):
                 await _call_trigger(session, ctx, args.call, args.call_arguments)
             async for event in receive:
-                seen += 1
-                _print_update(session, ctx, event)
+                # a flood wakes us seldom: print all that waits at once, with one flush
+                batch = [event]
+                while args.count is None or seen + len(batch) < args.count:
+                    try:
+                        batch.append(receive.receive_nowait())
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
+                seen += len(batch)
+                out("".join(_update_line(session, ctx, each) for each in batch))
+                sys.stdout.flush()
                 if args.count is not None and seen >= args.count:
                     break
     finally:
         remove()
         send.close()
-        with anyio.CancelScope(shield=True), anyio.move_on_after(UNSUBSCRIBE_WAIT):
-            try:
-                if session.closed is None:
-                    await session.unsubscribe(uri)
-            except (InspectorError, OSError) as exc:
-                ctx.warn(f"resources/unsubscribe {uri} failed: {exc}")
+        # after a stop signal the user is waiting: a short wait (then the server is shut down anyway)
+        wait = UNSUBSCRIBE_WAIT if stopping.received is None else STOPPED_UNSUBSCRIBE_WAIT
+        with anyio.CancelScope(shield=True):
+            with anyio.move_on_after(wait) as unsubscribing:
+                try:
+                    if session.closed is None:
+                        await session.unsubscribe(uri)
+                except (InspectorError, OSError) as exc:
+                    ctx.warn(f"resources/unsubscribe {uri} failed: {exc}")
+            if unsubscribing.cancelled_caught:
+                ctx.warn(f"resources/unsubscribe {uri} got no answer within {wait:g} s (given up)")
     ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+    if dropped:
+        ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
+                 f"than the output took them (more than {UPDATE_BUFFER} waiting)")
     if session.closed is not None:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
@@ -250,20 +279,19 @@ async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> No
                  "no updates of it will come")
 
 
-def _print_update(session: McpSession, ctx: Context, event: ResourceUpdated) -> None:
+def _update_line(session: McpSession, ctx: Context, event: ResourceUpdated) -> str:
+    """One update as its output line (with the newline)."""
     entry = session.store.get(event.seq)
-    params: Any = None
-    if entry is not None:
-        try:
-            params = json.loads(entry.raw).get("params")
-        except (ValueError, AttributeError):
-            params = None
     if ctx.options.json:
-        out(json.dumps(params if isinstance(params, dict) else {"uri": event.uri}, ensure_ascii=False))
-    else:
-        stamp = datetime.fromtimestamp(entry.ts if entry is not None else session.store.now()).strftime("%H:%M:%S.%f")[:-3]
-        out(f"{stamp} updated {event.uri}")
-    sys.stdout.flush()
+        params: Any = None
+        if entry is not None:
+            try:
+                params = json.loads(entry.raw).get("params")
+            except (ValueError, AttributeError):
+                params = None
+        return json.dumps(params if isinstance(params, dict) else {"uri": event.uri}, ensure_ascii=False) + "\n"
+    stamp = datetime.fromtimestamp(entry.ts if entry is not None else session.store.now()).strftime("%H:%M:%S.%f")[:-3]
+    return f"{stamp} updated {event.uri}\n"
 
 
 COMMANDS = {

@@ -1,0 +1,123 @@
+"""Issue 9's CLI commands used as a hostile user or a CI script would: bad arguments, garbage
+completions, a flooding subscription, an unsubscribe never answered, Ctrl-C. Real servers over
+real pipes (tests/servers/hostile_surface_server.py, the demo)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cli_helpers import REPO_ROOT, assert_no_traceback, cli
+
+HOSTILE = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "hostile_surface_server.py")]
+DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
+
+
+def hostile(log: Path) -> list[str]:
+    return [*HOSTILE, "--log", str(log)]
+
+
+def wait_for(predicate, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
+
+
+def test_an_empty_task_id_is_a_usage_error():
+    for action in ("get", "result", "cancel"):
+        result = cli("tasks", action, "", "--", *DEMO)
+        assert result.returncode == 64, (action, result.stderr)
+        assert "task id is empty" in result.stderr
+        assert_no_traceback(result)
+
+
+def test_completion_values_that_are_not_strings_or_break_lines(tmp_path):
+    result = cli("complete", "--prompt", "p", "a", "nonstr", "--", *hostile(tmp_path / "log"))
+    assert result.returncode == 0, result.stderr
+    # one value a line: the string with a newline is printed as JSON, not as two lines
+    assert result.stdout.splitlines() == ["1", "null", '{"a": 1}', '"two\\nlines"', "true"]
+    assert "4 of the 5 values are not a string" in result.stderr
+    as_json = cli("complete", "--prompt", "p", "a", "nonstr", "--json", "--", *hostile(tmp_path / "log"))
+    assert json.loads(as_json.stdout)["completion"]["values"][3] == "two\nlines"
+    assert "not a string" in as_json.stderr  # --json warns too
+
+
+def test_a_malformed_completion_warns_in_json_mode_too(tmp_path):
+    result = cli("complete", "--prompt", "p", "a", "notlist", "--json", "--", *hostile(tmp_path / "log"))
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == {"completion": {"values": "not a list"}}
+    assert "no completion.values array" in result.stderr
+
+
+def test_a_million_completion_values(tmp_path):
+    started = time.monotonic()
+    result = cli("complete", "--prompt", "p", "a", "huge", "--", *hostile(tmp_path / "log"), timeout=60)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1_000_001 and lines[-1] == "(total: 1000000)"
+    assert "the server sent 1000000 values; the spec allows at most 100" in result.stderr
+    assert time.monotonic() - started < 30
+
+
+def test_a_flooding_subscription_keeps_up_or_says_it_drops(tmp_path):
+    """The server sends updates as fast as the pipe takes them: the output keeps up (batched
+    writes), and anything it could not take is counted on stderr; the JSON lines stay valid."""
+    log = tmp_path / "log"
+    result = cli("subscribe", "flood://x", "--for", "2", "--json", "--", *hostile(log), timeout=30)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert all(json.loads(line) == {"uri": "flood://x"} for line in lines)
+    printed = int(result.stderr.split(" updates of flood://x")[0].rsplit(" ", 1)[-1])
+    assert printed == len(lines)
+    dropped = 0
+    if "not printed" in result.stderr:
+        dropped = int(result.stderr.split(" more update")[0].rsplit(" ", 1)[-1])
+    # before the batched output, ~600 updates a second were printed and ~40,000 silently lost
+    assert len(lines) > 10 * max(dropped, 1000), (len(lines), dropped)
+    assert log.read_text().splitlines()[-1] == "unsubscribe flood://x"
+
+
+def test_an_unanswered_unsubscribe_is_said_and_ctrl_c_does_not_wait_long(tmp_path):
+    log = tmp_path / "log"
+    command = [sys.executable, "-m", "mcp_inspector", "subscribe", "stuck-unsub://x", "--", *hostile(log)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    try:
+        wait_for(lambda: log.exists() and "subscribe stuck-unsub://x" in log.read_text())
+        time.sleep(0.2)  # the subscribe's answer read, "subscribed" said
+        process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        _, stderr = process.communicate(timeout=15)
+        elapsed = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+    text = stderr.decode()
+    assert process.returncode == 130, text
+    assert "unsubscribe stuck-unsub://x" in log.read_text()
+    assert "resources/unsubscribe stuck-unsub://x got no answer within 1 s" in text
+    assert elapsed < 3.5, elapsed  # it waited 5 s for the unsubscribe before
+    assert "Traceback" not in text
+
+
+def test_ctrl_c_during_a_task_call_cancels_the_task(tmp_path):
+    log = tmp_path / "log"
+    command = [sys.executable, "-m", "mcp_inspector", "call", "never_ends", "--", *hostile(log)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: log.exists() and "tasks/get t-1" in log.read_text())
+        process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        _, stderr = process.communicate(timeout=15)
+        elapsed = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr.decode()
+    assert "tasks/cancel t-1" in log.read_text().splitlines()
+    assert elapsed < 3.0, elapsed

@@ -1,0 +1,168 @@
+"""A hostile legacy stdio MCP server (stdlib only) for tests/cli/test_hostile_issue9.py.
+
+    python tests/servers/hostile_surface_server.py [--log FILE]
+
+``--log FILE``: every subscribe, unsubscribe, tasks/* request and cancellation is
+appended to FILE as one line (``subscribe URI``, ``tasks/cancel ID`` ...), flushed at once.
+
+``completion/complete``, by the argument's value:
+
+- ``notlist``: ``values`` is a string; ``nocompletion``: the result has no ``completion``;
+- ``huge``: 1,000,000 values (``item0`` ...); ``nonstr``: numbers, null, an object, a
+  string with a newline; ``longstr``: one 5 MB string; anything else: ``["ok"]``.
+
+Resources (``subscribe: true``): subscribing to
+
+- ``flood://x`` floods ``notifications/resources/updated`` of it, as fast as the pipe takes
+  them, until it is unsubscribed;
+- ``hang://x`` is never answered; ``stuck-unsub://x`` is answered, its unsubscribe never is.
+
+Tools, each with ``execution.taskSupport: "required"``:
+
+- ``never_ends``: a task that stays ``working`` for ever (``tasks/result`` is never answered;
+  ``tasks/cancel`` makes it cancelled);
+- ``bad_task``: a CreateTaskResult whose ``task`` is malformed (``taskId`` a number, no status);
+- ``no_task``: a CreateTaskResult with no ``task`` at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+
+LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
+lock = threading.Lock()
+out = sys.stdout.buffer
+flooding: dict[str, threading.Event] = {}
+TASK = {"taskId": "t-1", "status": "working", "createdAt": "2026-01-01T00:00:00Z",
+        "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000, "pollInterval": 100}
+
+
+def log(line: str) -> None:
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+
+def send(message: dict) -> None:
+    data = json.dumps(message).encode() + b"\n"
+    with lock:
+        try:
+            out.write(data)
+            out.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+
+def result(rid, value: dict) -> None:
+    send({"jsonrpc": "2.0", "id": rid, "result": value})
+
+
+def flood(uri: str, stop: threading.Event) -> None:
+    frame = json.dumps({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                        "params": {"uri": uri}}).encode() + b"\n"
+    while not stop.is_set():
+        with lock:
+            try:
+                out.write(frame * 50)
+                out.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                return
+
+
+def complete(rid, value: str) -> None:
+    if value == "notlist":
+        result(rid, {"completion": {"values": "not a list"}})
+    elif value == "nocompletion":
+        result(rid, {})
+    elif value == "huge":
+        result(rid, {"completion": {"values": [f"item{i}" for i in range(1_000_000)], "total": 1_000_000}})
+    elif value == "nonstr":
+        result(rid, {"completion": {"values": [1, None, {"a": 1}, "two\nlines", True]}})
+    elif value == "longstr":
+        result(rid, {"completion": {"values": ["x" * 5_000_000]}})
+    else:
+        result(rid, {"completion": {"values": ["ok"]}})
+
+
+TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"},
+          "execution": {"taskSupport": "required"}}
+         for name, text in (("never_ends", "A task that never ends"), ("bad_task", "A malformed Task"),
+                            ("no_task", "A CreateTaskResult without task"))]
+
+
+def handle(message: dict) -> None:
+    method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if method == "initialize":
+        result(rid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
+                     "capabilities": {"resources": {"subscribe": True}, "completions": {}, "tools": {},
+                                      "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}},
+                     "serverInfo": {"name": "hostile-surface", "version": "1"}})
+    elif method == "notifications/cancelled":
+        log(f"cancelled {params.get('requestId')}")
+    elif rid is None:
+        return
+    elif method == "completion/complete":
+        complete(rid, str((params.get("argument") or {}).get("value", "")))
+    elif method == "resources/subscribe":
+        uri = params.get("uri")
+        log(f"subscribe {uri}")
+        if uri == "hang://x":
+            return
+        result(rid, {})
+        if uri == "flood://x":
+            stop = flooding[uri] = threading.Event()
+            threading.Thread(target=flood, args=(uri, stop), daemon=True).start()
+    elif method == "resources/unsubscribe":
+        uri = params.get("uri")
+        log(f"unsubscribe {uri}")
+        if uri in flooding:
+            flooding.pop(uri).set()
+        if uri != "stuck-unsub://x":
+            result(rid, {})
+    elif method == "resources/list":
+        result(rid, {"resources": []})
+    elif method == "tools/list":
+        result(rid, {"tools": TOOLS})
+    elif method == "tools/call":
+        name = params.get("name")
+        log(f"tools/call {name}")
+        if name == "never_ends":
+            result(rid, {"task": dict(TASK)})
+        elif name == "bad_task":
+            result(rid, {"task": {"taskId": 5}})
+        else:
+            result(rid, {"_meta": {}})
+    elif method in ("tasks/get", "tasks/result", "tasks/cancel", "tasks/list"):
+        log(f"{method} {params.get('taskId', '')}")
+        if method == "tasks/get":
+            result(rid, dict(TASK))
+        elif method == "tasks/cancel":
+            TASK["status"] = "cancelled"
+            result(rid, dict(TASK))
+        elif method == "tasks/list":
+            result(rid, {"tasks": [dict(TASK)]})
+        # tasks/result: never answered
+    elif method == "ping":
+        result(rid, {})
+    else:
+        send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": f"no method {method}"}})
+
+
+def main() -> None:
+    for line in sys.stdin.buffer:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            handle(message)
+    for stop in flooding.values():
+        stop.set()
+    time.sleep(0.05)
+
+
+if __name__ == "__main__":
+    main()
