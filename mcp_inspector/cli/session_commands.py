@@ -42,6 +42,8 @@ from .exit_codes import UsageError
 from .runner import Context
 
 EXPRESSION = re.compile(r"\{[^{}]*\}")
+_VARSPEC = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?"
+VALID_EXPRESSION = re.compile(r"\{[+#./;?&]?" + _VARSPEC + r"(?:," + _VARSPEC + r")*\}")  # RFC 6570 section 2.2
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
 MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
 STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
@@ -70,6 +72,10 @@ def expand_template(template: str, pairs: list[str]) -> tuple[str, list[str]]:
     template uritemplate refuses is a usage error."""
     from uritemplate import URITemplate
 
+    for expression in EXPRESSION.findall(template):
+        if not VALID_EXPRESSION.fullmatch(expression):
+            raise UsageError(f"{expression} in {template} is not an RFC 6570 expression "
+                             "(variable names are letters, digits, _ and %XX, with an optional :N or *)")
     variables = {key: _variable(value) for key, value in parse_pairs(pairs, json_values=False).items()}
     try:
         parsed = URITemplate(template)

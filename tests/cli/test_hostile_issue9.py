@@ -121,3 +121,16 @@ def test_ctrl_c_during_a_task_call_cancels_the_task(tmp_path):
     assert process.returncode == 130, stderr.decode()
     assert "tasks/cancel t-1" in log.read_text().splitlines()
     assert elapsed < 3.0, elapsed
+
+
+def test_a_uri_with_an_invalid_expression_is_a_usage_error():
+    """{+}, {a b}, {}, {a:0} and the reserved operators are not RFC 6570: refused before connecting
+    (they were expanded into a URI that was then read, or named a variable 'a b')."""
+    for uri in ("demo://x{+}", "demo://x{a b}", "demo://x{}", "demo://x{a:0}", "demo://x{=a}"):
+        result = cli("read", uri, "a=1", "--", *DEMO)
+        assert result.returncode == 64, (uri, result.stderr)
+        assert "is not an RFC 6570 expression" in result.stderr
+        assert_no_traceback(result)
+    good = cli("read", "demo://files{/path*}{#section}", 'path=["docs","guide.md"]', "--", *DEMO)
+    assert good.returncode == 0, good.stderr
+    assert "reading demo://files/docs/guide.md" in good.stderr
