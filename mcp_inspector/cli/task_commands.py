@@ -67,6 +67,8 @@ async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "tasks/result" if session.era != "modern" else "tasks/get"
     result = await session.task_result(task_id)
     view = analyze_tool_result(result)
+    for problem in view.problems:  # as call says them
+        ctx.warn(f"malformed result: {problem}")
     if ctx.options.json:
         out(json.dumps(result, ensure_ascii=False))
     else:

@@ -134,3 +134,24 @@ def test_a_uri_with_an_invalid_expression_is_a_usage_error():
     good = cli("read", "demo://files{/path*}{#section}", 'path=["docs","guide.md"]', "--", *DEMO)
     assert good.returncode == 0, good.stderr
     assert "reading demo://files/docs/guide.md" in good.stderr
+
+
+def test_a_malformed_task_result_is_warned_about(tmp_path):
+    for extra in ((), ("--json",)):
+        result = cli("tasks", "result", "malformed", *extra, "--", *hostile(tmp_path / "log"))
+        assert result.returncode == 1, result.stderr  # isError (not a boolean, but set): as call does
+        assert "malformed result: `content` must be an array, got str" in result.stderr
+        assert "malformed result: `isError` must be a boolean" in result.stderr
+        assert_no_traceback(result)
+
+
+def test_malformed_tasks_are_protocol_errors(tmp_path):
+    for command in (("tasks", "get", "malformed"), ("tasks", "cancel", "malformed"), ("call", "bad_poll"),
+                    ("call", "bad_task")):
+        result = cli(*command, "--json", "--", *hostile(tmp_path / "log"))
+        assert result.returncode == 3, (command, result.stderr)
+        assert "protocol error" in result.stderr and "taskId" in result.stderr
+        assert result.stdout == ""
+        assert_no_traceback(result)
+    listed = cli("tasks", "list", "--json", "--", *hostile(tmp_path / "log"), "--bad-list")
+    assert listed.returncode == 3 and "nextCursor must be a string" in listed.stderr

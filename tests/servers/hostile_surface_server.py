@@ -22,7 +22,12 @@ Tools, each with ``execution.taskSupport: "required"``:
 - ``never_ends``: a task that stays ``working`` for ever (``tasks/result`` is never answered;
   ``tasks/cancel`` makes it cancelled);
 - ``bad_task``: a CreateTaskResult whose ``task`` is malformed (``taskId`` a number, no status);
-- ``no_task``: a CreateTaskResult with no ``task`` at all.
+- ``no_task``: a CreateTaskResult with no ``task`` at all;
+- ``bad_poll``: task ``malformed``, whose every tasks/* answer is malformed (tasks/get: a
+  numeric taskId and no status; tasks/result: content not a list, isError not a boolean).
+
+``--bad-list``: tasks/list answers a page of junk (a Task without status, a string) and a
+numeric nextCursor.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import sys
 import threading
 import time
 
+LIST_MALFORMED = "--bad-list" in sys.argv
 LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
 lock = threading.Lock()
 out = sys.stdout.buffer
@@ -90,7 +96,8 @@ def complete(rid, value: str) -> None:
 TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"},
           "execution": {"taskSupport": "required"}}
          for name, text in (("never_ends", "A task that never ends"), ("bad_task", "A malformed Task"),
-                            ("no_task", "A CreateTaskResult without task"))]
+                            ("no_task", "A CreateTaskResult without task"),
+                            ("bad_poll", "A task whose tasks/get answers are malformed"))]
 
 
 def handle(message: dict) -> None:
@@ -133,11 +140,18 @@ def handle(message: dict) -> None:
             result(rid, {"task": dict(TASK)})
         elif name == "bad_task":
             result(rid, {"task": {"taskId": 5}})
+        elif name == "bad_poll":
+            result(rid, {"task": dict(TASK, taskId="malformed")})
         else:
             result(rid, {"_meta": {}})
     elif method in ("tasks/get", "tasks/result", "tasks/cancel", "tasks/list"):
         log(f"{method} {params.get('taskId', '')}")
-        if method == "tasks/get":
+        if params.get("taskId") == "malformed":  # every tasks/* answer about it is malformed
+            result(rid, {"tasks": "nope"} if method == "tasks/list" else
+                   {"content": "not a list", "isError": "yes"} if method == "tasks/result" else {"taskId": 3})
+        elif method == "tasks/list" and params.get("cursor") is None and LIST_MALFORMED:
+            result(rid, {"tasks": [{"taskId": 7}, "junk"], "nextCursor": 5})
+        elif method == "tasks/get":
             result(rid, dict(TASK))
         elif method == "tasks/cancel":
             TASK["status"] = "cancelled"
