@@ -45,6 +45,7 @@ EXPRESSION = re.compile(r"\{[^{}]*\}")
 _VARSPEC = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?"
 VALID_EXPRESSION = re.compile(r"\{[+#./;?&]?" + _VARSPEC + r"(?:," + _VARSPEC + r")*\}")  # RFC 6570 section 2.2
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
+MALFORMED_SAID = 3  # malformed updates warned about one by one; the rest are counted
 MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
 STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
 ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
@@ -190,14 +191,21 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     resources = session.capabilities.get("resources")
     if session.era == "legacy" and not (isinstance(resources, dict) and resources.get("subscribe") is True):
         ctx.warn("the server does not declare resources.subscribe; subscribing anyway")
-    send, receive = anyio.create_memory_object_stream[ResourceUpdated](UPDATE_BUFFER)
-    dropped = 0
+    send, receive = anyio.create_memory_object_stream[tuple[ResourceUpdated, Any]](UPDATE_BUFFER)
+    dropped = malformed = 0
 
     def on_event(event: Any) -> None:
-        nonlocal dropped
+        nonlocal dropped, malformed
         if isinstance(event, ResourceUpdated):
+            params = _update_params(session, event)
+            if params is not None and not isinstance(params.get("uri"), str):  # the session made it a string
+                malformed += 1
+                if malformed <= MALFORMED_SAID:
+                    ctx.warn("ignored a malformed notifications/resources/updated: uri is not a string "
+                             f"({json.dumps(params.get('uri'))})")
+                return
             try:
-                send.send_nowait(event)
+                send.send_nowait((event, params))
             except anyio.WouldBlock:  # a flood the output cannot keep up with: counted, said at the end
                 dropped += 1
             except anyio.ClosedResourceError:
@@ -246,6 +254,8 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
             if unsubscribing.cancelled_caught:
                 ctx.warn(f"resources/unsubscribe {uri} got no answer within {wait:g} s (given up)")
     ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+    if malformed > MALFORMED_SAID:
+        ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
     if dropped:
         ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
                  f"than the output took them (more than {UPDATE_BUFFER} waiting)")
@@ -285,17 +295,24 @@ async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> No
                  "no updates of it will come")
 
 
-def _update_line(session: McpSession, ctx: Context, event: ResourceUpdated) -> str:
-    """One update as its output line (with the newline)."""
+def _update_params(session: McpSession, event: ResourceUpdated) -> dict[str, Any] | None:
+    """The notification's params as sent (None when its entry is gone from the store)."""
     entry = session.store.get(event.seq)
+    if entry is None:
+        return None
+    try:
+        params = json.loads(entry.raw).get("params")
+    except (ValueError, AttributeError):
+        return None
+    return params if isinstance(params, dict) else None
+
+
+def _update_line(session: McpSession, ctx: Context, update: tuple[ResourceUpdated, Any]) -> str:
+    """One update as its output line (with the newline)."""
+    event, params = update
     if ctx.options.json:
-        params: Any = None
-        if entry is not None:
-            try:
-                params = json.loads(entry.raw).get("params")
-            except (ValueError, AttributeError):
-                params = None
         return json.dumps(params if isinstance(params, dict) else {"uri": event.uri}, ensure_ascii=False) + "\n"
+    entry = session.store.get(event.seq)
     stamp = datetime.fromtimestamp(entry.ts if entry is not None else session.store.now()).strftime("%H:%M:%S.%f")[:-3]
     return f"{stamp} updated {event.uri}\n"
 

@@ -155,3 +155,19 @@ def test_malformed_tasks_are_protocol_errors(tmp_path):
         assert_no_traceback(result)
     listed = cli("tasks", "list", "--json", "--", *hostile(tmp_path / "log"), "--bad-list")
     assert listed.returncode == 3 and "nextCursor must be a string" in listed.stderr
+
+
+def test_malformed_updates_are_not_printed_as_updates(tmp_path):
+    """An update whose uri is a number was printed as 'updated 5' / {"uri": 5}; one whose params
+    is not an object is an invalid frame (warned); a good one is printed with all its params."""
+    for extra in ((), ("--json",)):
+        result = cli("subscribe", "odd://x", "--for", "1", *extra, "--", *hostile(tmp_path / "log"))
+        assert result.returncode == 0, result.stderr
+        assert "uri is not a string (5)" in result.stderr
+        assert "1 update of odd://x" in result.stderr
+        lines = result.stdout.splitlines()
+        assert len(lines) == 1
+        if extra:
+            assert json.loads(lines[0]) == {"uri": "odd://x", "extra": [1, 2]}
+        else:
+            assert lines[0].endswith(" updated odd://x")

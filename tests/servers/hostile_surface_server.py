@@ -15,6 +15,8 @@ Resources (``subscribe: true``): subscribing to
 
 - ``flood://x`` floods ``notifications/resources/updated`` of it, as fast as the pipe takes
   them, until it is unsubscribed;
+- ``odd://x`` sends malformed updates (``uri`` a number, no params, params a string), then
+  a good one with an extra member;
 - ``hang://x`` is never answered; ``stuck-unsub://x`` is answered, its unsubscribe never is.
 
 Tools, each with ``execution.taskSupport: "required"``:
@@ -119,6 +121,10 @@ def handle(message: dict) -> None:
         if uri == "hang://x":
             return
         result(rid, {})
+        if uri == "odd://x":  # malformed updates, then a good one
+            for params in ({"uri": 5}, None, "str", {"uri": "odd://x", "extra": [1, 2]}):
+                send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                      **({} if params is None else {"params": params})})
         if uri == "flood://x":
             stop = flooding[uri] = threading.Event()
             threading.Thread(target=flood, args=(uri, stop), daemon=True).start()
