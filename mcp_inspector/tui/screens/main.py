@@ -256,13 +256,20 @@ class MainScreen(ViewsMixin, Screen):
     @work(group="focus-composer", exclusive=True, exit_on_error=False)
     async def _focus_composer(self, tool: dict[str, Any]) -> None:
         """After enter on a tool: focus the first field once its form is built."""
+        from textual.worker import WorkerState
+
         composer = self.composer
-        for _ in range(40):
-            if composer.tool is tool and composer.schema_form is not None:
+        for _ in range(80):
+            loading = any(w.group == "composer-load" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                          for w in self.app.workers)
+            if composer.tool is tool and not loading and composer.schema_form is not None:
                 break
             await asyncio.sleep(0.025)
-        target = next((w for w in composer.query("*") if w.focusable), None)
-        if target is not None:
+        # the form's first field (not the Form/JSON tabs above it); a tool without arguments: Send
+        form = composer.schema_form
+        fields = [w for w in form.query("*") if w.focusable] if form is not None else []
+        target = fields[0] if fields else composer.query_one_optional("#send-button")
+        if target is not None and target.focusable:
             target.focus()
 
     async def action_cancel_request(self) -> None:
