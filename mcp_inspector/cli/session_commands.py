@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from datetime import datetime
 from typing import Any
 
@@ -39,12 +38,14 @@ from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
 from .commands import _list, finish_exact, out, out_json
 from .exit_codes import UsageError
+from .line_feed import LineFeed
 from .runner import Context
 
 EXPRESSION = re.compile(r"\{[^{}]*\}")
 _VARSPEC = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?"
 VALID_EXPRESSION = re.compile(r"\{[+#./;?&]?" + _VARSPEC + r"(?:," + _VARSPEC + r")*\}")  # RFC 6570 section 2.2
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
+OUTPUT_WAIT = 2.0  # seconds for stdout to take the updates still queued, on the way out
 MALFORMED_SAID = 3  # malformed updates warned about one by one; the rest are counted
 MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
 STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
@@ -222,6 +223,7 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     until = f" for {args.for_seconds:g} s" if args.for_seconds else " until Ctrl-C"
     ctx.note(f"subscribed to {uri}{until}{f' or {args.count} updates' if args.count else ''}")
     seen = 0
+    feed = LineFeed(UPDATE_BUFFER)
     try:
         with anyio.move_on_after(args.for_seconds):
             if getattr(args, "call", None):
@@ -234,9 +236,12 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                         batch.append(receive.receive_nowait())
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
+                if not feed.put("".join(_update_line(session, ctx, each) for each in batch), len(batch)):
+                    if feed.broken:  # the reader went away (| head): nothing more to do
+                        break
+                    dropped += len(batch)  # stdout is not read fast enough (or at all)
+                    continue
                 seen += len(batch)
-                out("".join(_update_line(session, ctx, each) for each in batch))
-                sys.stdout.flush()
                 if args.count is not None and seen >= args.count:
                     break
     finally:
@@ -253,12 +258,16 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                     ctx.warn(f"resources/unsubscribe {uri} failed: {exc}")
             if unsubscribing.cancelled_caught:
                 ctx.warn(f"resources/unsubscribe {uri} got no answer within {wait:g} s (given up)")
+            wait = OUTPUT_WAIT if stopping.received is None else STOPPED_UNSUBSCRIBE_WAIT
+            if not await feed.drain(wait):
+                ctx.warn(f"{feed.waiting} update line{'s' if feed.waiting != 1 else ''} not written: "
+                         f"stdout was not read for {wait:g} s (given up)")
     ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
     if malformed > MALFORMED_SAID:
         ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
     if dropped:
         ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
-                 f"than the output took them (more than {UPDATE_BUFFER} waiting)")
+                 f"than stdout took them (more than {UPDATE_BUFFER} waiting)")
     if session.closed is not None:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)

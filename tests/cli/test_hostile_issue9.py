@@ -171,3 +171,28 @@ def test_malformed_updates_are_not_printed_as_updates(tmp_path):
             assert json.loads(lines[0]) == {"uri": "odd://x", "extra": [1, 2]}
         else:
             assert lines[0].endswith(" updated odd://x")
+
+
+def test_a_stdout_nobody_reads_does_not_stall_subscribe(tmp_path):
+    """stdout is a pipe never read: --for still ends the command (the updates go to stdout from a
+    thread; the event loop never blocks on it), what could not be written is said. It hung until
+    the pipe was read before."""
+    stderr_path = tmp_path / "stderr"
+    with open(stderr_path, "wb") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe", "flood://x", "--for", "1",
+                                    "--", *hostile(tmp_path / "log")], stdout=subprocess.PIPE, stderr=stderr)
+        started = time.monotonic()
+        try:
+            code = process.wait(timeout=20)
+            elapsed = time.monotonic() - started
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+    text = stderr_path.read_text()
+    assert code == 0, text
+    assert elapsed < 10, elapsed
+    assert "not written: stdout was not read for 2 s (given up)" in text
+    assert "not printed: they came faster than stdout took them" in text
+    assert (tmp_path / "log").read_text().splitlines()[-1] == "unsubscribe flood://x"
