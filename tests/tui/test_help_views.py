@@ -64,3 +64,8 @@ async def test_f1_shows_the_new_views_and_scrolls_to_them_by_keys():
         await wait_for(pilot, lambda: scroll.scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y, what="the end")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), what="the help to close")
+
+
+def test_the_composer_escape_is_in_the_help():
+    row = next(line for line in table_text({}) if line.rstrip().endswith(" leave-field"))
+    assert row.split()[0] == "esc" and "tool list" in row

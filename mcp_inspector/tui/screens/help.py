@@ -43,6 +43,7 @@ def bindings_table(keymap: dict[str, str]) -> Table:
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
         ("ctrl+n", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
         ("ctrl+k", "Cancel the newest request in flight (c on a selected one)", "cancel-request"),
+        ("escape", "Composer: leave the field for the tool list (digits switch views again)", "leave-field"),
         ("ctrl+p", "Command palette", "command-palette"),
     ]
     table.add_row(Text("Requests and palette", style="underline"), "", "")

@@ -64,6 +64,8 @@ class MainScreen(ViewsMixin, Screen):
         Binding("ctrl+s", "send_request", "Send", id="send-request", show=False),
         # Same id as the in-flight panel's "c": cancels the selected (or newest) request from anywhere.
         Binding("ctrl+k", "cancel_request", "Cancel request", id="cancel-request", show=False),
+        # a composer field keeps the digits (1-9 switch views elsewhere): escape leaves it for the tool list
+        Binding("escape", "leave_field", "Back to the tools", id="leave-field", show=False),
     ]
 
     def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
@@ -271,6 +273,12 @@ class MainScreen(ViewsMixin, Screen):
         target = fields[0] if fields else composer.query_one_optional("#send-button")
         if target is not None and target.focusable:
             target.focus()
+
+    def action_leave_field(self) -> None:
+        """Escape in the composer (the other views have their own escape): back to the tool list."""
+        focused = self.focused
+        if self.current_view == "main" and focused is not None and self.composer in focused.ancestors_with_self:
+            self.tool_list.option_list.focus()
 
     async def action_cancel_request(self) -> None:
         await self.inflight.action_cancel_request()
