@@ -33,7 +33,7 @@ from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
-               "connect", "help", "prompts", "resources", "resources-template")
+               "connect", "help", "prompts", "resources", "resources-template", "task-running", "tasks")
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
@@ -116,6 +116,31 @@ async def resources_shot(pilot, out: Path) -> None:
     await take(pilot, out, "resources-template")
 
 
+async def tasks_shot(pilot, out: Path) -> None:
+    """long_job runs as a task (required): its status in the result panel and the in-flight row, then the Tasks view."""
+    main = pilot.app.main
+    await main.show_view("main")  # (the focus may be in the template form, where "1" would be typed)
+    main.tool_list.select_name("long_job")
+    await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == "long_job", what="long_job")
+    await wait_for_form(pilot.app)
+    await main.composer.set_arguments({"steps": 4, "duration_seconds": 4})
+    main.tool_list.option_list.focus()
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: any(r.status == "working" and "Step 2" in str(r.task.get("statusMessage"))
+                                      for r in main.connection.session.tasks.values()), what="the task's step 2", timeout=15)
+    await pilot.pause(0.5)
+    pilot.app.clear_notifications()
+    await take(pilot, out, "task-running")
+    await wait_for(pilot, lambda: not main.in_flight, what="the task's result", timeout=20)
+    await pilot.press("9")
+    await wait_for(pilot, lambda: main.query("#view-tasks"), what="the Tasks view")
+    await pilot.pause(0.5)
+    await pilot.press("enter")
+    await pilot.pause(1.0)
+    pilot.app.clear_notifications()
+    await take(pilot, out, "tasks")
+
+
 async def run(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     # "python" from this interpreter's folder, so the pictures show no local paths
@@ -166,6 +191,7 @@ async def run(out: Path) -> None:
         await pilot.press("escape")
         await prompts_shot(pilot, out)
         await resources_shot(pilot, out)
+        await tasks_shot(pilot, out)
 
 
 def start_http_server() -> tuple[subprocess.Popen, str]:
