@@ -114,6 +114,10 @@ def prepare(args: Any) -> None:
     elif args.command == "subscribe":
         from .arguments import parse_args_option
 
+        if is_template(args.uri):  # a server may take it as a resource whose name has braces: never updated
+            raise UsageError(f"{args.uri} is a URI template, not a resource: subscribe to an expanded URI "
+                             f"(mcp-inspector read '{args.uri}' KEY=VALUE ... shows it)")
+
         if args.call_args is not None and args.call is None:
             raise UsageError("--call-args goes with --call TOOL")
         args.call_arguments = parse_args_option(args.call_args) if args.call is not None else {}

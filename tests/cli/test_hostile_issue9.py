@@ -196,3 +196,11 @@ def test_a_stdout_nobody_reads_does_not_stall_subscribe(tmp_path):
     assert "not written: stdout was not read for 2 s (given up)" in text
     assert "not printed: they came faster than stdout took them" in text
     assert (tmp_path / "log").read_text().splitlines()[-1] == "unsubscribe flood://x"
+
+
+def test_subscribe_to_a_template_is_a_usage_error():
+    """The demo took demo://notes/{note_id} as a note named '{note_id}': subscribed, never updated."""
+    result = cli("subscribe", "demo://notes/{note_id}", "--for", "0.5", "--", *DEMO)
+    assert result.returncode == 64, result.stderr
+    assert "is a URI template, not a resource" in result.stderr
+    assert "subscribed" not in result.stderr
