@@ -204,3 +204,14 @@ def test_subscribe_to_a_template_is_a_usage_error():
     assert result.returncode == 64, result.stderr
     assert "is a URI template, not a resource" in result.stderr
     assert "subscribed" not in result.stderr
+
+
+def test_a_server_that_dies_while_subscribed(tmp_path):
+    for extra in ((), ("--json",)):
+        result = cli("subscribe", "die://x", *extra, "--", *hostile(tmp_path / "log"))
+        assert result.returncode == 3, result.stderr
+        assert "the server exited with code 7" in result.stderr and "dying now" in result.stderr
+        assert len(result.stdout.splitlines()) == 1
+        if extra:
+            assert json.loads(result.stdout) == {"uri": "die://x"}
+        assert_no_traceback(result)

@@ -17,6 +17,7 @@ Resources (``subscribe: true``): subscribing to
   them, until it is unsubscribed;
 - ``odd://x`` sends malformed updates (``uri`` a number, no params, params a string), then
   a good one with an extra member;
+- ``die://x`` is answered, gets one update, then the server exits (status 7);
 - ``hang://x`` is never answered; ``stuck-unsub://x`` is answered, its unsubscribe never is.
 
 Tools, each with ``execution.taskSupport: "required"``:
@@ -35,6 +36,7 @@ numeric nextCursor.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -125,6 +127,11 @@ def handle(message: dict) -> None:
             for params in ({"uri": 5}, None, "str", {"uri": "odd://x", "extra": [1, 2]}):
                 send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
                       **({} if params is None else {"params": params})})
+        if uri == "die://x":  # one update, then the server dies
+            send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}})
+            sys.stderr.write("dying now\n")
+            sys.stderr.flush()
+            os._exit(7)
         if uri == "flood://x":
             stop = flooding[uri] = threading.Event()
             threading.Thread(target=flood, args=(uri, stop), daemon=True).start()
