@@ -215,3 +215,23 @@ def test_a_server_that_dies_while_subscribed(tmp_path):
         if extra:
             assert json.loads(result.stdout) == {"uri": "die://x"}
         assert_no_traceback(result)
+
+
+def test_ctrl_c_when_tasks_cancel_is_never_answered(tmp_path):
+    """The tasks/cancel sent on Ctrl-C gets no answer: exit 130 all the same, within the
+    session's cancel limit (core/session/task_model.py CANCEL_LIMIT, 2 s)."""
+    log = tmp_path / "log"
+    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "call", "stuck_cancel", "--", *hostile(log)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: log.exists() and "tasks/get stuck" in log.read_text())
+        process.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        _, stderr = process.communicate(timeout=15)
+        elapsed = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr.decode()
+    assert "tasks/cancel stuck" in log.read_text().splitlines()
+    assert elapsed < 4.0, elapsed

@@ -26,6 +26,7 @@ Tools, each with ``execution.taskSupport: "required"``:
   ``tasks/cancel`` makes it cancelled);
 - ``bad_task``: a CreateTaskResult whose ``task`` is malformed (``taskId`` a number, no status);
 - ``no_task``: a CreateTaskResult with no ``task`` at all;
+- ``stuck_cancel``: task ``stuck``, working for ever; its tasks/cancel is never answered;
 - ``bad_poll``: task ``malformed``, whose every tasks/* answer is malformed (tasks/get: a
   numeric taskId and no status; tasks/result: content not a list, isError not a boolean).
 
@@ -101,7 +102,8 @@ TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"},
           "execution": {"taskSupport": "required"}}
          for name, text in (("never_ends", "A task that never ends"), ("bad_task", "A malformed Task"),
                             ("no_task", "A CreateTaskResult without task"),
-                            ("bad_poll", "A task whose tasks/get answers are malformed"))]
+                            ("bad_poll", "A task whose tasks/get answers are malformed"),
+                            ("stuck_cancel", "A task that never ends whose tasks/cancel is never answered"))]
 
 
 def handle(message: dict) -> None:
@@ -153,13 +155,19 @@ def handle(message: dict) -> None:
             result(rid, {"task": dict(TASK)})
         elif name == "bad_task":
             result(rid, {"task": {"taskId": 5}})
+        elif name == "stuck_cancel":
+            result(rid, {"task": dict(TASK, taskId="stuck")})
         elif name == "bad_poll":
             result(rid, {"task": dict(TASK, taskId="malformed")})
         else:
             result(rid, {"_meta": {}})
     elif method in ("tasks/get", "tasks/result", "tasks/cancel", "tasks/list"):
         log(f"{method} {params.get('taskId', '')}")
-        if params.get("taskId") == "malformed":  # every tasks/* answer about it is malformed
+        if params.get("taskId") == "stuck" and method != "tasks/get":
+            return  # tasks/cancel (and tasks/result) of it are never answered
+        if params.get("taskId") == "stuck":
+            result(rid, dict(TASK, taskId="stuck"))
+        elif params.get("taskId") == "malformed":  # every tasks/* answer about it is malformed
             result(rid, {"tasks": "nope"} if method == "tasks/list" else
                    {"content": "not a list", "isError": "yes"} if method == "tasks/result" else {"taskId": 3})
         elif method == "tasks/list" and params.get("cursor") is None and LIST_MALFORMED:
