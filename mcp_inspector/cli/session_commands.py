@@ -36,7 +36,7 @@ from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
-from .commands import _list, finish_exact, out, out_json
+from .commands import ToolExcluded, _check_call, _list, finish_exact, out, out_json
 from .exit_codes import UsageError
 from .line_feed import LineFeed
 from .runner import Context
@@ -120,7 +120,10 @@ def prepare(args: Any) -> None:
 
         if args.call_args is not None and args.call is None:
             raise UsageError("--call-args goes with --call TOOL")
-        args.call_arguments = parse_args_option(args.call_args) if args.call is not None else {}
+        try:
+            args.call_arguments = parse_args_option(args.call_args) if args.call is not None else {}
+        except UsageError as exc:  # its messages name --args
+            raise UsageError(str(exc).replace("--args", "--call-args", 1)) from None
 
 
 async def cmd_templates(session: McpSession, ctx: Context, args: Any) -> int:
@@ -281,8 +284,15 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
 async def _call_trigger(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
     """``--call TOOL``: one tool call in the same session once subscribed (a server that sends
     updates only after some tool ran, e.g. server-everything's toggle-subscriber-updates)."""
+    try:
+        await _check_call(session, ctx, name, arguments)  # the tool list: its taskSupport, as call does
+    except ToolExcluded as exc:
+        raise UsageError(str(exc)) from None
     ctx.step = f"tools/call {name}"
-    outcome = await session.call_tool(name, arguments)
+    # a tool that runs as a task is followed to its result, bounded by --timeout as a whole
+    may_be_task = session.task_support(name) != "forbidden"
+    pending = await session.begin_tool_call(name, arguments, max_total=ctx.options.timeout if may_be_task else None)
+    outcome = await session.finish_tool_call(pending)
     ctx.step = ""
     texts = [block.block.get("text") for block in outcome.view.blocks if block.type == "text"]
     summary = render.first_line(texts[0]) if texts and isinstance(texts[0], str) else "(no text)"

@@ -235,3 +235,15 @@ def test_ctrl_c_when_tasks_cancel_is_never_answered(tmp_path):
     assert process.returncode == 130, stderr.decode()
     assert "tasks/cancel stuck" in log.read_text().splitlines()
     assert elapsed < 4.0, elapsed
+
+
+def test_subscribe_call_follows_a_task_tool_and_names_its_option():
+    """--call of a tool that must run as a task (the demo's long_job) failed with -32601
+    'requires task augmentation': it is called as call does (tool list, task followed)."""
+    result = cli("subscribe", "demo://readme", "--for", "1.5", "--call", "long_job",
+                 "--call-args", '{"duration_seconds": 0.3}', "--", *DEMO)
+    assert result.returncode == 0, result.stderr
+    assert "called long_job: long_job finished 5 steps" in result.stderr
+    bad = cli("subscribe", "demo://readme", "--call", "touch_resource", "--call-args", "[1]", "--", *DEMO)
+    assert bad.returncode == 64
+    assert "--call-args must be a JSON object" in bad.stderr
