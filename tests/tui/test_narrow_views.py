@@ -39,3 +39,25 @@ async def test_the_bar_on_screen_at_80x24_follows_a_resize():
         assert "9 Tasks" in str(bar.render())[:80]
         await pilot.resize_terminal(120, 40)
         await wait_for(pilot, lambda: "7 Resources" in str(bar.render())[:120], what="the long labels")
+
+
+async def test_the_completion_list_hint_fits_its_width_at_80x24():
+    from mcp_inspector.tui.widgets.completion_input import CompletionInput
+
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        await wait_for(pilot, lambda: app.main.query("#view-resources"), what="the Resources view")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "resource_templates" in view.resource_list.listed, what="the templates")
+        await pilot.press("slash", *"search", "enter", "enter")  # the search template's form
+        await wait_for(pilot, lambda: isinstance(app.focused, CompletionInput), what="its first field")
+        field = app.focused
+        await pilot.press("down")  # suggestions now
+        await wait_for(pilot, lambda: field.list_open and field.suggestions, what="the suggestions")
+        await pilot.pause()
+        status = field.dropdown.status
+        text = str(status.render())
+        assert "take" in text and "esc close" in text, text
+        assert len(text) <= status.size.width, (text, status.size.width)

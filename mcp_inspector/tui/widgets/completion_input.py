@@ -70,6 +70,17 @@ class CompletionDropdown(Vertical):
         self.owner.take(event.option_index)
 
 
+LIST_HINTS = (" · ↑↓ move · enter/tab take · esc close", " · ↑↓ · enter/tab take · esc close", " · tab take · esc close")
+
+
+def list_hint(count: str, width: int) -> str:
+    """The open list's status: the count and the longest key hint that fits ``width`` (0: unknown)."""
+    for hint in LIST_HINTS:
+        if not width or len(count) + len(hint) <= width:
+            return count + hint
+    return count + LIST_HINTS[-1]
+
+
 def count_text(shown: int, total: Any, has_more: Any) -> str:
     """'3 of 40+': how many are shown out of how many the server says there are."""
     more = "+" if has_more is True else ""
@@ -274,7 +285,8 @@ class CompletionInput(Input):
             options.add_options([Text(value, no_wrap=True, overflow="ellipsis") for value in self.suggestions])
             options.highlighted = 0
             options.remove_class("-empty")
-            status = count_text(len(self.suggestions), self.total, self.has_more) + " · ↑↓ move · enter/tab take · esc close"
+            width = self.dropdown.status.size.width or self.size.width  # the list is as wide as its field
+            status = list_hint(count_text(len(self.suggestions), self.total, self.has_more), width)
         else:
             options.add_class("-empty")
             status = self.note or "no suggestions"
