@@ -269,12 +269,13 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
             if not await feed.drain(wait):
                 ctx.warn(f"{feed.waiting} update line{'s' if feed.waiting != 1 else ''} not written: "
                          f"stdout was not read for {wait:g} s (given up)")
-    ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
-    if malformed > MALFORMED_SAID:
-        ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
-    if dropped:
-        ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
-                 f"than stdout took them (more than {UPDATE_BUFFER} waiting)")
+        # said after Ctrl-C too (the command is being cancelled then: this is its only chance)
+        ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+        if malformed > MALFORMED_SAID:
+            ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
+        if dropped:
+            ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
+                     f"than stdout took them (more than {UPDATE_BUFFER} waiting)")
     if session.closed is not None:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)

@@ -101,6 +101,7 @@ def test_an_unanswered_unsubscribe_is_said_and_ctrl_c_does_not_wait_long(tmp_pat
     assert process.returncode == 130, text
     assert "unsubscribe stuck-unsub://x" in log.read_text()
     assert "resources/unsubscribe stuck-unsub://x got no answer within 1 s" in text
+    assert "0 updates of stuck-unsub://x" in text  # the summary is said after Ctrl-C too
     assert elapsed < 3.5, elapsed  # it waited 5 s for the unsubscribe before
     assert "Traceback" not in text
 
