@@ -17,7 +17,11 @@ the notification's ``params`` as one JSON line), until ``--for`` seconds pass,
 ``resources/unsubscribe``; in 2026-07-28 the subscriptions/listen stream drops the URI).
 ``--call TOOL [--call-args JSON]`` calls a tool once subscribed, in the same session (a
 server may send updates only after some tool ran: server-everything's
-``toggle-subscriber-updates``, the demo's ``touch_resource``).
+``toggle-subscriber-updates``, the demo's ``touch_resource``), as ``call`` does (a task
+followed to its result). The lines go to stdout from a thread (line_feed.py), so a stdout
+nobody reads never stalls the loop; updates that cannot wait (over ``UPDATE_BUFFER``) are
+counted and said at the end, as are updates whose uri is not a string. A URI template is a
+usage error (subscribe to an expanded URI).
 """
 
 from __future__ import annotations
