@@ -177,8 +177,8 @@ async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:
     values = completion.get("values") if isinstance(completion.get("values"), list) else []
     odd = sum(1 for value in values if not isinstance(value, str))
     if odd:
-        ctx.warn(f"malformed result: {odd} of the {len(values)} values {'is' if odd == 1 else 'are'} not a string "
-                 "(printed as JSON)")
+        ctx.warn(f"malformed result: {odd} of the {len(values)} values {'is' if odd == 1 else 'are'} not a string"
+                 + ("" if ctx.options.json else " (printed as JSON)"))
     if len(values) > MAX_VALUES:
         ctx.warn(f"the server sent {len(values)} values; the spec allows at most {MAX_VALUES}")
     if ctx.options.json:
