@@ -61,3 +61,39 @@ async def test_the_completion_list_hint_fits_its_width_at_80x24():
         text = str(status.render())
         assert "take" in text and "esc close" in text, text
         assert len(text) <= status.size.width, (text, status.size.width)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_resources_hint_line_fits_and_follows_the_focus(size):
+    from mcp_inspector.tui.widgets.resources_view import CONTENTS_HINT, FIELD_HINT, hint_text
+
+    app = live_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        await wait_for(pilot, lambda: app.main.query("#view-resources"), what="the Resources view")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "resource_templates" in view.resource_list.listed, what="the templates")
+        hint = view.query_one("#resources-hint")
+
+        def shown() -> str:
+            return str(hint.render())
+
+        def fits() -> bool:
+            return len(shown()) <= hint.size.width - 2
+
+        await pilot.pause()
+        assert shown().startswith("enter: read") and fits(), shown()
+        await pilot.press("slash", *"readme", "enter", "enter")  # read it: the list keeps the focus
+        await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
+        assert app.focused is view.resource_list.option_list
+        await pilot.press("tab")  # to the contents
+        await wait_for(pilot, lambda: shown().startswith("s: subscribe · r: read again"), what="the contents' keys")
+        assert fits(), shown()
+        if size[0] >= 120:
+            assert shown() == hint_text({}, CONTENTS_HINT)
+        await pilot.press("escape", "slash", "escape", *"search", "enter", "enter")
+        await wait_for(pilot, lambda: shown().startswith("type: suggestions"), what="the field's keys")
+        assert fits(), shown()
+        if size[0] >= 120:
+            assert shown() == hint_text({}, FIELD_HINT)

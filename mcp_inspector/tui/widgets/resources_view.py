@@ -39,14 +39,24 @@ from .session_view import SessionView
 LIST_METHODS = {"resources": "resources/list", "resource_templates": "resources/templates/list"}
 READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
                   "The recorded resources/read frames are in Traffic (5).")
+# the hint line follows the focus (the list, a template's field, the contents); (binding id, key, what)
 HINT = (("", "enter", "read / open a template"), ("resources.subscribe", "s", "subscribe"),
-        ("resources.reread", "r", "read again"), ("resources.filter", "/", "filter"),
-        ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "back to the list"))
+        ("resources.filter", "/", "filter"), ("resources.reread", "r", "read again"),
+        ("resources.refresh", "ctrl+l", "list again"))
+FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("resources.read-template", "ctrl+s", "read"),
+              ("", "enter", "next / read"), ("resources.back", "esc", "list"))
+CONTENTS_HINT = (("resources.subscribe", "s", "subscribe"), ("resources.reread", "r", "read again"),
+                 ("resources.save", "w", "save"), ("resources.pager", "p", "pager"),
+                 ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "list"))
 
 
-def hint_text(keymap: dict[str, str]) -> str:
-    """The view's keys in one line, as the user remapped them (config.toml [keymap])."""
-    return " · ".join(f"{keymap.get(binding_id, key) if binding_id else key}: {what}" for binding_id, key, what in HINT)
+def hint_text(keymap: dict[str, str], hint: tuple = HINT, width: int = 0) -> str:
+    """The keys in one line, as the user remapped them (config.toml [keymap]); as many as fit
+    ``width`` (0: all)."""
+    parts = [f"{keymap.get(binding_id, key) if binding_id else key}: {what}" for binding_id, key, what in hint]
+    while width and len(parts) > 1 and len(" · ".join(parts)) > width:
+        parts.pop()
+    return " · ".join(parts)
 
 
 class ResourcesView(SessionView):
@@ -112,6 +122,24 @@ class ResourcesView(SessionView):
 
     def first_focus(self) -> Widget | None:
         return self.resource_list.option_list
+
+    def on_descendant_focus(self, event: Any) -> None:
+        widget = event.widget
+        if widget is self.template_form or self.template_form in widget.ancestors:
+            self._hint = FIELD_HINT
+        elif widget is self.contents or self.contents in widget.ancestors:
+            self._hint = CONTENTS_HINT
+        else:
+            self._hint = HINT
+        self._show_hint()
+
+    def on_resize(self) -> None:
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        line = self.query_one("#resources-hint", Static)
+        width = max(0, line.size.width - 2) or max(0, self.size.width - 2)  # less its padding
+        line.update(hint_text(getattr(self.app, "keymap", None) or {}, getattr(self, "_hint", HINT), width))
 
     def on_mount(self) -> None:
         self.contents.show_note("Enter on a resource reads it; on a template, opens its form.")
