@@ -172,3 +172,23 @@ def test_adopt_takes_over_entries_counters_and_the_file(tmp_path) -> None:
     assert not spill.exists()
     with pytest.raises(ValueError):
         app.adopt(TrafficStore())
+
+
+def test_the_spill_file_stops_at_its_limit_and_says_so_once(tmp_path) -> None:
+    """A server flooding for hours must not fill the disk: past spill_limit, evicted entries are dropped, counted
+    and said once in the timeline; what was spilled before stays readable."""
+    store = TrafficStore(cap=10, spill_dir=tmp_path, spill_limit=2_000)
+    entries = []
+    while not store.dropped:
+        entries += fill(store, 1)
+    notes = [e for e in store if e.meta and e.meta.get("spill_full")]  # in memory: just said
+    assert len(notes) == 1 and "--record" in notes[0].raw.decode()
+    size = store.session_file.stat().st_size
+    assert 2_000 <= size < 2_000 + 100  # the limit, passed by the last line written at most
+    assert store.fetch(1).raw == entries[0].raw  # what was spilled is still read back
+    more = fill(store, 500)
+    assert store.session_file.stat().st_size == size  # nothing more written
+    assert store.dropped > 400
+    assert sum(1 for e in store.iter_all() if e.meta and e.meta.get("spill_full")) <= 1  # said once
+    assert store.fetch(more[-1].seq) is more[-1]
+    store.close()

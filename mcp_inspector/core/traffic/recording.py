@@ -175,6 +175,11 @@ class SessionWriter:
         if self._flush_each:
             self._file.flush()
 
+    @property
+    def size(self) -> int:
+        """Bytes written so far (the header included)."""
+        return self._position
+
     def pages(self, owned: bool = False) -> "SessionPages":
         """Read entries back from this file by seq; ``owned``: the file is removed when the pages close."""
         return SessionPages(self.path, self, self.offsets, owned=owned, flush=self.flush)

@@ -7,6 +7,10 @@ the ``--record`` file, the file the store was loaded from (``--open``: nothing
 is copied), or else a spill file the store opens for itself and removes when it
 is closed. :meth:`TrafficStore.fetch` and :meth:`TrafficStore.iter_all` read
 evicted entries back from that file by their line's byte offset.
+
+The spill file has a limit too (``spill_limit`` bytes, 1 GiB by default): a server that
+floods for hours must not fill the disk. Past it, evicted entries are dropped, said once
+in the timeline and counted in ``dropped``; ``--record`` keeps everything.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from .recording import SessionWriter, default_session_dir
 
 
 Listener = Callable[[TrafficEntry], None]
+SPILL_LIMIT = 1 << 30  # bytes a store's own spill file may grow to
 
 
 class TrafficStore:
     """An append-only, seq-numbered timeline with a memory cap."""
 
-    def __init__(self, cap: int = 200_000, spill_dir: Path | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, cap: int = 200_000, spill_dir: Path | None = None, clock: Callable[[], float] = time.time,
+                 spill_limit: int = SPILL_LIMIT) -> None:
         if cap < 10:
             raise ValueError("cap must be at least 10")
         self.cap = cap
@@ -41,6 +47,8 @@ class TrafficStore:
         self._listeners: list[Listener] = []
         self._clock = clock
         self._spill_dir = spill_dir
+        self.spill_limit = spill_limit
+        self.dropped = 0  # evicted entries that were not kept anywhere (the spill file was full)
         self._spill = None  # a SessionWriter opened on first eviction, unless a file already keeps everything
         self._pages = None  # recording.SessionPages: where evicted entries are read back from
         self._recorder = None
@@ -200,9 +208,16 @@ class TrafficStore:
             self._spill = SessionWriter(path, flush_each=False)
             self._pages = self._spill.pages(owned=True)  # removed by close()
             self.session_file = path
-        for entry in entries:
+        before = self.dropped
+        for index, entry in enumerate(entries):
+            if self.dropped or self._spill.size >= self.spill_limit:
+                self.dropped += len(entries) - index
+                break
             self._spill.write_entry(entry)
         self._spill.flush()
+        if self.dropped and not before:  # the first drop: say it once
+            self.note(f"the spill file {self._spill.path} reached {self.spill_limit:,} bytes: older entries leaving "
+                      "memory from now on are dropped (--record FILE keeps everything)", spill_full=True)
 
     def close(self) -> None:
         """Close the files; a spill file the store made for itself is removed (a recording or an opened file is not)."""
