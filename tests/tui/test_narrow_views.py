@@ -97,3 +97,19 @@ async def test_the_resources_hint_line_fits_and_follows_the_focus(size):
         assert fits(), shown()
         if size[0] >= 120:
             assert shown() == hint_text({}, FIELD_HINT)
+
+
+async def test_the_template_form_hint_fits_at_80x24():
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        await wait_for(pilot, lambda: app.main.query("#view-resources"), what="the Resources view")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "resource_templates" in view.resource_list.listed, what="the templates")
+        await pilot.press("slash", *"notes", "enter", "enter")
+        await wait_for(pilot, lambda: view.template_form.template_uri == "demo://notes/{note_id}", what="the form")
+        await pilot.pause()
+        line = view.template_form.query_one("#template-hint")
+        text = str(line.render())
+        assert "read" in text and "suggestions" in text and len(text) <= line.size.width, (text, line.size.width)

@@ -121,7 +121,7 @@ class TemplateForm(VerticalScroll):
         yield Static("", id="template-problem")
         yield Vertical(id="template-fields")
         yield Static("", id="template-uri")
-        yield Static("enter or ctrl+s reads the URI · ↓ asks for suggestions", id="template-hint")
+        yield Static("enter, ctrl+s: read · ↓: suggestions", id="template-hint")  # fits at 80 columns
 
     async def show(self, template: dict[str, Any]) -> None:
         """Build the form for ``template`` (a resourceTemplates item)."""
