@@ -113,3 +113,14 @@ async def test_the_template_form_hint_fits_at_80x24():
         line = view.template_form.query_one("#template-hint")
         text = str(line.render())
         assert "read" in text and "suggestions" in text and len(text) <= line.size.width, (text, line.size.width)
+
+
+async def test_the_tasks_result_pane_says_what_enter_does():
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("9")
+        await wait_for(pilot, lambda: app.main.query("#view-tasks"), what="the Tasks view")
+        panel = app.main.query_one("#view-tasks").result_panel
+        assert "enter on a task shows its result" in panel.status_text
+        assert "send a request" not in panel.status_text

@@ -382,8 +382,8 @@ class ResultPanel(VerticalScroll):
         yield self._body
 
     # -- public API ------------------------------------------------------
-    def clear(self) -> None:
-        self._show("empty", "No result yet: send a request.", [], None, "result")
+    def clear(self, text: str = "No result yet: send a request.") -> None:
+        self._show("empty", text, [], None, "result")
 
     def show_pending(self, pending: PendingRequest) -> None:
         name = (pending.params or {}).get("name") if pending.method == "tools/call" else None

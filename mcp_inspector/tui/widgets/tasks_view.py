@@ -70,6 +70,9 @@ def age_text(record: Any, now: float) -> str:
     return f"{seconds / 3600:.0f} h"
 
 
+EMPTY_RESULT = "No task chosen: enter on a task shows its result here."
+
+
 class TasksView(SessionView):
     """The tasks of this session in a table, the selected one's result below."""
 
@@ -106,7 +109,7 @@ class TasksView(SessionView):
         self.mask_volatile = bool(getattr(self.app, "snapshot_mode", False))
         for key, label, width in COLUMNS:
             self.table.add_column(label, key=key, width=width)
-        self.result_panel.clear()
+        self.result_panel.clear(EMPTY_RESULT)
         self._ages = ShownTimer(self, self.AGE_INTERVAL, self.refresh_rows, "task-ages")
         self.refresh_rows()
 
@@ -254,11 +257,12 @@ class TasksView(SessionView):
         if not record.terminal:
             # no tasks/result now: it would block until the end, and beside a call following the task it
             # could take the server's requests (legacy delivers them on tasks/result)
-            self.result_panel.clear()
+            self.result_panel.clear(f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows "
+                                    "here when it ends")
             self.notify(f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows here when it "
                         "ends (p polls it now).", markup=False)
             return
-        self.result_panel.clear()
+        self.result_panel.clear(f"Fetching the result of task {short_id(task_id)} (tasks/result)…")
         self.notify(f"Fetching the result of task {short_id(task_id)}…", markup=False, timeout=3)
         try:
             result = await session.task_result(task_id)
