@@ -29,7 +29,7 @@ from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402
 from mcp_inspector.tui.app import make_app  # noqa: E402
 from mcp_inspector.tui.config import TuiConfig  # noqa: E402
 from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
-from mcp_inspector.tui.widgets.traffic_log import TrafficLog  # noqa: E402
+from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
@@ -64,7 +64,7 @@ async def take(pilot, out: Path, name: str) -> None:
 
 async def prompts_shot(pilot, out: Path) -> None:
     """The Prompts view: explain_error's language completed, its error narrowed by it, then got."""
-    from mcp_inspector.tui.widgets.prompts_view import PromptsView
+    from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
 
     await pilot.press("8")
     await wait_for(pilot, lambda: pilot.app.main.query("#view-prompts"), what="the Prompts view")
@@ -83,7 +83,7 @@ async def prompts_shot(pilot, out: Path) -> None:
 
 async def resources_shot(pilot, out: Path) -> None:
     """The Resources view: demo://readme subscribed, read, touched since (stale), then a template filled."""
-    from mcp_inspector.tui.widgets.resources_view import ResourcesView
+    from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
 
     main = pilot.app.main
     await pilot.press("7")

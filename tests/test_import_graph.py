@@ -112,7 +112,7 @@ def test_the_package_has_no_import_cycles() -> None:
     graph = import_graph(PACKAGE_DIR)
     # The walk really covered the package, sub-packages and function-level imports included.
     assert "mcp_inspector.core.traffic.store" in graph["mcp_inspector.core.traffic.export"]
-    assert "mcp_inspector.tui.screens.frame_detail" in graph["mcp_inspector.tui.widgets.traffic_log"]
+    assert "mcp_inspector.tui.screens.frame_detail" in graph["mcp_inspector.tui.widgets.views.traffic_log"]
     found = cycles(graph)
     assert found == [], "import cycles: " + " | ".join(describe(c, graph) for c in found)
 

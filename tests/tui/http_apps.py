@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.widgets.http_view import HttpView
+from mcp_inspector.tui.widgets.views.http_view import HttpView
 
 from traffic_apps import BASE_TS, ThemedApp, fixed_time
 

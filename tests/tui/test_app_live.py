@@ -345,7 +345,7 @@ async def test_switch_server_from_the_connect_screen_keeps_the_log(raw_server):
 
 @pytest.mark.anyio
 async def test_log_level_from_the_notifications_view_sends_logging_set_level():
-    from mcp_inspector.tui.widgets.notifications_view import NotificationsView
+    from mcp_inspector.tui.widgets.views.notifications_view import NotificationsView
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -18,9 +18,9 @@ from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.widgets.console_view import ConsoleView
-from mcp_inspector.tui.widgets.notifications_view import NotificationLines, NotificationsView
-from mcp_inspector.tui.widgets.traffic_log import TrafficLog
+from mcp_inspector.tui.widgets.views.console_view import ConsoleView
+from mcp_inspector.tui.widgets.views.notifications_view import NotificationLines, NotificationsView
+from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
 
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 from traffic_apps import ThemedApp, frame, wait_until
@@ -252,7 +252,7 @@ async def test_focusing_the_overview_does_not_restyle_its_markdown():
     restyled its whole subtree (every Markdown block) both times."""
     from textual.widgets import Markdown
 
-    from mcp_inspector.tui.widgets.overview import ServerOverview
+    from mcp_inspector.tui.widgets.views.overview import ServerOverview
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

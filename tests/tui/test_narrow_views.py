@@ -65,7 +65,7 @@ async def test_the_completion_list_hint_fits_its_width_at_80x24():
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_resources_hint_line_fits_and_follows_the_focus(size):
-    from mcp_inspector.tui.widgets.resources_view import CONTENTS_HINT, FIELD_HINT, hint_text
+    from mcp_inspector.tui.widgets.views.resources_view import CONTENTS_HINT, FIELD_HINT, hint_text
 
     app = live_app()
     async with app.run_test(size=size) as pilot:

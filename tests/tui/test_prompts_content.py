@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.prompts.messages import OpenableBlock
-from mcp_inspector.tui.widgets.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.views.prompts.messages import OpenableBlock
+from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
 from mcp_inspector.tui.widgets.result_view import MediaBlock
 
 from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for, wait_for_tools
@@ -285,7 +285,7 @@ async def test_prompt_keys_remapped_by_binding_id():
 
 @pytest.mark.anyio
 async def test_the_hint_line_follows_the_focus():
-    from mcp_inspector.tui.widgets.prompts_view import FIELD_HINT, HINT, MESSAGES_HINT
+    from mcp_inspector.tui.widgets.views.prompts_view import FIELD_HINT, HINT, MESSAGES_HINT
 
     app = live_app(spec())
     async with app.run_test(size=(80, 24)) as pilot:

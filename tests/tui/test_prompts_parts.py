@@ -9,8 +9,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from mcp_inspector.tui.widgets.prompts.messages import MAX_MESSAGES, PromptMessages, check_result
-from mcp_inspector.tui.widgets.prompts.prompt_list import MAX_SHOWN, PromptList, arguments_summary, prompt_title
+from mcp_inspector.tui.widgets.views.prompts.messages import MAX_MESSAGES, PromptMessages, check_result
+from mcp_inspector.tui.widgets.views.prompts.prompt_list import MAX_SHOWN, PromptList, arguments_summary, prompt_title
 
 
 class PartsApp(App):

@@ -72,7 +72,7 @@ async def test_subscribe_then_toggle_subscriber_updates_brings_updates(server_ev
 
 @pytest.mark.anyio
 async def test_a_longer_markdown_document_is_rendered_in_one_piece(server_everything):
-    from mcp_inspector.tui.widgets.resources.contents import MARKDOWN_WIDGET_MAX
+    from mcp_inspector.tui.widgets.views.resources.contents import MARKDOWN_WIDGET_MAX
 
     app = everything_app(server_everything)
     async with app.run_test(size=SIZE) as pilot:

@@ -10,9 +10,9 @@ import pytest
 from textual.widgets import Markdown
 
 from mcp_inspector.tui.widgets.completion_input import CompletionInput
-from mcp_inspector.tui.widgets.resources.links import ResourceBlock
+from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
 from mcp_inspector.tui.widgets.result_view import MediaBlock
-from mcp_inspector.tui.widgets.resources_view import ResourcesView
+from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
@@ -274,7 +274,7 @@ async def test_resource_link_and_embedded_resource_in_a_result_open_in_the_view(
 async def test_json_contents_fold_as_a_tree():
     from textual.widgets import Tree
 
-    from mcp_inspector.tui.widgets.resources.contents import JsonBlock
+    from mcp_inspector.tui.widgets.views.resources.contents import JsonBlock
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -80,12 +80,12 @@ COMPLETION_KEYS = [
 
 def view_bindings() -> list[tuple[str, list[Binding]]]:
     """The Resources, Prompts and Tasks views' keys, read from their own BINDINGS (one row per id)."""
-    from ..widgets.prompts.messages import PromptMessages
-    from ..widgets.prompts_view import PromptsView
-    from ..widgets.resources.contents import ContentsPanel
-    from ..widgets.resources.template_form import TemplateForm
-    from ..widgets.resources_view import ResourcesView
-    from ..widgets.tasks_view import TasksView
+    from ..widgets.views.prompts.messages import PromptMessages
+    from ..widgets.views.prompts_view import PromptsView
+    from ..widgets.views.resources.contents import ContentsPanel
+    from ..widgets.views.resources.template_form import TemplateForm
+    from ..widgets.views.resources_view import ResourcesView
+    from ..widgets.views.tasks_view import TasksView
 
     groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
               ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),

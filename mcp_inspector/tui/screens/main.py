@@ -50,7 +50,7 @@ from ..widgets.inflight import InFlightPanel
 from ..widgets.result_view import ResultPanel
 from ..widgets.status_bar import StatusBar
 from ..widgets.tool_list import EXCLUDED_KEY, ToolList
-from ..widgets.traffic_log import TrafficLog
+from ..widgets.views.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 from .main_views import NavBar, ViewsMixin
 
@@ -482,7 +482,7 @@ class MainScreen(ViewsMixin, Screen):
 
     @work(group="set-level", exclusive=True, exit_on_error=False)
     async def _set_level(self, session, level: str) -> None:
-        from ..widgets.notifications_view import apply_log_level  # legacy logging/setLevel or modern _meta
+        from ..widgets.views.notifications_view import apply_log_level  # legacy logging/setLevel or modern _meta
 
         severity, text = await apply_log_level(session, level)
         self.post_message(ConnectionProblem(text, severity))

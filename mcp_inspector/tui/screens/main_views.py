@@ -3,7 +3,7 @@ moving between views, and feeding the views that follow the session.
 
 Views other than Main are mounted the first time they are shown, so their imports
 (Markdown...) cost nothing before first paint. The session views (Resources, Prompts,
-Tasks: ``widgets/session_view.SessionView``) read what they need from the live session
+Tasks: ``widgets/views/session_view.SessionView``) read what they need from the live session
 when they are made and whenever the connection changes, and receive the session events
 that concern them (``ListFetched``, ``SessionNotice``) from here.
 """
@@ -18,8 +18,8 @@ from textual.widgets import ContentSwitcher, Static
 
 from ..keymap import VIEW_KEYS, display_key, effective_key
 from ..messages import ListFetched, OpenResource, SessionNotice
-from ..widgets.session_view import SessionView
-from ..widgets.traffic_log import TrafficLog
+from ..widgets.views.session_view import SessionView
+from ..widgets.views.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 
 VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"),
@@ -84,37 +84,37 @@ class ViewsMixin:
 
     def _make_view(self, name: str) -> Widget:
         if name == "overview":
-            from ..widgets.overview import ServerOverview
+            from ..widgets.views.overview import ServerOverview
 
             return ServerOverview(id="view-overview")
         if name == "notifications":
-            from ..widgets.notifications_view import NotificationsView
+            from ..widgets.views.notifications_view import NotificationsView
 
             return NotificationsView(self.store, time_format=self.time_format, id="view-notifications")
         if name == "console":
-            from ..widgets.console_view import ConsoleView
+            from ..widgets.views.console_view import ConsoleView
 
             return ConsoleView(self.store, time_format=self.time_format, id="view-console")
         if name == "traffic":
-            from ..widgets.traffic_log import TrafficPanel
+            from ..widgets.views.traffic_log import TrafficPanel
 
             return TrafficPanel(self.store, server_spec=self.log_spec, time_format=self.time_format, id="view-traffic")
         if name == "http":
-            from ..widgets.http_view import HttpView
+            from ..widgets.views.http_view import HttpView
 
             view = HttpView(self.store, time_format=self.time_format, id="view-http")
             view.transport = self.status_bar.status.transport
             return view
         if name == "resources":
-            from ..widgets.resources_view import ResourcesView
+            from ..widgets.views.resources_view import ResourcesView
 
             return ResourcesView(self.store, time_format=self.time_format, id="view-resources")
         if name == "prompts":
-            from ..widgets.prompts_view import PromptsView
+            from ..widgets.views.prompts_view import PromptsView
 
             return PromptsView(self.store, time_format=self.time_format, id="view-prompts")
         if name == "tasks":
-            from ..widgets.tasks_view import TasksView
+            from ..widgets.views.tasks_view import TasksView
 
             return TasksView(self.store, time_format=self.time_format, id="view-tasks")
         raise ValueError(name)

@@ -31,7 +31,7 @@ from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, b
 from ...core.schema.validation import Issue, validate
 from .json_text import json_code_editor
 from .schema_form import SchemaForm
-from .traffic_filter import FilterToggle
+from .views.traffic_filter import FilterToggle
 
 FORM_TAB = "composer-form"
 JSON_TAB = "composer-json"

@@ -39,7 +39,7 @@ from ...core.session.legacy import ToolCallOutcome
 from ...core.session.results import BlockInfo, decode_block_bytes
 from ..http_text import explain_error
 from ..messages import OpenResource
-from .resources.links import ResourceBlock
+from .views.resources.links import ResourceBlock
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI

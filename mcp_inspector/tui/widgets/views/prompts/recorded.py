@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.protocol.json_text import loads_strict
-from ....core.protocol.jsonrpc import Kind
-from ....core.traffic.entry import Direction, TrafficEntry
+from .....core.protocol.json_text import loads_strict
+from .....core.protocol.jsonrpc import Kind
+from .....core.traffic.entry import Direction, TrafficEntry
 
 
 def _message(entry: TrafficEntry | None) -> dict[str, Any] | None:

@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
-from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.entry import Direction, TrafficEntry
+from ....core.protocol.jsonrpc import Kind
+from ....core.traffic.entry import Direction, TrafficEntry
 
 ALL_DIRECTIONS = frozenset(Direction)
 ALL_KINDS = frozenset(Kind)

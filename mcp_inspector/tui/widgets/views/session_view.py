@@ -20,8 +20,8 @@ from typing import Any, Callable
 from textual.containers import Vertical
 from textual.widget import Widget
 
-from ...core.traffic.store import TrafficStore
-from ..traffic_text import clock_time
+from ....core.traffic.store import TrafficStore
+from ...traffic_text import clock_time
 
 
 class SessionView(Vertical):

@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ..capabilities import explain_capabilities, render_value
-from ..messages import ServerFacts, era_label
-from ..traffic_text import clean
+from ...capabilities import explain_capabilities, render_value
+from ...messages import ServerFacts, era_label
+from ...traffic_text import clean
 
 
 def server_table(facts: ServerFacts) -> Table:

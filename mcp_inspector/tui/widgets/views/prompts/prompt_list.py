@@ -14,8 +14,8 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ....core.session.tooldiff import ListDiff
-from ...traffic_text import clean
+from .....core.session.tooldiff import ListDiff
+from ....traffic_text import clean
 
 MARKS = {"added": ("+", "tool-added"), "changed": ("~", "tool-changed"), "removed": ("-", "tool-removed")}
 ICON_MARK = "◆"  # the prompt declares icons

@@ -23,13 +23,13 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from ...core.protocol.errors import InspectorError, ProtocolViolation, TaskCancelled
-from ...core.session.modern import TASKS_EXTENSION
-from ...core.session.results import analyze_tool_result
-from .inflight import seconds_text, short_id
-from .result_view import ResultPanel
+from ....core.protocol.errors import InspectorError, ProtocolViolation, TaskCancelled
+from ....core.session.modern import TASKS_EXTENSION
+from ....core.session.results import analyze_tool_result
+from ..inflight import seconds_text, short_id
+from ..result_view import ResultPanel
 from .session_view import SessionView
-from .shown_timer import ShownTimer
+from ..shown_timer import ShownTimer
 
 #: (key, label, width: None sizes to the content)
 COLUMNS = (("task", "Task", 10), ("tool", "Tool", None), ("status", "Status", 14), ("message", "Message", None),
@@ -238,7 +238,7 @@ class TasksView(SessionView):
         return False
 
     def _outcome(self, record: Any, result: dict[str, Any]) -> Any:
-        from ...core.session.legacy import ToolCallOutcome
+        from ....core.session.legacy import ToolCallOutcome
 
         tool = self.session.tool(record.tool) if record.tool and self.session is not None else None
         created, updated = timestamp(record.task.get("createdAt")), timestamp(record.task.get("lastUpdatedAt"))

@@ -20,10 +20,10 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ....core.session.tooldiff import ItemChange, ListDiff, item_key
-from ...traffic_text import clean
-from ..result_view import human_size
-from ..tool_list import MARKS, fit
+from .....core.session.tooldiff import ItemChange, ListDiff, item_key
+from ....traffic_text import clean
+from ...result_view import human_size
+from ...tool_list import MARKS, fit
 
 KINDS = ("resources", "resource_templates")
 HEADINGS = {"resources": "Resources", "resource_templates": "Templates"}

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 from uritemplate import URITemplate
 
-from ...traffic_text import clean
+from ....traffic_text import clean
 
 OPERATOR_WORDS = {
     "": "", "+": "reserved (/ ? # kept)", "#": "fragment", ".": "label (.x)", "/": "path segment",
@@ -70,7 +70,7 @@ def make_field(ref: dict, argument: str, context: Callable[[], dict[str, str]], 
                value: str, placeholder: str, id: str) -> Input:
     """A CompletionInput when that widget is there, else a plain Input."""
     try:
-        from ..completion_input import CompletionInput
+        from ...completion_input import CompletionInput
     except ImportError:  # pragma: no cover - the widget ships with the app
         return Input(value=value, placeholder=placeholder, id=id)
     return CompletionInput(ref=ref, argument=argument, context=context, session=session, value=value,

@@ -10,10 +10,10 @@ from typing import ClassVar
 
 from rich.text import Text
 
-from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.entry import TrafficEntry
-from ..traffic_text import preview_text
-from .store_lines import StoreLinesView
+from ....core.protocol.jsonrpc import Kind
+from ....core.traffic.entry import TrafficEntry
+from ...traffic_text import preview_text
+from ..store_lines import StoreLinesView
 
 CONSOLE_KINDS = (Kind.STDERR, Kind.EVENT)
 #: A stderr line longer than this is cut (servers sometimes dump a whole payload to stderr).

@@ -15,11 +15,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ....core.session.results import describe_block
-from ...clipboard import copy_text
-from ...messages import OpenResource
-from ...traffic_text import clean
-from ..result_view import ICONS, MediaBlock, annotation_line, human_size, output_dir, text_body, write_new_file
+from .....core.session.results import describe_block
+from ....clipboard import copy_text
+from ....messages import OpenResource
+from ....traffic_text import clean
+from ...result_view import ICONS, MediaBlock, annotation_line, human_size, output_dir, text_body, write_new_file
 
 ROLES = ("user", "assistant")
 MAX_MESSAGES = 200  # messages rendered; the rest are counted (c and s still take them all)

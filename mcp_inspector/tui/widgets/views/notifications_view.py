@@ -29,16 +29,16 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
 
-from ...core.protocol.errors import InspectorError
-from ...core.protocol.json_text import JsonTextError, parse_frame
-from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.entry import TrafficEntry
-from ...core.traffic.store import TrafficStore
-from ..traffic_text import ARROWS, clean, clock_time, preview_text
+from ....core.protocol.errors import InspectorError
+from ....core.protocol.json_text import JsonTextError, parse_frame
+from ....core.protocol.jsonrpc import Kind
+from ....core.traffic.entry import TrafficEntry
+from ....core.traffic.store import TrafficStore
+from ...traffic_text import ARROWS, clean, clock_time, preview_text
 from .notifications_filter import LOG_LEVELS, MethodSuggester, NotificationFilter, RateTracker, RunPredicate, short_method
 from .session_view import SessionView
-from .shown_timer import ShownTimer
-from .store_lines import StoreLinesView
+from ..shown_timer import ShownTimer
+from ..store_lines import StoreLinesView
 from .traffic_filter import FilterToggle
 
 #: Notifications bigger than this are previewed, not parsed.

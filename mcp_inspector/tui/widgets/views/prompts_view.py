@@ -24,11 +24,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from ...core.protocol.errors import InspectorError, RequestCancelled, RpcError
-from ...core.protocol.jsonrpc import ERROR_NAMES
-from ..http_text import explain_error
-from ..traffic_text import clean
-from .completion_input import CompletionInput
+from ....core.protocol.errors import InspectorError, RequestCancelled, RpcError
+from ....core.protocol.jsonrpc import ERROR_NAMES
+from ...http_text import explain_error
+from ...traffic_text import clean
+from ..completion_input import CompletionInput
 from .prompts.messages import PromptMessages
 from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title
 from .prompts.recorded import recorded_prompts

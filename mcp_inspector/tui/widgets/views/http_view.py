@@ -28,12 +28,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from ...core.traffic.http_log import HttpExchange, HttpLog
-from ...core.traffic.store import TrafficStore
-from ..http_text import exchange_line, header_line
-from ..traffic_text import clock_time
-from .row_cursor import RowCursor, row_cursor_bindings
-from .shown_timer import ShownTimer
+from ....core.traffic.http_log import HttpExchange, HttpLog
+from ....core.traffic.store import TrafficStore
+from ...http_text import exchange_line, header_line
+from ...traffic_text import clock_time
+from ..row_cursor import RowCursor, row_cursor_bindings
+from ..shown_timer import ShownTimer
 
 ROLES = ("time", "method", "rpc", "note", "mcp", "success", "warning", "error", "accent", "text-muted")
 

@@ -23,9 +23,9 @@ from typing import Callable
 
 from textual.suggester import Suggester
 
-from ...core.protocol.jsonrpc import Kind
-from ...core.traffic.entry import TrafficEntry
-from ...core.traffic.store import TrafficStore
+from ....core.protocol.jsonrpc import Kind
+from ....core.traffic.entry import TrafficEntry
+from ....core.traffic.store import TrafficStore
 
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 LEVEL_RANK = {level: rank for rank, level in enumerate(LOG_LEVELS)}

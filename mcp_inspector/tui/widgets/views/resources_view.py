@@ -30,7 +30,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...core.protocol.errors import InspectorError
+from ....core.protocol.errors import InspectorError
 from .resources.contents import ContentsPanel
 from .resources.listing import KINDS, ResourceList
 from .resources.template_form import TemplateForm
@@ -420,7 +420,7 @@ class ResourcesView(SessionView):
         if change is None:
             self.notify("The highlighted item did not change (ctrl+g shows a changed one's diff).", severity="information")
             return
-        from ..screens.tool_diff import ToolDiffScreen
+        from ...screens.tool_diff import ToolDiffScreen
 
         self.app.push_screen(ToolDiffScreen(change))
 

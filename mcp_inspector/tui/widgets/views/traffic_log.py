@@ -19,14 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 
-from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
-from ...core.traffic.entry import TrafficEntry
-from ...core.traffic.export import ExportResult, default_export_path, export_json, export_session
-from ...core.traffic.store import TrafficStore
-from ..cli_copy import cli_command_for  # noqa: F401  (also imported from here)
-from ..traffic_text import (ARROWS, asks_for_input, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round,
+from ....core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ....core.traffic.entry import TrafficEntry
+from ....core.traffic.export import ExportResult, default_export_path, export_json, export_session
+from ....core.traffic.store import TrafficStore
+from ...cli_copy import cli_command_for  # noqa: F401  (also imported from here)
+from ...traffic_text import (ARROWS, asks_for_input, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round,
                             preview_text, short_id)
-from .store_lines import StoreLinesView  # noqa: F401  (also imported from here)
+from ..store_lines import StoreLinesView  # noqa: F401  (also imported from here)
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
 
 BADGES = {
@@ -171,7 +171,7 @@ class TrafficLog(StoreLinesView):
             return
         self.post_message(self.EntrySelected(self, entry.seq))
         if self.open_detail_on_enter:
-            from ..screens.frame_detail import FrameDetailScreen
+            from ...screens.frame_detail import FrameDetailScreen
 
             self.app.push_screen(FrameDetailScreen(self.store, entry.seq, time_format=self.time_format,
                                                  on_jump=self.move_cursor_to_seq))
