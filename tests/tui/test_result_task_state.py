@@ -31,7 +31,7 @@ async def test_the_result_panel_follows_the_task_of_the_call_it_waits_for():
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "long_job")
-        await app.main.composer.set_arguments({"steps": 3, "duration_seconds": 1.5})
+        await app.main.composer.set_arguments({"steps": 3, "duration_seconds": 3})
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         panel = app.main.result_panel
@@ -41,6 +41,10 @@ async def test_the_result_panel_follows_the_task_of_the_call_it_waits_for():
                 seen.append(panel.status_text)
             return bool(done)
 
+        # first the task's state in the panel (seen while the call runs: a busy CI worker can hold the screen's
+        # queue long enough that a short job's whole story is handled between two looks), then the end
+        await wait_for(pilot, lambda: watch() or any("runs as a task" in s for s in seen), timeout=20,
+                       what="the panel to show the task")
         await wait_for(pilot, watch, timeout=20, what="long_job to finish")
         task_id = done[0].outcome.task_id
         assert task_id
