@@ -17,7 +17,7 @@ host does not define ``on_resize``/``on_focus``/``on_blur``/``on_hide``/``on_sho
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from textual import events
 from textual.binding import Binding
@@ -44,8 +44,9 @@ class RowCursor:
     """Whether ``_set_rows`` skips the layout only when the view's height is set and not auto."""
 
     # -- hooks -------------------------------------------------------------
-    def _put_cursor(self, row: int) -> None:
-        raise NotImplementedError
+    #: Each host defines it (there is no sensible default): remember the item at ``row`` as the
+    #: cursor, by what keeps it there when rows come and go (a seq, an exchange id).
+    _put_cursor: Callable[[int], None]
 
     def _resized(self) -> None:
         """After a resize has synced the view (nothing here)."""
