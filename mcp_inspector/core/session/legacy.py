@@ -292,17 +292,13 @@ class McpSession(tasks.TaskMethods):
         try:
             note = modern.check_result_type(method, result)
         except ProtocolViolation as exc:  # an invalid result (e.g. a task to prompts/get): marked in the traffic too
-            if reply is not None:
-                reply.problem = f"{reply.problem}; {exc}" if reply.problem else str(exc)
-                self.store.version += 1
+            self.store.flag(reply, str(exc))
             raise
         if note is not None:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
             if reply is not None and not modern.declares_result_type(self.client_capabilities(), result.get("resultType")):
                 # an extension the client did not declare: the server broke the rule
-                problem = modern.undeclared_result_type(result)
-                reply.problem = f"{reply.problem}; {problem}" if reply.problem else problem
-                self.store.version += 1
+                self.store.flag(reply, modern.undeclared_result_type(result))
         return note
 
     async def begin_request(self, method: str, params: dict | None = None, **options: Any) -> PendingRequest:

@@ -192,7 +192,5 @@ def _flag_undeclared(session: Any, method: str, requests: dict[str, dict[str, An
     if not problems:
         return
     text = "; ".join(problems) + " (2026-07-28: a server MUST NOT ask for an undeclared capability)"
-    if reply is not None:
-        reply.problem = f"{reply.problem}; {text}" if reply.problem else text
-        session.store.version += 1
+    session.store.flag(reply, text)
     session.store.note(f"{method}: {text}", mrtr=True, undeclared=True)

@@ -96,11 +96,8 @@ def check_related(session: Any, result: dict[str, Any], task_id: str, pending: P
     related = meta.get(RELATED_TASK_KEY) if isinstance(meta, dict) else None
     if isinstance(related, dict) and related.get("taskId") == task_id:
         return
-    problem = (f"tasks/result for task {task_id} without _meta[\"{RELATED_TASK_KEY}\"] = {{\"taskId\": {task_id!r}}} "
-               f"(got {related!r}; 2025-11-25 tasks.mdx: MUST include it)")
-    if pending.reply is not None:
-        pending.reply.problem = f"{pending.reply.problem}; {problem}" if pending.reply.problem else problem
-        session.store.version += 1
+    session.store.flag(pending.reply, f"tasks/result for task {task_id} without _meta[\"{RELATED_TASK_KEY}\"] = "
+                       f"{{\"taskId\": {task_id!r}}} (got {related!r}; 2025-11-25 tasks.mdx: MUST include it)")
 
 
 def judge_modern(session: Any, method: str, result: dict[str, Any], pending: PendingRequest) -> None:
@@ -111,10 +108,8 @@ def judge_modern(session: Any, method: str, result: dict[str, Any], pending: Pen
         return
     if kind != "task":
         raise ProtocolViolation(f"the server answered {method} with resultType {kind!r} (\"complete\" expected)")
-    if pending.reply is not None:
-        problem = f"{method} answered with resultType \"task\"; the tasks extension says it MUST be \"complete\""
-        pending.reply.problem = f"{pending.reply.problem}; {problem}" if pending.reply.problem else problem
-        session.store.version += 1
+    session.store.flag(pending.reply, f"{method} answered with resultType \"task\"; the tasks extension says it MUST be "
+                       "\"complete\"")
 
 
 def modern_outcome(record: TaskRecord, method: str) -> dict[str, Any]:

@@ -187,8 +187,7 @@ class TaskMethods:
             problem = str(exc)
             task = None
         if problem is not None:
-            entry.problem = f"{entry.problem}; {problem}" if entry.problem else problem
-            self.store.version += 1  # type: ignore[attr-defined]
+            self.store.flag(entry, problem)  # type: ignore[attr-defined]
         if task is not None:
             self._take_task(task, "notification")
 
@@ -279,10 +278,9 @@ class TaskMethods:
             task = check_task(result, "tools/call (resultType \"task\")")
         else:
             task = check_task(result.get("task"), "tools/call (CreateTaskResult)")
-            if "task" not in params and last.reply is not None:
-                problem = "a CreateTaskResult to a tools/call that did not ask for a task (no params.task)"
-                last.reply.problem = f"{last.reply.problem}; {problem}" if last.reply.problem else problem
-                self.store.version += 1  # type: ignore[attr-defined]
+            if "task" not in params:
+                self.store.flag(last.reply, "a CreateTaskResult to a tools/call that did not ask for a task "  # type: ignore[attr-defined]
+                                "(no params.task)")
         first_seq = pending.entry.seq if pending.entry is not None else None
         record = self._take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
         follower = Follower(self, pending, record, last, modern)

@@ -167,6 +167,12 @@ class TrafficStore:
         """Record something the inspector itself observed (process start, exit...)."""
         return self.append(Direction.LOCAL, Kind.EVENT, text.encode("utf-8"), meta=meta or None)
 
+    def flag(self, entry: TrafficEntry | None, problem: str) -> None:
+        """Add ``problem`` to an entry's problems (after any it has); nothing when ``entry`` is None."""
+        if entry is not None:
+            entry.problem = f"{entry.problem}; {problem}" if entry.problem else problem
+            self.version += 1
+
     def link(self, request: TrafficEntry | None, reply: TrafficEntry, latency_ms: float | None) -> None:
         """Tie a response to its request in both directions."""
         if request is not None:
