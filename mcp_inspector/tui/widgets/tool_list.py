@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from ...core.session.tooldiff import ItemChange, ListDiff
 from ..traffic_text import clean
+from .filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
 # annotation hint -> (full label, short chip shown in the list, colour variable)
 BADGES = (
@@ -29,10 +30,6 @@ BADGES = (
     ("openWorldHint", "open-world", "OPEN", "$warning"),
 )
 BADGE_LEGEND = "RO read-only · DESTR destructive · IDEM idempotent · OPEN open-world"
-MARKS = {"added": ("+", "tool-added"), "changed": ("~", "tool-changed"), "removed": ("-", "tool-removed")}
-MAX_SHOWN = 1000  # options built at once; more matches are counted, and typing narrows them
-DEBOUNCE_ABOVE = 1000  # with more tools than this, the filter waits for a pause in typing
-FILTER_KEYS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.")
 
 
 def tool_title(tool: dict[str, Any]) -> str:
@@ -50,10 +47,6 @@ def badges(tool: dict[str, Any]) -> list[tuple[str, str, str]]:
     if not isinstance(annotations, dict):
         return []
     return [(label, chip, colour) for key, label, chip, colour in BADGES if annotations.get(key) is True]
-
-
-def fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
 EXCLUDED_KEY = "x-inspector-excluded"
@@ -76,7 +69,7 @@ def matches(tool: dict[str, Any], needle: str) -> bool:
     return needle in tool_title(tool).lower()
 
 
-class ToolList(Vertical):
+class ToolList(FilterListKeys, Vertical):
     """Filter input, list of tools, and a one-line summary of the last change."""
 
     DEFAULT_CSS = """
@@ -109,7 +102,6 @@ class ToolList(Vertical):
         self.selected_name: str | None = None
         self._ids: dict[str, dict[str, Any]] = {}
         self._prompts: dict[tuple, Text] = {}  # (id(tool), mark, width) -> prompt, so filtering does not rebuild them
-        self._filter_timer = None
         self.hidden_matches = 0
         self.excluded: dict[str, str] = {}  # name -> why the client left it out (2026-07-28 HTTP)
 
@@ -187,9 +179,6 @@ class ToolList(Vertical):
         self._prompts.clear()
         self._rebuild()
 
-    def _colour(self, variable: str) -> str:
-        return self.app.theme_variables.get(variable, "") if self.is_attached else ""
-
     def _prompt(self, tool: dict[str, Any], mark: str | None, width: int) -> Text:
         key = (id(tool), mark, width)
         prompt = self._prompts.get(key)
@@ -202,12 +191,7 @@ class ToolList(Vertical):
         text = Text(no_wrap=True, overflow="ellipsis")
         name = str(tool.get("name", ""))
         title = tool_title(tool)
-        if mark:
-            glyph, variable = MARKS[mark]
-            text.append(f"{glyph} ", style=f"bold {self._colour(variable)}")
-        else:
-            text.append("  ")
-        strike = " strike" if mark == "removed" else ""
+        strike = append_mark(text, mark, self._colour)
         text.append(fit(title, width - 2), style="bold" + strike)
         chips = badges(tool)
         if name == title and not chips:
@@ -278,14 +262,7 @@ class ToolList(Vertical):
         lines = [f"{shown} of {total} tools" if shown != total else f"{total} tools"]
         if self.hidden_matches:
             lines[0] += f" ({self.hidden_matches} more match: type to narrow)"
-        counts = {kind: sum(1 for v in self.marks.values() if v == kind) for kind in ("added", "changed")}
-        changes = []
-        if counts["added"]:
-            changes.append(f"[{self._colour('tool-added')}]+{counts['added']} new[/]")
-        if counts["changed"]:
-            changes.append(f"[{self._colour('tool-changed')}]~{counts['changed']} changed[/]")
-        if self.removed:
-            changes.append(f"[{self._colour('tool-removed')}]-{len(self.removed)} gone[/]")
+        changes = change_words(self.marks, len(self.removed), self._colour)
         if self.excluded:
             changes.append(f"{len(self.excluded)} excluded")
         if changes:
@@ -298,13 +275,7 @@ class ToolList(Vertical):
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-            self._filter_timer = None
-        if len(self.tools) > DEBOUNCE_ABOVE:
-            self._filter_timer = self.set_timer(0.12, self._rebuild)
-        else:
-            self._rebuild()
+        self._refilter(len(self.tools))
 
     @on(Input.Submitted, "#tool-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -320,25 +291,3 @@ class ToolList(Vertical):
         if tool is not None:
             self.selected_name = str(tool.get("name"))
             self.post_message(self.ToolSelected(tool))
-
-    def on_key(self, event) -> None:
-        """Type to filter: letters pressed on the list go to the filter input."""
-        if self.filter_input.has_focus:
-            if event.key == "down":
-                event.stop()
-                self.option_list.focus()
-            elif event.key == "escape" and self.filter_input.value:
-                event.stop()
-                self.filter_input.value = ""
-            return
-        if event.character and event.character in FILTER_KEYS:
-            event.stop()
-            event.prevent_default()
-            self.filter_input.focus()
-            self.filter_input.insert_text_at_cursor(event.character)
-        elif event.key == "backspace" and self.filter_input.value:
-            event.stop()
-            self.filter_input.value = self.filter_input.value[:-1]
-        elif event.key == "escape" and self.filter_input.value:
-            event.stop()
-            self.filter_input.value = ""

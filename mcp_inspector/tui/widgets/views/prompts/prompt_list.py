@@ -16,11 +16,9 @@ from textual.widgets.option_list import Option
 
 from .....core.session.tooldiff import ListDiff
 from ....traffic_text import clean
+from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
-MARKS = {"added": ("+", "tool-added"), "changed": ("~", "tool-changed"), "removed": ("-", "tool-removed")}
 ICON_MARK = "◆"  # the prompt declares icons
-MAX_SHOWN = 1000  # options built at once; more matches are counted, and typing narrows them
-FILTER_KEYS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-.")
 
 
 def prompt_title(prompt: dict[str, Any]) -> str:
@@ -52,8 +50,10 @@ def matches(prompt: dict[str, Any], needle: str) -> bool:
     return any(isinstance(prompt.get(k), str) and needle in prompt[k].lower() for k in ("name", "title", "description"))
 
 
-class PromptList(Vertical):
+class PromptList(FilterListKeys, Vertical):
     """Filter input, the prompts, and a one-line summary."""
+
+    LIST_ESCAPE_CLEARS = False  # escape on the list is the view's: back to the list
 
     DEFAULT_CSS = """
     PromptList { width: 30; }
@@ -137,24 +137,16 @@ class PromptList(Vertical):
         return True
 
     # -- drawing -----------------------------------------------------------
-    def _colour(self, variable: str) -> str:
-        return self.app.theme_variables.get(variable, "") if self.is_attached else ""
-
     def _prompt_text(self, prompt: dict[str, Any], mark: str | None, width: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        if mark:
-            glyph, variable = MARKS[mark]
-            text.append(f"{glyph} ", style=f"bold {self._colour(variable)}")
-        else:
-            text.append("  ")
-        strike = " strike" if mark == "removed" else ""
+        strike = append_mark(text, mark, self._colour)
         title = prompt_title(prompt)
-        text.append(_fit(title, width - 4), style="bold" + strike)
+        text.append(fit(title, width - 4), style="bold" + strike)
         if prompt.get("icons"):
             text.append(f" {ICON_MARK}", style="dim")
         name = clean(str(prompt.get("name", "")))
         second = (name + " · " if name != title else "") + arguments_summary(prompt)
-        text.append("\n  " + _fit(second, width - 2), style="dim" + strike)
+        text.append("\n  " + fit(second, width - 2), style="dim" + strike)
         return text
 
     def _rebuild(self) -> None:
@@ -199,14 +191,7 @@ class PromptList(Vertical):
         line = f"{shown} of {total} prompts" if shown != total else f"{total} prompt{'s' if total != 1 else ''}"
         if self.hidden_matches:
             line += f" ({self.hidden_matches:,} more match: type to narrow)"
-        counts = {kind: sum(1 for v in self.marks.values() if v == kind) for kind in ("added", "changed")}
-        changes = []
-        if counts["added"]:
-            changes.append(f"+{counts['added']} new")
-        if counts["changed"]:
-            changes.append(f"~{counts['changed']} changed")
-        if self.removed:
-            changes.append(f"-{len(self.removed)} gone")
+        changes = change_words(self.marks, len(self.removed))
         lines = [self.note] if self.note else []
         lines.append(line + (" · " + " · ".join(changes) if changes else ""))
         self.query_one("#prompt-summary", Static).update("\n".join(lines))
@@ -244,26 +229,3 @@ class PromptList(Vertical):
         prompt = self._ids.get(event.option.id or "")
         if prompt is not None and not (event.option.id or "").startswith("removed:"):
             self.post_message(self.Chosen(prompt))
-
-    def on_key(self, event: Any) -> None:
-        """Type to filter: letters pressed on the list go to the filter input."""
-        if self.filter_input.has_focus:
-            if event.key == "down":
-                event.stop()
-                self.option_list.focus()
-            elif event.key == "escape" and self.filter_input.value:
-                event.stop()
-                self.filter_input.value = ""
-            return
-        if event.character and event.character in FILTER_KEYS:
-            event.stop()
-            event.prevent_default()
-            self.filter_input.focus()
-            self.filter_input.insert_text_at_cursor(event.character)
-        elif event.key == "backspace" and self.filter_input.value:
-            event.stop()
-            self.filter_input.value = self.filter_input.value[:-1]
-
-
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"

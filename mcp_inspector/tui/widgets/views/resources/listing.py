@@ -23,13 +23,11 @@ from textual.widgets.option_list import Option
 from .....core.session.tooldiff import ItemChange, ListDiff, item_key
 from ....traffic_text import clean
 from ...result_view import human_size
-from ...tool_list import MARKS, fit
+from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
 KINDS = ("resources", "resource_templates")
 HEADINGS = {"resources": "Resources", "resource_templates": "Templates"}
 PREFIX = {"resources": "r:", "resource_templates": "t:"}
-MAX_SHOWN = 1000  # rows built per section; more matches are counted
-DEBOUNCE_ABOVE = 1000  # with more items than this, the filter waits for a pause in typing
 
 
 def item_title(item: dict[str, Any]) -> str:
@@ -86,8 +84,11 @@ def matches(item: dict[str, Any], needle: str) -> bool:
     return False
 
 
-class ResourceList(Vertical):
+class ResourceList(FilterListKeys, Vertical):
     """Filter input, the two sections, and a summary line (counts, changes)."""
+
+    TYPE_TO_FILTER = False  # letters on the list are the view's keys (s subscribe, r read again...); / filters
+    ESCAPE_TO_LIST = True
 
     DEFAULT_CSS = """
     ResourceList { width: 42%; max-width: 52; min-width: 28; }
@@ -125,7 +126,6 @@ class ResourceList(Vertical):
         self.updates: dict[str, int] = {}
         self._ids: dict[str, tuple[str, dict[str, Any]]] = {}
         self._prompts: dict[tuple, Text] = {}  # so filtering and marks do not rebuild every row
-        self._filter_timer: Any = None
         self.last_update: tuple[str, str] | None = None
         self.hidden_matches = 0
 
@@ -242,9 +242,6 @@ class ResourceList(Vertical):
         if self.size.width != self._built_width:
             self._rebuild()
 
-    def _colour(self, variable: str) -> str:
-        return self.app.theme_variables.get(variable, "") if self.is_attached else ""
-
     def _restyle(self) -> None:
         self._prompts.clear()
         self._rebuild()
@@ -267,12 +264,7 @@ class ResourceList(Vertical):
 
     def _make_prompt(self, kind: str, item: dict[str, Any], mark: str | None, width: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        if mark:
-            glyph, variable = MARKS[mark]
-            text.append(f"{glyph} ", style=f"bold {self._colour(variable)}")
-        else:
-            text.append("  ")
-        strike = " strike" if mark == "removed" else ""
+        strike = append_mark(text, mark, self._colour)
         flags = Text()
         uri = item.get("uri") if kind == "resources" else None
         if isinstance(uri, str) and uri in self.subscribed:
@@ -350,16 +342,7 @@ class ResourceList(Vertical):
         if self.hidden_matches:
             line += f" ({self.hidden_matches} more match: type to narrow)"
         lines = [line]
-        added = sum(1 for v in self.marks.values() if v == "added")
-        changed = sum(1 for v in self.marks.values() if v == "changed")
-        gone = sum(len(v) for v in self.removed.values())
-        parts = []
-        if added:
-            parts.append(f"[{self._colour('tool-added')}]+{added} new[/]")
-        if changed:
-            parts.append(f"[{self._colour('tool-changed')}]~{changed} changed[/]")
-        if gone:
-            parts.append(f"[{self._colour('tool-removed')}]-{gone} gone[/]")
+        parts = change_words(self.marks, sum(len(v) for v in self.removed.values()), self._colour)
         if parts:
             lines.append(" · ".join(parts) + " [dim]ctrl+g diff · ctrl+x dismiss[/]")
         if self.last_update is not None:
@@ -371,13 +354,7 @@ class ResourceList(Vertical):
     @on(Input.Changed, "#resource-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-            self._filter_timer = None
-        if sum(len(items) for items in self.items.values()) > DEBOUNCE_ABOVE:
-            self._filter_timer = self.set_timer(0.12, self._rebuild)
-        else:
-            self._rebuild()
+        self._refilter(sum(len(items) for items in self.items.values()))
 
     @on(Input.Submitted, "#resource-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -397,15 +374,3 @@ class ResourceList(Vertical):
         chosen = self._ids.get(event.option.id or "")
         if chosen is not None:
             self.post_message(self.Highlighted(*chosen))
-
-    def on_key(self, event: Any) -> None:
-        if self.filter_input.has_focus:
-            if event.key == "down":
-                event.stop()
-                self.option_list.focus()
-            elif event.key == "escape" and self.filter_input.value:
-                event.stop()
-                self.filter_input.value = ""
-            elif event.key == "escape":
-                event.stop()
-                self.option_list.focus()
