@@ -77,3 +77,31 @@ def mask_url(url: str) -> str:
     if netloc == parts.netloc and query == parts.query and fragment == parts.fragment:
         return url
     return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
+
+
+#: The fields of OAuth requests and responses (form or JSON) that carry a credential.
+OAUTH_SECRET_FIELDS = frozenset({
+    "access_token", "refresh_token", "id_token", "client_secret", "registration_access_token", "code",
+    "code_verifier", "client_assertion", "assertion", "subject_token", "actor_token", "device_code", "password",
+})
+
+
+def mask_oauth_fields(value: object) -> object:
+    """A copy of a parsed OAuth document (JSON object, or form fields as a dict) with the
+    credential fields masked; metadata fields such as ``token_endpoint`` are left alone."""
+    if isinstance(value, dict):
+        return {key: (mask_value(item) if isinstance(item, str) and key in OAUTH_SECRET_FIELDS else mask_oauth_fields(item))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [mask_oauth_fields(item) for item in value]
+    return value
+
+
+def mask_form(text: str) -> str:
+    """``grant_type=authorization_code&code=abc...`` with the credential fields masked."""
+    pairs = parse_qsl(text, keep_blank_values=True)
+    if not any(key in OAUTH_SECRET_FIELDS or is_secret_name(key) for key, _ in pairs):
+        return text
+    masked = urlencode([(key, mask_value(value) if key in OAUTH_SECRET_FIELDS or is_secret_name(key) else value)
+                        for key, value in pairs])
+    return masked.replace(quote(MASK), MASK)
