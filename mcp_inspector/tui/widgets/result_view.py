@@ -12,14 +12,11 @@ thread workers); structured content is pretty-printed only as far as shown.
 from __future__ import annotations
 
 import json
-import mimetypes
 import os
 import shlex
-import shutil
 import subprocess
-import sys
 import tempfile
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from rich.highlighter import JSONHighlighter
@@ -40,6 +37,7 @@ from ...core.session.results import BlockInfo, decode_block_bytes
 from ..http_text import explain_error
 from ..messages import OpenResource
 from .views.resources.links import ResourceBlock
+from .files import extension_for, human_size, save_new_file, system_opener
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
@@ -47,17 +45,6 @@ SMALL_TEXT = 2_000  # up to this, a Static; above, a scrollable read-only TextAr
 LONG_LINE = 1_000  # longer lines are broken for display
 ICONS = {"text": "¶", "image": "▣", "audio": "♪", "resource_link": "↗", "resource": "▤", "unknown": "?"}  # single-width
 _JSON_HIGHLIGHTER = JSONHighlighter()
-
-
-def human_size(count: int | None) -> str:
-    if count is None:
-        return "? bytes"
-    size = float(count)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{int(size)} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{count} bytes"
 
 
 def pretty_json_text(text: str) -> str | None:
@@ -151,41 +138,6 @@ def readable_dump(result: Any) -> str:
         if key != "content":
             out.append(f"=== {key} ===\n{json.dumps(value, indent=2, ensure_ascii=False)}\n")
     return "\n".join(out)
-
-
-def output_dir() -> Path:
-    """Where saved files go: the current directory if writable, else $TMPDIR."""
-    cwd = Path.cwd()
-    return cwd if os.access(cwd, os.W_OK) else Path(tempfile.gettempdir())
-
-
-def write_new_file(directory: Path, stem: str, suffix: str, data: bytes) -> Path:
-    """Write ``data`` to a new file (never overwrites: adds -1, -2... to the name)."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem) or "result"
-    for attempt in range(1000):
-        path = directory / f"{safe}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
-        try:
-            with open(path, "xb") as handle:
-                handle.write(data)
-            return path
-        except FileExistsError:
-            continue
-    raise OSError(f"too many files named {safe}* in {directory}")
-
-
-def extension_for(mime_type: str | None, fallback: str = ".bin") -> str:
-    if not mime_type:
-        return fallback
-    return {"audio/wav": ".wav", "audio/x-wav": ".wav", "image/jpeg": ".jpg", "text/markdown": ".md"}.get(mime_type) or mimetypes.guess_extension(mime_type) or fallback
-
-
-def system_opener() -> list[str] | None:
-    if sys.platform == "darwin":
-        return ["open"]
-    if sys.platform.startswith("win"):
-        return ["cmd", "/c", "start", ""]
-    found = shutil.which("xdg-open")
-    return [found] if found else None
 
 
 def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], bool]:
@@ -292,14 +244,8 @@ class MediaBlock(Vertical, can_focus=True):
 
     @work(thread=True, group="result-files")
     def _save(self) -> None:
-        try:
-            data = decode_block_bytes(self.info.block)
-            path = write_new_file(output_dir(), f"{self.stem}-{self.info.index}", extension_for(self.info.mime_type), data)
-        except (OSError, ValueError, KeyError) as exc:
-            self.notify(f"Could not save the {self.info.type}: {exc}", severity="error", markup=False)
-            return
-        self.saved_path = path
-        self.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
+        save_new_file(self, partial(decode_block_bytes, self.info.block), f"{self.stem}-{self.info.index}",
+                      extension_for(self.info.mime_type), f"the {self.info.type}")
 
     @work(thread=True, group="result-files")
     def _open(self) -> None:
@@ -585,14 +531,8 @@ class ResultPanel(VerticalScroll):
 
     @work(thread=True, group="result-files")
     def _save_payload(self, payload: Any, name: str) -> None:
-        try:
-            data = json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8")
-            path = write_new_file(output_dir(), name, ".json", data)
-        except (OSError, TypeError, ValueError) as exc:
-            self.notify(f"Could not save the result: {exc}", severity="error", markup=False)
-            return
-        self.saved_path = path
-        self.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
+        save_new_file(self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json",
+                      "the result")
 
     def action_open_pager(self) -> None:
         if self.payload is None:

@@ -19,7 +19,8 @@ from .....core.session.results import describe_block
 from ....clipboard import copy_text
 from ....messages import OpenResource
 from ....traffic_text import clean
-from ...result_view import ICONS, MediaBlock, annotation_line, human_size, output_dir, text_body, write_new_file
+from ...files import save_new_file
+from ...result_view import ICONS, MediaBlock, annotation_line, text_body
 
 ROLES = ("user", "assistant")
 MAX_MESSAGES = 200  # messages rendered; the rest are counted (c and s still take them all)
@@ -216,12 +217,5 @@ class PromptMessages(VerticalScroll, can_focus=True):
 
     @work(thread=True, group="prompt-files", exit_on_error=False)
     def _save(self, text: str, stem: str) -> None:
-        try:
-            data = text.encode("utf-8")
-            path = write_new_file(output_dir(), stem, ".json", data)
-        except OSError as exc:
-            self.notify(f"Could not save the messages: {exc}", severity="error", markup=False)
-            return
-        self.saved_path = path
-        self.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
+        save_new_file(self, text.encode, stem, ".json", "the messages")
 

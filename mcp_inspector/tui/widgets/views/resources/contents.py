@@ -35,7 +35,8 @@ from textual.widgets import Static
 from .....core.protocol.json_text import JsonTextError, loads_strict
 from .....core.session.results import BlockInfo
 from ....traffic_text import clean
-from ...result_view import (TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, human_size, text_body)
+from ...files import human_size
+from ...result_view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
 MARKDOWN_WIDGET_MAX = 2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)
