@@ -88,19 +88,23 @@ async def cmd_prompts(session: McpSession, ctx: Context, args: Any) -> int:
 
 async def cmd_resources(session: McpSession, ctx: Context, args: Any) -> int:
     items = await _list(session, ctx, "resources")
-    templates: list[dict[str, Any]] = []
-    if session.supports("resources"):
-        try:
-            templates = await _list(session, ctx, "resource_templates")
-        except RpcError as exc:
-            if exc.code != jsonrpc.METHOD_NOT_FOUND:
-                raise
-            ctx.note("the server does not implement resources/templates/list")
+    templates = await list_templates(session, ctx) if session.supports("resources") else []
     if ctx.options.json:
         out_json({"resources": items, "resourceTemplates": templates})
     else:
         out(render.resources(items, templates))
     return exit_codes.OK
+
+
+async def list_templates(session: McpSession, ctx: Context) -> list[dict[str, Any]]:
+    """``resources/templates/list``, every page; none (with a note) from a server that does not implement it."""
+    try:
+        return await _list(session, ctx, "resource_templates")
+    except RpcError as exc:
+        if exc.code != jsonrpc.METHOD_NOT_FOUND:
+            raise
+        ctx.note("the server does not implement resources/templates/list")
+        return []
 
 
 async def cmd_ping(session: McpSession, ctx: Context, args: Any) -> int:

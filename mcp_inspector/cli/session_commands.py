@@ -33,14 +33,13 @@ from typing import Any
 
 import anyio
 
-from ..core.protocol import jsonrpc
-from ..core.protocol.errors import ConnectionLost, InspectorError, RpcError
+from ..core.protocol.errors import ConnectionLost, InspectorError
 from ..core.protocol.json_text import JsonTextError, loads_strict
 from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
-from .commands import ToolExcluded, _check_call, _list, finish_exact, out, out_json
+from .commands import ToolExcluded, _check_call, finish_exact, list_templates, out, out_json
 from .exit_codes import UsageError
 from .line_feed import LineFeed
 from .runner import Context
@@ -131,16 +130,7 @@ def prepare(args: Any) -> None:
 
 
 async def cmd_templates(session: McpSession, ctx: Context, args: Any) -> int:
-    items: list[dict[str, Any]] = []
-    if session.supports("resources"):
-        try:
-            items = await _list(session, ctx, "resource_templates")
-        except RpcError as exc:
-            if exc.code != jsonrpc.METHOD_NOT_FOUND:
-                raise
-            ctx.note("the server does not implement resources/templates/list")
-    else:
-        ctx.note("the server does not declare the resources capability; nothing to list")
+    items = await list_templates(session, ctx)  # a note and none without the resources capability
     if ctx.options.json:
         out_json({"resourceTemplates": items})
     else:
