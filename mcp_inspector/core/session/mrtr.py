@@ -67,7 +67,7 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
         if first.cancel_requested is not None:  # cancelled once this answer was in: ask no one
             raise RequestCancelled(method, first.cancel_requested)
         session._emit(InputRequested(round_no, requests, first_seq))
-        responses = await _answer_all(session, method, requests, pending)
+        responses = await answer_inputs(session, method, requests, pending)
         if first.cancel_requested is not None:  # cancelled while the input was being gathered
             raise RequestCancelled(method, first.cancel_requested)
         retry = {k: v for k, v in (params or {}).items() if k not in ("inputResponses", "requestState")}
@@ -118,16 +118,10 @@ def check_input_requests(method: str, requests: dict[str, Any]) -> dict[str, dic
 async def answer_inputs(session: Any, method: str, requests: dict[str, dict[str, Any]],
                         pending: PendingRequest) -> dict[str, Any]:
     """The responses to checked input requests, each answered by the handler registered for
-    its method (a declined elicitation when there is none); ``pending`` is the request whose
-    result asked (its reply is flagged if the server asked for an undeclared capability).
-    MRTR rounds and the tasks extension's ``input_required`` tasks (tasks.py) share it."""
-    return await _answer_all(session, method, requests, pending)
-
-
-async def _answer_all(session: Any, method: str, requests: dict[str, dict[str, Any]],
-                      pending: PendingRequest) -> dict[str, Any]:
-    """Answer each input request with the registered handler, one at a time (a person
-    may be answering them)."""
+    its method (a declined elicitation when there is none), one at a time (a person may be
+    answering them); ``pending`` is the request whose result asked (its reply is flagged if
+    the server asked for an undeclared capability). MRTR rounds and the tasks extension's
+    ``input_required`` tasks (tasks.py) share it."""
     responses: dict[str, Any] = {}
     entry = pending.reply if pending.reply is not None else pending.entry
     handlers = session.connection.handlers
