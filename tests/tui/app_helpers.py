@@ -57,6 +57,16 @@ async def choose_tool(pilot, app: InspectorApp, name: str) -> None:
     await wait_for(pilot, lambda: main.composer.schema_form is not None, what=f"the form of {name}")
 
 
+def collect_calls(into: list):
+    """A ``message_hook`` for ``run_test``: every CallFinished and CallFailed the app posts goes into ``into``."""
+    from mcp_inspector.tui.messages import CallFailed, CallFinished
+
+    def hook(message) -> None:
+        if isinstance(message, (CallFinished, CallFailed)):
+            into.append(message)
+    return hook
+
+
 def outgoing(app: InspectorApp, method: str) -> list:
     from mcp_inspector.core.traffic.entry import Direction
 

@@ -17,14 +17,8 @@ from mcp_inspector.tui.widgets.views.tasks_view import TasksView
 
 from app_helpers import SIZE, live_app, wait_for
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 VIEW_CLASSES = [ResourcesView, ContentsPanel, TemplateForm, PromptsView, PromptMessages, TasksView]
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 def table_text(keymap: dict[str, str]) -> list[str]:

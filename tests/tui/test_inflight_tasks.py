@@ -17,23 +17,10 @@ from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.inflight import InFlightRow
 
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-
-
-def collect(into: list):
-    def hook(message) -> None:
-        if isinstance(message, (CallFinished, CallFailed)):
-            into.append(message)
-    return hook
 
 
 def row_text(row: InFlightRow) -> str:
@@ -59,7 +46,7 @@ async def test_research_runs_to_completion_with_status_messages_in_the_row(serve
     done: list = []
     seen: set[str] = set()
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         row = await send_research(pilot, app)
 
         def watch() -> bool:
@@ -85,7 +72,7 @@ async def test_research_runs_to_completion_with_status_messages_in_the_row(serve
 async def test_ambiguous_research_asks_in_the_modal_and_the_answer_completes_it(server_everything):
     done: list = []
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         row = await send_research(pilot, app, ambiguous=True)
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), timeout=20, what="the elicitation modal")
         assert row.task_info is not None and row.task_info["status"] == "input_required"
@@ -109,7 +96,7 @@ async def test_ambiguous_research_asks_in_the_modal_and_the_answer_completes_it(
 async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_everything):
     done: list = []
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         row = await send_research(pilot, app)
         await wait_for(pilot, lambda: row.following_task and row.task_info is not None, what="the task")
         app.main.tool_list.option_list.focus()

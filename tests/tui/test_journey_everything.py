@@ -19,16 +19,9 @@ from mcp_inspector.tui.widgets.completion_input import CompletionInput
 
 from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = [pytest.mark.anyio, pytest.mark.everything]
+pytestmark = [pytest.mark.anyio, pytest.mark.everything, pytest.mark.usefixtures("isolated_cwd")]
 ARCHITECTURE = "demo://resource/static/document/architecture.md"
 DYNAMIC_TEXT = "demo://resource/dynamic/text/{resourceId}"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
 
 
 def sent(app, method: str) -> list[dict]:

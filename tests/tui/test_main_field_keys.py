@@ -8,13 +8,7 @@ import pytest
 
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 async def choose_by_keys(pilot, app, name: str) -> None:

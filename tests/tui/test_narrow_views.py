@@ -9,13 +9,7 @@ from mcp_inspector.tui.screens.main_views import VIEWS, nav_text
 
 from app_helpers import live_app, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 def test_every_view_fits_on_the_nav_bar_at_80_and_120_columns():

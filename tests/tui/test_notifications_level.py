@@ -16,14 +16,8 @@ from mcp_inspector.core.traffic.entry import Direction
 
 from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 SERVERS = Path(__file__).resolve().parent.parent / "servers"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 async def open_view(pilot, app):

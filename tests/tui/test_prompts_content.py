@@ -17,14 +17,9 @@ from mcp_inspector.tui.widgets.result_view import MediaBlock
 
 from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for, wait_for_tools
 
+pytestmark = pytest.mark.usefixtures("isolated_cwd")
+
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "completion_server.py"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
 
 
 def spec(*extra: str) -> ServerSpec:

@@ -16,12 +16,7 @@ from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
 
 from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)  # saved files land here
+pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
 
 async def open_prompts(pilot, app) -> PromptsView:

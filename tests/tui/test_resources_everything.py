@@ -11,9 +11,9 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.completion_input import CompletionInput
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for
-from test_resources_view import _isolated_state, body_text, highlight, open_view, read_by_key, sent  # noqa: F401
+from test_resources_view import body_text, highlight, open_view, read_by_key, sent
 
-pytestmark = pytest.mark.everything
+pytestmark = [pytest.mark.everything, pytest.mark.usefixtures("isolated_cwd")]
 
 ARCHITECTURE = "demo://resource/static/document/architecture.md"
 DYNAMIC_TEXT = "demo://resource/dynamic/text/{resourceId}"

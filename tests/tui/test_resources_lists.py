@@ -17,7 +17,9 @@ from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
 from mcp_inspector.tui.widgets.result_view import MediaBlock
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for
-from test_resources_view import _isolated_state, body_text, highlight, open_view, read_by_key, sent  # noqa: F401
+from test_resources_view import body_text, highlight, open_view, read_by_key, sent
+
+pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "resources_server.py"
 

@@ -16,12 +16,7 @@ from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
 
 async def open_view(pilot, app) -> ResourcesView:

@@ -10,13 +10,7 @@ from mcp_inspector.tui.messages import CallFinished
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 async def test_the_result_panel_follows_the_task_of_the_call_it_waits_for():

@@ -9,25 +9,12 @@ import json
 import pytest
 from textual.widgets import Static
 
-from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.widgets.views.traffic_filter import FilterToggle
 
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-
-
-def collect(into: list):
-    def hook(message) -> None:
-        if isinstance(message, (CallFinished, CallFailed)):
-            into.append(message)
-    return hook
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 def last_call(app) -> dict:
@@ -37,7 +24,7 @@ def last_call(app) -> dict:
 async def test_optional_task_toggle_off_then_on_and_required_note():
     done: list = []
     app = live_app(timeout=20)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         await wait_for_tools(pilot, app)
         main = app.main
         composer = main.composer

@@ -16,29 +16,16 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 MODERN = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "modern_raw_server.py")]
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-
-
-def collect(into: list):
-    def hook(message) -> None:
-        if isinstance(message, (CallFinished, CallFailed)):
-            into.append(message)
-    return hook
 
 
 async def test_modern_task_with_an_input_request_in_the_row_the_modal_and_the_tasks_view():
     done: list = []
     app = live_app(ServerSpec("modern", MODERN, source="test"), timeout=20)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "research")
         await app.main.composer.set_arguments({"topic": "bees", "ask": True})
@@ -81,7 +68,7 @@ async def test_a_malformed_task_ends_its_row_as_failed_in_words():
     in words, and its row says failed (its tools/call was answered, but nothing came of it)."""
     done: list = []
     app = live_app(ServerSpec("modern", MODERN, source="test"), timeout=20)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "long")
         app.main.tool_list.option_list.focus()

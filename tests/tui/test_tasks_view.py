@@ -11,25 +11,12 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.messages import CallFailed
 
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-
-
-def collect(into: list):
-    def hook(message) -> None:
-        if isinstance(message, (CallFinished, CallFailed)):
-            into.append(message)
-    return hook
 
 
 async def start_research(pilot, app, topic: str) -> None:
@@ -57,7 +44,7 @@ def said(app) -> list[str]:
 async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(server_everything):
     done: list = []
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         await start_research(pilot, app, "bees")
         await pilot.press("9")
         view = app.main.query_one("#view-tasks")
@@ -98,7 +85,7 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
 async def test_cancel_from_the_tasks_view(server_everything):
     done: list = []
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
-    async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         await start_research(pilot, app, "owls")
         await pilot.press("9")
         view = app.main.query_one("#view-tasks")
