@@ -170,6 +170,45 @@ async def test_escape_closes_the_list_then_reaches_the_parent_and_tab_takes(conn
             assert app.focused is field
 
 
+class SlowSend:
+    """The real session, but its requests wait for ``release`` before they go out (a full pipe)."""
+
+    def __init__(self, session) -> None:
+        import anyio
+
+        self.session = session
+        self.release = anyio.Event()
+        self.waiting = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.session, name)
+
+    async def begin_request(self, *args, **kwargs):
+        self.waiting += 1
+        await self.release.wait()
+        return await self.session.begin_request(*args, **kwargs)
+
+
+@pytest.mark.anyio
+async def test_the_second_escape_leaves_while_the_dropped_request_is_still_being_sent(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        slow = SlowSend(c.session)
+        app = FormApp(slow)
+        async with app.run_test(size=(80, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"item")
+            await wait_for(pilot, lambda: slow.waiting == 1, what="the request being sent")
+            await pilot.press("escape")  # drops the suggestions on their way
+            assert app.left == 0 and field.busy
+            await pilot.press("escape")  # leaves, though the dropped request is not out yet
+            assert app.left == 1
+            slow.release.set()
+            await wait_for(pilot, lambda: not field.busy, what="the dropped request")
+            await wait_for(pilot, lambda: cancels(c.session), what="its notifications/cancelled")
+            assert not field.list_open
+
+
 @pytest.mark.anyio
 async def test_errors_and_malformed_answers_are_a_quiet_note(connect):
     async with connect([sys.executable, str(SERVER)]) as c:

@@ -145,6 +145,7 @@ class CompletionInput(Input):
         self._timer: Timer | None = None
         self._pending: Any = None  # the PendingRequest in flight
         self._sending = 0  # requests being sent (begin_request not returned yet)
+        self._hushed = -1  # the generation an escape dropped the suggestions of (the next escape leaves)
         self._taken: str | None = None  # a value just taken from the list (no request for it)
 
     # -- life --------------------------------------------------------------
@@ -346,10 +347,12 @@ class CompletionInput(Input):
         elif key == "down" and self.ask_now():
             event.stop()
             event.prevent_default()
-        elif key == "escape" and self.busy:
-            # suggestions on their way: escape means "not now" (the next escape leaves)
+        elif key == "escape" and self.busy and self._hushed != self._generation:
+            # suggestions on their way: escape means "not now"; the next escape leaves, even
+            # while the dropped request is still being sent (it stays busy until it is out)
             self._stop_timer()
             self._generation += 1
+            self._hushed = self._generation
             self._cancel_in_flight("escape")
             event.stop()
             event.prevent_default()
