@@ -12,11 +12,18 @@ from typing import Callable
 
 async def wait_for(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
     """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging."""
+    from textual.pilot import WaitForScreenTimeout
+
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.05)
+        try:
+            await pilot.pause(0.05)
+        except WaitForScreenTimeout:
+            # Textual's pause waits up to 30 s for every widget to handle a callback; a widget
+            # removed meanwhile may never run it. The condition, looked at again, decides.
+            pass
 
 
 async def wait_for_form(app) -> None:
