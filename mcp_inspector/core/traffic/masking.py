@@ -105,3 +105,55 @@ def mask_form(text: str) -> str:
     masked = urlencode([(key, mask_value(value) if key in OAUTH_SECRET_FIELDS or is_secret_name(key) else value)
                         for key, value in pairs])
     return masked.replace(quote(MASK), MASK)
+
+
+# -- secrets this process holds, masked wherever they turn up ----------------------------------
+#: At most this many values are remembered (the newest kept); values shorter than
+#: ``MIN_REMEMBERED`` are not (masking every "abc" of a recording would hide more than it shows).
+MAX_REMEMBERED = 512
+MIN_REMEMBERED = 8
+_remembered: dict[str, None] = {}  # insertion-ordered set
+_longest_first: tuple[str, ...] = ()  # replaced whole: a thread scrubbing meanwhile sees one or the other
+
+
+def remember_secret(*values: str | None) -> None:
+    """Secrets this process holds (tokens, client secrets, codes, assertions): ``scrub`` masks
+    them in any text, e.g. a tool result or an error body in which a server echoes one."""
+    global _longest_first
+    for value in values:
+        if isinstance(value, str) and len(value.strip()) >= MIN_REMEMBERED:
+            value = value.strip()
+            _remembered.pop(value, None)
+            _remembered[value] = None
+            if len(_remembered) > MAX_REMEMBERED:
+                del _remembered[next(iter(_remembered))]
+    _longest_first = tuple(sorted(_remembered, key=len, reverse=True))
+
+
+def known_secrets() -> list[str]:
+    """The remembered secrets, longest first (so a secret inside a longer one is not masked first)."""
+    return list(_longest_first)
+
+
+def scrub(text: str, extra: list[str] | tuple[str, ...] = ()) -> str:
+    """``text`` with every remembered secret (and each of ``extra``) masked where it appears."""
+    candidates: tuple[str, ...] | list[str] = _longest_first
+    if extra:
+        candidates = sorted({*candidates, *(value for value in extra if value)}, key=len, reverse=True)
+    for secret in candidates:
+        if secret in text:
+            text = text.replace(secret, mask_value(secret))
+    return text
+
+
+def scrub_value(value: object, extra: list[str] | tuple[str, ...] = ()) -> object:
+    """A copy of a parsed JSON value with ``scrub`` applied to every string in it (keys included)."""
+    if not _longest_first and not extra:
+        return value
+    if isinstance(value, str):
+        return scrub(value, extra)
+    if isinstance(value, dict):
+        return {scrub(key, extra) if isinstance(key, str) else key: scrub_value(item, extra) for key, item in value.items()}
+    if isinstance(value, list):
+        return [scrub_value(item, extra) for item in value]
+    return value
