@@ -125,17 +125,13 @@ def _number(value: Any, name: str) -> float | None:
     return float(value)
 
 
-def _client_record(client: ClientInfo, keep_secret: bool) -> dict[str, Any]:
-    record: dict[str, Any] = {
+def _client_record(client: ClientInfo) -> dict[str, Any]:
+    return {
         "client_id": client.client_id, "token_auth_method": client.token_auth_method,
         "registered_via": client.registered_via, "issuer": client.issuer,
         "redirect_uris": list(client.redirect_uris),
         "registration": mask_oauth_fields(client.registration) if client.registration is not None else None,
-        "has_client_secret": client.client_secret is not None,
     }
-    if keep_secret and client.client_secret is not None:
-        record["client_secret"] = client.client_secret
-    return record
 
 
 def _client_from(record: Any, secret: str | None) -> ClientInfo:
@@ -156,19 +152,15 @@ def _client_from(record: Any, secret: str | None) -> ClientInfo:
                       redirect_uris=list(uris), registration=registration)
 
 
-def _tokens_record(tokens: TokenSet, keep_secrets: bool) -> dict[str, Any]:
-    record: dict[str, Any] = {
+def _tokens_record(tokens: TokenSet) -> dict[str, Any]:
+    return {
         "token_type": tokens.token_type, "expires_at": tokens.expires_at, "scope": tokens.scope,
-        "issuer": tokens.issuer, "resource": tokens.resource, "client_id": tokens.client_id,
-        "dpop_jkt": tokens.dpop_jkt, "has_refresh_token": tokens.refresh_token is not None,
+        "issuer": tokens.issuer, "resource": mask_url(tokens.resource) if tokens.resource else tokens.resource,
+        "client_id": tokens.client_id, "dpop_jkt": tokens.dpop_jkt, "has_refresh_token": tokens.refresh_token is not None,
     }
-    if keep_secrets:
-        record["access_token"] = tokens.access_token
-        record["refresh_token"] = tokens.refresh_token
-    return record
 
 
-def _tokens_from(record: Any, access: str | None, refresh: str | None) -> TokenSet:
+def _tokens_from(record: Any, access: str | None, refresh: str | None, resource: str | None) -> TokenSet:
     if not isinstance(record, dict):
         raise ValueError("'tokens' is not an object")
     if access is None:
@@ -176,7 +168,7 @@ def _tokens_from(record: Any, access: str | None, refresh: str | None) -> TokenS
     return TokenSet(access_token=access, token_type=_str(record.get("token_type"), "tokens.token_type") or "Bearer",
                     refresh_token=refresh, expires_at=_number(record.get("expires_at"), "tokens.expires_at"),
                     scope=_str(record.get("scope"), "tokens.scope"), issuer=_str(record.get("issuer"), "tokens.issuer"),
-                    resource=_str(record.get("resource"), "tokens.resource"),
+                    resource=resource or _str(record.get("resource"), "tokens.resource"),
                     client_id=_str(record.get("client_id"), "tokens.client_id"),
                     dpop_jkt=_str(record.get("dpop_jkt"), "tokens.dpop_jkt"))
 
@@ -224,21 +216,27 @@ class TokenStore:
             return
         keep_client_secret = entry.client is not None and entry.client.registered_via not in _USER_SECRET
         in_file = self.mode == "file"
+        secret_values: dict[str, str | None] = {
+            "access_token": entry.tokens.access_token if entry.tokens else None,
+            "refresh_token": entry.tokens.refresh_token if entry.tokens else None,
+            "client_secret": entry.client.client_secret if entry.client and keep_client_secret else None,
+        }
+        # a resource URL with credentials in it (``?api_key=``): masked in the file, exact with the secrets
+        for name, url in (("resource", entry.resource), ("tokens_resource", entry.tokens.resource if entry.tokens else None)):
+            if url is not None and mask_url(url) != url:
+                secret_values[name] = url
         document: dict[str, Any] = {
             "format": FORMAT_NAME, "version": FORMAT_VERSION, "key": key,
-            "server_url": mask_url(entry.server_url), "resource": entry.resource, "issuer": entry.issuer,
+            "server_url": mask_url(entry.server_url), "resource": mask_url(entry.resource), "issuer": entry.issuer,
             "saved_at": entry.saved_at, "secrets": self.mode,
-            "client": _client_record(entry.client, keep_client_secret and in_file) if entry.client is not None else None,
-            "tokens": _tokens_record(entry.tokens, in_file) if entry.tokens is not None else None,
+            "client": _client_record(entry.client) if entry.client is not None else None,
+            "tokens": _tokens_record(entry.tokens) if entry.tokens is not None else None,
         }
-        if entry.client is not None and not keep_client_secret:
-            document["client"]["has_client_secret"] = False
-        if not in_file:
-            secret_values = {
-                "access_token": entry.tokens.access_token if entry.tokens else None,
-                "refresh_token": entry.tokens.refresh_token if entry.tokens else None,
-                "client_secret": entry.client.client_secret if entry.client and keep_client_secret else None,
-            }
+        if entry.client is not None:
+            document["client"]["has_client_secret"] = secret_values["client_secret"] is not None
+        if in_file:
+            document["secret_values"] = {name: value for name, value in secret_values.items() if value is not None}
+        else:
             self._keyring_set(key, secret_values)
         self._write(key, document)
         entry.secrets_in = self.mode
@@ -348,12 +346,12 @@ class TokenStore:
         if where not in ("file", "keyring"):
             raise ValueError("'secrets' is neither file nor keyring")
         client_record, tokens_record = document.get("client"), document.get("tokens")
-        values: dict[str, Any] = {}
+        values: Any
         loaded = True
         if where == "file":
-            values = {"access_token": (tokens_record or {}).get("access_token") if isinstance(tokens_record, dict) else None,
-                      "refresh_token": tokens_record.get("refresh_token") if isinstance(tokens_record, dict) else None,
-                      "client_secret": client_record.get("client_secret") if isinstance(client_record, dict) else None}
+            values = document.get("secret_values", {})
+            if not isinstance(values, dict):
+                raise ValueError("'secret_values' is not an object")
         elif load_secrets:
             values = self._keyring_get(key)
             if values is None:
@@ -361,14 +359,15 @@ class TokenStore:
         else:
             loaded = False
             has_refresh = isinstance(tokens_record, dict) and tokens_record.get("has_refresh_token") is True
-            values = {"access_token": "", "refresh_token": "" if has_refresh else None, "client_secret": None}
-        for name in ("access_token", "refresh_token", "client_secret"):
+            values = {"access_token": "", "refresh_token": "" if has_refresh else None}
+        for name in ("access_token", "refresh_token", "client_secret", "resource", "tokens_resource"):
             _str(values.get(name), name)
-        tokens = _tokens_from(tokens_record, values.get("access_token"), values.get("refresh_token")) if tokens_record is not None else None
+        tokens = (_tokens_from(tokens_record, values.get("access_token"), values.get("refresh_token"), values.get("tokens_resource"))
+                  if tokens_record is not None else None)
         client = _client_from(client_record, values.get("client_secret")) if client_record is not None else None
         saved_at = _number(document.get("saved_at"), "saved_at")
         return StoredAuth(server_url=_str(document.get("server_url"), "server_url", optional=False) or "",
-                          resource=_str(document.get("resource"), "resource", optional=False) or "",
+                          resource=values.get("resource") or _str(document.get("resource"), "resource", optional=False) or "",
                           issuer=_str(document.get("issuer"), "issuer"), client=client, tokens=tokens,
                           saved_at=saved_at if saved_at is not None else 0.0, secrets_in=where, secrets_loaded=loaded)
 
