@@ -1,0 +1,121 @@
+"""Helpers for the OAuth tests: start tests/servers/oauth_server.py, read its stats, run the CLI.
+
+``start_oauth_server(*args)`` -> ``OAuthServer`` (``.url`` the MCP endpoint, ``.base``,
+``.issuer``, ``.stats()``, ``.secrets()``: every credential it issued or saw, ``.stop()``).
+``cli(env, *args, input=...)`` runs ``python -m mcp_inspector`` with ``env`` (the XDG dirs of
+the test: never the real home) and returns text output. ``follow_authorization(url)`` does
+what a person's browser does with an authorization URL on a server that approves at once: it
+returns the redirect's ``Location``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+TESTS_DIR = Path(__file__).resolve().parents[1]
+if str(TESTS_DIR) not in sys.path:
+    sys.path.insert(0, str(TESTS_DIR))
+from http_fixtures import RunningServer, ServerStartError, _launch  # noqa: E402
+
+OAUTH_SERVER = TESTS_DIR / "servers" / "oauth_server.py"
+PYTHON = sys.executable
+
+
+class OAuthServer(RunningServer):
+    """A running oauth_server.py: ``url`` is its MCP endpoint."""
+
+    issuer: str = ""
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stats(self) -> dict[str, Any]:
+        with urllib.request.urlopen(self.base + "/_stats", timeout=10) as response:
+            return json.loads(response.read())
+
+    def secrets(self) -> list[str]:
+        """Every access token, refresh token, code, client secret and code_verifier of the run."""
+        return [s for values in self.stats()["secrets"].values() for s in values]
+
+
+def oauth_server_command(*args: str) -> list[str]:
+    return [PYTHON, str(OAUTH_SERVER), "--exit-on-eof", *args]
+
+
+def start_oauth_server(*args: str) -> OAuthServer:
+    """Start oauth_server.py with ``args`` (its knobs); raises ServerStartError with its output."""
+
+    def find_port(log_path: Path) -> int | None:
+        match = re.search(rb"^PORT (\d+)$", log_path.read_bytes(), re.MULTILINE)
+        return int(match.group(1)) if match else None
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    running = _launch(oauth_server_command(*args), env, find_port, "/mcp", "oauth")
+    server = OAuthServer(running.process, running.log_path, running.url, running.port)
+    match = re.search(r"^ISSUER (\S+)$", server.log(), re.MULTILINE)
+    server.issuer = match.group(1) if match else server.base
+    return server
+
+
+def isolated_env(root: Path, **extra: str) -> dict[str, str]:
+    """The environment of a CLI run: state and config under ``root``, no display, no browser."""
+    env = dict(os.environ)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "MCP_INSPECTOR_NO_EARLY_START"):
+        env.pop(name, None)
+    env.update(XDG_STATE_HOME=str(root / "state"), XDG_CONFIG_HOME=str(root / "config"),
+               XDG_DATA_HOME=str(root / "data"), XDG_CACHE_HOME=str(root / "cache"), HOME=str(root / "home"),
+               PYTHONUNBUFFERED="1", NO_COLOR="1")
+    env.update(extra)
+    return env
+
+
+def cli(env: dict[str, str], *args: str, input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the CLI; text output; never hangs (subprocess timeout)."""
+    result = subprocess.run([PYTHON, "-m", "mcp_inspector", *map(str, args)],
+                            input=(input or "").encode(), capture_output=True, timeout=timeout, env=env)
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "replace"),
+                                       result.stderr.decode("utf-8", "replace"))
+
+
+def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
+    for stream in (result.stdout, result.stderr):
+        assert "Traceback (most recent call last)" not in stream, stream
+
+
+def follow_authorization(url: str) -> str:
+    """GET an authorization URL without following its redirect; the ``Location`` it answers."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        opener.open(url, timeout=10)
+    except urllib.error.HTTPError as exc:
+        if exc.code in (301, 302, 303, 307, 308):
+            return exc.headers["Location"]
+        raise AssertionError(f"the authorization URL answered {exc.code}: {exc.read()[:300]!r}") from None
+    raise AssertionError("the authorization URL did not redirect")
+
+
+def files_text(root: Path) -> str:
+    """Every file under ``root``, as text (to look for secrets in what the CLI wrote)."""
+    parts = []
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            parts.append(path.read_bytes().decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+__all__ = ["OAuthServer", "ServerStartError", "assert_no_traceback", "cli", "files_text", "follow_authorization",
+           "isolated_env", "oauth_server_command", "start_oauth_server"]
