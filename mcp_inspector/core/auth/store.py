@@ -66,8 +66,8 @@ class StoredAuth:
     saved_at: float = field(default_factory=time.time)
     #: where the secrets are: "file", "keyring" or "memory" (set by the store)
     secrets_in: str = "file"
-    #: entries(load_secrets=False) of a keyring entry: the tokens' non-secret fields only,
-    #: ``access_token`` is "" and ``refresh_token`` "" when one is stored (None when not)
+    #: entries(load_secrets=False) of a keyring entry: the non-secret fields only; ``access_token``
+    #: is "", ``refresh_token`` and ``client_secret`` "" when one is stored (None when not)
     secrets_loaded: bool = True
 
 
@@ -193,16 +193,17 @@ class TokenStore:
         self._keyring = _keyring() if mode == "keyring" else None
 
     # -- the interface ---------------------------------------------------------
-    def load(self, server_url: str) -> StoredAuth | None:
-        """What is stored for ``server_url`` (None: nothing, or nothing usable: see ``notes``)."""
+    def load(self, server_url: str, load_secrets: bool = True) -> StoredAuth | None:
+        """What is stored for ``server_url`` (None: nothing, or nothing usable: see ``notes``);
+        ``load_secrets=False``: as ``entries`` says."""
         key = url_key(server_url)
         if self.mode == "none":
             entry = self._memory.get(key)
         else:
-            entry = self._read(self._path(key), key=key)
+            entry = self._read(self._path(key), key=key, load_secrets=load_secrets)
             if entry is not None:
                 entry.server_url = server_url  # the caller's, unmasked
-        if entry is not None:
+        if entry is not None and entry.secrets_loaded:
             _remember(entry)
         return entry
 
@@ -267,6 +268,9 @@ class TokenStore:
         else:
             found = [entry for path in self._files()
                      if (entry := self._read(path, load_secrets=load_secrets)) is not None]
+        for entry in found:
+            if entry.secrets_loaded:
+                _remember(entry)
         return sorted(found, key=lambda entry: entry.saved_at)
 
     # -- files -----------------------------------------------------------------
@@ -359,7 +363,8 @@ class TokenStore:
         else:
             loaded = False
             has_refresh = isinstance(tokens_record, dict) and tokens_record.get("has_refresh_token") is True
-            values = {"access_token": "", "refresh_token": "" if has_refresh else None}
+            has_secret = isinstance(client_record, dict) and client_record.get("has_client_secret") is True
+            values = {"access_token": "", "refresh_token": "" if has_refresh else None, "client_secret": "" if has_secret else None}
         for name in ("access_token", "refresh_token", "client_secret", "resource", "tokens_resource"):
             _str(values.get(name), name)
         tokens = (_tokens_from(tokens_record, values.get("access_token"), values.get("refresh_token"), values.get("tokens_resource"))

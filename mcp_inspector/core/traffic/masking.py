@@ -28,10 +28,13 @@ def is_secret_name(name: str) -> bool:
 
 
 def mask_value(value: str, keep: int = 4) -> str:
-    """``abcdef123456`` -> ``abcd•••`` (short values are masked whole)."""
+    """``abcdef123456`` -> ``abcd•••`` (short values are masked whole); a value masked
+    already is left as it is (masking twice shows the same)."""
     match = _SCHEME.match(value)
     scheme = match.group(0) if match else ""
     secret = value[len(scheme):]
+    if secret.endswith(MASK):
+        return value
     if len(secret) <= keep * 2:
         return f"{scheme}{MASK}"
     return f"{scheme}{secret[:keep]}{MASK}"
