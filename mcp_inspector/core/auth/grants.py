@@ -181,17 +181,18 @@ async def idp_token_endpoint(http: AuthHttp, settings: AuthSettings) -> str:
                   urlunsplit((parts.scheme, parts.netloc, "/.well-known/oauth-authorization-server" + parts.path, "", ""))]
     for url in candidates:
         response = await http.request("GET", url, step=step, note="IdP metadata")
-        document = response.json_object() if response.ok else None
-        endpoint = document.get("token_endpoint") if document else None
+        document = (response.json_object() if response.ok else None) or {}
+        endpoint = document.get("token_endpoint")
         if isinstance(endpoint, str) and endpoint.startswith(("https://", "http://")):
-            if not same_issuer(str(document.get("issuer", "")), issuer):  # type: ignore[union-attr]
-                step.check(False, f"the IdP metadata's issuer {printable(str(document.get('issuer')))[:200]!r} "  # type: ignore[union-attr]
+            if not same_issuer(str(document.get("issuer", "")), issuer):
+                step.check(False, f"the IdP metadata's issuer {printable(str(document.get('issuer')))[:200]!r} "
                                   f"is not {issuer!r}", "RFC 8414 §3.3")
             step.details.update(metadata_url=url, token_endpoint=endpoint)
             http.log.done(step)
             return endpoint
-        step.check(False, f"{url}: HTTP {response.status}, no token_endpoint")
-    raise http.log.fail(step, f"no token_endpoint in the identity provider's metadata at {issuer}: give --idp-token-endpoint",
+        step.details.setdefault("tried", []).append(f"{url}: HTTP {response.status}, no token_endpoint")
+    raise http.log.fail(step, f"no token_endpoint in the identity provider's metadata at {issuer} "
+                              f"({'; '.join(step.details['tried'])}): give --idp-token-endpoint",
                         "RFC 8414 §3; OpenID Connect Discovery §4")
 
 

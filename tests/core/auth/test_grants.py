@@ -22,7 +22,7 @@ from joserfc import jwk, jws, jwt
 from joserfc.jwk import ECKey
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mcp_inspector.core.auth.assertions import JWT_BEARER_GRANT, decode_claims
@@ -69,6 +69,7 @@ class OAuthServers:
         self.requests: list[dict[str, Any]] = []
         self.require_nonce = False
         self.idp_error = False
+        self.idp_reply: Any = None  # (status, content, content type): a broken identity provider
 
     @property
     def issuer(self) -> str:
@@ -154,9 +155,15 @@ class OAuthServers:
     async def idp_metadata(self, request: Request) -> JSONResponse:
         return JSONResponse({"issuer": self.idp, "token_endpoint": f"{self.idp}/token"})
 
+    async def not_found(self, request: Request) -> JSONResponse:
+        return JSONResponse({"error": "not found"}, 404)
+
     async def idp_token(self, request: Request) -> JSONResponse:
         form = dict(await request.form())
         self.requests.append({"form": form, "headers": dict(request.headers), "path": "/idp/token"})
+        if self.idp_reply is not None:
+            status, content, media = self.idp_reply
+            return Response(content, status, media_type=media)
         if self.idp_error:
             return JSONResponse({"error": "invalid_grant", "error_description": f"bad subject_token {form.get('subject_token')}"},
                                 400)
@@ -176,6 +183,8 @@ class OAuthServers:
         return Starlette(routes=[
             Route("/as/token", self.token, methods=["POST"]),
             Route("/idp/.well-known/openid-configuration", self.idp_metadata),
+            Route("/.well-known/oauth-authorization-server/idp2", self.idp_metadata),  # an IdP with RFC 8414 only
+            Route("/idp2/.well-known/openid-configuration", self.not_found),
             Route("/idp/token", self.idp_token, methods=["POST"]),
         ])
 
@@ -393,3 +402,51 @@ async def test_enterprise_needs_the_idp_and_the_id_token(oauth: OAuthServers) ->
 async def test_the_authorization_code_grant_is_not_obtained_here(oauth: OAuthServers) -> None:
     error, _, _ = await obtain(oauth, AuthSettings(), ClientInfo(CLIENT_ID))
     assert isinstance(error, AuthError) and "not a grant without a user" in str(error)
+
+
+@pytest.mark.parametrize("reply, message", [
+    ((200, "<html><body>Sign in</body></html>", "text/html"), "not a JSON object: Sign in"),
+    ((200, '{"issued_token_type": "x"}', "application/json"), "no access_token (the ID-JAG)"),
+    ((200, '{"access_token": "a b"}', "application/json"), "whitespace"),
+    ((502, "x" * 3_000_000, "text/plain"), "refused the token exchange (HTTP 502)"),
+])
+async def test_a_broken_identity_provider_is_a_clear_error(oauth: OAuthServers, reply, message) -> None:
+    oauth.idp_reply = reply
+    error, log, _ = await obtain(oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    assert isinstance(error, AuthError) and message in str(error)
+    assert len(str(error)) < 1_000
+    assert [s.status for s in log.steps] == ["failed"] and len(oauth.requests) == 1
+
+
+async def test_an_id_jag_that_is_not_a_jwt_is_said_and_sent(oauth: OAuthServers) -> None:
+    oauth.idp_reply = (200, '{"access_token": "opaque-grant", "issued_token_type": "urn:x"}', "application/json")
+    error, log, _ = await obtain(oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    assert isinstance(error, AuthError)  # the authorization server judges it: invalid_grant
+    exchange, grant = log.steps
+    texts = [f.text for f in exchange.findings if not f.ok]
+    assert any("issued_token_type is 'urn:x'" in text for text in texts)
+    assert any("the ID-JAG is not a JWT" in text for text in texts)
+    assert grant.status == "failed" and oauth.requests[-1]["form"]["assertion"] == "opaque-grant"
+
+
+async def test_an_unreachable_identity_provider(oauth: OAuthServers) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    settings = enterprise_settings(oauth, idp_token_endpoint=None, idp_issuer=dead)
+    error, log, _ = await obtain(oauth, settings, ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    assert isinstance(error, AuthError) and dead in str(error)
+    assert log.steps[-1].kind == "idp-metadata" and log.steps[-1].status == "failed"
+
+
+async def test_an_idp_with_rfc_8414_metadata_only(oauth: OAuthServers) -> None:
+    settings = enterprise_settings(oauth, idp_token_endpoint=None, idp_issuer=f"{oauth.url}/idp2")
+    tokens, log, _ = await obtain(oauth, settings, ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    assert not isinstance(tokens, AuthError), tokens
+    metadata = log.steps[0]
+    assert metadata.details["metadata_url"] == f"{oauth.url}/.well-known/oauth-authorization-server/idp2"
+    assert metadata.details["tried"] == [f"{oauth.url}/idp2/.well-known/openid-configuration: HTTP 404, no token_endpoint"]
+    # its metadata names /idp as the issuer: said, and the flow goes on
+    assert any("issuer" in f.text and not f.ok for f in metadata.findings)
