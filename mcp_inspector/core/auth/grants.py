@@ -61,7 +61,7 @@ async def obtain_without_user(http: AuthHttp, info: ServerAuthInfo, client: Clie
 @contextmanager
 def _annotated(log: AuthLog, kind: str, findings: list[Finding], details: dict[str, Any]) -> Iterator[None]:
     """Put ``findings`` and ``details`` on the next ``kind`` step ``request_token`` opens, as it
-    opens (before its request is sent: the step-by-step mode shows them while it waits)."""
+    opens (``AuthLog`` tells its listeners of a new step before its request is sent)."""
     done = False
 
     def listener(step: AuthStep) -> None:
