@@ -10,11 +10,15 @@ returns the redirect's ``Location``.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
 import re
 import subprocess
 import sys
+import termios
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -86,6 +90,72 @@ def cli(env: dict[str, str], *args: str, input: str | None = None, timeout: floa
                                        result.stderr.decode("utf-8", "replace"))
 
 
+AUTHORIZE_URL = re.compile(r"http://127\.0\.0\.1:\d+/authorize\?\S+")
+
+
+def _controlling_terminal() -> None:
+    """In the child (after setsid): its stdin, the pty's slave, becomes its controlling terminal,
+    so /dev/tty is the pty (never the terminal of the person running the tests)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess, str]:
+    """Run the CLI in ``--oauth-open print`` mode as a person would: wait for the authorization URL
+    it prints (stdout or stderr), open it (``follow_authorization``), and type the redirect's
+    address on its terminal (a pty: the CLI reads the pasted URL from /dev/tty). Returns the run
+    and the URL it printed."""
+    master, slave = pty.openpty()
+    try:
+        process = subprocess.Popen([PYTHON, "-m", "mcp_inspector", *map(str, args)], stdin=slave,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+                                   preexec_fn=_controlling_terminal)
+    finally:
+        os.close(slave)
+    out, err = bytearray(), bytearray()
+    found = threading.Event()
+
+    def text() -> str:
+        return bytes(out).decode("utf-8", "replace") + bytes(err).decode("utf-8", "replace")
+
+    def pump(stream: Any, into: bytearray) -> None:
+        for chunk in iter(lambda: stream.read1(4096), b""):
+            into.extend(chunk)
+            if AUTHORIZE_URL.search(text()):
+                found.set()
+        found.set()  # EOF: nothing more will come
+
+    def drain_terminal() -> None:  # the pty echoes what is typed: read it so it never fills
+        while True:
+            try:
+                if not os.read(master, 4096):
+                    return
+            except OSError:
+                return
+
+    threads = [threading.Thread(target=pump, args=(process.stdout, out), daemon=True),
+               threading.Thread(target=pump, args=(process.stderr, err), daemon=True),
+               threading.Thread(target=drain_terminal, daemon=True)]
+    for thread in threads:
+        thread.start()
+    url = ""
+    try:
+        found.wait(timeout)
+        match = AUTHORIZE_URL.search(text())
+        if match:
+            url = match.group(0)
+            os.write(master, follow_authorization(url).encode() + b"\n")
+        process.wait(timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        for thread in threads[:2]:
+            thread.join(5)
+        os.close(master)
+    return (subprocess.CompletedProcess(process.args, process.returncode, bytes(out).decode("utf-8", "replace"),
+                                        bytes(err).decode("utf-8", "replace")), url)
+
+
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
     for stream in (result.stdout, result.stderr):
         assert "Traceback (most recent call last)" not in stream, stream
@@ -108,6 +178,17 @@ def follow_authorization(url: str) -> str:
     raise AssertionError("the authorization URL did not redirect")
 
 
+def install_fake_browser(directory: Path) -> tuple[str, Path]:
+    """An executable copy of fake_browser.py (``$BROWSER`` takes a program, no arguments) and
+    the log it appends to: ``(value for $BROWSER, log path)``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    script = directory / "fake-browser"
+    source = (Path(__file__).resolve().parent / "fake_browser.py").read_text(encoding="utf-8")
+    script.write_text(f"#!{PYTHON}\n{source}", encoding="utf-8")
+    script.chmod(0o755)
+    return str(script), directory / "browser.jsonl"
+
+
 def files_text(root: Path) -> str:
     """Every file under ``root``, as text (to look for secrets in what the CLI wrote)."""
     parts = []
@@ -117,5 +198,5 @@ def files_text(root: Path) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["OAuthServer", "ServerStartError", "assert_no_traceback", "cli", "files_text", "follow_authorization",
-           "isolated_env", "oauth_server_command", "start_oauth_server"]
+__all__ = ["OAuthServer", "ServerStartError", "assert_no_traceback", "cli", "cli_pasting_redirect", "files_text", "follow_authorization",
+           "install_fake_browser", "isolated_env", "oauth_server_command", "start_oauth_server"]

@@ -221,7 +221,7 @@ class AuthServer:
             return OAuthError("invalid_client_metadata", "the body is not a JSON object").response()
         redirect_uris = meta.get("redirect_uris") or []
         grant_types = meta.get("grant_types") or ["authorization_code", "refresh_token"]
-        method = meta.get("token_endpoint_auth_method") or "client_secret_basic"
+        method = self.o.dcr_auth_method or meta.get("token_endpoint_auth_method") or "client_secret_basic"
         if (not isinstance(redirect_uris, list) or not all(isinstance(u, str) for u in redirect_uris)
                 or not isinstance(grant_types, list)):
             return OAuthError("invalid_client_metadata", "redirect_uris and grant_types must be lists of strings").response()

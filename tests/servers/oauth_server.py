@@ -4,7 +4,7 @@ Usage::
 
     python tests/servers/oauth_server.py [--port 0] [--exit-on-eof] [--access-log] [--jwt]
         [--expires-in S] [--no-refresh] [--issuer-path /p] [--metadata-at-root] [--wrong-issuer]
-        [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage] [--no-dcr] [--deny]
+        [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage] [--no-dcr] [--dcr-auth-method M] [--deny]
         [--prm-at-root] [--no-challenge-metadata] [--no-challenge-scope] [--resource-optional]
         [--client ID:SECRET[:METHOD]]... [--mode stateful|stateless|json]
 
@@ -63,6 +63,9 @@ Broken variants (what a server author gets wrong):
 * ``--token-error 500|garbage``: the token endpoint answers 500 / a 200 HTML body.
 * ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens.
 * ``--no-dcr``: no registration endpoint; ``--deny``: /authorize redirects ``access_denied``.
+* ``--dcr-auth-method METHOD``: registration answers with that ``token_endpoint_auth_method``
+  (and a ``client_secret`` unless ``none``) whatever the client asked (RFC 7591 §3.2.1 lets a
+  server replace requested metadata; the client must use what was registered).
 * ``--prm-at-root``: the PRM is only at ``/.well-known/oauth-protected-resource`` (``resource``
   is then the server's root URL, RFC 9728 §3); ``--no-challenge-metadata`` /
   ``--no-challenge-scope``: the 401 has no ``resource_metadata`` / ``scope``.
@@ -302,6 +305,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--wrong-iss", action="store_true", help="another iss in the authorization response")
     p.add_argument("--token-error", choices=("500", "garbage"), help="the token endpoint is broken")
     p.add_argument("--no-dcr", action="store_true", help="no registration endpoint")
+    p.add_argument("--dcr-auth-method", choices=("client_secret_basic", "client_secret_post", "none"),
+                   help="registration answers with this token_endpoint_auth_method, whatever was asked")
     p.add_argument("--deny", action="store_true", help="/authorize answers access_denied")
     p.add_argument("--prm-at-root", action="store_true", help="protected resource metadata only at the root")
     p.add_argument("--no-challenge-metadata", action="store_true", help="no resource_metadata in the 401")
