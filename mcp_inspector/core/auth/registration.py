@@ -16,6 +16,7 @@ registration response is kept in ``ClientInfo.registration``; steps show it mask
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -68,8 +69,23 @@ def choose_token_auth_method(info: ServerAuthInfo, settings: AuthSettings, *, ha
     return can[0]  # nothing in common: the strongest we can do; the token endpoint will say
 
 
+def _loopback_ip_key(uri: str) -> tuple[str, str, str] | None:
+    """(scheme, host, path) of an http loopback IP literal redirect URI, whose port the
+    authorization server must let vary (OAuth 2.1 §8.4.2, RFC 8252 §7.3); else None."""
+    try:
+        parts = urlsplit(uri)
+        host = ipaddress.ip_address(parts.hostname or "")
+    except ValueError:
+        return None
+    if parts.scheme != "http" or not host.is_loopback:
+        return None
+    return parts.scheme, str(host), parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def _covers(stored: list[str], wanted: list[str]) -> bool:
-    return bool(wanted) and all(uri in stored for uri in wanted)
+    """Every wanted redirect URI is registered (a loopback IP one on any port)."""
+    loose = {_loopback_ip_key(uri) for uri in stored} - {None}
+    return bool(wanted) and all(uri in stored or (_loopback_ip_key(uri) or 0) in loose for uri in wanted)
 
 
 def _secret_expired(client: ClientInfo) -> bool:
@@ -222,6 +238,9 @@ async def register(http: AuthHttp, info: ServerAuthInfo, settings: AuthSettings,
             step.details.update({"via": "stored", "client_id": stored.client_id, "registered_via": stored.registered_via,
                                  "token_endpoint_auth_method": stored.token_auth_method})
             step.check(True, f"Registered earlier with this authorization server ({info.issuer})", SPEC_BINDING)
+            if not all(uri in stored.redirect_uris for uri in redirect_uris):
+                step.check(True, "Its loopback redirect URI is registered on another port: the authorization server "
+                           "must accept any port there", "OAuth 2.1 §8.4.2; RFC 8252 §7.3")
             http.log.done(step)
             return stored
 

@@ -141,14 +141,19 @@ async def test_stored_client_reused_only_with_the_same_issuer_and_redirect_uris(
         moved = ClientInfo("old", "old-secret", "client_secret_basic", "dynamic", "http://127.0.0.1:9/as1", list(LOOPBACK))
         client, _ = await run_register(server_info(as_.url), stored=moved)
         assert client.client_id == "fresh" and len(as_.requests) == 1
-        # other redirect URIs
+        # a loopback IP redirect URI on another port is the same registration (OAuth 2.1 §8.4.2)
+        client, log = await run_register(server_info(as_.url), stored=stored, redirect_uris=["http://127.0.0.1:5555/callback"])
+        assert client is stored and len(as_.requests) == 1 and "any port" in log.steps[0].findings[-1].text
+        # other redirect URIs: another path, or localhost (a name, not an IP literal)
         client, _ = await run_register(server_info(as_.url), stored=stored, redirect_uris=["http://127.0.0.1:5555/cb"])
         assert client.client_id == "fresh" and len(as_.requests) == 2
+        client, _ = await run_register(server_info(as_.url), stored=stored, redirect_uris=["http://localhost:33418/callback"])
+        assert client.client_id == "fresh" and len(as_.requests) == 3
         # an expired secret
         expired = ClientInfo("old", "s", "client_secret_basic", "dynamic", as_.url, list(LOOPBACK),
                              registration={"client_secret_expires_at": 1000})
         client, _ = await run_register(server_info(as_.url), stored=expired)
-        assert client.client_id == "fresh" and len(as_.requests) == 3
+        assert client.client_id == "fresh" and len(as_.requests) == 4
 
 
 async def test_client_id_metadata_document_when_supported():
