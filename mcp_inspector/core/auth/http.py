@@ -17,7 +17,8 @@ from urllib.parse import urlencode
 import httpx2
 
 from ..traffic.http_log import HttpLog
-from ..traffic.masking import mask_form, mask_headers, mask_oauth_fields, mask_url
+from ..traffic.masking import (ISSUED_SECRET_FIELDS, header_secret_values, mask_form, mask_headers, mask_oauth_fields, mask_url,
+                               oauth_secret_values, remember_secret, scrub, scrub_value)
 from ..transport.http_util import describe_error, read_bounded
 from .model import AuthError, AuthLog, AuthStep
 
@@ -63,15 +64,16 @@ class AuthResponse:
 
 
 def shown_body(body: bytes, content_type: str) -> Any:
-    """A body as a step keeps it: parsed JSON or form fields with credentials masked, else text."""
+    """A body as a step keeps it: parsed JSON or form fields with credentials masked, else text;
+    a secret of this process (``remember_secret``) echoed anywhere in it is masked too."""
     text = body.decode("utf-8", "replace")
     try:
-        return mask_oauth_fields(json.loads(text))
-    except ValueError:
+        return scrub_value(mask_oauth_fields(json.loads(text)))
+    except (ValueError, RecursionError):
         pass
     if content_type == "application/x-www-form-urlencoded" or ("=" in text and " " not in text.strip()):
-        return mask_form(text)[:SHOWN_TEXT]
-    return text[:SHOWN_TEXT]
+        return scrub(mask_form(text))[:SHOWN_TEXT]
+    return scrub(text[:SHOWN_TEXT])
 
 
 class AuthHttp:
@@ -86,6 +88,8 @@ class AuthHttp:
         """Send one request; raises AuthError (and fails ``step``) when it cannot be sent or
         no response comes. Any HTTP status is a response: the caller judges it."""
         sent_headers = {"Accept": "application/json", **(headers or {})}
+        # every credential sent is masked wherever it shows up later (an error body quoting the code...)
+        remember_secret(*header_secret_values(sent_headers), *oauth_secret_values(form), *oauth_secret_values(json_body))
         content: bytes | None = None
         shown: Any = None
         if form is not None:
@@ -136,6 +140,8 @@ class AuthHttp:
             self.http_log.finish(exchange, None if size <= BODY_CAP else f"body over {BODY_CAP} bytes: the rest was not read")
         result = AuthResponse(response.status_code, response.reason_phrase, response.headers, body, size, url,
                               exchange.id if exchange is not None else None)
+        if body:
+            remember_secret(*oauth_secret_values(result.json(), ISSUED_SECRET_FIELDS))  # masked wherever they turn up
         if step is not None:
             step.response = {"status": result.status, "reason": result.reason,
                              "headers": mask_headers(list(response.headers.multi_items())),

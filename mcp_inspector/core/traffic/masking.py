@@ -7,8 +7,9 @@ secret as its first few characters and a mask, never whole.
 
 from __future__ import annotations
 
+import base64
 import re
-from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, unquote_plus, urlencode, urlsplit, urlunsplit
 
 MASK = "•••"
 
@@ -17,7 +18,9 @@ SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "dpop",
 })
 #: Words that make a header or query parameter name secret wherever they appear in it.
-_SECRET_WORDS = re.compile(r"token|secret|passw|api[-_]?key|apikey|auth|session|signature|sig$|^key$|credential|code$|^code", re.I)
+#: (``code`` and ``device_code`` are; ``code_challenge`` and its ``_method`` are not: public by design, shown.)
+_SECRET_WORDS = re.compile(r"token|secret|passw|api[-_]?key|apikey|auth|session|signature|sig$|^key$|credential|"
+                           r"assertion|code$|code_verifier", re.I)
 #: ``Bearer abc...`` keeps its scheme readable.
 _SCHEME = re.compile(r"^(Bearer|Basic|DPoP|Token|Digest)\s+", re.I)
 
@@ -40,10 +43,24 @@ def mask_value(value: str, keep: int = 4) -> str:
     return f"{scheme}{secret[:keep]}{MASK}"
 
 
+#: Header names that look secret ("auth", "session") but are not: shown as they are.
+PUBLIC_HEADERS = frozenset({
+    "mcp-session-id",  # an identifier the user needs to see; not a credential by itself
+    "www-authenticate", "proxy-authenticate",  # a server's challenge: what the Auth view explains
+})
+
+
+#: Header names whose value is a URL (a redirect to ``/callback?code=...``): masked as a URL.
+URL_HEADERS = frozenset({"location", "content-location", "refresh"})
+
+
 def mask_header(name: str, value: str) -> str:
     """The value of a header as it may be shown."""
-    if name.lower() == "mcp-session-id":
-        return value  # an identifier the user needs to see; not a credential by itself
+    lower = name.lower()
+    if lower in PUBLIC_HEADERS:
+        return value
+    if lower in URL_HEADERS:
+        return mask_url(value)
     return mask_value(value) if is_secret_name(name) else value
 
 
@@ -100,6 +117,47 @@ def mask_oauth_fields(value: object) -> object:
     return value
 
 
+#: The credentials an authorization server issues (in a response, ``code`` is an error code).
+ISSUED_SECRET_FIELDS = frozenset({
+    "access_token", "refresh_token", "id_token", "client_secret", "registration_access_token", "device_code",
+})
+
+
+def oauth_secret_values(value: object, fields: frozenset[str] = OAUTH_SECRET_FIELDS) -> list[str]:
+    """The credentials in a parsed OAuth document or form (the values of ``fields``), for
+    ``remember_secret``: a server echoing one (``error_description``...) is then masked too."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in fields and isinstance(item, str):
+                found.append(item)
+            else:
+                found += oauth_secret_values(item, fields)
+    elif isinstance(value, list):
+        for item in value:
+            found += oauth_secret_values(item, fields)
+    return found
+
+
+def header_secret_values(headers: list[tuple[str, str]] | dict[str, str]) -> list[str]:
+    """The credentials in secret headers: the whole value and the part after a scheme
+    (``Bearer``, ``Basic``, ``DPoP``...)."""
+    found: list[str] = []
+    for name, value in (headers.items() if isinstance(headers, dict) else headers):
+        if is_secret_name(name) and name.lower() not in PUBLIC_HEADERS:
+            match = _SCHEME.match(value)
+            credential = value[match.end():] if match else value
+            found.append(credential)
+            if match and match.group(1).lower() == "basic":  # id:secret, each form-encoded (RFC 6749 §2.3.1)
+                try:
+                    pair = base64.b64decode(credential.strip(), validate=True).decode("utf-8")
+                except (ValueError, UnicodeDecodeError):
+                    continue
+                secret = pair.partition(":")[2]
+                found += [secret, unquote_plus(secret)]
+    return found
+
+
 def mask_form(text: str) -> str:
     """``grant_type=authorization_code&code=abc...`` with the credential fields masked."""
     pairs = parse_qsl(text, keep_blank_values=True)
@@ -147,6 +205,15 @@ def scrub(text: str, extra: list[str] | tuple[str, ...] = ()) -> str:
         if secret in text:
             text = text.replace(secret, mask_value(secret))
     return text
+
+
+def scrub_bytes(raw: bytes) -> bytes:
+    """``scrub`` on bytes (a frame as received): each remembered secret masked where it appears."""
+    for secret in _longest_first:
+        encoded = secret.encode("utf-8", "surrogatepass")
+        if encoded in raw:
+            raw = raw.replace(encoded, mask_value(secret).encode("utf-8"))
+    return raw
 
 
 def scrub_value(value: object, extra: list[str] | tuple[str, ...] = ()) -> object:

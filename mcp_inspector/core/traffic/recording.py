@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator
 from ..protocol.json_text import SAFE_INTEGER, loads_strict
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
+from .masking import scrub_bytes, scrub_value
 
 
 FORMAT_NAME = "mcp-inspector-session"
@@ -51,20 +52,23 @@ def create_private(path: Path | str, binary: bool = False):
 
 
 def entry_to_record(entry: TrafficEntry) -> dict[str, Any]:
+    """One line of a session file. A secret this process holds (``masking.remember_secret``:
+    tokens, client secrets...) is masked wherever it appears, e.g. a server echoing a token."""
     record: dict[str, Any] = {
         "seq": entry.seq,
         "ts": round(entry.ts, 6),
         "dir": entry.direction.value,
         "kind": entry.kind.value,
     }
+    raw = scrub_bytes(entry.raw)
     try:
-        record["raw"] = entry.raw.decode("utf-8")
+        record["raw"] = raw.decode("utf-8")
     except UnicodeDecodeError:
-        record["raw_b64"] = base64.b64encode(entry.raw).decode("ascii")
+        record["raw_b64"] = base64.b64encode(raw).decode("ascii")
     for name in ("method", "problem", "error_code", "reply_to", "latency_ms", "meta"):
         value = getattr(entry, name)
         if value is not None:
-            record[name] = value
+            record[name] = scrub_value(value) if name in ("problem", "meta") else value
     if entry.has_id:
         record["id"] = entry.msg_id
     if entry.late:
