@@ -120,6 +120,8 @@ def test_code_flow_whoami_step_up_and_refresh_rotation(oauth_server, client):
     assert tokens["scope"] == "mcp" and tokens["refresh_token"] and tokens["token_type"] == "Bearer"
     whoami = json.loads(result_text(mcp_call(client, server, tokens["access_token"])))
     assert whoami == {"client_id": reg["client_id"], "scopes": ["mcp"], "resource": server.url, "token_type": "Bearer"}
+    assert result_text(mcp_call(client, server, tokens["access_token"], "leak_token")) == \
+        f"you sent: Bearer {tokens['access_token']}"
     denied = mcp_call(client, server, tokens["access_token"], "admin_action")
     assert denied.status_code == 403
     assert 'error="insufficient_scope"' in denied.headers["www-authenticate"]

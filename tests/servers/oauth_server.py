@@ -50,7 +50,8 @@ The protected MCP server (the ``mcp`` SDK's Streamable HTTP, ``--mode``, at ``/m
 * tools: ``whoami()`` -> JSON text ``{"client_id", "scopes", "resource", "token_type"}`` of the
   token used; ``admin_action()`` needs scope ``admin``: without it the call is answered 403
   ``WWW-Authenticate: Bearer error="insufficient_scope", scope="admin", resource_metadata=...``
-  (only the missing scope: a client must ask for the union with what it has); ``echo(text)``.
+  (only the missing scope: a client must ask for the union with what it has); ``echo(text)``;
+  ``leak_token()`` -> ``"you sent: Bearer <token>"`` (a server that echoes a credential back).
 
 Broken variants (what a server author gets wrong):
 
@@ -120,6 +121,13 @@ def whoami(ctx: Context) -> str:
 def admin_action(ctx: Context) -> str:
     grant = _grant(ctx)
     return f"admin action done for {grant.client_id if grant else '?'}"
+
+
+@server.tool(description="Replies with the bearer token it was sent (a leaky server)", structured_output=False)
+def leak_token(ctx: Context) -> str:
+    request = ctx.request_context.request
+    header = request.headers.get("authorization", "") if request is not None else ""
+    return f"you sent: {header}"
 
 
 @server.tool(description="Echo the text back", structured_output=False)
