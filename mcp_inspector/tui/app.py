@@ -81,6 +81,9 @@ class InspectorApp(App[int]):
                             snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd,
                             max_frame_bytes=self.max_frame_bytes)
         self.connection = screen.connection
+        from .screens.auth_prompt import TuiAuthUi
+
+        screen.connection.auth_ui = TuiAuthUi(self)
         return screen
 
     def on_load(self) -> None:
@@ -360,6 +363,9 @@ class InspectorApp(App[int]):
              "key: t in the exchange detail"),
             ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
         ]
+        from .widgets.views.auth_view import palette_commands as auth_commands
+
+        commands += auth_commands(self)
         if main.spec is not None:
             spec = main.spec
             commands.append(("copy: server command line", lambda: copy_text(self, spec.describe(), "the command line"), spec.describe()))

@@ -119,6 +119,10 @@ class Connection:
         self._generation = 0
         self._shutting_down = False
         self._groups: set[int] = set()  # process groups started and not yet shut down
+        # the OAuthManager of the last HTTP transport (kept after the run: the Auth view shows a failed
+        # flow), and the ui the app gives it (the print-mode modal)
+        self.auth: Any = None
+        self.auth_ui: Any = None
 
     # -- control -------------------------------------------------------
     def request_stop(self) -> None:
@@ -194,6 +198,9 @@ class Connection:
         closed = anyio.Event()
         try:
             transport = make_transport(spec, self.max_frame_bytes, self.store.http_log)
+            self.auth = getattr(transport, "auth", None)
+            if self.auth is not None and self.auth_ui is not None:
+                self.auth.ui = self.auth_ui
             session = make_session(transport, spec, store=self.store, timeout=self.timeout, handlers=self.handlers)
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))

@@ -39,6 +39,7 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("view-resources", "7", "show_view('resources')", "Resources", "Views", show=False),
     KeySpec("view-prompts", "8", "show_view('prompts')", "Prompts", "Views", show=False),
     KeySpec("view-tasks", "9", "show_view('tasks')", "Tasks", "Views", show=False),
+    KeySpec("view-auth", "0", "show_view('auth')", "Auth", "Views", show=False),
     KeySpec("refresh-tools", "ctrl+l", "refresh_tools", "Refresh tools", "Tools", show=False),
     KeySpec("show-tool-diff", "ctrl+g", "show_tool_diff", "Tool diff", "Tools", show=False),
     KeySpec("dismiss-tool-changes", "ctrl+x", "dismiss_tool_changes", "Dismiss tool changes", "Tools", show=False),

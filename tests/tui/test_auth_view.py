@@ -238,3 +238,30 @@ async def test_escape_in_the_print_modal_cancels_the_authorization():
         await pilot.press("escape")
         await wait_until(pilot, lambda: bool(app.answers))
         assert isinstance(app.answers[0], AuthError) and str(app.answers[0]) == CANCELLED
+
+
+async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette(isolated_state):
+    from mcp_inspector.tui.screens.help import HelpScreen
+
+    from app_helpers import live_app, wait_for_tools
+
+    app = live_app()  # the demo server, over stdio
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        assert "0 Auth" in str(app.main.query_one("#nav").render())[:80]
+        await pilot.press("0")
+        await wait_until(pilot, lambda: app.main.current_view == "auth")
+        await wait_until(pilot, lambda: "not an HTTP server" in screen_text(app))
+        assert app.focused is app.main.query_one("#view-auth", AuthView).step_list
+        titles = [title for title, _, _ in app.extra_commands()]
+        assert "auth: restart the authorization flow" in titles and "auth: step-by-step on / off" in titles
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        from mcp_inspector.tui.screens.help import VIEWS_TEXT, bindings_table
+
+        console = Console(width=200, file=io.StringIO(), color_system=None, legacy_windows=False)
+        console.print(bindings_table(app.keymap))
+        help_text = console.file.getvalue() + VIEWS_TEXT
+        for binding_id in ("auth.restart", "auth.forget", "auth.step-mode", "auth.next", "auth.copy", "view-auth"):
+            assert binding_id in help_text, binding_id
+        assert "Auth (0)" in help_text

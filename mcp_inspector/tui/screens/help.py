@@ -22,6 +22,7 @@ HTTP: each POST, GET stream and DELETE of a remote server; enter shows headers, 
 Resources (7): resources and templates; enter reads one (or opens a template's form), s subscribes, updates counted.
 Prompts (8): prompts and their arguments; fill the form (completion as you type), ctrl+s gets the messages.
 Tasks (9): the tasks of this session (tasks/list where offered); enter shows a result, c cancels, p polls.
+Auth (0): a remote server's OAuth flow as steps (requests, documents, what the spec expects); r restarts, s steps.
 Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line or URL.
 Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
 Every action is also in the command palette (ctrl+p)."""
@@ -79,17 +80,19 @@ COMPLETION_KEYS = [
 
 
 def view_bindings() -> list[tuple[str, list[Binding]]]:
-    """The Resources, Prompts and Tasks views' keys, read from their own BINDINGS (one row per id)."""
+    """The Resources, Prompts, Tasks and Auth views' keys, read from their own BINDINGS (one row per id)."""
     from ..widgets.views.prompts.messages import PromptMessages
     from ..widgets.views.prompts_view import PromptsView
     from ..widgets.views.resources.contents import ContentsPanel
     from ..widgets.views.resources.template_form import TemplateForm
     from ..widgets.views.resources_view import ResourcesView
+    from ..widgets.views.auth_view import AuthView
     from ..widgets.views.tasks_view import TasksView
 
     groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
               ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
-              ("Tasks (9)", [TasksView.BINDINGS])]
+              ("Tasks (9)", [TasksView.BINDINGS]),
+              ("Auth (0)", [AuthView.BINDINGS])]
     out = []
     for title, lists in groups:
         seen: set[str] = set()

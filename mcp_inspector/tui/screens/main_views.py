@@ -23,7 +23,8 @@ from ..widgets.views.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 
 VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"),
-         ("traffic", "Traffic"), ("http", "HTTP"), ("resources", "Resources"), ("prompts", "Prompts"), ("tasks", "Tasks")]
+         ("traffic", "Traffic"), ("http", "HTTP"), ("resources", "Resources"), ("prompts", "Prompts"), ("tasks", "Tasks"),
+         ("auth", "Auth")]
 
 # the list kinds each session view follows
 LIST_KINDS = {"resources": "resources", "resource_templates": "resources", "prompts": "prompts"}
@@ -39,12 +40,14 @@ def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int =
     """The views with their keys; the widest form that fits ``width`` (0: the widest)."""
     keys = {name: display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip() for name, _ in VIEWS}
     # the hints after the views may be cut (the footer has them too); the views may not
-    forms = [(" {k} {l} ", " ", False), (" {k} {l}", " ", False), (" {k} {l}", "", True)]
+    # (pattern, gap, short labels, the current view's label short too)
+    forms = [(" {k} {l} ", " ", False, False), (" {k} {l}", " ", False, False), (" {k} {l}", "", True, False),
+             (" {k} {l}", "", True, True)]
     text = Text()
-    for pattern, gap, short in forms:
+    for pattern, gap, short, short_current in forms:
         text = Text(no_wrap=True, overflow="ellipsis")
         for name, label in VIEWS:
-            label = SHORT_LABELS.get(name, label) if short and name != current else label
+            label = SHORT_LABELS.get(name, label) if short and (short_current or name != current) else label
             chunk = Text.from_markup(f"[@click=app.show_view('{name}')]{pattern.format(k=keys[name], l=label)}[/]")
             if name == current:
                 chunk.stylize("bold reverse")
@@ -117,6 +120,13 @@ class ViewsMixin:
             from ..widgets.views.tasks_view import TasksView
 
             return TasksView(self.store, time_format=self.time_format, id="view-tasks")
+        if name == "auth":
+            from ..widgets.views.auth_view import AuthView
+
+            connection = self.connection
+            return AuthView(lambda: connection.auth, lambda: connection.status.transport,
+                            spec_url=lambda: connection.spec.url if connection.spec is not None else None,
+                            id="view-auth")
         raise ValueError(name)
 
     async def show_view(self, name: str) -> None:
@@ -157,6 +167,8 @@ class ViewsMixin:
             targets = list(view.query(TrafficLog)) or targets
         elif name == "http":
             targets = [view.exchange_list]
+        elif name == "auth":
+            targets = [view.step_list]
         elif isinstance(view, SessionView) and view.first_focus() is not None:
             targets = [view.first_focus()]
         if targets:

@@ -97,7 +97,7 @@ class AuthView(Vertical):
     AuthView #auth-steps { width: 45%; max-width: 64; height: 1fr; border-right: vkey $panel-lighten-1; }
     AuthView #auth-detail { width: 1fr; height: 1fr; padding: 0 1; }
     AuthView.-narrow #auth-body { layout: vertical; }
-    AuthView.-narrow #auth-steps { width: 1fr; max-width: 100%; height: 7; border-right: none;
+    AuthView.-narrow #auth-steps { width: 1fr; max-width: 100%; height: 8; border-right: none;
                                    border-bottom: hkey $panel-lighten-1; }
     """
     REFRESH_INTERVAL: ClassVar[float] = 0.1

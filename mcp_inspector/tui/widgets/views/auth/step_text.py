@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
@@ -124,9 +125,12 @@ def _json(value: Any, mask: Callable[[str], str]) -> RenderableType:
     if len(shown) > SHOWN_JSON:
         return Text(mask(shown[:SHOWN_JSON]) + "\n… (cut)")
     try:
-        return JSON(mask(shown), indent=2)
+        text = JSON(mask(shown), indent=2).text
     except Exception:  # not JSON after masking (cannot happen with ports, but a view must not break)
         return Text(mask(shown))
+    text.no_wrap = False
+    text.overflow = "fold"  # a long URL or token claim wraps instead of being cut at the pane's edge
+    return text
 
 
 def _section(title: str) -> Text:
@@ -182,6 +186,23 @@ def _detail_value(value: Any, mask: Callable[[str], str]) -> RenderableType:
     if isinstance(value, list):
         return Text("[]")
     return Text(mask(str(value)))
+
+
+def claim_times(value: Any) -> str:
+    """A decoded JWT's iat / nbf / exp as UTC times, with how far away exp is."""
+    claims = value.get("claims", value) if isinstance(value, dict) else None
+    if not isinstance(claims, dict):
+        return ""
+    shown = []
+    for name in ("iat", "nbf", "exp"):
+        moment = claims.get(name)
+        if isinstance(moment, (int, float)) and not isinstance(moment, bool) and 0 < moment < 1e11:
+            when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(moment))
+            if name == "exp":
+                left = moment - time.time()
+                when += f" (in {left / 60:.0f} min)" if left >= 0 else f" (expired {-left / 60:.0f} min ago)"
+            shown.append(f"  {name} {when}")
+    return "\n".join(shown)
 
 
 def duration_text(step: AuthStep) -> str:
@@ -261,6 +282,9 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
             if isinstance(value, (dict, list)) and value:
                 parts.append(label)
                 parts.append(_detail_value(value, mask))
+                times = None if volatile else claim_times(value)
+                if times:
+                    parts.append(Text(times, style="dim"))
             else:
                 label.append_text(_detail_value(value, mask))  # type: ignore[arg-type]
                 parts.append(label)
