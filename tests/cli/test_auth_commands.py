@@ -189,3 +189,29 @@ def test_relative_expiry_words():
     assert relative_expiry(now + 3 * 3600 + 600, now) == "expires in 3 h 10 min"
     assert relative_expiry(now - 60, now) == "expired 1 min ago"
     assert relative_expiry(now - 2 * 86400, now) == "expired 2 d ago"
+
+
+def test_through_the_real_cli(state, tmp_path):
+    """`mcp-inspector auth status|logout` as a user types them (parsing.py runs these functions)."""
+    from cli_helpers import assert_no_traceback, cli
+
+    save_two(TokenStore())
+    (state / "stray.json").write_text("not ours")
+    env = {"XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]}
+    status = cli("auth", "status", "--json", env=env)
+    assert status.returncode == 0, status.stderr
+    assert [entry["server_url"] for entry in json.loads(status.stdout)] == [A, "https://b.example.com/mcp?api_key=key-•••"]
+    assert "warning: ignored " in status.stderr and "stray.json" in status.stderr
+    for text in (status.stdout, status.stderr):
+        assert ACCESS not in text and REFRESH not in text and DCR_SECRET not in text
+    one = cli("auth", "status", A, env=env)
+    assert one.returncode == 0 and one.stdout.startswith(A + "\n") and "client-b" not in one.stdout
+    assert cli("auth", "logout", env=env).returncode == 64
+    logout = cli("auth", "logout", A, env=env)
+    assert logout.returncode == 0 and logout.stdout == f"removed the stored authorization for {A}\n"
+    again = cli("auth", "logout", A, env=env)
+    assert again.returncode == 0 and again.stdout == f"nothing stored for {A}: nothing to remove\n"
+    everything = cli("auth", "logout", "--all", env=env)
+    assert everything.returncode == 0 and everything.stdout.startswith("removed 1 stored authorization")
+    assert [path.name for path in state.iterdir()] == ["stray.json"]  # not ours: left alone
+    assert_no_traceback(everything)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets as _random
 import stat
 import time
@@ -45,6 +46,7 @@ MAX_FILE = 256 * 1024  # bytes: a stored entry is a few KiB; anything bigger is 
 MAX_NOTES = 50
 KEYRING_SERVICE = "mcp-inspector"
 KEYRING_EXTRA = "pip install 'mcp-inspector[keyring]'"
+_OUR_NAME = re.compile(r"[0-9a-f]{40}\.json\Z")
 _REGISTERED_VIA = ("pre-registered", "metadata-document", "dynamic", "stored")
 #: Clients whose secret came from the user (command line, config): never written down.
 _USER_SECRET = ("pre-registered", "metadata-document")
@@ -250,8 +252,8 @@ class TokenStore:
                 self._memory.clear()
                 return count
             return 1 if self._memory.pop(url_key(server_url), None) is not None else 0
-        if server_url is None:
-            return sum(self._remove(path) for path in self._files())
+        if server_url is None:  # every file named as ours (a torn one too); another name is left alone
+            return sum(self._remove(path) for path in self._files() if _OUR_NAME.match(path.name))
         removed = self._remove(self._path(url_key(server_url)))
         if not removed:  # a URL as `auth status` shows it (masked): match the shown form
             for path in self._files():
