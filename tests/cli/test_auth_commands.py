@@ -143,7 +143,13 @@ def test_the_none_store_has_nothing(state, capsys):
 
 
 class DictKeyring(keyring.backend.KeyringBackend):
-    priority = 0.01  # set with keyring.set_keyring only
+    enabled = False  # keyring's own discovery must never pick it: viable only inside the fixture
+
+    @keyring.backend.properties.classproperty
+    def priority(cls) -> float:
+        if not cls.enabled:
+            raise RuntimeError("a test backend")
+        return 0.01
 
     def __init__(self) -> None:
         super().__init__()
@@ -163,10 +169,12 @@ class DictKeyring(keyring.backend.KeyringBackend):
 @pytest.fixture
 def ring():
     previous = keyring.get_keyring()
+    DictKeyring.enabled = True
     backend = DictKeyring()
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+    DictKeyring.enabled = False
 
 
 def test_keyring_entries_status_without_the_keyring_and_logout_clears_it(state, capsys, ring):
