@@ -3,6 +3,12 @@
 Everything a person or a file can see (the HTTP view, the traffic log, recordings,
 exports, error messages, "copy as command", ``ServerSpec.describe``) shows a
 secret as its first few characters and a mask, never whole.
+
+By name: secret headers and query parameters (``mask_header``, ``mask_url``), OAuth form and
+JSON fields (``mask_oauth_fields``, ``mask_form``). By value: the secrets this process holds
+(tokens, client secrets, codes: ``remember_secret``, called by the OAuth client and the token
+store) are masked wherever they turn up (``scrub``), e.g. a server echoing a token in a tool
+result or an error body; recordings and exports scrub every entry.
 """
 
 from __future__ import annotations
