@@ -96,6 +96,14 @@ def _host_port(url: str) -> str:
     return host
 
 
+def _short(url: str, relative_to: str) -> str:
+    """``url`` as its path (and query) when it is on the origin of ``relative_to``, else whole (masked)."""
+    if origin(url) != origin(relative_to):
+        return mask_url(url)
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
 def origin(url: str) -> str:
     """``scheme://host[:port]`` of a URL (scheme and host lowercased, default port dropped)."""
     return f"{urlsplit(url).scheme.lower()}://{_host_port(url)}"
@@ -211,8 +219,10 @@ async def _find_resource_metadata(http: AuthHttp, server_url: str, challenge: An
         if all(url != known for known, _ in candidates):
             candidates.append((url, how))
     for number, (url, how) in enumerate(candidates):
-        step, _, document, why = await _get_document(http, "resource-metadata", f"Protected resource metadata from {how}",
+        step, _, document, why = await _get_document(http, "resource-metadata",
+                                                     f"Protected resource metadata from {_short(url, server_url)}",
                                                      url, headers, timeout)
+        step.details["location"] = how
         if number == 0:
             if advertised and advertised_url is None:
                 step.check(False, f"The 401's resource_metadata {advertised[:200]!r} is not an http(s) URL", "RFC 9728 §5.1")
@@ -285,9 +295,9 @@ async def _find_server_metadata(http: AuthHttp, issuer: str, headers: dict[str, 
     for url in server_metadata_urls(issuer):  # legacy: the root's RFC 8414 URL first, as 2025-03-26 says
         label = "OpenID Connect discovery" if OIDC_WELL_KNOWN in url else "OAuth metadata (RFC 8414)"
         step, _, document, why = await _get_document(http, "server-metadata",
-                                                     f"Authorization server metadata: {label} for {issuer}",
+                                                     f"Authorization server metadata from {mask_url(url)}",
                                                      url, headers, timeout)
-        step.details["issuer"] = issuer
+        step.details.update({"issuer": issuer, "document": label})
         if document is None:
             assert why is not None
             reasons.append(f"{mask_url(url)}: {'404' if why == '404' else why}")

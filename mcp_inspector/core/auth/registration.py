@@ -21,7 +21,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..traffic.masking import mask_url
+from ..traffic.masking import mask_url, scrub
 from .discovery import TIMEOUT, is_loopback
 from .model import TOKEN_AUTH_METHODS, AuthError, AuthSettings, AuthStep, ClientInfo, ServerAuthInfo
 from .http import AuthHttp
@@ -138,12 +138,13 @@ def _dcr_body(info: ServerAuthInfo, settings: AuthSettings, redirect_uris: list[
 
 
 def _error_text(document: dict[str, Any] | None) -> str:
+    """`` : error - description`` of an RFC 7591 error response (a secret echoed there masked)."""
     if not document:
         return ""
     error = document.get("error")
     description = document.get("error_description")
     parts = [str(part)[:300] for part in (error, description) if isinstance(part, str) and part]
-    return ": " + " - ".join(parts) if parts else ""
+    return scrub(": " + " - ".join(parts)) if parts else ""
 
 
 async def _dynamic(http: AuthHttp, info: ServerAuthInfo, settings: AuthSettings, redirect_uris: list[str],

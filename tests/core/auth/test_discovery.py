@@ -59,6 +59,8 @@ async def test_path_prm_then_root_oauth_metadata():
     assert rs.paths() == [f"{PRM}/mcp"] and as_.paths() == [OAUTH]
     assert all(seen.headers.get("mcp-protocol-version") == "2025-11-25" for seen in rs.requests + as_.requests)
     assert [s.kind for s in log.steps] == ["resource-metadata", "server-metadata"]
+    assert log.steps[0].title == f"Protected resource metadata from {PRM}/mcp"
+    assert log.steps[1].title == f"Authorization server metadata from {as_.url}{OAUTH}"
     assert all(s.status == "ok" for s in log.steps), texts(log)
     assert log.steps[0].response["body"]["authorization_servers"] == [as_.url]
     assert any("S256" in f.text for f in log.steps[1].findings)
