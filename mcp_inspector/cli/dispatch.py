@@ -80,14 +80,19 @@ def _silence_stdout() -> None:
 
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
+    if args.command == "auth":
+        from .auth_commands import cmd_auth_logout, cmd_auth_status
+
+        return cmd_auth_status(args) if args.auth_action == "status" else cmd_auth_logout(args)
     if args.record:
         _check_record_path(args.record)
-    from .target import RemoteOptions, build_spec
+    from .target import RemoteOptions, auth_values, build_spec
 
     spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
                       env_options=args.env, cwd=args.cwd, default_demo=not (args.command is None and args.open),
                       remote=RemoteOptions(transport=args.transport, headers=args.headers, bearer_token=args.bearer_token,
-                                           insecure=args.insecure, era=args.era, protocol_version=args.protocol_version))
+                                           insecure=args.insecure, era=args.era, protocol_version=args.protocol_version,
+                                           auth=auth_values(args), no_auth=args.no_auth))
     handlers = _answer_handlers(args)
     if args.command is None and (args.elicitation is not None or args.sampling is not None or args.roots):
         raise UsageError("--elicitation, --sampling and --root answer for headless commands; "

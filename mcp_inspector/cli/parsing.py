@@ -42,6 +42,8 @@ commands:
                             a task's state (tasks/get), its result (tasks/result, waits), or cancel it
   ping                      measure a round trip
   pipe                      send newline-delimited JSON-RPC from stdin, print every server frame
+  auth status [URL]         the stored OAuth authorizations (issuer, client, scopes, expiry; never a secret)
+  auth logout URL|--all     remove the stored authorization of a server, or of every server
 
 arguments (call, get): k=v takes v as JSON when it parses as JSON, else as a string
   (n=3 is a number, flag=true a boolean, s=hello a string, tags='["a","b"]' a list);
@@ -65,6 +67,7 @@ examples:
   mcp-inspector --config ~/.cursor/mcp.json --server github tools
   mcp-inspector tools --url http://127.0.0.1:3001/mcp
   mcp-inspector call add a=1 b=2 --url https://example.com/mcp -H 'X-Tenant: acme' --bearer-token "$TOKEN"
+  mcp-inspector tools --url https://example.com/mcp --oauth-open print --scope mcp:read
   printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | mcp-inspector pipe -- python server.py
 
 """
@@ -174,6 +177,7 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
                              "which keeps it out of the shell history")
     remote.add_argument("--insecure", action="store_true", default=default(False),
                         help="do not verify TLS certificates (a warning is printed)")
+    _add_auth_options(parser, default)
     answers = parser.add_argument_group(
         "answers to server requests (each capability is declared; pipe declares only those given)")
     answers.add_argument("--elicitation", metavar="POLICY", default=default(None),
@@ -200,6 +204,78 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
                                "or the legacy (initialize handshake) protocol; or force one")
 
 
+def _add_auth_options(parser: argparse.ArgumentParser, default) -> None:
+    """The OAuth options (core/auth/options.py reads them; a config entry's "auth" object has the same names)."""
+    auth = parser.add_argument_group(
+        "authorization (OAuth 2.1, for a remote server that answers 401; see 'Protected servers' in the README)")
+    auth.add_argument("--client-id", metavar="ID", default=default(None),
+                      help="a pre-registered client id (else a Client ID Metadata Document or dynamic registration)")
+    auth.add_argument("--client-secret", metavar="SECRET", default=default(None),
+                      help="its secret; also read from $MCP_INSPECTOR_CLIENT_SECRET, which keeps it off the command line")
+    auth.add_argument("--client-metadata-url", metavar="URL", default=default(None),
+                      help="an https URL of a Client ID Metadata Document to use as the client id, when the "
+                           "authorization server supports them")
+    auth.add_argument("--client-key", metavar="FILE", default=default(None),
+                      help="a PEM private key: private_key_jwt client authentication (RS256/ES256...)")
+    auth.add_argument("--client-auth-method", metavar="METHOD", default=default(None),
+                      help="force the token endpoint authentication: client_secret_basic, client_secret_post, "
+                           "none or private_key_jwt (default: the best the server supports for the client)")
+    auth.add_argument("--scope", metavar="SCOPE", action="append", dest="scopes" if default(None) is None else "scopes_after",
+                      default=default([]), help="a scope to ask for (repeatable; default: the server's "
+                                                "WWW-Authenticate scope, else its scopes_supported, else none)")
+    auth.add_argument("--oauth-open", metavar="MODE", choices=OPEN_CHOICES, default=default(None),
+                      help="how you authorize: browser (the system browser and a loopback listener on 127.0.0.1 "
+                           "during the flow; the default with a display), print (print the URL, paste the final "
+                           "redirect URL; the default without one), fetch (the inspector requests the URL itself: "
+                           "for test servers that approve without a person)")
+    auth.add_argument("--oauth-grant", metavar="GRANT", choices=GRANT_CHOICES, default=default(None),
+                      help="authorization_code (default, with PKCE), client_credentials (--client-id with "
+                           "--client-secret or --client-key), jwt_bearer (--assertion) or enterprise "
+                           "(--id-token at --idp-issuer, then a JWT bearer grant)")
+    auth.add_argument("--assertion", metavar="FILE", default=default(None),
+                      help="jwt_bearer: a file holding the workload identity JWT (- for stdin)")
+    auth.add_argument("--idp-issuer", metavar="URL", default=default(None),
+                      help="enterprise: the identity provider's issuer (its token endpoint is discovered)")
+    auth.add_argument("--idp-token-endpoint", metavar="URL", default=default(None),
+                      help="enterprise: the identity provider's token endpoint (instead of discovering it)")
+    auth.add_argument("--idp-client-id", metavar="ID", default=default(None), help="enterprise: the client id at the identity provider")
+    auth.add_argument("--idp-client-secret", metavar="SECRET", default=default(None),
+                      help="enterprise: the client secret at the identity provider")
+    auth.add_argument("--id-token", metavar="FILE", default=default(None),
+                      help="enterprise: a file holding the user's ID token at the identity provider (- for stdin)")
+    dpop = auth.add_mutually_exclusive_group()
+    dpop.add_argument("--dpop", dest="dpop", action="store_const", const=True, default=default(None),
+                      help="DPoP-bound tokens (RFC 9449; default: when the authorization server supports them)")
+    dpop.add_argument("--no-dpop", dest="dpop", action="store_const", const=False, default=default(None),
+                      help="never DPoP: Bearer tokens")
+    auth.add_argument("--auth-store", metavar="STORE", choices=STORE_CHOICES, default=default(None),
+                      help="where tokens are kept: file (default: 0600 files under $XDG_STATE_HOME/mcp-inspector/auth), "
+                           "keyring (the system keyring; pip install 'mcp-inspector[keyring]') or none (this run only)")
+    auth.add_argument("--oauth-timeout", metavar="SECONDS", type=_positive, default=default(None),
+                      help="how long an authorization may take, a person in a browser included (default 300); "
+                           "request timeouts wait while it runs")
+    auth.add_argument("--redirect-port", metavar="PORT", type=_port, default=default(None),
+                      help="the loopback port of the redirect URI http://127.0.0.1:PORT/callback (default: an "
+                           "ephemeral port for browser, 33418 for print and fetch), for a client registered with one")
+    auth.add_argument("--no-auth", action="store_true", default=default(False),
+                      help="never authorize: a 401 is an error")
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError("must be a port number (1-65535)")
+    return value
+
+
+OPEN_CHOICES = ("browser", "print", "fetch")
+GRANT_CHOICES = ("authorization_code", "client_credentials", "jwt_bearer", "enterprise")
+STORE_CHOICES = ("file", "keyring", "none")
+AUTH_ACTIONS = ("status", "logout")
+
 COMMAND_HELP = {
     "info": "server name, protocol version, capabilities and instructions",
     "tools": "list the tools (all pages)",
@@ -214,12 +290,18 @@ COMMAND_HELP = {
     "tasks": "list the server's tasks, or get one's state or result, or cancel it",
     "ping": "measure a round trip",
     "pipe": "send newline-delimited JSON-RPC from stdin in order; print every server frame as a JSON line",
+    "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
 }
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
                 "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
-                "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]"}
+                "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]",
+                "auth": " status [URL] | logout (URL | --all)"}
 COMMAND_DETAILS = {
+    "auth": "status [URL]: per stored server (or URL's): the issuer, the client and how it was registered,\n"
+            "the token's type, scopes and expiry, whether a refresh token is kept; never a secret (--json too).\n"
+            "logout URL: remove what is stored for URL; logout --all: for every server.\n"
+            "--auth-store keyring looks in the system keyring's store.",
     "read": "A URI holding an RFC 6570 expression ({...}; a literal brace cannot be in a URI) is a template:\n"
             "it is expanded with the KEY=VALUE variables (every operator: {x} {+x} {#x} {/x*} {?x,y} ...) and the\n"
             "expanded URI is read (noted on stderr). A variable not given expands to nothing (a warning);\n"
@@ -245,7 +327,10 @@ COMMAND_DETAILS = {
 VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--cwd", "--timeout", "--max-frame-size",
                  "--protocol-version", "--open", "--args", "--transport", "-H", "--header", "--bearer-token", "--era",
                  "--elicitation", "--sampling", "--root", "--report", "--log-level", "--prompt", "--template",
-                 "--context", "--for", "--count", "--call", "--call-args"}
+                 "--context", "--for", "--count", "--call", "--call-args", "--client-id", "--client-secret",
+                 "--client-metadata-url", "--client-key", "--client-auth-method", "--scope", "--oauth-open",
+                 "--oauth-grant", "--assertion", "--idp-issuer", "--idp-token-endpoint", "--idp-client-id",
+                 "--idp-client-secret", "--id-token", "--auth-store", "--oauth-timeout", "--redirect-port"}
 
 
 def command_word(words: list[str]) -> str | None:
@@ -335,6 +420,10 @@ def build_parser(only: str | None = None) -> Parser:
     tasks.add_argument("task_id", nargs="?", default=None, metavar="ID")
     add("ping")
     add("pipe")
+    auth = add("auth")
+    auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")
+    auth.add_argument("auth_url", nargs="?", default=None, metavar="URL", help="the server (default for status: every server)")
+    auth.add_argument("--all", action="store_true", default=False, help="logout: every server")
     return parser
 
 
@@ -358,6 +447,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.env = list(args.env) + list(getattr(args, "env_after", []))
     args.headers = list(args.headers) + list(getattr(args, "headers_after", []))
     args.roots = list(args.roots) + list(getattr(args, "roots_after", []))
+    args.scopes = list(getattr(args, "scopes", None) or []) + list(getattr(args, "scopes_after", []))
     pairs_allowed = args.command in ("call", "get", "read")
     for word in extra:
         if pairs_allowed and not word.startswith("-"):
@@ -366,6 +456,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
             raise UsageError(f"unknown option {word} (see mcp-inspector --help)")
         else:
             raise UsageError(f"unexpected argument {word!r} (put the server command after --)")
+    if args.command == "auth":
+        args.url = args.auth_url or args.url
+        if args.auth_action == "logout" and (args.url is None) == (not args.all):
+            raise UsageError("auth logout needs a server URL or --all (one of them)")
+        if args.auth_action == "status" and args.all:
+            raise UsageError("--all goes with auth logout")
     if args.command == "tasks" and (args.action == "list") != (args.task_id is None):
         raise UsageError("tasks list takes no ID; tasks get, result and cancel need one (see mcp-inspector tasks --help)")
     if args.command == "tasks" and args.task_id == "":

@@ -132,8 +132,13 @@ def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStor
     may have started; a URL gets HTTP, its exchanges logged in the store's HttpLog."""
     from ..core.transport.factory import make_transport
 
+    auth_ui = None
+    if spec.url:
+        from .auth_ui import CliAuthUi
+
+        auth_ui = CliAuthUi()
     return make_transport(spec, max_frame_bytes=options.max_frame_bytes, http_log=store.http_log, started=started,
-                          write_stall=options.timeout or 30.0)
+                          write_stall=options.timeout or 30.0, auth_ui=auth_ui)
 
 
 def _echo_stderr(entry: TrafficEntry) -> None:

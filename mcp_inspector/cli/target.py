@@ -8,8 +8,8 @@ Plus the per-server settings that go with it: the remote options (``--transport`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .exit_codes import UsageError
 
@@ -32,6 +32,26 @@ class RemoteOptions:
     insecure: bool = False
     era: str | None = None  # auto | legacy | modern
     protocol_version: str | None = None
+    auth: dict[str, Any] = field(default_factory=dict)  # the OAuth options given (auth_values), by field name
+    no_auth: bool = False
+
+
+#: The OAuth options on the command line: their core/auth/options.py field and argparse dest.
+AUTH_OPTIONS = {"client_id": "client_id", "client_secret": "client_secret", "client_metadata_url": "client_metadata_url",
+                "client_key": "client_key", "client_auth_method": "client_auth_method", "scope": "scopes",
+                "oauth_open": "oauth_open", "oauth_grant": "oauth_grant", "assertion": "assertion",
+                "idp_issuer": "idp_issuer", "idp_token_endpoint": "idp_token_endpoint", "idp_client_id": "idp_client_id",
+                "idp_client_secret": "idp_client_secret", "id_token": "id_token", "dpop": "dpop",
+                "auth_store": "auth_store", "oauth_timeout": "oauth_timeout", "redirect_port": "redirect_port"}
+#: core/auth/options.py field -> the AuthSettings attribute it sets
+_SETTING_OF = {"client_key": "private_key_pem", "client_auth_method": "token_auth_method", "scope": "scopes",
+               "oauth_open": "open_mode", "oauth_grant": "grant", "auth_store": "store", "oauth_timeout": "flow_timeout"}
+
+
+def auth_values(args: Any) -> dict[str, Any]:
+    """The OAuth options given on the command line (parsed args), by field name."""
+    values = {name: getattr(args, dest, None) for name, dest in AUTH_OPTIONS.items()}
+    return {name: value for name, value in values.items() if value is not None and value != []}
 
 
 def check_url(url: str) -> str:
@@ -148,7 +168,9 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
 
     era = resolve_era(remote.era, remote.protocol_version, spec.era)
     given = [name for name, value in (("--transport", remote.transport), ("-H", remote.headers),
-                                      ("--bearer-token", remote.bearer_token), ("--insecure", remote.insecure)) if value]
+                                      ("--bearer-token", remote.bearer_token), ("--insecure", remote.insecure),
+                                      ("--no-auth", remote.no_auth)) if value]
+    given += ["--" + name.replace("_", "-") for name in remote.auth]
     if not spec.url:
         if given:
             raise UsageError(f"{' and '.join(given)}: only for a remote server (--url, or a config entry with a url)")
@@ -169,5 +191,28 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
             raise UsageError(f"{source}: the token is empty or contains a line break")
         headers = {name: value for name, value in headers.items() if name.lower() != "authorization"}
         headers["Authorization"] = f"Bearer {token}"
+    if remote.no_auth and remote.auth:
+        raise UsageError(f"--no-auth and {', '.join('--' + name.replace('_', '-') for name in remote.auth)}: "
+                         "choose whether to authorize")
     return spec.with_overrides(headers=headers, transport=TRANSPORTS[remote.transport] if remote.transport else None,
-                               era=era, protocol_version=remote.protocol_version, insecure=remote.insecure or None)
+                               era=era, protocol_version=remote.protocol_version, insecure=remote.insecure or None,
+                               auth=auth_settings(remote.auth, spec.auth), no_auth=True if remote.no_auth else None)
+
+
+def auth_settings(values: dict[str, Any], base: Any = None) -> Any:
+    """AuthSettings from the command line's OAuth options, over a config entry's ``base``
+    (the options given replace its fields); None when none was given."""
+    if not values:
+        return None
+    from ..core.auth.options import OptionError, check, cli_flag, settings_from
+
+    try:
+        settings = settings_from(values, flag=cli_flag) if base is None else None
+        if base is not None:
+            partial = settings_from(values, flag=cli_flag, environ={}, checked=False)
+            changes = {_SETTING_OF.get(name, name): getattr(partial, _SETTING_OF.get(name, name)) for name in values}
+            settings = replace(base, **changes)
+            check(settings, cli_flag)
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+    return settings

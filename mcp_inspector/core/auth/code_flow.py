@@ -20,11 +20,11 @@ from ..transport.http_util import printable
 from ..traffic.masking import mask_url, mask_value
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet
+from .opener import Opener, redirect_parameters, same_endpoint
 from .token_request import request_token, sends_resource
 
 if TYPE_CHECKING:
     from .dpop import DpopKey
-    from .opener import Opener
 
 SPEC_PKCE = "MCP authorization: Authorization Code Protection (PKCE, S256); OAuth 2.1 §4.1.1"
 SPEC_STATE = "OAuth 2.1 §4.1.2.1 / §7.5 (state)"
@@ -56,28 +56,6 @@ def authorization_url(info: ServerAuthInfo, client: ClientInfo, redirect_uri: st
     query = parse_qsl(parts.query, keep_blank_values=True)
     query = [(key, value) for key, value in query if key not in params] + list(params.items())
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), "")), params
-
-
-def same_endpoint(url: str, redirect_uri: str) -> bool:
-    """Does ``url`` point at ``redirect_uri`` (scheme, host, port, path; query aside)?"""
-    try:
-        a, b = urlsplit(url), urlsplit(redirect_uri)
-        return (a.scheme.lower(), (a.hostname or "").lower(), a.port, a.path or "/") == \
-               (b.scheme.lower(), (b.hostname or "").lower(), b.port, b.path or "/")
-    except ValueError:
-        return False
-
-
-def redirect_parameters(redirect_url: str) -> dict[str, str]:
-    """The query parameters of the redirect (a repeated one keeps its first value)."""
-    params: dict[str, str] = {}
-    try:
-        query = urlsplit(redirect_url.strip()).query
-    except ValueError:
-        return params
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        params.setdefault(key, value)
-    return params
 
 
 async def check_redirect(http: AuthHttp, info: ServerAuthInfo, redirect_url: str, redirect_uri: str, state: str) -> str:
@@ -120,7 +98,7 @@ async def check_redirect(http: AuthHttp, info: ServerAuthInfo, redirect_url: str
 
 
 async def authorization_code(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                             opener: "Opener", *, scope: str | None, dpop: "DpopKey | None" = None,
+                             opener: Opener, *, scope: str | None, dpop: "DpopKey | None" = None,
                              nonces: Any = None) -> TokenSet:
     """The whole grant: the authorization request (through ``opener``), the redirect's checks,
     the code exchange."""

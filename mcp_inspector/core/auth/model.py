@@ -53,6 +53,7 @@ class AuthSettings:
     redirect_port: int = 0  # the loopback listener's port (0: ephemeral)
     client_name: str = "mcp-inspector"
     max_step_ups: int = 3  # 403 insufficient_scope re-authorizations per request
+    flow_timeout: float = 300.0  # seconds a whole flow may take (a person authorizing in a browser)
 
 
 @dataclass

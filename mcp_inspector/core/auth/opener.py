@@ -27,13 +27,12 @@ import asyncio
 import os
 import sys
 from typing import Any, Awaitable, Protocol
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import anyio
 
 from ..transport.http_util import printable
 from ..traffic.masking import mask_url
-from .code_flow import redirect_parameters, same_endpoint
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, AuthStep
 
@@ -46,6 +45,28 @@ MAX_CONNECTIONS = 32  # connections the listener serves in a flow before it give
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>mcp-inspector</title></head>
 <body style="font-family: sans-serif; margin: 3em"><h2>{title}</h2><p>{text}</p></body></html>"""
+
+
+def same_endpoint(url: str, redirect_uri: str) -> bool:
+    """Does ``url`` point at ``redirect_uri`` (scheme, host, port, path; query aside)?"""
+    try:
+        a, b = urlsplit(url), urlsplit(redirect_uri)
+        return (a.scheme.lower(), (a.hostname or "").lower(), a.port, a.path or "/") == \
+               (b.scheme.lower(), (b.hostname or "").lower(), b.port, b.path or "/")
+    except ValueError:
+        return False
+
+
+def redirect_parameters(redirect_url: str) -> dict[str, str]:
+    """The query parameters of the redirect (a repeated one keeps its first value)."""
+    params: dict[str, str] = {}
+    try:
+        query = urlsplit(redirect_url.strip()).query
+    except ValueError:
+        return params
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        params.setdefault(key, value)
+    return params
 
 
 class AuthUi(Protocol):

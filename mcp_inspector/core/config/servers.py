@@ -64,6 +64,10 @@ class ServerSpec:
     era: str = "auto"  # auto | legacy | modern: which protocol era to speak
     protocol_version: str | None = None  # the version to propose (None: the latest of the era)
     insecure: bool = False  # HTTPS without certificate verification
+    #: OAuth settings (core/auth/model.AuthSettings: --client-id... or the entry's "auth" object);
+    #: None: the defaults (a URL server is authorized when it answers 401). Holds secrets: not in a repr.
+    auth: Any = field(default=None, repr=False)
+    no_auth: bool = False  # --no-auth or "auth": false: never authorize
 
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
         from ..traffic.masking import mask_url
@@ -100,6 +104,8 @@ class ServerSpec:
         era: str | None = None,
         protocol_version: str | None = None,
         insecure: bool | None = None,
+        auth: Any = None,
+        no_auth: bool | None = None,
     ) -> "ServerSpec":
         """A copy with these settings changed (env and headers are merged over the spec's own)."""
         return replace(
@@ -112,6 +118,8 @@ class ServerSpec:
             era=era or self.era,
             protocol_version=protocol_version or self.protocol_version,
             insecure=self.insecure if insecure is None else insecure,
+            auth=auth if auth is not None else self.auth,
+            no_auth=self.no_auth if no_auth is None else no_auth,
         )
 
 
@@ -288,8 +296,9 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
                 raise ConfigError(f"server {name!r}: \"headers\" has an invalid header name {key!r}")
         for key, value in headers.items():
             check_header_value(value, f"server {name!r}: header {key}")
+        auth, no_auth = _auth_entry(name, entry.get("auth"), source)
         return ServerSpec(name, url=url, transport=_CONFIG_TRANSPORTS.get(kind, "http"), headers=headers,
-                          source=source, era=era)
+                          source=source, era=era, auth=auth, no_auth=no_auth)
     if kind in _CONFIG_TRANSPORTS:
         raise ConfigError(f"server {name!r}: \"type\" is {kind!r} but there is no \"url\"")
     command = entry.get("command")
@@ -313,6 +322,33 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
 
 #: An HTTP header name (an RFC 9110 token).
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")
+
+
+def _auth_entry(name: str, value: Any, source: str | None) -> tuple[Any, bool]:
+    """A url entry's ``"auth"``: false (never authorize), or an object of the authorization
+    options (core/auth/options.py; ``${VAR}`` expanded in strings; files relative to the config
+    file). Returns (AuthSettings or None, no_auth)."""
+    if value is None or value is True:
+        return None, False
+    if value is False:
+        return None, True
+    if not isinstance(value, dict):
+        raise ConfigError(f"server {name!r}: \"auth\" must be an object or false, got {_json_type(value)}")
+    from ..auth.options import OptionError, normal_name, settings_from
+
+    base = Path(source).expanduser().parent if source else None
+    values: dict[str, Any] = {}
+    for key, item in value.items():
+        field_name = normal_name(str(key))
+        if isinstance(item, str):
+            item = expand_variables(item, f"server {name!r}: auth.{key}")
+            if field_name in ("client_key", "assertion", "id_token") and base is not None and item != "-":
+                item = str(base / os.path.expanduser(item))
+        values[field_name] = item
+    try:
+        return settings_from(values, flag=lambda field_name: f"server {name!r}: \"auth.{field_name}\""), False
+    except OptionError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def url_problem(url: str) -> str | None:

@@ -69,6 +69,7 @@ class PendingRequest:
         self.error: BaseException | None = None
         self.finished: float | None = None
         self._resolved = False
+        self._auth_held = False  # the timeout waited for an OAuth flow (see wait)
         self._done: anyio.Event | None = None  # made only for waits outside asyncio
         self._wakers: list[asyncio.Future] | None = None  # asyncio waiters (see _sleep)
 
@@ -128,6 +129,16 @@ class PendingRequest:
                         # We are answering a server request (a person may be at a form): the
                         # timeout waits; the answer's end adds the time spent to the deadline.
                         self.deadline = now + ANSWER_RECHECK
+                        continue
+                    if not hard and getattr(self.connection.transport, "authorizing", False):
+                        # An OAuth flow runs (a person may be in a browser; it has its own limit):
+                        # the timeout waits, and the request, sent again after it, gets a whole one.
+                        self.deadline = now + ANSWER_RECHECK
+                        self._auth_held = True
+                        continue
+                    if not hard and self._auth_held and self.timeout is not None:
+                        self._auth_held = False
+                        self.deadline = now + self.timeout
                         continue
                     seconds = self.max_total if hard else self.timeout
                     await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")

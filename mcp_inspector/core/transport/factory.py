@@ -32,11 +32,17 @@ def make_transport(
     insecure: bool = False,
     started: subprocess.Popen | None = None,
     write_stall: float = 30.0,
+    auth_log: Any = None,
+    auth_ui: Any = None,
+    auth_store: Any = None,
     **http_options: Any,
 ) -> Transport:
     """The transport for ``spec``.
 
-    ``insecure`` (or ``spec.insecure``) turns TLS certificate verification off.
+    ``insecure`` (or ``spec.insecure``) turns TLS certificate verification off. A URL gets
+    an OAuth client (``make_auth``) unless the spec says not to; ``auth_log`` (the Auth view's
+    AuthLog), ``auth_ui`` (how to ask the user) and ``auth_store`` (a TokenStore) go to it;
+    ``auth=`` in ``http_options`` gives the transport a hook of one's own (None: none).
     ``http_options`` go to ``HttpTransport`` as they are (``connect_timeout``,
     ``read_timeout``, ``mode``) and override what the spec says."""
     if spec.url:
@@ -46,6 +52,8 @@ def make_transport(
         if mode is None:
             raise TransportError(f"unknown transport {spec.transport!r} for a URL (use http, streamable-http or sse)")
         verify = not (insecure or bool(getattr(spec, "insecure", False)))
+        if "auth" not in http_options:
+            http_options["auth"] = make_auth(spec, http_log=http_log, log=auth_log, ui=auth_ui, store=auth_store)
         return HttpTransport(
             spec.url,
             headers=dict(spec.headers or {}),
@@ -61,3 +69,34 @@ def make_transport(
 
     return StdioTransport(spec.command, spec.env, spec.cwd, started=started, write_stall=write_stall,
                           max_line_bytes=max_frame_bytes)
+
+
+def wants_auth(spec: "ServerSpec") -> bool:
+    """A URL server gets an OAuth client unless --no-auth (or "auth": false) said not to, or the
+    user sends their own Authorization header (-H, --bearer-token) and gave no OAuth option."""
+    if not spec.url or getattr(spec, "no_auth", False):
+        return False
+    own = any(name.lower() == "authorization" for name in (spec.headers or {}))
+    return not own or getattr(spec, "auth", None) is not None
+
+
+def make_auth(spec: "ServerSpec", *, http_log: "HttpLog | None" = None, log: Any = None, ui: Any = None,
+              store: Any = None) -> Any:
+    """The OAuthManager for a URL spec (None when ``wants_auth`` says no). The token store is
+    the spec's ``auth_store`` mode (file by default) unless ``store`` is given."""
+    if not wants_auth(spec):
+        return None
+    from ..auth.manager import OAuthManager
+    from ..auth.model import AuthLog, AuthSettings
+
+    settings = getattr(spec, "auth", None) or AuthSettings()
+    if store is None:
+        from ..auth.store import TokenStore
+
+        try:
+            store = TokenStore(settings.store)
+        except Exception as exc:  # StoreError: no keyring...
+            raise TransportError(f"the token store cannot be used: {exc}") from None
+    assert spec.url is not None
+    return OAuthManager(settings, spec.url, log=log if log is not None else AuthLog(), http_log=http_log,
+                        store=store, ui=ui)

@@ -20,7 +20,7 @@ from ..protocol.framing import MAX_LINE_BYTES
 from ..traffic.http_log import HttpLog
 from ..traffic.masking import mask_url
 from .base import Note, Sink, Transport, TransportError
-from .http_util import check_url, make_client
+from .http_util import AuthHook, check_url, make_client
 from .legacy_sse import LegacySseTransport
 from .streamable_http import StreamableHttpTransport
 
@@ -39,6 +39,7 @@ class HttpTransport(Transport):
         read_timeout: float | None = 300.0,
         max_frame_bytes: int = MAX_LINE_BYTES,
         http_log: HttpLog | None = None,
+        auth: AuthHook | None = None,
     ) -> None:
         if mode not in MODES:
             raise TransportError(f"unknown HTTP mode {mode!r} (use one of {', '.join(MODES)})")
@@ -50,6 +51,8 @@ class HttpTransport(Transport):
         self.read_timeout = read_timeout
         self.max_frame_bytes = max_frame_bytes
         self.http_log = http_log
+        #: The OAuth client (core/auth/manager.OAuthManager), or None: no authorization.
+        self.auth = auth
         self._client: httpx2.AsyncClient | None = None
         self._sink: Sink | None = None
         self._tg: anyio.abc.TaskGroup | None = None
@@ -62,7 +65,7 @@ class HttpTransport(Transport):
         cls = LegacySseTransport if kind == "sse" else StreamableHttpTransport
         inner = cls(self.url, headers=self.headers, client=self._client, verify=self.verify,
                     connect_timeout=self.connect_timeout, read_timeout=self.read_timeout,
-                    max_frame_bytes=self.max_frame_bytes, http_log=self.http_log)
+                    max_frame_bytes=self.max_frame_bytes, http_log=self.http_log, auth=self.auth)
         inner._own_client = False  # the client is ours, shared across a fallback
         inner.on_session_expired = self._session_expired
         if self._protocol_version is not None:
@@ -107,6 +110,8 @@ class HttpTransport(Transport):
         self._sink = sink
         if self._client is None:
             self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        if self.auth is not None:
+            self.auth.attach(self._client)  # type: ignore[attr-defined]
         self.inner._client = self._client
         try:
             await self.inner.start(task_group, sink)
@@ -115,11 +120,20 @@ class HttpTransport(Transport):
             raise
 
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
+        if self.auth is not None and getattr(self.auth, "protocol_version", "") is None:
+            self.auth.protocol_version = _proposed_version(data)  # type: ignore[attr-defined]
         await self.inner.send(data, meta)
+
+    @property
+    def authorizing(self) -> bool:
+        """An OAuth flow is running (a person may be in a browser): request timeouts wait."""
+        return bool(getattr(self.auth, "authorizing", False))
 
     def set_protocol_version(self, version: str | None) -> None:
         self._protocol_version = version
         self.inner.set_protocol_version(version)
+        if self.auth is not None and version:
+            self.auth.protocol_version = version  # type: ignore[attr-defined]
 
     async def cancel_request(self, msg_id: Any) -> str | None:
         return await self.inner.cancel_request(msg_id)
@@ -160,3 +174,18 @@ class HttpTransport(Transport):
             await new.start(self._tg, self._sink)
         except TransportError as exc:
             raise TransportError(f"the server speaks neither Streamable HTTP ({reason}) nor HTTP+SSE ({exc})") from None
+
+
+def _proposed_version(data: bytes) -> str | None:
+    """The protocol version a message proposes (initialize's ``protocolVersion``, or the
+    2026-07-28 ``_meta``), for discovery's era-dependent fallbacks."""
+    from .http_headers import body_protocol_version
+    from .http_util import parse_json
+
+    message = parse_json(data)
+    if not isinstance(message, dict):
+        return None
+    params = message.get("params")
+    if message.get("method") == "initialize" and isinstance(params, dict) and isinstance(params.get("protocolVersion"), str):
+        return params["protocolVersion"]
+    return body_protocol_version(message)

@@ -14,7 +14,7 @@ import os
 import re
 import ssl
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
 import anyio
@@ -27,7 +27,17 @@ from .base import TransportError
 if TYPE_CHECKING:
     from ..traffic.http_log import HttpExchange, HttpLog
 
+
+class AuthHook(Protocol):
+    """What ``open_response`` calls around a request (``core/auth/manager.OAuthManager``)."""
+
+    async def prepare(self, method: str, url: str, headers: dict[str, str]) -> None: ...
+
+    async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
+                         sent: dict[str, str] | None = None) -> bool: ...
+
 MAX_REDIRECTS = 5
+MAX_AUTH_ATTEMPTS = 6  # sendings of one request around authorization (401, step-ups, DPoP nonces)
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 QUOTE_CHARS = 300
 ERROR_BODY_CAP = 64 << 10  # what is kept of an error body (enough for a JSON-RPC error, bounded)
@@ -126,6 +136,17 @@ def timeout_for(client: httpx2.AsyncClient, read: float | None) -> httpx2.Timeou
     return httpx2.Timeout(connect=base.connect, read=read, write=base.write, pool=base.pool)
 
 
+def auth_challenge_status(response: httpx2.Response) -> bool:
+    """Is this an answer the OAuth client handles: 401, 403 ``insufficient_scope``, or a DPoP
+    ``use_dpop_nonce`` challenge (400/401 with a ``DPoP-Nonce``)?"""
+    status = response.status_code
+    if status == 401:
+        return True
+    if status == 403:
+        return any("insufficient_scope" in value.lower() for value in response.headers.get_list("www-authenticate"))
+    return status == 400 and "dpop-nonce" in response.headers
+
+
 async def open_response(
     client: httpx2.AsyncClient,
     method: str,
@@ -140,10 +161,70 @@ async def open_response(
     note: str | None = None,
     resumes: int | None = None,
     read_timeout: Any = "default",
+    auth: "AuthHook | None" = None,
 ) -> tuple[httpx2.Response, "HttpExchange | None", str]:
     """Send a request and return the streaming response (the caller closes it), its
     HttpLog exchange and the final URL. Raises ``httpx2.HTTPError`` for network
-    failures and TransportError for a redirect that cannot be followed."""
+    failures and TransportError for a redirect that cannot be followed.
+
+    With ``auth`` (an ``OAuthManager``): ``auth.prepare`` adds the credentials before each
+    sending; an answer it handles (``auth_challenge_status``) has its body read (bounded), its
+    exchange finished, and ``auth.challenged`` decides whether the same request goes again
+    (at most ``MAX_AUTH_ATTEMPTS`` sendings). When it does not, the answer is returned with
+    the body already read (the caller reads it as usual). A failed authorization is a
+    TransportError saying why."""
+    if auth is None:
+        return await _open_once(client, method, url, headers, user_header_names, content=content, http_log=http_log,
+                                rpc_method=rpc_method, rpc_id=rpc_id, note=note, resumes=resumes, read_timeout=read_timeout)
+    from ..auth.model import AuthError
+
+    for attempt in range(1, MAX_AUTH_ATTEMPTS + 1):
+        sent = dict(headers)
+        try:
+            await auth.prepare(method, url, sent)
+        except AuthError as exc:
+            raise TransportError(f"authorization failed: {exc}") from None
+        response, exchange, final = await _open_once(
+            client, method, url, sent, user_header_names, content=content, http_log=http_log, rpc_method=rpc_method,
+            rpc_id=rpc_id, note=note if attempt == 1 else f"{note or method} (after authorization)", resumes=resumes,
+            read_timeout=read_timeout)
+        if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS:
+            return response, exchange, final
+        try:
+            body, size = await read_error_body(response)
+        finally:
+            await response.aclose()
+        if http_log is not None and exchange is not None:
+            http_log.body(exchange, size)
+            http_log.finish(exchange, f"HTTP {response.status_code}: handed to the OAuth client")
+        try:
+            again = await auth.challenged(method, url, response.status_code, response.headers, attempt, sent=sent)
+        except AuthError as exc:
+            raise TransportError(f"authorization failed: {exc}") from None
+        if not again:
+            kept = [(name, value) for name, value in response.headers.multi_items()
+                    if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+            return (httpx2.Response(response.status_code, headers=kept, content=body, request=response.request),
+                    exchange, final)
+    raise AssertionError("unreachable")
+
+
+async def _open_once(
+    client: httpx2.AsyncClient,
+    method: str,
+    url: str,
+    headers: dict[str, str],
+    user_header_names: Iterable[str],
+    *,
+    content: bytes | None = None,
+    http_log: "HttpLog | None" = None,
+    rpc_method: str | None = None,
+    rpc_id: Any = None,
+    note: str | None = None,
+    resumes: int | None = None,
+    read_timeout: Any = "default",
+) -> tuple[httpx2.Response, "HttpExchange | None", str]:
+    """One sending, following redirects (see ``open_response``)."""
     user = {name.lower() for name in user_header_names}
     start_origin = origin(url)
     dropped = False
@@ -196,7 +277,7 @@ async def open_response(
         if response.status_code == 303 and method != "GET":
             raise TransportError(f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)")
         if origin(location) != start_origin and not dropped:
-            headers = {k: v for k, v in headers.items() if k.lower() not in user and k.lower() != "authorization"}
+            headers = {k: v for k, v in headers.items() if k.lower() not in user and k.lower() not in ("authorization", "dpop")}
             dropped = True
         url = location
     raise AssertionError("unreachable")

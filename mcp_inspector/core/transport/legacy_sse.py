@@ -24,7 +24,7 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_util import (
-    check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
+    AuthHook, check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
     read_error_body, redact, secret_values, status_text,
 )
 from .sse_events import SseParser
@@ -50,8 +50,10 @@ class LegacySseTransport(Transport):
         max_frame_bytes: int = MAX_LINE_BYTES,
         http_log: HttpLog | None = None,
         endpoint_timeout: float = ENDPOINT_TIMEOUT,
+        auth: AuthHook | None = None,
     ) -> None:
         self.url = check_url(url)
+        self.auth = auth  # the OAuth client (http_util.open_response)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
@@ -115,6 +117,9 @@ class LegacySseTransport(Transport):
         task_group.start_soon(self._reader, self._reader_scope)
         with anyio.move_on_after(self.endpoint_timeout):
             await self._ready.wait()
+        while self.endpoint is None and not self._ready.is_set() and getattr(self.auth, "authorizing", False):
+            with anyio.move_on_after(self.endpoint_timeout):  # a person authorizing: the flow has its own limit
+                await self._ready.wait()
         if self.endpoint is None:
             self._reader_scope.cancel()  # type: ignore[union-attr]
             reason = redact(self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s", self._secrets)
@@ -145,7 +150,7 @@ class LegacySseTransport(Transport):
             try:
                 response, exchange, final_url = await open_response(
                     self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
-                    note="HTTP+SSE stream", read_timeout=None)
+                    note="HTTP+SSE stream", read_timeout=None, auth=self.auth)
             except (httpx2.HTTPError, TransportError, OSError) as exc:
                 self._failure = describe_error(exc, self.url)
                 self._ready.set()
@@ -303,7 +308,8 @@ class LegacySseTransport(Transport):
             headers[str(name)] = str(value)
         try:
             response, exchange, _ = await open_response(self._client, "POST", self.endpoint, headers, self.user_headers,
-                                                        content=data, http_log=self.http_log, rpc_method=method, rpc_id=msg_id)
+                                                        content=data, http_log=self.http_log, rpc_method=method, rpc_id=msg_id,
+                                                        auth=self.auth)
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.endpoint), None, getattr(exc, "exchange", None))
             return

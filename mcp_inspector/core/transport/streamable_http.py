@@ -39,7 +39,7 @@ from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
-    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, check_url, content_type, describe_error, id_key as _key, is_modern,
+    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, AuthHook, check_url, content_type, describe_error, id_key as _key, is_modern,
     is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, printable, quote_body, read_capped, read_error_body,
     redact, secret_values,
     set_header as _set, status_text, LazyEvent, StreamState,
@@ -73,8 +73,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         resume_attempts: int = RESUME_ATTEMPTS,
         default_retry_ms: int = DEFAULT_RETRY_MS,
         max_retry_ms: int = MAX_RETRY_MS,
+        auth: AuthHook | None = None,
     ) -> None:
         self.url = check_url(url)
+        self.auth = auth  # the OAuth client: credentials on every request, 401/403 answered (http_util)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
@@ -327,7 +329,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         """``open_response`` on this transport's URL; the exchange is tracked until finished."""
         assert self._client is not None
         response, exchange, _ = await open_response(self._client, method, self.url, headers, self.user_headers,
-                                                    http_log=self.http_log, **options)
+                                                    http_log=self.http_log, auth=self.auth, **options)
         if exchange is not None:
             self._live.add(exchange)
         return response, exchange
