@@ -265,3 +265,30 @@ async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette
         for binding_id in ("auth.restart", "auth.forget", "auth.step-mode", "auth.next", "auth.copy", "view-auth"):
             assert binding_id in help_text, binding_id
         assert "Auth (0)" in help_text
+
+
+async def test_a_hostile_document_is_shown_bounded_and_without_control_codes():
+    log = AuthLog()
+    log.begin_flow("401")
+    step = await log.step("server-metadata", "Authorization server metadata\x1b[2J\x07 from a hostile server")
+    nested: object = "deep"
+    for _ in range(5_000):
+        nested = [nested]
+    step.response = {"status": 200, "reason": "OK\x1b]0;pwned\x07", "headers": [["x-evil", "\x1b[31mred\x1b[0m"]],
+                     "body": {"nested": nested}}
+    log.fail(step, "the issuer \x1b[1mdoes not match\x1b[0m", "RFC 8414 §3.3")
+    huge = await log.step("resource-metadata", "A huge document")
+    huge.response = {"status": 200, "reason": "OK", "headers": [], "body": {"resource": "x" * 500_000}}
+    log.done(huge)
+    app = AuthViewApp(lambda: log)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "Step 2 · resource-metadata" in detail_text(app))
+        detail = detail_text(app)
+        assert len(detail) < 100_000 and "… (cut)" in detail
+        await pilot.press("up")
+        await wait_until(pilot, lambda: "Step 1 · server-metadata" in detail_text(app))
+        detail = detail_text(app)
+        assert "(a document nested too deeply to show)" in detail
+        text = screen_text(app) + detail
+        assert "\x1b" not in text and "\x07" not in text
+        assert "✗ the issuer" in detail and "does not match" in detail

@@ -30,13 +30,20 @@ SHOWN_JSON = 60_000  # characters of one document shown (a step's documents are 
 _PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+")
 
 
-def mask_volatile(text: str) -> str:
-    """Loopback ports (ephemeral in tests) as PORT, so a snapshot is stable."""
-    return _PORT.sub(r"\1:PORT", text)
+# control characters (terminal escape sequences, bidi overrides) a server may put in a document;
+# newlines and tabs stay (a text body has lines)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def identity(text: str) -> str:
-    return text
+    """Text from a step made safe to draw: control characters as ``\\xNN`` (every string the
+    view shows goes through this or ``mask_volatile``)."""
+    return _CONTROL.sub(lambda m: ascii(m.group())[1:-1], text)
+
+
+def mask_volatile(text: str) -> str:
+    """``identity``, and loopback ports (ephemeral in tests) as PORT, so a snapshot is stable."""
+    return _PORT.sub(r"\1:PORT", identity(text))
 
 
 def mark(status: str) -> tuple[str, str]:
@@ -112,7 +119,7 @@ def step_row(step: AuthStep, status: str | None = None, mask: Callable[[str], st
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{step.number:>2} ", style="dim")
     text.append(symbol, style=style)
-    text.append(f" {step.kind:<17.17} ", style="bold")
+    text.append(f" {mask(str(step.kind)):<17.17} ", style="bold")
     text.append(mask(" ".join(str(step.title).split())))
     return text
 
@@ -120,8 +127,10 @@ def step_row(step: AuthStep, status: str | None = None, mask: Callable[[str], st
 def _json(value: Any, mask: Callable[[str], str]) -> RenderableType:
     try:
         shown = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    except (TypeError, ValueError, RecursionError):
-        return Text(mask(repr(value))[:SHOWN_JSON])
+    except RecursionError:
+        return Text("(a document nested too deeply to show)", style="italic")
+    except (TypeError, ValueError):
+        return Text(mask(str(type(value).__name__)) + " (not JSON)", style="italic")
     if len(shown) > SHOWN_JSON:
         return Text(mask(shown[:SHOWN_JSON]) + "\n… (cut)")
     try:
@@ -149,7 +158,7 @@ def _headers(headers: Any, mask: Callable[[str], str]) -> Text:
             name, value = pair
         except (TypeError, ValueError):
             continue
-        text.append(f"  {name}: ", style="bold dim")
+        text.append(f"  {mask(str(name))}: ", style="bold dim")
         shown = "…" if volatile and str(name).lower() in VOLATILE_HEADERS else mask(str(value))
         text.append(shown + "\n")
     text.rstrip()
@@ -174,7 +183,7 @@ def _parameters(url: str, mask: Callable[[str], str]) -> Text | None:
     text = Text()
     width = min(24, max(len(name) for name, _ in pairs))
     for name, value in pairs:
-        text.append(f"  {name:<{width}} ", style="bold")
+        text.append(f"  {mask(name):<{width}} ", style="bold")
         text.append(mask(value) + "\n")
     text.rstrip()
     return text
@@ -220,7 +229,7 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
     parts: list[RenderableType] = []
     head = Text()
     head.append(f"Step {step.number}", style="bold")
-    head.append(f" · {step.kind} · ")
+    head.append(f" · {mask(str(step.kind))} · ")
     head.append(f"{symbol} {STATUS_WORDS.get(status, status)}", style=style)
     took = "" if volatile else duration_text(step)
     if took:
@@ -241,14 +250,14 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
             line.append("✓ " if finding.ok else "✗ ", style="bold green" if finding.ok else "bold red")
             line.append(mask(finding.text))
             if finding.spec:
-                line.append(f"  ({finding.spec})", style="dim italic")
+                line.append(f"  ({mask(str(finding.spec))})", style="dim italic")
             parts.append(line)
     request = step.request
     if isinstance(request, dict):
         parts.append(_section("Request"))
         url = str(request.get("url") or "")
         line = Text("  ")
-        line.append(str(request.get("method") or ""), style="bold")
+        line.append(mask(str(request.get("method") or "")), style="bold")
         line.append(f" {mask(url)}")
         parts.append(line)
         params = _parameters(url, mask) if url else None
@@ -266,7 +275,7 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
         status_code = response.get("status")
         line = Text("  ")
         good = isinstance(status_code, int) and 200 <= status_code < 400
-        line.append(f"{status_code} {response.get('reason') or ''}".rstrip(),
+        line.append(mask(f"{status_code} {response.get('reason') or ''}".rstrip()),
                     style="bold green" if good else "bold red")
         parts.append(line)
         if response.get("headers"):
@@ -278,7 +287,7 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
     if details:
         parts.append(_section("Details"))
         for key, value in details.items():
-            label = Text(f"  {key.replace('_', ' ')}: ", style="bold")
+            label = Text(f"  {mask(str(key)).replace('_', ' ')}: ", style="bold")
             if isinstance(value, (dict, list)) and value:
                 parts.append(label)
                 parts.append(_detail_value(value, mask))
