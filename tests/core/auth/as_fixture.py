@@ -54,6 +54,7 @@ class DocServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go in two writes: no 40 ms delayed-ACK stall
 
             def log_message(self, *args: Any) -> None:
                 pass

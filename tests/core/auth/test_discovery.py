@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import json
 
+import anyio
 import httpx2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from as_fixture import HANG, DocServer, as_metadata, json_answer, raw
 
 from mcp_inspector.core.auth.challenge import parse_www_authenticate
@@ -305,3 +308,52 @@ def test_server_metadata_urls_order():
     assert server_metadata_urls("https://auth.example.com/") == [
         "https://auth.example.com/.well-known/oauth-authorization-server",
         "https://auth.example.com/.well-known/openid-configuration"]
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                     max_leaves=8)
+_keys = st.sampled_from(["resource", "authorization_servers", "scopes_supported", "issuer", "authorization_endpoint",
+                         "token_endpoint", "registration_endpoint", "code_challenge_methods_supported",
+                         "response_types_supported", "client_id_metadata_document_supported", "jwks_uri"])
+
+
+@pytest.fixture(scope="module")
+def server_pair():
+    with DocServer() as rs, DocServer() as as_:
+        yield rs, as_
+
+
+_prm_base = {"resource": "RS", "authorization_servers": ["AS"]}
+_meta_base = as_metadata("AS")
+
+
+def _variant(base):
+    """A document: anything at all, or a valid one with some fields replaced by anything."""
+    return st.one_of(_json, st.dictionaries(_keys, _json | st.sampled_from(["RS", "AS", "AS/x", "http://[::1", "https://x/"]),
+                                            max_size=4).map(lambda changes: {**base, **changes}))
+
+
+@settings(max_examples=100, deadline=None)
+@given(prm=_variant(_prm_base), meta=_variant(_meta_base))
+def test_hostile_documents_give_info_or_auth_error(server_pair, prm, meta):
+    """Whatever the documents hold, discovery ends with a ServerAuthInfo or an AuthError."""
+    rs, as_ = server_pair
+
+    def fill(value):
+        if isinstance(value, str):
+            return value.replace("RS", rs.url + "/mcp").replace("AS", as_.url)
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        if isinstance(value, dict):
+            return {k: fill(v) for k, v in value.items()}
+        return value
+
+    rs.get(f"{PRM}/mcp", json_answer(fill(prm)))
+    as_.get(OAUTH, json_answer(fill(meta)))
+    result, log = anyio.run(lambda: run_discover(f"{rs.url}/mcp", timeout=5))
+    assert isinstance(result, (ServerAuthInfo, AuthError)), result
+    if isinstance(result, ServerAuthInfo):
+        assert all(isinstance(result.metadata.get(k), (str, type(None))) for k in
+                   ("authorization_endpoint", "token_endpoint", "registration_endpoint"))
+    assert all(step.status != "running" for step in log.steps)
