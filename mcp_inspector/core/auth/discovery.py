@@ -247,7 +247,8 @@ async def _find_resource_metadata(http: AuthHttp, server_url: str, challenge: An
             http.log.done(step, "warning")
             continue
         if how == AT_ROOT and len(well_known) > 1 and not advertised:
-            step.check(True, "Found at the root only: allowed, but the path-based location comes first", SPEC_PRM)
+            step.check(True, "Served at the root only (nothing at the path-based URL, which is tried first): allowed",
+                       SPEC_PRM)
         return url, document, step
     return None
 
@@ -419,10 +420,11 @@ async def discover(http: AuthHttp, server_url: str, *, challenge: Any = None, pr
             "; falling back to 2025-03-26 discovery (the MCP server's origin is the authorization base URL)" if legacy else
             ": MCP servers MUST serve it since 2025-06-18; trying the 2025-03-26 locations"),
             SPEC_LEGACY if legacy else SPEC_PRM)
+        if previous is not None and previous.issuer and previous.issuer != base:
+            step.details["previous_issuer"] = previous.issuer
+            step.check(True, f"The authorization server changed from {previous.issuer} to {base}", SPEC_BINDING)
         http.log.done(step)
         info = ServerAuthInfo(resource=canonical_resource(server_url), issuer=base)
-        if previous is not None and previous.issuer and previous.issuer != base:
-            step.check(True, f"The authorization server changed from {previous.issuer} to {base}", SPEC_BINDING)
         try:
             url, document, step = await _find_server_metadata(http, base, headers, wait, True)
         except MetadataNotFound:
