@@ -1,0 +1,237 @@
+"""The OAuth client end to end, through the real CLI (``python -m mcp_inspector``) against the
+fixture authorization server + protected MCP server (tests/servers/oauth_server.py), with the
+three ways to open the authorization URL, stored tokens, step-up, refresh, ``auth
+status|logout``, broken servers, and no secret on screen or in the recording and its export.
+
+What the server saw is read from its ``/_stats`` (counts, and every secret it issued). State
+and config go to the test's tmp dir (``env`` fixture), never the real home.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from auth_helpers import assert_no_traceback, cli, cli_pasting_redirect, files_text, install_fake_browser
+
+
+def run(env: dict[str, str], server, *args: str, mode: str = "fetch", **kwargs):
+    return cli(env, *args, "--url", server.url, "--oauth-open", mode, **kwargs)
+
+
+def ok(result) -> None:
+    assert result.returncode == 0, f"exit {result.returncode}\nstdout: {result.stdout}\nstderr: {result.stderr}"
+    assert_no_traceback(result)
+
+
+def whoami(result) -> dict:
+    start = result.stdout.index("{")
+    return json.loads(result.stdout[start:result.stdout.rindex("}") + 1])
+
+
+def assert_no_secret(server, *texts: str) -> None:
+    secrets = server.secrets()
+    assert secrets, "the server issued nothing: the test proves nothing"
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text, f"a secret ({secret[:6]}...) is shown"
+
+
+def test_fetch_authorizes_then_reuses_the_stored_token(oauth_server, env):
+    server = oauth_server()
+    listed = run(env, server, "tools")
+    ok(listed)
+    assert "whoami" in listed.stdout and "admin_action" in listed.stdout
+    stats = server.stats()
+    assert stats["authorize"] == 1 and stats["register"] == 1 and stats["token"]["authorization_code"] == 1
+    request = stats["authorize_requests"][0]
+    assert request["code_challenge_method"] == "S256" and request["resource"] == server.url
+    assert request["scope"] == "mcp"  # from the 401's WWW-Authenticate
+    called = run(env, server, "call", "whoami")
+    ok(called)
+    assert whoami(called)["scopes"] == ["mcp"]
+    stats = server.stats()
+    assert stats["authorize"] == 1 and stats["register"] == 1, "the second run authorized again"
+    assert stats["token"]["authorization_code"] == 1
+    assert_no_secret(server, listed.stdout, listed.stderr, called.stdout, called.stderr)
+
+
+def test_print_mode_takes_the_pasted_redirect(oauth_server, env):
+    server = oauth_server()
+    result, url = cli_pasting_redirect(env, "call", "whoami", "--url", server.url, "--oauth-open", "print")
+    assert url.startswith(server.base + "/authorize?"), result.stderr
+    ok(result)
+    assert whoami(result)["client_id"].startswith("client-")
+    stats = server.stats()
+    assert stats["authorize"] == 1 and stats["token"]["authorization_code"] == 1
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_browser_mode_loopback_listener_gone_after_the_flow(oauth_server, env, tmp_path):
+    server = oauth_server()
+    browser, log = install_fake_browser(tmp_path / "browser")
+    env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log))
+    result = run(env, server, "call", "whoami", mode="browser")
+    ok(result)
+    assert whoami(result)["scopes"] == ["mcp"]
+    visits = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(visits) == 1, visits
+    visit = visits[0]
+    assert visit["authorization_url"].startswith(server.base + "/authorize?")
+    assert visit["location"].startswith("http://127.0.0.1:") and visit["listener_status"] == 200, visit
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", visit["listener_port"]), timeout=5).close()
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_step_up_reauthorizes_with_the_union_of_scopes(oauth_server, env):
+    server = oauth_server()
+    ok(run(env, server, "tools"))
+    result = run(env, server, "call", "admin_action")
+    ok(result)
+    assert "admin action done" in result.stdout
+    stats = server.stats()
+    assert stats["mcp"]["403"] >= 1
+    assert stats["authorize"] == 2
+    assert set(stats["authorize_requests"][-1]["scope"].split()) == {"mcp", "admin"}
+    # the wider token is stored: the next call needs no authorization
+    ok(run(env, server, "call", "whoami"))
+    assert server.stats()["authorize"] == 2
+
+
+def test_expired_token_is_refreshed_not_reauthorized(oauth_server, env):
+    server = oauth_server("--expires-in", "1")
+    ok(run(env, server, "tools"))
+    result = run(env, server, "call", "whoami")
+    ok(result)
+    stats = server.stats()
+    assert stats["authorize"] == 1
+    refreshes = [r for r in stats["token_requests"] if r["grant_type"] == "refresh_token"]
+    assert refreshes and all(r["outcome"] == "ok" for r in refreshes), stats["token_requests"]
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_without_refresh_tokens_an_expired_token_means_authorizing_again(oauth_server, env):
+    server = oauth_server("--expires-in", "1", "--no-refresh")
+    ok(run(env, server, "tools"))
+    ok(run(env, server, "call", "whoami"))
+    stats = server.stats()
+    assert stats["token"]["refresh_token"] == 0
+    assert stats["authorize"] >= 2
+
+
+BROKEN = [
+    (("--wrong-issuer",), "issuer"),
+    (("--no-s256",), "S256"),
+    (("--no-iss",), "no iss"),
+    (("--wrong-iss",), "iss"),
+    (("--token-error", "500"), "500"),
+    (("--token-error", "garbage"), "not a JSON"),
+    (("--metadata-at-root",), "authorization server metadata"),
+    (("--deny",), "access_denied"),
+    (("--no-dcr",), "register"),
+]
+
+
+@pytest.mark.parametrize("knobs,word", BROKEN, ids=[" ".join(k) for k, _ in BROKEN])
+def test_broken_server_is_a_clear_error(oauth_server, env, knobs, word):
+    server = oauth_server(*knobs)
+    result = run(env, server, "tools")
+    assert result.returncode not in (0, 70), f"exit {result.returncode}\n{result.stderr}"
+    assert_no_traceback(result)
+    assert word.lower() in result.stderr.lower(), result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 6, result.stderr
+    if server.stats()["secrets"]["client_secrets"]:
+        assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_auth_status_and_logout(oauth_server, env):
+    server = oauth_server()
+    ok(run(env, server, "tools"))
+    status = cli(env, "auth", "status")
+    ok(status)
+    assert server.url in status.stdout or server.base in status.stdout, status.stdout
+    assert_no_secret(server, status.stdout, status.stderr)
+    logout = cli(env, "auth", "logout", server.url)
+    ok(logout)
+    after = cli(env, "auth", "status")
+    ok(after)
+    assert server.url not in after.stdout
+    ok(run(env, server, "tools"))
+    assert server.stats()["authorize"] == 2
+
+
+def test_no_secret_in_output_recording_or_export(oauth_server, env, tmp_path):
+    from mcp_inspector.core.traffic.export import export_json, export_session
+    from mcp_inspector.core.traffic.loading import load_session
+
+    server = oauth_server("--jwt", "--expires-in", "1", "--dcr-auth-method", "client_secret_post")
+    record = tmp_path / "run.jsonl"
+    first = run(env, server, "--record", str(record), "call", "whoami")
+    ok(first)
+    record2 = tmp_path / "run2.jsonl"
+    second = run(env, server, "--record", str(record2), "call", "admin_action")  # refresh, then step-up
+    ok(second)
+    stats = server.stats()
+    assert stats["token"]["refresh_token"] >= 1 and stats["authorize"] == 2
+    exported = []
+    for path in (record, record2):
+        store = load_session(path).store
+        exported.append(export_session(store, tmp_path / f"{path.stem}-export.jsonl").path)
+        exported.append(export_json(store, tmp_path / f"{path.stem}-export.json").path)
+    texts = [first.stdout, first.stderr, second.stdout, second.stderr,
+             *(Path(p).read_text(encoding="utf-8") for p in (record, record2, *exported))]
+    assert_no_secret(server, *texts)
+    for kind in ("access_tokens", "refresh_tokens", "codes", "client_secrets"):
+        assert stats["secrets"][kind], f"no {kind} issued: the test would prove nothing"
+
+
+VARIANTS = [
+    (("--prm-at-root", "--no-challenge-metadata"), ["mcp"]),
+    (("--issuer-path", "/tenant", "--jwt"), ["mcp"]),
+    (("--no-challenge-scope", "--mode", "stateless"), ["mcp", "admin"]),  # then scopes_supported of the PRM
+]
+
+
+@pytest.mark.parametrize("knobs,scopes", VARIANTS, ids=["prm-at-root", "issuer-path-jwt", "no-challenge-scope"])
+def test_discovery_variants_a_client_must_handle(oauth_server, env, knobs, scopes):
+    server = oauth_server(*knobs)
+    result = run(env, server, "call", "whoami")
+    ok(result)
+    assert whoami(result)["scopes"] == scopes
+    assert server.stats()["authorize"] == 1
+
+
+def test_pre_registered_client_and_scope_flag(oauth_server, env):
+    server = oauth_server("--no-dcr", "--client", "ci-client:ci-secret-value:client_secret_basic")
+    result = run(env, server, "call", "admin_action", "--client-id", "ci-client", "--client-secret", "ci-secret-value",
+                 "--scope", "mcp admin")
+    ok(result)
+    assert "admin action done for ci-client" in result.stdout
+    stats = server.stats()
+    assert stats["register"] == 0 and stats["authorize"] == 1 and stats["mcp"]["403"] == 0
+    assert stats["authorize_requests"][0]["client_id"] == "ci-client"
+    assert stats["authorize_requests"][0]["scope"] == "mcp admin"
+    assert stats["token_requests"][0]["client_auth"] == "client_secret_basic"
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_auth_store_none_keeps_nothing(oauth_server, env, tmp_path):
+    server = oauth_server()
+    ok(run(env, server, "tools", "--auth-store", "none"))
+    ok(run(env, server, "tools", "--auth-store", "none"))
+    assert server.stats()["authorize"] == 2
+    assert_no_secret(server, files_text(tmp_path / "state"))
+
+
+def test_a_token_the_server_echoes_back_is_masked_in_the_recording(oauth_server, env, tmp_path):
+    server = oauth_server()
+    record = tmp_path / "leak.jsonl"
+    result = run(env, server, "--record", str(record), "call", "leak_token")
+    ok(result)
+    assert "you sent: Bearer" in result.stdout
+    # (stdout is the result as the server sent it: the token it echoed is there, by the server's doing)
+    assert_no_secret(server, result.stderr, record.read_text(encoding="utf-8"))
