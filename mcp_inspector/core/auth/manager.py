@@ -82,6 +82,7 @@ class OAuthManager:
         self._generation = 0  # flows and refreshes finished (a request that waited for the lock sees it moved)
         self._fresh_from_flow = False  # the current token came from a full flow of this process
         self._loaded = False
+        self._obtained_at: float | None = None  # when the current token came (None: from the store)
         self._lock: anyio.Lock | None = None
         self._dpop: Any = None  # dpop.DpopKey
         self._nonces: Any = None  # dpop.DpopNonces
@@ -165,7 +166,7 @@ class OAuthManager:
         if not self._loaded:
             self._load()
         tokens = self.tokens
-        if tokens is not None and tokens.refresh_token and tokens.expired(REFRESH_MARGIN) and not self.authorizing:
+        if tokens is not None and tokens.refresh_token and tokens.expired(self._margin()) and not self.authorizing:
             async with self._locked():
                 if self.tokens is tokens:
                     await self._refresh("the access token expires")
@@ -179,11 +180,26 @@ class OAuthManager:
         else:
             headers["Authorization"] = f"Bearer {tokens.access_token}"
 
+    def _margin(self) -> float:
+        """Seconds before expiry a token is refreshed: REFRESH_MARGIN, or a quarter of a
+        shorter lifetime (a token that lives 10 s is not refreshed the moment it comes)."""
+        tokens = self.tokens
+        if tokens is None or tokens.expires_at is None or self._obtained_at is None:
+            return REFRESH_MARGIN
+        return min(REFRESH_MARGIN, max(0.0, tokens.expires_at - self._obtained_at) / 4)
+
+    def _got(self, tokens: TokenSet) -> None:
+        self.tokens = tokens
+        self._obtained_at = time.time()
+        remember_secret(tokens.access_token, tokens.refresh_token)
+
     async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
-                         sent: dict[str, str] | None = None) -> bool:
+                         sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool:
         """The server answered ``status`` with ``headers`` (a 401, 403, or a DPoP nonce
-        challenge) to the ``attempt``-th sending of a request whose headers were ``sent``.
+        challenge) to the ``attempt``-th sending of a request whose headers were ``sent``;
+        ``state`` is the request's own (its step-ups are counted there).
         True: send it again (with what ``prepare`` adds now). Raises AuthError when a flow fails."""
+        state = state if state is not None else {"step_ups": max(0, attempt - 2)}
         from .challenge import auth_challenge, insufficient_scope, parse_www_authenticate
         from .dpop import nonce_challenge
 
@@ -222,7 +238,7 @@ class OAuthManager:
                 step = await self._challenge_step(method, url, status, headers, challenges)
                 needed = _scopes(challenge.scope)
                 have = _union(self.scope_asked, _scopes(self.tokens.scope if self.tokens else None))
-                if attempt > self.settings.max_step_ups:
+                if state.get("step_ups", 0) >= self.settings.max_step_ups:
                     step.check(False, f"step-up limit reached ({self.settings.max_step_ups} per request): not retried",
                                SPEC_STEP_UP)
                     self.log.done(step)
@@ -233,6 +249,7 @@ class OAuthManager:
                     self.log.done(step)
                     return False
                 self.log.done(step)
+                state["step_ups"] = state.get("step_ups", 0) + 1
                 await self._flow(f"the server asks for more scope (403 insufficient_scope: {' '.join(needed)})",
                                  challenge, scopes=_union(self.scope_asked, needed))
                 return True
@@ -342,8 +359,8 @@ class OAuthManager:
         finally:
             if opener is not None:
                 await opener.close()
-        remember_secret(tokens.access_token, tokens.refresh_token)
-        self.info, self.client, self.tokens = info, client, tokens
+        self._got(tokens)
+        self.info, self.client = info, client
         self.scope_asked = asked
         self._fresh_from_flow = True
         self._save()
@@ -392,8 +409,7 @@ class OAuthManager:
             return False
         finally:
             self._generation += 1
-        remember_secret(fresh.access_token, fresh.refresh_token)
-        self.tokens = fresh
+        self._got(fresh)
         self._fresh_from_flow = False
         self._save()
         self.log.end_flow(True, "access token refreshed" + (f" (expires in {fresh.expires_at - time.time():.0f} s)"

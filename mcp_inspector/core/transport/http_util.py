@@ -34,7 +34,7 @@ class AuthHook(Protocol):
     async def prepare(self, method: str, url: str, headers: dict[str, str]) -> None: ...
 
     async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
-                         sent: dict[str, str] | None = None) -> bool: ...
+                         sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool: ...
 
 MAX_REDIRECTS = 5
 MAX_AUTH_ATTEMPTS = 6  # sendings of one request around authorization (401, step-ups, DPoP nonces)
@@ -178,6 +178,7 @@ async def open_response(
                                 rpc_method=rpc_method, rpc_id=rpc_id, note=note, resumes=resumes, read_timeout=read_timeout)
     from ..auth.model import AuthError
 
+    state: dict[str, Any] = {}  # the request's own, kept by the OAuth client (its step-ups)
     for attempt in range(1, MAX_AUTH_ATTEMPTS + 1):
         sent = dict(headers)
         try:
@@ -198,7 +199,8 @@ async def open_response(
             http_log.body(exchange, size)
             http_log.finish(exchange, f"HTTP {response.status_code}: handed to the OAuth client")
         try:
-            again = await auth.challenged(method, url, response.status_code, response.headers, attempt, sent=sent)
+            again = await auth.challenged(method, url, response.status_code, response.headers, attempt, sent=sent,
+                                          state=state)
         except AuthError as exc:
             raise TransportError(f"authorization failed: {exc}") from None
         if not again:
