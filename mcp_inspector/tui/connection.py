@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import anyio
 
+from ..core.auth.model import AuthLog
 from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
@@ -36,9 +37,12 @@ from .messages import (ConnectionChanged, ConnectionProblem, ConnectionStatus, I
                        ServerReady, SessionNotice, ToolsFetched)
 
 
-def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None):
-    """A transport for a spec (stdio, Streamable HTTP or legacy HTTP+SSE), HTTP exchanges into ``http_log``."""
-    return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=spec.insecure)
+def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None,
+                   auth_log: Any = None, auth_ui: Any = None):
+    """A transport for a spec (stdio, Streamable HTTP or legacy HTTP+SSE), HTTP exchanges into ``http_log``;
+    a URL's OAuth client writes its steps into ``auth_log`` and asks the user through ``auth_ui``."""
+    return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=spec.insecure,
+                   auth_log=auth_log, auth_ui=auth_ui)
 
 
 def describe_spec(spec: ServerSpec) -> str:
@@ -120,9 +124,12 @@ class Connection:
         self._shutting_down = False
         self._groups: set[int] = set()  # process groups started and not yet shut down
         # the OAuthManager of the last HTTP transport (kept after the run: the Auth view shows a failed
-        # flow), and the ui the app gives it (the print-mode modal)
+        # flow), the ui the app gives it (the print-mode modal), and the AuthLog of the server: one
+        # across reconnects, so the Auth view keeps every flow; a new one for another server
         self.auth: Any = None
         self.auth_ui: Any = None
+        self.auth_log: AuthLog = AuthLog()
+        self._auth_key: Any = None
 
     # -- control -------------------------------------------------------
     def request_stop(self) -> None:
@@ -197,10 +204,11 @@ class Connection:
             self.store.note(f"{reason}: {describe_spec(spec)}")
         closed = anyio.Event()
         try:
-            transport = make_transport(spec, self.max_frame_bytes, self.store.http_log)
+            if spec.key != self._auth_key:
+                self._auth_key = spec.key
+                self.auth_log = AuthLog()
+            transport = make_transport(spec, self.max_frame_bytes, self.store.http_log, self.auth_log, self.auth_ui)
             self.auth = getattr(transport, "auth", None)
-            if self.auth is not None and self.auth_ui is not None:
-                self.auth.ui = self.auth_ui
             session = make_session(transport, spec, store=self.store, timeout=self.timeout, handlers=self.handlers)
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))

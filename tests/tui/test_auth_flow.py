@@ -1,0 +1,223 @@
+"""The Auth view over real flows: the TUI connects to tests/servers/oauth_server.py (an
+authorization server and a protected MCP server on 127.0.0.1) with ``--oauth-open fetch``
+(or ``print``: the modal), and the view shows each step of the flow; no token, code, secret or
+verifier the server issued or saw reaches the screen, a step's detail or a copied step;
+restart step by step; clearing the stored credentials; a step-up as a second flow."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from mcp_inspector.core.auth.model import AuthSettings
+from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.screens.auth_prompt import AuthPromptScreen, ConfirmForgetScreen
+from mcp_inspector.tui.widgets.views.auth_view import AuthView
+
+from app_helpers import live_app, wait_for, wait_for_tools
+from traffic_apps import screen_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
+from auth_helpers import follow_authorization, start_oauth_server  # noqa: E402
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
+
+FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token"]
+
+
+@pytest.fixture
+def oauth_server():
+    started = []
+
+    def start(*args: str):
+        server = start_oauth_server(*args)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def oauth_app(server, mode: str = "fetch", store: str = "none", **settings):
+    spec = ServerSpec("oauth", url=server.url, transport="http", source="test",
+                      auth=AuthSettings(open_mode=mode, store=store, **settings))
+    return live_app(spec)
+
+
+def rendered(renderable) -> str:
+    console = Console(width=300, file=io.StringIO(), color_system=None, legacy_windows=False)
+    console.print(renderable)
+    return console.file.getvalue()
+
+
+async def show_auth(pilot, app) -> AuthView:
+    await pilot.press("0")
+    await wait_for(pilot, lambda: app.main.current_view == "auth", what="the Auth view")
+    view = app.main.query_one("#view-auth", AuthView)
+    await wait_for(pilot, lambda: view.step_list.option_count > 0, what="the steps")
+    return view
+
+
+def kinds(view: AuthView) -> list[str]:
+    return [step.kind for step, _ in view.steps()]
+
+
+async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_screen(oauth_server):
+    server = oauth_server("--jwt")
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the seven steps")
+        assert all(status == "ok" for _, status in view.steps()), [(s.kind, st) for s, st in view.steps()]
+        text = screen_text(app)
+        assert "Auth  authorized as client client-1 (dynamic) with scope mcp" in text
+        for number, kind in enumerate(FLOW, 1):
+            assert f" {number} ✓ {kind}" in text
+        # the token step (the newest, selected): grant, client authentication, scopes, the JWT's claims
+        detail = rendered(view.detail)
+        assert "Step 7 · token · ✓ ok" in detail
+        assert "grant type: authorization_code" in detail and "client auth: none" in detail
+        assert "scope asked: mcp" in detail and "scope granted: mcp" in detail
+        assert '"sub": "user-of-client-1"' in detail and '"aud": "' + server.url in detail
+        assert "exp " in detail and " UTC (in 60 min)" in detail
+        # every step, on screen, in its whole detail and copied as JSON: no secret of the run
+        secrets = server.secrets()
+        assert len(secrets) >= 4  # an access token, a refresh token, a code, its verifier
+        await pilot.press("home")
+        for number in range(1, len(FLOW) + 1):
+            await wait_for(pilot, lambda: view.selected_step() is not None and view.selected_step().number == number,
+                           what=f"step {number}")
+            await pilot.pause(0.05)
+            await pilot.press("c")
+            await wait_for(pilot, lambda: f'"number": {number},' in (app.clipboard or ""), what="the copy")
+            seen = screen_text(app) + rendered(view.detail) + app.clipboard
+            leaked = [secret for secret in secrets if secret in seen]
+            assert not leaked, (number, leaked)
+            await pilot.press("down")
+
+
+async def test_restart_step_by_step_waits_for_n_at_each_step(oauth_server):
+    server = oauth_server()
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the first flow")
+        await pilot.press("s", "r")
+        await wait_for(pilot, lambda: view.pending is not None, what="the first step held")
+        held = view.pending.kind
+        assert held == "resource-metadata"  # a restart has no 401 to start from
+        await wait_for(pilot, lambda: f"⏸ {held}" in screen_text(app), what="the waiting row")
+        assert "authorizing" in screen_text(app) and "step-by-step: n / enter runs the next step" in screen_text(app)
+        assert server.stats()["authorize"] == 1
+        ran = []
+        for _ in range(10):
+            step = view.pending
+            if step is None:
+                break
+            ran.append(step.kind)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: view.pending is not step, what=f"{step.kind} let go")
+            await wait_for(pilot, lambda: view.pending is not None or app.main.connection.auth.log.state != "authorizing",
+                           what="the next step or the end")
+        assert ran == FLOW[1:], ran
+        await wait_for(pilot, lambda: app.main.connection.auth.log.state == "authorized", what="authorized again")
+        assert server.stats()["authorize"] == 2
+        await wait_for(pilot, lambda: "─" * 20 in screen_text(app), what="the line between the flows")
+        await pilot.press("s")  # off again
+        assert app.main.connection.auth.log.gate is None
+
+
+async def test_d_asks_then_clears_the_stored_credentials(oauth_server, tmp_path):
+    server = oauth_server()
+    app = oauth_app(server, store="file")
+    store_dir = tmp_path / "state" / "mcp-inspector" / "auth"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the flow")
+        assert [p for p in store_dir.iterdir() if p.is_file()], "the tokens were stored"
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmForgetScreen), what="the question")
+        await pilot.press("n")  # keep them
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmForgetScreen), what="the question closed")
+        assert [p for p in store_dir.iterdir() if p.is_file()]
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmForgetScreen), what="the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not [p for p in store_dir.iterdir() if p.is_file()], what="the store emptied")
+        await wait_for(pilot, lambda: "credentials forgotten" in screen_text(app), what="the head line")
+        assert app.main.connection.auth.tokens is None
+        await wait_for(pilot, lambda: any("1 stored entry removed" in str(n.message) for n in app._notifications),
+                       what="what was removed")
+
+
+async def test_a_step_up_is_a_second_flow_after_a_line(oauth_server):
+    server = oauth_server()
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        session = app.main.connection.live
+        await session.call_tool("admin_action", {})
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view).count("challenge") == 2 and view.steps()[-1][0].kind == "token"
+                       and view.steps()[-1][1] == "ok", what="the step-up flow")
+        second = [step for step, _ in view.steps()][len(FLOW):]
+        assert second[0].kind == "challenge" and "403" in second[0].title
+        await pilot.press("home")
+        await wait_for(pilot, lambda: " 8 ✓ challenge" in screen_text(app), what="the second flow's rows")
+        lines = screen_text(app).splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith(" 8 ✓ challenge"))
+        assert lines[at - 1].startswith("───") and lines[at - 2].startswith(" 7 ✓ token")  # a line between
+        await wait_for(pilot, lambda: "with scope mcp admin" in screen_text(app) or "with scope admin mcp" in screen_text(app),
+                       what="the union of scopes")
+
+
+async def test_print_mode_asks_in_a_modal_and_the_pasted_redirect_authorizes(oauth_server):
+    server = oauth_server()
+    app = oauth_app(server, mode="print")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen), what="the modal")
+        url = app.screen.url
+        assert url.startswith(server.base + "/authorize?")
+        await wait_for(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app), what="the modal drawn")
+        location = await asyncio.to_thread(follow_authorization, url)
+        app.screen.query_one("#auth-prompt-input").value = location
+        await pilot.press("enter")
+        await wait_for_tools(pilot, app)
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the flow")
+        assert "code=" not in rendered(view.detail) or "•" in rendered(view.detail)
+        leaked = [secret for secret in server.secrets() if secret in screen_text(app) + rendered(view.detail)]
+        assert not leaked
+
+
+async def test_escape_in_the_print_modal_fails_the_flow_and_the_view_says_where(oauth_server):
+    server = oauth_server()
+    app = oauth_app(server, mode="print")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen), what="the modal")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.main.status_bar.status.state == "failed", what="the connection failed")
+        assert "authorization cancelled" in app.main.status_bar.status.detail
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: "failed at step 5: authorization cancelled" in screen_text(app), what="the head")
+        step, status = view.steps()[-1]
+        assert step.kind == "authorization" and status == "failed"
+        await pilot.press("r")  # the connection is gone: r connects again, and the new flow asks again
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen), what="the modal again")
+        location = await asyncio.to_thread(follow_authorization, app.screen.url)
+        app.screen.query_one("#auth-prompt-input").value = location
+        await pilot.press("enter")
+        await wait_for_tools(pilot, app)
+        await wait_for(pilot, lambda: "Auth  authorized as client client-" in screen_text(app), what="authorized")
+        # one AuthLog for the server across reconnects: the cancelled flow is still there, then the new one
+        assert kinds(view) == FLOW[:5] + FLOW, kinds(view)
+        assert [status for _, status in view.steps()][4] == "failed"
