@@ -85,7 +85,15 @@ def _loopback_ip_key(uri: str) -> tuple[str, str, str] | None:
 def _covers(stored: list[str], wanted: list[str]) -> bool:
     """Every wanted redirect URI is registered (a loopback IP one on any port)."""
     loose = {_loopback_ip_key(uri) for uri in stored} - {None}
-    return bool(wanted) and all(uri in stored or (_loopback_ip_key(uri) or 0) in loose for uri in wanted)
+    return all(uri in stored or (_loopback_ip_key(uri) or 0) in loose for uri in wanted)
+
+
+def _grant_registered(client: ClientInfo, grant: str) -> bool:
+    """The grant's grant type is among those the client was registered for (when known)."""
+    granted = (client.registration or {}).get("grant_types")
+    if not isinstance(granted, list):
+        return grant == "authorization_code" or client.registered_via != "dynamic"  # RFC 7591 default: authorization_code
+    return GRANT_TYPES.get(grant, GRANT_TYPES["authorization_code"])[0] in granted
 
 
 def _secret_expired(client: ClientInfo) -> bool:
@@ -181,7 +189,8 @@ async def _dynamic(http: AuthHttp, info: ServerAuthInfo, settings: AuthSettings,
         method = choose_token_auth_method(info, settings, has_secret=secret is not None,
                                           has_key=bool(settings.private_key_pem))
     registered_uris = document.get("redirect_uris") if document else None
-    if isinstance(registered_uris, list) and not _covers([u for u in registered_uris if isinstance(u, str)], redirect_uris):
+    if (isinstance(registered_uris, list) and redirect_uris
+            and not _covers([u for u in registered_uris if isinstance(u, str)], redirect_uris)):
         step.check(False, "The registered redirect_uris differ from the ones asked for", SPEC_DCR)
     step.details.update({"client_id": client_id, "client_secret": "(issued)" if secret else None,
                          "token_endpoint_auth_method": method})
@@ -231,7 +240,8 @@ async def register(http: AuthHttp, info: ServerAuthInfo, settings: AuthSettings,
 
     if stored is not None and stored.registered_via != "pre-registered":
         reuse = (stored.issuer is not None and stored.issuer == info.issuer
-                 and _covers(stored.redirect_uris, redirect_uris) and not _secret_expired(stored))
+                 and _covers(stored.redirect_uris, redirect_uris) and not _secret_expired(stored)
+                 and _grant_registered(stored, settings.grant))
         if reuse and stored.registered_via == "metadata-document" and stored.client_id != settings.client_metadata_url:
             reuse = False
         if reuse:

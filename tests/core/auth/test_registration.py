@@ -154,6 +154,15 @@ async def test_stored_client_reused_only_with_the_same_issuer_and_redirect_uris(
                              registration={"client_secret_expires_at": 1000})
         client, _ = await run_register(server_info(as_.url), stored=expired)
         assert client.client_id == "fresh" and len(as_.requests) == 4
+        # no redirect URI wanted (client credentials): reused when registered for that grant, else not
+        machine = ClientInfo("m2m", "s", "client_secret_basic", "dynamic", as_.url, [],
+                             registration={"grant_types": ["client_credentials"]})
+        client, _ = await run_register(server_info(as_.url), AuthSettings(grant="client_credentials"), stored=machine,
+                                       redirect_uris=[])
+        assert client is machine and len(as_.requests) == 4
+        client, _ = await run_register(server_info(as_.url), AuthSettings(grant="client_credentials"), stored=stored,
+                                       redirect_uris=[])
+        assert client.client_id == "fresh" and len(as_.requests) == 5
 
 
 async def test_client_id_metadata_document_when_supported():
