@@ -114,6 +114,18 @@ def test_expired_token_is_refreshed_not_reauthorized(oauth_server, env):
     assert_no_secret(server, result.stdout, result.stderr)
 
 
+def test_a_refused_refresh_falls_back_to_authorizing_again(oauth_server, env):
+    server = oauth_server("--expires-in", "1", "--refresh-fails")
+    ok(run(env, server, "tools"))
+    result = run(env, server, "call", "whoami")
+    ok(result)
+    stats = server.stats()
+    refreshes = [r for r in stats["token_requests"] if r["grant_type"] == "refresh_token"]
+    assert refreshes and all(r["outcome"] == "invalid_grant" for r in refreshes)
+    assert stats["authorize"] >= 2
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
 def test_without_refresh_tokens_an_expired_token_means_authorizing_again(oauth_server, env):
     server = oauth_server("--expires-in", "1", "--no-refresh")
     ok(run(env, server, "tools"))
@@ -208,7 +220,7 @@ def test_discovery_variants_a_client_must_handle(oauth_server, env, knobs, scope
 def test_pre_registered_client_and_scope_flag(oauth_server, env):
     server = oauth_server("--no-dcr", "--client", "ci-client:ci-secret-value:client_secret_basic")
     result = run(env, server, "call", "admin_action", "--client-id", "ci-client", "--client-secret", "ci-secret-value",
-                 "--scope", "mcp admin")
+                 "--scope", "mcp", "--scope", "admin")
     ok(result)
     assert "admin action done for ci-client" in result.stdout
     stats = server.stats()
@@ -235,3 +247,25 @@ def test_a_token_the_server_echoes_back_is_masked_in_the_recording(oauth_server,
     assert "you sent: Bearer" in result.stdout
     # (stdout is the result as the server sent it: the token it echoed is there, by the server's doing)
     assert_no_secret(server, result.stderr, record.read_text(encoding="utf-8"))
+
+
+def test_step_up_inside_a_legacy_session(oauth_server, env):
+    server = oauth_server()
+    result = run(env, server, "--era", "legacy", "call", "admin_action")
+    ok(result)
+    assert "admin action done" in result.stdout
+    stats = server.stats()
+    assert stats["mcp"]["403"] == 1 and stats["authorize"] == 2
+
+
+def test_client_credentials_with_the_secret_from_the_environment(oauth_server, env):
+    server = oauth_server("--client", "bot:bot-secret-value:client_secret_basic")
+    env = dict(env, MCP_INSPECTOR_CLIENT_SECRET="bot-secret-value")
+    result = run(env, server, "call", "whoami", "--oauth-grant", "client_credentials", "--client-id", "bot")
+    ok(result)
+    assert whoami(result)["client_id"] == "bot"
+    stats = server.stats()
+    assert stats["authorize"] == 0 and stats["token"]["client_credentials"] == 1
+    assert stats["token_requests"][0]["client_auth"] == "client_secret_basic"
+    assert stats["token_requests"][0]["resource"] == server.url
+    assert_no_secret(server, result.stdout, result.stderr)

@@ -400,6 +400,8 @@ class AuthServer:
             raise OAuthError("invalid_grant", "unknown refresh token")
         if grant.used:
             raise OAuthError("invalid_grant", "the refresh token was already used (rotated)")
+        if self.o.refresh_fails:
+            raise OAuthError("invalid_grant", "the refresh token was revoked")
         if grant.client_id != client.client_id:
             raise OAuthError("invalid_grant", "the refresh token was issued to another client")
         scopes = self.check_scopes(form.get("scope"), grant.scopes)

@@ -3,7 +3,7 @@
 Usage::
 
     python tests/servers/oauth_server.py [--port 0] [--exit-on-eof] [--access-log] [--jwt]
-        [--expires-in S] [--no-refresh] [--issuer-path /p] [--metadata-at-root] [--wrong-issuer]
+        [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p] [--metadata-at-root] [--wrong-issuer]
         [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage] [--no-dcr] [--dcr-auth-method M] [--deny]
         [--prm-at-root] [--no-challenge-metadata] [--no-challenge-scope] [--resource-optional]
         [--client ID:SECRET[:METHOD]]... [--mode stateful|stateless|json]
@@ -62,7 +62,8 @@ Broken variants (what a server author gets wrong):
 * ``--no-iss`` / ``--wrong-iss``: the redirect has no ``iss`` / another one (RFC 9207), although
   the metadata says ``authorization_response_iss_parameter_supported``.
 * ``--token-error 500|garbage``: the token endpoint answers 500 / a 200 HTML body.
-* ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens.
+* ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens;
+  ``--refresh-fails``: refresh tokens are issued, but every refresh answers ``invalid_grant``.
 * ``--no-dcr``: no registration endpoint; ``--deny``: /authorize redirects ``access_denied``.
 * ``--dcr-auth-method METHOD``: registration answers with that ``token_endpoint_auth_method``
   (and a ``client_secret`` unless ``none``) whatever the client asked (RFC 7591 §3.2.1 lets a
@@ -305,6 +306,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--jwt", action="store_true", help="ES256 JWT access tokens (keys at /jwks)")
     p.add_argument("--expires-in", type=int, default=3600, help="access token lifetime (s)")
     p.add_argument("--no-refresh", action="store_true", help="no refresh tokens, refresh_token grant refused")
+    p.add_argument("--refresh-fails", action="store_true", help="every refresh answers invalid_grant (revoked)")
     p.add_argument("--issuer-path", default="", help="a path for the issuer, e.g. /tenant")
     p.add_argument("--metadata-at-root", action="store_true", help="AS metadata only at the root well-known URL")
     p.add_argument("--wrong-issuer", action="store_true", help="the metadata's issuer is another URL")
