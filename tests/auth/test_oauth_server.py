@@ -229,3 +229,18 @@ def test_broken_variants(oauth_server, client):
     assert params["error"] == "access_denied"
     reply = client.post(server.base + "/token", data={"grant_type": "client_credentials", "client_id": "c1"})
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
+
+
+def test_more_broken_variants(oauth_server, client):
+    server = oauth_server("--wrong-state", "--as-unreachable", "--token-error", "huge", "--refresh-fails")
+    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == \
+        ["http://127.0.0.1:9"]
+    reg = register(client, server)
+    assert redirect_params(authorize(client, server, reg)[0])["state"] == "not-s-1"
+    reply = token(client, server, reg, grant_type="client_credentials", resource=server.url)
+    assert reply.status_code == 400 and len(reply.content) > 8_000_000
+    server = oauth_server("--refresh-fails")
+    reg = register(client, server)
+    tokens = code_flow(client, server, reg)
+    refused = token(client, server, reg, grant_type="refresh_token", refresh_token=tokens["refresh_token"])
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -276,7 +277,7 @@ class AuthServer:
             if not self.o.no_iss:
                 params["iss"] = iss
             if q.get("state") is not None:
-                params["state"] = q.get("state")
+                params["state"] = "not-" + q["state"] if self.o.wrong_state else q.get("state")
             sep = "&" if "?" in redirect_uri else "?"
             query = urlencode({k: v for k, v in params.items() if v is not None})
             return RedirectResponse(f"{redirect_uri}{sep}{query}", 302)
@@ -343,6 +344,14 @@ class AuthServer:
             record["outcome"] = "garbage"
             return Response(b"<html><body>Token service temporarily \xff unavailable", 200,
                             media_type="text/html")
+        if self.o.token_error == "huge":
+            record["outcome"] = "huge"
+            filler = "x" * (8 << 20)  # an 8 MB JSON document: a client must not read it all
+            return Response(f'{{"error": "server_error", "error_description": "{filler}"}}', 400,
+                            media_type="application/json")
+        if self.o.token_error == "hang":
+            record["outcome"] = "hang"
+            await anyio.sleep(3600)  # never answers (the client's time limit must end the flow)
         try:
             client, method = self.authenticate_client(request, form)
             record["client_auth"] = method

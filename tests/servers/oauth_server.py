@@ -4,7 +4,7 @@ Usage::
 
     python tests/servers/oauth_server.py [--port 0] [--exit-on-eof] [--access-log] [--jwt]
         [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p] [--metadata-at-root] [--wrong-issuer]
-        [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage] [--no-dcr] [--dcr-auth-method M] [--deny]
+        [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage|huge|hang] [--wrong-state] [--as-unreachable] [--no-dcr] [--dcr-auth-method M] [--deny]
         [--prm-at-root] [--no-challenge-metadata] [--no-challenge-scope] [--resource-optional]
         [--client ID:SECRET[:METHOD]]... [--mode stateful|stateless|json]
 
@@ -61,7 +61,11 @@ Broken variants (what a server author gets wrong):
 * ``--no-s256``: no ``code_challenge_methods_supported`` (clients must refuse: no PKCE).
 * ``--no-iss`` / ``--wrong-iss``: the redirect has no ``iss`` / another one (RFC 9207), although
   the metadata says ``authorization_response_iss_parameter_supported``.
-* ``--token-error 500|garbage``: the token endpoint answers 500 / a 200 HTML body.
+* ``--token-error 500|garbage|huge|hang``: the token endpoint answers 500 / a 200 HTML body /
+  an 8 MB JSON error / never.
+* ``--wrong-state``: the redirect's ``state`` is not the one sent.
+* ``--as-unreachable``: the PRM's ``authorization_servers`` is ``http://127.0.0.1:9`` (discard
+  port: nothing listens).
 * ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens;
   ``--refresh-fails``: refresh tokens are issued, but every refresh answers ``invalid_grant``.
 * ``--no-dcr``: no registration endpoint; ``--deny``: /authorize redirects ``access_denied``.
@@ -241,7 +245,8 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
                                      stateless_http=args.mode == "stateless")
 
     async def prm(request: Request) -> JSONResponse:
-        return JSONResponse({"resource": resource, "authorization_servers": [auth.issuer],
+        servers = ["http://127.0.0.1:9"] if args.as_unreachable else [auth.issuer]
+        return JSONResponse({"resource": resource, "authorization_servers": servers,
                              "scopes_supported": [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))],
                              "bearer_methods_supported": ["header"], "resource_name": NAME})
 
@@ -313,7 +318,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-s256", action="store_true", help="no code_challenge_methods_supported")
     p.add_argument("--no-iss", action="store_true", help="no iss in the authorization response")
     p.add_argument("--wrong-iss", action="store_true", help="another iss in the authorization response")
-    p.add_argument("--token-error", choices=("500", "garbage"), help="the token endpoint is broken")
+    p.add_argument("--token-error", choices=("500", "garbage", "huge", "hang"), help="the token endpoint is broken")
+    p.add_argument("--wrong-state", action="store_true", help="the redirect carries another state")
+    p.add_argument("--as-unreachable", action="store_true", help="the PRM names an authorization server nobody runs")
     p.add_argument("--no-dcr", action="store_true", help="no registration endpoint")
     p.add_argument("--dcr-auth-method", choices=("client_secret_basic", "client_secret_post", "none"),
                    help="registration answers with this token_endpoint_auth_method, whatever was asked")
