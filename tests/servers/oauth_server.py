@@ -2,16 +2,18 @@
 
 Usage::
 
-    python tests/servers/oauth_server.py [--port 0] [--exit-on-eof] [--access-log] [--jwt]
-        [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p] [--metadata-at-root] [--wrong-issuer]
-        [--no-s256] [--no-iss] [--wrong-iss] [--token-error 500|garbage|huge|hang] [--wrong-state] [--as-unreachable] [--no-dcr] [--dcr-auth-method M] [--deny]
-        [--prm-at-root] [--no-challenge-metadata] [--no-challenge-scope] [--resource-optional]
-        [--client ID:SECRET[:METHOD]]... [--mode stateful|stateless|json]
+    python tests/servers/oauth_server.py [--port 0] [--exit-on-eof] [--access-log] [--mode M]
+        [--jwt] [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p]
+        [--metadata-at-root] [--wrong-issuer] [--no-s256] [--no-iss] [--wrong-iss] [--wrong-state]
+        [--token-error 500|garbage|huge|hang] [--no-dcr] [--dcr-auth-method M] [--deny]
+        [--prm-at-root] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
+        [--resource-optional] [--client ID:SECRET[:METHOD]]...
 
 Prints ``PORT <n>``, then ``URL <MCP endpoint>``, ``ISSUER <issuer>`` and ``STATS <stats URL>`` on
 stdout once it accepts connections; logs go to stderr. Stops on SIGTERM/SIGINT, and with
-``--exit-on-eof`` when its stdin reaches EOF (like sdk_http_server.py). Tests start it with ``start_oauth_server(*args)`` of
-tests/auth/auth_helpers.py (or the ``oauth_server`` fixture of tests/auth/conftest.py).
+``--exit-on-eof`` when its stdin reaches EOF (like sdk_http_server.py). Tests start it with
+``start_oauth_server(*args)`` of tests/auth/auth_helpers.py (or the ``oauth_server`` fixture of
+tests/auth/conftest.py).
 
 The authorization server (tests/servers/oauth_as.py; issuer ``http://127.0.0.1:<port>`` plus
 ``--issuer-path``):
