@@ -275,3 +275,28 @@ def test_client_credentials_with_the_secret_from_the_environment(oauth_server, e
     assert stats["token_requests"][0]["client_auth"] == "client_secret_basic"
     assert stats["token_requests"][0]["resource"] == server.url
     assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_a_config_entry_auth_object(oauth_server, env, tmp_path):
+    server = oauth_server("--no-dcr", "--client", "cfg-client:cfg-secret-value:client_secret_post")
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"servers": {
+        "protected": {"type": "http", "url": server.url,
+                      "auth": {"clientId": "cfg-client", "clientSecret": "${CFG_SECRET}", "scope": ["mcp", "admin"],
+                               "clientAuthMethod": "client_secret_post",
+                               "oauthOpen": "fetch"}},
+        "plain": {"type": "http", "url": server.url, "auth": False}}}), encoding="utf-8")
+    env = dict(env, CFG_SECRET="cfg-secret-value")
+    record = tmp_path / "cfg.jsonl"
+    result = cli(env, "--config", str(config), "--server", "protected", "--record", str(record), "call", "admin_action")
+    ok(result)
+    assert "admin action done for cfg-client" in result.stdout
+    stats = server.stats()
+    assert stats["authorize"] == 1 and stats["mcp"]["403"] == 0
+    assert stats["token_requests"][0]["client_auth"] == "client_secret_post"
+    assert_no_secret(server, result.stdout, result.stderr, record.read_text(encoding="utf-8"))
+    refused = cli(env, "--config", str(config), "--server", "plain", "tools")
+    assert refused.returncode == 3, refused.stderr
+    assert_no_traceback(refused)
+    assert "401" in refused.stderr
+    assert server.stats()["authorize"] == 1
