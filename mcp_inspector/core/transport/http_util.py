@@ -147,6 +147,18 @@ def auth_challenge_status(response: httpx2.Response) -> bool:
     return status == 400 and "dpop-nonce" in response.headers
 
 
+def auth_refusal(response: httpx2.Response) -> str:
+    """What a 401 or a 403 with a challenge says, for an error message ("" for other answers)."""
+    status = response.status_code
+    challenge = ", ".join(response.headers.get_list("www-authenticate"))
+    shown = f": WWW-Authenticate {printable(challenge[:200])}" if challenge else ""
+    if status == 401:
+        return f" (the server wants authorization{shown})"
+    if status == 403 and "insufficient_scope" in challenge.lower():
+        return f" (the token's scope is not enough{shown})"
+    return ""
+
+
 async def open_response(
     client: httpx2.AsyncClient,
     method: str,

@@ -24,7 +24,7 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_util import (
-    AuthHook, check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
+    AuthHook, auth_refusal, check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
     read_error_body, redact, secret_values, status_text,
 )
 from .sse_events import SseParser
@@ -330,7 +330,8 @@ class LegacySseTransport(Transport):
             self._finish(exchange)
             return
         self._finish(exchange, status_text(response))
-        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body, self._secrets)}", response.status_code, exchange)
+        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body, self._secrets)}{auth_refusal(response)}",
+                          response.status_code, exchange)
 
     def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None) -> None:
         if self._closing:

@@ -39,8 +39,8 @@ from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_headers import body_protocol_version, standard_headers
 from .http_util import (
-    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, AuthHook, check_url, content_type, describe_error, id_key as _key, is_modern,
-    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, printable, quote_body, read_capped, read_error_body,
+    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, AuthHook, auth_refusal, check_url, content_type, describe_error, id_key as _key, is_modern,
+    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, quote_body, read_capped, read_error_body,
     redact, secret_values,
     set_header as _set, status_text, LazyEvent, StreamState,
 )
@@ -419,9 +419,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 self._undelivered(msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange)
             return
         reason = f"{status_text(response)}: {quote_body(body, self._secrets)}"
-        if status == 401:
-            challenge = response.headers.get("www-authenticate")
-            reason += " (the server wants authorization" + (f": WWW-Authenticate {printable(challenge[:200])})" if challenge else ")")
+        reason += auth_refusal(response)
         self._undelivered(msg_id, reason, status, exchange, legacy_hint=status in LEGACY_HINT_STATUSES)
 
     def _body(self, exchange: HttpExchange | None, size: int) -> None:
