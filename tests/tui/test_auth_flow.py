@@ -2,7 +2,7 @@
 authorization server and a protected MCP server on 127.0.0.1) with ``--oauth-open fetch``
 (or ``print``: the modal), and the view shows each step of the flow; no token, code, secret or
 verifier the server issued or saw reaches the screen, a step's detail or a copied step;
-restart step by step; clearing the stored credentials; a step-up as a second flow."""
+restart step by step; clearing the stored credentials; a step-up and a refresh as flows of their own."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from rich.console import Console
 from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.screens.auth_prompt import AuthPromptScreen, ConfirmForgetScreen
+from mcp_inspector.tui.widgets.views.auth.step_text import step_detail
 from mcp_inspector.tui.widgets.views.auth_view import AuthView
 
 from app_helpers import live_app, wait_for, wait_for_tools
@@ -221,3 +222,28 @@ async def test_escape_in_the_print_modal_fails_the_flow_and_the_view_says_where(
         # one AuthLog for the server across reconnects: the cancelled flow is still there, then the new one
         assert kinds(view) == FLOW[:5] + FLOW, kinds(view)
         assert [status for _, status in view.steps()][4] == "failed"
+
+
+async def test_a_refresh_is_its_own_flow_with_the_token_kept_out_of_sight(oauth_server):
+    server = oauth_server("--expires-in", "1")  # expired at once: the next request refreshes first
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        await asyncio.sleep(1.5)  # past the token's expiry
+        await app.main.connection.live.call_tool("echo", {"text": "hi"})
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: "refresh" in kinds(view) and all(st != "running" for _, st in view.steps()),
+                       what="a refresh step")
+        step = next(step for step, _ in view.steps() if step.kind == "refresh")
+        assert step.status == "ok" and step.details.get("grant_type") == "refresh_token"
+        assert server.stats()["token"]["refresh_token"] >= 1
+        await wait_for(pilot, lambda: "authorized as client client-1 (dynamic) with scope mcp · access token refreshed"
+                       in screen_text(app), what="the head after the refresh")
+        lines = screen_text(app).splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith(f" {step.number} ✓ refresh"))
+        assert lines[at - 1].startswith("───")  # a flow of its own
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "· refresh ·" in rendered(view.detail), what="the refresh detail")
+        seen = screen_text(app) + "".join(rendered(step_detail(step)) for step, _ in view.steps())
+        leaked = [secret for secret in server.secrets() if secret in seen]
+        assert not leaked
