@@ -24,7 +24,7 @@ from app_helpers import live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
-from auth_helpers import follow_authorization, start_oauth_server  # noqa: E402
+from auth_helpers import follow_authorization, install_fake_browser, start_oauth_server  # noqa: E402
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -189,6 +189,8 @@ async def test_print_mode_asks_in_a_modal_and_the_pasted_redirect_authorizes(oau
         url = app.screen.url
         assert url.startswith(server.base + "/authorize?")
         await wait_for(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app), what="the modal drawn")
+        await pilot.pause(0.2)
+        assert not app._notifications  # the modal says it: no toast repeating the URL beside it
         location = await asyncio.to_thread(follow_authorization, url)
         app.screen.query_one("#auth-prompt-input").value = location
         await pilot.press("enter")
@@ -247,3 +249,38 @@ async def test_a_refresh_is_its_own_flow_with_the_token_kept_out_of_sight(oauth_
         seen = screen_text(app) + "".join(rendered(step_detail(step)) for step, _ in view.steps())
         leaked = [secret for secret in server.secrets() if secret in seen]
         assert not leaked
+
+
+async def test_a_flow_stopped_while_the_modal_asks_takes_the_modal_away(oauth_server):
+    server = oauth_server()
+    app = oauth_app(server, mode="print")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen), what="the modal")
+        first = app.screen
+        app.action_reconnect()  # ctrl+r: the connection (and its flow) is stopped, a new one starts
+        await wait_for(pilot, lambda: not first.is_attached, what="the first modal gone")
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen) and app.screen is not first,
+                       what="the new flow's modal")
+        assert len(app.screen_stack) == 2  # the main screen and one modal, not a pile
+
+
+async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oauth_server, tmp_path, monkeypatch):
+    import json
+    import webbrowser
+
+    browser, browser_log = install_fake_browser(tmp_path / "browser")
+    monkeypatch.setenv("BROWSER", browser)
+    monkeypatch.setenv("FAKE_BROWSER_LOG", str(browser_log))
+    monkeypatch.setattr(webbrowser, "_tryorder", None)  # webbrowser reads $BROWSER again
+    server = oauth_server()
+    app = oauth_app(server, mode="browser")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: any("Opened the browser to authorize" in str(n.message) for n in app._notifications),
+                       what="the notification")
+        await wait_for_tools(pilot, app)
+        view = await show_auth(pilot, app)
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the flow")
+        step = next(step for step, _ in view.steps() if step.kind == "authorization")
+        assert "(only during this flow)" in rendered(step_detail(step))
+        seen = json.loads(browser_log.read_text().splitlines()[-1])
+        assert seen.get("listener_status") == 200, seen

@@ -163,9 +163,11 @@ class TuiAuthUi:
 
     def __init__(self, app: App) -> None:
         self.app = app
+        self._said: str | None = None  # what say() will notify, unless the modal asks at once
 
     async def ask_redirect_url(self, url: str, redirect_uri: str | None = None) -> str:
         """Open the modal and wait for the redirect URL; AuthError("authorization cancelled") on escape."""
+        self._said = None  # the modal says it all (print mode says "open this URL" just before)
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[str | None] = loop.create_future()
 
@@ -186,4 +188,11 @@ class TuiAuthUi:
         return value
 
     def say(self, text: str) -> None:
-        self.app.notify(text, title="Authorization", markup=False, timeout=6)
+        """A notification (browser mode: the URL opened, in case no browser came up)."""
+        self._said = text
+        self.app.call_later(self._notify, text)
+
+    def _notify(self, text: str) -> None:
+        if self._said == text:
+            self._said = None
+            self.app.notify(text, title="Authorization", markup=False, timeout=10)
