@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,12 @@ from auth_helpers import assert_no_traceback, cli, cli_pasting_redirect, files_t
 
 def run(env: dict[str, str], server, *args: str, mode: str = "fetch", **kwargs):
     return cli(env, *args, "--url", server.url, "--oauth-open", mode, **kwargs)
+
+
+def let_tokens_expire() -> None:
+    """With ``--expires-in 1``: wait until the last token is expired at the server too, so what the
+    next run does does not depend on how fast it starts (a wait, not a timed assertion)."""
+    time.sleep(1.5)
 
 
 def ok(result) -> None:
@@ -105,6 +112,7 @@ def test_step_up_reauthorizes_with_the_union_of_scopes(oauth_server, env):
 def test_expired_token_is_refreshed_not_reauthorized(oauth_server, env):
     server = oauth_server("--expires-in", "1")
     ok(run(env, server, "tools"))
+    let_tokens_expire()
     result = run(env, server, "call", "whoami")
     ok(result)
     stats = server.stats()
@@ -117,6 +125,7 @@ def test_expired_token_is_refreshed_not_reauthorized(oauth_server, env):
 def test_a_refused_refresh_falls_back_to_authorizing_again(oauth_server, env):
     server = oauth_server("--expires-in", "1", "--refresh-fails")
     ok(run(env, server, "tools"))
+    let_tokens_expire()
     result = run(env, server, "call", "whoami")
     ok(result)
     stats = server.stats()
@@ -129,6 +138,7 @@ def test_a_refused_refresh_falls_back_to_authorizing_again(oauth_server, env):
 def test_without_refresh_tokens_an_expired_token_means_authorizing_again(oauth_server, env):
     server = oauth_server("--expires-in", "1", "--no-refresh")
     ok(run(env, server, "tools"))
+    let_tokens_expire()
     ok(run(env, server, "call", "whoami"))
     stats = server.stats()
     assert stats["token"]["refresh_token"] == 0
@@ -190,6 +200,7 @@ def test_no_secret_in_output_recording_or_export(oauth_server, env, tmp_path):
     record = tmp_path / "run.jsonl"
     first = run(env, server, "--record", str(record), "call", "whoami")
     ok(first)
+    let_tokens_expire()
     record2 = tmp_path / "run2.jsonl"
     second = run(env, server, "--record", str(record2), "call", "admin_action")  # refresh, then step-up
     ok(second)
