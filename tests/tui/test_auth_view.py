@@ -179,6 +179,7 @@ async def test_80x24_puts_the_detail_under_the_list():
 
 @pytest.mark.parametrize(("transport", "source", "said"), [
     ("stdio", None, "not an HTTP server"),
+    ("recording", None, "This is a recording (--open)"),
     ("http", None, "This server did not ask for authorization"),
     ("http", "log", "This server did not ask for authorization: no request was answered with 401"),
 ])

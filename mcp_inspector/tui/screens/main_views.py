@@ -124,7 +124,8 @@ class ViewsMixin:
             from ..widgets.views.auth_view import AuthView
 
             connection = self.connection
-            return AuthView(lambda: connection.auth, lambda: connection.status.transport,
+            read_only = self.read_only
+            return AuthView(lambda: connection.auth, lambda: "recording" if read_only else connection.status.transport,
                             spec_url=lambda: connection.spec.url if connection.spec is not None else None,
                             id="view-auth")
         raise ValueError(name)

@@ -69,7 +69,9 @@ def head_text(log: AuthLog | None, transport: str, waiting: bool, step_mode: boo
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Auth  ", style="bold")
     if log is None or (not log.steps and log.state == "none"):
-        if transport == "stdio":
+        if transport == "recording":
+            text.append("a recording: authorization is shown on a live connection")
+        elif transport == "stdio":
             text.append("not an HTTP server: stdio servers are not authorized with OAuth")
         elif log is None:
             text.append("no authorization for this connection")
@@ -99,6 +101,9 @@ def head_text(log: AuthLog | None, transport: str, waiting: bool, step_mode: boo
 
 def none_text(log: AuthLog | None, transport: str, spec_url: str | None) -> str:
     """What the view says when there is no step to show."""
+    if transport == "recording":
+        return ("This is a recording (--open): the Auth view shows the authorization flows of a live connection "
+                "to a remote server (mcp-inspector --url URL).")
     if transport == "stdio" or (transport == "" and spec_url is None and log is None):
         return ("This server runs over stdio: it is not an HTTP server, so there is no authorization to show. "
                 "The Auth view shows the OAuth flow of a remote server (mcp-inspector --url URL) that answers 401.")
