@@ -65,8 +65,12 @@ def start_oauth_server(*args: str) -> OAuthServer:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     running = _launch(oauth_server_command(*args), env, find_port, "/mcp", "oauth")
     server = OAuthServer(running.process, running.log_path, running.url, running.port)
-    match = re.search(r"^ISSUER (\S+)$", server.log(), re.MULTILINE)
+    log = server.log()
+    match = re.search(r"^ISSUER (\S+)$", log, re.MULTILINE)
     server.issuer = match.group(1) if match else server.base
+    match = re.search(r"^URL (\S+)$", log, re.MULTILINE)
+    if match:  # /mcp, or /sse with --mode sse
+        server.url = match.group(1)
     return server
 
 

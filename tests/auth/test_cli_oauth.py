@@ -311,3 +311,17 @@ def test_a_config_entry_auth_object(oauth_server, env, tmp_path):
     assert_no_traceback(refused)
     assert "401" in refused.stderr
     assert server.stats()["authorize"] == 1
+
+
+def test_the_legacy_sse_transport_authorizes_and_steps_up(oauth_server, env):
+    server = oauth_server("--mode", "sse")
+    assert server.url.endswith("/sse")
+    result = run(env, server, "--transport", "sse", "call", "whoami")
+    ok(result)
+    assert whoami(result)["resource"] == server.url
+    stepped = run(env, server, "--transport", "sse", "call", "admin_action")
+    ok(stepped)
+    assert "admin action done" in stepped.stdout
+    stats = server.stats()
+    assert stats["authorize"] == 2 and stats["mcp"]["403"] == 1
+    assert set(stats["authorize_requests"][-1]["scope"].split()) == {"mcp", "admin"}

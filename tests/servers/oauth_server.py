@@ -41,7 +41,9 @@ The authorization server (tests/servers/oauth_as.py; issuer ``http://127.0.0.1:<
   request, and ``secrets``: every access token, refresh token, code, client secret and
   code_verifier seen, so a test can check none of them reached a screen or a file.
 
-The protected MCP server (the ``mcp`` SDK's Streamable HTTP, ``--mode``, at ``/mcp``):
+The protected MCP server (the ``mcp`` SDK's Streamable HTTP at ``/mcp``; ``--mode`` stateful,
+stateless or json; ``--mode sse``: the legacy HTTP+SSE transport, ``GET /sse`` and ``POST
+/messages/``, both protected, its resource ``/sse``):
 
 * every request needs ``Authorization: Bearer <access token>`` issued by this server, not
   expired, with scope ``mcp``; otherwise 401 with ``WWW-Authenticate: Bearer
@@ -149,7 +151,9 @@ class ProtectedResource:
         self.app = app
         self.auth = auth
         self.args = args
-        self.mcp_path = args.path
+        # the paths that need a token: the MCP endpoint (and, for the legacy SSE transport, where
+        # its messages are posted)
+        self.protected = {args.path.rstrip("/")} | ({"/messages"} if args.mode == "sse" else set())
         self.mcp_url = mcp_url
         self.prm_url = prm_url
         auth.stats["mcp"] = {"401": 0, "403": 0, "ok": 0}
@@ -175,7 +179,7 @@ class ProtectedResource:
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"].rstrip("/") != self.mcp_path.rstrip("/"):
+        if scope["type"] != "http" or scope["path"].rstrip("/") not in self.protected:
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         header = headers.get("authorization", "")
@@ -243,8 +247,11 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
     prm_path = "/.well-known/oauth-protected-resource" + ("" if args.prm_at_root else args.path)
     resource = base if args.prm_at_root else mcp_url
     auth = AuthServer(args, base, [mcp_url, resource])
-    app = server.streamable_http_app(streamable_http_path=args.path, json_response=args.mode == "json",
-                                     stateless_http=args.mode == "stateless")
+    if args.mode == "sse":
+        app = server.sse_app()
+    else:
+        app = server.streamable_http_app(streamable_http_path=args.path, json_response=args.mode == "json",
+                                         stateless_http=args.mode == "stateless")
 
     async def prm(request: Request) -> JSONResponse:
         servers = ["http://127.0.0.1:9"] if args.as_unreachable else [auth.issuer]
@@ -307,7 +314,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--path", default="/mcp")
-    p.add_argument("--mode", choices=("stateful", "stateless", "json"), default="stateful")
+    p.add_argument("--mode", choices=("stateful", "stateless", "json", "sse"), default="stateful")
     p.add_argument("--exit-on-eof", action="store_true", help="stop when stdin reaches EOF (the parent died)")
     p.add_argument("--access-log", action="store_true", help="an ACCESS line per HTTP request on stderr")
     p.add_argument("--jwt", action="store_true", help="ES256 JWT access tokens (keys at /jwks)")
@@ -333,6 +340,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--resource-optional", action="store_true", help="accept requests without resource")
     p.add_argument("--client", action="append", metavar="ID:SECRET[:METHOD]", help="a pre-registered client")
     args = p.parse_args(argv)
+    if args.mode == "sse":
+        args.path = "/sse"
     if args.metadata_at_root and not args.issuer_path:
         args.issuer_path = "/tenant"
     args.scopes_supported = [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))]
