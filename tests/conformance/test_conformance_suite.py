@@ -37,6 +37,7 @@ def test_the_runs_cover_every_scenario_at_each_version_it_applies_to():
     assert len(run_suite.AUTH_RUNS) == 50
 
 
+@pytest.mark.timeout(900)  # 63 runs, 4 at a time: about 2 minutes here
 def test_every_conformance_run_passes():
     outcomes = run_suite.run_many(run_suite.RUNS)
     failed = [outcome for outcome in outcomes if not outcome.passed]
