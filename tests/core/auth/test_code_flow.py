@@ -294,3 +294,15 @@ async def test_browser_mode_opens_browser_and_the_listener_is_gone_after(tmp_pat
     port = urlsplit(holder[0].redirect_uri).port
     assert not _port_open(port)
     assert "only during this flow" in log.steps[0].details["listener"]
+
+
+@pytest.mark.parametrize("location,words", [
+    ("/authorize?again=1", "more than 5 redirects"),
+    ("javascript:alert(1)", "neither our redirect URI nor an http(s) page"),
+])
+async def test_fetch_mode_bounds_a_hostile_servers_redirects(location, words):
+    with DocServer() as server:
+        server.get("/authorize", raw(302, "", Location=location))
+        error, _ = await run_flow(info_for(server.url), lambda http: FetchOpener(http, AuthSettings()))
+    assert isinstance(error, AuthError) and words in str(error), error
+    assert len(server.requests) <= 6

@@ -347,3 +347,16 @@ async def test_prepare_without_tokens_adds_nothing_and_a_flow_error_is_an_auth_e
         assert headers == {}
         with pytest.raises(AuthError, match="not attached"):
             await manager.authorize()
+
+
+async def test_a_token_endpoint_that_never_answers_ends_at_the_flows_limit():
+    from as_fixture import HANG
+
+    with Mini() as mini:
+        mini.server.post("/token", HANG)
+        manager = manager_for(mini, flow_timeout=1.0)
+        async with httpx2.AsyncClient() as client:
+            manager.attach(client)
+            with pytest.raises(TransportError, match="did not finish within 1 s"):
+                await post(client, manager, f"{mini.url}/mcp")
+        assert manager.log.state == "failed" and not manager.authorizing
