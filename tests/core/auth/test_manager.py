@@ -360,3 +360,16 @@ async def test_a_token_endpoint_that_never_answers_ends_at_the_flows_limit():
             with pytest.raises(TransportError, match="did not finish within 1 s"):
                 await post(client, manager, f"{mini.url}/mcp")
         assert manager.log.state == "failed" and not manager.authorizing
+
+
+async def test_a_redirect_to_another_origin_does_not_carry_the_token():
+    with Mini() as mini, DocServer() as other:
+        other.post("/mcp", json_answer({"jsonrpc": "2.0", "id": 1, "result": {}}))
+        mini.policy = lambda seen, scopes: raw(307, "", Location=f"{other.url}/mcp")
+        manager = manager_for(mini)
+        async with httpx2.AsyncClient() as client:
+            manager.attach(client)
+            assert (await post(client, manager, f"{mini.url}/mcp"))[0] == 200
+        [seen] = other.requests
+        assert "authorization" not in seen.headers and "dpop" not in seen.headers
+        assert mini.count("/authorize") == 1
