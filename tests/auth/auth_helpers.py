@@ -22,7 +22,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 if str(TESTS_DIR) not in sys.path:
@@ -103,11 +103,12 @@ def _controlling_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess, str]:
+def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60,
+                         paste: Callable[[str], str] = lambda location: location) -> tuple[subprocess.CompletedProcess, str]:
     """Run the CLI in ``--oauth-open print`` mode as a person would: wait for the authorization URL
     it prints (stdout or stderr), open it (``follow_authorization``), and type the redirect's
-    address on its terminal (a pty: the CLI reads the pasted URL from /dev/tty). Returns the run
-    and the URL it printed."""
+    address (or ``paste(address)``: a person's mistake) on its terminal (a pty: the CLI reads the
+    pasted URL from /dev/tty). Returns the run and the URL it printed."""
     master, slave = pty.openpty()
     try:
         process = subprocess.Popen([PYTHON, "-m", "mcp_inspector", *map(str, args)], stdin=slave,
@@ -147,7 +148,7 @@ def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60) -
         match = AUTHORIZE_URL.search(text())
         if match:
             url = match.group(0)
-            os.write(master, follow_authorization(url).encode() + b"\n")
+            os.write(master, paste(follow_authorization(url)).encode() + b"\n")
         process.wait(timeout)
     finally:
         if process.poll() is None:

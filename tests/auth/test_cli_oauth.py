@@ -77,6 +77,26 @@ def test_print_mode_takes_the_pasted_redirect(oauth_server, env):
     assert_no_secret(server, result.stdout, result.stderr)
 
 
+PASTE_MISTAKES = [
+    (lambda location: "I authorized, now what?", "redirect"),
+    (lambda location: location.replace("state=", "state=x"), "state"),
+    (lambda location: location.split("?")[0], "code"),
+]
+
+
+@pytest.mark.parametrize("paste,word", PASTE_MISTAKES, ids=["not-a-url", "other-state", "no-parameters"])
+def test_print_mode_a_wrong_paste_is_a_clear_error(oauth_server, env, paste, word):
+    server = oauth_server()
+    result, url = cli_pasting_redirect(env, "tools", "--url", server.url, "--oauth-open", "print", paste=paste)
+    assert url, result.stderr
+    assert result.returncode not in (0, 70), result.stderr
+    assert_no_traceback(result)
+    last = result.stderr.strip().splitlines()[-1]
+    assert word in last.lower(), result.stderr
+    assert server.stats()["token"]["authorization_code"] == 0
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
 def test_browser_mode_loopback_listener_gone_after_the_flow(oauth_server, env, tmp_path):
     server = oauth_server()
     browser, log = install_fake_browser(tmp_path / "browser")
@@ -107,6 +127,12 @@ def test_step_up_reauthorizes_with_the_union_of_scopes(oauth_server, env):
     # the wider token is stored: the next call needs no authorization
     ok(run(env, server, "call", "whoami"))
     assert server.stats()["authorize"] == 2
+    status = cli(env, "auth", "status", server.url, "--json")
+    ok(status)
+    [entry] = json.loads(status.stdout)
+    assert set(entry["scope"].split()) == {"mcp", "admin"} and entry["refresh_token"] is True
+    assert entry["issuer"] == server.issuer and entry["registered_via"] == "dynamic"
+    assert_no_secret(server, status.stdout, status.stderr)
 
 
 def test_expired_token_is_refreshed_not_reauthorized(oauth_server, env):
