@@ -183,6 +183,7 @@ BROKEN = [
     (("--token-error", "hang"), "--oauth-timeout"),
     (("--metadata-at-root",), "authorization server metadata"),
     (("--as-unreachable",), "connect"),
+    (("--prm-resource", "https://elsewhere.example/mcp"), "resource"),
     (("--deny",), "access_denied"),
     (("--no-dcr",), "register"),
 ]

@@ -6,7 +6,7 @@ Usage::
         [--jwt] [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p]
         [--metadata-at-root] [--wrong-issuer] [--no-s256] [--no-iss] [--wrong-iss] [--wrong-state]
         [--token-error 500|garbage|huge|hang] [--no-dcr] [--dcr-auth-method M] [--deny]
-        [--prm-at-root] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
+        [--prm-at-root] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
         [--resource-optional] [--client ID:SECRET[:METHOD]]...
 
 Prints ``PORT <n>``, then ``URL <MCP endpoint>``, ``ISSUER <issuer>`` and ``STATS <stats URL>`` on
@@ -68,6 +68,8 @@ Broken variants (what a server author gets wrong):
 * ``--token-error 500|garbage|huge|hang``: the token endpoint answers 500 / a 200 HTML body /
   an 8 MB JSON error / never.
 * ``--wrong-state``: the redirect's ``state`` is not the one sent.
+* ``--prm-resource URL``: the PRM's ``resource`` is another resource than the MCP server (clients
+  must not use it: RFC 9728 §3.3).
 * ``--as-unreachable``: the PRM's ``authorization_servers`` is ``http://127.0.0.1:9`` (discard
   port: nothing listens).
 * ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens;
@@ -255,7 +257,7 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
 
     async def prm(request: Request) -> JSONResponse:
         servers = ["http://127.0.0.1:9"] if args.as_unreachable else [auth.issuer]
-        return JSONResponse({"resource": resource, "authorization_servers": servers,
+        return JSONResponse({"resource": args.prm_resource or resource, "authorization_servers": servers,
                              "scopes_supported": [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))],
                              "bearer_methods_supported": ["header"], "resource_name": NAME})
 
@@ -335,6 +337,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="registration answers with this token_endpoint_auth_method, whatever was asked")
     p.add_argument("--deny", action="store_true", help="/authorize answers access_denied")
     p.add_argument("--prm-at-root", action="store_true", help="protected resource metadata only at the root")
+    p.add_argument("--prm-resource", metavar="URL", help="the PRM's resource is this (a mismatch) instead of the MCP URL")
     p.add_argument("--no-challenge-metadata", action="store_true", help="no resource_metadata in the 401")
     p.add_argument("--no-challenge-scope", action="store_true", help="no scope in the 401")
     p.add_argument("--resource-optional", action="store_true", help="accept requests without resource")
