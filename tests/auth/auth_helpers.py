@@ -48,7 +48,9 @@ class OAuthServer(RunningServer):
 
     def secrets(self) -> list[str]:
         """Every access token, refresh token, code, client secret and code_verifier of the run."""
-        return [s for values in self.stats()["secrets"].values() for s in values]
+        stats = self.stats()
+        groups = [stats["secrets"], stats.get("as2", {}).get("secrets", {})]  # as2: after /_migrate
+        return [s for group in groups for values in group.values() for s in values]
 
 
 def oauth_server_command(*args: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -352,3 +353,19 @@ def test_the_legacy_sse_transport_authorizes_and_steps_up(oauth_server, env):
     stats = server.stats()
     assert stats["authorize"] == 2 and stats["mcp"]["403"] == 1
     assert set(stats["authorize_requests"][-1]["scope"].split()) == {"mcp", "admin"}
+
+
+def test_a_new_authorization_server_means_registering_again(oauth_server, env):
+    server = oauth_server()
+    ok(run(env, server, "tools"))
+    urllib.request.urlopen(urllib.request.Request(server.base + "/_migrate", method="POST"), timeout=10).close()
+    result = run(env, server, "call", "whoami")
+    ok(result)
+    assert whoami(result)["client_id"].startswith("as2-client-")
+    stats = server.stats()
+    assert stats["as2"]["register"] == 1 and stats["as2"]["authorize"] == 1
+    assert stats["as2"]["authorize_requests"][0]["client_id"].startswith("as2-client-")
+    status = cli(env, "auth", "status", server.url, "--json")
+    ok(status)
+    assert json.loads(status.stdout)[0]["issuer"] == server.base + "/as2"
+    assert_no_secret(server, result.stdout, result.stderr, status.stdout)

@@ -244,3 +244,30 @@ def test_more_broken_variants(oauth_server, client):
     tokens = code_flow(client, server, reg)
     refused = token(client, server, reg, grant_type="refresh_token", refresh_token=tokens["refresh_token"])
     assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"
+
+
+def test_migrate_to_a_second_authorization_server(oauth_server, client):
+    server = oauth_server()
+    reg = register(client, server)
+    old = code_flow(client, server, reg)
+    assert client.post(server.base + "/_migrate").json()["issuer"] == server.base + "/as2"
+    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == \
+        [server.base + "/as2"]
+    assert mcp_call(client, server, old["access_token"]).status_code == 401
+    meta = client.get(server.base + "/.well-known/oauth-authorization-server/as2").json()
+    assert meta["issuer"] == server.base + "/as2" and meta["token_endpoint"] == server.base + "/as2/token"
+    response = client.post(meta["registration_endpoint"], json={"redirect_uris": [CALLBACK],
+                                                                "token_endpoint_auth_method": "none"})
+    reg2 = response.json()
+    assert reg2["client_id"] == "as2-client-1"
+    verifier, challenge = pkce()
+    redirect = client.get(meta["authorization_endpoint"], params={
+        "response_type": "code", "client_id": reg2["client_id"], "redirect_uri": CALLBACK, "code_challenge": challenge,
+        "code_challenge_method": "S256", "state": "s", "resource": server.url})
+    params = redirect_params(redirect)
+    assert params["iss"] == server.base + "/as2"
+    tokens = client.post(meta["token_endpoint"], data={
+        "grant_type": "authorization_code", "code": params["code"], "redirect_uri": CALLBACK, "code_verifier": verifier,
+        "client_id": reg2["client_id"], "resource": server.url}).json()
+    assert json.loads(result_text(mcp_call(client, server, tokens["access_token"])))["client_id"] == "as2-client-1"
+    assert server.stats()["as2"]["authorize"] == 1 and tokens["access_token"] in server.secrets()

@@ -84,10 +84,14 @@ class OAuthError(Exception):
 class AuthServer:
     """The authorization server's state and routes. ``base_url``: ``http://127.0.0.1:<port>``."""
 
-    def __init__(self, options: Any, base_url: str, resources: list[str]) -> None:
+    def __init__(self, options: Any, base_url: str, resources: list[str], prefix: str = "") -> None:
+        """``prefix``: a path before every endpoint and the issuer's path (a second authorization
+        server in the same process, for a migration), else ``--issuer-path`` and endpoints at the root."""
         self.o = options
         self.base_url = base_url
-        self.issuer = base_url + (options.issuer_path or "")
+        self.prefix = prefix
+        self.issuer = base_url + (prefix or options.issuer_path or "")
+        self.others: dict[str, "AuthServer"] = {}  # more authorization servers, shown in the stats
         self.resources = resources  # the resource indicators accepted (the MCP server's)
         self.clients: dict[str, Client] = {}
         self.grants: dict[str, Grant] = {}
@@ -131,9 +135,9 @@ class AuthServer:
             issuer = self.base_url + "/some-other-issuer"
         doc: dict[str, Any] = {
             "issuer": issuer,
-            "authorization_endpoint": self.base_url + "/authorize",
-            "token_endpoint": self.base_url + "/token",
-            "registration_endpoint": self.base_url + "/register",
+            "authorization_endpoint": self.base_url + self.prefix + "/authorize",
+            "token_endpoint": self.base_url + self.prefix + "/token",
+            "registration_endpoint": self.base_url + self.prefix + "/register",
             "scopes_supported": self.scopes_supported,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "client_credentials"]
@@ -147,7 +151,7 @@ class AuthServer:
         if self.o.no_dcr:
             del doc["registration_endpoint"]
         if self.key is not None:
-            doc["jwks_uri"] = self.base_url + "/jwks"
+            doc["jwks_uri"] = self.base_url + self.prefix + "/jwks"
         return doc
 
     def issue_tokens(self, client: Client, scopes: list[str], resource: str | None) -> dict[str, Any]:
@@ -210,7 +214,7 @@ class AuthServer:
         return JSONResponse({"keys": keys})
 
     async def stats_endpoint(self, request: Request) -> Response:
-        return JSONResponse(self.stats)
+        return JSONResponse({**self.stats, **{name: other.stats for name, other in self.others.items()}})
 
     async def register(self, request: Request) -> Response:
         self.stats["register"] += 1
@@ -234,7 +238,7 @@ class AuthServer:
                 return OAuthError("invalid_redirect_uri", f"redirect URI not allowed: {uri}").response()
         if method not in ("client_secret_basic", "client_secret_post", "none"):
             return OAuthError("invalid_client_metadata", f"unsupported token_endpoint_auth_method {method}").response()
-        client_id = f"client-{len(self.clients) + 1}"
+        client_id = f"{self.prefix.strip('/') + '-' if self.prefix else ''}client-{len(self.clients) + 1}"
         secret = None if method == "none" else self._new("cs")
         client = Client(client_id, secret, method, list(redirect_uris), list(grant_types), meta)
         self.clients[client_id] = client
@@ -425,13 +429,14 @@ class AuthServer:
     def routes(self) -> list[Route]:
         path = urlsplit(self.issuer).path.rstrip("/")
         meta_paths = [f"/.well-known/oauth-authorization-server{path}"]
-        if self.o.metadata_at_root:
+        if self.o.metadata_at_root and not self.prefix:
             meta_paths = ["/.well-known/oauth-authorization-server"]
+        at = self.prefix
         return [
             *(Route(p, self.as_metadata, methods=["GET"]) for p in meta_paths),
-            Route("/authorize", self.authorize, methods=["GET"]),
-            Route("/token", self.token, methods=["POST"]),
-            *([] if self.o.no_dcr else [Route("/register", self.register, methods=["POST"])]),
-            Route("/jwks", self.jwks, methods=["GET"]),
-            Route("/_stats", self.stats_endpoint, methods=["GET"]),
+            Route(at + "/authorize", self.authorize, methods=["GET"]),
+            Route(at + "/token", self.token, methods=["POST"]),
+            *([] if self.o.no_dcr else [Route(at + "/register", self.register, methods=["POST"])]),
+            Route(at + "/jwks", self.jwks, methods=["GET"]),
+            *([] if at else [Route("/_stats", self.stats_endpoint, methods=["GET"])]),
         ]

@@ -36,6 +36,10 @@ The authorization server (tests/servers/oauth_as.py; issuer ``http://127.0.0.1:<
   once), ``client_credentials`` (confidential clients); client authentication must be the
   registered method (client_secret_basic / client_secret_post / none). Access tokens last
   ``--expires-in`` seconds (3600); opaque, or ES256 JWTs with ``--jwt`` (keys at ``/jwks``).
+* ``POST /_migrate``: the protected resource moves to a second authorization server, issuer
+  ``http://127.0.0.1:<port>/as2`` (endpoints under ``/as2/``, its own clients ``as2-client-<n>``
+  and tokens): the PRM names it, tokens of the first are refused (401). Its stats are under
+  ``as2`` in ``/_stats``.
 * ``GET /_stats``: JSON counts (``authorize``, ``register``, ``metadata``, ``token`` per grant
   and ``errors``, ``mcp`` 401/403/ok), the parameters of every authorization and token
   request, and ``secrets``: every access token, refresh token, code, client secret and
@@ -151,7 +155,8 @@ class ProtectedResource:
 
     def __init__(self, app: Any, auth: AuthServer, args: argparse.Namespace, mcp_url: str, prm_url: str) -> None:
         self.app = app
-        self.auth = auth
+        self.auth = auth  # the stats live here
+        self.current = auth  # the authorization server whose tokens are accepted (changed by /_migrate)
         self.args = args
         # the paths that need a token: the MCP endpoint (and, for the legacy SSE transport, where
         # its messages are posted)
@@ -187,7 +192,7 @@ class ProtectedResource:
         header = headers.get("authorization", "")
         if not header.lower().startswith("bearer "):
             return await self.refuse(send, 401, self.challenge(BASE_SCOPE), "invalid_token", "authorization required")
-        grant, why = self.auth.verify(header[7:].strip())
+        grant, why = self.current.verify(header[7:].strip())
         if grant is None:
             return await self.refuse(send, 401, self.challenge(BASE_SCOPE, "invalid_token", why), "invalid_token", why)
         if grant.resource is not None and grant.resource.rstrip("/") not in (self.mcp_url, self.auth.resources[-1].rstrip("/")):
@@ -249,6 +254,8 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
     prm_path = "/.well-known/oauth-protected-resource" + ("" if args.prm_at_root else args.path)
     resource = base if args.prm_at_root else mcp_url
     auth = AuthServer(args, base, [mcp_url, resource])
+    second = AuthServer(args, base, [mcp_url, resource], prefix="/as2")
+    auth.others["as2"] = second
     if args.mode == "sse":
         app = server.sse_app()
     else:
@@ -256,13 +263,19 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
                                          stateless_http=args.mode == "stateless")
 
     async def prm(request: Request) -> JSONResponse:
-        servers = ["http://127.0.0.1:9"] if args.as_unreachable else [auth.issuer]
+        servers = ["http://127.0.0.1:9"] if args.as_unreachable else [protected.current.issuer]
         return JSONResponse({"resource": args.prm_resource or resource, "authorization_servers": servers,
                              "scopes_supported": [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))],
                              "bearer_methods_supported": ["header"], "resource_name": NAME})
 
-    app.router.routes[:0] = [Route(prm_path, prm, methods=["GET"]), *auth.routes()]
-    return ProtectedResource(app, auth, args, mcp_url, base + prm_path), auth
+    async def migrate(request: Request) -> JSONResponse:
+        protected.current = second
+        return JSONResponse({"issuer": second.issuer})
+
+    protected = ProtectedResource(app, auth, args, mcp_url, base + prm_path)
+    app.router.routes[:0] = [Route(prm_path, prm, methods=["GET"]), Route("/_migrate", migrate, methods=["POST"]),
+                             *auth.routes(), *second.routes()]
+    return protected, auth
 
 
 def access_logged(app: Any) -> Any:
