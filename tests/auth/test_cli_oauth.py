@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import stat
 import time
 import urllib.request
 from pathlib import Path
@@ -65,6 +66,10 @@ def test_fetch_authorizes_then_reuses_the_stored_token(oauth_server, env):
     assert stats["authorize"] == 1 and stats["register"] == 1, "the second run authorized again"
     assert stats["token"]["authorization_code"] == 1
     assert_no_secret(server, listed.stdout, listed.stderr, called.stdout, called.stderr)
+    store = Path(env["XDG_STATE_HOME"]) / "mcp-inspector" / "auth"
+    files = [p for p in store.iterdir() if p.is_file()]
+    assert files and stat.S_IMODE(store.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
 
 
 def test_print_mode_takes_the_pasted_redirect(oauth_server, env):
@@ -369,3 +374,35 @@ def test_a_new_authorization_server_means_registering_again(oauth_server, env):
     ok(status)
     assert json.loads(status.stdout)[0]["issuer"] == server.base + "/as2"
     assert_no_secret(server, result.stdout, result.stderr, status.stdout)
+
+
+def test_pipe_authorizes_and_keeps_stdin_for_the_protocol(oauth_server, env):
+    server = oauth_server()
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}}
+    result = run(env, server, "pipe", input=json.dumps(message) + "\n")
+    ok(result)
+    replies = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    reply = next(r for r in replies if r.get("id") == 1)
+    assert json.loads(reply["result"]["content"][0]["text"])["scopes"] == ["mcp"]
+    assert server.stats()["authorize"] == 1
+    assert_no_secret(server, result.stdout, result.stderr)
+
+
+def test_no_auth_gets_the_401_as_an_error(oauth_server, env):
+    server = oauth_server()
+    result = cli(env, "tools", "--url", server.url, "--no-auth")
+    assert result.returncode == 3
+    assert_no_traceback(result)
+    assert "401" in result.stderr and "resource_metadata" in result.stderr
+    assert server.stats()["authorize"] == 0 and server.stats()["register"] == 0
+
+
+def test_keyring_store_without_a_keyring_is_a_clear_error(oauth_server, env):
+    server = oauth_server()
+    # the keyring library's "no backend" (never the tester's real keyring)
+    env = dict(env, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    result = run(env, server, "tools", "--auth-store", "keyring")
+    assert result.returncode not in (0, 70), result.stderr
+    assert_no_traceback(result)
+    assert "keyring" in result.stderr and "--auth-store file" in result.stderr
+    assert server.stats()["token"]["authorization_code"] == 0
