@@ -255,10 +255,11 @@ VARIANTS = [
     (("--prm-at-root", "--no-challenge-metadata"), ["mcp"]),
     (("--issuer-path", "/tenant", "--jwt"), ["mcp"]),
     (("--no-challenge-scope", "--mode", "stateless"), ["mcp", "admin"]),  # then scopes_supported of the PRM
+    (("--no-prm", "--resource-optional"), ["mcp"]),  # 2025-03-26: the authorization server at the root
 ]
 
 
-@pytest.mark.parametrize("knobs,scopes", VARIANTS, ids=["prm-at-root", "issuer-path-jwt", "no-challenge-scope"])
+@pytest.mark.parametrize("knobs,scopes", VARIANTS, ids=["prm-at-root", "issuer-path-jwt", "no-challenge-scope", "no-prm-2025-03-26"])
 def test_discovery_variants_a_client_must_handle(oauth_server, env, knobs, scopes):
     server = oauth_server(*knobs)
     result = run(env, server, "call", "whoami")

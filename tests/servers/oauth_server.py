@@ -6,7 +6,7 @@ Usage::
         [--jwt] [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p]
         [--metadata-at-root] [--wrong-issuer] [--no-s256] [--no-iss] [--wrong-iss] [--wrong-state]
         [--token-error 500|garbage|huge|hang] [--no-dcr] [--dcr-auth-method M] [--deny]
-        [--prm-at-root] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
+        [--prm-at-root] [--no-prm] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
         [--resource-optional] [--client ID:SECRET[:METHOD]]...
 
 Prints ``PORT <n>``, then ``URL <MCP endpoint>``, ``ISSUER <issuer>`` and ``STATS <stats URL>`` on
@@ -72,6 +72,8 @@ Broken variants (what a server author gets wrong):
 * ``--token-error 500|garbage|huge|hang``: the token endpoint answers 500 / a 200 HTML body /
   an 8 MB JSON error / never.
 * ``--wrong-state``: the redirect's ``state`` is not the one sent.
+* ``--no-prm``: no protected resource metadata at all (a 2025-03-26 server: the client finds the
+  authorization server at the MCP server's root); with ``--no-challenge-metadata``.
 * ``--prm-resource URL``: the PRM's ``resource`` is another resource than the MCP server (clients
   must not use it: RFC 9728 §3.3).
 * ``--as-unreachable``: the PRM's ``authorization_servers`` is ``http://127.0.0.1:9`` (discard
@@ -273,8 +275,9 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
         return JSONResponse({"issuer": second.issuer})
 
     protected = ProtectedResource(app, auth, args, mcp_url, base + prm_path)
-    app.router.routes[:0] = [Route(prm_path, prm, methods=["GET"]), Route("/_migrate", migrate, methods=["POST"]),
-                             *auth.routes(), *second.routes()]
+    prm_routes = [] if args.no_prm else [Route(prm_path, prm, methods=["GET"])]
+    app.router.routes[:0] = [*prm_routes, Route("/_migrate", migrate, methods=["POST"]), *auth.routes(),
+                             *second.routes()]
     return protected, auth
 
 
@@ -350,6 +353,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="registration answers with this token_endpoint_auth_method, whatever was asked")
     p.add_argument("--deny", action="store_true", help="/authorize answers access_denied")
     p.add_argument("--prm-at-root", action="store_true", help="protected resource metadata only at the root")
+    p.add_argument("--no-prm", action="store_true", help="no protected resource metadata (a 2025-03-26 server)")
     p.add_argument("--prm-resource", metavar="URL", help="the PRM's resource is this (a mismatch) instead of the MCP URL")
     p.add_argument("--no-challenge-metadata", action="store_true", help="no resource_metadata in the 401")
     p.add_argument("--no-challenge-scope", action="store_true", help="no scope in the 401")
@@ -358,6 +362,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.mode == "sse":
         args.path = "/sse"
+    if args.no_prm:
+        args.no_challenge_metadata = True
     if args.metadata_at_root and not args.issuer_path:
         args.issuer_path = "/tenant"
     args.scopes_supported = [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))]
