@@ -6,6 +6,9 @@ It GETs the authorization URL without following the redirect, then GETs the redi
 ``Location`` (the inspector's loopback listener) as a browser would, and appends one JSON line
 to ``$FAKE_BROWSER_LOG``: the URLs, the listener's port, its status and page. The test reads
 that line (and connects to the port afterwards: the listener must be gone).
+
+``FAKE_BROWSER_MODE=ignore``: only log the URL (with the listener's port, from its
+``redirect_uri``), as a person who never comes back.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -26,6 +29,12 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 def main() -> int:
     url = sys.argv[1]
     record: dict = {"authorization_url": url}
+    if os.environ.get("FAKE_BROWSER_MODE") == "ignore":
+        redirect_uri = parse_qs(urlsplit(url).query).get("redirect_uri", [""])[0]
+        record["listener_port"] = urlsplit(redirect_uri).port
+        with open(os.environ["FAKE_BROWSER_LOG"], "a", encoding="utf-8") as log:
+            log.write(json.dumps(record) + "\n")
+        return 0
     try:
         try:
             urllib.request.build_opener(NoRedirect).open(url, timeout=10)

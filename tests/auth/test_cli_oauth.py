@@ -120,6 +120,21 @@ def test_browser_mode_loopback_listener_gone_after_the_flow(oauth_server, env, t
     assert_no_secret(server, result.stdout, result.stderr)
 
 
+def test_browser_mode_nobody_comes_back_the_listener_closes_at_the_time_limit(oauth_server, env, tmp_path):
+    server = oauth_server()
+    browser, log = install_fake_browser(tmp_path / "browser")
+    env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log), FAKE_BROWSER_MODE="ignore")
+    result = run(env, server, "tools", "--oauth-timeout", "3", mode="browser")
+    assert result.returncode not in (0, 70), result.stderr
+    assert_no_traceback(result)
+    assert "--oauth-timeout" in result.stderr
+    [visit] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert visit["listener_port"]
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", visit["listener_port"]), timeout=5).close()
+    assert server.stats()["token"]["authorization_code"] == 0
+
+
 def test_step_up_reauthorizes_with_the_union_of_scopes(oauth_server, env):
     server = oauth_server()
     ok(run(env, server, "tools"))
