@@ -10,8 +10,11 @@ and config go to the test's tmp dir (``env`` fixture), never the real home.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import stat
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -133,6 +136,61 @@ def test_browser_mode_nobody_comes_back_the_listener_closes_at_the_time_limit(oa
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", visit["listener_port"]), timeout=5).close()
     assert server.stats()["token"]["authorization_code"] == 0
+
+
+def test_browser_mode_listener_gone_while_the_session_goes_on(oauth_server, env, tmp_path):
+    """The listener exists only during the flow: closed while the CLI still runs (pipe keeps it)."""
+    server = oauth_server()
+    browser, log = install_fake_browser(tmp_path / "browser")
+    env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log))
+    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "pipe", "--url", server.url,
+                                "--oauth-open", "browser"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env)
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        message = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}}
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+        for line in process.stdout:  # until the reply (bounded by the pytest timeout)
+            if json.loads(line).get("id") == 7:
+                break
+        assert process.poll() is None, "pipe ended before its input did"
+        [visit] = [json.loads(line) for line in log.read_text().splitlines()]
+        assert visit["listener_status"] == 200
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", visit["listener_port"]), timeout=5).close()
+        process.stdin.close()
+        process.wait(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 0
+
+
+def test_ctrl_c_while_waiting_for_the_browser(oauth_server, env, tmp_path):
+    server = oauth_server()
+    browser, log = install_fake_browser(tmp_path / "browser")
+    env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log), FAKE_BROWSER_MODE="ignore")
+    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "tools", "--url", server.url,
+                                "--oauth-open", "browser"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not (log.exists() and log.read_text().strip()):
+            assert time.monotonic() < deadline and process.poll() is None, "the browser was never opened"
+            time.sleep(0.05)
+        port = json.loads(log.read_text().splitlines()[0])["listener_port"]
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
 
 
 def test_step_up_reauthorizes_with_the_union_of_scopes(oauth_server, env):
