@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_inspector.tui.keymap import VIEW_KEYS
 from mcp_inspector.tui.screens.main_views import VIEWS, nav_text
 
 from app_helpers import live_app, wait_for, wait_for_tools
@@ -16,9 +17,10 @@ def test_every_view_fits_on_the_nav_bar_at_80_and_120_columns():
     for width in (80, 100, 120):
         for current, _ in VIEWS:
             shown = nav_text(current, {}, False, width).plain[:width]
-            for number, (name, label) in enumerate(VIEWS, 1):
+            for name, label in VIEWS:
+                number = VIEW_KEYS[name].key.split(",")[-1]
                 assert f" {number} " in shown, (width, current, shown)
-            assert "9 Tasks" in shown and "7 Res" in shown, shown
+            assert "9 Tasks" in shown and "7 Res" in shown and "0 Auth" in shown, shown
     assert "7 Resources" in nav_text("main", {}, False, 120).plain[:120]
 
 
