@@ -3,9 +3,14 @@
 ``start_oauth_server(*args)`` -> ``OAuthServer`` (``.url`` the MCP endpoint, ``.base``,
 ``.issuer``, ``.stats()``, ``.secrets()``: every credential it issued or saw, ``.stop()``).
 ``cli(env, *args, input=...)`` runs ``python -m mcp_inspector`` with ``env`` (the XDG dirs of
-the test: never the real home) and returns text output. ``follow_authorization(url)`` does
-what a person's browser does with an authorization URL on a server that approves at once: it
-returns the redirect's ``Location``.
+the test: never the real home) and returns text output; ``oauth_cli(env, server, *args,
+mode="fetch")`` runs it on ``server`` with ``--oauth-open mode``. ``follow_authorization(url)``
+does what a person's browser does with an authorization URL on a server that approves at once:
+it returns the redirect's ``Location``. ``cli_pasting_redirect`` runs a ``print`` flow with the
+redirect typed on the CLI's terminal (a pty); ``install_fake_browser`` makes a ``$BROWSER``.
+Assertions: ``assert_ok``, ``assert_no_traceback``, ``assert_no_secret(server, *texts)``;
+``whoami_of(result)`` is the ``whoami`` tool's answer; ``let_tokens_expire()`` waits out a
+``--expires-in 1`` token.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import subprocess
 import sys
 import termios
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -196,6 +202,38 @@ def install_fake_browser(directory: Path) -> tuple[str, Path]:
     return str(script), directory / "browser.jsonl"
 
 
+def oauth_cli(env: dict[str, str], server: OAuthServer, *args: str, mode: str = "fetch", **kwargs: Any) -> subprocess.CompletedProcess:
+    """``cli`` on ``server``'s MCP endpoint with ``--oauth-open mode``."""
+    return cli(env, *args, "--url", server.url, "--oauth-open", mode, **kwargs)
+
+
+def let_tokens_expire() -> None:
+    """With ``--expires-in 1``: wait until the last token is expired at the server too, so what the
+    next run does does not depend on how fast it starts (a wait, not a timed assertion)."""
+    time.sleep(1.5)
+
+
+def assert_ok(result: subprocess.CompletedProcess) -> None:
+    """Exit 0 and no traceback (else the run's output in the failure)."""
+    assert result.returncode == 0, f"exit {result.returncode}\nstdout: {result.stdout}\nstderr: {result.stderr}"
+    assert_no_traceback(result)
+
+
+def whoami_of(result: subprocess.CompletedProcess) -> dict:
+    """The JSON object the ``whoami`` tool answered, from the CLI's output."""
+    start = result.stdout.index("{")
+    return json.loads(result.stdout[start:result.stdout.rindex("}") + 1])
+
+
+def assert_no_secret(server: OAuthServer, *texts: str) -> None:
+    """None of the credentials ``server`` issued or saw is in any of ``texts``."""
+    secrets = server.secrets()
+    assert secrets, "the server issued nothing: the test proves nothing"
+    for text in texts:
+        for secret in secrets:
+            assert secret not in text, f"a secret ({secret[:6]}...) is shown"
+
+
 def files_text(root: Path) -> str:
     """Every file under ``root``, as text (to look for secrets in what the CLI wrote)."""
     parts = []
@@ -205,5 +243,6 @@ def files_text(root: Path) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["OAuthServer", "ServerStartError", "assert_no_traceback", "cli", "cli_pasting_redirect", "files_text", "follow_authorization",
-           "install_fake_browser", "isolated_env", "oauth_server_command", "start_oauth_server"]
+__all__ = ["OAuthServer", "ServerStartError", "assert_no_secret", "assert_no_traceback", "assert_ok", "cli",
+           "cli_pasting_redirect", "files_text", "follow_authorization", "install_fake_browser", "isolated_env",
+           "let_tokens_expire", "oauth_cli", "oauth_server_command", "start_oauth_server", "whoami_of"]
