@@ -19,12 +19,16 @@ from ..core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError, 
 from ..core.protocol.rpc import PendingRequest
 from ..core.session.events import LogMessage, TaskUpdated
 from ..core.session.legacy import McpSession
+from ..core.traffic.masking import scrub
 from . import exit_codes, render
 from .report import error
 from .runner import Context, format_log
 
 
 def out(text: str) -> None:
+    """A line of output; a secret this process holds (an OAuth token, a client secret) is masked
+    where a server echoes it (the recording keeps the frames, masked the same way)."""
+    text = scrub(text)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 
+from ..core.traffic.masking import scrub
+
 PROGRAM = "mcp-inspector"
 
 
 def write_err(text: str) -> None:
     try:
-        sys.stderr.write(text + "\n")
+        sys.stderr.write(scrub(text) + "\n")  # a secret this process holds, echoed by a server, is masked
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

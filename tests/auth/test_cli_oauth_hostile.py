@@ -71,11 +71,13 @@ def test_no_secret_in_output_recording_or_export(oauth_server, env, tmp_path):
         assert stats["secrets"][kind], f"no {kind} issued: the test would prove nothing"
 
 
-def test_a_token_the_server_echoes_back_is_masked_in_the_recording(oauth_server, env, tmp_path):
+def test_a_token_the_server_echoes_back_is_masked_in_the_output_and_the_recording(oauth_server, env, tmp_path):
     server = oauth_server()
     record = tmp_path / "leak.jsonl"
     result = oauth_cli(env, server, "--record", str(record), "call", "leak_token")
     assert_ok(result)
-    assert "you sent: Bearer" in result.stdout
-    # (stdout is the result as the server sent it: the token it echoed is there, by the server's doing)
-    assert_no_secret(server, result.stderr, record.read_text(encoding="utf-8"))
+    assert "you sent: Bearer" in result.stdout and "•••" in result.stdout
+    as_json = oauth_cli(env, server, "call", "leak_token", "--json")
+    assert_ok(as_json)
+    assert "you sent: Bearer" in as_json.stdout
+    assert_no_secret(server, result.stdout, result.stderr, as_json.stdout, record.read_text(encoding="utf-8"))
