@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..core.traffic.entry import Direction, TrafficEntry
+from ..core.traffic.masking import scrub
 
 if TYPE_CHECKING:
     from ..core.traffic.store import TrafficStore
@@ -39,7 +40,7 @@ def human_size(size: int) -> str:
 def preview_text(raw: bytes, limit: int = PREVIEW_BYTES) -> str:
     """A one-line preview of a frame: slice the bytes first, never decode the whole thing."""
     head = raw[:limit]
-    text = _CONTROL.sub(" ", head.decode("utf-8", errors="replace")).strip()
+    text = scrub(_CONTROL.sub(" ", head.decode("utf-8", errors="replace")).strip())
     if len(raw) > limit:
         text += f" … ({human_size(len(raw))})"
     return text

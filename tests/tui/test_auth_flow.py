@@ -284,3 +284,33 @@ async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oau
         assert "(only during this flow)" in rendered(step_detail(step))
         seen = json.loads(browser_log.read_text().splitlines()[-1])
         assert seen.get("listener_status") == 200, seen
+
+
+async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log_and_the_frame_detail(oauth_server):
+    from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+
+    from app_helpers import choose_tool
+
+    server = oauth_server()
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "leak_token")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        panel = app.main.result_panel
+        await wait_for(pilot, lambda: panel.kind == "ok", what="the result")
+        await pilot.pause(0.1)
+        seen = [screen_text(app)]
+        assert "you sent: Bearer" in seen[0]
+        await pilot.press("5")
+        await wait_for(pilot, lambda: '"result":{"content"' in screen_text(app), what="the reply in the traffic log")
+        seen.append(screen_text(app))
+        reply = [entry for entry in app.main.connection.store if b"you sent" in entry.raw][-1]
+        app.push_screen(FrameDetailScreen(app.main.connection.store, reply.seq))
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
+        await pilot.pause(0.2)
+        seen.append(screen_text(app) + "\n".join(area.text for area in app.screen.query("TextArea")))
+        assert "you sent: Bearer" in seen[2]
+        leaked = [secret for secret in server.secrets() if any(secret in text for text in seen)]
+        assert not leaked, leaked

@@ -26,6 +26,7 @@ except ImportError:  # textual without the syntax extra
 from ...core.protocol.json_text import JsonTextError, parse_frame
 from ...core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ...core.traffic.entry import TrafficEntry
+from ...core.traffic.masking import scrub
 from ...core.traffic.store import TrafficStore
 from ..http_text import explain_error, status_meaning
 from ..traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round, short_id
@@ -235,10 +236,10 @@ class FrameDetailScreen(ModalScreen[None]):
         else:
             text, caption, is_json = raw_text(entry.raw)[0], f"{entry.kind.value} line (not a frame)", False
         pretty.set_json(is_json)
-        pretty.load_text(text)
+        pretty.load_text(scrub(text))  # a secret we hold (an OAuth token) echoed by the server: masked
         self.query_one("#pretty-caption", Label).update(caption)
         raw_body, raw_caption = raw_text(entry.raw)
-        raw.load_text(raw_body)
+        raw.load_text(scrub(raw_body))
         self.query_one("#raw-caption", Label).update(raw_caption)
 
     def action_close(self) -> None:

@@ -34,6 +34,7 @@ from ...core.protocol.jsonrpc import ERROR_NAMES
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.legacy import ToolCallOutcome
 from ...core.session.results import BlockInfo, decode_block_bytes
+from ...core.traffic.masking import scrub
 from ..http_text import explain_error
 from ..messages import OpenResource
 from .views.resources.links import ResourceBlock
@@ -141,7 +142,9 @@ def readable_dump(result: Any) -> str:
 
 
 def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], bool]:
-    """Widgets showing ``text`` (at most TRUNCATE_AT characters) and whether it was cut."""
+    """Widgets showing ``text`` (at most TRUNCATE_AT characters) and whether it was cut; a secret
+    this process holds (an OAuth token) that the server echoes is masked."""
+    text = scrub(text)
     size = len(text)
     truncated = size > TRUNCATE_AT
     shown = text[:TRUNCATE_AT] if truncated else text
