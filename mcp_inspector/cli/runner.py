@@ -28,7 +28,7 @@ from ..core.session.legacy import McpSession
 from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
-from ..core.transport.base import TransportError
+from ..core.transport.base import AUTH_FAILED, TransportError
 from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError
@@ -220,10 +220,10 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
     except (ConnectError, ProtocolViolation) as exc:
         prefix = "handshake failed: " if handshake else (f"{context.step}: protocol error: " if context.step else "protocol error: ")
         closed = session.closed
-        error(prefix + str(exc), closed.stderr_tail if closed is not None else None)
+        error(_auth_failure(str(exc)) or prefix + str(exc), closed.stderr_tail if closed is not None else None)
         return exit_codes.SERVER_FAILURE
     except TransportFailure as exc:  # an HTTP error status, a refused connection, a cut stream
-        error(describe_transport_failure(exc, context.step))
+        error(_auth_failure(str(exc)) or describe_transport_failure(exc, context.step))
         return exit_codes.SERVER_FAILURE
     except RequestCancelled as exc:
         error(str(exc))
@@ -231,6 +231,13 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
     except InspectorError as exc:
         error(str(exc))
         return exit_codes.SERVER_FAILURE
+
+
+def _auth_failure(text: str) -> str | None:
+    """A failed OAuth flow's message without the requests it met on its way ("handshake failed:
+    initialize failed: ..."): the flow's own words say where it failed."""
+    at = text.find(AUTH_FAILED)
+    return text[at:] if at >= 0 else None
 
 
 async def apply_log_level(session: McpSession, context: Context) -> None:

@@ -41,6 +41,8 @@ def test_broken_server_is_a_clear_error(oauth_server, env, knobs, word):
     assert word.lower() in result.stderr.lower(), result.stderr
     assert len(result.stderr.strip().splitlines()) <= 6, result.stderr
     assert len(result.stderr) < 100_000  # an 8 MB error body is quoted cut, not whole
+    if "--as-unreachable" not in knobs:  # the flow's own words, not the requests it met on its way
+        assert result.stderr.startswith("mcp-inspector: error: authorization failed: "), result.stderr
     if server.stats()["secrets"]["client_secrets"]:
         assert_no_secret(server, result.stdout, result.stderr)
 

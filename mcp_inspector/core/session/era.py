@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
-from ..transport.base import TransportError
+from ..transport.base import AUTH_FAILED, TransportError
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
 
@@ -76,6 +76,8 @@ async def _connect(session: Any) -> dict[str, Any]:
                 raise ConnectError(f"--era modern: server/discover got no answer within {exc.seconds:g} s") from None
             return await legacy(session, f"server/discover got no answer within {exc.seconds:g} s: fell back to initialize")
         except TransportFailure as exc:
+            if exc.reason.startswith(AUTH_FAILED):  # says all: what the flow found wrong, not which request met it
+                raise ConnectError(exc.reason) from None
             if forced or not exc.legacy_hint:
                 raise ConnectError(f"server/discover failed: {exc.reason}") from None
             return await legacy(session, f"server/discover failed ({exc.reason}), as a legacy server's would: fell back to initialize")

@@ -81,6 +81,11 @@ class TransportError(Exception):
     """The transport could not start or send (command not found, pipe closed...)."""
 
 
+#: How a TransportError (and the request it failed) begins when the OAuth flow failed: the rest
+#: says what the flow found wrong; callers show it as it is, without naming the request.
+AUTH_FAILED = "authorization failed: "
+
+
 class Transport(ABC):
     """Moves whole messages to and from one server."""
 

@@ -22,7 +22,7 @@ import httpx2
 
 from ..protocol.errors import quote_line
 from ..traffic.masking import is_secret_name, mask_url, mask_value
-from .base import TransportError
+from .base import AUTH_FAILED, TransportError
 
 if TYPE_CHECKING:
     from ..traffic.http_log import HttpExchange, HttpLog
@@ -196,7 +196,7 @@ async def open_response(
         try:
             await auth.prepare(method, url, sent)
         except AuthError as exc:
-            raise TransportError(f"authorization failed: {exc}") from None
+            raise TransportError(f"{AUTH_FAILED}{exc}") from None
         response, exchange, final = await _open_once(
             client, method, url, sent, user_header_names, content=content, http_log=http_log, rpc_method=rpc_method,
             rpc_id=rpc_id, note=note if attempt == 1 else f"{note or method} (after authorization)", resumes=resumes,
@@ -214,7 +214,7 @@ async def open_response(
             again = await auth.challenged(method, url, response.status_code, response.headers, attempt, sent=sent,
                                           state=state)
         except AuthError as exc:
-            raise TransportError(f"authorization failed: {exc}") from None
+            raise TransportError(f"{AUTH_FAILED}{exc}") from None
         if not again:
             kept = [(name, value) for name, value in response.headers.multi_items()
                     if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
