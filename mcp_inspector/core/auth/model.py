@@ -31,23 +31,23 @@ STORES: tuple[str, ...] = ("file", "keyring", "none")
 
 @dataclass
 class AuthSettings:
-    """What the user told us about authorizing to one server (all optional)."""
+    """What the user told us about authorizing to one server (all optional; secrets stay out of repr)."""
 
     client_id: str | None = None
-    client_secret: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
     client_metadata_url: str | None = None  # a Client ID Metadata Document URL (used as client_id)
     token_auth_method: str | None = None  # forces one of TOKEN_AUTH_METHODS
-    private_key_pem: str | None = None  # for private_key_jwt (client authentication or assertion)
+    private_key_pem: str | None = field(default=None, repr=False)  # for private_key_jwt (client authentication or assertion)
     signing_algorithm: str | None = None  # of that key: RS256, ES256... (default from the key)
     scopes: list[str] | None = None  # overrides WWW-Authenticate / scopes_supported
     open_mode: str | None = None  # OPEN_MODES; None: browser with a display, else print
     grant: str = "authorization_code"  # GRANTS
-    assertion: str | None = None  # jwt_bearer: the workload identity JWT
+    assertion: str | None = field(default=None, repr=False)  # jwt_bearer: the workload identity JWT
     idp_issuer: str | None = None  # enterprise: the identity provider
     idp_token_endpoint: str | None = None
     idp_client_id: str | None = None
-    idp_client_secret: str | None = None
-    id_token: str | None = None  # enterprise: the user's identity assertion at the IdP
+    idp_client_secret: str | None = field(default=None, repr=False)
+    id_token: str | None = field(default=None, repr=False)  # enterprise: the user's identity assertion at the IdP
     dpop: bool | None = None  # None: when the authorization server supports it
     store: str = "file"  # STORES
     redirect_port: int = 0  # the loopback listener's port (0: ephemeral)
@@ -86,7 +86,7 @@ class ClientInfo:
     """The client as the authorization server knows it."""
 
     client_id: str
-    client_secret: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
     token_auth_method: str = "none"
     registered_via: Literal["pre-registered", "metadata-document", "dynamic", "stored"] = "pre-registered"
     issuer: str | None = None  # the authorization server it is registered with
@@ -96,9 +96,9 @@ class ClientInfo:
 
 @dataclass
 class TokenSet:
-    access_token: str
+    access_token: str = field(repr=False)
     token_type: str = "Bearer"  # "Bearer" or "DPoP"
-    refresh_token: str | None = None
+    refresh_token: str | None = field(default=None, repr=False)
     expires_at: float | None = None  # epoch seconds
     scope: str | None = None  # as granted (or as asked when the response has none)
     issuer: str | None = None
