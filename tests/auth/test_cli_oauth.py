@@ -264,3 +264,14 @@ def test_keyring_store_without_a_keyring_is_a_clear_error(oauth_server, env):
     assert_no_traceback(result)
     assert "keyring" in result.stderr and "--auth-store file" in result.stderr
     assert server.stats()["token"]["authorization_code"] == 0
+
+
+def test_client_credentials_against_a_server_without_pkce(oauth_server, env):
+    # PKCE belongs to the code grant: a server without S256 still serves client credentials
+    server = oauth_server("--no-s256", "--client", "bot:bot-secret-value:client_secret_basic")
+    env = dict(env, MCP_INSPECTOR_CLIENT_SECRET="bot-secret-value")
+    result = oauth_cli(env, server, "call", "whoami", "--oauth-grant", "client_credentials", "--client-id", "bot")
+    assert_ok(result)
+    assert whoami_of(result)["client_id"] == "bot"
+    refused = oauth_cli(env, server, "tools", "--auth-store", "none")  # the code grant still refuses
+    assert refused.returncode != 0 and "S256" in refused.stderr

@@ -119,6 +119,9 @@ class OAuthManager:
         except Exception as exc:  # a broken store must not stop the connection
             self.log.summary = f"stored credentials not read: {exc}"
             return
+        for note in getattr(self.store, "notes", []):  # a corrupt or foreign file skipped: say so
+            if self.ui is not None:
+                self.ui.say(note)
         if stored is None:
             return
         self.client = stored.client
@@ -324,14 +327,15 @@ class OAuthManager:
 
         http = self._http()
         previous = self.info
+        grant = self.settings.grant or "authorization_code"
+        # PKCE is for the code grant: a server without S256 can still serve client credentials & co.
         info = await discover(http, self.server_url, challenge=challenge, protocol_version=self.protocol_version,
-                              previous=previous)
+                              previous=previous, require_pkce=grant == "authorization_code")
         stored = self.client
         if stored is not None and stored.issuer is not None and stored.issuer != info.issuer:
             stored = None  # registered with another authorization server: never presented to this one
         if previous is not None and previous.issuer != info.issuer:
             stored = None
-        grant = self.settings.grant or "authorization_code"
         opener = make_opener(self.settings.open_mode, http, self.settings, self.ui) if grant == "authorization_code" else None
         try:
             redirect_uris = [await opener.start()] if opener is not None else []
@@ -399,7 +403,8 @@ class OAuthManager:
                 from .discovery import discover
 
                 self.info = await discover(self._http(), self.server_url, challenge=None,
-                                           protocol_version=self.protocol_version)
+                                           protocol_version=self.protocol_version,
+                                           require_pkce=(self.settings.grant or "authorization_code") == "authorization_code")
             fresh = await refresh_tokens(self._http(), self.info, self.client, self.settings, tokens,
                                          dpop=self._dpop if tokens.token_type == "DPoP" else None,
                                          nonces=self._nonce_store())

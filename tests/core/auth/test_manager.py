@@ -308,6 +308,30 @@ class SlowUi:
             return (await client.get(url)).headers["location"]
 
 
+class SayingUi(SlowUi):
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+async def test_a_corrupt_stored_file_is_said_and_the_flow_runs(tmp_path):
+    from mcp_inspector.core.auth.store import url_key
+
+    store = TokenStore("file", directory=tmp_path)
+    with Mini() as mini:
+        (tmp_path / f"{url_key(f'{mini.url}/mcp')[:40]}.json").write_text("{not json", encoding="utf-8")
+        ui = SayingUi()
+        manager = OAuthManager(AuthSettings(open_mode="fetch"), f"{mini.url}/mcp", log=AuthLog(), store=store, ui=ui)
+        async with httpx2.AsyncClient() as client:
+            manager.attach(client)
+            assert (await post(client, manager, f"{mini.url}/mcp"))[0] == 200
+        assert mini.count("/authorize") == 1
+        assert any("not valid JSON" in text for text in ui.said), ui.said
+
+
 async def test_the_flow_has_its_own_time_limit():
     with Mini() as mini:
         manager = OAuthManager(AuthSettings(open_mode="print", flow_timeout=0.5), f"{mini.url}/mcp", log=AuthLog(),
