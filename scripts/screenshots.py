@@ -8,7 +8,10 @@ and writes: main (a tool called, its result), tools-changed + tool-diff
 (after toggle_extra_tools), overview, traffic-detail, notifications, console
 connect, help and prompts (explain_error got, its error narrowed by the language); then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
 on 127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP
-view), http-detail (a tools/call answered on an SSE stream) and remote-overview.
+view), http-detail (a tools/call answered on an SSE stream) and remote-overview; then, on the
+OAuth fixture (tests/servers/oauth_server.py: a protected MCP server and its authorization
+server on 127.0.0.1, authorized with --oauth-open fetch): auth (the Auth view on the token step,
+its JWT claims decoded) and auth-metadata (the authorization server metadata step).
 ``--only`` writes just the pictures named (and skips a server none of them needs).
 """
 
@@ -35,6 +38,7 @@ SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
                "connect", "help", "prompts", "resources", "resources-template", "task-running", "tasks")
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
+AUTH_SHOTS = ("auth", "auth-metadata")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
 
@@ -250,14 +254,49 @@ async def run_remote(out: Path) -> None:
         server.wait(10)
 
 
+def start_oauth_server() -> tuple[subprocess.Popen, str]:
+    """The OAuth fixture (JWT access tokens) on 127.0.0.1, a free port."""
+    server = subprocess.Popen([sys.executable, str(REPO / "tests" / "servers" / "oauth_server.py"), "--port", "0", "--jwt"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    for line in server.stdout:
+        if line.startswith("URL "):
+            return server, line.split()[1]
+    server.kill()
+    raise SystemExit("the OAuth fixture server did not start")
+
+
+async def run_auth(out: Path) -> None:
+    from mcp_inspector.core.auth.model import AuthSettings
+    from mcp_inspector.tui.widgets.views.auth_view import AuthView
+
+    server, url = start_oauth_server()
+    try:
+        spec = ServerSpec("oauth-fixture", url=url, transport="http", auth=AuthSettings(open_mode="fetch", store="none"))
+        app = make_app(spec, config=TuiConfig(), snapshot_mode=True)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            main = app.main
+            await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list", timeout=20)
+            await pilot.press("0")
+            view = main.query_one("#view-auth", AuthView)
+            await wait_for(pilot, lambda: [step.kind for step, _ in view.steps()][-1:] == ["token"], what="the token step")
+            app.clear_notifications()
+            view.step_list.highlighted = view.step_list.option_count - 1
+            await take(pilot, out, "auth")
+            view.step_list.highlighted = 2
+            await take(pilot, out, "auth-metadata")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "screenshots"), help="folder for the SVG files")
     parser.add_argument("--only", default="", help="comma-separated picture names to write (default: all): "
-                        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS))
+                        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS))
     args = parser.parse_args()
     ONLY.update(name.strip() for name in args.only.split(",") if name.strip())
-    unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS)
+    unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS)
     if unknown:
         parser.error(f"unknown picture(s): {', '.join(sorted(unknown))}")
 
@@ -266,6 +305,8 @@ def main() -> None:
             await run(Path(args.out))
         if not ONLY or ONLY & set(REMOTE_SHOTS):
             await run_remote(Path(args.out))
+        if not ONLY or ONLY & set(AUTH_SHOTS):
+            await run_auth(Path(args.out))
 
     asyncio.run(both())
 
