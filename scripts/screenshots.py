@@ -278,9 +278,10 @@ async def run_auth(out: Path) -> None:
             await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list", timeout=20)
             await pilot.press("0")
             view = main.query_one("#view-auth", AuthView)
-            await wait_for(pilot, lambda: [step.kind for step, _ in view.steps()][-1:] == ["token"], what="the token step")
+            await wait_for(pilot, lambda: [step.kind for step, _ in view.steps()][-2:] == ["token", "retry"],
+                           what="the token step and the request sent again")
             app.clear_notifications()
-            view.step_list.highlighted = view.step_list.option_count - 1
+            view.step_list.highlighted = view.step_list.option_count - 2  # the token step
             await take(pilot, out, "auth")
             view.step_list.highlighted = 2
             await take(pilot, out, "auth-metadata")

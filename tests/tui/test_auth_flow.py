@@ -28,7 +28,9 @@ from auth_helpers import follow_authorization, install_fake_browser, start_oauth
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
-FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token"]
+FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token", "retry"]
+#: a flow the user restarts (r): no 401 to start from, no request waiting to be sent again
+RESTARTED = FLOW[1:-1]
 
 
 @pytest.fixture
@@ -75,13 +77,19 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for_tools(pilot, app)
         view = await show_auth(pilot, app)
-        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the seven steps")
+        await wait_for(pilot, lambda: kinds(view) == FLOW, what="the eight steps")
         assert all(status == "ok" for _, status in view.steps()), [(s.kind, st) for s, st in view.steps()]
         text = screen_text(app)
         assert "Auth  authorized as client client-1 (dynamic) with scope mcp" in text
         for number, kind in enumerate(FLOW, 1):
             assert f" {number} ✓ {kind}" in text
-        # the token step (the newest, selected): grant, client authentication, scopes, the JWT's claims
+        # the last step: the request sent again with the new token, accepted
+        assert "Step 8 · retry · ✓ ok" in rendered(view.detail)
+        # the token step: grant, client authentication, scopes, the JWT's claims
+        await pilot.press("up")
+        await wait_for(pilot, lambda: view.selected_step() is not None and view.selected_step().kind == "token",
+                       what="the token step")
+        await pilot.pause(0.05)
         detail = rendered(view.detail)
         assert "Step 7 · token · ✓ ok" in detail
         assert "grant type: authorization_code" in detail and "client auth: none" in detail
@@ -128,7 +136,7 @@ async def test_restart_step_by_step_waits_for_n_at_each_step(oauth_server):
             await wait_for(pilot, lambda: view.pending is not step, what=f"{step.kind} let go")
             await wait_for(pilot, lambda: view.pending is not None or app.main.connection.auth.log.state != "authorizing",
                            what="the next step or the end")
-        assert ran == FLOW[1:], ran
+        assert ran == RESTARTED, ran
         await wait_for(pilot, lambda: app.main.connection.auth.log.state == "authorized", what="authorized again")
         assert server.stats()["authorize"] == 2
         await wait_for(pilot, lambda: "─" * 20 in screen_text(app), what="the line between the flows")
@@ -168,15 +176,15 @@ async def test_a_step_up_is_a_second_flow_after_a_line(oauth_server):
         session = app.main.connection.live
         await session.call_tool("admin_action", {})
         view = await show_auth(pilot, app)
-        await wait_for(pilot, lambda: kinds(view).count("challenge") == 2 and view.steps()[-1][0].kind == "token"
+        await wait_for(pilot, lambda: kinds(view).count("challenge") == 2 and view.steps()[-1][0].kind == "retry"
                        and view.steps()[-1][1] == "ok", what="the step-up flow")
         second = [step for step, _ in view.steps()][len(FLOW):]
         assert second[0].kind == "challenge" and "403" in second[0].title
         await pilot.press("home")
-        await wait_for(pilot, lambda: " 8 ✓ challenge" in screen_text(app), what="the second flow's rows")
+        await wait_for(pilot, lambda: " 9 ✓ challenge" in screen_text(app), what="the second flow's rows")
         lines = screen_text(app).splitlines()
-        at = next(i for i, line in enumerate(lines) if line.startswith(" 8 ✓ challenge"))
-        assert lines[at - 1].startswith("───") and lines[at - 2].startswith(" 7 ✓ token")  # a line between
+        at = next(i for i, line in enumerate(lines) if line.startswith(" 9 ✓ challenge"))
+        assert lines[at - 1].startswith("───") and lines[at - 2].startswith(" 8 ✓ retry")  # a line between
         await wait_for(pilot, lambda: "with scope mcp admin" in screen_text(app) or "with scope admin mcp" in screen_text(app),
                        what="the union of scopes")
 

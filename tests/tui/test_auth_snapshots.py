@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
 from auth_helpers import start_oauth_server  # noqa: E402
 
 SMALL = (80, 24)
-FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token"]
+FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token", "retry"]
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ..traffic.masking import mask_headers, remember_secret
+from ..traffic.masking import mask_headers, mask_url, remember_secret
 from .http import AuthHttp
 from .model import AuthError, AuthLog, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet
 from .opener import AuthUi, make_opener
@@ -86,6 +86,7 @@ class OAuthManager:
         self._lock: anyio.Lock | None = None
         self._dpop: Any = None  # dpop.DpopKey
         self._nonces: Any = None  # dpop.DpopNonces
+        self._retry_to_log = False  # a flow or refresh just ended: the next re-sent request is its last step
 
     # -- wiring ----------------------------------------------------------------
     def attach(self, client: "httpx2.AsyncClient") -> None:
@@ -182,6 +183,22 @@ class OAuthManager:
             headers.update(self._dpop.request_headers(method, url, tokens.access_token, self._nonce_store()))
         else:
             headers["Authorization"] = f"Bearer {tokens.access_token}"
+
+    async def retried(self, method: str, url: str, status: int, exchange_id: int | None = None) -> None:
+        """The request a flow (or refresh) was for, sent again with the new credentials: its
+        answer is the flow's last step (once per flow; other requests that waited are not)."""
+        if not self._retry_to_log:
+            return
+        self._retry_to_log = False
+        step = await self.log.step("retry", f"The MCP request again, with the new token: {method} {mask_url(url)}")
+        step.request = {"method": method, "url": mask_url(url)}
+        step.response = {"status": status}
+        step.exchange_id = exchange_id
+        accepted = status < 400
+        step.check(accepted, "the server accepts the request with the new access token" if accepted else
+                   f"the server still answers HTTP {status} with the new access token",
+                   "MCP 2025-11-25 authorization §Access Token Usage")
+        self.log.done(step, None if accepted else "warning")
 
     def _margin(self) -> float:
         """Seconds before expiry a token is refreshed: REFRESH_MARGIN, or a quarter of a
@@ -294,7 +311,9 @@ class OAuthManager:
         """Forget the tokens in memory and run a flow now (the Auth view's restart)."""
         async with self._locked():
             self.tokens = None
-            return await self._flow("restarted by the user", None)
+            tokens = await self._flow("restarted by the user", None)
+            self._retry_to_log = False  # no request waits for this flow
+            return tokens
 
     async def authorize(self, reason: str = "authorize", *, challenge: "Challenge | None" = None,
                         scopes: list[str] | None = None) -> TokenSet:
@@ -317,6 +336,7 @@ class OAuthManager:
         self.last_error = None
         granted = f" (scope: {tokens.scope})" if tokens.scope else ""
         self.log.end_flow(True, f"authorized with {self.info.issuer if self.info else 'the server'}{granted}")
+        self._retry_to_log = True
         return tokens
 
     async def _run_flow(self, challenge: "Challenge | None", scopes: list[str] | None) -> TokenSet:
@@ -419,4 +439,5 @@ class OAuthManager:
         self._save()
         self.log.end_flow(True, "access token refreshed" + (f" (expires in {fresh.expires_at - time.time():.0f} s)"
                                                             if fresh.expires_at else ""))
+        self._retry_to_log = True
         return True

@@ -36,6 +36,8 @@ class AuthHook(Protocol):
     async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
                          sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool: ...
 
+    async def retried(self, method: str, url: str, status: int, exchange_id: int | None = None) -> None: ...
+
 MAX_REDIRECTS = 5
 MAX_AUTH_ATTEMPTS = 6  # sendings of one request around authorization (401, step-ups, DPoP nonces)
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
@@ -202,6 +204,8 @@ async def open_response(
             rpc_id=rpc_id, note=note if attempt == 1 else f"{note or method} (after authorization)", resumes=resumes,
             read_timeout=read_timeout)
         if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS:
+            if attempt > 1:  # the flow's last step: how the request fared with the new credentials
+                await auth.retried(method, url, response.status_code, exchange.id if exchange is not None else None)
             return response, exchange, final
         try:
             body, size = await read_error_body(response)
