@@ -27,7 +27,6 @@ import hashlib
 import json
 import os
 import re
-import secrets as _random
 import stat
 import time
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config.drafts import state_dir
+from ..config.files import write_atomic
 from ..protocol.errors import InspectorError
 from ..traffic.masking import mask_oauth_fields, mask_url, remember_secret
 from .model import STORES, ClientInfo, TokenSet
@@ -390,23 +390,9 @@ class TokenStore:
     def _write(self, key: str, document: dict[str, Any]) -> None:
         self._private_directory()
         path = self._path(key)
-        temp = self.directory / f".{key[:16]}-{_random.token_hex(8)}.tmp"
         payload = json.dumps(document, indent=1, ensure_ascii=False).encode("utf-8")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(temp, flags, 0o600)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(temp, path)
-            except BaseException:
-                try:
-                    os.unlink(temp)
-                except OSError:
-                    pass
-                raise
+            write_atomic(path, payload, prefix=f".{key[:16]}-")
         except OSError as exc:
             raise StoreError(f"cannot write the token store file {path}: {exc.strerror or exc}") from None
 

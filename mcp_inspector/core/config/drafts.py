@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from ..protocol.json_text import loads_strict
+from .files import write_atomic
 
 FORMAT_VERSION = 1
 
@@ -108,16 +108,4 @@ class DraftStore:
                     self._drafts.setdefault(key, {}).setdefault(name, other)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = json.dumps({"version": FORMAT_VERSION, "drafts": on_disk}, indent=1, ensure_ascii=False)
-        fd, temp = tempfile.mkstemp(prefix=".drafts-", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        write_atomic(self.path, payload.encode("utf-8"), prefix=".drafts-")

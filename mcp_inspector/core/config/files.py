@@ -7,6 +7,8 @@ error on the command line, a config error, an answer-policy error).
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 from typing import Literal
 
 ReadFailure = Literal["missing", "directory", "unreadable", "too large"]
@@ -52,3 +54,23 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     if len(data) > limit:
         raise FileReadError("too large", path)
     return data
+
+
+def write_atomic(path: Path, data: bytes, *, prefix: str = ".tmp-") -> None:
+    """Replace ``path`` with ``data`` all at once: a temporary file beside it (created 0600 and
+    exclusively, never through a symlink), flushed and fsynced, then renamed over ``path``.
+    A reader sees the old file or the new one, never half of one; the temporary file is removed
+    when anything fails (the OSError is raised)."""
+    fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
