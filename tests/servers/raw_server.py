@@ -11,6 +11,8 @@ Flags:
 * ``--delay S``         late-answer delay in seconds (default 1.0).
 * ``--flood-on-start N`` send N ``notifications/message`` (data ``"message <i>"``) in one
                         write right after ``notifications/initialized`` (any mode).
+* ``--extra-tools FILE``  one tool name a line: each becomes a tool (answers its name), read
+                        at startup (a test edits the file between connections).
 * ``--tools N``         number of generated tools in paged-tools mode (default 100).
 * ``--page-size K``     paginate tools/list, K per page (default: unpaged; 10 in paged-tools).
 
@@ -100,6 +102,9 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
                     Safety net: exits by itself 60 s after EOF.
 ``echo-env``        Tool ``env`` {name}: text = value of env var ``name`` (isError if
                     unset); tool ``cwd`` {}: text = ``os.getcwd()``.
+``changed-during-list``  The first tools/list: sends ``notifications/tools/list_changed``,
+                    waits 0.3 s, then answers (as server-everything does while a client lists
+                    its tools for the first time); later lists are answered at once.
 ``stderr-chatter``  Writes ``raw-server: received <method-or-response> id=<id>`` to stderr
                     for every message received.
 """
@@ -119,6 +124,7 @@ MODES = {
     "never-answer", "late-answer", "flood", "huge-result", "paged-tools", "cursor-loop",
     "list-changed", "bad-frames", "server-requests", "unsupported-version", "is-error",
     "structured", "exit-on-start", "no-exit-on-eof", "echo-env", "stderr-chatter",
+    "changed-during-list",
 }
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 GARBAGE = (b"{", b"INFO: handling request", b"Loading... 100%", b"}")
@@ -153,6 +159,10 @@ class Server:
         self.pending = {}  # server->client request id -> [Event, response]
         self.next_srv_id = 1
         self.tools = self._initial_tools(args.tools)
+        self.listed = False
+        if args.extra_tools and os.path.exists(args.extra_tools):
+            with open(args.extra_tools, encoding="utf-8") as extra:
+                self.tools += [_tool(line.strip(), f"Extra tool {line.strip()}") for line in extra if line.strip()]
 
     def _initial_tools(self, n_paged):
         m = self.modes
@@ -312,6 +322,10 @@ class Server:
             self.error(rid, -32601, f"Method not found: {method}")
 
     def list_tools(self, rid, params):
+        if "changed-during-list" in self.modes and not self.listed:
+            self.listed = True
+            self.notify("notifications/tools/list_changed", {})
+            time.sleep(0.3)
         if "cursor-loop" in self.modes:
             return self.result(rid, {"tools": self.tools, "nextCursor": "loop"})
         if not self.page_size:
@@ -476,6 +490,7 @@ def main(argv=None):
     p.add_argument("--delay", type=float, default=1.0, help="late-answer delay in seconds")
     p.add_argument("--flood-on-start", type=int, default=0, help="N notifications/message after initialized")
     p.add_argument("--tools", type=int, default=100, help="number of tools in paged-tools mode")
+    p.add_argument("--extra-tools", default="", help="a file of tool names (one a line) added to the list")
     p.add_argument("--page-size", type=int, default=0, help="tools/list page size (default: unpaged; 10 in paged-tools)")
     args = p.parse_args(argv)
     args.modes = {m.strip() for spec in args.mode for m in spec.split(",") if m.strip()}

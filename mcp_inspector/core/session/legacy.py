@@ -138,6 +138,8 @@ class McpSession(tasks.TaskMethods):
         self._task_group: anyio.abc.TaskGroup | None = None
         # list kind -> "running" (a refetch is under way) or "again" (another is due after it)
         self._refresh: dict[str, str] = {}
+        # list kind -> whether a list_changed arrived while its first listing runs
+        self._first_listing: dict[str, bool] = {}
         self.connection.add_notification_listener(self._on_notification)
         self.connection.add_close_listener(self._on_closed)
         self.connection.meta_provider = self._add_meta
@@ -328,16 +330,41 @@ class McpSession(tasks.TaskMethods):
         return LISTS[kind][2] in self.capabilities
 
     async def list_all(self, kind: str, *, cause: str = "refresh") -> list[dict[str, Any]]:
-        """Fetch every page of a list, update our copy and emit ListChanged."""
+        """Fetch every page of a list, update our copy and emit ListChanged.
+
+        The first listing of a kind is the baseline (cause "initial", nothing marked). A
+        ``list_changed`` that arrives while it is being fetched (server-everything announces one
+        then) refetches once, still as the baseline, and emits one ListChanged.
+        """
         method, key, _, _ = LISTS[kind]
         before = self.lists.get(kind)
+        first = before is None and kind not in self._first_listing
+        if first:
+            self._first_listing[kind] = False
         try:
-            items = await self._paginate(method, key)
-        except PaginationError as exc:
-            self._store_list(kind, exc.items, before, cause, str(exc))
-            raise
+            while True:
+                try:
+                    items = await self._paginate(method, key)
+                except PaginationError as exc:
+                    self._store_list(kind, exc.items, before, cause, str(exc))
+                    raise
+                if not (first and self._first_listing.get(kind)):
+                    break
+                self._first_listing[kind] = False
+                first = False  # once: a server announcing changes forever gets the second listing
+                self.store.note(f"{LISTS[kind][3]} arrived during the first {method}: listed again (the baseline)")
+        finally:
+            if before is None:
+                self._first_listing.pop(kind, None)
         self._store_list(kind, items, before, cause, None)
         return self.lists[kind]
+
+    def _during_first_listing(self, kind: str) -> bool:
+        """Note a list_changed for a kind whose first listing runs (it then lists once more)."""
+        if kind in self._first_listing:
+            self._first_listing[kind] = True
+            return True
+        return False
 
     def _store_list(self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None) -> None:
         if kind == "tools" and self.era == "modern" and self.transport.kind == "http":
@@ -346,7 +373,8 @@ class McpSession(tasks.TaskMethods):
                 self.store.note(f"tool {name!r} excluded from the list: {reason}", excluded_tool=name)
         self.lists[kind] = items
         diff = diff_items(before or [], items) if before is not None else ListDiff(added=list(items))
-        self._emit(ListChanged(kind, items, diff, "initial" if before is None and cause == "refresh" else cause, error))
+        # the first list of a connection is the baseline, whatever asked for it (a list_changed refetch too)
+        self._emit(ListChanged(kind, items, diff, "initial" if before is None else cause, error))
 
     async def _paginate(self, method: str, key: str) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
@@ -519,7 +547,8 @@ class McpSession(tasks.TaskMethods):
         if kinds is not None:
             if self.auto_refresh and self.state is SessionState.READY:
                 for kind in kinds:
-                    self._schedule_refresh(kind)
+                    if not self._during_first_listing(kind):
+                        self._schedule_refresh(kind)
         elif method == "notifications/message" and params is not None:
             self._emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
         elif method == "notifications/resources/updated" and params is not None:
