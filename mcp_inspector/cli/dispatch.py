@@ -93,9 +93,10 @@ def _main(argv: list[str], early=None) -> int:
                       remote=RemoteOptions(transport=args.transport, headers=args.headers, bearer_token=args.bearer_token,
                                            insecure=args.insecure, era=args.era, protocol_version=args.protocol_version,
                                            auth=auth_values(args), no_auth=args.no_auth))
-    handlers = _answer_handlers(args)
-    if args.command is None and (args.elicitation is not None or args.sampling is not None or args.roots):
-        raise UsageError("--elicitation, --sampling and --root answer for headless commands; "
+    spec = _with_roots(spec, args.roots)
+    handlers = _answer_handlers(args, spec)
+    if args.command is None and (args.elicitation is not None or args.sampling is not None):
+        raise UsageError("--elicitation and --sampling answer for headless commands; "
                          "the terminal UI asks you (give a COMMAND)")
     if args.command is None and (args.report is not None or args.log_level is not None):
         raise UsageError("--report and --log-level go with a COMMAND (the terminal UI has its own log level control)")
@@ -162,12 +163,30 @@ def _main(argv: list[str], early=None) -> int:
     return code
 
 
-def _answer_handlers(args: argparse.Namespace) -> dict:
+def _with_roots(spec, roots: list[str]):
+    """``--root`` paths (absolute) over the spec's own (a config entry's "roots"): given, they replace them."""
+    if not roots:
+        return spec
+    if spec is None:
+        raise UsageError("--root needs a server (roots are what the client tells a server)")
+    from dataclasses import replace
+
+    from ..core.config.servers import root_path
+
+    try:
+        return replace(spec, roots=[root_path(root) for root in roots])
+    except ValueError as exc:
+        raise UsageError(f"--root: {exc}") from None
+
+
+def _answer_handlers(args: argparse.Namespace, spec=None) -> dict:
     """The --elicitation/--sampling/--root policies, built (and their files read) before connecting.
     Every command but pipe declares all three capabilities, as the TUI does (answers.headless_handlers:
-    the defaults when a policy is not given); pipe, whose user speaks the protocol, only those given."""
+    the defaults when a policy is not given); pipe, whose user speaks the protocol, only those given.
+    The roots are the spec's: --root, else the config entry's "roots"."""
     headless = args.command not in (None, "pipe")
-    if not headless and args.elicitation is None and args.sampling is None and not args.roots:
+    roots = list(spec.roots) if spec is not None else []
+    if not headless and args.elicitation is None and args.sampling is None and not roots:
         return {}
     from ..core.session.answers import AnswerPolicyError, build_handlers, headless_handlers
     from .report import warn
@@ -178,7 +197,7 @@ def _answer_handlers(args: argparse.Namespace) -> dict:
 
     try:
         build = headless_handlers if headless else build_handlers
-        return build(args.elicitation, args.sampling, args.roots, report=report)
+        return build(args.elicitation, args.sampling, roots, report=report)
     except AnswerPolicyError as exc:
         raise UsageError(str(exc)) from None
 

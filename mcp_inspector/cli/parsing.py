@@ -53,7 +53,8 @@ arguments (call, get): k=v takes v as JSON when it parses as JSON, else as a str
 answers to what a server asks (every command but pipe declares sampling, elicitation {form, url}
 and roots, as the terminal UI does): without --elicitation an elicitation is declined; without
 --sampling a sampling request gets a JSON-RPC error saying no --sampling policy was given;
-roots/list is answered with the --root paths, or an empty list (never the working directory).
+roots/list is answered with the --root paths (else the config entry's "roots"), or an empty list
+(never the working directory). The terminal UI takes --root too (and has a Roots editor, ctrl+f).
 
 server output problems: a line on the server's stdout that is not JSON, or a frame that is not
 valid JSON-RPC, is a warning on stderr (the first 10, then a count); --report FILE writes a JSON
@@ -189,7 +190,8 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
                               "default: an error reply saying no --sampling policy was given")
     answers.add_argument("--root", metavar="PATH", action="append", dest="roots" if top else "roots_after",
                          default=default([]), help="answer roots/list with these paths as file:// URIs "
-                                                    "(repeatable); default: an empty list")
+                                                    "(repeatable; the terminal UI too; replaces a config entry's "
+                                                    "\"roots\"); default: the entry's roots, else an empty list")
     protocol = parser.add_argument_group("protocol")
     protocol.add_argument("--timeout", metavar="SECONDS", type=_timeout, default=default(60.0),
                           help="per request (default 60; 0 = none)")

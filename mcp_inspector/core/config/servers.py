@@ -6,7 +6,10 @@ Code's ``{"servers": {...}}``. An entry is a stdio command (``command``, ``args`
 ``env``, ``cwd``) or a URL (``url`` with ``type``/``transport`` ``http``,
 ``streamable-http``/``streamableHttp`` or ``sse``, and ``headers`` whose values may
 name environment variables as ``${VAR}`` or ``${env:VAR}``). Any entry may give
-``era`` (``auto``, ``legacy`` or ``modern``).
+``era`` (``auto``, ``legacy`` or ``modern``) and ``roots``: the folders the inspector
+answers ``roots/list`` with (an array of paths or ``file://`` URIs; ``~`` expanded, a
+relative path taken from the config file's folder). Without ``roots`` the answer is an
+empty list: the inspector never makes roots up.
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ class ServerSpec:
     #: None: the defaults (a URL server is authorized when it answers 401). Holds secrets: not in a repr.
     auth: Any = field(default=None, repr=False)
     no_auth: bool = False  # --no-auth or "auth": false: never authorize
+    #: Absolute paths the client answers roots/list with (--root, the entry's "roots"); empty: an
+    #: empty list (never a made-up root such as the working directory).
+    roots: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
         from ..traffic.masking import mask_url
@@ -282,6 +288,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
     era = (_string(name, entry, "era") or "auto").lower()
     if era not in ERAS:
         raise ConfigError(f"server {name!r}: \"era\" must be one of {', '.join(ERAS)}, got {era!r}")
+    roots = _roots_entry(name, entry.get("roots"), source)
     if url:
         if kind and kind not in _CONFIG_TRANSPORTS:
             raise ConfigError(f"server {name!r}: unknown \"type\" {kind!r} for a url entry "
@@ -298,7 +305,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
             check_header_value(value, f"server {name!r}: header {key}")
         auth, no_auth = _auth_entry(name, entry.get("auth"), source)
         return ServerSpec(name, url=url, transport=_CONFIG_TRANSPORTS.get(kind, "http"), headers=headers,
-                          source=source, era=era, auth=auth, no_auth=no_auth)
+                          source=source, era=era, auth=auth, no_auth=no_auth, roots=roots)
     if kind in _CONFIG_TRANSPORTS:
         raise ConfigError(f"server {name!r}: \"type\" is {kind!r} but there is no \"url\"")
     command = entry.get("command")
@@ -317,7 +324,47 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
             raise ConfigError(f"server {name!r}: \"args\"[{index}] contains a NUL character")
     env = _string_map(name, entry, "env", env=True)
     cwd = _string(name, entry, "cwd", empty=True)  # "" means unset, as it does for other clients
-    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source, era=era)
+    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source, era=era,
+                      roots=roots)
+
+
+def root_path(text: str, base: str | Path | None = None) -> str:
+    """A root as given (a path, ``~/x``, or a ``file://`` URI) as an absolute path; a relative
+    path is taken from ``base`` (the working directory when None). ValueError when it is not one."""
+    if not isinstance(text, str) or not text.strip() or "\0" in text:
+        raise ValueError("expected a path")
+    if text.lower().startswith("file:"):
+        from urllib.parse import unquote, urlsplit
+
+        parts = urlsplit(text)
+        if parts.netloc not in ("", "localhost") or not parts.path:
+            raise ValueError(f"{text!r} is not a local file:// URI")
+        text = unquote(parts.path)
+    elif "://" in text:
+        raise ValueError(f"{text!r} is not a path or a file:// URI")
+    path = os.path.expanduser(text)
+    if base is not None and not os.path.isabs(path):
+        path = os.path.join(base, path)
+    return os.path.abspath(path)
+
+
+def _roots_entry(name: str, value: Any, source: str | None) -> list[str]:
+    """An entry's ``"roots"``: an array of paths or file:// URIs, made absolute (relative to the
+    config file's folder)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ConfigError(f"server {name!r}: \"roots\" must be an array of paths, got {_json_type(value)}")
+    base = Path(source).expanduser().resolve().parent if source else None
+    roots = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise ConfigError(f"server {name!r}: \"roots\"[{index}] must be a string, got {_json_type(item)}")
+        try:
+            roots.append(root_path(item, base))
+        except ValueError as exc:
+            raise ConfigError(f"server {name!r}: \"roots\"[{index}]: {exc}") from None
+    return roots
 
 
 #: An HTTP header name (an RFC 9110 token).

@@ -166,16 +166,40 @@ def sampling_handler(policy: str) -> Handler:
 
 
 # -- roots -------------------------------------------------------------------
+# The client answers roots/list with the roots the user gave (--root, a config entry's "roots",
+# the TUI's Roots editor) and nothing else: with none, an empty list. The capability is declared
+# all the same, so roots given later reach the server (legacy: notifications/roots/list_changed).
+# A server such as server-filesystem keeps the folders it was started with on an empty list, and
+# would narrow itself to whatever roots it was told (a made-up working directory, once).
 
 def root_entries(paths: list[str]) -> list[dict[str, str]]:
-    """``--root PATH`` values as ``Root`` objects: absolute ``file://`` URIs, named after the directory."""
+    """Root paths (``--root`` values: a path, ``~/x`` or a ``file://`` URI) as ``Root`` objects:
+    absolute ``file://`` URIs, named after the directory."""
+    from ..config.servers import root_path
+
     roots = []
     for path in paths:
-        if not path or "\0" in path:
-            raise AnswerPolicyError("--root: expected a path")
-        absolute = Path(os.path.abspath(os.path.expanduser(path)))
+        try:
+            absolute = Path(root_path(path))
+        except ValueError as exc:
+            raise AnswerPolicyError(f"--root: {exc}") from None
         roots.append({"uri": absolute.as_uri(), "name": absolute.name or str(absolute)})
     return roots
+
+
+def live_roots_handler(current: Callable[[], list[str]]) -> Handler:
+    """Answers ``roots/list`` with the roots ``current()`` gives at the time of asking (the TUI's:
+    they change in its Roots editor); a root that cannot be one is left out, never replaced."""
+    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+        roots = []
+        for path in current():
+            try:
+                roots.extend(root_entries([path]))
+            except AnswerPolicyError:
+                continue
+        return {"roots": roots}
+
+    return answer
 
 
 def roots_handler(paths: list[str]) -> Handler:
