@@ -68,6 +68,9 @@ class InspectorApp(App[int]):
         self.recorder = None
         self.handle_signals = handle_signals
         self.connection = None  # the main screen's, kept here so it outlives the screen
+        from .roots import RootsBook
+
+        self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)
         self._quitting = False
 
     # -- setup -----------------------------------------------------------
@@ -270,6 +273,11 @@ class InspectorApp(App[int]):
             self.action_connect()
             return
         main.connect(main.spec, reason="restart", force=True)
+
+    def action_edit_roots(self) -> None:
+        from .screens.roots_editor import open_roots_editor
+
+        open_roots_editor(self)
 
     def action_refresh_tools(self) -> None:
         self.main.refresh_tools()

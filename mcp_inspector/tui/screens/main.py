@@ -468,9 +468,13 @@ class MainScreen(ViewsMixin, Screen):
 
     # -- server -> client requests ---------------------------------------
     def _handlers(self) -> dict[str, Any]:
+        from ..roots import asking_spec, roots_answer
         from .server_request import client_handlers
 
-        return client_handlers(lambda: self.app, self.store, lambda: self.cwd)
+        handlers = client_handlers(lambda: self.app, self.store, lambda: self.cwd)
+        # roots/list (also an MRTR input request): the roots the user gave that server, never made up
+        handlers["roots/list"] = roots_answer(lambda: self.app.roots, lambda: asking_spec(self.connection))
+        return handlers
 
     # -- notifications view --------------------------------------------
     def on_notifications_view_set_level_requested(self, message) -> None:

@@ -127,6 +127,39 @@ def capabilities_table(facts: ServerFacts) -> Table | Text:
     return table
 
 
+def client_table(capabilities: dict | None, roots: list[str], source: str, era: str | None) -> Table:
+    """What the inspector declared to the server (its capabilities) and the roots roots/list answers."""
+    from ...roots import root_problem
+
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(ratio=1)
+    if capabilities is not None:
+        declared = Text()
+        for number, (name, value) in enumerate(capabilities.items()):
+            declared.append(("\n" if number else "") + _short(name, 60), style="bold")
+            declared.append(f" {render_value(value)[:200]}", style="dim")
+        where = "in every request's _meta" if era == "modern" else "in initialize"
+        table.add_row("Declared", declared if declared.plain else Text("nothing", style="dim"))
+        table.add_row("", Text(f"(the client capabilities sent {where})", style="dim italic"))
+    if roots:
+        listed = Text()
+        for number, path in enumerate(roots[:50]):
+            listed.append(("\n" if number else "") + _short(path, 300))
+            problem = root_problem(path)
+            if problem:
+                listed.append(f"  ⚠ {problem}", style="bold")
+        if len(roots) > 50:
+            listed.append(f"\n… {len(roots) - 50} more", style="dim")
+        origin = "set in the Roots editor" if source == "editor" else "given at start (--root or the config entry)"
+        listed.append(f"\n{origin}; ctrl+f edits them", style="dim italic")
+        table.add_row(f"Roots ({len(roots)})", listed)
+    else:
+        table.add_row("Roots", Text("none given: roots/list is answered with an empty list (never a made-up root); "
+                                    "--root PATH, a config entry's \"roots\" or ctrl+f gives some", style="dim"))
+    return table
+
+
 class ServerOverview(VerticalScroll):
     """Shows a ServerFacts; empty until the handshake is done."""
 
@@ -153,6 +186,10 @@ class ServerOverview(VerticalScroll):
                        Static("", id="overview-connection")):
             widget.display = False  # until a connection says how it runs
             yield widget
+        for widget in (Static("Client (what mcp-inspector declared)", classes="overview--heading", id="overview-client-heading"),
+                       Static("", id="overview-client")):
+            widget.display = False  # a live server only (a recording says what it says in its traffic)
+            yield widget
         yield Static("Capabilities", classes="overview--heading")
         yield Static("", id="overview-capabilities")
         yield Static("Instructions", classes="overview--heading")
@@ -168,3 +205,24 @@ class ServerOverview(VerticalScroll):
         self.query_one("#overview-capabilities", Static).update(capabilities_table(facts))
         text = facts.instructions if facts.instructions else "*The server sent no instructions.*"
         self.query_one("#overview-instructions", Markdown).update(text)
+        self.show_client()
+
+    def show_client(self) -> None:
+        """The Client section: the capabilities declared to the live server and its roots (tui/roots.py)."""
+        from ...roots import declared_capabilities
+
+        app = self.app
+        book = getattr(app, "roots", None)
+        try:
+            main = app.main
+        except LookupError:
+            main = None
+        live = main is not None and not main.read_only and main.spec is not None and book is not None
+        for widget in self.query("#overview-client, #overview-client-heading"):
+            widget.display = live
+        if not live:
+            return
+        session = main.connection.live
+        roots = book.of(main.spec)
+        self.query_one("#overview-client", Static).update(
+            client_table(declared_capabilities(session), list(roots.paths), roots.source, getattr(session, "era", None)))
