@@ -85,6 +85,18 @@ def session_facts(session: McpSession) -> ServerFacts:
     )
 
 
+def bound_handlers(handlers: dict[str, RequestHandler], spec: ServerSpec) -> dict[str, RequestHandler]:
+    """The handlers for one session of ``spec``: a handler that answers per server (``for_spec``:
+    roots/list answers with that server's roots) is bound to it, so two connections at once (a
+    switch, tui/switching.py) each answer for their own server."""
+    bound = dict(handlers)
+    for method, handler in handlers.items():
+        bind = getattr(handler, "for_spec", None)
+        if callable(bind):
+            bound[method] = bind(spec)
+    return bound
+
+
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         return _describe(exc.exceptions[0])
@@ -209,7 +221,8 @@ class Connection:
                 self.auth_log = AuthLog()
             transport = make_transport(spec, self.max_frame_bytes, self.store.http_log, self.auth_log, self.auth_ui)
             self.auth = getattr(transport, "auth", None)
-            session = make_session(transport, spec, store=self.store, timeout=self.timeout, handlers=self.handlers)
+            session = make_session(transport, spec, store=self.store, timeout=self.timeout,
+                                   handlers=bound_handlers(self.handlers, spec))
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))
             return

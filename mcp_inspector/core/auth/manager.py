@@ -165,8 +165,11 @@ class OAuthManager:
             raise AuthError(f"the stored credentials could not be removed: {exc}") from None
 
     # -- around each request ----------------------------------------------------
-    async def prepare(self, method: str, url: str, headers: dict[str, str]) -> None:
-        """Add the credentials to a request about to be sent (refreshing an expiring token first)."""
+    async def prepare(self, method: str, url: str, headers: dict[str, str], *, state: dict[str, Any] | None = None) -> None:
+        """Add the credentials to a request about to be sent (refreshing an expiring token first);
+        ``state`` (the request's own) remembers which flows had ended when it was first sent."""
+        if state is not None:
+            state.setdefault("generation", self._generation)
         if not self._loaded:
             self._load()
         tokens = self.tokens
@@ -231,7 +234,9 @@ class OAuthManager:
         if self._dpop is not None and nonce_challenge(status, headers):
             self._nonce_store().remember(url, headers)
             return attempt <= 2
-        generation = self._generation
+        # a flow that ended (and failed) after the request went out is the one it waited for,
+        # even when its 401 arrives after that flow ended (a slow server): not run again at once
+        generation = state.get("generation", self._generation)
         if status == 401:
             async with self._locked():
                 if self.tokens is not None and used != self.tokens.access_token:

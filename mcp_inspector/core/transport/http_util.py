@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 class AuthHook(Protocol):
     """What ``open_response`` calls around a request (``core/auth/manager.OAuthManager``)."""
 
-    async def prepare(self, method: str, url: str, headers: dict[str, str]) -> None: ...
+    async def prepare(self, method: str, url: str, headers: dict[str, str], *,
+                      state: dict[str, Any] | None = None) -> None: ...
 
     async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
                          sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool: ...
@@ -196,7 +197,7 @@ async def open_response(
     for attempt in range(1, MAX_AUTH_ATTEMPTS + 1):
         sent = dict(headers)
         try:
-            await auth.prepare(method, url, sent)
+            await auth.prepare(method, url, sent, state=state)
         except AuthError as exc:
             raise TransportError(f"{AUTH_FAILED}{exc}") from None
         response, exchange, final = await _open_once(

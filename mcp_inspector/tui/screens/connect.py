@@ -38,6 +38,22 @@ def guess_name(words: list[str]) -> str:
 URL_TRANSPORTS = ("http", "streamable-http", "sse")
 
 
+def display_name(spec: ServerSpec, server_info: dict | None = None) -> str:
+    """How the UI names a server: a config entry's (or the built-in's) own name, a URL's host; for a command line
+    the server's serverInfo (title, else name) once it answered, else a name guessed from the words
+    (never just the launcher: ``node``, ``python3``)."""
+    if spec.source != "command line" or spec.url:  # a URL's name is its host: where it is, not a command
+        return spec.name
+    info = server_info or {}
+    for key in ("title", "name"):
+        value = info.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()[:60]
+    if spec.command:
+        return guess_name(list(spec.command))
+    return spec.name
+
+
 def url_name(url: str) -> str:
     """A short label for a URL: its host (never its credentials or query)."""
     from urllib.parse import urlsplit

@@ -26,10 +26,10 @@ from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
 from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import PendingRequest
-from ...core.session.tooldiff import ListDiff, diff_items
+from ...core.session.tooldiff import diff_items
 from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.traffic.store import TrafficStore
-from ..connection import Connection, session_facts
+from ..connection import session_facts
 from ..messages import (
     CallFailed,
     CallFinished,
@@ -40,9 +40,9 @@ from ..messages import (
     InputRequested,
     ServerFacts,
     ServerReady,
-    ToolsFetched,
 )
 from ..http_text import reply_status
+from ..switching import SwitchingConnection
 from ..replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
 from ..traffic_text import clock_time
 from ..widgets.composer import ComposerPanel
@@ -53,9 +53,10 @@ from ..widgets.tool_list import EXCLUDED_KEY, ToolList
 from ..widgets.views.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 from .main_views import NavBar, ViewsMixin
+from .server_state import ServerStateMixin
 
 
-class MainScreen(ViewsMixin, Screen):
+class MainScreen(ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # Same id as the composer's own binding, so one keymap entry remaps both;
@@ -81,17 +82,17 @@ class MainScreen(ViewsMixin, Screen):
         self.snapshot_mode = snapshot_mode
         self.time_format = time_format or clock_time
         self.cwd = cwd or os.getcwd()
-        self.connection = Connection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
+        # the current server's connection, and the one a switch waits for (tui/switching.py)
+        self.connection = SwitchingConnection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
-        self.previous_tools: list[dict[str, Any]] | None = None
+        self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
         self.in_flight: set[PendingRequest] = set()
         self.shown_call: PendingRequest | None = None
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
         self.current_view = "main"
         self._last_focus: dict[str, Widget] = {}
-        self._first_tools = True
         # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
         self.recorded_arguments = RecordedArguments() if self.read_only else None
 
@@ -149,23 +150,7 @@ class MainScreen(ViewsMixin, Screen):
             return ""
         return Path(path).name if self.snapshot_mode else path
 
-    # -- connection ----------------------------------------------------
-    def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
-        if self.read_only:
-            self.notify("This is a read-only recording; start mcp-inspector with a server to connect.", severity="warning")
-            return
-        if self.spec is None or spec.key != self.spec.key:
-            self.composer.set_server(spec.key)
-        self.spec = self.log_spec = spec
-        for log in self.query(TrafficLog):
-            log.server_spec = spec
-        if force and self.connection.session is not None:
-            transport = self.connection.session.transport
-            for name, value in (("close_grace", 0.2), ("term_grace", 1.0)):
-                if hasattr(transport, name):
-                    setattr(transport, name, value)
-        self.run_worker(self.connection.run(spec, reason), group="connection", exit_on_error=False)
-
+    # -- connection (connect, switch, reconnect: server_state.py) -------
     def on_connection_changed(self, message: ConnectionChanged) -> None:
         status = message.status
         status.in_flight = len(self.in_flight)
@@ -199,39 +184,6 @@ class MainScreen(ViewsMixin, Screen):
 
     def on_connection_problem(self, message: ConnectionProblem) -> None:
         self.notify(message.text, severity=message.severity, markup=False)
-
-    def on_tools_fetched(self, message: ToolsFetched) -> None:
-        event = message.event
-        diff: ListDiff | None = event.diff
-        if event.cause == "initial":
-            # a reconnect: compare with what the previous connection listed
-            diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
-        self._show_tools(event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause)
-
-    def _show_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None, announce: bool, cause: str) -> None:
-        self.previous_tools = list(tools)
-        self.tool_list.set_tools(tools, diff)
-        if announce and diff is not None:
-            if diff.empty:
-                if cause == "refresh":
-                    self.notify("The tool list is unchanged.", title="Tools refreshed", timeout=3)
-            else:
-                hint = "  (ctrl+g shows the diff)" if diff.changed else ""
-                self.notify(diff.summary() + hint, title="Tool list changed", markup=False, timeout=6)
-        if diff is not None and diff.duplicates:
-            self.notify("The server listed these tool names more than once: " + ", ".join(diff.duplicates), severity="warning", markup=False)
-        name = (self.current_tool or {}).get("name")
-        fresh = next((t for t in tools if t.get("name") == name), None) if name else None
-        if fresh is not None:
-            if fresh != self.current_tool:
-                self.current_tool = fresh
-                self.composer.set_tool(fresh)
-            self.tool_list.selected_name = name
-            if self._first_tools:
-                self.tool_list.select_name(name)
-        elif self.current_tool is None and tools:
-            self.tool_list.select_name(str(tools[0].get("name")))
-        self._first_tools = False
 
     # -- tools ---------------------------------------------------------
     @on(ToolList.ToolSelected)

@@ -30,10 +30,11 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def describe_status(status: ConnectionStatus, mask_volatile: bool = False) -> tuple[str, list[str]]:
-    """The one-line summary and the extra lines (stderr tail) for a status."""
+def describe_status(status: ConnectionStatus, mask_volatile: bool = False, name: str = "") -> tuple[str, list[str]]:
+    """The one-line summary and the extra lines (stderr tail) for a status; ``name`` is how to call
+    the server (its serverInfo or config entry name: the screen knows), else the status's."""
     pid = ("pid ****" if mask_volatile else f"pid {status.pid}") if status.pid else ""
-    name = status.server or "server"
+    name = name or status.server or "server"
     state = status.state
     extra: list[str] = []
     via = f" ({status.transport})" if status.transport else ""
@@ -85,10 +86,23 @@ class StatusBar(Static):
     def __init__(self, mask_volatile: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.mask_volatile = mask_volatile
+        self._server_name = ""
+
+    @property
+    def server_name(self) -> str:
+        """The server's name as the user knows it (not the command that runs it: ``node``)."""
+        return self._server_name
+
+    @server_name.setter
+    def server_name(self, name: str) -> None:
+        if name != self._server_name:
+            self._server_name = name
+            self.watch_status(self.status)
 
     def watch_status(self, status: ConnectionStatus) -> None:
         icon, _ = ICONS.get(status.state, ("?", ""))
-        line, extra = describe_status(status, self.mask_volatile)
+        # a read-only recording's status names its own server
+        line, extra = describe_status(status, self.mask_volatile, "" if status.state == "read-only" else self._server_name)
         text = Text()
         text.append(f"{icon} ", style="bold")
         text.append(line)

@@ -133,6 +133,14 @@ class ToolList(FilterListKeys, Vertical):
             self.removed = [t for t in self.removed if t.get("name") not in {x.get("name") for x in tools}]
         self._rebuild()
 
+    def reset(self) -> None:
+        """Another server: no tools, no marks, nothing selected (its own list comes next, as a baseline)."""
+        self.marks = {}
+        self.changes = {}
+        self.removed = []
+        self.selected_name = None
+        self.set_tools([])
+
     def set_excluded(self, excluded: dict[str, str]) -> None:
         """Tools the session left out of the list, and why; shown dimmed in their own section."""
         if excluded != self.excluded:

@@ -189,6 +189,30 @@ async def test_a_failed_flow_is_not_run_again_by_the_requests_that_waited():
         assert manager.log.state == "failed"
 
 
+async def test_a_401_that_arrives_after_the_failed_flow_it_was_sent_before_does_not_run_another():
+    """Under load a request's 401 can come back after the flow started by another request has
+    already failed: it was sent before that flow ended, so it gets that flow's error."""
+    with Mini() as mini:
+        mini.token_error = True
+        manager = manager_for(mini)
+        async with httpx2.AsyncClient() as client:
+            manager.attach(client)
+            late: dict = {}
+            await manager.prepare("POST", f"{mini.url}/mcp", {}, state=late)  # sent now, answered later
+            with pytest.raises(TransportError, match="invalid_grant"):
+                await post(client, manager, f"{mini.url}/mcp")  # its own 401: a flow, which fails
+            with pytest.raises(AuthError, match="invalid_grant"):
+                await manager.challenged("POST", f"{mini.url}/mcp", 401, httpx2.Headers({"WWW-Authenticate": "Bearer"}),
+                                         1, sent={}, state=late)
+            assert mini.count("/authorize") == 1
+            fresh: dict = {}  # a request sent after the failure may try again
+            await manager.prepare("POST", f"{mini.url}/mcp", {}, state=fresh)
+            with pytest.raises(AuthError):
+                await manager.challenged("POST", f"{mini.url}/mcp", 401, httpx2.Headers({"WWW-Authenticate": "Bearer"}),
+                                         1, sent={}, state=fresh)
+            assert mini.count("/authorize") == 2
+
+
 async def test_step_up_asks_for_the_union_of_scopes():
     with Mini() as mini:
         mini.policy = lambda seen, scopes: None if "write" in scopes else mini.insufficient("write")

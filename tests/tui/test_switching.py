@@ -1,0 +1,152 @@
+"""F7 to another server, by keys alone: the composer never keeps the previous server's tool, the
+new server's tools are not compared with the old server's, the working server keeps running until
+the new one has answered its handshake, and a switch that fails leaves it as it was."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.screens.connect import ConnectScreen
+
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
+from conftest import raw_server_command, sdk_server_command
+
+DEMO_ONLY = "ask_the_client"
+
+
+@pytest.fixture(autouse=True)
+def servers_json(isolated_state, tmp_path):
+    """Our own config file (XDG_CONFIG_HOME/mcp-inspector/servers.json): the sdk server and one that cannot start."""
+    sdk, broken = sdk_server_command(), raw_server_command("exit-on-start")
+    config = tmp_path / "config" / "mcp-inspector" / "servers.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"mcpServers": {
+        "sdk": {"command": sdk[0], "args": sdk[1:]},
+        "broken": {"command": broken[0], "args": broken[1:]},
+    }}))
+    return config
+
+
+async def f7_choose(pilot, app, name: str) -> None:
+    """F7, then down to the server called ``name`` and enter (the keyboard only)."""
+    await pilot.press("f7")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the connect screen")
+    screen = app.screen
+    await wait_for(pilot, lambda: any(spec.name == name for spec in screen.specs.values()), what=f"{name} in the list")
+    options = screen.query_one("#connect-servers")
+    if app.focused is not options:
+        await pilot.press("tab")
+    await wait_for(pilot, lambda: app.focused is options, what="the server list focused")
+    target = next(i for i, spec in enumerate(screen.specs.values()) if spec.name == name)
+    while options.highlighted != target:
+        await pilot.press("down" if (options.highlighted or 0) < target else "up")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, ConnectScreen), what="the connect screen closed")
+
+
+def tool_names(app) -> set[str]:
+    return {t["name"] for t in app.main.tool_list.tools}
+
+
+def server_of(app) -> str:
+    spec = app.main.connection.spec
+    return spec.name if spec is not None else ""
+
+
+@pytest.mark.anyio
+async def test_switch_demo_sdk_demo_by_keys_keeps_each_servers_composer():
+    app = live_app()
+    calls: list = []
+    async with app.run_test(size=SIZE, message_hook=collect_calls(calls)) as pilot:
+        main = app.main
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, DEMO_ONLY)
+        await main.composer.set_arguments({"kind": "roots"})
+        demo_pid = main.status_bar.status.pid
+        demo_names = tool_names(app)
+
+        await f7_choose(pilot, app, "sdk")
+        await wait_for(pilot, lambda: server_of(app) == "sdk" and main.status_bar.status.state == "connected"
+                       and "greet" in tool_names(app), what="the sdk server's tools")
+        # the composer holds one of this server's tools, never the demo's
+        await wait_for(pilot, lambda: main.composer.tool is not None, what="a tool of the sdk server")
+        assert main.composer.tool["name"] in tool_names(app) and main.composer.tool["name"] != DEMO_ONLY
+        assert main.current_tool["name"] != DEMO_ONLY
+        # the sdk server's list is its own baseline: nothing added or removed "since the demo"
+        assert main.tool_list.marks == {} and main.tool_list.removed == []
+        assert "connected to sdk" in str(main.status_bar.render())
+        # the demo server ran until the sdk server had answered its handshake
+        sdk_init = [e for e in app.store if e.direction is Direction.IN and e.msg_id is not None
+                    and b'"sdk-fixture"' in e.raw]
+        await wait_for(pilot, lambda: any(e.text.startswith("the server exited") for e in app.store
+                                          if e.direction is Direction.LOCAL), what="the demo server closed")
+        demo_closed = [e for e in app.store if e.direction is Direction.LOCAL and e.text.startswith("the server exited")]
+        assert sdk_init, "the sdk server's initialize result"
+        assert demo_closed[0].seq > sdk_init[0].seq
+        # ctrl+s sends an sdk tool to the sdk server
+        await choose_tool(pilot, app, "add")
+        await main.composer.set_arguments({"a": 2, "b": 3})
+        before = len(calls)
+        await pilot.press("escape")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(calls) > before, what="the call")
+        assert isinstance(calls[-1], CallFinished) and not calls[-1].outcome.is_error
+        assert all(json.loads(e.raw)["params"]["name"] != DEMO_ONLY for e in outgoing(app, "tools/call"))
+
+        await f7_choose(pilot, app, "demo")
+        await wait_for(pilot, lambda: server_of(app) == "demo" and main.status_bar.status.state == "connected"
+                       and tool_names(app) == demo_names, what="the demo's tools again")
+        # back on the demo: its tool and its arguments are where they were
+        await wait_for(pilot, lambda: (main.composer.tool or {}).get("name") == DEMO_ONLY, what="the demo's tool restored")
+        await wait_for(pilot, lambda: main.composer.schema_form is not None, what="its form")
+        assert main.composer.get_arguments().get("kind") == "roots"
+        assert main.tool_list.marks == {} and main.tool_list.removed == []
+        assert main.status_bar.status.pid not in (demo_pid, None)  # a new demo process
+
+
+@pytest.mark.anyio
+async def test_a_switch_that_fails_leaves_the_working_server_usable():
+    app = live_app()
+    calls: list = []
+    async with app.run_test(size=SIZE, message_hook=collect_calls(calls)) as pilot:
+        main = app.main
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "add")
+        await main.composer.set_arguments({"a": 2, "b": 3})
+        pid = main.status_bar.status.pid
+        names = tool_names(app)
+
+        await f7_choose(pilot, app, "broken")
+        await wait_for(pilot, lambda: any("switch to broken failed" in e.text for e in app.store
+                                          if e.direction is Direction.LOCAL), what="the failed switch")
+        # it said why (the server's stderr), and that the demo is still there
+        shown = [n for n in app._notifications if "Could not switch to broken" in (n.title or "")]
+        assert shown and "missing API_KEY" in shown[-1].message and "Still connected to demo" in shown[-1].message
+        status = main.status_bar.status
+        assert status.state == "connected" and status.pid == pid and server_of(app) == "demo"
+        assert tool_names(app) == names and main.current_tool["name"] == "add"
+        # and a call still works, on the same server
+        before = len(calls)
+        await pilot.press("escape")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(calls) > before, what="the call")
+        assert isinstance(calls[-1], CallFinished) and not calls[-1].outcome.is_error
+        assert main.status_bar.status.pid == pid
+
+
+@pytest.mark.anyio
+async def test_status_bar_names_a_command_line_server_by_its_server_info():
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    spec = ServerSpec("python3", [sys.executable, "-m", "mcp_inspector.demo"], source="command line")
+    app = live_app(spec)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await wait_for(pilot, lambda: "MCP Inspector Demo" in str(app.main.status_bar.render()), what="the server's name")
+        line = str(app.main.status_bar.render())
+        assert "connected to MCP Inspector Demo" in line and "python3" not in line
