@@ -71,6 +71,8 @@ async def test_switch_demo_sdk_demo_by_keys_keeps_each_servers_composer():
         demo_names = tool_names(app)
 
         await f7_choose(pilot, app, "sdk")
+        # until the sdk server answers, the demo stays connected and the bar says what it waits for
+        assert server_of(app) != "demo" or "switching to sdk" in str(main.status_bar.render())
         await wait_for(pilot, lambda: server_of(app) == "sdk" and main.status_bar.status.state == "connected"
                        and "greet" in tool_names(app), what="the sdk server's tools")
         # the composer holds one of this server's tools, never the demo's
@@ -129,6 +131,7 @@ async def test_a_switch_that_fails_leaves_the_working_server_usable():
         assert shown and "missing API_KEY" in shown[-1].message and "Still connected to demo" in shown[-1].message
         status = main.status_bar.status
         assert status.state == "connected" and status.pid == pid and server_of(app) == "demo"
+        assert "switching to" not in str(main.status_bar.render())
         assert tool_names(app) == names and main.current_tool["name"] == "add"
         # and a call still works, on the same server
         before = len(calls)

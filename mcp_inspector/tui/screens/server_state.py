@@ -52,7 +52,9 @@ class ServerStateMixin:
         if connection.can_switch(spec):
             # another server while this one works: it keeps working until the new one answers
             self.notify(switching_note(spec, self.spec), title="Switching server", markup=False, timeout=4)
+            self.status_bar.switching = display_name(spec)
         else:
+            self.status_bar.switching = ""  # a reconnect or restart replaces a switch still waiting
             if self.spec is None or spec.key != self.spec.key:
                 self._enter_server(spec)
             else:
@@ -87,12 +89,14 @@ class ServerStateMixin:
         self.status_bar.server_name = display_name(spec)
 
     def on_server_switched(self, message: ServerSwitched) -> None:
+        self.status_bar.switching = ""
         self._enter_server(message.spec)
         previous = f" ({message.previous.name} was closed)" if message.previous is not None else ""
         self.notify(f"Connected to {display_name(message.spec)}{previous}.", title="Server switched", markup=False,
                     timeout=4)
 
     def on_switch_failed(self, message: SwitchFailed) -> None:
+        self.status_bar.switching = ""
         kept = f"\nStill connected to {self.status_bar.server_name or message.current.name}." if message.current else ""
         self.notify(f"{message.reason}{kept}", title=f"Could not switch to {message.spec.name}", severity="error",
                     markup=False, timeout=10)

@@ -87,6 +87,7 @@ class StatusBar(Static):
         super().__init__(**kwargs)
         self.mask_volatile = mask_volatile
         self._server_name = ""
+        self._switching = ""
 
     @property
     def server_name(self) -> str:
@@ -99,6 +100,17 @@ class StatusBar(Static):
             self._server_name = name
             self.watch_status(self.status)
 
+    @property
+    def switching(self) -> str:
+        """The server a switch (F7) waits for while this one stays connected ("" when none)."""
+        return self._switching
+
+    @switching.setter
+    def switching(self, name: str) -> None:
+        if name != self._switching:
+            self._switching = name
+            self.watch_status(self.status)
+
     def watch_status(self, status: ConnectionStatus) -> None:
         icon, _ = ICONS.get(status.state, ("?", ""))
         # a read-only recording's status names its own server
@@ -106,6 +118,8 @@ class StatusBar(Static):
         text = Text()
         text.append(f"{icon} ", style="bold")
         text.append(line)
+        if self._switching and status.state == "connected":
+            text.append(f"  ·  switching to {self._switching}…", style="bold")
         for row in extra:
             text.append("\n" + row, style="dim")
         self.update(text)
