@@ -68,6 +68,7 @@ class InspectorApp(App[int]):
         self.recorder = None
         self.handle_signals = handle_signals
         self.connection = None  # the main screen's, kept here so it outlives the screen
+        self.confirm_destructive = bool(getattr(self.config, "confirm_destructive", False))  # screens/tool_detail.py
         from .roots import RootsBook
 
         self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)
@@ -292,6 +293,34 @@ class InspectorApp(App[int]):
         if self.screen is self.main:
             await self.main.show_view("main")
             self.main.tool_list.filter_input.focus()
+            self.main.tool_list.filter_input.select_all()  # typing starts a new filter (keys only: no clearing by hand)
+
+    def action_tool_detail(self) -> None:
+        from .screens.tool_detail import ToolDetailScreen
+
+        if self.screen is not self.main:
+            return
+        tool = self.main.tool_list.highlighted_tool() or self.main.current_tool
+        if tool is None:
+            self.notify("No tool selected.", severity="warning")
+            return
+        self.push_screen(ToolDetailScreen(tool))
+
+    def action_result_history(self) -> None:
+        from .widgets.result_history import open_history
+
+        open_history(self)
+
+    def action_request_timeout(self) -> None:
+        from .screens.timeout_setting import open_timeout_setting
+
+        if self.screen is self.main:
+            open_timeout_setting(self)
+
+    def toggle_confirm_destructive(self) -> None:
+        self.confirm_destructive = not self.confirm_destructive
+        state = "on: a tool marked destructive asks before it is called" if self.confirm_destructive else "off"
+        self.notify(f"Confirm destructive tools: {state}", title="Settings", markup=False, timeout=4)
 
     def open_http_exchange(self, exchange_id: int) -> None:
         """The HTTP view on one exchange, its detail open (the frame detail's "h")."""
@@ -355,6 +384,8 @@ class InspectorApp(App[int]):
             ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: ctrl+t in the composer"),
             ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
             ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),
+            ("settings: confirm before calling a destructive tool (on/off)", self.toggle_confirm_destructive,
+             f"now {'on' if self.confirm_destructive else 'off'}"),
         ]
         live_log = main.query_one("#live-traffic")
         for title, action, help_text in (

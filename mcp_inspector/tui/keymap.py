@@ -45,7 +45,10 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("show-tool-diff", "ctrl+g", "show_tool_diff", "Tool diff", "Tools", show=False),
     KeySpec("dismiss-tool-changes", "ctrl+x", "dismiss_tool_changes", "Dismiss tool changes", "Tools", show=False),
     KeySpec("focus-tools", "slash", "focus_tools", "Filter tools", "Tools", show=False),
+    KeySpec("tool-detail", "ctrl+o", "tool_detail", "Tool details (full definition, legend)", "Tools", show=False),
+    KeySpec("result-history", "f10", "result_history", "Result history of the tool", "Tools", show=False),
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
+    KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
 ]
 
 VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}

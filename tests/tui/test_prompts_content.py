@@ -73,7 +73,7 @@ async def test_every_content_type_is_rendered_by_role():
         assert roles[2].has_class("role-assistant") and roles[7].has_class("role-unknown")
         # save the image with its key, from the keyboard
         media[0].focus()
-        await pilot.press("w")
+        await pilot.press("w", "enter")  # asks where (prefilled), enter saves
         await wait_for(pilot, lambda: getattr(media[0], "saved_path", None), what="the saved image")
         assert media[0].saved_path.read_bytes().startswith(b"\x89PNG")
 

@@ -113,7 +113,7 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         assert view.contents.truncated
         assert "truncated" in body_text(view) and "w: save the whole result" in body_text(view)
         view.contents.focus()
-        await pilot.press("w")  # the whole result, as JSON
+        await pilot.press("w", "enter")  # the whole result, as JSON (asks where, prefilled)
         await wait_for(pilot, lambda: getattr(view.contents, "saved_path", None) is not None, what="the saved result")
         assert len(json.loads(view.contents.saved_path.read_text())["contents"][0]["text"]) == 300_000
 

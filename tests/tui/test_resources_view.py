@@ -97,7 +97,7 @@ async def test_lists_and_reads_markdown_json_and_an_image():
         assert "32×32 px" in body_text(view)
         # w on the image writes it (the test runs in a temp dir)
         media.first().focus()
-        await pilot.press("w")
+        await pilot.press("w", "enter")  # asks where (prefilled), enter saves
         await wait_for(pilot, lambda: getattr(media.first(), "saved_path", None) is not None, what="the saved image")
         assert media.first().saved_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -96,7 +96,7 @@ async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
 
             # save the image with its key, and open the audio with the system viewer
             media[0].focus()
-            await pilot.press("w")
+            await pilot.press("w", "enter")  # asks where (prefilled), enter saves
             await settle(pilot, app)
             image = outcome.result["content"][2]
             assert media[0].saved_path.parent == tmp_path and media[0].saved_path.suffix == ".png"
@@ -108,7 +108,7 @@ async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
 
             # s saves the whole result as JSON
             panel.focus()
-            await pilot.press("s")
+            await pilot.press("s", "enter")
             await settle(pilot, app)
             assert json.loads(panel.saved_path.read_text()) == outcome.result
             assert any("Saved" in n.title for n in app._notifications if n.title)
@@ -258,7 +258,7 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         assert len(shown) < 5 * TRUNCATE_AT  # nothing close to 50 MB reached the widgets
 
         panel.focus()
-        await pilot.press("s")
+        await pilot.press("s", "enter")
         await settle(pilot, app)
         assert panel.saved_path.stat().st_size > 55_000_000  # the whole result, not what is shown
 

@@ -79,8 +79,11 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
     app = LogApp(store, export_dir=tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("e")
+        await pilot.pause()
+        assert not app.exports  # a single key asks where first (screens/save_as.py)
+        await pilot.press("enter")
         await wait_until(pilot, lambda: len(app.exports) == 1)
-        await pilot.press("E")
+        await pilot.press("E", "enter")
         await wait_until(pilot, lambda: len(app.exports) == 2)
         await pilot.pause(0.05)
         session, array = (message.result for message in app.exports)
@@ -93,9 +96,9 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
 async def test_export_failure_is_reported_not_raised(tmp_path):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("")
-    app = LogApp(sample_store(), export_dir=blocker)
+    app = LogApp(sample_store(), export_dir=blocker / "sub")  # the save-as check passes (a folder made when writing)
     async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("e")
+        await pilot.press("e", "enter")
         await wait_until(pilot, lambda: len(app.exports) == 1)
         await pilot.pause(0.05)
         assert app.exports[0].result is None and app.exports[0].error

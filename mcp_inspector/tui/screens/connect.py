@@ -111,7 +111,7 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
     def on_mount(self) -> None:
         self._add_servers([("built-in", demo_spec())])
         self.query_one("#connect-problems", Static).update("Looking for servers in your MCP client configs…")
-        self.query_one("#connect-servers", OptionList).focus()
+        self.query_one("#connect-command", Input).focus()  # F7 opens where the user types (tab: the list)
         self._discover()
 
     @work(thread=True, exit_on_error=False, group="discover")

@@ -46,6 +46,8 @@ def bindings_table(keymap: dict[str, str]) -> Table:
         ("ctrl+k", "Cancel the newest request in flight (c on a selected one)", "cancel-request"),
         ("escape", "Composer: leave the field for the tool list (digits switch views again)", "leave-field"),
         ("ctrl+p", "Command palette", "command-palette"),
+        ("s", "Result: save the whole result (asks where; enter again replaces a file)", "save-result"),
+        ("e,E", "Traffic log: export the session as JSONL, JSON (asks where first)", "traffic.export"),
     ]
     table.add_row(Text("Requests and palette", style="underline"), "", "")
     for key, text, binding_id in extra:

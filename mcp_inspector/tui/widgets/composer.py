@@ -319,6 +319,15 @@ class ComposerPanel(Widget):
     def action_toggle_view(self) -> None:
         tabs = self._tabs
         tabs.active = JSON_TAB if tabs.active == FORM_TAB else FORM_TAB
+        if tabs.active == FORM_TAB:  # the JSON editor had the focus: the form's first field takes it (not nothing)
+            self.call_after_refresh(self._focus_form)
+
+    def _focus_form(self) -> None:
+        form = self.schema_form
+        fields = [w for w in form.query("*") if w.focusable] if form is not None else []
+        target = fields[0] if fields else self.query_one_optional("#send-button")
+        if target is not None and (self.app.focused is None or self.app.focused is self.json_editor):
+            target.focus()
 
     @on(TabbedContent.TabActivated)
     def _tab_switched(self, event: TabbedContent.TabActivated) -> None:
@@ -348,6 +357,13 @@ class ComposerPanel(Widget):
     def action_send(self) -> None:
         if self.tool is None:
             self.notify("Pick a tool first.", severity="warning")
+            return
+        from ..screens.tool_detail import confirm_destructive_then  # the optional "destructive" question
+
+        confirm_destructive_then(self, self.tool, self._send_now)
+
+    def _send_now(self) -> None:
+        if self.tool is None:
             return
         if self._tabs.active == JSON_TAB and self.json_error:
             self.notify(f"Fix the JSON first: {self.json_error}", severity="error", markup=False)

@@ -38,7 +38,9 @@ from ...core.traffic.masking import scrub
 from ..http_text import explain_error
 from ..messages import OpenResource
 from .views.resources.links import ResourceBlock
-from .files import extension_for, human_size, save_new_file, system_opener
+from ..screens.save_as import save_as
+from .files import extension_for, human_size, system_opener
+from .result_history import record_error, record_outcome
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
@@ -245,10 +247,9 @@ class MediaBlock(Vertical, can_focus=True):
         if self.info.problem is None:
             self._open()
 
-    @work(thread=True, group="result-files")
-    def _save(self) -> None:
-        save_new_file(self, partial(decode_block_bytes, self.info.block), f"{self.stem}-{self.info.index}",
-                      extension_for(self.info.mime_type), f"the {self.info.type}")
+    def _save(self) -> None:  # asks where first (screens/save_as.py)
+        save_as(self, partial(decode_block_bytes, self.info.block), f"{self.stem}-{self.info.index}",
+                extension_for(self.info.mime_type), f"the {self.info.type}")
 
     @work(thread=True, group="result-files")
     def _open(self) -> None:
@@ -380,6 +381,7 @@ class ResultPanel(VerticalScroll):
         widgets.extend(self._structured(outcome))
         self._show(kind, status, widgets, outcome.result, stem)
         self.truncated = truncated
+        record_outcome(self, outcome)  # the per-tool history (result_history.py)
 
     def show_error(self, error: BaseException, elapsed_ms: float | None = None, http_status: int | None = None) -> None:
         """``http_status``: the HTTP status of the response that carried the error, if any."""
@@ -428,7 +430,10 @@ class ResultPanel(VerticalScroll):
         else:
             status, kind = f"✖ {type(error).__name__}{took}", "transport"
             widgets.append(Static(Text(str(error)), classes="error-detail"))
+        call = self.pending_call if self.kind == "pending" and self.pending_call is not None else None
         self._show(kind, status, widgets, payload, "mcp-error")
+        if call is not None and call.method == "tools/call":
+            record_error(self, (call.params or {}).get("name"), error, elapsed_ms, http_status)
 
     # -- rendering -------------------------------------------------------
     def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str) -> None:
@@ -532,10 +537,9 @@ class ResultPanel(VerticalScroll):
             return
         self._save_payload(self.payload, self.payload_name)
 
-    @work(thread=True, group="result-files")
-    def _save_payload(self, payload: Any, name: str) -> None:
-        save_new_file(self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json",
-                      "the result")
+    def _save_payload(self, payload: Any, name: str) -> None:  # asks where first (screens/save_as.py)
+        save_as(self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json",
+                "the result")
 
     def action_open_pager(self) -> None:
         if self.payload is None:

@@ -214,9 +214,16 @@ class TrafficLog(StoreLinesView):
         self._export(".json")
 
     def _export(self, suffix: str) -> None:
+        """Asks where first (a single key never writes a file unconfirmed): screens/save_as.py."""
+        from ...screens.save_as import ask_path
+
         path = default_export_path(suffix)
         if self.export_dir is not None:
             path = self.export_dir / path.name
+        what = "the session (JSONL)" if suffix == ".jsonl" else "the session (JSON)"
+        ask_path(self, path, what, lambda chosen: self._write_export(chosen, suffix), create_parent=True)
+
+    def _write_export(self, path: Path, suffix: str) -> None:
         header = {"exported_by": "mcp-inspector"}
         if self.server_spec is not None:
             header["server"] = self.server_spec.describe()

@@ -1,0 +1,158 @@
+"""Saving asks where: a path input prefilled with ``output_dir()/name``, and a
+second enter to overwrite a file that exists.
+
+``save_as`` is what a widget's save key calls (on the event loop): it opens the
+modal and, once the user has chosen a path, writes in a worker thread, keeps the
+path as ``widget.saved_path`` and says where it went (or why it could not).
+``ask_path`` is the modal alone, for callers with their own writer (the traffic
+log's export).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from ..widgets.files import human_size, output_dir
+
+
+def free_name(directory: Path, stem: str, suffix: str) -> Path:
+    """``directory/stem+suffix``, or ``stem-1``, ``stem-2``... when it is taken (the prefilled suggestion)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem) or "result"
+    for attempt in range(1000):
+        path = directory / f"{safe}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
+        if not path.exists():
+            return path
+    return directory / f"{safe}{suffix}"
+
+
+def check_target(text: str, create_parent: bool = False) -> tuple[Path | None, str | None]:
+    """The path typed, or why it cannot be written to (``create_parent``: the writer makes missing folders)."""
+    text = text.strip()
+    if not text:
+        return None, "Type a file name."
+    path = Path(os.path.expanduser(text))
+    if not path.is_absolute():
+        path = output_dir() / path
+    if path.is_dir():
+        return None, f"{path} is a folder: add a file name."
+    parent = path.parent
+    if create_parent and not parent.exists():
+        return path, None
+    if not parent.is_dir():
+        return None, f"There is no folder {parent}."
+    if not os.access(parent, os.W_OK):
+        return None, f"The folder {parent} is not writable."
+    return path, None
+
+
+class SaveAsScreen(ModalScreen[Path | None]):
+    """Where to save: enter saves, escape cancels; an existing file needs a second enter."""
+
+    DEFAULT_CSS = """
+    SaveAsScreen { align: center middle; }
+    SaveAsScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    SaveAsScreen #save-as-title { text-style: bold; }
+    SaveAsScreen #save-as-path { margin: 1 0 0 0; }
+    SaveAsScreen #save-as-problem { color: $text-warning; height: auto; }
+    SaveAsScreen #save-as-hint { color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save-as.cancel")]
+
+    def __init__(self, suggestion: Path, what: str = "the result", create_parent: bool = False) -> None:
+        super().__init__()
+        self.create_parent = create_parent
+        self.suggestion = suggestion
+        self.what = what
+        self._confirmed_overwrite: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Save {self.what} as", id="save-as-title", markup=False)
+            yield Input(str(self.suggestion), id="save-as-path", select_on_focus=False)
+            yield Static("", id="save-as-problem", markup=False)
+            yield Static("enter: save · escape: cancel", id="save-as-hint")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#save-as-path", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+
+    @property
+    def path_input(self) -> Input:
+        return self.query_one("#save-as-path", Input)
+
+    def _problem(self, text: str) -> None:
+        self.query_one("#save-as-problem", Static).update(text)
+
+    @on(Input.Changed, "#save-as-path")
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._confirmed_overwrite = None
+        self._problem("")
+
+    @on(Input.Submitted, "#save-as-path")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        path, problem = check_target(event.value, self.create_parent)
+        if path is None:
+            self._problem(problem or "")
+            return
+        if path.exists() and self._confirmed_overwrite != path:
+            self._confirmed_overwrite = path
+            self._problem(f"{path} exists ({human_size(path.stat().st_size)}): enter again replaces it, escape cancels.")
+            return
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def ask_path(widget: Widget, suggestion: Path, what: str, chosen: Callable[[Path], None],
+             create_parent: bool = False) -> None:
+    """Open the modal; ``chosen(path)`` runs on the event loop once the user confirmed a path."""
+
+    def done(path: Path | None) -> None:
+        if path is None:
+            widget.notify("Not saved.", timeout=2)
+        else:
+            chosen(path)
+
+    widget.app.push_screen(SaveAsScreen(suggestion, what, create_parent), done)
+
+
+def write_file(widget: Widget, path: Path, produce: Callable[[], bytes], what: str) -> None:
+    """Write ``produce()`` to ``path`` (replacing it: the user confirmed), in a worker thread."""
+
+    def work() -> None:
+        tmp = path.with_name(f".{path.name}.part")
+        try:
+            data = produce()
+            with open(tmp, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        except (OSError, TypeError, ValueError, KeyError) as exc:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            widget.notify(f"Could not save {what}: {exc}", severity="error", markup=False)
+            return
+        widget.saved_path = path  # type: ignore[attr-defined]
+        widget.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
+
+    widget.run_worker(work, thread=True, group="save-as", exit_on_error=False)
+
+
+def save_as(widget: Widget, produce: Callable[[], bytes], stem: str, suffix: str, what: str) -> None:
+    """Ask where (prefilled with a free name in ``output_dir()``), then write there."""
+    ask_path(widget, free_name(output_dir(), stem, suffix), what, lambda path: write_file(widget, path, produce, what))

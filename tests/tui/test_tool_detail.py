@@ -1,0 +1,70 @@
+"""Tool details (ctrl+o): the full description and definition, the chips' legend; and the
+optional confirmation before calling a tool marked destructive (off by default)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from mcp_inspector.tui.screens.tool_detail import ConfirmDestructiveScreen, ToolDetailScreen, is_destructive
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
+
+
+def shown(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x40", "80x24"])
+async def test_ctrl_o_shows_the_whole_definition_and_the_legend(size):
+    app = live_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        tool = next(t for t in main.tool_list.tools if t.get("outputSchema") and len(t.get("description", "")) > 60)
+        await choose_tool(pilot, app, tool["name"])
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ToolDetailScreen) and bool(app.screen.query("#tool-detail-legend")), what="the tool detail")
+        screen = app.screen
+        assert shown(screen, "#tool-detail-description") == tool["description"]  # all of it, not two lines
+        definition = shown(screen, "#tool-detail-definition")
+        for heading in ("Input schema", "Output schema", "Annotations"):
+            assert heading in definition
+        assert '"readOnlyHint": true' in definition
+        legend = shown(screen, "#tool-detail-legend")
+        for chip in ("RO", "DESTR", "IDEM", "OPEN"):
+            assert chip in legend
+        assert "readOnlyHint: set" in legend and "destructiveHint: false" in legend
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is main, what="the main screen again")
+
+
+async def test_destructive_tools_ask_first_only_when_the_setting_is_on():
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        # every tools/list answered (a refetch would replace the list patched below)
+        await wait_for(pilot, lambda: all(e.reply_seq is not None for e in outgoing(app, "tools/list")), what="the listings")
+        # the demo marks no tool destructive: mark echo so (the server still answers it)
+        tools = [dict(t, annotations={"destructiveHint": True}) if t["name"] == "echo" else t for t in main.tool_list.tools]
+        main.tool_list.set_tools(tools)
+        await choose_tool(pilot, app, "echo")
+        assert is_destructive(main.current_tool)
+        await main.composer.set_arguments({"message": "gone"})
+        await pilot.press("ctrl+s")  # off by default: sent at once
+        await wait_for(pilot, lambda: len(outgoing(app, "tools/call")) == 1, what="the first call")
+
+        app.toggle_confirm_destructive()
+        assert app.confirm_destructive
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDestructiveScreen), what="the question")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is main, what="the main screen")
+        assert len(outgoing(app, "tools/call")) == 1  # not sent
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDestructiveScreen), what="the question again")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(outgoing(app, "tools/call")) == 2, what="the confirmed call")
