@@ -29,7 +29,7 @@ from ..core.traffic.store import TrafficStore
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
-from .theme_vars import THEME_VARIABLE_DEFAULTS
+from .theme_vars import theme_variable_defaults
 
 DEFAULT_THEME = "inspector-dark"
 QUIT_CLOSE_GRACE = 0.5  # seconds for the server to exit once its stdin is closed
@@ -76,7 +76,7 @@ class InspectorApp(App[int]):
 
     # -- setup -----------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(THEME_VARIABLE_DEFAULTS)
+        return theme_variable_defaults(self.current_theme.dark)  # light defaults for a light theme
 
     def get_default_screen(self):
         from .screens.main import MainScreen

@@ -59,6 +59,11 @@ from .server_state import ServerStateMixin
 class MainScreen(ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
+    # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
+    # of beside it; below 32 rows the live traffic strip gives its rows to them (5: the Traffic view).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+
     # Same id as the composer's own binding, so one keymap entry remaps both;
     # this one makes ctrl+s send from anywhere on the main view.
     BINDINGS = [

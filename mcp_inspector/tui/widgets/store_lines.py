@@ -216,7 +216,11 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     def style_for(self, name: str) -> Style:
         style = self._styles.get(name)
         if style is None:
-            style = self._styles[name] = self.get_component_rich_style(f"traffic-log--{name}", partial=True)
+            partial = self.get_component_rich_style(f"traffic-log--{name}", partial=True)
+            # the colour as resolved against the view's background: a partial style turns "auto"
+            # colours ($text, $text-muted) into white, invisible on a light theme
+            colour = self.get_component_rich_style(f"traffic-log--{name}").color if partial.color else None
+            style = self._styles[name] = partial + Style(color=colour) if colour else partial
         return style
 
     def format_entry(self, entry: TrafficEntry) -> Text:

@@ -128,7 +128,10 @@ class NotificationLines(StoreLinesView):
             return text
         if method == "notifications/message":
             level = clean(str(params.get("level", "?")))[:12]
-            text.append(f"{level.upper():<9} ", self.level_style(level) + style("method"))
+            # a column one wider than the longest level ("emergency"), then a space: never
+            # "EMERGENCYEmergency-level message", and every message starts in the same column
+            text.append(f"{level.upper():<{LEVEL_COLUMN}}", self.level_style(level) + style("method"))
+            text.append(" ")
             if params.get("logger") is not None:
                 text.append(f"[{_compact(params['logger'])}] ", style("seq"))
             text.append(_compact(params.get("data")), self.level_style(level) if level != "info" else Style())
@@ -157,6 +160,9 @@ class NotificationLines(StoreLinesView):
         return text
 
 
+
+#: width of the level column in a log row: the longest level name and one space
+LEVEL_COLUMN = max(len(level) for level in LOG_LEVELS) + 1
 
 #: The level set through this view on each live session (a legacy server does not tell its own).
 _APPLIED_LEVELS: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()

@@ -154,12 +154,20 @@ KIND_TOGGLES = {
 
 
 class TrafficFilterBar(Horizontal):
-    """Two short inputs (method globs, text) and toggles; posts ``Changed`` on every edit."""
+    """Two short inputs (method globs, text) and toggles; posts ``Changed`` on every edit.
 
+    One row when there is room; below ``STACK_BELOW`` columns the inputs and the toggles
+    take a row each (at 80 columns one row cut the toggles off)."""
+
+    STACK_BELOW = 112
     DEFAULT_CSS = """
     TrafficFilterBar { height: 1; width: 1fr; background: $panel; }
-    TrafficFilterBar Input { border: none; height: 1; padding: 0 1; width: 22; background: $boost; }
-    TrafficFilterBar Input:focus { background: $accent 20%; }
+    TrafficFilterBar.-stacked { layout: vertical; height: 2; }
+    TrafficFilterBar #filter-inputs { width: 1fr; height: 1; }
+    TrafficFilterBar #filter-toggles { width: auto; height: 1; }
+    TrafficFilterBar.-stacked #filter-toggles { width: 1fr; }
+    TrafficFilterBar Input { border: none; height: 1; padding: 0 1; width: 22; background: $boost; color: $foreground; }
+    TrafficFilterBar Input:focus { border: none; background: $accent 20%; color: $foreground; }
     TrafficFilterBar #filter-text { width: 1fr; min-width: 12; }
     TrafficFilterBar .separator { width: 1; color: $text-muted; }
     TrafficFilterBar #filter-error { width: auto; color: $error; }
@@ -185,17 +193,22 @@ class TrafficFilterBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         spec = self._initial
-        yield Input(spec.methods, placeholder="method glob", id="filter-methods")
-        yield Input(spec.text, placeholder="search text", id="filter-text")
-        yield FilterToggle("re", spec.regex, id="filter-regex")
-        yield Static("│", classes="separator")
-        for key, (label, direction) in DIRECTION_TOGGLES.items():
-            yield FilterToggle(label, direction in spec.directions, id=f"filter-dir-{key}")
-        yield Static("│", classes="separator")
-        for key, (label, kinds) in KIND_TOGGLES.items():
-            on_ = all(kind in spec.kinds for kind in kinds) and (key != "stderr" or spec.show_stderr)
-            yield FilterToggle(label, on_, id=f"filter-kind-{key}")
-        yield Static("", id="filter-error")
+        with Horizontal(id="filter-inputs"):
+            yield Input(spec.methods, placeholder="method glob", id="filter-methods")
+            yield Input(spec.text, placeholder="search text", id="filter-text")
+            yield FilterToggle("re", spec.regex, id="filter-regex")
+        with Horizontal(id="filter-toggles"):
+            yield Static("│", classes="separator")
+            for key, (label, direction) in DIRECTION_TOGGLES.items():
+                yield FilterToggle(label, direction in spec.directions, id=f"filter-dir-{key}")
+            yield Static("│", classes="separator")
+            for key, (label, kinds) in KIND_TOGGLES.items():
+                on_ = all(kind in spec.kinds for kind in kinds) and (key != "stderr" or spec.show_stderr)
+                yield FilterToggle(label, on_, id=f"filter-kind-{key}")
+            yield Static("", id="filter-error")
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < self.STACK_BELOW, "-stacked")
 
     def current(self) -> TrafficFilter:
         """Read the filter from the controls."""
