@@ -122,6 +122,10 @@ class InspectorApp(App[int]):
                     loop.add_signal_handler(sig, self._stop_signal, sig)
 
     def on_mount(self) -> None:
+        if not self.snapshot_mode:
+            from .themes import keep_theme_choice
+
+            keep_theme_choice(self)  # the theme picked in the palette is kept for next time
         if self._startup_problems:
             self.notify("\n".join(self._startup_problems), title="Configuration problems", severity="warning", markup=False, timeout=10)
 

@@ -7,14 +7,20 @@ Example::
     reconnect = "ctrl+e"      # binding id = key(s)
 
 A broken file never stops the app: it starts with defaults and says why.
+The theme picked in the command palette is written back (``save_theme``): the
+``theme = ...`` line is replaced or added, every other line is kept as it was.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..core.config.files import write_atomic
 
 
 def config_dir() -> Path:
@@ -62,3 +68,42 @@ def load_config(path: Path | None = None) -> TuiConfig:
             continue
         config.keymap[binding_id] = keys
     return config
+
+
+class ConfigSaveError(Exception):
+    """The config file could not be updated (the message says why, with the path)."""
+
+
+#: the top-level ``theme = ...`` line (before the first [table])
+_THEME_LINE = re.compile(r"^[ \t]*theme[ \t]*=.*$", re.MULTILINE)
+_FIRST_TABLE = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
+def save_theme(name: str, path: Path | None = None) -> Path:
+    """Keep ``name`` as the theme for next time, in the config file (made if missing).
+
+    Only the top-level ``theme`` line changes; comments, the keymap and anything else stay.
+    A file that does not parse is left alone (ConfigSaveError), never overwritten."""
+    path = path or config_path()
+    text = ""
+    try:
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigSaveError(f"{path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ConfigSaveError(f"{path} is not valid TOML ({exc}); the theme was not saved there") from None
+    line = f"theme = {json.dumps(name)}"  # a JSON string is a valid TOML basic string
+    first_table = _FIRST_TABLE.search(text)
+    head, tail = (text[:first_table.start()], text[first_table.start():]) if first_table else (text, "")
+    if _THEME_LINE.search(head):
+        head = _THEME_LINE.sub(lambda _: line, head, count=1)
+    else:
+        head = line + "\n" + head
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, (head + tail).encode("utf-8"), prefix=".config-")
+    except OSError as exc:
+        raise ConfigSaveError(f"{path}: {exc.strerror or exc}") from None
+    return path

@@ -97,3 +97,22 @@ def user_themes(folder: Path | None = None) -> tuple[list[Theme], list[str]]:
         except ThemeFileError as exc:
             problems.append(str(exc))
     return themes, problems
+
+
+def keep_theme_choice(app: Any, path: Path | None = None) -> None:
+    """From now on, a theme chosen in the app (the palette's "Theme" command) is saved in the
+    config file for next time; a file we cannot write is said once, as a warning."""
+    from .config import ConfigSaveError, save_theme
+
+    kept = [app.theme]  # the theme in force now (the config's, or the fallback for an unknown one)
+
+    def saved(theme: Theme) -> None:
+        if theme.name == kept[0]:
+            return  # the start-up theme being announced, or no change
+        kept[0] = theme.name
+        try:
+            save_theme(theme.name, path)
+        except ConfigSaveError as exc:
+            app.notify(str(exc), title="Theme not kept", severity="warning", markup=False)
+
+    app.theme_changed_signal.subscribe(app, saved)
