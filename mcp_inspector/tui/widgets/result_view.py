@@ -296,6 +296,7 @@ class ResultPanel(VerticalScroll):
     ResultPanel #result-status.ok { background: $success 20%; }
     ResultPanel #result-status.pending { background: $primary 20%; }
     ResultPanel #result-status.tool-error { background: $warning 30%; color: $text-warning; text-style: bold; }
+    ResultPanel #result-status.schema-error { background: $warning 30%; color: $text-warning; text-style: bold; }
     ResultPanel #result-status.rpc-error { background: $error 40%; color: $text-error; text-style: bold; }
     ResultPanel #result-status.transport { background: $secondary 30%; text-style: bold; }
     ResultPanel #result-body { height: auto; }
@@ -365,6 +366,10 @@ class ResultPanel(VerticalScroll):
         else:
             status = f"✓ {outcome.name} · {len(view.blocks)} content block{'s' if len(view.blocks) != 1 else ''} · {took}"
             kind = "ok"
+        if kind == "ok" and (view.structured_issues or view.problems):  # no green ✓ (schema-error)
+            issues = len(view.structured_issues)
+            what = f"fails its outputSchema ({issues} issue{'s' if issues != 1 else ''})" if issues else "malformed result"
+            status, kind = f"⚠ {outcome.name} · {what} · {took}", "schema-error"
         widgets: list[Widget] = []
         if view.is_error:
             widgets.append(Static("The tool ran and failed. This is a tool-level error (a result), not a JSON-RPC error.", classes="block-meta"))
