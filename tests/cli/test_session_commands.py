@@ -48,7 +48,7 @@ def test_tools_on_server_everything_lists_what_the_tui_lists(server_everything, 
     declared = initialize_capabilities(record)
     assert declared == tui_capabilities  # tasks too, declared by the session itself
     assert {name: declared[name] for name in ("roots", "sampling", "elicitation")} == {
-        "roots": {"listChanged": True}, "sampling": {}, "elicitation": {"form": {}, "url": {}}}
+        "roots": {"listChanged": True}, "sampling": {"tools": {}}, "elicitation": {"form": {}, "url": {}}}
 
 
 def test_default_answers_decline_refuse_and_empty_roots():

@@ -298,7 +298,7 @@ async def test_sampling_request_declined_by_the_user():
         await app.main.composer.set_arguments({"kind": "sampling"})
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the sampling modal")
-        assert "haiku" in str(app.screen.query_one("VerticalScroll Static").render())
+        assert any("haiku" in str(part.render()) for part in app.screen.query("#request-body Static"))
         await pilot.click("#decline")
         await wait_for(pilot, lambda: finished, what="the sampling call")
         outcome = finished[0].outcome

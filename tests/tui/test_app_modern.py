@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -90,8 +89,7 @@ async def answer(pilot, app, value: str) -> None:
         await pilot.pause()
         await pilot.press("ctrl+s")
         return
-    field = screen.query_one("#request-text", Input)
-    field.value = value
+    screen.query_one("#sampling-reply").text = value  # sampling: the reply editor
     await pilot.click("#accept")
 
 

@@ -40,6 +40,9 @@ NO_SAMPLING_POLICY = ("mcp-inspector (headless) has no --sampling policy: it can
                       "(give --sampling @FILE to answer, or --sampling decline)")
 #: What the headless elicitation handler declares (the same as the TUI: form and URL mode).
 ELICITATION_CAPABILITY = {"form": {}, "url": {}}
+#: What the headless sampling handler declares (the same as the TUI): tool use too, since an
+#: answer file may hold a ``tool_use`` block (sampling with tools, 2025-11-25).
+SAMPLING_CAPABILITY = {"tools": {}}
 MAX_ANSWER_FILE = 16 * 1024 * 1024
 
 
@@ -251,8 +254,10 @@ def headless_handlers(elicitation: str | None = None, sampling: str | None = Non
     with the defaults of the module doc for a policy not given."""
     elicit = elicitation_handler(elicitation, report) if elicitation is not None else no_elicitation_policy(report)
     elicit.mcp_capability = dict(ELICITATION_CAPABILITY)  # type: ignore[attr-defined]
+    sample = sampling_handler(sampling) if sampling is not None else no_sampling_policy(report)
+    sample.mcp_capability = dict(SAMPLING_CAPABILITY)  # type: ignore[attr-defined]
     return {
         "elicitation/create": elicit,
-        "sampling/createMessage": sampling_handler(sampling) if sampling is not None else no_sampling_policy(report),
+        "sampling/createMessage": sample,
         "roots/list": roots_handler(list(roots or [])),
     }
