@@ -167,3 +167,30 @@ async def test_at_80x24_the_reply_and_the_buttons_stay_on_screen():
         await pilot.press(*"short", "ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
         assert sampling_replies(app)[0]["result"]["content"]["text"] == "short"
+
+
+async def test_the_rules_screen_lists_every_rule_and_delete_removes_one(tmp_path):
+    from mcp_inspector.core.config.sampling_rules import SamplingRule
+    from mcp_inspector.tui.screens.answer.rules import SamplingRulesScreen
+    from textual.widgets import OptionList
+    from traffic_apps import ThemedApp
+
+    path = tmp_path / "rules.json"
+    rules = SamplingRules.load(path)
+    rules.add(SamplingRule("cmd:[\"a\"]", reply="first", match="poem"))
+    rules.add(SamplingRule("url:http://b", file="~/reply.txt"))
+
+    app = ThemedApp()
+    async with app.run_test(size=SMALL) as pilot:
+        app.push_screen(SamplingRulesScreen(path))
+        await wait_for(pilot, lambda: isinstance(app.screen, SamplingRulesScreen) and app.screen.shown, what="the rules")
+        screen = app.screen
+        listing = screen.query_one(OptionList)
+        assert listing.option_count == 2
+        assert "when the last user message holds 'poem': 'first'" in str(listing.get_option_at_index(0).prompt)
+        assert "2 rules, first match wins" in str(screen.query_one("#rules-note").render())
+        await pilot.press("down", "delete")  # the second one
+        await pilot.pause()
+        assert [r.reply for r in SamplingRules.load(path).rules] == ["first"] and listing.option_count == 1
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SamplingRulesScreen), what="closed")
