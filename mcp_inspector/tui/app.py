@@ -406,9 +406,11 @@ class InspectorApp(App[int]):
              "key: t in the exchange detail"),
             ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
         ]
+        from .screens.answer.rules import rules_command
         from .widgets.views.auth_view import palette_commands as auth_commands
 
         commands += auth_commands(self)
+        commands.append(rules_command(self))
         if main.spec is not None:
             spec = main.spec
             commands.append(("copy: server command line", lambda: copy_text(self, spec.describe(), "the command line"), spec.describe()))

@@ -194,3 +194,32 @@ async def test_the_rules_screen_lists_every_rule_and_delete_removes_one(tmp_path
         assert [r.reply for r in SamplingRules.load(path).rules] == ["first"] and listing.option_count == 1
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, SamplingRulesScreen), what="closed")
+
+
+async def test_the_saved_answers_are_listed_from_the_palette_and_keys_in_the_help():
+    from textual.command import CommandPalette
+
+    from mcp_inspector.tui.screens.answer.rules import SamplingRulesScreen
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*"saved auto-answers")
+        palette = app.screen
+
+        def first_hit() -> bool:
+            options = palette.query_one("CommandList")
+            return options.option_count > 0 and "auto-answers" in str(options.get_option_at_index(0).prompt)
+
+        await wait_for(pilot, first_hit, what="the entry")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SamplingRulesScreen), what="the rules list")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.main, what="back")
+    from mcp_inspector.tui.screens.help import view_bindings
+
+    groups = dict(view_bindings())
+    assert "Saved sampling answers (palette)" in groups  # its keys in F1, read from its BINDINGS
+    assert {b.id for b in groups["Saved sampling answers (palette)"]} == {"sampling-rules.remove", "sampling-rules.close"}

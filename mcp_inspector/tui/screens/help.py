@@ -90,13 +90,15 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     from ..widgets.views.resources_view import ResourcesView
     from ..widgets.views.auth_view import AuthView
     from ..widgets.views.tasks_view import TasksView
+    from .answer.rules import SamplingRulesScreen
     from .roots_editor import RootsEditor, RootsList
 
     groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
               ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
               ("Tasks (9)", [TasksView.BINDINGS]),
               ("Auth (0)", [AuthView.BINDINGS]),
-              ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS])]
+              ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
+              ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS])]
     out = []
     for title, lists in groups:
         seen: set[str] = set()
