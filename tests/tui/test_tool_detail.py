@@ -46,14 +46,10 @@ async def test_destructive_tools_ask_first_only_when_the_setting_is_on():
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_tools(pilot, app)
         main = app.main
-        # every tools/list answered (a refetch would replace the list patched below)
-        await wait_for(pilot, lambda: all(e.reply_seq is not None for e in outgoing(app, "tools/list")), what="the listings")
-        # the demo marks no tool destructive: mark echo so (the server still answers it)
-        tools = [dict(t, annotations={"destructiveHint": True}) if t["name"] == "echo" else t for t in main.tool_list.tools]
-        main.tool_list.set_tools(tools)
-        await choose_tool(pilot, app, "echo")
+        # the demo's failing_tool is marked destructive (destructiveHint: true, readOnlyHint: false)
+        await choose_tool(pilot, app, "failing_tool")
         assert is_destructive(main.current_tool)
-        await main.composer.set_arguments({"message": "gone"})
+        await main.composer.set_arguments({"reason": "gone"})
         await pilot.press("ctrl+s")  # off by default: sent at once
         await wait_for(pilot, lambda: len(outgoing(app, "tools/call")) == 1, what="the first call")
 

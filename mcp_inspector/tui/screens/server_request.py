@@ -95,6 +95,9 @@ class _RawFor(RawScreen):
         super().__init__(method, params, context, note=note)
 
 
+ServerRequestScreen.picker = pick_screen  # ServerRequestScreen(method, params) builds the right screen
+
+
 def request_context(entry: TrafficEntry | None, store: TrafficStore) -> str | None:
     """Which request of which call asks (MRTR: "round 2 of tools/call echo (#12)"), or None for a
     legacy server->client request, which needs no more than its method."""

@@ -6,7 +6,7 @@ subclass for the request (see ``server_request.pick_screen``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -54,11 +54,13 @@ class ServerRequestScreen(ModalScreen[Answer]):
     #: the body's share of the terminal's height at most (None: all the room there is)
     body_share: float | None = None
 
-    def __new__(cls, method: str, params: dict | None = None, *args: Any, **kwargs: Any) -> "ServerRequestScreen":
-        if cls is ServerRequestScreen:
-            from ..server_request import pick_screen
+    #: picks the subclass for a request; ``server_request`` (which knows them all) sets it when imported
+    picker: Callable[[str, dict], type["ServerRequestScreen"]] | None = None
 
-            cls = pick_screen(method, params if isinstance(params, dict) else {})
+    def __new__(cls, method: str, params: dict | None = None, *args: Any, **kwargs: Any) -> "ServerRequestScreen":
+        picker = ServerRequestScreen.picker
+        if cls is ServerRequestScreen and picker is not None:
+            cls = picker(method, params if isinstance(params, dict) else {})
         return super().__new__(cls)
 
     def __init__(self, method: str, params: dict | None, context: str | None = None) -> None:
