@@ -71,3 +71,17 @@ def outgoing(app: InspectorApp, method: str) -> list:
     from mcp_inspector.core.traffic.entry import Direction
 
     return [e for e in app.store if e.direction is Direction.OUT and e.method == method]
+
+
+def record_row_updates(row, seen: set, text_of) -> None:
+    """Add ``text_of(row)`` to ``seen`` after every update of an in-flight row while it follows a
+    task, so a test sees each state the row showed (sampling it between pauses can miss a short
+    one on a busy machine)."""
+    original = row.update_view
+
+    def update_view() -> None:
+        original()
+        if row.following_task:
+            seen.add(text_of(row))
+
+    row.update_view = update_view

@@ -17,7 +17,7 @@ from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.inflight import InFlightRow
 
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
@@ -48,6 +48,7 @@ async def test_research_runs_to_completion_with_status_messages_in_the_row(serve
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
     async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         row = await send_research(pilot, app)
+        record_row_updates(row, seen, row_text)
 
         def watch() -> bool:
             if row.following_task:

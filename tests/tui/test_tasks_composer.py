@@ -12,7 +12,7 @@ from textual.widgets import Static
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.widgets.views.traffic_filter import FilterToggle
 
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -48,6 +48,7 @@ async def test_optional_task_toggle_off_then_on_and_required_note():
         await wait_for(pilot, lambda: main.inflight.rows and main.inflight.rows[-1].task_id, what="the task row")
         row = main.inflight.rows[-1]
         seen: set[str] = set()
+        record_row_updates(row, seen, lambda r: str(r.query_one(".inflight-message", Static).render()))
 
         def watch() -> bool:
             seen.add(str(row.query_one(".inflight-message", Static).render()))
