@@ -145,11 +145,11 @@ def readable_dump(result: Any) -> str:
 
 def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], bool]:
     """Widgets showing ``text`` (at most TRUNCATE_AT characters) and whether it was cut; a secret
-    this process holds (an OAuth token) that the server echoes is masked."""
-    text = scrub(text)
+    this process holds (an OAuth token) that the server echoes is masked (in what is shown only:
+    a 50 MB text is not searched once per secret)."""
     size = len(text)
     truncated = size > TRUNCATE_AT
-    shown = text[:TRUNCATE_AT] if truncated else text
+    shown = scrub(text[:TRUNCATE_AT] if truncated else text)
     pretty = None if truncated else pretty_json_text(shown)
     if pretty is not None:
         shown, language = pretty if len(pretty) <= TRUNCATE_AT else pretty[:TRUNCATE_AT], "json"
