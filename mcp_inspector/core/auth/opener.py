@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from abc import ABC, abstractmethod
 from typing import Any, Awaitable, Protocol
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
@@ -83,14 +84,16 @@ def default_mode() -> str:
     return "print"
 
 
-class Opener:
+class Opener(ABC):
+    """How the user authorizes: ``start`` gives the redirect URI, ``authorize`` the redirect URL."""
+
     mode = "?"
 
-    async def start(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    async def start(self) -> str: ...
 
-    async def authorize(self, url: str, state: str, step: AuthStep) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    async def authorize(self, url: str, state: str, step: AuthStep) -> str: ...
 
     async def close(self) -> None:
         pass
