@@ -138,7 +138,8 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
 
         # Main shown: a running call ticks in the in-flight panel; logs arrive
         await app.action_show_view("main")
-        main._call_tool(session, "long_running_task", {"duration_seconds": 3, "steps": 30})
+        # long enough to still be running when the view comes back on a loaded machine; cancelled below
+        main._call_tool(session, "long_running_task", {"duration_seconds": 60, "steps": 600})
         await wait_for(pilot, lambda: bool(main.inflight.rows), what="the in-flight row")
         await session.call_tool("emit_logs", {"count": 40})
         await pilot.pause(0.3)
@@ -162,6 +163,8 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
         await pilot.pause(0.05)
         text = "\n".join(lines.render_line(y).text for y in range(lines.scrollable_content_region.height))
         assert "Demo log message 40 of 40" in text
+        await app.action_show_view("main")
+        await main.action_cancel_request()
         await wait_for(pilot, lambda: not main.in_flight, what="the call to end")
 
 

