@@ -17,18 +17,15 @@ import jsonschema
 import jsonschema.validators
 import pytest
 
+from mcp_inspector.core.schema.classify import pick_variant, understood, variants
+from mcp_inspector.core.schema.formats import check_format, describe_constraints
 from mcp_inspector.core.schema.resolve import (
-    check_format,
     deref,
-    describe_constraints,
     dialect,
     enum_options,
     merge_all_of,
     multi_select_options,
     nullable,
-    pick_variant,
-    understood,
-    variants,
 )
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas"

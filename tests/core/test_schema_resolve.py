@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_inspector.core.schema.classify import Variant, pick_variant, understood, variants
+from mcp_inspector.core.schema.formats import check_format, describe_constraints
 from mcp_inspector.core.schema.resolve import (
-    Variant,
-    check_format,
     deref,
-    describe_constraints,
     dialect,
     dialect_uri,
     enum_options,
@@ -24,10 +23,7 @@ from mcp_inspector.core.schema.resolve import (
     multi_select_options,
     normalize,
     nullable,
-    pick_variant,
     resolve_ref,
-    understood,
-    variants,
 )
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas"

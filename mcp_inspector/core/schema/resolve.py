@@ -12,20 +12,21 @@ recursive schema (a tree node whose children are nodes) costs nothing until the 
 expands it. Nothing here does I/O: a remote ``$ref`` is reported, never fetched (the
 MCP spec forbids dereferencing network references). Schemas are never mutated; new
 dicts are returned.
+
+This module normalises (and reads enums); ``classify`` holds the variants and ``understood``,
+``formats`` the constraint phrases and the ``format`` checks.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import ipaddress
 import json
 import math
-import re
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from .validation import validate
+from .formats import is_number, num_text
+
+
 
 MAX_REF_CHAIN = 32
 
@@ -53,7 +54,6 @@ _DIALECT_URIS = {
 _REF_OVERRIDES_SIBLINGS = frozenset({"draft-07", "draft-06", "draft-04", "draft-03"})
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-_SAFE_INTEGER = 2**53 - 1  # zod emits +-Number.MAX_SAFE_INTEGER for "any integer": not a real limit
 # The node keywords a form cannot represent, with the reason shown to the user.
 _NOT_UNDERSTOOD = {
     "if": "it uses if/then/else (a conditional schema)",
@@ -254,14 +254,14 @@ def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
             out[key] = props
         elif key == "required" and isinstance(mine, list) and isinstance(value, list):
             out[key] = mine + [name for name in value if name not in mine]
-        elif key in _LOWER_BOUNDS and _is_number(mine) and _is_number(value):
+        elif key in _LOWER_BOUNDS and is_number(mine) and is_number(value):
             out[key] = max(mine, value)
-        elif key in _UPPER_BOUNDS and _is_number(mine) and _is_number(value):
+        elif key in _UPPER_BOUNDS and is_number(mine) and is_number(value):
             out[key] = min(mine, value)
-        elif key == "multipleOf" and _is_number(mine) and _is_number(value):
+        elif key == "multipleOf" and is_number(mine) and is_number(value):
             combined = _common_multiple(mine, value)
             if combined is None:
-                problems.append(f"cannot combine multipleOf {_num(mine)} and {_num(value)}")
+                problems.append(f"cannot combine multipleOf {num_text(mine)} and {num_text(value)}")
             else:
                 out[key] = combined
         elif key == "pattern" and isinstance(mine, str) and isinstance(value, str):
@@ -304,10 +304,6 @@ def _same(a: Any, b: Any) -> bool:
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _is_schema(value: Any) -> bool:
@@ -473,303 +469,6 @@ def multi_select_options(schema: Any) -> list[tuple[Any, str]] | None:
     if "array" not in _type_list(schema.get("type")) and not (schema.get("type") is None and "items" in schema):
         return None
     return enum_options(schema.get("items"))
-
-
-# -- variants (oneOf / anyOf) ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One alternative of a union, ready to be shown as a choice and then as a sub-form.
-
-    ``schema`` is the member dereferenced, its ``allOf`` merged and combined with the
-    union's own sibling keywords (shared properties, ``type``). ``discriminator`` is
-    ``(property, value)`` when a ``const`` property tells the variants apart.
-    """
-
-    title: str
-    schema: Any
-    discriminator: tuple[str, Any] | None = None
-    problems: tuple[str, ...] = ()
-    # What validating against ``schema`` needs from the root (its $defs/definitions/$schema).
-    context: dict = field(default_factory=dict, repr=False, compare=False)
-
-
-def variants(root: Any, schema: Any) -> list[Variant]:
-    """The alternatives of a ``oneOf``/``anyOf`` (or of a multi-type ``type`` list).
-
-    ``{"type": "null"}`` members are left out (``nullable()`` handles them). When one
-    property is ``const`` (or a one-value ``enum``) in every object variant with a
-    different value in each, it is the discriminator (an OpenAPI
-    ``discriminator.propertyName`` is preferred when it qualifies). Titles come from the
-    member's ``title``, else the discriminator value, else the ``$ref`` name, else the
-    type. Returns ``[]`` when the schema is not a union. Call ``enum_options`` first: a
-    union of constants is a select, not variants.
-    """
-    if not isinstance(schema, dict):
-        return []
-    key = "oneOf" if isinstance(schema.get("oneOf"), list) else "anyOf" if isinstance(schema.get("anyOf"), list) else None
-    context = {k: root[k] for k in ("$schema", "$defs", "definitions") if isinstance(root, dict) and k in root}
-    if key is None:
-        types = [name for name in _type_list(schema.get("type")) if name != "null"]
-        if len(types) < 2:
-            return []
-        return [Variant(name, {**schema, "type": name}, None, (), context) for name in types]
-    shared = {k: v for k, v in schema.items() if k not in (key, *ANNOTATIONS)}
-    found: list[tuple[str | None, Any, list[str], Any]] = []
-    for member in schema[key]:
-        if _is_null_schema(member):
-            continue
-        ref_name = None
-        if isinstance(member, dict) and isinstance(member.get("$ref"), str):
-            ref_name = unquote(member["$ref"].rsplit("/", 1)[-1]).replace("~1", "/").replace("~0", "~") or None
-        resolved, problem = deref(root, member)
-        problems = [problem] if problem else []
-        if isinstance(resolved, dict) and not problem:
-            resolved, merge_problems = merge_all_of(root, resolved)
-            problems.extend(merge_problems)
-            if shared:
-                resolved, shared_problems = _combine(resolved, shared)
-                problems.extend(shared_problems)
-        found.append((ref_name, resolved, problems, member))
-    discriminator = _discriminator(schema, [resolved for _, resolved, _, _ in found])
-    out = []
-    for index, (ref_name, resolved, problems, _member) in enumerate(found):
-        disc = None
-        if discriminator is not None:
-            disc = (discriminator, _const_of(resolved["properties"][discriminator])[1])
-        title = resolved.get("title") if isinstance(resolved, dict) else None
-        if not (isinstance(title, str) and title):
-            if disc is not None:
-                title = _label(disc[1])
-            elif ref_name:
-                title = ref_name
-            elif isinstance(resolved, dict) and _type_list(resolved.get("type")):
-                title = _type_text(resolved.get("type"))
-            else:
-                title = f"option {index + 1}"
-        out.append(Variant(title, resolved, disc, tuple(problems), context))
-    return out
-
-
-def _discriminator(union: dict, members: list[Any]) -> str | None:
-    if len(members) < 2 or not all(isinstance(m, dict) and isinstance(m.get("properties"), dict) for m in members):
-        return None
-    candidates = list(members[0]["properties"])
-    hint = union.get("discriminator")
-    if isinstance(hint, dict) and isinstance(hint.get("propertyName"), str):
-        candidates.insert(0, hint["propertyName"])
-    for name in candidates:
-        values = []
-        for member in members:
-            is_const, value = _const_of(member["properties"].get(name))
-            if not is_const:
-                break
-            values.append(_canonical(value))
-        else:
-            if len(set(values)) == len(values):
-                return name
-    return None
-
-
-def pick_variant(choices: list[Variant], value: Any) -> int | None:
-    """The index of the variant existing data belongs to, or None when none fits.
-
-    The discriminator decides when the data has it; otherwise the first variant the
-    value validates against (with ``core.schema.validation.validate``) wins.
-    """
-    if not choices:
-        return None
-    discriminator = choices[0].discriminator
-    if discriminator is not None and isinstance(value, dict) and discriminator[0] in value:
-        wanted = _canonical(value[discriminator[0]])
-        for index, choice in enumerate(choices):
-            if choice.discriminator is not None and _canonical(choice.discriminator[1]) == wanted:
-                return index
-        return None
-    for index, choice in enumerate(choices):
-        if choice.problems or not _is_schema(choice.schema):
-            continue
-        schema = choice.schema if isinstance(choice.schema, bool) else {**choice.context, **choice.schema}
-        if not validate(schema, value):
-            return index
-    return None
-
-
-# -- constraints and formats ---------------------------------------------------------
-
-
-def _num(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return str(value)
-
-
-def _count(low: Any, high: Any, noun: str, plural: str) -> str | None:
-    low = low if _is_number(low) and low > 0 else None
-    high = high if _is_number(high) else None
-    if low is None and high is None:
-        return None
-    if low is not None and high is not None:
-        if low == high:
-            return f"exactly {_num(low)} {noun if low == 1 else plural}"
-        return f"{_num(low)}–{_num(high)} {plural}"
-    if low is not None:
-        return f"at least {_num(low)} {noun if low == 1 else plural}"
-    return f"at most {_num(high)} {noun if high == 1 else plural}"
-
-
-def describe_constraints(schema: Any) -> list[str]:
-    """The schema's validation keywords as short human phrases, for hints beside a field.
-
-    E.g. ``["≥ 0", "< 100", "multiple of 5"]``, ``["3–80 characters", "matches ^[a-z]+$",
-    "format: email"]``, ``["2–5 items", "unique items"]``. Bounds of ±(2**53-1) (zod's
-    "any safe integer") are left out: they are noise, not limits.
-    """
-    if not isinstance(schema, dict):
-        return []
-    out: list[str] = []
-    minimum, maximum = schema.get("minimum"), schema.get("maximum")
-    exclusive_min, exclusive_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
-    if exclusive_min is True and _is_number(minimum):  # draft-04 boolean form
-        exclusive_min, minimum = minimum, None
-    if exclusive_max is True and _is_number(maximum):
-        exclusive_max, maximum = maximum, None
-    for symbol, bound in (("≥", minimum), (">", exclusive_min), ("≤", maximum), ("<", exclusive_max)):
-        if _is_number(bound) and abs(bound) < _SAFE_INTEGER:
-            out.append(f"{symbol} {_num(bound)}")
-    if _is_number(schema.get("multipleOf")):
-        out.append(f"multiple of {_num(schema['multipleOf'])}")
-    length = _count(schema.get("minLength"), schema.get("maxLength"), "character", "characters")
-    if length:
-        out.append(length)
-    if isinstance(schema.get("pattern"), str):
-        out.append(f"matches {schema['pattern']}")
-    if isinstance(schema.get("format"), str):
-        out.append(f"format: {schema['format']}")
-    items = _count(schema.get("minItems"), schema.get("maxItems"), "item", "items")
-    if items:
-        out.append(items)
-    if schema.get("uniqueItems") is True:
-        out.append("unique items")
-    entries = _count(schema.get("minProperties"), schema.get("maxProperties"), "entry", "entries")
-    if entries:
-        out.append(entries)
-    return out
-
-
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})?$")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)*$")
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*$")
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_TIME = re.compile(r"^(\d{2}:\d{2}:\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})$")
-
-
-def check_format(fmt: Any, value: Any) -> str | None:
-    """A short message when ``value`` does not look like ``fmt``, else None (checked as the user types).
-
-    Knows date, date-time, time, email, uri, uuid, ipv4 and ipv6; any other format, a
-    non-string value or an empty string gives None (types and required-ness are checked
-    elsewhere).
-    """
-    if not isinstance(value, str) or not value or not isinstance(fmt, str):
-        return None
-    if fmt == "date":
-        if not _DATE.match(value):
-            return "not a date: use YYYY-MM-DD"
-        try:
-            _dt.date.fromisoformat(value)
-        except ValueError:
-            return "no such date"
-        return None
-    if fmt == "date-time":
-        match = _DATE_TIME.match(value)
-        if not match:
-            return "not a date-time: use YYYY-MM-DDThh:mm:ssZ"
-        if not match.group(3):
-            return "a date-time needs a time zone: Z or ±hh:mm"
-        try:
-            _dt.datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}{_zone(match.group(3))}")
-        except ValueError:
-            return "no such date or time"
-        return None
-    if fmt == "time":
-        match = _TIME.match(value)
-        if not match:
-            return "not a time: use hh:mm:ssZ or hh:mm:ss±hh:mm"
-        try:
-            _dt.time.fromisoformat(match.group(1))
-        except ValueError:
-            return "no such time"
-        return None
-    if fmt == "email":
-        return None if _EMAIL.match(value) else "not an email address (name@example.com)"
-    if fmt == "uri":
-        return None if _URI.match(value) else "not a URI: it needs a scheme such as https: and no spaces"
-    if fmt == "uuid":
-        return None if _UUID.match(value) else "not a UUID (8-4-4-4-12 hex digits)"
-    if fmt in ("ipv4", "ipv6"):
-        try:
-            address = ipaddress.ip_address(value)
-        except ValueError:
-            return f"not an {'IPv4' if fmt == 'ipv4' else 'IPv6'} address"
-        return None if address.version == int(fmt[-1]) else f"not an {'IPv4' if fmt == 'ipv4' else 'IPv6'} address"
-    return None
-
-
-def _zone(text: str) -> str:
-    return "+00:00" if text in ("Z", "z") else text
-
-
-# -- understood ----------------------------------------------------------------------
-
-
-def understood(schema: Any, root: Any = None, _depth: int = 0) -> tuple[bool, str]:
-    """Whether a form can render this schema node: ``(True, "")`` or ``(False, reason)``.
-
-    Checks this node only (after following its ``$ref`` and merging its ``allOf``), so the
-    caller falls back to JSON for this subtree and keeps a form everywhere else. The
-    reason completes "falls back to JSON for this part because ...". ``root`` is the
-    document ``$ref`` resolves against (the schema itself when omitted).
-    """
-    root = schema if root is None else root
-    if schema is False:
-        return False, "the schema is `false`: no value is allowed"
-    if not isinstance(schema, dict):
-        return (True, "") if schema is True else (False, "it is not a JSON Schema object")
-    resolved, problem = deref(root, schema)
-    if problem:
-        return False, problem
-    if resolved is False:
-        return False, "the schema is `false`: no value is allowed"
-    resolved, problems = merge_all_of(root, resolved)
-    if problems:
-        return False, "allOf cannot be merged: " + "; ".join(problems)
-    for keyword, reason in _NOT_UNDERSTOOD.items():
-        if keyword in resolved:
-            return False, reason
-    dependencies = resolved.get("dependencies")
-    if isinstance(dependencies, dict) and any(isinstance(v, (dict, bool)) for v in dependencies.values()):
-        return False, "it uses schema dependencies (a schema that applies only when a property is present)"
-    inner, is_nullable = nullable(resolved)
-    if is_nullable and isinstance(inner, dict) and ("$ref" in inner or "allOf" in inner):
-        if _depth >= MAX_REF_CHAIN:
-            return False, f"nullable $ref chain longer than {MAX_REF_CHAIN} steps"
-        return understood(inner, root, _depth + 1)  # Optional[SomeModel]: judge the model
-    if enum_options(inner) is not None:
-        return True, ""
-    for key in ("oneOf", "anyOf"):
-        if isinstance(inner.get(key), list):
-            choices = variants(root, inner)
-            if not choices:
-                return False, f"{key} has no usable alternative"
-            for choice in choices:
-                if choice.problems:
-                    return False, f"{key} alternative “{choice.title}”: {choice.problems[0]}"
-                if choice.schema is False:
-                    return False, f"{key} alternative “{choice.title}” is `false`"
-    return True, ""
 
 
 # -- all of the above, in the right order ------------------------------------------

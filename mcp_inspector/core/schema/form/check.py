@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ...protocol.json_text import JsonTextError, loads_strict
-from ..resolve import check_format
+from ..formats import check_format
 from ..validation import Issue, is_multiple_of, json_path, validate
 from .spec import MISSING, FieldSpec, FormSpec, FormValueError, TEXT_KINDS, _REQUIRED_MESSAGE, _is_number, _num, parse_scalar, subform
 from .values import _list_item_out, _node_out

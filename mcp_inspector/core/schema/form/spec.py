@@ -9,7 +9,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..resolve import describe_constraints, enum_options, multi_select_options, normalize, understood, variants
+from ..classify import understood, variants
+from ..formats import describe_constraints
+from ..resolve import enum_options, multi_select_options, normalize
 from ..validation import json_path
 
 

@@ -247,7 +247,7 @@ def _to_value(spec: FieldSpec, argument: Any) -> Any:
 
 
 def _variant_value(spec: FieldSpec, argument: Any) -> Any:
-    from ..resolve import Variant, pick_variant
+    from ..classify import Variant, pick_variant
 
     context = spec.context
     picked = pick_variant([Variant(c.title, c.schema, c.discriminator, (), context) for c in spec.choices], argument)
