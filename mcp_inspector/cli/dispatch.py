@@ -128,6 +128,11 @@ def _main(argv: list[str], early=None) -> int:
         from .session_commands import prepare
 
         prepare(args)  # the template and its variables, the completion's reference: usage errors now
+    elif args.command == "replay":
+        from .replay_command import answer_handlers, prepare as prepare_replay
+
+        prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
+        handlers = {**handlers, **answer_handlers(args)}
     elif args.command == "get":
         from .arguments import prompt_arguments
         from .report import warn
@@ -153,6 +158,8 @@ def _main(argv: list[str], early=None) -> int:
             from .session_commands import COMMANDS
         elif args.command == "tasks":
             from .task_commands import COMMANDS
+        elif args.command == "replay":
+            from .replay_command import COMMANDS
         command = COMMANDS[args.command]
 
         async def body(session, context):

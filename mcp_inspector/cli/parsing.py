@@ -42,6 +42,9 @@ commands:
                             a task's state (tasks/get), its result (tasks/result, waits), or cancel it
   ping                      measure a round trip
   pipe                      send newline-delimited JSON-RPC from stdin, print every server frame
+  replay FILE [--ignore PATH ...] [--update]
+                            re-run a recording's client requests against the server and compare each
+                            response with the recorded one (exit 6 when one differs)
   auth status [URL]         the stored OAuth authorizations (issuer, client, scopes, expiry; never a secret)
   auth logout URL|--all     remove the stored authorization of a server, or of every server
 
@@ -292,14 +295,21 @@ COMMAND_HELP = {
     "tasks": "list the server's tasks, or get one's state or result, or cancel it",
     "ping": "measure a round trip",
     "pipe": "send newline-delimited JSON-RPC from stdin in order; print every server frame as a JSON line",
+    "replay": "re-run the client requests of a recording (or a hand-written JSONL file) and compare each response",
     "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
 }
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
                 "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
                 "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]",
-                "auth": " status [URL] | logout (URL | --all)"}
+                "auth": " status [URL] | logout (URL | --all)", "replay": " FILE [--ignore PATH ...] [--update]"}
 COMMAND_DETAILS = {
+    "replay": "FILE is a --record session file, or JSONL with one request per line ({\"method\": ..., \"params\": ...},\n"
+              "or {\"send\": FRAME, \"expect\": RESPONSE}). The handshake is the replay's own; server requests\n"
+              "are answered as recorded. Compared: result or error, every member by path, tools/list as a tool\n"
+              "list. Ignored by nature: JSON-RPC ids, _meta.progressToken, date-times, epoch times under time-like\n"
+              "keys, UUIDs; and each --ignore PATH (a jq path: .result.content[0].text). Exit 0 equal, 6 different.\n"
+              "--update writes the new responses into FILE (atomically, 0600); --json prints one JSON document.",
     "auth": "status [URL]: per stored server (or URL's): the issuer, the client and how it was registered,\n"
             "the token's type, scopes and expiry, whether a refresh token is kept; never a secret (--json too).\n"
             "logout URL: remove what is stored for URL; logout --all: for every server.\n"
@@ -331,7 +341,7 @@ VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--
                  "--elicitation", "--sampling", "--root", "--report", "--log-level", "--prompt", "--template",
                  "--context", "--for", "--count", "--call", "--call-args", "--client-id", "--client-secret",
                  "--client-metadata-url", "--client-key", "--client-auth-method", "--scope", "--oauth-open",
-                 "--oauth-grant", "--assertion", "--idp-issuer", "--idp-token-endpoint", "--idp-client-id",
+                 "--oauth-grant", "--assertion", "--ignore", "--idp-issuer", "--idp-token-endpoint", "--idp-client-id",
                  "--idp-client-secret", "--id-token", "--auth-store", "--oauth-timeout", "--redirect-port"}
 
 
@@ -422,6 +432,13 @@ def build_parser(only: str | None = None) -> Parser:
     tasks.add_argument("task_id", nargs="?", default=None, metavar="ID")
     add("ping")
     add("pipe")
+    replay = add("replay")
+    replay.add_argument("session_file", metavar="FILE", help="a session file (--record) or JSONL of requests")
+    replay.add_argument("--ignore", metavar="PATH", action="append", default=[],
+                        help="a jq path left out of both sides before comparing (repeatable), e.g. "
+                             ".result.structuredContent.items[].id")
+    replay.add_argument("--update", action="store_true", default=False,
+                        help="after the run, write the responses received into FILE as the new expectations")
     auth = add("auth")
     auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")
     auth.add_argument("auth_url", nargs="?", default=None, metavar="URL", help="the server (default for status: every server)")
