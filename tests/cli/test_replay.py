@@ -210,3 +210,16 @@ def test_a_server_that_fails_to_start_is_exit_3(add_recording):
     result = cli("replay", add_recording, "--", sys.executable, "-c", "import sys; sys.exit(5)")
     assert_no_traceback(result)
     assert result.returncode == 3
+
+
+def test_a_modern_mrtr_recording_replays_its_input_answers(tmp_path):
+    """2026-07-28: the elicitation is an MRTR input round; the recorded inputResponses answer it again."""
+    modern = ["--", sys.executable, str(REPO_ROOT / "tests" / "servers" / "sdk_modern_server.py")]
+    answers = tmp_path / "answers.json"
+    answers.write_text('{"name": "Ada"}')
+    recording = tmp_path / "modern.jsonl"
+    made = cli("--record", recording, "call", "ask_user", "--elicitation", f"@{answers}", *modern, timeout=60)
+    assert made.returncode == 0 and "Hello, Ada!" in made.stdout, made.stderr
+    result = cli("replay", recording, *modern, timeout=60)  # no --elicitation: declining would say "declined"
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == ["✓ tools/list", "✓ tools/call ask_user", "replay: 2 requests: 2 equal"]
