@@ -321,6 +321,11 @@ class InspectorApp(App[int]):
         if self.screen is self.main:
             open_timeout_setting(self)
 
+    def action_replay(self) -> None:
+        from .screens.replay_run import open_replay
+
+        open_replay(self)
+
     def toggle_confirm_destructive(self) -> None:
         self.confirm_destructive = not self.confirm_destructive
         state = "on: a tool marked destructive asks before it is called" if self.confirm_destructive else "off"
@@ -397,8 +402,13 @@ class InspectorApp(App[int]):
             ("traffic: copy the selected tools/call as a CLI command", "copy_cli", "key: C in the traffic log"),
             ("traffic: export the session (JSONL)", "export_session", "key: e in the traffic log"),
             ("traffic: export the session (JSON)", "export_json", "key: E in the traffic log"),
+            ("traffic: mark the selected frame (to diff another with it)", "mark_frame", "key: m in the traffic log"),
+            ("traffic: diff the selected frame with the marked one, side by side", "diff_frames",
+             "key: = in the traffic log"),
         ):
             commands.append((title, getattr(live_log, f"action_{action}"), help_text))
+        commands.append(("result: diff two results of the selected tool (F10, then m marks one, = diffs)",
+                         self.action_result_history, "key: m and = in the result history"))
         commands += [
             ("http: show the selected exchange's detail", self._open_selected_exchange, "key: enter in the HTTP view"),
             ("http: follow the newest exchange", self._follow_exchanges, "key: end in the HTTP view"),

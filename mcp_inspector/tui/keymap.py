@@ -49,6 +49,7 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("result-history", "f10", "result_history", "Result history of the tool", "Tools", show=False),
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
     KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
+    KeySpec("replay", "ctrl+n", "replay", "re-run a recording against this server", "Replay", show=False),
 ]
 
 VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}

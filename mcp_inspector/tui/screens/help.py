@@ -23,6 +23,7 @@ Resources (7): resources and templates; enter reads one (or opens a template's f
 Prompts (8): prompts and their arguments; fill the form (completion as you type), ctrl+s gets the messages.
 Tasks (9): the tasks of this session (tasks/list where offered); enter shows a result, c cancels, p polls.
 Auth (0): a remote server's OAuth flow as steps (requests, documents, what the spec expects); r restarts, s steps.
+Replay (ctrl+n): re-run a recording against this server; enter on a request shows recorded and now side by side.
 Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line or URL.
 Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
 Every action is also in the command palette (ctrl+p)."""
@@ -90,15 +91,25 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     from ..widgets.views.resources_view import ResourcesView
     from ..widgets.views.auth_view import AuthView
     from ..widgets.views.tasks_view import TasksView
+    from ..widgets.result_history import ResultHistoryScreen
+    from ..widgets.views.traffic_log import TrafficLog
     from .answer.rules import SamplingRulesScreen
+    from .replay_run import ReplayScreen
     from .roots_editor import RootsEditor, RootsList
+    from .side_diff import SideDiffScreen
+
+    diff_ids = ("traffic.mark", "traffic.diff", "result-history.mark", "result-history.diff")
+    diff_keys = [b for b in [*TrafficLog.BINDINGS, *ResultHistoryScreen.BINDINGS]
+                 if isinstance(b, Binding) and b.id in diff_ids]
 
     groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
               ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
               ("Tasks (9)", [TasksView.BINDINGS]),
               ("Auth (0)", [AuthView.BINDINGS]),
               ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
-              ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS])]
+              ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS]),
+              ("Diffs (traffic, F10, ctrl+n)",
+               [diff_keys, ReplayScreen.BINDINGS, SideDiffScreen.BINDINGS])]
     out = []
     for title, lists in groups:
         seen: set[str] = set()

@@ -113,7 +113,11 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
     ResultHistoryScreen OptionList { height: 1fr; border: none; }
     ResultHistoryScreen #history-hint { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="result-history.close")]
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="result-history.close"),
+                Binding("m", "mark", "Mark", id="result-history.mark",
+                        tooltip="Result history: mark the highlighted result (= then diffs another with it)"),
+                Binding("equals_sign", "diff", "Diff", id="result-history.diff",
+                        tooltip="Result history: the highlighted result and the marked one side by side")]
 
     def __init__(self, tool: str, entries: list[HistoryEntry], time_format: Any = None) -> None:
         super().__init__()
@@ -129,16 +133,53 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
             if not options:
                 options = [Option(f"No result of {self.tool} yet: send a request (ctrl+s).", id="none", disabled=True)]
             yield OptionList(*options, id="history-list")
-            yield Static("enter: show in the result panel · escape: close", id="history-hint")
+            yield Static("enter: show in the result panel · m: mark · =: diff with the marked one · escape: close",
+                         id="history-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    def _highlighted(self) -> HistoryEntry | None:
+        index = self.query_one(OptionList).highlighted
+        return self.entries[index] if index is not None and index < len(self.entries) else None
+
+    def action_mark(self) -> None:
+        entry = self._highlighted()
+        if entry is None:
+            return
+        self.app.marked_result = entry  # type: ignore[attr-defined]
+        self.notify(f"Marked the result of {self.time_format(entry.at)}: highlight another and press =.",
+                    title="Marked", timeout=4)
+
+    def action_diff(self) -> None:
+        from ..screens.side_diff import SideDiffScreen
+        from .side_diff import pretty
+
+        entry, marked = self._highlighted(), getattr(self.app, "marked_result", None)
+        if entry is None:
+            return
+        if marked is None:
+            self.notify("Mark a result first (m), then highlight another and press =.", severity="warning")
+            return
+        self.app.push_screen(SideDiffScreen(
+            f"Results of {marked.tool} and {entry.tool}", result_text(marked, pretty), result_text(entry, pretty),
+            f"{self.time_format(marked.at)} (marked)", self.time_format(entry.at)))
 
     @on(OptionList.OptionSelected, "#history-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id and event.option.id.isdigit():
             self.dismiss(self.entries[int(event.option.id)])
+
+
+def result_text(entry: HistoryEntry, pretty: Any) -> str:
+    """What a kept result is, as the diff shows it: the result object, or the error."""
+    if entry.outcome is not None:
+        return pretty(entry.outcome.result)
+    error = entry.error
+    if error is not None and isinstance(getattr(error, "error", None), dict):
+        return pretty({"error": error.error})  # a JSON-RPC error: its error object
+    return f"{entry.status}\n{error}" if error is not None else entry.status
 
 
 def open_history(app: Any) -> None:

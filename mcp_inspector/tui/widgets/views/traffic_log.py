@@ -52,6 +52,10 @@ class TrafficLog(StoreLinesView):
         Binding("C", "copy_cli", "Copy as CLI", id="traffic.copy-cli"),
         Binding("e", "export_session", "Export", id="traffic.export"),
         Binding("E", "export_json", "Export JSON", id="traffic.export-json", show=False),
+        Binding("m", "mark_frame", "Mark for diff", id="traffic.mark", show=False,
+                tooltip="Traffic log: mark the selected frame (= then diffs another with it)"),
+        Binding("equals_sign", "diff_frames", "Diff with marked", id="traffic.diff", show=False,
+                tooltip="Traffic log: the selected frame and the marked one side by side"),
     ]
 
     class EntrySelected(Message):
@@ -206,6 +210,32 @@ class TrafficLog(StoreLinesView):
             return
         self.app.copy_to_clipboard(command)
         self.notify(command, title="Copied to clipboard", markup=False)
+
+    def action_mark_frame(self) -> None:
+        """``m``: remember the selected frame (one for the whole app: mark here, diff in another view)."""
+        entry = self._need_entry()
+        if entry is None:
+            return
+        self.app.marked_frame = (self.store, entry.seq)  # type: ignore[attr-defined]
+        self.notify(f"Frame #{entry.seq} marked: select another and press = to see them side by side.",
+                    title="Marked", timeout=4)
+
+    def action_diff_frames(self) -> None:
+        """``=``: the selected frame beside the marked one (screens/side_diff.py)."""
+        from ...screens.side_diff import SideDiffScreen
+        from ..side_diff import pretty_raw
+
+        entry = self._need_entry()
+        if entry is None:
+            return
+        store, seq = getattr(self.app, "marked_frame", (None, None))
+        marked = store.get(seq) if store is self.store and seq is not None else None
+        if marked is None:
+            self.notify("Mark a frame first (m), then select another and press =.", severity="warning")
+            return
+        self.app.push_screen(SideDiffScreen(
+            f"Frame #{marked.seq} and frame #{entry.seq}", pretty_raw(marked.raw), pretty_raw(entry.raw),
+            f"#{marked.seq} {marked.method or marked.kind.value} (marked)", f"#{entry.seq} {entry.method or entry.kind.value}"))
 
     def action_export_session(self) -> None:
         self._export(".jsonl")
