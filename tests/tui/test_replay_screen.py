@@ -128,18 +128,24 @@ async def test_a_file_that_is_not_a_recording_says_why_on_the_replay_screen(tmp_
                        and "line 1 is not JSON" in str(app.screen.query_one("#replay-status").render()), what="the reason")
 
 
+async def add_twice(pilot, app, calls: list):
+    """add 1+2, then 10+20, from the composer; the main screen."""
+    await wait_for_tools(pilot, app)
+    main = app.main
+    await choose_tool(pilot, app, "add")
+    for n, (a, b) in enumerate([(1, 2), (10, 20)], start=1):
+        await main.composer.set_arguments({"a": a, "b": b})
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(calls) == n and main.result_panel.kind == "ok", what=f"call {n}")
+    return main
+
+
 @pytest.mark.anyio
 async def test_m_and_equals_diff_two_frames_of_the_traffic_log():
     calls: list = []
     app = live_app()
     async with app.run_test(size=SIZE, message_hook=collect_calls(calls)) as pilot:
-        await wait_for_tools(pilot, app)
-        main = app.main
-        await choose_tool(pilot, app, "add")
-        for n, (a, b) in enumerate([(1, 2), (10, 20)], start=1):
-            await main.composer.set_arguments({"a": a, "b": b})
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: len(calls) == n and main.result_panel.kind == "ok", what=f"call {n}")
+        main = await add_twice(pilot, app, calls)
         replies = [e for e in app.store.since(0) if e.direction is Direction.IN and e.kind is Kind.RESPONSE
                    and b'"structuredContent":{"sum"' in e.raw]
         await pilot.press("escape", "5")
@@ -164,13 +170,7 @@ async def test_m_and_equals_diff_two_results_of_the_history():
     calls: list = []
     app = live_app()
     async with app.run_test(size=SMALL, message_hook=collect_calls(calls)) as pilot:
-        await wait_for_tools(pilot, app)
-        main = app.main
-        await choose_tool(pilot, app, "add")
-        for n, (a, b) in enumerate([(1, 2), (10, 20)], start=1):
-            await main.composer.set_arguments({"a": a, "b": b})
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: len(calls) == n and main.result_panel.kind == "ok", what=f"call {n}")
+        main = await add_twice(pilot, app, calls)
         main.tool_list.option_list.focus()
         await pilot.press("f10")
         await wait_for(pilot, lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")),
