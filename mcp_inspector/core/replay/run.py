@@ -156,9 +156,9 @@ async def run_step(session: Any, step: Step, ignores: Ignores | None, timeout: A
             return outcome
         except RpcError:
             pass  # an error response: compared like a result
-        except InspectorError as exc:  # e.g. a result the era does not allow: still compared, noted
-            if not isinstance(exc, (RpcError,)) and _reply_part(_last(pending)) is None:
-                raise
+        except InspectorError as exc:  # e.g. a result the era does not allow: compared all the same, and noted
+            if _reply_part(_last(pending)) is None:
+                raise  # no answer at all (the server went away): the caller's to report
             outcome.problem = str(exc)
         outcome.now = _reply_part(_last(pending))
     finally:
