@@ -132,7 +132,7 @@ def _main(argv: list[str], early=None) -> int:
         from .replay_command import answer_handlers, prepare as prepare_replay
 
         prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
-        handlers = {**handlers, **answer_handlers(args)}
+        handlers = {**handlers, **answer_handlers(args, handlers)}
     elif args.command == "get":
         from .arguments import prompt_arguments
         from .report import warn

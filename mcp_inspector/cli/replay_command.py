@@ -36,8 +36,17 @@ def prepare(args: Any) -> None:
     args.answers = RecordedAnswers(args.plan.answers)
 
 
-def answer_handlers(args: Any) -> dict:
-    return args.answers.handlers()
+def answer_handlers(args: Any, declared: dict) -> dict:
+    """The recorded answers, declared as the usual handlers are (``declared``: every command's), so
+    the server sees the capabilities it saw when the file was recorded by the CLI or the TUI."""
+    from ..core.session.modern import CAPABILITY_ATTRIBUTE
+
+    handlers = args.answers.handlers()
+    for method, handler in handlers.items():
+        value = getattr(declared.get(method), CAPABILITY_ATTRIBUTE, None)
+        if value is not None:
+            setattr(handler, CAPABILITY_ATTRIBUTE, value)
+    return handlers
 
 
 def render_outcome(outcome: StepOutcome) -> str:

@@ -223,3 +223,15 @@ def test_a_modern_mrtr_recording_replays_its_input_answers(tmp_path):
     result = cli("replay", recording, *modern, timeout=60)  # no --elicitation: declining would say "declined"
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == ["✓ tools/list", "✓ tools/call ask_user", "replay: 2 requests: 2 equal"]
+
+
+def test_the_replay_declares_the_capabilities_the_recording_declared(add_recording, tmp_path):
+    replayed = tmp_path / "replayed.jsonl"
+    assert cli("--record", replayed, "replay", add_recording, *DEMO).returncode == 0
+
+    def declared(path: Path) -> dict:
+        request = next(r for r in record_lines(path) if r.get("method") == "initialize" and r.get("dir") == "out")
+        return json.loads(request["raw"])["params"]["capabilities"]
+
+    assert declared(replayed) == declared(add_recording)
+    assert declared(replayed)["elicitation"] == {"form": {}, "url": {}}
