@@ -80,7 +80,8 @@ class OpenRecordingScreen(ModalScreen[Path | None]):
         if not path.is_absolute():
             path = output_dir() / path
         if not path.is_file():
-            self.query_one("#open-recording-problem", Static).update(f"There is no file {path}.")
+            problem = f"{path} is not a file." if path.exists() else f"There is no file {path}."
+            self.query_one("#open-recording-problem", Static).update(problem)
             return
         self.dismiss(path)
 
