@@ -36,19 +36,31 @@ def out_json(document: Any) -> None:
     out(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-async def cmd_info(session: McpSession, ctx: Context, args: Any) -> int:
+async def emit(ctx: Context, document: Any, human: Any, raw: str | None = None) -> int:
+    """A command's output: ``--query`` over the JSON (``raw`` when the exact text is known), else
+    that JSON with ``--json`` (``raw`` as it is), else ``human()``; the exit code (a failed query: 6)."""
+    if ctx.options.query is not None:
+        from .query_commands import print_query
+
+        return await print_query(ctx, raw if raw is not None else json.dumps(document, ensure_ascii=False))
     if ctx.options.json:
-        out_json({
-            "serverInfo": session.server_info,
-            "protocolVersion": session.protocol_version,
-            "era": session.era,
-            "capabilities": session.capabilities,
-            "instructions": session.instructions,
-        })
+        out(raw) if raw is not None else out_json(document)
     else:
-        out(render.info(session.server_info, session.protocol_version, session.capabilities, session.instructions,
-                        session.era, session.era_reason))
+        out(human())
     return exit_codes.OK
+
+
+async def cmd_info(session: McpSession, ctx: Context, args: Any) -> int:
+    document = {
+        "serverInfo": session.server_info,
+        "protocolVersion": session.protocol_version,
+        "era": session.era,
+        "capabilities": session.capabilities,
+        "instructions": session.instructions,
+    }
+    return await emit(ctx, document, lambda: render.info(session.server_info, session.protocol_version,
+                                                         session.capabilities, session.instructions,
+                                                         session.era, session.era_reason))
 
 
 async def _list(session: McpSession, ctx: Context, kind: str) -> list[dict[str, Any]]:
@@ -74,30 +86,21 @@ async def cmd_tools(session: McpSession, ctx: Context, args: Any) -> int:
         items = [tool for tool in session.lists.get("tools", items) if tool.get("name") not in excluded]
         for name, reason in excluded.items():
             ctx.warn(f"tool {name!r} is excluded (it cannot be called): {reason}")
-    if ctx.options.json:
-        document: dict[str, Any] = {"tools": items}
-        if excluded:
-            document["excludedTools"] = [{"name": name, "reason": reason} for name, reason in excluded.items()]
-        out_json(document)
-    else:
-        out(render.tools(items))
-    return exit_codes.OK
+    document: dict[str, Any] = {"tools": items}
+    if excluded:
+        document["excludedTools"] = [{"name": name, "reason": reason} for name, reason in excluded.items()]
+    return await emit(ctx, document, lambda: render.tools(items))
 
 
 async def cmd_prompts(session: McpSession, ctx: Context, args: Any) -> int:
     items = await _list(session, ctx, "prompts")
-    out_json({"prompts": items}) if ctx.options.json else out(render.prompts(items))
-    return exit_codes.OK
+    return await emit(ctx, {"prompts": items}, lambda: render.prompts(items))
 
 
 async def cmd_resources(session: McpSession, ctx: Context, args: Any) -> int:
     items = await _list(session, ctx, "resources")
     templates = await list_templates(session, ctx) if session.supports("resources") else []
-    if ctx.options.json:
-        out_json({"resources": items, "resourceTemplates": templates})
-    else:
-        out(render.resources(items, templates))
-    return exit_codes.OK
+    return await emit(ctx, {"resources": items, "resourceTemplates": templates}, lambda: render.resources(items, templates))
 
 
 async def list_templates(session: McpSession, ctx: Context) -> list[dict[str, Any]]:
@@ -151,8 +154,7 @@ async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "prompts/get"
     pending = await session.begin_request("prompts/get", params)  # MRTR rounds answered in 2026-07-28
     result, raw = await finish_exact(session, ctx, pending)
-    out(raw or json.dumps(result)) if ctx.options.json else out(render.prompt_result(result))
-    return exit_codes.OK
+    return await emit(ctx, result, lambda: render.prompt_result(result), raw)
 
 
 class ProgressDisplay:
@@ -258,18 +260,21 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
         ctx.warn(f"malformed result: {problem}")
     if outcome.task_id is not None:
         ctx.note(f"the call ran as task {outcome.task_id}")
-    if ctx.options.json:
+    query_code = exit_codes.OK
+    if ctx.options.json or ctx.options.query is not None:
         if outcome.task_id is not None:  # the result came by tasks/result (legacy) or tasks/get (modern)
             raw = _task_result_raw(session, outcome.task_id)
         else:
             raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
-        out(raw or json.dumps(outcome.result, ensure_ascii=False))
+        query_code = await emit(ctx, outcome.result, None, raw or json.dumps(outcome.result, ensure_ascii=False))
         for issue in view.structured_issues:
             ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
     else:
         out(render.tool_result(view))
     if view.is_error:  # an error result need not match the outputSchema: isError decides
         return exit_codes.TOOL_ERROR
+    if query_code != exit_codes.OK:
+        return query_code
     if view.structured_issues:
         ctx.warn(f"exit code {exit_codes.OUTPUT_SCHEMA}: the result violates the tool's outputSchema")
         return exit_codes.OUTPUT_SCHEMA

@@ -84,6 +84,14 @@ def _main(argv: list[str], early=None) -> int:
         from .auth_commands import cmd_auth_logout, cmd_auth_status
 
         return cmd_auth_status(args) if args.auth_action == "status" else cmd_auth_logout(args)
+    if args.command == "query":
+        from .query_commands import cmd_query
+
+        return cmd_query(args)
+    if args.query is not None:
+        from .query_commands import check_query_option
+
+        check_query_option(args)  # a bad expression is a usage error before connecting
     if args.record:
         _check_record_path(args.record)
     from .target import RemoteOptions, auth_values, build_spec
@@ -148,7 +156,7 @@ def _main(argv: list[str], early=None) -> int:
                          protocol_version=spec.protocol_version or LATEST_LEGACY, quiet=args.quiet,
                          json=args.json, progress=args.progress, handshake=args.command != "pipe",
                          max_frame_bytes=args.max_frame_size, handlers=handlers, log_level=args.log_level,
-                         report=args.report, command=args.command)
+                         report=args.report, command=args.command, query=args.query)
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:

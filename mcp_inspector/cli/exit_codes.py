@@ -9,6 +9,7 @@ SERVER_FAILURE = 3  # could not start, died, broke the protocol, failed the hand
 TIMEOUT = 4  # a request got no answer within --timeout
 OUTPUT_SCHEMA = 5  # the result (not isError) has structuredContent that violates the tool's outputSchema
 DIFFERENCES = 6  # replay: a response differs from the recorded one (or never came)
+QUERY_ERROR = 7  # --query: the expression failed on the data (jq's runtime error) or was stopped (CPU, memory)
 USAGE = 64  # bad arguments, bad config, missing file (EX_USAGE)
 INTERNAL = 70  # a bug in mcp-inspector itself (EX_SOFTWARE)
 INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM gives 143 and SIGHUP 129, after the same shutdown
@@ -23,6 +24,8 @@ exit codes:
   5    call: the tool's structuredContent does not match its outputSchema (or is missing);
        an isError result is 1 whatever its structuredContent (the schema is for success results)
   6    replay: a response differs from the recorded one, or never came
+  7    --query / query: the expression failed on the output (e.g. Cannot index array), or it
+       was stopped (over its CPU time or memory); a bad expression is 64, before connecting
   64   usage error: bad arguments, bad config, missing file
   70   internal error in mcp-inspector (please report it)
   130  interrupted (Ctrl-C); 143 on SIGTERM, 129 on SIGHUP. Each stops the server

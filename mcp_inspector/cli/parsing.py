@@ -45,6 +45,9 @@ commands:
   replay FILE [--ignore PATH ...] [--update]
                             re-run a recording's client requests against the server and compare each
                             response with the recorded one (exit 6 when one differs)
+  query SESSION EXPR [--direction in|out] [--count | --frames]
+                            run a jq expression over each frame of a recorded session file (streamed):
+                            the outputs, the matching frames, or how many matched; connects to no server
   auth status [URL]         the stored OAuth authorizations (issuer, client, scopes, expiry; never a secret)
   auth logout URL|--all     remove the stored authorization of a server, or of every server
 
@@ -144,6 +147,10 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     output.add_argument("--json", action="store_true", default=default(False),
                         help="machine output: call/read/get/complete print the result (or error) exactly as received "
                              "(a call run as a task: the tasks/result result); subscribe prints one JSON line per update")
+    output.add_argument("--query", metavar="EXPR", default=default(None),
+                        help="a jq expression run over what --json would print (call, read, get: the result as "
+                             "received; tools, resources, templates, prompts, info: their JSON document); the outputs "
+                             "one a line, strings raw (jq -rc), with --json all as JSON (jq -c)")
     output.add_argument("-q", "--quiet", action="store_true", default=default(False), help="no warnings or notes on stderr")
     output.add_argument("--progress", action="store_true", default=default(False),
                         help="show progress and log notifications on stderr even when it is not a terminal")
@@ -296,13 +303,15 @@ COMMAND_HELP = {
     "ping": "measure a round trip",
     "pipe": "send newline-delimited JSON-RPC from stdin in order; print every server frame as a JSON line",
     "replay": "re-run the client requests of a recording (or a hand-written JSONL file) and compare each response",
+    "query": "run a jq expression over each frame of a session file (--record's format); connects to no server",
     "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
 }
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
                 "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
                 "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]",
-                "auth": " status [URL] | logout (URL | --all)", "replay": " FILE [--ignore PATH ...] [--update]"}
+                "auth": " status [URL] | logout (URL | --all)", "replay": " FILE [--ignore PATH ...] [--update]",
+                "query": " SESSION EXPR [--direction in|out] [--count | --frames]"}
 COMMAND_DETAILS = {
     "replay": "FILE is a --record session file, or JSONL with one request per line ({\"method\": ..., \"params\": ...},\n"
               "or {\"send\": FRAME, \"expect\": RESPONSE}). The handshake is the replay's own; server requests\n"
@@ -310,6 +319,11 @@ COMMAND_DETAILS = {
               "list. Ignored by nature: JSON-RPC ids, _meta.progressToken, date-times, epoch times under time-like\n"
               "keys, UUIDs; and each --ignore PATH (a jq path: .result.content[0].text). Exit 0 equal, 6 different.\n"
               "--update writes the new responses into FILE (atomically, 0600); --json prints one JSON document.",
+    "query": "Each frame of the file (not stderr lines or events) is given to EXPR as it was on the wire.\n"
+             "The outputs are printed one a line, strings raw (jq -rc); --json prints them all as JSON (jq -c).\n"
+             "A frame matches when EXPR yields an output that is neither false nor null: --frames prints the\n"
+             "matching frames, --count how many. The file is streamed (a 1 GB file is never loaded whole).\n"
+             "Example: query run.jsonl 'select(.method == \"notifications/progress\") | .params.progress'",
     "auth": "status [URL]: per stored server (or URL's): the issuer, the client and how it was registered,\n"
             "the token's type, scopes and expiry, whether a refresh token is kept; never a secret (--json too).\n"
             "logout URL: remove what is stored for URL; logout --all: for every server.\n"
@@ -342,7 +356,8 @@ VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--
                  "--context", "--for", "--count", "--call", "--call-args", "--client-id", "--client-secret",
                  "--client-metadata-url", "--client-key", "--client-auth-method", "--scope", "--oauth-open",
                  "--oauth-grant", "--assertion", "--ignore", "--idp-issuer", "--idp-token-endpoint", "--idp-client-id",
-                 "--idp-client-secret", "--id-token", "--auth-store", "--oauth-timeout", "--redirect-port"}
+                 "--idp-client-secret", "--id-token", "--auth-store", "--oauth-timeout", "--redirect-port",
+                 "--query", "--direction"}
 
 
 def command_word(words: list[str]) -> str | None:
@@ -439,6 +454,15 @@ def build_parser(only: str | None = None) -> Parser:
                              ".result.structuredContent.items[].id")
     replay.add_argument("--update", action="store_true", default=False,
                         help="after the run, write the responses received into FILE as the new expectations")
+    query = add("query")
+    query.add_argument("session", metavar="SESSION", help="a session file (--record's format)")
+    query.add_argument("expression", metavar="EXPR", help="a jq expression, run on each frame")
+    query.add_argument("--direction", choices=("in", "out"), default=None,
+                       help="only the frames the server sent (in) or the inspector sent (out)")
+    shown = query.add_mutually_exclusive_group()
+    shown.add_argument("--count", action="store_true", default=False, help="print how many frames matched")
+    shown.add_argument("--frames", action="store_true", default=False,
+                       help="print the matching frames (each as one line, as on the wire)")
     auth = add("auth")
     auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")
     auth.add_argument("auth_url", nargs="?", default=None, metavar="URL", help="the server (default for status: every server)")

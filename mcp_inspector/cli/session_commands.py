@@ -39,7 +39,7 @@ from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
-from .commands import ToolExcluded, _check_call, finish_exact, list_templates, out, out_json
+from .commands import ToolExcluded, _check_call, emit, finish_exact, list_templates, out
 from .exit_codes import UsageError
 from .line_feed import LineFeed
 from .runner import Context
@@ -131,11 +131,7 @@ def prepare(args: Any) -> None:
 
 async def cmd_templates(session: McpSession, ctx: Context, args: Any) -> int:
     items = await list_templates(session, ctx)  # a note and none without the resources capability
-    if ctx.options.json:
-        out_json({"resourceTemplates": items})
-    else:
-        out(render.templates(items))
-    return exit_codes.OK
+    return await emit(ctx, {"resourceTemplates": items}, lambda: render.templates(items))
 
 
 async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
@@ -147,8 +143,7 @@ async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "resources/read"
     pending = await session.begin_request("resources/read", {"uri": args.uri})
     result, raw = await finish_exact(session, ctx, pending)
-    out(raw or json.dumps(result)) if ctx.options.json else out(render.read_result(result))
-    return exit_codes.OK
+    return await emit(ctx, result, lambda: render.read_result(result), raw)
 
 
 async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:
