@@ -419,7 +419,10 @@ class InspectorApp(App[int]):
         from .screens.answer.rules import rules_command
         from .widgets.views.auth_view import palette_commands as auth_commands
 
+        from .widgets.views.traffic_query import palette_commands as query_commands
+
         commands += auth_commands(self)
+        commands += query_commands(self)
         commands.append(rules_command(self))
         if main.spec is not None:
             spec = main.spec

@@ -104,9 +104,11 @@ class QuerySandbox:
         return results
 
     def outputs(self, expression: str, frames: Sequence[bytes], max_outputs: int = MAX_OUTPUTS,
-                max_bytes: int = MAX_OUTPUT_BYTES) -> list[FrameOutputs]:
-        """What the expression yields on each frame, capped per frame."""
+                max_bytes: int = MAX_OUTPUT_BYTES, member: str | None = None) -> list[FrameOutputs]:
+        """What the expression yields on each frame (or on its ``member``), capped per frame."""
         program = check_expression(expression)
+        if member is not None:
+            program = f"{json.dumps(member)} as $m | .[$m] | ({program}\n)"
         found: list[FrameOutputs] = []
         header = {"mode": "outputs", "program": program, "max_outputs": max_outputs, "max_bytes": max_bytes}
         for batch in batches(frames):
@@ -119,10 +121,11 @@ class QuerySandbox:
         return found
 
     def value_outputs(self, expression: str, text: str | bytes, max_outputs: int = MAX_OUTPUTS,
-                      max_bytes: int = MAX_OUTPUT_BYTES) -> FrameOutputs:
-        """What the expression yields on one JSON text (a result)."""
+                      max_bytes: int = MAX_OUTPUT_BYTES, member: str | None = None) -> FrameOutputs:
+        """What the expression yields on one JSON text (a result); with ``member`` (``"result"``),
+        on that member of it: a result is queried from its frame's bytes, never re-encoded here."""
         data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-        return self.outputs(expression, [data], max_outputs, max_bytes)[0]
+        return self.outputs(expression, [data], max_outputs, max_bytes, member)[0]
 
     def close(self, why: str = "closed") -> None:
         """Stop the child (from any thread); a request waiting on it raises QueryStopped(``why``)."""

@@ -17,7 +17,8 @@ Main: tools on the left, the request composer and the result in the middle, the 
 Overview: who the server is, its era and protocol version (and why), its instructions and its capabilities explained.
 Notifications: log messages, list changes, resource updates and progress, with counts.
 Console: the server's stderr, live.
-Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange).
+Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange);
+  | filters it with a jq query (the count, and the selected frame's outputs, shown; x clears).
 HTTP: each POST, GET stream and DELETE of a remote server; enter shows headers, SSE events and frames.
 Resources (7): resources and templates; enter reads one (or opens a template's form), s subscribes, updates counted.
 Prompts (8): prompts and their arguments; fill the form (completion as you type), ctrl+s gets the messages.
@@ -91,8 +92,9 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     from ..widgets.views.resources_view import ResourcesView
     from ..widgets.views.auth_view import AuthView
     from ..widgets.views.tasks_view import TasksView
+    from ..widgets.query_bar import QueryBar
     from ..widgets.result_history import ResultHistoryScreen
-    from ..widgets.views.traffic_log import TrafficLog
+    from ..widgets.views.traffic_log import TrafficLog, TrafficPanel
     from .answer.rules import SamplingRulesScreen
     from .replay_run import ReplayScreen
     from .roots_editor import RootsEditor, RootsList
@@ -102,7 +104,8 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     diff_keys = [b for b in [*TrafficLog.BINDINGS, *ResultHistoryScreen.BINDINGS]
                  if isinstance(b, Binding) and b.id in diff_ids]
 
-    groups = [("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
+    groups = [("Traffic (5): jq query", [TrafficPanel.BINDINGS, QueryBar.BINDINGS]),
+              ("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
               ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
               ("Tasks (9)", [TasksView.BINDINGS]),
               ("Auth (0)", [AuthView.BINDINGS]),

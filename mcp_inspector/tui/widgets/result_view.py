@@ -41,6 +41,7 @@ from .views.resources.links import ResourceBlock
 from ..screens.save_as import save_as
 from .files import extension_for, human_size, system_opener
 from .result_history import record_error, record_outcome
+from .result_query import ResultQueryMixin, reply_frame
 from .json_text import json_text_area
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
@@ -283,12 +284,17 @@ def annotation_line(block: Any) -> list[Widget]:
     return [Static(Text("annotations: " + ", ".join(parts)), classes="block-meta")]
 
 
-class ResultPanel(VerticalScroll):
-    """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``."""
+class ResultPanel(ResultQueryMixin, VerticalScroll):
+    """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``;
+    ``|`` queries it with jq (result_query.py)."""
 
     BINDINGS = [
         Binding("s", "save_result", "Save result", id="save-result", tooltip="Save the whole result as JSON"),
         Binding("p", "open_pager", "Pager", id="open-result-pager", tooltip="Open the whole result in $PAGER"),
+        Binding("vertical_line", "query_result", "Query", id="result.query",
+                tooltip="Result: a jq query over the whole result; its outputs shown in place of it"),
+        Binding("x", "clear_result_query", "Clear query", id="result.clear-query", show=False,
+                tooltip="Result: clear the jq query (the rendered result is back)"),
     ]
     DEFAULT_CSS = """
     ResultPanel { height: 1fr; padding: 0 1; }
@@ -330,6 +336,7 @@ class ResultPanel(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield self._status_label
+        yield from self.compose_query()
         yield self._body
 
     # -- public API ------------------------------------------------------
@@ -384,7 +391,7 @@ class ResultPanel(VerticalScroll):
             truncated = truncated or cut
             widgets.append(self._wrap(info, block_widgets))
         widgets.extend(self._structured(outcome))
-        self._show(kind, status, widgets, outcome.result, stem)
+        self._show(kind, status, widgets, outcome.result, stem, reply_frame(outcome))
         self.truncated = truncated
         record_outcome(self, outcome)  # the per-tool history (result_history.py)
 
@@ -441,8 +448,10 @@ class ResultPanel(VerticalScroll):
             record_error(self, (call.params or {}).get("name"), error, elapsed_ms, http_status)
 
     # -- rendering -------------------------------------------------------
-    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str) -> None:
+    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str,
+              frame: bytes | None = None) -> None:
         self._generation += 1
+        self.payload_frame = frame  # the reply the result came in: what a jq query reads (result_query.py)
         self.kind = kind
         self.pending_call: PendingRequest | None = None
         self.status_text = status
@@ -460,6 +469,7 @@ class ResultPanel(VerticalScroll):
         else:  # shown before the panel was mounted: mounted in on_mount
             self._early = list(widgets)
         self.scroll_home(animate=False)
+        self.run_result_query()  # a query set stays, over the new result
 
     def on_mount(self) -> None:
         if self._early:

@@ -94,15 +94,28 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     def _make_predicate(self) -> Callable[[TrafficEntry], bool] | None:
         return None if self.INCLUDES_EVERYTHING else self.include
 
+    def scan_limit(self) -> int:
+        """The newest seq the index may look at (a subclass whose predicate learns about entries
+        later, the traffic log's query, holds the rest back until it knows)."""
+        return self.store.last_seq
+
+    def _unscanned(self, limit: int) -> list[TrafficEntry]:
+        """The entries in memory after ``_scanned``, up to ``limit``."""
+        start = max(self._scanned, self.store.first_seq - 1)
+        return self.store.since(start)[:max(0, limit - start)]
+
     def _rebuild_index(self) -> None:
         self._predicate = self._make_predicate()
         store = self.store
+        self._scanned = store.first_seq - 1
         if self._predicate is None:
             self._index = None
+            self._scanned = store.last_seq
         else:
             predicate = self._predicate
-            self._index = [entry.seq for entry in store.since(store.first_seq - 1) if predicate(entry)]
-        self._scanned = store.last_seq
+            limit = self.scan_limit()
+            self._index = [entry.seq for entry in self._unscanned(limit) if predicate(entry)]
+            self._scanned = limit
         self._seen_first = store.first_seq
         self._seen_version = -1
 
@@ -173,14 +186,15 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
                 cut = bisect_left(index, first)
                 del index[:cut]
                 evicted_rows = cut
-            if store.last_seq > self._scanned:
+            limit = self.scan_limit()
+            if limit > self._scanned:
                 predicate = self._predicate
-                index.extend(entry.seq for entry in store.since(self._scanned) if predicate(entry))
-                self._scanned = store.last_seq
+                index.extend(entry.seq for entry in self._unscanned(limit) if predicate(entry))
+                self._scanned = limit
         else:
             evicted_rows = max(0, first - self._seen_first)
+            self._scanned = max(self._scanned, store.last_seq)
         self._seen_first = first
-        self._scanned = max(self._scanned, store.last_seq)
         rows = self.row_count
         self._set_rows(rows)
         if self.tail:

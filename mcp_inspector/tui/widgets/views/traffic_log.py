@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -28,6 +28,8 @@ from ...traffic_text import (ARROWS, asks_for_input, clean, clock_time, format_l
                             preview_text, short_id)
 from ..store_lines import StoreLinesView  # noqa: F401  (also imported from here)
 from .traffic_filter import CompiledFilter, TrafficFilter, TrafficFilterBar
+from ..query_bar import SHOWN_BYTES, SHOWN_OUTPUTS, QueryBar, output_lines
+from .traffic_query import CPU_LIMIT, NOT_FRAMES, QueryOutputs, QueryOutputsReady, QueryProgress, QueryRun, match_frames
 
 BADGES = {
     Kind.REQUEST: "req",
@@ -84,6 +86,7 @@ class TrafficLog(StoreLinesView):
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         self.current_filter = TrafficFilter()
         self._compiled: CompiledFilter | None = None
+        self.query_run: QueryRun | None = None  # the jq query narrowing the rows (traffic_query.py)
         super().__init__(store, time_format=time_format, name=name, id=id, classes=classes)
         self.server_spec = server_spec  # a ServerSpec, for "copy as CLI command"
         self.export_dir = Path(export_dir) if export_dir is not None else None
@@ -91,10 +94,58 @@ class TrafficLog(StoreLinesView):
 
     # -- filter -------------------------------------------------------------
     def _make_predicate(self) -> Callable[[TrafficEntry], bool] | None:
-        if not self.current_filter.is_active:
-            return None
-        self._compiled = self.current_filter.compile()
-        return self._compiled
+        run = self.query_run
+        compiled = self._compiled = self.current_filter.compile() if self.current_filter.is_active else None
+        if run is None:
+            return compiled
+        hits = run.hits
+        if compiled is None:
+            return lambda entry: entry.seq in hits
+        return lambda entry: entry.seq in hits and compiled(entry)
+
+    # -- jq query -------------------------------------------------------------
+    def set_query(self, expression: str | None) -> None:
+        """Show only the frames the jq ``expression`` matches (None: no query). Matching runs in a
+        thread worker over the store, then on each new frame; the rows follow as it reports."""
+        if self.query_run is not None:
+            if self.query_run.expression == expression:
+                return
+            self.query_run.stop()
+        self.query_run = None
+        if expression is not None:
+            run = self.query_run = QueryRun(expression, through=self.store.first_seq - 1)
+            self.run_worker(lambda: match_frames(run, self.store, self.post_message, lambda: run.cancelled, run.through),
+                            thread=True, group="traffic-query", exclusive=True, exit_on_error=False)
+        self.refilter()
+
+    def scan_limit(self) -> int:
+        run = self.query_run
+        return self.store.last_seq if run is None else min(self.store.last_seq, run.through)
+
+    def sync(self, force: bool = False) -> None:
+        if self.query_run is not None and self.store.last_seq > self.query_run.through:
+            self.query_run.more.set()  # the worker tests the new frames
+        super().sync(force)
+
+    def on_query_progress(self, message: QueryProgress) -> None:
+        """The worker tested a chunk: take its hits and counts (the panel shows them, so it bubbles on)."""
+        run = message.run
+        if run is not self.query_run:
+            message.stop()
+            return
+        if message.stopped is not None:
+            run.stopped = message.stopped
+            return
+        run.hits.update(message.hits)
+        run.matched += len(message.hits)
+        run.tested += message.tested
+        run.failed += message.failed
+        run.through = max(run.through, message.through)
+        self.sync(force=True)
+
+    def on_unmount(self) -> None:
+        if self.query_run is not None:
+            self.query_run.stop()
 
     def set_filter(self, spec: TrafficFilter | None) -> None:
         """Show only the entries ``spec`` matches (None shows everything)."""
@@ -275,17 +326,26 @@ class TrafficLog(StoreLinesView):
 
 
 class TrafficPanel(Vertical):
-    """The filter bar above the log, wired together (a convenience for hosts)."""
+    """The filter bar and the jq query bar above the log, the query's outputs below it, wired together."""
 
     DEFAULT_CSS = """
     TrafficPanel { height: 1fr; }
     TrafficPanel TrafficLog { height: 1fr; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("vertical_line", "query", "Query", id="traffic.query",
+                tooltip="Traffic: a jq query over the frames (the count and the selected frame's outputs shown)"),
+        Binding("x", "clear_query", "Clear query", id="traffic.clear-query", show=False,
+                tooltip="Traffic: clear the jq query"),
+    ]
+    OUTPUTS_INTERVAL = 0.2  # seconds between looks at the cursor for the outputs of the selected frame
 
     def __init__(self, store: TrafficStore, *, server_spec: Any = None, time_format: Callable[[float], str] = clock_time,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format)
+        self._outputs_key: tuple | None = None  # (expression, seq) whose outputs are shown
+        self._outputs_sandbox = None
 
     @property
     def log_view(self) -> TrafficLog:
@@ -293,9 +353,83 @@ class TrafficPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield TrafficFilterBar()
+        yield QueryBar('jq, e.g. select(.method == "tools/call") · enter applies · esc leaves · x clears',
+                       id="traffic-query")
         yield self._log
+        yield QueryOutputs(id="query-outputs")
+
+    def on_mount(self) -> None:
+        self.set_interval(self.OUTPUTS_INTERVAL, self._follow_cursor, name="query-outputs")
+
+    def on_unmount(self) -> None:
+        if self._outputs_sandbox is not None:
+            self._outputs_sandbox.close()
 
     @on(TrafficFilterBar.Changed)
     def _apply_filter(self, event: TrafficFilterBar.Changed) -> None:
         event.stop()
         self._log.set_filter(event.filter)
+
+    # -- jq query -------------------------------------------------------------
+    def action_query(self) -> None:
+        self.query_one(QueryBar).open()
+
+    def action_clear_query(self) -> None:
+        self.query_one(QueryBar).clear()
+        self._log.focus()
+
+    @on(QueryBar.Changed)
+    def _apply_query(self, event: QueryBar.Changed) -> None:
+        event.stop()
+        self._log.set_query(event.expression)
+        outputs = self.query_one(QueryOutputs)
+        outputs.set_class(event.expression is not None, "-shown")
+        self._outputs_key = None
+        outputs.update("")
+        if event.expression is not None:
+            self.query_one(QueryBar).set_status(self._log.query_run.summary(self._log.store))
+            self._follow_cursor()
+
+    @on(QueryBar.Left)
+    def _leave_query(self, event: QueryBar.Left) -> None:
+        event.stop()
+        self._log.focus()
+
+    def on_query_progress(self, message: QueryProgress) -> None:
+        message.stop()
+        run = self._log.query_run
+        if run is not None:
+            self.query_one(QueryBar).set_status(run.summary(self._log.store), error=run.stopped is not None)
+
+    def _follow_cursor(self) -> None:
+        """The selected frame's outputs, recomputed when the cursor or the expression changed."""
+        run = self._log.query_run
+        entry = self._log.cursor_entry
+        if run is None or entry is None:
+            return
+        key = (run.expression, entry.seq)
+        if key == self._outputs_key:
+            return
+        self._outputs_key = key
+        if entry.kind in NOT_FRAMES:
+            self.query_one(QueryOutputs).update(Text(f"#{entry.seq} is not a frame ({entry.kind.value})", style="dim"))
+            return
+        self._frame_outputs(key, entry.raw)
+
+    @work(thread=True, exclusive=True, group="traffic-query-outputs", exit_on_error=False)
+    def _frame_outputs(self, key: tuple, raw: bytes) -> None:
+        from ....core.query import QueryError, QuerySandbox, QueryStopped
+
+        if self._outputs_sandbox is None:
+            self._outputs_sandbox = QuerySandbox(cpu_limit=CPU_LIMIT)
+        try:
+            found = self._outputs_sandbox.value_outputs(key[0], raw, SHOWN_OUTPUTS, SHOWN_BYTES)
+            text = output_lines(found, key[1])
+        except (QueryStopped, QueryError) as exc:
+            text = Text(f"#{key[1]}: {exc}", style="bold red")
+        self.post_message(QueryOutputsReady(key, text))
+
+    def on_query_outputs_ready(self, message: QueryOutputsReady) -> None:
+        message.stop()
+        if message.key == self._outputs_key:
+            self.query_one(QueryOutputs).update(message.text)
