@@ -42,7 +42,7 @@ async def emit(ctx: Context, document: Any, human: Any, raw: str | None = None) 
     if ctx.options.query is not None:
         from .query_commands import print_query
 
-        return await print_query(ctx, raw if raw is not None else json.dumps(document, ensure_ascii=False))
+        return await print_query(ctx, raw if raw is not None else json.dumps(document, ensure_ascii=False), out)
     if ctx.options.json:
         out(raw) if raw is not None else out_json(document)
     else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sys
 from functools import partial
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..core.protocol.jsonrpc import Kind
 from ..core.query import FrameOutputs, QueryError, QuerySandbox, QueryStopped, check_expression
@@ -66,11 +66,9 @@ def _tell_cut(found: FrameOutputs, where: str, report) -> None:
         report(f"the outputs{where} are cut after {sum(len(t) for t in found.outputs):,} characters")
 
 
-async def print_query(ctx: Any, text: str) -> int:
-    """``--query``: print the outputs of the expression on ``text`` (what --json would print)."""
+async def print_query(ctx: Any, text: str, out: Callable[[str], None]) -> int:
+    """``--query``: print (with ``out``) the outputs of the expression on ``text`` (what --json would print)."""
     import anyio
-
-    from .commands import out
 
     sandbox = QuerySandbox()
     try:

@@ -65,5 +65,5 @@ def effective_key(spec: KeySpec, keymap: dict[str, str]) -> str:
 
 
 def display_key(keys: str) -> str:
-    names = {"question_mark": "?", "slash": "/", "escape": "esc"}
+    names = {"question_mark": "?", "slash": "/", "escape": "esc", "vertical_line": "|"}
     return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
