@@ -91,7 +91,7 @@ async def test_the_selected_frames_outputs_are_shown_under_the_log():
         await wait_until(pilot, lambda: caught_up(log) and log.row_count == 1)
         outputs = app.query_one("#query-outputs", Static)
         await wait_until(pilot, lambda: "echo" in str(outputs.render()))
-        assert str(outputs.render()).splitlines() == ["echo", "add"]  # strings raw, one a line
+        assert str(outputs.render()).splitlines() == ["#7 →", "echo", "add"]  # strings raw, one a line
 
 
 async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter():

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
@@ -27,22 +27,26 @@ SHOWN_OUTPUTS = 200  # outputs kept for display
 SHOWN_BYTES = 100_000
 
 
-def output_lines(found: FrameOutputs, seq: int) -> Text:
-    """What the selected frame's outputs look like: one a line, strings raw (as the CLI prints them)."""
+def output_lines(found: FrameOutputs, seq: int = 0, cap: int = 2_000) -> Text:
+    """What an expression yielded, one output a line, strings raw (as the CLI prints them), each
+    cut at ``cap`` characters; under a ``#seq →`` line when it is a frame's."""
     text = Text()
-    if not found.outputs and found.error is None:
-        text.append(f"#{seq}: no output", style="dim")
+    if seq:
+        text.append(f"#{seq} →{'' if found.outputs or found.error else ' no output'}\n", style="dim")
+    elif not found.outputs and found.error is None:
+        text.append("no output", style="dim")
     for index, output in enumerate(found.outputs):
         line = output
         if output.startswith('"') and not (found.cut == "bytes" and index == len(found.outputs) - 1):
             value = json.loads(output)
             line = value if isinstance(value, str) else output
-        text.append(clean(line[:2000]) + ("…" if len(line) > 2000 else "") + "\n")
+        shown = "\n".join(clean(part) for part in line[:cap].split("\n"))
+        text.append(shown + ("…" if len(line) > cap else "") + "\n")
     if found.cut:
         text.append(f"… more outputs not shown (the first {len(found.outputs):,})\n" if found.cut == "count"
                     else "… cut (too long to show)\n", style="dim")
     if found.error is not None:
-        text.append(f"#{seq}: {clean(found.error)}", style="bold red")
+        text.append(f"✗ {clean(found.error)}", style="bold red")
     text.rstrip()
     return text
 
@@ -56,7 +60,9 @@ class QueryBar(Vertical):
     DEFAULT_CSS = """
     QueryBar { height: auto; display: none; background: $panel; }
     QueryBar.-shown { display: block; }
-    QueryBar Input { border: none; height: 1; padding: 0 1; background: $boost; color: $foreground; }
+    QueryBar > Horizontal { height: 1; }
+    QueryBar .query-label { width: auto; padding: 0 0 0 1; color: $text-accent; text-style: bold; }
+    QueryBar Input { border: none; height: 1; width: 1fr; padding: 0 1; background: $boost; color: $foreground; }
     QueryBar Input:focus { border: none; background: $accent 20%; color: $foreground; }
     QueryBar #query-status { height: 1; padding: 0 1; color: $text-muted; }
     QueryBar #query-status.-error { color: $error; }
@@ -88,7 +94,9 @@ class QueryBar(Vertical):
         self._debounce = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=self.placeholder, id="query-input")
+        with Horizontal():
+            yield Static("jq", classes="query-label")
+            yield Input(placeholder=self.placeholder, id="query-input")
         yield Static("", id="query-status")
 
     @property

@@ -139,8 +139,7 @@ class ResultQueryMixin:
             count = len(found.outputs)
             status = f"{count:,} output{'s' if count != 1 else ''}{' (more not shown)' if found.cut else ''}"
             bar.set_status(status + (f" · ✗ {found.error}" if found.error else ""), error=found.error is not None)
-            box.mount(outputs_widget(output_lines(found, 0) if count or found.error is None
-                                     else Text(f"✗ {found.error}")))
+            box.mount(outputs_widget(output_lines(found, cap=SHOWN_BYTES)))
         box.display = True
         self._body.display = False
 
