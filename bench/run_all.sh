@@ -8,9 +8,9 @@ if [ -z "${PYTHON:-}" ]; then
     if [ -x /work/venv/bin/python ]; then PYTHON=/work/venv/bin/python; else PYTHON=python3; fi
 fi
 if [ -n "${QUICK:-}" ]; then
-    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"; HTTP="--quick"
+    CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"; HTTP="--quick"; QUERY="--quick"
 else
-    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"; HTTP=""
+    CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"; HTTP=""; QUERY=""
 fi
 
 echo "### bench_core_calls (not pinned)"
@@ -32,6 +32,9 @@ echo "### bench_http"
 echo
 echo "### bench_ingest"
 "$PYTHON" bench/bench_ingest.py $INGEST
+echo
+echo "### bench_query"
+"$PYTHON" bench/bench_query.py $QUERY
 echo
 echo "### bench_tui_flood"
 "$PYTHON" bench/bench_tui_flood.py

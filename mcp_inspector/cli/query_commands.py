@@ -128,20 +128,19 @@ def cmd_query(args: Any) -> int:
 
     write = sys.stdout.write
     first_error: str | None = None
+    matching = bool(args.count or args.frames)
     try:
         with QuerySandbox() as sandbox:
-            for chunk in _chunks(frames()):
-                raws = [entry.raw for entry in chunk]
-                if args.count or args.frames:
-                    codes = sandbox.match(expression, raws)
-                    counts["failed"] += codes.count(-1)
-                    for entry, code in zip(chunk, codes):
+            for chunk, results in sandbox.stream(expression, _chunks(frames()), lambda entry: entry.raw, match=matching):
+                if matching:
+                    counts["failed"] += results.count(-1)
+                    for entry, code in zip(chunk, results):
                         if code == 1:
                             counts["matched"] += 1
                             if args.frames:
                                 write(entry.text.replace("\n", " ").rstrip() + "\n")
                     continue
-                for entry, found in zip(chunk, sandbox.outputs(expression, raws)):
+                for entry, found in zip(chunk, results):
                     counts["matched"] += found.matched
                     for output in found.outputs:
                         write(output_line(output, args.json) + "\n")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import select
 import signal
 import subprocess
@@ -25,7 +26,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+
+T = TypeVar("T")
 
 from .expression import MATCH_ERROR, QueryError, check_expression, clean_error, match_text
 
@@ -127,6 +130,62 @@ class QuerySandbox:
         data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
         return self.outputs(expression, [data], max_outputs, max_bytes, member)[0]
 
+    def stream(self, expression: str, chunks: Iterable[list[T]], raw: Callable[[T], bytes], *, match: bool = True,
+               max_outputs: int = MAX_OUTPUTS, max_bytes: int = MAX_OUTPUT_BYTES) -> Iterator[tuple[list[T], list]]:
+        """(chunk, its results) for each chunk of items, pipelined: a thread reads the next chunk
+        (``chunks`` may be a file being parsed) and sends it while the child works on the one before,
+        so parsing and jq run at once. Results are ``match`` codes, else ``FrameOutputs``."""
+        text = check_expression(expression)
+        header = ({"mode": "match", "program": match_text(text)} if match else
+                  {"mode": "outputs", "program": text, "max_outputs": max_outputs, "max_bytes": max_bytes})
+        with self._lock:
+            process = self._start()
+            sent: queue.Queue = queue.Queue(maxsize=2)  # chunks sent whose replies are not read yet
+            failure: list[BaseException] = []
+
+            def send() -> None:
+                try:
+                    for chunk in chunks:
+                        frames = [raw(item) for item in chunk]
+                        frames = [frame if len(frame) <= MAX_FRAME else b"" for frame in frames]
+                        sent.put(chunk)
+                        self._write(process, header, frames)
+                except OSError:
+                    pass  # the child is gone: the reader says why
+                except BaseException as exc:  # e.g. the file being read failed: raised to the caller
+                    failure.append(exc)
+                finally:
+                    sent.put(None)
+
+            writer = threading.Thread(target=send, name="query-writer", daemon=True)
+            writer.start()
+            finished = False
+            try:
+                while (chunk := sent.get()) is not None:
+                    reply = self._read_reply(process)
+                    if reply is None:
+                        raise QueryStopped(self._why_stopped(process))
+                    if "compile_error" in reply:
+                        raise QueryError(clean_error(reply["compile_error"]))
+                    results = reply["results"]
+                    if not match:
+                        results = [FrameOutputs(outputs, cut, clean_error(error) if error is not None else None)
+                                   for outputs, cut, error in results]
+                    yield chunk, results
+                finished = True
+            finally:
+                if not finished and process.poll() is None:
+                    process.kill()  # the writer, if blocked, gets a broken pipe
+                while writer.is_alive():
+                    try:
+                        sent.get(timeout=0.1)
+                    except queue.Empty:
+                        pass
+                if not finished:
+                    self._reap()
+            if failure:
+                raise failure[0]
+
     def close(self, why: str = "closed") -> None:
         """Stop the child (from any thread); a request waiting on it raises QueryStopped(``why``)."""
         process = self._process
@@ -175,12 +234,8 @@ class QuerySandbox:
             if self._closed_by == "closed":
                 raise QueryStopped("the query was stopped")
             process = self._start()
-            head = json.dumps({**header, "cpu": self.cpu_limit, "sizes": [len(frame) for frame in frames]}).encode()
-            payload = b"".join([head, b"\n", *frames])
             try:
-                process.stdin.write(len(payload).to_bytes(4, "big"))
-                process.stdin.write(payload)
-                process.stdin.flush()
+                self._write(process, header, frames)
                 reply = self._read_reply(process)
             except (OSError, ValueError):
                 reply = None
@@ -189,6 +244,13 @@ class QuerySandbox:
         if "compile_error" in reply:
             raise QueryError(clean_error(reply["compile_error"]))
         return reply["results"]
+
+    def _write(self, process: subprocess.Popen, header: dict, frames: list[bytes]) -> None:
+        head = json.dumps({**header, "cpu": self.cpu_limit, "sizes": [len(frame) for frame in frames]}).encode()
+        payload = b"".join([head, b"\n", *frames])
+        process.stdin.write(len(payload).to_bytes(4, "big"))
+        process.stdin.write(payload)
+        process.stdin.flush()
 
     def _read_reply(self, process: subprocess.Popen) -> dict | None:
         fd = process.stdout.fileno()
