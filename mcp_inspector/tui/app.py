@@ -393,6 +393,9 @@ class InspectorApp(App[int]):
             ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: ctrl+t in the composer"),
             ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
             ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),
+            ("result: query the result with jq", main.result_panel.action_query_result, "key: | in the result"),
+            ("result: clear the jq query of the result", main.result_panel.action_clear_result_query,
+             "key: x in the result"),
             ("settings: confirm before calling a destructive tool (on/off)", self.toggle_confirm_destructive,
              f"now {'on' if self.confirm_destructive else 'off'}"),
         ]

@@ -235,3 +235,32 @@ async def test_an_error_of_the_result_query_is_said(monkeypatch):
         await pilot.press("enter")
         await wait_until(pilot, lambda: "CPU" in str(status_line.render()), timeout=60)
         assert json.dumps(panel.payload)  # the result itself is untouched
+
+
+async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
+    from app_helpers import DEMO_SESSION, SIZE, wait_for
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.commands import InspectorCommands
+    from mcp_inspector.tui.config import TuiConfig
+    from mcp_inspector.tui.screens.help import bindings_table
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = make_app(open_file=str(DEMO_SESSION), config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.main.replay is not None and app.main.tool_list.tools, what="the recording")
+        commands = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
+        for title in ("traffic: query the frames with jq", "traffic: clear the jq query",
+                      "result: query the result with jq", "result: clear the jq query of the result"):
+            assert title in commands
+        commands["traffic: query the frames with jq"]()
+        await wait_for(pilot, lambda: app.main.current_view == "traffic" and isinstance(app.focused, Input)
+                       and app.focused.id == "query-input", what="the traffic query input")
+        await type_text(pilot, ".id == 1")
+        await pilot.press("enter")
+        log = app.query_one("#view-traffic TrafficLog", TrafficLog)
+        await wait_for(pilot, lambda: caught_up(log) and log.row_count == 2, what="the request and reply with id 1")
+        commands["traffic: clear the jq query"]()
+        await wait_for(pilot, lambda: log.query_run is None, what="the cleared query")
+        table = str(bindings_table({}).columns[2]._cells)
+        assert "traffic.query" in table and "traffic.clear-query" in table and "result.query" in table

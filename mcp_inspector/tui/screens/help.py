@@ -49,6 +49,7 @@ def bindings_table(keymap: dict[str, str]) -> Table:
         ("escape", "Composer: leave the field for the tool list (digits switch views again)", "leave-field"),
         ("ctrl+p", "Command palette", "command-palette"),
         ("s", "Result: save the whole result (asks where; enter again replaces a file)", "save-result"),
+        ("|", "Result: a jq query over the whole result (outputs in its place; x clears)", "result.query"),
         ("e,E", "Traffic log: export the session as JSONL, JSON (asks where first)", "traffic.export"),
     ]
     table.add_row(Text("Requests and palette", style="underline"), "", "")
