@@ -264,3 +264,19 @@ async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
         await wait_for(pilot, lambda: log.query_run is None, what="the cleared query")
         table = str(bindings_table({}).columns[2]._cells)
         assert "traffic.query" in table and "traffic.clear-query" in table and "result.query" in table
+
+
+async def test_matches_that_left_memory_are_forgotten():
+    store = TrafficStore(cap=100)
+    app = LogApp(store, panel=True, time_format=fixed_time)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.query_one(TrafficLog)
+        log.set_query(".id")
+        for n in range(1, 3001):
+            store.append(Direction.IN, Kind.RESPONSE, frame({"jsonrpc": "2.0", "id": n, "result": {}}), msg_id=n,
+                         has_id=True, ts=BASE_TS + n / 1000)
+            if n % 100 == 0:  # each hundred tested before the next: every frame is tested
+                await wait_until(pilot, lambda: caught_up(log), timeout=60)
+        run = log.query_run
+        assert run.matched == run.tested == 3000 and log.row_count == len(store)
+        assert len(log.query_run.hits) <= 2 * 1000 + traffic_query.CHUNK  # not one seq per match ever made

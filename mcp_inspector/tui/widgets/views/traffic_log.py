@@ -137,6 +137,9 @@ class TrafficLog(StoreLinesView):
             run.stopped = message.stopped
             return
         run.hits.update(message.hits)
+        if len(run.hits) > 2 * max(len(self.store), 1000):  # the store evicted many: forget their seqs
+            first = self.store.first_seq
+            run.hits.difference_update([seq for seq in run.hits if seq < first])
         run.matched += len(message.hits)
         run.tested += message.tested
         run.failed += message.failed
