@@ -19,10 +19,10 @@ def test_traffic_view_with_a_query(snap_compare, size):
         app.focused.value = '.result.tools[]?.name, (select(.method == "tools/call") | .params.name)'
         await pilot.press("enter")
         await wait_until(pilot, lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq
-                         and log.row_count == 3)
+                         and log.row_count == 3, timeout=120)
         log.move_cursor_to_seq(7)  # the tools/list response: its outputs under the log
         outputs = app.query_one("#query-outputs")
-        await wait_until(pilot, lambda: "echo" in str(outputs.render()))
+        await wait_until(pilot, lambda: "echo" in str(outputs.render()), timeout=120)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=query)

@@ -349,6 +349,7 @@ class TrafficPanel(Vertical):
         self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format)
         self._outputs_key: tuple | None = None  # (expression, seq) whose outputs are shown
         self._outputs_sandbox = None
+        self._outputs_timer = None
 
     @property
     def log_view(self) -> TrafficLog:
@@ -362,7 +363,17 @@ class TrafficPanel(Vertical):
         yield QueryOutputs(id="query-outputs")
 
     def on_mount(self) -> None:
-        self.set_interval(self.OUTPUTS_INTERVAL, self._follow_cursor, name="query-outputs")
+        from ..shown_timer import ShownTimer
+
+        self._outputs_timer = ShownTimer(self, self.OUTPUTS_INTERVAL, self._follow_cursor, "query-outputs")
+
+    def on_hide(self) -> None:
+        if self._outputs_timer is not None:
+            self._outputs_timer.hidden()
+
+    def on_show(self) -> None:
+        if self._outputs_timer is not None:
+            self._outputs_timer.shown()
 
     def on_unmount(self) -> None:
         if self._outputs_sandbox is not None:
