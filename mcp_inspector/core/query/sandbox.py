@@ -139,6 +139,8 @@ class QuerySandbox:
         header = ({"mode": "match", "program": match_text(text)} if match else
                   {"mode": "outputs", "program": text, "max_outputs": max_outputs, "max_bytes": max_bytes})
         with self._lock:
+            if self._closed_by == "closed":
+                raise QueryStopped("the query was stopped")
             process = self._start()
             sent: queue.Queue = queue.Queue(maxsize=2)  # chunks sent whose replies are not read yet
             failure: list[BaseException] = []
@@ -186,10 +188,11 @@ class QuerySandbox:
             if failure:
                 raise failure[0]
 
-    def close(self, why: str = "closed") -> None:
-        """Stop the child (from any thread); a request waiting on it raises QueryStopped(``why``)."""
+    def close(self) -> None:
+        """Stop the child for good (from any thread): a request waiting on it, and any later one,
+        raises QueryStopped."""
         process = self._process
-        self._closed_by = why
+        self._closed_by = "closed"
         if process is not None and process.poll() is None:
             process.kill()
 
@@ -207,7 +210,6 @@ class QuerySandbox:
         if process is not None and process.poll() is None:
             return process
         self._reap()
-        self._closed_by = None
         # -E -s: none of this environment's PYTHON* settings; env={}: jq's $ENV shows nothing of ours
         self._process = subprocess.Popen([sys.executable, "-E", "-s", str(CHILD)], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, close_fds=True)
@@ -282,7 +284,9 @@ class QuerySandbox:
         except subprocess.TimeoutExpired:
             process.kill()
             code = None
-        why, self._closed_by = self._closed_by, None
+        why = self._closed_by
+        if why != "closed":  # closed stays closed; a stop for another reason lets the next call start afresh
+            self._closed_by = None
         self._reap()
         if why == "wall":
             return f"the query gave no answer in {self.wall_limit:g} s: stopped"
