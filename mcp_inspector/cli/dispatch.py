@@ -116,6 +116,8 @@ def _main(argv: list[str], early=None) -> int:
         warn(f"--insecure: TLS certificates of {spec.describe().split(' ', 1)[1]} are not verified")
     if args.command is None:
         return _run_tui(spec, args)
+    if args.command == "watch":
+        return _run_watch(spec, args, handlers)
     if args.command in ("call", "read", "get", "subscribe"):
         from .arguments import require_utf8
 
@@ -174,6 +176,38 @@ def _main(argv: list[str], early=None) -> int:
             return await command(session, context, args)
 
     code = run(spec, options, body, started=early)
+    sys.stdout.flush()
+    return code
+
+
+def watch_paths(spec, given: list[str]) -> list[str]:
+    """--watch paths, resolved (core/watch/paths.py); what cannot be watched is a usage error."""
+    from ..core.watch.paths import WatchError, resolve_watch_paths
+
+    try:
+        return resolve_watch_paths(given, spec)
+    except WatchError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _run_watch(spec, args: argparse.Namespace, handlers: dict) -> int:
+    paths = watch_paths(spec, args.watch)
+    if args.report is not None:
+        raise UsageError("--report goes with the one-shot commands, not watch")
+    arguments = {}
+    if args.call is not None:
+        from .arguments import require_utf8, tool_arguments
+
+        require_utf8(args.call, "TOOL")
+        arguments = tool_arguments(args.pairs, args.args)
+    from .runner import RunOptions
+    from .watch_command import WatchRequest, run_watch
+
+    options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr, quiet=args.quiet,
+                         json=args.json, max_frame_bytes=args.max_frame_size, handlers=handlers, command="watch")
+    request = WatchRequest(paths, call=args.call, arguments=arguments, count=args.count,
+                           ignore=[os.path.abspath(args.record)] if args.record else [])
+    code = run_watch(spec, options, request)
     sys.stdout.flush()
     return code
 

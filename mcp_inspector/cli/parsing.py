@@ -41,6 +41,10 @@ commands:
   tasks get|result|cancel ID
                             a task's state (tasks/get), its result (tasks/result, waits), or cancel it
   ping                      measure a round trip
+  watch [--watch PATH ...] [--call TOOL [k=v ...] [--args JSON]] [--count N]
+                            restart the server whenever its files change (default: the server's script
+                            or package directory); print what each edit changed in the tool list, and
+                            the --call result after each start; until Ctrl-C or --count restarts
   pipe                      send newline-delimited JSON-RPC from stdin, print every server frame
   replay FILE [--ignore PATH ...] [--update]
                             re-run a recording's client requests against the server and compare each
@@ -304,6 +308,8 @@ COMMAND_HELP = {
     "pipe": "send newline-delimited JSON-RPC from stdin in order; print every server frame as a JSON line",
     "replay": "re-run the client requests of a recording (or a hand-written JSONL file) and compare each response",
     "query": "run a jq expression over each frame of a session file (--record's format); connects to no server",
+    "watch": "restart a stdio server whenever its files change; print what each edit changed (the tool diff) "
+             "and the --call result",
     "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
 }
 COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
@@ -311,7 +317,8 @@ COMMAND_ARGS = {"call": " TOOL [KEY=VALUE ...] [--args JSON]", "read": " URI|URI
                 "complete": " (--prompt NAME | --template URI_TEMPLATE) ARGUMENT [VALUE] [--context KEY=VALUE ...]",
                 "subscribe": " URI [--for SECONDS] [--count N] [--call TOOL [--call-args JSON]]", "tasks": " [list | get ID | result ID | cancel ID]",
                 "auth": " status [URL] | logout (URL | --all)", "replay": " FILE [--ignore PATH ...] [--update]",
-                "query": " SESSION EXPR [--direction in|out] [--count | --frames]"}
+                "query": " SESSION EXPR [--direction in|out] [--count | --frames]",
+                "watch": " [--watch PATH ...] [--rerun] [--call TOOL [KEY=VALUE ...] [--args JSON]] [--count N]"}
 COMMAND_DETAILS = {
     "replay": "FILE is a --record session file, or JSONL with one request per line ({\"method\": ..., \"params\": ...},\n"
               "or {\"send\": FRAME, \"expect\": RESPONSE}). The handshake is the replay's own; server requests\n"
@@ -324,6 +331,16 @@ COMMAND_DETAILS = {
              "A frame matches when EXPR yields an output that is neither false nor null: --frames prints the\n"
              "matching frames, --count how many. The file is streamed (a 1 GB file is never loaded whole).\n"
              "Example: query run.jsonl 'select(.method == \"notifications/progress\") | .params.progress'",
+    "watch": "Starts the server and lists its tools, then restarts it after each burst of edits under the\n"
+             "watched paths (--watch PATH, repeatable; without one the directory of the server's script,\n"
+             "e.g. python server.py, node index.js, uv run x.py, or package, python -m pkg). Ignored:\n"
+             ".git, __pycache__, *.pyc, node_modules, .venv, editor swap and backup files, the --record file.\n"
+             "Each start prints one block: the time, the files that changed, the tool diff since the last\n"
+             "start that worked, and the --call TOOL result (called after every start; --rerun says the\n"
+             "same). --json: one JSON object per start ({\"event\": \"start\"|\"restart\", \"files\",\n"
+             "\"diff\", \"call\"...}). A server that fails to start prints its stderr and the watch goes on.\n"
+             "Ends with 0 on Ctrl-C, or after --count N restarts (3 if the last start failed).\n"
+             "Example: mcp-inspector watch --call echo text=hi -- python server.py",
     "auth": "status [URL]: per stored server (or URL's): the issuer, the client and how it was registered,\n"
             "the token's type, scopes and expiry, whether a refresh token is kept; never a secret (--json too).\n"
             "logout URL: remove what is stored for URL; logout --all: for every server.\n"
@@ -360,6 +377,15 @@ VALUE_OPTIONS = {"--record", "--config", "--server", "--url", "-e", "--env", "--
                  "--query", "--direction"}
 
 
+def _add_watch_options(parser: argparse.ArgumentParser, dest: str) -> None:
+    parser.add_argument("--watch", metavar="PATH", nargs="?", const="", action="append", dest=dest, default=None,
+                        help="restart the server when files under PATH change (repeatable); without PATH: the "
+                             "server's script or package directory (python x.py, node x.js, python -m pkg...)")
+    parser.add_argument("--rerun", action="store_true", default=False if dest == "watch" else argparse.SUPPRESS,
+                        help="after each restart, call the last tool again with the same arguments (the terminal "
+                             "UI; for the watch command, the --call tool)")
+
+
 def command_word(words: list[str]) -> str | None:
     """The command named in ``words``, found without building every sub-parser."""
     skip = False
@@ -387,6 +413,7 @@ def build_parser(only: str | None = None) -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-inspector {__version__}")
     parser.add_argument("--open", metavar="FILE", help="open a recorded session file in the TUI")
+    _add_watch_options(parser, "watch")
     _add_options(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser,
                                      help="one of the commands below; none opens the terminal UI")
@@ -463,6 +490,12 @@ def build_parser(only: str | None = None) -> Parser:
     shown.add_argument("--count", action="store_true", default=False, help="print how many frames matched")
     shown.add_argument("--frames", action="store_true", default=False,
                        help="print the matching frames (each as one line, as on the wire)")
+    watch = add("watch")
+    _add_watch_options(watch, "watch_after")
+    watch.add_argument("--call", metavar="TOOL", default=None, help="call this tool after every start and print its result")
+    watch.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="an argument of the --call tool")
+    watch.add_argument("--args", metavar="JSON", help="the --call tool's arguments as a JSON object (or @file.json)")
+    watch.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N restarts")
     auth = add("auth")
     auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")
     auth.add_argument("auth_url", nargs="?", default=None, metavar="URL", help="the server (default for status: every server)")
@@ -491,7 +524,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     args.headers = list(args.headers) + list(getattr(args, "headers_after", []))
     args.roots = list(args.roots) + list(getattr(args, "roots_after", []))
     args.scopes = list(getattr(args, "scopes", None) or []) + list(getattr(args, "scopes_after", []))
-    pairs_allowed = args.command in ("call", "get", "read")
+    args.watch = list(getattr(args, "watch", None) or []) + list(getattr(args, "watch_after", None) or [])
+    pairs_allowed = args.command in ("call", "get", "read", "watch")
     for word in extra:
         if pairs_allowed and not word.startswith("-"):
             args.pairs.append(word)
@@ -509,6 +543,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
         raise UsageError("tasks list takes no ID; tasks get, result and cancel need one (see mcp-inspector tasks --help)")
     if args.command == "tasks" and args.task_id == "":
         raise UsageError(f"tasks {args.action}: the task id is empty (see mcp-inspector tasks list)")
+    if args.watch and args.command not in (None, "watch"):
+        raise UsageError(f"--watch goes with the terminal UI or the watch command, not {args.command}")
+    if args.rerun and args.command not in (None, "watch"):
+        raise UsageError(f"--rerun goes with the terminal UI or the watch command, not {args.command}")
+    if args.command == "watch":
+        args.watch = args.watch or [""]
+        if args.call is None and (args.pairs or args.args is not None):
+            raise UsageError("watch: KEY=VALUE arguments and --args go with --call TOOL")
+        if args.rerun and args.call is None:
+            raise UsageError("watch --rerun re-runs the --call tool after each restart: give --call TOOL")
+    if args.open is not None and (args.watch or args.rerun):
+        raise UsageError("--watch and --rerun restart a server; --open shows a recording")
     if args.command is not None and args.open is not None:
         raise UsageError("--open opens a recorded session in the TUI; it does not go with a command")
     return args

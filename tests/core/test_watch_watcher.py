@@ -91,3 +91,19 @@ async def test_a_path_that_is_gone_is_an_error(tmp_path):
     watcher = FileWatcher([str(tmp_path / "gone")])
     with pytest.raises(FileNotFoundError):
         await watcher.changes().__anext__()
+
+
+async def test_a_temporary_file_made_and_removed_in_the_burst_is_not_reported(tmp_path):
+    server = tmp_path / "server.py"
+    server.write_text("v0\n")
+    watcher = FileWatcher([str(tmp_path)], quiet=0.4)
+    changes = await started(watcher, tmp_path)
+    temporary = tmp_path / "sedAbC123"  # what sed -i does: write a temporary file, rename it over the original
+    temporary.write_text("v1\n")
+    temporary.replace(server)
+    scratch = tmp_path / "scratch.txt"
+    scratch.write_text("x")
+    scratch.unlink()
+    first = await next_changes(watcher, changes)
+    assert first.paths == (str(server),)
+    watcher.stop()

@@ -7,7 +7,8 @@ out as one ``FileChanges``: the watcher waits until nothing changed for ``quiet`
 (``.git``, ``__pycache__``, ``node_modules``, ``.venv``...), compiled files (``*.pyc``), editor
 swap, backup and lock files (``*.swp``, ``*~``, ``.#x``, vim's ``4913`` probe) and the files
 given in ``ignore`` (the inspector's own recording and report), plus the session files the TUI
-exports (``mcp-session-*.jsonl``).
+exports (``mcp-session-*.jsonl``). A file created and removed within one burst (``sed -i``'s
+temporary file) is not reported; a burst of only such files is no change at all.
 
 ``stop`` ends the iteration from anywhere (another task, a signal handler): it is a plain
 threading event, which the watch thread checks every few milliseconds.
@@ -52,6 +53,15 @@ class FileChanges:
         names = [os.path.basename(path) or path for path in self.paths]
         shown = ", ".join(names[:most])
         return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def lasting(raw: set) -> tuple[str, ...]:
+    """The paths of a burst, without the temporary files made and removed within it (``sed -i``,
+    an editor's safe-write): a file added that no longer exists was never a source."""
+    from watchfiles import Change
+
+    added = {path for change, path in raw if change == Change.added}
+    return tuple(sorted({path for _, path in raw if path not in added or os.path.exists(path)}))
 
 
 def source_filter(ignore: Sequence[str] = ()):
@@ -102,6 +112,6 @@ class FileWatcher:
                                 rust_timeout=int(POLL * 1000), ignore_permission_denied=True):
             if self._stop.is_set():
                 return
-            paths = tuple(sorted({path for _, path in raw}))
+            paths = lasting(raw)
             if paths:
                 yield FileChanges(paths)
