@@ -271,9 +271,12 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
             read_header(args.open)
         except SessionFileError as exc:
             raise UsageError(str(exc)) from None
+    watch = watch_paths(spec, args.watch) if args.watch else None  # checked before the screen opens
+    if args.rerun and not watch:
+        raise UsageError("--rerun re-runs the last call after a restart: it goes with --watch")
     try:
         from ..tui.app import run_tui
     except ImportError as exc:
         raise UsageError(f"the terminal UI is not available ({exc}); run a COMMAND instead") from None
     return run_tui(spec, open_file=args.open, record=args.record, timeout=args.timeout,
-                   max_frame_bytes=args.max_frame_size)
+                   max_frame_bytes=args.max_frame_size, watch=watch, rerun=args.rerun)

@@ -52,8 +52,10 @@ class InspectorApp(App[int]):
                  timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
                  time_format: Callable[[float], str] | None = None, cwd: str | None = None,
                  store: TrafficStore | None = None, handle_signals: bool = False,
-                 max_frame_bytes: int = MAX_LINE_BYTES) -> None:
-        """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off)."""
+                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None, rerun: bool = False) -> None:
+        """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off).
+        ``watch``: the paths whose edits restart ``spec`` ("" infers them); ``rerun``: then call the last
+        tool again (screens/watch_state.py)."""
         self.config = config if config is not None else load_config()
         super().__init__()
         self.spec = spec
@@ -67,6 +69,8 @@ class InspectorApp(App[int]):
         self.store = store if store is not None else TrafficStore()
         self.recorder = None
         self.handle_signals = handle_signals
+        self.watch = list(watch or [])
+        self.rerun = rerun
         self.connection = None  # the main screen's, kept here so it outlives the screen
         self.confirm_destructive = bool(getattr(self.config, "confirm_destructive", False))  # screens/tool_detail.py
         from .roots import RootsBook
@@ -83,7 +87,7 @@ class InspectorApp(App[int]):
 
         screen = MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
                             snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd,
-                            max_frame_bytes=self.max_frame_bytes)
+                            max_frame_bytes=self.max_frame_bytes, watch=self.watch, rerun=self.rerun)
         self.connection = screen.connection
         from .screens.auth_prompt import TuiAuthUi
 
@@ -161,6 +165,10 @@ class InspectorApp(App[int]):
         if self._quitting:
             return
         self._quitting = True
+        try:
+            self.main.stop_watching(quiet=True)  # no restart while quitting; the watch thread ends at once
+        except LookupError:
+            pass
         self.run_worker(self._shutdown_and_exit(return_code), group="quit", exit_on_error=False)
 
     async def _shutdown_and_exit(self, return_code: int) -> None:
@@ -278,6 +286,9 @@ class InspectorApp(App[int]):
             self.action_connect()
             return
         main.connect(main.spec, reason="restart", force=True)
+
+    def action_toggle_watch(self) -> None:
+        self.main.toggle_watch()
 
     def action_edit_roots(self) -> None:
         from .screens.roots_editor import open_roots_editor
@@ -398,6 +409,8 @@ class InspectorApp(App[int]):
              "key: x in the result"),
             ("settings: confirm before calling a destructive tool (on/off)", self.toggle_confirm_destructive,
              f"now {'on' if self.confirm_destructive else 'off'}"),
+            ("watch: re-run the last call after a restart (on/off)", main.toggle_rerun,
+             f"now {'on' if main.rerun else 'off'}; --rerun"),
         ]
         live_log = main.query_one("#live-traffic")
         for title, action, help_text in (
@@ -439,19 +452,22 @@ class InspectorApp(App[int]):
 def make_app(spec: ServerSpec | None = None, *, open_file: str | None = None, record: str | None = None,
              timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
              time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-             use_demo: bool = True, max_frame_bytes: int = MAX_LINE_BYTES) -> InspectorApp:
+             use_demo: bool = True, max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
+             rerun: bool = False) -> InspectorApp:
     """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
     if spec is None and open_file is None and use_demo:
         spec = demo_spec()
     return InspectorApp(spec, open_file=open_file, record=record, timeout=timeout, config=config,
                         snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd,
-                        max_frame_bytes=max_frame_bytes)
+                        max_frame_bytes=max_frame_bytes, watch=watch, rerun=rerun)
 
 
 def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
-            timeout: float = 60.0, cwd: str | None = None, max_frame_bytes: int = MAX_LINE_BYTES) -> int:
+            timeout: float = 60.0, cwd: str | None = None, max_frame_bytes: int = MAX_LINE_BYTES,
+            watch: list[str] | None = None, rerun: bool = False) -> int:
     """Run the TUI until the user quits; returns the exit code."""
-    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes)
+    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes,
+                   watch=watch, rerun=rerun)
     app.handle_signals = True
     try:
         result = app.run()

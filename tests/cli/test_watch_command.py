@@ -129,6 +129,11 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     (["watch", "--rerun", "--", sys.executable, "x.py"], "give --call TOOL"),
     (["watch", "text=hi", "--watch", ".", "--", sys.executable, "x.py"], "go with --call TOOL"),
     (["watch", "--count", "0", "--watch", ".", "--", sys.executable, "x.py"], "at least 1"),
+    # the terminal UI checks --watch before it opens
+    (["--watch", "nope", "--", sys.executable, "x.py"], "--watch nope: no such file or directory"),
+    (["--watch", "--", "npx", "server"], "--watch PATH"),
+    (["--rerun", "--", sys.executable, "x.py"], "--rerun re-runs the last call after a restart: it goes with --watch"),
+    (["--watch", "--open", "x.jsonl"], "--open shows a recording"),
 ])
 def test_bad_arguments_are_usage_errors(tmp_path, args, words):
     result = cli(*args, cwd=tmp_path)

@@ -92,6 +92,9 @@ class FileWatcher:
         self.quiet = quiet
         self.longest = max(longest, quiet)
         self._stop = threading.Event()
+        #: True once the OS watch is set up: an edit from then on is reported. (awatch sets it up in
+        #: the same step of the event loop as this flag is set, before it first waits.)
+        self.listening = False
 
     def stop(self) -> None:
         self._stop.set()
@@ -107,6 +110,7 @@ class FileWatcher:
         missing = [path for path in self.paths if not os.path.exists(path)]
         if missing:
             raise FileNotFoundError(f"no such file or directory: {missing[0]}")
+        self.listening = True
         async for raw in awatch(*self.paths, watch_filter=source_filter(self.ignore), stop_event=self._stop,
                                 step=max(1, int(self.quiet * 1000)), debounce=int(self.longest * 1000),
                                 rust_timeout=int(POLL * 1000), ignore_permission_denied=True):

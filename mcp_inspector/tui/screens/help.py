@@ -25,6 +25,7 @@ Prompts (8): prompts and their arguments; fill the form (completion as you type)
 Tasks (9): the tasks of this session (tasks/list where offered); enter shows a result, c cancels, p polls.
 Auth (0): a remote server's OAuth flow as steps (requests, documents, what the spec expects); r restarts, s steps.
 Replay (ctrl+n): re-run a recording against this server; enter on a request shows recorded and now side by side.
+Watch (ctrl+b, --watch): saving a server file restarts it; the tool list marks what the edit changed (ctrl+g).
 Servers (f7): servers found in Claude Desktop, Cursor, VS Code and .mcp.json configs, or any command line or URL.
 Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by binding id.
 Every action is also in the command palette (ctrl+p)."""

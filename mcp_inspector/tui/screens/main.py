@@ -54,9 +54,10 @@ from ..widgets.views.traffic_log import TrafficLog
 from ..widgets.view_footer import ViewFooter
 from .main_views import NavBar, ViewsMixin
 from .server_state import ServerStateMixin
+from .watch_state import WatchMixin
 
 
-class MainScreen(ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -77,7 +78,9 @@ class MainScreen(ServerStateMixin, ViewsMixin, Screen):
     def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
                  timeout: float = 60.0, snapshot_mode: bool = False,
                  time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-                 max_frame_bytes: int = MAX_LINE_BYTES) -> None:
+                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
+                 rerun: bool = False) -> None:
+        """``watch``: the paths to watch for ``spec`` ("" infers them; screens/watch_state.py)."""
         super().__init__()
         self.store = store
         self.spec = spec
@@ -93,6 +96,7 @@ class MainScreen(ServerStateMixin, ViewsMixin, Screen):
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
         self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
+        self._init_watch(watch, rerun)  # watch and restart (watch_state.py)
         self.in_flight: set[PendingRequest] = set()
         self.shown_call: PendingRequest | None = None
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
@@ -149,6 +153,11 @@ class MainScreen(ServerStateMixin, ViewsMixin, Screen):
         elif self.spec is not None:
             self.composer.set_server(self.spec.key)
             self.connect(self.spec)
+            if self.watch_given:
+                self.start_watching(announce=False)
+
+    def on_unmount(self) -> None:
+        self.stop_watching(quiet=True)
 
     def _display_path(self, path: str | None) -> str:
         if path is None:
@@ -165,6 +174,7 @@ class MainScreen(ServerStateMixin, ViewsMixin, Screen):
         if status.state != "connected":
             self._session_views_changed()
         if status.state in ("exited", "failed"):
+            self.watch_start_failed()
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
             self.notify(text or status.state, title=f"{status.server}: {status.state}", severity="error", markup=False, timeout=8)
@@ -299,6 +309,7 @@ class MainScreen(ServerStateMixin, ViewsMixin, Screen):
         elif as_task and session.task_support(event.tool_name) == "forbidden":
             self.notify(f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
                         "without a task (a client MUST NOT ask for one)", severity="warning", markup=False)
+        self.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
         self._call_tool(session, event.tool_name, event.arguments, as_task)
 
     @work(group="calls", exit_on_error=False)

@@ -87,6 +87,7 @@ class ServerStateMixin:
         self.tool_list.reset()
         self.result_panel.clear()
         self.status_bar.server_name = display_name(spec)
+        self.watch_follows(spec)
 
     def on_server_switched(self, message: ServerSwitched) -> None:
         self.status_bar.switching = ""
@@ -115,9 +116,11 @@ class ServerStateMixin:
         if event.cause == "initial":
             # the baseline; compared only with what an earlier connection to this server listed
             diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
-            title = "Tool list changed since the last connection"
+            title = self.watch_tools_title() or "Tool list changed since the last connection"
         self._show_tools(event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause,
                          title=title)
+        if event.cause == "initial":
+            self.watch_tools_shown(diff)  # a restart after an edit is done (screens/watch_state.py)
 
     def _show_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None, announce: bool, cause: str,
                     title: str = "Tool list changed") -> None:

@@ -88,6 +88,18 @@ class StatusBar(Static):
         self.mask_volatile = mask_volatile
         self._server_name = ""
         self._switching = ""
+        self._watching_text = ""
+
+    @property
+    def watching_text(self) -> str:
+        """What watch and restart is doing: "watching 2 paths", "restarted after edit of x.py (0.4 s)"."""
+        return self._watching_text
+
+    @watching_text.setter
+    def watching_text(self, text: str) -> None:
+        if text != self._watching_text:
+            self._watching_text = text
+            self.watch_status(self.status)
 
     @property
     def server_name(self) -> str:
@@ -120,6 +132,8 @@ class StatusBar(Static):
         text.append(line)
         if self._switching and status.state == "connected":
             text.append(f"  ·  switching to {self._switching}…", style="bold")
+        if self._watching_text:
+            text.append(f"  ·  ⟳ {self._watching_text}")
         for row in extra:
             text.append("\n" + row, style="dim")
         self.update(text)
