@@ -191,7 +191,8 @@ def watch_paths(spec, given: list[str]) -> list[str]:
 
 
 def _run_watch(spec, args: argparse.Namespace, handlers: dict) -> int:
-    paths = watch_paths(spec, args.watch)
+    # --watch; else the config entry's "watch"; else the server's own directory
+    paths = watch_paths(spec, args.watch if args.watch != [""] or not spec.watch else spec.watch)
     if args.report is not None:
         raise UsageError("--report goes with the one-shot commands, not watch")
     arguments = {}
@@ -271,7 +272,8 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
             read_header(args.open)
         except SessionFileError as exc:
             raise UsageError(str(exc)) from None
-    watch = watch_paths(spec, args.watch) if args.watch else None  # checked before the screen opens
+    given = args.watch or (list(spec.watch) if spec is not None and args.open is None else [])  # the entry's "watch"
+    watch = watch_paths(spec, given) if given else None  # checked before the screen opens
     if args.rerun and not watch:
         raise UsageError("--rerun re-runs the last call after a restart: it goes with --watch")
     try:

@@ -140,3 +140,12 @@ def test_bad_arguments_are_usage_errors(tmp_path, args, words):
     assert result.returncode == 64, result.stderr
     assert words in result.stderr
     assert_no_traceback(result)
+
+
+def test_the_config_entrys_watch_paths_are_used(tmp_path):
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"dev": {"command": sys.executable, "args": ["x.py"],
+                                                         "watch": ["not-there"]}}}))
+    result = cli("watch", "--config", config, "--server", "dev", cwd=tmp_path)
+    assert result.returncode == 64
+    assert f"--watch {tmp_path / 'not-there'}: no such file or directory" in result.stderr

@@ -99,3 +99,17 @@ def test_a_remote_server_is_not_watched():
     spec = ServerSpec("r", url="http://127.0.0.1:1/mcp", transport="http")
     with pytest.raises(WatchError, match="local stdio server only"):
         resolve_watch_paths([""], spec)
+
+
+def test_a_config_entry_may_name_its_watch_paths(tmp_path):
+    from mcp_inspector.core.config.servers import ConfigError, parse_entry
+
+    source = str(tmp_path / "mcp.json")
+    spec = parse_entry("s", {"command": "python", "args": ["srv/server.py"], "watch": ["srv", "~/lib"]}, source)
+    assert spec.watch == [str(tmp_path / "srv"), os.path.expanduser("~/lib")]
+    assert parse_entry("s", {"command": "python", "watch": True}, source).watch == [""]
+    assert parse_entry("s", {"command": "python", "watch": False}, source).watch == []
+    with pytest.raises(ConfigError, match='"watch" must be true or an array of paths'):
+        parse_entry("s", {"command": "python", "watch": "srv"}, source)
+    with pytest.raises(ConfigError, match='"watch" restarts a local stdio server'):
+        parse_entry("s", {"url": "http://127.0.0.1:1/mcp", "watch": True}, source)

@@ -9,7 +9,9 @@ name environment variables as ``${VAR}`` or ``${env:VAR}``). Any entry may give
 ``era`` (``auto``, ``legacy`` or ``modern``) and ``roots``: the folders the inspector
 answers ``roots/list`` with (an array of paths or ``file://`` URIs; ``~`` expanded, a
 relative path taken from the config file's folder). Without ``roots`` the answer is an
-empty list: the inspector never makes roots up.
+empty list: the inspector never makes roots up. A stdio entry may give ``watch``: the paths
+whose edits restart it (``--watch``; an array of paths, relative to the config file's folder,
+or ``true`` for the directory of its script or package).
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class ServerSpec:
     #: Absolute paths the client answers roots/list with (--root, the entry's "roots"); empty: an
     #: empty list (never a made-up root such as the working directory).
     roots: list[str] = field(default_factory=list)
+    #: The config entry's "watch": absolute paths whose edits restart the server ("" for the inferred
+    #: directory of its script or package: core/watch/paths.py); empty: not watched unless --watch.
+    watch: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
         from ..traffic.masking import mask_url
@@ -289,7 +294,10 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
     if era not in ERAS:
         raise ConfigError(f"server {name!r}: \"era\" must be one of {', '.join(ERAS)}, got {era!r}")
     roots = _roots_entry(name, entry.get("roots"), source)
+    watch = _watch_entry(name, entry.get("watch"), source)
     if url:
+        if watch:
+            raise ConfigError(f"server {name!r}: \"watch\" restarts a local stdio server; this entry has a \"url\"")
         if kind and kind not in _CONFIG_TRANSPORTS:
             raise ConfigError(f"server {name!r}: unknown \"type\" {kind!r} for a url entry "
                               "(expected http, streamable-http, streamableHttp or sse)")
@@ -325,7 +333,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
     env = _string_map(name, entry, "env", env=True)
     cwd = _string(name, entry, "cwd", empty=True)  # "" means unset, as it does for other clients
     return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source, era=era,
-                      roots=roots)
+                      roots=roots, watch=watch)
 
 
 def root_path(text: str, base: str | Path | None = None) -> str:
@@ -365,6 +373,25 @@ def _roots_entry(name: str, value: Any, source: str | None) -> list[str]:
         except ValueError as exc:
             raise ConfigError(f"server {name!r}: \"roots\"[{index}]: {exc}") from None
     return roots
+
+
+def _watch_entry(name: str, value: Any, source: str | None) -> list[str]:
+    """An entry's ``"watch"``: ``true`` (the inferred directory: ``[""]``), ``false``/absent (none) or
+    an array of paths, made absolute from the config file's folder (their existence is checked when
+    watching starts)."""
+    if value is None or value is False:
+        return []
+    if value is True:
+        return [""]
+    if not isinstance(value, list):
+        raise ConfigError(f"server {name!r}: \"watch\" must be true or an array of paths, got {_json_type(value)}")
+    base = Path(source).expanduser().resolve().parent if source else Path.cwd()
+    paths = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip() or "\0" in item:
+            raise ConfigError(f"server {name!r}: \"watch\"[{index}] must be a path")
+        paths.append(os.path.abspath(os.path.join(base, os.path.expanduser(item))))
+    return paths
 
 
 #: An HTTP header name (an RFC 9110 token).

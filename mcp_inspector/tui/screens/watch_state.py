@@ -88,7 +88,10 @@ class WatchMixin:
         if self.read_only or spec is None:
             self.notify("Nothing to restart: watch needs a server command.", severity="warning")
             return False
-        given = self.watch_given if spec.key == self._watch_key and self.watch_given else [""]
+        if spec.key == self._watch_key and self.watch_given:
+            given = self.watch_given  # --watch (or the entry's "watch") for the server we started with
+        else:
+            given = list(getattr(spec, "watch", None) or [""])  # the entry's "watch", else inferred
         try:
             paths = resolve_watch_paths(given, spec, base=self.cwd)
         except WatchError as exc:
@@ -136,8 +139,11 @@ class WatchMixin:
             bar.watching_text = text
 
     def watch_follows(self, spec: ServerSpec) -> None:
-        """The screen changed server (F7): watch the new one's files, or stop for a remote one."""
+        """The screen changed server (F7): watch the new one's files (a config entry with "watch" is
+        watched from the start), or stop for a remote one."""
         if not self.watching:
+            if spec.watch and not spec.url:
+                self.start_watching(announce=False)
             return
         if spec.url:
             self.stop_watching(quiet=True)
