@@ -9,8 +9,10 @@ if [ -z "${PYTHON:-}" ]; then
 fi
 if [ -n "${QUICK:-}" ]; then
     CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"; HTTP="--quick"; QUERY="--quick"
+    WATCH="--rounds 3"
 else
     CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"; HTTP=""; QUERY=""
+    WATCH="--rounds 7"
 fi
 
 echo "### bench_core_calls (not pinned)"
@@ -41,3 +43,6 @@ echo "### bench_tui_flood"
 echo
 echo "### bench_tui_startup"
 "$PYTHON" bench/bench_tui_startup.py || echo "(bench_tui_startup skipped or failed: see above)"
+echo
+echo "### bench_watch"
+"$PYTHON" bench/bench_watch.py $WATCH || echo "(bench_watch failed: see above)"

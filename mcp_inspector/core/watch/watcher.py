@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from typing import AsyncIterator, Sequence
 
-QUIET = 0.15  # seconds without a change before a burst is reported
+QUIET = 0.1  # seconds without a change before a burst is reported
 LONGEST = 1.6  # seconds a burst that keeps changing is gathered at most
 POLL = 0.5  # seconds between two looks at the stop event while nothing happens
 
