@@ -178,10 +178,13 @@ def diff_text(diff: ListDiff) -> str:
     return "\n".join(lines)
 
 
-def block_text(event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None) -> str:
+def block_text(event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None,
+               kept: bool = True) -> str:
+    """One start as text; ``kept``: an earlier start listed tools (a failure keeps them)."""
     what = f"restart after edit of {changes.describe()}" if changes is not None else "started"
     if start.ok:
-        head = f"[{clock(at)}] {what} ({start.seconds:.2f} s): {len(start.tools)} tools"
+        count = len(start.tools)
+        head = f"[{clock(at)}] {what} ({start.seconds:.2f} s): {count} tool{'' if count == 1 else 's'}"
     else:
         head = f"[{clock(at)}] {what}: the server failed to start: {start.error}"
     lines = [head]
@@ -191,7 +194,8 @@ def block_text(event: str, at: float, start: Start, changes: FileChanges | None,
         if start.stderr:
             lines.append("  stderr:")
             lines.extend(f"    {line}" for line in start.stderr)
-        lines.append("  the tools are kept from the last start that worked; the next save tries again")
+        lines.append("  the tools are kept from the last start that worked; the next save tries again" if kept
+                     else "  the next save tries again")
         return "\n".join(lines)
     if diff is not None:
         lines.append(diff_text(diff))
@@ -226,13 +230,13 @@ def block_json(event: str, at: float, start: Start, changes: FileChanges | None,
 
 
 def emit(json_output: bool, event: str, at: float, start: Start, changes: FileChanges | None,
-         diff: ListDiff | None) -> None:
+         diff: ListDiff | None, kept: bool = True) -> None:
     from .commands import out
 
     if json_output:
         out(json.dumps(block_json(event, at, start, changes, diff), ensure_ascii=False))
     else:
-        out(block_text(event, at, start, changes, diff))
+        out(block_text(event, at, start, changes, diff, kept))
     sys.stdout.flush()
 
 
@@ -313,7 +317,7 @@ async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: Traffi
     server = current[0]
     baseline = server.start.tools if server.start.ok else None
     code = exit_codes.OK if server.start.ok else exit_codes.SERVER_FAILURE
-    emit(options.json, "start", time.time(), server.start, None, None)
+    emit(options.json, "start", time.time(), server.start, None, None, kept=False)
     if not options.quiet:
         plural = "s" if len(request.paths) != 1 else ""
         write_err(f"mcp-inspector: watching {len(request.paths)} path{plural} ({', '.join(request.paths)}); "
@@ -331,7 +335,7 @@ async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: Traffi
             baseline = start.tools
         store.note(f"watch: restart after edit of {changes.describe()}: "
                    + (f"{len(start.tools)} tools" if start.ok else f"failed to start: {start.error}"))
-        emit(options.json, "restart", time.time(), start, changes, diff)
+        emit(options.json, "restart", time.time(), start, changes, diff, kept=baseline is not None)
         code = exit_codes.OK if start.ok else exit_codes.SERVER_FAILURE
         restarts += 1
         if request.count is not None and restarts >= request.count:

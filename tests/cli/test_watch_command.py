@@ -102,7 +102,7 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     script = watched_copy(tmp_path)
     watch = Watch("--", *server_command(script), cwd=tmp_path)
     head = watch.lines.get(timeout=LINE_WAIT)
-    assert "started" in head and "1 tools" in head
+    assert "started" in head and "1 tool" in head
     watch.wait_listening()
     assert f"watching 1 path ({script.parent})" in "".join(watch.errors)
     set_description(script, "Echo the text", "Repeat the text")
