@@ -29,7 +29,6 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from common import PYTHON, REPO, MINIMAL_SERVER, Series, machine_note, paired_ratio, print_series_table

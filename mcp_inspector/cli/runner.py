@@ -85,18 +85,9 @@ Body = Callable[[McpSession, Context], Awaitable[int]]
 def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
     """``started``: the server process main.py already started (see early.py), or None."""
     # Only pipe does its own handshake; evicted entries go to --record or a spill file.
-    store = TrafficStore() if options.handshake else TrafficStore(cap=PIPE_STORE_CAP)
-    writer = None
-    if options.record:
-        try:
-            writer = SessionWriter(options.record, header=record_header(spec))
-        except OSError as exc:
-            raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
-        store.attach_recorder(writer)
+    store, writer = make_store(spec, options, None if options.handshake else PIPE_STORE_CAP)
     if started is not None:
         started.claimed = True  # from here on the transport adopts it (and shuts it down)
-    if options.show_stderr:
-        store.add_listener(_echo_stderr)
     # pipe prints invalid frames itself: only the count and summary there
     watch = ServerOutputWatch(quiet=options.quiet or not options.handshake, stdio=not spec.url)
     store.add_listener(watch)
@@ -112,6 +103,22 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
             watch.summary()
         if options.report is not None:
             watch.write_report(options.report, options.command, code)
+
+
+def make_store(spec: ServerSpec, options: RunOptions, cap: int | None = None) -> tuple[TrafficStore, SessionWriter | None]:
+    """The session's TrafficStore (``cap``: the entries kept in memory), with the ``--record`` writer
+    attached before any server starts and the ``--show-stderr`` echo."""
+    store = TrafficStore() if cap is None else TrafficStore(cap=cap)
+    writer = None
+    if options.record:
+        try:
+            writer = SessionWriter(options.record, header=record_header(spec))
+        except OSError as exc:
+            raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
+        store.attach_recorder(writer)
+    if options.show_stderr:
+        store.add_listener(_echo_stderr)
+    return store, writer
 
 
 def record_header(spec: ServerSpec) -> dict[str, Any]:

@@ -30,14 +30,12 @@ from ..core.protocol import jsonrpc
 from ..core.protocol.errors import ConnectionLost, InspectorError, RpcError
 from ..core.session.legacy import McpSession
 from ..core.session.tooldiff import ListDiff, diff_items
-from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import TransportError
 from ..core.watch.watcher import FileChanges, FileWatcher
 from . import exit_codes, render
-from .exit_codes import UsageError
 from .report import error, write_err
-from .runner import STDERR_PREFIX, RunOptions, make_cli_transport, record_header
+from .runner import RunOptions, make_cli_transport, make_store
 
 RESTART_CLOSE_GRACE = 0.2  # seconds for the old server to exit once its stdin is closed (as F8 in the TUI)
 RESTART_TERM_GRACE = 1.0
@@ -242,18 +240,8 @@ def emit(json_output: bool, event: str, at: float, start: Start, changes: FileCh
 
 # -- the loop -----------------------------------------------------------------------------------
 def run_watch(spec: ServerSpec, options: RunOptions, request: WatchRequest) -> int:
-    store = TrafficStore(cap=50_000)  # a development session can run all day: old frames go to --record or a spill file
-    writer = None
-    if options.record:
-        try:
-            writer = SessionWriter(options.record, header=record_header(spec))
-        except OSError as exc:
-            raise UsageError(f"cannot write the record file {options.record}: {exc.strerror or exc}") from None
-        store.attach_recorder(writer)
-    if options.show_stderr:
-        from ..core.protocol.jsonrpc import Kind
-
-        store.add_listener(lambda entry: write_err(STDERR_PREFIX + entry.text) if entry.kind is Kind.STDERR else None)
+    # a development session can run all day: old frames go to --record or a spill file
+    store, writer = make_store(spec, options, cap=50_000)
     try:
         return anyio.run(_watch, spec, options, request, store)
     finally:

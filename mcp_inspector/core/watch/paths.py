@@ -94,25 +94,36 @@ def _cannot(command: list[str], why: str = "") -> WatchError:
     return WatchError(f"cannot tell which files to watch from the command {shown!r}{what}; {ASK}")
 
 
-def _python(args: list[str], cwd: str, whole: list[str], interpreter: str = "") -> str:
+def _scan(args: list[str], with_value: set[str], option=None) -> tuple[int, str | None]:
+    """Walk the options before the first positional word: (its index, or len(args); and what
+    ``option(word, next word)`` returned, when it returned something, which ends the walk)."""
     index = 0
     while index < len(args):
         word = args[index]
         if word == "--":
-            index += 1
-            break
+            return index + 1, None
         if not word.startswith("-") or word == "-":
-            break
+            return index, None
+        found = option(word, args[index + 1] if index + 1 < len(args) else "") if option is not None else None
+        if found is not None:
+            return index, found
+        index += 2 if word in with_value else 1
+    return index, None
+
+
+def _python(args: list[str], cwd: str, whole: list[str], interpreter: str = "") -> str:
+    def option(word: str, following: str) -> str | None:
         if word == "-m" or (word.startswith("-m") and not word.startswith("--")):
-            module = word[2:] or (args[index + 1] if index + 1 < len(args) else "")
-            if not module:
+            if not (word[2:] or following):
                 raise _cannot(whole, "-m without a module")
-            return _module_directory(module, cwd, interpreter)
+            return word[2:] or following
         if word.startswith("-c") and not word.startswith("--"):
             raise _cannot(whole, "code given with -c")
-        if word in _PYTHON_VALUE:
-            index += 1
-        index += 1
+        return None
+
+    index, module = _scan(args, _PYTHON_VALUE, option)
+    if module is not None:
+        return _module_directory(module, cwd, interpreter)
     if index >= len(args) or args[index] == "-":
         raise _cannot(whole, "no script")
     return _script_directory(args[index], cwd)
@@ -123,45 +134,38 @@ def _uv(args: list[str], cwd: str, whole: list[str]) -> str:
         raise _cannot(whole)
     if args[0] == "tool":  # uv tool run x: an installed tool, no source here
         raise _cannot(whole, "an installed tool")
-    index = 1
-    while index < len(args):
-        word = args[index]
-        if word == "--":
-            index += 1
-            break
-        if not word.startswith("-"):
-            break
+    directory: list[str] = []
+
+    def option(word: str, following: str) -> str | None:
         if word in ("-m", "--module"):
-            if index + 1 >= len(args):
+            if not following:
                 raise _cannot(whole, "-m without a module")
-            return _module_directory(args[index + 1], cwd)
-        if word == "--directory" and index + 1 < len(args):
-            cwd = os.path.join(cwd, os.path.expanduser(args[index + 1]))
-        if word in _UV_VALUE:
-            index += 1
-        index += 1
-    if index >= len(args):
+            return following
+        if word == "--directory" and following:
+            directory.append(following)
+        return None
+
+    rest = args[1:]
+    index, module = _scan(rest, _UV_VALUE, option)
+    if directory:
+        cwd = os.path.join(cwd, os.path.expanduser(directory[-1]))
+    if module is not None:
+        return _module_directory(module, cwd)
+    if index >= len(rest):
         raise _cannot(whole, "no script")
-    target = args[index:]
+    target = rest[index:]
     if target[0].lower().endswith(_SCRIPT_SUFFIXES):
         return _script_directory(target[0], cwd)
     return _infer(target, cwd, whole)  # uv run python x.py, uv run fastmcp run x.py
 
 
 def _first_argument(args: list[str], with_value: set[str], code: set[str], whole: list[str]) -> str:
-    index = 0
-    while index < len(args):
-        word = args[index]
-        if word == "--":
-            index += 1
-            break
-        if word in code or any(word.startswith(option + "=") for option in code):
+    def option(word: str, following: str) -> str | None:
+        if word in code or any(word.startswith(name + "=") for name in code):
             raise _cannot(whole, "code given inline")
-        if not word.startswith("-"):
-            break
-        if word in with_value:
-            index += 1
-        index += 1
+        return None
+
+    index, _ = _scan(args, with_value, option)
     if index >= len(args):
         raise _cannot(whole, "no script")
     return args[index]
