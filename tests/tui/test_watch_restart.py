@@ -101,3 +101,22 @@ async def test_watching_a_server_whose_files_cannot_be_told_says_so(tmp_path):
         await wait_for(pilot, lambda: any(str(n.title) == "Cannot watch" for n in app._notifications), what="the error")
         message = [str(n.message) for n in app._notifications if str(n.title) == "Cannot watch"][0]
         assert "--watch PATH" in message and not main.watching
+
+
+async def test_the_palette_turns_watching_and_rerun_on_and_off(tmp_path):
+    from mcp_inspector.tui.commands import InspectorCommands
+
+    script = watched_copy(tmp_path)
+    app = live_app(ServerSpec("watched", server_command(script), source="test"), cwd=str(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main
+        await wait_for_tools(pilot, app)
+        assert not main.watching and main.status_bar.watching_text == ""
+        commands = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
+        await commands["watch: Restart the server when its files change (on/off)"]()  # app.run_action
+        await wait_for(pilot, lambda: main.watching, what="watching on")
+        assert main.watch_paths == [str(script.parent)]  # inferred from the command: python srv/server.py
+        assert main.status_bar.watching_text == "watching 1 path"
+        assert not main.rerun
+        commands["watch: re-run the last call after a restart (on/off)"]()
+        assert main.rerun
