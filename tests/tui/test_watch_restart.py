@@ -77,6 +77,7 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         await wait_for(pilot, lambda: main.status_bar.status.state == "failed", what="the failed start", timeout=WAIT)
         status = main.status_bar.status
         assert any("SyntaxError" in line for line in status.stderr_tail), status.stderr_tail
+        assert main.status_bar.server_name == "watched"  # still named as it named itself
         assert tool_names(main) == ["echo", "shout"] and main.result_panel.status_text.startswith("✓ echo")
         await wait_for(pilot, lambda: "failed to start" in main.status_bar.watching_text, what="the note")
         assert main.status_bar.watching_text == "server.py: the server failed to start; the next save tries again"

@@ -57,9 +57,10 @@ class ServerStateMixin:
             self.status_bar.switching = ""  # a reconnect or restart replaces a switch still waiting
             if self.spec is None or spec.key != self.spec.key:
                 self._enter_server(spec)
-            else:
+                self.status_bar.server_name = display_name(spec)
+            else:  # a reconnect or restart of the same server keeps the name it gave itself
                 self.spec = self.log_spec = spec
-            self.status_bar.server_name = display_name(spec)
+                self.status_bar.server_name = self.status_bar.server_name or display_name(spec)
             if force and connection.session is not None:
                 transport = connection.session.transport
                 for name, value in (("close_grace", 0.2), ("term_grace", 1.0)):
