@@ -195,6 +195,11 @@ class WatchMixin:
         if self.rerun and self.last_call is not None:
             self._rerun_last_call()
 
+    def on_server_ready(self, message: Any) -> None:
+        """A server without tools lists none: its restart is done once it answered."""
+        if self._restart is not None and "tools" not in (message.facts.capabilities or {}):
+            self.watch_tools_shown(None)
+
     def watch_start_failed(self) -> None:
         """The server did not come up after an edit: the views stay as they were; the next save retries."""
         pending, self._restart = self._restart, None
