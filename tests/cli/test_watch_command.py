@@ -149,3 +149,23 @@ def test_the_config_entrys_watch_paths_are_used(tmp_path):
     result = cli("watch", "--config", config, "--server", "dev", cwd=tmp_path)
     assert result.returncode == 64
     assert f"--watch {tmp_path / 'not-there'}: no such file or directory" in result.stderr
+
+
+def test_three_quick_saves_are_one_restart(tmp_path):
+    script = watched_copy(tmp_path)
+    watch = Watch("--json", "--count", "2", "--", *server_command(script))
+    assert watch.next_json()["event"] == "start"
+    watch.wait_listening()
+    for version in ("one", "two", "three"):  # an editor's save, a formatter, a second save
+        text = script.read_text()
+        script.write_text(text.replace('description="Echo the text', f'description="Echo the text {version}', 1)
+                          if version == "one" else text.replace(previous, f"Echo the text {version}", 1))
+        previous = f"Echo the text {version}"
+    restart = watch.next_json()
+    assert restart["files"] == [str(script)]
+    assert restart["diff"]["changed"][0]["after"] == {"description": "Echo the text three"}
+    # had the saves been split, this next block would name server.py again, not notes.py
+    (script.parent / "notes.py").write_text("# notes\n")
+    second = watch.next_json()
+    assert second["files"] == [str(script.parent / "notes.py")] and second["diff"]["changed"] == []
+    assert watch.finish() == 0
