@@ -193,8 +193,8 @@ def watch_paths(spec, given: list[str]) -> list[str]:
 def _run_watch(spec, args: argparse.Namespace, handlers: dict) -> int:
     # --watch; else the config entry's "watch"; else the server's own directory
     paths = watch_paths(spec, args.watch if args.watch != [""] or not spec.watch else spec.watch)
-    if args.report is not None:
-        raise UsageError("--report goes with the one-shot commands, not watch")
+    if args.report is not None or args.log_level is not None:
+        raise UsageError("--report and --log-level go with the one-shot commands, not watch")
     arguments = {}
     if args.call is not None:
         from .arguments import require_utf8, tool_arguments

@@ -129,6 +129,7 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     (["watch", "--rerun", "--", sys.executable, "x.py"], "give --call TOOL"),
     (["watch", "text=hi", "--watch", ".", "--", sys.executable, "x.py"], "go with --call TOOL"),
     (["watch", "--count", "0", "--watch", ".", "--", sys.executable, "x.py"], "at least 1"),
+    (["watch", "--log-level", "info", "--watch", ".", "--", sys.executable, "x.py"], "not watch"),
     # the terminal UI checks --watch before it opens
     (["--watch", "nope", "--", sys.executable, "x.py"], "--watch nope: no such file or directory"),
     (["--watch", "--", "npx", "server"], "--watch PATH"),
