@@ -288,7 +288,9 @@ async def _watch(spec: ServerSpec, options: RunOptions, request: WatchRequest, s
 async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore, request: WatchRequest,
                 watcher: FileWatcher, current: list[ServerRun]) -> int:
     """Start, then restart on each burst of edits; the exit code of the last start. The watcher
-    listens from before the first start, so an edit made while the server starts is not missed."""
+    listens from before the first start, so an edit made while the server starts is not missed:
+    it interrupts a start that has not answered yet (a server that hangs after an edit does not
+    hold the watch for --timeout), and the next start is reported for both edits."""
     send, receive = anyio.create_memory_object_stream[FileChanges | BaseException](256)
 
     async def listen() -> None:
@@ -301,39 +303,68 @@ async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: Traffi
             send.close()
 
     group.start_soon(listen)
-    current[:] = [await _start(group, spec, options, store, request)]
-    server = current[0]
-    baseline = server.start.tools if server.start.ok else None
-    code = exit_codes.OK if server.start.ok else exit_codes.SERVER_FAILURE
-    emit(options.json, "start", time.time(), server.start, None, None, kept=False)
-    if not options.quiet:
-        plural = "s" if len(request.paths) != 1 else ""
-        write_err(f"mcp-inspector: watching {len(request.paths)} path{plural} ({', '.join(request.paths)}); "
-                  "edit a file to restart the server, ctrl+c stops")
+    code = exit_codes.OK
+    baseline: list[dict[str, Any]] | None = None
+    edits: FileChanges | None = None  # what the next start is for (None: no edit yet)
+    reported = False  # the first block ("start") was printed
     restarts = 0
-    async for changes in receive:
-        if isinstance(changes, BaseException):
-            raise changes
-        await server.stop()
-        current[:] = [await _start(group, spec, options, store, request)]
-        server = current[0]
+    while True:
+        server, interrupted = await _start(group, spec, options, store, request, receive)
+        current[:] = [server]
+        if interrupted is not None:  # edited again before it was ready: start again, for both edits
+            await server.stop()
+            edits = interrupted if edits is None else FileChanges(tuple(sorted({*edits.paths, *interrupted.paths})))
+            continue
         start = server.start
         diff = diff_items(baseline, start.tools) if start.ok and baseline is not None else None
+        kept = baseline is not None
         if start.ok:
             baseline = start.tools
-        store.note(f"watch: restart after edit of {changes.describe()}: "
-                   + (f"{len(start.tools)} tools" if start.ok else f"failed to start: {start.error}"))
-        emit(options.json, "restart", time.time(), start, changes, diff, kept=baseline is not None)
         code = exit_codes.OK if start.ok else exit_codes.SERVER_FAILURE
-        restarts += 1
-        if request.count is not None and restarts >= request.count:
-            break
-    return code
+        if not reported:
+            reported = True
+            emit(options.json, "start", time.time(), start, edits, None, kept=False)
+            if not options.quiet:
+                plural = "s" if len(request.paths) != 1 else ""
+                write_err(f"mcp-inspector: watching {len(request.paths)} path{plural} ({', '.join(request.paths)}); "
+                          "edit a file to restart the server, ctrl+c stops")
+        else:
+            store.note(f"watch: restart after edit of {edits.describe()}: "
+                       + (f"{len(start.tools)} tools" if start.ok else f"failed to start: {start.error}"))
+            emit(options.json, "restart", time.time(), start, edits, diff, kept=kept)
+            restarts += 1
+            if request.count is not None and restarts >= request.count:
+                return code
+        try:
+            item = await receive.receive()
+        except anyio.EndOfStream:  # the watcher stopped
+            return code
+        if isinstance(item, BaseException):
+            raise item
+        edits = item
+        await server.stop()
 
 
-async def _start(group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore,
-                 request: WatchRequest) -> ServerRun:
+async def _start(group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore, request: WatchRequest,
+                 receive: Any) -> tuple[ServerRun, FileChanges | None]:
+    """Start the server; return it once it is ready (or failed), or with the edit that came first."""
     server = ServerRun(spec, options, store)
     group.start_soon(server.run, request)
-    await server.ready.wait()
-    return server
+    came: list[FileChanges | BaseException] = []
+    async with anyio.create_task_group() as race:
+        async def edit() -> None:
+            try:
+                came.append(await receive.receive())
+            except anyio.EndOfStream:
+                await server.ready.wait()
+            race.cancel_scope.cancel()
+
+        async def ready() -> None:
+            await server.ready.wait()
+            race.cancel_scope.cancel()
+
+        race.start_soon(edit)
+        race.start_soon(ready)
+    if came and isinstance(came[0], BaseException):
+        raise came[0]
+    return server, (came[0] if came else None)  # an edit, even as it answered: it starts again

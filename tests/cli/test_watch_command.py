@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -169,4 +170,24 @@ def test_three_quick_saves_are_one_restart(tmp_path):
     (script.parent / "notes.py").write_text("# notes\n")
     second = watch.next_json()
     assert second["files"] == [str(script.parent / "notes.py")] and second["diff"]["changed"] == []
+    assert watch.finish() == 0
+
+
+def test_an_edit_interrupts_a_start_that_hangs(tmp_path):
+    script = watched_copy(tmp_path)
+    # --timeout 600: without the interruption the next block would wait for the handshake's timeout
+    watch = Watch("--json", "--count", "1", "--timeout", "600", "--", *server_command(script))
+    assert watch.next_json()["ok"]
+    watch.wait_listening()
+    original = script.read_text()
+    hanging = tmp_path / "hanging"  # outside the watched folder; the hanging server makes it
+    script.write_text(f"open({str(hanging)!r}, 'w').close()\nimport time\ntime.sleep(3600)\n" + original)
+    deadline = time.monotonic() + LINE_WAIT
+    while not hanging.exists():  # the restart is under way, stuck before it answers
+        assert time.monotonic() < deadline and watch.process.poll() is None, "".join(watch.errors)
+        time.sleep(0.05)
+    script.write_text(original)
+    block = watch.next_json()
+    assert block["event"] == "restart" and block["ok"] and block["tools"] == ["echo"]
+    assert block["files"] == [str(script)]
     assert watch.finish() == 0
