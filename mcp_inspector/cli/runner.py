@@ -25,6 +25,7 @@ from ..core.protocol.jsonrpc import Kind
 from ..core.protocol.versions import LATEST_LEGACY
 from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
+from ..core.session.url_elicitation import UrlElicitationRequired
 from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
@@ -218,6 +219,9 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         return exit_codes.TIMEOUT
     except RpcError as exc:
         error(f"{context.step} failed: {exc}" if context.step else str(exc))
+        if isinstance(exc, UrlElicitationRequired):  # -32042: the URLs, never opened by a headless client
+            for line in exc.describe():
+                _write_err(line)
         return exit_codes.RPC_ERROR
     except ConnectionLost as exc:
         closed = await _wait_closed(session)

@@ -27,7 +27,8 @@ from ..core.protocol.errors import InspectorError
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.rpc import RequestHandler
 from ..core.session.events import InputRequested as SessionInputRequested
-from ..core.session.events import ListChanged, ResourceUpdated, ServerClosed, SessionState, StateChanged, TaskUpdated
+from ..core.session.events import (ElicitationCompleted, ListChanged, ResourceUpdated, ServerClosed, SessionState,
+                                   StateChanged, TaskUpdated)
 from ..core.session.legacy import McpSession
 from ..core.traffic.masking import mask_url
 from ..core.traffic.store import TrafficStore
@@ -236,7 +237,7 @@ class Connection:
                     self.post(ConnectionProblem(f"tools/list: {event.error}"))
             elif isinstance(event, ListChanged):  # prompts, resources, templates
                 self.post(ListFetched(event))
-            elif isinstance(event, (ResourceUpdated, TaskUpdated)):
+            elif isinstance(event, (ResourceUpdated, TaskUpdated, ElicitationCompleted)):
                 self.post(SessionNotice(event))
             elif isinstance(event, SessionInputRequested):  # an MRTR round (modern era)
                 self.post(InputRequested(event.round, dict(event.requests or {}), event.first_seq))

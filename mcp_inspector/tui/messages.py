@@ -111,7 +111,7 @@ class ListFetched(Message, bubble=False):
 
 
 class SessionNotice(Message, bubble=False):
-    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated."""
+    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated, ElicitationCompleted."""
 
     def __init__(self, event: Any) -> None:
         super().__init__()

@@ -26,6 +26,24 @@ def test_json_rpc_error_exits_2_and_json_prints_the_error_object():
     assert_no_traceback(unknown_resource)
 
 
+def test_url_elicitation_required_exits_2_and_lists_each_url_on_stderr():
+    result = cli("call", "signin", "--", *raw("url-required"))
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("mcp-inspector: error: tools/call signin failed: JSON-RPC error -32042 "
+                        "(URL elicitation required): Sign in first")
+    assert lines[1:] == [
+        "the server needs these 2 URLs opened and completed in a browser first, then the same call again:",
+        "  https://auth.example/start   (opens a page on auth.example)",
+        "    Sign in to Example",
+        "  https://pay.example/approve   (opens a page on pay.example)",
+        "    Approve the payment"]
+    as_json = cli("call", "signin", "--json", "--", *raw("url-required"))
+    assert as_json.returncode == 2 and json.loads(as_json.stdout)["code"] == -32042
+    assert "https://pay.example/approve" in as_json.stderr
+    assert_no_traceback(as_json)
+
+
 def test_crash_during_call_exits_3_with_the_stderr_tail_and_the_record_survives(record):
     result = cli("call", "echo", "text=x", "--record", record, "--", *raw("crash-on-call"))
     assert result.returncode == 3

@@ -105,6 +105,13 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
 ``changed-during-list``  The first tools/list: sends ``notifications/tools/list_changed``,
                     waits 0.3 s, then answers (as server-everything does while a client lists
                     its tools for the first time); later lists are answered at once.
+``url-required``    Tool ``signin`` {}: JSON-RPC error ``-32042`` (URL elicitation required,
+                    2025-11-25) whose ``data.elicitations`` lists two URL elicitations,
+                    ``e-1`` (https://auth.example/start) and ``e-2`` (https://pay.example/approve),
+                    until both are complete; then the text ``"signed in"``.  Tool ``complete``
+                    {id?: string}: marks ``id`` complete and sends
+                    ``notifications/elicitation/complete {elicitationId: id}`` (no id: a
+                    notification without one), then the text ``"completed <id>"``.
 ``stderr-chatter``  Writes ``raw-server: received <method-or-response> id=<id>`` to stderr
                     for every message received.
 """
@@ -124,8 +131,12 @@ MODES = {
     "never-answer", "late-answer", "flood", "huge-result", "paged-tools", "cursor-loop",
     "list-changed", "bad-frames", "server-requests", "unsupported-version", "is-error",
     "structured", "exit-on-start", "no-exit-on-eof", "echo-env", "stderr-chatter",
-    "changed-during-list",
+    "changed-during-list", "url-required",
 }
+URL_ELICITATIONS = [
+    {"mode": "url", "elicitationId": "e-1", "url": "https://auth.example/start", "message": "Sign in to Example"},
+    {"mode": "url", "elicitationId": "e-2", "url": "https://pay.example/approve", "message": "Approve the payment"},
+]
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 GARBAGE = (b"{", b"INFO: handling request", b"Loading... 100%", b"}")
 
@@ -160,6 +171,7 @@ class Server:
         self.next_srv_id = 1
         self.tools = self._initial_tools(args.tools)
         self.listed = False
+        self.completed = set()  # url-required: the elicitation ids completed
         if args.extra_tools and os.path.exists(args.extra_tools):
             with open(args.extra_tools, encoding="utf-8") as extra:
                 self.tools += [_tool(line.strip(), f"Extra tool {line.strip()}") for line in extra if line.strip()]
@@ -184,6 +196,9 @@ class Server:
         if "structured" in m:
             tools.append(_tool("weather", "Weather for a city", {"city": {"type": "string"}}, ["city"],
                                outputSchema=WEATHER_SCHEMA))
+        if "url-required" in m:
+            tools.append(_tool("signin", "Needs two URLs completed first (-32042)"))
+            tools.append(_tool("complete", "Complete a URL elicitation", {"id": {"type": "string"}}))
         if "echo-env" in m:
             tools.append(_tool("env", "Value of env var `name`", {"name": {"type": "string"}}, ["name"]))
             tools.append(_tool("cwd", "Current working directory"))
@@ -448,6 +463,21 @@ class Server:
             event.wait(max(0.0, deadline - time.monotonic()))
             answers[key] = slots[key][1]
         return _text(json.dumps(answers))
+
+    def tool_signin(self, rid, args, params):
+        if {e["elicitationId"] for e in URL_ELICITATIONS} <= self.completed:
+            return _text("signed in")
+        self.error(rid, -32042, "Sign in first", {"elicitations": URL_ELICITATIONS})
+        return None
+
+    def tool_complete(self, rid, args, params):
+        ident = args.get("id")
+        if ident is None:
+            self.notify("notifications/elicitation/complete", {})
+        else:
+            self.completed.add(ident)
+            self.notify("notifications/elicitation/complete", {"elicitationId": ident})
+        return _text(f"completed {ident}")
 
     def tool_weather(self, rid, args, params):
         city = str(args["city"])

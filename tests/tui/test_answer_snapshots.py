@@ -1,12 +1,15 @@
 """Snapshots of the answering modals at 120x40 and 80x24: sampling (every content type, model
 preferences, tools offered, the reply editor), a form-mode elicitation (defaults pre-filled, a
-refused accept showing its reasons) and a URL-mode elicitation (the host, the full URL, the
-warnings). The host app is bare, so the pictures change only when the modals do. Regenerate
+refused accept showing its reasons) a URL-mode elicitation (the host, the full URL, the
+warnings) and a -32042 error's URLs. The host app is bare, so the pictures change only when the modals do. Regenerate
 with ``-n 0 --snapshot-update`` after looking at the report."""
 
 from __future__ import annotations
 
 import pytest
+from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.session.url_elicitation import UrlElicitationRequired
+from mcp_inspector.tui.screens.answer.url_required import UrlRequiredScreen
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 
 from app_helpers import SIZE, wait_for
@@ -44,6 +47,12 @@ URL = {"mode": "url", "message": "Connect your account to continue.", "elicitati
        "url": "http://user@xn--exmple-cua.com:8443/connect?elicitationId=550e8400-e29b-41d4"}
 
 
+REQUIRED = RpcError(-32042, "This request requires browser-based authorization.", {"elicitations": [
+    {"mode": "url", "elicitationId": "e-1", "url": "https://auth.example/start?client=inspector",
+     "message": "Sign in to Example"},
+    {"mode": "url", "elicitationId": "e-2", "url": "http://pay.example/approve", "message": "Approve the payment"}]})
+
+
 class Host(ThemedApp):
     def __init__(self, method: str, params: dict, context: str | None = None) -> None:
         super().__init__()
@@ -51,6 +60,10 @@ class Host(ThemedApp):
 
     def on_mount(self) -> None:
         method, params, context = self.request
+        if method == "tools/call":  # a -32042 error's URLs
+            error = UrlElicitationRequired(REQUIRED, "signin", {})
+            self.push_screen(UrlRequiredScreen(error, 0, {}, context=context))
+            return
         self.push_screen(ServerRequestScreen(method, params, context=context))
 
 
@@ -83,6 +96,20 @@ def test_elicitation_form_refused_with_reasons(snap_compare, size):
 @SIZES
 def test_url_elicitation(snap_compare, size):
     assert snap_compare(Host("elicitation/create", URL), terminal_size=size, run_before=showing())
+
+
+@SIZES
+def test_url_elicitation_required(snap_compare, size):
+    """-32042: two URLs, the first done (its complete notification came), the second opened."""
+    async def run_before(pilot) -> None:
+        await showing()(pilot)
+        screen = pilot.app.screen
+        pilot.app.open_url = lambda url, **_: None
+        screen.open_url(1)
+        screen.mark_complete("e-1")
+        await pilot.pause(0.2)
+
+    assert snap_compare(Host("tools/call", {}), terminal_size=size, run_before=run_before)
 
 
 def test_the_hosts_are_what_the_snapshots_say():

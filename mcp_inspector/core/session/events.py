@@ -86,4 +86,13 @@ class TaskUpdated:
     source: str  # "created" | "poll" | "notification" | "result" | "cancel" | "list"
 
 
-SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested | TaskUpdated
+@dataclass(slots=True)
+class ElicitationCompleted:
+    """The server sent ``notifications/elicitation/complete``: the URL elicitation
+    ``elicitation_id`` (of a ``-32042`` error or a URL-mode request) is done."""
+
+    elicitation_id: str
+    seq: int
+
+
+SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested | TaskUpdated | ElicitationCompleted

@@ -18,11 +18,11 @@ import anyio
 import anyio.abc
 
 from ... import __version__
-from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, ToolExcluded
+from ..protocol.errors import ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RpcError, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
 from . import era as era_detection
-from . import modern, mrtr, tasks
+from . import modern, mrtr, tasks, url_elicitation
 from .subscriptions import Subscriptions
 from ..schema.validation import Issue, validate
 from ..traffic.entry import TrafficEntry
@@ -130,6 +130,8 @@ class McpSession(tasks.TaskMethods):
         # notifications/resources/updated arrived for each URI (subscribed or not)
         self.subscribed: set[str] = set()
         self.resource_updates: dict[str, int] = {}
+        # elicitationId -> seq of the notifications/elicitation/complete that said it is done
+        self.completed_elicitations: dict[str, int] = {}
         self._init_tasks()
         self._meta_version: str | None = None  # the version put in every request's _meta (modern)
         self._reinitializing = False
@@ -447,6 +449,12 @@ class McpSession(tasks.TaskMethods):
     async def finish_tool_call(self, pending: PendingRequest) -> ToolCallOutcome:
         """Wait for a call started with begin_tool_call (answering MRTR rounds in the
         modern era, following a task to its end: tasks.py); JSON-RPC errors raise."""
+        try:
+            return await self._finish_tool_call(pending)
+        except RpcError as exc:  # -32042 raises UrlElicitationRequired: the URLs to complete, the call to retry
+            raise url_elicitation.url_required(exc, getattr(pending, "mrtr_params", None) or pending.params) from None
+
+    async def _finish_tool_call(self, pending: PendingRequest) -> ToolCallOutcome:
         started = time.perf_counter() - pending.elapsed
         record = None
         if self.era == "modern":
@@ -555,6 +563,8 @@ class McpSession(tasks.TaskMethods):
             uri = str(params.get("uri", ""))
             self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
             self._emit(ResourceUpdated(uri, entry.seq))
+        elif method == url_elicitation.COMPLETE:
+            url_elicitation.note_complete(self, params, entry)
         elif method in tasks.STATUS_NOTIFICATIONS and params is not None:
             self._on_task_status(method, params, entry)
 

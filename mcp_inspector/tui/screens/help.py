@@ -57,10 +57,10 @@ def bindings_table(keymap: dict[str, str]) -> Table:
     for key, text, binding_id in extra:
         table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
     asked = [  # ServerRequestScreen: elicitation (form or URL) and sampling, legacy or an MRTR input round
-        ("ctrl+s", "Accept (a form is checked first)", "server-request.accept"),
+        ("ctrl+s", "Accept (a form is checked first); URL required (-32042): retry the call", "server-request.accept"),
         ("ctrl+r", "Decline", "server-request.decline"),
-        ("escape", "Cancel", "cancel-server-request"),
-        ("ctrl+o", "URL elicitation: open the URL in the browser", "server-request.open-url"),
+        ("escape", "Cancel (URL required: close, no retry)", "cancel-server-request"),
+        ("ctrl+o", "URL elicitation: open the (focused) URL in the browser", "server-request.open-url"),
     ]
     table.add_row(Text("When the server asks", style="underline"), "", "")
     for key, text, binding_id in asked:

@@ -27,6 +27,7 @@ from ...core.protocol.errors import InspectorError, ToolExcluded, TransportFailu
 from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.tooldiff import diff_items
+from ...core.session.url_elicitation import UrlElicitationRequired
 from ...core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ...core.traffic.store import TrafficStore
 from ..connection import session_facts
@@ -350,8 +351,13 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     def session_notice(self, event: Any) -> None:
         """A task's news goes to the in-flight row of the call that made it, and to the result
         panel while it shows that call (main_views.py calls this)."""
-        from ...core.session.events import TaskUpdated
+        from ...core.session.events import ElicitationCompleted, TaskUpdated
+        from .answer.url_required import UrlRequiredScreen
 
+        if isinstance(event, ElicitationCompleted):  # the URL-required screen marks it done
+            for screen in self.app.screen_stack:
+                if isinstance(screen, UrlRequiredScreen):
+                    screen.mark_complete(event.elicitation_id)
         if isinstance(event, TaskUpdated):
             row = self.inflight.task_updated(event.task, event.first_seq, event.source)
             # the result panel, while it waits for that call, says what its task is doing
@@ -385,6 +391,26 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             self.result_panel.show_error(message.error, message.elapsed_ms, http_status=reply_status(message.pending))
         else:
             self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
+        if isinstance(message.error, UrlElicitationRequired):
+            self._ask_urls(message.error, message.pending)
+
+    def _ask_urls(self, error: UrlElicitationRequired, pending: PendingRequest | None) -> None:
+        """-32042: the URLs to complete (opened only on request); the call again once all are complete."""
+        from .answer.url_required import UrlRequiredScreen
+
+        session = self.connection.live
+        after = pending.reply.seq if pending is not None and pending.reply is not None else self.store.last_seq
+        completed = dict(session.completed_elicitations) if session is not None else {}
+
+        def answered(answer) -> None:
+            if answer is None or answer.action != "accept":
+                return
+            if self.connection.live is not session or session is None:
+                self.notify("Not retried: the server that asked is no longer connected.", severity="warning")
+                return
+            self._call_tool(session, error.name, error.arguments)
+
+        self.app.push_screen(UrlRequiredScreen(error, after, completed), callback=answered)
 
     def _note_delivery(self, error: BaseException | None) -> None:
         """Over HTTP the connection is no process that dies: a request the transport could not deliver

@@ -4,5 +4,5 @@
 ``base.ServerRequestScreen`` is the frame (title, which round of which call asks, the key
 hints, Accept/Decline/Cancel); ``ServerRequestScreen(method, params)`` builds the right one:
 ``elicitation.FormScreen`` / ``elicitation.RawScreen``, ``url_elicitation.UrlScreen``,
-``sampling.SamplingScreen``. ``url_elicitation.UrlRequiredScreen`` answers a ``-32042`` error,
+``sampling.SamplingScreen``. ``url_required.UrlRequiredScreen`` answers a ``-32042`` error,
 ``rules.SamplingRulesScreen`` lists the saved sampling auto-answers."""

@@ -1,13 +1,12 @@
 """URL-mode ``elicitation/create``: the full URL and the host it really goes to, with warnings
-for what is odd about it; opened in the browser only when the user asks (ctrl+o), never
-fetched by the inspector. Accept says the user consented (the page's outcome comes later, in
-``notifications/elicitation/complete`` when the server sends one)."""
+for what is odd about it (``url_facts``, in core: the CLI says the same); opened in the browser
+only when the user asks (ctrl+o), never fetched by the inspector. Accept says the user consented
+(the page's outcome comes later, in ``notifications/elicitation/complete`` when the server
+sends one). A ``-32042`` error's URLs: url_required.py."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,50 +15,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
 from ....core.schema.elicitation_form import elicit_result
+from ....core.session.url_elicitation import UrlFacts, url_facts
 from ...traffic_text import clean
 from .base import Answer, ServerRequestScreen, keymap_key
-
-
-@dataclass
-class UrlFacts:
-    """What the user should know about a URL before opening it."""
-
-    url: str  # as sent, made safe for the terminal
-    host: str  # the host it really goes to ("" when there is none)
-    can_open: bool
-    warnings: list[str]
-
-
-def url_facts(url: Any) -> UrlFacts:
-    """The host of a URL-mode elicitation's ``url`` and what is odd about it (the inspector never fetches it)."""
-    if not isinstance(url, str) or not url:
-        return UrlFacts("", "", False, ["the server sent no URL"])
-    shown = clean(url)
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError as exc:
-        return UrlFacts(shown, "", False, [f"not a valid URL: {exc}"])
-    warnings: list[str] = []
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not host:
-        warnings.append(f"not a web address ({clean(scheme) or 'no scheme'}): it will not be opened")
-        return UrlFacts(shown, clean(host), False, warnings)
-    if scheme == "http":
-        warnings.append("http, not https: the page is not encrypted")
-    if "@" in parts.netloc:
-        warnings.append(f"the address has a user part before the host: it really goes to {clean(host)}")
-    if not host.isascii() or any(label.startswith("xn--") for label in host.split(".")):
-        try:
-            ascii_host = host.encode("idna").decode("ascii")
-        except UnicodeError:
-            ascii_host = "(not a valid international name)" if not host.isascii() else host
-        warnings.append(f"an international host name, spelled {ascii_host} in ASCII: check it is the site you expect")
-    if url != shown or any(ch.isspace() for ch in url):
-        warnings.append("the URL holds spaces or control characters (shown as spaces): it will not be opened")
-    where = clean(f"[{host}]" if ":" in host else host) + (f":{port}" if port else "")
-    return UrlFacts(shown, where, url == shown and not any(ch.isspace() for ch in url), warnings)
 
 
 def compose_url(facts: UrlFacts, message: Any, elicitation_id: Any, ids: bool = False) -> ComposeResult:
