@@ -48,3 +48,29 @@ async def test_escape_leaves_a_composer_field_so_digits_switch_views_again():
         await wait_for(pilot, lambda: app.main.current_view == "resources", what="the Resources view")
         await pilot.press("1")  # back: the tool list has the focus again (not the field)
         assert app.focused is app.main.tool_list.option_list
+
+
+async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_otherwise():
+    from mcp_inspector.core.protocol.errors import RequestCancelled
+
+    from app_helpers import collect_calls
+
+    calls: list = []
+    app = live_app()
+    async with app.run_test(size=(80, 24), message_hook=collect_calls(calls)) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_by_keys(pilot, app, "long_running_task")
+        composer = app.main.composer
+        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+                       what="the duration field focused")
+        field = app.focused
+        await pilot.press("ctrl+a", *"30", "home", "ctrl+k")  # nothing in flight: the field's own key
+        assert field.value == "" and app.main.in_flight == set()
+        await pilot.press(*"30")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.main.in_flight, what="the call in flight")
+        assert app.focused is field
+        await pilot.press("home", "ctrl+k")  # a call in flight: ctrl+k cancels it, the field keeps its text
+        await wait_for(pilot, lambda: calls, what="the cancelled call")
+        assert isinstance(calls[0].error, RequestCancelled)
+        assert field.value == "30" and app.focused is field

@@ -46,7 +46,8 @@ def bindings_table(keymap: dict[str, str]) -> Table:
         ("ctrl+s", "Send the request (composer)", "send-request"),
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
         ("ctrl+n", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
-        ("ctrl+k", "Cancel the newest request in flight (c on a selected one)", "cancel-request"),
+        ("ctrl+k", "Cancel the newest request in flight (c on a selected one); in a text field too while "
+                   "one is in flight, else the field's delete-to-end", "cancel-request"),
         ("escape", "Composer: leave the field for the tool list (digits switch views again)", "leave-field"),
         ("ctrl+p", "Command palette", "command-palette"),
         ("s", "Result: save the whole result (asks where; enter again replaces a file)", "save-result"),

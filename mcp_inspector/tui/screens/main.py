@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
+from textual.widgets import ContentSwitcher, Input, TextArea
 
 from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
@@ -70,8 +70,9 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     # this one makes ctrl+s send from anywhere on the main view.
     BINDINGS = [
         Binding("ctrl+s", "send_request", "Send", id="send-request", show=False),
-        # Same id as the in-flight panel's "c": cancels the selected (or newest) request from anywhere.
-        Binding("ctrl+k", "cancel_request", "Cancel request", id="cancel-request", show=False),
+        # Same id as the in-flight panel's "c": cancels the selected (or newest) request from anywhere,
+        # a text field included (priority) while a call is in flight; with none, ctrl+k is the field's.
+        Binding("ctrl+k", "cancel_request", "Cancel request", id="cancel-request", show=False, priority=True),
         # a composer field keeps the digits (1-9 switch views elsewhere): escape leaves it for the tool list
         Binding("escape", "leave_field", "Back to the tools", id="leave-field", show=False),
     ]
@@ -247,6 +248,23 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         focused = self.focused
         if self.current_view == "main" and focused is not None and self.composer in focused.ancestors_with_self:
             self.tool_list.option_list.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_request":  # in a text field only while there is something to cancel (BINDINGS)
+            if self._view_cancels_its_own():
+                return False
+            return self.inflight.selected_row() is not None or not isinstance(self.focused, (Input, TextArea))
+        return True
+
+    def _view_cancels_its_own(self) -> bool:
+        """The focused view (Resources, Prompts) has its own request in flight for ctrl+k to cancel."""
+        node = self.focused
+        while node is not None and node is not self:
+            for action in ("cancel_read", "cancel_get"):
+                if hasattr(node, f"action_{action}") and node.check_action(action, ()):
+                    return True
+            node = node.parent
+        return False
 
     async def action_cancel_request(self) -> None:
         await self.inflight.action_cancel_request()
