@@ -78,8 +78,16 @@ def _silence_stdout() -> None:
         pass
 
 
+def timeout_given(argv: list[str]) -> bool:
+    """--timeout is on the command line (before the server command): it wins over the TUI
+    config's request_timeout."""
+    own = argv[:argv.index("--")] if "--" in argv else argv
+    return any(word == "--timeout" or word.startswith("--timeout=") for word in own)
+
+
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
+    args.timeout_given = timeout_given(argv)
     if args.command == "auth":
         from .auth_commands import cmd_auth_logout, cmd_auth_status
 
@@ -281,4 +289,5 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the terminal UI is not available ({exc}); run a COMMAND instead") from None
     return run_tui(spec, open_file=args.open, record=args.record, timeout=args.timeout,
-                   max_frame_bytes=args.max_frame_size, watch=watch, rerun=args.rerun)
+                   max_frame_bytes=args.max_frame_size, watch=watch, rerun=args.rerun,
+                   timeout_given=args.timeout_given)

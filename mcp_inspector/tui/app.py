@@ -52,16 +52,18 @@ class InspectorApp(App[int]):
                  timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
                  time_format: Callable[[float], str] | None = None, cwd: str | None = None,
                  store: TrafficStore | None = None, handle_signals: bool = False,
-                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None, rerun: bool = False) -> None:
+                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None, rerun: bool = False,
+                 timeout_given: bool = True) -> None:
         """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off).
         ``watch``: the paths whose edits restart ``spec`` ("" infers them); ``rerun``: then call the last
-        tool again (screens/watch_state.py)."""
+        tool again (screens/watch_state.py). ``timeout_given`` False: the config file's
+        ``request_timeout``, when it has one, wins over ``timeout``."""
         self.config = config if config is not None else load_config()
         super().__init__()
         self.spec = spec
         self.open_file = open_file
         self.record = record
-        self.timeout = timeout
+        self.timeout = self.config.request_timeout if not timeout_given and self.config.request_timeout_set else timeout
         self.max_frame_bytes = max_frame_bytes
         self.snapshot_mode = snapshot_mode
         self.time_format = time_format or (utc_clock if snapshot_mode else None)
@@ -72,7 +74,7 @@ class InspectorApp(App[int]):
         self.watch = list(watch or [])
         self.rerun = rerun
         self.connection = None  # the main screen's, kept here so it outlives the screen
-        self.confirm_destructive = bool(getattr(self.config, "confirm_destructive", False))  # screens/tool_detail.py
+        self.confirm_destructive = self.config.confirm_destructive  # screens/tool_detail.py
         from .roots import RootsBook
 
         self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)
@@ -341,6 +343,20 @@ class InspectorApp(App[int]):
         self.confirm_destructive = not self.confirm_destructive
         state = "on: a tool marked destructive asks before it is called" if self.confirm_destructive else "off"
         self.notify(f"Confirm destructive tools: {state}", title="Settings", markup=False, timeout=4)
+        self.keep_setting("confirm_destructive", "true" if self.confirm_destructive else "false",
+                          "the destructive-tool confirmation")
+
+    def keep_setting(self, key: str, value: str, what: str) -> None:
+        """Save a setting changed in the app for next time, in the config file it was read from
+        (an app built on a config of its own, as in tests, or in snapshot mode saves nothing)."""
+        from .config import ConfigSaveError, save_setting
+
+        if self.snapshot_mode or self.config.path is None:
+            return
+        try:
+            save_setting(key, value, what, self.config.path)
+        except ConfigSaveError as exc:
+            self.notify(str(exc), title="Setting not kept", severity="warning", markup=False)
 
     def open_http_exchange(self, exchange_id: int) -> None:
         """The HTTP view on one exchange, its detail open (the frame detail's "h")."""
@@ -453,21 +469,22 @@ def make_app(spec: ServerSpec | None = None, *, open_file: str | None = None, re
              timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
              time_format: Callable[[float], str] | None = None, cwd: str | None = None,
              use_demo: bool = True, max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
-             rerun: bool = False) -> InspectorApp:
+             rerun: bool = False, timeout_given: bool = True) -> InspectorApp:
     """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
     if spec is None and open_file is None and use_demo:
         spec = demo_spec()
     return InspectorApp(spec, open_file=open_file, record=record, timeout=timeout, config=config,
                         snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd,
-                        max_frame_bytes=max_frame_bytes, watch=watch, rerun=rerun)
+                        max_frame_bytes=max_frame_bytes, watch=watch, rerun=rerun, timeout_given=timeout_given)
 
 
 def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
             timeout: float = 60.0, cwd: str | None = None, max_frame_bytes: int = MAX_LINE_BYTES,
-            watch: list[str] | None = None, rerun: bool = False) -> int:
-    """Run the TUI until the user quits; returns the exit code."""
+            watch: list[str] | None = None, rerun: bool = False, timeout_given: bool = True) -> int:
+    """Run the TUI until the user quits; returns the exit code (``timeout_given``: --timeout was on
+    the command line, so it wins over the config file's request_timeout)."""
     app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes,
-                   watch=watch, rerun=rerun)
+                   watch=watch, rerun=rerun, timeout_given=timeout_given)
     app.handle_signals = True
     try:
         result = app.run()

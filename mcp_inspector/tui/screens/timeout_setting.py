@@ -4,6 +4,8 @@ A small input prefilled with the current value in seconds (``--timeout`` at
 start); ``none`` (or ``off``, ``0``) waits for ever. It applies to requests sent
 from then on: the next tools/call, and every request of the live session and of
 the next connections. Calls already in flight keep the timeout they were sent with.
+It is saved as ``request_timeout`` in config.toml for next time (``--timeout`` given on the
+command line wins over it).
 """
 
 from __future__ import annotations
@@ -103,8 +105,11 @@ def open_timeout_setting(app: Any) -> None:
     def chosen(answer: tuple[bool, float | None] | None) -> None:
         if not answer or not answer[0]:
             return
+        from ..config import timeout_toml
+
         apply_timeout(app, answer[1])
         text = "no timeout" if answer[1] is None else f"{answer[1]:g} s"
         app.notify(f"Request timeout: {text} (for new requests)", title="Settings", markup=False, timeout=4)
+        app.keep_setting("request_timeout", timeout_toml(answer[1]), "the request timeout")  # for next time
 
     app.push_screen(TimeoutScreen(app.main.timeout), chosen)
