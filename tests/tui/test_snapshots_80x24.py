@@ -29,3 +29,20 @@ def test_a_form_at_80x24(snap_compare):
 
 def test_traffic_view_at_80x24(snap_compare):
     assert snap_compare(recorded_app(), terminal_size=SMALL, run_before=keys_then_settle("5"))
+
+
+def test_an_open_dropdown_at_80x24(snap_compare):
+    """A form's Select opened: its list has a frame of its own, inside the screen."""
+    async def run_before(pilot) -> None:
+        from textual.widgets import Select
+
+        await keys_then_settle(tool="create_ticket")(pilot)
+        select = pilot.app.main.composer.query(Select).first()
+        select.scroll_visible(animate=False)
+        select.expanded = True  # as enter on it does (the recorded app's focus stays on the tool list)
+        await pilot.pause(0.3)
+        overlay = select.query_one("SelectOverlay")
+        assert select.expanded and pilot.app.screen.region.contains_region(overlay.region)
+        assert overlay.styles.border_top[0] == "round"
+
+    assert snap_compare(recorded_app(), terminal_size=SMALL, run_before=run_before)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal as signals
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -30,25 +31,53 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+SEPARATOR = "  ·  "
+#: the parts of a connected status dropped first when the line does not fit: pid, transport, era
+DROP_ORDER = ("pid", "transport", "era")
+
+
+def connected_parts(status: ConnectionStatus, mask_volatile: bool = False, name: str = "") -> list[tuple[str, str]]:
+    """A connected status's parts, in order, each with its kind (``DROP_ORDER`` says which go first)."""
+    pid = ("pid ****" if mask_volatile else f"pid {status.pid}") if status.pid else ""
+    parts = [("name", f"connected to {name or status.server or 'server'}"), ("transport", status.transport or ""),
+             ("era", era_label(status.era, status.protocol_version)), ("pid", pid)]
+    if status.in_flight:
+        parts.append(("in-flight", f"{status.in_flight} in flight"))
+    if status.detail:  # e.g. a request over HTTP that could not be delivered
+        parts.append(("detail", f"⚠ {status.detail}"))
+    return [(kind, text) for kind, text in parts if text]
+
+
+def fit_parts(parts: list[tuple[str, str]], width: int) -> str:
+    """The parts joined on one line of ``width`` cells: the less important dropped first (DROP_ORDER)."""
+    parts = list(parts)
+    for kind in DROP_ORDER:
+        if width <= 0 or cell_len(SEPARATOR.join(text for _, text in parts)) <= width:
+            break
+        parts = [part for part in parts if part[0] != kind]
+    line = SEPARATOR.join(text for _, text in parts)
+    excess = cell_len(line) - width
+    if width > 0 and excess > 0 and parts and parts[0][0] == "name" and cell_len(parts[0][1]) - excess > 20:
+        name = parts[0][1]  # still too long: the name gives way (the end keeps in flight and warnings)
+        parts[0] = ("name", name[:len(name) - excess - 1] + "…")
+        line = SEPARATOR.join(text for _, text in parts)
+    return line
+
+
 def describe_status(status: ConnectionStatus, mask_volatile: bool = False, name: str = "") -> tuple[str, list[str]]:
     """The one-line summary and the extra lines (stderr tail) for a status; ``name`` is how to call
     the server (its serverInfo or config entry name: the screen knows), else the status's."""
     pid = ("pid ****" if mask_volatile else f"pid {status.pid}") if status.pid else ""
-    name = name or status.server or "server"
     state = status.state
     extra: list[str] = []
     via = f" ({status.transport})" if status.transport else ""
+    if state == "connected":
+        return fit_parts(connected_parts(status, mask_volatile, name), 0), extra
+    name = name or status.server or "server"
     if state == "connecting":
         line = f"connecting to {name}{via}…  {status.command if not mask_volatile else ''}".rstrip()
     elif state == "initializing":
         line = f"{name}{via}: handshake in progress  {pid}".rstrip()
-    elif state == "connected":
-        parts = [f"connected to {name}", status.transport, era_label(status.era, status.protocol_version), pid]
-        if status.in_flight:
-            parts.append(f"{status.in_flight} in flight")
-        if status.detail:  # e.g. a request over HTTP that could not be delivered
-            parts.append(f"⚠ {status.detail}")
-        line = "  ·  ".join(p for p in parts if p)
     elif state in ("exited", "failed"):
         how = []
         if status.exit_code is not None:
@@ -127,15 +156,30 @@ class StatusBar(Static):
         icon, _ = ICONS.get(status.state, ("?", ""))
         # a read-only recording's status names its own server
         line, extra = describe_status(status, self.mask_volatile, "" if status.state == "read-only" else self._server_name)
-        text = Text()
+        switching = f"{SEPARATOR}switching to {self._switching}…" if self._switching and status.state == "connected" else ""
+        watching = f"{SEPARATOR}⟳ {self._watching_text}" if self._watching_text else ""
+        # one line whatever the width (80 columns): pid, transport, era go first, then the end is cut
+        width = self.content_size.width - 2 - cell_len(switching) - cell_len(watching)
+        if status.state == "connected" and width > 0:
+            line = fit_parts(connected_parts(status, self.mask_volatile, self._server_name), width)
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append(f"{icon} ", style="bold")
         text.append(line)
-        if self._switching and status.state == "connected":
-            text.append(f"  ·  switching to {self._switching}…", style="bold")
-        if self._watching_text:
-            text.append(f"  ·  ⟳ {self._watching_text}")
+        if switching:
+            text.append(switching, style="bold")
+        if watching:
+            text.append(watching)
+        if self.content_size.width > 0:
+            text.truncate(self.content_size.width, overflow="ellipsis")
         for row in extra:
-            text.append("\n" + row, style="dim")
+            cut = Text(row, style="dim", no_wrap=True)
+            if self.content_size.width > 0:
+                cut.truncate(self.content_size.width, overflow="ellipsis")
+            text.append("\n")
+            text.append_text(cut)
         self.update(text)
         self.set_class(status.state in ("exited", "failed"), "-bad")
         self.set_class(status.state == "connected", "-good")
+
+    def on_resize(self) -> None:
+        self.watch_status(self.status)

@@ -7,23 +7,53 @@ import asyncio
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
+from rich.cells import cell_len
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+#: below this width the footers are compact (less space around each key), so that the Traffic
+#: view's keys and the palette's fit in 80 columns
+COMPACT_BELOW = 110
 
 
 class KeysFooter(Footer):
     """Textual's Footer showing one set of keys, composed once (``ViewFooter`` keeps a few)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, compact: bool = False) -> None:
+        super().__init__(compact=compact)
         self.set_reactive(Footer._bindings_ready, True)
         self.showing: tuple | None = None
 
     def compose(self) -> ComposeResult:
         self.showing = footer_showing(self)
-        yield from super().compose()
+        width = self.app.size.width
+        if not self.compact or width <= 0:
+            yield from super().compose()
+            return
+        # narrow: only the keys that fit whole (the view's own come first, the app's after), then
+        # the palette's, docked right; F1 lists them all
+        keys = list(super().compose())
+        palette = [key for key in keys if key.has_class("-command-palette")]
+        room = width - sum(key_width(key) + 2 for key in palette)
+        for key in keys:
+            if key in palette:
+                continue
+            room -= key_width(key) + 1
+            if room < 0:
+                break
+            yield key
+        yield from palette
 
     def bindings_changed(self, screen: Screen) -> None:
         """Not its own business: the ViewFooter picks which footer is shown."""
+
+
+def key_width(widget: Widget) -> int:
+    """The cells a compact footer key (or a group of them) takes, its margin aside."""
+    if isinstance(widget, FooterKey):
+        return cell_len(widget.key_display) + (1 + cell_len(widget.description) if widget.description else 0)
+    return sum(key_width(child) + 1 for child in widget._pending_children) + 1  # a KeyGroup
 
 
 def footer_showing(footer: Widget) -> tuple:
@@ -57,6 +87,7 @@ class ViewFooter(Widget):
         self._footers: dict[tuple, KeysFooter] = {}
         self._current: KeysFooter | None = None
         self._lock = asyncio.Lock()
+        self._width = 0  # the app's width the kept footers were composed for
 
     @property
     def current(self) -> KeysFooter | None:
@@ -64,6 +95,23 @@ class ViewFooter(Widget):
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def _compact(self) -> bool:
+        return 0 < self.app.size.width < COMPACT_BELOW
+
+    async def on_resize(self) -> None:
+        """Another width: the kept footers were composed for the old one (which keys fit)."""
+        width = self.app.size.width
+        if width == self._width:
+            return
+        self._width = width
+        async with self._lock:
+            old = list(self._footers.values())
+            self._footers.clear()
+            self._current = None
+            for footer in old:
+                await footer.remove()
+        await self._update()
 
     def _bindings_changed(self, screen: Screen) -> None:
         if not screen.app.app_focus:
@@ -94,7 +142,7 @@ class ViewFooter(Widget):
                     return
                 footer = self._footers.pop(showing, None)
                 if footer is None:
-                    footer = KeysFooter()
+                    footer = KeysFooter(compact=self._compact())
                     footer.display = False
                     await self.mount(footer)
                     if footer.showing is None:
