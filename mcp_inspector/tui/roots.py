@@ -67,17 +67,10 @@ def asking_spec(connection: Any) -> ServerSpec | None:
 
 def roots_answer(book: Callable[[], RootsBook], spec: Callable[[], ServerSpec | None]):
     """The ``roots/list`` handler: the roots of ``spec()`` (the server asking) at the time it asks.
-    ``handler.for_spec(spec)`` is the same handler bound to one server (see :func:`handlers_for`)."""
+    ``handler.for_spec(spec)`` is the same handler bound to one server (connection.bound_handlers)."""
     handler = live_roots_handler(lambda: book().paths(spec()))
     handler.for_spec = lambda bound: live_roots_handler(lambda: book().paths(bound))  # type: ignore[attr-defined]
     return handler
-
-
-def handlers_for(handlers: dict[str, Any], spec: ServerSpec) -> dict[str, Any]:
-    """The handlers for one session of ``spec``: its roots handler bound to that server, so two
-    connections at once (a switch) each answer with their own server's roots."""
-    bind = getattr(handlers.get("roots/list"), "for_spec", None)
-    return {**handlers, "roots/list": bind(spec)} if callable(bind) else handlers
 
 
 async def announce_change(session: Any) -> str:

@@ -36,7 +36,7 @@ def test_tools_on_server_everything_lists_what_the_tui_lists(server_everything, 
     cli_names = [tool["name"] for tool in json.loads(result.stdout)["tools"]]
 
     async def tui_names() -> tuple[list[str], dict]:
-        handlers = client_handlers(lambda: None, TrafficStore(), lambda: str(REPO_ROOT))
+        handlers = client_handlers(lambda: None, TrafficStore())
         async with connect(server_everything, handlers=handlers, timeout=20) as c:
             return [tool["name"] for tool in await c.session.list_tools()], c.session.client_capabilities()
 

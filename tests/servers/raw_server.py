@@ -112,6 +112,10 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
                     {id?: string}: marks ``id`` complete and sends
                     ``notifications/elicitation/complete {elicitationId: id}`` (no id: a
                     notification without one), then the text ``"completed <id>"``.
+``ask-on-start``    Before it answers ``initialize``, sends the client ``elicitation/create`` (a
+                    form asking for ``name``) and waits for the answer (at most 10 s), as a
+                    server that needs something before it is ready might: a switch to it (F7)
+                    is still waiting for the handshake while it asks.
 ``stderr-chatter``  Writes ``raw-server: received <method-or-response> id=<id>`` to stderr
                     for every message received.
 """
@@ -131,7 +135,7 @@ MODES = {
     "never-answer", "late-answer", "flood", "huge-result", "paged-tools", "cursor-loop",
     "list-changed", "bad-frames", "server-requests", "unsupported-version", "is-error",
     "structured", "exit-on-start", "no-exit-on-eof", "echo-env", "stderr-chatter",
-    "changed-during-list", "url-required",
+    "changed-during-list", "url-required", "ask-on-start",
 }
 URL_ELICITATIONS = [
     {"mode": "url", "elicitationId": "e-1", "url": "https://auth.example/start", "message": "Sign in to Example"},
@@ -314,6 +318,7 @@ class Server:
             if self.flood_on_start:
                 self.flood(self.flood_on_start)
 
+
     def on_request(self, rid, method, params):
         if method == "initialize":
             version = params.get("protocolVersion")
@@ -324,9 +329,11 @@ class Server:
             caps = {"tools": {"listChanged": True}}
             if self.flood_on_start or {"flood", "invalid-utf8", "bad-frames"} & self.modes:
                 caps["logging"] = {}
-            self.result(rid, {"protocolVersion": version, "capabilities": caps,
-                              "serverInfo": {"name": "raw-server", "version": "1.0.0"},
-                              "instructions": "Raw fixture server ✓"})
+            answer = {"protocolVersion": version, "capabilities": caps,
+                      "serverInfo": {"name": "raw-server", "version": "1.0.0"}, "instructions": "Raw fixture server ✓"}
+            if "ask-on-start" in self.modes:
+                return threading.Thread(target=self.ask_then_answer, args=(rid, answer), daemon=True).start()
+            self.result(rid, answer)
         elif method in ("ping", "logging/setLevel"):
             self.result(rid, {})
         elif method == "tools/list":
@@ -335,6 +342,17 @@ class Server:
             self.call_tool(rid, params)
         else:
             self.error(rid, -32601, f"Method not found: {method}")
+
+    def ask_then_answer(self, rid, answer):
+        with self.lock:
+            sid = self.next_srv_id
+            self.next_srv_id += 1
+        slot = self.pending[sid] = [threading.Event(), None]
+        self.send({"jsonrpc": "2.0", "id": sid, "method": "elicitation/create", "params": {
+            "mode": "form", "message": "Before we start: who are you?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}})
+        slot[0].wait(10)
+        self.result(rid, answer)
 
     def list_tools(self, rid, params):
         if "changed-during-list" in self.modes and not self.listed:

@@ -23,11 +23,13 @@ DEMO_ONLY = "ask_the_client"
 def servers_json(isolated_state, tmp_path):
     """Our own config file (XDG_CONFIG_HOME/mcp-inspector/servers.json): the sdk server and one that cannot start."""
     sdk, broken = sdk_server_command(), raw_server_command("exit-on-start")
+    asker = raw_server_command("ask-on-start")
     config = tmp_path / "config" / "mcp-inspector" / "servers.json"
     config.parent.mkdir(parents=True)
     config.write_text(json.dumps({"mcpServers": {
         "sdk": {"command": sdk[0], "args": sdk[1:]},
         "broken": {"command": broken[0], "args": broken[1:]},
+        "asker": {"command": asker[0], "args": asker[1:]},
     }}))
     return config
 
@@ -153,3 +155,45 @@ async def test_status_bar_names_a_command_line_server_by_its_server_info():
         await wait_for(pilot, lambda: "MCP Inspector Demo" in str(app.main.status_bar.render()), what="the server's name")
         line = str(app.main.status_bar.render())
         assert "connected to MCP Inspector Demo" in line and "python3" not in line
+
+
+@pytest.mark.anyio
+async def test_a_request_from_the_server_switched_to_names_it_over_the_old_servers_screen():
+    """The new server asks during its start (the switch still waits): the modal says who asks."""
+    from mcp_inspector.core.protocol.jsonrpc import Kind
+    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = app.main
+        await wait_for_tools(pilot, app)
+        await f7_choose(pilot, app, "asker")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the asker's elicitation")
+        screen = app.screen
+        assert server_of(app) == "demo" and "switching to asker" in str(main.status_bar.render())
+        assert (screen.origin, screen.origin_hidden) == ("asker", True)
+        said = str(screen.query_one("#request-server").render())
+        assert said == "From asker: the server being switched to, not the one on screen behind this"
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the form focused")
+        await pilot.press(*"Ada", "ctrl+s")
+        await wait_for(pilot, lambda: server_of(app) == "asker" and "echo" in tool_names(app), what="the switch done")
+        asked = next(e for e in app.store if e.direction is Direction.IN and e.method == "elicitation/create")
+        reply = app.store.get(asked.reply_seq)
+        assert reply.kind is Kind.RESPONSE and json.loads(reply.raw)["result"] == {"action": "accept", "content": {"name": "Ada"}}
+
+
+@pytest.mark.anyio
+async def test_the_server_on_screen_is_named_too():
+    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, DEMO_ONLY)
+        await app.main.composer.set_arguments({"kind": "elicitation"})
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the demo's elicitation")
+        assert (app.screen.origin, app.screen.origin_hidden) == ("demo", False)
+        assert str(app.screen.query_one("#request-server").render()) == "From demo"
+        await pilot.press("escape")

@@ -483,10 +483,25 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         from ..roots import asking_spec, roots_answer
         from .server_request import client_handlers
 
-        handlers = client_handlers(lambda: self.app, self.store, lambda: self.cwd)
         # roots/list (also an MRTR input request): the roots the user gave that server, never made up
-        handlers["roots/list"] = roots_answer(lambda: self.app.roots, lambda: asking_spec(self.connection))
-        return handlers
+        roots = roots_answer(lambda: self.app.roots, lambda: asking_spec(self.connection))
+        return client_handlers(lambda: self.app, self.store, roots=roots, origin=self._server_asking)
+
+    def _server_asking(self, spec: ServerSpec | None) -> tuple[str, bool]:
+        """How to name the server a request comes from, and whether it is not the one on screen
+        (during a switch the new server may ask before its handshake is over)."""
+        from .connect import display_name
+
+        current = self.connection.current
+        if spec is None:
+            spec = current.spec
+        if spec is None:
+            return self.status_bar.server_name or "the server", False
+        info = None
+        for each in (current, self.connection.candidate):
+            if each is not None and each.spec is spec and each.session is not None:
+                info = each.session.server_info
+        return display_name(spec, info), current.spec is None or current.spec.key != spec.key
 
     # -- notifications view --------------------------------------------
     def on_notifications_view_set_level_requested(self, message) -> None:

@@ -6,7 +6,8 @@ elicitation: the ``ElicitationForm``; URL mode: the URL and its host, opened onl
 sampling: the request by role and a reply editor; anything else: raw JSON), and
 ``ServerRequestScreen(method, params, context)`` builds it. ``client_handlers`` are what the
 TUI registers on a session: sampling first looks for a saved rule of the server
-(core/config/sampling_rules.py) and answers by it without asking.
+(core/config/sampling_rules.py) and answers by it without asking; each screen names the
+server that asks (``origin``), and says so when it is not the one on screen (during a switch).
 
 Keys (ids for ``[keymap]``): ctrl+s accept, ctrl+r decline, escape cancel, ctrl+o open the URL."""
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...core.config.sampling_rules import SamplingRule, SamplingRuleError, SamplingRules
+from ...core.session.answers import live_roots_handler
 from ...core.protocol.errors import RpcError
 from ...core.protocol.json_text import JsonTextError, loads_strict, parse_frame
 from ...core.protocol.jsonrpc import Kind
@@ -124,21 +126,43 @@ def request_context(entry: TrafficEntry | None, store: TrafficStore) -> str | No
 
 
 
-def _server_key(app: Any) -> str | None:
-    spec = getattr(getattr(app, "main", None), "spec", None)
-    key = getattr(spec, "key", None)
+#: names the server a request comes from: (name, whether it is not the server the screen shows)
+Origin = Callable[[Any], tuple[str, bool]]
+
+
+def _server_key(app: Any, spec: Any = None) -> str | None:
+    """The key sampling rules are saved under: the asking server's (else the one shown)."""
+    key = getattr(spec if spec is not None else getattr(getattr(app, "main", None), "spec", None), "key", None)
     return key if isinstance(key, str) else None
 
 
-def client_handlers(app: Callable[[], Any], store: TrafficStore, cwd: Callable[[], str],
-                    rules_file: Path | None = None) -> dict[str, Any]:
+def client_handlers(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None = None, *,
+                    roots: Any = None, origin: Origin | None = None) -> dict[str, Any]:
     """The handlers for what a server asks the client (legacy server->client requests, and MRTR
-    input requests, which the session answers through the same handlers): roots/list from the
-    working directory; sampling by a saved rule or by hand; elicitation by hand."""
+    input requests, which the session answers through the same handlers): roots/list by ``roots``
+    (the roots the user gave; without it an empty list, never made up); sampling by a saved rule or
+    by hand; elicitation by hand. ``handler.for_spec(spec)`` is the handler of one server's session
+    (connection.bound_handlers): its screens name that server (``origin(spec)``), which matters
+    while a switch (F7) keeps the old server on screen and the new one already asks."""
+    elicit = _answering(app, store, rules_file, origin, None)["elicitation/create"]
+    sample = _answering(app, store, rules_file, origin, None)["sampling/createMessage"]
+    for method, handler in (("elicitation/create", elicit), ("sampling/createMessage", sample)):
+        handler.for_spec = lambda spec, method=method: _answering(app, store, rules_file, origin, spec)[method]
+    return {
+        "roots/list": roots if roots is not None else live_roots_handler(lambda: []),
+        "sampling/createMessage": sample,
+        "elicitation/create": elicit,
+    }
 
-    async def answer_roots(params: dict | None, entry: TrafficEntry) -> dict:
-        root = Path(cwd()).resolve()
-        return {"roots": [{"uri": root.as_uri(), "name": root.name or str(root)}]}
+
+def _answering(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None, origin: Origin | None,
+               spec: Any) -> dict[str, Any]:
+    """The sampling and elicitation handlers of the server ``spec`` (None: the one shown)."""
+
+    def named(screen: ServerRequestScreen) -> ServerRequestScreen:
+        if origin is not None:
+            screen.origin, screen.origin_hidden = origin(spec)
+        return screen
 
     async def ask(screen: ServerRequestScreen) -> Answer:
         the_app = app()
@@ -148,7 +172,7 @@ def client_handlers(app: Callable[[], Any], store: TrafficStore, cwd: Callable[[
             if not future.done():
                 future.set_result(answer)
 
-        the_app.push_screen(screen, callback=answered)
+        the_app.push_screen(named(screen), callback=answered)
         try:
             return await future
         except BaseException:
@@ -157,16 +181,13 @@ def client_handlers(app: Callable[[], Any], store: TrafficStore, cwd: Callable[[
                 the_app.pop_screen()
             raise
 
-    def by_hand(method: str):
-        async def handler(params: dict | None, entry: TrafficEntry) -> dict:
-            answer = await ask(ServerRequestScreen(method, params, context=request_context(entry, store)))
-            return build_reply(method, answer)
-
-        return handler
+    async def elicit(params: dict | None, entry: TrafficEntry) -> dict:
+        answer = await ask(ServerRequestScreen("elicitation/create", params, context=request_context(entry, store)))
+        return build_reply("elicitation/create", answer)
 
     async def sample(params: dict | None, entry: TrafficEntry) -> dict:
         the_app = app()
-        server = _server_key(the_app)
+        server = _server_key(the_app, spec)
         if server is not None:
             rules = await asyncio.to_thread(SamplingRules.load, rules_file)
             if rules.problem:
@@ -198,13 +219,8 @@ def client_handlers(app: Callable[[], Any], store: TrafficStore, cwd: Callable[[
         return reply
 
     sample.mcp_capability = {"tools": {}}  # the reply editor can answer with a tool_use block
-    elicit = by_hand("elicitation/create")
     elicit.mcp_capability = {"form": {}, "url": {}}  # the modal shows URL mode too: declare it (both eras)
-    return {
-        "roots/list": answer_roots,
-        "sampling/createMessage": sample,
-        "elicitation/create": elicit,
-    }
+    return {"sampling/createMessage": sample, "elicitation/create": elicit}
 
 
 def _add_rule(path: Path | None, rule: SamplingRule) -> None:

@@ -39,6 +39,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
     ServerRequestScreen > #request-box { width: 90; max-width: 95%; height: auto; max-height: 90%; border: thick $warning; background: $surface; }
     ServerRequestScreen #request-title { background: $warning 30%; padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-context { padding: 0 1; color: $text-muted; }
+    ServerRequestScreen #request-server { padding: 0 1; text-style: bold; }
+    ServerRequestScreen #request-server.-hidden-server { color: $text-warning; }
     ServerRequestScreen #request-note { padding: 0 1; color: $text-warning; text-wrap: nowrap; text-overflow: ellipsis; }
     ServerRequestScreen #request-body { height: auto; padding: 0 1; }
     ServerRequestScreen #request-buttons { height: auto; align-horizontal: right; }
@@ -70,6 +72,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
         self.context = context  # which round of which request asks (MRTR), shown under the title
         self.form = None  # the ElicitationForm (form mode only)
         self.url = None  # the UrlFacts (URL mode only)
+        self.origin: str | None = None  # the name of the server that asks (set before the screen is shown)
+        self.origin_hidden = False  # that server is not the one on screen (a switch waits for it)
         self._done = False
 
     # -- what subclasses give --------------------------------------------
@@ -97,10 +101,18 @@ class ServerRequestScreen(ModalScreen[Answer]):
     def compose(self) -> ComposeResult:
         with Vertical(id="request-box"):
             yield Static(self.title_text(), id="request-title", markup=False)
+            if self.origin:
+                yield Static(self.origin_text(), id="request-server", markup=False,
+                             classes="-hidden-server" if self.origin_hidden else "")
             if self.context:
                 yield Static(self.context, id="request-context", markup=False)
             yield from self.compose_body()
             yield Static(self.key_hint(), id="request-keys", markup=False)
+
+    def origin_text(self) -> str:
+        if self.origin_hidden:
+            return f"From {self.origin}: the server being switched to, not the one on screen behind this"
+        return f"From {self.origin}"
 
     def key_hint(self) -> str:
         return " · ".join(self.hints() + [

@@ -58,7 +58,6 @@ class UrlScreen(ServerRequestScreen):
         super().__init__(method, params, context)
         self.url = url_facts(self.params.get("url"))
         self.opened = False  # the user opened the URL
-        self.on_accept = None  # called with the elicitationId once accepted (client_handlers: the tracker)
 
     def title_text(self) -> str:
         return f"The server asks: {self.method} (URL)"
