@@ -30,6 +30,12 @@ LIGHT_THEME_VARIABLE_DEFAULTS: dict[str, str] = {
     "tool-added": "#008700",
     "tool-removed": "#d70000",
     "tool-changed": "#af5f00",
+    # the tool list's annotation chips (RO DESTR IDEM OPEN): on a dark theme the theme's own
+    # $success $error $secondary $warning; on a light one these (a light theme's are pale on white)
+    "badge-ro": "#006400",
+    "badge-destr": "#b00000",
+    "badge-idem": "#6a0096",
+    "badge-open": "#8a4500",
 }
 
 

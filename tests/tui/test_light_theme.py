@@ -63,3 +63,63 @@ async def test_the_muted_parts_stay_readable_after_switching_to_the_light_theme(
         await pilot.pause(0.2)
         ratio, text = worst_contrast(log, 5)
         assert ratio >= 3.0, f"{text!r}: contrast {ratio:.2f} after the switch"
+
+
+def chip_contrasts(option_list) -> dict[tuple[str, bool], float]:
+    """The worst contrast of each annotation chip (RO DESTR IDEM OPEN) in the tool list, on the
+    highlighted row and on the others."""
+    highlight = option_list.get_component_rich_style("option-list--option-highlighted").bgcolor
+    worst: dict[tuple[str, bool], float] = {}
+    for y in range(option_list.size.height):
+        strip = option_list.render_line(y)
+        on_cursor = any(s.style is not None and s.style.bgcolor == highlight for s in strip if not s.text.strip())
+        for segment in strip:
+            chip, style = segment.text.strip(), segment.style
+            if chip in ("RO", "DESTR", "IDEM", "OPEN") and style is not None and style.color and style.bgcolor:
+                ratio = contrast(Color.from_rich_color(style.color), Color.from_rich_color(style.bgcolor))
+                worst[chip, on_cursor] = min(worst.get((chip, on_cursor), 21.0), ratio)
+    return worst
+
+
+@pytest.mark.parametrize("theme", ["inspector-light", "textual-light", "inspector-dark"])
+async def test_the_tool_lists_annotation_chips_are_readable_on_the_highlighted_row_too(theme):
+    app = live_app(config=TuiConfig(theme=theme))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for_tools(pilot, app)
+        option_list = app.main.tool_list.option_list
+        option_list.focus()
+        await pilot.pause()
+        worst = chip_contrasts(option_list)
+        assert {chip for chip, _ in worst} == {"RO", "DESTR", "IDEM", "OPEN"}
+        assert any(on_cursor for _, on_cursor in worst)  # the first tool (echo: RO IDEM) is highlighted
+        assert min(worst.values()) >= 4.5, f"{theme}: {worst}"
+
+
+@pytest.mark.parametrize("theme", ["inspector-light", "textual-light"])
+async def test_the_http_views_muted_columns_are_readable_on_a_light_theme(theme):
+    from http_apps import Clock, HttpViewApp, modern_session
+
+    from mcp_inspector.core.traffic.http_log import HttpLog
+    from mcp_inspector.core.traffic.store import TrafficStore
+    from mcp_inspector.tui.app import InspectorApp
+    from mcp_inspector.tui.themes import builtin_themes
+
+    class LightHttpApp(HttpViewApp):
+        get_theme_variable_defaults = InspectorApp.get_theme_variable_defaults
+
+        def on_load(self) -> None:
+            for each in builtin_themes():
+                self.register_theme(each)
+            self.theme = theme
+
+    clock = Clock()
+    store = TrafficStore()
+    store.http_log = HttpLog(cap=100, clock=clock)
+    modern_session(clock, store.http_log)
+    app = LightHttpApp(store)
+    async with app.run_test(size=(140, 20)) as pilot:
+        rows = app.query_one("#view-http").exchange_list
+        await wait_for(pilot, lambda: rows.row_count == 6, what="the exchanges")
+        await pilot.pause()
+        ratio, text = worst_contrast(rows, 6)
+        assert ratio >= 3.0, f"{text!r}: contrast {ratio:.2f} on {theme}"

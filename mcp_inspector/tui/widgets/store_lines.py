@@ -21,12 +21,25 @@ from textual.cache import LRUCache
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
 from ..traffic_text import clock_time, preview_text
 from .row_cursor import RowCursor, row_cursor_bindings
 from .shown_timer import ShownTimer
+
+
+def component_style(widget: Widget, component: str) -> Style:
+    """A component class's partial style (what it does not set, the row's shows through) with its
+    colours as resolved against the widget's background: a partial style turns "auto" colours
+    ($text, $text-muted) into white, invisible on a light theme, and a translucent background
+    ($accent 40%, the cursor) into the full colour."""
+    partial = widget.get_component_rich_style(component, partial=True)
+    if not partial.color and not partial.bgcolor:
+        return partial
+    full = widget.get_component_rich_style(component)  # a translucent background ($accent 40%) blended too
+    return partial + Style(color=full.color if partial.color else None, bgcolor=full.bgcolor if partial.bgcolor else None)
 
 
 class StoreLinesView(RowCursor, ScrollView, can_focus=True):
@@ -230,11 +243,7 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     def style_for(self, name: str) -> Style:
         style = self._styles.get(name)
         if style is None:
-            partial = self.get_component_rich_style(f"traffic-log--{name}", partial=True)
-            # the colour as resolved against the view's background: a partial style turns "auto"
-            # colours ($text, $text-muted) into white, invisible on a light theme
-            colour = self.get_component_rich_style(f"traffic-log--{name}").color if partial.color else None
-            style = self._styles[name] = partial + Style(color=colour) if colour else partial
+            style = self._styles[name] = component_style(self, f"traffic-log--{name}")
         return style
 
     def format_entry(self, entry: TrafficEntry) -> Text:

@@ -207,10 +207,17 @@ class ToolList(FilterListKeys, Vertical):
         chips_width = sum(len(chip) + 1 for _, chip, _ in chips)
         text.append("\n  ")
         text.append(fit(name, max(4, width - 2 - chips_width)) if name != title else "", style="dim" + strike)
+        background = self._chip_background()
         for _, chip, variable in chips:
+            colour = self._colour(f"badge-{chip.lower()}") or self._colour(variable.lstrip("$"))
             text.append(" ")
-            text.append(chip, style=f"bold {self._colour(variable.lstrip('$'))}{strike}")
+            # on a background of its own: readable on the highlighted row too (the cursor's colour)
+            text.append(chip, style=f"bold {colour}{f' on {background}' if background else ''}{strike}")
         return text
+
+    def _chip_background(self) -> str:
+        theme = self.app.current_theme if self.is_attached else None
+        return (theme.surface or theme.background or "") if theme is not None else ""
 
     def _rebuild(self) -> None:
         if not self.is_mounted:

@@ -34,6 +34,7 @@ from ...http_text import exchange_line, header_line
 from ...traffic_text import clock_time
 from ..row_cursor import RowCursor, row_cursor_bindings
 from ..shown_timer import ShownTimer
+from ..store_lines import component_style
 
 ROLES = ("time", "method", "rpc", "note", "mcp", "success", "warning", "error", "accent", "text-muted")
 
@@ -48,15 +49,15 @@ class HttpExchangeList(RowCursor, ScrollView, can_focus=True):
         overflow-y: scroll;
         scrollbar-size-vertical: 1;
         & > .http-list--cursor { background: $panel-lighten-1; }
-        &:focus > .http-list--cursor { background: $accent 40%; }
+        &:focus > .http-list--cursor { background: $accent 20%; }
         & > .http-list--time { color: $text-muted; }
         & > .http-list--method { text-style: bold; }
         & > .http-list--rpc { color: $traffic-out; }
         & > .http-list--note { color: $text-muted; text-style: italic; }
-        & > .http-list--mcp { color: $secondary; }
-        & > .http-list--success { color: $success; text-style: bold; }
-        & > .http-list--warning { color: $warning; text-style: bold; }
-        & > .http-list--error { color: $error; text-style: bold; }
+        & > .http-list--mcp { color: $traffic-notification; }
+        & > .http-list--success { color: $traffic-in; text-style: bold; }
+        & > .http-list--warning { color: $traffic-warning; text-style: bold; }
+        & > .http-list--error { color: $traffic-error; text-style: bold; }
         & > .http-list--accent { color: $accent; }
         & > .http-list--text-muted { color: $text-muted; }
     }
@@ -162,8 +163,9 @@ class HttpExchangeList(RowCursor, ScrollView, can_focus=True):
 
     def _style_map(self) -> dict[str, Style]:
         if not self._styles:
-            self._styles = {role: self.get_component_rich_style(f"http-list--{role}", partial=True) for role in ROLES}
-            self._styles["cursor"] = self.get_component_rich_style("http-list--cursor", partial=True)
+            # the muted roles resolved against the list's background ($text-muted is "auto": white on light)
+            self._styles = {role: component_style(self, f"http-list--{role}") for role in ROLES}
+            self._styles["cursor"] = component_style(self, "http-list--cursor")
         return self._styles
 
     def render_line(self, y: int) -> Strip:
