@@ -46,3 +46,6 @@ echo "### bench_tui_startup"
 echo
 echo "### bench_watch"
 "$PYTHON" bench/bench_watch.py $WATCH || echo "(bench_watch failed: see above)"
+echo
+echo "### bench_result_view"
+"$PYTHON" bench/bench_result_view.py

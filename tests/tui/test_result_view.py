@@ -1,15 +1,13 @@
 """ResultPanel and InFlightPanel against real results from the demo server over a real
-McpSession, plus a 50 MB result that must not freeze the UI."""
+McpSession, plus a 50 MB result that must not freeze the UI (its speed: bench/bench_result_view.py)."""
 
 from __future__ import annotations
 
 import base64
-import gc
 import json
 import os
 import stat
 import tempfile
-import time
 
 import anyio
 import pytest
@@ -37,6 +35,19 @@ class ResultApp(App):
     def compose(self) -> ComposeResult:
         yield InFlightPanel(linger=0.3)
         yield ResultPanel()
+
+
+class KeyedResultApp(ResultApp):
+    """Records a key, to see the event loop answer while a result is shown."""
+
+    BINDINGS = [("z", "record('z')", "")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: list[str] = []
+
+    def action_record(self, key: str) -> None:
+        self.keys.append(key)
 
 
 async def settle(pilot, app) -> None:
@@ -228,26 +239,14 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
     huge = "0123456789abcdef" * (50_000_000 // 16)
     result = {"content": [{"type": "text", "text": huge}], "structuredContent": {"blob": huge[:5_000_000], "n": 1}}
     outcome = ToolCallOutcome("huge", {}, result, analyze_tool_result(result, None), elapsed_ms=1234.0)
-    app = ResultApp()
+    app = KeyedResultApp()
     async with app.run_test(size=(120, 40)) as pilot:
         panel = app.query_one(ResultPanel)
-        # CPU time of this process, not wall time: other test runs on a busy machine must not
-        # make this flaky, and CPU spent here is exactly what would block the event loop.
-        # The collector is held off while measuring: in a whole-suite run a full collection of
-        # other tests' garbage (over a second, once) is not this code's cost.
-        gc.collect()
-        gc.disable()
-        try:
-            wall, cpu = time.perf_counter(), time.process_time()
-            panel.show_outcome(outcome)
-            call_cpu = time.process_time() - cpu
-            await pilot.pause()  # mounting and the first paint
-            paint_cpu, paint_wall = time.process_time() - cpu, time.perf_counter() - wall
-        finally:
-            gc.enable()
-        print(f"show_outcome: {call_cpu * 1000:.0f} ms CPU; until painted: {paint_cpu * 1000:.0f} ms CPU, {paint_wall * 1000:.0f} ms wall")
-        # A regression guard, not a benchmark: formatting all 50 MB would take several seconds.
-        assert call_cpu < 1.0 and paint_cpu < 3.0  # measured on an idle 2-core box: ~40 ms and ~150 ms
+        # Behaviour only (the figures are in bench/bench_result_view.py): the panel formats what
+        # it shows, and the event loop answers a key as soon as the result is up.
+        panel.show_outcome(outcome)
+        await pilot.press("z")
+        assert app.keys == ["z"]
         await settle(pilot, app)
         assert panel.truncated
         shown = texts(panel)
