@@ -197,3 +197,29 @@ async def test_the_server_on_screen_is_named_too():
         assert (app.screen.origin, app.screen.origin_hidden) == ("demo", False)
         assert str(app.screen.query_one("#request-server").render()) == "From demo"
         await pilot.press("escape")
+
+
+@pytest.mark.anyio
+async def test_the_tool_filter_and_the_composer_status_stay_with_their_server():
+    """A filter typed for the demo's tools does not hide the next server's; "sent" is not carried over."""
+    app = live_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        main = app.main
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "echo")
+        await main.composer.set_arguments({"message": "hi"})
+        main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "sent" in str(main.composer._status_label.render()), what="sent")
+        await pilot.press("slash", *"ech")
+        assert main.tool_list.filter_input.value == "ech"
+
+        await f7_choose(pilot, app, "sdk")
+        await wait_for(pilot, lambda: server_of(app) == "sdk" and "greet" in tool_names(app), what="the sdk's tools")
+        await wait_for(pilot, lambda: main.tool_list.option_list.option_count >= 2, what="the sdk's tools shown")
+        assert main.tool_list.filter_input.value == ""
+        assert "sent" not in str(main.composer._status_label.render())
+
+        await f7_choose(pilot, app, "demo")
+        await wait_for(pilot, lambda: server_of(app) == "demo" and "echo" in tool_names(app), what="the demo again")
+        assert main.tool_list.filter_input.value == "ech"

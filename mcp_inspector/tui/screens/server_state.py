@@ -4,7 +4,7 @@ Connecting goes through ``connect``: a reconnect or a restart replaces the conne
 same server; a switch to another server (F7) first connects the new one while the old one keeps
 serving (tui/switching.py), and only when it answered its handshake does the screen change
 server (``ServerSwitched``): the previous server's state (its last tool list, the tool in the
-composer) is put aside and the new one's taken out, so the composer never holds a tool of
+composer, the tool filter) is put aside and the new one's taken out, so the composer never holds a tool of
 another server, and a tool list is only ever compared with the same server's. A switch that
 fails (``SwitchFailed``) says why and leaves everything as it was.
 
@@ -32,6 +32,7 @@ class ServerState:
 
     tools: list[dict[str, Any]] | None = None  # its last tool list: a reconnect is compared with it
     tool_name: str | None = None  # the tool in the composer (its arguments are in the drafts)
+    tool_filter: str = ""  # the tool list's filter text
 
 
 class ServerStateMixin:
@@ -74,7 +75,7 @@ class ServerStateMixin:
         if old is not None and old.key != spec.key:
             self.servers[old.key] = ServerState(
                 list(self.previous_tools) if self.previous_tools is not None else None,
-                (self.current_tool or {}).get("name"))
+                (self.current_tool or {}).get("name"), self.tool_list.filter_input.value)
         state = self.servers.pop(spec.key, None) or ServerState()
         self.spec = self.log_spec = spec
         self.composer.set_server(spec.key)
@@ -86,6 +87,7 @@ class ServerStateMixin:
         self.current_tool = None
         self.composer.set_tool(None)
         self.tool_list.reset()
+        self.tool_list.filter_input.value = state.tool_filter  # a filter typed for another server's tools would hide these
         self.result_panel.clear()
         self.status_bar.server_name = display_name(spec)
         self.watch_follows(spec)

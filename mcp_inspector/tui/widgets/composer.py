@@ -235,6 +235,7 @@ class ComposerPanel(Widget):
                 self._empty = Static("Pick a tool on the left to build its arguments here.", id="composer-empty")
                 await self._form_pane.mount(self._empty)
             self._set_json_text("{}")
+            self._status("")  # "sent" was about another tool (another server's, after a switch)
             return
         empty, self._empty = self._empty, None
         if empty is not None:
