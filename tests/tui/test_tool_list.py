@@ -73,3 +73,25 @@ async def test_ten_thousand_tools_stay_fast():
         await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=5, what="the filter")
         assert time.perf_counter() - started < 10.0  # a regression guard, not a benchmark
         assert sorted(tools._ids) == ["tool_999", *[f"tool_999{d}" for d in range(10)]]
+
+
+@pytest.mark.anyio
+async def test_long_titles_keep_to_their_line_at_80_columns(server_everything, isolated_state):
+    """server-everything's 17 tools overflow the list at 80x24: its scrollbar must not make the
+    lines fitted to the wider list wrap ("Trigger Long Running" / "Operat…")."""
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    from app_helpers import live_app, wait_for_tools
+
+    app = live_app(ServerSpec("everything", server_everything), timeout=30.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.pause()
+        option_list = app.main.tool_list.option_list
+        assert option_list.show_vertical_scrollbar
+        for _ in range(3):  # every line of every tool, the list scrolled a page at a time
+            shown = ["".join(s.text for s in option_list.render_line(y)) for y in range(option_list.size.height)]
+            # each line of a tool starts in the marker column (a space, ~ or +): a wrapped one at 0
+            assert all(line[:1] in (" ", "~", "+", "-") for line in shown if line.strip()), shown
+            option_list.scroll_page_down(animate=False)
+            await pilot.pause()

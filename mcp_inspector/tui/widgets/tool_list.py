@@ -226,7 +226,12 @@ class ToolList(FilterListKeys, Vertical):
         option_list = self.option_list
         previous = self.highlighted_tool()
         keep = (previous or {}).get("name") or self.selected_name
-        width = max(12, (option_list.scrollable_content_region.width or self.size.width or 30) - 1)
+        # room for the vertical scrollbar even before it shows: a list that grows past the height gets
+        # one, and lines fitted to the wider list then wrapped ("Trigger Long Running / Operat…")
+        room = option_list.scrollable_content_region.width or self.size.width or 30
+        if not option_list.show_vertical_scrollbar:
+            room -= option_list.styles.scrollbar_size_vertical
+        width = max(12, room - 1)
         options: list[Option] = []
         self._ids = {}
         seen: set[str] = set()
