@@ -10,12 +10,24 @@ import time
 from typing import Callable
 
 
-async def wait_for(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
-    """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging."""
+async def wait_for(pilot, condition: Callable[[], object], timeout: float = 30.0, what: str = "condition") -> None:
+    """Pause the pilot until ``condition()`` is true; fail clearly instead of hanging.
+
+    A condition that queries a widget not mounted yet (``NoMatches``: a screen pushed but not
+    composed, on a loaded machine) is "not yet". The timeout is a bound for a broken app, not a
+    speed check: two xdist workers beside other jobs can take seconds for what takes milliseconds.
+    """
+    from textual.css.query import NoMatches
     from textual.pilot import WaitForScreenTimeout
 
+    def met() -> object:
+        try:
+            return condition()
+        except NoMatches:
+            return False
+
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not met():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         try:

@@ -160,7 +160,7 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
         asked = main.store.get(first.reply_seq)
         assert "⋯ input required" in log.format_entry(asked).plain and "⋯ input required" not in log.format_entry(reply).plain
         # the row ends with the logical call (it lingers, then goes)
-        await wait_for(pilot, lambda: not main.inflight.rows, what="the in-flight row to go", timeout=8)
+        await wait_for(pilot, lambda: not main.inflight.rows, what="the in-flight row to go")
 
 
 async def test_tool_list_refreshes_live_in_the_modern_era():
@@ -277,4 +277,4 @@ async def test_an_input_round_cancelled_in_the_modal_ends_the_call_and_its_row()
         if row is not None:
             await wait_for(pilot, lambda: row.finished_at is not None, what="the row to finish")
             assert "done" in str(row.query_one(".inflight-timing").render())
-        await wait_for(pilot, lambda: not main.inflight.rows, what="the row to go", timeout=8)
+        await wait_for(pilot, lambda: not main.inflight.rows, what="the row to go")

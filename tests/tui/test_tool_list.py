@@ -70,7 +70,7 @@ async def test_ten_thousand_tools_stay_fast():
         tools.option_list.focus()
         started = time.perf_counter()
         await pilot.press(*"tool_999")
-        await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=5, what="the filter")
+        await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=30, what="the filter")
         assert time.perf_counter() - started < 10.0  # a regression guard, not a benchmark
         assert sorted(tools._ids) == ["tool_999", *[f"tool_999{d}" for d in range(10)]]
 
