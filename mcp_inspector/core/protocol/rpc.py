@@ -24,6 +24,7 @@ from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailure
 from .json_text import loads_strict
 from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
+from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
 from .jsonrpc import Kind, classify, classify_message, id_key
 
 RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
@@ -50,7 +51,12 @@ class RpcConnection:
         self._by_token: dict[tuple[bool, Any], PendingRequest] = {}
         self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
         self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
-        self._incoming: dict[tuple[bool, Any], anyio.CancelScope] = {}
+        #: Server requests being answered (a handler runs), by id: ``server_requests`` lists them.
+        self._incoming: dict[tuple[bool, Any], IncomingRequest] = {}
+        #: Frames sent by hand that may get an answer naming no id (not JSON, a batch): an
+        #: error with ``"id": null`` is linked to the oldest (raw.py).
+        self._idless: list[IdlessFrame] = []
+        self._next_raw_id = 1  # "raw-N" ids offered for frames sent by hand (raw.fresh_id)
         #: Server requests being answered now (a person may be filling an elicitation form):
         #: while it is above 0, the timeouts of our own requests wait (see PendingRequest.wait).
         self.answering = 0
@@ -86,6 +92,20 @@ class RpcConnection:
     @property
     def pending(self) -> list[PendingRequest]:
         return list(self._pending.values())
+
+    @property
+    def server_requests(self) -> list[IncomingRequest]:
+        """The server's requests waiting for our answer (a person may be at the answering screen)."""
+        return list(self._incoming.values())
+
+    def withdraw(self, msg_id: Any) -> IncomingRequest | None:
+        """A server request answered some other way (a response sent by hand): its handler is
+        stopped, so it sends nothing, and it is no longer listed. None if no such request waits."""
+        incoming = self._incoming.pop(id_key(msg_id), None) if jsonrpc.valid_id(msg_id) else None
+        if incoming is not None:
+            incoming.withdrawn = True
+            incoming.scope.cancel()
+        return incoming
 
     def add_notification_listener(self, listener: NotificationListener) -> None:
         self._notification_listeners.append(listener)
@@ -158,45 +178,31 @@ class RpcConnection:
         return await self._send(data, Kind.NOTIFICATION, method=method)
 
     async def send_raw(self, data: bytes, timeout: float | None | str = "default") -> tuple[TrafficEntry, PendingRequest | None]:
-        """Send bytes as they are (for the raw composer and ``pipe``).
+        """Send bytes as they are (for ``pipe``; the raw frame screen uses ``raw.send_frame``,
+        which says more). A request gets a pending entry so its response is correlated (an id
+        in flight is refused: ``raw.IdInFlight``, a ValueError); anything else, even an invalid
+        frame on purpose, is recorded and sent."""
+        sent = await send_frame(self, data, timeout)
+        return sent.entry, sent.pending
 
-        A well-formed request gets a pending entry so its response is correlated;
-        anything else (even an invalid frame, on purpose) is recorded and sent.
-        """
-        info = classify(data)
-        if info.kind is Kind.REQUEST:
-            if id_key(info.id) in self._pending:
-                raise ValueError(f"a request with id {info.id!r} is already in flight")
-            params = info.message.get("params")
-            pending = PendingRequest(
-                self, info.id, info.method or "", params if isinstance(params, dict) else None,
-                self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]
-                False, None, None, None,
-            )
-            meta = params.get("_meta") if isinstance(params, dict) else None
-            token = meta.get("progressToken") if isinstance(meta, dict) else None
-            if jsonrpc.valid_id(token):
-                pending.progress_token = token
-            await self._send_tracked(pending, data)
-            assert pending.entry is not None
-            return pending.entry, pending
-        entry = await self._send(data, info.kind, method=info.method, msg_id=info.id, has_id=info.has_id, problem=info.problem, error_code=info.error_code)
-        return entry, None
-
-    async def _send_tracked(self, pending: PendingRequest, data: bytes) -> None:
-        self._check_open()
+    def _track(self, pending: PendingRequest) -> None:
+        """Register a request about to be sent, so its reply finds it."""
         key = id_key(pending.id)
         self._pending[key] = pending
         self._answered.pop(key, None)  # the id is in use again: its replies are not duplicates
         self._abandoned.pop(key, None)
         if pending.progress_token is not None:
             self._by_token[id_key(pending.progress_token)] = pending
+
+    async def _send_tracked(self, pending: PendingRequest, data: bytes, kind: Kind = Kind.REQUEST, problem: str | None = None) -> None:
+        self._check_open()
+        self._track(pending)
         # Recorded before the write is awaited: a reply may arrive while a large
         # request is still draining, and it must find the entry to link to.
-        pending.entry = self.store.append(Direction.OUT, Kind.REQUEST, data, method=pending.method, msg_id=pending.id, has_id=True,
-                                          meta=pending.entry_meta)
+        pending.entry = self.store.append(Direction.OUT, kind, data, method=pending.method, msg_id=pending.id, has_id=True,
+                                          problem=problem, meta=pending.entry_meta)
         try:
-            await self._transmit(pending.entry, data, Kind.REQUEST, pending.method, pending.transport_meta)
+            await self._transmit(pending.entry, data, kind, pending.method, pending.transport_meta)
         except BaseException:
             self._forget(pending)
             raise
@@ -260,13 +266,14 @@ class RpcConnection:
                 except ConnectionLost:
                     pass
 
-    def release(self, pending: PendingRequest, error: BaseException) -> None:
+    def release(self, pending: PendingRequest, error: BaseException, reason: str = "ended by the server") -> None:
         """End a request the server ended itself (``notifications/cancelled`` for a
-        long-lived ``subscriptions/listen``): resolved with ``error``, nothing sent."""
+        long-lived ``subscriptions/listen``), or that a frame sent by hand cancelled:
+        resolved with ``error``, nothing sent; a late reply is marked with ``reason``."""
         if pending.done:
             return
         self._forget(pending)
-        self._abandoned[id_key(pending.id)] = (pending.entry, "ended by the server")
+        self._abandoned[id_key(pending.id)] = (pending.entry, reason)
         while len(self._abandoned) > ABANDONED_MEMORY:
             self._abandoned.popitem(last=False)
         pending._resolve(error=error)
@@ -337,6 +344,12 @@ class RpcConnection:
                 request_entry = pending.entry
                 reply_to = request_entry.seq if request_entry is not None else None
                 latency_ms = (time.perf_counter() - pending.started) * 1000
+            elif kind is Kind.ERROR and info.id is None and self._idless:
+                idless = take_idless(self._idless)
+                if idless is not None:  # an error naming no id, after a frame sent by hand that had none
+                    request_entry = idless.entry
+                    reply_to = request_entry.seq
+                    latency_ms = (time.perf_counter() - idless.started) * 1000
             elif is_reply and key in self._answered:
                 first = self._answered[key]
                 problem = f"duplicate of #{first}: the request was already answered"
@@ -365,15 +378,22 @@ class RpcConnection:
         elif kind is Kind.REQUEST and not self.initialized and info.method != "ping":
             early = "sent before initialization (the client had not sent notifications/initialized)"
             problem = early if problem is None else f"{problem}; {early}"
-        elif kind is Kind.BATCH and self.protocol_version is not None and self.protocol_version >= BATCHES_REMOVED_IN:
-            removed = f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
-            problem = removed if problem is None else f"{problem}; {removed}"
+        elif kind is Kind.BATCH:
+            if self.protocol_version is not None and self.protocol_version >= BATCHES_REMOVED_IN:
+                removed = f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
+                problem = removed if problem is None else f"{problem}; {removed}"
+            request_entry = batch_request(self._pending, self._idless, info.message)
+            if request_entry is not None:  # a batch answering a batch we sent (by hand)
+                reply_to = request_entry.seq
+                latency_ms = (self.store.now() - request_entry.ts) * 1000
         entry = self.store.append(
             Direction.IN, kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id, problem=problem,
             error_code=info.error_code, reply_to=reply_to, latency_ms=latency_ms, late=late, meta=meta, ts=ts,
         )
         if request_entry is not None:
             request_entry.reply_seq = entry.seq
+        if pending is None and request_entry is not None and kind is Kind.ERROR:
+            end_idless_batch(self, request_entry, info.message, entry)
         if pending is not None:
             self._remember_answered(pending.id, entry.seq)
             pending.reply = entry
@@ -472,9 +492,9 @@ class RpcConnection:
             ))
         elif method == "notifications/cancelled" and isinstance(params, dict):
             request_id = params.get("requestId")
-            scope = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
-            if scope is not None:
-                scope.cancel()
+            incoming = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
+            if incoming is not None:
+                incoming.scope.cancel()
         for listener in self._notification_listeners:
             try:
                 listener(method, params if isinstance(params, dict) else None, entry)
@@ -497,7 +517,7 @@ class RpcConnection:
         else:
             scope = anyio.CancelScope()
             key = id_key(msg_id)
-            self._incoming[key] = scope
+            incoming = self._incoming[key] = IncomingRequest(msg_id, method, entry, scope, started)
             reply = None
             # The server waits for this answer before it can reply to what we asked, so the
             # time spent answering does not count against our requests' timeouts.
@@ -516,7 +536,8 @@ class RpcConnection:
             except Exception as exc:  # a handler bug must not kill the connection
                 reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR, f"{exc.__class__.__name__}: {exc}")
             finally:
-                self._incoming.pop(key, None)
+                if self._incoming.get(key) is incoming:
+                    del self._incoming[key]
                 self.answering -= 1
                 spent = time.perf_counter() - started
                 for pending, deadline in paused.values():
@@ -546,8 +567,8 @@ class RpcConnection:
             pending._resolve(error=error)
         self._pending.clear()
         self._by_token.clear()
-        for scope in self._incoming.values():
-            scope.cancel()
+        for incoming in self._incoming.values():
+            incoming.scope.cancel()
         for listener in self._close_listeners:
             try:
                 listener(event)
