@@ -78,6 +78,7 @@ class InspectorApp(App[int]):
         from .roots import RootsBook
 
         self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)
+        self.raw_history = None  # the frames sent by hand (screens/raw_frame.py), read when first needed
         self._quitting = False
 
     # -- setup -----------------------------------------------------------
@@ -338,6 +339,11 @@ class InspectorApp(App[int]):
         from .screens.replay_run import open_replay
 
         open_replay(self)
+
+    def action_raw_frame(self) -> None:
+        from .screens.raw_frame import open_raw_frame
+
+        open_raw_frame(self)
 
     def toggle_confirm_destructive(self) -> None:
         self.confirm_destructive = not self.confirm_destructive

@@ -52,6 +52,8 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
     KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
     KeySpec("replay", "ctrl+n", "replay", "re-run a recording against this server", "Replay", show=False),
+    # not a priority key: in a text field ctrl+e stays "end of line" (the palette opens it from anywhere)
+    KeySpec("raw-frame", "ctrl+e", "raw_frame", "send a JSON-RPC frame by hand", "Raw frame", show=False),
 ]
 
 VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}

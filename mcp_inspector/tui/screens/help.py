@@ -99,6 +99,8 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     from ..widgets.result_history import ResultHistoryScreen
     from ..widgets.views.traffic_log import TrafficLog, TrafficPanel
     from .answer.rules import SamplingRulesScreen
+    from .pick_list import PickList
+    from .raw_frame import RawFrameScreen
     from .replay_run import ReplayScreen
     from .roots_editor import RootsEditor, RootsList
     from .side_diff import SideDiffScreen
@@ -113,6 +115,7 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
               ("Tasks (9)", [TasksView.BINDINGS]),
               ("Auth (0)", [AuthView.BINDINGS]),
               ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
+              ("Raw frame (ctrl+e)", [RawFrameScreen.BINDINGS, PickList.BINDINGS]),
               ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS]),
               ("Diffs (traffic, F10, ctrl+n)",
                [diff_keys, ReplayScreen.BINDINGS, SideDiffScreen.BINDINGS])]

@@ -176,9 +176,9 @@ def _answering(app: Callable[[], Any], store: TrafficStore, rules_file: Path | N
         try:
             return await future
         except BaseException:
-            # the server cancelled or went away: take the question off the screen
-            if screen.is_attached and the_app.screen is screen:
-                the_app.pop_screen()
+            # the server cancelled, went away, or a response sent by hand answered: the question
+            # leaves the screen (at once, or when the screen over it closes)
+            screen.withdraw()
             raise
 
     async def elicit(params: dict | None, entry: TrafficEntry) -> dict:

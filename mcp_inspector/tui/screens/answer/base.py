@@ -128,6 +128,18 @@ class ServerRequestScreen(ModalScreen[Answer]):
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)
 
+    def withdraw(self) -> None:
+        """The request ended without this screen (the server cancelled it, or a response sent by
+        hand answered it): it leaves now if it is on top, else as soon as it comes back on top."""
+        self._done = True
+        self._withdrawn = True
+        if self.is_attached and self.app.screen is self:
+            self.app.pop_screen()
+
+    def on_screen_resume(self) -> None:
+        if getattr(self, "_withdrawn", False) and self.app.screen is self:
+            self.app.pop_screen()
+
     def _fit(self) -> None:
         """Give the scrolling part what the box has left once everything else is shown, so the
         buttons stay on screen whatever the terminal size (a container of height auto does not
