@@ -18,6 +18,7 @@ import json
 import time
 from typing import Any, Callable
 
+from rich.highlighter import JSONHighlighter
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -64,7 +65,7 @@ class RawFrameScreen(ModalScreen[None]):
     RawFrameScreen #raw-editor { height: 1fr; min-height: 8; }
     RawFrameScreen #raw-status { padding: 0 1; height: auto; max-height: 3; }
     RawFrameScreen #raw-status.-bad { color: $text-error; }
-    RawFrameScreen #raw-reply { height: 35%; min-height: 4; border: round $primary 50%; }
+    RawFrameScreen #raw-reply { height: 1fr; min-height: 4; border: round $primary 50%; }
     RawFrameScreen #raw-reply:focus { border: round $accent; }
     RawFrameScreen #raw-reply-text { padding: 0 1; }
     RawFrameScreen #raw-keys { padding: 0 1; height: auto; color: $text-muted; }
@@ -133,7 +134,7 @@ class RawFrameScreen(ModalScreen[None]):
             yield Static("", id="raw-status", markup=False)
             with VerticalScroll(id="raw-reply"):
                 yield Static("The reply shows here.", id="raw-reply-text", markup=False)
-            yield Static("ctrl+s send · ctrl+t templates · ctrl+↑/↓ history · ctrl+o list · ctrl+n as is · esc close",
+            yield Static("ctrl+s send · ctrl+t templates · ctrl+↑/↓/o history · ctrl+n as is · esc",
                          id="raw-keys", markup=False)
 
     def on_mount(self) -> None:
@@ -144,7 +145,7 @@ class RawFrameScreen(ModalScreen[None]):
         if self.history is not None and self.history.warning:
             notes.append(self.history.warning)
         if self.live() is None:
-            notes.append("Not connected: you can write a frame, it is sent once a server is connected (f7).")
+            notes.append("Not connected: a frame can be written here, not sent (f7 picks a server).")
         if notes:
             self._status(" ".join(notes), bad=True)
         self.query_one("#raw-editor", TextArea).focus()
@@ -329,7 +330,7 @@ class RawFrameScreen(ModalScreen[None]):
         if entry.problem:
             head.append(f" · ⚠ {clean(entry.problem)[:200]}")
         head.append("   (j in the traffic log jumps between them)\n", style="dim")
-        head.append(_pretty(entry.raw))
+        head.append_text(JSONHighlighter()(Text(_pretty(entry.raw))))
         self._reply_text(head)
 
     def _reply_text(self, text: Text) -> None:
