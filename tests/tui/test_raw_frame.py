@@ -247,3 +247,22 @@ async def test_the_key_is_in_the_help_and_the_palette():
     assert {b.id for b in groups["Raw frame (ctrl+e)"]} >= {"raw-frame.send", "raw-frame.templates", "raw-frame.older",
                                                             "raw-frame.newer", "raw-frame.history", "raw-frame.as-is",
                                                             "raw-frame.close"}
+
+
+async def test_over_streamable_http_the_screen_posts_the_frame_and_shows_the_reply(everything_http_url):
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    app = live_app(ServerSpec("everything", url=everything_http_url, transport="http"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, app)
+        assert text_of(screen, "raw-title").startswith("Raw frame → everything (http, ")
+        await template(pilot, app, "t")
+        reply = await send_and_wait_reply(pilot, screen, 1)
+        assert " response to #" in reply.splitlines()[0] and '"echo"' in reply
+        (sent,) = by_hand(app)
+        post = next(x for x in app.store.http_log.exchanges if x.rpc_id == "raw-1")
+        assert post.header("Mcp-Session-Id", response=False) == app.main.connection.live.transport.session_id
+        assert app.store.get(sent.reply_seq).meta["exchange"] == post.id
+        await template(pilot, app, "i")
+        reply = await send_and_wait_reply(pilot, screen, 2)
+        assert " error -32700 to #" in reply.splitlines()[0]
