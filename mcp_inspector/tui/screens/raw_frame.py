@@ -483,8 +483,8 @@ def _one_line(text: str, limit: int = 100) -> str:
 
 def open_raw_frame(app: Any) -> None:
     """ctrl+e / the palette: the raw frame screen for the server on the main screen."""
-    if isinstance(app.screen, RawFrameScreen):
-        return
+    if any(isinstance(screen, RawFrameScreen) for screen in app.screen_stack):
+        return  # open already (its pickers may be on top)
     main = app.main
     if main.read_only:
         app.notify("A recording is read-only: connect to a server to send frames (f7).", severity="warning")
