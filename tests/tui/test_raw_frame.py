@@ -86,6 +86,7 @@ async def test_a_ping_from_the_template_shows_its_pong_and_the_pair_is_linked_in
         log = app.main.query_one("#view-traffic").log_view
         await wait_for(pilot, lambda: log.move_cursor_to_seq(sent.seq), what="the frame in the traffic view")
         log.focus()
+        assert f"#{sent.seq} ✎ ping id='raw-1'" in log.format_entry(sent).plain  # marked as sent by hand
         await pilot.press("j")
         assert log.cursor_entry.seq == pong.seq
         await pilot.press("j")

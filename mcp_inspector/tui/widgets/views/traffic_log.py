@@ -179,6 +179,8 @@ class TrafficLog(StoreLinesView):
         rounds = mrtr_round(entry, self.store)
         if rounds is not None and kind is Kind.REQUEST:
             text.append("↳ ", style("notification"))
+        if entry.meta is not None and entry.meta.get("by_hand"):  # sent from the raw frame screen
+            text.append("✎ ", style("notification"))
         if entry.method:
             text.append(clean(entry.method), direction_style + style("method"))
             text.append(" ")
