@@ -11,7 +11,6 @@ import anyio
 import pytest
 
 from conftest import demo_server_command
-from http_fixtures import SDK_MODERN_SERVER  # noqa: F401  (the fixtures below come from the plugin)
 from mcp_inspector.core.protocol import raw_templates as templates
 from mcp_inspector.core.protocol.errors import RequestCancelled, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..protocol.json_text import loads_strict
-from .files import write_atomic
+from .files import set_aside, write_atomic
 
 FORMAT_VERSION = 1
 
@@ -78,19 +78,10 @@ class DraftStore:
                 raise ValueError("`drafts` is not an object of objects")
         except (ValueError, KeyError, TypeError) as exc:
             if report:
-                aside = self._set_aside()
-                kept = f" (kept as {aside})" if aside else ""
+                kept = set_aside(self.path)
                 self.warning = f"the drafts file {self.path} is corrupt ({exc}); starting with no drafts{kept}"
             return {}
         return drafts
-
-    def _set_aside(self) -> Path | None:
-        aside = self.path.with_name(self.path.name + ".corrupt")
-        try:
-            os.replace(self.path, aside)
-        except OSError:
-            return None
-        return aside
 
     def _write(self, server_key: str, tool_name: str, entry: dict[str, Any] | None) -> None:
         """Merge this one change into the file's current content and replace it atomically."""

@@ -74,3 +74,14 @@ def write_atomic(path: Path, data: bytes, *, prefix: str = ".tmp-") -> None:
         except OSError:
             pass
         raise
+
+
+def set_aside(path: Path) -> str:
+    """Move a corrupt state file out of the way (``NAME.corrupt`` beside it) so that a new one
+    can be started; returns " (kept as ...)" for the message, or "" when it could not be moved."""
+    aside = path.with_name(path.name + ".corrupt")
+    try:
+        os.replace(path, aside)
+    except OSError:
+        return ""
+    return f" (kept as {aside})"

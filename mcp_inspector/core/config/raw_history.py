@@ -10,7 +10,6 @@ read. A corrupt file never stops the app: it is set aside and ``warning`` says s
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 
 from ..protocol.json_text import loads_strict
 from .drafts import state_dir
-from .files import FileReadError, read_bounded, write_atomic
+from .files import FileReadError, read_bounded, set_aside, write_atomic
 
 FORMAT_VERSION = 1
 PER_SERVER = 50
@@ -79,19 +78,10 @@ class RawHistory:
                      for key, frames in servers.items() if isinstance(frames, list)}
         except (ValueError, KeyError, TypeError) as exc:
             if report:
-                aside = self._set_aside()
-                kept = f" (kept as {aside})" if aside else ""
+                kept = set_aside(self.path)
                 self.warning = f"the raw frame history {self.path} is corrupt ({exc}); starting with none{kept}"
             return {}
         return clean
-
-    def _set_aside(self) -> Path | None:
-        aside = self.path.with_name(self.path.name + ".corrupt")
-        try:
-            os.replace(self.path, aside)
-        except OSError:
-            return None
-        return aside
 
     def _write(self, server_key: str, frame: dict[str, Any]) -> None:
         on_disk = self._read()
