@@ -216,3 +216,16 @@ async def test_in_the_2026_era_a_request_by_hand_carries_the_sessions_meta(sdk_m
             assert any(tool["name"] == "echo" for tool in result["tools"])
             answer, _ = await send_text(session, '{"jsonrpc":"2.0","id":7,"result":{}}')
             assert answer.notes == ["2026-07-28 servers send no requests: no request waits for this response (sent anyway)"]
+
+
+async def test_over_legacy_http_sse_a_frame_by_hand_is_posted_to_the_endpoint(everything_sse_url):
+    session = await http_session(everything_sse_url)
+    with anyio.fail_after(30):
+        async with session:
+            await session.initialize()
+            assert session.transport.kind == "sse"
+            sent, _ = await send_text(session, templates.request("raw-1", "tools/list", {}))
+            result = await sent.pending.wait()
+            assert any(tool["name"] == "echo" for tool in result["tools"])
+            reply = await reply_to(session.store, sent.entry)
+            assert reply.reply_to == sent.entry.seq and reply.latency_ms is not None
