@@ -26,6 +26,9 @@ class InspectorCommands(Provider):
         extra = getattr(app, "extra_commands", None)
         if callable(extra):
             commands.extend(extra())
+        own = getattr(self.screen, "palette_commands", None)  # a screen's own actions (the raw frame screen)
+        if callable(own):
+            commands.extend(own())
         return commands
 
     async def discover(self) -> Hits:

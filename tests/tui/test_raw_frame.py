@@ -121,11 +121,11 @@ async def test_a_typed_method_gets_minus_32601_and_invalid_json_the_parse_error_
 
 async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot_be_reused():
     calls: list = []
-    app = live_app()
+    app = live_app(timeout=600.0)  # the call must stay in flight however slow a loaded machine types
     async with app.run_test(size=SIZE, message_hook=lambda m: calls.append(m) if isinstance(m, (CallFinished, CallFailed)) else None) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "long_running_task")
-        await app.main.composer.set_arguments({"duration_seconds": 60, "steps": 60})
+        await app.main.composer.set_arguments({"duration_seconds": 600, "steps": 600})
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         conn = app.main.connection.live.connection
@@ -135,7 +135,11 @@ async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot
         # the id rule: a request reusing the call's id is refused, a fresh one is offered
         await pilot.press(*json.dumps({"jsonrpc": "2.0", "id": call.id, "method": "ping"}))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "already in flight" in text_of(screen, "raw-status"), what="the refusal")
+        try:
+            await wait_for(pilot, lambda: "already in flight" in text_of(screen, "raw-status"), timeout=30, what="the refusal")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: status {text_of(screen, 'raw-status')!r}, text {screen.editor.text!r}, "
+                                 f"in flight {[(p.id, p.method) for p in conn.pending]}") from None
         assert text_of(screen, "raw-status") == (f"Not sent: a request with id {call.id} is already in flight "
                                                  f'(tools/call, #{call.entry.seq}): use another id, e.g. "raw-1"')
         await template(pilot, app, "c")
@@ -267,3 +271,27 @@ async def test_over_streamable_http_the_screen_posts_the_frame_and_shows_the_rep
         await template(pilot, app, "i")
         reply = await send_and_wait_reply(pilot, screen, 2)
         assert " error -32700 to #" in reply.splitlines()[0]
+
+
+async def test_the_screens_actions_are_in_the_palette_opened_over_it():
+    from textual.command import CommandPalette
+
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot, app)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*"raw frame: templates")
+
+        def first_hit() -> bool:
+            options = app.screen.query_one("CommandList")
+            return options.option_count > 0 and "raw frame: templates" in str(options.get_option_at_index(0).prompt)
+
+        await wait_for(pilot, first_hit, what="the entry")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickList), what="the templates, from the palette")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="back")
+        titles = {title: help_text for title, _, help_text in screen.palette_commands()}
+        assert titles["raw frame: send the frame"] == "key: ctrl+s"
+        assert titles["raw frame: history: the frame sent before"] == "key: ctrl+up"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from functools import partial
 from typing import Any, Callable
 
 from rich.highlighter import JSONHighlighter
@@ -35,6 +36,7 @@ from ...core.protocol.json_text import JsonTextError, parse_frame
 from ...core.protocol.jsonrpc import Kind
 from ...core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, fresh_id, prepare, send_frame
 from ...core.traffic.entry import Direction, TrafficEntry
+from ..keymap import display_key
 from ..traffic_text import clean
 from ..widgets.json_text import json_code_editor
 from .pick_list import PickList
@@ -42,6 +44,9 @@ from .pick_list import PickList
 REPLY_SHOWN_CHARS = 20_000  # of a reply's pretty JSON (the traffic log has all of it)
 MODERN_NOTE = ("2026-07-28: no session and no initialize; a request carries its own _meta (the templates add "
                "it); servers send no requests, so there is nothing to answer; ping and logging/setLevel are gone.")
+PALETTE = [("send the frame", "send"), ("templates", "templates"), ("history: the frame sent before", "history(-1)"),
+           ("history: the frame sent after", "history(1)"), ("history: list the frames sent", "history_list"),
+           ("send as is (on/off)", "toggle_as_is"), ("close the screen", "close")]
 TEMPLATE_CHOICES = [
     ("p", "ping", "ping"),
     ("t", "tools/list", "tools/list"),
@@ -253,6 +258,7 @@ class RawFrameScreen(ModalScreen[None]):
         sent = message.sent
         entry = sent.entry
         self.watching = entry.seq
+        self.query_one("#raw-title", Static).update(Text(self._title()))  # the server may have been reconnected
         self._recall = None
         self._frames = self.history.frames(self.server_key) if self.history is not None and self.server_key else self._frames
         lines = [f"Sent #{entry.seq}: {self._what(sent)}."]
@@ -465,6 +471,14 @@ class RawFrameScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def palette_commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        """This screen's actions in the command palette (opened over it), with their keys."""
+        keymap = getattr(self.app, "keymap", {}) or {}
+        keys = {binding.action: binding for binding in self.BINDINGS if isinstance(binding, Binding)}
+        return [(f"raw frame: {title}", partial(self.run_action, action),
+                 f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}")
+                for title, action in PALETTE]
 
 
 def _pretty(raw: bytes) -> str:
