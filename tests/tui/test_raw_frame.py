@@ -61,6 +61,14 @@ async def send_and_wait_reply(pilot, screen: RawFrameScreen, count: int) -> str:
     return text_of(screen, "raw-reply-text")
 
 
+async def paste(pilot, screen: RawFrameScreen, text: str) -> None:
+    """A terminal paste into the editor (typing long JSON key by key is slow on a loaded machine)."""
+    from textual.events import Paste
+
+    screen.app.post_message(Paste(text))  # as the terminal driver does: the app hands it to the focused editor
+    await wait_for(pilot, lambda: text in screen.editor.text, what="the pasted text")
+
+
 async def select_all_and_type(pilot, text: str) -> None:
     await pilot.press("f7")  # the editor's "select all"
     await pilot.press(*text)
@@ -97,7 +105,7 @@ async def test_a_typed_method_gets_minus_32601_and_invalid_json_the_parse_error_
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot, app)
-        await pilot.press(*'{"jsonrpc": "2.0", "id": "mine", "method": "no/such/method"}')
+        await paste(pilot, screen, '{"jsonrpc": "2.0", "id": "mine", "method": "no/such/method"}')
         assert text_of(screen, "raw-kind") == 'request no/such/method (id "mine")'
         reply = await send_and_wait_reply(pilot, screen, 1)
         assert reply.splitlines()[0].startswith(f"#{by_hand(app)[0].reply_seq} error -32601 to #")
@@ -133,7 +141,7 @@ async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot
         call = next(p for p in conn.pending if p.method == "tools/call")
         screen = await open_screen(pilot, app)
         # the id rule: a request reusing the call's id is refused, a fresh one is offered
-        await pilot.press(*json.dumps({"jsonrpc": "2.0", "id": call.id, "method": "ping"}))
+        await paste(pilot, screen, json.dumps({"jsonrpc": "2.0", "id": call.id, "method": "ping"}))
         await pilot.press("ctrl+s")
         try:
             await wait_for(pilot, lambda: "already in flight" in text_of(screen, "raw-status"), timeout=30, what="the refusal")
