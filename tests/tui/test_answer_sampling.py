@@ -21,13 +21,13 @@ from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.sampling import SamplingScreen
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 MODERN = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "modern_raw_server.py")]
 SMALL = (80, 24)
-CALL_TIMEOUT = 120.0  # the legacy tools/call's own timeout runs while the modal waits
+CALL_TIMEOUT = 600.0  # a bound: the legacy tools/call waits while the modal is typed into, and so does the demo (--client-timeout 600); on a loaded machine typing the reply took over 60 s
 
 
 def collect(into: list):
@@ -47,7 +47,7 @@ async def ask(pilot, app, tool: str = "ask_the_client", arguments: dict | None =
     await app.main.composer.set_arguments({"kind": "sampling"} if arguments is None else arguments)
     app.main.tool_list.option_list.focus()
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), what="the sampling modal", timeout=15)
+    await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), what="the sampling modal")
     screen = app.screen
     await wait_for(pilot, lambda: app.focused is screen.query_one("#sampling-reply"), what="the focus in the reply")
     return screen
@@ -64,7 +64,7 @@ def visible(screen, widget) -> bool:
 
 async def test_the_request_by_role_and_a_multi_line_reply_with_model_and_stop_reason():
     done: list = []
-    app = live_app(timeout=CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await ask(pilot, app)
         assert isinstance(screen, ServerRequestScreen) and screen.kind == "sampling"
@@ -90,7 +90,7 @@ async def test_the_request_by_role_and_a_multi_line_reply_with_model_and_stop_re
 
 async def test_decline_is_a_json_rpc_error():
     done: list = []
-    app = live_app(timeout=CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         await ask(pilot, app)
         await pilot.press(*"typed, then declined", "ctrl+r")
@@ -101,7 +101,7 @@ async def test_decline_is_a_json_rpc_error():
 
 async def test_always_answer_like_this_saves_a_rule_that_answers_the_next_request(tmp_path):
     done: list = []
-    app = live_app(timeout=CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await ask(pilot, app)
         await pilot.press(*"A canned haiku")
@@ -158,7 +158,7 @@ async def test_a_tool_use_reply_for_an_offered_tool_in_an_mrtr_round():
 
 async def test_at_80x24_the_reply_and_the_buttons_stay_on_screen():
     done: list = []
-    app = live_app(timeout=CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=CALL_TIMEOUT)
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await ask(pilot, app)
         await pilot.pause(0.2)

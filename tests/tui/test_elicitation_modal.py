@@ -24,7 +24,7 @@ from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.elicitation_form import ElicitationForm
 
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
+from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 from traffic_apps import ThemedApp
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +35,7 @@ SDK_MODERN = [sys.executable, str(SERVERS / "sdk_modern_server.py")]
 SMALL = (80, 24)
 # The legacy tools/call's own timeout keeps running while its elicitation is answered: room
 # for a slow, busy machine (the default of the test app, 20 s, is not always enough)
-LEGACY_CALL_TIMEOUT = 120.0
+LEGACY_CALL_TIMEOUT = 600.0  # a bound: the call waits while the modal is answered, and so does the demo (--client-timeout 600)
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +72,7 @@ async def open_modal(pilot, app, tool: str, arguments: dict | None = None) -> Se
         await app.main.composer.set_arguments(arguments)
     app.main.tool_list.option_list.focus()
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the elicitation modal", timeout=15)
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the elicitation modal")
     screen = app.screen
     await wait_for(pilot, lambda: screen.form is None or screen.form.body.is_mounted, what="the form")
     await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus in the modal")
@@ -100,7 +100,7 @@ def visible(screen, widget) -> bool:
 
 async def test_legacy_form_filled_by_keyboard_and_accepted():
     done: list = []
-    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         assert screen.kind == "form" and screen.context is None  # a legacy request: no input round
@@ -125,7 +125,7 @@ async def test_legacy_form_filled_by_keyboard_and_accepted():
 
 async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
     done: list = []
-    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.press("tab", *"200")  # no name, and an age over the maximum of 150
@@ -147,7 +147,7 @@ async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
 
 async def test_legacy_decline_and_cancel():
     done: list = []
-    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SIZE, message_hook=collect(done)) as pilot:
         await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.press(*"typed but declined", "ctrl+r")
@@ -166,7 +166,7 @@ async def test_legacy_decline_and_cancel():
 
 async def test_legacy_at_80x24_the_buttons_stay_on_screen():
     done: list = []
-    app = live_app(timeout=LEGACY_CALL_TIMEOUT)
+    app = live_app(demo_spec("--client-timeout", "600"), timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.pause(0.2)
@@ -286,7 +286,7 @@ async def test_modern_sdk_server_ask_user_by_keyboard():
         screen = await open_modal(pilot, app, "ask_user")
         assert screen.kind == "form" and "What is your name?" in str(screen.query_one("#elicitation-message").render())
         await pilot.press(*"Ada", "ctrl+s")
-        await wait_for(pilot, lambda: done, what="the call", timeout=15)
+        await wait_for(pilot, lambda: done, what="the call")
         assert text_of(done[0].outcome) == "Hello, Ada!"
         answers = [a for m in (json.loads(e.raw) for e in app.store if e.direction is Direction.OUT and e.method == "tools/call")
                    for a in (m["params"].get("inputResponses") or {}).values()]
