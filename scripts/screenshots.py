@@ -35,8 +35,8 @@ from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
 from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
-LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "notifications", "console",
-               "connect", "help", "prompts", "resources", "resources-template", "task-running", "tasks")
+LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "traffic-query",
+               "notifications", "console", "raw-frame", "connect", "help", "prompts", "resources", "resources-template", "task-running", "tasks")
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 AUTH_SHOTS = ("auth", "auth-metadata")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
@@ -64,6 +64,45 @@ async def take(pilot, out: Path, name: str) -> None:
     path = out / f"{name}.svg"
     path.write_text(pilot.app.export_screenshot(title=f"mcp-inspector: {name}"), encoding="utf-8")
     print(f"wrote {path}")
+
+
+QUERY_KEYS = {" ": "space", ".": "full_stop", '"': "quotation_mark", "(": "left_parenthesis", ")": "right_parenthesis",
+              "=": "equals_sign", "|": "vertical_line", "[": "left_square_bracket", "]": "right_square_bracket"}
+
+
+async def traffic_query_shot(pilot, out: Path, log) -> None:
+    """The Traffic view filtered by a jq query, the selected frame's outputs under the log."""
+    await pilot.press("vertical_line")
+    await pilot.press(*[QUERY_KEYS.get(c, c) for c in 'select(.method == "notifications/message") | .params.data'])
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq,
+                   what="the query over the log")
+    await pilot.pause(0.3)
+    await take(pilot, out, "traffic-query")
+    await pilot.press("x")
+    await wait_for(pilot, lambda: log.query_run is None, what="the cleared query")
+
+
+async def raw_frame_shot(pilot, out: Path, app) -> None:
+    """A ping sent by hand from the raw frame screen, its reply under the editor."""
+    from mcp_inspector.tui.screens.pick_list import PickList
+    from mcp_inspector.tui.screens.raw_frame import RawFrameScreen
+
+    app.main.tool_list.option_list.focus()
+    await pilot.press("ctrl+e")
+    await wait_for(pilot, lambda: isinstance(app.screen, RawFrameScreen), what="the raw frame screen")
+    screen = app.screen
+    await pilot.press("ctrl+t")
+    await wait_for(pilot, lambda: isinstance(app.screen, PickList), what="the templates")
+    await pilot.press("p")
+    await wait_for(pilot, lambda: app.screen is screen, what="the ping template")
+    await pilot.press("ctrl+s")
+    sent = lambda: [e for e in app.store if isinstance(e.meta, dict) and e.meta.get("by_hand")]
+    await wait_for(pilot, lambda: bool(sent()) and sent()[-1].reply_seq is not None, what="the reply")
+    await pilot.pause(0.3)
+    await take(pilot, out, "raw-frame")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen is app.main, what="the main screen")
 
 
 async def prompts_shot(pilot, out: Path) -> None:
@@ -180,12 +219,14 @@ async def run(out: Path) -> None:
         await pilot.press("enter")
         await take(pilot, out, "traffic-detail")
         await pilot.press("escape")
+        await traffic_query_shot(pilot, out, log)
 
         await pilot.press("3")
         await take(pilot, out, "notifications")
         await pilot.press("4")
         await take(pilot, out, "console")
         await pilot.press("1")
+        await raw_frame_shot(pilot, out, app)
         await pilot.press("f7")
         await pilot.pause(0.5)
         await take(pilot, out, "connect")
