@@ -191,8 +191,8 @@ class QuerySandbox:
     def close(self) -> None:
         """Stop the child for good (from any thread): a request waiting on it, and any later one,
         raises QueryStopped."""
+        self._closed_by = "closed"  # first: a _start racing this sees it once its child is set
         process = self._process
-        self._closed_by = "closed"
         if process is not None and process.poll() is None:
             process.kill()
 
@@ -210,9 +210,14 @@ class QuerySandbox:
         if process is not None and process.poll() is None:
             return process
         self._reap()
+        if self._closed_by == "closed":  # closed after the caller looked (close() takes no lock)
+            raise QueryStopped("the query was stopped")
         # -E -s: none of this environment's PYTHON* settings; env={}: jq's $ENV shows nothing of ours
         self._process = subprocess.Popen([sys.executable, "-E", "-s", str(CHILD)], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, close_fds=True)
+        if self._closed_by == "closed":  # close() ran while it started and may have missed it
+            self._reap()
+            raise QueryStopped("the query was stopped")
         return self._process
 
     def _reap(self) -> None:
