@@ -22,71 +22,36 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.replay.plan import ANSWERED_METHODS, Plan, PlanError, read_plan
 from ...core.replay.run import EQUAL, NO_RESPONSE, UNCHECKED, RecordedAnswers, ReplayReport, StepOutcome, replay
 from ..widgets.files import output_dir
 from ..widgets.side_diff import pretty
+from .path_prompt import PathPromptScreen, typed_path
 from .side_diff import SideDiffScreen
 
 MARKS = {EQUAL: ("✓", "green"), UNCHECKED: ("?", "yellow"), NO_RESPONSE: ("✗", "red")}
 
 
-class OpenRecordingScreen(ModalScreen[Path | None]):
+class OpenRecordingScreen(PathPromptScreen):
     """Which recording: a path (a session file or a hand-written JSONL); enter opens, escape cancels."""
 
-    DEFAULT_CSS = """
-    OpenRecordingScreen { align: center middle; }
-    OpenRecordingScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
-    OpenRecordingScreen #open-recording-title { text-style: bold; }
-    OpenRecordingScreen #open-recording-path { margin: 1 0 0 0; }
-    OpenRecordingScreen #open-recording-problem { color: $text-warning; height: auto; }
-    OpenRecordingScreen #open-recording-hint { color: $text-muted; }
-    """
+    ID_PREFIX = "open-recording"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="open-recording.cancel")]
 
     def __init__(self, suggestion: str) -> None:
-        super().__init__()
-        self.suggestion = suggestion
+        super().__init__("Replay a recording against this server", suggestion,
+                         "a --record session file, or JSONL of requests · enter: replay · escape: cancel")
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("Replay a recording against this server", id="open-recording-title")
-            yield Input(self.suggestion, id="open-recording-path", select_on_focus=False)
-            yield Static("", id="open-recording-problem", markup=False)
-            yield Static("a --record session file, or JSONL of requests · enter: replay · escape: cancel",
-                         id="open-recording-hint")
-
-    def on_mount(self) -> None:
-        field = self.query_one("#open-recording-path", Input)
-        field.focus()
-        field.cursor_position = len(field.value)
-
-    @on(Input.Changed, "#open-recording-path")
-    def _changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.query_one("#open-recording-problem", Static).update("")
-
-    @on(Input.Submitted, "#open-recording-path")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        text = event.value.strip()
-        if not text:
-            self.query_one("#open-recording-problem", Static).update("Type the path of a recording.")
-            return
-        path = Path(os.path.expanduser(text))
-        if not path.is_absolute():
-            path = output_dir() / path
+    def check(self, text: str) -> tuple[Path | None, str]:
+        path = typed_path(text)
+        if path is None:
+            return None, "Type the path of a recording."
         if not path.is_file():
-            problem = f"{path} is not a file." if path.exists() else f"There is no file {path}."
-            self.query_one("#open-recording-problem", Static).update(problem)
-            return
-        self.dismiss(path)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+            return None, f"{path} is not a file." if path.exists() else f"There is no file {path}."
+        return path, ""
 
 
 def outcome_line(outcome: StepOutcome) -> Text:

@@ -14,15 +14,11 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Input, Static
 
 from ..widgets.files import human_size, output_dir
+from .path_prompt import PathPromptScreen, typed_path
 
 
 def free_name(directory: Path, stem: str, suffix: str) -> Path:
@@ -37,12 +33,9 @@ def free_name(directory: Path, stem: str, suffix: str) -> Path:
 
 def check_target(text: str, create_parent: bool = False) -> tuple[Path | None, str | None]:
     """The path typed, or why it cannot be written to (``create_parent``: the writer makes missing folders)."""
-    text = text.strip()
-    if not text:
+    path = typed_path(text)
+    if path is None:
         return None, "Type a file name."
-    path = Path(os.path.expanduser(text))
-    if not path.is_absolute():
-        path = output_dir() / path
     if path.is_dir():
         return None, f"{path} is a folder: add a file name."
     parent = path.parent
@@ -55,66 +48,29 @@ def check_target(text: str, create_parent: bool = False) -> tuple[Path | None, s
     return path, None
 
 
-class SaveAsScreen(ModalScreen[Path | None]):
+class SaveAsScreen(PathPromptScreen):
     """Where to save: enter saves, escape cancels; an existing file needs a second enter."""
 
-    DEFAULT_CSS = """
-    SaveAsScreen { align: center middle; }
-    SaveAsScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
-    SaveAsScreen #save-as-title { text-style: bold; }
-    SaveAsScreen #save-as-path { margin: 1 0 0 0; }
-    SaveAsScreen #save-as-problem { color: $text-warning; height: auto; }
-    SaveAsScreen #save-as-hint { color: $text-muted; }
-    """
+    ID_PREFIX = "save-as"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="save-as.cancel")]
 
     def __init__(self, suggestion: Path, what: str = "the result", create_parent: bool = False) -> None:
-        super().__init__()
+        super().__init__(f"Save {what} as", str(suggestion), "enter: save · escape: cancel")
         self.create_parent = create_parent
-        self.suggestion = suggestion
         self.what = what
         self._confirmed_overwrite: Path | None = None
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(f"Save {self.what} as", id="save-as-title", markup=False)
-            yield Input(str(self.suggestion), id="save-as-path", select_on_focus=False)
-            yield Static("", id="save-as-problem", markup=False)
-            yield Static("enter: save · escape: cancel", id="save-as-hint")
-
-    def on_mount(self) -> None:
-        field = self.query_one("#save-as-path", Input)
-        field.focus()
-        field.cursor_position = len(field.value)
-
-    @property
-    def path_input(self) -> Input:
-        return self.query_one("#save-as-path", Input)
-
-    def _problem(self, text: str) -> None:
-        self.query_one("#save-as-problem", Static).update(text)
-
-    @on(Input.Changed, "#save-as-path")
-    def _changed(self, event: Input.Changed) -> None:
-        event.stop()
+    def edited(self) -> None:
         self._confirmed_overwrite = None
-        self._problem("")
 
-    @on(Input.Submitted, "#save-as-path")
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        path, problem = check_target(event.value, self.create_parent)
+    def check(self, text: str) -> tuple[Path | None, str]:
+        path, problem = check_target(text, self.create_parent)
         if path is None:
-            self._problem(problem or "")
-            return
+            return None, problem or ""
         if path.exists() and self._confirmed_overwrite != path:
             self._confirmed_overwrite = path
-            self._problem(f"{path} exists ({human_size(path.stat().st_size)}): enter again replaces it, escape cancels.")
-            return
-        self.dismiss(path)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+            return None, f"{path} exists ({human_size(path.stat().st_size)}): enter again replaces it, escape cancels."
+        return path, ""
 
 
 def ask_path(widget: Widget, suggestion: Path, what: str, chosen: Callable[[Path], None],
