@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.markup import escape
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
@@ -40,6 +39,8 @@ from ....core.schema.validation import Issue, json_path
 from ..json_text import use_safe_json
 from .base import EditorChanged, FormInput, FormTextArea
 from .composites import EntriesField, ListField, NestedField, VariantField
+from .labels import field_label, object_title, type_hint
+from .list_editor import ListEditor
 
 UNSET_PROMPT = "(not set)"
 EMPTY_KEY = "ctrl+n"
@@ -51,153 +52,6 @@ _FORMAT_HINTS = {
     "date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ", "time": "hh:mm:ssZ", "email": "name@example.com",
     "uri": "https://…", "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
 }
-
-
-def field_label(spec: FieldSpec) -> Text:
-    """``Title *  name  type · constraints`` — what the field is and what it accepts."""
-    text = Text(spec.label, style="bold")
-    if spec.required:
-        text.append(" *", style="bold red")
-    if spec.title and spec.name and spec.title != spec.name:
-        text.append(f"  {spec.name}", style="dim")
-    hint = type_hint(spec)
-    if hint:
-        text.append(f"  {hint}", style="dim italic")
-    if spec.deprecated:
-        text.append("  deprecated", style="italic yellow")
-    return text
-
-
-def object_title(spec: FieldSpec) -> str:
-    """An object or tuple field's heading (markup): its property name, then its title if it says more.
-
-    The title alone is not enough: fields reaching one ``$ref`` model all carry the model's title
-    (``origin`` and ``dest`` would both read "Place").
-    """
-    named = spec.name and not spec.name.isdigit()  # tuple positions are named "0", "1"...
-    title = escape(spec.name if named else spec.label) + (" *" if spec.required else "")
-    if named and spec.title and _plain(spec.title) != _plain(spec.name):
-        title += f"  [dim]{escape(spec.title)}[/dim]"
-    return title + ("  (tuple)" if spec.kind == "tuple" else "")
-
-
-def _plain(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())
-
-
-def type_hint(spec: FieldSpec) -> str:
-    if spec.kind == "array" and spec.item is not None:
-        kind = "choose any" if spec.item.kind == "enum" else f"list of {spec.item.kind}"
-    elif spec.kind in ("object", "enum", "variant", "nested", "list", "tuple"):
-        kind = {"variant": "one of", "list": "list", "tuple": "tuple"}.get(spec.kind, "")
-    else:
-        kind = spec.kind
-    parts = [kind, *spec.hints]
-    if spec.nullable:
-        parts.append("nullable")
-    return " · ".join(p for p in parts if p)
-
-
-class ListEditor(Vertical):
-    """An editable list of primitive items: one input per item, add, remove and reorder."""
-
-    DEFAULT_CSS = """
-    ListEditor { height: auto; }
-    ListEditor .list-row { height: auto; }
-    ListEditor .list-row Input { width: 1fr; }
-    ListEditor .list-row Button { min-width: 3; width: 3; }
-    ListEditor .list-add { width: auto; min-width: 10; }
-    """
-
-    class Changed(Message):
-        def __init__(self, editor: "ListEditor") -> None:
-            super().__init__()
-            self.editor = editor
-
-        @property
-        def control(self) -> "ListEditor":
-            return self.editor
-
-    def __init__(self, item: FieldSpec, items: list[Any], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.item = item
-        self.items = list(items)
-
-    def compose(self) -> ComposeResult:
-        for index, value in enumerate(self.items):
-            yield self._row(index, value)
-        yield Button("+ add item", classes="list-add", compact=True)
-
-    def _row(self, index: int, value: Any) -> Horizontal:
-        if self.item.kind == "boolean":
-            editor: Widget = Switch(value=bool(value))
-        else:
-            kind = {"integer": "integer", "number": "number"}.get(self.item.kind, "text")
-            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=f"item {index + 1}", compact=True)
-        buttons = [editor]
-        for label, cls, tip in (("↑", "list-up", "move up"), ("↓", "list-down", "move down"), ("✕", "list-remove", "remove this item")):
-            button = Button(label, classes=cls, compact=True, tooltip=tip)
-            button.item_index = index  # type: ignore[attr-defined]
-            buttons.append(button)
-        editor.item_index = index  # type: ignore[attr-defined]
-        return Horizontal(*buttons, classes="list-row")
-
-    async def set_items(self, items: list[Any]) -> None:
-        self.items = list(items)
-        await self._rebuild()
-
-    async def _rebuild(self, focus_index: int | None = None) -> None:
-        await self.query(".list-row").remove()
-        rows = [self._row(i, v) for i, v in enumerate(self.items)]
-        if rows:
-            await self.mount_all(rows, before=self.query_one(".list-add"))
-        if focus_index is not None and 0 <= focus_index < len(rows):
-            rows[focus_index].children[0].focus()
-
-    @on(Button.Pressed, ".list-add")
-    async def _add(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.items.append(False if self.item.kind == "boolean" else "")
-        await self._rebuild(focus_index=len(self.items) - 1)
-        self.post_message(self.Changed(self))
-
-    @on(Button.Pressed, ".list-remove, .list-up, .list-down")
-    async def _row_button(self, event: Button.Pressed) -> None:
-        event.stop()
-        index = getattr(event.button, "item_index", None)
-        if index is None or index >= len(self.items):
-            return
-        if event.button.has_class("list-remove"):
-            del self.items[index]
-            focus = None
-        else:
-            other = index - 1 if event.button.has_class("list-up") else index + 1
-            if not 0 <= other < len(self.items):
-                return
-            self.items[index], self.items[other] = self.items[other], self.items[index]
-            focus = other
-        await self._rebuild(focus_index=focus)
-        self.post_message(self.Changed(self))
-
-    @on(Input.Changed)
-    def _typed(self, event: Input.Changed) -> None:
-        index = getattr(event.input, "item_index", None)
-        if index is None or event.input.parent is None or event.input.parent.parent is not self:
-            return
-        event.stop()
-        if index < len(self.items) and self.items[index] != event.value:
-            self.items[index] = event.value
-            self.post_message(self.Changed(self))
-
-    @on(Switch.Changed)
-    def _switched(self, event: Switch.Changed) -> None:
-        index = getattr(event.switch, "item_index", None)
-        if index is None or event.switch.parent is None or event.switch.parent.parent is not self:
-            return
-        event.stop()
-        if index < len(self.items) and self.items[index] != event.value:
-            self.items[index] = event.value
-            self.post_message(self.Changed(self))
 
 
 class LazySection(Vertical):
