@@ -46,10 +46,22 @@ class TaskRecord:
 
 def poll_interval(task: dict[str, Any], modern: bool) -> float:
     """Seconds until the next poll: the task's suggestion clamped to [0.1, 30], else 1."""
-    value = task.get("pollIntervalMs" if modern else "pollInterval")
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+    seconds = ms_to_seconds(task.get("pollIntervalMs" if modern else "pollInterval"))
+    if seconds is None or seconds != seconds:  # absent, not a number, NaN
         return DEFAULT_POLL
-    return min(MAX_POLL, max(MIN_POLL, value / 1000))
+    return min(MAX_POLL, max(MIN_POLL, seconds))
+
+
+def ms_to_seconds(value: Any) -> float | None:
+    """Milliseconds a server sent (``ttl``, ``pollInterval``...) as seconds; None when not a
+    number. An integer too big for a float (a 400-digit one) is an infinity, not an
+    OverflowError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return value / 1000
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
 
 
 def check_task(task: Any, where: str, expected_id: str | None = None) -> dict[str, Any]:

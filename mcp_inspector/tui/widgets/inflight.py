@@ -29,6 +29,7 @@ from textual.widgets import Button, ProgressBar, Static
 
 from ...core.protocol.errors import RequestCancelled, RequestTimeout
 from ...core.protocol.rpc import PendingRequest
+from ...core.session.task_model import ms_to_seconds
 from ...core.traffic.entry import Direction, TrafficEntry
 from .shown_timer import ShownTimer
 
@@ -93,9 +94,12 @@ def short_id(task_id: str) -> str:
 
 def seconds_text(value: Any, scale: float) -> str | None:
     """``ttl`` / ``pollInterval`` (ms) in words; None when absent or not a number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    seconds = ms_to_seconds(value)
+    if seconds is None or seconds != seconds:  # not a number, NaN
         return None
-    seconds = value / scale
+    seconds *= 1000 / scale
+    if abs(seconds) == float("inf"):  # Infinity, or an integer too big for a float
+        return "∞" if seconds > 0 else "-∞"
     return f"{seconds:g} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
