@@ -110,3 +110,44 @@ async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_ever
         assert "cancelled" in row_text(row)
         assert any("tasks/cancel sent" in str(n.message) for n in app._notifications)
         assert app.main.connection.live.tasks[row.task_id].status == "cancelled"
+
+
+async def test_a_server_that_ignores_tasks_cancel_is_said_so_in_the_result_panel():
+    """tests/servers/hostile_tasks_server.py: tasks/cancel answers the task still working. The
+    panel says tasks/cancel was sent (not notifications/cancelled) and that the task may
+    go on running, with the time since the call began (not the tools/call's few ms); a
+    400-digit pollInterval shows as ∞ in the row."""
+    from pathlib import Path
+    import sys
+    server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
+    done: list = []
+    app = live_app(ServerSpec("hostile", server, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "poll_bigint")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, timeout=15, what="poll_bigint to end")
+        assert isinstance(done[0], CallFinished)
+        await pilot.press("9")  # the Tasks view: its Poll column
+        view = app.main.query_one("#view-tasks")
+        await wait_for(pilot, lambda: view.table.row_count == 1, what="the task row")
+        assert [str(cell) for cell in view.table.get_row_at(0)][6] == "∞"
+        await pilot.press("1")
+        done.clear()
+        await choose_tool(pilot, app, "ignores_cancel")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.main.inflight.rows and app.main.inflight.rows[-1].following_task
+                       and app.main.inflight.rows[-1].task_info is not None, what="the task")
+        row = app.main.inflight.rows[-1]
+        await wait_for(pilot, lambda: row.poll_count() >= 2, what="two polls")
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
+        assert isinstance(done[0], CallFailed)
+        panel = app.main.result_panel
+        text = " ".join(str(w.render()) for w in panel.query(Static))
+        assert "notifications/cancelled" not in text
+        assert "tasks/cancel was sent, yet the server still reports the task 'working'" in text
+        took = float(panel.status_text.split("after ")[1].split(" ms")[0].replace(",", ""))
+        assert took >= done[0].pending.elapsed * 1000 + 50  # the task's polls, not the tools/call alone

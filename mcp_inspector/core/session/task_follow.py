@@ -101,7 +101,11 @@ class Follower:
             return
         with anyio.move_on_after(CANCEL_LIMIT):
             try:
-                await self.session.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
+                record = await self.session.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
+                if not record.terminal:
+                    self.session.store.note(f"{self.where}: tasks/cancel was sent ({reason}), yet the server still "
+                                            f"reports the task {record.status!r}: it may go on running",
+                                            task=self.record.task_id)
             except (InspectorError, ProtocolViolation) as exc:
                 self.session.store.note(f"{self.where}: tasks/cancel failed: {exc}", task=self.record.task_id)
 
@@ -254,13 +258,20 @@ class Follower:
 
     async def _cancelled(self) -> dict[str, Any]:
         reason = self.cancel_reason or "cancelled"
-        if self.record.cancel_requested is None and not self.record.terminal:
+        sent = self.record.cancel_requested is not None  # by session.cancel_task (the Tasks view, a caller)
+        if not sent and not self.record.terminal:
             try:
                 await self.session.cancel_task(self.record.task_id, reason, timeout=self.pending.timeout)
+                sent = True
             except ConnectionLost:
                 raise
             except (InspectorError, ProtocolViolation) as exc:
                 reason = f"{reason} (tasks/cancel failed: {exc})"
+        if sent:
+            status = self.record.status
+            reason += (" (tasks/cancel was sent)" if status == "cancelled" else
+                       f" (tasks/cancel was sent, yet the server still reports the task {status!r}: "
+                       "it may go on running)")
         raise TaskCancelled("tools/call", self.record.task_id, reason)
 
 

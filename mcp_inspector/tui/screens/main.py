@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -347,7 +348,8 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         try:
             outcome = await session.finish_tool_call(pending)
         except InspectorError as exc:
-            self.post_message(CallFailed(pending, exc, pending.elapsed * 1000))
+            # since the call began (a task's tools/call itself answered long before it ended)
+            self.post_message(CallFailed(pending, exc, (time.perf_counter() - pending.started) * 1000))
             return
         self.post_message(CallFinished(pending, outcome))
 

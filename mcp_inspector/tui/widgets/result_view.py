@@ -28,7 +28,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from ...core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TransportFailure
+from ...core.protocol.errors import (ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TaskCancelled,
+                                     TransportFailure)
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.protocol.jsonrpc import ERROR_NAMES
 from ...core.protocol.rpc import PendingRequest
@@ -418,7 +419,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             widgets.append(Static(Text(str(error)), classes="error-detail"))
         elif isinstance(error, RequestCancelled):
             status, kind = f"⊘ cancelled{took}", "transport"
-            widgets.append(Static(Text(f"{error.reason} (notifications/cancelled was sent)"), classes="error-detail"))
+            detail = error.reason if isinstance(error, TaskCancelled) else f"{error.reason} (notifications/cancelled was sent)"
+            widgets.append(Static(Text(detail), classes="error-detail"))
         elif isinstance(error, ConnectionLost):
             status, kind = f"⚡ connection lost{took}", "transport"
             detail = error.reason
