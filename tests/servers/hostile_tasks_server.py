@@ -19,7 +19,8 @@ otherwise), and ``tasks/result`` ``done <tool>``. The tools:
 - ``unknown_status``: ``tasks/get`` answers the status ``"paused"``.
 
 ``--storm N``: right after ``notifications/initialized``, N
-``notifications/tools/list_changed`` in one write (``tools/list`` answers normally).
+``notifications/tools/list_changed``, 200 a write every 20 ms (about 10,000 a second; requests
+are answered meanwhile).
 Each tasks/* request is logged to stderr (``tasks/get ID``).
 """
 
@@ -84,10 +85,18 @@ def status_of(task_id: str) -> str:
     return "completed" if state["polls"] >= 3 else "working"
 
 
+def storm() -> None:
+    """STORM list_changed notifications, 200 a write every 20 ms (about 10,000 a second)."""
+    frame = '{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}'
+    for start in range(0, STORM, 200):
+        write("\n".join([frame] * min(200, STORM - start)))
+        time.sleep(0.02)
+
+
 def handle(message: dict) -> None:
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
     if method == "notifications/initialized" and STORM:
-        write("\n".join(['{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}'] * STORM))
+        threading.Thread(target=storm, daemon=True).start()
     if rid is None:
         return
     if method == "initialize":

@@ -194,3 +194,32 @@ def test_the_level_of_a_log_message_even_when_its_data_has_a_level_too():
     assert message_level(b"not json") is None
     big = log({"level": "alert", "data": "x" * 100_000})  # past the parse limit: the pattern alone
     assert message_level(big) == "alert"
+
+
+
+async def test_a_storm_longer_than_the_stores_memory_stays_one_row_with_its_whole_count(tmp_path):
+    """A store that keeps 1000 entries in memory, 5000 list_changed in a row (with requests
+    between them, as a client refreshing its list would send): the run's first row leaves
+    memory many times over, yet the storm stays one row counting all 5000, timed from its
+    first notification (it restarted at the count of the entries still in memory)."""
+    store = TrafficStore(cap=1000, spill_dir=tmp_path)
+    changed = frame(jsonrpc.notification("notifications/tools/list_changed", {}))
+    start = time.time() - 60
+    store.append(Direction.IN, Kind.NOTIFICATION, frame(jsonrpc.notification("notifications/initialized", {})),
+                 method="notifications/initialized", ts=start - 1)
+    app = NotesApp(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        lines = app.query_one(NotificationsView).notification_lines
+        for batch in range(10):  # each batch is seen by the view before the next one evicts it
+            for i in range(500):
+                store.append(Direction.IN, Kind.NOTIFICATION, changed, method="notifications/tools/list_changed",
+                             ts=start + batch + i / 1000)
+            store.append(Direction.OUT, Kind.REQUEST, frame(jsonrpc.request(batch + 1, "tools/list", {})),
+                         method="tools/list", ts=start + batch + 0.5)
+            lines.sync()
+            await pilot.pause()
+        assert store.first_seq > 3000  # the storm's first entries (and initialized) have left memory
+        assert lines.row_count == 1
+        (row,) = rows(lines)
+        assert "×5000" in row and "tools list changed" in row
+        assert row.split()[0] == lines.time_format(start)  # the run's own first time, not a later entry's

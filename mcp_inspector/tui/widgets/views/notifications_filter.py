@@ -102,7 +102,8 @@ class NotificationFilter:
 class RunPredicate:
     """The filter as a lines-view predicate; folds runs of identical notifications (see the module doc).
 
-    ``runs`` maps the seq of a run's first (shown) row to ``[count, last seq, last ts]``.
+    ``runs`` maps the seq of a run's first (shown) row to ``[count, last seq, last ts, first ts]``
+    (the first ts is the shown entry's own, unless the run outlived the entries it began with).
     """
 
     def __init__(self, spec: NotificationFilter, store: TrafficStore) -> None:
@@ -126,14 +127,20 @@ class RunPredicate:
         if self.spec.collapse:
             head = self._head
             if (head is not None and head.method == method and head.direction is entry.direction
-                    and (head.raw == entry.raw or method.endswith("/list_changed"))
-                    and head.seq >= self.store.first_seq):
+                    and (head.raw == entry.raw or method.endswith("/list_changed"))):
                 run = self.runs.get(head.seq)
-                if run is None:
-                    run = self.runs[head.seq] = [1, head.seq, head.ts]
-                run[0] += 1
-                run[1], run[2] = entry.seq, entry.ts
-                return False
+                if head.seq >= self.store.first_seq:
+                    if run is None:
+                        run = self.runs[head.seq] = [1, head.seq, head.ts, head.ts]
+                    run[0] += 1
+                    run[1], run[2] = entry.seq, entry.ts
+                    return False
+                # The run's row left memory (a storm longer than the store's cap): this entry
+                # carries the run on, its count and first time kept, so it stays one row.
+                self.runs.pop(head.seq, None)
+                self.runs[entry.seq] = [(run[0] if run else 1) + 1, entry.seq, entry.ts, run[3] if run else head.ts]
+                self._head = entry
+                return True
             self._head = entry
             if len(self.runs) > 4096:  # runs whose rows left memory
                 first = self.store.first_seq

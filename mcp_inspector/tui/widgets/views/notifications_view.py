@@ -98,11 +98,11 @@ class NotificationLines(StoreLinesView):
 
     def format_entry(self, entry: TrafficEntry) -> Text:
         style = self.style_for
+        run = self.run_of(entry.seq)
         text = Text.assemble(
-            (self.time_format(entry.ts), style("time")), " ",
+            (self.time_format(run[3] if run is not None else entry.ts), style("time")), " ",
             (ARROWS[entry.direction], style(entry.direction.value)), " ",
         )
-        run = self.run_of(entry.seq)
         if run is not None:
             text.append(f"×{run[0]} ", style("warning"))
             text.append(f"(until {self.time_format(run[2])}) ", style("time"))
