@@ -228,7 +228,19 @@ class Connection:
             self._fail(spec, str(exc))
             return
 
+        # The newest poll/notification TaskUpdated per task not yet handed to the screen: a storm
+        # of status notifications is one message per task at a time, not one each (20,000 of
+        # them froze the screen for 26 s, each rebuilding the Tasks table).
+        latest_tasks: dict[Any, Any] = {}
+
         def on_event(event: Any) -> None:
+            if isinstance(event, TaskUpdated) and event.source in ("notification", "poll"):
+                key = event.task.get("taskId")
+                queued = key in latest_tasks
+                latest_tasks[key] = event
+                if not queued:
+                    self.post(SessionNotice(event, latest=lambda: latest_tasks.pop(key, event)))
+                return
             if isinstance(event, ListChanged) and event.kind == "tools":
                 if session.state is SessionState.READY:
                     self.post(ServerReady(session_facts(session)))  # excluded tools and cache info may have changed

@@ -7,7 +7,7 @@ screen's handlers update the status bar, the tool list and the overview.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from textual.message import Message
 
@@ -111,11 +111,21 @@ class ListFetched(Message, bubble=False):
 
 
 class SessionNotice(Message, bubble=False):
-    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated, ElicitationCompleted."""
+    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated, ElicitationCompleted.
 
-    def __init__(self, event: Any) -> None:
+    ``latest``: for events coalesced while this message waited (a task's polls and status
+    notifications), what gives the newest one; handlers call :meth:`take`."""
+
+    def __init__(self, event: Any, latest: Callable[[], Any] | None = None) -> None:
         super().__init__()
         self.event = event
+        self.latest = latest
+
+    def take(self) -> Any:
+        """The event to handle: the newest of its kind when coalesced (once), else ``event``."""
+        if self.latest is not None:
+            self.event, self.latest = self.latest(), None
+        return self.event
 
 
 class OpenResource(Message):

@@ -151,3 +151,36 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_so_in_the_result_panel
         assert "tasks/cancel was sent, yet the server still reports the task 'working'" in text
         took = float(panel.status_text.split("after ")[1].split(" ms")[0].replace(",", ""))
         assert took >= done[0].pending.elapsed * 1000 + 50  # the task's polls, not the tools/call alone
+
+
+async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced():
+    """hostile_tasks_server.py's status_storm: 20,000 notifications/tasks/status in one write.
+    The screen gets one SessionNotice per task at a time with the newest status (each used
+    to rebuild the Tasks table: 26 s of a frozen screen), and the task ends completed."""
+    from pathlib import Path
+    import sys
+    from mcp_inspector.tui.messages import SessionNotice
+    server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
+    done: list = []
+    notices: list = []
+
+    def hook(message):
+        collect_calls(done)(message)
+        if isinstance(message, SessionNotice):
+            notices.append(message)
+
+    app = live_app(ServerSpec("hostile", server, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("9")  # the Tasks view is shown: each notice rebuilds its table
+        await pilot.press("1")
+        await choose_tool(pilot, app, "status_storm")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, timeout=60, what="status_storm to end")
+        assert isinstance(done[0], CallFinished)
+        (record,) = app.main.connection.live.tasks.values()
+        await wait_for(pilot, lambda: record.updates > 20_000 and not any(n.latest for n in notices),
+                       timeout=60, what="every notification taken")
+        assert len(notices) < 2_000, len(notices)  # coalesced (20,000 before)
+        assert app.main.inflight.rows[-1].task_info["status"] == "completed"

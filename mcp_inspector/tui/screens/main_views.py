@@ -196,9 +196,10 @@ class ViewsMixin:
                 view.list_fetched(message.event)
 
     def on_session_notice(self, message: SessionNotice) -> None:
-        self.session_notice(message.event)
+        event = message.take()
+        self.session_notice(event)
         for view in self.session_views():
-            view.session_event(message.event)
+            view.session_event(event)
 
     def session_notice(self, event: Any) -> None:
         """The main screen's own part in a session event (the in-flight panel's task rows)."""
