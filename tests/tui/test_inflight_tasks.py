@@ -184,3 +184,7 @@ async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced
                        timeout=60, what="every notification taken")
         assert len(notices) < 2_000, len(notices)  # coalesced (20,000 before)
         assert app.main.inflight.rows[-1].task_info["status"] == "completed"
+        await pilot.press("9")
+        view = app.main.query_one("#view-tasks")
+        await wait_for(pilot, lambda: view.table.row_count == 1, what="the task row")
+        assert str(view.table.get_row_at(0)[7]) == "20k"  # Seen, in its 4 columns (was a cut "2000")

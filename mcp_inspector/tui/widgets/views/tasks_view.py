@@ -70,6 +70,13 @@ def age_text(record: Any, now: float) -> str:
     return f"{seconds / 3600:.0f} h"
 
 
+def count_text(count: int) -> str:
+    """A count in the 4 columns of "Seen": 20003 is "20k", not a cut "2000"."""
+    if count < 10_000:
+        return str(count)
+    return f"{count // 1000}k" if count < 1_000_000 else f"{count // 1_000_000}M"
+
+
 EMPTY_RESULT = "No task chosen: enter on a task shows its result here."
 
 
@@ -183,7 +190,7 @@ class TasksView(SessionView):
                 "…" if self.mask_volatile else age_text(record, now),
                 seconds_text(task.get("ttlMs" if modern else "ttl"), 1000) or "—",
                 seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000) or "—",
-                "…" if self.mask_volatile else str(record.updates),
+                "…" if self.mask_volatile else count_text(record.updates),
                 key=record.task_id,
             )
         if selected is not None:
