@@ -201,6 +201,12 @@ class TaskStatusDisplay:
         if not isinstance(event, TaskUpdated) or (self.first_seq is not None and event.first_seq != self.first_seq):
             return
         state = (event.task.get("status"), event.task.get("statusMessage"))
+        if event.source == "cancel" and state[0] not in ("completed", "failed", "cancelled"):
+            sys.stderr.write(f"task {event.task.get('taskId', '?')} still {state[0]} after tasks/cancel: the server "
+                             "may go on running it\n")
+            sys.stderr.flush()
+            self.last = state
+            return
         if state == self.last:
             return
         self.last = state
