@@ -228,18 +228,23 @@ class Connection:
             self._fail(spec, str(exc))
             return
 
-        # The newest poll/notification TaskUpdated per task not yet handed to the screen: a storm
-        # of status notifications is one message per task at a time, not one each (20,000 of
-        # them froze the screen for 26 s, each rebuilding the Tasks table).
+        # The newest poll/notification TaskUpdated of each task not yet handed to the screen: a
+        # storm of status notifications is one message at a time, not one each (20,000 of them
+        # froze the screen for 26 s, each rebuilding the Tasks table; 20,000 about as many
+        # tasks, for minutes).
         latest_tasks: dict[Any, Any] = {}
+
+        def take_tasks() -> list[Any]:
+            events = list(latest_tasks.values())
+            latest_tasks.clear()
+            return events
 
         def on_event(event: Any) -> None:
             if isinstance(event, TaskUpdated) and event.source in ("notification", "poll"):
-                key = event.task.get("taskId")
-                queued = key in latest_tasks
-                latest_tasks[key] = event
-                if not queued:
-                    self.post(SessionNotice(event, latest=lambda: latest_tasks.pop(key, event)))
+                first = not latest_tasks
+                latest_tasks[event.task.get("taskId")] = event
+                if first:
+                    self.post(SessionNotice(event, latest=take_tasks))
                 return
             if isinstance(event, ListChanged) and event.kind == "tools":
                 if session.state is SessionState.READY:

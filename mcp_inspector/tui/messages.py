@@ -113,19 +113,20 @@ class ListFetched(Message, bubble=False):
 class SessionNotice(Message, bubble=False):
     """A session event a view other than Main follows: ResourceUpdated, TaskUpdated, ElicitationCompleted.
 
-    ``latest``: for events coalesced while this message waited (a task's polls and status
-    notifications), what gives the newest one; handlers call :meth:`take`."""
+    ``latest``: for events coalesced while this message waited (polls and status notifications
+    of tasks), what gives the newest of each (a list); handlers call :meth:`take_all`."""
 
-    def __init__(self, event: Any, latest: Callable[[], Any] | None = None) -> None:
+    def __init__(self, event: Any, latest: Callable[[], list[Any]] | None = None) -> None:
         super().__init__()
         self.event = event
         self.latest = latest
+        self.events: list[Any] = [event]
 
-    def take(self) -> Any:
-        """The event to handle: the newest of its kind when coalesced (once), else ``event``."""
+    def take_all(self) -> list[Any]:
+        """The events to handle: the coalesced ones (taken once), else ``[event]``."""
         if self.latest is not None:
-            self.event, self.latest = self.latest(), None
-        return self.event
+            self.events, self.latest = self.latest() or [self.event], None
+        return self.events
 
 
 class OpenResource(Message):

@@ -102,3 +102,18 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_to_still_run_the_task(
             await c.session.finish_tool_call(pending)
         assert len(sent(c.store, "tasks/cancel")) == 2
         assert any("still reports the task 'working': it may go on running" in n for n in notes(c.store))
+
+
+async def test_tasks_announced_only_by_notifications_are_kept_up_to_a_limit(connect):
+    """strangers_storm: 20,000 status notifications, each about a task no call made."""
+    from mcp_inspector.core.session.tasks import STRANGER_LIMIT
+    async with connect(SERVER) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("strangers_storm", {})
+        assert outcome.result["content"][0]["text"] == "done strangers_storm"
+        with anyio.fail_after(30):
+            while c.store.method_counts["notifications/tasks/status"] < 20_000:
+                await anyio.sleep(0.01)
+        assert len(c.session.tasks) == STRANGER_LIMIT + 1  # the call's own task is kept whatever the count
+        assert c.session.tasks[outcome.task_id].status == "completed"
+        assert sum("later ones are not kept" in n for n in notes(c.store)) == 1

@@ -18,7 +18,9 @@ otherwise), and ``tasks/result`` ``done <tool>``. The tools:
   ``working``;
 - ``unknown_status``: ``tasks/get`` answers the status ``"paused"``;
 - ``status_storm``: 20,000 ``notifications/tasks/status`` (working, "step i") in one write
-  right after it is created, then completed at the next poll (``pollInterval`` 100).
+  right after it is created, then completed at the next poll (``pollInterval`` 100);
+- ``strangers_storm``: like ``status_storm``, but each notification is about another task
+  (``stranger-i``, never created by a call) before the call's own task completes.
 
 ``--storm N``: right after ``notifications/initialized``, N
 ``notifications/tools/list_changed``, 200 a write every 20 ms (about 10,000 a second; requests
@@ -38,7 +40,7 @@ lock = threading.Lock()
 POLLS = {"poll_zero": "0", "poll_negative": "-5", "poll_huge": "1e12", "poll_string": '"fast"',
          "poll_bigint": "1" + "0" * 400, "poll_infinity": "Infinity"}
 SLOW = ("poll_huge", "poll_bigint", "poll_infinity")
-NAMES = [*POLLS, "vanishes", "result_error", "ignores_cancel", "unknown_status", "status_storm"]
+NAMES = [*POLLS, "vanishes", "result_error", "ignores_cancel", "unknown_status", "status_storm", "strangers_storm"]
 TOOLS = [{"name": name, "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}} for name in NAMES]
 tasks: dict[str, dict] = {}  # id -> {tool, polls}
 
@@ -120,10 +122,12 @@ def handle(message: dict) -> None:
         answer(rid, '{"task": %s}' % task_json(task_id, "working"))
         if name in SLOW:
             threading.Thread(target=later_completed, args=(task_id,), daemon=True).start()
-        if name == "status_storm":
+        if name in ("status_storm", "strangers_storm"):
             base = task_json(task_id, "working")[:-1]
+            if name == "strangers_storm":
+                base = base.replace(f'"taskId": "{task_id}"', '"taskId": "stranger-%d"')
             write("\n".join('{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": %s, '
-                             '"statusMessage": "step %d"}}' % (base, i) for i in range(20000)))
+                             '"statusMessage": "step %d"}}' % (base.replace("%d", str(i)), i) for i in range(20000)))
             state = tasks[task_id]
             state["polls"] = 2
     elif method in ("tasks/get", "tasks/result", "tasks/cancel"):

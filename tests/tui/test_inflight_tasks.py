@@ -188,3 +188,40 @@ async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced
         view = app.main.query_one("#view-tasks")
         await wait_for(pilot, lambda: view.table.row_count == 1, what="the task row")
         assert str(view.table.get_row_at(0)[7]) == "20k"  # Seen, in its 4 columns (was a cut "2000")
+
+
+
+async def test_a_storm_of_notifications_about_tasks_no_call_made_keeps_the_screen_alive():
+    """strangers_storm: 20,000 status notifications, each about another task (one message per
+    task used to rebuild a table of all the tasks so far: minutes of a frozen screen). The
+    session keeps 1000 of them; the screen gets them in a few coalesced messages."""
+    from pathlib import Path
+    import sys
+    from mcp_inspector.core.session.tasks import STRANGER_LIMIT
+    from mcp_inspector.tui.messages import SessionNotice
+    server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
+    done: list = []
+    notices: list = []
+
+    def hook(message):
+        collect_calls(done)(message)
+        if isinstance(message, SessionNotice):
+            notices.append(message)
+
+    app = live_app(ServerSpec("hostile", server, source="test"), timeout=30)
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("9")
+        view = app.main.query_one("#view-tasks")
+        await pilot.press("1")
+        await choose_tool(pilot, app, "strangers_storm")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: done, timeout=60, what="strangers_storm to end")
+        assert isinstance(done[0], CallFinished)
+        store = app.main.connection.live.store
+        await wait_for(pilot, lambda: store.method_counts["notifications/tasks/status"] == 20_000
+                       and not any(n.latest for n in notices), timeout=60, what="every notification taken")
+        assert len(notices) < 2_000, len(notices)
+        await pilot.press("9")
+        await wait_for(pilot, lambda: view.table.row_count == STRANGER_LIMIT + 1, what="the table")

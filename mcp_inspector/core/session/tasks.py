@@ -26,7 +26,8 @@ The API (the TUI and the CLI code against it)
 ---------------------------------------------
 * :class:`TaskRecord` (``task_id, tool, first_seq, task, status, result, error,
   updates, created``; ``cancel_requested`` too): ``session.tasks`` maps every task
-  seen in this session (created by our calls, listed, or announced) to its record.
+  seen in this session (created by our calls, listed, or announced: at most
+  STRANGER_LIMIT of those only announced by a status notification) to its record.
 * ``session.task_support(tool_name) -> "required" | "optional" | "forbidden"``: the
   tool's ``execution.taskSupport`` with the server's declaration taken into account
   (legacy: ``tasks.requests.tools.call``; modern: the extension in
@@ -87,6 +88,9 @@ from ..traffic.entry import TrafficEntry
 from .events import TaskUpdated
 from .modern import TASKS_EXTENSION
 from .task_follow import Follower
+
+#: Tasks first seen in a status notification (not made by a call, not listed) kept per session.
+STRANGER_LIMIT = 1000
 from .task_model import (CANCEL_LIMIT, LEGACY_CLIENT_CAPABILITY, RELATED_TASK_KEY, STATUS_NOTIFICATIONS, STATUSES, SUPPORT,
                          TERMINAL, TaskRecord, check_related, check_task, is_create_task_result, judge_modern,
                          modern_outcome, poll_interval, wants_task)
@@ -102,6 +106,8 @@ class TaskMethods:
         self.tasks: dict[str, TaskRecord] = {}
         self._followers: dict[str, Follower] = {}
         self._support_noted: set[str] = set()
+        self._strangers = 0  # tasks first seen in a status notification (see _take_task)
+        self._strangers_noted = False
 
     # -- what the server offers -----------------------------------------
     def _server_declares_tasks(self) -> bool:
@@ -155,6 +161,16 @@ class TaskMethods:
                    always: bool = True) -> TaskRecord:
         """Keep a checked Task in its record; emit TaskUpdated when ``always`` or it changed."""
         record = self.tasks.get(task["taskId"])
+        if record is None and source == "notification" and tool is None:
+            # A task this session never made nor listed: kept up to STRANGER_LIMIT of them (a
+            # server announcing a fresh task id in every notification cannot fill memory).
+            if self._strangers >= STRANGER_LIMIT:
+                if not self._strangers_noted:
+                    self._strangers_noted = True
+                    self.store.note(f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "  # type: ignore[attr-defined]
+                                    "no call of this session made: later ones are not kept", task_list=True)
+                return TaskRecord(task["taskId"], None, None, dict(task), task["status"])
+            self._strangers += 1
         if record is None:
             record = TaskRecord(task["taskId"], tool, first_seq, dict(task), task["status"])
             self.tasks[record.task_id] = record

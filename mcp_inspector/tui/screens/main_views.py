@@ -196,10 +196,11 @@ class ViewsMixin:
                 view.list_fetched(message.event)
 
     def on_session_notice(self, message: SessionNotice) -> None:
-        event = message.take()
-        self.session_notice(event)
+        events = message.take_all()
+        for event in events:
+            self.session_notice(event)
         for view in self.session_views():
-            view.session_event(event)
+            view.session_events(events)
 
     def session_notice(self, event: Any) -> None:
         """The main screen's own part in a session event (the in-flight panel's task rows)."""

@@ -45,6 +45,11 @@ class SessionView(Vertical):
     def session_event(self, event: Any) -> None:
         """A ResourceUpdated or TaskUpdated event."""
 
+    def session_events(self, events: list[Any]) -> None:
+        """Several at once (a storm of task updates, coalesced): each, unless a view does better."""
+        for event in events:
+            self.session_event(event)
+
     def first_focus(self) -> Widget | None:
         """The widget to focus the first time the view is shown (None: the first focusable)."""
         return None

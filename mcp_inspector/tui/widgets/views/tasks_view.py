@@ -141,11 +141,18 @@ class TasksView(SessionView):
             self.refresh_rows()
 
     def session_event(self, event: Any) -> None:
-        if type(event).__name__ == "TaskUpdated" and self.is_mounted:
-            self.refresh_rows()
-            selected = self.selected_id()
-            if selected is not None and selected == event.task.get("taskId") and event.source == "result":
-                self._show_stored(selected, quiet=True)
+        self.session_events([event])
+
+    def session_events(self, events: list[Any]) -> None:
+        """The table is rebuilt once for all of them."""
+        tasks = [event for event in events if type(event).__name__ == "TaskUpdated"]
+        if not tasks or not self.is_mounted:
+            return
+        self.refresh_rows()
+        selected = self.selected_id()
+        if selected is not None and any(selected == event.task.get("taskId") and event.source == "result"
+                                        for event in tasks):
+            self._show_stored(selected, quiet=True)
 
     def records(self) -> list[Any]:
         """Every task of the live session, the newest first."""
