@@ -248,3 +248,11 @@ def test_subscribe_call_follows_a_task_tool_and_names_its_option():
     bad = cli("subscribe", "demo://readme", "--call", "touch_resource", "--call-args", "[1]", "--", *DEMO)
     assert bad.returncode == 64
     assert "--call-args must be a JSON object" in bad.stderr
+
+
+def test_a_server_that_pages_for_ever_stops_with_a_clear_error():
+    server = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "resources_server.py"), "--endless"]
+    result = cli("resources", "--", *server, timeout=120)
+    assert result.returncode == 3, result.stderr  # a protocol error
+    assert "still sends a nextCursor" in result.stderr and "stopped after" in result.stderr
+    assert_no_traceback(result)

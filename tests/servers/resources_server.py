@@ -17,6 +17,9 @@ subscribing is refused by the client before it asks), ``tools``.
   ``res://never`` (not listed: never answered); an
   unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
+
+``--endless``: after its own pages, ``resources/list`` pages for ever: 1,000 generated
+resources (``gen://<page>/<n>``) a page, each with a fresh ``nextCursor`` (never a loop).
 """
 
 from __future__ import annotations
@@ -85,10 +88,19 @@ def answer(request: dict) -> None:
             "capabilities": {"resources": {"listChanged": True}, "tools": {}}}})
     elif method == "resources/list":
         items = resources()
-        start = int(str(params.get("cursor") or "p0")[1:])
+        cursor = str(params.get("cursor") or "p0")
+        if cursor.startswith("g"):  # --endless: a fresh page and a fresh cursor, for ever
+            page_no = int(cursor[1:])
+            send({"jsonrpc": "2.0", "id": rid, "result": {
+                "resources": [{"uri": f"gen://{page_no}/{n}", "name": f"gen {page_no}/{n}"} for n in range(1000)],
+                "nextCursor": f"g{page_no + 1}"}})
+            return
+        start = int(cursor[1:])
         page = {"resources": items[start:start + 2]}
         if start + 2 < len(items):
             page["nextCursor"] = f"p{start + 2}"
+        elif "--endless" in sys.argv:
+            page["nextCursor"] = "g0"
         send({"jsonrpc": "2.0", "id": rid, "result": page})
     elif method == "resources/templates/list" and "--no-templates" in sys.argv:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": f"Method not found: {method}"}})

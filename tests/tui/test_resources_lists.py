@@ -234,3 +234,21 @@ async def test_ctrl_k_cancels_a_read_in_flight():
         await pilot.press("ctrl+k")
         await wait_for(pilot, lambda: any("No request to cancel" in str(n.message) for n in app._notifications),
                        what="the main screen's answer")
+
+
+@pytest.mark.anyio
+async def test_a_server_that_pages_for_ever_is_stopped_with_what_it_sent():
+    """A fresh nextCursor on every page (no loop to detect): the list stops at MAX_ITEMS with
+    the items so far and says why, instead of growing without bound."""
+    from mcp_inspector.core.session.legacy import MAX_ITEMS
+
+    app = live_app(ServerSpec("resources", [sys.executable, str(SERVER), "--endless"], source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        listing = view.resource_list
+        await wait_for(pilot, lambda: "resources" in listing.errors, timeout=120, what="the stopped list")
+        assert MAX_ITEMS <= len(listing.items["resources"]) < MAX_ITEMS + 1000
+        assert "still sends a nextCursor" in listing.errors["resources"]
+        assert len(sent(app, "resources/list")) == 4 + MAX_ITEMS // 1000
+        await read_by_key(pilot, view, "res://text")  # the first items are there and work
+        assert "hello resources" in body_text(view)

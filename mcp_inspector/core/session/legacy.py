@@ -34,6 +34,11 @@ from .tooldiff import ListDiff, diff_items
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_PAGES = 10_000
+# A server that pages for ever with a fresh cursor each time (or sends huge pages) must not
+# grow the client without bound: a list stops, with the items so far and an error, past
+# MAX_ITEMS items or MAX_LIST_BYTES bytes of pages (as on the wire).
+MAX_ITEMS = 100_000
+MAX_LIST_BYTES = 256 << 20
 
 # list kind -> (method, result key, capability that declares it, list_changed notification)
 LISTS = {
@@ -382,9 +387,11 @@ class McpSession(tasks.TaskMethods):
         items: list[dict[str, Any]] = []
         cursor: str | None = None
         seen: set[str] = set()
-        for _ in range(MAX_PAGES):
+        size = 0
+        for pages in range(1, MAX_PAGES + 1):
             params = {"cursor": cursor} if cursor is not None else None
-            result = await self._call(method, params)
+            pending = await self.begin_request(method, params)
+            result = await self.finish_request(pending)
             page = result.get(key)
             if not isinstance(page, list):
                 raise PaginationError(f"{method} result has no `{key}` array", items)
@@ -392,6 +399,11 @@ class McpSession(tasks.TaskMethods):
             cursor = result.get("nextCursor")
             if cursor is None or (cursor == "" and self.protocol_version in LEGACY_VERSIONS):
                 return items
+            size += len(pending.reply.raw) if pending.reply is not None else 0
+            if len(items) >= MAX_ITEMS or size >= MAX_LIST_BYTES:
+                what = f"{len(items):,} items" if len(items) >= MAX_ITEMS else f"{size / (1 << 20):,.0f} MB"
+                raise PaginationError(f"{method}: stopped after {pages:,} pages and {what}, the server still "
+                                      f"sends a nextCursor (the list keeps the first {len(items):,} items)", items)
             if not isinstance(cursor, str):
                 raise PaginationError(f"{method}: nextCursor must be a string, got {cursor!r}", items)
             if cursor in seen:
