@@ -144,8 +144,8 @@ def handle(message: dict) -> None:
             flooding.pop(uri).set()
         if uri != "stuck-unsub://x":
             result(rid, {})
-    elif method == "resources/list":
-        result(rid, {"resources": []})
+    elif method == "resources/list":  # the one that floods, for the Resources view
+        result(rid, {"resources": [{"uri": "flood://x", "name": "flood"}]})
     elif method == "tools/list":
         result(rid, {"tools": TOOLS})
     elif method == "tools/call":

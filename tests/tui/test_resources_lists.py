@@ -6,6 +6,7 @@ several contents, a big text, a malformed result, a broken content item, icons).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
 from mcp_inspector.tui.widgets.result_view import MediaBlock
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for
-from test_resources_view import body_text, highlight, open_view, read_by_key, sent
+from test_resources_view import body_text, highlight, open_view, read_by_key, row, sent
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -252,3 +253,38 @@ async def test_a_server_that_pages_for_ever_is_stopped_with_what_it_sent():
         assert len(sent(app, "resources/list")) == 4 + MAX_ITEMS // 1000
         await read_by_key(pilot, view, "res://text")  # the first items are there and work
         assert "hello resources" in body_text(view)
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
+    """flood://x sends notifications/resources/updated as fast as the pipe takes them until
+    it is unsubscribed: the keys still work during the flood, and the row's count ends equal
+    to the session's (the marks are redrawn a few times a second, not once per update)."""
+    hostile = Path(__file__).resolve().parents[1] / "servers" / "hostile_surface_server.py"
+    app = live_app(ServerSpec("hostile", [sys.executable, str(hostile)], source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        session = view.session
+        await highlight(pilot, view, "flood://x")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: session.resource_updates.get("flood://x", 0) >= 5000, timeout=120,
+                       what="a flood of updates")
+        await pilot.press("slash")  # the keys still work: filter, then back to the list
+        await pilot.press("f", "l")
+        await wait_for(pilot, lambda: view.resource_list.filter_input.value == "fl", what="the filter typed")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.resource_list.option_list.has_focus, what="the list focused")
+        # a read during the flood: its stale note counts the updates since the read, not all of them
+        before = session.resource_updates["flood://x"]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.contents.kind not in ("pending", "empty"), what="the read's answer")
+        await wait_for(pilot, lambda: view.contents.stale.has_class("-stale"), what="the stale note")
+        since = int(re.search(r"updated (\d+)x since read", str(view.contents.stale.render())).group(1))
+        assert since <= session.resource_updates["flood://x"] - before
+        await pilot.press("s")  # unsubscribe: the flood stops
+        await wait_for(pilot, lambda: "flood://x" not in session.subscribed, timeout=60, what="the unsubscription")
+        await pilot.pause(0.3)  # (updates already on the way still come in)
+        count = session.resource_updates["flood://x"]
+        await wait_for(pilot, lambda: view.resource_list.updates.get("flood://x") == session.resource_updates["flood://x"],
+                       what="the row's count to catch up")
+        assert f"↻{session.resource_updates['flood://x']}" in row(view, "flood://x") and count >= 5000

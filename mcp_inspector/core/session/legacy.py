@@ -39,6 +39,7 @@ MAX_PAGES = 10_000
 # MAX_ITEMS items or MAX_LIST_BYTES bytes of pages (as on the wire).
 MAX_ITEMS = 100_000
 MAX_LIST_BYTES = 256 << 20
+MAX_COUNTED_URIS = 10_000  # URIs whose updates are counted (a server inventing URIs must not grow the counts)
 
 # list kind -> (method, result key, capability that declares it, list_changed notification)
 LISTS = {
@@ -573,7 +574,8 @@ class McpSession(tasks.TaskMethods):
             self._emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
         elif method == "notifications/resources/updated" and params is not None:
             uri = str(params.get("uri", ""))
-            self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
+            if uri in self.resource_updates or len(self.resource_updates) < MAX_COUNTED_URIS:
+                self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
             self._emit(ResourceUpdated(uri, entry.seq))
         elif method == url_elicitation.COMPLETE:
             url_elicitation.note_complete(self, params, entry)

@@ -36,6 +36,7 @@ from .resources.listing import KINDS, ResourceList
 from .resources.template_form import TemplateForm
 from .session_view import SessionView
 
+MARKS_EVERY = 0.1  # seconds between redraws of the update marks during a flood of updates
 LIST_METHODS = {"resources": "resources/list", "resource_templates": "resources/templates/list"}
 READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
                   "The recorded resources/read frames are in Traffic (5).")
@@ -98,6 +99,8 @@ class ResourcesView(SessionView):
         self.last_update: dict[str, float] = {}  # uri -> when its last update arrived (wall clock)
         self.reads = 0  # resources/read sent by this view
         self.reading: Any = None  # the PendingRequest of the read in flight
+        self._marks_due = False  # a redraw of the update marks is scheduled
+        self._last_uri: str | None = None  # the URI of the last update
 
     def compose(self) -> ComposeResult:
         yield Static("", id="resources-note")
@@ -198,11 +201,23 @@ class ResourcesView(SessionView):
         self._refresh_marks()
 
     def session_event(self, event: Any) -> None:
+        """A notifications/resources/updated: noted now, shown at most every MARKS_EVERY
+        seconds (a flood of updates redraws the row, the summary and the stale note ten
+        times a second, not once per update)."""
         uri = getattr(event, "uri", None)
         if not isinstance(uri, str) or not hasattr(event, "seq"):
             return
         self.last_update[uri] = time.time()
-        self.resource_list.note_update(uri, self.time_format(self.last_update[uri]))
+        self._last_uri = uri
+        if not self._marks_due:
+            self._marks_due = True
+            self.set_timer(MARKS_EVERY, self._show_updates)
+
+    def _show_updates(self) -> None:
+        self._marks_due = False
+        uri = self._last_uri
+        if uri is not None:
+            self.resource_list.note_update(uri, self.time_format(self.last_update[uri]))
         self._refresh_marks()
 
     def _refresh_marks(self) -> None:
@@ -260,6 +275,7 @@ class ResourcesView(SessionView):
             return
         self.contents.show_reading(uri)
         self.shown_uri = uri
+        self.read_at_updates = session.resource_updates.get(uri, 0)  # (not stale while it is read)
         self.reads += 1
         self.run_worker(self._read(session, uri, item), group="resources-read", exclusive=True, exit_on_error=False)
 
