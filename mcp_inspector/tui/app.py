@@ -492,6 +492,9 @@ def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: st
     app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes,
                    watch=watch, rerun=rerun, timeout_given=timeout_given)
     app.handle_signals = True
+    from . import images
+
+    images.prepare()  # the terminal's image protocol: it can only be asked before the app starts
     try:
         result = app.run()
     finally:

@@ -288,3 +288,32 @@ async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
         await wait_for(pilot, lambda: view.resource_list.updates.get("flood://x") == session.resource_updates["flood://x"],
                        what="the row's count to catch up")
         assert f"↻{session.resource_updates['flood://x']}" in row(view, "flood://x") and count >= 5000
+
+
+@pytest.mark.anyio
+async def test_an_image_is_drawn_where_the_terminal_draws_images(monkeypatch):
+    """MCP_INSPECTOR_IMAGES=halfcell draws without a terminal's protocol (a test has no
+    terminal to ask): the demo's logo is drawn, an image/png that is no image says so."""
+    from textual_image.widget import HalfcellImage
+
+    from mcp_inspector.tui import images
+
+    monkeypatch.setenv("MCP_INSPECTOR_IMAGES", "halfcell")
+    monkeypatch.setattr(images, "_prepared", False)
+    monkeypatch.setattr(images, "_kind", None)
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await read_by_key(pilot, view, "demo://logo.png")
+        await wait_for(pilot, lambda: bool(view.contents.query(HalfcellImage)), what="the drawn logo")
+        drawn = view.contents.query_one(HalfcellImage)
+        await wait_for(pilot, lambda: drawn.size.height > 0, what="the image laid out")
+        assert 0 < drawn.size.height <= images.MAX_ROWS and drawn.size.width > 0
+        assert "image 32×32 px" in body_text(view)
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("res://badimage", None)
+        await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
+        assert "not drawn: the image cannot be decoded" in body_text(view)
+        assert not view.contents.query(HalfcellImage)

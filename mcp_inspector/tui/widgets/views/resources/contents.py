@@ -5,7 +5,8 @@ Markdown in one Static up to 60,000 characters: the widget's cost grows faster t
 text); JSON pretty-printed and
 highlighted; an image or any blob as its size with save (w) and open (o) keys (images
 say their pixel size when the header is readable); other binary data also with a hex
-preview of its first 256 bytes. Several contents in one read are shown in order; each is
+preview of its first 256 bytes; an image is also drawn where the terminal has an image
+protocol (``tui/images.py``: Sixel, Kitty's). Several contents in one read are shown in order; each is
 capped like a tool result (``result_view.TRUNCATE_AT``), and the whole result can be
 saved (w) or paged (p). Failures (a JSON-RPC error such as -32002 "resource not found",
 a timeout, a malformed result) are shown here, in words.
@@ -34,6 +35,7 @@ from textual.widgets import Static
 
 from .....core.protocol.json_text import JsonTextError, loads_strict
 from .....core.session.results import BlockInfo
+from .... import images
 from ....traffic_text import clean
 from ...files import human_size
 from ...result_view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
@@ -353,6 +355,8 @@ class ContentsPanel(ResultPanel):
         extra: list[Widget] = []
         if head is not None and size is not None:
             pixels = image_dimensions(head) if (mime or "").startswith("image/") else None
+            if (mime or "").startswith("image/"):
+                extra.extend(self._drawn(content["blob"], size))
             if pixels is not None:
                 extra.append(Static(f"image {pixels[0]}×{pixels[1]} px · w saves it, o opens it in the system viewer",
                                     classes="block-meta"))
@@ -362,6 +366,20 @@ class ContentsPanel(ResultPanel):
                                     classes="block-meta"))
                 extra.append(Static(Text(hex_preview(head)), classes="hex-preview"))
         return Vertical(media, *extra, classes="block")
+
+    @staticmethod
+    def _drawn(blob: str, size: int) -> list[Widget]:
+        """The image drawn with the terminal's image protocol (images.py), when it has one."""
+        if size > images.DRAW_MAX_BYTES:
+            return [Static(f"not drawn: over {images.DRAW_MAX_BYTES >> 20} MB", classes="block-meta")] if images.kind() else []
+        try:
+            data = base64.b64decode(blob, validate=True)
+        except (binascii.Error, ValueError):
+            return []
+        widget, why_not = images.image_widget(data, classes="resource-image")
+        if widget is not None:
+            return [widget]
+        return [Static(Text(why_not), classes="block-meta")] if why_not else []
 
     # -- pager ---------------------------------------------------------------
     def action_open_pager(self) -> None:

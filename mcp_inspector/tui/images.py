@@ -1,0 +1,97 @@
+"""Images drawn in the terminal (``textual-image``): Sixel or the Kitty graphics protocol
+where the terminal answers for one, else none (the image's size, save and open keys).
+
+The terminal can only be asked before Textual starts (Textual's input thread would take the
+answer), so ``prepare()`` runs just before the app: on a terminal, it imports
+``textual_image`` (whose import asks, 0.1 s at most per question) and keeps which protocol it
+found. ``MCP_INSPECTOR_IMAGES`` overrides: ``off`` never draws and never asks; ``halfcell``
+(coloured half blocks) or ``unicode`` draw with those on any terminal, without asking. Tests
+use ``halfcell`` to draw without a terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import Any
+
+DRAW_MAX_BYTES = 4 << 20  # images larger than this (decoded) are not drawn: size and save only
+MAX_ROWS = 16  # the drawn image's height at most, in terminal rows
+FORCED = ("halfcell", "unicode")
+
+_kind: str | None = None  # "sixel", "tgp", "halfcell", "unicode", or None: not drawn
+_prepared = False
+
+
+def prepare() -> str | None:
+    """Ask the terminal which image protocol it speaks (once, before the app runs)."""
+    global _kind, _prepared
+    if _prepared:
+        return _kind
+    _prepared = True
+    setting = os.environ.get("MCP_INSPECTOR_IMAGES", "").strip().lower()
+    if setting == "off":
+        return None
+    if setting in FORCED:
+        try:
+            import textual_image.widget  # noqa: F401 - (on a terminal its import asks it: now, before the app)
+        except Exception:  # noqa: BLE001 - not installed: no drawing
+            return None
+        _kind = setting
+        return _kind
+    stdout = sys.__stdout__
+    if stdout is None or not stdout.isatty() or sys.__stdin__ is None or not sys.__stdin__.isatty():
+        return None
+    try:
+        from textual_image import renderable
+        from textual_image.renderable.sixel import Image as Sixel
+        from textual_image.renderable.tgp import Image as Tgp
+
+        import textual_image.widget  # noqa: F401 - fills its cell size cache while the terminal can still answer
+    except Exception:  # noqa: BLE001 - not installed, or a terminal that answers oddly: no drawing
+        return None
+    _kind = {Sixel: "sixel", Tgp: "tgp"}.get(renderable.Image)  # half blocks on a plain terminal: not a protocol
+    return _kind
+
+
+def kind() -> str | None:
+    """The protocol images are drawn with (None: they are not drawn)."""
+    if not _prepared and os.environ.get("MCP_INSPECTOR_IMAGES", "").strip().lower() in FORCED:
+        prepare()
+    return _kind
+
+
+def describe() -> str:
+    return {"sixel": "Sixel", "tgp": "the Kitty graphics protocol", "halfcell": "half blocks",
+            "unicode": "Unicode blocks"}.get(_kind or "", "")
+
+
+def image_widget(data: bytes, classes: str = "") -> tuple[Any, str | None]:
+    """(a widget drawing the image, None) or (None, why it is not drawn: None when this
+    terminal draws no images, else the reason, e.g. an image Pillow cannot read)."""
+    current = kind()
+    if current is None:
+        return None, None
+    if len(data) > DRAW_MAX_BYTES:
+        return None, f"not drawn: over {DRAW_MAX_BYTES >> 20} MB"
+    try:
+        from PIL import Image as PILImage
+
+        picture = PILImage.open(io.BytesIO(data))
+        picture.load()
+    except Exception as exc:  # noqa: BLE001 - a broken image is said, never raised
+        return None, f"not drawn: the image cannot be decoded ({exc.__class__.__name__})"
+    if current == "sixel":
+        from textual_image.widget import SixelImage as Widget
+    elif current == "tgp":
+        from textual_image.widget import TGPImage as Widget
+    elif current == "halfcell":
+        from textual_image.widget import HalfcellImage as Widget
+    else:
+        from textual_image.widget import UnicodeImage as Widget
+    widget = Widget(picture, classes=classes)
+    widget.styles.width = "auto"
+    widget.styles.height = "auto"
+    widget.styles.max_height = MAX_ROWS
+    return widget, None
