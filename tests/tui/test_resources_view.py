@@ -5,6 +5,7 @@ updates, errors in the pane, and resource links in a tool result opening here.""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from textual.widgets import Markdown
@@ -200,7 +201,10 @@ async def test_subscribe_updates_stale_note_and_read_again():
         await wait_for(pilot, lambda: view.resource_list.updates.get("demo://clock", 0) >= 2, what="two updates")
         prompt = row(view, "demo://clock")
         assert "●" in prompt and "↻" in prompt
-        assert "demo://clock updated at" in str(view.resource_list.query_one("#resource-summary").render())
+        summary = view.resource_list.query_one("#resource-summary")
+        last = str(summary.render()).splitlines()[-1]  # the time first, on one line that fits
+        assert re.fullmatch(r"↻ \d\d:\d\d:\d\d\.\d{3} demo://clock updated", last), last
+        assert len(last) <= summary.size.width
         assert view.contents.stale.has_class("-stale")
         assert "since read" in str(view.contents.stale.render()) and "press r" in str(view.contents.stale.render())
         reads = len(outgoing(app, "resources/read"))

@@ -47,15 +47,20 @@ MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 TREE_MAX = 300_000  # characters of JSON that can be shown as a foldable tree (t)
 
 
-def hex_preview(data: bytes, limit: int = HEX_PREVIEW) -> str:
-    """``offset  hex bytes  ascii`` lines, 16 bytes each, of the first ``limit`` bytes."""
+def hex_preview(data: bytes, limit: int = HEX_PREVIEW, per_line: int = 16) -> str:
+    """``offset  hex bytes  ascii`` lines, ``per_line`` bytes each, of the first ``limit`` bytes."""
     lines = []
-    for offset in range(0, min(len(data), limit), 16):
-        chunk = data[offset:offset + 16]
+    for offset in range(0, min(len(data), limit), per_line):
+        chunk = data[offset:offset + per_line]
         hexed = " ".join(f"{b:02x}" for b in chunk)
         text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
-        lines.append(f"{offset:08x}  {hexed:<47}  {text}")
+        lines.append(f"{offset:08x}  {hexed:<{per_line * 3 - 1}}  {text}")
     return "\n".join(lines)
+
+
+def hex_per_line(width: int) -> int:
+    """16 bytes a line when they fit (8 + 2 + 47 + 2 + 16 columns), else 8 (39), else 4."""
+    return 16 if width >= 75 or width <= 0 else 8 if width >= 39 else 4
 
 
 def image_dimensions(data: bytes) -> tuple[int, int] | None:
@@ -364,7 +369,9 @@ class ContentsPanel(ResultPanel):
                 shown = min(size, HEX_PREVIEW)
                 extra.append(Static(f"first {shown} of {human_size(size)}:" if shown < size else "hex:",
                                     classes="block-meta"))
-                extra.append(Static(Text(hex_preview(head)), classes="hex-preview"))
+                # (the panel less its padding and scrollbar: a wrapped line would break the columns)
+                per_line = hex_per_line(self.size.width - 4 if self.size.width else 0)
+                extra.append(Static(Text(hex_preview(head, per_line=per_line)), classes="hex-preview"))
         return Vertical(media, *extra, classes="block")
 
     @staticmethod

@@ -347,7 +347,9 @@ class ResourceList(FilterListKeys, Vertical):
             lines.append(" · ".join(parts) + " [dim]ctrl+g diff · ctrl+x dismiss[/]")
         if self.last_update is not None:
             uri, when = self.last_update
-            lines.append(f"↻ {escape(clean(uri))} updated at {escape(when)}")
+            # one line, the time first: a long URI is cut, not wrapped out of the summary's three lines
+            width = max(12, (self.size.width or 30) - 2)
+            lines.append(escape(fit(f"↻ {when} {clean(uri)} updated", width)))
         self.query_one("#resource-summary", Static).update("\n".join(lines))
 
     # -- events ------------------------------------------------------------------
