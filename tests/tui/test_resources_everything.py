@@ -83,3 +83,67 @@ async def test_a_longer_markdown_document_is_rendered_in_one_piece(server_everyt
         assert len(rendered) == 1 and not view.contents.query(Markdown)
         header = view.contents.query_one(".block-header").render().plain  # "¶ #0 text/markdown · 12,324 characters"
         assert int(header.split("·")[-1].split()[0].replace(",", "")) > MARKDOWN_WIDGET_MAX
+
+
+async def call(pilot, app, tool: str, arguments: dict | None = None) -> None:
+    """Call a tool from the composer; wait for its result."""
+    await pilot.press("1")
+    await choose_tool(pilot, app, tool)
+    if arguments:
+        await app.main.composer.set_arguments(arguments)
+    app.main.composer.focus()
+    before = app.main.result_panel.status_text
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: app.main.result_panel.kind == "ok" and app.main.result_panel.status_text != before
+                   and tool in app.main.result_panel.status_text, timeout=15, what=f"the result of {tool}")
+
+
+@pytest.mark.anyio
+async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_view(server_everything):
+    """get-resource-links (links), get-resource-reference (an embedded text resource) and
+    gzip-file-as-resource (a link to a session resource, then an embedded blob) open in the
+    Resources view: a link is read there, embedded contents are shown as they came."""
+    from mcp_inspector.tui.widgets.result_view import MediaBlock
+    from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
+
+    app = everything_app(server_everything)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        result = app.main.result_panel
+
+        await call(pilot, app, "get-resource-links", {"count": 2})
+        links = list(result.query(ResourceBlock))
+        assert len(links) == 2 and all(link.contents is None for link in links)
+        links[1].focus()
+        await pilot.press("v")
+        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.kind == "ok"
+                       and view.contents.uri == links[1].uri, what="the linked resource read")
+        assert sent(app, "resources/read")[-1] == {"uri": links[1].uri}
+
+        await call(pilot, app, "get-resource-reference", {"resourceType": "Text", "resourceId": 3})
+        embedded = [block for block in result.query(ResourceBlock) if block.contents is not None]
+        assert len(embedded) == 1
+        reads = len(sent(app, "resources/read"))
+        embedded[0].focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.uri == embedded[0].uri,
+                       what="the embedded resource")
+        assert "embedded in a tool result" in view.contents.status_text and "Resource 3" in body_text(view)
+        assert len(sent(app, "resources/read")) == reads  # shown as it came
+
+        data = "data:text/plain;base64,aGVsbG8gZ3ppcAo="  # "hello gzip\n"
+        await call(pilot, app, "gzip-file-as-resource", {"data": data, "name": "hello.gz"})
+        link = result.query_one(ResourceBlock)
+        assert link.uri.endswith("hello.gz") and link.contents is None
+        link.focus()
+        await pilot.press("v")
+        await wait_for(pilot, lambda: view.contents.uri == link.uri and view.contents.kind == "ok",
+                       what="the session resource read")
+        assert "application/gzip" in body_text(view) and "1f 8b" in body_text(view)  # gzip magic in the hex
+
+        await call(pilot, app, "gzip-file-as-resource", {"data": data, "name": "again.gz", "outputType": "resource"})
+        blob = [m for m in result.query(MediaBlock) if m.info.type == "resource"][0]
+        blob.focus()
+        await pilot.press("v")
+        await wait_for(pilot, lambda: view.contents.uri.endswith("again.gz"), what="the embedded blob")
+        assert "embedded in a tool result" in view.contents.status_text and "1f 8b" in body_text(view)
