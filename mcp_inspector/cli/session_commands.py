@@ -37,6 +37,7 @@ from ..core.protocol.errors import ConnectionLost, InspectorError
 from ..core.protocol.json_text import JsonTextError, loads_strict
 from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
+from ..core.session.results import read_problems
 from . import exit_codes, render, stopping
 from .arguments import parse_pairs, require_utf8
 from .commands import ToolExcluded, _check_call, emit, finish_exact, list_templates, out
@@ -143,6 +144,8 @@ async def cmd_read(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "resources/read"
     pending = await session.begin_request("resources/read", {"uri": args.uri})
     result, raw = await finish_exact(session, ctx, pending)
+    for problem in read_problems(result):  # said as call says a malformed result's problems
+        ctx.warn(f"malformed result: {problem}")
     return await emit(ctx, result, lambda: render.read_result(result), raw)
 
 

@@ -256,3 +256,16 @@ def test_a_server_that_pages_for_ever_stops_with_a_clear_error():
     assert result.returncode == 3, result.stderr  # a protocol error
     assert "still sends a nextCursor" in result.stderr and "stopped after" in result.stderr
     assert_no_traceback(result)
+
+
+def test_malformed_read_contents_are_warned_about():
+    server = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "resources_server.py")]
+    result = cli("read", "res://odd", "--", *server)
+    assert result.returncode == 0, result.stderr  # as call: the result is printed, its problems said
+    assert "malformed result: contents[0]: `text` must be a string" in result.stderr
+    assert "malformed result: contents[1]: `blob` is not valid base64" in result.stderr
+    assert "malformed result: contents[2]: a content item needs a string `uri`" in result.stderr
+    not_a_list = cli("read", "res://bad", "--json", "--", *server)
+    assert json.loads(not_a_list.stdout) == {"contents": "not an array"}
+    assert "malformed result: `contents` must be an array, got str" in not_a_list.stderr
+    assert_no_traceback(result)

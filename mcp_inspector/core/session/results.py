@@ -112,3 +112,38 @@ def decode_block_bytes(block: dict[str, Any]) -> bytes:
     if block.get("type") == "resource":
         return base64.b64decode(block["resource"]["blob"])
     return base64.b64decode(block["data"])
+
+
+def content_problem(item: Any) -> str | None:
+    """What is wrong with one ``resources/read`` content (TextResourceContents or
+    BlobResourceContents), or None. The blob's base64 is not checked here (it may be big)."""
+    if not isinstance(item, dict):
+        return f"a content item must be an object, got {type(item).__name__}"
+    if not isinstance(item.get("uri"), str):
+        return "a content item needs a string `uri`"
+    if "text" in item and not isinstance(item["text"], str):
+        return "`text` must be a string"
+    if "blob" in item and not isinstance(item["blob"], str):
+        return "`blob` must be a base64 string"
+    if "text" not in item and "blob" not in item:
+        return "a content item needs `text` or `blob`"
+    return None
+
+
+def read_problems(result: Any, check_base64: bool = True) -> list[str]:
+    """The shape problems of a ``resources/read`` result, one sentence each."""
+    contents = result.get("contents") if isinstance(result, dict) else None
+    if not isinstance(contents, list):
+        got = "missing" if not isinstance(result, dict) or "contents" not in result else type(contents).__name__
+        return [f"`contents` must be an array, got {got}"]
+    problems = []
+    for index, item in enumerate(contents):
+        problem = content_problem(item)
+        if problem is None and check_base64 and "blob" in item:
+            try:
+                base64.b64decode(item["blob"], validate=True)
+            except (binascii.Error, ValueError):
+                problem = "`blob` is not valid base64"
+        if problem is not None:
+            problems.append(f"contents[{index}]: {problem}")
+    return problems

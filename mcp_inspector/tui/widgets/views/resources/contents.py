@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .....core.protocol.json_text import JsonTextError, loads_strict
-from .....core.session.results import BlockInfo
+from .....core.session.results import BlockInfo, content_problem
 from .... import images
 from ....traffic_text import clean
 from ...files import human_size
@@ -96,20 +96,6 @@ def readable_contents(result: Any) -> str:
         else:
             out.append(f"=== contents[{index}] ===\n{json.dumps(item, indent=2, ensure_ascii=False)}\n")
     return "\n".join(out)
-
-
-def content_problem(item: Any) -> str | None:
-    if not isinstance(item, dict):
-        return f"a content item must be an object, got {type(item).__name__}"
-    if not isinstance(item.get("uri"), str):
-        return "a content item needs a string `uri`"
-    if "text" in item and not isinstance(item["text"], str):
-        return "`text` must be a string"
-    if "blob" in item and not isinstance(item["blob"], str):
-        return "`blob` must be a base64 string"
-    if "text" not in item and "blob" not in item:
-        return "a content item needs `text` or `blob`"
-    return None
 
 
 FULL_DECODE_MAX = 1_000_000  # base64 characters decoded (and so checked) whole on the event loop
