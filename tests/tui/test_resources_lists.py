@@ -117,6 +117,7 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         await read_by_key(pilot, view, "res://big")
         assert view.contents.truncated
         assert "truncated" in body_text(view) and "w: save the whole result" in body_text(view)
+        assert "broken for display (w / p give the exact text)" in body_text(view)  # w saves here: s subscribes
         view.contents.focus()
         await pilot.press("w", "enter")  # the whole result, as JSON (asks where, prefilled)
         await wait_for(pilot, lambda: getattr(view.contents, "saved_path", None) is not None, what="the saved result")

@@ -127,6 +127,8 @@ def own_keys(shown: tuple[list[Widget], bool]) -> tuple[list[Widget], bool]:
         if isinstance(widget, Static) and widget.has_class("truncated-note"):
             widget.update(f"truncated — showing the first {TRUNCATE_AT // 1000} KB · w: save the whole result · "
                           "p: open it in $PAGER")
+        elif isinstance(widget, Static) and widget.has_class("block-meta") and "(s / p give" in str(widget.render()):
+            widget.update(str(widget.render()).replace("(s / p give", "(w / p give"))
     return widgets, cut
 
 
