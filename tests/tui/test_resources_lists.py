@@ -322,3 +322,31 @@ async def test_an_image_is_drawn_where_the_terminal_draws_images(monkeypatch):
         await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
         assert "not drawn: the image cannot be decoded" in body_text(view)
         assert not view.contents.query(HalfcellImage)
+
+
+@pytest.mark.anyio
+async def test_modern_subscription_the_server_does_not_honour_is_said():
+    """updates_server honours only ticker://clock in its acknowledgment: subscribing to another
+    URI warns that no updates will come; ticker://clock itself gets no warning."""
+    updates = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "updates_server.py")]
+    app = live_app(ServerSpec("updates", updates, source="test", era="modern"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.connection.live is not None, what="the session")  # (no tools to wait for)
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "resources" in view.resource_list.listed, what="the list")
+        assert view.session.era == "modern"
+
+        def warned() -> list[str]:
+            return [str(n.message) for n in app._notifications if "did not acknowledge" in str(n.message)]
+
+        await highlight(pilot, view, "ticker://clock")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: view.resource_list.updates.get("ticker://clock", 0) >= 1, what="an update")
+        view.open_resource("ticker://nothing", None)
+        await wait_for(pilot, lambda: view.contents.kind not in ("pending", "empty"), what="the read")
+        view.contents.focus()
+        await pilot.press("s")
+        await wait_for(pilot, lambda: bool(warned()), what="the warning")
+        assert warned() == ["The server did not acknowledge the subscription to ticker://nothing (subscriptions/listen): "
+                            "no updates of it will come."]

@@ -22,6 +22,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import anyio
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -36,6 +38,7 @@ from .resources.listing import KINDS, ResourceList
 from .resources.template_form import TemplateForm
 from .session_view import SessionView
 
+ACK_WAIT = 5.0  # seconds for a 2026-07-28 listen stream's acknowledgment of a new subscription
 MARKS_EVERY = 0.1  # seconds between redraws of the update marks during a flood of updates
 LIST_METHODS = {"resources": "resources/list", "resource_templates": "resources/templates/list"}
 READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
@@ -423,6 +426,26 @@ class ResourcesView(SessionView):
             return
         self.notify(f"{'Subscribed to' if subscribe else 'Unsubscribed from'} {uri}", markup=False)
         self._refresh_marks()
+        if subscribe and getattr(session, "era", None) == "modern":
+            await self._check_acknowledged(session, uri)
+
+    async def _check_acknowledged(self, session: Any, uri: str) -> None:
+        """2026-07-28: the listen stream's acknowledgment says which URIs the server honours; one
+        it left out will never be updated, so the user is told (as the CLI's subscribe does)."""
+        listen = session.subscriptions
+        with anyio.move_on_after(ACK_WAIT):
+            # the acknowledgment of a stream that asked for this URI (an older stream's does not count)
+            while not (listen.ack is not None and uri in (listen._requested.get("resourceSubscriptions") or ())):
+                if session.closed is not None or uri not in session.subscribed:
+                    return
+                await anyio.sleep(0.05)
+            honoured = listen.ack.get("resourceSubscriptions")
+            if not (isinstance(honoured, list) and uri in honoured):
+                self.notify(f"The server did not acknowledge the subscription to {uri} (subscriptions/listen): "
+                            "no updates of it will come.", severity="warning", markup=False, timeout=10)
+            return
+        self.notify(f"subscriptions/listen was not acknowledged within {ACK_WAIT:g} s: updates of {uri} may not come.",
+                    severity="warning", markup=False)
 
     def action_refresh(self) -> None:
         session = self.session
