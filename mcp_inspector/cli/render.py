@@ -138,12 +138,38 @@ def _resource_line(item: dict[str, Any], uri_key: str) -> str:
     name = item.get("title") or item.get("name")
     if name:
         line += f"  {name}"
-    if item.get("mimeType"):
-        line += f"  ({item['mimeType']})"
+    facts = [str(item["mimeType"])] if item.get("mimeType") else []
+    size = item.get("size")
+    if isinstance(size, int) and not isinstance(size, bool):
+        facts.append(f"{size:,} bytes")
+    if facts:
+        line += f"  ({', '.join(facts)})"
     description = first_line(item.get("description"))
     if description:
         line += f" — {description}"
+    flags = _annotation_words(item.get("annotations"))
+    icons = item.get("icons")
+    if isinstance(icons, list) and icons:
+        flags.append(f"{len(icons)} icon{'s' if len(icons) != 1 else ''}")
+    if flags:
+        line += f"  [{', '.join(flags)}]"
     return line
+
+
+def _annotation_words(annotations: Any) -> list[str]:
+    """A resource's annotations, short: audience, priority, lastModified."""
+    if not isinstance(annotations, dict):
+        return []
+    words = []
+    audience = annotations.get("audience")
+    if isinstance(audience, list) and audience:
+        words.append("for " + "+".join(str(a) for a in audience))
+    priority = annotations.get("priority")
+    if isinstance(priority, (int, float)) and not isinstance(priority, bool):
+        words.append(f"priority {priority:g}")
+    if isinstance(annotations.get("lastModified"), str):
+        words.append(f"modified {annotations['lastModified']}")
+    return words
 
 
 def info(server_info: dict[str, Any], version: str | None, capabilities: dict[str, Any], instructions: str | None,

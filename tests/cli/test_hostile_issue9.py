@@ -269,3 +269,10 @@ def test_malformed_read_contents_are_warned_about():
     assert json.loads(not_a_list.stdout) == {"contents": "not an array"}
     assert "malformed result: `contents` must be an array, got str" in not_a_list.stderr
     assert_no_traceback(result)
+
+
+def test_resources_show_size_annotations_and_icons():
+    server = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "resources_server.py")]
+    lines = cli("resources", "--", *server).stdout.splitlines()
+    assert "  res://bin  bin  (application/octet-stream, 300 bytes)" in lines
+    assert "  res://icon  icon  [for user, priority 0.5, modified 2026-01-02T03:04:05Z, 1 icon]" in lines
