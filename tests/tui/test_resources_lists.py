@@ -350,3 +350,26 @@ async def test_modern_subscription_the_server_does_not_honour_is_said():
         await wait_for(pilot, lambda: bool(warned()), what="the warning")
         assert warned() == ["The server did not acknowledge the subscription to ticker://nothing (subscriptions/listen): "
                             "no updates of it will come."]
+
+
+@pytest.mark.anyio
+async def test_a_read_superseded_by_another_is_cancelled_on_the_server():
+    """res://never is never answered: reading res://text meanwhile shows res://text and sends
+    notifications/cancelled for the first read (the server may stop working on it), once."""
+    from mcp_inspector.core.traffic.entry import Direction
+
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("res://never", None)
+        await wait_for(pilot, lambda: view.reading is not None, what="the read in flight")
+        first = view.reading
+        await read_by_key(pilot, view, "res://text")
+        assert "hello resources" in body_text(view)
+
+        def cancelled():
+            return [json.loads(e.raw)["params"] for e in app.store
+                    if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+
+        await wait_for(pilot, lambda: bool(cancelled()), what="notifications/cancelled")
+        assert [c["requestId"] for c in cancelled()] == [first.id]
