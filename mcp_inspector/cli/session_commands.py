@@ -27,7 +27,6 @@ usage error (subscribe to an expanded URI).
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +34,7 @@ import anyio
 
 from ..core.protocol.errors import ConnectionLost, InspectorError
 from ..core.protocol.json_text import JsonTextError, loads_strict
+from ..core.protocol.uri_template import expression_problem, is_template
 from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from ..core.session.results import read_problems
@@ -45,9 +45,6 @@ from .exit_codes import UsageError
 from .line_feed import LineFeed
 from .runner import Context
 
-EXPRESSION = re.compile(r"\{[^{}]*\}")
-_VARSPEC = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?"
-VALID_EXPRESSION = re.compile(r"\{[+#./;?&]?" + _VARSPEC + r"(?:," + _VARSPEC + r")*\}")  # RFC 6570 section 2.2
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
 OUTPUT_WAIT = 2.0  # seconds for stdout to take the updates still queued, on the way out
 MALFORMED_SAID = 3  # malformed updates warned about one by one; the rest are counted
@@ -55,10 +52,6 @@ MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
 STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
 ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
 UPDATE_BUFFER = 10_000  # updates waiting to be printed; past it a flood's updates are counted, not kept
-
-
-def is_template(uri: str) -> bool:
-    return EXPRESSION.search(uri) is not None
 
 
 def _variable(text: str) -> Any:
@@ -78,10 +71,9 @@ def expand_template(template: str, pairs: list[str]) -> tuple[str, list[str]]:
     template uritemplate refuses is a usage error."""
     from uritemplate import URITemplate
 
-    for expression in EXPRESSION.findall(template):
-        if not VALID_EXPRESSION.fullmatch(expression):
-            raise UsageError(f"{expression} in {template} is not an RFC 6570 expression "
-                             "(variable names are letters, digits, _ and %XX, with an optional :N or *)")
+    problem = expression_problem(template)
+    if problem is not None:
+        raise UsageError(problem)
     variables = {key: _variable(value) for key, value in parse_pairs(pairs, json_values=False).items()}
     try:
         parsed = URITemplate(template)

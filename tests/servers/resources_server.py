@@ -20,6 +20,8 @@ subscribing is refused by the client before it asks), ``tools``.
   unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
 
+``--bad-template``: a second template, ``res://bad/{a b}`` (not RFC 6570: a space).
+
 ``--endless``: after its own pages, ``resources/list`` pages for ever: 1,000 generated
 resources (``gen://<page>/<n>``) a page, each with a fresh ``nextCursor`` (never a loop).
 """
@@ -111,8 +113,10 @@ def answer(request: dict) -> None:
     elif method == "resources/templates/list" and "--no-templates" in sys.argv:
         send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": f"Method not found: {method}"}})
     elif method == "resources/templates/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"resourceTemplates": [
-            {"uriTemplate": "res://item/{id}", "name": "item", "mimeType": "text/plain"}]}})
+        templates = [{"uriTemplate": "res://item/{id}", "name": "item", "mimeType": "text/plain"}]
+        if "--bad-template" in sys.argv:
+            templates.append({"uriTemplate": "res://bad/{a b}", "name": "bad"})
+        send({"jsonrpc": "2.0", "id": rid, "result": {"resourceTemplates": templates}})
     elif method == "resources/read" and params.get("uri") == "res://never":
         sys.stderr.write(f"never answering read {rid}\n")  # a read that hangs (the client cancels it)
     elif method == "resources/read":

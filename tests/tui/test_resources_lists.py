@@ -373,3 +373,18 @@ async def test_a_read_superseded_by_another_is_cancelled_on_the_server():
 
         await wait_for(pilot, lambda: bool(cancelled()), what="notifications/cancelled")
         assert [c["requestId"] for c in cancelled()] == [first.id]
+
+
+@pytest.mark.anyio
+async def test_a_template_that_is_not_rfc_6570_is_said_in_its_form():
+    """uritemplate takes {a b} as a variable named "a b": the form says the template is wrong."""
+    app = live_app(ServerSpec("resources", [sys.executable, str(SERVER), "--bad-template"], source="test"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        await highlight(pilot, view, "res://bad/{a b}")
+        await pilot.press("enter")
+        form = view.template_form
+        await wait_for(pilot, lambda: form.template_uri == "res://bad/{a b}", what="the form")
+        problem = form.query_one("#template-problem", Static)
+        assert problem.has_class("-shown")
+        assert "{a b} in res://bad/{a b} is not an RFC 6570 expression" in str(problem.render())

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 from uritemplate import URITemplate
 
+from .....core.protocol.uri_template import expression_problem
 from ....traffic_text import clean
 
 OPERATOR_WORDS = {
@@ -129,7 +130,8 @@ class TemplateForm(VerticalScroll):
         uri_template = self.template_uri
         title = template.get("title") or template.get("name") or uri_template
         self.query_one("#template-title", Static).update(Text(f"▦ {clean(str(title))}  {clean(uri_template)}"))
-        problem = template_problem(uri_template) if uri_template else "the template has no string `uriTemplate`"
+        problem = (template_problem(uri_template) or expression_problem(uri_template)) if uri_template \
+            else "the template has no string `uriTemplate`"
         try:
             self.variables = template_variables(uri_template) if uri_template else []
         except Exception as exc:  # uritemplate is lenient; anything it still refuses is shown, not raised
