@@ -15,7 +15,8 @@ subscribing is refused by the client before it asks), ``tools``.
   -32601 (a server that has no templates and does not implement the method).
 * ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary),
   ``res://badimage`` (not listed: image/png whose bytes are no image), ``res://odd`` (not
-  listed: text a number, blob not base64, no uri) and
+  listed: text a number, blob not base64, no uri), ``res://bigjson`` (not listed: compact
+  JSON, 150 KB) and
   ``res://never`` (not listed: never answered); an
   unknown URI -> -32002 "Resource not found".
 * ``tools/list``: ``mutate``; ``tools/call mutate`` -> text "mutated".
@@ -65,6 +66,9 @@ def read(uri: str) -> dict | None:
         return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
     if uri == "res://badimage":  # not listed: image/png that is not a PNG
         return {"contents": [{"uri": uri, "mimeType": "image/png", "blob": base64.b64encode(b"not a png at all").decode()}]}
+    if uri == "res://bigjson":  # not listed: compact JSON over the display cap (150 KB)
+        return {"contents": [{"uri": uri, "mimeType": "application/json",
+                              "text": json.dumps([{"n": n, "name": f"item {n}"} for n in range(6000)], separators=(",", ":"))}]}
     if uri == "res://odd":  # not listed: three malformed contents
         return {"contents": [{"uri": uri, "text": 42}, {"uri": uri, "blob": "not base64!"}, {"text": "no uri"}]}
     if uri == "res://multi":

@@ -388,3 +388,21 @@ async def test_a_template_that_is_not_rfc_6570_is_said_in_its_form():
         problem = form.query_one("#template-problem", Static)
         assert problem.has_class("-shown")
         assert "{a b} in res://bad/{a b} is not an RFC 6570 expression" in str(problem.render())
+
+
+@pytest.mark.anyio
+async def test_json_over_the_display_cap_is_shown_indented():
+    """A compact JSON document over the 100 KB cap: its first 100 KB are shown indented (they
+    showed as one raw line), and saving writes the text as it came."""
+    from textual.widgets import TextArea
+
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("res://bigjson", None)
+        await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
+        assert view.contents.truncated
+        shown = view.contents.query_one(TextArea).text
+        assert shown.startswith('[\n  {\n    "n": 0,\n    "name": "item 0"\n  },')
+        raw = view.contents.payload["contents"][0]["text"]
+        assert raw.startswith('[{"n":0,"name":"item 0"},')  # kept as it came (w saves it)

@@ -44,6 +44,7 @@ HEX_PREVIEW = 256  # bytes shown in a hex preview
 MARKDOWN_WIDGET_MAX = 2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)
 MARKDOWN_MAX = 60_000  # up to this, Rich's Markdown in one Static (~1 s for 60,000); longer: plain text
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
+PRETTY_MAX = 2_000_000  # characters of JSON indented for display when over the cap (~0.2 s)
 TREE_MAX = 300_000  # characters of JSON that can be shown as a foldable tree (t)
 
 
@@ -79,6 +80,17 @@ def is_markdown(mime: str | None, uri: str) -> bool:
 def is_json(mime: str | None) -> bool:
     base = (mime or "").split(";")[0].strip().lower()
     return base == "application/json" or base.endswith("+json")
+
+
+def pretty_big_json(text: str) -> str:
+    """JSON over the display cap and up to PRETTY_MAX characters, indented (text_body indents
+    only what it shows whole, so a compact 150 KB document showed as one raw line); else as is."""
+    if not TRUNCATE_AT < len(text) <= PRETTY_MAX:
+        return text
+    try:
+        return json.dumps(loads_strict(text), indent=2, ensure_ascii=False)
+    except (JsonTextError, ValueError, RecursionError):
+        return text
 
 
 def readable_contents(result: Any) -> str:
@@ -320,7 +332,8 @@ class ContentsPanel(ResultPanel):
 
             widgets.append(Static(RichMarkdown(text), classes="content-markdown rich-markdown"))
             return Vertical(*widgets, classes="block"), False
-        body, cut = own_keys(text_body(text, language="json" if is_json(mime) else None))
+        body, cut = own_keys(text_body(pretty_big_json(text) if is_json(mime) else text,
+                                       language="json" if is_json(mime) else None))
         widgets.extend(body)
         data = self._json_data(text, mime)
         if data is not None:
