@@ -400,7 +400,8 @@ async def test_json_over_the_display_cap_is_shown_indented():
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         view.open_resource("res://bigjson", None)
-        await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
+        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "res://bigjson"
+                       and bool(view.contents.query(TextArea)), what="the read shown")
         assert view.contents.truncated
         shown = view.contents.query_one(TextArea).text
         assert shown.startswith('[\n  {\n    "n": 0,\n    "name": "item 0"\n  },')
