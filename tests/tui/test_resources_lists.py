@@ -319,8 +319,7 @@ async def test_an_image_is_drawn_where_the_terminal_draws_images(monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         view.open_resource("res://badimage", None)
-        await wait_for(pilot, lambda: view.contents.kind == "ok", what="the read")
-        assert "not drawn: the image cannot be decoded" in body_text(view)
+        await wait_for(pilot, lambda: "not drawn: the image cannot be decoded" in body_text(view), what="the read shown")
         assert not view.contents.query(HalfcellImage)
 
 
