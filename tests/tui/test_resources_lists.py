@@ -88,12 +88,15 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         lines = hexed.splitlines()
         per_line = len(lines[0].split("  ")[1].split())
         assert per_line in (8, 16) and len(lines) == 256 // per_line  # the first 256 bytes
-        width = view.contents.query_one(".hex-preview", Static).size.width
+        preview = view.contents.query_one(".hex-preview", Static)
+        await wait_for(pilot, lambda: preview.size.width > 0, what="the hex preview laid out")
+        width = preview.size.width
         assert all(len(line) <= width for line in lines), width  # never wrapped: the columns stay
         assert "first 256 of 300 bytes" in body_text(view)
 
         view.open_resource("res://hugeblob", None)  # 3 MB: its size from the base64 length, its head decoded
-        await wait_for(pilot, lambda: view.contents.uri == "res://hugeblob" and view.contents.kind == "ok", what="the blob")
+        await wait_for(pilot, lambda: view.contents.uri == "res://hugeblob" and view.contents.kind == "ok"
+                       and bool(view.contents.query(MediaBlock)), what="the blob shown")
         assert view.contents.query_one(MediaBlock).info.size == 3_000_005
         assert "00 48 55 47 45 00" in str(view.contents.query_one(".hex-preview", Static).render())
         assert "first 256 of 2.9 MB" in body_text(view)
