@@ -4,7 +4,8 @@ long_job (``execution.taskSupport: "required"``): steps with a statusMessage
 and progress per step; ``ask: true`` asks the client half-way with
 ``elicitation/create`` (the task goes ``input_required`` until the client waits
 in ``tasks/result``); ``outcome`` picks how it ends (a result, an isError
-result, or a JSON-RPC error). generate_report (``"optional"``): the same kind
+result, a JSON-RPC error, or a result whose structuredContent violates the
+outputSchema, so a client's check of a task's result can be tried). generate_report (``"optional"``): the same kind
 of work, callable as a task or as a normal call.
 """
 
@@ -78,6 +79,9 @@ async def long_job(args: dict, ctx) -> dict:
     if outcome == "tool_error":
         return result(text("\n".join(lines) + "\nIt reports a failure on purpose (outcome: tool_error)."),
                       error=True)
+    if outcome == "bad_output":  # steps a string, seconds missing: the outputSchema is violated on purpose
+        lines.append("Its structuredContent violates the outputSchema on purpose (outcome: bad_output).")
+        return result(text("\n".join(lines)), structured={"steps": str(steps), "note": summary["note"]})
     return result(text("\n".join(lines)), structured=summary)
 
 
@@ -87,14 +91,16 @@ LONG_JOB = {
     "description": "A job that must run as a task (execution.taskSupport 'required'; a plain call is -32601). "
     "It sets a status message and sends progress at each step. ask: true asks you for a note half-way "
     "(the task goes input_required until the client waits in tasks/result). outcome picks the ending: "
-    "a result, an isError result (task failed) or a JSON-RPC error.",
+    "a result, an isError result (task failed), a JSON-RPC error, or a result whose structuredContent "
+    "violates the outputSchema (bad_output).",
     "inputSchema": obj(
         {
             "steps": {"type": "integer", "title": "Steps", "default": 5, "minimum": 1, "maximum": 100},
             "duration_seconds": {"type": "number", "title": "Duration (s)", "default": 5, "minimum": 0,
                                  "maximum": 600},
             "ask": {"type": "boolean", "title": "Ask for a note half-way (elicitation)", "default": False},
-            "outcome": {"type": "string", "title": "Outcome", "enum": ["success", "tool_error", "protocol_error"],
+            "outcome": {"type": "string", "title": "Outcome", "enum": ["success", "tool_error", "protocol_error",
+                                                                               "bad_output"],
                         "default": "success"},
         }
     ),
