@@ -269,7 +269,7 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     query_code = exit_codes.OK
     if ctx.options.json or ctx.options.query is not None:
         if outcome.task_id is not None:  # the result came by tasks/result (legacy) or tasks/get (modern)
-            raw = _task_result_raw(session, outcome.task_id)
+            raw = task_result_raw(session, outcome.task_id)
         else:
             raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
         query_code = await emit(ctx, outcome.result, None, raw or json.dumps(outcome.result, ensure_ascii=False))
@@ -287,20 +287,27 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     return exit_codes.OK
 
 
-def _task_result_raw(session: McpSession, task_id: str) -> str | None:
-    """The exact ``result`` of the last ``tasks/result`` reply for this task (legacy), or None."""
+def task_result_raw(session: McpSession, task_id: str) -> str | None:
+    """The exact text of a task's result as the server sent it, or None: legacy, the ``result``
+    of the last ``tasks/result`` reply for the task; 2026-07-28, the ``result`` member inside
+    the ``result`` of the last ``tasks/get`` reply (a completed task carries it there)."""
+    method = "tasks/get" if session.era == "modern" else "tasks/result"
     store = session.store
     for seq in range(store.last_seq, store.first_seq - 1, -1):
         entry = store.get(seq)
-        if entry is None or entry.method != "tasks/result" or entry.reply_seq is None or entry.direction.value != "out":
+        if entry is None or entry.method != method or entry.reply_seq is None or entry.direction.value != "out":
             continue
         try:
             params = json.loads(entry.raw).get("params") or {}
         except (ValueError, AttributeError):
             continue
-        if params.get("taskId") == task_id:
-            reply = store.get(entry.reply_seq)
-            return jsonrpc.raw_member(reply.raw, "result") if reply is not None else None
+        if params.get("taskId") != task_id:
+            continue
+        reply = store.get(entry.reply_seq)
+        raw = jsonrpc.raw_member(reply.raw, "result") if reply is not None else None
+        if raw is not None and method == "tasks/get":
+            raw = jsonrpc.raw_member(raw.encode(), "result")
+        return raw
     return None
 
 

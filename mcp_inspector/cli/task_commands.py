@@ -10,8 +10,8 @@
     tasks cancel ID     tasks/cancel, then the state the server reports
 
 A task id names a task on the server, so these work from a new session (each command
-is one). ``--json`` prints the Task objects (``{"tasks": [...]}`` for list) or the
-result as the session parsed it.
+is one). ``--json`` prints the Task objects (``{"tasks": [...]}`` for list), or the result
+exactly as the server sent it (as ``call --json`` does).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from ..core.session.legacy import McpSession
 from ..core.session.results import analyze_tool_result
 from . import exit_codes, render
-from .commands import out, out_json
+from .commands import out, out_json, task_result_raw
 from .runner import Context
 
 
@@ -69,8 +69,8 @@ async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
     view = analyze_tool_result(result)
     for problem in view.problems:  # as call says them
         ctx.warn(f"malformed result: {problem}")
-    if ctx.options.json:
-        out(json.dumps(result, ensure_ascii=False))
+    if ctx.options.json:  # exactly as the server sent it, as call prints it
+        out(task_result_raw(session, task_id) or json.dumps(result, ensure_ascii=False))
     else:
         out(render.tool_result(view))
     return exit_codes.TOOL_ERROR if view.is_error else exit_codes.OK

@@ -27,6 +27,7 @@ Tools, each with ``execution.taskSupport: "required"``:
 - ``bad_task``: a CreateTaskResult whose ``task`` is malformed (``taskId`` a number, no status);
 - ``no_task``: a CreateTaskResult with no ``task`` at all;
 - ``stuck_cancel``: task ``stuck``, working for ever; its tasks/cancel is never answered;
+- ``tasks/result`` of the task ``accented`` answers a text ``café`` (written ``caf\\u00e9``);
 - ``bad_poll``: task ``malformed``, whose every tasks/* answer is malformed (tasks/get: a
   numeric taskId and no status; tasks/result: content not a list, isError not a boolean).
 
@@ -172,6 +173,8 @@ def handle(message: dict) -> None:
                    {"content": "not a list", "isError": "yes"} if method == "tasks/result" else {"taskId": 3})
         elif method == "tasks/list" and params.get("cursor") is None and LIST_MALFORMED:
             result(rid, {"tasks": [{"taskId": 7}, "junk"], "nextCursor": 5})
+        elif method == "tasks/result" and params.get("taskId") == "accented":  # json.dumps: "caf\u00e9"
+            result(rid, {"content": [{"type": "text", "text": "café"}], "isError": False})
         elif method == "tasks/get":
             result(rid, dict(TASK))
         elif method == "tasks/cancel":
