@@ -8,8 +8,12 @@ warnings on stderr as they come (one line each); at the end a summary line gives
 the count. ``--report FILE`` (``-``: stderr, as one JSON line) writes the same as
 a JSON document for scripts, so ``--json`` output on stdout stays the exact result::
 
-    {"command": "tools", "exitCode": 0, "invalidFrames": 5, "notJson": 4,
+    {"command": "tools", "exitCode": 0, "invalidFrames": 5, "notJson": 4, "tooLong": 0,
      "examples": [{"seq": 2, "problem": "not JSON: ...", "text": "Server starting..."}]}
+
+``invalidFrames`` counts them all: ``notJson`` the lines that are not JSON (or not UTF-8),
+``tooLong`` those over ``--max-frame-size`` (only their head was read, so nobody knows what
+they were), and the rest is JSON that is not a valid JSON-RPC message.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ def is_not_json(problem: str | None) -> bool:
     return bool(problem) and (problem.startswith("not JSON") or problem.startswith("not UTF-8"))
 
 
+def is_too_long(problem: str | None) -> bool:
+    return bool(problem) and problem.startswith("too long")
+
+
 class ServerOutputWatch:
     """A store listener counting the server's invalid frames and warning about the first ones."""
 
@@ -38,6 +46,7 @@ class ServerOutputWatch:
         self.where = "stdout line" if stdio else "frame"
         self.count = 0
         self.not_json = 0
+        self.too_long = 0
         self.examples: list[dict[str, Any]] = []
 
     def __call__(self, entry: TrafficEntry) -> None:
@@ -46,6 +55,8 @@ class ServerOutputWatch:
         self.count += 1
         if is_not_json(entry.problem):
             self.not_json += 1
+        elif is_too_long(entry.problem):
+            self.too_long += 1
         text = entry.text
         cut = text if len(text) <= TEXT_CUT else text[:TEXT_CUT] + "…"
         if len(self.examples) < EXAMPLES:
@@ -62,13 +73,15 @@ class ServerOutputWatch:
         if not self.count:
             return
         hidden = f" ({self.count - SHOWN} not shown)" if self.count > SHOWN else ""
-        kinds = f"{self.not_json} not JSON, {self.count - self.not_json} not valid JSON-RPC"
+        other = self.count - self.not_json - self.too_long
+        kinds = ", ".join(f"{number} {what}" for number, what in ((self.not_json, "not JSON"), (self.too_long, "too long"),
+                                                                 (other, "not valid JSON-RPC")) if number)
         write_err(f"{PROGRAM}: warning: the server wrote {self.count} invalid {self.where}{'s' if self.count != 1 else ''} "
                   f"({kinds}){hidden}: real MCP clients may fail on them")
 
     def document(self, command: str | None, code: int) -> dict[str, Any]:
         return {"command": command, "exitCode": code, "invalidFrames": self.count, "notJson": self.not_json,
-                "examples": list(self.examples)}
+                "tooLong": self.too_long, "examples": list(self.examples)}
 
     def write_report(self, path: str, command: str | None, code: int) -> None:
         text = json.dumps(self.document(command, code), ensure_ascii=False)
