@@ -60,15 +60,16 @@ arguments (call, get): k=v takes v as JSON when it parses as JSON, else as a str
   k=@file reads the value from a file (same rule); pairs override --args.
   call waits for a task's result when the tool runs as a task (task status on stderr with --progress).
 
-answers to what a server asks (every command but pipe declares sampling, elicitation {form, url}
-and roots, as the terminal UI does): without --elicitation an elicitation is declined; without
+answers to what a server asks (every command but pipe declares sampling, elicitation {form, url},
+roots and tasks, as the terminal UI does): without --elicitation an elicitation is declined; without
 --sampling a sampling request gets a JSON-RPC error saying no --sampling policy was given;
 roots/list is answered with the --root paths (else the config entry's "roots"), or an empty list
 (never the working directory). The terminal UI takes --root too (and has a Roots editor, ctrl+f).
 
 server output problems: a line on the server's stdout that is not JSON, or a frame that is not
 valid JSON-RPC, is a warning on stderr (the first 10, then a count); --report FILE writes a JSON
-summary of them ({"invalidFrames": N, "notJson": M, ...}; FILE "-" means stderr) for any command.
+summary of them ({"invalidFrames": N, "notJson": M, "tooLong": L, ...}; FILE "-" means stderr)
+for any command; the --json output itself stays the exact result.
 
 examples:
   mcp-inspector tools -- npx -y @modelcontextprotocol/server-everything
@@ -539,8 +540,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
             raise UsageError("auth logout needs a server URL or --all (one of them)")
         if args.auth_action == "status" and args.all:
             raise UsageError("--all goes with auth logout")
-    if args.command == "tasks" and (args.action == "list") != (args.task_id is None):
-        raise UsageError("tasks list takes no ID; tasks get, result and cancel need one (see mcp-inspector tasks --help)")
+    if args.command == "tasks" and args.action == "list" and args.task_id is not None:
+        raise UsageError(f"tasks list takes no ID (got {args.task_id!r}); tasks get|result|cancel ID take one")
+    if args.command == "tasks" and args.action != "list" and args.task_id is None:
+        raise UsageError(f"tasks {args.action} needs a task ID: mcp-inspector tasks {args.action} ID "
+                         "(mcp-inspector tasks lists them)")
     if args.command == "tasks" and args.task_id == "":
         raise UsageError(f"tasks {args.action}: the task id is empty (see mcp-inspector tasks list)")
     if args.watch and args.command not in (None, "watch"):

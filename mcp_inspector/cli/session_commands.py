@@ -94,6 +94,10 @@ def prepare(args: Any) -> None:
     if args.command == "read":
         args.template = None
         args.missing = []
+        stray = EXPRESSION.sub("", args.uri)
+        if "{" in stray or "}" in stray:  # a typo in a template ({id without its }): never a URI (RFC 3986)
+            raise UsageError(f"{args.uri} has an unmatched {'{' if '{' in stray else '}'}: a URI cannot hold braces, "
+                             "and a template's expressions are {name} (e.g. demo://notes/{note_id})")
         if is_template(args.uri):
             args.template = args.uri
             args.uri, args.missing = expand_template(args.uri, args.pairs)
