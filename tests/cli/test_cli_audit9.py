@@ -1,0 +1,179 @@
+"""Issue 9's CLI, checked again (the audit): a task tool's result against its outputSchema,
+task results printed exactly as sent (both eras), the server-output counts (too-long lines
+apart; 100,000 log lines on stdout), the capabilities over Streamable HTTP and the legacy SSE
+transport, --log-level on every command, and the usage errors of tasks and read. Real
+subprocess CLI runs against the demo, server-everything and the raw fixture servers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import REPO_ROOT, assert_no_traceback, cli, raw, record_lines
+
+DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
+SERVERS = REPO_ROOT / "tests" / "servers"
+MODERN_RAW = ["--", sys.executable, str(SERVERS / "modern_raw_server.py")]
+HOSTILE = ["--", sys.executable, str(SERVERS / "hostile_surface_server.py")]
+BAD_TASK = ["call", "long_job", "outcome=bad_output", "steps=1", "duration_seconds=0"]
+
+
+# -- exit 5 for a task tool's result -----------------------------------------------------
+
+def test_a_task_result_that_violates_the_output_schema_exits_5(record):
+    human = cli(*BAD_TASK, "--record", record, *DEMO)
+    assert human.returncode == 5, human.stderr
+    assert "outputSchema: INVALID" in human.stdout and "$.steps: '1' is not of type 'integer'" in human.stdout
+    assert "the call ran as task" in human.stderr
+    methods = [r.get("method") for r in record_lines(record) if r.get("dir") == "out"]
+    assert "tasks/result" in methods  # the result came by the task, not by the call's reply
+    as_json = cli(*BAD_TASK, "--json", *DEMO)
+    assert as_json.returncode == 5, as_json.stderr
+    assert json.loads(as_json.stdout)["structuredContent"] == {"steps": "1", "note": None}
+    assert "structuredContent does not match the outputSchema: $.steps" in as_json.stderr
+    queried = cli(*BAD_TASK, "--query", ".structuredContent.steps", *DEMO)
+    assert queried.returncode == 5 and queried.stdout == "1\n", queried.stderr
+    assert_no_traceback(queried)
+    # the same tool ending well is valid: 0
+    assert cli("call", "long_job", "steps=1", "duration_seconds=0", *DEMO).returncode == 0
+
+
+# -- task results exactly as the server sent them -----------------------------------------
+
+def test_call_json_of_a_modern_task_prints_the_result_as_sent(record):
+    # the server writes "\u00e9" (json.dumps' ASCII escape): a re-serialization would print é
+    result = cli("call", "research", "topic=é", "--json", "--record", record, *MODERN_RAW)
+    assert result.returncode == 0, result.stderr
+    from mcp_inspector.core.protocol.jsonrpc import raw_member
+
+    last_get = [r for r in record_lines(record) if r.get("method") == "tasks/get" and r.get("dir") == "out"][-1]
+    reply = next(r for r in record_lines(record) if r.get("reply_to") == last_get["seq"])
+    exact = raw_member(raw_member(reply["raw"].encode(), "result").encode(), "result")
+    assert result.stdout == exact + "\n"
+    assert "Report on \\u00e9" in result.stdout
+
+
+def test_tasks_result_json_prints_the_result_as_sent():
+    result = cli("tasks", "result", "accented", "--json", *HOSTILE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == '{"content": [{"type": "text", "text": "caf\\u00e9"}], "isError": false}\n'
+    human = cli("tasks", "result", "accented", *HOSTILE)
+    assert human.returncode == 0 and human.stdout.strip() == "café"
+
+
+# -- what the server writes that is not JSON-RPC -------------------------------------------
+
+def test_a_line_over_the_frame_cap_is_counted_as_too_long(tmp_path):
+    report = tmp_path / "report.json"
+    result = cli("call", "echo", "text=" + "x" * 3000, "--max-frame-size", "1K", "--report", report, "--", *raw())
+    assert result.returncode == 3, result.stderr  # the reply was cut: a protocol error
+    document = json.loads(report.read_text())
+    assert document["invalidFrames"] == document["tooLong"] == 1 and document["notJson"] == 0
+    assert "the server wrote 1 invalid stdout line (1 too long)" in result.stderr
+    assert_no_traceback(result)
+
+
+NOISY = """\
+import os, sys
+out = sys.stdout
+for i in range(100_000):
+    out.write(f"2026-11-24 INFO noisy server, log line {i}\\n")
+out.flush()
+os.execv(sys.executable, [sys.executable, sys.argv[1]])
+"""
+
+MEASURE = """\
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True)
+sys.stdout.buffer.write(done.stdout)
+sys.stderr.buffer.write(done.stderr)
+print("MAXRSS", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
+def test_a_server_printing_100000_log_lines_on_stdout(tmp_path):
+    noisy, measure, report = tmp_path / "noisy.py", tmp_path / "measure.py", tmp_path / "report.json"
+    noisy.write_text(NOISY)
+    measure.write_text(MEASURE)
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(measure), sys.executable, "-m", "mcp_inspector", "tools", "--json",
+                           "--report", str(report), "--", sys.executable, str(noisy), str(SERVERS / "raw_server.py")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [tool["name"] for tool in json.loads(done.stdout)["tools"]][:2] == ["echo", "add"]
+    document = json.loads(report.read_text())
+    assert document["invalidFrames"] == document["notJson"] == 100_000
+    lines = done.stderr.splitlines()
+    assert len([line for line in lines if "the server wrote a stdout line that is not JSON" in line]) == 10
+    assert any("wrote 100000 invalid stdout lines (100000 not JSON) (99990 not shown)" in line for line in lines)
+    max_rss_kb = int(lines[-1].split()[1])  # the largest child: the CLI (the server is smaller)
+    assert max_rss_kb < 400_000, max_rss_kb  # about 70 MB measured; the store caps what it keeps
+
+
+# -- the same capabilities (and tools) over every transport --------------------------------
+
+@pytest.mark.everything
+@pytest.mark.parametrize("which", ["everything_http_url", "everything_sse_url"])
+def test_tools_over_http_and_sse_list_what_stdio_lists(which, request, record):
+    url = request.getfixturevalue(which)
+    result = cli("tools", "--json", "--record", record, "--url", url, timeout=60)
+    assert result.returncode == 0, result.stderr
+    names = [tool["name"] for tool in json.loads(result.stdout)["tools"]]
+    assert len(names) == 17 and {"get-roots-list", "trigger-sampling-request", "simulate-research-query"} <= set(names)
+    initialize = next(r for r in record_lines(record) if r.get("method") == "initialize" and r.get("dir") == "out")
+    declared = json.loads(initialize["raw"])["params"]["capabilities"]
+    assert declared == {"roots": {"listChanged": True}, "sampling": {"tools": {}},
+                        "elicitation": {"form": {}, "url": {}}, "tasks": {}}
+
+
+@pytest.mark.everything
+@pytest.mark.parametrize("which", ["everything_http_url", "everything_sse_url"])
+def test_subscribe_over_http_and_sse(which, request):
+    url = request.getfixturevalue(which)
+    uri = "demo://resource/static/document/architecture.md"
+    result = cli("subscribe", uri, "--call", "toggle-subscriber-updates", "--count", "1", "--json", "--url", url,
+                 timeout=90)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"uri": uri}
+    assert "1 update of" in result.stderr
+
+
+# -- --log-level on every command ----------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["info"], ["tools"], ["resources"], ["templates"], ["prompts"], ["ping"],
+                                     ["read", "demo://readme"], ["get", "summarize", "text=hi"],
+                                     ["complete", "--prompt", "code_review", "language", "py"],
+                                     ["subscribe", "demo://clock", "--count", "1"], ["tasks"],
+                                     ["call", "emit_logs", "count=5"]])
+def test_log_level_goes_with_every_command(command, record):
+    result = cli(*command, "--log-level", "warning", "--record", record, *DEMO)
+    assert result.returncode == 0, result.stderr
+    set_level = [json.loads(r["raw"])["params"] for r in record_lines(record)
+                 if r.get("method") == "logging/setLevel" and r.get("dir") == "out"]
+    assert set_level == [{"level": "warning"}]
+    if command[0] == "call":  # the demo's logs at warning and above, on stderr
+        assert "[warning] demo.emit_logs:" in result.stderr and "[info]" not in result.stderr
+
+
+# -- usage errors --------------------------------------------------------------------------
+
+def test_tasks_usage_errors_say_what_is_wrong():
+    missing = cli("tasks", "result", *DEMO)
+    assert missing.returncode == 64
+    assert missing.stderr.strip() == ("mcp-inspector: error: tasks result needs a task ID: mcp-inspector tasks result ID "
+                                      "(mcp-inspector tasks lists them)")
+    extra = cli("tasks", "list", "t-1", *DEMO)
+    assert extra.returncode == 64 and "tasks list takes no ID (got 't-1')" in extra.stderr
+
+
+def test_read_of_a_uri_with_an_unmatched_brace_is_a_usage_error():
+    for uri, brace in (("demo://notes/{note_id", "{"), ("demo://notes/note_id}", "}"), ("demo://x{a}}", "}")):
+        result = cli("read", uri, "note_id=todo", *DEMO)
+        assert result.returncode == 64, (uri, result.stderr)
+        assert f"{uri} has an unmatched {brace}" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
