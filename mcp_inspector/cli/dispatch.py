@@ -88,6 +88,9 @@ def timeout_given(argv: list[str]) -> bool:
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
     args.timeout_given = timeout_given(argv)
+    if args.command in ("auth", "query") and (args.report is not None or args.log_level is not None):
+        # neither talks to a server: a --report FILE never written would fool a script
+        raise UsageError(f"--report and --log-level go with a command that runs a server, not {args.command}")
     if args.command == "auth":
         from .auth_commands import cmd_auth_logout, cmd_auth_status
 

@@ -446,7 +446,7 @@ def build_parser(only: str | None = None) -> Parser:
     read.add_argument("uri", metavar="URI")
     read.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE",
                       help="a variable of a URI template (a string; a JSON array or object for list and "
-                           "explode operators, e.g. tags='[\"a\",\"b\"]')")
+                           "explode operators, e.g. tags='[\"a\",\"b\"]'; @file reads the value from a file)")
     get = add("get")
     get.add_argument("prompt", metavar="PROMPT")
     get.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="a prompt argument (a string; @file reads a file)")

@@ -177,3 +177,15 @@ def test_read_of_a_uri_with_an_unmatched_brace_is_a_usage_error():
         assert result.returncode == 64, (uri, result.stderr)
         assert f"{uri} has an unmatched {brace}" in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_report_and_log_level_are_refused_where_no_server_runs(tmp_path):
+    session = tmp_path / "s.jsonl"
+    assert cli("--record", session, "ping", *DEMO).returncode == 0
+    report = tmp_path / "report.json"
+    for command in (("query", session, ".method", "--report", report), ("query", session, ".method", "--log-level", "info"),
+                    ("auth", "status", "--report", report)):
+        result = cli(*command)
+        assert result.returncode == 64, (command, result.stderr)
+        assert f"--report and --log-level go with a command that runs a server, not {command[0]}" in result.stderr
+    assert not report.exists()
