@@ -358,8 +358,9 @@ COMMAND_DETAILS = {
                  "acknowledge it). Ends with 0 after --for/--count, 130 on Ctrl-C (after unsubscribing),\n"
                  "3 if the server goes away.",
     "tasks": "list: tasks/list (legacy servers that declare tasks.list; else a note and an empty list).\n"
-             "get ID: tasks/get. result ID: the task's result (legacy tasks/result waits for the task to\n"
-             "end; 2026-07-28 the result of tasks/get), exit 1 for isError. cancel ID: tasks/cancel.\n"
+             "get ID: tasks/get. result ID: the task's result, waiting for the task to end (legacy\n"
+             "tasks/result; 2026-07-28 tasks/get at the task's interval, status lines with --progress),\n"
+             "exit 1 for isError; past --timeout exit 4 (the task is not cancelled). cancel ID: tasks/cancel.\n"
              "Task ids belong to the server: useful with a server that outlives one command (--url).",
     "call": "A tool that requires a task (execution.taskSupport) is called as one (--task: also when it\n"
             "allows one; --no-task: never) and the call waits for the task's result, polling tasks/get;\n"

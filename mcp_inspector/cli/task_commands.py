@@ -5,8 +5,9 @@
                         otherwise a note and an empty list, exit 0)
     tasks get ID        tasks/get: the task's state
     tasks result ID     the task's CallToolResult (legacy tasks/result, which waits for the
-                        task to end; modern: the result of tasks/get), shown and exited on as
-                        ``call`` does (1 for isError)
+                        task to end; modern: tasks/get at the task's pollIntervalMs until it
+                        ends), shown and exited on as ``call`` does (1 for isError); --timeout
+                        bounds the wait as a whole (exit 4; the task is not cancelled)
     tasks cancel ID     tasks/cancel, then the state the server reports
 
 A task id names a task on the server, so these work from a new session (each command
@@ -17,10 +18,15 @@ exactly as the server sent it (as ``call --json`` does).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
+import anyio
+
+from ..core.protocol.errors import InspectorError, RequestTimeout
 from ..core.session.legacy import McpSession
 from ..core.session.results import analyze_tool_result
+from ..core.session.task_model import TERMINAL, modern_outcome, poll_interval
 from . import exit_codes, render
 from .commands import out, out_json, task_result_raw
 from .runner import Context
@@ -65,7 +71,7 @@ async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
         out_json(record.task) if ctx.options.json else out(task_line(record.task))
         return exit_codes.OK
     ctx.step = "tasks/result" if session.era != "modern" else "tasks/get"
-    result = await session.task_result(task_id)
+    result = await (_wait_modern(session, ctx, task_id) if session.era == "modern" else session.task_result(task_id))
     view = analyze_tool_result(result)
     for problem in view.problems:  # as call says them
         ctx.warn(f"malformed result: {problem}")
@@ -74,6 +80,33 @@ async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
     else:
         out(render.tool_result(view))
     return exit_codes.TOOL_ERROR if view.is_error else exit_codes.OK
+
+
+async def _wait_modern(session: McpSession, ctx: Context, task_id: str) -> dict[str, Any]:
+    """2026-07-28 has no blocking tasks/result: tasks/get at the task's interval until it ends,
+    --timeout bounding the whole wait (then exit 4; the task goes on, it is not cancelled).
+    Each status change is a line on stderr with --progress, as call shows its task's."""
+    limit = ctx.options.timeout
+    last = None
+    with anyio.move_on_after(limit):
+        while True:
+            record = await session.get_task(task_id, source="result")
+            if record.status in TERMINAL:
+                return modern_outcome(record, "tools/call")
+            if record.status == "input_required":  # its inputRequests belong to the session that follows it
+                raise InspectorError(f"task {task_id} is input_required: tasks result cannot answer its inputRequests "
+                                     "(the client that created it does)")
+            state = (record.status, record.task.get("statusMessage"))
+            if state != last and ctx.options.progress and not ctx.options.quiet:
+                message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
+                sys.stderr.write(f"task {task_id} {state[0]}{message}\n")
+                sys.stderr.flush()
+            last = state
+            await anyio.sleep(poll_interval(record.task, True))
+    timed_out = RequestTimeout("tasks/get", limit or 0, True)
+    timed_out.args = (f"tasks result: task {task_id} was still {last[0] if last else 'working'!r} after the "
+                      f"--timeout of {limit:g} s (not cancelled: tasks result {task_id} waits again)",)
+    raise timed_out
 
 
 COMMANDS = {"tasks": cmd_tasks}

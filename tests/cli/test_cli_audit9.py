@@ -189,3 +189,60 @@ def test_report_and_log_level_are_refused_where_no_server_runs(tmp_path):
         assert result.returncode == 64, (command, result.stderr)
         assert f"--report and --log-level go with a command that runs a server, not {command[0]}" in result.stderr
     assert not report.exists()
+
+
+# -- tasks result in the 2026-07-28 era waits for the task ------------------------------
+
+@pytest.fixture
+def modern_http_url():
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, str(SERVERS / "modern_raw_server.py"), "--http"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    assert line.startswith("PORT "), line
+    try:
+        yield f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+    finally:
+        process.kill()
+        process.wait()
+
+
+def start_research(url: str, **arguments) -> str:
+    """A tools/call of research sent by hand (not by the CLI, which would follow the task):
+    the task it starts goes on in the server, for another session to look at."""
+    import urllib.request
+
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "research", "arguments": arguments, "_meta": meta}}).encode()
+    request = urllib.request.Request(url, body, {"Content-Type": "application/json", "MCP-Protocol-Version": "2026-07-28",
+                                                 "Accept": "application/json, text/event-stream",
+                                                 "Mcp-Method": "tools/call", "Mcp-Name": "research"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result = json.loads(response.read())["result"]
+    assert result["resultType"] == "task" and result["status"] == "working"
+    return result["taskId"]
+
+
+def test_tasks_result_of_a_modern_task_waits_for_its_end(modern_http_url):
+    # the server's task moves on at each tasks/get: working first, completed on the next poll
+    done = start_research(modern_http_url, topic="tides")
+    result = cli("tasks", "result", done, "--progress", "--url", modern_http_url)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Report on tides\n"
+    assert f"task {done} working: Gathering sources" in result.stderr
+    # one that never ends: --timeout bounds the wait (exit 4), and the task is not cancelled
+    never = start_research(modern_http_url, topic="x", never=True)
+    waited = cli("tasks", "result", never, "--timeout", "0.5", "--url", modern_http_url)
+    assert waited.returncode == 4, waited.stderr
+    assert f"task {never} was still 'working' after the --timeout of 0.5 s (not cancelled" in waited.stderr
+    state = cli("tasks", "get", never, "--json", "--url", modern_http_url)
+    assert state.returncode == 0 and json.loads(state.stdout)["status"] == "working"
+    # one waiting for input the client that created it must give: said, exit 3
+    asking = start_research(modern_http_url, topic="x", ask=True)
+    stuck = cli("tasks", "result", asking, "--url", modern_http_url)
+    assert stuck.returncode == 3 and f"task {asking} is input_required" in stuck.stderr
+    assert_no_traceback(stuck)
