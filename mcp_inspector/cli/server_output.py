@@ -14,6 +14,11 @@ a JSON document for scripts, so ``--json`` output on stdout stays the exact resu
 ``invalidFrames`` counts them all: ``notJson`` the lines that are not JSON (or not UTF-8),
 ``tooLong`` those over ``--max-frame-size`` (only their head was read, so nobody knows what
 they were), and the rest is JSON that is not a valid JSON-RPC message.
+
+``notStrictJson`` counts apart the frames that were read only by leniency and used: a bare
+``NaN``/``Infinity`` (Python's json.dumps writes them), invalid UTF-8, another encoding or
+a byte order mark. They are not JSON text (RFC 8259), so a strict client (JSON.parse)
+rejects them; they are warned about too (the first ``SHOWN``), with their own summary line.
 """
 
 from __future__ import annotations
@@ -38,6 +43,17 @@ def is_too_long(problem: str | None) -> bool:
     return bool(problem) and problem.startswith("too long")
 
 
+# the parser's notes (core/protocol/json_text.py) on a frame that is not JSON text but was read
+NOT_STRICT = ("is not JSON (a bare token", "invalid UTF-", "encoded as ")
+
+
+def not_strict_notes(problem: str | None) -> list[str]:
+    """The notes saying a frame read (and used) was not strict JSON text."""
+    if not problem:
+        return []
+    return [note for note in problem.split("; ") if any(mark in note for mark in NOT_STRICT)]
+
+
 class ServerOutputWatch:
     """A store listener counting the server's invalid frames and warning about the first ones."""
 
@@ -47,10 +63,16 @@ class ServerOutputWatch:
         self.count = 0
         self.not_json = 0
         self.too_long = 0
+        self.not_strict = 0
         self.examples: list[dict[str, Any]] = []
 
     def __call__(self, entry: TrafficEntry) -> None:
-        if entry.direction is not Direction.IN or entry.kind is not Kind.INVALID:
+        if entry.direction is not Direction.IN:
+            return
+        if entry.kind is not Kind.INVALID:
+            notes = not_strict_notes(entry.problem)
+            if notes:
+                self._not_strict(entry, "; ".join(notes))
             return
         self.count += 1
         if is_not_json(entry.problem):
@@ -68,8 +90,23 @@ class ServerOutputWatch:
                 what = f"an invalid {self.where} ({entry.problem})"
             write_err(f"{PROGRAM}: warning: the server wrote {what}: {cut!r}")
 
+    def _not_strict(self, entry: TrafficEntry, notes: str) -> None:
+        self.not_strict += 1
+        text = entry.text
+        cut = text if len(text) <= TEXT_CUT else text[:TEXT_CUT] + "…"
+        if len(self.examples) < EXAMPLES:
+            self.examples.append({"seq": entry.seq, "problem": notes, "text": cut})
+        if self.not_strict <= SHOWN and not self.quiet:
+            write_err(f"{PROGRAM}: warning: the server wrote a {self.where} that is not strict JSON, read anyway "
+                      f"({notes}): {cut!r}")
+
     def summary(self) -> None:
         """The closing line on stderr, when the server wrote anything invalid."""
+        if self.not_strict:
+            hidden = f" ({self.not_strict - SHOWN} not shown)" if self.not_strict > SHOWN else ""
+            write_err(f"{PROGRAM}: warning: the server wrote {self.not_strict} {self.where}"
+                      f"{'s' if self.not_strict != 1 else ''} that {'are' if self.not_strict != 1 else 'is'} not strict "
+                      f"JSON (read anyway){hidden}: strict clients may reject them")
         if not self.count:
             return
         hidden = f" ({self.count - SHOWN} not shown)" if self.count > SHOWN else ""
@@ -81,7 +118,7 @@ class ServerOutputWatch:
 
     def document(self, command: str | None, code: int) -> dict[str, Any]:
         return {"command": command, "exitCode": code, "invalidFrames": self.count, "notJson": self.not_json,
-                "tooLong": self.too_long, "examples": list(self.examples)}
+                "tooLong": self.too_long, "notStrictJson": self.not_strict, "examples": list(self.examples)}
 
     def write_report(self, path: str, command: str | None, code: int) -> None:
         text = json.dumps(self.document(command, code), ensure_ascii=False)

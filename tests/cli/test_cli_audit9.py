@@ -246,3 +246,26 @@ def test_tasks_result_of_a_modern_task_waits_for_its_end(modern_http_url):
     stuck = cli("tasks", "result", asking, "--url", modern_http_url)
     assert stuck.returncode == 3 and f"task {asking} is input_required" in stuck.stderr
     assert_no_traceback(stuck)
+
+
+def test_frames_read_only_by_leniency_are_warned_and_counted_apart(tmp_path):
+    report = tmp_path / "report.json"
+    # a bare NaN (Python's json.dumps writes it; JSON.parse throws): used, but said
+    nan = cli("call", "ratio", "a=1", "b=0", "--json", "--report", report, "--", *raw("nan"))
+    assert nan.returncode == 0, nan.stderr
+    assert nan.stdout.strip() == '{"content":[{"type":"text","text":"nan"}],"structuredContent":{"ratio":NaN}}'
+    assert "the server wrote a stdout line that is not strict JSON, read anyway (NaN is not JSON" in nan.stderr
+    assert "the server wrote 1 stdout line that is not strict JSON (read anyway): strict clients may reject them" in nan.stderr
+    document = json.loads(report.read_text())
+    assert (document["invalidFrames"], document["notStrictJson"]) == (0, 1)
+    assert document["examples"][0]["text"].endswith('"structuredContent":{"ratio":NaN}}}')
+    # invalid UTF-8 in a notification, after a line that is not JSON at all: one of each
+    utf8 = cli("call", "echo", "text=hi", "--report", report, "--", *raw("invalid-utf8"))
+    assert utf8.returncode == 0, utf8.stderr
+    document = json.loads(report.read_text())
+    assert (document["invalidFrames"], document["notJson"], document["notStrictJson"]) == (1, 1, 1)
+    assert "(invalid UTF-8 (bytes replaced with U+FFFD))" in utf8.stderr
+    clean = cli("call", "ratio", "a=1", "b=2", "--", *raw("nan"))
+    assert clean.returncode == 0 and "warning" not in clean.stderr
+    quiet = cli("call", "ratio", "a=1", "b=0", "-q", "--", *raw("nan"))
+    assert quiet.stderr == ""

@@ -145,7 +145,7 @@ def test_report_to_stderr_and_a_clean_server():
     clean = cli("ping", "--report", "-", *DEMO)
     assert clean.returncode == 0
     assert json.loads(clean.stderr.strip().splitlines()[-1]) == {"command": "ping", "exitCode": 0, "invalidFrames": 0,
-                                                                 "notJson": 0, "tooLong": 0, "examples": []}
+                                                                 "notJson": 0, "tooLong": 0, "notStrictJson": 0, "examples": []}
     assert "invalid" not in clean.stderr.replace('"invalidFrames"', "")
 
 

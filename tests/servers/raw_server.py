@@ -100,6 +100,8 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
 ``exit-on-start``   Writes ``cannot start: missing API_KEY`` to stderr, exits 1 at once.
 ``no-exit-on-eof``  Ignores SIGTERM and stdin EOF (keeps sleeping; must be SIGKILLed).
                     Safety net: exits by itself 60 s after EOF.
+``nan``             Tool ``ratio`` {a, b}: structuredContent ``{"ratio": a/b}``, a bare ``NaN``
+                    (not JSON; Python's json.dumps writes it) when ``b`` is 0.
 ``echo-env``        Tool ``env`` {name}: text = value of env var ``name`` (isError if
                     unset); tool ``cwd`` {}: text = ``os.getcwd()``.
 ``changed-during-list``  The first tools/list: sends ``notifications/tools/list_changed``,
@@ -135,7 +137,7 @@ MODES = {
     "never-answer", "late-answer", "flood", "huge-result", "paged-tools", "cursor-loop",
     "list-changed", "bad-frames", "server-requests", "unsupported-version", "is-error",
     "structured", "exit-on-start", "no-exit-on-eof", "echo-env", "stderr-chatter",
-    "changed-during-list", "url-required", "ask-on-start",
+    "changed-during-list", "url-required", "ask-on-start", "nan",
 }
 URL_ELICITATIONS = [
     {"mode": "url", "elicitationId": "e-1", "url": "https://auth.example/start", "message": "Sign in to Example"},
@@ -203,6 +205,9 @@ class Server:
         if "url-required" in m:
             tools.append(_tool("signin", "Needs two URLs completed first (-32042)"))
             tools.append(_tool("complete", "Complete a URL elicitation", {"id": {"type": "string"}}))
+        if "nan" in m:
+            tools.append(_tool("ratio", "a / b; NaN when b is 0 (json.dumps writes a bare NaN)",
+                               {"a": {"type": "number"}, "b": {"type": "number"}}, ["a", "b"]))
         if "echo-env" in m:
             tools.append(_tool("env", "Value of env var `name`", {"name": {"type": "string"}}, ["name"]))
             tools.append(_tool("cwd", "Current working directory"))
@@ -502,6 +507,11 @@ class Server:
         data = ({"city": city, "temperature": 21.5, "conditions": "sunny"} if city == "Paris"
                 else {"city": city, "conditions": "unknown"})
         return {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
+
+    def tool_ratio(self, rid, args, params):
+        a, b = float(args["a"]), float(args["b"])
+        return {"content": [{"type": "text", "text": str(a / b if b else "nan")}],
+                "structuredContent": {"ratio": a / b if b else float("nan")}}
 
     def tool_env(self, rid, args, params):
         value = os.environ.get(args["name"])
