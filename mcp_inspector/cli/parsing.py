@@ -388,6 +388,32 @@ def _add_watch_options(parser: argparse.ArgumentParser, dest: str) -> None:
                              "UI; for the watch command, the --call tool)")
 
 
+# Options of one command (or a few): before the command word the main parser does not know
+# them, and took their value for the command ("invalid choice: '3'").
+COMMAND_ONLY_OPTIONS = {
+    "--for": "subscribe", "--count": "subscribe, watch and query", "--call": "subscribe and watch",
+    "--call-args": "subscribe", "--prompt": "complete", "--template": "complete", "--context": "complete",
+    "--args": "call, get and watch", "--task": "call", "--no-task": "call", "--ignore": "replay",
+    "--update": "replay", "--direction": "query", "--frames": "query", "--all": "auth logout",
+}
+
+
+def check_option_order(words: list[str]) -> None:
+    """A command's own option given before the command is a usage error that says so."""
+    skip = False
+    for word in words:
+        name = word.split("=", 1)[0]
+        if skip:
+            skip = False
+        elif name in COMMAND_ONLY_OPTIONS:
+            raise UsageError(f"{name} is an option of {COMMAND_ONLY_OPTIONS[name]}: put it after the command "
+                             "(see mcp-inspector COMMAND --help)")
+        elif word in VALUE_OPTIONS:
+            skip = True
+        elif not word.startswith("-"):
+            return  # the command word (or a stray word the parser will name)
+
+
 def command_word(words: list[str]) -> str | None:
     """The command named in ``words``, found without building every sub-parser."""
     skip = False
@@ -518,6 +544,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     own, server_command = split_server_command(argv)
     if len(own) < len(argv) and not server_command:
         raise UsageError("nothing after --: give the server command there (or leave out -- for the demo server)")
+    check_option_order(own)
     wants_help = any(word in ("-h", "--help") for word in own)
     parser = build_parser(None if wants_help else command_word(own))
     args, extra = parser.parse_known_args(own)

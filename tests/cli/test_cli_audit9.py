@@ -269,3 +269,16 @@ def test_frames_read_only_by_leniency_are_warned_and_counted_apart(tmp_path):
     assert clean.returncode == 0 and "warning" not in clean.stderr
     quiet = cli("call", "ratio", "a=1", "b=0", "-q", "--", *raw("nan"))
     assert quiet.stderr == ""
+
+
+def test_a_commands_own_option_before_the_command_says_so():
+    for words, owner in ((["--for", "1", "subscribe", "demo://clock"], "--for is an option of subscribe"),
+                         (["--count=2", "subscribe", "demo://clock"], "--count is an option of subscribe, watch and query"),
+                         (["--prompt", "code_review", "complete", "language", "py"], "--prompt is an option of complete"),
+                         (["--task", "call", "long_job"], "--task is an option of call")):
+        result = cli(*words, *DEMO)
+        assert result.returncode == 64, (words, result.stderr)
+        assert result.stderr == f"mcp-inspector: error: {owner}: put it after the command (see mcp-inspector COMMAND --help)\n"
+    # after the command, and as a value, they are what they are
+    assert cli("complete", "--prompt", "code_review", "language", "py", *DEMO).stdout.splitlines()[0] == "python"
+    assert cli("call", "echo", "message=--for", "--json", *DEMO).returncode == 0
