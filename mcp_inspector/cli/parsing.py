@@ -67,9 +67,10 @@ roots/list is answered with the --root paths (else the config entry's "roots"), 
 (never the working directory). The terminal UI takes --root too (and has a Roots editor, ctrl+f).
 
 server output problems: a line on the server's stdout that is not JSON, or a frame that is not
-valid JSON-RPC, is a warning on stderr (the first 10, then a count); --report FILE writes a JSON
-summary of them ({"invalidFrames": N, "notJson": M, "tooLong": L, ...}; FILE "-" means stderr)
-for any command; the --json output itself stays the exact result.
+valid JSON-RPC, is a warning on stderr (the first 10, then a count), and so is a frame read only
+by leniency (a bare NaN, invalid UTF-8); --report FILE writes a JSON summary of them
+({"invalidFrames": N, "notJson": M, "tooLong": L, "notStrictJson": S, ...}; FILE "-" means stderr)
+for any command that runs a server; the --json output itself stays the exact result.
 
 examples:
   mcp-inspector tools -- npx -y @modelcontextprotocol/server-everything
