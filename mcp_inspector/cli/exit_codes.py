@@ -19,7 +19,8 @@ exit codes:
   0    success
   1    the tool returned a result with isError: true
   2    the server answered with a JSON-RPC error; -32042 (URL elicitation required)
-       too, with each URL to complete in a browser listed on stderr (never opened)
+       too, with each URL to complete in a browser listed on stderr (never opened);
+       a task that ended cancelled by the server or another client (no result)
   3    the server failed to start, died, or broke the protocol (incl. the handshake)
   4    a request timed out (notifications/cancelled is sent)
   5    call: the tool's structuredContent does not match its outputSchema (or is missing);

@@ -19,7 +19,7 @@ import anyio
 
 from ..core.config.servers import ServerSpec
 from ..core.protocol.errors import (ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled,
-                                    RequestTimeout, RpcError, TransportFailure)
+                                    RequestTimeout, RpcError, TaskCancelled, TransportFailure)
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.jsonrpc import Kind
 from ..core.protocol.versions import LATEST_LEGACY
@@ -239,6 +239,10 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         return exit_codes.SERVER_FAILURE
     except RequestCancelled as exc:
         error(str(exc))
+        if isinstance(exc, TaskCancelled) and stopping.received is None:
+            # not our Ctrl-C: the server (or another client) cancelled the task, which has no result;
+            # a legacy tasks/result says so with a JSON-RPC error, and this is the same outcome
+            return exit_codes.RPC_ERROR
         return exit_codes.INTERRUPTED
     except InspectorError as exc:
         error(str(exc))

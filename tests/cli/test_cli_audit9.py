@@ -241,6 +241,12 @@ def test_tasks_result_of_a_modern_task_waits_for_its_end(modern_http_url):
     assert f"task {never} was still 'working' after the --timeout of 0.5 s (not cancelled" in waited.stderr
     state = cli("tasks", "get", never, "--json", "--url", modern_http_url)
     assert state.returncode == 0 and json.loads(state.stdout)["status"] == "working"
+    # cancelled by another client: no result, exit 2 as a legacy tasks/result's error (130 is our Ctrl-C)
+    cancelled = cli("tasks", "cancel", never, "--url", modern_http_url)
+    assert cancelled.returncode == 0 and " cancelled" in cancelled.stdout, cancelled.stderr
+    gone = cli("tasks", "result", never, "--url", modern_http_url)
+    assert gone.returncode == 2, gone.stderr
+    assert f"(task {never}) was cancelled" in gone.stderr
     # one waiting for input the client that created it must give: said, exit 3
     asking = start_research(modern_http_url, topic="x", ask=True)
     stuck = cli("tasks", "result", asking, "--url", modern_http_url)
