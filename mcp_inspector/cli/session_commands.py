@@ -52,6 +52,7 @@ MAX_VALUES = 100  # completion.values: "must not exceed 100 items"
 STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
 ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
 UPDATE_BUFFER = 10_000  # updates waiting to be printed; past it a flood's updates are counted, not kept
+STREAM_CHECK = 0.25  # seconds between looks at whether the HTTP stream carrying the updates was given up
 
 
 def _variable(text: str) -> Any:
@@ -215,6 +216,10 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = ""
     if session.era == "modern":
         await _check_acknowledged(session, ctx, uri)
+    refused = getattr(_http_stream(session), "standalone_refused", None) if session.era == "legacy" else None
+    if refused:
+        ctx.warn(f"{refused}: updates of {uri} can come only on the replies to later requests (--call)")
+    gone = None
     until = f" for {args.for_seconds:g} s" if args.for_seconds else " until Ctrl-C"
     ctx.note(f"subscribed to {uri}{until}{f' or {args.count} updates' if args.count else ''}")
     seen = 0
@@ -223,7 +228,18 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
         with anyio.move_on_after(args.for_seconds):
             if getattr(args, "call", None):
                 await _call_trigger(session, ctx, args.call, args.call_arguments)
-            async for event in receive:
+            while True:
+                event = None
+                with anyio.move_on_after(STREAM_CHECK):
+                    try:
+                        event = await receive.receive()
+                    except anyio.EndOfStream:
+                        break
+                if event is None:  # Streamable HTTP: no updates can come once the GET stream is given up
+                    gone = _stream_gone(session)
+                    if gone is not None:
+                        break
+                    continue
                 # a flood wakes us seldom: print all that waits at once, with one flush
                 batch = [event]
                 while args.count is None or seen + len(batch) < args.count:
@@ -267,7 +283,20 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     if session.closed is not None:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
+    if gone is not None:
+        raise ConnectionLost(f"no update can arrive any more: {gone}")
     return exit_codes.OK
+
+
+def _http_stream(session: McpSession) -> Any:
+    """The Streamable HTTP transport under the session (HttpTransport wraps it), or whatever it is."""
+    return getattr(session.transport, "inner", session.transport)
+
+
+def _stream_gone(session: McpSession) -> str | None:
+    """Why the standalone GET stream, which carries a legacy Streamable HTTP server's updates,
+    was given up (the server unreachable: it died), or None."""
+    return getattr(_http_stream(session), "standalone_gone", None) if session.era == "legacy" else None
 
 
 async def _call_trigger(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:

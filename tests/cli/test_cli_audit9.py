@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+import time
 
 import pytest
 
@@ -288,3 +288,38 @@ def test_a_commands_own_option_before_the_command_says_so():
     # after the command, and as a value, they are what they are
     assert cli("complete", "--prompt", "code_review", "language", "py", *DEMO).stdout.splitlines()[0] == "python"
     assert cli("call", "echo", "message=--for", "--json", *DEMO).returncode == 0
+
+
+# -- subscribe over Streamable HTTP when the server dies ------------------------------------
+
+@pytest.mark.everything
+def test_subscribe_over_streamable_http_ends_when_the_server_is_gone(server_everything, tmp_path):
+    # the updates ride the standalone GET stream; once the server is unreachable it is given up,
+    # and with it any update: exit 3 (it waited for ever before)
+    import subprocess
+
+    from http_fixtures import start_everything
+
+    server = start_everything(server_everything, "streamableHttp")
+    err = tmp_path / "stderr"
+    with err.open("wb") as sink:
+        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe",
+                                    "demo://resource/static/document/architecture.md", "--url", server.url],
+                                   stdout=subprocess.PIPE, stderr=sink)
+        try:
+            for _ in range(1200):  # at most a minute, for the subscription to be made
+                if "subscribed to" in err.read_text():
+                    break
+                time.sleep(0.05)
+            server.stop()
+            process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            server.stop()
+    text = err.read_text()
+    assert process.returncode == 3, text
+    assert "no update can arrive any more: standalone SSE stream: cannot connect to" in text
+    assert "0 updates of demo://resource/static/document/architecture.md" in text
+    assert "Traceback" not in text

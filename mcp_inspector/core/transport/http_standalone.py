@@ -35,11 +35,17 @@ class StandaloneStream:
     _standalone_note: bool
     _secrets: list[str]
     max_retry_ms: int
+    #: Why the standalone stream was given up after failures (the server unreachable, or closing
+    #: it again and again), else None: what the server starts on its own cannot arrive any more.
+    standalone_gone: str | None = None
+    #: Why the server offers no standalone stream (GET answered 405, or refused), else None.
+    standalone_refused: str | None = None
 
     def _open_standalone(self) -> None:
         if self._tg is None or self._closing or self._standalone is not None:
             return
         self._standalone = anyio.CancelScope()
+        self.standalone_gone = self.standalone_refused = None
         self._standalone_ready = LazyEvent()
         self._tg.start_soon(self._standalone_loop, self._standalone)
 
@@ -69,7 +75,8 @@ class StandaloneStream:
                     self._standalone_ready.set()
                     failures += 1
                     if failures >= STANDALONE_FAILURES:
-                        self._emit(Note(f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"))
+                        self.standalone_gone = f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"
+                        self._emit(Note(self.standalone_gone))
                         return
                     await anyio.sleep(min(2 ** failures, 30))
                     continue
@@ -87,6 +94,10 @@ class StandaloneStream:
                             what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
                                     f"standalone SSE stream refused: {status_text(response)}: {quote_body(body, self._secrets)}; not retried")
                             self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
+                        if not (status == 404 and headers.get("Mcp-Session-Id")):
+                            self.standalone_refused = ("the server offers no standalone SSE stream (GET answered 405)"
+                                                       if status == 405 else f"standalone SSE stream refused: "
+                                                       f"{status_text(response)}")
                         return
                     parser = SseParser(self.max_frame_bytes)
                     parser.last_event_id, parser.retry = last_id, retry
@@ -99,7 +110,8 @@ class StandaloneStream:
                     with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                         await response.aclose()
                 if failures >= STANDALONE_FAILURES * 2:
-                    self._emit(Note("standalone SSE stream: the server keeps closing it without events; not reopened"))
+                    self.standalone_gone = "standalone SSE stream: the server keeps closing it without events; not reopened"
+                    self._emit(Note(self.standalone_gone))
                     return
                 delay = max(MIN_RETRY_MS, min(retry if retry is not None else DEFAULT_RETRY_MS, self.max_retry_ms))
                 await anyio.sleep(delay / 1000 * (2 ** min(failures, 5)))
