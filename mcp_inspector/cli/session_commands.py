@@ -32,7 +32,7 @@ from typing import Any
 
 import anyio
 
-from ..core.protocol.errors import ConnectionLost, InspectorError
+from ..core.protocol.errors import ConnectionLost, InspectorError, TransportFailure
 from ..core.protocol.json_text import JsonTextError, loads_strict
 from ..core.protocol.uri_template import expression_problem, is_template
 from ..core.session.events import ResourceUpdated, ServerClosed
@@ -53,6 +53,8 @@ STOPPED_UNSUBSCRIBE_WAIT = 1.0  # the same after a stop signal (Ctrl-C)
 ACK_WAIT = 5.0  # seconds for the modern listen stream's acknowledgment
 UPDATE_BUFFER = 10_000  # updates waiting to be printed; past it a flood's updates are counted, not kept
 STREAM_CHECK = 0.25  # seconds between looks at whether the HTTP stream carrying the updates was given up
+PROBE_EVERY = 2.0  # 2026-07-28 over HTTP: seconds between round trips while the listen stream is down
+PROBE_WAIT = 5.0  # ... and how long one may take
 
 
 def _variable(text: str) -> Any:
@@ -220,6 +222,7 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     if refused:
         ctx.warn(f"{refused}: updates of {uri} can come only on the replies to later requests (--call)")
     gone = None
+    probe = _ListenProbe(session)
     until = f" for {args.for_seconds:g} s" if args.for_seconds else " until Ctrl-C"
     ctx.note(f"subscribed to {uri}{until}{f' or {args.count} updates' if args.count else ''}")
     seen = 0
@@ -235,8 +238,8 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                         event = await receive.receive()
                     except anyio.EndOfStream:
                         break
-                if event is None:  # Streamable HTTP: no updates can come once the GET stream is given up
-                    gone = _stream_gone(session)
+                if event is None:  # over HTTP: has the stream carrying the updates gone with the server?
+                    gone = _stream_gone(session) or await probe.gone()
                     if gone is not None:
                         break
                     continue
@@ -291,6 +294,33 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
 def _http_stream(session: McpSession) -> Any:
     """The Streamable HTTP transport under the session (HttpTransport wraps it), or whatever it is."""
     return getattr(session.transport, "inner", session.transport)
+
+
+class _ListenProbe:
+    """2026-07-28 over HTTP: the session reopens a broken subscriptions/listen stream for ever
+    (with a backoff); while it is down, a round trip now and then (server/discover) tells a
+    server that is gone (it cannot be reached) from one that ended the stream."""
+
+    def __init__(self, session: McpSession) -> None:
+        self.session = session
+        self.last = anyio.current_time()
+
+    async def gone(self) -> str | None:
+        session = self.session
+        if session.era != "modern" or getattr(session.transport, "url", None) is None:
+            return None
+        listening = session.subscriptions.pending
+        if (listening is not None and not listening.done) or anyio.current_time() - self.last < PROBE_EVERY:
+            return None
+        self.last = anyio.current_time()
+        try:
+            with anyio.move_on_after(PROBE_WAIT):
+                await session.ping(timeout=PROBE_WAIT)
+        except (TransportFailure, ConnectionLost) as exc:
+            return f"the subscriptions/listen stream is down and the server cannot be reached: {exc}"
+        except InspectorError:  # it answered (an error, a timeout): not gone
+            return None
+        return None
 
 
 def _stream_gone(session: McpSession) -> str | None:

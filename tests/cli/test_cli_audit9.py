@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -292,20 +293,15 @@ def test_a_commands_own_option_before_the_command_says_so():
 
 # -- subscribe over Streamable HTTP when the server dies ------------------------------------
 
-@pytest.mark.everything
-def test_subscribe_over_streamable_http_ends_when_the_server_is_gone(server_everything, tmp_path):
-    # the updates ride the standalone GET stream; once the server is unreachable it is given up,
-    # and with it any update: exit 3 (it waited for ever before)
+def subscribe_then_stop(server, uri: str, *extra: str, tmp_path: Path) -> tuple[int, str]:
+    """Run subscribe against ``server`` (a RunningServer), stop the server once subscribed;
+    (the exit code, stderr)."""
     import subprocess
 
-    from http_fixtures import start_everything
-
-    server = start_everything(server_everything, "streamableHttp")
     err = tmp_path / "stderr"
     with err.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe",
-                                    "demo://resource/static/document/architecture.md", "--url", server.url],
-                                   stdout=subprocess.PIPE, stderr=sink)
+        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe", uri, "--url", server.url,
+                                    *extra], stdout=subprocess.PIPE, stderr=sink)
         try:
             for _ in range(1200):  # at most a minute, for the subscription to be made
                 if "subscribed to" in err.read_text():
@@ -318,8 +314,29 @@ def test_subscribe_over_streamable_http_ends_when_the_server_is_gone(server_ever
                 process.kill()
                 process.wait()
             server.stop()
-    text = err.read_text()
-    assert process.returncode == 3, text
+    return process.returncode, err.read_text()
+
+
+@pytest.mark.everything
+def test_subscribe_over_streamable_http_ends_when_the_server_is_gone(server_everything, tmp_path):
+    # legacy: the updates ride the standalone GET stream; once the server is unreachable it is
+    # given up, and with it any update: exit 3 (it waited for ever before)
+    from http_fixtures import start_everything
+
+    uri = "demo://resource/static/document/architecture.md"
+    code, text = subscribe_then_stop(start_everything(server_everything, "streamableHttp"), uri, tmp_path=tmp_path)
+    assert code == 3, text
     assert "no update can arrive any more: standalone SSE stream: cannot connect to" in text
-    assert "0 updates of demo://resource/static/document/architecture.md" in text
+    assert f"0 updates of {uri}" in text
+    assert "Traceback" not in text
+
+
+def test_subscribe_modern_over_http_ends_when_the_server_is_gone(tmp_path):
+    # 2026-07-28: the session reopens the broken listen stream for ever; a round trip while it
+    # is down finds the server gone: exit 3
+    from http_fixtures import start_sdk_http_server
+
+    code, text = subscribe_then_stop(start_sdk_http_server(), "info://server", "--era", "modern", tmp_path=tmp_path)
+    assert code == 3, text
+    assert "the subscriptions/listen stream is down and the server cannot be reached" in text
     assert "Traceback" not in text
