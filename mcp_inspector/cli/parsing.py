@@ -357,7 +357,8 @@ COMMAND_DETAILS = {
                  "as a JSON line. Legacy: resources/subscribe, then resources/unsubscribe on the way out;\n"
                  "2026-07-28: the URI joins the subscriptions/listen filter (a warning if the server does not\n"
                  "acknowledge it). Ends with 0 after --for/--count, 130 on Ctrl-C (after unsubscribing),\n"
-                 "3 if the server goes away.",
+                 "3 if the server goes away (over HTTP: once it cannot be reached and the stream carrying the\n"
+                 "updates is down).",
     "tasks": "list: tasks/list (legacy servers that declare tasks.list; else a note and an empty list).\n"
              "get ID: tasks/get. result ID: the task's result, waiting for the task to end (legacy\n"
              "tasks/result; 2026-07-28 tasks/get at the task's interval, status lines with --progress),\n"
