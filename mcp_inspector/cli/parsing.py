@@ -491,7 +491,8 @@ def build_parser(only: str | None = None) -> Parser:
     subscribe = add("subscribe")
     subscribe.add_argument("uri", metavar="URI")
     subscribe.add_argument("--for", metavar="SECONDS", dest="for_seconds", type=_positive, default=None,
-                           help="stop (and unsubscribe) after this long; default: until Ctrl-C")
+                           help="stop (and unsubscribe) after this long, an unanswered resources/subscribe too "
+                                "(exit 4); default: until Ctrl-C")
     subscribe.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N updates")
     subscribe.add_argument("--call", metavar="TOOL", default=None,
                            help="once subscribed, call this tool in the same session (a server may send updates "

@@ -214,7 +214,10 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
 
     remove = session.add_listener(on_event)
     ctx.step = "resources/subscribe"
-    await session.subscribe(uri)
+    limit = ctx.options.timeout
+    if args.for_seconds is not None and (limit is None or args.for_seconds < limit):
+        limit = args.for_seconds  # --for bounds the whole command, an unanswered subscribe too (exit 4)
+    await session.subscribe(uri, timeout=limit)
     ctx.step = ""
     if session.era == "modern":
         await _check_acknowledged(session, ctx, uri)

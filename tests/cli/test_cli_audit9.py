@@ -340,3 +340,11 @@ def test_subscribe_modern_over_http_ends_when_the_server_is_gone(tmp_path):
     assert code == 3, text
     assert "the subscriptions/listen stream is down and the server cannot be reached" in text
     assert "Traceback" not in text
+
+
+def test_subscribe_for_bounds_an_unanswered_subscribe(tmp_path):
+    # hang://x is never answered: --for 1 ends it (exit 4), not the 60 s default timeout
+    result = cli("subscribe", "hang://x", "--for", "1", *HOSTILE, timeout=30)
+    assert result.returncode == 4, result.stderr
+    assert "resources/subscribe timed out: no response within the timeout of 1 s" in result.stderr
+    assert_no_traceback(result)

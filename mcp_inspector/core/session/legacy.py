@@ -509,15 +509,16 @@ class McpSession(tasks.TaskMethods):
             params["arguments"] = arguments
         return await self._call("prompts/get", params, **options)
 
-    async def subscribe(self, uri: str) -> dict[str, Any]:
-        """``resources/subscribe``; in 2026-07-28 the URI joins the subscriptions/listen filter."""
+    async def subscribe(self, uri: str, **options: Any) -> dict[str, Any]:
+        """``resources/subscribe`` (``options``: the request's, e.g. ``timeout``); in 2026-07-28
+        the URI joins the subscriptions/listen filter."""
         if self.era == "modern":
             if uri not in self.subscriptions.uris:
                 self.subscriptions.uris.append(uri)
                 await self.subscriptions.update()
             self.subscribed.add(uri)
             return {}
-        result = await self.connection.request("resources/subscribe", {"uri": uri})
+        result = await self.connection.request("resources/subscribe", {"uri": uri}, **options)
         self.subscribed.add(uri)
         return result
 
