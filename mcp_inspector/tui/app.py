@@ -459,8 +459,11 @@ class InspectorApp(App[int]):
 
         from .widgets.views.traffic_query import palette_commands as query_commands
 
+        from .view_commands import view_commands
+
         commands += auth_commands(self)
         commands += query_commands(self)
+        commands += view_commands(self)
         commands.append(rules_command(self))
         if main.spec is not None:
             spec = main.spec

@@ -10,12 +10,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keymap import APP_KEYS, display_key, effective_key
+from ..keymap import APP_KEYS, VIEW_KEYS, display_key, effective_key
 
 VIEWS_TEXT = """\
 Main: tools on the left, the request composer and the result in the middle, the live traffic below.
 Overview: who the server is, its era and protocol version (and why), its instructions and its capabilities explained.
-Notifications: log messages, list changes, resource updates and progress, with counts.
+Notifications (3): log messages, list changes, resource updates and progress, with counts and rates;
+  l sets the server's log level, / filters by method, m by log level, f folds repeats.
 Console: the server's stderr, live.
 Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange);
   | filters it with a jq query (the count, and the selected frame's outputs, shown; x clears).
@@ -66,7 +67,7 @@ def bindings_table(keymap: dict[str, str]) -> Table:
     table.add_row(Text("When the server asks", style="underline"), "", "")
     for key, text, binding_id in asked:
         table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
-    for title, bindings in view_bindings():
+    for title, bindings in view_bindings(keymap):
         table.add_row(Text(title, style="underline"), "", "")
         for binding in bindings:
             table.add_row(display_key(keymap.get(binding.id or "", binding.key)),
@@ -86,15 +87,11 @@ COMPLETION_KEYS = [
 ]
 
 
-def view_bindings() -> list[tuple[str, list[Binding]]]:
-    """The Resources, Prompts, Tasks and Auth views' keys, read from their own BINDINGS (one row per id)."""
-    from ..widgets.views.prompts.messages import PromptMessages
-    from ..widgets.views.prompts_view import PromptsView
-    from ..widgets.views.resources.contents import ContentsPanel
-    from ..widgets.views.resources.template_form import TemplateForm
-    from ..widgets.views.resources_view import ResourcesView
+def view_bindings(keymap: dict[str, str] | None = None) -> list[tuple[str, list[Binding]]]:
+    """The Notifications, Resources, Prompts, Tasks and Auth views' keys (and other screens'),
+    read from their own BINDINGS (one row per id)."""
+    from ..view_commands import view_key_classes
     from ..widgets.views.auth_view import AuthView
-    from ..widgets.views.tasks_view import TasksView
     from ..widgets.query_bar import QueryBar
     from ..widgets.result_history import ResultHistoryScreen
     from ..widgets.views.traffic_log import TrafficLog, TrafficPanel
@@ -105,14 +102,14 @@ def view_bindings() -> list[tuple[str, list[Binding]]]:
     from .roots_editor import RootsEditor, RootsList
     from .side_diff import SideDiffScreen
 
+    keymap = keymap or {}
     diff_ids = ("traffic.mark", "traffic.diff", "result-history.mark", "result-history.diff")
     diff_keys = [b for b in [*TrafficLog.BINDINGS, *ResultHistoryScreen.BINDINGS]
                  if isinstance(b, Binding) and b.id in diff_ids]
 
     groups = [("Traffic (5): jq query", [TrafficPanel.BINDINGS, QueryBar.BINDINGS]),
-              ("Resources (7)", [ResourcesView.BINDINGS, ContentsPanel.BINDINGS, TemplateForm.BINDINGS]),
-              ("Prompts (8)", [PromptsView.BINDINGS, PromptMessages.BINDINGS]),
-              ("Tasks (9)", [TasksView.BINDINGS]),
+              *[(f"{label} ({display_key(effective_key(VIEW_KEYS[name], keymap)).split(',')[-1].strip()})",
+                 [cls.BINDINGS for cls in classes]) for name, label, classes in view_key_classes()],
               ("Auth (0)", [AuthView.BINDINGS]),
               ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
               ("Raw frame (ctrl+e)", [RawFrameScreen.BINDINGS, PickList.BINDINGS]),

@@ -25,6 +25,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
@@ -203,6 +204,18 @@ async def apply_log_level(session: Any, level: str) -> tuple[str, str]:
 class NotificationsView(SessionView):
     """The server's log level, a filter, counts and rates, above the live list of notifications."""
 
+    BINDINGS = [
+        Binding("l", "choose_level", "Log level", id="notifications.log-level",
+                tooltip="Set the server's log level (logging/setLevel; in 2026-07-28 each request's _meta)"),
+        Binding("slash", "focus_filter", "Filter", id="notifications.filter",
+                tooltip="Filter by method (a part of it or a glob; !term hides)"),
+        Binding("m", "choose_min_level", "Min level", id="notifications.min-level",
+                tooltip="Show log messages at this level and above only"),
+        Binding("f", "toggle_fold", "Fold repeats", id="notifications.fold",
+                tooltip="Fold identical notifications in a row into one (on/off)"),
+        Binding("escape", "back_to_list", "Back to the list", id="notifications.back", show=False,
+                tooltip="Back to the list of notifications"),
+    ]
     DEFAULT_CSS = """
     NotificationsView { height: 1fr; }
     NotificationsView .notifications-bar { height: 1; background: $panel; }
@@ -272,6 +285,28 @@ class NotificationsView(SessionView):
 
     def first_focus(self):
         return self.notification_lines
+
+    # -- keys ------------------------------------------------------------------
+    def _open_select(self, selector: str) -> None:
+        select = self.query_one(selector, Select)
+        select.focus()
+        select.expanded = True
+
+    def action_choose_level(self) -> None:
+        self._open_select("#notifications-level")
+
+    def action_choose_min_level(self) -> None:
+        self._open_select("#notifications-min-level")
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#notifications-method", Input).focus()
+
+    def action_toggle_fold(self) -> None:
+        toggle = self.query_one("#notifications-collapse", FilterToggle)
+        toggle.value = not toggle.value
+
+    def action_back_to_list(self) -> None:
+        self.notification_lines.focus()
 
     # -- the session and its log level -------------------------------------
     def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
