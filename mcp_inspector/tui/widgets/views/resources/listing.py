@@ -84,6 +84,16 @@ def matches(item: dict[str, Any], needle: str) -> bool:
     return False
 
 
+def update_line(uri: str, when: str, width: int) -> str:
+    """``↻ URI updated at TIME`` on one line of ``width``: narrower, the time alone after the
+    URI's end (its file name, where the difference usually is)."""
+    line = f"↻ {uri} updated at {when}"
+    if width <= 0 or len(line) <= width:
+        return line
+    room = max(4, width - len(f"↻  {when}"))
+    return f"↻ {uri if len(uri) <= room else '…' + uri[-(room - 1):]} {when}"
+
+
 class ResourceList(FilterListKeys, Vertical):
     """Filter input, the two sections, and a summary line (counts, changes)."""
 
@@ -347,9 +357,7 @@ class ResourceList(FilterListKeys, Vertical):
             lines.append(" · ".join(parts) + " [dim]ctrl+g diff · ctrl+x dismiss[/]")
         if self.last_update is not None:
             uri, when = self.last_update
-            # one line, the time first: a long URI is cut, not wrapped out of the summary's three lines
-            width = max(12, (self.size.width or 30) - 2)
-            lines.append(escape(fit(f"↻ {when} {clean(uri)} updated", width)))
+            lines.append(escape(update_line(clean(uri), when, self.size.width - 2)))
         self.query_one("#resource-summary", Static).update("\n".join(lines))
 
     # -- events ------------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""At 80x24 the Resources, Prompts and Tasks views keep their lines whole and tab only to
+widgets where a key does something (the demo server, keys only)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from mcp_inspector.tui.widgets.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.views.resources.listing import update_line
+
+from app_helpers import live_app, wait_for, wait_for_tools
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
+NARROW = (80, 24)
+
+
+def test_the_update_line_fits_its_width():
+    uri = "demo://resource/static/document/architecture.md"
+    assert update_line("demo://clock", "12:00:01", 60) == "↻ demo://clock updated at 12:00:01"
+    line = update_line(uri, "12:00:01", 31)
+    assert len(line) <= 31 and line.startswith("↻ …") and line.endswith("ure.md 12:00:01"), line
+
+
+async def test_the_resource_update_line_stays_one_line_at_80x24():
+    app = live_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "r:demo://clock" in view.resource_list._ids, what="the resources")
+        await pilot.press("slash", *"clock", "enter")  # filter, back to the list
+        await wait_for(pilot, lambda: view.resource_list.option_list.highlighted_option is not None
+                       and view.resource_list.option_list.highlighted_option.id == "r:demo://clock", what="the clock")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: view.resource_list.updates.get("demo://clock", 0) >= 1, what="an update")
+        summary = view.resource_list.query_one("#resource-summary", Static)
+        await wait_for(pilot, lambda: "↻" in str(summary.render()), what="the update line")
+        await pilot.pause()
+        assert summary.size.height == 2, str(summary.render())  # the counts and the update, one line each
+        await pilot.press("s")  # unsubscribe
+
+
+async def test_prompts_tab_goes_from_the_list_to_the_first_field_and_tasks_note_is_one_line():
+    app = live_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("8")
+        view = app.main.query_one("#view-prompts")
+        await wait_for(pilot, lambda: view.prompt_list.prompts and view.fields(), what="a prompt with arguments")
+        assert app.focused is view.prompt_list.option_list
+        await pilot.press("tab")  # not the form's container: nothing to do there when it does not scroll
+        assert isinstance(app.focused, CompletionInput), app.focused
+        await pilot.press("escape", "9")
+        tasks = app.main.query_one("#view-tasks")
+        note = tasks.query_one("#tasks-note", Static)
+        await wait_for(pilot, lambda: "in this session" in str(note.render()), what="the tasks note")
+        await pilot.pause()
+        assert note.size.height == 1, str(note.render())
