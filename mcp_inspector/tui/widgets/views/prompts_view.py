@@ -57,13 +57,22 @@ class PromptsListed(Message):
         self.session, self.items, self.error = session, items, error
 
 
+class PromptForm(VerticalScroll):
+    """The argument form. A tab stop of its own only when it scrolls (to scroll a long description
+    by keys); otherwise tab went to it and no key did anything visible there."""
+
+    def allow_focus(self) -> bool:
+        return self.max_scroll_y > 0
+
+
 class PromptsView(SessionView):
     """The prompts of the live session (see the module doc)."""
 
     BINDINGS = [
         Binding("ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"),
         # priority, and only while a get is in flight: otherwise ctrl+k stays the fields' own key
-        Binding("ctrl+k", "cancel_get", "Cancel get", id="prompts.cancel", priority=True),
+        Binding("ctrl+k", "cancel_get", "Cancel get", id="prompts.cancel", priority=True,
+                tooltip="Cancel the prompts/get in flight"),
         Binding("escape", "back_to_list", "List", id="prompts.back", show=False, tooltip="Back to the prompt list"),
         Binding("slash", "filter", "Filter", id="prompts.filter", show=False, tooltip="Filter the prompts"),
     ]
@@ -93,7 +102,7 @@ class PromptsView(SessionView):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prompt_list = PromptList(id="prompt-list")
-        self.form = VerticalScroll(id="prompt-form")
+        self.form = PromptForm(id="prompt-form")
         self.status = Static("", id="prompt-status", markup=False)
         self.messages = PromptMessages(id="prompt-messages")
         self.current: dict[str, Any] | None = None  # the prompt whose form is shown
