@@ -171,8 +171,15 @@ class TasksView(SessionView):
             return text + (f" ({count} task{'s' if count != 1 else ''} seen anyway)" if count else "")
         lists = session.can_list_tasks()
         text = f"{count} task{'s' if count != 1 else ''} in this session"
-        text += " · r: tasks/list" if lists else " · this server offers no tasks/list (only the tasks seen here)"
-        text += " · enter: result · c: cancel · p: poll now"
+        keymap = getattr(self.app, "keymap", None) or {}
+
+        def key(binding_id: str, default: str) -> str:  # as the user remapped it
+            return keymap.get(binding_id, default)
+
+        text += f" · {key('tasks.refresh', 'r')}: tasks/list" if lists else \
+            " · this server offers no tasks/list (only the tasks seen here)"
+        # short enough for one line at 80 columns (the footer has the same keys)
+        text += f" · enter: result · {key('tasks.cancel', 'c')}: cancel · {key('tasks.poll', 'p')}: poll"
         return text + (f"\n{self.listed}" if self.listed else "")
 
     def refresh_rows(self) -> None:
