@@ -57,3 +57,27 @@ async def test_prompts_tab_goes_from_the_list_to_the_first_field_and_tasks_note_
         await wait_for(pilot, lambda: "in this session" in str(note.render()), what="the tasks note")
         await pilot.pause()
         assert note.size.height == 1, str(note.render())
+
+
+async def test_the_template_field_hint_says_what_enter_and_tab_do():
+    from mcp_inspector.tui.widgets.views.resources_view import FIELD_HINT, hint_text
+
+    from app_helpers import outgoing
+
+    app = live_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "t:demo://search{?q,lang,limit}" in view.resource_list._ids, what="the templates")
+        await pilot.press("slash", *"search", "enter", "enter")  # filter, to the list, open the form
+        form = view.template_form
+        await wait_for(pilot, lambda: app.focused is form.first_field(), what="the first field")
+        hint = str(view.query_one("#resources-hint", Static).render())
+        assert hint == hint_text({}, FIELD_HINT) and "enter: read" in hint and "tab: next field" in hint
+        await pilot.press("tab")  # the next field (a suggestion list is not open)
+        fields = list(form.query("#template-fields Input"))
+        assert app.focused is fields[1]
+        await pilot.press(*"en", "escape", "enter")  # escape closes the suggestions; enter reads
+        await wait_for(pilot, lambda: bool(outgoing(app, "resources/read")), what="the read")
+        assert b"lang=en" in outgoing(app, "resources/read")[-1].raw

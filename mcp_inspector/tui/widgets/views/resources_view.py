@@ -47,8 +47,9 @@ READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be r
 HINT = (("", "enter", "read / open a template"), ("resources.subscribe", "s", "subscribe"),
         ("resources.filter", "/", "filter"), ("resources.reread", "r", "read again"),
         ("resources.refresh", "ctrl+l", "list again"))
-FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("resources.read-template", "ctrl+s", "read"),
-              ("", "enter", "next / read"), ("resources.back", "esc", "list"))
+# enter reads from any field (as ctrl+s does: the footer has it); tab goes to the next one
+FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("", "enter", "read"), ("", "tab", "next field"),
+              ("resources.back", "esc", "list"))
 CONTENTS_HINT = (("resources.subscribe", "s", "subscribe"), ("resources.reread", "r", "read again"),
                  ("resources.save", "w", "save"), ("resources.pager", "p", "pager"),
                  ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "list"))
