@@ -357,7 +357,8 @@ class ResourceList(FilterListKeys, Vertical):
             lines.append(" · ".join(parts) + " [dim]ctrl+g diff · ctrl+x dismiss[/]")
         if self.last_update is not None:
             uri, when = self.last_update
-            lines.append(escape(update_line(clean(uri), when, self.size.width - 2)))
+            # hidden (another view shown), the list has no size: the width it was last built for
+            lines.append(escape(update_line(clean(uri), when, (self.size.width or self._built_width) - 2)))
         self.query_one("#resource-summary", Static).update("\n".join(lines))
 
     # -- events ------------------------------------------------------------------
