@@ -50,6 +50,7 @@ async def test_f1_shows_the_new_views_and_scrolls_to_them_by_keys():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        assert app.screen.narrow()  # 80 columns: the table laid out narrow (see the test above)
         views = str(app.screen.query_one("#help-views").render())
         for line in ("Resources (7):", "Prompts (8):", "Tasks (9):"):
             assert line in views
@@ -63,3 +64,13 @@ async def test_f1_shows_the_new_views_and_scrolls_to_them_by_keys():
 def test_the_composer_escape_is_in_the_help():
     row = next(line for line in table_text({}) if line.rstrip().endswith(" leave-field"))
     assert row.split()[0] == "esc" and "tool list" in row
+
+
+def test_the_actions_stay_readable_in_the_help_at_80_columns():
+    """The modal is ~70 columns wide at 80x24: the group titles and binding ids used to widen
+    their columns until Action had 2 characters ("He…", "Qu…"). Narrow, they wrap instead."""
+    console = Console(width=70, record=True)
+    console.print(bindings_table({}, narrow=True))
+    text = console.export_text()
+    for words in ("Help", "Reconnect", "Dismiss tool changes", "Set the server's"):
+        assert words in text, words

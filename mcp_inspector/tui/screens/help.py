@@ -32,11 +32,14 @@ Remap keys in $XDG_CONFIG_HOME/mcp-inspector/config.toml under [keymap], by bind
 Every action is also in the command palette (ctrl+p)."""
 
 
-def bindings_table(keymap: dict[str, str]) -> Table:
+def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
     table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
-    table.add_column("Key", style="bold", no_wrap=True)
-    table.add_column("Action")
-    table.add_column("Binding id", style="dim", no_wrap=True)
+    # narrow (80 columns) the Action column must keep its room: the group titles (in the Key
+    # column) wrap instead of widening it, and a long binding id folds
+    table.add_column("Key", style="bold", no_wrap=not narrow, max_width=14 if narrow else None)
+    table.add_column("Action", ratio=1 if narrow else None)
+    table.add_column("Binding id", style="dim", no_wrap=not narrow, overflow="fold" if narrow else None,
+                     max_width=24 if narrow else None)
     group = None
     for spec in APP_KEYS:
         if spec.group != group:
@@ -139,10 +142,21 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,f1,q,question_mark", "app.pop_screen", "Close", id="close-help")]
 
+    NARROW = 100  # columns of the terminal below which the table is laid out narrow
+
+    def narrow(self) -> bool:
+        return self.app.size.width < self.NARROW
+
+    def on_resize(self) -> None:
+        if self.is_mounted and getattr(self, "_narrow", None) != self.narrow():
+            self._narrow = self.narrow()
+            self.query_one("#help-keys", Static).update(bindings_table(getattr(self.app, "keymap", {}) or {}, self._narrow))
+
     def compose(self) -> ComposeResult:
         keymap = getattr(self.app, "keymap", {}) or {}
+        self._narrow = self.narrow()
         with Vertical():
             yield Static("mcp-inspector: keys and views   (escape closes)", id="help-title")
             with VerticalScroll():
-                yield Static(bindings_table(keymap), id="help-keys")
+                yield Static(bindings_table(keymap, self.narrow()), id="help-keys")
                 yield Static(VIEWS_TEXT, id="help-views", markup=False)
