@@ -83,3 +83,16 @@ async def test_the_template_field_hint_says_what_enter_and_tab_do():
         await pilot.press(*"en", "escape", "enter")  # escape closes the suggestions; enter reads
         await wait_for(pilot, lambda: bool(outgoing(app, "resources/read")), what="the read")
         assert b"lang=en" in outgoing(app, "resources/read")[-1].raw
+
+
+async def test_escape_goes_back_to_the_tasks_table_from_the_result():
+    app = live_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("9")
+        tasks = app.main.query_one("#view-tasks")
+        assert app.focused is tasks.table
+        await pilot.press("tab")
+        assert app.focused is tasks.result_panel
+        await pilot.press("escape")
+        assert app.focused is tasks.table

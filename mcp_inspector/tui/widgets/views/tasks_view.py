@@ -89,6 +89,8 @@ class TasksView(SessionView):
         Binding("p", "poll_task", "Poll now", id="tasks.poll", tooltip="Send tasks/get for the selected task"),
         Binding("enter", "show_result", "Result", id="tasks.result", show=False,
                 tooltip="Show the selected task's result (tasks/result)"),
+        Binding("escape", "back_to_table", "Back to the tasks", id="tasks.back", show=False,
+                tooltip="Back to the table of tasks (from the result)"),
     ]
     DEFAULT_CSS = """
     TasksView { height: 1fr; }
@@ -235,6 +237,9 @@ class TasksView(SessionView):
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_show_result()
+
+    def action_back_to_table(self) -> None:
+        self.table.focus()
 
     def action_show_result(self) -> None:
         record = self._selected_record()
