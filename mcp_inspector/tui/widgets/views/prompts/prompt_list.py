@@ -56,7 +56,7 @@ class PromptList(FilterListKeys, Vertical):
     LIST_ESCAPE_CLEARS = False  # escape on the list is the view's: back to the list
 
     DEFAULT_CSS = """
-    PromptList { width: 30; }
+    PromptList { width: 30%; min-width: 30; max-width: 48; }  /* as the resource list: wider screens show more */
     PromptList #prompt-filter { margin: 0; border: none; height: 1; padding: 0 1; background: $boost; }
     PromptList #prompt-filter:focus { background: $primary 20%; }
     PromptList #prompt-options { height: 1fr; border: none; padding: 0; }
