@@ -96,3 +96,25 @@ async def test_escape_goes_back_to_the_tasks_table_from_the_result():
         assert app.focused is tasks.result_panel
         await pilot.press("escape")
         assert app.focused is tasks.table
+
+
+async def test_the_expanded_uri_stays_in_sight_in_a_tall_template_form_at_80x24():
+    app = live_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "t:demo://files{/path*}{#section}" in view.resource_list._ids, what="the templates")
+        await pilot.press("slash", *"files", "enter", "enter")  # filter, to the list, open the form
+        form = view.template_form
+        await wait_for(pilot, lambda: app.focused is form.first_field(), what="the first field")
+        uri = form.query_one("#template-uri", Static)
+
+        def uri_in_sight() -> bool:
+            return form.max_scroll_y > 0 and form.region.contains_region(uri.region) \
+                and form.region.contains_region(app.focused.region)
+
+        await wait_for(pilot, uri_in_sight, what="the URI and the first field in sight")
+        await pilot.press(*"docs", "escape", "tab")  # escape closes the suggestions; tab: next field
+        await wait_for(pilot, lambda: uri_in_sight() and "demo://files/docs" in str(uri.render()),
+                       what="the URI and the second field in sight")

@@ -191,6 +191,20 @@ class TemplateForm(VerticalScroll):
         line = Text("→ ", style="bold")
         line.append(self.uri or "(empty)", style="bold underline" if self.uri else "dim")
         self.query_one("#template-uri", Static).update(line)
+        self.call_after_refresh(self._keep_uri_in_sight)
+
+    def on_descendant_focus(self, event: Any) -> None:
+        self.call_after_refresh(self._keep_uri_in_sight)
+
+    def _keep_uri_in_sight(self) -> None:
+        """A form taller than its room (several variables at 80x24) scrolls: keep the expanded
+        URI (below the fields) in sight with the focused field, so what enter reads is shown."""
+        if not self.is_mounted or self.max_scroll_y <= 0:
+            return
+        self.scroll_to_widget(self.query_one("#template-hint", Static), animate=False, immediate=True)
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors:
+            self.scroll_to_widget(focused, animate=False, immediate=True)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
