@@ -118,3 +118,34 @@ async def test_the_expanded_uri_stays_in_sight_in_a_tall_template_form_at_80x24(
         await pilot.press(*"docs", "escape", "tab")  # escape closes the suggestions; tab: next field
         await wait_for(pilot, lambda: uri_in_sight() and "demo://files/docs" in str(uri.render()),
                        what="the URI and the second field in sight")
+
+
+def test_a_long_uri_in_the_contents_status_is_cut_from_the_left():
+    from mcp_inspector.tui.widgets.views.resources.contents import fit_status
+
+    status = "✓ demo://resource/static/document/architecture.md · 1 content · 28 ms"
+    assert fit_status(status, 80) == status
+    assert fit_status(status, 45) == "✓ …cument/architecture.md · 1 content · 28 ms"
+    long_rest = "▤ demo://resource/static/document/architecture.md · 2 contents embedded in a tool result (as it came)"
+    first = fit_status(long_rest, 30).split(" ")
+    assert len(" ".join(first[:2])) <= 30  # the mark and the URI on one line; the rest wraps at spaces
+
+
+async def test_the_contents_status_keeps_the_mark_and_uri_on_one_line_at_80x24():
+    app = live_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await wait_for_tools(pilot, app)
+        await pilot.press("7")
+        view = app.main.query_one("#view-resources")
+        await wait_for(pilot, lambda: "t:demo://notes/{note_id}" in view.resource_list._ids, what="the templates")
+        await pilot.press("slash", *"notes", "enter", "enter")
+        form = view.template_form
+        await wait_for(pilot, lambda: app.focused is form.first_field(), what="the first field")
+        await pilot.press(*"a-rather-long-note-id-for-the-status-line", "escape", "enter")
+        contents = view.contents
+        await wait_for(pilot, lambda: contents.kind == "ok", what="the read")
+        label = contents.query_one("#result-status", Static)
+        await pilot.pause()
+        assert "demo://notes/a-rather-long-note-id-for-the-status-line" in contents.status_text  # whole there
+        assert label.size.height == 1, str(label.render())
+        assert str(label.render()).split(" ")[1].startswith("…")

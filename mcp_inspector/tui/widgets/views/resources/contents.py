@@ -175,6 +175,22 @@ class JsonBlock(Vertical):
             self.json_tree.display = on
 
 
+def fit_status(status: str, width: int) -> str:
+    """``status`` with its longest word (the URI) cut from the left (``…ure.md``) so that the
+    line fits ``width``, or, when the rest is too long for one line anyway, so that the word
+    fits a line with its mark (``✓``)."""
+    words = status.split(" ")
+    longest = max(range(len(words)), key=lambda i: len(words[i]))
+    word = words[longest]
+    rest = len(status) - len(word)
+    room = width - rest if rest < width else width - 2
+    room = max(12, room)
+    if len(status) <= width or len(word) <= room:
+        return status
+    words[longest] = "…" + word[-(room - 1):]
+    return " ".join(words)
+
+
 class ContentsPanel(ResultPanel):
     """Shows a read: ``show_reading``, ``show_contents``, ``show_error`` (inherited), ``show_note``."""
 
@@ -202,6 +218,23 @@ class ContentsPanel(ResultPanel):
         self.stale = Static("", id="contents-stale")
         self.uri: str | None = None  # what is shown
         self.tree_mode = False  # JSON contents shown as trees
+
+    # -- the status line, fitted ------------------------------------------------------
+    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str,
+              frame: bytes | None = None) -> None:
+        super()._show(kind, status, widgets, payload, name, frame)
+        self._fit_status()
+
+    def on_resize(self) -> None:
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        """The status line as shown: its URI shortened from the left when it would not fit
+        (``status_text`` keeps it whole). Else the line broke after ``✓`` and cut the URI."""
+        # less 2: the panel's scrollbar may come with the contents, after this is measured
+        width = self._status_label.content_region.width - 2
+        if self.status_text:  # hidden (no width yet): as it is, fitted on the next resize
+            self._status_label.update(Text(fit_status(self.status_text, width) if width > 0 else self.status_text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_tree":
@@ -248,7 +281,7 @@ class ContentsPanel(ResultPanel):
         self.show_error(error, elapsed_ms)
         self.uri = uri
         self.status_text = f"{clean(uri)}: {self.status_text}"
-        self._status_label.update(Text(self.status_text))
+        self._fit_status()
 
     def set_stale(self, text: str) -> None:
         self.stale.update(Text(text))
