@@ -202,8 +202,8 @@ async def test_subscribe_updates_stale_note_and_read_again():
         prompt = row(view, "demo://clock")
         assert "●" in prompt and "↻" in prompt
         summary = view.resource_list.query_one("#resource-summary")
-        last = str(summary.render()).splitlines()[-1]  # the time first, on one line that fits
-        assert re.fullmatch(r"↻ \d\d:\d\d:\d\d\.\d{3} demo://clock updated", last), last
+        last = str(summary.render()).splitlines()[-1]  # the URI and the time, on one line that fits
+        assert re.fullmatch(r"↻ demo://clock updated at \d\d:\d\d:\d\d\.\d{3}", last), last
         assert len(last) <= summary.size.width
         assert view.contents.stale.has_class("-stale")
         assert "since read" in str(view.contents.stale.render()) and "press r" in str(view.contents.stale.render())
