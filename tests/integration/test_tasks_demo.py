@@ -6,7 +6,6 @@ an optional tool called plainly or as a task, and tasks/list over several pages
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -14,6 +13,7 @@ from conftest import demo_server_command
 from mcp_inspector.core.protocol.errors import RpcError
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction
+from task_helpers import sent
 
 pytestmark = pytest.mark.anyio
 DEMO = demo_server_command() + ["--task-poll-interval", "50", "--tasks-page-size", "1"]
@@ -22,10 +22,6 @@ QUICK = {"steps": 3, "duration_seconds": 0.3}
 
 def sent_seq(store, method):
     return next(e.seq for e in store if e.direction is Direction.OUT and e.method == method)
-
-
-def sent(store, method):
-    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
 
 
 async def test_a_failed_task_raises_the_json_rpc_error_tasks_result_returns(connect):

@@ -12,24 +12,14 @@ import json
 import anyio
 import pytest
 
-from mcp_inspector.core.protocol.errors import TaskCancelled
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction
+from task_helpers import cancel_followed, sent, until
 
 pytestmark = pytest.mark.anyio
 TOOL = "simulate-research-query"
 RELATED = "io.modelcontextprotocol/related-task"
-
-
-def sent(store, method):
-    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
-
-
-async def until(condition, seconds=10.0):
-    with anyio.fail_after(seconds):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 async def test_a_required_task_tool_goes_as_a_task_and_completes(connect, server_everything):
@@ -83,18 +73,7 @@ async def test_cancel_mid_way_ends_it_as_cancelled(connect, server_everything):
     async with connect(server_everything, timeout=20.0) as c:
         await c.session.list_tools()
         pending = await c.session.begin_tool_call(TOOL, {"topic": "x"})
-        caught: list = []
-
-        async def follow():
-            try:
-                await c.session.finish_tool_call(pending)
-            except TaskCancelled as exc:
-                caught.append(exc)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(follow)
-            await until(lambda: bool(c.session.tasks) and pending.cancel_hook is not None)
-            await pending.cancel("enough")
+        caught = await cancel_followed(c.session, pending, "enough")
         task_id = caught[0].task_id
         assert "enough" in str(caught[0])
         assert [r["params"]["taskId"] for r in sent(c.store, "tasks/cancel")] == [task_id]

@@ -16,31 +16,22 @@ import pytest
 
 from conftest import PYTHON, SERVERS_DIR
 from mcp_inspector.core.protocol.errors import (InputDeclined, InspectorError, MalformedTask, ProtocolViolation, RpcError,
-                                                TaskCancelled, TaskTimedOut)
+                                                TaskTimedOut)
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import InputRequested, TaskUpdated
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction, Kind
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
+from task_helpers import cancel_followed, sent, until
 
 pytestmark = pytest.mark.anyio
 MODERN = [PYTHON, str(SERVERS_DIR / "modern_raw_server.py")]
 EXTENSION = "io.modelcontextprotocol/tasks"
 
 
-def sent(store, method):
-    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
-
-
 def stderr_lines(store, prefix):
     return [e.raw.decode() for e in store if e.kind is Kind.STDERR and e.raw.decode().startswith(prefix)]
-
-
-async def until(condition, seconds=5.0):
-    with anyio.fail_after(seconds):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 def historical_handler(calls):
@@ -128,18 +119,7 @@ async def test_a_failed_task_raises_its_json_rpc_error(connect):
 async def test_cancel_ends_the_task_with_tasks_cancel(connect):
     async with connect(MODERN, era="auto") as c:
         pending = await c.session.begin_tool_call("research", {"topic": "x", "never": True})
-        outcome: list = []
-
-        async def follow():
-            try:
-                await c.session.finish_tool_call(pending)
-            except TaskCancelled as exc:
-                outcome.append(exc)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(follow)
-            await until(lambda: len(sent(c.store, "tasks/get")) >= 2)
-            await pending.cancel("stop it")
+        outcome = await cancel_followed(c.session, pending, "stop it", ready=lambda: len(sent(c.store, "tasks/get")) >= 2)
         assert len(outcome) == 1 and outcome[0].task_id == "task-1" and "stop it" in str(outcome[0])
         assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
         assert not [e for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"

@@ -11,9 +11,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcp_inspector.core.protocol.errors import MalformedTask, RpcError, TaskCancelled
+from mcp_inspector.core.protocol.errors import MalformedTask, RpcError
 from mcp_inspector.core.session.task_model import poll_interval
 from mcp_inspector.core.traffic.entry import Direction, Kind
+from task_helpers import cancel_followed
 
 pytestmark = pytest.mark.anyio
 SERVER = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
@@ -77,20 +78,7 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_to_still_run_the_task(
     async with connect(SERVER) as c:
         await c.session.list_tools()
         pending = await c.session.begin_tool_call("ignores_cancel", {})
-        caught: list[BaseException] = []
-
-        async def follow():
-            try:
-                await c.session.finish_tool_call(pending)
-            except TaskCancelled as exc:
-                caught.append(exc)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(follow)
-            with anyio.fail_after(10):
-                while not (c.session.tasks and pending.cancel_hook is not None):
-                    await anyio.sleep(0.01)
-            await pending.cancel("enough")
+        caught = await cancel_followed(c.session, pending, "enough")
         (error,) = caught
         assert "enough" in str(error) and "tasks/cancel was sent" in str(error)
         assert "still reports the task 'working'" in str(error)

@@ -14,16 +14,11 @@ import anyio
 import pytest
 
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import TaskCancelled
-from mcp_inspector.core.traffic.entry import Direction
+from task_helpers import cancel_followed, sent
 
 pytestmark = pytest.mark.anyio
 SDK_TASKS = [PYTHON, str(SERVERS_DIR / "sdk_tasks_server.py")]
 EXTENSION = "io.modelcontextprotocol/tasks"
-
-
-def sent(store, method):
-    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
 
 
 async def test_a_task_of_an_sdk_server_is_followed_to_its_result(connect):
@@ -43,20 +38,7 @@ async def test_cancelling_an_sdk_servers_task_sends_tasks_cancel(connect):
     async with connect(SDK_TASKS, era="auto", timeout=30) as c:
         await c.session.list_tools()
         pending = await c.session.begin_tool_call("report", {"sections": 1000, "delay": 0.05})
-        caught: list[BaseException] = []
-
-        async def follow():
-            try:
-                await c.session.finish_tool_call(pending)
-            except TaskCancelled as exc:
-                caught.append(exc)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(follow)
-            with anyio.fail_after(20):
-                while not (c.session.tasks and pending.cancel_hook is not None):
-                    await anyio.sleep(0.01)
-            await pending.cancel("enough")
+        caught = await cancel_followed(c.session, pending, "enough")
         (error,) = caught
         assert "enough (tasks/cancel was sent)" in str(error)  # the server's tasks/get says cancelled
         (record,) = c.session.tasks.values()
