@@ -18,7 +18,13 @@ Prompts (``prompts/list``, ``listChanged``):
   ``<first>-a``, ``<first>-b`` (context narrows the second argument by the first);
 - a value starting with ``slow`` answers after 3 s unless ``notifications/cancelled``
   arrives first (then it never answers);
-- ``boom`` -> JSON-RPC error -32602; ``bad`` -> a malformed result (values not an array).
+- ``boom`` -> JSON-RPC error -32602; ``bad`` -> a malformed result (values not an array);
+- hostile answers: ``many`` -> 10,000 values (``many00000`` ...; no total); ``long`` -> a
+  5 MB string then ``long-short``; ``garbage`` -> a result that is a JSON string;
+  ``nonstr`` -> values that are numbers, null, an object; ``never`` -> no answer at all;
+- a value starting with ``hold`` is answered (``["stale-<value>"]``, cancellation ignored)
+  only after the next completion request that does not start with ``hold`` was answered:
+  a late answer to a stale request.
 
 Every request and cancellation is logged to stderr (``got completion <value>``,
 ``cancelled <id>``). ``--no-completions`` leaves the capability out (and still answers).
@@ -81,6 +87,9 @@ def complete(params: dict) -> dict:
     return {"completion": {"values": matches[:5], "total": len(matches), "hasMore": len(matches) > 5}}
 
 
+held: list = []  # (id, value) of the ``hold`` requests not answered yet
+
+
 def get_prompt(msg_id, name, arguments: dict) -> None:
     if name not in {p["name"] for p in PROMPTS}:
         write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32602, "message": f"Unknown prompt: {name}"}})
@@ -117,12 +126,28 @@ async def answer(msg_id, method: str, params: dict) -> None:
         log(f"got completion {value}")
         if value.startswith("slow"):
             await asyncio.sleep(3)
+        if value.startswith("hold"):
+            held.append((msg_id, value))
+            return
+        if value == "never":
+            return
         if value == "boom":
             write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32602, "message": "no completions for boom"}})
         elif value == "bad":
             write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": "nope"}}})
+        elif value == "many":
+            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [f"many{i:05d}" for i in range(10_000)]}}})
+        elif value == "long":
+            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": ["L" * 5_000_000, "long-short"]}}})
+        elif value == "garbage":
+            write({"jsonrpc": "2.0", "id": msg_id, "result": "garbage"})
+        elif value == "nonstr":
+            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [1, None, {"a": 1}]}}})
         else:
             write({"jsonrpc": "2.0", "id": msg_id, "result": complete(params)})
+        while held:  # the late answers to the held (stale) requests, after the newer one's
+            held_id, held_value = held.pop(0)
+            write({"jsonrpc": "2.0", "id": held_id, "result": {"completion": {"values": [f"stale-{held_value}"]}}})
     elif method == "ping":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {}})
     else:
@@ -131,7 +156,7 @@ async def answer(msg_id, method: str, params: dict) -> None:
 
 async def main() -> None:
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 20)
+    reader = asyncio.StreamReader(limit=64 << 20)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     tasks: dict = {}
     while True:

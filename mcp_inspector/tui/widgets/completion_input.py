@@ -15,7 +15,11 @@
   one, escape closes the list or drops suggestions still on their way (a second escape
   is left to the parent); down with the
   list closed asks at once, for the value as it is (empty included);
-- ``total``/``hasMore`` are shown under the list ("3 of 40+");
+- ``total``/``hasMore`` are shown under the list ("3 of 40+"); an answer over the spec's
+  100 values keeps 100 and says how many came; each suggestion is drawn on one line, a
+  huge one cut short with its length (the value taken is whole);
+- a request unanswered after ``SLOW`` seconds (or at once when the list is open) shows
+  "waiting for the server's suggestions" (escape drops it); a timeout is a note;
 - a server without the ``completions`` capability gets no request at all; an error
   or a malformed answer is a dim one-line note, never a traceback;
 - the request runs in a worker (never on the event loop's critical path), and its
@@ -35,9 +39,19 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
-from ...core.protocol.errors import InspectorError, RpcError
+from ...core.protocol.errors import InspectorError, RequestTimeout, RpcError
+from ..traffic_text import clean
 
 MAX_SHOWN = 100  # the spec caps a completion at 100 values; never show more
+MAX_CHARS = 500  # a longer suggestion is drawn cut short (the value taken is whole)
+CUT_CHARS = 60  # what is drawn of it, then its length
+
+
+def shown_value(value: str) -> str:
+    """A suggestion as drawn: one line (control characters blanked), a huge one cut short."""
+    if len(value) > MAX_CHARS:
+        return clean(value[:CUT_CHARS]) + f"… ({len(value):,} characters)"
+    return clean(value)
 
 
 class _SuggestionList(OptionList, can_focus=False):
@@ -50,7 +64,8 @@ class CompletionDropdown(Vertical):
     DEFAULT_CSS = """
     CompletionDropdown { height: auto; display: none; padding: 0 0 0 1; }
     CompletionDropdown.-open { display: block; }
-    CompletionDropdown > _SuggestionList { height: auto; max-height: 6; border: none; padding: 0; background: $panel; }
+    CompletionDropdown > _SuggestionList { height: auto; max-height: 6; border: none; padding: 0; background: $panel;
+                                           text-wrap: nowrap; text-overflow: ellipsis; }
     CompletionDropdown > _SuggestionList.-empty { display: none; }
     CompletionDropdown > .completion-status { height: 1; color: $text-muted; text-style: dim; }
     """
@@ -81,9 +96,12 @@ def list_hint(count: str, width: int) -> str:
     return count + LIST_HINTS[-1]
 
 
-def count_text(shown: int, total: Any, has_more: Any) -> str:
-    """'3 of 40+': how many are shown out of how many the server says there are."""
+def count_text(shown: int, total: Any, has_more: Any, sent: int | None = None) -> str:
+    """'3 of 40+': how many are shown out of how many the server says there are; ``sent``:
+    how many values the answer held, when more than the spec's 100 (only 100 are shown)."""
     more = "+" if has_more is True else ""
+    if sent is not None and sent > shown:
+        return f"{shown:,} of {sent:,} (over the spec's {MAX_SHOWN}: the rest dropped)"
     if isinstance(total, int) and not isinstance(total, bool) and total >= shown:
         return f"{shown} of {total}{more}"
     return f"{shown}{more} suggestion{'' if shown == 1 and not more else 's'}"
@@ -107,13 +125,14 @@ class CompletionInput(Input):
     """An Input with ``completion/complete`` suggestions (see the module doc)."""
 
     DEBOUNCE = 0.25  # seconds of quiet before a request
+    SLOW = 0.6  # seconds without an answer before the list says it is waiting
     TIMEOUT = 10.0  # seconds a completion may take
 
     class Suggested(Message):
         """A completion request ended: ``values`` (possibly empty) or a ``note`` saying why not."""
 
         def __init__(self, input: "CompletionInput", generation: int, value: str, values: list[str],
-                     total: Any = None, has_more: Any = None, note: str = "") -> None:
+                     total: Any = None, has_more: Any = None, note: str = "", sent: int | None = None) -> None:
             super().__init__()
             self.input = input
             self.generation = generation
@@ -122,6 +141,7 @@ class CompletionInput(Input):
             self.total = total
             self.has_more = has_more
             self.note = note
+            self.sent = len(values) if sent is None else sent  # how many values the answer held
 
         @property
         def control(self) -> "CompletionInput":
@@ -139,6 +159,7 @@ class CompletionInput(Input):
         self.suggestions: list[str] = []
         self.total: Any = None
         self.has_more: Any = None
+        self.sent = 0  # how many values the last answer held (over MAX_SHOWN: only MAX_SHOWN kept)
         self.note = ""
         self.requests_sent = 0  # completion/complete requests this input has sent
         self._generation = 0  # bumped by every change; an answer to an older one is stale
@@ -220,7 +241,22 @@ class CompletionInput(Input):
         self._sending += 1
         self.run_worker(self._complete(session, self.request_params(), generation), group="completion",
                         exit_on_error=False)
+        if self.list_open:  # the suggestions shown are for an older value: say a fresh answer is coming
+            self._waiting(generation)
+        else:
+            self.set_timer(self.SLOW, lambda: self._waiting(generation))
         return True
+
+    def _waiting(self, generation: int) -> None:
+        """The request for ``generation`` is still unanswered: the list says so (esc stops it)."""
+        if generation != self._generation or not self.busy or not self.has_focus or not self.dropdown.is_attached:
+            return
+        if not self.list_open:
+            self.dropdown.options.clear_options()
+            self.dropdown.options.add_class("-empty")
+        self.dropdown.status.update(Text("… waiting for the server's suggestions (esc stops)", no_wrap=True,
+                                         overflow="ellipsis"))
+        self.dropdown.add_class("-open")
 
     async def _complete(self, session: Any, params: dict[str, Any], generation: int) -> None:
         value = params["argument"]["value"]
@@ -255,7 +291,7 @@ class CompletionInput(Input):
         except ValueError as exc:
             self.post_message(self.Suggested(self, generation, value, [], note=f"malformed completion: {exc}"))
             return
-        self.post_message(self.Suggested(self, generation, value, values[:MAX_SHOWN], total, has_more))
+        self.post_message(self.Suggested(self, generation, value, values[:MAX_SHOWN], total, has_more, sent=len(values)))
 
     def _cancel_in_flight(self, reason: str) -> None:
         pending, self._pending = self._pending, None
@@ -273,6 +309,7 @@ class CompletionInput(Input):
         if message.input is not self or message.generation != self._generation:
             return
         self.suggestions, self.total, self.has_more, self.note = message.values, message.total, message.has_more, message.note
+        self.sent = message.sent
         if not self.has_focus:
             return
         self._show()
@@ -283,11 +320,11 @@ class CompletionInput(Input):
         options = self.dropdown.options
         options.clear_options()
         if self.suggestions:
-            options.add_options([Text(value, no_wrap=True, overflow="ellipsis") for value in self.suggestions])
+            options.add_options([Text(shown_value(value), no_wrap=True, overflow="ellipsis") for value in self.suggestions])
             options.highlighted = 0
             options.remove_class("-empty")
             width = self.dropdown.status.size.width or self.size.width  # the list is as wide as its field
-            status = list_hint(count_text(len(self.suggestions), self.total, self.has_more), width)
+            status = list_hint(count_text(len(self.suggestions), self.total, self.has_more, self.sent), width)
         else:
             options.add_class("-empty")
             status = self.note or "no suggestions"
@@ -340,6 +377,8 @@ class CompletionInput(Input):
                 self.take()
             elif key == "escape":
                 self._close()
+                if self.busy:  # an answer on its way would open the list again: drop it
+                    self._hush()
             else:
                 return
             event.stop()
@@ -350,15 +389,21 @@ class CompletionInput(Input):
         elif key == "escape" and self.busy and self._hushed != self._generation:
             # suggestions on their way: escape means "not now"; the next escape leaves, even
             # while the dropped request is still being sent (it stays busy until it is out)
-            self._stop_timer()
-            self._generation += 1
-            self._hushed = self._generation
-            self._cancel_in_flight("escape")
+            self._hush()
             event.stop()
             event.prevent_default()
+
+    def _hush(self) -> None:
+        """Drop the suggestions on their way (the request in flight is cancelled)."""
+        self._stop_timer()
+        self._generation += 1
+        self._hushed = self._generation
+        self._cancel_in_flight("escape")
 
 
 def _words(exc: InspectorError) -> str:
     if isinstance(exc, RpcError):
         return f"completion: the server answered {exc}"
+    if isinstance(exc, RequestTimeout):
+        return f"completion: no answer within {exc.seconds:g} s (notifications/cancelled sent)"
     return f"completion failed: {exc}"

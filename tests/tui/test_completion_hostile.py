@@ -1,0 +1,137 @@
+"""CompletionInput against a server whose completions are hostile (tests/servers/completion_server.py):
+10,000 values, a 5 MB value, a result that is not an object, values that are not strings, no
+answer at all, and a late answer to a request already cancelled. The field stays usable and
+says what happened; a stale answer never replaces newer suggestions."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.widgets.completion_input import shown_value
+
+from app_helpers import wait_for
+from test_completion_input import SERVER, FormApp, cancels, options_text, requests, settled
+
+pytestmark = pytest.mark.anyio
+
+
+def test_shown_value_is_one_short_line():
+    assert shown_value("a\nb\tc") == "a b c"
+    huge = shown_value("L" * 5_000_000)
+    assert len(huge) < 100 and huge.endswith("… (5,000,000 characters)")
+
+
+async def test_ten_thousand_values_are_cut_to_the_spec_cap_and_the_count_says_so(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"many")
+            await settled(pilot, field, "the suggestions")
+            assert len(field.suggestions) == 100 and field.sent == 10_000
+            assert field.dropdown.options.option_count == 100
+            status = str(field.dropdown.status.render())
+            assert status.startswith("100 of 10,000 (over the spec's 100: the rest dropped)")
+            await pilot.press("down", "enter")
+            assert field.value == "many00001"
+
+
+async def test_a_five_megabyte_value_is_drawn_on_one_short_line_and_taken_whole(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"long")
+            await settled(pilot, field, "the suggestions")
+            shown = options_text(field)
+            assert shown == ["L" * 60 + "… (5,000,000 characters)", "long-short"]
+            options = field.dropdown.options
+            await wait_for(pilot, lambda: options.size.height, what="the list laid out")
+            assert options.size.height == 2  # one line each, no wrapping
+            await pilot.press("enter")
+            assert len(field.value) == 5_000_000 and not field.list_open
+            await pilot.press("ctrl+u", *"long")  # the field still answers
+            await settled(pilot, field, "the suggestions again")
+            await pilot.press("down", "enter")
+            assert field.value == "long-short"
+
+
+async def test_a_result_that_is_not_an_object_or_values_that_are_not_strings_are_a_note(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"garbage")
+            await settled(pilot, field, "the note")
+            assert "not an object" in field.note and field.suggestions == []
+            await pilot.press("ctrl+u", *"nonstr")
+            await settled(pilot, field, "the note")
+            assert field.note == "malformed completion: `completion.values` holds something other than strings"
+            assert str(field.dropdown.status.render()) == field.note
+            await pilot.press("ctrl+u", *"it")  # the server is still usable
+            await settled(pilot, field, "the suggestions")
+            assert options_text(field)[0] == "item00"
+
+
+async def test_no_answer_says_it_waits_escape_stops_it_and_a_timeout_is_said(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"never")
+            await wait_for(pilot, lambda: field.list_open, what="the waiting line")
+            assert str(field.dropdown.status.render()).startswith("… waiting for the server's suggestions")
+            assert field.busy
+            never_id = requests(c.session)[-1]["id"]
+            await pilot.press("escape")  # closes the list and drops the request
+            await wait_for(pilot, lambda: cancels(c.session), what="notifications/cancelled")
+            assert cancels(c.session)[-1]["params"]["requestId"] == never_id
+            assert not field.list_open and not field.busy and app.left == 0
+            field.TIMEOUT = 0.5  # on this field only: the timeout is said, not a hang
+            await pilot.press("down")
+            await wait_for(pilot, lambda: field.note, what="the timeout note")
+            assert field.note == "completion: no answer within 0.5 s (notifications/cancelled sent)"
+            await wait_for(pilot, lambda: len(cancels(c.session)) == 2, what="the timeout's notifications/cancelled")
+
+
+async def test_a_late_answer_to_a_cancelled_request_never_replaces_newer_suggestions(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"hold")  # held by the server until a newer request was answered
+            await wait_for(pilot, lambda: field._pending is not None, what="the held request in flight")
+            held_id = requests(c.session)[-1]["id"]
+            await pilot.press("ctrl+u", *"it")
+            await settled(pilot, field, "the newer suggestions")
+            assert cancels(c.session)[0]["params"]["requestId"] == held_id
+
+            def late_answer():
+                return [e for e in c.session.store if e.direction is Direction.IN and e.msg_id == held_id]
+
+            await wait_for(pilot, late_answer, what="the late answer to the held request")
+            assert late_answer()[0].late
+            await pilot.pause()
+            assert options_text(field)[0] == "item00" and field.value == "it"
+            assert not any(value.startswith("stale-") for value in field.suggestions)
+
+
+async def test_typing_while_the_list_is_open_says_a_fresh_answer_is_coming(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"boom")
+            await settled(pilot, field, "the error note")
+            await pilot.press("ctrl+u", *"never")
+            await wait_for(pilot, lambda: "waiting" in str(field.dropdown.status.render()), what="the waiting line")
+            assert "boom" not in str(field.dropdown.status.render())  # the old error is not left standing
