@@ -36,6 +36,7 @@ from .session_view import SessionView
 
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
 FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
+NO_COMPLETIONS_HINT = "no suggestions: the server declares no completions · enter next field · ^s get · esc list"
 MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
 
 
@@ -134,7 +135,7 @@ class PromptsView(SessionView):
         """The hint line follows the focus: the fields' keys, the messages' keys, else the view's."""
         widget = event.widget
         if isinstance(widget, CompletionInput):
-            hint = FIELD_HINT
+            hint = FIELD_HINT if widget.usable_session() is not None or self._live() is None else NO_COMPLETIONS_HINT
         elif widget is self.messages or self.messages in widget.ancestors:
             hint = MESSAGES_HINT
         else:
