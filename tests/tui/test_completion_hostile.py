@@ -97,7 +97,7 @@ async def test_no_answer_says_it_waits_escape_stops_it_and_a_timeout_is_said(con
             field.TIMEOUT = 0.5  # on this field only: the timeout is said, not a hang
             await pilot.press("down")
             await wait_for(pilot, lambda: field.note, what="the timeout note")
-            assert field.note == "completion: no answer within 0.5 s (notifications/cancelled sent)"
+            assert field.note == "completion: no answer within 0.5 s (the request was cancelled)"
             await wait_for(pilot, lambda: len(cancels(c.session)) == 2, what="the timeout's notifications/cancelled")
 
 

@@ -405,5 +405,5 @@ def _words(exc: InspectorError) -> str:
     if isinstance(exc, RpcError):
         return f"completion: the server answered {exc}"
     if isinstance(exc, RequestTimeout):
-        return f"completion: no answer within {exc.seconds:g} s (notifications/cancelled sent)"
+        return f"completion: no answer within {exc.seconds:g} s (the request was cancelled)"
     return f"completion failed: {exc}"
