@@ -28,6 +28,8 @@ Prompts (``prompts/list``, ``listChanged``):
 
 Every request and cancellation is logged to stderr (``got completion <value>``,
 ``cancelled <id>``). ``--no-completions`` leaves the capability out (and still answers).
+``--wide N`` adds a prompt ``wide`` with N arguments (``arg0`` ...), each with a 300-character
+description; ``arg499``, ``arg999`` ... are required.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import sys
 
 CANDIDATES = [f"item{i:02d}" for i in range(40)]
 NO_COMPLETIONS = "--no-completions" in sys.argv
+WIDE = int(sys.argv[sys.argv.index("--wide") + 1]) if "--wide" in sys.argv else 0
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(100)).decode()
 WAV = base64.b64encode(b"RIFF" + bytes(200)).decode()
 BLOB = base64.b64encode(bytes(range(256)) * 4).decode()
@@ -51,6 +54,10 @@ PROMPTS = [
     {"name": "toggle", "description": "Changes the prompt list."},
     {"name": "stall", "description": "Answers after 30 s (unless cancelled)."},
 ]
+if WIDE:
+    PROMPTS.append({"name": "wide", "description": f"{WIDE} arguments.",
+                    "arguments": [{"name": f"arg{i}", "description": "d" * 300, "required": i % 500 == 499}
+                                  for i in range(WIDE)]})
 MEDIA = [
     {"role": "user", "content": {"type": "text", "text": "Look at these."}},
     {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},

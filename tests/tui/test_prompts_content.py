@@ -296,3 +296,23 @@ async def test_the_hint_line_follows_the_focus():
         await pilot.press("escape")
         assert str(hint.render()) == HINT
         assert hint.region.right <= 80 and len(MESSAGES_HINT) <= 78
+
+
+@pytest.mark.anyio
+async def test_a_prompt_with_two_thousand_arguments_gets_a_capped_form():
+    from mcp_inspector.tui.widgets.views.prompts_view import MAX_FIELDS
+
+    app = live_app(spec("--wide", "2000"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        assert view.prompt_list.select_name("wide")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: view.current is not None and view.current.get("name") == "wide", what="wide")
+        assert len(view.fields()) == MAX_FIELDS and app.focused is view.fields()[0]
+        note = texts(view.form)
+        assert f"declares 2,000 arguments: the form has fields for the first {MAX_FIELDS}" in note
+        assert "Required among them: arg499, arg999, arg1499, arg1999." in note
+        await pilot.press(*"v", "ctrl+s")  # the required ones left out are the server's to refuse
+        await wait_for(pilot, lambda: view.getting is None and view.messages.messages, what="wide got")
+        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"arg0": "v"}

@@ -37,6 +37,7 @@ from .session_view import SessionView
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
 FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
 NO_COMPLETIONS_HINT = "no suggestions: the server declares no completions · enter next field · ^s get · esc list"
+MAX_FIELDS = 30  # argument fields in a form (each costs a few widgets to mount: 2,000 froze the view for minutes)
 MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
 
 
@@ -264,8 +265,16 @@ class PromptsView(SessionView):
         arguments = prompt_arguments(prompt)
         if not arguments:
             widgets.append(Static(Text("This prompt takes no arguments.", style="dim"), classes="arg-label"))
+        elif len(arguments) > MAX_FIELDS:
+            left_out = arguments[MAX_FIELDS:]
+            required = [a["name"] for a in left_out if a.get("required") is True]
+            note = (f"This prompt declares {len(arguments):,} arguments: the form has fields for the first {MAX_FIELDS}; "
+                    "the others are not sent (the CLI's get takes them all as k=v).")
+            if required:
+                note += f" Required among them: {clean(', '.join(required[:10]))}{' …' if len(required) > 10 else ''}."
+            widgets.append(Static(Text(note, style="bold"), classes="arg-label"))
         ref = {"type": "ref/prompt", "name": name}
-        for argument in arguments:
+        for argument in arguments[:MAX_FIELDS]:
             arg_name = argument["name"]
             required = argument.get("required") is True
             label = Text()
@@ -335,7 +344,7 @@ class PromptsView(SessionView):
             self._status(f"Still getting {self.getting}…", "pending")
             return
         values = self.form_values()
-        missing = [a["name"] for a in prompt_arguments(prompt) if a.get("required") is True and not values.get(a["name"])]
+        missing = [a["name"] for a in prompt_arguments(prompt)[:MAX_FIELDS] if a.get("required") is True and not values.get(a["name"])]
         if missing:
             for field in self.fields():
                 field.set_class(field.argument in missing, "-missing")
