@@ -29,7 +29,9 @@ Prompts (``prompts/list``, ``listChanged``):
 Every request and cancellation is logged to stderr (``got completion <value>``,
 ``cancelled <id>``). ``--no-completions`` leaves the capability out (and still answers).
 ``--wide N`` adds a prompt ``wide`` with N arguments (``arg0`` ...), each with a 300-character
-description; ``arg499``, ``arg999`` ... are required.
+description; ``arg499``, ``arg999`` ... are required. ``--verbose-prompt`` adds ``verbose``: a
+100,000-character title, a 2 MB description, one required argument with a 10,000-character
+name, a 100,000-character title and a 1 MB description.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ if WIDE:
     PROMPTS.append({"name": "wide", "description": f"{WIDE} arguments.",
                     "arguments": [{"name": f"arg{i}", "description": "d" * 300, "required": i % 500 == 499}
                                   for i in range(WIDE)]})
+if "--verbose-prompt" in sys.argv:
+    PROMPTS.append({"name": "verbose", "title": "T" * 100_000, "description": "word " * 400_000,
+                    "arguments": [{"name": "a" * 10_000, "title": "t" * 100_000, "description": "x " * 500_000,
+                                   "required": True}]})
 MEDIA = [
     {"role": "user", "content": {"type": "text", "text": "Look at these."}},
     {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},

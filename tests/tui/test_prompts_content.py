@@ -316,3 +316,21 @@ async def test_a_prompt_with_two_thousand_arguments_gets_a_capped_form():
         await pilot.press(*"v", "ctrl+s")  # the required ones left out are the server's to refuse
         await wait_for(pilot, lambda: view.getting is None and view.messages.messages, what="wide got")
         assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"arg0": "v"}
+
+
+@pytest.mark.anyio
+async def test_megabytes_of_title_and_description_are_cut_short_in_the_form():
+    app = live_app(spec("--verbose-prompt"))
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_prompts(pilot, app)
+        assert view.prompt_list.select_name("verbose")
+        await wait_for(pilot, lambda: view.current is not None and view.current.get("name") == "verbose", what="verbose")
+        head = str(view.form.query_one(".prompt-head").render())
+        assert "T" * 200 + "… (100,000 characters)" in head
+        assert "… (2,000,000 characters)" in head and len(head) < 3000
+        label = str(view.form.query(".arg-label").first().render())
+        assert label.startswith("t" * 200 + "… (100,000 characters) (" + "a" * 200 + "… (10,000 characters))")
+        assert "*required" in label and "… (1,000,000 characters)" in label and len(label) < 3000
+        await pilot.press("enter")  # into the field; a get without it is refused before anything is sent
+        await pilot.press("ctrl+s")
+        assert "Not sent" in str(view.status.render()) and outgoing(app, "prompts/get") == []

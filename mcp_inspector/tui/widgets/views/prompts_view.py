@@ -30,13 +30,14 @@ from ...http_text import explain_error
 from ...traffic_text import clean
 from ..completion_input import CompletionInput
 from .prompts.messages import PromptMessages
-from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title
+from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title, shorten
 from .prompts.recorded import recorded_prompts
 from .session_view import SessionView
 
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
 FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
 NO_COMPLETIONS_HINT = "no suggestions: the server declares no completions · enter next field · ^s get · esc list"
+NAME_CHARS, DESCRIPTION_CHARS = 200, 2000  # of a title or name, of a description, in the form
 MAX_FIELDS = 30  # argument fields in a form (each costs a few widgets to mount: 2,000 froze the view for minutes)
 MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
 
@@ -254,13 +255,13 @@ class PromptsView(SessionView):
         name = str(prompt.get("name", ""))
         draft = self.drafts.setdefault(name, {})
         head = Text()
-        head.append(prompt_title(prompt), style="bold")
+        head.append(shorten(prompt_title(prompt), NAME_CHARS), style="bold")
         if prompt_title(prompt) != clean(name):
-            head.append(f"  {clean(name)}", style="dim")
+            head.append(f"  {shorten(name, NAME_CHARS)}", style="dim")
         if prompt.get("icons"):
             head.append("  ◆ icons", style="dim")
         if isinstance(prompt.get("description"), str):
-            head.append("\n" + clean(prompt["description"]))
+            head.append("\n" + shorten(prompt["description"], DESCRIPTION_CHARS))
         widgets: list[Widget] = [Static(head, classes="prompt-head")]
         arguments = prompt_arguments(prompt)
         if not arguments:
@@ -278,15 +279,16 @@ class PromptsView(SessionView):
             arg_name = argument["name"]
             required = argument.get("required") is True
             label = Text()
-            label.append(clean(argument.get("title") if isinstance(argument.get("title"), str) else arg_name))
+            label.append(shorten(argument.get("title") if isinstance(argument.get("title"), str) else arg_name, NAME_CHARS))
             if isinstance(argument.get("title"), str) and argument["title"] != arg_name:
-                label.append(f" ({clean(arg_name)})", style="dim")
+                label.append(f" ({shorten(arg_name, NAME_CHARS)})", style="dim")
             label.append(" *required" if required else " optional", style="bold red" if required else "dim")
             if isinstance(argument.get("description"), str):
-                label.append(f" — {clean(argument['description'])}", style="dim")
+                label.append(f" — {shorten(argument['description'], DESCRIPTION_CHARS)}", style="dim")
             widgets.append(Static(label, classes="arg-label" + (" required" if required else "")))
             widgets.append(CompletionInput(ref=ref, argument=arg_name, context=self.form_values, session=self._live,
-                                           value=draft.get(arg_name, ""), placeholder=arg_name, classes="prompt-arg"))
+                                           value=draft.get(arg_name, ""), placeholder=shorten(arg_name, NAME_CHARS),
+                                           classes="prompt-arg"))
         widgets.append(Button("Get prompt (ctrl+s)", classes="prompt-get", compact=True))
         await form.mount_all(widgets)
 

@@ -21,6 +21,14 @@ from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words,
 ICON_MARK = "◆"  # the prompt declares icons
 
 
+def shorten(text: str, limit: int) -> str:
+    """Server text for the form, made safe (``clean``) and cut at ``limit`` characters with its length
+    (a description of megabytes, wrapped, froze the view for seconds)."""
+    if len(text) > limit:
+        return clean(text[:limit]) + f"… ({len(text):,} characters)"
+    return clean(text)
+
+
 def prompt_title(prompt: dict[str, Any]) -> str:
     for candidate in (prompt.get("title"), prompt.get("name")):
         if isinstance(candidate, str) and candidate:
