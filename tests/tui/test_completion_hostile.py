@@ -135,3 +135,24 @@ async def test_typing_while_the_list_is_open_says_a_fresh_answer_is_coming(conne
             await pilot.press("ctrl+u", *"never")
             await wait_for(pilot, lambda: "waiting" in str(field.dropdown.status.render()), what="the waiting line")
             assert "boom" not in str(field.dropdown.status.render())  # the old error is not left standing
+
+
+async def test_enter_while_the_list_answers_an_older_value_keeps_what_was_typed(connect):
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24)) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"it")
+            await settled(pilot, field, "the suggestions")
+            assert options_text(field)[0] == "item00"
+            await pilot.press(*"never")  # no answer will come: the list shown is for "it"
+            assert field.list_open and field.dropdown.has_class("-stale")
+            assert str(field.dropdown.status.render()).startswith("… waiting for the server's suggestions")
+            await pilot.press("enter")
+            assert field.value == "itnever" and app.submitted == ["itnever"]  # not item00
+            await pilot.press("ctrl+u", *"item0")
+            await wait_for(pilot, lambda: not field.busy and field.list_open and not field.dropdown.has_class("-stale"),
+                           what="fresh suggestions")
+            await pilot.press("down", "enter")  # fresh ones are taken as before
+            assert field.value == "item01"

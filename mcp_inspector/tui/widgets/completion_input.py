@@ -19,7 +19,8 @@
   100 values keeps 100 and says how many came; each suggestion is drawn on one line, a
   huge one cut short with its length (the value taken is whole);
 - a request unanswered after ``SLOW`` seconds (or at once when the list is open) shows
-  "waiting for the server's suggestions" (escape drops it); a timeout is a note;
+  "waiting for the server's suggestions" (escape drops it); a timeout is a note; a list
+  that answers an older value is dimmed and enter/tab leave it alone (what was typed stays);
 - a server without the ``completions`` capability gets no request at all; an error
   or a malformed answer is a dim one-line note, never a traceback;
 - the request runs in a worker (never on the event loop's critical path), and its
@@ -64,6 +65,7 @@ class CompletionDropdown(Vertical):
     DEFAULT_CSS = """
     CompletionDropdown { height: auto; display: none; padding: 0 0 0 1; }
     CompletionDropdown.-open { display: block; }
+    CompletionDropdown.-stale > _SuggestionList { text-opacity: 50%; }
     CompletionDropdown > _SuggestionList { height: auto; max-height: 6; border: none; padding: 0; background: $panel;
                                            text-wrap: nowrap; text-overflow: ellipsis; }
     CompletionDropdown > _SuggestionList.-empty { display: none; }
@@ -167,6 +169,7 @@ class CompletionInput(Input):
         self._pending: Any = None  # the PendingRequest in flight
         self._sending = 0  # requests being sent (begin_request not returned yet)
         self._hushed = -1  # the generation an escape dropped the suggestions of (the next escape leaves)
+        self._shown = -1  # the generation the suggestions shown answer (older: stale, not taken)
         self._taken: str | None = None  # a value just taken from the list (no request for it)
 
     # -- life --------------------------------------------------------------
@@ -221,6 +224,9 @@ class CompletionInput(Input):
         if not self.has_focus or self.usable_session() is None:
             self._close()
             return
+        if self.list_open:  # the list answers an older value: dimmed, its keys left to the field
+            self.dropdown.add_class("-stale")
+            self._say_waiting()
         self._stop_timer()
         self._timer = self.set_timer(self.DEBOUNCE, self._fire)
 
@@ -254,9 +260,12 @@ class CompletionInput(Input):
         if not self.list_open:
             self.dropdown.options.clear_options()
             self.dropdown.options.add_class("-empty")
+        self._say_waiting()
+        self.dropdown.add_class("-open")
+
+    def _say_waiting(self) -> None:
         self.dropdown.status.update(Text("… waiting for the server's suggestions (esc stops)", no_wrap=True,
                                          overflow="ellipsis"))
-        self.dropdown.add_class("-open")
 
     async def _complete(self, session: Any, params: dict[str, Any], generation: int) -> None:
         value = params["argument"]["value"]
@@ -310,6 +319,7 @@ class CompletionInput(Input):
             return
         self.suggestions, self.total, self.has_more, self.note = message.values, message.total, message.has_more, message.note
         self.sent = message.sent
+        self._shown = message.generation
         if not self.has_focus:
             return
         self._show()
@@ -329,6 +339,7 @@ class CompletionInput(Input):
             options.add_class("-empty")
             status = self.note or "no suggestions"
         self.dropdown.status.update(Text(status, no_wrap=True, overflow="ellipsis"))
+        self.dropdown.remove_class("-stale")
         self.dropdown.add_class("-open")
         self.call_after_refresh(self._reveal)
 
@@ -368,7 +379,8 @@ class CompletionInput(Input):
         key = event.key
         if self.list_open:
             options = self.dropdown.options
-            has_values = bool(self.suggestions)
+            # suggestions for an older value are not taken: enter keeps what was typed
+            has_values = bool(self.suggestions) and self._shown == self._generation
             if key == "down" and has_values:
                 options.action_cursor_down()
             elif key == "up" and has_values:
