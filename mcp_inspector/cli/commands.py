@@ -154,6 +154,14 @@ async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
     ctx.step = "prompts/get"
     pending = await session.begin_request("prompts/get", params)  # MRTR rounds answered in 2026-07-28
     result, raw = await finish_exact(session, ctx, pending)
+    messages = result.get("messages")
+    if not isinstance(messages, list):
+        ctx.warn("malformed result: prompts/get has no messages array")
+    else:
+        odd = sum(1 for m in messages if not (isinstance(m, dict) and isinstance(m.get("content"), dict)))
+        if odd:
+            ctx.warn(f"malformed result: {odd} of the {len(messages)} messages {'is' if odd == 1 else 'are'} "
+                     "not an object with a content object" + ("" if ctx.options.json else " (left out)"))
     return await emit(ctx, result, lambda: render.prompt_result(result), raw)
 
 

@@ -102,10 +102,14 @@ def prompts(items: list[dict[str, Any]]) -> str:
         return "No prompts."
     lines = []
     for prompt in items:
+        if not isinstance(prompt, dict):  # a malformed item: shown as the JSON it is
+            lines.append(f"(not a prompt: {json.dumps(prompt, ensure_ascii=False)[:200]})")
+            continue
         args = []
-        for argument in prompt.get("arguments") or []:
+        arguments = prompt.get("arguments")
+        for argument in arguments if isinstance(arguments, list) else []:
             if isinstance(argument, dict):
-                args.append(f"{argument.get('name', '?')}{'' if argument.get('required') else '?'}")
+                args.append(f"{argument.get('name', '?')}{'' if argument.get('required') is True else '?'}")
         line = f"{prompt.get('name', '?')}({', '.join(args)})"
         description = first_line(prompt.get("description"))
         if description:
@@ -282,7 +286,8 @@ def prompt_result(result: dict[str, Any]) -> str:
     lines: list[str] = []
     if isinstance(result.get("description"), str):
         lines.append(result["description"])
-    for message in result.get("messages") or []:
+    messages = result.get("messages")
+    for message in messages if isinstance(messages, list) else []:
         if not isinstance(message, dict):
             continue
         lines.append(f"[{message.get('role', '?')}]")

@@ -31,7 +31,8 @@ Every request and cancellation is logged to stderr (``got completion <value>``,
 ``--wide N`` adds a prompt ``wide`` with N arguments (``arg0`` ...), each with a 300-character
 description; ``arg499``, ``arg999`` ... are required. ``--verbose-prompt`` adds ``verbose``: a
 100,000-character title, a 2 MB description, one required argument with a 10,000-character
-name, a 100,000-character title and a 1 MB description.
+name, a 100,000-character title and a 1 MB description. ``--junk-prompts`` adds malformed list items (a
+string, a number, ``arguments`` a number, a numeric name, terminal escapes in a name and a description).
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ if "--verbose-prompt" in sys.argv:
     PROMPTS.append({"name": "verbose", "title": "T" * 100_000, "description": "word " * 400_000,
                     "arguments": [{"name": "a" * 10_000, "title": "t" * 100_000, "description": "x " * 500_000,
                                    "required": True}]})
+if "--junk-prompts" in sys.argv:
+    PROMPTS.extend(["just a string", 7, {"name": "junk", "arguments": 5, "description": {"not": "text"}},
+                    {"name": 3, "arguments": [{"name": "x\x1b[31mred", "required": "yes"}, "odd", {"required": True}]},
+                    {"name": "esc\x1b]0;title\x07ape", "description": "line one\x1b[2J\nline two"}])
 MEDIA = [
     {"role": "user", "content": {"type": "text", "text": "Look at these."}},
     {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},
@@ -104,7 +109,7 @@ held: list = []  # (id, value) of the ``hold`` requests not answered yet
 
 
 def get_prompt(msg_id, name, arguments: dict) -> None:
-    if name not in {p["name"] for p in PROMPTS}:
+    if name not in {p["name"] for p in PROMPTS if isinstance(p, dict)}:
         write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32602, "message": f"Unknown prompt: {name}"}})
     elif name == "media":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"description": "All of them", "messages": MEDIA}})
