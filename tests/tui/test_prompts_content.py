@@ -296,6 +296,9 @@ async def test_the_hint_line_follows_the_focus():
         await pilot.press("escape")
         assert str(hint.render()) == HINT
         assert hint.region.right <= 80 and len(MESSAGES_HINT) <= 78
+        from mcp_inspector.tui.widgets.views.prompts_view import NO_COMPLETIONS_HINT
+
+        assert len(FIELD_HINT) <= 78 and len(NO_COMPLETIONS_HINT) <= 78
 
 
 @pytest.mark.anyio

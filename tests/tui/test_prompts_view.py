@@ -215,7 +215,7 @@ async def test_modern_era_sdk_server_prompt_without_completions():
         await pilot.press(*"Ada")
         await pilot.pause(CompletionInput.DEBOUNCE + 0.1)
         assert name.requests_sent == 0 and outgoing(app, "completion/complete") == []  # not declared: not asked
-        assert str(view.query_one("#prompts-hint").render()).startswith("no suggestions: the server declares no completions")
+        assert str(view.query_one("#prompts-hint").render()).startswith("no suggestions: the server has no completions")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: view.messages.messages or "✖" in status(view), what="the messages")
         assert view.messages.messages, status(view)

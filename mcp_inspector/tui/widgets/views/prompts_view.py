@@ -36,7 +36,7 @@ from .session_view import SessionView
 
 HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
 FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
-NO_COMPLETIONS_HINT = "no suggestions: the server declares no completions · enter next field · ^s get · esc list"
+NO_COMPLETIONS_HINT = "no suggestions: the server has no completions · enter next · ^s get · esc list"
 NAME_CHARS, DESCRIPTION_CHARS = 200, 2000  # of a title or name, of a description, in the form
 MAX_FIELDS = 30  # argument fields in a form (each costs a few widgets to mount: 2,000 froze the view for minutes)
 MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
