@@ -34,7 +34,7 @@ import anyio
 
 from ..core.protocol.errors import ConnectionLost, InspectorError, TransportFailure
 from ..core.protocol.json_text import JsonTextError, loads_strict
-from ..core.protocol.uri_template import expression_problem, is_template
+from ..core.protocol.uri_template import EXPRESSION, expression_problem, is_template
 from ..core.session.events import ResourceUpdated, ServerClosed
 from ..core.session.legacy import McpSession
 from ..core.session.results import read_problems
