@@ -20,7 +20,7 @@ from typing import Any
 from ..core.auth.store import StoredAuth, StoreError, TokenStore
 from ..core.traffic.masking import mask_url
 from . import exit_codes
-from .report import error, warn
+from .report import error, for_stream, warn
 
 HOW_REGISTERED = {
     "dynamic": "dynamic client registration",
@@ -39,6 +39,7 @@ def _store(args: Any) -> TokenStore | None:
 
 
 def _out(text: str) -> None:
+    text = for_stream(text, sys.stdout)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 

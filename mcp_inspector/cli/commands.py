@@ -21,14 +21,15 @@ from ..core.session.events import LogMessage, TaskUpdated
 from ..core.session.legacy import McpSession
 from ..core.traffic.masking import scrub
 from . import exit_codes, render
-from .report import error
+from .report import error, for_stream
 from .runner import Context, format_log
 
 
 def out(text: str) -> None:
     """A line of output; a secret this process holds (an OAuth token, a client secret) is masked
-    where a server echoes it (the recording keeps the frames, masked the same way)."""
-    text = scrub(text)
+    where a server echoes it (the recording keeps the frames, masked the same way); on a terminal
+    its control characters are shown, not obeyed (report.for_stream)."""
+    text = for_stream(scrub(text), sys.stdout)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -179,16 +180,16 @@ class ProgressDisplay:
         amount = f"{progress.progress:g}" + (f"/{progress.total:g}" if progress.total is not None else "")
         text = f"progress {amount}" + (f": {progress.message}" if progress.message else "")
         if self.tty:
-            sys.stderr.write("\r\x1b[2K" + text)
+            sys.stderr.write("\r\x1b[2K" + for_stream(text, sys.stderr))
             self.open_line = True
         else:
-            sys.stderr.write(text + "\n")
+            sys.stderr.write(for_stream(text, sys.stderr) + "\n")
         sys.stderr.flush()
 
     def log(self, event: Any) -> None:
         if isinstance(event, LogMessage):
             self.finish()
-            sys.stderr.write(format_log(event) + "\n")
+            sys.stderr.write(for_stream(format_log(event), sys.stderr) + "\n")
             sys.stderr.flush()
 
     def finish(self) -> None:
@@ -210,8 +211,8 @@ class TaskStatusDisplay:
             return
         state = (event.task.get("status"), event.task.get("statusMessage"))
         if event.source == "cancel" and state[0] not in ("completed", "failed", "cancelled"):
-            sys.stderr.write(f"task {event.task.get('taskId', '?')} still {state[0]} after tasks/cancel: the server "
-                             "may go on running it\n")
+            sys.stderr.write(for_stream(f"task {event.task.get('taskId', '?')} still {state[0]} after tasks/cancel: "
+                                        "the server may go on running it", sys.stderr) + "\n")
             sys.stderr.flush()
             self.last = state
             return
@@ -219,7 +220,7 @@ class TaskStatusDisplay:
             return
         self.last = state
         message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
-        sys.stderr.write(f"task {event.task.get('taskId', '?')} {state[0]}{message}\n")
+        sys.stderr.write(for_stream(f"task {event.task.get('taskId', '?')} {state[0]}{message}", sys.stderr) + "\n")
         sys.stderr.flush()
 
 

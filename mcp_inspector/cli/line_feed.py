@@ -17,11 +17,17 @@ import threading
 
 import anyio
 
+from .report import visible_controls
+
 
 class LineFeed:
     def __init__(self, limit: int, fd: int | None = None) -> None:
         sys.stdout.flush()  # what was printed before goes first
         self.fd = sys.stdout.fileno() if fd is None else fd
+        try:
+            self.terminal = os.isatty(self.fd)  # control characters shown, not obeyed (report.visible_controls)
+        except OSError:
+            self.terminal = False
         self.limit = limit
         self.broken = False  # the reader went away (EPIPE)
         self._chunks: list[bytes] = []
@@ -36,6 +42,8 @@ class LineFeed:
         with self._lock:
             if self.broken or self._closed or self._waiting + lines > self.limit:
                 return False
+            if self.terminal:
+                text = visible_controls(text)
             self._chunks.append(text.encode("utf-8", "replace"))
             self._waiting += lines
             self._counts.append(lines)

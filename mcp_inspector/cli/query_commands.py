@@ -27,7 +27,7 @@ from ..core.query import FrameOutputs, QueryError, QuerySandbox, QueryStopped, c
 from ..core.traffic.entry import TrafficEntry
 from . import exit_codes
 from .exit_codes import UsageError
-from .report import error, warn
+from .report import error, is_terminal, visible_controls, warn
 
 #: Which commands take --query (over what their --json prints).
 QUERYABLE = ("call", "read", "get", "tools", "resources", "templates", "prompts", "info")
@@ -126,7 +126,11 @@ def cmd_query(args: Any) -> int:
                 counts["frames"] += 1
                 yield entry
 
-    write = sys.stdout.write
+    terminal = is_terminal(sys.stdout)
+
+    def write(text: str) -> None:  # on a terminal, control characters shown, not obeyed
+        sys.stdout.write(visible_controls(text) if terminal else text)
+
     first_error: str | None = None
     matching = bool(args.count or args.frames)
     try:

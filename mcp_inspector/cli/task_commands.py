@@ -29,6 +29,7 @@ from ..core.session.results import analyze_tool_result
 from ..core.session.task_model import TERMINAL, modern_outcome, poll_interval
 from . import exit_codes, render
 from .commands import out, out_json, task_result_raw
+from .report import for_stream
 from .runner import Context
 
 
@@ -99,7 +100,7 @@ async def _wait_modern(session: McpSession, ctx: Context, task_id: str) -> dict[
             state = (record.status, record.task.get("statusMessage"))
             if state != last and ctx.options.progress and not ctx.options.quiet:
                 message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
-                sys.stderr.write(f"task {task_id} {state[0]}{message}\n")
+                sys.stderr.write(for_stream(f"task {task_id} {state[0]}{message}", sys.stderr) + "\n")
                 sys.stderr.flush()
             last = state
             await anyio.sleep(poll_interval(record.task, True))
