@@ -17,6 +17,7 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.traffic_text import PREVIEW_BYTES
 from mcp_inspector.tui.widgets.views.traffic_filter import TrafficFilter
 from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
 
@@ -25,6 +26,25 @@ from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, s
 pytestmark = pytest.mark.anyio
 
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
+
+
+class DecodeCountingBytes(bytes):
+    """Real bytes that note the size of every decode of themselves or of a slice of themselves."""
+
+    decoded: list[int]
+
+    def __new__(cls, data: bytes, decoded: list[int] | None = None):
+        self = super().__new__(cls, data)
+        self.decoded = [] if decoded is None else decoded
+        return self
+
+    def decode(self, *args, **kwargs):
+        self.decoded.append(len(self))
+        return super().decode(*args, **kwargs)
+
+    def __getitem__(self, key):
+        part = super().__getitem__(key)
+        return DecodeCountingBytes(part, self.decoded) if isinstance(key, slice) else part
 
 
 def visible_lines(log: TrafficLog) -> list[str]:
@@ -272,40 +292,45 @@ async def test_memory_stays_bounded_when_the_store_evicts(tmp_path):
 
 
 async def test_keys_stay_responsive_during_a_flood(tmp_path):
-    """10,000 entries/s for 2 s from a background task while keys are pressed (loose bound; figures in the bench)."""
+    """Keys pressed while a background task floods the store are each handled while the flood still runs.
+
+    The proof is the order of events, not wall time: the flood keeps going (in small chunks, yielding
+    to the loop) until the last key has been handled, and each key must be handled while entries keep
+    arriving. Key-press latency figures: bench/bench_tui_flood.py.
+    """
     store = TrafficStore(cap=50_000, spill_dir=tmp_path)
     app = LogApp(store)
     raw = frame({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood"}})
     async with app.run_test(size=(120, 40)) as pilot:
         log = app.query_one(TrafficLog)
+        stop = asyncio.Event()
 
-        async def flood() -> None:
-            started = time.perf_counter()
-            sent = 0
-            while sent < 20_000:
-                due = int((time.perf_counter() - started) * 10_000)
-                for _ in range(min(due, 20_000) - sent):
+        async def flood() -> None:  # 50 entries per 5 ms tick (10,000/s on an idle machine) until told to stop
+            while not stop.is_set():
+                for _ in range(50):
                     store.append(Direction.IN, Kind.NOTIFICATION, raw, method="notifications/message")
-                sent = max(sent, min(due, 20_000))
                 await asyncio.sleep(0.005)
 
         task = asyncio.create_task(flood())
         await pilot.pause(0.2)
-        delays = []
+        handled_at = []  # store.total when each key was sent and when it had been handled
         for i in range(12):
             before = log.cursor_entry.seq if log.cursor_entry else None
-            started = time.perf_counter()
+            sent_at = store.total
+            deadline = time.monotonic() + 60  # a hang guard only
             send_key(app, "up")
             while log.cursor_entry is None or log.cursor_entry.seq == before:
-                assert time.perf_counter() - started < 5, "key not handled within 5 s"
+                assert time.monotonic() < deadline, f"key {i} not handled at all"
                 await asyncio.sleep(0.001)
-            delays.append(time.perf_counter() - started)
+            assert not task.done(), "the flood ended before the key was handled"
+            handled_at.append((sent_at, store.total))
             await asyncio.sleep(0.05)
-        await asyncio.wait_for(task, 10)
-        await wait_until(pilot, lambda: log.row_count == len(store) == 20_000)
+        stop.set()
+        await asyncio.wait_for(task, 60)
+        # the flood went on between the keys (they were handled during it, not after it)
+        assert all(later > earlier for (_, earlier), (later, _) in zip(handled_at, handled_at[1:])), handled_at
+        await wait_until(pilot, lambda: log.row_count == len(store) and log.seq_at(log.row_count - 1) == store.last_seq)
         assert not log.tail
-        assert max(delays) < 1.0, delays
-        print('key latencies during flood (ms):', [round(d * 1000, 1) for d in delays])
     store.close()
 
 
@@ -328,16 +353,17 @@ async def test_hostile_text_and_huge_frames_stay_on_one_cheap_line():
     store = TrafficStore(cap=100)
     store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"evil\\u001b[31m\\nx"}',
                  method="evil\x1b[31m\nx", problem="bad\ttab\x07")
-    huge = b'{"jsonrpc":"2.0","id":1,"result":{"text":"' + b"z" * (50 * 1024 * 1024) + b'"}}'
-    store.append(Direction.IN, Kind.RESPONSE, huge, msg_id=1, has_id=True)
+    huge_raw = DecodeCountingBytes(b'{"jsonrpc":"2.0","id":1,"result":{"text":"' + b"z" * (50 * 1024 * 1024) + b'"}}')
+    store.append(Direction.IN, Kind.RESPONSE, huge_raw, msg_id=1, has_id=True)
     app = LogApp(store)
     async with app.run_test(size=(120, 10)) as pilot:
         log = app.query_one(TrafficLog)
         await pilot.pause(0.1)
-        started = time.perf_counter()
         log._cache.clear()
+        huge_raw.decoded.clear()
         lines = visible_lines(log)[:2]
-        assert time.perf_counter() - started < 2.0  # a 50 MB frame costs a 400-byte slice, not a decode
+        # a 50 MB frame costs a 400-byte slice, not a decode (figures: bench/bench_ingest.py)
+        assert huge_raw.decoded and max(huge_raw.decoded) <= PREVIEW_BYTES, huge_raw.decoded
     assert "\x1b" not in lines[0] and "\n" not in lines[0] and "\x07" not in lines[0]
     assert "evil [31m x" in lines[0]
     assert lines[1].count("z") < 200
