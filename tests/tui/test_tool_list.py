@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from textual.app import App, ComposeResult
@@ -56,22 +55,21 @@ async def test_marks_and_struck_through_removed_tools():
 
 
 @pytest.mark.anyio
-async def test_ten_thousand_tools_stay_fast():
+async def test_ten_thousand_tools_build_only_the_shown_rows():
     many = [{"name": f"tool_{i}", "title": f"Tool {i}", "description": f"does thing {i}",
              "annotations": {"readOnlyHint": i % 2 == 0}} for i in range(10_000)]
     app = ListApp()
     async with app.run_test(size=(120, 40)) as pilot:
         tools = app.query_one(ToolList)
-        started = time.perf_counter()
         tools.set_tools(many)
         await pilot.pause()
-        assert time.perf_counter() - started < 10.0  # a regression guard (building all 10k took far longer); figures: bench/
+        # only MAX_SHOWN rows are built (building all 10k was the slowness), the rest counted as hidden
         assert tools.option_list.option_count == MAX_SHOWN and tools.hidden_matches == 10_000 - MAX_SHOWN
+        assert len(tools._ids) == MAX_SHOWN
         tools.option_list.focus()
-        started = time.perf_counter()
         await pilot.press(*"tool_999")
-        await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=30, what="the filter")
-        assert time.perf_counter() - started < 10.0  # a regression guard, not a benchmark
+        await wait_for(pilot, lambda: tools.option_list.option_count == 11, timeout=60, what="the filter")
+        assert tools.hidden_matches == 0
         assert sorted(tools._ids) == ["tool_999", *[f"tool_999{d}" for d in range(10)]]
 
 
