@@ -97,17 +97,13 @@ async def test_invalid_utf8_does_not_kill_the_connection(connect, raw_server) ->
 
 
 async def test_50mb_result_arrives_intact(connect, raw_server) -> None:
-    with anyio.fail_after(40):
+    with anyio.fail_after(120):  # a hang guard only; the 50 MB frame's figures: bench/bench_ingest.py
         async with connect(raw_server("huge-result")) as c:
             await c.session.list_tools()
-            started = time.perf_counter()
-            outcome = await c.session.call_tool("huge", {"mb": 50})
-            elapsed = time.perf_counter() - started
+            outcome = await c.session.call_tool("huge", {"mb": 50}, timeout=100)
             text = text_of(outcome)
             assert len(text) == 50 * 1048576 and text.count("x") == len(text)
             assert len(outcome.request.reply.raw) > 50 * 1048576
-            print(f"50 MB result in {elapsed:.2f} s")
-            assert elapsed < 15, f"50 MB result took {elapsed:.1f} s"
             assert await c.session.ping() == {}
 
 
@@ -131,13 +127,11 @@ async def test_100k_notification_burst_is_fully_recorded(connect, raw_server) ->
 
 
 async def test_crash_mid_call_fails_the_call_at_once(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard, below the call's timeout: the crash ends the call, not the timeout
         async with connect(raw_server("crash-on-call")) as c:
             await c.session.list_tools()
-            started = time.perf_counter()
-            with pytest.raises(ConnectionLost) as caught:
-                await c.session.call_tool("echo", {"text": "x"}, timeout=30)
-            assert time.perf_counter() - started < 5  # not after the 30 s timeout
+            with pytest.raises(ConnectionLost) as caught:  # not RequestTimeout
+                await c.session.call_tool("echo", {"text": "x"}, timeout=300)
             error = caught.value
             assert error.exit_code == 3 and error.signal is None
             assert "exited with code 3" in str(error)
@@ -173,15 +167,15 @@ async def test_exit_on_start_fails_the_handshake_with_stderr(connect, raw_server
 
 
 async def test_request_never_answered_times_out_and_server_is_told(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("never-answer")) as c:
             await c.session.list_tools()
             pending = await c.session.begin_tool_call("echo", {"text": "x"}, timeout=0.4)
             with pytest.raises(RequestTimeout, match="tools/call timed out"):
                 await c.session.finish_tool_call(pending)
-            assert 0.3 < pending.elapsed < 3
+            assert 0.3 < pending.elapsed < 30  # not before its limit; the upper bound is loose (a loaded machine)
             assert c.session.connection._pending == {}
-            with anyio.fail_after(5):  # the server logs each cancellation it receives to stderr
+            with anyio.fail_after(30):  # the server logs each cancellation it receives to stderr
                 while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)
             assert await c.session.ping() == {}
@@ -204,14 +198,15 @@ async def test_late_answer_after_timeout_is_marked_late(connect, raw_server) -> 
 
 async def test_server_ignoring_eof_and_sigterm_is_killed_and_reaped(raw_server) -> None:
     transport = StdioTransport(raw_server("no-exit-on-eof"), close_grace=0.3, term_grace=0.3)
-    with anyio.fail_after(15):
-        async with McpSession(transport, timeout=5) as session:
+    with anyio.fail_after(60):
+        async with McpSession(transport, timeout=30) as session:
             await session.initialize()
             pid = transport.pid
             started = time.perf_counter()
             await session.close()
             elapsed = time.perf_counter() - started
-    assert 0.5 < elapsed < 5  # waited for EOF, then SIGTERM (ignored), then SIGKILL
+    # waited for EOF (0.3 s), then SIGTERM (ignored, 0.3 s), then SIGKILL; the upper bound is loose
+    assert 0.6 <= elapsed < 30
     assert transport.returncode == -signal.SIGKILL
     assert session.closed is not None and session.closed.expected and session.closed.signal == signal.SIGKILL
     with pytest.raises(ChildProcessError):  # already reaped: no zombie left for anyone
@@ -220,13 +215,13 @@ async def test_server_ignoring_eof_and_sigterm_is_killed_and_reaped(raw_server) 
 
 
 async def test_well_behaved_server_exits_on_eof_without_signals(raw_server) -> None:
-    transport = StdioTransport(raw_server())
-    with anyio.fail_after(15):
+    transport = StdioTransport(raw_server(), close_grace=30)
+    with anyio.fail_after(60):
         async with McpSession(transport) as session:
             await session.initialize()
             pid = transport.pid
             started = time.perf_counter()
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 30  # returned when the server exited, not when the 30 s grace ended
     assert transport.returncode == 0 and session.closed.exit_code == 0 and session.closed.expected
     assert not os.path.exists(f"/proc/{pid}")
 
@@ -344,18 +339,16 @@ def process_alive(pid: int) -> bool:
 async def test_exit_is_seen_even_when_a_grandchild_holds_stdout(connect) -> None:
     """`sh -c "helper & ..."`: the server dies, its helper keeps the pipes open."""
     script = 'sleep 30 & echo "child $!" >&2; read line; echo "dying" >&2; exit 3'
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard, below the ping's timeout: the exit ends the ping, not the timeout
         async with connect(["sh", "-c", script], initialize=False) as c:
-            started = time.perf_counter()
-            with pytest.raises(ConnectionLost) as caught:
-                await c.session.ping(timeout=30)
-            assert time.perf_counter() - started < 5  # not the 30 s timeout
+            with pytest.raises(ConnectionLost) as caught:  # not RequestTimeout
+                await c.session.ping(timeout=300)
             assert caught.value.exit_code == 3 and "dying" in caught.value.stderr_tail
             assert c.session.closed is not None and not c.session.closed.expected
             child = int(next(e.text for e in c.store if e.text.startswith("child ")).split()[1])
             assert process_alive(child)
     # Closing killed the whole process group; the signal is delivered asynchronously.
-    deadline = time.perf_counter() + 2
+    deadline = time.perf_counter() + 30  # a hang guard: the kill is delivered asynchronously
     while process_alive(child) and time.perf_counter() < deadline:
         time.sleep(0.02)
     assert not process_alive(child)
