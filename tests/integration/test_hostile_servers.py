@@ -91,8 +91,8 @@ def test_a_server_that_stops_reading_cannot_hang_a_request(tmp_path):
                 await session.call_tool("big", {"blob": "x" * 2_000_000})
             return time.perf_counter() - started, session.store
 
-    seconds, store = run_async(body, timeout=20)
-    assert seconds < 5
+    seconds, store = run_async(body, timeout=60)
+    assert seconds < 30  # a loose bound: the stall detection ended the call, it did not hang
     assert any(e.problem == "not delivered" for e in store), "the failure is in the timeline (and any recording)"
 
 
