@@ -23,12 +23,12 @@ def statuses(server, task_id: str) -> list[dict]:
             if m["params"]["taskId"] == task_id]
 
 
-def wait_status(server, task_id: str, status: str, timeout: float = 5) -> dict:
+def wait_status(server, task_id: str, status: str, timeout: float = 30) -> dict:
     return server.wait_for(lambda m: m.get("method") == "notifications/tasks/status"
                            and m["params"]["taskId"] == task_id and m["params"]["status"] == status, timeout)["params"]
 
 
-def poll_until_terminal(server, task_id: str, timeout: float = 5) -> tuple[dict, int]:
+def poll_until_terminal(server, task_id: str, timeout: float = 30) -> tuple[dict, int]:
     deadline, polls = time.monotonic() + timeout, 0
     while True:
         task = server.call("tasks/get", {"taskId": task_id})
@@ -75,9 +75,10 @@ def test_the_spec_errors_for_task_support(demo):
 
 def test_lifecycle_create_poll_result(start_demo):
     server = start_demo(*FAST)
-    started = time.monotonic()
-    task = call_as_task(server, "long_job", {"steps": 4, "duration_seconds": 0.4}, {"ttl": 60000}, progressToken="p")
-    assert time.monotonic() - started < 0.3  # CreateTaskResult comes at once, not after the job
+    task = call_as_task(server, "long_job", {"steps": 4, "duration_seconds": 0.8}, {"ttl": 60000}, progressToken="p")
+    # CreateTaskResult comes at once, not after the job: before the job's first step (0.2 s) reported progress
+    # (the messages received before a response stay in the backlog)
+    assert not [m for m in server.backlog if m.get("method") == "notifications/progress"], server.backlog
     assert set(task) >= TASK_FIELDS and task["status"] == "working"
     assert task["ttl"] == 60000 and task["pollInterval"] == 50 and task["createdAt"].endswith("Z")
     final, polls = poll_until_terminal(server, task["taskId"])
@@ -226,4 +227,4 @@ def test_eof_with_a_running_task_exits_promptly(start_demo):
     call_as_task(server, "long_job", {"steps": 10, "duration_seconds": 60})
     started = time.monotonic()
     assert server.close() == 0
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 30  # long before the 60 s job ends; the bound is loose
