@@ -46,13 +46,13 @@ class Proc:
         for chunk in iter(lambda: self.p.stderr.read1(4096), b""):
             self.err += chunk
 
-    def line(self, timeout=5.0) -> bytes | None:
+    def line(self, timeout=30.0) -> bytes | None:
         try:
             return self.lines.get(timeout=timeout)
         except queue.Empty:
             raise AssertionError(f"no stdout line within {timeout}s; stderr={bytes(self.err)!r}") from None
 
-    def frame(self, timeout=5.0):
+    def frame(self, timeout=30.0):
         """Next JSON value on stdout (skipping blank and non-JSON lines), or None at EOF."""
         while True:
             raw = self.line(timeout)
@@ -77,7 +77,7 @@ class Proc:
         self.send(msg)
         return self.next_id
 
-    def wait_response(self, rid, timeout=5.0) -> dict:
+    def wait_response(self, rid, timeout=30.0) -> dict:
         while True:
             msg = self.frame(timeout)
             assert msg is not None, f"EOF waiting for response {rid}; stderr={bytes(self.err)!r}"
@@ -85,10 +85,10 @@ class Proc:
                 return msg
             self.others.append(msg)
 
-    def request(self, method, params=None, timeout=5.0) -> dict:
+    def request(self, method, params=None, timeout=30.0) -> dict:
         return self.wait_response(self.start_request(method, params), timeout)
 
-    def call(self, name, arguments=None, timeout=5.0, **extra) -> dict:
+    def call(self, name, arguments=None, timeout=30.0, **extra) -> dict:
         return self.request("tools/call", {"name": name, "arguments": arguments or {}, **extra}, timeout)
 
     def initialize(self, version="2025-11-25") -> dict:
@@ -97,14 +97,14 @@ class Proc:
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return resp["result"]
 
-    def wait_stderr(self, text: str, timeout=3.0) -> str:
+    def wait_stderr(self, text: str, timeout=30.0) -> str:
         deadline = time.monotonic() + timeout
         while text.encode() not in self.err:
             assert time.monotonic() < deadline, f"{text!r} not in stderr {bytes(self.err)!r}"
             time.sleep(0.01)
         return self.err.decode(errors="replace")
 
-    def close(self, timeout=5.0) -> int:
+    def close(self, timeout=30.0) -> int:
         try:
             self.p.stdin.close()
         except BrokenPipeError:
@@ -171,9 +171,9 @@ def test_slow_progress_concurrency_and_cancel(spawn):
     s.initialize()
     rid = s.start_request("tools/call", {"name": "slow", "arguments": {"seconds": 2.0},
                                          "_meta": {"progressToken": "tok"}})
-    t0 = time.monotonic()
-    assert s.request("ping")["result"] == {}  # answered while slow runs
-    assert time.monotonic() - t0 < 1.5  # long before slow (2 s) finishes
+    assert s.request("ping")["result"] == {}
+    # answered while slow runs: the ping's answer came before slow's (frames read meanwhile are kept in others)
+    assert not [m for m in s.others if m.get("id") == rid], s.others
     resp = s.wait_response(rid)
     assert text_of(resp) == "slept 2.0"
     progress = [m["params"] for m in s.others if m.get("method") == "notifications/progress"]
