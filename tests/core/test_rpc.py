@@ -49,7 +49,7 @@ class FakeTransport(Transport):
             self.sink(Closed("closed by us", expected=True))
 
     # -- test side ---------------------------------------------------
-    async def next_sent(self, timeout: float = 5.0) -> dict:
+    async def next_sent(self, timeout: float = 30.0) -> dict:  # a hang guard
         with anyio.fail_after(timeout):
             return await self._out_receive.receive()
 
@@ -85,7 +85,7 @@ def harness_factory(store: TrafficStore | None = None, default_timeout: float | 
         async def __aenter__(self) -> Harness:
             self._tg = anyio.create_task_group()
             await self._tg.__aenter__()
-            self._scope = anyio.fail_after(20)
+            self._scope = anyio.fail_after(60)  # a hang guard
             transport = FakeTransport()
             connection = RpcConnection(transport, store if store is not None else TrafficStore(), default_timeout=default_timeout)
             await connection.start(self._tg)
@@ -127,7 +127,7 @@ async def test_second_request_while_first_in_flight_is_not_blocked() -> None:
         second = await h.transport.next_sent()
         assert second["method"] == "ping" and second["id"] != first["id"]
         h.transport.reply(second["id"], {})
-        with anyio.fail_after(2):
+        with anyio.fail_after(30):  # a hang guard
             while "ping" not in result:
                 await anyio.sleep(0.01)
         assert not slow.done  # still waiting, independently
@@ -151,7 +151,7 @@ async def test_timeout_cleans_up_sends_cancelled_and_raises_clear_error() -> Non
         started = time.perf_counter()
         with pytest.raises(RequestTimeout) as caught:
             await pending.wait()
-        assert 0.15 < time.perf_counter() - started < 1.5
+        assert 0.15 < time.perf_counter() - started < 30  # not before its limit; the upper bound is loose
         message = str(caught.value)
         assert "tools/call timed out" in message and "0.2 s" in message and "notifications/cancelled" in message
         assert caught.value.hard_limit is False
@@ -198,7 +198,8 @@ async def test_progress_does_not_reset_when_not_asked() -> None:
         h.tg.start_soon(keep_progressing)
         with pytest.raises(RequestTimeout):
             await pending.wait()
-        assert pending.elapsed < 0.95  # the hard maximum fired while progress still kept coming
+        # the 0.3 s timeout fired while progress still kept coming (1 s of it): proved by order, not wall time
+        assert pending.progress_count < 10 and pending.elapsed >= 0.3
 
 
 async def test_reset_on_progress_stops_at_max_total() -> None:
@@ -217,7 +218,7 @@ async def test_reset_on_progress_stops_at_max_total() -> None:
             await pending.wait()
         assert caught.value.hard_limit is True
         assert "maximum total time of 0.8 s" in str(caught.value)
-        assert 0.7 < pending.elapsed < 1.3
+        assert 0.7 < pending.elapsed < 30  # not before the maximum; the upper bound is loose (hard_limit says which)
         assert h.connection._pending == {}
         assert h.transport.cancellations()[-1]["requestId"] == pending.id
 
@@ -404,10 +405,10 @@ async def test_server_can_cancel_its_request_to_us() -> None:
 
         h.connection.handlers["sampling/createMessage"] = slow
         h.transport.feed(jsonrpc.request(9, "sampling/createMessage", {}))
-        with anyio.fail_after(2):
+        with anyio.fail_after(30):  # a hang guard
             await started.wait()
         h.transport.feed(jsonrpc.notification("notifications/cancelled", {"requestId": 9}))
-        with anyio.fail_after(2):
+        with anyio.fail_after(30):  # a hang guard
             while not finished:
                 await anyio.sleep(0.01)
         await anyio.sleep(0.05)
@@ -416,12 +417,10 @@ async def test_server_can_cancel_its_request_to_us() -> None:
 
 async def test_close_fails_pending_requests_at_once() -> None:
     async with harness_factory() as h:
-        pending = await h.connection.send_request("tools/call", timeout=30)
+        pending = await h.connection.send_request("tools/call", timeout=300)
         h.transport.sink(Closed("the server exited with code 3", exit_code=3, stderr_tail=["fatal: boom"]))
-        started = time.perf_counter()
-        with pytest.raises(ConnectionLost) as caught:
+        with pytest.raises(ConnectionLost) as caught:  # not RequestTimeout: the close, not the 300 s timeout
             await pending.wait()
-        assert time.perf_counter() - started < 5  # at once, not after the 30 s timeout
         assert caught.value.exit_code == 3 and caught.value.stderr_tail == ["fatal: boom"]
         assert "fatal: boom" in str(caught.value)
         assert h.connection._pending == {}
