@@ -61,7 +61,7 @@ def test_lone_surrogates_in_method_and_id_are_recorded_and_answered(tmp_path):
         async with session:
             await session.initialize()
             assert await session.list_tools() == []
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not any(e.kind is Kind.STDERR and b"got reply" in e.raw for e in session.store):
                     await anyio.sleep(0.02)
         writer.close()

@@ -39,7 +39,7 @@ def text_of(outcome) -> str:
 
 
 async def test_handshake_proposes_latest_and_keeps_what_the_server_said(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             s = c.session
             init = sent_messages(c.store, "initialize")[0]["params"]
@@ -58,7 +58,7 @@ async def test_handshake_proposes_latest_and_keeps_what_the_server_said(connect,
 
 
 async def test_an_older_version_picked_by_the_server_is_accepted(connect) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect([sys.executable, "-c", OLD_SERVER]) as c:
             assert sent_messages(c.store, "initialize")[0]["params"]["protocolVersion"] == "2025-11-25"
             assert c.session.protocol_version == "2024-11-05"
@@ -67,14 +67,14 @@ async def test_an_older_version_picked_by_the_server_is_accepted(connect) -> Non
 
 
 async def test_proposing_an_older_version_negotiates_it(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server(), protocol_version="2025-03-26") as c:
             assert sent_messages(c.store, "initialize")[0]["params"]["protocolVersion"] == "2025-03-26"
             assert c.session.protocol_version == "2025-03-26"
 
 
 async def test_unsupported_version_fails_clearly(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("unsupported-version"), initialize=False) as c:
             with pytest.raises(ConnectError) as caught:
                 await c.session.initialize()
@@ -85,7 +85,7 @@ async def test_unsupported_version_fails_clearly(connect, raw_server) -> None:
 
 
 async def test_2000_tools_in_pages_are_all_fetched(connect, raw_server) -> None:
-    with anyio.fail_after(20):
+    with anyio.fail_after(60):
         async with connect(raw_server("paged-tools", tools=2000, page_size=100)) as c:
             tools = await c.session.list_tools()
             assert [t["name"] for t in tools] == [f"tool_{i:04d}" for i in range(2000)]
@@ -99,7 +99,7 @@ async def test_2000_tools_in_pages_are_all_fetched(connect, raw_server) -> None:
 
 
 async def test_cursor_loop_is_detected(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("cursor-loop")) as c:
             with pytest.raises(PaginationError, match="cursor loop") as caught:
                 await c.session.list_tools()
@@ -110,11 +110,11 @@ async def test_cursor_loop_is_detected(connect, raw_server) -> None:
 
 
 async def test_list_changed_refetches_and_reports_the_diff(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("list-changed")) as c:
             await c.session.list_tools()
             assert text_of(await c.session.call_tool("mutate", {})) == "mutated"
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not [e for e in c.of_type(ListChanged) if e.cause == "notification"]:
                     await anyio.sleep(0.01)
             event = [e for e in c.of_type(ListChanged) if e.cause == "notification"][0]
@@ -130,7 +130,7 @@ async def test_list_changed_refetches_and_reports_the_diff(connect, raw_server) 
 
 
 async def test_many_calls_in_flight_answer_out_of_order(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             await c.session.list_tools()
             durations = [0.6, 0.1, 0.4, 0.2]
@@ -169,14 +169,14 @@ async def test_progress_with_hard_maximum_over_pipes(connect, raw_server) -> Non
 
 
 async def test_cancel_a_running_call(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             pending = await c.session.begin_tool_call("slow", {"seconds": 5})
             await anyio.sleep(0.2)
             await pending.cancel("user pressed Esc")
             with pytest.raises(RequestCancelled, match="user pressed Esc"):
                 await pending.wait()
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)
             cancel = sent_messages(c.store, "notifications/cancelled")
@@ -189,7 +189,7 @@ async def test_server_to_client_requests(connect, raw_server) -> None:
     async def roots(params, entry):
         return {"roots": [{"uri": "file:///work", "name": "work"}]}
 
-    with anyio.fail_after(20):
+    with anyio.fail_after(60):
         async with connect(raw_server("server-requests"), handlers={"roots/list": roots}) as c:
             init = sent_messages(c.store, "initialize")[0]["params"]
             assert init["capabilities"] == {"roots": {"listChanged": True}, "tasks": {}}
@@ -203,10 +203,10 @@ async def test_server_to_client_requests(connect, raw_server) -> None:
 
 
 async def test_bad_frames_are_classified_and_the_session_goes_on(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("bad-frames")) as c:
             assert await c.session.ping() == {}
-            with anyio.fail_after(5):  # the frame with unknown fields is the last bad one sent
+            with anyio.fail_after(30):  # the frame with unknown fields is the last bad one sent
                 while not any(b"x-unknown" in e.raw for e in c.store):
                     await anyio.sleep(0.01)
             incoming = [e for e in c.store if e.direction is Direction.IN and e.kind not in (Kind.STDERR, Kind.EVENT)]
@@ -228,7 +228,7 @@ async def test_bad_frames_are_classified_and_the_session_goes_on(connect, raw_se
 
 
 async def test_is_error_is_a_result_not_an_exception(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("is-error")) as c:
             await c.session.list_tools()
             outcome = await c.session.call_tool("echo", {"text": "x"})
@@ -236,7 +236,7 @@ async def test_is_error_is_a_result_not_an_exception(connect, raw_server) -> Non
 
 
 async def test_unknown_tool_is_an_rpc_error(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             with pytest.raises(RpcError) as caught:
                 await c.session.call_tool("nope", {})
@@ -244,7 +244,7 @@ async def test_unknown_tool_is_an_rpc_error(connect, raw_server) -> None:
 
 
 async def test_structured_output_is_validated(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("structured")) as c:
             await c.session.list_tools()
             paris = await c.session.call_tool("weather", {"city": "Paris"})

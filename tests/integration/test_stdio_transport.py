@@ -31,7 +31,7 @@ def fd_target(pid: int, fd: int) -> str:
 
 
 async def test_spawn_with_args_env_cwd_in_own_process_group(connect, raw_server, tmp_path) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("echo-env"), env={"INSPECTOR_TEST_VAR": "päss=1"}, cwd=str(tmp_path)) as c:
             pid = c.transport.pid
             assert os.getpgid(pid) == pid  # its own process group...
@@ -49,7 +49,7 @@ async def test_spawn_with_args_env_cwd_in_own_process_group(connect, raw_server,
 
 
 async def test_garbage_on_stdout_is_recorded_as_invalid_and_session_works(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("garbage-stdout")) as c:
             tools = await c.session.list_tools()
             assert {t["name"] for t in tools} == {"echo", "add", "slow"}
@@ -62,7 +62,7 @@ async def test_garbage_on_stdout_is_recorded_as_invalid_and_session_works(connec
 
 
 async def test_split_writes_including_mid_utf8_are_reassembled(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("split-writes")) as c:
             assert c.session.instructions == "Raw fixture server ✓"
             await c.session.list_tools()
@@ -72,7 +72,7 @@ async def test_split_writes_including_mid_utf8_are_reassembled(connect, raw_serv
 
 
 async def test_crlf_frames_and_blank_lines(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("crlf")) as c:
             await c.session.list_tools()
             assert text_of(await c.session.call_tool("add", {"a": 2, "b": 3})) == "5"
@@ -82,9 +82,9 @@ async def test_crlf_frames_and_blank_lines(connect, raw_server) -> None:
 
 
 async def test_invalid_utf8_does_not_kill_the_connection(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("invalid-utf8")) as c:
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not c.of_type(LogMessage):
                     await anyio.sleep(0.01)
             garbage = next(e for e in c.store if e.raw == b"\xff\xfe garbage")
@@ -109,11 +109,11 @@ async def test_50mb_result_arrives_intact(connect, raw_server) -> None:
 
 async def test_100k_notification_burst_is_fully_recorded(connect, raw_server) -> None:
     count = 100_000
-    with anyio.fail_after(50):
+    with anyio.fail_after(120):  # a hang guard only
         async with connect(raw_server("flood")) as c:
             await c.session.list_tools()
             started = time.perf_counter()
-            outcome = await c.session.call_tool("flood", {"count": count}, timeout=40)
+            outcome = await c.session.call_tool("flood", {"count": count}, timeout=100)
             elapsed = time.perf_counter() - started
             assert text_of(outcome) == f"flooded {count}"
             notes = [e for e in c.store if e.method == "notifications/message"]
@@ -148,7 +148,7 @@ async def test_crash_mid_call_fails_the_call_at_once(connect, raw_server) -> Non
 
 
 async def test_killed_by_signal_is_reported_as_such(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("die-by-signal")) as c:
             await c.session.list_tools()
             with pytest.raises(ConnectionLost) as caught:
@@ -158,7 +158,7 @@ async def test_killed_by_signal_is_reported_as_such(connect, raw_server) -> None
 
 
 async def test_exit_on_start_fails_the_handshake_with_stderr(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("exit-on-start"), initialize=False) as c:
             with pytest.raises(ConnectionLost) as caught:
                 await c.session.initialize()
@@ -182,12 +182,12 @@ async def test_request_never_answered_times_out_and_server_is_told(connect, raw_
 
 
 async def test_late_answer_after_timeout_is_marked_late(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("late-answer", delay=0.6)) as c:
             pending = await c.session.begin_tool_call("echo", {"text": "x"}, timeout=0.2)
             with pytest.raises(RequestTimeout):
                 await pending.wait()
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while pending.entry.reply_seq is None:
                     await anyio.sleep(0.02)
             late = c.store.get(pending.entry.reply_seq)
@@ -234,7 +234,7 @@ async def test_well_behaved_server_exits_on_eof_without_signals(raw_server) -> N
     ],
 )
 async def test_missing_command_gives_a_clear_transport_error(command, message) -> None:
-    with anyio.fail_after(10):
+    with anyio.fail_after(60):
         session = McpSession(StdioTransport(command))
         with pytest.raises(TransportError) as caught:
             async with session:
@@ -246,7 +246,7 @@ async def test_missing_command_gives_a_clear_transport_error(command, message) -
 async def test_not_executable_and_bad_cwd_are_clear(tmp_path) -> None:
     script = tmp_path / "server.sh"
     script.write_text("#!/bin/sh\n")
-    with anyio.fail_after(10):
+    with anyio.fail_after(60):
         with pytest.raises(TransportError, match="permission denied"):
             async with McpSession(StdioTransport([str(script)])):
                 pass
@@ -258,10 +258,10 @@ async def test_not_executable_and_bad_cwd_are_clear(tmp_path) -> None:
 
 
 async def test_stderr_is_captured_line_by_line(connect, raw_server) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect(raw_server("stderr-chatter")) as c:
             await c.session.ping()
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not any(b"received ping" in e.raw for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)
             lines = [e.text for e in c.store if e.kind is Kind.STDERR]
@@ -288,9 +288,9 @@ while True:
 
 
 async def test_close_escalates_eof_then_sigterm_then_sigkill(connect) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect([sys.executable, "-c", TRAPS_SIGTERM], initialize=False, close_grace=0.3, term_grace=0.3) as c:
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while not any(e.text == "ready" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)
             pid = c.transport.pid
@@ -315,13 +315,13 @@ sys.stdout.flush()
 
 
 async def test_unterminated_last_frame_is_still_delivered(connect) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):
         async with connect([sys.executable, "-c", UNTERMINATED], initialize=False) as c:
             result = await c.session.connection.request("initialize", {"protocolVersion": "2025-11-25"})
             assert result["serverInfo"]["name"] == "abrupt"
             reply = next(e for e in c.store if e.kind is Kind.RESPONSE)
             assert reply.meta == {"unterminated": True}
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while c.session.closed is None:
                     await anyio.sleep(0.02)
             assert c.session.closed.exit_code == 0
