@@ -84,7 +84,7 @@ async def connected(url: str, **options: Any) -> AsyncIterator[Harness]:
         deliver(event)
 
     conn._on_event = observe  # type: ignore[method-assign]
-    with anyio.fail_after(20):  # a hang guard, not a timing assertion
+    with anyio.fail_after(30):  # a hang guard, not a timing assertion
         async with anyio.create_task_group() as tg:
             await conn.start(tg)
             try:
@@ -383,7 +383,7 @@ async def test_legacy_sse_fallback_after_a_404(base_url):
 async def test_legacy_sse_refuses_an_endpoint_on_another_origin(base_url):
     transport = HttpTransport(f"{base_url}/sseforeign", mode="sse")
     events: list[Any] = []
-    with anyio.fail_after(10):
+    with anyio.fail_after(30):
         async with anyio.create_task_group() as tg:
             with pytest.raises(TransportError, match="another origin"):
                 await transport.start(tg, events.append)
@@ -400,7 +400,7 @@ async def test_legacy_sse_without_an_endpoint_is_a_clear_error(base_url, mode, w
     from mcp_inspector.core.transport.legacy_sse import LegacySseTransport
 
     transport = LegacySseTransport(f"{base_url}/{mode}", endpoint_timeout=0.5)
-    with anyio.fail_after(10):
+    with anyio.fail_after(30):
         async with anyio.create_task_group() as tg:
             with pytest.raises(TransportError) as failure:
                 await transport.start(tg, lambda event: None)

@@ -148,7 +148,7 @@ async def test_cancelling_reaches_the_retry_in_flight(connect):
                     failures.append(exc)
 
             tg.start_soon(finish)
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 while len(calls(c.store)) < 2:
                     await anyio.sleep(0.01)
             assert pending.successor is not None

@@ -34,11 +34,11 @@ async def test_the_sdk_modern_server_end_to_end(connect, sdk_modern_stdio_comman
         assert logged.result["content"][0]["text"] == "done 2 steps"
         assert [e.data for e in c.of_type(LogMessage)][-2:] == ["step 1", "step 2"]
 
-        with anyio.fail_after(5):
+        with anyio.fail_after(30):
             while s.subscription_ack is None:
                 await anyio.sleep(0.02)
         await s.call_tool("change_tools", {})
-        with anyio.fail_after(5):
+        with anyio.fail_after(30):
             while not [e for e in c.of_type(ListChanged) if e.cause == "notification"]:
                 await anyio.sleep(0.02)
         changed = [e for e in c.of_type(ListChanged) if e.cause == "notification"][0]

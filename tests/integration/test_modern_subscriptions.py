@@ -26,7 +26,7 @@ def listens(store) -> list[dict]:
 
 async def until(predicate) -> None:
     """Wait (bounded by the test's own limit) until predicate() holds."""
-    with anyio.fail_after(5):
+    with anyio.fail_after(30):
         while not predicate():
             await anyio.sleep(0.02)
 

@@ -134,7 +134,7 @@ async def test_a_response_by_hand_answers_a_waiting_server_request_once(connect)
         conn = c.session.connection
         await c.session.list_tools()
         call = await conn.send_request("tools/call", {"name": "ask_the_client", "arguments": {"kind": "elicitation"}})
-        with anyio.fail_after(10):
+        with anyio.fail_after(30):
             await asked.wait()
         (waiting,) = conn.server_requests
         assert waiting.method == "elicitation/create"

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.everything]
 
 async def assert_links_are_right(c) -> None:
     """Every request we sent has exactly its own response, linked both ways."""
-    with anyio.fail_after(10):  # a list_changed refetch may still be in flight
+    with anyio.fail_after(30):  # a list_changed refetch may still be in flight
         while c.session.connection.pending:
             await anyio.sleep(0.02)
     store = c.store

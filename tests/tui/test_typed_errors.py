@@ -49,7 +49,7 @@ async def failed_call(url: str) -> tuple[InspectorError, int | None]:
     """A tools/call over HTTP that fails: the error and the HTTP status of the reply, if any."""
     store = TrafficStore()
     conn = RpcConnection(HttpTransport(url, http_log=store.http_log), store, default_timeout=10)
-    with anyio.fail_after(20):  # a hang guard
+    with anyio.fail_after(30):  # a hang guard
         async with anyio.create_task_group() as tg:
             await conn.start(tg)
             try:
