@@ -15,6 +15,7 @@ group still running.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 from typing import Any, Callable
@@ -228,23 +229,40 @@ class Connection:
             self._fail(spec, str(exc))
             return
 
-        # The newest poll/notification TaskUpdated of each task not yet handed to the screen: a
-        # storm of status notifications is one message at a time, not one each (20,000 of them
-        # froze the screen for 26 s, each rebuilding the Tasks table; 20,000 about as many
-        # tasks, for minutes).
-        latest_tasks: dict[Any, Any] = {}
+        # What the screen follows besides the lists (task news, resource updates, completed URL
+        # elicitations) goes through one queue: the newest event per key, handed over by one
+        # SessionNotice at a time (the first event after the screen took the queue posts it; the
+        # rest wait in the queue). A storm of task status notifications (20,000 froze the screen
+        # for 26 s, each rebuilding the Tasks table) or a flood of resources/updated (~12k/s, one
+        # message each: view switches waited behind them) is a few messages a frame, not one each.
+        # The counts stay exact: the session counts every update, the store records every frame.
+        pending: dict[Any, Any] = {}
+        serial = itertools.count()
 
-        def take_tasks() -> list[Any]:
-            events = list(latest_tasks.values())
-            latest_tasks.clear()
+        def take_pending() -> list[Any]:
+            events = list(pending.values())
+            pending.clear()
             return events
 
+        def queue(key: Any, event: Any) -> None:
+            first = not pending
+            pending.pop(key, None)  # re-inserted: the queue stays in the order of the newest events
+            pending[key] = event
+            if first:
+                self.post(SessionNotice(event, latest=take_pending))
+
         def on_event(event: Any) -> None:
-            if isinstance(event, TaskUpdated) and event.source in ("notification", "poll"):
-                first = not latest_tasks
-                latest_tasks[event.task.get("taskId")] = event
-                if first:
-                    self.post(SessionNotice(event, latest=take_tasks))
+            if isinstance(event, TaskUpdated):
+                if event.source in ("notification", "poll"):  # a newer status replaces an older one
+                    queue(("task", event.task.get("taskId")), event)
+                else:  # created, cancel, result: each is handled
+                    queue(("task-event", next(serial)), event)
+                return
+            if isinstance(event, ResourceUpdated):
+                queue(("resource", event.uri), event)
+                return
+            if isinstance(event, ElicitationCompleted):
+                queue(("elicitation", event.elicitation_id), event)
                 return
             if isinstance(event, ListChanged) and event.kind == "tools":
                 if session.state is SessionState.READY:
@@ -254,8 +272,6 @@ class Connection:
                     self.post(ConnectionProblem(f"tools/list: {event.error}"))
             elif isinstance(event, ListChanged):  # prompts, resources, templates
                 self.post(ListFetched(event))
-            elif isinstance(event, (ResourceUpdated, TaskUpdated, ElicitationCompleted)):
-                self.post(SessionNotice(event))
             elif isinstance(event, SessionInputRequested):  # an MRTR round (modern era)
                 self.post(InputRequested(event.round, dict(event.requests or {}), event.first_seq))
             elif isinstance(event, ServerClosed):

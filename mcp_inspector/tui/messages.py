@@ -111,10 +111,11 @@ class ListFetched(Message, bubble=False):
 
 
 class SessionNotice(Message, bubble=False):
-    """A session event a view other than Main follows: ResourceUpdated, TaskUpdated, ElicitationCompleted.
+    """Session events the views follow: ResourceUpdated, TaskUpdated, ElicitationCompleted.
 
-    ``latest``: for events coalesced while this message waited (polls and status notifications
-    of tasks), what gives the newest of each (a list); handlers call :meth:`take_all`."""
+    ``latest``: what gives the events queued while this message waited (the newest per task,
+    per resource URI, per elicitation; tasks.py's other task events each), one list, taken once;
+    handlers call :meth:`take_all`. The connection posts the next message only after that."""
 
     def __init__(self, event: Any, latest: Callable[[], list[Any]] | None = None) -> None:
         super().__init__()

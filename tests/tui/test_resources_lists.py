@@ -267,16 +267,32 @@ async def test_a_server_that_pages_for_ever_is_stopped_with_what_it_sent():
 async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
     """flood://x sends notifications/resources/updated as fast as the pipe takes them until
     it is unsubscribed: the keys still work during the flood, and the row's count ends equal
-    to the session's (the marks are redrawn a few times a second, not once per update)."""
+    to the session's (the marks are redrawn a few times a second, not once per update). The
+    updates reach the screen coalesced: a SessionNotice carries the newest update per URI and
+    the next is posted only once the screen took it (one message per update kept view switches
+    waiting behind tens of thousands of them)."""
+    from mcp_inspector.tui.messages import SessionNotice
+
     hostile = Path(__file__).resolve().parents[1] / "servers" / "hostile_surface_server.py"
     app = live_app(ServerSpec("hostile", [sys.executable, str(hostile)], source="test"))
-    async with app.run_test(size=SIZE) as pilot:
+    notices: list = []
+
+    def hook(message) -> None:
+        if isinstance(message, SessionNotice):
+            notices.append(message)
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         view = await open_view(pilot, app)
         session = view.session
         await highlight(pilot, view, "flood://x")
         await pilot.press("s")
         await wait_for(pilot, lambda: session.resource_updates.get("flood://x", 0) >= 5000, timeout=120,
                        what="a flood of updates")
+        await pilot.press("f3")  # view switches during the flood
+        await wait_for(pilot, lambda: app.main.current_view == "overview", what="the Overview")
+        await pilot.press("f2", "7")
+        await wait_for(pilot, lambda: app.main.current_view == "resources", what="the Resources view again")
+        await wait_for(pilot, lambda: view.resource_list.option_list.has_focus, what="the list focused again")
         await pilot.press("slash")  # the keys still work: filter, then back to the list
         await pilot.press("f", "l")
         await wait_for(pilot, lambda: view.resource_list.filter_input.value == "fl", what="the filter typed")
@@ -296,6 +312,8 @@ async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
         await wait_for(pilot, lambda: view.resource_list.updates.get("flood://x") == session.resource_updates["flood://x"],
                        what="the row's count to catch up")
         assert f"↻{session.resource_updates['flood://x']}" in row(view, "flood://x") and count >= 5000
+        assert not any(n.latest for n in notices)  # every update was taken
+        assert len(notices) * 10 < count, (len(notices), count)  # coalesced (one each before)
 
 
 @pytest.mark.anyio
