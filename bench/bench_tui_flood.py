@@ -33,6 +33,17 @@ mounted/still and switch/still (target: switch <= ~1.3x still): views that are
 not shown must cost nothing per frame. ``--compare DIR`` also runs mcp_inspector from
 DIR (a ``git archive`` of another commit), interleaved with this copy, for
 before/after figures in one run (``BENCH_SOURCE=DIR`` alone measures only DIR).
+
+``--updates`` measures a flood of ``notifications/resources/updated`` instead: the whole app
+on ``tests/servers/hostile_surface_server.py``, the Resources view mounted, ``flood://x``
+subscribed (the server sends its updates as fast as the pipe takes them) for ``--seconds``.
+View switches by key (f3 f4 f5 f6 f2, like a user) are timed from the key until the frame
+that shows the new view, first with no flood (the baseline, same process), then during
+the flood; the row is flood/quiet. Also: the updates ingested per second, how many
+messages the connection posted to the screen for them, and whether the Resources row's
+count equals the session's once the flood stops (``exact``). ``--uri flood://lists``
+subscribes to a flood of tools/prompts/resources ``list_changed`` instead. With ``--compare DIR`` the
+same runs use mcp_inspector from DIR, interleaved.
 Nothing is asserted: these are figures for people.
 """
 
@@ -278,17 +289,155 @@ def views_main(args) -> int:
     return 0
 
 
+UPDATE_KEYS = [("f3", "overview"), ("f4", "notifications"), ("f5", "console"), ("f6", "traffic"), ("f2", "main")]
+HOSTILE = Path(SOURCE) / "tests" / "servers" / "hostile_surface_server.py"
+
+
+async def run_updates_variant(seconds: float, switches: int, uri: str = "flood://x") -> dict:
+    """The whole app on the hostile server; view switches by key, quiet then during a flood of updates."""
+    from textual import events
+
+    from mcp_inspector.core.config.servers import ServerSpec
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+
+    hostile = HOSTILE if HOSTILE.exists() else REPO / "tests" / "servers" / "hostile_surface_server.py"
+    app = make_app(ServerSpec("hostile", [sys.executable, str(hostile)], source="bench"), timeout=600, config=TuiConfig())
+    frames: list[float] = []
+    display = app._display
+
+    def counting_display(screen, renderable) -> None:
+        frames.append(time.perf_counter())
+        display(screen, renderable)
+
+    app._display = counting_display
+    posted: dict[str, int] = {}
+    result: dict = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main
+        for _ in range(1000):
+            if main.connection.live is not None and main.tool_list.tools:
+                break
+            await pilot.pause(0.02)
+        session = main.connection.live
+        connection = main.connection
+        inner_post = connection._post
+
+        def counting_post(message) -> None:
+            posted[type(message).__name__] = posted.get(type(message).__name__, 0) + 1
+            inner_post(message)
+
+        connection._post = counting_post
+        await app.action_show_view("resources")
+        view = main.query_one("#view-resources")
+        for _ in range(500):
+            if "flood://x" in str(view.resource_list.items):
+                break
+            await pilot.pause(0.02)
+        await app.action_show_view("main")
+        await pilot.pause(0.3)
+
+        async def switch_times(count: int, until: float | None = None) -> list[float]:
+            times = []
+            for i in range(count):
+                if until is not None and time.perf_counter() > until:
+                    break
+                key, name = UPDATE_KEYS[i % len(UPDATE_KEYS)]
+                event = events.Key(key, None)
+                event.set_sender(app)
+                sent = time.perf_counter()
+                app._driver.send_message(event)
+                while main.current_view != name and time.perf_counter() - sent < 30:
+                    await asyncio.sleep(0.0005)
+                shown = time.perf_counter()
+                while (not frames or frames[-1] < shown) and time.perf_counter() - sent < 30:
+                    await asyncio.sleep(0.0005)
+                times.append((frames[-1] - sent) * 1000 if frames else float("nan"))
+                await asyncio.sleep(0.1)
+            return times
+
+        await switch_times(len(UPDATE_KEYS))  # every view mounted once: the first mount is not a switch
+        result["quiet_ms"] = await switch_times(switches)
+        posted.clear()
+        store = app.store
+        notifications = store.kind_counts[Kind.NOTIFICATION]
+        cpu, started = time.process_time(), time.perf_counter()
+        await session.subscribe(uri)
+        await asyncio.sleep(0.3)
+        result["flood_ms"] = await switch_times(10_000, until=started + seconds)
+        await session.unsubscribe(uri)
+        result["flood_s"] = time.perf_counter() - started
+        result["cpu_s"] = time.process_time() - cpu
+        result["updates"] = session.resource_updates.get("flood://x", 0)
+        # the flood is over when the count stops moving; then the row must say the same
+        last, still = -1, 0
+        while still < 5 and time.perf_counter() - started < seconds + 120:
+            now = session.resource_updates.get("flood://x", 0) + store.version
+            still = still + 1 if now == last else 0
+            last = now
+            await asyncio.sleep(0.1)
+        settled = time.perf_counter()
+        while view.resource_list.updates.get("flood://x") != last and time.perf_counter() - settled < 60:
+            await asyncio.sleep(0.01)
+        result["updates"] = last = session.resource_updates.get("flood://x", 0)
+        result["frames_in"] = store.kind_counts[Kind.NOTIFICATION] - notifications
+        result["shown"] = view.resource_list.updates.get("flood://x")
+        result["exact"] = result["shown"] == last if uri == "flood://x" else "n/a"
+        result["posted"] = dict(posted)
+    return result
+
+
+def updates_main(args) -> int:
+    sources = {"": SOURCE}
+    if args.compare:
+        sources = {"this ": SOURCE, "other ": str(Path(args.compare).resolve())}
+    runs: dict[str, list[dict]] = {label: [] for label in sources}
+    for _ in range(args.rounds):
+        for label, source in sources.items():
+            env = dict(os.environ, BENCH_SOURCE=source, PYTHONPATH=source)
+            child = subprocess.run([sys.executable, __file__, "--updates", "--variant", "run", "--seconds", str(args.seconds),
+                                    "--presses", str(args.presses), "--uri", args.uri], capture_output=True, text=True, timeout=900, env=env)
+            if child.returncode != 0:
+                print(f"{label}failed:\n{child.stderr[-2000:]}")
+                return 1
+            runs[label].append(json.loads(child.stdout.strip().splitlines()[-1]))
+    print(f"view switches by key (f3 f4 f5 f6 f2) quiet, then during a flood of notifications/resources/updated "
+          f"({args.seconds} s, subscribed to {args.uri}), whole app on hostile_surface_server.py, 120x40 headless, {args.rounds} rounds")
+    for label, source in sources.items():
+        print(f"  {label or 'mcp_inspector '}from {source}")
+    print(f"{'':8}{'quiet p50':>10}{'flood p50':>10}{'flood max':>10}{'p50 ratio':>10}{'notes/s':>10}"
+          f"{'msgs/note':>12}{'cpu/s':>7}  exact")
+    for label in sources:
+        for r in runs[label]:
+            quiet, flood = statistics.median(r["quiet_ms"]), statistics.median(r["flood_ms"])
+            messages = sum(r["posted"].values())
+            print(f"{label or '':8}{quiet:>8.0f}ms{flood:>8.0f}ms{max(r['flood_ms']):>8.0f}ms{flood / quiet:>10.1f}"
+                  f"{r['frames_in'] / r['flood_s']:>10.0f}{messages / max(1, r['frames_in']):>12.4f}"
+                  f"{r['cpu_s'] / r['flood_s']:>7.2f}  {r['exact']} ({r['shown']}/{r['updates']}, "
+                  f"{len(r['flood_ms'])} switches, posted {r['posted']})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--presses", type=int, default=50)
-    parser.add_argument("--variant", choices=["traffic", "log", *VIEW_VARIANTS])
+    parser.add_argument("--variant", choices=["traffic", "log", *VIEW_VARIANTS, "run"])
+    parser.add_argument("--updates", action="store_true", help="measure a flood of notifications/resources/updated")
+    parser.add_argument("--uri", default="flood://x", help="--updates: what to subscribe to (flood://lists: a flood of "
+                        "tools/prompts/resources list_changed instead)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="--updates: how long the flood runs")
     parser.add_argument("--views", action="store_true", help="measure view switching in the whole app")
-    parser.add_argument("--rounds", type=int, default=3, help="--views: rounds of the three variants")
+    parser.add_argument("--rounds", type=int, default=3, help="--views/--updates: rounds")
     parser.add_argument("--every", type=float, default=0.25, help="--views: seconds between view switches")
-    parser.add_argument("--compare", metavar="DIR", help="--views: also run mcp_inspector from DIR (a git archive of "
+    parser.add_argument("--compare", metavar="DIR", help="--views/--updates: also run mcp_inspector from DIR (a git archive of "
                         "another commit), interleaved with this one")
     args = parser.parse_args()
+    if args.updates:
+        if args.variant:
+            print(json.dumps(asyncio.run(run_updates_variant(args.seconds, min(args.presses, 10), args.uri))))
+            return 0
+        return updates_main(args)
     if args.views:
         if args.variant:
             print(json.dumps(asyncio.run(run_views_variant(args.variant, args.count, args.every))))

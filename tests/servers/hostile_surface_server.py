@@ -14,7 +14,8 @@ appended to FILE as one line (``subscribe URI``, ``tasks/cancel ID`` ...), flush
 Resources (``subscribe: true``): subscribing to
 
 - ``flood://x`` floods ``notifications/resources/updated`` of it, as fast as the pipe takes
-  them, until it is unsubscribed;
+  them, until it is unsubscribed; ``flood://lists`` floods ``notifications/tools/list_changed``,
+  ``prompts/list_changed`` and ``resources/list_changed`` (in turn) the same way;
 - ``odd://x`` sends malformed updates (``uri`` a number, no params, params a string), then
   a good one with an extra member;
 - ``die://x`` is answered, gets one update, then the server exits (status 7);
@@ -75,6 +76,9 @@ def result(rid, value: dict) -> None:
 def flood(uri: str, stop: threading.Event) -> None:
     frame = json.dumps({"jsonrpc": "2.0", "method": "notifications/resources/updated",
                         "params": {"uri": uri}}).encode() + b"\n"
+    if uri == "flood://lists":
+        frame = b"".join(json.dumps({"jsonrpc": "2.0", "method": f"notifications/{kind}/list_changed"}).encode() + b"\n"
+                         for kind in ("tools", "prompts", "resources"))
     while not stop.is_set():
         with lock:
             try:
@@ -135,7 +139,7 @@ def handle(message: dict) -> None:
             sys.stderr.write("dying now\n")
             sys.stderr.flush()
             os._exit(7)
-        if uri == "flood://x":
+        if uri in ("flood://x", "flood://lists"):
             stop = flooding[uri] = threading.Event()
             threading.Thread(target=flood, args=(uri, stop), daemon=True).start()
     elif method == "resources/unsubscribe":

@@ -427,3 +427,39 @@ async def test_json_over_the_display_cap_is_shown_indented():
         assert shown.startswith('[\n  {\n    "n": 0,\n    "name": "item 0"\n  },')
         raw = view.contents.payload["contents"][0]["text"]
         assert raw.startswith('[{"n":0,"name":"item 0"},')  # kept as it came (w saves it)
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_list_changed_refetches_coalesced_and_keeps_keys_working():
+    """flood://lists: tools, prompts and resources list_changed as fast as the pipe takes
+    them. The session refetches a list at most one at a time (plus one queued), so the screen
+    gets a message per refetch, not per notification; a view switch by key works during the
+    flood, and the store still records every notification."""
+    from mcp_inspector.tui.messages import ListFetched, ToolsFetched
+
+    hostile = Path(__file__).resolve().parents[1] / "servers" / "hostile_surface_server.py"
+    app = live_app(ServerSpec("hostile", [sys.executable, str(hostile)], source="test"))
+    fetched: list = []
+
+    def hook(message) -> None:
+        if isinstance(message, (ListFetched, ToolsFetched)):
+            fetched.append(message)
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        view = await open_view(pilot, app)
+        session = view.session
+        store = app.store
+        await session.subscribe("flood://lists")
+        await wait_for(pilot, lambda: store.method_counts["notifications/tools/list_changed"] >= 5000, timeout=120,
+                       what="a flood of list_changed")
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: app.main.current_view == "overview", what="the Overview during the flood")
+        await session.unsubscribe("flood://lists")
+        await pilot.press("f2")
+        await wait_for(pilot, lambda: app.main.current_view == "main", what="the Main view")
+        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: not session._refresh, timeout=60, what="the last refetch")
+        notes = sum(store.method_counts[f"notifications/{kind}/list_changed"] for kind in ("tools", "prompts", "resources"))
+        assert store.method_counts["notifications/resources/list_changed"] >= 5000
+        assert len(fetched) * 10 < notes, (len(fetched), notes)
+        assert [tool["name"] for tool in app.main.tool_list.tools][:1] == ["never_ends"]  # the list still there
