@@ -12,7 +12,7 @@ import pytest
 from mcp_inspector.core.protocol.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.events import ListChanged, LogMessage, SessionState, StateChanged
-from mcp_inspector.core.session.legacy import PaginationError
+from mcp_inspector.core.session.listing import PaginationError
 from mcp_inspector.core.traffic.entry import Direction
 
 pytestmark = pytest.mark.anyio

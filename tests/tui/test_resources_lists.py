@@ -249,7 +249,7 @@ async def test_ctrl_k_cancels_a_read_in_flight():
 async def test_a_server_that_pages_for_ever_is_stopped_with_what_it_sent():
     """A fresh nextCursor on every page (no loop to detect): the list stops at MAX_ITEMS with
     the items so far and says why, instead of growing without bound."""
-    from mcp_inspector.core.session.legacy import MAX_ITEMS
+    from mcp_inspector.core.session.listing import MAX_ITEMS
 
     app = live_app(ServerSpec("resources", [sys.executable, str(SERVER), "--endless"], source="test"))
     async with app.run_test(size=SIZE) as pilot:
