@@ -134,6 +134,32 @@ async def test_type_to_filter_the_tool_list():
 
 
 @pytest.mark.anyio
+async def test_enter_after_filtering_chooses_a_tool_the_filter_names():
+    """The highlighted tool matched the new filter only by its description (toggle_extra_tools
+    mentions weather_forecast): enter after typing "weather" kept it instead of a weather tool."""
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        tools = app.main.tool_list
+        assert tools.select_name("toggle_extra_tools")
+        await wait_for(pilot, lambda: app.main.current_tool["name"] == "toggle_extra_tools", what="the first tool")
+        tools.option_list.focus()
+        await pilot.press(*"weather")
+        await pilot.pause(0.1)
+        assert "toggle_extra_tools" in [t["name"] for t in tools._ids.values()]  # still listed
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.current_tool["name"] == "weather_report", what="a weather tool")
+        # a highlighted tool whose name holds the filter stays highlighted (weather_report is listed first)
+        tools.filter_input.value = ""
+        await wait_for(pilot, lambda: len(tools._ids) == len(tools.tools), what="the whole list")
+        assert tools.select_name("generate_report")
+        tools.option_list.focus()
+        await pilot.press(*"report")
+        await pilot.pause(0.1)
+        assert tools.highlighted_tool()["name"] == "generate_report"
+
+
+@pytest.mark.anyio
 async def test_several_calls_in_flight_and_cancel_sends_notifications_cancelled():
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

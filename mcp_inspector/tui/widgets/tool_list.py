@@ -69,6 +69,16 @@ def matches(tool: dict[str, Any], needle: str) -> bool:
     return needle in tool_title(tool).lower()
 
 
+def match_rank(tool: dict[str, Any], needle: str) -> int:
+    """How well a shown tool matches the filter: 0 its name starts with it, 1 its name or title
+    holds it, 2 only its description does."""
+    needle = needle.lower()
+    name = str(tool.get("name", "")).lower()
+    if not needle or name.startswith(needle):
+        return 0
+    return 1 if needle in name or needle in tool_title(tool).lower() else 2
+
+
 class ToolList(FilterListKeys, Vertical):
     """Filter input, list of tools, and a one-line summary of the last change."""
 
@@ -271,11 +281,26 @@ class ToolList(FilterListKeys, Vertical):
         self._built_width = self.size.width
         option_list.clear_options()
         option_list.add_options(options)
-        if keep is not None and keep in self._ids:
+        if keep is not None and keep in self._ids and match_rank(self._ids[keep], needle) < 2:
             option_list.highlighted = option_list.get_option_index(keep)
         elif options:
-            option_list.highlighted = 0
+            # the best match, not a tool kept only because its description mentions the word
+            # (enter after typing "simulate" chose toggle-subscriber-updates: "Toggles simulated ...")
+            option_list.highlighted = self._best_index(options, needle)
         self._update_summary(len(self._ids) - sum(1 for i in self._ids if i.startswith(("removed:", "excluded:"))))
+
+    def _best_index(self, options: list[Option], needle: str) -> int:
+        best, best_rank = 0, 3
+        for index, option in enumerate(options):
+            tool = self._ids.get(option.id or "")
+            if tool is None or option.disabled or (option.id or "").startswith("excluded:"):
+                continue
+            rank = match_rank(tool, needle)
+            if rank < best_rank:
+                best, best_rank = index, rank
+                if rank == 0:
+                    break
+        return best
 
     def _update_summary(self, shown: int) -> None:
         total = len(self.tools)
