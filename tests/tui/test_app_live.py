@@ -142,13 +142,13 @@ async def test_enter_after_filtering_chooses_a_tool_the_filter_names():
         await wait_for_tools(pilot, app)
         tools = app.main.tool_list
         assert tools.select_name("toggle_extra_tools")
-        await wait_for(pilot, lambda: app.main.current_tool["name"] == "toggle_extra_tools", what="the first tool")
+        await wait_for(pilot, lambda: (app.main.current_tool or {}).get("name") == "toggle_extra_tools", what="the first tool")
         tools.option_list.focus()
         await pilot.press(*"weather")
         await pilot.pause(0.1)
         assert "toggle_extra_tools" in [t["name"] for t in tools._ids.values()]  # still listed
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.current_tool["name"] == "weather_report", what="a weather tool")
+        await wait_for(pilot, lambda: (app.main.current_tool or {}).get("name") == "weather_report", what="a weather tool")
         # a highlighted tool whose name holds the filter stays highlighted (weather_report is listed first)
         tools.filter_input.value = ""
         await wait_for(pilot, lambda: len(tools._ids) == len(tools.tools), what="the whole list")
