@@ -29,6 +29,7 @@ from ..core.traffic.store import TrafficStore
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
+from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
 from .theme_vars import theme_variable_defaults
 
 DEFAULT_THEME = "inspector-dark"
@@ -40,6 +41,9 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 def utc_clock(ts: float) -> str:
     """Timestamps in UTC (snapshot mode: the same output in every time zone)."""
     return time.strftime("%H:%M:%S", time.gmtime(ts)) + f".{int(round(ts * 1000)) % 1000:03d}"
+
+
+read_escape_digit_as_alt()
 
 
 class InspectorApp(App[int]):
@@ -96,6 +100,24 @@ class InspectorApp(App[int]):
 
         screen.connection.auth_ui = TuiAuthUi(self)
         return screen
+
+    async def on_event(self, event) -> None:
+        # escape then a digit, typed quickly (or in tmux), arrives as alt+digit (terminal_keys.py)
+        keys = escape_then_digit(event) if not getattr(event, "is_forwarded", True) else None
+        if keys is not None:
+            event.stop()
+            self.run_worker(self._replay_keys(keys), group="keys", exit_on_error=False)
+            return
+        await super().on_event(event)
+
+    async def _replay_keys(self, keys: list) -> None:
+        """One key at a time, each handled before the next (as Pilot presses them): the escape
+        must have left the composer field before the digit arrives, or the field types it."""
+        from textual._wait import wait_for_idle
+
+        for key in keys:
+            self.post_message(key)
+            await wait_for_idle(0)
 
     def on_load(self) -> None:
         from .themes import builtin_themes, user_themes

@@ -50,6 +50,25 @@ async def test_escape_leaves_a_composer_field_so_digits_switch_views_again():
         assert app.focused is app.main.tool_list.option_list
 
 
+async def test_escape_escape_3_typed_quickly_switches_to_notifications_the_first_time():
+    """A terminal (tmux within its escape-time, 500 ms) sends escape escape 3 as ESC ESC 3; Textual
+    read the last ESC 3 as the option+3 character "£", so the view did not switch until 3 again."""
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    keys = [event.key for event in [*parser.feed("\x1b\x1b3"), *parser.feed("")]]
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_by_keys(pilot, app, "echo")
+        composer = app.main.composer
+        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+                       what="the message field focused")
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: app.main.current_view == "notifications", what="the Notifications view")
+        assert composer.get_arguments() == {}  # nothing typed into the field on the way
+
+
 async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_otherwise():
     from mcp_inspector.core.protocol.errors import RequestCancelled
 
