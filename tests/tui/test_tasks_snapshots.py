@@ -50,3 +50,23 @@ async def two_tasks(pilot) -> None:
 def test_tasks_view(snap_compare, size):
     app = make_app(demo_spec(), snapshot_mode=True, config=TuiConfig(), timeout=20)
     assert snap_compare(app, terminal_size=size, run_before=two_tasks)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_the_tasks_table_fits_the_width(size):
+    """At 80 columns Age, TTL, Poll and Seen were off to the right (the table scrolled sideways);
+    a narrow view keeps Task, Tool, Status and Message, and the table needs no sideways scroll."""
+    app = make_app(demo_spec(), snapshot_mode=True, config=TuiConfig(), timeout=20)
+    async with app.run_test(size=size) as pilot:
+        await two_tasks(pilot)
+        table = app.main.query_one("#view-tasks").table
+        labels = [str(column.label) for column in table.columns.values()]
+        if size[0] == 80:
+            assert labels == ["Task", "Tool", "Status", "Message"]
+        else:
+            assert labels == ["Task", "Tool", "Status", "Message", "Age", "TTL", "Poll", "Seen"]
+        assert table.max_scroll_x == 0 and table.row_count == 2
+        await pilot.resize_terminal(120 + 80 - size[0], 40)  # the other size: the columns follow
+        await wait_for(pilot, lambda: len(table.columns) == (8 if size[0] == 80 else 4), what="the columns")
+        assert table.row_count == 2

@@ -34,6 +34,25 @@ from ..shown_timer import ShownTimer
 #: (key, label, width: None sizes to the content)
 COLUMNS = (("task", "Task", 10), ("tool", "Tool", None), ("status", "Status", 14), ("message", "Message", None),
            ("age", "Age", 6), ("ttl", "TTL", 7), ("poll", "Poll", 6), ("updates", "Seen", 4))
+#: the columns a narrow view keeps; the others show while the width has room for them (in this order)
+REQUIRED = ("task", "tool", "status", "message")
+
+
+def column_layout(width: int, tool_width: int, message_width: int) -> tuple[tuple[str, ...], int | None]:
+    """The columns that fit ``width`` cells, and the Message column's width (None: its content's).
+    At 80 columns Age, TTL, Poll and Seen went off-screen (the table scrolled sideways to show
+    them): they are left out while there is no room, and a long message is cut to the room left."""
+    room = width - 2 - (10 + max(4, tool_width) + 14 + 4 * 2)  # 2: a vertical scrollbar; 2 per cell: padding
+    message_width = max(7, message_width)
+    shown = list(REQUIRED)
+    for key, _, column_width in COLUMNS:
+        if key not in REQUIRED and column_width is not None and room - message_width >= column_width + 2:
+            shown.append(key)
+            room -= column_width + 2
+    keys = tuple(key for key, _, _ in COLUMNS if key in shown)
+    return keys, (None if message_width <= room - 2 else max(10, room - 2))
+
+
 STATUS_STYLES = {"working": "bold", "input_required": "bold reverse", "completed": "green", "failed": "bold red",
                  "cancelled": "yellow"}
 
@@ -116,10 +135,22 @@ class TasksView(SessionView):
 
     def on_mount(self) -> None:
         self.mask_volatile = bool(getattr(self.app, "snapshot_mode", False))
-        for key, label, width in COLUMNS:
-            self.table.add_column(label, key=key, width=width)
+        self._columns: tuple[tuple[str, ...], int | None] = ((), None)
         self.result_panel.clear(EMPTY_RESULT)
         self._ages = ShownTimer(self, self.AGE_INTERVAL, self.refresh_rows, "task-ages")
+        self.refresh_rows()
+
+    def _set_columns(self, layout: tuple[tuple[str, ...], int | None]) -> None:
+        if layout == self._columns:
+            return
+        self._columns = layout
+        keys, message_width = layout
+        self.table.clear(columns=True)
+        for key, label, width in COLUMNS:
+            if key in keys:
+                self.table.add_column(label, key=key, width=message_width if key == "message" else width)
+
+    def on_resize(self) -> None:
         self.refresh_rows()
 
     def on_hide(self) -> None:
@@ -191,24 +222,30 @@ class TasksView(SessionView):
         selected = self.selected_id()
         records = self.records()
         now = time.time()
-        table.clear()
         numbers = {record.task_id: len(records) - index for index, record in enumerate(records)}
+        rows = []
         for record in records:
             task = record.task
             modern = "ttlMs" in task or "pollIntervalMs" in task
             status = record.status
             message = task.get("statusMessage")
-            table.add_row(
-                f"#{numbers[record.task_id]}" if self.mask_volatile else short_id(record.task_id),
-                record.tool or "—",
-                Text(status.replace("_", " "), style=STATUS_STYLES.get(status, ""), justify="left"),
-                " ".join(str(message).split())[:80] if message else "",
-                "…" if self.mask_volatile else age_text(record, now),
-                seconds_text(task.get("ttlMs" if modern else "ttl"), 1000) or "—",
-                seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000) or "—",
-                "…" if self.mask_volatile else count_text(record.updates),
-                key=record.task_id,
-            )
+            cells = {
+                "task": f"#{numbers[record.task_id]}" if self.mask_volatile else short_id(record.task_id),
+                "tool": record.tool or "—",
+                "status": Text(status.replace("_", " "), style=STATUS_STYLES.get(status, ""), justify="left"),
+                "message": " ".join(str(message).split())[:80] if message else "",
+                "age": "…" if self.mask_volatile else age_text(record, now),
+                "ttl": seconds_text(task.get("ttlMs" if modern else "ttl"), 1000) or "—",
+                "poll": seconds_text(task.get("pollIntervalMs" if modern else "pollInterval"), 1000) or "—",
+                "updates": "…" if self.mask_volatile else count_text(record.updates),
+            }
+            rows.append((record.task_id, cells))
+        self._set_columns(column_layout(self.size.width or 80, max((len(c["tool"]) for _, c in rows), default=4),
+                                        max((len(c["message"]) for _, c in rows), default=7)))
+        table.clear()
+        keys = self._columns[0]
+        for task_id, cells in rows:
+            table.add_row(*(cells[key] for key in keys), key=task_id)
         if selected is not None:
             ids = [record.task_id for record in records]
             if selected in ids:
