@@ -2,7 +2,7 @@
 that changes on request, paging, and read results of every awkward kind.
 
 Legacy era (2025-11-25). Capabilities: ``resources {listChanged}`` (no ``subscribe``:
-subscribing is refused by the client before it asks), ``tools``.
+the client warns and asks anyway; ``resources/subscribe`` -> -32601), ``tools``.
 
 * ``resources/list``: paged, 2 per page (cursor ``"p<N>"``). Resources:
   ``res://text`` (text/plain), ``res://bin`` (application/octet-stream, 300 bytes),

@@ -1,6 +1,6 @@
 """The Resources view against tests/servers/resources_server.py (a raw stdio server): paged
 lists, added/changed/removed marks after notifications/resources/list_changed with the diff,
-no subscribe without the capability, and awkward read results (binary with a hex preview,
+subscribe without the capability (a warning, then the request), and awkward read results (binary with a hex preview,
 several contents, a big text, a malformed result, a broken content item, icons)."""
 
 from __future__ import annotations
@@ -64,15 +64,20 @@ async def test_paged_lists_then_list_changed_marks_diff_and_dismiss():
 
 
 @pytest.mark.anyio
-async def test_no_subscribe_without_the_capability():
+async def test_subscribe_without_the_capability_warns_and_asks_anyway():
+    """As the CLI does: a warning that the server does not declare resources.subscribe, then the
+    request (an inspector shows what the server does; this one answers -32601)."""
     app = server_app()
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         await highlight(pilot, view, "res://text")
         await pilot.press("s")
-        await pilot.pause(0.2)
-        assert sent(app, "resources/subscribe") == []
-        assert any("resources.subscribe" in str(n.message) for n in app._notifications)
+        await wait_for(pilot, lambda: sent(app, "resources/subscribe") == [{"uri": "res://text"}], what="the request")
+        messages = lambda: [str(n.message) for n in app._notifications]  # noqa: E731
+        assert any("does not declare resources.subscribe" in m and "anyway" in m for m in messages())
+        await wait_for(pilot, lambda: any("resources/subscribe res://text failed" in m and "-32601" in m
+                                          for m in messages()), what="the server's error")
+        assert "res://text" not in view.session.subscribed
 
 
 @pytest.mark.anyio

@@ -219,6 +219,31 @@ async def test_subscribe_updates_stale_note_and_read_again():
 
 
 @pytest.mark.anyio
+async def test_the_hint_says_unsubscribe_on_a_subscribed_resource():
+    """The hint line said "s: subscribe" on a resource already subscribed (where s unsubscribes)."""
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+
+        def hint() -> str:
+            return str(view.query_one("#resources-hint").render())
+
+        await highlight(pilot, view, "demo://readme")
+        assert "s: subscribe" in hint()
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "demo://readme" in view.session.subscribed, what="the subscription")
+        await wait_for(pilot, lambda: "s: unsubscribe" in hint(), what="s: unsubscribe on the list")
+        await highlight(pilot, view, "demo://config.json")  # another resource: s subscribes to it
+        await wait_for(pilot, lambda: "s: subscribe" in hint(), what="s: subscribe on another resource")
+        await read_by_key(pilot, view, "demo://readme")
+        view.contents.focus()
+        await wait_for(pilot, lambda: hint().startswith("s: unsubscribe · r: read again"), what="the contents' keys")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "demo://readme" not in view.session.subscribed, what="the unsubscription")
+        await wait_for(pilot, lambda: hint().startswith("s: subscribe · r: read again"), what="s: subscribe again")
+
+
+@pytest.mark.anyio
 async def test_not_found_is_shown_in_the_pane():
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

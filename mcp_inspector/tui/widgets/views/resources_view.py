@@ -55,10 +55,12 @@ CONTENTS_HINT = (("resources.subscribe", "s", "subscribe"), ("resources.reread",
                  ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "list"))
 
 
-def hint_text(keymap: dict[str, str], hint: tuple = HINT, width: int = 0) -> str:
+def hint_text(keymap: dict[str, str], hint: tuple = HINT, width: int = 0, subscribed: bool = False) -> str:
     """The keys in one line, as the user remapped them (config.toml [keymap]); as many as fit
-    ``width`` (0: all)."""
-    parts = [f"{keymap.get(binding_id, key) if binding_id else key}: {what}" for binding_id, key, what in hint]
+    ``width`` (0: all). ``subscribed``: s unsubscribes the resource it acts on."""
+    parts = [f"{keymap.get(binding_id, key) if binding_id else key}: "
+             f"{'unsubscribe' if subscribed and binding_id == 'resources.subscribe' else what}"
+             for binding_id, key, what in hint]
     while width and len(parts) > 1 and len(" · ".join(parts)) > width:
         parts.pop()
     return " · ".join(parts)
@@ -146,7 +148,21 @@ class ResourcesView(SessionView):
     def _show_hint(self) -> None:
         line = self.query_one("#resources-hint", Static)
         width = max(0, line.size.width - 2) or max(0, self.size.width - 2)  # less its padding
-        line.update(hint_text(getattr(self.app, "keymap", None) or {}, getattr(self, "_hint", HINT), width))
+        hint = getattr(self, "_hint", HINT)
+        line.update(hint_text(getattr(self.app, "keymap", None) or {}, hint, width, self._target_subscribed(hint)))
+
+    def _target_subscribed(self, hint: tuple) -> bool:
+        """The resource s would act on (the highlighted one on the list; on the contents, the shown
+        one) is subscribed: the hint says "s: unsubscribe"."""
+        session = self.session
+        if session is None:
+            return False
+        if hint is CONTENTS_HINT:
+            uri = self.shown_uri
+        else:
+            highlighted = self.resource_list.highlighted() if self.is_mounted else None
+            uri = highlighted[1].get("uri") if highlighted is not None and highlighted[0] == "resources" else None
+        return isinstance(uri, str) and uri in getattr(session, "subscribed", ())
 
     def on_mount(self) -> None:
         self.contents.show_note("Enter on a resource reads it; on a template, opens its form.")
@@ -229,6 +245,7 @@ class ResourcesView(SessionView):
         if session is not None:
             self.resource_list.set_subscriptions(session.subscribed, session.resource_updates)
         self._show_stale()
+        self._show_hint()
 
     def _show_stale(self) -> None:
         uri = self.shown_uri
@@ -263,6 +280,7 @@ class ResourcesView(SessionView):
     @on(ResourceList.Highlighted)
     def _highlighted(self, message: ResourceList.Highlighted) -> None:
         message.stop()
+        self._show_hint()  # s: subscribe or unsubscribe, as the highlighted resource is
         if self.shown_uri is None and self.contents.kind == "empty" and not self.read_only:
             self.contents.show_preview(message.kind, message.item)
 
@@ -400,12 +418,16 @@ class ResourcesView(SessionView):
             return "a recorded session is read-only"
         if session is None:
             return "not connected"
-        if getattr(session, "era", None) == "modern":
-            return None
+        return None
+
+    def undeclared(self) -> bool:
+        """A 2025-11-25 server that does not declare resources.subscribe (subscribing is tried
+        anyway, with a warning, as the CLI does: the user sees what the server answers)."""
+        session = self.session
+        if session is None or getattr(session, "era", None) == "modern":
+            return False
         resources = session.capabilities.get("resources") if isinstance(session.capabilities, dict) else None
-        if isinstance(resources, dict) and resources.get("subscribe") is True:
-            return None
-        return "the server does not declare resources.subscribe"
+        return not (isinstance(resources, dict) and resources.get("subscribe") is True)
 
     def _toggle(self, uri: str) -> None:
         why_not = self.can_subscribe()
@@ -413,6 +435,9 @@ class ResourcesView(SessionView):
             self.notify(f"Cannot subscribe: {why_not}.", severity="warning", markup=False)
             return
         subscribe = uri not in self.session.subscribed
+        if subscribe and self.undeclared():
+            self.notify("The server does not declare resources.subscribe: subscribing anyway.", severity="warning",
+                        markup=False)
         self.run_worker(self._subscription(self.session, uri, subscribe), group="resources-subscribe", exit_on_error=False)
 
     async def _subscription(self, session: Any, uri: str, subscribe: bool) -> None:
