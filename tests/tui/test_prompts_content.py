@@ -279,26 +279,36 @@ async def test_prompt_keys_remapped_by_binding_id():
 
 
 @pytest.mark.anyio
-async def test_the_hint_line_follows_the_focus():
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_hint_line_follows_the_focus(size):
+    from mcp_inspector.tui.widgets.views.hints import hint_text
     from mcp_inspector.tui.widgets.views.prompts_view import FIELD_HINT, HINT, MESSAGES_HINT
 
     app = live_app(spec())
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         view = await open_prompts(pilot, app)
         hint = view.query_one("#prompts-hint")
-        assert str(hint.render()) == HINT
+        width = hint.size.width - 2
+
+        def shown() -> str:
+            return str(hint.render())
+
+        await wait_for(pilot, lambda: shown() == hint_text({}, HINT, width), what="the list's keys")
+        assert shown() == "enter: form · ctrl+s: get · esc: list · /: filter"  # as Resources writes keys (not ^s)
         await pilot.press("enter")  # pick's form: its first field
-        assert str(hint.render()) == FIELD_HINT
+        assert shown() == hint_text({}, FIELD_HINT, width) and shown().startswith("type: suggestions · ↓: suggest now")
         await get(pilot, view, "media")
-        assert app.focused is view.messages and str(hint.render()) == MESSAGES_HINT
+        assert app.focused is view.messages and shown() == hint_text({}, MESSAGES_HINT, width)
+        assert shown().startswith("c: copy JSON · s: save · tab: blocks")
         await pilot.press("tab")  # the first block inside the messages
-        assert view.messages in app.focused.ancestors and str(hint.render()) == MESSAGES_HINT
+        assert view.messages in app.focused.ancestors and shown() == hint_text({}, MESSAGES_HINT, width)
         await pilot.press("escape")
-        assert str(hint.render()) == HINT
-        assert hint.region.right <= 80 and len(MESSAGES_HINT) <= 78
+        assert shown() == hint_text({}, HINT, width)
+        assert hint.region.right <= size[0] and len(shown()) <= width
+
         from mcp_inspector.tui.widgets.views.prompts_view import NO_COMPLETIONS_HINT
 
-        assert len(FIELD_HINT) <= 78 and len(NO_COMPLETIONS_HINT) <= 78
+        assert len(hint_text({}, NO_COMPLETIONS_HINT)) <= 78
 
 
 @pytest.mark.anyio
@@ -337,3 +347,25 @@ async def test_megabytes_of_title_and_description_are_cut_short_in_the_form():
         await pilot.press("enter")  # into the field; a get without it is refused before anything is sent
         await pilot.press("ctrl+s")
         assert "Not sent" in str(view.status.render()) and outgoing(app, "prompts/get") == []
+
+
+@pytest.mark.anyio
+async def test_the_hint_line_shows_remapped_keys():
+    """The hints were fixed text: a key remapped in config.toml [keymap] still showed its default."""
+    from mcp_inspector.tui.config import TuiConfig
+
+    app = live_app(spec(), config=TuiConfig(keymap={"prompts.get": "ctrl+t", "prompts.copy": "y", "prompts.filter": "f3"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        view = await open_prompts(pilot, app)
+        hint = view.query_one("#prompts-hint")
+        await pilot.press("enter")  # a field
+        await wait_for(pilot, lambda: "ctrl+t: get" in str(hint.render()), what="the remapped get key")
+        await pilot.press("escape")  # the list
+        await wait_for(pilot, lambda: str(hint.render()) == "enter: form · ctrl+t: get · esc: list · f3: filter",
+                       what="the list's remapped keys")
+        assert view.prompt_list.select_name("media")
+        view.prompt_list.option_list.focus()
+        await pilot.press("enter", "ctrl+t")  # get, by its new key
+        await wait_for(pilot, lambda: view.getting is None and view.messages.messages, what="media got")
+        view.messages.focus()
+        await wait_for(pilot, lambda: str(hint.render()).startswith("y: copy JSON · s: save"), what="the messages' keys")

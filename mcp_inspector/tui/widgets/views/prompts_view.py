@@ -32,14 +32,23 @@ from ..completion_input import CompletionInput
 from .prompts.messages import PromptMessages
 from .prompts.prompt_list import PromptList, prompt_arguments, prompt_title, shorten
 from .prompts.recorded import recorded_prompts
+from .hints import hint_text
 from .session_view import SessionView
 
-HINT = "enter form · ^s get · esc list · / filter · on messages: c copy JSON · s save"
-FIELD_HINT = "type: suggestions · ↓ suggest now · enter next field · ^s get · esc list"
-NO_COMPLETIONS_HINT = "no suggestions: the server has no completions · enter next · ^s get · esc list"
+# the hint line follows the focus (the list, a field, the messages); (binding id, key, what), shown
+# as the user remapped the keys (hints.py, as the Resources view's)
+# (c and s, the messages' keys, are on the messages' line: they are not keys of the list)
+HINT = (("", "enter", "form"), ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"),
+        ("prompts.filter", "/", "filter"))
+FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("", "enter", "next field"),
+              ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"))
+NO_COMPLETIONS_HINT = (("", "no suggestions", "the server has no completions"), ("", "enter", "next"),
+                      ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"))
 NAME_CHARS, DESCRIPTION_CHARS = 200, 2000  # of a title or name, of a description, in the form
 MAX_FIELDS = 30  # argument fields in a form (each costs a few widgets to mount: 2,000 froze the view for minutes)
-MESSAGES_HINT = "c copy JSON · s save · tab blocks · w save media · enter open link · esc list"
+MESSAGES_HINT = (("prompts.copy", "c", "copy JSON"), ("prompts.save", "s", "save"), ("", "tab", "blocks"),
+                 ("save-block", "w", "save media"), ("prompts.open-resource", "enter", "open link"),
+                 ("prompts.back", "esc", "list"))
 
 
 class PromptGot(Message):
@@ -123,7 +132,7 @@ class PromptsView(SessionView):
                 yield self.form
                 yield self.status
                 yield self.messages
-        yield Static(HINT, id="prompts-hint", markup=False)
+        yield Static(hint_text({}, HINT), id="prompts-hint", markup=False)
 
     async def on_mount(self) -> None:
         self.status.display = False
@@ -142,7 +151,16 @@ class PromptsView(SessionView):
             hint = MESSAGES_HINT
         else:
             hint = HINT
-        self.query_one("#prompts-hint", Static).update(hint)
+        self._hint = hint
+        self._show_hint()
+
+    def on_resize(self) -> None:
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        line = self.query_one("#prompts-hint", Static)
+        width = max(0, line.size.width - 2) or max(0, self.size.width - 2)  # less its padding
+        line.update(hint_text(getattr(self.app, "keymap", None) or {}, getattr(self, "_hint", HINT), width))
 
     # -- the session ---------------------------------------------------------
     def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:

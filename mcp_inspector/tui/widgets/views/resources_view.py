@@ -36,6 +36,7 @@ from ....core.protocol.errors import InspectorError
 from .resources.contents import ContentsPanel
 from .resources.listing import KINDS, ResourceList
 from .resources.template_form import TemplateForm
+from .hints import hint_text
 from .session_view import SessionView
 
 ACK_WAIT = 5.0  # seconds for a 2026-07-28 listen stream's acknowledgment of a new subscription
@@ -53,17 +54,6 @@ FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("", "ent
 CONTENTS_HINT = (("resources.subscribe", "s", "subscribe"), ("resources.reread", "r", "read again"),
                  ("resources.save", "w", "save"), ("resources.pager", "p", "pager"),
                  ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "list"))
-
-
-def hint_text(keymap: dict[str, str], hint: tuple = HINT, width: int = 0, subscribed: bool = False) -> str:
-    """The keys in one line, as the user remapped them (config.toml [keymap]); as many as fit
-    ``width`` (0: all). ``subscribed``: s unsubscribes the resource it acts on."""
-    parts = [f"{keymap.get(binding_id, key) if binding_id else key}: "
-             f"{'unsubscribe' if subscribed and binding_id == 'resources.subscribe' else what}"
-             for binding_id, key, what in hint]
-    while width and len(parts) > 1 and len(" · ".join(parts)) > width:
-        parts.pop()
-    return " · ".join(parts)
 
 
 class ResourcesView(SessionView):
@@ -115,7 +105,7 @@ class ResourcesView(SessionView):
             with Vertical(id="resources-right"):
                 yield TemplateForm(lambda: self.session, id="resources-template")
                 yield ContentsPanel(id="resources-contents")
-        yield Static(hint_text(getattr(self.app, "keymap", None) or {}), id="resources-hint", markup=False)
+        yield Static(hint_text(getattr(self.app, "keymap", None) or {}, HINT), id="resources-hint", markup=False)
 
     @property
     def resource_list(self) -> ResourceList:
