@@ -26,8 +26,8 @@ from common import Series, machine_note, print_series_table, paired_ratio, verdi
 
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.widgets.result_view import TRUNCATE_AT, ResultPanel
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, ResultPanel
 from textual.app import App, ComposeResult
 
 TARGET = 3.0

@@ -24,7 +24,7 @@ import time
 
 from common import Series, machine_note, paired_ratio, print_series_table, verdict
 
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.tool_list import MAX_SHOWN, ToolList
 from textual.app import App, ComposeResult
 

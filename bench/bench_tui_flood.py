@@ -71,9 +71,9 @@ from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402
 from mcp_inspector.core.session.legacy import McpSession  # noqa: E402
 from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402
 from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402
-from mcp_inspector.tui.traffic_text import clock_time, preview_text  # noqa: E402
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog  # noqa: E402
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402
+from mcp_inspector.tui.text.traffic_text import clock_time, preview_text  # noqa: E402
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402
 
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
 

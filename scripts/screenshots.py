@@ -32,7 +32,7 @@ from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402
 from mcp_inspector.tui.app import make_app  # noqa: E402
 from mcp_inspector.tui.config import TuiConfig  # noqa: E402
 from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog  # noqa: E402
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
 LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "traffic-query",
@@ -85,8 +85,8 @@ async def traffic_query_shot(pilot, out: Path, log) -> None:
 
 async def raw_frame_shot(pilot, out: Path, app) -> None:
     """A ping sent by hand from the raw frame screen, its reply under the editor."""
-    from mcp_inspector.tui.screens.pick_list import PickList
-    from mcp_inspector.tui.screens.raw_frame import RawFrameScreen
+    from mcp_inspector.tui.screens.traffic.pick_list import PickList
+    from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
 
     app.main.tool_list.option_list.focus()
     await pilot.press("ctrl+e")
@@ -107,7 +107,7 @@ async def raw_frame_shot(pilot, out: Path, app) -> None:
 
 async def prompts_shot(pilot, out: Path) -> None:
     """The Prompts view: explain_error's language completed, its error narrowed by it, then got."""
-    from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
+    from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 
     await pilot.press("8")
     await wait_for(pilot, lambda: pilot.app.main.query("#view-prompts"), what="the Prompts view")
@@ -126,7 +126,7 @@ async def prompts_shot(pilot, out: Path) -> None:
 
 async def resources_shot(pilot, out: Path) -> None:
     """The Resources view: demo://readme subscribed, read, touched since (stale), then a template filled."""
-    from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
+    from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 
     main = pilot.app.main
     await pilot.press("7")
@@ -251,8 +251,8 @@ def start_http_server() -> tuple[subprocess.Popen, str]:
 
 
 async def run_remote(out: Path) -> None:
-    from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
-    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+    from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
+    from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
     server, url = start_http_server()
     try:
@@ -308,7 +308,7 @@ def start_oauth_server() -> tuple[subprocess.Popen, str]:
 
 async def run_auth(out: Path) -> None:
     from mcp_inspector.core.auth.model import AuthSettings
-    from mcp_inspector.tui.widgets.views.auth_view import AuthView
+    from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
     server, url = start_oauth_server()
     try:

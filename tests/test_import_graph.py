@@ -4,7 +4,7 @@ A cycle hidden in a function-level import still ties two modules together (neith
 can be read, tested or moved without the other), so every ``import`` statement
 anywhere in a module counts, ``TYPE_CHECKING`` blocks included. Shared pieces go
 to a module both sides can import (e.g. ``core/traffic/entry.py``,
-``tui/traffic_text.py``).
+``tui/text/traffic_text.py``).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_the_package_has_no_import_cycles() -> None:
     graph = import_graph(PACKAGE_DIR)
     # The walk really covered the package, sub-packages and function-level imports included.
     assert "mcp_inspector.core.traffic.store" in graph["mcp_inspector.core.traffic.export"]
-    assert "mcp_inspector.tui.screens.frame_detail" in graph["mcp_inspector.tui.widgets.views.traffic_log"]
+    assert "mcp_inspector.tui.screens.traffic.frame_detail" in graph["mcp_inspector.tui.widgets.views.traffic.log"]
     found = cycles(graph)
     assert found == [], "import cycles: " + " | ".join(describe(c, graph) for c in found)
 

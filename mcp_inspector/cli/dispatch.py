@@ -13,7 +13,7 @@ import sys
 from . import exit_codes
 from .exit_codes import UsageError
 from .parsing import parse
-from .report import error
+from .output.report import error
 
 def run_command_line(argv: list[str], early=None) -> int:
     """Run the command line and return the exit code; never lets a traceback out.
@@ -92,15 +92,15 @@ def _main(argv: list[str], early=None) -> int:
         # neither talks to a server: a --report FILE never written would fool a script
         raise UsageError(f"--report and --log-level go with a command that runs a server, not {args.command}")
     if args.command == "auth":
-        from .auth_commands import cmd_auth_logout, cmd_auth_status
+        from .commands.auth import cmd_auth_logout, cmd_auth_status
 
         return cmd_auth_status(args) if args.auth_action == "status" else cmd_auth_logout(args)
     if args.command == "query":
-        from .query_commands import cmd_query
+        from .commands.query import cmd_query
 
         return cmd_query(args)
     if args.query is not None:
-        from .query_commands import check_query_option
+        from .commands.query import check_query_option
 
         check_query_option(args)  # a bad expression is a usage error before connecting
     if args.record:
@@ -122,7 +122,7 @@ def _main(argv: list[str], early=None) -> int:
     if args.command == "pipe" and args.log_level is not None:
         raise UsageError("--log-level does not go with pipe: send logging/setLevel yourself")
     if spec is not None and spec.insecure and spec.url and not args.quiet:
-        from .report import warn
+        from .output.report import warn
 
         warn(f"--insecure: TLS certificates of {spec.describe().split(' ', 1)[1]} are not verified")
     if args.command is None:
@@ -146,17 +146,17 @@ def _main(argv: list[str], early=None) -> int:
 
         validate({"type": "object"}, {})
     elif args.command in ("read", "complete", "subscribe"):
-        from .session_commands import prepare
+        from .commands.session import prepare
 
         prepare(args)  # the template and its variables, the completion's reference: usage errors now
     elif args.command == "replay":
-        from .replay_command import answer_handlers, prepare as prepare_replay
+        from .commands.replay import answer_handlers, prepare as prepare_replay
 
         prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
         handlers = {**handlers, **answer_handlers(args, handlers)}
     elif args.command == "get":
         from .arguments import prompt_arguments
-        from .report import warn
+        from .output.report import warn
 
         args.arguments, warnings = prompt_arguments(args.pairs, args.args)
         if not args.quiet:
@@ -173,14 +173,14 @@ def _main(argv: list[str], early=None) -> int:
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:
-        from .commands import COMMANDS
+        from .commands.basic import COMMANDS
 
         if args.command in ("templates", "read", "complete", "subscribe"):
-            from .session_commands import COMMANDS
+            from .commands.session import COMMANDS
         elif args.command == "tasks":
-            from .task_commands import COMMANDS
+            from .commands.tasks import COMMANDS
         elif args.command == "replay":
-            from .replay_command import COMMANDS
+            from .commands.replay import COMMANDS
         command = COMMANDS[args.command]
 
         async def body(session, context):
@@ -213,7 +213,7 @@ def _run_watch(spec, args: argparse.Namespace, handlers: dict) -> int:
         require_utf8(args.call, "TOOL")
         arguments = tool_arguments(args.pairs, args.args)
     from .runner import RunOptions
-    from .watch_command import WatchRequest, run_watch
+    from .commands.watch import WatchRequest, run_watch
 
     options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr, quiet=args.quiet,
                          json=args.json, max_frame_bytes=args.max_frame_size, handlers=handlers, command="watch")
@@ -250,7 +250,7 @@ def _answer_handlers(args: argparse.Namespace, spec=None) -> dict:
     if not headless and args.elicitation is None and args.sampling is None and not roots:
         return {}
     from ..core.session.answers import AnswerPolicyError, build_handlers, headless_handlers
-    from .report import warn
+    from .output.report import warn
 
     def report(message: str) -> None:
         if not args.quiet:

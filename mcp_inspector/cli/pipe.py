@@ -41,7 +41,7 @@ from ..core.protocol.versions import LEGACY_VERSIONS
 from ..core.session.legacy import McpSession
 from ..core.traffic.entry import Direction, TrafficEntry
 from . import exit_codes
-from .report import PROGRAM, error, write_err
+from .output.report import PROGRAM, error, write_err
 from .runner import Context
 
 HANDSHAKE_ID = "mcp-inspector-initialize"

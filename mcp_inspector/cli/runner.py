@@ -33,8 +33,8 @@ from ..core.transport.base import AUTH_FAILED, TransportError
 from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError
-from .report import PROGRAM, error, write_err as _write_err
-from .server_output import ServerOutputWatch
+from .output.report import PROGRAM, error, write_err as _write_err
+from .output.server_output import ServerOutputWatch
 
 STDERR_PREFIX = "[server] "
 CLOSE_WAIT = 1.0  # seconds to wait for the exit status after the server vanished

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from .tool_kit import LOG_LEVELS
+from .tools.kit import LOG_LEVELS
 
 
 def _non_negative_int(text: str) -> int:

@@ -27,8 +27,8 @@ from .errors import (
 from .paging import paginate
 from .resources import CLOCK_URI, ResourceStore
 from .stdio import StdioTransport
-from .tool_kit import LOG_LEVELS
-from .tools import ToolRegistry
+from .tools.kit import LOG_LEVELS
+from .tools.registry import ToolRegistry
 
 
 class Options:

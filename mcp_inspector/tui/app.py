@@ -30,7 +30,7 @@ from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
-from .theme_vars import theme_variable_defaults
+from .look.theme_vars import theme_variable_defaults
 
 DEFAULT_THEME = "inspector-dark"
 QUIT_CLOSE_GRACE = 0.5  # seconds for the server to exit once its stdin is closed
@@ -60,7 +60,7 @@ class InspectorApp(App[int]):
                  timeout_given: bool = True) -> None:
         """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off).
         ``watch``: the paths whose edits restart ``spec`` ("" infers them); ``rerun``: then call the last
-        tool again (screens/watch_state.py). ``timeout_given`` False: the config file's
+        tool again (screens/main/watch_state.py). ``timeout_given`` False: the config file's
         ``request_timeout``, when it has one, wins over ``timeout``."""
         self.config = config if config is not None else load_config()
         super().__init__()
@@ -78,11 +78,11 @@ class InspectorApp(App[int]):
         self.watch = list(watch or [])
         self.rerun = rerun
         self.connection = None  # the main screen's, kept here so it outlives the screen
-        self.confirm_destructive = self.config.confirm_destructive  # screens/tool_detail.py
-        from .roots import RootsBook
+        self.confirm_destructive = self.config.confirm_destructive  # screens/dialogs/tool_detail.py
+        from .server.roots import RootsBook
 
         self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)
-        self.raw_history = None  # the frames sent by hand (screens/raw_frame.py), read when first needed
+        self.raw_history = None  # the frames sent by hand (screens/traffic/raw_frame.py), read when first needed
         self._quitting = False
 
     # -- setup -----------------------------------------------------------
@@ -90,13 +90,13 @@ class InspectorApp(App[int]):
         return theme_variable_defaults(self.current_theme.dark)  # light defaults for a light theme
 
     def get_default_screen(self):
-        from .screens.main import MainScreen
+        from .screens.main.screen import MainScreen
 
         screen = MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
                             snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd,
                             max_frame_bytes=self.max_frame_bytes, watch=self.watch, rerun=self.rerun)
         self.connection = screen.connection
-        from .screens.auth_prompt import TuiAuthUi
+        from .screens.dialogs.auth_prompt import TuiAuthUi
 
         screen.connection.auth_ui = TuiAuthUi(self)
         return screen
@@ -120,7 +120,7 @@ class InspectorApp(App[int]):
             await wait_for_idle(0)
 
     def on_load(self) -> None:
-        from .themes import builtin_themes, user_themes
+        from .look.themes import builtin_themes, user_themes
 
         problems = list(self.config.problems)
         for theme in builtin_themes():
@@ -152,7 +152,7 @@ class InspectorApp(App[int]):
 
     def on_mount(self) -> None:
         if not self.snapshot_mode:
-            from .themes import keep_theme_choice
+            from .look.themes import keep_theme_choice
 
             keep_theme_choice(self)  # the theme picked in the palette is kept for next time
         if self._startup_problems:
@@ -267,7 +267,7 @@ class InspectorApp(App[int]):
 
     @property
     def main(self):
-        from .screens.main import MainScreen
+        from .screens.main.screen import MainScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
@@ -281,13 +281,13 @@ class InspectorApp(App[int]):
         await self.main.show_view(name)
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from .screens.dialogs.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def action_connect(self) -> None:
-        from .screens.connect import ConnectScreen
+        from .screens.dialogs.connect import ConnectScreen
 
         if isinstance(self.screen, ConnectScreen):
             return
@@ -316,7 +316,7 @@ class InspectorApp(App[int]):
         self.main.toggle_watch()
 
     def action_edit_roots(self) -> None:
-        from .screens.roots_editor import open_roots_editor
+        from .screens.dialogs.roots_editor import open_roots_editor
 
         open_roots_editor(self)
 
@@ -336,7 +336,7 @@ class InspectorApp(App[int]):
             self.main.tool_list.filter_input.select_all()  # typing starts a new filter (keys only: no clearing by hand)
 
     def action_tool_detail(self) -> None:
-        from .screens.tool_detail import ToolDetailScreen
+        from .screens.dialogs.tool_detail import ToolDetailScreen
 
         if self.screen is not self.main:
             return
@@ -347,23 +347,23 @@ class InspectorApp(App[int]):
         self.push_screen(ToolDetailScreen(tool))
 
     def action_result_history(self) -> None:
-        from .widgets.result_history import open_history
+        from .widgets.result.history import open_history
 
         open_history(self)
 
     def action_request_timeout(self) -> None:
-        from .screens.timeout_setting import open_timeout_setting
+        from .screens.dialogs.timeout_setting import open_timeout_setting
 
         if self.screen is self.main:
             open_timeout_setting(self)
 
     def action_replay(self) -> None:
-        from .screens.replay_run import open_replay
+        from .screens.traffic.replay_run import open_replay
 
         open_replay(self)
 
     def action_raw_frame(self) -> None:
-        from .screens.raw_frame import open_raw_frame
+        from .screens.traffic.raw_frame import open_raw_frame
 
         open_raw_frame(self)
 
@@ -404,7 +404,7 @@ class InspectorApp(App[int]):
         self.open_http_exchange(exchange.id)
 
     def _first_frame_of_exchange(self) -> None:
-        from .screens.http_detail import carried_seqs
+        from .screens.traffic.http_detail import carried_seqs
 
         exchanges = self._http_list()
         exchange = exchanges.cursor_exchange if exchanges is not None else None
@@ -477,9 +477,9 @@ class InspectorApp(App[int]):
             ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
         ]
         from .screens.answer.rules import rules_command
-        from .widgets.views.auth_view import palette_commands as auth_commands
+        from .widgets.views.auth.view import palette_commands as auth_commands
 
-        from .widgets.views.traffic_query import palette_commands as query_commands
+        from .widgets.views.traffic.query import palette_commands as query_commands
 
         from .view_commands import view_commands
 

@@ -1,7 +1,7 @@
 """The keys of the Resources, Prompts, Tasks and Notifications views, for the help and the palette.
 
 Each view's keys live in its widgets' own ``BINDINGS``; this table says which widgets make up
-which view, so F1 lists them (``screens/help.py``) and the command palette offers each one
+which view, so F1 lists them (``screens/dialogs/help.py``) and the command palette offers each one
 (``view_commands``), titled ``view: what it does`` ("resources: Subscribe to the highlighted
 resource"). A palette command shows the view first, then runs the action on the widget that owns
 the binding (the highlighted resource, the selected task, the shown messages), as the key does.
@@ -18,12 +18,12 @@ from .keymap import VIEW_KEYS, display_key, effective_key
 
 def view_key_classes() -> list[tuple[str, str, list[type]]]:
     """(view name, label, the widget classes whose BINDINGS are the view's keys)."""
-    from .widgets.views.notifications_view import NotificationsView
+    from .widgets.views.notifications.view import NotificationsView
     from .widgets.views.prompts.messages import PromptMessages
-    from .widgets.views.prompts_view import PromptsView
+    from .widgets.views.prompts.view import PromptsView
     from .widgets.views.resources.contents import ContentsPanel
     from .widgets.views.resources.template_form import TemplateForm
-    from .widgets.views.resources_view import ResourcesView
+    from .widgets.views.resources.view import ResourcesView
     from .widgets.views.tasks_view import TasksView
 
     return [("notifications", "Notifications", [NotificationsView]),

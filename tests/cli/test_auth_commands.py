@@ -14,7 +14,7 @@ import keyring.backends.fail
 import keyring.errors
 import pytest
 
-from mcp_inspector.cli.auth_commands import cmd_auth_logout, cmd_auth_status, relative_expiry
+from mcp_inspector.cli.commands.auth import cmd_auth_logout, cmd_auth_status, relative_expiry
 from mcp_inspector.core.auth.model import ClientInfo, TokenSet
 from mcp_inspector.core.auth.store import StoredAuth, TokenStore, url_key
 

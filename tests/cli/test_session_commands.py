@@ -29,7 +29,7 @@ def initialize_capabilities(record: Path) -> dict:
 @pytest.mark.everything
 def test_tools_on_server_everything_lists_what_the_tui_lists(server_everything, connect, record):
     from mcp_inspector.core.traffic.store import TrafficStore
-    from mcp_inspector.tui.screens.server_request import client_handlers
+    from mcp_inspector.tui.screens.answer.server_request import client_handlers
 
     result = cli("tools", "--json", "--record", record, "--", *server_everything, timeout=60)
     assert result.returncode == 0, result.stderr

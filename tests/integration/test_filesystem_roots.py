@@ -121,7 +121,7 @@ async def test_root_given_replaces_the_servers_folders(server_filesystem, folder
 
 
 async def test_roots_editor_change_reaches_the_server(server_filesystem, folders):
-    from mcp_inspector.tui.screens.roots_editor import RootsEditor
+    from mcp_inspector.tui.screens.dialogs.roots_editor import RootsEditor
 
     finished: list = []
     app = filesystem_app(server_filesystem, folders["started"], folders["cwd"])

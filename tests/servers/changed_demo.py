@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 
 from mcp_inspector.demo import __main__ as demo_main
-from mcp_inspector.demo import tools_output
-from mcp_inspector.demo.tool_kit import result, text
+from mcp_inspector.demo.tools import output as tools_output
+from mcp_inspector.demo.tools.kit import result, text
 
 
 async def add_off_by_one(args: dict, ctx) -> dict:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from textual.app import ComposeResult
 
 from mcp_inspector.core.auth.model import AuthLog, AuthStep
-from mcp_inspector.tui.widgets.views.auth_view import AuthView
+from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
 from traffic_apps import BASE_TS, ThemedApp
 

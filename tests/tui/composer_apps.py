@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input
 
 from mcp_inspector.core.config.drafts import DraftStore
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 
 

@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Input
 
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
-from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
@@ -353,7 +353,7 @@ async def test_record_writes_a_session_file_that_open_reads_back(tmp_path):
 @pytest.mark.anyio
 async def test_switch_server_from_the_connect_screen_keeps_the_log(raw_server):
     from mcp_inspector.core.config.servers import ServerSpec
-    from mcp_inspector.tui.screens.connect import ConnectScreen
+    from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 
     app = live_app(ServerSpec("raw", raw_server()))
     async with app.run_test(size=SIZE) as pilot:
@@ -372,7 +372,7 @@ async def test_switch_server_from_the_connect_screen_keeps_the_log(raw_server):
 
 @pytest.mark.anyio
 async def test_log_level_from_the_notifications_view_sends_logging_set_level():
-    from mcp_inspector.tui.widgets.views.notifications_view import NotificationsView
+    from mcp_inspector.tui.widgets.views.notifications.view import NotificationsView
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -21,8 +21,8 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
@@ -154,7 +154,7 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
         reply = main.store.get(retries[-1].reply_seq)
         assert f"round 2 of #{first.seq}" in log.format_entry(reply).plain
         assert "round" not in log.format_entry(first).plain
-        from mcp_inspector.tui.screens.frame_detail import describe_entry
+        from mcp_inspector.tui.screens.traffic.frame_detail import describe_entry
 
         assert f"input round 2 of #{first.seq} (MRTR retry)" in describe_entry(retries[1], main.store, str).plain
         asked = main.store.get(first.reply_seq)

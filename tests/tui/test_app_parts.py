@@ -9,14 +9,14 @@ import pytest
 
 from mcp_inspector.core.protocol.errors import RpcError
 from mcp_inspector.core.traffic.loading import load_session
-from mcp_inspector.tui.capabilities import explain_capabilities
+from mcp_inspector.tui.server.capabilities import explain_capabilities
 from mcp_inspector.tui.config import load_config
 from mcp_inspector.tui.keymap import APP_KEYS
 from mcp_inspector.tui.messages import ConnectionStatus
-from mcp_inspector.tui.replay import reconstruct, recorded_outcome
-from mcp_inspector.tui.screens.connect import parse_command_line
-from mcp_inspector.tui.screens.server_request import Answer, build_reply, elicitation_template
-from mcp_inspector.tui.themes import ThemeFileError, builtin_themes, load_theme_file, user_themes
+from mcp_inspector.tui.server.replay import reconstruct, recorded_outcome
+from mcp_inspector.tui.screens.dialogs.connect import parse_command_line
+from mcp_inspector.tui.screens.answer.server_request import Answer, build_reply, elicitation_template
+from mcp_inspector.tui.look.themes import ThemeFileError, builtin_themes, load_theme_file, user_themes
 from mcp_inspector.tui.widgets.status_bar import describe_status
 
 from app_helpers import DEMO_SESSION

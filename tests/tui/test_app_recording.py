@@ -10,11 +10,11 @@ from textual.widgets import Input
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-from mcp_inspector.tui.screens.connect import ConnectScreen
-from mcp_inspector.tui.screens.help import HelpScreen
-from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
+from mcp_inspector.tui.screens.dialogs.help import HelpScreen
+from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 
-from mcp_inspector.tui.screens.help import bindings_table
+from mcp_inspector.tui.screens.dialogs.help import bindings_table
 from mcp_inspector.tui.widgets.views.overview import capabilities_table
 
 from app_helpers import DEMO_SESSION, SIZE, settle, wait_for
@@ -202,7 +202,7 @@ async def test_slash_focuses_the_tool_filter_and_snapshot_mode_stops_blinking():
 
 @pytest.mark.anyio
 async def test_copy_as_cli_command_works_on_a_recording():
-    from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
+    from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
     app = recorded()
     async with app.run_test(size=SIZE) as pilot:

@@ -18,8 +18,8 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
-from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
@@ -178,7 +178,7 @@ async def test_a_stdio_server_has_no_http_level():
 
 async def test_command_palette_and_f7_offer_remote_servers(tmp_path, monkeypatch, sdk_http_stateful_url):
     """F7 lists URL servers from config files, masked; choosing one connects over HTTP."""
-    from mcp_inspector.tui.screens.connect import ConnectScreen
+    from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 
     monkeypatch.chdir(tmp_path)
     secret_url = sdk_http_stateful_url + "?token=sk-live-abcdef0123456789"
@@ -244,7 +244,7 @@ async def test_tool_list_refreshes_live_over_streamable_http_in_the_modern_era(f
 
 
 def test_a_url_typed_in_the_server_list_is_a_remote_server():
-    from mcp_inspector.tui.screens.connect import parse_command_line
+    from mcp_inspector.tui.screens.dialogs.connect import parse_command_line
 
     spec = parse_command_line("https://mcp.example.com/mcp?token=abc")
     assert (spec.url, spec.transport, spec.name) == ("https://mcp.example.com/mcp?token=abc", "http", "mcp.example.com")
@@ -287,7 +287,7 @@ async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
         await wait_for(pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view")
         assert f"resumes #{post.id}" in screen_text(app)
         # the detail's SSE events name the frame each carried: e3 is the reply
-        from mcp_inspector.tui.screens.http_detail import event_frames, exchange_body
+        from mcp_inspector.tui.screens.traffic.http_detail import event_frames, exchange_body
 
         reply = next(e for e in main.store if e.kind is Kind.RESPONSE and e.meta and e.meta.get("exchange") == resume.id)
         body = exchange_body(resume, str, "", event_frames(resume, main.store)).plain

@@ -16,9 +16,9 @@ from rich.console import Console
 
 from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.screens.auth_prompt import AuthPromptScreen, ConfirmForgetScreen
+from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen, ConfirmForgetScreen
 from mcp_inspector.tui.widgets.views.auth.step_text import step_detail
-from mcp_inspector.tui.widgets.views.auth_view import AuthView
+from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
 from app_helpers import live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text
@@ -295,7 +295,7 @@ async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oau
 
 
 async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log_and_the_frame_detail(oauth_server):
-    from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
+    from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 
     from app_helpers import choose_tool
 

@@ -18,7 +18,7 @@ from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-from mcp_inspector.tui.screens.auth_prompt import AuthPromptScreen
+from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen
 
 from app_helpers import SIZE, settle, wait_for
 from test_snapshots import _isolated  # noqa: F401  (the fixture isolates XDG dirs and cwd)

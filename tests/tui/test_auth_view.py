@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 
 from mcp_inspector.core.auth.model import AuthError, AuthLog
-from mcp_inspector.tui.screens.auth_prompt import CANCELLED, AuthPromptScreen, TuiAuthUi
-from mcp_inspector.tui.widgets.views.auth_view import AuthView
+from mcp_inspector.tui.screens.dialogs.auth_prompt import CANCELLED, AuthPromptScreen, TuiAuthUi
+from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
 from auth_apps import MCP, AuthViewApp, failed_flow
 from traffic_apps import ThemedApp, screen_text, wait_until
@@ -242,7 +242,7 @@ async def test_escape_in_the_print_modal_cancels_the_authorization():
 
 
 async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette(isolated_state):
-    from mcp_inspector.tui.screens.help import HelpScreen
+    from mcp_inspector.tui.screens.dialogs.help import HelpScreen
 
     from app_helpers import live_app, wait_for_tools
 
@@ -258,7 +258,7 @@ async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette
         assert "auth: restart the authorization flow" in titles and "auth: step-by-step on / off" in titles
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        from mcp_inspector.tui.screens.help import VIEWS_TEXT, bindings_table
+        from mcp_inspector.tui.screens.dialogs.help import VIEWS_TEXT, bindings_table
 
         console = Console(width=200, file=io.StringIO(), color_system=None, legacy_windows=False)
         console.print(bindings_table(app.keymap))

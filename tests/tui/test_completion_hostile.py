@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from mcp_inspector.core.traffic.entry import Direction
-from mcp_inspector.tui.widgets.completion_input import shown_value
+from mcp_inspector.tui.widgets.form.completion_input import shown_value
 
 from app_helpers import wait_for
 from test_completion_input import SERVER, FormApp, cancels, options_text, requests, settled

@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Input
 
 from mcp_inspector.core.traffic.entry import Direction
-from mcp_inspector.tui.widgets.completion_input import CompletionInput, count_text
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput, count_text
 
 from app_helpers import wait_for
 

@@ -14,7 +14,7 @@ from mcp_inspector.core.config.drafts import DraftStore
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
-from mcp_inspector.tui.widgets.schema_form import ListEditor, SchemaForm
+from mcp_inspector.tui.widgets.form.schema_form import ListEditor, SchemaForm
 
 pytestmark = pytest.mark.anyio
 

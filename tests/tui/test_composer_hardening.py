@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 from composer_apps import ComposerApp, settle
 from mcp_inspector.tui.widgets.composer import ComposerPanel
-from mcp_inspector.tui.widgets.schema_form import SchemaForm
+from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
 

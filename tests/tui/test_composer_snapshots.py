@@ -6,7 +6,7 @@ from __future__ import annotations
 from composer_apps import ComposerApp, settle
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
-from mcp_inspector.tui.widgets.schema_form import SchemaForm
+from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 # The demo's create_ticket input schema, frozen here so demo edits do not churn the
 # snapshots, plus a $ref property to show a JSON fallback subtree.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_inspector.tui.config import load_config
-from mcp_inspector.tui.themes import ThemeFileError, load_theme_file, user_themes
+from mcp_inspector.tui.look.themes import ThemeFileError, load_theme_file, user_themes
 
 DEEP_TOML = "a = " + "[" * 5000 + "]" * 5000 + "\n"
 DEEP_INLINE_TOML = "a = " + "{b = " * 5000 + "1" + "}" * 5000 + "\n"

@@ -10,7 +10,7 @@ import pytest
 from app_helpers import SIZE, wait_for
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-from mcp_inspector.tui.widgets.views.traffic_log import cli_command_for
+from mcp_inspector.tui.widgets.views.traffic.log import cli_command_for
 
 pytestmark = pytest.mark.anyio
 

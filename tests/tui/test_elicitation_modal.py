@@ -21,8 +21,8 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
-from mcp_inspector.tui.widgets.elicitation_form import ElicitationForm
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+from mcp_inspector.tui.widgets.form.elicitation_form import ElicitationForm
 
 from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 from traffic_apps import ThemedApp

@@ -9,8 +9,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Input, SelectionList
 
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.widgets.elicitation_form import ElicitationForm
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.form.elicitation_form import ElicitationForm
 
 pytestmark = pytest.mark.anyio
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "schemas" / "hand_written_hard.json"

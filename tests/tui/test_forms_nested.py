@@ -14,9 +14,9 @@ from textual.widgets import Checkbox, Input, Select
 from composer_apps import ComposerApp, settle, type_into
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
-from mcp_inspector.tui.widgets.form_fields import EntriesField, FormBody, ListField, NestedField, VariantField
-from mcp_inspector.tui.widgets.form_fields.composites import ItemRow
-from mcp_inspector.tui.widgets.schema_form import SchemaForm
+from mcp_inspector.tui.widgets.form.fields import EntriesField, FormBody, ListField, NestedField, VariantField
+from mcp_inspector.tui.widgets.form.fields.composites import ItemRow
+from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
 

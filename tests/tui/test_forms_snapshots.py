@@ -8,7 +8,7 @@ from __future__ import annotations
 from composer_apps import ComposerApp, settle
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
-from mcp_inspector.tui.widgets.schema_form import SchemaForm
+from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 TOOL = {
     "name": "plan_trip",

@@ -15,11 +15,11 @@ import pytest
 from textual.app import App
 
 from mcp_inspector.core.schema.form import arguments_to_values, build_form
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.widgets.form_fields import ListField
-from mcp_inspector.tui.widgets.form_fields.body import LazySection
-from mcp_inspector.tui.widgets.form_fields.composites import PAGE, ItemRow
-from mcp_inspector.tui.widgets.schema_form import SchemaForm
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.form.fields import ListField
+from mcp_inspector.tui.widgets.form.fields.body import LazySection
+from mcp_inspector.tui.widgets.form.fields.composites import PAGE, ItemRow
+from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
 KINDS = [{"type": "string", "description": "free text"}, {"type": "integer", "minimum": 0}, {"type": "boolean"}, {"type": "string", "enum": ["a", "b", "c"]}]

@@ -7,12 +7,12 @@ import pytest
 from rich.console import Console
 from textual.binding import Binding
 
-from mcp_inspector.tui.screens.help import HelpScreen, bindings_table
+from mcp_inspector.tui.screens.dialogs.help import HelpScreen, bindings_table
 from mcp_inspector.tui.widgets.views.prompts.messages import PromptMessages
-from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 from mcp_inspector.tui.widgets.views.resources.contents import ContentsPanel
 from mcp_inspector.tui.widgets.views.resources.template_form import TemplateForm
-from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
+from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 from mcp_inspector.tui.widgets.views.tasks_view import TasksView
 
 from app_helpers import SIZE, live_app, wait_for

@@ -19,8 +19,8 @@ from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
-from mcp_inspector.tui.widgets.views.notifications_view import NotificationLines, NotificationsView
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
+from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 from traffic_apps import ThemedApp, frame, wait_until

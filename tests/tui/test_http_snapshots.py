@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_inspector.core.traffic.http_log import HttpLog
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
 from app_helpers import SIZE, wait_for
 from http_apps import Clock, modern_session

@@ -7,7 +7,7 @@ import pytest
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.http_text import explain_error, header_line, status_meaning
+from mcp_inspector.tui.text.http_text import explain_error, header_line, status_meaning
 
 from http_apps import URL, Clock, HttpViewApp, modern_session, request_headers
 from traffic_apps import screen_text, wait_until
@@ -153,7 +153,7 @@ async def test_the_http_view_and_its_actions_are_in_the_keymap_and_the_palette(t
     from mcp_inspector.tui.commands import InspectorCommands
     from mcp_inspector.tui.config import TuiConfig
     from mcp_inspector.tui.keymap import APP_KEYS
-    from mcp_inspector.tui.screens.http_detail import HttpExchangeScreen
+    from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
 
     from app_helpers import DEMO_SESSION, wait_for
 

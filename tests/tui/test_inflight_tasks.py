@@ -14,7 +14,7 @@ from textual.widgets import Static
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.inflight import InFlightRow
 
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools

@@ -15,7 +15,7 @@ from textual.command import CommandPalette
 from textual.widgets import Markdown
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 
 from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 

@@ -10,12 +10,12 @@ from textual.widgets import OptionList, TextArea
 from app_helpers import SIZE, collect_calls, live_app, wait_for, wait_for_tools
 from mcp_inspector.core.protocol.errors import RequestCancelled
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
-from mcp_inspector.tui.screens.save_as import SaveAsScreen
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
-from mcp_inspector.tui.screens.tool_detail import ToolDetailScreen
-from mcp_inspector.tui.widgets.result_history import ResultHistoryScreen
-from mcp_inspector.tui.widgets.result_view import ResultPanel
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.dialogs.tool_detail import ToolDetailScreen
+from mcp_inspector.tui.widgets.result.history import ResultHistoryScreen
+from mcp_inspector.tui.widgets.result.view import ResultPanel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
 

@@ -102,7 +102,7 @@ async def test_the_http_views_muted_columns_are_readable_on_a_light_theme(theme)
     from mcp_inspector.core.traffic.http_log import HttpLog
     from mcp_inspector.core.traffic.store import TrafficStore
     from mcp_inspector.tui.app import InspectorApp
-    from mcp_inspector.tui.themes import builtin_themes
+    from mcp_inspector.tui.look.themes import builtin_themes
 
     class LightHttpApp(HttpViewApp):
         get_theme_variable_defaults = InspectorApp.get_theme_variable_defaults

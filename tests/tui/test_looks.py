@@ -9,7 +9,7 @@ import re
 import pytest
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.views.notifications_filter import LOG_LEVELS
+from mcp_inspector.tui.widgets.views.notifications.filter import LOG_LEVELS
 
 from app_helpers import choose_tool, live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_inspector.tui.keymap import VIEW_KEYS
-from mcp_inspector.tui.screens.main_views import VIEWS, nav_text
+from mcp_inspector.tui.screens.main.views import VIEWS, nav_text
 
 from app_helpers import live_app, wait_for, wait_for_tools
 
@@ -38,7 +38,7 @@ async def test_the_bar_on_screen_at_80x24_follows_a_resize():
 
 
 async def test_the_completion_list_hint_fits_its_width_at_80x24():
-    from mcp_inspector.tui.widgets.completion_input import CompletionInput
+    from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 
     app = live_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -61,7 +61,7 @@ async def test_the_completion_list_hint_fits_its_width_at_80x24():
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_resources_hint_line_fits_and_follows_the_focus(size):
-    from mcp_inspector.tui.widgets.views.resources_view import CONTENTS_HINT, FIELD_HINT, hint_text
+    from mcp_inspector.tui.widgets.views.resources.view import CONTENTS_HINT, FIELD_HINT, hint_text
 
     app = live_app()
     async with app.run_test(size=size) as pilot:

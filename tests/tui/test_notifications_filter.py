@@ -17,9 +17,9 @@ from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.widgets.views.notifications_filter import MethodSuggester, NotificationFilter
-from mcp_inspector.tui.widgets.views.notifications_view import NotificationLines, NotificationsView
-from mcp_inspector.tui.widgets.views.traffic_filter import FilterToggle
+from mcp_inspector.tui.widgets.views.notifications.filter import MethodSuggester, NotificationFilter
+from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
+from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
 
 from traffic_apps import ThemedApp, frame, wait_until
 
@@ -183,7 +183,7 @@ async def test_the_suggester_completes_the_last_term_from_the_methods_seen():
 
 
 def test_the_level_of_a_log_message_even_when_its_data_has_a_level_too():
-    from mcp_inspector.tui.widgets.views.notifications_filter import message_level
+    from mcp_inspector.tui.widgets.views.notifications.filter import message_level
 
     def log(params: dict) -> bytes:
         return frame(jsonrpc.notification("notifications/message", params))

@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.views.prompts.messages import OpenableBlock
-from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
-from mcp_inspector.tui.widgets.result_view import MediaBlock
+from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
+from mcp_inspector.tui.widgets.result.view import MediaBlock
 
 from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for, wait_for_tools
 
@@ -282,7 +282,7 @@ async def test_prompt_keys_remapped_by_binding_id():
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_hint_line_follows_the_focus(size):
     from mcp_inspector.tui.widgets.views.hints import hint_text
-    from mcp_inspector.tui.widgets.views.prompts_view import FIELD_HINT, HINT, MESSAGES_HINT
+    from mcp_inspector.tui.widgets.views.prompts.view import FIELD_HINT, HINT, MESSAGES_HINT
 
     app = live_app(spec())
     async with app.run_test(size=size) as pilot:
@@ -306,7 +306,7 @@ async def test_the_hint_line_follows_the_focus(size):
         assert shown() == hint_text({}, HINT, width)
         assert hint.region.right <= size[0] and len(shown()) <= width
 
-        from mcp_inspector.tui.widgets.views.prompts_view import NO_COMPLETIONS_HINT
+        from mcp_inspector.tui.widgets.views.prompts.view import NO_COMPLETIONS_HINT
 
         at_80 = hint_text({}, NO_COMPLETIONS_HINT, 78)  # what fits 80 columns keeps the get key
         assert len(at_80) <= 78 and at_80.endswith("ctrl+s: get")
@@ -314,7 +314,7 @@ async def test_the_hint_line_follows_the_focus(size):
 
 @pytest.mark.anyio
 async def test_a_prompt_with_two_thousand_arguments_gets_a_capped_form():
-    from mcp_inspector.tui.widgets.views.prompts_view import MAX_FIELDS
+    from mcp_inspector.tui.widgets.views.prompts.view import MAX_FIELDS
 
     app = live_app(spec("--wide", "2000"))
     async with app.run_test(size=SIZE) as pilot:

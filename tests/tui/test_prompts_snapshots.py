@@ -14,7 +14,7 @@ import pytest
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 
 from app_helpers import settle, wait_for
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.completion_input import CompletionInput
-from mcp_inspector.tui.widgets.views.prompts_view import PromptsView
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 
 from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 

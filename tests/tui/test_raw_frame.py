@@ -13,9 +13,9 @@ import pytest
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.pick_list import PickList
-from mcp_inspector.tui.screens.raw_frame import RawFrameScreen
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.traffic.pick_list import PickList
+from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
@@ -249,7 +249,7 @@ async def test_a_corrupt_history_file_is_set_aside_with_a_note(tmp_path):
 
 async def test_the_key_is_in_the_help_and_the_palette():
     from mcp_inspector.tui.commands import InspectorCommands
-    from mcp_inspector.tui.screens.help import view_bindings
+    from mcp_inspector.tui.screens.dialogs.help import view_bindings
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -13,7 +13,7 @@ from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.protocol.raw import RawSent
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.screens.raw_frame import RawFrameScreen
+from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
 
 from app_helpers import SIZE, wait_for
 from traffic_apps import ThemedApp

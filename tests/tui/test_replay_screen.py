@@ -16,9 +16,9 @@ from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wa
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
-from mcp_inspector.tui.screens.replay_run import OpenRecordingScreen, ReplayScreen
-from mcp_inspector.tui.screens.side_diff import SideDiffScreen
-from mcp_inspector.tui.widgets.result_history import ResultHistoryScreen
+from mcp_inspector.tui.screens.traffic.replay_run import OpenRecordingScreen, ReplayScreen
+from mcp_inspector.tui.screens.traffic.side_diff import SideDiffScreen
+from mcp_inspector.tui.widgets.result.history import ResultHistoryScreen
 from mcp_inspector.tui.widgets.side_diff import SideBySideDiff, diff_rows
 from traffic_apps import ThemedApp
 
@@ -185,7 +185,7 @@ async def test_m_and_equals_diff_two_results_of_the_history():
 
 def test_the_keys_are_in_the_keymap_the_palette_and_help():
     from mcp_inspector.tui.keymap import APP_KEYS
-    from mcp_inspector.tui.screens.help import view_bindings
+    from mcp_inspector.tui.screens.dialogs.help import view_bindings
 
     spec = next(s for s in APP_KEYS if s.id == "replay")
     assert (spec.key, spec.action) == ("ctrl+n", "replay")

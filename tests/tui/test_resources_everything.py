@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Markdown
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for
 from test_resources_view import body_text, highlight, open_view, read_by_key, sent
@@ -103,7 +103,7 @@ async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_vi
     """get-resource-links (links), get-resource-reference (an embedded text resource) and
     gzip-file-as-resource (a link to a session resource, then an embedded blob) open in the
     Resources view: a link is read there, embedded contents are shown as they came."""
-    from mcp_inspector.tui.widgets.result_view import MediaBlock
+    from mcp_inspector.tui.widgets.result.view import MediaBlock
     from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
 
     app = everything_app(server_everything)

@@ -14,8 +14,8 @@ import pytest
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
-from mcp_inspector.tui.widgets.result_view import MediaBlock
+from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.widgets.result.view import MediaBlock
 
 from app_helpers import SIZE, choose_tool, live_app, wait_for
 from test_resources_view import body_text, highlight, open_view, read_by_key, row, sent
@@ -199,7 +199,7 @@ async def test_a_recording_says_it_is_read_only():
 
 @pytest.mark.anyio
 async def test_modern_read_that_asks_for_input_first_mrtr():
-    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+    from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
     app = live_app(ServerSpec("modern", MODERN, source="test"))
     async with app.run_test(size=SIZE) as pilot:

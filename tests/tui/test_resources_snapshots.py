@@ -9,7 +9,7 @@ import pytest
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
+from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 
 from app_helpers import SIZE, demo_spec, settle, wait_for
 

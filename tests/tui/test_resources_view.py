@@ -10,10 +10,10 @@ import re
 import pytest
 from textual.widgets import Markdown
 
-from mcp_inspector.tui.widgets.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
-from mcp_inspector.tui.widgets.result_view import MediaBlock
-from mcp_inspector.tui.widgets.views.resources_view import ResourcesView
+from mcp_inspector.tui.widgets.result.view import MediaBlock
+from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 

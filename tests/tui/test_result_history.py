@@ -6,13 +6,13 @@ import pytest
 from textual.widgets import OptionList
 
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
-from mcp_inspector.tui.widgets.result_history import HISTORY_LIMIT, ResultHistory, ResultHistoryScreen, history_of, server_key
+from mcp_inspector.tui.widgets.result.history import HISTORY_LIMIT, ResultHistory, ResultHistoryScreen, history_of, server_key
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 def test_history_keeps_the_last_n_per_server_and_tool():
-    from mcp_inspector.tui.widgets.result_history import HistoryEntry
+    from mcp_inspector.tui.widgets.result.history import HistoryEntry
 
     history = ResultHistory(limit=3)
     for n in range(5):

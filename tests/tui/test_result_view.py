@@ -21,9 +21,9 @@ from mcp_inspector.core.session.legacy import McpSession, ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.inflight import InFlightPanel
-from mcp_inspector.tui.widgets.result_view import TRUNCATE_AT, MediaBlock, ResultPanel
+from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, MediaBlock, ResultPanel
 
 pytestmark = pytest.mark.anyio
 

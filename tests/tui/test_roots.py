@@ -18,8 +18,8 @@ from textual.widgets import Input, OptionList
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.roots import RootsBook
-from mcp_inspector.tui.screens.roots_editor import RootsEditor
+from mcp_inspector.tui.server.roots import RootsBook
+from mcp_inspector.tui.screens.dialogs.roots_editor import RootsEditor
 
 from app_helpers import SIZE, choose_tool, demo_spec, live_app, outgoing, settle, wait_for, wait_for_tools
 from traffic_apps import screen_text
@@ -220,7 +220,7 @@ class EditorOnly(App):
     with the main screen's layout behind it."""
 
     def on_load(self) -> None:
-        from mcp_inspector.tui.themes import builtin_themes
+        from mcp_inspector.tui.look.themes import builtin_themes
 
         for theme in builtin_themes():
             self.register_theme(theme)

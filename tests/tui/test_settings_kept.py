@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from mcp_inspector.cli.dispatch import timeout_given
 from mcp_inspector.tui.config import config_path, load_config
-from mcp_inspector.tui.screens.timeout_setting import TimeoutScreen
+from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen
 
 from app_helpers import live_app, wait_for, wait_for_tools
 

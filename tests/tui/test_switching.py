@@ -11,7 +11,7 @@ import pytest
 
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.screens.connect import ConnectScreen
+from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 from conftest import raw_server_command, sdk_server_command
@@ -161,7 +161,7 @@ async def test_status_bar_names_a_command_line_server_by_its_server_info():
 async def test_a_request_from_the_server_switched_to_names_it_over_the_old_servers_screen():
     """The new server asks during its start (the switch still waits): the modal says who asks."""
     from mcp_inspector.core.protocol.jsonrpc import Kind
-    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+    from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
     app = live_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -184,7 +184,7 @@ async def test_a_request_from_the_server_switched_to_names_it_over_the_old_serve
 
 @pytest.mark.anyio
 async def test_the_server_on_screen_is_named_too():
-    from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+    from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

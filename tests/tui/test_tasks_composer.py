@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Static
 
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.widgets.views.traffic_filter import FilterToggle
+from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
 
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools
 

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 

@@ -9,7 +9,7 @@ from textual.widgets import Input, Static
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
 from mcp_inspector.core.protocol.errors import RequestTimeout
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.timeout_setting import TimeoutScreen, parse_timeout
+from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen, parse_timeout
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 

@@ -7,7 +7,7 @@ import pytest
 from textual.widgets import Static
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
-from mcp_inspector.tui.screens.tool_detail import ConfirmDestructiveScreen, ToolDetailScreen, is_destructive
+from mcp_inspector.tui.screens.dialogs.tool_detail import ConfirmDestructiveScreen, ToolDetailScreen, is_destructive
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 

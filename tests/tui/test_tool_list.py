@@ -7,7 +7,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from mcp_inspector.core.session.tooldiff import diff_items
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.tool_list import MAX_SHOWN, ToolList, badges, tool_title
 
 from app_helpers import wait_for

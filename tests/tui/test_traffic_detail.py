@@ -11,7 +11,7 @@ from textual.widgets import Static
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.screens.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
+from mcp_inspector.tui.screens.traffic.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
 
 from traffic_apps import ThemedApp, fixed_time, sample_store
 

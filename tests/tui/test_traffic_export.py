@@ -80,7 +80,7 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("e")
         await pilot.pause()
-        assert not app.exports  # a single key asks where first (screens/save_as.py)
+        assert not app.exports  # a single key asks where first (screens/dialogs/save_as.py)
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(app.exports) == 1)
         await pilot.press("E", "enter")

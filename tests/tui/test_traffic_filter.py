@@ -7,7 +7,7 @@ import pytest
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.widgets.views.traffic_filter import TEXT_SEARCH_LIMIT, TrafficFilter, TrafficFilterBar
+from mcp_inspector.tui.widgets.views.traffic.filter import TEXT_SEARCH_LIMIT, TrafficFilter, TrafficFilterBar
 
 from traffic_apps import ThemedApp, sample_store
 

@@ -16,10 +16,10 @@ from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.screens.frame_detail import FrameDetailScreen
-from mcp_inspector.tui.traffic_text import PREVIEW_BYTES
-from mcp_inspector.tui.widgets.views.traffic_filter import TrafficFilter
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
+from mcp_inspector.tui.text.traffic_text import PREVIEW_BYTES
+from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key, wait_until
 

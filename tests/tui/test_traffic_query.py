@@ -13,13 +13,13 @@ from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.widgets import result_query
+from mcp_inspector.tui.widgets.result import query as result_query
 from mcp_inspector.tui.widgets.query_bar import QueryBar
-from mcp_inspector.tui.widgets.result_view import ResultPanel
-from mcp_inspector.tui.widgets.views import traffic_query
-from mcp_inspector.tui.widgets.views.traffic_filter import TrafficFilter
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
-from mcp_inspector.tui.widgets.views.traffic_query import QueryProgress
+from mcp_inspector.tui.widgets.result.view import ResultPanel
+from mcp_inspector.tui.widgets.views.traffic import query as traffic_query
+from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
+from mcp_inspector.tui.widgets.views.traffic.query import QueryProgress
 
 from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
 from traffic_apps import wait_until as _wait_until
@@ -248,7 +248,7 @@ async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
     from mcp_inspector.tui.app import make_app
     from mcp_inspector.tui.commands import InspectorCommands
     from mcp_inspector.tui.config import TuiConfig
-    from mcp_inspector.tui.screens.help import bindings_table
+    from mcp_inspector.tui.screens.dialogs.help import bindings_table
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

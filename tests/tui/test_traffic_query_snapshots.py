@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 from traffic_apps import LogApp, fixed_time, sample_store, wait_until
 

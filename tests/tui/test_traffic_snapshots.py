@@ -8,7 +8,7 @@ look at the SVGs before committing.
 from __future__ import annotations
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 from traffic_apps import LogApp, fixed_time, sample_store
 

@@ -14,7 +14,7 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
-from mcp_inspector.tui.widgets.views.notifications_view import NotificationLines, NotificationsView
+from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 
 from traffic_apps import ThemedApp, frame, screen_text, wait_until
 

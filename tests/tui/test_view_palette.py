@@ -10,7 +10,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input, Select
 
 from mcp_inspector.tui.view_commands import view_bindings_of, view_commands, view_key_classes
-from mcp_inspector.tui.widgets.views.traffic_filter import FilterToggle
+from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
 
 from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 

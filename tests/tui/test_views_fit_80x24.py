@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from mcp_inspector.tui.widgets.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 from mcp_inspector.tui.widgets.views.resources.listing import update_line
 
 from app_helpers import live_app, wait_for, wait_for_tools
@@ -62,7 +62,7 @@ async def test_prompts_tab_goes_from_the_list_to_the_first_field_and_tasks_note_
 
 
 async def test_the_template_field_hint_says_what_enter_and_tab_do():
-    from mcp_inspector.tui.widgets.views.resources_view import FIELD_HINT, hint_text
+    from mcp_inspector.tui.widgets.views.resources.view import FIELD_HINT, hint_text
 
     from app_helpers import outgoing
 

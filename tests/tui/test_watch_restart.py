@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.screens.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy

@@ -11,8 +11,8 @@ from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.widgets.views.traffic_log import TrafficLog, TrafficPanel
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog, TrafficPanel
 
 BASE_TS = 1_700_000_000.0
 

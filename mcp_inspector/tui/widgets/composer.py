@@ -29,9 +29,9 @@ from ...core.config.drafts import DraftStore
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
 from ...core.schema.validation import Issue, validate
-from .json_text import json_code_editor
-from .schema_form import SchemaForm
-from .views.traffic_filter import FilterToggle
+from .result.json_text import json_code_editor
+from .form.schema_form import SchemaForm
+from .views.traffic.filter import FilterToggle
 
 FORM_TAB = "composer-form"
 JSON_TAB = "composer-json"
@@ -359,7 +359,7 @@ class ComposerPanel(Widget):
         if self.tool is None:
             self.notify("Pick a tool first.", severity="warning")
             return
-        from ..screens.tool_detail import confirm_destructive_then  # the optional "destructive" question
+        from ..screens.dialogs.tool_detail import confirm_destructive_then  # the optional "destructive" question
 
         confirm_destructive_then(self, self.tool, self._send_now)
 

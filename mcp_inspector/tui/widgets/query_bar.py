@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from ...core.query import FrameOutputs, QueryError, check_expression
-from ..traffic_text import clean
+from ..text.traffic_text import clean
 
 SHOWN_OUTPUTS = 200  # outputs kept for display
 SHOWN_BYTES = 100_000

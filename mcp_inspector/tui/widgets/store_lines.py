@@ -25,7 +25,7 @@ from textual.widget import Widget
 
 from ...core.traffic.entry import TrafficEntry
 from ...core.traffic.store import TrafficStore
-from ..traffic_text import clock_time, preview_text
+from ..text.traffic_text import clock_time, preview_text
 from .row_cursor import RowCursor, row_cursor_bindings
 from .shown_timer import ShownTimer
 

@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.session.tooldiff import ItemChange, ListDiff
-from ..traffic_text import clean
+from ..text.traffic_text import clean
 from .filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
 # annotation hint -> (full label, short chip shown in the list, colour variable)

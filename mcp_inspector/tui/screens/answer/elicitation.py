@@ -13,8 +13,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Static
 
 from ....core.schema.elicitation_form import ElicitationSchemaError
-from ...traffic_text import clean
-from ...widgets.elicitation_form import ElicitationForm
+from ...text.traffic_text import clean
+from ...widgets.form.elicitation_form import ElicitationForm
 from .base import Answer, ServerRequestScreen
 
 

@@ -15,7 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ....core.config.sampling_rules import SamplingRule, SamplingRuleError, SamplingRules
-from ...traffic_text import clean
+from ...text.traffic_text import clean
 
 
 class SamplingRulesScreen(ModalScreen[None]):

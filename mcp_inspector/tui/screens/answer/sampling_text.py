@@ -10,7 +10,7 @@ import binascii
 import json
 from typing import Any
 
-from ...traffic_text import clean, human_size
+from ...text.traffic_text import clean, human_size
 
 TEXT_LIMIT = 4000  # characters of one text block shown (the rest is in the traffic log)
 JSON_LIMIT = 600

@@ -16,7 +16,7 @@ from textual.widgets import Button, Static
 
 from ....core.schema.elicitation_form import elicit_result
 from ....core.session.url_elicitation import UrlFacts, url_facts
-from ...traffic_text import clean
+from ...text.traffic_text import clean
 from .base import Answer, ServerRequestScreen, keymap_key
 
 

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ....core.session.url_elicitation import RequiredUrl, UrlElicitationRequired
-from ...traffic_text import clean
+from ...text.traffic_text import clean
 from .base import Answer, ServerRequestScreen, keymap_key
 from .url_elicitation import URL_CSS, compose_url
 

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ....core.protocol.jsonrpc import Kind
 from ....core.traffic.entry import TrafficEntry
-from ...traffic_text import preview_text
+from ...text.traffic_text import preview_text
 from ..store_lines import StoreLinesView
 
 CONSOLE_KINDS = (Kind.STDERR, Kind.EVENT)

@@ -7,7 +7,7 @@ rows are rendered (through an LRU cache of ``Strip``s), and a 15 Hz timer polls
 exchanges' ids are consecutive in the log (the oldest are dropped first), so a
 row is ``id - first id``: the cursor is kept by id and survives eviction.
 
-Enter opens the exchange's detail (``screens/http_detail.py``). For a stdio
+Enter opens the exchange's detail (``screens/traffic/http_detail.py``). For a stdio
 server the view says there is no HTTP level.
 """
 
@@ -30,8 +30,8 @@ from textual.widgets import Static
 
 from ....core.traffic.http_log import HttpExchange, HttpLog
 from ....core.traffic.store import TrafficStore
-from ...http_text import exchange_line, header_line
-from ...traffic_text import clock_time
+from ...text.http_text import exchange_line, header_line
+from ...text.traffic_text import clock_time
 from ..row_cursor import RowCursor, row_cursor_bindings
 from ..shown_timer import ShownTimer
 from ..store_lines import component_style

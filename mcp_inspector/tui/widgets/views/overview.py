@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ...capabilities import explain_capabilities, render_value
+from ...server.capabilities import explain_capabilities, render_value
 from ...messages import ServerFacts, era_label
-from ...traffic_text import clean
+from ...text.traffic_text import clean
 
 
 def server_table(facts: ServerFacts) -> Table:
@@ -129,7 +129,7 @@ def capabilities_table(facts: ServerFacts) -> Table | Text:
 
 def client_table(capabilities: dict | None, roots: list[str], source: str, era: str | None) -> Table:
     """What the inspector declared to the server (its capabilities) and the roots roots/list answers."""
-    from ...roots import root_problem
+    from ...server.roots import root_problem
 
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
@@ -208,8 +208,8 @@ class ServerOverview(VerticalScroll):
         self.show_client()
 
     def show_client(self) -> None:
-        """The Client section: the capabilities declared to the live server and its roots (tui/roots.py)."""
-        from ...roots import declared_capabilities
+        """The Client section: the capabilities declared to the live server and its roots (tui/server/roots.py)."""
+        from ...server.roots import declared_capabilities
 
         app = self.app
         book = getattr(app, "roots", None)

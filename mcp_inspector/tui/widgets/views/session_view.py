@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 
 from ....core.traffic.store import TrafficStore
-from ...traffic_text import clock_time
+from ...text.traffic_text import clock_time
 
 
 class SessionView(Vertical):

@@ -27,7 +27,7 @@ from ....core.protocol.errors import InspectorError, ProtocolViolation, TaskCanc
 from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result
 from ..inflight import seconds_text, short_id
-from ..result_view import ResultPanel
+from ..result.view import ResultPanel
 from .session_view import SessionView
 from ..shown_timer import ShownTimer
 

@@ -1,1 +1,1 @@
-"""The Auth view's parts (the view itself is ``views/auth_view.py``)."""
+"""The Auth view (``view.py``) and its parts (``step_text.py``: how a step reads)."""

@@ -1,1 +1,1 @@
-"""The Prompts view's parts: the prompt list and the got prompt's messages (see prompts_view.py)."""
+"""The Prompts view (``view.py``) and its parts: the prompt list and the got prompt's messages."""

@@ -18,9 +18,9 @@ from textual.widgets import Static
 from .....core.session.results import describe_block
 from ....clipboard import copy_text
 from ....messages import OpenResource
-from ....traffic_text import clean
-from ...files import save_new_file
-from ...result_view import ICONS, MediaBlock, annotation_line, text_body
+from ....text.traffic_text import clean
+from ...result.files import save_new_file
+from ...result.view import ICONS, MediaBlock, annotation_line, text_body
 
 ROLES = ("user", "assistant")
 MAX_MESSAGES = 200  # messages rendered; the rest are counted (c and s still take them all)

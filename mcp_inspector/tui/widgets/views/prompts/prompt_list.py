@@ -15,7 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .....core.session.tooldiff import ListDiff
-from ....traffic_text import clean
+from ....text.traffic_text import clean
 from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
 ICON_MARK = "◆"  # the prompt declares icons

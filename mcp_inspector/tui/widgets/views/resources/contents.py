@@ -36,9 +36,9 @@ from textual.widgets import Static
 from .....core.protocol.json_text import JsonTextError, loads_strict
 from .....core.session.results import BlockInfo, content_problem
 from .... import images
-from ....traffic_text import clean
-from ...files import human_size
-from ...result_view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
+from ....text.traffic_text import clean
+from ...result.files import human_size
+from ...result.view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
 MARKDOWN_WIDGET_MAX = 2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)

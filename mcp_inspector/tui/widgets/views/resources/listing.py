@@ -21,8 +21,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .....core.session.tooldiff import ItemChange, ListDiff, item_key
-from ....traffic_text import clean
-from ...files import human_size
+from ....text.traffic_text import clean
+from ...result.files import human_size
 from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
 
 KINDS = ("resources", "resource_templates")

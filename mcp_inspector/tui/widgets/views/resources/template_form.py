@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from uritemplate import URITemplate
 
 from .....core.protocol.uri_template import expression_problem
-from ....traffic_text import clean
+from ....text.traffic_text import clean
 
 OPERATOR_WORDS = {
     "": "", "+": "reserved (/ ? # kept)", "#": "fragment", ".": "label (.x)", "/": "path segment",
@@ -71,7 +71,7 @@ def make_field(ref: dict, argument: str, context: Callable[[], dict[str, str]], 
                value: str, placeholder: str, id: str) -> Input:
     """A CompletionInput when that widget is there, else a plain Input."""
     try:
-        from ...completion_input import CompletionInput
+        from ...form.completion_input import CompletionInput
     except ImportError:  # pragma: no cover - the widget ships with the app
         return Input(value=value, placeholder=placeholder, id=id)
     return CompletionInput(ref=ref, argument=argument, context=context, session=session, value=value,

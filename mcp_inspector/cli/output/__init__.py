@@ -1,0 +1,1 @@
+"""What the CLI prints: rendering results, warnings and the report, the line feed thread, the server's output."""

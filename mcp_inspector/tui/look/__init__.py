@@ -1,0 +1,1 @@
+"""Themes: the bundled theme files' loader and the theme variables the CSS uses."""

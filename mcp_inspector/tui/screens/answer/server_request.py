@@ -1,0 +1,228 @@
+"""Answering what a server asks the client (``sampling/createMessage``, ``elicitation/create``,
+``roots/list``), for a legacy server->client request and for an MRTR input round alike.
+
+The screens live in ``answer/``: ``pick_screen`` chooses one for a request (form-mode
+elicitation: the ``ElicitationForm``; URL mode: the URL and its host, opened only on request;
+sampling: the request by role and a reply editor; anything else: raw JSON), and
+``ServerRequestScreen(method, params, context)`` builds it. ``client_handlers`` are what the
+TUI registers on a session: sampling first looks for a saved rule of the server
+(core/config/sampling_rules.py) and answers by it without asking; each screen names the
+server that asks (``origin``), and says so when it is not the one on screen (during a switch).
+
+Keys (ids for ``[keymap]``): ctrl+s accept, ctrl+r decline, escape cancel, ctrl+o open the URL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from ....core.config.sampling_rules import SamplingRule, SamplingRuleError, SamplingRules
+from ....core.session.answers import live_roots_handler
+from ....core.protocol.errors import RpcError
+from ....core.protocol.json_text import JsonTextError, loads_strict, parse_frame
+from ....core.protocol.jsonrpc import Kind
+from ....core.traffic.entry import TrafficEntry
+from ....core.traffic.store import TrafficStore
+from ...text.traffic_text import clean, mrtr_round
+from .base import Answer, ServerRequestScreen
+from .elicitation import FormScreen, RawScreen, describe_elicitation, elicitation_template, make_form
+from .sampling import SamplingScreen
+from .sampling_text import describe_sampling
+from .url_elicitation import UrlFacts, UrlScreen, url_facts
+
+__all__ = ["Answer", "ServerRequestScreen", "UrlFacts", "url_facts", "build_reply", "client_handlers",
+           "describe_request", "elicitation_template", "pick_screen", "request_context"]
+
+PARAMS_PARSE_LIMIT = 64 * 1024
+
+
+def describe_request(method: str, params: dict | None) -> str:
+    if method == "sampling/createMessage":
+        return describe_sampling(params or {})
+    if method == "elicitation/create":
+        return describe_elicitation(params)
+    return json.dumps(params or {}, indent=2)
+
+
+def build_reply(method: str, answer: Answer) -> dict:
+    """The JSON-RPC result for an answer; raises RpcError for a refused sampling request."""
+    if method == "elicitation/create":
+        if answer.result is not None:
+            return answer.result
+        if answer.action != "accept":
+            return {"action": answer.action}
+        try:
+            content = loads_strict(answer.text or "{}")
+        except JsonTextError as exc:
+            raise RpcError(-32603, f"the user's answer was not valid JSON: {exc}") from None
+        return {"action": "accept", "content": content}
+    if answer.action != "accept":
+        raise RpcError(-1, f"the user {'declined' if answer.action == 'decline' else 'cancelled'} the {method} request")
+    if answer.result is not None:
+        return answer.result
+    return {"role": "assistant", "content": {"type": "text", "text": answer.text},
+            "model": "mcp-inspector (typed by a person)", "stopReason": "endTurn"}
+
+
+def elicitation_mode(params: dict | None) -> str:
+    """``form`` (also when ``mode`` is absent, as before 2025-11-25), ``url``, or the unknown mode as sent."""
+    mode = (params or {}).get("mode", "form")
+    return mode if isinstance(mode, str) else repr(mode)
+
+
+def pick_screen(method: str, params: dict) -> type[ServerRequestScreen]:
+    """The screen class for a request (``ServerRequestScreen(...)`` calls it)."""
+    if method == "sampling/createMessage":
+        return SamplingScreen
+    if method == "elicitation/create":
+        mode = elicitation_mode(params)
+        if mode == "url":
+            return UrlScreen
+        if mode == "form" and make_form(params)[0] is not None:
+            return FormScreen
+    return _RawFor
+
+
+class _RawFor(RawScreen):
+    """RawScreen with the note saying why (an unknown mode, a schema the form cannot take)."""
+
+    def __init__(self, method: str, params: dict | None, context: str | None = None) -> None:
+        note = None
+        if method == "elicitation/create":
+            mode = elicitation_mode(params if isinstance(params, dict) else {})
+            note = (f"Unknown elicitation mode {clean(mode)[:40]!r}, answer as JSON." if mode != "form"
+                    else make_form(params if isinstance(params, dict) else {})[1])
+        super().__init__(method, params, context, note=note)
+
+
+ServerRequestScreen.picker = pick_screen  # ServerRequestScreen(method, params) builds the right screen
+
+
+def request_context(entry: TrafficEntry | None, store: TrafficStore) -> str | None:
+    """Which request of which call asks (MRTR: "round 2 of tools/call echo (#12)"), or None for a
+    legacy server->client request, which needs no more than its method."""
+    if entry is None or entry.kind is not Kind.RESPONSE or entry.reply_to is None:
+        return None
+    request = store.get(entry.reply_to)
+    if request is None:
+        return None
+    found = mrtr_round(request)
+    first_seq, number = (found[0], found[1] + 1) if found is not None else (request.seq, 1)
+    first = store.get(first_seq) or request
+    what = clean(first.method or "the request")
+    if len(first.raw) <= PARAMS_PARSE_LIMIT:
+        try:
+            message, _ = parse_frame(first.raw)
+        except JsonTextError:
+            message = None
+        params = message.get("params") if isinstance(message, dict) else None
+        name = params.get("name") or params.get("uri") if isinstance(params, dict) else None
+        if isinstance(name, str):
+            what += f" {clean(name[:80])}"
+    return f"Input round {number} of {what} (#{first_seq}): the server needs this answer before it can reply."
+
+
+
+
+#: names the server a request comes from: (name, whether it is not the server the screen shows)
+Origin = Callable[[Any], tuple[str, bool]]
+
+
+def _server_key(app: Any, spec: Any = None) -> str | None:
+    """The key sampling rules are saved under: the asking server's (else the one shown)."""
+    key = getattr(spec if spec is not None else getattr(getattr(app, "main", None), "spec", None), "key", None)
+    return key if isinstance(key, str) else None
+
+
+def client_handlers(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None = None, *,
+                    roots: Any = None, origin: Origin | None = None) -> dict[str, Any]:
+    """The handlers for what a server asks the client (legacy server->client requests, and MRTR
+    input requests, which the session answers through the same handlers): roots/list by ``roots``
+    (the roots the user gave; without it an empty list, never made up); sampling by a saved rule or
+    by hand; elicitation by hand. ``handler.for_spec(spec)`` is the handler of one server's session
+    (connection.bound_handlers): its screens name that server (``origin(spec)``), which matters
+    while a switch (F7) keeps the old server on screen and the new one already asks."""
+    elicit = _answering(app, store, rules_file, origin, None)["elicitation/create"]
+    sample = _answering(app, store, rules_file, origin, None)["sampling/createMessage"]
+    for method, handler in (("elicitation/create", elicit), ("sampling/createMessage", sample)):
+        handler.for_spec = lambda spec, method=method: _answering(app, store, rules_file, origin, spec)[method]
+    return {
+        "roots/list": roots if roots is not None else live_roots_handler(lambda: []),
+        "sampling/createMessage": sample,
+        "elicitation/create": elicit,
+    }
+
+
+def _answering(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None, origin: Origin | None,
+               spec: Any) -> dict[str, Any]:
+    """The sampling and elicitation handlers of the server ``spec`` (None: the one shown)."""
+
+    def named(screen: ServerRequestScreen) -> ServerRequestScreen:
+        if origin is not None:
+            screen.origin, screen.origin_hidden = origin(spec)
+        return screen
+
+    async def ask(screen: ServerRequestScreen) -> Answer:
+        the_app = app()
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        def answered(answer) -> None:
+            if not future.done():
+                future.set_result(answer)
+
+        the_app.push_screen(named(screen), callback=answered)
+        try:
+            return await future
+        except BaseException:
+            # the server cancelled, went away, or a response sent by hand answered: the question
+            # leaves the screen (at once, or when the screen over it closes)
+            screen.withdraw()
+            raise
+
+    async def elicit(params: dict | None, entry: TrafficEntry) -> dict:
+        answer = await ask(ServerRequestScreen("elicitation/create", params, context=request_context(entry, store)))
+        return build_reply("elicitation/create", answer)
+
+    async def sample(params: dict | None, entry: TrafficEntry) -> dict:
+        the_app = app()
+        server = _server_key(the_app, spec)
+        if server is not None:
+            rules = await asyncio.to_thread(SamplingRules.load, rules_file)
+            if rules.problem:
+                the_app.notify(rules.problem, title="Sampling rules", severity="warning", markup=False)
+            rule = rules.find(server, params)
+            if rule is not None:
+                try:
+                    result = await asyncio.to_thread(rule.result)
+                except SamplingRuleError as exc:
+                    the_app.notify(f"{exc}: answer by hand", title="Sampling rule", severity="error", markup=False)
+                else:
+                    store.note(f"sampling/createMessage answered by a saved rule: {rule.describe()}", sampling_rule=True)
+                    the_app.notify(f"Answered by a saved rule: {rule.describe()}", title="sampling/createMessage", markup=False)
+                    return result
+        screen = SamplingScreen("sampling/createMessage", params, context=request_context(entry, store), server=server)
+        answer = await ask(screen)
+        reply = build_reply("sampling/createMessage", answer)
+        if screen.remembered is not None and server is not None:
+            remembered = screen.remembered
+            rule = SamplingRule(server, reply=remembered["reply"], match=remembered["match"],
+                                model=remembered["model"], stop_reason=remembered["stopReason"])
+            try:
+                await asyncio.to_thread(_add_rule, rules_file, rule)
+            except (OSError, SamplingRuleError) as exc:
+                the_app.notify(f"The rule was not saved: {exc}", title="Sampling rules", severity="error", markup=False)
+            else:
+                the_app.notify(f"Saved: this server's sampling requests are answered {rule.describe()} "
+                               "(palette: sampling rules)", title="Sampling rule", markup=False)
+        return reply
+
+    sample.mcp_capability = {"tools": {}}  # the reply editor can answer with a tool_use block
+    elicit.mcp_capability = {"form": {}, "url": {}}  # the modal shows URL mode too: declare it (both eras)
+    return {"sampling/createMessage": sample, "elicitation/create": elicit}
+
+
+def _add_rule(path: Path | None, rule: SamplingRule) -> None:
+    rules = SamplingRules.load(path)
+    rules.add(rule)

@@ -1,0 +1,575 @@
+"""The main screen: the views, the status bar, and the wiring between the
+connection and the widgets.
+
+The connection worker and the call workers only post messages; the handlers
+here own the state (current tool, calls in flight, what the server declared)
+and update the widgets. The views themselves are made and
+fed in main_views.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Input, TextArea
+
+from ....core.config.servers import ServerSpec
+from ....core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
+from ....core.protocol.framing import MAX_LINE_BYTES
+from ....core.protocol.rpc import PendingRequest
+from ....core.session.tooldiff import diff_items
+from ....core.session.url_elicitation import UrlElicitationRequired
+from ....core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
+from ....core.traffic.store import TrafficStore
+from ...server.connection import session_facts
+from ...messages import (
+    CallFailed,
+    CallFinished,
+    CallStarted,
+    ConnectionChanged,
+    ConnectionProblem,
+    ConnectionStatus,
+    InputRequested,
+    ServerFacts,
+    ServerReady,
+)
+from ...text.http_text import reply_status
+from ...server.switching import SwitchingConnection
+from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
+from ...text.traffic_text import clock_time
+from ...widgets.composer import ComposerPanel
+from ...widgets.inflight import InFlightPanel
+from ...widgets.result.view import ResultPanel
+from ...widgets.status_bar import StatusBar
+from ...widgets.tool_list import EXCLUDED_KEY, ToolList
+from ...widgets.views.traffic.log import TrafficLog
+from ...widgets.view_footer import ViewFooter
+from .views import NavBar, ViewsMixin
+from .server_state import ServerStateMixin
+from .watch_state import WatchMixin
+
+
+class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
+    """Tools, composer + result, and live traffic together; other views one key away."""
+
+    # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
+    # of beside it; below 32 rows the live traffic strip gives its rows to them (5: the Traffic view).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+
+    # Same id as the composer's own binding, so one keymap entry remaps both;
+    # this one makes ctrl+s send from anywhere on the main view.
+    BINDINGS = [
+        Binding("ctrl+s", "send_request", "Send", id="send-request", show=False),
+        # Same id as the in-flight panel's "c": cancels the selected (or newest) request from anywhere,
+        # a text field included (priority) while a call is in flight; with none, ctrl+k is the field's.
+        Binding("ctrl+k", "cancel_request", "Cancel request", id="cancel-request", show=False, priority=True),
+        # a composer field keeps the digits (1-9 switch views elsewhere): escape leaves it for the tool list
+        Binding("escape", "leave_field", "Back to the tools", id="leave-field", show=False),
+    ]
+
+    def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
+                 timeout: float = 60.0, snapshot_mode: bool = False,
+                 time_format: Callable[[float], str] | None = None, cwd: str | None = None,
+                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
+                 rerun: bool = False) -> None:
+        """``watch``: the paths to watch for ``spec`` ("" infers them; screens/main/watch_state.py)."""
+        super().__init__()
+        self.store = store
+        self.spec = spec
+        self.open_file = open_file
+        self.read_only = open_file is not None
+        self.timeout = timeout
+        self.snapshot_mode = snapshot_mode
+        self.time_format = time_format or clock_time
+        self.cwd = cwd or os.getcwd()
+        # the current server's connection, and the one a switch waits for (tui/server/switching.py)
+        self.connection = SwitchingConnection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
+        self.facts: ServerFacts | None = None
+        self.replay: Replay | None = None
+        self.current_tool: dict[str, Any] | None = None
+        self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
+        self._init_watch(watch, rerun)  # watch and restart (watch_state.py)
+        self.in_flight: set[PendingRequest] = set()
+        self.shown_call: PendingRequest | None = None
+        self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
+        self.current_view = "main"
+        self._last_focus: dict[str, Widget] = {}
+        # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
+        self.recorded_arguments = RecordedArguments() if self.read_only else None
+
+    # -- layout --------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield NavBar(id="nav")
+        yield StatusBar(mask_volatile=self.snapshot_mode, id="status")
+        with ContentSwitcher(initial="view-main", id="views"):
+            with Horizontal(id="view-main"):
+                yield ToolList(id="tools")
+                with Vertical(id="centre"):
+                    with Horizontal(id="work"):
+                        yield ComposerPanel(drafts=self.recorded_arguments, id="composer")
+                        with Vertical(id="result-column"):
+                            yield ResultPanel(id="result")
+                            yield InFlightPanel(id="inflight")
+                    yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
+        yield ViewFooter()
+
+    @property
+    def tool_list(self) -> ToolList:
+        return self.query_one("#tools", ToolList)
+
+    @property
+    def composer(self) -> ComposerPanel:
+        return self.query_one("#composer", ComposerPanel)
+
+    @property
+    def result_panel(self) -> ResultPanel:
+        return self.query_one("#result", ResultPanel)
+
+    @property
+    def inflight(self) -> InFlightPanel:
+        return self.query_one("#inflight", InFlightPanel)
+
+    @property
+    def status_bar(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
+
+    def on_mount(self) -> None:
+        # what a live session learns later (the subscriptions/listen acknowledgement) shows on the overview
+        self.set_interval(1.0, self._refresh_overview_facts, name="overview-facts")
+        self._show_nav()
+        self.tool_list.option_list.focus()
+        if self.read_only:
+            self.composer.disabled = True
+            self.status_bar.status = ConnectionStatus("read-only", detail=f"loading {self._display_path(self.open_file)}…")
+            self._load_recording()
+        elif self.spec is not None:
+            self.composer.set_server(self.spec.key)
+            self.connect(self.spec)
+            if self.watch_given:
+                self.start_watching(announce=False)
+
+    def on_unmount(self) -> None:
+        self.stop_watching(quiet=True)
+
+    def _display_path(self, path: str | None) -> str:
+        if path is None:
+            return ""
+        return Path(path).name if self.snapshot_mode else path
+
+    # -- connection (connect, switch, reconnect: server_state.py) -------
+    def on_connection_changed(self, message: ConnectionChanged) -> None:
+        status = message.status
+        status.in_flight = len(self.in_flight)
+        self.status_bar.status = status
+        if self._has_view("view-http"):
+            self.query_one("#view-http").transport = status.transport
+        if status.state != "connected":
+            self._session_views_changed()
+        if status.state in ("exited", "failed"):
+            self.watch_start_failed()
+            tail = "\n".join(status.stderr_tail[-3:])
+            text = status.detail + (f"\n{tail}" if tail else "")
+            self.notify(text or status.state, title=f"{status.server}: {status.state}", severity="error", markup=False, timeout=8)
+
+    def on_server_ready(self, message: ServerReady) -> None:
+        self._apply_facts(message.facts)
+        self._session_views_changed()
+
+    def _refresh_overview_facts(self) -> None:
+        session = self.connection.live
+        if session is None or self.current_view != "overview" or self.facts is None:
+            return
+        facts = session_facts(session)
+        if facts != self.facts:
+            self._apply_facts(facts)
+
+    def _apply_facts(self, facts: ServerFacts) -> None:
+        self.facts = facts
+        self.tool_list.set_excluded(facts.excluded_tools)
+        if self._has_view("view-overview"):
+            self.query_one("#view-overview").show(facts)
+
+    def on_connection_problem(self, message: ConnectionProblem) -> None:
+        self.notify(message.text, severity=message.severity, markup=False)
+
+    # -- tools ---------------------------------------------------------
+    @on(ToolList.ToolSelected)
+    def _tool_selected(self, event: ToolList.ToolSelected) -> None:
+        tool = event.tool
+        changed = tool is not self.current_tool
+        self.current_tool = tool
+        if changed:
+            self.composer.set_tool(tool)
+        if EXCLUDED_KEY in tool:
+            self.result_panel.show_error(ToolExcluded(str(tool.get("name")), str(tool[EXCLUDED_KEY])))
+            return
+        if event.by_user and not self.read_only:
+            self._focus_composer(tool)
+        if self.read_only and self.replay is not None:
+            outcome = recorded_outcome(self.replay, self.store, str(tool.get("name")))
+            if outcome is None:
+                self.result_panel.clear()
+            elif isinstance(outcome, BaseException):
+                self.result_panel.show_error(outcome, None)
+            else:
+                self.result_panel.show_outcome(outcome)
+
+    @work(group="focus-composer", exclusive=True, exit_on_error=False)
+    async def _focus_composer(self, tool: dict[str, Any]) -> None:
+        """After enter on a tool: focus the first field once its form is built."""
+        from textual.worker import WorkerState
+
+        composer = self.composer
+        for _ in range(80):
+            loading = any(w.group == "composer-load" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                          for w in self.app.workers)
+            if composer.tool is tool and not loading and composer.schema_form is not None:
+                break
+            await asyncio.sleep(0.025)
+        # the form's first field (not the Form/JSON tabs above it); a tool without arguments: Send
+        form = composer.schema_form
+        fields = [w for w in form.query("*") if w.focusable] if form is not None else []
+        target = fields[0] if fields else composer.query_one_optional("#send-button")
+        if target is not None and target.focusable:
+            target.focus()
+
+    def action_leave_field(self) -> None:
+        """Escape in the composer (the other views have their own escape): back to the tool list."""
+        focused = self.focused
+        if self.current_view == "main" and focused is not None and self.composer in focused.ancestors_with_self:
+            self.tool_list.option_list.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_request":  # in a text field only while there is something to cancel (BINDINGS)
+            if self._view_cancels_its_own():
+                return False
+            return self.inflight.selected_row() is not None or not isinstance(self.focused, (Input, TextArea))
+        return True
+
+    def _view_cancels_its_own(self) -> bool:
+        """The focused view (Resources, Prompts) has its own request in flight for ctrl+k to cancel."""
+        node = self.focused
+        while node is not None and node is not self:
+            for action in ("cancel_read", "cancel_get"):
+                if hasattr(node, f"action_{action}") and node.check_action(action, ()):
+                    return True
+            node = node.parent
+        return False
+
+    async def action_cancel_request(self) -> None:
+        await self.inflight.action_cancel_request()
+
+    def action_send_request(self) -> None:
+        if self.current_view != "main":
+            return
+        if self.read_only:
+            self.notify("This is a read-only recording: requests cannot be sent.", severity="warning")
+            return
+        self.composer.action_send()
+
+    def refresh_tools(self) -> None:
+        session = self.connection.live
+        if session is None:
+            self.notify("Not connected." if not self.read_only else "A recording cannot be refreshed.", severity="warning")
+            return
+        self._refresh_tools(session)
+
+    @work(group="refresh-tools", exclusive=True, exit_on_error=False)
+    async def _refresh_tools(self, session) -> None:
+        try:
+            await session.list_all("tools", cause="refresh")
+        except InspectorError as exc:
+            self.post_message(ConnectionProblem(f"tools/list failed: {exc}", "error"))
+
+    def show_tool_diff(self) -> None:
+        from ..dialogs.tool_diff import ToolDiffScreen
+
+        tools = self.tool_list
+        highlighted = tools.highlighted_tool()
+        change = tools.change_for((highlighted or {}).get("name")) or tools.change_for((self.current_tool or {}).get("name"))
+        if change is None and tools.changes:
+            change = next(iter(tools.changes.values()))
+        if change is None:
+            self.notify("No modified tool to compare (the diff appears after notifications/tools/list_changed).", severity="information")
+            return
+        self.app.push_screen(ToolDiffScreen(change))
+
+    def dismiss_tool_changes(self) -> None:
+        self.tool_list.dismiss_changes()
+
+    # -- calling -------------------------------------------------------
+    @on(ComposerPanel.SendRequested)
+    def _send_requested(self, event: ComposerPanel.SendRequested) -> None:
+        event.stop()
+        excluded = self.tool_list.excluded.get(event.tool_name)
+        if excluded is not None:
+            self.notify(f"{event.tool_name} is excluded: {excluded}", title="Not sent", severity="error", markup=False)
+            self.result_panel.show_error(ToolExcluded(event.tool_name, excluded))
+            return
+        session = self.connection.live
+        if session is None:
+            reason = "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
+            self.notify(f"Cannot send: {reason}.", severity="error")
+            return
+        as_task = getattr(event, "as_task", None)
+        if as_task and session.era == "modern":
+            self.notify("2026-07-28: the server decides whether a call runs as a task (the client only declares the "
+                        "tasks extension)", severity="information", markup=False)
+        elif as_task and session.task_support(event.tool_name) == "forbidden":
+            self.notify(f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
+                        "without a task (a client MUST NOT ask for one)", severity="warning", markup=False)
+        self.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
+        self._call_tool(session, event.tool_name, event.arguments, as_task)
+
+    @work(group="calls", exit_on_error=False)
+    async def _call_tool(self, session, name: str, arguments: dict[str, Any], as_task: bool | None = None) -> None:
+        timeout = self.timeout
+        try:
+            # a task is followed until it ends, however long: only the ordinary call is bounded by timeout * 10
+            task = as_task or session.task_support(name) == "required"
+            pending = await session.begin_tool_call(name, arguments, as_task=as_task, timeout=timeout,
+                                                    reset_on_progress=True,
+                                                    max_total=None if timeout is None or task else timeout * 10)
+        except InspectorError as exc:
+            self.post_message(CallFailed(None, exc, None))
+            return
+        self.post_message(CallStarted(pending))
+        try:
+            outcome = await session.finish_tool_call(pending)
+        except InspectorError as exc:
+            # since the call began (a task's tools/call itself answered long before it ended)
+            self.post_message(CallFailed(pending, exc, (time.perf_counter() - pending.started) * 1000))
+            return
+        self.post_message(CallFinished(pending, outcome))
+
+    def on_call_started(self, message: CallStarted) -> None:
+        pending = message.pending
+        self.in_flight.add(pending)
+        self.shown_call = pending
+        self.inflight.track(pending)
+        self.result_panel.show_pending(pending)
+        self._update_in_flight()
+
+    def _finish(self, pending: PendingRequest | None) -> bool:
+        """Forget a finished call; True when the result panel shows it."""
+        if pending is not None:
+            self.in_flight.discard(pending)
+        self._update_in_flight()
+        return pending is None or pending is self.shown_call or self.shown_call is None
+
+    def session_notice(self, event: Any) -> None:
+        """A task's news goes to the in-flight row of the call that made it, and to the result
+        panel while it shows that call (main_views.py calls this)."""
+        from ....core.session.events import ElicitationCompleted, TaskUpdated
+        from ..answer.url_required import UrlRequiredScreen
+
+        if isinstance(event, ElicitationCompleted):  # the URL-required screen marks it done
+            for screen in self.app.screen_stack:
+                if isinstance(screen, UrlRequiredScreen):
+                    screen.mark_complete(event.elicitation_id)
+        if isinstance(event, TaskUpdated):
+            row = self.inflight.task_updated(event.task, event.first_seq, event.source)
+            # the result panel, while it waits for that call, says what its task is doing
+            if row is not None and not row.call_ended and row.pending is self.shown_call:
+                self.result_panel.show_task(row.pending, row.task_info or event.task, row.poll_count())
+
+    def on_input_requested(self, message: InputRequested) -> None:
+        row = self.inflight.row_for(message.first_seq)
+        if row is not None:
+            row.set_round(message.round)
+
+    def _end_row(self, pending: PendingRequest | None, error: BaseException | None) -> None:
+        row = self.inflight.row_for(pending.entry.seq) if pending is not None and pending.entry is not None else None
+        if row is not None:
+            row.end_call(error)
+
+    def on_call_finished(self, message: CallFinished) -> None:
+        self._end_row(message.pending, None)
+        self._note_delivery(None)
+        if self._finish(message.pending):
+            self.result_panel.show_outcome(message.outcome)
+        else:
+            outcome = message.outcome
+            self.notify(f"{outcome.name} finished{' with isError' if outcome.is_error else ''} in {outcome.elapsed_ms:.0f} ms "
+                        "(an earlier call; its response is in the traffic log)", markup=False, timeout=4)
+
+    def on_call_failed(self, message: CallFailed) -> None:
+        self._end_row(message.pending, message.error)
+        self._note_delivery(message.error)
+        if self._finish(message.pending):
+            self.result_panel.show_error(message.error, message.elapsed_ms, http_status=reply_status(message.pending))
+        else:
+            self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
+        if isinstance(message.error, UrlElicitationRequired):
+            self._ask_urls(message.error, message.pending)
+
+    def _ask_urls(self, error: UrlElicitationRequired, pending: PendingRequest | None) -> None:
+        """-32042: the URLs to complete (opened only on request); the call again once all are complete."""
+        from ..answer.url_required import UrlRequiredScreen
+
+        session = self.connection.live
+        after = pending.reply.seq if pending is not None and pending.reply is not None else self.store.last_seq
+        completed = dict(session.completed_elicitations) if session is not None else {}
+
+        def answered(answer) -> None:
+            if answer is None or answer.action != "accept":
+                return
+            if self.connection.live is not session or session is None:
+                self.notify("Not retried: the server that asked is no longer connected.", severity="warning")
+                return
+            self._call_tool(session, error.name, error.arguments)
+
+        self.app.push_screen(UrlRequiredScreen(error, after, completed), callback=answered)
+
+    def _note_delivery(self, error: BaseException | None) -> None:
+        """Over HTTP the connection is no process that dies: a request the transport could not deliver
+        (connection refused...) says so in the status bar until a call goes through again."""
+        status = self.connection.status
+        if status.state != "connected":
+            return
+        detail = f"last request not delivered: {error.reason}" if isinstance(error, TransportFailure) else ""
+        if detail != status.detail:
+            status.detail = detail
+            self._update_in_flight()
+
+    def _update_in_flight(self) -> None:
+        status = self.connection.status
+        status.in_flight = len(self.in_flight)
+        self.status_bar.status = status
+
+    # -- HTTP ------------------------------------------------------------
+    def on_http_exchange_list_opened(self, message) -> None:
+        self.open_exchange_detail(message.exchange_id)
+
+    def open_exchange_detail(self, exchange_id: int) -> None:
+        from ..traffic.http_detail import HttpExchangeScreen
+
+        def chosen(seq: int | None) -> None:
+            if seq is not None:
+                self.run_worker(self.show_frame(seq), exit_on_error=False)
+
+        self.app.push_screen(HttpExchangeScreen(self.store, exchange_id, time_format=self.time_format), callback=chosen)
+
+    async def show_frame(self, seq: int) -> None:
+        """The traffic view with its cursor on ``seq``."""
+        await self.show_view("traffic")
+        log = self.query_one("#view-traffic").log_view
+        log.sync(force=True)
+        if not log.move_cursor_to_seq(seq):
+            self.notify(f"#{seq} is hidden by the traffic filter.", severity="warning")
+
+    async def show_exchange(self, exchange_id: int, open_detail: bool = True) -> None:
+        """The HTTP view with its cursor on an exchange (and its detail open)."""
+        await self.show_view("http")
+        view = self.query_one("#view-http")
+        view.exchange_list.sync(force=True)
+        if not view.select(exchange_id):
+            self.notify(f"HTTP exchange #{exchange_id} is no longer in memory.", severity="warning")
+            return
+        if open_detail:
+            self.open_exchange_detail(exchange_id)
+
+    # -- server -> client requests ---------------------------------------
+    def _handlers(self) -> dict[str, Any]:
+        from ...server.roots import asking_spec, roots_answer
+        from ..answer.server_request import client_handlers
+
+        # roots/list (also an MRTR input request): the roots the user gave that server, never made up
+        roots = roots_answer(lambda: self.app.roots, lambda: asking_spec(self.connection))
+        return client_handlers(lambda: self.app, self.store, roots=roots, origin=self._server_asking)
+
+    def _server_asking(self, spec: ServerSpec | None) -> tuple[str, bool]:
+        """How to name the server a request comes from, and whether it is not the one on screen
+        (during a switch the new server may ask before its handshake is over)."""
+        from ..dialogs.connect import display_name
+
+        current = self.connection.current
+        if spec is None:
+            spec = current.spec
+        if spec is None:
+            return self.status_bar.server_name or "the server", False
+        info = None
+        for each in (current, self.connection.candidate):
+            if each is not None and each.spec is spec and each.session is not None:
+                info = each.session.server_info
+        return display_name(spec, info), current.spec is None or current.spec.key != spec.key
+
+    # -- notifications view --------------------------------------------
+    def on_notifications_view_set_level_requested(self, message) -> None:
+        session = self.connection.live
+        if session is None:
+            self.notify("Not connected.", severity="warning")
+            return
+        self._set_level(session, message.level)
+
+    @work(group="set-level", exclusive=True, exit_on_error=False)
+    async def _set_level(self, session, level: str) -> None:
+        from ...widgets.views.notifications.view import apply_log_level  # legacy logging/setLevel or modern _meta
+
+        severity, text = await apply_log_level(session, level)
+        self.post_message(ConnectionProblem(text, severity))
+
+    # -- recordings ----------------------------------------------------
+    @work(thread=True, group="load", exit_on_error=False)
+    def _load_recording(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        builder = ReplayBuilder()
+        try:
+            # at the app store's cap: what leaves memory is read back from the file, never copied
+            loaded = load_session(self.open_file, cap=self.store.cap, on_entry=builder.feed,
+                                  cancelled=lambda: worker.is_cancelled)
+            replay = builder.finish()
+        except LoadCancelled:
+            return
+        except SessionFileError as exc:
+            self.app.call_from_thread(self._recording_failed, str(exc))
+            return
+        except Exception as exc:  # never leave the screen on "loading…"
+            self.app.call_from_thread(self._recording_failed, f"cannot load {self.open_file}: {exc.__class__.__name__}: {exc}")
+            return
+        self.app.call_from_thread(self._recording_loaded, loaded, replay)
+
+    def _recording_failed(self, text: str) -> None:
+        self.status_bar.status = ConnectionStatus("failed", detail=text)
+        self.notify(text, title="Cannot open the recording", severity="error", markup=False)
+
+    def _recording_loaded(self, loaded: LoadedSession, replay: Replay) -> None:
+        # The views were built on the app's (empty) store; it takes over the loaded one.
+        self.store.adopt(loaded.store)
+        self.replay = replay
+        if self.recorded_arguments is not None:
+            self.recorded_arguments.replay = replay
+        header = loaded.header
+        server = str(header.get("server") or header.get("command") or "")
+        facts = replay.facts or ServerFacts()
+        name = str(facts.server_info.get("name") or server or "server")
+        detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
+        if loaded.skipped:
+            detail += f" · {loaded.skipped} unreadable line{'s' if loaded.skipped != 1 else ''} skipped"
+            self.notify(loaded.describe_skipped(), title="Parts of the recording were skipped", severity="warning",
+                        markup=False, timeout=10)
+        self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail,
+                                                  era=facts.era)
+        if server:
+            self.log_spec = recorded_spec(str(header.get("name") or name), server)
+            for log in self.query(TrafficLog):
+                log.server_spec = self.log_spec
+        self._apply_facts(facts)
+        lists = replay.tool_lists
+        diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
+        self._show_tools(replay.tools, diff, announce=False, cause="recording")
+        if diff is not None and not diff.empty:
+            self.notify(diff.summary(), title="The tool list changed during the recording", markup=False, timeout=6)

@@ -1,0 +1,153 @@
+"""Each server has its own state on the main screen; switching servers keeps the working one.
+
+Connecting goes through ``connect``: a reconnect or a restart replaces the connection of the
+same server; a switch to another server (F7) first connects the new one while the old one keeps
+serving (tui/server/switching.py), and only when it answered its handshake does the screen change
+server (``ServerSwitched``): the previous server's state (its last tool list, the tool in the
+composer, the tool filter) is put aside and the new one's taken out, so the composer never holds a tool of
+another server, and a tool list is only ever compared with the same server's. A switch that
+fails (``SwitchFailed``) says why and leaves everything as it was.
+
+The first tool list of a connection is the baseline: nothing is marked, unless this server was
+connected before, when it is compared with what that connection listed ("since the last
+connection").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ....core.config.servers import ServerSpec
+from ....core.session.tooldiff import ListDiff, diff_items
+from ...messages import ServerReady, ToolsFetched
+from ...server.switching import ServerSwitched, SwitchFailed, switching_note
+from ...widgets.views.traffic.log import TrafficLog
+from ..dialogs.connect import display_name
+
+
+@dataclass(slots=True)
+class ServerState:
+    """What the main screen keeps of a server while another one is connected."""
+
+    tools: list[dict[str, Any]] | None = None  # its last tool list: a reconnect is compared with it
+    tool_name: str | None = None  # the tool in the composer (its arguments are in the drafts)
+    tool_filter: str = ""  # the tool list's filter text
+
+
+class ServerStateMixin:
+    """Connect, switch and reconnect, and the tool list's baseline (mixed into MainScreen)."""
+
+    def _init_server_state(self) -> None:
+        self.servers: dict[str, ServerState] = {}
+        self.previous_tools: list[dict[str, Any]] | None = None
+        self._restore_tool: str | None = None
+        self._first_tools = True
+
+    # -- connecting --------------------------------------------------------
+    def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
+        if self.read_only:
+            self.notify("This is a read-only recording; start mcp-inspector with a server to connect.", severity="warning")
+            return
+        connection = self.connection
+        if connection.can_switch(spec):
+            # another server while this one works: it keeps working until the new one answers
+            self.notify(switching_note(spec, self.spec), title="Switching server", markup=False, timeout=4)
+            self.status_bar.switching = display_name(spec)
+        else:
+            self.status_bar.switching = ""  # a reconnect or restart replaces a switch still waiting
+            if self.spec is None or spec.key != self.spec.key:
+                self._enter_server(spec)
+                self.status_bar.server_name = display_name(spec)
+            else:  # a reconnect or restart of the same server keeps the name it gave itself
+                self.spec = self.log_spec = spec
+                self.status_bar.server_name = self.status_bar.server_name or display_name(spec)
+            if force and connection.session is not None:
+                transport = connection.session.transport
+                for name, value in (("close_grace", 0.2), ("term_grace", 1.0)):
+                    if hasattr(transport, name):
+                        setattr(transport, name, value)
+        self.run_worker(connection.run(spec, reason), group="connection", exit_on_error=False)
+
+    def _enter_server(self, spec: ServerSpec) -> None:
+        """The screen changes server: put the current one's state aside, take out the new one's."""
+        old = self.spec
+        if old is not None and old.key != spec.key:
+            self.servers[old.key] = ServerState(
+                list(self.previous_tools) if self.previous_tools is not None else None,
+                (self.current_tool or {}).get("name"), self.tool_list.filter_input.value)
+        state = self.servers.pop(spec.key, None) or ServerState()
+        self.spec = self.log_spec = spec
+        self.composer.set_server(spec.key)
+        for log in self.query(TrafficLog):
+            log.server_spec = spec
+        self.previous_tools = state.tools
+        self._restore_tool = state.tool_name
+        self._first_tools = True
+        self.current_tool = None
+        self.composer.set_tool(None)
+        self.tool_list.reset()
+        self.tool_list.filter_input.value = state.tool_filter  # a filter typed for another server's tools would hide these
+        self.result_panel.clear()
+        self.status_bar.server_name = display_name(spec)
+        self.watch_follows(spec)
+
+    def on_server_switched(self, message: ServerSwitched) -> None:
+        self.status_bar.switching = ""
+        self._enter_server(message.spec)
+        previous = f" ({message.previous.name} was closed)" if message.previous is not None else ""
+        self.notify(f"Connected to {display_name(message.spec)}{previous}.", title="Server switched", markup=False,
+                    timeout=4)
+
+    def on_switch_failed(self, message: SwitchFailed) -> None:
+        self.status_bar.switching = ""
+        kept = f"\nStill connected to {self.status_bar.server_name or message.current.name}." if message.current else ""
+        self.notify(f"{message.reason}{kept}", title=f"Could not switch to {message.spec.name}", severity="error",
+                    markup=False, timeout=10)
+        self.connection.store.note(f"switch to {message.spec.name} failed: {message.reason.splitlines()[0]}; "
+                                   "the previous server stays connected")
+
+    def on_server_ready(self, message: ServerReady) -> None:
+        if self.spec is not None:
+            self.status_bar.server_name = display_name(self.spec, message.facts.server_info)
+
+    # -- the tool list -------------------------------------------------------
+    def on_tools_fetched(self, message: ToolsFetched) -> None:
+        event = message.event
+        diff: ListDiff | None = event.diff
+        title = "Tool list changed"
+        if event.cause == "initial":
+            # the baseline; compared only with what an earlier connection to this server listed
+            diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
+            title = self.watch_tools_title() or "Tool list changed since the last connection"
+        self._show_tools(event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause,
+                         title=title)
+        if event.cause == "initial":
+            self.watch_tools_shown(diff)  # a restart after an edit is done (screens/main/watch_state.py)
+
+    def _show_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None, announce: bool, cause: str,
+                    title: str = "Tool list changed") -> None:
+        self.previous_tools = list(tools)
+        self.tool_list.set_tools(tools, diff)
+        if announce and diff is not None:
+            if diff.empty:
+                if cause == "refresh":
+                    self.notify("The tool list is unchanged.", title="Tools refreshed", timeout=3)
+            else:
+                hint = "  (ctrl+g shows the diff)" if diff.changed else ""
+                self.notify(diff.summary() + hint, title=title, markup=False, timeout=6)
+        if diff is not None and diff.duplicates:
+            self.notify("The server listed these tool names more than once: " + ", ".join(diff.duplicates), severity="warning", markup=False)
+        name = (self.current_tool or {}).get("name") or self._restore_tool
+        self._restore_tool = None
+        fresh = next((t for t in tools if t.get("name") == name), None) if name else None
+        if fresh is not None:
+            if fresh != self.current_tool:
+                self.current_tool = fresh
+                self.composer.set_tool(fresh)
+            self.tool_list.selected_name = name
+            if self._first_tools:
+                self.tool_list.select_name(name)
+        elif self.current_tool is None and tools:
+            self.tool_list.select_name(str(tools[0].get("name")))
+        self._first_tools = False

@@ -1,0 +1,526 @@
+"""``FormBody``: the fields of one (sub-)form, mirroring a values dict as the user types.
+
+The values dict (see ``core.schema.form``) is the source of truth and is shared by
+reference with whoever owns it (``SchemaForm`` for the whole form, a list item, a
+variant...). Widget events update it; ``set_values`` updates it first and then the
+widgets, so a late ``Changed`` event from a programmatic update finds nothing new and
+is ignored (no echo loops).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
+
+from .....core.schema.form import (
+    EMPTY,
+    ENTRIES,
+    MISSING as MISSING_CONST,
+    NULL,
+    OMIT,
+    FieldSpec,
+    empty_value,
+    issues_by_field,
+    issues_under,
+    validate_field,
+    variant_issues,
+)
+from .....core.schema.validation import Issue, json_path
+from ...result.json_text import use_safe_json
+from .base import EditorChanged, FormInput, FormTextArea
+from .composites import EntriesField, ListField, NestedField, VariantField
+from .labels import field_label, object_title, type_hint
+from .list_editor import ListEditor
+
+UNSET_PROMPT = "(not set)"
+EMPTY_KEY = "ctrl+n"
+EMPTY_PLACEHOLDER = f'""  empty string, sent ({EMPTY_KEY}: leave it out)'
+MOUNT_AT_ONCE = 20  # a big form mounts this many fields; the rest sit in folded sections
+MOUNT_CHUNK = 20
+COMPOSITE_KINDS = ("list", "variant", "nested")
+_FORMAT_HINTS = {
+    "date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ", "time": "hh:mm:ssZ", "email": "name@example.com",
+    "uri": "https://…", "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+}
+
+
+class LazySection(Vertical):
+    """A folded run of fields of a big form: mounted only when the user opens it (fast first paint)."""
+
+    DEFAULT_CSS = """
+    LazySection { height: auto; }
+    LazySection > .section-open { width: 1fr; margin-bottom: 1; }
+    """
+
+    def __init__(self, body: "FormBody", fields: list[FieldSpec], first: int) -> None:
+        super().__init__()
+        self.body = body
+        self.fields = fields
+        self.opened = False
+        names = ", ".join(spec.label for spec in fields[:6]) + ("…" if len(fields) > 6 else "")
+        required = sum(1 for spec in fields if spec.required)
+        extra = f"; {required} required" if required else ""
+        self.title = f"▸ fields {first}–{first + len(fields) - 1}: {names}{extra}"
+
+    def compose(self) -> ComposeResult:
+        yield Button(self.title, classes="section-open", compact=True, tooltip="show these fields")
+
+    async def open(self) -> None:
+        if self.opened:
+            return
+        self.opened = True
+        widgets = [widget for spec in self.fields for widget in self.body._field(spec)]
+        await self.query_one(".section-open").remove()
+        await self.mount_all(widgets)
+        for spec in self.fields:
+            for inner in spec.walk():
+                self.body._refresh_message(inner.key)
+
+    @on(Button.Pressed, ".section-open")
+    async def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.open()
+
+
+class FormBody(Vertical):
+    """The fields of one form or sub-form (``root`` is its FieldSpec, ``values`` its values)."""
+
+    BINDINGS = [
+        Binding(EMPTY_KEY, "toggle_empty_string", 'Send ""', id="send-empty-string", show=False,
+                tooltip="In an empty text field: send an empty string rather than leaving the field out"),
+    ]
+    DEFAULT_CSS = """
+    FormBody { height: auto; }
+    FormBody .field { height: auto; margin-bottom: 1; }
+    FormBody .field-head { height: auto; }
+    FormBody .field-head .field-label { width: 1fr; }
+    FormBody .field-label { height: auto; }
+    FormBody .null-box { width: auto; }
+    FormBody .field-description { color: $text-muted; height: auto; }
+    FormBody .field-error { color: $text-error; height: auto; display: none; }
+    FormBody .field-error.has-error { display: block; }
+    FormBody .field-note { color: $text-warning; height: auto; }
+    FormBody .form-empty { color: $text-muted; }
+    FormBody Collapsible { height: auto; padding-left: 1; }
+    FormBody .json-field { height: auto; min-height: 4; max-height: 12; }
+    FormBody Select { width: 1fr; }
+    FormBody SelectionList { height: auto; max-height: 10; }
+    FormBody Switch { width: auto; }
+    FormBody .fixed-value { height: auto; color: $text-accent; }
+    FormBody Input.-empty-string > .input--placeholder { color: $text-accent; text-style: italic; }
+    """
+
+    class Changed(Message):
+        """The user changed the value at ``key`` (of this body's values)."""
+
+        def __init__(self, body: "FormBody", key: str) -> None:
+            super().__init__()
+            self.body = body
+            self.key = key
+
+        @property
+        def control(self) -> "FormBody":
+            return self.body
+
+    def __init__(self, root: FieldSpec, values: dict[str, Any], *, top: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.root = root
+        self.values = values
+        self.top = top
+        self._specs = {spec.key: spec for spec in root.walk()}
+        self._editors: dict[str, Widget] = {}
+        self._errors: dict[str, Static] = {}
+        self._null_boxes: dict[str, Checkbox] = {}
+        self._issues: dict[str, list[str]] = {}  # whole-form issues, until the field is edited
+        self._touched: set[str] = set()  # fields edited since the form was filled
+        self._tail: Widget | None = None
+
+    # -- building --------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        root = self.root
+        if root.kind in ("object", "tuple") and not (root.nullable and not self.top):
+            members = list(self._members(root, limit=MOUNT_AT_ONCE))
+            yield from members
+            self._tail = self._error_label(root)
+            yield self._tail
+        elif root.kind in ("object", "tuple"):
+            yield self._null_box(root)
+            yield from self._members(root)
+            yield self._error_label(root)
+        else:
+            yield from self._field(root, bare=not self.top)
+
+    def _members(self, spec: FieldSpec, limit: int | None = None) -> Iterable[Widget]:
+        if self.top and spec is self.root and not spec.children and not spec.has_entries:
+            yield Static("This tool declares no arguments. Anything else can be sent from the JSON view.", classes="form-empty")
+        children = spec.children
+        rest: list[FieldSpec] = []
+        if limit is not None and len(children) > limit:
+            children, rest = children[:limit], list(children[limit:])
+        for child in children:
+            yield from self._field(child)
+        for start in range(0, len(rest), MOUNT_CHUNK):  # the rest waits, folded, until opened
+            yield LazySection(self, rest[start:start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
+        if spec.has_entries:
+            key = spec.key + ENTRIES
+            editor = EntriesField(spec, self.values.setdefault(key, []), FormBody)
+            editor.field_key = key  # type: ignore[attr-defined]
+            self._editors[key] = editor
+            yield editor
+
+    def _field(self, spec: FieldSpec, bare: bool = False) -> Iterable[Widget]:
+        if spec.kind in ("object", "tuple"):
+            parts: list[Widget] = []
+            if spec.nullable:
+                parts.append(self._null_box(spec))
+            if spec.description:
+                parts.append(Static(spec.description, classes="field-description", markup=False))
+            if not spec.required:
+                parts.append(Static("optional: sent only when something in it is filled in", classes="field-description"))
+            if spec.hints:
+                parts.append(Static(" · ".join(spec.hints), classes="field-description", markup=False))
+            parts.extend(self._members(spec))
+            parts.append(self._error_label(spec))
+            yield Collapsible(*parts, title=object_title(spec), collapsed=False, classes="field object-field")
+            return
+        parts = []
+        if not bare:
+            text = field_label(spec)
+            if spec.description:  # one widget for both: big forms mount faster
+                text.append("\n" + spec.description, style="not bold")
+            label = Static(text, classes="field-label")
+            parts.append(Horizontal(label, self._null_box(spec), classes="field-head") if spec.nullable else label)
+        elif spec.nullable:
+            parts.append(self._null_box(spec))
+        elif spec.hints and spec.kind not in COMPOSITE_KINDS:
+            parts.append(Static(type_hint(spec), classes="field-description", markup=False))
+        if spec.kind == "json" and spec.note:
+            parts.append(Static(f"edited as JSON: {spec.note}", classes="field-note", markup=False))
+        editor = self._editor(spec, self.values.get(spec.key, empty_value(spec)))
+        editor.field_key = spec.key  # type: ignore[attr-defined]
+        editor.disabled = bool(self.values.get(spec.key + NULL))
+        self._editors[spec.key] = editor
+        parts.append(editor)
+        parts.append(self._error_label(spec))
+        yield Vertical(*parts, classes=f"field {spec.kind}-field")
+
+    def _null_box(self, spec: FieldSpec) -> Checkbox:
+        box = Checkbox("null", value=bool(self.values.get(spec.key + NULL)), compact=True, classes="null-box", tooltip="send null for this field")
+        box.null_key = spec.key  # type: ignore[attr-defined]
+        self._null_boxes[spec.key] = box
+        return box
+
+    def _error_label(self, spec: FieldSpec) -> Static:
+        label = Static("", classes="field-error", markup=False)
+        self._errors[spec.key] = label
+        return label
+
+    def _show_empty_flag(self, spec: FieldSpec, editor: Input) -> None:
+        """An empty string field says whether it sends "" or nothing."""
+        if spec.kind != "string":
+            return
+        flagged = bool(self.values.get(spec.key + EMPTY))
+        editor.placeholder = EMPTY_PLACEHOLDER if flagged else self._placeholder(spec)
+        editor.set_class(flagged, "-empty-string")
+
+    def _placeholder(self, spec: FieldSpec) -> str:
+        if spec.examples:
+            return "e.g. " + ", ".join(x if isinstance(x, str) else json.dumps(x) for x in spec.examples[:3])
+        if spec.has_default and not isinstance(spec.default, (dict, list)):
+            return f"default: {spec.default if isinstance(spec.default, str) else json.dumps(spec.default)}"
+        fmt = spec.constraints.get("format")
+        if isinstance(fmt, str):
+            return _FORMAT_HINTS.get(fmt, fmt)
+        return spec.kind
+
+    def _editor(self, spec: FieldSpec, value: Any) -> Widget:
+        if spec.kind in ("string", "number", "integer"):
+            kind = {"string": "text"}.get(spec.kind, spec.kind)
+            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
+            self._show_empty_flag(spec, editor)
+            return editor
+        if spec.kind == "boolean":
+            if spec.required or spec.has_default:
+                return Switch(value=bool(value))
+            return Select([("true", True), ("false", False)], prompt=UNSET_PROMPT, value=value if isinstance(value, bool) else Select.NULL, compact=True)
+        if spec.kind == "enum":
+            if spec.const is not MISSING_CONST and spec.required:
+                return Static(Text(f"= {spec.options[0].label}  (fixed)"), classes="fixed-value")
+            options = [(Content(option.label), index) for index, option in enumerate(spec.options)]
+            return Select(options, prompt=UNSET_PROMPT, value=self._option_index(spec, value), compact=True)
+        if spec.kind == "array" and spec.item is not None and spec.item.kind == "enum":
+            chosen = value if isinstance(value, list) else []
+            selections = [(Content(o.label), i, any(_same(o.value, v) for v in chosen)) for i, o in enumerate(spec.item.options)]
+            return SelectionList(*selections, compact=True)
+        if spec.kind == "array" and spec.item is not None:
+            return ListEditor(spec.item, value if isinstance(value, list) else [])
+        if spec.kind in COMPOSITE_KINDS:
+            cls = {"list": ListField, "variant": VariantField, "nested": NestedField}[spec.kind]
+            return cls(spec, value, FormBody)
+        return use_safe_json(FormTextArea.code_editor(
+            value if isinstance(value, str) else "", language=None, soft_wrap=True,
+            show_line_numbers=False, tab_behavior="focus", classes="json-field",
+        ))
+
+    @staticmethod
+    def _option_index(spec: FieldSpec, value: Any) -> Any:
+        if value is None:
+            return Select.NULL
+        for index, option in enumerate(spec.options):
+            if _same(option.value, value):
+                return index
+        return Select.NULL
+
+    def on_mount(self) -> None:
+        self._refresh_messages()
+
+    @property
+    def fully_mounted(self) -> bool:
+        return not any(not section.opened for section in self.query(LazySection) if section.body is self)
+
+    # -- public API ------------------------------------------------------
+    async def set_values(self, values: dict[str, Any]) -> None:
+        """Show new values (same form): the widgets follow without posting changes."""
+        self.values = values
+        self._issues.clear()
+        self._touched.clear()
+        if not self.is_mounted:
+            return
+        with self.prevent(Input.Changed, Switch.Changed, Select.Changed, SelectionList.SelectedChanged, TextArea.Changed, ListEditor.Changed, Checkbox.Changed, EditorChanged):
+            for key, box in self._null_boxes.items():
+                box.value = bool(values.get(key + NULL))
+            for key, editor in self._editors.items():
+                spec = self._specs.get(key)
+                if key.endswith(ENTRIES) and spec is None:
+                    await editor.set_value(values.setdefault(key, []))  # type: ignore[attr-defined]
+                    continue
+                if spec is not None:
+                    await self._show_value(spec, editor, values.get(key, empty_value(spec)))
+                    editor.disabled = bool(values.get(key + NULL))
+        self._refresh_messages()
+
+    def show_issues(self, issues: list[Issue]) -> None:
+        """Whole-schema issues (paths relative to this body's root) next to their fields."""
+        composite = [key for key, spec in self._specs.items() if spec.kind in COMPOSITE_KINDS]
+        # issues inside an entry's value go to that entry (its own sub-form), not to the object
+        entry_paths = [spec.key + json_path([pair[0]])[1:] for spec in self._specs.values() if spec.has_entries
+                       for pair in self.values.get(spec.key + ENTRIES) or [] if isinstance(pair[0], str)]
+        routed = composite + entry_paths
+        own = [i for i in issues if not any(
+            i.path.startswith(k + ".") or i.path.startswith(k + "[") or (i.path == k and i.message.endswith("is a required property"))
+            for k in routed
+        )]
+        self._issues = issues_by_field(self.root, own)
+        for key, editor in self._editors.items():
+            if key.endswith(ENTRIES) and key not in self._specs:
+                editor.show_issues(issues_under(key[: -len(ENTRIES)], issues))  # type: ignore[attr-defined]
+        for key in composite:
+            editor = self._editors.get(key)
+            if editor is not None:
+                editor.show_issues(issues_under(key, issues))  # type: ignore[attr-defined]
+                if self._specs[key].kind == "variant" and key in self._issues:
+                    precise = variant_issues(self._specs[key], self.values.get(key))
+                    if precise:
+                        self._issues[key] = ["does not match the chosen alternative: see below"]
+        self._refresh_messages()
+
+    def message_for(self, key: str) -> str | None:
+        """The message shown under a field right now (None when it is fine)."""
+        spec = self._specs.get(key)
+        if spec is None:
+            return None
+        if self.values.get(key + NULL):
+            own = None
+        else:
+            own = validate_field(spec, self.values.get(key), bool(self.values.get(key + EMPTY))) if spec.kind not in ("object", "tuple") else None
+        if own == "required" and key not in self._touched:
+            own = None  # do not nag about fields the user has not got to yet
+        if own:
+            return self._required_hint(spec, own)  # the field's own wording; the schema's says the same thing less kindly
+        issues = self._issues.get(key, [])
+        return self._required_hint(spec, "; ".join(issues)) if issues else None
+
+    @staticmethod
+    def _required_hint(spec: FieldSpec, message: str) -> str:
+        if spec.kind == "string" and message == "required" and validate_field(spec, "", empty=True) is None:
+            return f'required ({EMPTY_KEY} sends "")'  # only where "" would do
+        return message
+
+    async def _show_value(self, spec: FieldSpec, editor: Widget, value: Any) -> None:
+        if isinstance(editor, Input):
+            editor.value = value if isinstance(value, str) else ""
+            self._show_empty_flag(spec, editor)
+        elif isinstance(editor, Switch):
+            editor.value = bool(value)
+        elif isinstance(editor, Select):
+            if spec.kind == "boolean":
+                editor.value = value if isinstance(value, bool) else Select.NULL
+            else:
+                editor.value = self._option_index(spec, value)
+        elif isinstance(editor, SelectionList):
+            chosen = value if isinstance(value, list) else []
+            editor.deselect_all()
+            assert spec.item is not None
+            for index, option in enumerate(spec.item.options):
+                if any(_same(option.value, v) for v in chosen):
+                    editor.select(index)
+        elif isinstance(editor, ListEditor):
+            await editor.set_items(value if isinstance(value, list) else [])
+        elif isinstance(editor, TextArea):
+            text = value if isinstance(value, str) else ""
+            if editor.text != text:
+                editor.load_text(text)
+        elif hasattr(editor, "set_value"):
+            await editor.set_value(value)  # type: ignore[attr-defined]
+
+    # -- user edits ------------------------------------------------------
+    def _mine(self, widget: Widget) -> str | None:
+        key = getattr(widget, "field_key", None)
+        return key if key is not None and self._editors.get(key) is widget else None
+
+    def _changed(self, key: str, value: Any, force: bool = False) -> None:
+        if not force and _same(self.values.get(key), value) and type(self.values.get(key)) is type(value):
+            return  # an echo of set_values, not an edit
+        self.values[key] = value
+        self.values.pop(key + OMIT, None)  # edited: a required part is sent again
+        if self.values.pop(key + EMPTY, None):  # typing replaces an explicit ""
+            editor = self._editors.get(key)
+            if isinstance(editor, Input):
+                self._show_empty_flag(self._specs[key], editor)
+        self._touched.add(key)
+        self._issues.pop(key, None)
+        self._refresh_message(key)
+        self.post_message(self.Changed(self, key))
+
+    def action_toggle_empty_string(self) -> None:
+        """Flip an empty string field between sending "" and being left out."""
+        focused = self.screen.focused if self.is_attached else None
+        key = self._mine(focused) if isinstance(focused, Input) else None
+        spec = self._specs.get(key) if key is not None else None
+        if spec is None or spec.kind != "string":
+            self.notify(f'{EMPTY_KEY} sends "" from an empty text field of the form', severity="warning")
+            return
+        if focused.value:  # type: ignore[union-attr]
+            self.notify(f"Clear the field first: {EMPTY_KEY} then sends an empty string", severity="warning")
+            return
+        if self.values.pop(key + EMPTY, None) is None:
+            self.values[key + EMPTY] = True
+        self._show_empty_flag(spec, focused)  # type: ignore[arg-type]
+        self._touched.add(key)
+        self._issues.pop(key, None)
+        self._refresh_message(key)
+        self.post_message(self.Changed(self, key))
+
+    @on(Input.Changed)
+    def _on_input(self, event: Input.Changed) -> None:
+        key = self._mine(event.input)
+        if key is not None:
+            event.stop()
+            self._changed(key, event.value)
+
+    @on(Switch.Changed)
+    def _on_switch(self, event: Switch.Changed) -> None:
+        key = self._mine(event.switch)
+        if key is not None:
+            event.stop()
+            self._changed(key, event.value)
+
+    @on(Checkbox.Changed)
+    def _on_null(self, event: Checkbox.Changed) -> None:
+        key = getattr(event.checkbox, "null_key", None)
+        if key is None or self._null_boxes.get(key) is not event.checkbox:
+            return
+        event.stop()
+        if event.value:
+            self.values[key + NULL] = True
+        else:
+            self.values.pop(key + NULL, None)
+        editor = self._editors.get(key)
+        if editor is not None:
+            editor.disabled = event.value
+        self._touched.add(key)
+        self._refresh_message(key)
+        self.post_message(self.Changed(self, key))
+
+    @on(Select.Changed)
+    def _on_select(self, event: Select.Changed) -> None:
+        key = self._mine(event.select)
+        if key is None:
+            return
+        event.stop()
+        spec = self._specs[key]
+        if event.value is Select.NULL or event.value is None:
+            value = None
+        elif spec.kind == "boolean":
+            value = event.value
+        else:
+            value = spec.options[event.value].value  # type: ignore[index]
+        self._changed(key, value)
+
+    @on(SelectionList.SelectedChanged)
+    def _on_selection(self, event: SelectionList.SelectedChanged) -> None:
+        key = self._mine(event.selection_list)
+        if key is None:
+            return
+        event.stop()
+        spec = self._specs[key]
+        assert spec.item is not None
+        now = [spec.item.options[i].value for i in event.selection_list.selected]
+        before = self.values.get(key) if isinstance(self.values.get(key), list) else []
+        kept = [v for v in before if any(_same(v, n) for n in now)]  # keep the user's order
+        added = [n for n in now if not any(_same(n, v) for v in kept)]
+        self._changed(key, kept + added)
+
+    @on(ListEditor.Changed)
+    def _on_list(self, event: ListEditor.Changed) -> None:
+        key = self._mine(event.editor)
+        if key is not None:
+            event.stop()
+            self._changed(key, list(event.editor.items))
+
+    @on(EditorChanged)
+    def _on_composite(self, event: EditorChanged) -> None:
+        key = self._mine(event.editor)
+        if key is not None:
+            event.stop()
+            self._changed(key, event.editor.value, force=True)  # type: ignore[attr-defined]
+
+    @on(TextArea.Changed)
+    def _on_text_area(self, event: TextArea.Changed) -> None:
+        key = self._mine(event.text_area)
+        if key is not None:
+            event.stop()
+            self._changed(key, event.text_area.text)
+
+    # -- messages --------------------------------------------------------
+    def _refresh_messages(self) -> None:
+        for key in self._errors:
+            self._refresh_message(key)
+
+    def _refresh_message(self, key: str) -> None:
+        label = self._errors.get(key)
+        if label is None:
+            return
+        message = self.message_for(key)
+        label.update(f"⚠ {message}" if message else "")
+        label.set_class(bool(message), "has-error")
+
+
+
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError):
+        return False

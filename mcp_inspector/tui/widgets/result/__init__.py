@@ -1,0 +1,1 @@
+"""The result panel and what it uses: history of results, queries over a result, JSON text, files."""

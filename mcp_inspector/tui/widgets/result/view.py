@@ -1,0 +1,586 @@
+"""The result of a tool call: every content block, structured output, and what went wrong.
+
+Three failures look different on purpose: ``isError: true`` is the *tool*
+reporting a failure (warning style), a JSON-RPC error is the *server* refusing
+the request (error style, with code/message/data), and timeout / cancel /
+connection lost are about the *transport*. Huge payloads are never rendered
+whole: each block shows its first ``TRUNCATE_AT`` characters, and the whole
+result can be saved to a file or opened in ``$PAGER`` (file work runs in
+thread workers); structured content is pretty-printed only as far as shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+from functools import partial
+from typing import Any
+
+from rich.highlighter import JSONHighlighter
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Static, TextArea
+
+from ....core.protocol.errors import (ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TaskCancelled,
+                                     TransportFailure)
+from ....core.protocol.json_text import JsonTextError, loads_strict
+from ....core.protocol.jsonrpc import ERROR_NAMES
+from ....core.protocol.rpc import PendingRequest
+from ....core.session.legacy import ToolCallOutcome
+from ....core.session.results import BlockInfo, decode_block_bytes
+from ....core.traffic.masking import scrub
+from ...text.http_text import explain_error
+from ...messages import OpenResource
+from ..views.resources.links import ResourceBlock
+from ...screens.dialogs.save_as import save_as
+from .files import extension_for, human_size, system_opener
+from .history import record_error, record_outcome
+from .query import ResultQueryMixin, reply_frame
+from .json_text import json_text_area
+
+TRUNCATE_AT = 100_000  # characters of one block shown in the UI
+SMALL_TEXT = 2_000  # up to this, a Static; above, a scrollable read-only TextArea
+LONG_LINE = 1_000  # longer lines are broken for display
+ICONS = {"text": "¶", "image": "▣", "audio": "♪", "resource_link": "↗", "resource": "▤", "unknown": "?"}  # single-width
+_JSON_HIGHLIGHTER = JSONHighlighter()
+
+
+def pretty_json_text(text: str) -> str | None:
+    """``text`` pretty-printed if it is a JSON object or array, else None."""
+    stripped = text.lstrip()
+    if not stripped[:1] in ("{", "["):
+        return None
+    try:
+        return json.dumps(loads_strict(text), indent=2, ensure_ascii=False)
+    except JsonTextError:
+        return None
+
+
+def bounded_json(value: Any, limit: int = TRUNCATE_AT) -> tuple[str, bool]:
+    """Pretty JSON of ``value``, at most about ``limit`` characters, and whether it was cut.
+
+    Unlike ``json.dumps`` this never encodes more than it shows, so a 50 MB
+    string inside structuredContent costs the same as a small one (and no C
+    call holds the GIL for long, which a thread worker would not fix).
+    """
+    out: list[str] = []
+    size = 0
+    cut = False
+
+    class Full(Exception):
+        pass
+
+    def emit(text: str) -> None:
+        nonlocal size
+        out.append(text)
+        size += len(text)
+        if size >= limit:
+            raise Full
+
+    def scalar(item: Any) -> str:
+        nonlocal cut
+        if isinstance(item, str) and len(item) > limit:
+            cut = True
+            return json.dumps(item[:limit], ensure_ascii=False)[:-1] + "…"
+        return json.dumps(item, ensure_ascii=False)
+
+    def walk(item: Any, indent: str) -> None:
+        inner = indent + "  "
+        if isinstance(item, dict) and item:
+            emit("{")
+            for i, (key, sub) in enumerate(item.items()):
+                emit(("," if i else "") + "\n" + inner + scalar(str(key)) + ": ")
+                walk(sub, inner)
+            emit("\n" + indent + "}")
+        elif isinstance(item, list) and item:
+            emit("[")
+            for i, sub in enumerate(item):
+                emit(("," if i else "") + "\n" + inner)
+                walk(sub, inner)
+            emit("\n" + indent + "]")
+        else:
+            emit(scalar(item) if not isinstance(item, (dict, list)) else ("{}" if isinstance(item, dict) else "[]"))
+
+    try:
+        walk(value, "")
+    except Full:
+        cut = True
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)[:limit], True
+    text = "".join(out)
+    if len(text) > limit:
+        text, cut = text[:limit], True
+    return text, cut
+
+
+def readable_dump(result: Any) -> str:
+    """A result for humans (the pager): text blocks as text, binary data summarised."""
+    if not isinstance(result, dict):
+        return json.dumps(result, indent=2, ensure_ascii=False)
+    out: list[str] = []
+    content = result.get("content")
+    for index, block in enumerate(content if isinstance(content, list) else []):
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text" and isinstance(block.get("text"), str):
+            out.append(f"=== content[{index}] text ===\n{block['text']}\n")
+        elif kind in ("image", "audio"):
+            data = block.get("data")
+            out.append(f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} base64 chars, not shown) ===\n")
+        elif kind == "resource" and isinstance(block.get("resource"), dict) and isinstance(block["resource"].get("text"), str):
+            resource = block["resource"]
+            out.append(f"=== content[{index}] embedded resource {resource.get('uri')} ===\n{resource['text']}\n")
+        else:
+            summary = {k: (v if k not in ("data", "blob") else f"<{len(v) if isinstance(v, str) else 0} base64 chars>") for k, v in (block.items() if isinstance(block, dict) else [])}
+            out.append(f"=== content[{index}] {kind} ===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n")
+    for key, value in result.items():
+        if key != "content":
+            out.append(f"=== {key} ===\n{json.dumps(value, indent=2, ensure_ascii=False)}\n")
+    return "\n".join(out)
+
+
+def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], bool]:
+    """Widgets showing ``text`` (at most TRUNCATE_AT characters) and whether it was cut; a secret
+    this process holds (an OAuth token) that the server echoes is masked (in what is shown only:
+    a 50 MB text is not searched once per secret)."""
+    size = len(text)
+    truncated = size > TRUNCATE_AT
+    shown = scrub(text[:TRUNCATE_AT] if truncated else text)
+    pretty = None if truncated else pretty_json_text(shown)
+    if pretty is not None:
+        shown, language = pretty if len(pretty) <= TRUNCATE_AT else pretty[:TRUNCATE_AT], "json"
+        truncated = truncated or len(pretty) > TRUNCATE_AT
+    widgets: list[Widget] = []
+    if len(shown) <= SMALL_TEXT and shown.count("\n") < 40:
+        body = _JSON_HIGHLIGHTER(Text(shown)) if language == "json" else Text(shown)
+        widgets.append(Static(body, classes="block-text"))
+    else:
+        if any(len(line) > LONG_LINE for line in shown.split("\n")):
+            # TextArea re-wraps a giant line on every paint; shorter lines keep it fast.
+            shown = "\n".join(_chunks(shown))
+            widgets.append(Static(f"lines longer than {LONG_LINE:,} characters are broken for display (s / p give the exact text)", classes="block-meta"))
+        area = json_text_area(shown, read_only=True, soft_wrap=True) if language == "json" else TextArea(shown, read_only=True, soft_wrap=True)
+        area.add_class("block-text-area")
+        widgets.append(area)
+    if truncated:
+        note = f"truncated — showing the first {TRUNCATE_AT // 1000} KB of {size:,} characters · s: save whole result · p: open in $PAGER"
+        widgets.append(Static(note, classes="truncated-note"))
+    return widgets, truncated
+
+
+def _chunks(text: str):
+    for line in text.split("\n"):
+        if len(line) <= LONG_LINE:
+            yield line
+        else:
+            yield from (line[i:i + LONG_LINE] for i in range(0, len(line), LONG_LINE))
+
+
+class MediaBlock(Vertical, can_focus=True):
+    """An image, audio clip or blob: what it is, and keys to save or open it."""
+
+    BINDINGS = [
+        Binding("w", "save_block", "Save to file", id="save-block"),
+        Binding("o", "open_block", "Open", id="open-block"),
+        Binding("v", "open_resource", "Open in Resources", id="open-resource"),
+    ]
+
+    def __init__(self, info: BlockInfo, stem: str, *, linkable: bool = True) -> None:
+        super().__init__(classes="block media-block")
+        self.info = info
+        self.stem = stem
+        self.linkable = linkable  # an embedded resource offers "Open in Resources" (not in that view itself)
+
+    def compose(self) -> ComposeResult:
+        info = self.info
+        block = info.block
+        what = "embedded blob" if info.type == "resource" else info.type
+        header = Text(f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · {human_size(info.size)} decoded", style="bold")
+        yield Static(header, classes="block-header")
+        if info.type == "resource":
+            yield Static(Text(f"uri: {block['resource'].get('uri')}"), classes="block-meta")
+        yield from annotation_line(block)
+        if info.problem:
+            yield Static(Text(f"⚠ {info.problem}"), classes="block-problem")
+            return
+        with Horizontal(classes="media-actions"):
+            yield Button("Save to file (w)", classes="save-block", compact=True)
+            yield Button("Open (o)", classes="open-block", compact=True)
+            if info.type == "resource" and self.linkable:
+                yield Button("Open in Resources (v)", classes="open-resource", compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_resource":
+            return self.info.type == "resource" and self.info.problem is None and self.linkable
+        return True
+
+    @on(Button.Pressed, ".open-resource")
+    def _open_resource_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_open_resource()
+
+    def action_open_resource(self) -> None:
+        """An embedded blob resource: shown as it came in the Resources view."""
+        if self.check_action("open_resource", ()):
+            resource = self.info.block["resource"]
+            self.post_message(OpenResource(resource["uri"], dict(resource)))
+
+    @on(Button.Pressed, ".save-block")
+    def _save_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_save_block()
+
+    @on(Button.Pressed, ".open-block")
+    def _open_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_open_block()
+
+    def action_save_block(self) -> None:
+        if self.info.problem is None:
+            self._save()
+
+    def action_open_block(self) -> None:
+        if self.info.problem is None:
+            self._open()
+
+    def _save(self) -> None:  # asks where first (screens/dialogs/save_as.py)
+        save_as(self, partial(decode_block_bytes, self.info.block), f"{self.stem}-{self.info.index}",
+                extension_for(self.info.mime_type), f"the {self.info.type}")
+
+    @work(thread=True, group="result-files")
+    def _open(self) -> None:
+        opener = system_opener()
+        if opener is None:
+            self.notify("No system viewer found (xdg-open is not installed); use w to save the file instead.", severity="error")
+            return
+        try:
+            data = decode_block_bytes(self.info.block)
+            fd, name = tempfile.mkstemp(prefix=f"{self.stem}-{self.info.index}-", suffix=extension_for(self.info.mime_type))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            done = subprocess.run([*opener, name], capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return  # some openers stay in the foreground; the viewer is up
+        except (OSError, ValueError, KeyError) as exc:
+            self.notify(f"Could not open the {self.info.type}: {exc}", severity="error", markup=False)
+            return
+        if done.returncode != 0:
+            detail = done.stderr.decode(errors="replace").strip().splitlines()
+            self.notify(f"{opener[0]} failed (exit {done.returncode}){': ' + detail[-1] if detail else ''}; the file is {name}", severity="error", markup=False)
+        else:
+            self.notify(f"Opened {name}", markup=False)
+
+
+def annotation_line(block: Any) -> list[Widget]:
+    annotations = block.get("annotations") if isinstance(block, dict) else None
+    if not isinstance(annotations, dict) or not annotations:
+        return []
+    parts = [f"{k}={json.dumps(v)}" for k, v in annotations.items()]
+    return [Static(Text("annotations: " + ", ".join(parts)), classes="block-meta")]
+
+
+class ResultPanel(ResultQueryMixin, VerticalScroll):
+    """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``;
+    ``|`` queries it with jq (result_query.py)."""
+
+    BINDINGS = [
+        Binding("s", "save_result", "Save result", id="save-result", tooltip="Save the whole result as JSON"),
+        Binding("p", "open_pager", "Pager", id="open-result-pager", tooltip="Open the whole result in $PAGER"),
+        Binding("vertical_line", "query_result", "Query", id="result.query",
+                tooltip="Result: a jq query over the whole result; its outputs shown in place of it"),
+        Binding("x", "clear_result_query", "Clear query", id="result.clear-query", show=False,
+                tooltip="Result: clear the jq query (the rendered result is back)"),
+    ]
+    DEFAULT_CSS = """
+    ResultPanel { height: 1fr; padding: 0 1; }
+    ResultPanel #result-status { height: auto; padding: 0 1; }
+    ResultPanel #result-status.ok { background: $success 20%; }
+    ResultPanel #result-status.pending { background: $primary 20%; }
+    ResultPanel #result-status.tool-error { background: $warning 30%; color: $text-warning; text-style: bold; }
+    ResultPanel #result-status.schema-error { background: $warning 30%; color: $text-warning; text-style: bold; }
+    ResultPanel #result-status.rpc-error { background: $error 40%; color: $text-error; text-style: bold; }
+    ResultPanel #result-status.transport { background: $secondary 30%; text-style: bold; }
+    ResultPanel #result-body { height: auto; }
+    ResultPanel .block { height: auto; margin-top: 1; }
+    ResultPanel .block-header { color: $text-accent; }
+    ResultPanel .block-meta { color: $text-muted; }
+    ResultPanel .block-problem { color: $text-warning; }
+    ResultPanel .block-text { height: auto; }
+    ResultPanel .block-text-area { height: auto; max-height: 20; }
+    ResultPanel .truncated-note { color: $text-warning; text-style: italic; }
+    ResultPanel .media-actions { height: auto; }
+    ResultPanel .media-actions Button { margin-right: 1; }
+    ResultPanel MediaBlock:focus, ResultPanel ResourceBlock:focus { background: $boost; }
+    ResultPanel .issues { color: $text-warning; }
+    ResultPanel .valid { color: $text-success; }
+    ResultPanel .error-detail { color: $text-error; }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.payload: Any = None  # what s / p save: the result, or the error object
+        self.payload_name = "result"
+        self.truncated = False
+        self.status_text = ""
+        self.kind = "empty"  # empty / pending / ok / tool-error / rpc-error / transport
+        self.pending_call: PendingRequest | None = None  # the call shown as pending (its task's news updates it)
+        self._generation = 0
+        self._status_label = Static("No result yet: send a request.", id="result-status")
+        self._body = Vertical(id="result-body")
+        self._early: list[Widget] = []
+
+    def compose(self) -> ComposeResult:
+        yield self._status_label
+        yield from self.compose_query()
+        yield self._body
+
+    # -- public API ------------------------------------------------------
+    def clear(self, text: str = "No result yet: send a request.") -> None:
+        self._show("empty", text, [], None, "result")
+
+    def show_pending(self, pending: PendingRequest) -> None:
+        name = (pending.params or {}).get("name") if pending.method == "tools/call" else None
+        what = f"{pending.method} {name}" if name else pending.method
+        self._show("pending", f"… waiting for {what} (request id {pending.id})", [], None, str(name or pending.method))
+        self.pending_call = pending
+
+    def show_task(self, pending: PendingRequest, task: dict[str, Any], polls: int = 0) -> bool:
+        """The call shown as pending runs as a task: its id, status and status message
+        (as its in-flight row shows them). False (nothing changed) when another call is shown."""
+        if self.kind != "pending" or self.pending_call is not pending:
+            return False
+        from ..inflight import describe, task_line
+
+        status = Text(f"… {describe(pending)} runs as a ")
+        status.append_text(task_line(task, polls))
+        status.append(f" (request id {pending.id})")
+        self.status_text = status.plain
+        self._status_label.update(status)
+        return True
+
+    def show_outcome(self, outcome: ToolCallOutcome) -> None:
+        view = outcome.view
+        stem = f"mcp-result-{outcome.name}"
+        took = f"{outcome.elapsed_ms:,.0f} ms"
+        if view.is_error:
+            status = f"⚠ the tool reported an error (isError: true) · {outcome.name} · {took}"
+            kind = "tool-error"
+        else:
+            status = f"✓ {outcome.name} · {len(view.blocks)} content block{'s' if len(view.blocks) != 1 else ''} · {took}"
+            kind = "ok"
+        if kind == "ok" and (view.structured_issues or view.problems):  # no green ✓ (schema-error)
+            issues = len(view.structured_issues)
+            what = f"fails its outputSchema ({issues} issue{'s' if issues != 1 else ''})" if issues else "malformed result"
+            status, kind = f"⚠ {outcome.name} · {what} · {took}", "schema-error"
+        widgets: list[Widget] = []
+        if view.is_error:
+            widgets.append(Static("The tool ran and failed. This is a tool-level error (a result), not a JSON-RPC error.", classes="block-meta"))
+        if outcome.argument_issues:
+            listing = "\n".join(f"  • {i.path}: {i.message}" for i in outcome.argument_issues[:20])
+            widgets.append(Static(Text(f"sent with {len(outcome.argument_issues)} argument issue(s):\n{listing}"), classes="issues"))
+        for problem in view.problems:
+            widgets.append(Static(Text(f"⚠ malformed result: {problem}"), classes="block-problem"))
+        truncated = False
+        for info in view.blocks:
+            block_widgets, cut = self._block(info, stem)
+            truncated = truncated or cut
+            widgets.append(self._wrap(info, block_widgets))
+        widgets.extend(self._structured(outcome))
+        self._show(kind, status, widgets, outcome.result, stem, reply_frame(outcome))
+        self.truncated = truncated
+        record_outcome(self, outcome)  # the per-tool history (result_history.py)
+
+    def show_error(self, error: BaseException, elapsed_ms: float | None = None, http_status: int | None = None) -> None:
+        """``http_status``: the HTTP status of the response that carried the error, if any."""
+        took = f" · after {elapsed_ms:,.0f} ms" if elapsed_ms is not None else ""
+        widgets: list[Widget] = []
+        payload: Any = None
+        if isinstance(error, RpcError):
+            name = ERROR_NAMES.get(error.code)
+            status = f"✖ JSON-RPC error {error.code}{f' ({name})' if name else ''}: {error.message}{took}"
+            kind = "rpc-error"
+            widgets.append(Static("The server refused the request (an error response, not a tool result).", classes="block-meta"))
+            meaning = explain_error(error.code, error.message, error.data, http_status)
+            if meaning:
+                widgets.append(Static(Text(meaning), classes="error-detail"))
+            if error.data is not None:
+                widgets.append(Static("data:", classes="block-header"))
+                body, _ = text_body(json.dumps(error.data, indent=2, ensure_ascii=False), language="json")
+                widgets.extend(body)
+            payload = error.error
+        elif isinstance(error, RequestTimeout):
+            status, kind = f"⏱ timed out{took}", "transport"
+            widgets.append(Static(Text(str(error)), classes="error-detail"))
+        elif isinstance(error, RequestCancelled):
+            status, kind = f"⊘ cancelled{took}", "transport"
+            detail = error.reason if isinstance(error, TaskCancelled) else f"{error.reason} (notifications/cancelled was sent)"
+            widgets.append(Static(Text(detail), classes="error-detail"))
+        elif isinstance(error, ConnectionLost):
+            status, kind = f"⚡ connection lost{took}", "transport"
+            detail = error.reason
+            if error.exit_code is not None:
+                detail += f"\nexit code: {error.exit_code}"
+            if error.signal is not None:
+                detail += f"\nsignal: {error.signal}"
+            widgets.append(Static(Text(detail), classes="error-detail"))
+            if error.stderr_tail:
+                widgets.append(Static("last stderr lines:", classes="block-header"))
+                widgets.append(Static(Text("\n".join(error.stderr_tail[-10:])), classes="block-meta"))
+        elif isinstance(error, TransportFailure):
+            status, kind = f"⚡ not delivered{f' (HTTP {error.status})' if error.status else ''}{took}", "transport"
+            widgets.append(Static(Text(str(error)), classes="error-detail"))
+            meaning = explain_error(None, "", None, error.status)
+            if meaning:
+                widgets.append(Static(Text(meaning), classes="block-meta"))
+        elif isinstance(error, ProtocolViolation):
+            status, kind = f"✖ protocol violation{took}", "rpc-error"
+            widgets.append(Static(Text(str(error)), classes="error-detail"))
+        else:
+            status, kind = f"✖ {type(error).__name__}{took}", "transport"
+            widgets.append(Static(Text(str(error)), classes="error-detail"))
+        call = self.pending_call if self.kind == "pending" and self.pending_call is not None else None
+        self._show(kind, status, widgets, payload, "mcp-error")
+        if call is not None and call.method == "tools/call":
+            record_error(self, (call.params or {}).get("name"), error, elapsed_ms, http_status)
+
+    # -- rendering -------------------------------------------------------
+    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str,
+              frame: bytes | None = None) -> None:
+        self._generation += 1
+        self.payload_frame = frame  # the reply the result came in: what a jq query reads (result_query.py)
+        self.kind = kind
+        self.pending_call: PendingRequest | None = None
+        self.status_text = status
+        self.payload = payload
+        self.payload_name = name
+        self.truncated = False
+        self._status_label.update(Text(status))
+        self._status_label.set_classes(kind)
+        body = self._body
+        if body.is_attached:
+            body.remove_children()
+            if widgets:
+                body.mount_all(widgets)
+            self._early = []
+        else:  # shown before the panel was mounted: mounted in on_mount
+            self._early = list(widgets)
+        self.scroll_home(animate=False)
+        self.run_result_query()  # a query set stays, over the new result
+
+    def on_mount(self) -> None:
+        if self._early:
+            self._body.mount_all(self._early)
+            self._early = []
+
+    @staticmethod
+    def _wrap(info: BlockInfo, block_widgets: Any) -> Widget:
+        if isinstance(block_widgets, MediaBlock):
+            return block_widgets
+        if info.problem is None and info.type == "resource_link":
+            return ResourceBlock(*block_widgets, uri=info.block["uri"], contents=None)
+        if info.problem is None and info.type == "resource":
+            return ResourceBlock(*block_widgets, uri=info.block["resource"]["uri"], contents=dict(info.block["resource"]))
+        return Vertical(*block_widgets, classes="block")
+
+    def _block(self, info: BlockInfo, stem: str) -> tuple[Any, bool]:
+        block = info.block
+        if info.type in ("image", "audio") or (info.type == "resource" and isinstance(block.get("resource"), dict) and "blob" in block["resource"]):
+            return MediaBlock(info, stem), False
+        widgets: list[Widget] = []
+        truncated = False
+        if info.type == "text":
+            text = block.get("text") if isinstance(block.get("text"), str) else ""
+            widgets.append(Static(Text(f"{ICONS['text']} #{info.index} text · {len(text):,} characters", style="bold"), classes="block-header"))
+            widgets.extend(annotation_line(block))
+            if info.problem:
+                widgets.append(Static(Text(f"⚠ {info.problem}"), classes="block-problem"))
+            body, truncated = text_body(text)
+            widgets.extend(body)
+        elif info.type == "resource_link":
+            widgets.append(Static(Text(f"{ICONS['resource_link']} #{info.index} resource link", style="bold"), classes="block-header"))
+            lines = Text()
+            for key in ("uri", "name", "title", "mimeType", "description", "size"):
+                if key in block:
+                    lines.append(f"{key}: ", style="bold")
+                    lines.append(f"{block[key]}\n")
+            lines.rstrip()
+            widgets.append(Static(lines, classes="block-text"))
+            widgets.extend(annotation_line(block))
+        elif info.type == "resource" and not info.problem:
+            resource = block["resource"]
+            widgets.append(Static(Text(f"{ICONS['resource']} #{info.index} embedded resource · {resource.get('uri')} · {resource.get('mimeType') or 'no mimeType'}", style="bold"), classes="block-header"))
+            widgets.extend(annotation_line(block))
+            mime = resource.get("mimeType") or ""
+            body, truncated = text_body(resource["text"], language="json" if "json" in mime else None)
+            widgets.extend(body)
+        else:
+            widgets.append(Static(Text(f"{ICONS['unknown']} #{info.index} {info.type} block", style="bold"), classes="block-header"))
+            if info.problem:
+                widgets.append(Static(Text(f"⚠ {info.problem}"), classes="block-problem"))
+            body, truncated = text_body(json.dumps(block, indent=2, ensure_ascii=False), language="json")
+            widgets.extend(body)
+        return widgets, truncated
+
+    def _structured(self, outcome: ToolCallOutcome) -> list[Widget]:
+        view = outcome.view
+        if not view.has_structured and view.output_schema is None:
+            return []
+        widgets: list[Widget] = [Static(Text("structuredContent", style="bold"), classes="block-header")]
+        if view.has_structured:
+            pretty, cut = bounded_json(view.structured)
+            body, _ = text_body(pretty, language=None if cut else "json")
+            widgets.extend(body)
+            if cut:
+                widgets.append(Static(f"truncated — showing the first {TRUNCATE_AT // 1000} KB · s: save whole result · p: open in $PAGER", classes="truncated-note"))
+        if view.output_schema is None:
+            widgets.append(Static("no outputSchema declared: not validated", classes="block-meta"))
+        elif view.structured_issues:
+            listing = "\n".join(f"  • {i.path}: {i.message}" for i in view.structured_issues[:50])
+            widgets.append(Static(Text(f"✗ does not match the outputSchema ({len(view.structured_issues)} issue{'s' if len(view.structured_issues) != 1 else ''}):\n{listing}"), classes="issues"))
+        elif not view.is_error:
+            widgets.append(Static("✓ valid against outputSchema", classes="valid"))
+        return [Vertical(*widgets, classes="block structured")]
+
+    # -- save / pager ----------------------------------------------------
+    def action_save_result(self) -> None:
+        if self.payload is None:
+            self.notify("Nothing to save yet.", severity="warning")
+            return
+        self._save_payload(self.payload, self.payload_name)
+
+    def _save_payload(self, payload: Any, name: str) -> None:  # asks where first (screens/dialogs/save_as.py)
+        save_as(self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json",
+                "the result")
+
+    def action_open_pager(self) -> None:
+        if self.payload is None:
+            self.notify("Nothing to show yet.", severity="warning")
+            return
+        self._page(self.payload, self.payload_name)
+
+    @work(thread=True, group="result-files")
+    def _page(self, payload: Any, name: str) -> None:
+        try:
+            fd, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".txt")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(readable_dump(payload))
+        except OSError as exc:
+            self.notify(f"Could not write the result for the pager: {exc}", severity="error", markup=False)
+            return
+        self.app.call_from_thread(self._run_pager, path)
+
+    def _run_pager(self, path: str) -> None:
+        pager = shlex.split(os.environ.get("PAGER") or "less") or ["less"]
+        try:
+            with self.app.suspend():
+                subprocess.run([*pager, path])
+        except SuspendNotSupported:
+            self.notify(f"This terminal cannot be suspended; the result is in {path}", severity="warning", markup=False)
+        except OSError as exc:
+            self.notify(f"Could not run the pager {pager[0]!r}: {exc}; the result is in {path}", severity="error", markup=False)

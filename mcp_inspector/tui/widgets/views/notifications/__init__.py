@@ -1,0 +1,1 @@
+"""The Notifications view and its filter (method, level, folding, rates)."""

@@ -1,0 +1,1 @@
+"""The Traffic view: the frame log, its filter bar and its jq query."""
