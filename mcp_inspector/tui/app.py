@@ -30,6 +30,7 @@ from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
+from .text.control_filter import ControlCharacters
 from .look.theme_vars import theme_variable_defaults
 
 DEFAULT_THEME = "inspector-dark"
@@ -86,6 +87,12 @@ class InspectorApp(App[int]):
         self._quitting = False
 
     # -- setup -----------------------------------------------------------
+    _control_filter = ControlCharacters()
+
+    def get_line_filters(self):  # type: ignore[override]
+        """Textual's filters, then control characters removed: server text never drives the terminal."""
+        return [*super().get_line_filters(), self._control_filter]
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return theme_variable_defaults(self.current_theme.dark)  # light defaults for a light theme
 
