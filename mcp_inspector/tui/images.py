@@ -4,7 +4,7 @@ where the terminal answers for one, else none (the image's size, save and open k
 The terminal can only be asked before Textual starts (Textual's input thread would take the
 answer), so ``prepare()`` runs just before the app: on a terminal, it imports
 ``textual_image`` (whose import asks, 0.1 s at most per question) and keeps which protocol it
-found. ``MCP_INSPECTOR_IMAGES`` overrides: ``off`` never draws and never asks; ``halfcell``
+found (not inside tmux or GNU screen: see ``inside_multiplexer``). ``MCP_INSPECTOR_IMAGES`` overrides: ``off`` never draws and never asks; ``halfcell``
 (coloured half blocks) or ``unicode`` draw with those on any terminal, without asking. Tests
 use ``halfcell`` to draw without a terminal.
 """
@@ -43,6 +43,8 @@ def prepare() -> str | None:
     stdout = sys.__stdout__
     if stdout is None or not stdout.isatty() or sys.__stdin__ is None or not sys.__stdin__.isatty():
         return None
+    if inside_multiplexer(os.environ):
+        return None
     try:
         from textual_image import renderable
         from textual_image.renderable.sixel import Image as Sixel
@@ -53,6 +55,12 @@ def prepare() -> str | None:
         return None
     _kind = {Sixel: "sixel", Tgp: "tgp"}.get(renderable.Image)  # half blocks on a plain terminal: not a protocol
     return _kind
+
+
+def inside_multiplexer(environ: "os._Environ[str] | dict[str, str]") -> bool:
+    """tmux or GNU screen: they draw neither protocol for the app, and the Kitty query (an APC
+    sequence) became tmux's pane title (``Gi=…;AAAA``), so the terminal is not asked there."""
+    return bool(environ.get("TMUX") or environ.get("STY")) or environ.get("TERM", "").startswith(("tmux", "screen"))
 
 
 def kind() -> str | None:
