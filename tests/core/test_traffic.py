@@ -192,3 +192,96 @@ def test_the_spill_file_stops_at_its_limit_and_says_so_once(tmp_path) -> None:
     assert sum(1 for e in store.iter_all() if e.meta and e.meta.get("spill_full")) <= 1  # said once
     assert store.fetch(more[-1].seq) is more[-1]
     store.close()
+
+
+def big(store: TrafficStore, size: int, tag: int) -> TrafficEntry:
+    """A response frame of exactly ``size`` raw bytes whose content says which one it is."""
+    head = f'{{"jsonrpc":"2.0","id":{tag},"result":{{"text":"'.encode()
+    return store.append(Direction.IN, Kind.RESPONSE, head + b"x" * (size - len(head) - 3) + b'"}}', msg_id=tag, has_id=True)
+
+
+def test_a_byte_budget_pages_out_big_frames_and_keeps_the_newest(tmp_path) -> None:
+    """Few entries but many bytes (a big resource read again and again): past mem_limit raw bytes, the oldest
+    leave memory for the spill file and are read back whole; the frame just received always stays."""
+    store = TrafficStore(cap=1_000, spill_dir=tmp_path, mem_limit=10_000)
+    entries = fill(store, 3)
+    for tag in range(10):
+        entries.append(big(store, 3_000, tag))
+        assert store.get(entries[-1].seq) is entries[-1]  # the newest is in memory
+        assert store.held_bytes <= 10_000
+        assert store.held_bytes == sum(len(e.raw) for e in store)
+    assert store.first_seq > 4 and len(store) < 10 and store.total == 13
+    for entry in entries[: store.first_seq - 1]:
+        back = store.fetch(entry.seq)
+        assert back is not entry and (back.seq, back.raw, back.kind) == (entry.seq, entry.raw, entry.kind)
+    assert [(e.seq, e.raw) for e in store.iter_all()] == [(e.seq, e.raw) for e in entries]
+    # one frame over the whole budget stays alone in memory until the next one arrives
+    huge = big(store, 50_000, 99)
+    assert list(store) == [huge] and store.held_bytes == 50_000
+    after = store.note("after the huge one")
+    assert list(store) == [after] and store.fetch(huge.seq).raw == huge.raw
+    assert store.dropped == 0
+    store.close()
+
+
+def test_the_byte_budget_evicts_in_batches(tmp_path) -> None:
+    """Like the count cap's tenth of slack: once over the budget, eviction goes down to nine tenths of it,
+    so a stream of frames evicts once every few appends, not on each one."""
+    store = TrafficStore(cap=1_000, spill_dir=tmp_path, mem_limit=10_000)
+    evictions, first = 0, store.first_seq
+    for tag in range(100):
+        big(store, 500, tag)
+        if store.first_seq != first:
+            evictions, first = evictions + 1, store.first_seq
+            assert store.held_bytes <= 9_000
+        assert store.held_bytes <= 10_000
+    assert 0 < evictions <= 100 // 2
+    store.close()
+
+
+def test_the_byte_budget_with_a_recorder_and_a_full_spill_file(tmp_path) -> None:
+    store = TrafficStore(cap=1_000, spill_dir=tmp_path / "spill", mem_limit=10_000)
+    writer = SessionWriter(tmp_path / "rec.jsonl")
+    store.attach_recorder(writer)
+    entries = [big(store, 4_000, tag) for tag in range(8)]
+    assert store.first_seq > 1 and store.held_bytes <= 10_000
+    assert store.fetch(1).raw == entries[0].raw  # read back from the recording: no spill file
+    assert [e.raw for e in store.iter_all()] == [e.raw for e in entries]
+    assert not (tmp_path / "spill").exists()
+    writer.close()
+    store.close()
+    # the spill file's own limit still holds: past it, frames leaving memory are dropped, counted and said once
+    store = TrafficStore(cap=1_000, spill_dir=tmp_path / "spill", mem_limit=10_000, spill_limit=20_000)
+    said = []
+    store.add_listener(lambda e: said.append(e) if e.meta and e.meta.get("spill_full") else None)
+    for tag in range(30):
+        newest = big(store, 4_000, tag)
+        assert store.get(newest.seq) is newest
+    assert store.dropped > 0 and store.held_bytes <= 10_000
+    assert store.fetch(1).raw.startswith(b'{"jsonrpc":"2.0","id":0,')
+    assert len(said) == 1 and "--record" in said[0].raw.decode()
+    store.close()
+
+
+def test_an_opened_session_file_and_adopt_keep_the_byte_budget(tmp_path) -> None:
+    source = TrafficStore(cap=1_000, spill_dir=tmp_path / "spill")
+    writer = SessionWriter(tmp_path / "s.jsonl")
+    source.attach_recorder(writer)
+    entries = [big(source, 5_000, tag) for tag in range(12)]
+    writer.close()
+    source.close()
+    loaded = load_session(tmp_path / "s.jsonl", cap=1_000, mem_limit=12_000).store
+    assert loaded.held_bytes <= 12_000 and loaded.get(12) is not None and loaded.first_seq > 1
+    assert loaded.fetch(1).raw == entries[0].raw  # read back from the opened file, nothing copied
+    assert not (tmp_path / "spill").exists()
+    app = TrafficStore(cap=1_000, mem_limit=6_000)
+    app.adopt(loaded)
+    assert [e.seq for e in app] == [12] and app.held_bytes == 5_000 and loaded.held_bytes == 0
+    assert [(e.seq, e.raw) for e in app.iter_all()] == [(e.seq, e.raw) for e in entries]
+    app.close()
+    assert (tmp_path / "s.jsonl").exists()
+
+
+def test_mem_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        TrafficStore(mem_limit=0)

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator
 from ..protocol.json_text import loads_strict
 from .entry import TrafficEntry
 from .recording import FORMAT_NAME, MAX_LINE, SessionPages, placeholder, record_to_entry
-from .store import TrafficStore
+from .store import MEM_LIMIT, TrafficStore
 
 MAX_HEADER = 1 << 20  # bytes of the first line; a real header is a few hundred
 SKIPPED_KEPT = 1000  # line numbers (and reasons) kept of the skipped lines; the count is exact
@@ -165,11 +165,11 @@ class _Numbering:
         return file_seq if index < 0 else file_seq + self.shifts[index]
 
 
-def load_session(path: Path | str, cap: int = 1_000_000, on_entry: Callable[[TrafficEntry], None] | None = None,
+def load_session(path: Path | str, cap: int = 1_000_000, mem_limit: int = MEM_LIMIT, on_entry: Callable[[TrafficEntry], None] | None = None,
                  cancelled: Callable[[], bool] | None = None, max_line: int = MAX_LINE) -> LoadedSession:
     """Load a session file into a fresh store, keeping seq numbers and links.
 
-    At most ``cap`` entries are held in memory; the others are read back from the
+    At most ``cap`` entries (and ``mem_limit`` raw bytes, the newest entry aside) are held in memory; the others are read back from the
     file itself when needed (nothing is copied). ``on_entry`` sees every entry as it
     is loaded (with its links set); ``cancelled`` is asked every few thousand lines
     and stops the load with LoadCancelled. Time and memory are bounded by the file:
@@ -177,7 +177,7 @@ def load_session(path: Path | str, cap: int = 1_000_000, on_entry: Callable[[Tra
     """
     path = Path(path)
     handle, header, size = _open_session(path)
-    store = TrafficStore(cap=cap)
+    store = TrafficStore(cap=cap, mem_limit=mem_limit)
     offsets = array("q")
     numbering = _Numbering()
     loaded = LoadedSession(header, store)

@@ -1,8 +1,9 @@
 """The traffic timeline: every frame, stderr line and process event, in order.
 
 The store is the single source of truth that the TUI's log view, the CLI and
-the recorder read. Memory is bounded: past ``cap`` entries the oldest are
-dropped from memory, and they live on in a session file, never silently lost:
+the recorder read. Memory is bounded: past ``cap`` entries, or past ``mem_limit``
+bytes of raw frames held (a few huge results), the oldest are dropped from memory
+(never the newest), and they live on in a session file, never silently lost:
 the ``--record`` file, the file the store was loaded from (``--open``: nothing
 is copied), or else a spill file the store opens for itself and removes when it
 is closed. :meth:`TrafficStore.fetch` and :meth:`TrafficStore.iter_all` read
@@ -30,16 +31,24 @@ from .recording import SessionWriter, default_session_dir
 
 Listener = Callable[[TrafficEntry], None]
 SPILL_LIMIT = 1 << 30  # bytes a store's own spill file may grow to
+# Raw bytes held in memory: framing's frame cap (256 MiB), so the store holds at most about two of the largest
+# frames a transport accepts (this budget and the newest). Ordinary traffic (200,000 entries under 1.3 KB each on
+# average) stays under it: ``cap`` bounds it, and only big results are paged out.
+MEM_LIMIT = 256 << 20
 
 
 class TrafficStore:
     """An append-only, seq-numbered timeline with a memory cap."""
 
     def __init__(self, cap: int = 200_000, spill_dir: Path | None = None, clock: Callable[[], float] = time.time,
-                 spill_limit: int = SPILL_LIMIT) -> None:
+                 spill_limit: int = SPILL_LIMIT, mem_limit: int = MEM_LIMIT) -> None:
         if cap < 10:
             raise ValueError("cap must be at least 10")
+        if mem_limit < 1:
+            raise ValueError("mem_limit must be positive")
         self.cap = cap
+        self.mem_limit = mem_limit
+        self._held = 0  # len(raw) summed over self._entries
         self._entries: list[TrafficEntry] = []
         self._first_seq = 1  # seq of self._entries[0]
         self._base_seq = 1  # seq of the first entry ever (a loaded export may start later)
@@ -88,6 +97,7 @@ class TrafficStore:
         self._next_seq += 1
         entries = self._entries
         entries.append(entry)
+        self._held += len(raw)
         self.kind_counts[kind] += 1
         if method is not None:
             self.method_counts[method] += 1
@@ -96,8 +106,8 @@ class TrafficStore:
             self.http_log.link(meta["exchange"], entry.seq)
         if self._listeners:
             self._notify(entry)
-        if len(entries) > self.cap + max(1, self.cap // 10):
-            self._evict(len(entries) - self.cap)
+        if len(entries) > self.cap + max(1, self.cap // 10) or self._held > self.mem_limit:
+            self._trim()
         return entry
 
     def _notify(self, entry: TrafficEntry) -> None:
@@ -123,6 +133,7 @@ class TrafficStore:
             entry.seq = self._next_seq
         self._next_seq = entry.seq + 1
         self._entries.append(entry)
+        self._held += len(entry.raw)
         self.kind_counts[entry.kind] += 1
         if entry.method is not None:
             self.method_counts[entry.method] += 1
@@ -131,8 +142,8 @@ class TrafficStore:
             if request is not None and request.kind is Kind.REQUEST:
                 request.reply_seq = entry.seq
         self.version += 1
-        if len(self._entries) > self.cap + max(1, self.cap // 10):
-            self._evict(len(self._entries) - self.cap)
+        if len(self._entries) > self.cap + max(1, self.cap // 10) or self._held > self.mem_limit:
+            self._trim()
 
     def page_from(self, pages: Any) -> None:
         """Evicted entries are in this file already (the one being loaded): read them back from it, never spill."""
@@ -149,14 +160,14 @@ class TrafficStore:
         if self._next_seq != 1 or self._entries:
             raise ValueError("adopt needs an empty store")
         self._entries, other._entries = other._entries, []
+        self._held, other._held = other._held, 0
         self._base_seq, self._first_seq, self._next_seq = other._base_seq, other._first_seq, other._next_seq
         self.kind_counts, other.kind_counts = other.kind_counts, Counter()
         self.method_counts, other.method_counts = other.method_counts, Counter()
         self._pages, other._pages = other._pages, None
         self._spill, other._spill = other._spill, None
         self.session_file, self._recorded = other.session_file, other._recorded
-        if len(self._entries) > self.cap:
-            self._evict(len(self._entries) - self.cap)
+        self._trim(slack=0)
         self.version += 1
 
     def now(self) -> float:
@@ -194,9 +205,30 @@ class TrafficStore:
         if path is not None:
             self.session_file = Path(path)
 
+    def _trim(self, slack: int | None = None) -> None:
+        """Evict the oldest entries: past ``cap + slack`` entries down to ``cap``; past ``mem_limit`` raw bytes down
+        to nine tenths of it, but never the newest entry (the frame just received, which the views show).
+
+        The slack (a tenth of ``cap``) and the tenth of ``mem_limit`` are hysteresis: eviction runs once in a
+        while, in batches, not on every append.
+        """
+        entries = self._entries
+        if slack is None:
+            slack = max(1, self.cap // 10)
+        count = len(entries) - self.cap if len(entries) > self.cap + slack else 0
+        if self._held > self.mem_limit:
+            held = self._held - sum(len(entry.raw) for entry in entries[:count])
+            low = self.mem_limit - self.mem_limit // 10
+            while held > low and count < len(entries) - 1:
+                held -= len(entries[count].raw)
+                count += 1
+        if count > 0:
+            self._evict(count)
+
     def _evict(self, count: int) -> None:
         evicted = self._entries[:count]
         del self._entries[:count]
+        self._held -= sum(len(entry.raw) for entry in evicted)
         self._first_seq += count
         if self._pages is None and self._recorder is not None and hasattr(self._recorder, "pages"):
             self._pages = self._recorder.pages()
@@ -256,6 +288,11 @@ class TrafficStore:
     def __len__(self) -> int:
         """Entries held in memory."""
         return len(self._entries)
+
+    @property
+    def held_bytes(self) -> int:
+        """Raw bytes of the entries held in memory (kept under ``mem_limit``, the newest entry aside)."""
+        return self._held
 
     def get(self, seq: int) -> TrafficEntry | None:
         index = seq - self._first_seq

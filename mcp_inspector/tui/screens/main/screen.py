@@ -528,8 +528,8 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         worker = get_current_worker()
         builder = ReplayBuilder()
         try:
-            # at the app store's cap: what leaves memory is read back from the file, never copied
-            loaded = load_session(self.open_file, cap=self.store.cap, on_entry=builder.feed,
+            # at the app store's caps: what leaves memory is read back from the file, never copied
+            loaded = load_session(self.open_file, cap=self.store.cap, mem_limit=self.store.mem_limit, on_entry=builder.feed,
                                   cancelled=lambda: worker.is_cancelled)
             replay = builder.finish()
         except LoadCancelled:
