@@ -267,6 +267,19 @@ def test_malformed_read_contents_are_warned_about():
     assert_no_traceback(result)
 
 
+def test_a_textual_blob_that_is_utf8_is_printed_as_text():
+    """text/* and JSON sent as base64 blobs print as text (JSON pretty), said to be blobs; a
+    text/plain blob that is not UTF-8 stays a size."""
+    server = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "resources_server.py")]
+    result = cli("read", "res://textblobs", "--", *server)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "[resource] res://textblobs#md  (text/markdown)  [base64 blob, 26 bytes of UTF-8 text]\n# Blob title\n\ncafé *text*" in out
+    assert '(application/json)  [base64 blob, 25 bytes of UTF-8 text]\n{\n  "from": "blob",' in out
+    assert "[resource] res://textblobs#latin1  (text/plain)  [blob, 4 bytes]" in out
+    assert_no_traceback(result)
+
+
 def test_resources_show_size_annotations_and_icons():
     server = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "resources_server.py")]
     lines = cli("resources", "--", *server).stdout.splitlines()

@@ -15,7 +15,8 @@ the client warns and asks anyway; ``resources/subscribe`` -> -32601), ``tools``.
   -32601 (a server that has no templates and does not implement the method).
 * ``resources/read``: as above, plus ``res://hugeblob`` (not listed: 3 MB of binary),
   ``res://badimage`` (not listed: image/png whose bytes are no image), ``res://odd`` (not
-  listed: text a number, blob not base64, no uri), ``res://bigjson`` (not listed: compact
+  listed: text a number, blob not base64, no uri), ``res://textblobs`` (not listed: Markdown
+  and JSON as base64 blobs, and a text/plain blob that is Latin-1, not UTF-8), ``res://bigjson`` (not listed: compact
   JSON, 150 KB) and
   ``res://never`` (not listed: never answered); an
   unknown URI -> -32002 "Resource not found".
@@ -64,6 +65,11 @@ def read(uri: str) -> dict | None:
     if uri == "res://hugeblob":  # not listed: 3 MB of binary, read by URI
         data = b"\x00HUGE" + bytes(3_000_000)
         return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
+    if uri == "res://textblobs":  # not listed: text sent as base64 blobs (Markdown, JSON, and Latin-1: not UTF-8)
+        return {"contents": [
+            {"uri": uri + "#md", "mimeType": "text/markdown", "blob": base64.b64encode("# Blob title\n\ncafé *text*".encode()).decode()},
+            {"uri": uri + "#json", "mimeType": "application/json", "blob": base64.b64encode(b'{"from":"blob","n":[1,2]}').decode()},
+            {"uri": uri + "#latin1", "mimeType": "text/plain", "blob": base64.b64encode("caf\u00e9".encode("latin-1")).decode()}]}
     if uri == "res://badimage":  # not listed: image/png that is not a PNG
         return {"contents": [{"uri": uri, "mimeType": "image/png", "blob": base64.b64encode(b"not a png at all").decode()}]}
     if uri == "res://bigjson":  # not listed: compact JSON over the display cap (150 KB)

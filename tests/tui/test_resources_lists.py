@@ -153,6 +153,35 @@ MODERN = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / 
 
 
 @pytest.mark.anyio
+async def test_a_textual_blob_that_is_utf8_shows_as_text():
+    """Markdown and JSON sent as base64 blobs render as their text would (Markdown, JSON with
+    its tree), with a note that they came as blobs; a text/plain blob that is not UTF-8 keeps
+    the hex preview."""
+    from textual.widgets import Markdown
+
+    from mcp_inspector.tui.widgets.views.resources.contents import JsonBlock
+
+    app = server_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        view.open_resource("res://textblobs", None)
+        await wait_for(pilot, lambda: view.contents.uri == "res://textblobs" and view.contents.kind == "ok",
+                       what="the read")
+        await pilot.pause()
+        text = body_text(view)
+        assert "came as a base64 blob (26 bytes of UTF-8), shown as text" in text  # é: 2 bytes
+        assert "came as a base64 blob (25 bytes of UTF-8), shown as text" in text
+        assert "¶ #0 text/markdown · res://textblobs#md · 25 characters" in text
+        markdown = view.contents.query_one(Markdown)
+        assert "Blob title" in markdown.source
+        assert len(view.contents.query(JsonBlock)) == 1
+        assert '"from": "blob"' in text  # pretty-printed
+        media = view.contents.query(MediaBlock)  # the Latin-1 one: bytes, as before
+        assert len(media) == 1 and media.first().info.mime_type == "text/plain"
+        assert "63 61 66 e9" in str(view.contents.query_one(".hex-preview", Static).render())
+
+
+@pytest.mark.anyio
 async def test_modern_era_subscribes_through_subscriptions_listen():
     from textual.widgets import Input
 

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.session.results import blob_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -250,6 +251,9 @@ def embedded_resource(resource: Any) -> str:
     if isinstance(resource.get("text"), str):
         return head + "\n" + text_block(resource["text"])
     if "blob" in resource:
+        text = blob_text(resource.get("blob"), resource.get("mimeType"), limit=None)
+        if text is not None:
+            return head + f"  [base64 blob, {len(text.encode('utf-8'))} bytes of UTF-8 text]\n" + text_block(text)
         return head + f"  [blob, {_size(resource.get('blob'))}]"
     return head
 

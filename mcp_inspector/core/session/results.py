@@ -107,6 +107,33 @@ def _decoded_size(data: Any) -> tuple[int | None, str | None]:
         return None, "`data` is not valid base64"
 
 
+TEXT_APPLICATION_TYPES = ("application/json", "application/xml", "application/javascript", "application/ecmascript",
+                          "application/x-javascript", "application/yaml", "application/x-yaml", "application/toml",
+                          "application/sql", "application/graphql", "application/x-sh", "application/x-www-form-urlencoded",
+                          "application/ld+json", "application/x-ndjson", "application/jsonl")
+TEXT_SUFFIXES = ("+json", "+xml", "+yaml")
+BLOB_TEXT_MAX = 4_000_000  # base64 characters of a textual blob decoded to show it as text (~3 MB); past it: bytes
+
+
+def is_textual_mime(mime: Any) -> bool:
+    """A mimeType whose content is text: text/*, JSON, XML, YAML, JavaScript..."""
+    if not isinstance(mime, str):
+        return False
+    base = mime.split(";")[0].strip().lower()
+    return base.startswith("text/") or base in TEXT_APPLICATION_TYPES or base.endswith(TEXT_SUFFIXES)
+
+
+def blob_text(blob: Any, mime: Any, limit: int | None = BLOB_TEXT_MAX) -> str | None:
+    """A blob of a textual mimeType decoded to text when its bytes are valid UTF-8 (a server
+    may send text as base64); None when it is not textual, not base64, not UTF-8 or over ``limit``."""
+    if not isinstance(blob, str) or not is_textual_mime(mime) or (limit is not None and len(blob) > limit):
+        return None
+    try:
+        return base64.b64decode(blob, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
 def decode_block_bytes(block: dict[str, Any]) -> bytes:
     """The binary payload of an image/audio block or a blob resource."""
     if block.get("type") == "resource":

@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .....core.protocol.json_text import JsonTextError, loads_strict
-from .....core.session.results import BlockInfo, content_problem
+from .....core.session.results import BlockInfo, blob_text, content_problem
 from .... import images
 from ....text.traffic_text import clean
 from ...result.files import human_size
@@ -349,12 +349,18 @@ class ContentsPanel(ResultPanel):
         mime = content.get("mimeType") if isinstance(content.get("mimeType"), str) else None
         item_uri = content["uri"]
         where = "" if item_uri == uri else f" · {clean(item_uri)}"
+        note = None
         if "blob" in content:
-            return self._blob(index, content, mime, stem), False
-        text = content["text"]
+            text = blob_text(content["blob"], mime)
+            if text is None:
+                return self._blob(index, content, mime, stem), False
+            note = Static(f"came as a base64 blob ({human_size(len(text.encode('utf-8')))} of UTF-8), shown as text",
+                          classes="block-meta")
+        else:
+            text = content["text"]
         header = Static(Text(f"¶ #{index} {clean(mime or 'no mimeType')}{where} · {len(text):,} characters", style="bold"),
                         classes="block-header")
-        widgets: list[Widget] = [header]
+        widgets: list[Widget] = [header] if note is None else [header, note]
         if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_WIDGET_MAX:
             from textual.widgets import Markdown
 
