@@ -264,3 +264,53 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         await pilot.press("p")  # headless: cannot suspend, so it says where the file is
         await settle(pilot, app)
         assert any("cannot be suspended" in n.message for n in app._notifications)
+
+
+async def test_images_in_a_result_are_drawn_where_the_terminal_draws_images(monkeypatch):
+    """MCP_INSPECTOR_IMAGES=halfcell (a test has no terminal to ask): the demo's image block and
+    its embedded image blob are drawn above nothing lost (save/open stay); an image over
+    DRAW_MAX_BYTES (a 50 MB one) is only said, never decoded; without a protocol nothing is drawn."""
+    from textual_image.widget import HalfcellImage
+
+    from mcp_inspector.tui import images
+
+    monkeypatch.setenv("MCP_INSPECTOR_IMAGES", "halfcell")
+    monkeypatch.setattr(images, "_prepared", False)
+    monkeypatch.setattr(images, "_kind", None)
+    app = ResultApp()
+    async with demo_session() as session:
+        await session.initialize()
+        await session.list_tools()
+        outcome = await session.call_tool("all_content_types", {})
+    async with app.run_test(size=(120, 80)) as pilot:
+        panel = app.query_one(ResultPanel)
+        panel.show_outcome(outcome)
+        await settle(pilot, app)
+        media = list(panel.query(MediaBlock))
+        drawn = [m for m in media if m.query(HalfcellImage)]
+        assert [m.info.type for m in drawn] == ["image", "resource"]  # not the audio
+        picture = drawn[0].query_one(HalfcellImage)
+        await wait_until(pilot, lambda: picture.size.height > 0)
+        assert 0 < picture.size.height <= images.MAX_ROWS
+        assert drawn[0].query(".save-block") and drawn[0].query(".open-block")
+
+        big = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(50_000_000)).decode()
+        result = {"content": [{"type": "image", "mimeType": "image/png", "data": big},
+                              {"type": "image", "mimeType": "image/png", "data": base64.b64encode(b"no png").decode()}]}
+        panel.show_outcome(ToolCallOutcome("big", {}, result, analyze_tool_result(result, None), elapsed_ms=1.0))
+        await settle(pilot, app)
+        assert not panel.query(HalfcellImage)
+        shown = texts(panel)
+        assert f"not drawn: over {images.DRAW_MAX_BYTES >> 20} MB" in shown
+        assert "not drawn: the image cannot be decoded" in shown
+        assert len(panel.query(".save-block")) == 2
+
+    monkeypatch.setattr(images, "_kind", None)  # a terminal without a protocol: size and save only
+    monkeypatch.setattr(images, "_prepared", True)
+    app = ResultApp()
+    async with app.run_test(size=(120, 80)) as pilot:
+        panel = app.query_one(ResultPanel)
+        panel.show_outcome(outcome)
+        await settle(pilot, app)
+        assert not panel.query(HalfcellImage) and "not drawn" not in texts(panel)
+        assert "image · image/png" in texts(panel)

@@ -214,6 +214,26 @@ class MediaBlock(Vertical, can_focus=True):
             yield Button("Open (o)", classes="open-block", compact=True)
             if info.type == "resource" and self.linkable:
                 yield Button("Open in Resources (v)", classes="open-resource", compact=True)
+        if info.type == "image" or (info.type == "resource" and (info.mime_type or "").startswith("image/")):
+            yield from self._drawn()
+
+    def _drawn(self) -> list[Widget]:  # (the Resources view draws a read's images itself: linkable=False)
+        """The image drawn with the terminal's image protocol (tui/images.py) where it has one;
+        over DRAW_MAX_BYTES only said (never decoded here), a broken image said."""
+        from ... import images
+
+        if images.kind() is None or not self.linkable:
+            return []
+        if self.info.size is not None and self.info.size > images.DRAW_MAX_BYTES:
+            return [Static(f"not drawn: over {images.DRAW_MAX_BYTES >> 20} MB", classes="block-meta")]
+        try:
+            data = decode_block_bytes(self.info.block)
+        except (ValueError, KeyError, TypeError):
+            return []
+        widget, why_not = images.image_widget(data, classes="result-image")
+        if widget is not None:
+            return [widget]
+        return [Static(Text(why_not), classes="block-meta")] if why_not else []
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_resource":
