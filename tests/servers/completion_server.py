@@ -21,7 +21,8 @@ Prompts (``prompts/list``, ``listChanged``):
 - ``boom`` -> JSON-RPC error -32602; ``bad`` -> a malformed result (values not an array);
 - hostile answers: ``many`` -> 10,000 values (``many00000`` ...; no total); ``long`` -> a
   5 MB string then ``long-short``; ``garbage`` -> a result that is a JSON string;
-  ``nonstr`` -> values that are numbers, null, an object; ``never`` -> no answer at all;
+  ``nonstr`` -> two strings among numbers, null, an object; ``nostr`` -> only those (no
+  string); ``never`` -> no answer at all;
 - a value starting with ``hold`` is answered (``["stale-<value>"]``, cancellation ignored)
   only after the next completion request that does not start with ``hold`` was answered:
   a late answer to a stale request.
@@ -160,6 +161,8 @@ async def answer(msg_id, method: str, params: dict) -> None:
         elif value == "garbage":
             write({"jsonrpc": "2.0", "id": msg_id, "result": "garbage"})
         elif value == "nonstr":
+            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [1, "nonstr-a", None, {"a": 1}, "nonstr-b"]}}})
+        elif value == "nostr":
             write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [1, None, {"a": 1}]}}})
         else:
             write({"jsonrpc": "2.0", "id": msg_id, "result": complete(params)})

@@ -21,6 +21,8 @@
 - a request unanswered after ``SLOW`` seconds (or at once when the list is open) shows
   "waiting for the server's suggestions" (escape drops it); a timeout is a note; a list
   that answers an older value is dimmed and enter/tab leave it alone (what was typed stays);
+- values that are not strings are left out (the list says how many), as the CLI prints only
+  the strings;
 - a server without the ``completions`` capability gets no request at all; an error
   or a malformed answer is a dim one-line note, never a traceback;
 - the request runs in a worker (never on the event loop's critical path), and its
@@ -109,8 +111,9 @@ def count_text(shown: int, total: Any, has_more: Any, sent: int | None = None) -
     return f"{shown}{more} suggestion{'' if shown == 1 and not more else 's'}"
 
 
-def parse_completion(result: Any) -> tuple[list[str], Any, Any]:
-    """The values, total and hasMore of a completion/complete result; ValueError when malformed."""
+def parse_completion(result: Any) -> tuple[list[str], Any, Any, int]:
+    """The string values, total, hasMore and how many values were not strings (left out, as the
+    CLI prints only what it can) of a completion/complete result; ValueError when malformed."""
     completion = result.get("completion") if isinstance(result, dict) else None
     if not isinstance(completion, dict):
         raise ValueError("the result has no `completion` object")
@@ -118,9 +121,11 @@ def parse_completion(result: Any) -> tuple[list[str], Any, Any]:
     if not isinstance(values, list):
         raise ValueError("`completion.values` is not an array")
     strings = [v for v in values if isinstance(v, str)]
-    if len(strings) != len(values):
-        raise ValueError("`completion.values` holds something other than strings")
-    return strings, completion.get("total"), completion.get("hasMore")
+    return strings, completion.get("total"), completion.get("hasMore"), len(values) - len(strings)
+
+
+def left_out_text(count: int) -> str:
+    return f"{count:,} non-string value{'s' if count != 1 else ''} left out" if count else ""
 
 
 class CompletionInput(Input):
@@ -134,7 +139,8 @@ class CompletionInput(Input):
         """A completion request ended: ``values`` (possibly empty) or a ``note`` saying why not."""
 
         def __init__(self, input: "CompletionInput", generation: int, value: str, values: list[str],
-                     total: Any = None, has_more: Any = None, note: str = "", sent: int | None = None) -> None:
+                     total: Any = None, has_more: Any = None, note: str = "", sent: int | None = None,
+                     left_out: int = 0) -> None:
             super().__init__()
             self.input = input
             self.generation = generation
@@ -144,6 +150,7 @@ class CompletionInput(Input):
             self.has_more = has_more
             self.note = note
             self.sent = len(values) if sent is None else sent  # how many values the answer held
+            self.left_out = left_out  # values that were not strings (not offered)
 
         @property
         def control(self) -> "CompletionInput":
@@ -162,6 +169,7 @@ class CompletionInput(Input):
         self.total: Any = None
         self.has_more: Any = None
         self.sent = 0  # how many values the last answer held (over MAX_SHOWN: only MAX_SHOWN kept)
+        self.left_out = 0  # how many of them were not strings (not offered)
         self.note = ""
         self.requests_sent = 0  # completion/complete requests this input has sent
         self._generation = 0  # bumped by every change; an answer to an older one is stale
@@ -296,11 +304,12 @@ class CompletionInput(Input):
             if self._pending is pending:
                 self._pending = None
         try:
-            values, total, has_more = parse_completion(result)
+            values, total, has_more, left_out = parse_completion(result)
         except ValueError as exc:
             self.post_message(self.Suggested(self, generation, value, [], note=f"malformed completion: {exc}"))
             return
-        self.post_message(self.Suggested(self, generation, value, values[:MAX_SHOWN], total, has_more, sent=len(values)))
+        self.post_message(self.Suggested(self, generation, value, values[:MAX_SHOWN], total, has_more, sent=len(values),
+                                         left_out=left_out))
 
     def _cancel_in_flight(self, reason: str) -> None:
         pending, self._pending = self._pending, None
@@ -319,6 +328,7 @@ class CompletionInput(Input):
             return
         self.suggestions, self.total, self.has_more, self.note = message.values, message.total, message.has_more, message.note
         self.sent = message.sent
+        self.left_out = message.left_out
         self._shown = message.generation
         if not self.has_focus:
             return
@@ -334,10 +344,13 @@ class CompletionInput(Input):
             options.highlighted = 0
             options.remove_class("-empty")
             width = self.dropdown.status.size.width or self.size.width  # the list is as wide as its field
-            status = list_hint(count_text(len(self.suggestions), self.total, self.has_more, self.sent), width)
+            count = count_text(len(self.suggestions), self.total, self.has_more, self.sent)
+            if self.left_out:
+                count += f" ({left_out_text(self.left_out)})"
+            status = list_hint(count, width)
         else:
             options.add_class("-empty")
-            status = self.note or "no suggestions"
+            status = self.note or (f"no suggestions ({left_out_text(self.left_out)})" if self.left_out else "no suggestions")
         self.dropdown.status.update(Text(status, no_wrap=True, overflow="ellipsis"))
         self.dropdown.remove_class("-stale")
         self.dropdown.add_class("-open")
