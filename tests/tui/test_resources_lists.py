@@ -159,7 +159,7 @@ async def test_a_textual_blob_that_is_utf8_shows_as_text():
     the hex preview."""
     from textual.widgets import Markdown
 
-    from mcp_inspector.tui.widgets.views.resources.contents import JsonBlock
+    from mcp_inspector.tui.widgets.views.resources.contents import JsonBlock, readable_contents
 
     app = server_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -179,6 +179,8 @@ async def test_a_textual_blob_that_is_utf8_shows_as_text():
         media = view.contents.query(MediaBlock)  # the Latin-1 one: bytes, as before
         assert len(media) == 1 and media.first().info.mime_type == "text/plain"
         assert "63 61 66 e9" in str(view.contents.query_one(".hex-preview", Static).render())
+        paged = readable_contents(view.contents.payload)  # what p opens in $PAGER
+        assert "(a base64 blob, as text) ===\n# Blob title" in paged and "(8 base64 characters, not shown)" in paged
 
 
 @pytest.mark.anyio
