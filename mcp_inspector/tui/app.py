@@ -184,6 +184,10 @@ class InspectorApp(App[int]):
         self.store.attach_recorder(self.recorder)
 
     def on_unmount(self) -> None:
+        # A server not shut down by quit() (an app ended another way: a test's run_test, an
+        # exception) is killed here: server-everything (node) does not exit on stdin EOF, and was
+        # left running, re-parented to init, after such ends.
+        self.kill_servers()
         if self.recorder is not None:
             self.recorder.close()
         self.store.close()

@@ -121,3 +121,20 @@ async def test_a_dead_connection_worker_shows_in_the_status(tmp_path):
         texts = [entry.text for entry in app.store]
         assert "recorded before" in texts
         assert any("the connection failed: ValueError" in text for text in texts)
+
+
+@pytest.mark.anyio
+async def test_an_app_ended_without_quit_leaves_no_server(tmp_path):
+    """An app that ends without quit() (run_test's end, as an exception would) kills its servers on
+    unmount: server-everything, which does not exit on stdin EOF, was left running under init."""
+    pids_file = tmp_path / "pids"
+    app = live_app(ServerSpec("stubborn", stubborn_command(pids_file)))
+    pids: list[int] = []
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, pids_file.exists, what="the server")
+            pids += read_pids(pids_file)
+            await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected", what="the handshake")
+        assert survivors(pids, timeout=10) == []
+    finally:
+        kill_all(pids)
