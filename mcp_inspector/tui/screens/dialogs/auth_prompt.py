@@ -48,6 +48,10 @@ def redirect_of(url: str) -> str | None:
 class AuthPromptScreen(ModalScreen[str | None]):
     """The authorization URL to open, and the redirect URL to paste back."""
 
+    # focused when the screen shows (a modal a stopped flow pushes while the app shuts down has no
+    # children to query: on_mount querying the input failed a CI run)
+    AUTO_FOCUS = "#auth-prompt-input"
+
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="auth-prompt.cancel"),
         Binding("ctrl+y", "copy_url", "Copy URL", id="auth-prompt.copy"),
@@ -90,9 +94,6 @@ class AuthPromptScreen(ModalScreen[str | None]):
             with Horizontal(id="auth-prompt-buttons"):
                 yield Button("Cancel", id="auth-prompt-cancel")
                 yield Button("Submit", id="auth-prompt-submit", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#auth-prompt-input", Input).focus()
 
     @on(Input.Submitted, "#auth-prompt-input")
     @on(Button.Pressed, "#auth-prompt-submit")
