@@ -117,8 +117,8 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         view.contents.focus()
         app.clear_notifications()
         await pilot.press("p")  # headless: no pager to suspend to, so it says where the text is
-        await wait_for(pilot, lambda: any("the result is in" in str(n.message) for n in app._notifications), what="the pager")
-        paged = next(str(n.message) for n in app._notifications if "the result is in" in str(n.message)).split("the result is in ")[-1]
+        await wait_for(pilot, lambda: any("the text is in" in str(n.message) for n in app._notifications), what="the pager")
+        paged = next(str(n.message) for n in app._notifications if "the text is in" in str(n.message)).split("the text is in ")[-1]
         assert "=== contents[0] res://multi#1 text/plain ===\nfirst part" in Path(paged).read_text()
         Path(paged).unlink()
 

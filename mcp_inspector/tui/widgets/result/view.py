@@ -222,18 +222,9 @@ class MediaBlock(Vertical, can_focus=True):
         over DRAW_MAX_BYTES only said (never decoded here), a broken image said."""
         from ... import images
 
-        if images.kind() is None or not self.linkable:
+        if not self.linkable:
             return []
-        if self.info.size is not None and self.info.size > images.DRAW_MAX_BYTES:
-            return [Static(f"not drawn: over {images.DRAW_MAX_BYTES >> 20} MB", classes="block-meta")]
-        try:
-            data = decode_block_bytes(self.info.block)
-        except (ValueError, KeyError, TypeError):
-            return []
-        widget, why_not = images.image_widget(data, classes="result-image")
-        if widget is not None:
-            return [widget]
-        return [Static(Text(why_not), classes="block-meta")] if why_not else []
+        return images.drawn(self.info.size, lambda: decode_block_bytes(self.info.block), "result-image")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_resource":
@@ -584,14 +575,20 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             return
         self._page(self.payload, self.payload_name)
 
+    PAGED = "the result"  # what the pager shows, in its messages
+
+    def readable(self, payload: Any) -> str:
+        """The text the pager shows (the Resources view's contents panel pages its contents)."""
+        return readable_dump(payload)
+
     @work(thread=True, group="result-files")
     def _page(self, payload: Any, name: str) -> None:
         try:
             fd, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".txt")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(readable_dump(payload))
+                handle.write(self.readable(payload))
         except OSError as exc:
-            self.notify(f"Could not write the result for the pager: {exc}", severity="error", markup=False)
+            self.notify(f"Could not write {self.PAGED} for the pager: {exc}", severity="error", markup=False)
             return
         self.app.call_from_thread(self._run_pager, path)
 
@@ -601,6 +598,6 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             with self.app.suspend():
                 subprocess.run([*pager, path])
         except SuspendNotSupported:
-            self.notify(f"This terminal cannot be suspended; the result is in {path}", severity="warning", markup=False)
+            self.notify(f"This terminal cannot be suspended; {self.PAGED} is in {path}", severity="warning", markup=False)
         except OSError as exc:
-            self.notify(f"Could not run the pager {pager[0]!r}: {exc}; the result is in {path}", severity="error", markup=False)
+            self.notify(f"Could not run the pager {pager[0]!r}: {exc}; {self.PAGED} is in {path}", severity="error", markup=False)

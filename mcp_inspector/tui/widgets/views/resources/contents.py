@@ -20,13 +20,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import os
 import struct
-import tempfile
 from typing import Any
 
 from rich.text import Text
-from textual import work
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
@@ -419,34 +416,13 @@ class ContentsPanel(ResultPanel):
     @staticmethod
     def _drawn(blob: str, size: int) -> list[Widget]:
         """The image drawn with the terminal's image protocol (images.py), when it has one."""
-        if size > images.DRAW_MAX_BYTES:
-            return [Static(f"not drawn: over {images.DRAW_MAX_BYTES >> 20} MB", classes="block-meta")] if images.kind() else []
-        try:
-            data = base64.b64decode(blob, validate=True)
-        except (binascii.Error, ValueError):
-            return []
-        widget, why_not = images.image_widget(data, classes="resource-image")
-        if widget is not None:
-            return [widget]
-        return [Static(Text(why_not), classes="block-meta")] if why_not else []
+        return images.drawn(size, lambda: base64.b64decode(blob, validate=True), "resource-image")
 
-    # -- pager ---------------------------------------------------------------
-    def action_open_pager(self) -> None:
-        if self.payload is None:
-            self.notify("Nothing to show yet.", severity="warning")
-            return
-        self._page_contents(self.payload, self.payload_name)
+    # -- pager (ResultPanel's, with the contents as text) -------------------------
+    PAGED = "the text"
 
-    @work(thread=True, group="result-files")
-    def _page_contents(self, payload: Any, name: str) -> None:
-        try:
-            fd, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".txt")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(readable_contents(payload))
-        except OSError as exc:
-            self.notify(f"Could not write the contents for the pager: {exc}", severity="error", markup=False)
-            return
-        self.app.call_from_thread(self._run_pager, path)
+    def readable(self, payload: Any) -> str:
+        return readable_contents(payload)
 
 
 __all__ = ["ContentsPanel", "TRUNCATE_AT", "hex_preview", "image_dimensions", "readable_contents"]
