@@ -14,9 +14,12 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 DRAW_MAX_BYTES = 4 << 20  # images larger than this (decoded) are not drawn: size and save only
+# Nor more pixels than this: a 4 MB PNG can hold 100 megapixels (a decompression bomb's few hundred MB and
+# seconds of decoding on the event loop); the header says the size before anything is decoded.
+DRAW_MAX_PIXELS = 16_000_000
 MAX_ROWS = 16  # the drawn image's height at most, in terminal rows
 FORCED = ("halfcell", "unicode")
 
@@ -86,7 +89,10 @@ def image_widget(data: bytes, classes: str = "") -> tuple[Any, str | None]:
     try:
         from PIL import Image as PILImage
 
-        picture = PILImage.open(io.BytesIO(data))
+        picture = PILImage.open(io.BytesIO(data))  # reads the header only
+        width, height = picture.size
+        if width * height > DRAW_MAX_PIXELS:
+            return None, f"not drawn: {width:,}×{height:,} pixels (over {DRAW_MAX_PIXELS // 1_000_000} million)"
         picture.load()
     except Exception as exc:  # noqa: BLE001 - a broken image is said, never raised
         return None, f"not drawn: the image cannot be decoded ({exc.__class__.__name__})"
@@ -103,3 +109,24 @@ def image_widget(data: bytes, classes: str = "") -> tuple[Any, str | None]:
     widget.styles.height = "auto"
     widget.styles.max_height = MAX_ROWS
     return widget, None
+
+
+def drawn(size: int | None, decode: Callable[[], bytes], classes: str) -> list[Any]:
+    """What a result or a resource shows of an image: the drawn image, or a line saying why it is not
+    drawn (over DRAW_MAX_BYTES: never decoded; a broken image); nothing on a terminal without images
+    or when ``decode`` cannot get the bytes (the block's own problem line says so)."""
+    from rich.text import Text
+    from textual.widgets import Static
+
+    if kind() is None:
+        return []
+    if size is not None and size > DRAW_MAX_BYTES:
+        return [Static(f"not drawn: over {DRAW_MAX_BYTES >> 20} MB", classes="block-meta")]
+    try:
+        data = decode()
+    except (ValueError, KeyError, TypeError):  # binascii.Error is a ValueError
+        return []
+    widget, why_not = image_widget(data, classes=classes)
+    if widget is not None:
+        return [widget]
+    return [Static(Text(why_not), classes="block-meta")] if why_not else []

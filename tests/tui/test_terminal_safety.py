@@ -56,3 +56,30 @@ def test_the_terminal_is_not_asked_for_an_image_protocol_inside_tmux_or_screen()
     assert inside_multiplexer({"STY": "1234.pts-0.host"})
     assert inside_multiplexer({"TERM": "screen-256color"})
     assert not inside_multiplexer({"TERM": "xterm-kitty"})
+
+
+def test_an_image_of_too_many_pixels_is_not_decoded(monkeypatch):
+    """A 4 MB PNG can hold 100 megapixels: the header's size is read, the pixels never decoded."""
+    import io
+
+    from PIL import Image
+
+    from mcp_inspector.tui import images
+
+    monkeypatch.setattr(images, "_prepared", True)
+    monkeypatch.setattr(images, "_kind", "halfcell")
+    buffer = io.BytesIO()
+    Image.new("1", (5000, 4000)).save(buffer, format="PNG")  # 20 megapixels in a few kB
+    data = buffer.getvalue()
+    assert len(data) < images.DRAW_MAX_BYTES
+    loaded = []
+    monkeypatch.setattr(Image.Image, "load", lambda self: loaded.append(self) or None)
+    widget, why_not = images.image_widget(data)
+    assert widget is None and "5,000×4,000 pixels" in why_not and not loaded
+    small = io.BytesIO()
+    Image.new("RGB", (40, 20), "red").save(small, format="PNG")
+    monkeypatch.undo()
+    monkeypatch.setattr(images, "_prepared", True)
+    monkeypatch.setattr(images, "_kind", "halfcell")
+    widget, why_not = images.image_widget(small.getvalue())
+    assert widget is not None and why_not is None
