@@ -44,8 +44,6 @@ def utc_clock(ts: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(ts)) + f".{int(round(ts * 1000)) % 1000:03d}"
 
 
-read_escape_digit_as_alt()
-
 
 class InspectorApp(App[int]):
     CSS_PATH = "app.tcss"
@@ -65,6 +63,7 @@ class InspectorApp(App[int]):
         ``request_timeout``, when it has one, wins over ``timeout``."""
         self.config = config if config is not None else load_config()
         super().__init__()
+        read_escape_digit_as_alt()  # ESC digit is alt+digit (terminal_keys.py): when an app is made, not on import
         self.spec = spec
         self.open_file = open_file
         self.record = record
