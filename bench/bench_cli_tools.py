@@ -43,13 +43,17 @@ def timed(argv: list[str], env: dict | None = None) -> tuple[float, subprocess.C
 
 def check(name: str, done: subprocess.CompletedProcess, expect: bytes) -> None:
     if done.returncode != 0 or expect not in done.stdout:
-        raise SystemExit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-2000:].decode(errors='replace')}"
-                         f"\n{done.stderr[-2000:].decode(errors='replace')}")
+        raise SystemExit(
+            f"{name} failed (exit {done.returncode}):\n{done.stdout[-2000:].decode(errors='replace')}"
+            f"\n{done.stderr[-2000:].decode(errors='replace')}"
+        )
 
 
 def summary(name: str, values: list[float]) -> str:
-    return (f"  {name:<32} median {statistics.median(values) * 1000:7.1f} ms   "
-            f"min..max {min(values) * 1000:6.1f}..{max(values) * 1000:6.1f} ms")
+    return (
+        f"  {name:<32} median {statistics.median(values) * 1000:7.1f} ms   "
+        f"min..max {min(values) * 1000:6.1f}..{max(values) * 1000:6.1f} ms"
+    )
 
 
 def import_report(server: list[str], env: dict | None, label: str, top: int = 12) -> None:
@@ -61,14 +65,18 @@ def import_report(server: list[str], env: dict | None, label: str, top: int = 12
         if m:
             rows.append((int(m.group(2)), len(m.group(3)) // 2, m.group(4)))
     total = sum(c for c, depth, _ in rows if depth == 0)
-    print(f"\n-X importtime of `python -m mcp_inspector tools` ({label}): {total / 1000:.1f} ms in top-level imports; "
-          f"heaviest top-level imports (cumulative):")
+    print(
+        f"\n-X importtime of `python -m mcp_inspector tools` ({label}): {total / 1000:.1f} ms in top-level imports; "
+        f"heaviest top-level imports (cumulative):"
+    )
     for cumulative, depth, name in sorted((r for r in rows if r[1] == 0), reverse=True)[:top]:
         print(f"  {cumulative / 1000:7.1f} ms  {name}")
     interesting = ("pydantic", "jsonschema", "mcp_types", "textual", "rich", "httpx", "anyio", "referencing")
     seen = {name.split(".")[0] for _, _, name in rows}
-    print("  heavy packages imported at all: " + (", ".join(p for p in interesting if p in seen) or "none of "
-                                                     + ", ".join(interesting)))
+    print(
+        "  heavy packages imported at all: "
+        + (", ".join(p for p in interesting if p in seen) or "none of " + ", ".join(interesting))
+    )
 
 
 def session_breakdown(server: list[str]) -> None:
@@ -107,7 +115,9 @@ def main() -> None:
     args = parser.parse_args()
     server = server_everything_cmd()
     if server is None:
-        raise SystemExit("server-everything not found: set MCP_SERVER_EVERYTHING or `npm i @modelcontextprotocol/server-everything`")
+        raise SystemExit(
+            "server-everything not found: set MCP_SERVER_EVERYTHING or `npm i @modelcontextprotocol/server-everything`"
+        )
     ours = [PYTHON, "-m", "mcp_inspector", "tools", "--", *server]
     minimal = [PYTHON, str(MINIMAL_CLIENT), "tools", "--", *server]
     print(f"bench_cli_tools: {args.runs} alternating runs each against {' '.join(server)}; {machine_note()}")
@@ -134,15 +144,21 @@ def main() -> None:
     ratio = statistics.median(times["ours"]) / statistics.median(times["minimal"])
     paired = [o / m for o, m in zip(times["ours"], times["minimal"])]
     status = "meets" if ratio <= TARGET else "MISSES"
-    print(f"\nours / minimal: {ratio:.2f}x ({status} the target of <= {TARGET}x); paired per run: median "
-          f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}")
+    print(
+        f"\nours / minimal: {ratio:.2f}x ({status} the target of <= {TARGET}x); paired per run: median "
+        f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}"
+    )
     full = statistics.median(times["full"]) / statistics.median(times["minimal"])
     paired_full = [o / m for o, m in zip(times["full"], times["minimal"])]
-    print(f"ours without early start / minimal: {full:.2f}x (information); paired per run: median "
-          f"{statistics.median(paired_full):.2f}x, {min(paired_full):.2f}..{max(paired_full):.2f}")
+    print(
+        f"ours without early start / minimal: {full:.2f}x (information); paired per run: median "
+        f"{statistics.median(paired_full):.2f}x, {min(paired_full):.2f}..{max(paired_full):.2f}"
+    )
     extra = statistics.median(times["ours"]) - statistics.median(times["minimal"])
     imports = statistics.median(times["import cli.main"]) - statistics.median(times["python -c pass"])
-    print(f"ours takes {extra * 1000:+.0f} ms more; importing the CLI costs ~{imports * 1000:.0f} ms over a bare interpreter")
+    print(
+        f"ours takes {extra * 1000:+.0f} ms more; importing the CLI costs ~{imports * 1000:.0f} ms over a bare interpreter"
+    )
     if args.why:
         import_report(server, None, "fast path")
         import_report(server, full_env, "no early start")

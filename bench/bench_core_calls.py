@@ -53,7 +53,8 @@ class MinimalAsyncClient:
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            *self.cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 24)
+            *self.cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 24
+        )
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -81,8 +82,14 @@ class MinimalAsyncClient:
         return msg["result"]
 
     async def initialize(self) -> None:
-        await self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                          "clientInfo": {"name": "minimal-async", "version": "0"}})
+        await self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "minimal-async", "version": "0"},
+            },
+        )
         await self._write({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     async def close(self) -> None:
@@ -143,6 +150,7 @@ async def _ours(n: int, warmup: int, via: str, profiler: cProfile.Profile | None
         await session.list_tools()  # so call_tool validates against the inputSchema, as in real use
         latencies = []
         if via == "call_tool":
+
             async def call(i: int) -> None:
                 outcome = await session.call_tool("add", {"a": i, "b": 1})
                 assert not outcome.is_error
@@ -151,6 +159,7 @@ async def _ours(n: int, warmup: int, via: str, profiler: cProfile.Profile | None
 
             async def call(i: int) -> None:
                 await request("tools/call", {"name": "add", "arguments": {"a": i, "b": 1}})
+
         for i in range(warmup):
             await call(i)
         if profiler is not None:
@@ -171,6 +180,7 @@ def ours(via: str):
         import anyio
 
         return anyio.run(_ours, n, warmup, via)
+
     return run
 
 
@@ -192,8 +202,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=200, help="untimed calls first (default 200)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per variant (default 5)")
     parser.add_argument("--profile", action="store_true", help="cProfile our call path instead")
-    parser.add_argument("--pin", metavar="CPUS", help="pin this process and the servers to these cpus (e.g. 1): "
-                        "removes cross-core wake-up noise, so latency tracks CPU cost")
+    parser.add_argument(
+        "--pin",
+        metavar="CPUS",
+        help="pin this process and the servers to these cpus (e.g. 1): "
+        "removes cross-core wake-up noise, so latency tracks CPU cost",
+    )
     parser.add_argument("--via", choices=["call_tool", "request"], default="call_tool", help="path to profile")
     args = parser.parse_args()
     if args.profile:
@@ -210,16 +224,21 @@ def main() -> None:
         (Series("ours call_tool"), Series("ours call_tool"), ours("call_tool")),
     ]
     pinned = f"pinned to cpu {args.pin} (client and server share it)" if args.pin else "not pinned"
-    print(f"bench_core_calls: {args.rounds} rounds x {args.calls} sequential tools/call add "
-          f"(+{args.warmup} warm-up) per variant, {pinned}; {machine_note()}")
+    print(
+        f"bench_core_calls: {args.rounds} rounds x {args.calls} sequential tools/call add "
+        f"(+{args.warmup} warm-up) per variant, {pinned}; {machine_note()}"
+    )
     for r in range(args.rounds):
         shift = r % len(variants)
         for wall, cpu, run in variants[shift:] + variants[:shift]:
             latencies, cpu_per_call = run(args.calls, args.warmup)
             wall.add_round(latencies)
             cpu.add_round([cpu_per_call])
-        print(f"  round {r + 1}/{args.rounds}: " + ", ".join(
-            f"{w.name} {w.round_medians[-1] * 1e6:.0f}us" for w, _, _ in variants), flush=True)
+        print(
+            f"  round {r + 1}/{args.rounds}: "
+            + ", ".join(f"{w.name} {w.round_medians[-1] * 1e6:.0f}us" for w, _, _ in variants),
+            flush=True,
+        )
     walls = [w for w, _, _ in variants]
     cpus = [c for _, c, _ in variants]
     print("\nper-call latency (wall clock, send -> matching response):")

@@ -44,7 +44,6 @@ Nothing asserts a time; the bench exits 0 and prints the figures.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import cProfile
 import json
 import os
@@ -54,8 +53,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from common import PYTHON, REPO, SOURCE, Series, machine_note, paired_ratio, print_series_table, verdict
 
@@ -77,8 +77,13 @@ class Server:
     """sdk_http_server.py in its own process group; ``url`` once it listens."""
 
     def __init__(self, mode: str) -> None:
-        self.proc = subprocess.Popen([PYTHON, str(SDK_HTTP_SERVER), "--mode", mode], stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [PYTHON, str(SDK_HTTP_SERVER), "--mode", mode],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         if not line.startswith("PORT "):
@@ -143,13 +148,16 @@ class MinimalHttpClient:
             self.headers["MCP-Protocol-Version"] = MODERN
             await self.request("server/discover", {})
             return
-        await self.request("initialize", {"protocolVersion": LEGACY, "capabilities": {},
-                                          "clientInfo": {"name": "minimal-http", "version": "0"}})
+        await self.request(
+            "initialize",
+            {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "minimal-http", "version": "0"}},
+        )
         # the session id came with the initialize reply
         self.headers["Mcp-Session-Id"] = self._session_id
         self.headers["MCP-Protocol-Version"] = LEGACY
-        await self.client.post(self.url, content=b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                               headers=self.headers)
+        await self.client.post(
+            self.url, content=b'{"jsonrpc":"2.0","method":"notifications/initialized"}', headers=self.headers
+        )
 
     async def call(self, i: int) -> dict:
         return await self.request("tools/call", {"name": "echo", "arguments": {"text": f"hello {i}"}}, name="echo")
@@ -218,8 +226,9 @@ def ours_available() -> str | None:
     return None
 
 
-async def ours_calls(url: str, era: str, n: int, warmup: int,
-                     profiler: cProfile.Profile | None = None) -> tuple[list[float], float]:
+async def ours_calls(
+    url: str, era: str, n: int, warmup: int, profiler: cProfile.Profile | None = None
+) -> tuple[list[float], float]:
     from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.core.session.legacy import McpSession
     from mcp_inspector.core.transport.factory import make_transport
@@ -261,13 +270,25 @@ def bench_calls(url: str, args: argparse.Namespace) -> None:
     eras = ("legacy", "modern")
     variants: list[tuple[Series, Series, Callable[[], tuple[list[float], float]]]] = []
     for era in eras:
-        variants.append((Series(f"minimal {era}"), Series(f"minimal {era}"),
-                         lambda era=era: run_async(minimal_calls, url, era, args.calls, args.warmup)))
+        variants.append(
+            (
+                Series(f"minimal {era}"),
+                Series(f"minimal {era}"),
+                lambda era=era: run_async(minimal_calls, url, era, args.calls, args.warmup),
+            )
+        )
         if why_not is None:
-            variants.append((Series(f"ours {era}"), Series(f"ours {era}"),
-                             lambda era=era: run_async(ours_calls, url, era, args.calls, args.warmup)))
-    print(f"1. sequential tools/call echo over Streamable HTTP: {args.rounds} rounds x {args.calls} calls "
-          f"(+{args.warmup} warm-up) per variant, against {url} ({args.server_mode} replies)")
+            variants.append(
+                (
+                    Series(f"ours {era}"),
+                    Series(f"ours {era}"),
+                    lambda era=era: run_async(ours_calls, url, era, args.calls, args.warmup),
+                )
+            )
+    print(
+        f"1. sequential tools/call echo over Streamable HTTP: {args.rounds} rounds x {args.calls} calls "
+        f"(+{args.warmup} warm-up) per variant, against {url} ({args.server_mode} replies)"
+    )
     if why_not:
         print(f"   ours: not measured: {why_not}")
     for r in range(args.rounds):
@@ -276,8 +297,11 @@ def bench_calls(url: str, args: argparse.Namespace) -> None:
             latencies, cpu_per_call = run()
             wall.add_round(latencies)
             cpu.add_round([cpu_per_call])
-        print(f"  round {r + 1}/{args.rounds}: " + ", ".join(
-            f"{w.name} {w.round_medians[-1] * 1e6:.0f}us" for w, _, _ in variants), flush=True)
+        print(
+            f"  round {r + 1}/{args.rounds}: "
+            + ", ".join(f"{w.name} {w.round_medians[-1] * 1e6:.0f}us" for w, _, _ in variants),
+            flush=True,
+        )
     walls = [w for w, _, _ in variants]
     cpus = [c for _, c, _ in variants]
     print("\nper-call latency (wall clock, send -> matching reply):")
@@ -297,7 +321,7 @@ def bench_calls(url: str, args: argparse.Namespace) -> None:
 
 
 # -- 2. cold `tools` -----------------------------------------------------------------
-MINIMAL_TOOLS = r'''
+MINIMAL_TOOLS = r"""
 import json, sys
 import httpx2
 
@@ -336,11 +360,11 @@ with httpx2.Client(timeout=30) as client:
         tools = reply(client.post(url, headers=headers, content=b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}'), 2)
         client.delete(url, headers=headers)
 print(json.dumps(tools["result"]["tools"], indent=2))
-'''
+"""
 
 # The same modern discover + tools/list on httpx2.AsyncClient under asyncio.run: what an async
 # client pays for the event loop (asyncio, and anyio under httpcore2's async backend). Information.
-MINIMAL_TOOLS_ASYNC = r'''
+MINIMAL_TOOLS_ASYNC = r"""
 import asyncio, json, sys
 import httpx2
 
@@ -361,7 +385,7 @@ async def main(url):
     print(json.dumps(msg["result"]["tools"], indent=2))
 
 asyncio.run(main(sys.argv[1]))
-'''
+"""
 
 
 class Run:
@@ -375,8 +399,9 @@ def timed(argv: list[str], env: dict[str, str], tmpdir: Path) -> Run:
     out, err = tmpdir / "stdout", tmpdir / "stderr"
     with open(out, "wb") as fout, open(err, "wb") as ferr:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fout, stderr=ferr, env=env,
-                                cwd=tempfile.gettempdir())
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=fout, stderr=ferr, env=env, cwd=tempfile.gettempdir()
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -385,16 +410,21 @@ def timed(argv: list[str], env: dict[str, str], tmpdir: Path) -> Run:
 
 def check(name: str, run: Run, expect: bytes) -> str | None:
     if run.returncode != 0 or expect not in run.stdout:
-        return (f"{name} failed (exit {run.returncode}): {run.stdout[-600:].decode(errors='replace')}"
-                f"{run.stderr[-1200:].decode(errors='replace')}")
+        return (
+            f"{name} failed (exit {run.returncode}): {run.stdout[-600:].decode(errors='replace')}"
+            f"{run.stderr[-1200:].decode(errors='replace')}"
+        )
     return None
 
 
 def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     script = tmpdir / "minimal_http_tools.py"
     script.write_text(MINIMAL_TOOLS)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "MCP_INSPECTOR_NO_EARLY_START", "PYTHONDONTWRITEBYTECODE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "MCP_INSPECTOR_NO_EARLY_START", "PYTHONDONTWRITEBYTECODE")
+    }
     env["XDG_STATE_HOME"] = str(tmpdir / "state")
     # Bytecode as an installed package has it: cached (in a temp dir, not the repo) after the warm-up
     # run. With PYTHONDONTWRITEBYTECODE=1 every run compiled our ~50 modules from source (~200 ms)
@@ -404,8 +434,12 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     ours = [PYTHON, "-m", "mcp_inspector", "--url", url, "tools"]
     pairs = [  # (ours name, ours argv, minimal name, minimal era)
         ("ours (auto era)", ours, "minimal modern", "modern"),
-        ("ours --era legacy", [PYTHON, "-m", "mcp_inspector", "--url", url, "--era", "legacy", "tools"],
-         "minimal legacy", "legacy"),
+        (
+            "ours --era legacy",
+            [PYTHON, "-m", "mcp_inspector", "--url", url, "--era", "legacy", "tools"],
+            "minimal legacy",
+            "legacy",
+        ),
     ]
     variants: list[tuple[str, list[str], dict[str, str]]] = []
     print(f"\n2. cold `tools` over HTTP: {args.runs} alternating runs each, process start to exit, against {url}")
@@ -426,9 +460,11 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     problem = check("minimal modern async", timed(async_minimal, env, tmpdir), b'"echo"')
     if problem:
         raise SystemExit(problem)
-    variants += [("minimal modern, asyncio", async_minimal, env),
-                 ("python -c pass", [PYTHON, "-c", "pass"], env),
-                 ("python -c 'import httpx2'", [PYTHON, "-c", "import httpx2"], env)]
+    variants += [
+        ("minimal modern, asyncio", async_minimal, env),
+        ("python -c pass", [PYTHON, "-c", "pass"], env),
+        ("python -c 'import httpx2'", [PYTHON, "-c", "import httpx2"], env),
+    ]
     walls: dict[str, list[float]] = {name: [] for name, _, _ in variants}
     cpus: dict[str, list[float]] = {name: [] for name, _, _ in variants}
     for r in range(args.runs):
@@ -443,8 +479,10 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     print(f"  {'':<{width}}  {'wall median':>11}  {'min..max':>15}   {'CPU median':>10}  {'min..max':>15}")
     for name in walls:
         w, c = walls[name], cpus[name]
-        print(f"  {name:<{width}}  {statistics.median(w) * 1000:8.1f} ms  {min(w) * 1000:6.1f}..{max(w) * 1000:<6.1f}ms"
-              f"   {statistics.median(c) * 1000:7.1f} ms  {min(c) * 1000:6.1f}..{max(c) * 1000:<6.1f}ms")
+        print(
+            f"  {name:<{width}}  {statistics.median(w) * 1000:8.1f} ms  {min(w) * 1000:6.1f}..{max(w) * 1000:<6.1f}ms"
+            f"   {statistics.median(c) * 1000:7.1f} ms  {min(c) * 1000:6.1f}..{max(c) * 1000:<6.1f}ms"
+        )
     print()
     for name, _, minimal_name, _ in pairs:
         if name not in walls:
@@ -453,9 +491,11 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
         paired = [o / m for o, m in zip(walls[name], walls[minimal_name])]
         extra = statistics.median(walls[name]) - statistics.median(walls[minimal_name])
         cpu_ratio = statistics.median(cpus[name]) / statistics.median(cpus[minimal_name])
-        print(f"{verdict(f'  wall {name} / {minimal_name}', ratio, COLD_TARGET)}; paired per run: median "
-              f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}; {extra * 1000:+.0f} ms; "
-              f"CPU {cpu_ratio:.2f}x")
+        print(
+            f"{verdict(f'  wall {name} / {minimal_name}', ratio, COLD_TARGET)}; paired per run: median "
+            f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}; {extra * 1000:+.0f} ms; "
+            f"CPU {cpu_ratio:.2f}x"
+        )
     if "ours (auto era)" in walls:
         ratio = statistics.median(walls["ours (auto era)"]) / statistics.median(walls["minimal modern, asyncio"])
         cpu_ratio = statistics.median(cpus["ours (auto era)"]) / statistics.median(cpus["minimal modern, asyncio"])
@@ -470,8 +510,10 @@ def profile(url: str, era: str, args: argparse.Namespace) -> None:
     profiler = cProfile.Profile()
     t0 = time.perf_counter()
     latencies, cpu = run_async(ours_calls, url, era, args.calls, args.warmup, profiler)
-    print(f"profiled {args.calls} {era} tools/call in {time.perf_counter() - t0:.2f} s (incl. connect): "
-          f"median {statistics.median(latencies) * 1e6:.0f} us, client CPU {cpu * 1e6:.0f} us per call\n")
+    print(
+        f"profiled {args.calls} {era} tools/call in {time.perf_counter() - t0:.2f} s (incl. connect): "
+        f"median {statistics.median(latencies) * 1e6:.0f} us, client CPU {cpu * 1e6:.0f} us per call\n"
+    )
     stats = pstats.Stats(profiler)
     stats.sort_stats("tottime").print_stats(25)
     stats.sort_stats("cumulative").print_stats(35)
@@ -484,12 +526,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the call bench (default 5)")
     parser.add_argument("--runs", type=int, default=10, help="runs per variant of the cold bench (default 10)")
     parser.add_argument("--only", choices=("calls", "cold"), help="run one part only")
-    parser.add_argument("--server-mode", choices=("stateful", "json"), default="stateful",
-                        help="the server's replies: SSE streams (stateful, default) or JSON bodies")
+    parser.add_argument(
+        "--server-mode",
+        choices=("stateful", "json"),
+        default="stateful",
+        help="the server's replies: SSE streams (stateful, default) or JSON bodies",
+    )
     parser.add_argument("--quick", action="store_true", help="smoke run: 300 calls, 2 rounds, 4 runs")
     parser.add_argument("--profile", choices=("legacy", "modern"), help="cProfile our call path in this era instead")
-    parser.add_argument("--pin", metavar="CPUS", help="pin this process and the server to these cpus (e.g. 1): "
-                        "less wake-up noise on a busy machine, latency then tracks CPU cost")
+    parser.add_argument(
+        "--pin",
+        metavar="CPUS",
+        help="pin this process and the server to these cpus (e.g. 1): "
+        "less wake-up noise on a busy machine, latency then tracks CPU cost",
+    )
     args = parser.parse_args()
     if args.pin:
         os.sched_setaffinity(0, {int(c) for c in args.pin.split(",")})  # the server and children inherit it

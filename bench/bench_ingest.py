@@ -29,13 +29,12 @@ import json
 import resource
 import statistics
 import subprocess
-import sys
 import time
 import tracemalloc
 
 from common import PYTHON, REPO, fmt_bytes, machine_note
 
-SERVER = r'''
+SERVER = r"""
 import json, sys
 count, mb = int(sys.argv[1]), float(sys.argv[2])
 note = ('{"jsonrpc":"2.0","method":"notifications/message","params":'
@@ -69,7 +68,7 @@ for line in sys.stdin.buffer:
         continue
     out.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode() + b"\n")
     out.flush()
-'''
+"""
 
 
 def _rss_now() -> int:
@@ -109,13 +108,17 @@ async def _ours(cmd: list[str], what: str, count: int, trace: bool) -> dict:
 
 
 async def _baseline(cmd: list[str], what: str, count: int, trace: bool) -> dict:
-    proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 30)
+    proc = await asyncio.create_subprocess_exec(
+        *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 30
+    )
     kept: list[bytes] = []
     logs = 0
 
     async def request(msg_id: int, method: str, params: dict) -> dict:
         nonlocal logs
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode() + b"\n")
+        proc.stdin.write(
+            json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode() + b"\n"
+        )
         await proc.stdin.drain()
         while True:
             line = await proc.stdout.readline()
@@ -128,7 +131,11 @@ async def _baseline(cmd: list[str], what: str, count: int, trace: bool) -> dict:
             if msg.get("method") == "notifications/message":
                 logs += 1
 
-    await request(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}})
+    await request(
+        1,
+        "initialize",
+        {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}},
+    )
     proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     await request(2, "tools/list", {})
     rss0, base = _rss_now(), _start_trace(trace)
@@ -191,10 +198,14 @@ def report(what: str, count: int, mb: float, rounds: int) -> None:
         for res in results:
             if res["frames"] != expected_frames:
                 raise SystemExit(f"{variant} saw {res['frames']} frames, expected {expected_frames}")
-    label = f"{count:,} notifications/message + 1 result in one write" if what == "flood" else f"one {mb:g} MB result frame"
+    label = (
+        f"{count:,} notifications/message + 1 result in one write" if what == "flood" else f"one {mb:g} MB result frame"
+    )
     print(f"\n{label}  ({rounds} rounds, fresh process each):")
     rate_label = "frames/s" if what == "flood" else "MB/s"
-    print(f"  {'variant':<9} {'median time':>12} {'min..max':>21} {rate_label:>11} {'tracemalloc peak':>17} {'RSS growth':>11} {'peak RSS':>10}")
+    print(
+        f"  {'variant':<9} {'median time':>12} {'min..max':>21} {rate_label:>11} {'tracemalloc peak':>17} {'RSS growth':>11} {'peak RSS':>10}"
+    )
     med = {}
     for variant in ("baseline", "ours"):
         times = [res["seconds"] for res in runs[variant]]
@@ -202,16 +213,22 @@ def report(what: str, count: int, mb: float, rounds: int) -> None:
         rss = statistics.median(res["rss_growth"] for res in runs[variant])
         peak = statistics.median(res["peak_rss"] for res in runs[variant])
         fps = (expected_frames if what == "flood" else mb) / med[variant]
-        print(f"  {variant:<9} {med[variant] * 1000:9.1f} ms {min(times) * 1000:9.1f}..{max(times) * 1000:<9.1f} "
-              f"{fps:11,.0f} {fmt_bytes(traced[variant]['traced_peak']):>17} {fmt_bytes(rss):>11} {fmt_bytes(peak):>10}")
+        print(
+            f"  {variant:<9} {med[variant] * 1000:9.1f} ms {min(times) * 1000:9.1f}..{max(times) * 1000:<9.1f} "
+            f"{fps:11,.0f} {fmt_bytes(traced[variant]['traced_peak']):>17} {fmt_bytes(rss):>11} {fmt_bytes(peak):>10}"
+        )
     ratios = [o["seconds"] / b["seconds"] for o, b in zip(runs["ours"], runs["baseline"])]
-    print(f"  ours / baseline: time {med['ours'] / med['baseline']:.2f}x (paired per round: median "
-          f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}..{max(ratios):.2f}), "
-          f"tracemalloc peak {traced['ours']['traced_peak'] / max(1, traced['baseline']['traced_peak']):.2f}x")
+    print(
+        f"  ours / baseline: time {med['ours'] / med['baseline']:.2f}x (paired per round: median "
+        f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}..{max(ratios):.2f}), "
+        f"tracemalloc peak {traced['ours']['traced_peak'] / max(1, traced['baseline']['traced_peak']):.2f}x"
+    )
     if what == "flood":
         per_entry = (traced["ours"]["traced_peak"] - traced["baseline"]["traced_peak"]) / count
-        print(f"  ours keeps {runs['ours'][0]['entries']:,} store entries; extra memory per frame vs keeping raw lines: "
-              f"~{per_entry:.0f} bytes")
+        print(
+            f"  ours keeps {runs['ours'][0]['entries']:,} store entries; extra memory per frame vs keeping raw lines: "
+            f"~{per_entry:.0f} bytes"
+        )
 
 
 def main() -> None:

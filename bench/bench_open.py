@@ -24,14 +24,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from common import PYTHON, SOURCE, fmt_bytes, machine_note
 
-CHILD = r'''
+CHILD = r"""
 import json, os, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 path = sys.argv[2]
@@ -62,33 +61,105 @@ loaded.store.close()
 print(json.dumps({"seconds": elapsed, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
                   "written": wchar() - written, "total": app_store.total, "skipped": len(loaded.skipped_lines),
                   "tools": len(replay.tools)}))
-'''
+"""
 
 
 def generate(path: Path, entries: int) -> None:
     with open(path, "w", encoding="utf-8") as out:
-        out.write(json.dumps({"type": "header", "format": "mcp-inspector-session", "version": 1, "started": 1.0,
-                              "server": "python -m mcp_inspector.demo"}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "type": "header",
+                    "format": "mcp-inspector-session",
+                    "version": 1,
+                    "started": 1.0,
+                    "server": "python -m mcp_inspector.demo",
+                }
+            )
+            + "\n"
+        )
         seq = 1
-        out.write(json.dumps({"seq": seq, "ts": 1.0, "dir": "out", "kind": "request", "method": "tools/list", "id": 0,
-                              "raw": '{"jsonrpc":"2.0","id":0,"method":"tools/list"}'}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "seq": seq,
+                    "ts": 1.0,
+                    "dir": "out",
+                    "kind": "request",
+                    "method": "tools/list",
+                    "id": 0,
+                    "raw": '{"jsonrpc":"2.0","id":0,"method":"tools/list"}',
+                }
+            )
+            + "\n"
+        )
         seq += 1
-        out.write(json.dumps({"seq": seq, "ts": 1.0, "dir": "in", "kind": "response", "id": 0, "reply_to": 1,
-                              "raw": json.dumps({"jsonrpc": "2.0", "id": 0, "result": {"tools": [
-                                  {"name": "add", "inputSchema": {"type": "object"}}]}})}) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "seq": seq,
+                    "ts": 1.0,
+                    "dir": "in",
+                    "kind": "response",
+                    "id": 0,
+                    "reply_to": 1,
+                    "raw": json.dumps(
+                        {
+                            "jsonrpc": "2.0",
+                            "id": 0,
+                            "result": {"tools": [{"name": "add", "inputSchema": {"type": "object"}}]},
+                        }
+                    ),
+                }
+            )
+            + "\n"
+        )
         seq += 1
         n = 1
         while seq <= entries:
-            request = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "add", "arguments": {"a": n, "b": 2}}}
-            lines = [{"seq": seq, "ts": 2.0 + seq / 1000, "dir": "out", "kind": "request", "method": "tools/call", "id": n,
-                      "raw": json.dumps(request)},
-                     {"seq": seq + 1, "ts": 2.0 + seq / 1000, "dir": "in", "kind": "notification",
-                      "method": "notifications/message",
-                      "raw": json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
-                                         "params": {"level": "info", "data": f"working on {n}"}})},
-                     {"seq": seq + 2, "ts": 2.0 + seq / 1000, "dir": "in", "kind": "response", "id": n, "reply_to": seq,
-                      "latency_ms": 0.5, "raw": json.dumps({"jsonrpc": "2.0", "id": n, "result": {
-                          "content": [{"type": "text", "text": str(n + 2)}]}})}]
+            request = {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": n, "b": 2}},
+            }
+            lines = [
+                {
+                    "seq": seq,
+                    "ts": 2.0 + seq / 1000,
+                    "dir": "out",
+                    "kind": "request",
+                    "method": "tools/call",
+                    "id": n,
+                    "raw": json.dumps(request),
+                },
+                {
+                    "seq": seq + 1,
+                    "ts": 2.0 + seq / 1000,
+                    "dir": "in",
+                    "kind": "notification",
+                    "method": "notifications/message",
+                    "raw": json.dumps(
+                        {
+                            "jsonrpc": "2.0",
+                            "method": "notifications/message",
+                            "params": {"level": "info", "data": f"working on {n}"},
+                        }
+                    ),
+                },
+                {
+                    "seq": seq + 2,
+                    "ts": 2.0 + seq / 1000,
+                    "dir": "in",
+                    "kind": "response",
+                    "id": n,
+                    "reply_to": seq,
+                    "latency_ms": 0.5,
+                    "raw": json.dumps(
+                        {"jsonrpc": "2.0", "id": n, "result": {"content": [{"type": "text", "text": str(n + 2)}]}}
+                    ),
+                },
+            ]
             for line in lines[: entries - seq + 1]:
                 out.write(json.dumps(line) + "\n")
             seq += 3
@@ -98,8 +169,9 @@ def generate(path: Path, entries: int) -> None:
 def measure(path: Path, state: Path, timeout: float) -> dict:
     env = dict(os.environ, XDG_STATE_HOME=str(state))
     try:
-        done = subprocess.run([PYTHON, "-c", CHILD, SOURCE, str(path)], env=env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            [PYTHON, "-c", CHILD, SOURCE, str(path)], env=env, capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return {"timeout": timeout}
     if done.returncode != 0:
@@ -116,9 +188,11 @@ def show(label: str, result: dict) -> None:
     elif "error" in result:
         print(f"{label:<28} failed: {result['error']}")
     else:
-        print(f"{label:<28} {result['seconds']:8.2f} s  peak RSS {fmt_bytes(result['rss']):>10}  "
-              f"written {fmt_bytes(result['written']):>10}  left in state dir {fmt_bytes(result['left_on_disk']):>10}  "
-              f"entries {result['total']}  skipped {result['skipped']}  tools {result['tools']}")
+        print(
+            f"{label:<28} {result['seconds']:8.2f} s  peak RSS {fmt_bytes(result['rss']):>10}  "
+            f"written {fmt_bytes(result['written']):>10}  left in state dir {fmt_bytes(result['left_on_disk']):>10}  "
+            f"entries {result['total']}  skipped {result['skipped']}  tools {result['tools']}"
+        )
 
 
 def main() -> None:
@@ -139,11 +213,18 @@ def main() -> None:
             generate(big, args.entries)
             print(f"generated {big.name}: {fmt_bytes(big.stat().st_size)} in {time.perf_counter() - started:.1f} s")
         crafted = work / "crafted-seq.jsonl"
-        crafted.write_text(json.dumps({"type": "header", "format": "mcp-inspector-session", "version": 1}) + "\n"
-                           + json.dumps({"seq": 1, "ts": 1.0, "dir": "in", "kind": "stderr", "raw": "a"}) + "\n"
-                           + json.dumps({"seq": 10**12, "ts": 1.0, "dir": "in", "kind": "stderr", "raw": "b"}) + "\n")
-        for label, path, timeout in ((f"open {args.entries:,} entries", big, args.timeout),
-                                     ("open crafted seq=10**12", crafted, args.crafted_timeout)):
+        crafted.write_text(
+            json.dumps({"type": "header", "format": "mcp-inspector-session", "version": 1})
+            + "\n"
+            + json.dumps({"seq": 1, "ts": 1.0, "dir": "in", "kind": "stderr", "raw": "a"})
+            + "\n"
+            + json.dumps({"seq": 10**12, "ts": 1.0, "dir": "in", "kind": "stderr", "raw": "b"})
+            + "\n"
+        )
+        for label, path, timeout in (
+            (f"open {args.entries:,} entries", big, args.timeout),
+            ("open crafted seq=10**12", crafted, args.crafted_timeout),
+        ):
             state = work / "state"
             shutil.rmtree(state, ignore_errors=True)
             state.mkdir()

@@ -40,7 +40,7 @@ from pathlib import Path
 TARGET = 1.5
 
 # The baseline child: kept import-light (anyio only), as a minimal client would be.
-MINIMAL = r'''
+MINIMAL = r"""
 import json, sys
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
@@ -75,22 +75,35 @@ async def run(cmd):
         await proc.wait()
 
 anyio.run(run, sys.argv[1:])
-'''
+"""
 
 
 def write_input(path: Path, calls: int) -> None:
     with open(path, "wb") as f:
         for i in range(1, calls + 1):
-            f.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                                "params": {"name": "add", "arguments": {"a": i, "b": 1}}}).encode() + b"\n")
+            f.write(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": i,
+                        "method": "tools/call",
+                        "params": {"name": "add", "arguments": {"a": i, "b": 1}},
+                    }
+                ).encode()
+                + b"\n"
+            )
 
 
 def run_child(argv: list[str], stdin: Path, stdout: Path, env: dict[str, str]) -> tuple[float, int]:
     """Run one child to exit: (wall seconds, peak RSS bytes)."""
     with open(stdin, "rb") as fin, open(stdout, "wb") as fout:
         t0 = time.perf_counter()
-        pid = os.posix_spawn(argv[0], argv, env, file_actions=[
-            (os.POSIX_SPAWN_DUP2, fin.fileno(), 0), (os.POSIX_SPAWN_DUP2, fout.fileno(), 1)])
+        pid = os.posix_spawn(
+            argv[0],
+            argv,
+            env,
+            file_actions=[(os.POSIX_SPAWN_DUP2, fin.fileno(), 0), (os.POSIX_SPAWN_DUP2, fout.fileno(), 1)],
+        )
         _, status, usage = os.wait4(pid, 0)
         wall = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
@@ -147,15 +160,22 @@ def main() -> None:
         # Spill files (if any) go to the temp dir, not the user's state dir.
         state_env = {"XDG_STATE_HOME": str(tmpdir / "state")}
         pipe_argv = [PYTHON, "-m", "mcp_inspector", "pipe", "--", *server]
-        variants = [("minimal anyio", [PYTHON, str(minimal_script), *server], dict(base_env)),
-                    ("pipe", pipe_argv, {**base_env, **state_env, "PYTHONPATH": SOURCE})]
+        variants = [
+            ("minimal anyio", [PYTHON, str(minimal_script), *server], dict(base_env)),
+            ("pipe", pipe_argv, {**base_env, **state_env, "PYTHONPATH": SOURCE}),
+        ]
         if args.before:
-            variants.append(("pipe (before)", pipe_argv,
-                             {**base_env, **state_env, "PYTHONPATH": str(Path(args.before).resolve())}))
-        results: dict[str, dict[str, list[float]]] = {name: {"full": [], "empty": [], "rss": [], "rss0": []}
-                                                       for name, _, _ in variants}
-        print(f"bench_pipe: {args.rounds} rounds x {args.calls} sequential tools/call add through each variant "
-              f"(+ an empty-input run each); {machine_note()}", flush=True)
+            variants.append(
+                ("pipe (before)", pipe_argv, {**base_env, **state_env, "PYTHONPATH": str(Path(args.before).resolve())})
+            )
+        results: dict[str, dict[str, list[float]]] = {
+            name: {"full": [], "empty": [], "rss": [], "rss0": []} for name, _, _ in variants
+        }
+        print(
+            f"bench_pipe: {args.rounds} rounds x {args.calls} sequential tools/call add through each variant "
+            f"(+ an empty-input run each); {machine_note()}",
+            flush=True,
+        )
         for r in range(args.rounds):
             shift = r % len(variants)
             order = variants[shift:] + variants[:shift]
@@ -166,25 +186,35 @@ def main() -> None:
                     check_output(out, calls, name)
                     results[name]["full" if calls else "empty"].append(wall)
                     results[name]["rss" if calls else "rss0"].append(rss)
-            print(f"  round {r + 1}/{args.rounds}: " + ", ".join(
-                f"{name} {(res['full'][-1] - res['empty'][-1]) / args.calls * 1e6:.1f} us/call "
-                f"({res['full'][-1]:.2f} s)" for name, res in results.items()), flush=True)
+            print(
+                f"  round {r + 1}/{args.rounds}: "
+                + ", ".join(
+                    f"{name} {(res['full'][-1] - res['empty'][-1]) / args.calls * 1e6:.1f} us/call "
+                    f"({res['full'][-1]:.2f} s)"
+                    for name, res in results.items()
+                ),
+                flush=True,
+            )
 
     def per_call(name: str) -> list[float]:
         res = results[name]
         return [(f - e) / args.calls for f, e in zip(res["full"], res["empty"])]
 
     base = "minimal anyio"
-    print(f"\n  {'variant':<14} {'per call':>9} {'ratio':>6} {'min..max':>12}  {'whole run':>9} {'ratio':>6}  "
-          f"{'empty run':>9}  {'peak RSS':>10} {'(empty)':>10}")
+    print(
+        f"\n  {'variant':<14} {'per call':>9} {'ratio':>6} {'min..max':>12}  {'whole run':>9} {'ratio':>6}  "
+        f"{'empty run':>9}  {'peak RSS':>10} {'(empty)':>10}"
+    )
     for name, _, _ in variants:
         pc = per_call(name)
         ratios = [o / b for o, b in zip(pc, per_call(base))]
         whole = [o / b for o, b in zip(results[name]["full"], results[base]["full"])]
-        print(f"  {name:<14} {statistics.median(pc) * 1e6:6.1f} us {statistics.median(ratios):5.2f}x "
-              f"{min(ratios):5.2f}..{max(ratios):<5.2f}  {statistics.median(results[name]['full']):7.2f} s "
-              f"{statistics.median(whole):5.2f}x  {statistics.median(results[name]['empty']):7.3f} s  "
-              f"{fmt_bytes(max(results[name]['rss'])):>10} {fmt_bytes(max(results[name]['rss0'])):>10}")
+        print(
+            f"  {name:<14} {statistics.median(pc) * 1e6:6.1f} us {statistics.median(ratios):5.2f}x "
+            f"{min(ratios):5.2f}..{max(ratios):<5.2f}  {statistics.median(results[name]['full']):7.2f} s "
+            f"{statistics.median(whole):5.2f}x  {statistics.median(results[name]['empty']):7.3f} s  "
+            f"{fmt_bytes(max(results[name]['rss'])):>10} {fmt_bytes(max(results[name]['rss0'])):>10}"
+        )
     print(f"  (peak RSS of this bench process, a floor under every child's figure: {fmt_bytes(floor_rss()).strip()})")
     print()
     for name, _, _ in variants[1:]:

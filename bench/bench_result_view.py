@@ -22,13 +22,13 @@ import asyncio
 import gc
 import time
 
-from common import Series, machine_note, print_series_table, paired_ratio, verdict
+from common import Series, machine_note, paired_ratio, print_series_table, verdict
+from textual.app import App, ComposeResult
 
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, ResultPanel
-from textual.app import App, ComposeResult
 
 TARGET = 3.0
 

@@ -40,16 +40,26 @@ def main() -> None:
         before = rss_mb()
         started = time.perf_counter()
         for n in range(args.frames):
-            store.append(Direction.OUT, Kind.REQUEST, b'{"jsonrpc":"2.0","id":%d,"method":"resources/read"}' % n,
-                         method="resources/read", msg_id=n, has_id=True)
+            store.append(
+                Direction.OUT,
+                Kind.REQUEST,
+                b'{"jsonrpc":"2.0","id":%d,"method":"resources/read"}' % n,
+                method="resources/read",
+                msg_id=n,
+                has_id=True,
+            )
             head = b'{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"text":"' % n
-            store.append(Direction.IN, Kind.RESPONSE, head + b"x" * (size - len(head) - 5) + b'"}]}}', msg_id=n, has_id=True)
+            store.append(
+                Direction.IN, Kind.RESPONSE, head + b"x" * (size - len(head) - 5) + b'"}]}}', msg_id=n, has_id=True
+            )
         elapsed = time.perf_counter() - started
         after = rss_mb()
         held = getattr(store, "held_bytes", sum(len(e.raw) for e in store))
-        print(f"{args.frames} x {args.size} MB responses: RSS {before:.0f} -> {after:.0f} MB (+{after - before:.0f} MB, peak {rss_mb('VmHWM'):.0f} MB), "
-              f"{len(store)} entries / {held / 1e6:.0f} MB raw held in memory, first held seq {store.first_seq}, "
-              f"{elapsed:.1f} s")
+        print(
+            f"{args.frames} x {args.size} MB responses: RSS {before:.0f} -> {after:.0f} MB (+{after - before:.0f} MB, peak {rss_mb('VmHWM'):.0f} MB), "
+            f"{len(store)} entries / {held / 1e6:.0f} MB raw held in memory, first held seq {store.first_seq}, "
+            f"{elapsed:.1f} s"
+        )
         first = store.fetch(2)
         print(f"seq 2 read back: {len(first.raw) / 1e6:.0f} MB" if first is not None else "seq 2: not readable")
         store.close()

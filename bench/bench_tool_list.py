@@ -24,10 +24,10 @@ import gc
 import time
 
 from common import Series, machine_note, paired_ratio, print_series_table, verdict
+from textual.app import App, ComposeResult
 
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.tool_list import MAX_SHOWN, ToolList
-from textual.app import App, ComposeResult
 
 TARGET = 5.0
 
@@ -41,8 +41,15 @@ class ListApp(App):
 
 
 def tools_of(count: int) -> list[dict]:
-    return [{"name": f"tool_{i}", "title": f"Tool {i}", "description": f"does thing {i}",
-             "annotations": {"readOnlyHint": i % 2 == 0}} for i in range(count)]
+    return [
+        {
+            "name": f"tool_{i}",
+            "title": f"Tool {i}",
+            "description": f"does thing {i}",
+            "annotations": {"readOnlyHint": i % 2 == 0},
+        }
+        for i in range(count)
+    ]
 
 
 async def run_once(tools: list[dict]) -> tuple[float, float]:

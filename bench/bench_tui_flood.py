@@ -149,8 +149,9 @@ async def run_variant(variant: str, count: int, presses: int) -> dict:
             done_at: list[float] = []
 
             async def watch() -> None:
-                while (store.kind_counts[Kind.NOTIFICATION] < expected_notifications or app.shown() < target) \
-                        and time.perf_counter() - started < 600:
+                while (
+                    store.kind_counts[Kind.NOTIFICATION] < expected_notifications or app.shown() < target
+                ) and time.perf_counter() - started < 600:
                     await asyncio.sleep(0.002)
                 done_at.append(time.perf_counter())
 
@@ -186,11 +187,22 @@ async def run_variant(variant: str, count: int, presses: int) -> dict:
             await app.workers.wait_for_complete()  # Log measures widths in thread workers
             await pilot.pause(0.2)
             result["tool_said"] = outcome.result.get("content", [{}])[0].get("text", "")
-    result["key_ms"] = {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95), "max": max(latencies),
-                        "presses": len(latencies), "during_flood": during, "unchanged": unchanged}
+    result["key_ms"] = {
+        "p50": percentile(latencies, 0.5),
+        "p95": percentile(latencies, 0.95),
+        "max": max(latencies),
+        "presses": len(latencies),
+        "during_flood": during,
+        "unchanged": unchanged,
+    }
     if flood_latencies:
-        result["key_ms"].update({"flood_p50": percentile(flood_latencies, 0.5),
-                                 "flood_p95": percentile(flood_latencies, 0.95), "flood_max": max(flood_latencies)})
+        result["key_ms"].update(
+            {
+                "flood_p50": percentile(flood_latencies, 0.5),
+                "flood_p95": percentile(flood_latencies, 0.95),
+                "flood_max": max(flood_latencies),
+            }
+        )
     result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return result
 
@@ -234,7 +246,9 @@ async def run_views_variant(variant: str, count: int, every: float) -> dict:
         call = main._call_tool(session, "flood_notifications", {"count": count, "kind": "message"})
         switches, step = 0, 0
         next_switch = started + every
-        while (store.kind_counts[Kind.NOTIFICATION] < expected or not call.is_finished) and time.perf_counter() - started < 600:
+        while (
+            store.kind_counts[Kind.NOTIFICATION] < expected or not call.is_finished
+        ) and time.perf_counter() - started < 600:
             if variant == "switch" and time.perf_counter() >= next_switch:
                 await app.action_show_view(VIEW_CYCLE[step % len(VIEW_CYCLE)])
                 step += 1
@@ -247,7 +261,9 @@ async def run_views_variant(variant: str, count: int, every: float) -> dict:
         result["switches"] = switches
         result["received"] = store.kind_counts[Kind.NOTIFICATION] - expected + count
         responses = [e for e in store.since(store.last_seq - 5) if e.kind is Kind.RESPONSE]
-        result["tool_said"] = preview_text(responses[-1].raw, 2000).split('"text":"')[-1].split('"')[0] if responses else ""
+        result["tool_said"] = (
+            preview_text(responses[-1].raw, 2000).split('"text":"')[-1].split('"')[0] if responses else ""
+        )
     return result
 
 
@@ -260,14 +276,31 @@ def views_main(args) -> int:
         for label, source in sources.items():  # interleaved, so a burst of load hits every variant
             for variant in VIEW_VARIANTS:
                 env = dict(os.environ, BENCH_SOURCE=source)
-                child = subprocess.run([sys.executable, __file__, "--views", "--variant", variant, "--count", str(args.count),
-                                        "--every", str(args.every)], capture_output=True, text=True, timeout=900, env=env)
+                child = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--views",
+                        "--variant",
+                        variant,
+                        "--count",
+                        str(args.count),
+                        "--every",
+                        str(args.every),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    timeout=900,
+                    env=env,
+                )
                 if child.returncode != 0:
                     print(f"{label}{variant} failed:\n{child.stderr[-2000:]}")
                     return 1
                 runs[label, variant].append(json.loads(child.stdout.strip().splitlines()[-1]))
-    print(f"view switching every {args.every} s during a flood of {args.count} notifications/message, "
-          f"whole app on the demo server, 120x40 headless, {args.rounds} rounds (medians; min..max)")
+    print(
+        f"view switching every {args.every} s during a flood of {args.count} notifications/message, "
+        f"whole app on the demo server, 120x40 headless, {args.rounds} rounds (medians; min..max)"
+    )
     for label, source in sources.items():
         print(f"  {label or 'mcp_inspector '}from {source}")
     print(f"{'':16}{'ingest s':>18}{'cpu s':>18}{'frames':>8}{'switches':>10}{'ingest/still':>20}{'cpu/still':>20}")
@@ -282,9 +315,11 @@ def views_main(args) -> int:
             # paired per round: the ratio to "still" measured next to it
             ratios = [r["ingest_s"] / s["ingest_s"] for r, s in zip(rows, still)]
             cpu_ratios = [r["cpu_s"] / s["cpu_s"] for r, s in zip(rows, still)]
-            print(f"{label + variant:16}{spread([r['ingest_s'] for r in rows]):>18}{spread([r['cpu_s'] for r in rows]):>18}"
-                  f"{statistics.median(r['frames'] for r in rows):>8.0f}{statistics.median(r['switches'] for r in rows):>10.0f}"
-                  f"{spread(ratios):>20}{spread(cpu_ratios):>20}")
+            print(
+                f"{label + variant:16}{spread([r['ingest_s'] for r in rows]):>18}{spread([r['cpu_s'] for r in rows]):>18}"
+                f"{statistics.median(r['frames'] for r in rows):>8.0f}{statistics.median(r['switches'] for r in rows):>10.0f}"
+                f"{spread(ratios):>20}{spread(cpu_ratios):>20}"
+            )
     print(f"server: {runs[next(iter(sources)), 'still'][-1]['tool_said']}")
     return 0
 
@@ -302,7 +337,9 @@ async def run_updates_variant(seconds: float, switches: int, uri: str = "flood:/
     from mcp_inspector.tui.config import TuiConfig
 
     hostile = HOSTILE if HOSTILE.exists() else REPO / "tests" / "servers" / "hostile_surface_server.py"
-    app = make_app(ServerSpec("hostile", [sys.executable, str(hostile)], source="bench"), timeout=600, config=TuiConfig())
+    app = make_app(
+        ServerSpec("hostile", [sys.executable, str(hostile)], source="bench"), timeout=600, config=TuiConfig()
+    )
     frames: list[float] = []
     display = app._display
 
@@ -395,26 +432,49 @@ def updates_main(args) -> int:
     for _ in range(args.rounds):
         for label, source in sources.items():
             env = dict(os.environ, BENCH_SOURCE=source, PYTHONPATH=source)
-            child = subprocess.run([sys.executable, __file__, "--updates", "--variant", "run", "--seconds", str(args.seconds),
-                                    "--presses", str(args.presses), "--uri", args.uri], capture_output=True, text=True, timeout=900, env=env)
+            child = subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--updates",
+                    "--variant",
+                    "run",
+                    "--seconds",
+                    str(args.seconds),
+                    "--presses",
+                    str(args.presses),
+                    "--uri",
+                    args.uri,
+                ],
+                capture_output=True,
+                text=True,
+                timeout=900,
+                env=env,
+            )
             if child.returncode != 0:
                 print(f"{label}failed:\n{child.stderr[-2000:]}")
                 return 1
             runs[label].append(json.loads(child.stdout.strip().splitlines()[-1]))
-    print(f"view switches by key (f3 f4 f5 f6 f2) quiet, then during a flood of notifications/resources/updated "
-          f"({args.seconds} s, subscribed to {args.uri}), whole app on hostile_surface_server.py, 120x40 headless, {args.rounds} rounds")
+    print(
+        f"view switches by key (f3 f4 f5 f6 f2) quiet, then during a flood of notifications/resources/updated "
+        f"({args.seconds} s, subscribed to {args.uri}), whole app on hostile_surface_server.py, 120x40 headless, {args.rounds} rounds"
+    )
     for label, source in sources.items():
         print(f"  {label or 'mcp_inspector '}from {source}")
-    print(f"{'':8}{'quiet p50':>10}{'flood p50':>10}{'flood max':>10}{'p50 ratio':>10}{'notes/s':>10}"
-          f"{'msgs/note':>12}{'cpu/s':>7}  exact")
+    print(
+        f"{'':8}{'quiet p50':>10}{'flood p50':>10}{'flood max':>10}{'p50 ratio':>10}{'notes/s':>10}"
+        f"{'msgs/note':>12}{'cpu/s':>7}  exact"
+    )
     for label in sources:
         for r in runs[label]:
             quiet, flood = statistics.median(r["quiet_ms"]), statistics.median(r["flood_ms"])
             messages = sum(r["posted"].values())
-            print(f"{label or '':8}{quiet:>8.0f}ms{flood:>8.0f}ms{max(r['flood_ms']):>8.0f}ms{flood / quiet:>10.1f}"
-                  f"{r['frames_in'] / r['flood_s']:>10.0f}{messages / max(1, r['frames_in']):>12.4f}"
-                  f"{r['cpu_s'] / r['flood_s']:>7.2f}  {r['exact']} ({r['shown']}/{r['updates']}, "
-                  f"{len(r['flood_ms'])} switches, posted {r['posted']})")
+            print(
+                f"{label or '':8}{quiet:>8.0f}ms{flood:>8.0f}ms{max(r['flood_ms']):>8.0f}ms{flood / quiet:>10.1f}"
+                f"{r['frames_in'] / r['flood_s']:>10.0f}{messages / max(1, r['frames_in']):>12.4f}"
+                f"{r['cpu_s'] / r['flood_s']:>7.2f}  {r['exact']} ({r['shown']}/{r['updates']}, "
+                f"{len(r['flood_ms'])} switches, posted {r['posted']})"
+            )
     return 0
 
 
@@ -424,14 +484,21 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=50)
     parser.add_argument("--variant", choices=["traffic", "log", *VIEW_VARIANTS, "run"])
     parser.add_argument("--updates", action="store_true", help="measure a flood of notifications/resources/updated")
-    parser.add_argument("--uri", default="flood://x", help="--updates: what to subscribe to (flood://lists: a flood of "
-                        "tools/prompts/resources list_changed instead)")
+    parser.add_argument(
+        "--uri",
+        default="flood://x",
+        help="--updates: what to subscribe to (flood://lists: a flood of tools/prompts/resources list_changed instead)",
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="--updates: how long the flood runs")
     parser.add_argument("--views", action="store_true", help="measure view switching in the whole app")
     parser.add_argument("--rounds", type=int, default=3, help="--views/--updates: rounds")
     parser.add_argument("--every", type=float, default=0.25, help="--views: seconds between view switches")
-    parser.add_argument("--compare", metavar="DIR", help="--views/--updates: also run mcp_inspector from DIR (a git archive of "
-                        "another commit), interleaved with this one")
+    parser.add_argument(
+        "--compare",
+        metavar="DIR",
+        help="--views/--updates: also run mcp_inspector from DIR (a git archive of "
+        "another commit), interleaved with this one",
+    )
     args = parser.parse_args()
     if args.updates:
         if args.variant:
@@ -448,14 +515,29 @@ def main() -> int:
         return 0
     results = {}
     for variant in ("traffic", "log"):
-        child = subprocess.run([sys.executable, __file__, "--variant", variant, "--count", str(args.count),
-                                "--presses", str(args.presses)], capture_output=True, text=True, timeout=900)
+        child = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--variant",
+                variant,
+                "--count",
+                str(args.count),
+                "--presses",
+                str(args.presses),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if child.returncode != 0:
             print(f"{variant} failed:\n{child.stderr[-2000:]}")
             return 1
         results[variant] = json.loads(child.stdout.strip().splitlines()[-1])
     ours, base = results["traffic"], results["log"]
-    print(f"flood of {args.count} notifications/message from the demo server, {args.presses} key presses, 120x40 headless")
+    print(
+        f"flood of {args.count} notifications/message from the demo server, {args.presses} key presses, 120x40 headless"
+    )
     print(f"{'':28}{'TrafficLog':>14}{'textual Log':>14}{'ratio':>8}")
 
     def row(label: str, a: float, b: float, unit: str) -> None:
@@ -469,9 +551,11 @@ def main() -> int:
             row(f"  during flood only {key[6:]}", ours["key_ms"][key], base["key_ms"][key], "ms")
     row("peak RSS", ours["peak_rss_mb"], base["peak_rss_mb"], "MB")
     for name, figures in results.items():
-        print(f"{name}: received {figures['received']} notifications; presses during the flood "
-              f"{figures['key_ms']['during_flood']}/{figures['key_ms']['presses']} "
-              f"(+{figures['key_ms']['unchanged']} that moved nothing); server: {figures['tool_said']}")
+        print(
+            f"{name}: received {figures['received']} notifications; presses during the flood "
+            f"{figures['key_ms']['during_flood']}/{figures['key_ms']['presses']} "
+            f"(+{figures['key_ms']['unchanged']} that moved nothing); server: {figures['tool_said']}"
+        )
     return 0
 
 

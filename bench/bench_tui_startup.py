@@ -58,8 +58,14 @@ def run_once(command: list[str], timeout: float) -> dict[str, float]:
     env = dict(os.environ, XDG_STATE_HOME=os.environ.get("XDG_STATE_HOME", "/tmp/mcp-inspector-bench-state"))
     started = time.perf_counter()
 
-    child = subprocess.Popen([PYTHON, "-c", CHILD, json.dumps(command)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, cwd=str(REPO), env=env)
+    child = subprocess.Popen(
+        [PYTHON, "-c", CHILD, json.dumps(command)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=str(REPO),
+        env=env,
+    )
     marks: dict[str, float] = {}
     try:
         assert child.stdout is not None
@@ -92,8 +98,10 @@ def main() -> None:
         command = server_everything_cmd()
         label = "server-everything"
         if command is None:
-            raise SystemExit("server-everything not found: set MCP_SERVER_EVERYTHING, or npm install "
-                             "@modelcontextprotocol/server-everything in the repo root (or use --demo)")
+            raise SystemExit(
+                "server-everything not found: set MCP_SERVER_EVERYTHING, or npm install "
+                "@modelcontextprotocol/server-everything in the repo root (or use --demo)"
+            )
     runs = [run_once(command, args.timeout) for _ in range(args.n)]
     print(f"TUI startup against {label}, {args.n} runs, wall time from spawning the process (ms):")
     for name in ("first paint", "tools shown"):

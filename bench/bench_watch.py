@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from common import PYTHON, REPO, MINIMAL_SERVER, Series, machine_note, paired_ratio, print_series_table
+from common import MINIMAL_SERVER, PYTHON, REPO, Series, machine_note, paired_ratio, print_series_table
 
 SDK_SERVER = REPO / "tests" / "servers" / "watched_server.py"
 
@@ -103,10 +103,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-watch-") as folder:
         script = Path(folder) / "server.py"
         shutil.copyfile(source, script)
-        env = dict(os.environ, XDG_STATE_HOME=str(Path(folder) / "state"), PYTHONPATH=os.pathsep.join(
-            [str(REPO)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
-        child = subprocess.run([PYTHON, "-c", CHILD, str(script), str(args.rounds)], capture_output=True, text=True,
-                               env=env, cwd=folder, timeout=60 + args.rounds * 60)
+        env = dict(
+            os.environ,
+            XDG_STATE_HOME=str(Path(folder) / "state"),
+            PYTHONPATH=os.pathsep.join(
+                [str(REPO)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+            ),
+        )
+        child = subprocess.run(
+            [PYTHON, "-c", CHILD, str(script), str(args.rounds)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=folder,
+            timeout=60 + args.rounds * 60,
+        )
     lines = [line for line in child.stdout.splitlines() if line.startswith("{")]
     if child.returncode != 0 or not lines:
         raise SystemExit(f"the app failed (exit {child.returncode}):\n{child.stderr[-3000:]}")
@@ -119,11 +130,15 @@ def main() -> None:
     print(f"Watch and restart, {server}, {args.rounds} rounds; {machine_note()}")
     print_series_table([f8, edit], baseline=f8, p95=False)
     ratio, low, high = paired_ratio(edit, f8)
-    print(f"  edit -> tools / F8 restart: {ratio:.2f}x (rounds {low:.2f}x..{high:.2f}x); watching adds "
-          f"{(edit.median - f8.median) * 1000:.0f} ms (debounce and notice)")
+    print(
+        f"  edit -> tools / F8 restart: {ratio:.2f}x (rounds {low:.2f}x..{high:.2f}x); watching adds "
+        f"{(edit.median - f8.median) * 1000:.0f} ms (debounce and notice)"
+    )
     print(f"  cold start of the app to the first tool list (information): {result['cold'] * 1000:.0f} ms")
-    print(f"  edit -> tools, all rounds (ms): {', '.join(f'{v * 1000:.0f}' for v in result['edit'])}; "
-          f"median {statistics.median(result['edit']) * 1000:.0f}")
+    print(
+        f"  edit -> tools, all rounds (ms): {', '.join(f'{v * 1000:.0f}' for v in result['edit'])}; "
+        f"median {statistics.median(result['edit']) * 1000:.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ import os
 import shutil
 import statistics
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"

@@ -7,6 +7,7 @@
 ``list_tools(cmd)`` returns the tool list.  Both initialize first (2025-11-25), skip any
 non-response lines (notifications, server requests), then close stdin and wait for exit.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,14 @@ class _Conn:
         self.proc.stdin.flush()
 
     def initialize(self) -> dict:
-        result = self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                             "clientInfo": {"name": "minimal-client", "version": "0"}})
+        result = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "minimal-client", "version": "0"},
+            },
+        )
         self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return result
 
@@ -79,11 +86,13 @@ if __name__ == "__main__":
     argv = sys.argv[1:]
     if len(argv) < 3 or "--" not in argv or argv[0] not in ("calls", "tools"):
         sys.exit(__doc__)
-    cmd = argv[argv.index("--") + 1:]
+    cmd = argv[argv.index("--") + 1 :]
     if argv[0] == "tools":
         print(json.dumps(list_tools(cmd), indent=2))
     else:
         lat = sorted(run_calls(cmd, int(argv[1])))
         ms = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
-        print(f"calls={len(lat)} total={sum(lat):.3f}s mean={sum(lat) / len(lat) * 1000:.3f}ms "
-              f"p50={ms(0.5):.3f}ms p95={ms(0.95):.3f}ms p99={ms(0.99):.3f}ms max={lat[-1] * 1000:.3f}ms")
+        print(
+            f"calls={len(lat)} total={sum(lat):.3f}s mean={sum(lat) / len(lat) * 1000:.3f}ms "
+            f"p50={ms(0.5):.3f}ms p95={ms(0.95):.3f}ms p99={ms(0.99):.3f}ms max={lat[-1] * 1000:.3f}ms"
+        )

@@ -80,7 +80,9 @@ def pip_version(venv: Path, package: str) -> str | None:
     try:
         out = subprocess.run(
             [str(venv / "bin" / "python"), "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -93,9 +95,22 @@ def install(npm_dir: Path, venv: Path, everything_dir: Path) -> None:
         if not str(target.resolve()).startswith("/tmp/"):
             sys.exit(f"refusing to install outside /tmp: {target}")
     npm_dir.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(npm_dir), *NPM_PACKAGES.values()], check=True)
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(npm_dir), *NPM_PACKAGES.values()], check=True
+    )
     everything_dir.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(everything_dir), "@modelcontextprotocol/server-everything"], check=True)
+    subprocess.run(
+        [
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(everything_dir),
+            "@modelcontextprotocol/server-everything",
+        ],
+        check=True,
+    )
     if not (venv / "bin" / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", *PYPI_PACKAGES.values()], check=True)
@@ -105,11 +120,24 @@ def sources(npm_dir: Path, venv: Path, everything_dir: Path, scratch: Path) -> l
     python = sys.executable
     bin_dir = npm_dir / "node_modules" / ".bin"
     found = [
-        Source("demo", [python, "-m", "mcp_inspector.demo"], "mcp-inspector built-in demo server (python -m mcp_inspector.demo)", None),
-        Source("sdk_server", [python, str(REPO / "tests" / "servers" / "sdk_server.py")],
-               "tests/servers/sdk_server.py (mcp Python SDK, pydantic-generated schemas)", None),
-        Source("server-everything", ["node", str(everything_dir / "node_modules" / ".bin" / "mcp-server-everything"), "stdio"],
-               "npm @modelcontextprotocol/server-everything", npm_version(everything_dir, "@modelcontextprotocol/server-everything")),
+        Source(
+            "demo",
+            [python, "-m", "mcp_inspector.demo"],
+            "mcp-inspector built-in demo server (python -m mcp_inspector.demo)",
+            None,
+        ),
+        Source(
+            "sdk_server",
+            [python, str(REPO / "tests" / "servers" / "sdk_server.py")],
+            "tests/servers/sdk_server.py (mcp Python SDK, pydantic-generated schemas)",
+            None,
+        ),
+        Source(
+            "server-everything",
+            ["node", str(everything_dir / "node_modules" / ".bin" / "mcp-server-everything"), "stdio"],
+            "npm @modelcontextprotocol/server-everything",
+            npm_version(everything_dir, "@modelcontextprotocol/server-everything"),
+        ),
     ]
     extra_args = {"server-filesystem": [str(scratch)], "server-postgres": ["postgresql://127.0.0.1:9/none"]}
     for stem, package in NPM_PACKAGES.items():
@@ -135,8 +163,20 @@ def server_info(record: Path) -> dict:
 
 def collect(source: Source, scratch: Path) -> dict:
     record = scratch / f"{source.stem}.jsonl"
-    command = [sys.executable, "-m", "mcp_inspector", "tools", "--json", "-q", "--timeout", "30",
-               "--record", str(record), "--", *source.command]
+    command = [
+        sys.executable,
+        "-m",
+        "mcp_inspector",
+        "tools",
+        "--json",
+        "-q",
+        "--timeout",
+        "30",
+        "--record",
+        str(record),
+        "--",
+        *source.command,
+    ]
     env = {**os.environ, **NO_NETWORK_ENV}
     done = subprocess.run(command, capture_output=True, text=True, timeout=90, env=env, cwd=scratch)
     if done.returncode != 0:
@@ -148,7 +188,7 @@ def collect(source: Source, scratch: Path) -> dict:
         "server": info.get("name") or source.stem,
         "version": version,
         "source": f"{source.origin}; tools/list via `python -m mcp_inspector tools --json`, "
-                  f"serverInfo {info.get('name')!s} {info.get('version')!s}",
+        f"serverInfo {info.get('name')!s} {info.get('version')!s}",
         "tools": [{"name": tool["name"], "inputSchema": tool.get("inputSchema")} for tool in listed],
     }
 
@@ -178,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             path = OUT_DIR / f"{source.stem}.json"
             path.write_text(json.dumps(corpus, indent=1, ensure_ascii=False) + "\n")
-            print(f"{source.stem}: {len(corpus['tools'])} tools, {path.stat().st_size} bytes -> {path.relative_to(REPO)}")
+            print(
+                f"{source.stem}: {len(corpus['tools'])} tools, {path.stat().st_size} bytes -> {path.relative_to(REPO)}"
+            )
     return 1 if failures else 0
 
 

@@ -35,8 +35,25 @@ from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402
 
 SIZE = (120, 40)
-LOCAL_SHOTS = ("main", "tools-changed", "tool-diff", "overview", "traffic", "traffic-detail", "traffic-query",
-               "notifications", "console", "raw-frame", "connect", "help", "prompts", "resources", "resources-template", "task-running", "tasks")
+LOCAL_SHOTS = (
+    "main",
+    "tools-changed",
+    "tool-diff",
+    "overview",
+    "traffic",
+    "traffic-detail",
+    "traffic-query",
+    "notifications",
+    "console",
+    "raw-frame",
+    "connect",
+    "help",
+    "prompts",
+    "resources",
+    "resources-template",
+    "task-running",
+    "tasks",
+)
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 AUTH_SHOTS = ("auth", "auth-metadata")
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
@@ -45,13 +62,20 @@ ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> None:
     """Choose the tool, fill its form, send with ctrl+s, and wait for the result."""
     main.tool_list.select_name(tool)
-    await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == tool, what=f"{tool}")
+    await wait_for(
+        pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == tool, what=f"{tool}"
+    )
     await wait_for_form(pilot.app)
     await main.composer.set_arguments(arguments)
     before = main.store.method_counts.get("tools/call", 0)
     main.tool_list.option_list.focus()
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight, what=f"{tool} result", timeout=15)
+    await wait_for(
+        pilot,
+        lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight,
+        what=f"{tool} result",
+        timeout=15,
+    )
     if linger:  # finished calls linger in the in-flight panel for a moment; let them go
         await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
     await pilot.pause(0.3)
@@ -66,8 +90,17 @@ async def take(pilot, out: Path, name: str) -> None:
     print(f"wrote {path}")
 
 
-QUERY_KEYS = {" ": "space", ".": "full_stop", '"': "quotation_mark", "(": "left_parenthesis", ")": "right_parenthesis",
-              "=": "equals_sign", "|": "vertical_line", "[": "left_square_bracket", "]": "right_square_bracket"}
+QUERY_KEYS = {
+    " ": "space",
+    ".": "full_stop",
+    '"': "quotation_mark",
+    "(": "left_parenthesis",
+    ")": "right_parenthesis",
+    "=": "equals_sign",
+    "|": "vertical_line",
+    "[": "left_square_bracket",
+    "]": "right_square_bracket",
+}
 
 
 async def traffic_query_shot(pilot, out: Path, log) -> None:
@@ -75,8 +108,11 @@ async def traffic_query_shot(pilot, out: Path, log) -> None:
     await pilot.press("vertical_line")
     await pilot.press(*[QUERY_KEYS.get(c, c) for c in 'select(.method == "notifications/message") | .params.data'])
     await pilot.press("enter")
-    await wait_for(pilot, lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq,
-                   what="the query over the log")
+    await wait_for(
+        pilot,
+        lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq,
+        what="the query over the log",
+    )
     await pilot.pause(0.3)
     await take(pilot, out, "traffic-query")
     await pilot.press("x")
@@ -149,12 +185,16 @@ async def resources_shot(pilot, out: Path) -> None:
     view.resource_list.option_list.focus()
     await pilot.press("enter", *"docs/gu")
     form = view.template_form
-    await wait_for(pilot, lambda: form.query("Input") and form.query("Input").first().suggestions, what="path suggestions")
+    await wait_for(
+        pilot, lambda: form.query("Input") and form.query("Input").first().suggestions, what="path suggestions"
+    )
     await pilot.press("tab", "tab", "down")
     fields = list(form.query("Input").results())
     await wait_for(pilot, lambda: fields[1].suggestions, what="section suggestions")
     await pilot.press("tab", "enter")
-    await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == form.uri, what="the template read")
+    await wait_for(
+        pilot, lambda: view.contents.kind == "ok" and view.contents.uri == form.uri, what="the template read"
+    )
     pilot.app.clear_notifications()
     await take(pilot, out, "resources-template")
 
@@ -164,13 +204,22 @@ async def tasks_shot(pilot, out: Path) -> None:
     main = pilot.app.main
     await main.show_view("main")  # (the focus may be in the template form, where "1" would be typed)
     main.tool_list.select_name("long_job")
-    await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == "long_job", what="long_job")
+    await wait_for(
+        pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == "long_job", what="long_job"
+    )
     await wait_for_form(pilot.app)
     await main.composer.set_arguments({"steps": 4, "duration_seconds": 4})
     main.tool_list.option_list.focus()
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: any(r.status == "working" and "Step 2" in str(r.task.get("statusMessage"))
-                                      for r in main.connection.session.tasks.values()), what="the task's step 2", timeout=15)
+    await wait_for(
+        pilot,
+        lambda: any(
+            r.status == "working" and "Step 2" in str(r.task.get("statusMessage"))
+            for r in main.connection.session.tasks.values()
+        ),
+        what="the task's step 2",
+        timeout=15,
+    )
     await pilot.pause(0.5)
     pilot.app.clear_notifications()
     await take(pilot, out, "task-running")
@@ -194,7 +243,12 @@ async def run(out: Path) -> None:
         main = app.main
         await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list")
         await call(pilot, main, "emit_logs", {"count": 8})
-        await call(pilot, main, "create_ticket", {"title": "Login page is slow", "priority": "high", "tags": ["perf"], "labels": ["bug", "ui"]})
+        await call(
+            pilot,
+            main,
+            "create_ticket",
+            {"title": "Login page is slow", "priority": "high", "tags": ["perf"], "labels": ["bug", "ui"]},
+        )
         await take(pilot, out, "main")
 
         await call(pilot, main, "toggle_extra_tools", {}, linger=False)
@@ -241,8 +295,13 @@ async def run(out: Path) -> None:
 
 def start_http_server() -> tuple[subprocess.Popen, str]:
     """The SDK fixture server over Streamable HTTP on 127.0.0.1 (a free port)."""
-    server = subprocess.Popen([sys.executable, str(REPO / "tests" / "servers" / "sdk_http_server.py"), "--mode", "stateful"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "servers" / "sdk_http_server.py"), "--mode", "stateful"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
     for line in server.stdout:
         if line.startswith("PORT "):
             return server, f"http://127.0.0.1:{int(line.split()[1])}/mcp"
@@ -251,12 +310,14 @@ def start_http_server() -> tuple[subprocess.Popen, str]:
 
 
 async def run_remote(out: Path) -> None:
-    from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
     from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+    from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
 
     server, url = start_http_server()
     try:
-        app = make_app(ServerSpec("sdk-http-fixture", url=url, transport="http"), config=TuiConfig(), snapshot_mode=True)
+        app = make_app(
+            ServerSpec("sdk-http-fixture", url=url, transport="http"), config=TuiConfig(), snapshot_mode=True
+        )
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             main = app.main
             await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list", timeout=20)
@@ -265,13 +326,21 @@ async def run_remote(out: Path) -> None:
             await take(pilot, out, "remote-main")
 
             main.tool_list.select_name("ask_user")
-            await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool.get("name") == "ask_user", what="ask_user")
+            await wait_for(
+                pilot,
+                lambda: main.composer.tool is not None and main.composer.tool.get("name") == "ask_user",
+                what="ask_user",
+            )
             await wait_for_form(app)
             main.tool_list.option_list.focus()
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input round", timeout=15)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the input round", timeout=15
+            )
             modal = app.screen
-            await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is modal, what="the form's first field")
+            await wait_for(
+                pilot, lambda: app.focused is not None and app.focused.screen is modal, what="the form's first field"
+            )
             await pilot.press(*"Ada")  # the elicitation form, by keyboard
             await take(pilot, out, "mrtr-modal")
             await pilot.press("ctrl+s")
@@ -281,7 +350,11 @@ async def run_remote(out: Path) -> None:
 
             await pilot.press("6")
             view = main.query_one("#view-http")
-            progress = [ex for ex in main.store.http_log.exchanges if ex.header("mcp-name", response=False) == "progress_and_log"]
+            progress = [
+                ex
+                for ex in main.store.http_log.exchanges
+                if ex.header("mcp-name", response=False) == "progress_and_log"
+            ]
             view.select(progress[-1].id)
             await take(pilot, out, "http")
             await pilot.press("enter")
@@ -297,8 +370,13 @@ async def run_remote(out: Path) -> None:
 
 def start_oauth_server() -> tuple[subprocess.Popen, str]:
     """The OAuth fixture (JWT access tokens) on 127.0.0.1, a free port."""
-    server = subprocess.Popen([sys.executable, str(REPO / "tests" / "servers" / "oauth_server.py"), "--port", "0", "--jwt"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "servers" / "oauth_server.py"), "--port", "0", "--jwt"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
     for line in server.stdout:
         if line.startswith("URL "):
             return server, line.split()[1]
@@ -312,15 +390,20 @@ async def run_auth(out: Path) -> None:
 
     server, url = start_oauth_server()
     try:
-        spec = ServerSpec("oauth-fixture", url=url, transport="http", auth=AuthSettings(open_mode="fetch", store="none"))
+        spec = ServerSpec(
+            "oauth-fixture", url=url, transport="http", auth=AuthSettings(open_mode="fetch", store="none")
+        )
         app = make_app(spec, config=TuiConfig(), snapshot_mode=True)
         async with app.run_test(size=SIZE, notifications=True) as pilot:
             main = app.main
             await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list", timeout=20)
             await pilot.press("0")
             view = main.query_one("#view-auth", AuthView)
-            await wait_for(pilot, lambda: [step.kind for step, _ in view.steps()][-2:] == ["token", "retry"],
-                           what="the token step and the request sent again")
+            await wait_for(
+                pilot,
+                lambda: [step.kind for step, _ in view.steps()][-2:] == ["token", "retry"],
+                what="the token step and the request sent again",
+            )
             app.clear_notifications()
             view.step_list.highlighted = view.step_list.option_count - 2  # the token step
             await take(pilot, out, "auth")
@@ -334,8 +417,12 @@ async def run_auth(out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "screenshots"), help="folder for the SVG files")
-    parser.add_argument("--only", default="", help="comma-separated picture names to write (default: all): "
-                        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS))
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated picture names to write (default: all): "
+        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS),
+    )
     args = parser.parse_args()
     ONLY.update(name.strip() for name in args.only.split(",") if name.strip())
     unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS)

@@ -19,9 +19,10 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import anyio
 import pytest
@@ -122,8 +123,9 @@ def server_everything() -> list[str]:
     if command is None:
         configured = os.environ.get("MCP_SERVER_EVERYTHING")
         reason = (
-            f"MCP_SERVER_EVERYTHING={configured!r} does not exist" if configured else
-            "@modelcontextprotocol/server-everything not found: set MCP_SERVER_EVERYTHING to its command, "
+            f"MCP_SERVER_EVERYTHING={configured!r} does not exist"
+            if configured
+            else "@modelcontextprotocol/server-everything not found: set MCP_SERVER_EVERYTHING to its command, "
             "or run `npm install @modelcontextprotocol/server-everything` in the repo root"
         )
         if os.environ.get("CI", "").lower() == "true":
@@ -162,9 +164,16 @@ def connect() -> Callable[..., Any]:
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     @asynccontextmanager
-    async def _connect(command: list[str], *, env: dict | None = None, cwd: str | None = None,
-                       initialize: bool = True, close_grace: float = 2.0, term_grace: float = 2.0,
-                       **session_options: Any) -> AsyncIterator[Connected]:
+    async def _connect(
+        command: list[str],
+        *,
+        env: dict | None = None,
+        cwd: str | None = None,
+        initialize: bool = True,
+        close_grace: float = 2.0,
+        term_grace: float = 2.0,
+        **session_options: Any,
+    ) -> AsyncIterator[Connected]:
         transport = StdioTransport(command, env=env, cwd=cwd, close_grace=close_grace, term_grace=term_grace)
         session_options.setdefault("timeout", 10.0)
         session_options.setdefault("init_timeout", 10.0)

@@ -43,8 +43,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
@@ -131,15 +131,17 @@ def _wait_accepting(port: int, process: subprocess.Popen, deadline: float) -> No
             time.sleep(0.02)
 
 
-def _launch(command: list[str], env: dict[str, str], find_port: Callable[[Path], int | None], path: str,
-            name: str) -> RunningServer:
+def _launch(
+    command: list[str], env: dict[str, str], find_port: Callable[[Path], int | None], path: str, name: str
+) -> RunningServer:
     fd, log_name = tempfile.mkstemp(prefix=f"mcpi-{name}-", suffix=".log")
     log_path = Path(log_name)
     with os.fdopen(fd, "wb") as log:
         # stdin: a pipe only this process holds (close-on-exec), so the server sees EOF and exits
         # when the test run dies without its teardown.
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
-                                   env=env, start_new_session=True)
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
     deadline = time.monotonic() + START_TIMEOUT
     try:
         port = None

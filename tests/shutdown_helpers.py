@@ -37,7 +37,9 @@ def read_pids(path: Path, timeout: float = 20.0, listed: bool = False) -> list[i
             if lines and (not listed or "listed" in lines[1:]):
                 return [int(word) for word in lines[0].split()]
         time.sleep(0.02)
-    raise AssertionError(f"the server did not write {path}" + (" and list its tools" if listed else "") + f" within {timeout} s")
+    raise AssertionError(
+        f"the server did not write {path}" + (" and list its tools" if listed else "") + f" within {timeout} s"
+    )
 
 
 def is_alive(pid: int) -> bool:

@@ -21,15 +21,20 @@ def test_malformed_tool_result_is_reported_with_its_location():
 
 def test_valid_tool_result_passes():
     store = TrafficStore()
-    response = _request_and_reply(store, "tools/call", b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}')
+    response = _request_and_reply(
+        store, "tools/call", b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}'
+    )
     assert check_entry(response, "2025-06-18", store) == []
 
 
 def test_notification_with_wrong_field_types():
     store = TrafficStore()
-    entry = store.append(Direction.IN, Kind.NOTIFICATION,
-                         b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"a"}}',
-                         method="notifications/progress")
+    entry = store.append(
+        Direction.IN,
+        Kind.NOTIFICATION,
+        b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":"a"}}',
+        method="notifications/progress",
+    )
     problems = check_entry(entry, "2025-11-25", store)
     assert any(p.startswith("progress:") for p in problems)
     assert any(p.startswith("progressToken:") for p in problems)
@@ -38,7 +43,9 @@ def test_notification_with_wrong_field_types():
 def test_unknown_notification_method_is_named():
     store = TrafficStore()
     entry = store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"custom/x"}', method="custom/x")
-    assert check_entry(entry, "2025-11-25", store) == ["custom/x is not a server notification defined by MCP 2025-11-25"]
+    assert check_entry(entry, "2025-11-25", store) == [
+        "custom/x is not a server notification defined by MCP 2025-11-25"
+    ]
 
 
 def test_outgoing_frames_and_stderr_are_not_checked():

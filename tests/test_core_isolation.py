@@ -25,8 +25,13 @@ def test_core_imports_neither_textual_nor_rich() -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     modules = report["modules"]
     # The walk really covered the package, sub-packages included.
-    for expected in ("mcp_inspector.core.protocol.rpc", "mcp_inspector.core.session.legacy",
-                     "mcp_inspector.core.transport.stdio", "mcp_inspector.core.traffic.recording",
-                     "mcp_inspector.core.schema.validation", "mcp_inspector.core.config.servers"):
+    for expected in (
+        "mcp_inspector.core.protocol.rpc",
+        "mcp_inspector.core.session.legacy",
+        "mcp_inspector.core.transport.stdio",
+        "mcp_inspector.core.traffic.recording",
+        "mcp_inspector.core.schema.validation",
+        "mcp_inspector.core.config.servers",
+    ):
         assert expected in modules
     assert report["ui"] == [], f"core pulled in: {report['ui']}"

@@ -24,9 +24,21 @@ TIMEOUT = 30.0  # a hang guard only (a busy 2-core machine): nothing here is tim
 ENV = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 ALL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 MAIN_TOOLS = {
-    "echo", "add", "create_ticket", "long_running_task", "toggle_extra_tools", "emit_logs",
-    "all_content_types", "weather_report", "broken_structured_output", "failing_tool",
-    "ask_the_client", "flood_notifications", "touch_resource", "long_job", "generate_report",
+    "echo",
+    "add",
+    "create_ticket",
+    "long_running_task",
+    "toggle_extra_tools",
+    "emit_logs",
+    "all_content_types",
+    "weather_report",
+    "broken_structured_output",
+    "failing_tool",
+    "ask_the_client",
+    "flood_notifications",
+    "touch_resource",
+    "long_job",
+    "generate_report",
 }
 
 
@@ -36,7 +48,11 @@ class Demo:
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mcp_inspector.demo", *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=ENV,
         )
         self.inbox: queue.Queue = queue.Queue()
         self.backlog: list[dict] = []
@@ -139,11 +155,14 @@ class Demo:
             self.backlog.append(message)
 
     def initialize(self, version: str = "2025-11-25", capabilities: dict | None = None) -> dict:
-        result = self.call("initialize", {
-            "protocolVersion": version,
-            "capabilities": capabilities or {},
-            "clientInfo": {"name": "pytest", "version": "0"},
-        })
+        result = self.call(
+            "initialize",
+            {
+                "protocolVersion": version,
+                "capabilities": capabilities or {},
+                "clientInfo": {"name": "pytest", "version": "0"},
+            },
+        )
         self.notify("notifications/initialized")
         return result
 
@@ -238,8 +257,10 @@ def test_malformed_lines_get_errors_and_server_keeps_going(demo):
 
 def test_eof_exits_zero_and_answers_piped_requests():
     server = Demo()
-    request_id = server.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                               "clientInfo": {"name": "pipe", "version": "0"}})
+    request_id = server.request(
+        "initialize",
+        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "0"}},
+    )
     ping_id = server.request("ping")
     server.proc.stdin.close()  # EOF straight away, like `printf ... | demo`
     assert server.proc.wait(timeout=TIMEOUT) == 0
@@ -317,18 +338,30 @@ def test_create_ticket(demo):
     ticket = minimal["structuredContent"]
     jsonschema.validate(ticket, schema, format_checker=jsonschema.FormatChecker())
     assert (ticket["priority"], ticket["count"], ticket["notify"]) == ("medium", 1, True)
-    full = demo.tool("create_ticket", {
-        "title": "Crash on start", "description": "Boom", "priority": "urgent", "tags": ["crash", "p0"],
-        "assignee": {"name": "Ada", "email": "ada@example.com"}, "due": "2026-01-31",
-        "estimate_hours": 2.5, "count": 2, "notify": False, "labels": ["bug", "ui"],
-    })["structuredContent"]
+    full = demo.tool(
+        "create_ticket",
+        {
+            "title": "Crash on start",
+            "description": "Boom",
+            "priority": "urgent",
+            "tags": ["crash", "p0"],
+            "assignee": {"name": "Ada", "email": "ada@example.com"},
+            "due": "2026-01-31",
+            "estimate_hours": 2.5,
+            "count": 2,
+            "notify": False,
+            "labels": ["bug", "ui"],
+        },
+    )["structuredContent"]
     jsonschema.validate(full, schema, format_checker=jsonschema.FormatChecker())
     assert full["assignee"]["email"] == "ada@example.com" and full["id"] != ticket["id"]
 
 
 def test_invalid_arguments_are_tool_errors_from_2025_11_25(demo):
-    bad = demo.tool("create_ticket", {"title": "x", "priority": "whenever", "tags": ["a", "a"],
-                                      "assignee": {"email": "nope"}, "estimate_hours": -1})
+    bad = demo.tool(
+        "create_ticket",
+        {"title": "x", "priority": "whenever", "tags": ["a", "a"], "assignee": {"email": "nope"}, "estimate_hours": -1},
+    )
     assert bad["isError"] is True
     for fragment in ("title", "priority", "tags", "name", "email", "estimate_hours"):
         assert fragment in text_of(bad)
@@ -373,8 +406,11 @@ def test_progress_notifications(demo):
 
 
 def test_cancellation_stops_progress_and_other_requests_still_run(demo):
-    call_id = demo.request("tools/call", {"name": "long_running_task",
-                                          "arguments": {"duration_seconds": 10, "steps": 100}}, progressToken=7)
+    call_id = demo.request(
+        "tools/call",
+        {"name": "long_running_task", "arguments": {"duration_seconds": 10, "steps": 100}},
+        progressToken=7,
+    )
     demo.wait_for(lambda m: m.get("method") == "notifications/progress")
     assert demo.call("ping") == {}  # the long task does not block other requests
     demo.notify("notifications/cancelled", {"requestId": call_id, "reason": "test"})
@@ -440,8 +476,11 @@ def test_ask_the_client_round_trips():
     server = Demo()
     try:
         server.initialize(capabilities={"sampling": {}, "elicitation": {}, "roots": {"listChanged": True}})
-        request, result = _ask(server, "sampling", {"role": "assistant", "model": "test-model",
-                                                    "content": {"type": "text", "text": "A haiku"}})
+        request, result = _ask(
+            server,
+            "sampling",
+            {"role": "assistant", "model": "test-model", "content": {"type": "text", "text": "A haiku"}},
+        )
         assert request["method"] == "sampling/createMessage" and request["params"]["messages"]
         assert not result.get("isError") and "test-model" in text_of(result)
 
@@ -484,7 +523,9 @@ def test_ask_the_client_times_out():
 def test_resources(demo):
     resources = demo.call("resources/list")["resources"]
     assert {r["uri"]: r["mimeType"] for r in resources} == {
-        "demo://readme": "text/markdown", "demo://config.json": "application/json", "demo://logo.png": "image/png",
+        "demo://readme": "text/markdown",
+        "demo://config.json": "application/json",
+        "demo://logo.png": "image/png",
         "demo://clock": "application/json",
     }
     assert demo.call("resources/read", {"uri": "demo://readme"})["contents"][0]["text"].startswith("# ")
@@ -531,8 +572,13 @@ def test_completion(demo):
     assert "python" in complete({"type": "ref/prompt", "name": "code_review"}, "language", "py")["values"]
     notes = complete({"type": "ref/resource", "uri": "demo://notes/{note_id}"}, "note_id", "")
     assert "welcome" in notes["values"] and notes["total"] == len(notes["values"])
-    assert demo.error("completion/complete", {"ref": {"type": "ref/prompt", "name": "nope"},
-                                              "argument": {"name": "x", "value": ""}})["code"] == -32602
+    assert (
+        demo.error(
+            "completion/complete",
+            {"ref": {"type": "ref/prompt", "name": "nope"}, "argument": {"name": "x", "value": ""}},
+        )["code"]
+        == -32602
+    )
 
 
 # -- pagination ----------------------------------------------------------------------

@@ -25,8 +25,10 @@ def server_command(script: Path) -> list[str]:
 
 def add_tool(script: Path, name: str, description: str) -> None:
     text = script.read_text()
-    tool = (f'@server.tool(description="{description}", structured_output=False)\n'
-            f"def {name}(text: str) -> str:\n    return text.upper()\n\n\n# more tools")
+    tool = (
+        f'@server.tool(description="{description}", structured_output=False)\n'
+        f"def {name}(text: str) -> str:\n    return text.upper()\n\n\n# more tools"
+    )
     script.write_text(text.replace("# more tools", tool, 1))
 
 

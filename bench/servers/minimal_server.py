@@ -5,11 +5,23 @@ proposed protocolVersion, capabilities ``{"tools": {}}``), ignores notifications
 ``tools/list`` (one tool ``add`` {a, b}) and ``tools/call`` ``add`` -> text ``str(a+b)``.
 Any other request gets -32601.  Exits 0 on stdin EOF.
 """
+
 import json
 import sys
 
-TOOLS = {"tools": [{"name": "add", "description": "Add two numbers", "inputSchema": {
-    "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}}]}
+TOOLS = {
+    "tools": [
+        {
+            "name": "add",
+            "description": "Add two numbers",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                "required": ["a", "b"],
+            },
+        }
+    ]
+}
 out, dumps, loads = sys.stdout.buffer, json.dumps, json.loads
 for line in sys.stdin.buffer:
     msg = loads(line)
@@ -22,8 +34,13 @@ for line in sys.stdin.buffer:
     elif method == "tools/list":
         reply = {"result": TOOLS}
     elif method == "initialize":
-        reply = {"result": {"protocolVersion": params.get("protocolVersion", "2025-11-25"), "capabilities": {
-            "tools": {}}, "serverInfo": {"name": "minimal-server", "version": "1.0.0"}}}
+        reply = {
+            "result": {
+                "protocolVersion": params.get("protocolVersion", "2025-11-25"),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "minimal-server", "version": "1.0.0"},
+            }
+        }
     else:
         reply = {"error": {"code": -32601, "message": f"Method not found: {method}"}}
     reply["jsonrpc"], reply["id"] = "2.0", msg["id"]

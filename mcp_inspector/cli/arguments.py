@@ -31,7 +31,9 @@ def require_utf8(text: str, what: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise UsageError(f"{what} is not valid UTF-8 (byte 0x{ord(text[exc.start]) & 0xFF:02x} at offset {exc.start})") from None
+        raise UsageError(
+            f"{what} is not valid UTF-8 (byte 0x{ord(text[exc.start]) & 0xFF:02x} at offset {exc.start})"
+        ) from None
     return text
 
 
@@ -55,10 +57,13 @@ def read_file_argument(path: str, what: str) -> str:
     try:
         data = read_bounded(Path(path).expanduser(), MAX_ARGUMENT_FILE)
     except FileReadError as exc:
-        raise UsageError(exc.words(
-            missing=f"{what}: file not found: {path}",
-            too_large=f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB",
-            unreadable=f"{what}: cannot read {path}: {exc.reason}")) from None
+        raise UsageError(
+            exc.words(
+                missing=f"{what}: file not found: {path}",
+                too_large=f"{what}: {path} is larger than {MAX_ARGUMENT_FILE // (1024 * 1024)} MiB",
+                unreadable=f"{what}: cannot read {path}: {exc.reason}",
+            )
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -12,8 +12,9 @@ import sys
 
 from . import exit_codes
 from .exit_codes import UsageError
-from .parsing import parse
 from .output.report import error
+from .parsing import parse
+
 
 def run_command_line(argv: list[str], early=None) -> int:
     """Run the command line and return the exit code; never lets a traceback out.
@@ -81,7 +82,7 @@ def _silence_stdout() -> None:
 def timeout_given(argv: list[str]) -> bool:
     """--timeout is on the command line (before the server command): it wins over the TUI
     config's request_timeout."""
-    own = argv[:argv.index("--")] if "--" in argv else argv
+    own = argv[: argv.index("--")] if "--" in argv else argv
     return any(word == "--timeout" or word.startswith("--timeout=") for word in own)
 
 
@@ -107,16 +108,32 @@ def _main(argv: list[str], early=None) -> int:
         _check_record_path(args.record)
     from .target import RemoteOptions, auth_values, build_spec
 
-    spec = build_spec(args.server_command, config=args.config, server=args.server, url=args.url, demo=args.demo,
-                      env_options=args.env, cwd=args.cwd, default_demo=not (args.command is None and args.open),
-                      remote=RemoteOptions(transport=args.transport, headers=args.headers, bearer_token=args.bearer_token,
-                                           insecure=args.insecure, era=args.era, protocol_version=args.protocol_version,
-                                           auth=auth_values(args), no_auth=args.no_auth))
+    spec = build_spec(
+        args.server_command,
+        config=args.config,
+        server=args.server,
+        url=args.url,
+        demo=args.demo,
+        env_options=args.env,
+        cwd=args.cwd,
+        default_demo=not (args.command is None and args.open),
+        remote=RemoteOptions(
+            transport=args.transport,
+            headers=args.headers,
+            bearer_token=args.bearer_token,
+            insecure=args.insecure,
+            era=args.era,
+            protocol_version=args.protocol_version,
+            auth=auth_values(args),
+            no_auth=args.no_auth,
+        ),
+    )
     spec = _with_roots(spec, args.roots)
     handlers = _answer_handlers(args, spec)
     if args.command is None and (args.elicitation is not None or args.sampling is not None):
-        raise UsageError("--elicitation and --sampling answer for headless commands; "
-                         "the terminal UI asks you (give a COMMAND)")
+        raise UsageError(
+            "--elicitation and --sampling answer for headless commands; the terminal UI asks you (give a COMMAND)"
+        )
     if args.command is None and (args.report is not None or args.log_level is not None):
         raise UsageError("--report and --log-level go with a COMMAND (the terminal UI has its own log level control)")
     if args.command == "pipe" and args.log_level is not None:
@@ -150,7 +167,8 @@ def _main(argv: list[str], early=None) -> int:
 
         prepare(args)  # the template and its variables, the completion's reference: usage errors now
     elif args.command == "replay":
-        from .commands.replay import answer_handlers, prepare as prepare_replay
+        from .commands.replay import answer_handlers
+        from .commands.replay import prepare as prepare_replay
 
         prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
         handlers = {**handlers, **answer_handlers(args, handlers)}
@@ -165,11 +183,22 @@ def _main(argv: list[str], early=None) -> int:
     from ..core.protocol.versions import LATEST_LEGACY
     from .runner import RunOptions, run
 
-    options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr,
-                         protocol_version=spec.protocol_version or LATEST_LEGACY, quiet=args.quiet,
-                         json=args.json, progress=args.progress, handshake=args.command != "pipe",
-                         max_frame_bytes=args.max_frame_size, handlers=handlers, log_level=args.log_level,
-                         report=args.report, command=args.command, query=args.query)
+    options = RunOptions(
+        timeout=args.timeout,
+        record=args.record,
+        show_stderr=args.show_stderr,
+        protocol_version=spec.protocol_version or LATEST_LEGACY,
+        quiet=args.quiet,
+        json=args.json,
+        progress=args.progress,
+        handshake=args.command != "pipe",
+        max_frame_bytes=args.max_frame_size,
+        handlers=handlers,
+        log_level=args.log_level,
+        report=args.report,
+        command=args.command,
+        query=args.query,
+    )
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:
@@ -212,13 +241,26 @@ def _run_watch(spec, args: argparse.Namespace, handlers: dict) -> int:
 
         require_utf8(args.call, "TOOL")
         arguments = tool_arguments(args.pairs, args.args)
-    from .runner import RunOptions
     from .commands.watch import WatchRequest, run_watch
+    from .runner import RunOptions
 
-    options = RunOptions(timeout=args.timeout, record=args.record, show_stderr=args.show_stderr, quiet=args.quiet,
-                         json=args.json, max_frame_bytes=args.max_frame_size, handlers=handlers, command="watch")
-    request = WatchRequest(paths, call=args.call, arguments=arguments, count=args.count,
-                           ignore=[os.path.abspath(args.record)] if args.record else [])
+    options = RunOptions(
+        timeout=args.timeout,
+        record=args.record,
+        show_stderr=args.show_stderr,
+        quiet=args.quiet,
+        json=args.json,
+        max_frame_bytes=args.max_frame_size,
+        handlers=handlers,
+        command="watch",
+    )
+    request = WatchRequest(
+        paths,
+        call=args.call,
+        arguments=arguments,
+        count=args.count,
+        ignore=[os.path.abspath(args.record)] if args.record else [],
+    )
     code = run_watch(spec, options, request)
     sys.stdout.flush()
     return code
@@ -291,6 +333,13 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
         from ..tui.app import run_tui
     except ImportError as exc:
         raise UsageError(f"the terminal UI is not available ({exc}); run a COMMAND instead") from None
-    return run_tui(spec, open_file=args.open, record=args.record, timeout=args.timeout,
-                   max_frame_bytes=args.max_frame_size, watch=watch, rerun=args.rerun,
-                   timeout_given=args.timeout_given)
+    return run_tui(
+        spec,
+        open_file=args.open,
+        record=args.record,
+        timeout=args.timeout,
+        max_frame_bytes=args.max_frame_size,
+        watch=watch,
+        rerun=args.rerun,
+        timeout_given=args.timeout_given,
+    )

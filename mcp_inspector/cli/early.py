@@ -28,8 +28,15 @@ def spawn(command: list[str], env: dict[str, str], cwd: str | None) -> subproces
     full_env = dict(os.environ)
     full_env.update(env)
     try:
-        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=full_env, cwd=cwd, start_new_session=True)
+        return subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=full_env,
+            cwd=cwd,
+            start_new_session=True,
+        )
     except FileNotFoundError:
         raise SpawnError(f"cannot start the server: command not found: {command[0]}") from None
     except PermissionError:
@@ -42,7 +49,7 @@ def early_spawn(argv: list[str]) -> subprocess.Popen | None:
     if os.environ.get("MCP_INSPECTOR_NO_EARLY_START") or "--" not in argv:
         return None
     index = argv.index("--")
-    own, command = argv[:index], argv[index + 1:]
+    own, command = argv[:index], argv[index + 1 :]
     if not command:
         return None
     names = 0

@@ -33,7 +33,14 @@ import anyio.from_thread
 import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectSendStream
 
-from ..core.protocol.errors import ConnectError, ConnectionLost, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
+from ..core.protocol.errors import (
+    ConnectError,
+    ConnectionLost,
+    ProtocolViolation,
+    RequestTimeout,
+    RpcError,
+    TransportFailure,
+)
 from ..core.protocol.framing import LineFramer, OverlongLine, is_blank
 from ..core.protocol.json_text import JsonTextError, parse_frame
 from ..core.protocol.jsonrpc import Kind, classify
@@ -76,7 +83,10 @@ def frame_bytes(entry: TrafficEntry) -> bytes:
     raw = entry.raw
     if entry.kind is Kind.INVALID and not _parses(raw):
         text = raw.decode("utf-8", errors="replace")
-        return json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+        return (
+            json.dumps({"invalid": text, "problem": entry.problem}, ensure_ascii=False).encode("utf-8", "replace")
+            + b"\n"
+        )
     if not raw.isascii():
         try:
             raw.decode("utf-8")
@@ -131,7 +141,9 @@ def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any, 
 class Pipe:
     """``stdin``/``stdout``: a file descriptor to read and a binary stream to print to (tests)."""
 
-    def __init__(self, session: McpSession, ctx: Context, stdin: int | None = None, stdout: BinaryIO | None = None) -> None:
+    def __init__(
+        self, session: McpSession, ctx: Context, stdin: int | None = None, stdout: BinaryIO | None = None
+    ) -> None:
         self.session = session
         self.connection = session.connection
         self.ctx = ctx
@@ -155,8 +167,11 @@ class Pipe:
         self.handshaken = True
         if self.session.requested_era == "modern":
             return await self.discover()
-        params = {"protocolVersion": self.ctx.options.protocol_version,
-                  "capabilities": self.session.client_capabilities(), "clientInfo": self.session.client_info}
+        params = {
+            "protocolVersion": self.ctx.options.protocol_version,
+            "capabilities": self.session.client_capabilities(),
+            "clientInfo": self.session.client_info,
+        }
         self.ctx.step = "initialize"
         pending = await self.connection.send_request("initialize", params, msg_id=HANDSHAKE_ID)
         try:
@@ -172,8 +187,10 @@ class Pipe:
             return exit_codes.SERVER_FAILURE
         version = result.get("protocolVersion")
         if version not in LEGACY_VERSIONS:
-            error(f"handshake failed: the server chose protocol version {version!r}, which mcp-inspector does not "
-                  f"support (supported: {', '.join(LEGACY_VERSIONS)})")
+            error(
+                f"handshake failed: the server chose protocol version {version!r}, which mcp-inspector does not "
+                f"support (supported: {', '.join(LEGACY_VERSIONS)})"
+            )
             return exit_codes.SERVER_FAILURE
         await self.connection.notify("notifications/initialized")
         self.ctx.step = ""
@@ -204,7 +221,10 @@ class Pipe:
             self.fail(exit_codes.USAGE, f"input line {number} skipped: {info.problem}")
             return None
         if info.kind is Kind.BATCH:
-            self.fail(exit_codes.USAGE, f"input line {number} skipped: JSON-RPC batches are not part of MCP; send one message per line")
+            self.fail(
+                exit_codes.USAGE,
+                f"input line {number} skipped: JSON-RPC batches are not part of MCP; send one message per line",
+            )
             return None
         if not self.handshaken:
             if info.kind is Kind.REQUEST and info.method == "initialize":
@@ -218,7 +238,9 @@ class Pipe:
             return None
         msg_id = info.id  # an int or a str (classify checked): 1 and "1" are distinct
         if msg_id in self.sent_ids:
-            self.ctx.warn(f"input line {number} reuses id {json.dumps(msg_id)}; a late reply to the earlier request would be taken for this one's")
+            self.ctx.warn(
+                f"input line {number} reuses id {json.dumps(msg_id)}; a late reply to the earlier request would be taken for this one's"
+            )
         else:
             if len(self.sent_order) >= SEEN_IDS:
                 self.sent_ids.discard(self.sent_order.popleft())
@@ -249,8 +271,12 @@ class Pipe:
         self.ctx.store.add_listener(printer)
         send, receive = anyio.create_memory_object_stream[list[bytes]](1)
         fd = self.stdin if self.stdin is not None else sys.stdin.fileno()
-        reader = threading.Thread(target=_read_stdin, args=(fd, send, anyio.lowlevel.current_token(), self.ctx.options.max_frame_bytes),
-                                  name="mcp-inspector stdin", daemon=True)
+        reader = threading.Thread(
+            target=_read_stdin,
+            args=(fd, send, anyio.lowlevel.current_token(), self.ctx.options.max_frame_bytes),
+            name="mcp-inspector stdin",
+            daemon=True,
+        )
         with anyio.CancelScope() as scope:
             self.connection.add_close_listener(lambda closed: scope.cancel())
             reader.start()

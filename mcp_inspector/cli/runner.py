@@ -12,14 +12,24 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import anyio
 
 from ..core.config.servers import ServerSpec
-from ..core.protocol.errors import (ConnectError, ConnectionLost, InspectorError, ProtocolViolation, RequestCancelled,
-                                    RequestTimeout, RpcError, TaskCancelled, TransportFailure)
+from ..core.protocol.errors import (
+    ConnectError,
+    ConnectionLost,
+    InspectorError,
+    ProtocolViolation,
+    RequestCancelled,
+    RequestTimeout,
+    RpcError,
+    TaskCancelled,
+    TransportFailure,
+)
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.protocol.jsonrpc import Kind
 from ..core.protocol.versions import LATEST_LEGACY
@@ -33,7 +43,8 @@ from ..core.transport.base import AUTH_FAILED, TransportError
 from . import exit_codes, stopping
 from .early import signal_group
 from .exit_codes import UsageError
-from .output.report import PROGRAM, error, write_err as _write_err
+from .output.report import PROGRAM, error
+from .output.report import write_err as _write_err
 from .output.server_output import ServerOutputWatch
 
 STDERR_PREFIX = "[server] "
@@ -106,7 +117,9 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
             watch.write_report(options.report, options.command, code)
 
 
-def make_store(spec: ServerSpec, options: RunOptions, cap: int | None = None) -> tuple[TrafficStore, SessionWriter | None]:
+def make_store(
+    spec: ServerSpec, options: RunOptions, cap: int | None = None
+) -> tuple[TrafficStore, SessionWriter | None]:
     """The session's TrafficStore (``cap``: the entries kept in memory), with the ``--record`` writer
     attached before any server starts and the ``--show-stderr`` echo."""
     store = TrafficStore() if cap is None else TrafficStore(cap=cap)
@@ -124,13 +137,21 @@ def make_store(spec: ServerSpec, options: RunOptions, cap: int | None = None) ->
 
 def record_header(spec: ServerSpec) -> dict[str, Any]:
     """The session file's header: what the server was, with every credential masked."""
-    header: dict[str, Any] = {"server": spec.describe(), "name": spec.name, "command": spec.command,
-                              "client": "mcp-inspector cli"}
+    header: dict[str, Any] = {
+        "server": spec.describe(),
+        "name": spec.name,
+        "command": spec.command,
+        "client": "mcp-inspector cli",
+    }
     if spec.url:
         from ..core.traffic.masking import mask_headers, mask_url
 
-        header.update(url=mask_url(spec.url), transport=spec.transport,
-                      headers=dict(mask_headers(spec.headers)), insecure=spec.insecure)
+        header.update(
+            url=mask_url(spec.url),
+            transport=spec.transport,
+            headers=dict(mask_headers(spec.headers)),
+            insecure=spec.insecure,
+        )
     if spec.era != "auto":
         header["era"] = spec.era
     return header
@@ -146,8 +167,14 @@ def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStor
         from .auth_ui import CliAuthUi
 
         auth_ui = CliAuthUi()
-    return make_transport(spec, max_frame_bytes=options.max_frame_bytes, http_log=store.http_log, started=started,
-                          write_stall=options.timeout or 30.0, auth_ui=auth_ui)
+    return make_transport(
+        spec,
+        max_frame_bytes=options.max_frame_bytes,
+        http_log=store.http_log,
+        started=started,
+        write_stall=options.timeout or 30.0,
+        auth_ui=auth_ui,
+    )
 
 
 def _echo_stderr(entry: TrafficEntry) -> None:
@@ -162,9 +189,16 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
         error(f"cannot connect to {spec.describe()}: {exc}")
         return exit_codes.SERVER_FAILURE
     context = Context(spec, options, store)
-    session = McpSession(transport, store=store, timeout=options.timeout, init_timeout=options.timeout,
-                         auto_refresh=False, handlers=options.handlers, era=spec.era,
-                         protocol_version=spec.protocol_version)
+    session = McpSession(
+        transport,
+        store=store,
+        timeout=options.timeout,
+        init_timeout=options.timeout,
+        auto_refresh=False,
+        handlers=options.handlers,
+        era=spec.era,
+        protocol_version=spec.protocol_version,
+    )
     # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
     # server (the transport's readers still running to see it go); a second one kills it now.
     stop = anyio.CancelScope()
@@ -215,7 +249,9 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
             await apply_log_level(session, context)
         return await body(session, context)
     except RequestTimeout as exc:
-        error(f"{exc}" if not handshake else f"the handshake timed out: no answer to initialize within {exc.seconds:g} s")
+        error(
+            f"{exc}" if not handshake else f"the handshake timed out: no answer to initialize within {exc.seconds:g} s"
+        )
         return exit_codes.TIMEOUT
     except RpcError as exc:
         error(f"{context.step} failed: {exc}" if context.step else str(exc))
@@ -230,7 +266,11 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         error(f"{reason}{' during ' + context.step if context.step else ''}", tail)
         return exit_codes.SERVER_FAILURE
     except (ConnectError, ProtocolViolation) as exc:
-        prefix = "handshake failed: " if handshake else (f"{context.step}: protocol error: " if context.step else "protocol error: ")
+        prefix = (
+            "handshake failed: "
+            if handshake
+            else (f"{context.step}: protocol error: " if context.step else "protocol error: ")
+        )
         closed = session.closed
         error(_auth_failure(str(exc)) or prefix + str(exc), closed.stderr_tail if closed is not None else None)
         return exit_codes.SERVER_FAILURE

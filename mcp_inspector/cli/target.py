@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .exit_codes import UsageError
 
 if TYPE_CHECKING:
-    from typing import Sequence
+    from collections.abc import Sequence
 
     from ..core.config.servers import ServerSpec
 
@@ -37,15 +37,36 @@ class RemoteOptions:
 
 
 #: The OAuth options on the command line: their core/auth/options.py field and argparse dest.
-AUTH_OPTIONS = {"client_id": "client_id", "client_secret": "client_secret", "client_metadata_url": "client_metadata_url",
-                "client_key": "client_key", "client_auth_method": "client_auth_method", "scope": "scopes",
-                "oauth_open": "oauth_open", "oauth_grant": "oauth_grant", "assertion": "assertion",
-                "idp_issuer": "idp_issuer", "idp_token_endpoint": "idp_token_endpoint", "idp_client_id": "idp_client_id",
-                "idp_client_secret": "idp_client_secret", "id_token": "id_token", "dpop": "dpop",
-                "auth_store": "auth_store", "oauth_timeout": "oauth_timeout", "redirect_port": "redirect_port"}
+AUTH_OPTIONS = {
+    "client_id": "client_id",
+    "client_secret": "client_secret",
+    "client_metadata_url": "client_metadata_url",
+    "client_key": "client_key",
+    "client_auth_method": "client_auth_method",
+    "scope": "scopes",
+    "oauth_open": "oauth_open",
+    "oauth_grant": "oauth_grant",
+    "assertion": "assertion",
+    "idp_issuer": "idp_issuer",
+    "idp_token_endpoint": "idp_token_endpoint",
+    "idp_client_id": "idp_client_id",
+    "idp_client_secret": "idp_client_secret",
+    "id_token": "id_token",
+    "dpop": "dpop",
+    "auth_store": "auth_store",
+    "oauth_timeout": "oauth_timeout",
+    "redirect_port": "redirect_port",
+}
 #: core/auth/options.py field -> the AuthSettings attribute it sets
-_SETTING_OF = {"client_key": "private_key_pem", "client_auth_method": "token_auth_method", "scope": "scopes",
-               "oauth_open": "open_mode", "oauth_grant": "grant", "auth_store": "store", "oauth_timeout": "flow_timeout"}
+_SETTING_OF = {
+    "client_key": "private_key_pem",
+    "client_auth_method": "token_auth_method",
+    "scope": "scopes",
+    "oauth_open": "open_mode",
+    "oauth_grant": "grant",
+    "auth_store": "store",
+    "oauth_timeout": "flow_timeout",
+}
 
 
 def auth_values(args: Any) -> dict[str, Any]:
@@ -70,7 +91,9 @@ def resolve_era(era: str | None, protocol_version: str | None, spec_era: str = "
     version means legacy; ``--era`` saying otherwise is a usage error."""
     from ..core.protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
-    implied = "modern" if protocol_version in MODERN_VERSIONS else "legacy" if protocol_version in LEGACY_VERSIONS else None
+    implied = (
+        "modern" if protocol_version in MODERN_VERSIONS else "legacy" if protocol_version in LEGACY_VERSIONS else None
+    )
     if era not in (None, "auto") and implied is not None and era != implied:
         raise UsageError(f"--protocol-version {protocol_version} is a {implied} version, but --era {era} was given")
     return implied or era or spec_era
@@ -121,8 +144,16 @@ def build_spec(
 
     Returns None only when ``default_demo`` is False and nothing was given.
     """
-    chosen = [name for name, given in (("a command after --", bool(server_command)), ("--config", config is not None),
-                                       ("--url", url is not None), ("--demo", demo)) if given]
+    chosen = [
+        name
+        for name, given in (
+            ("a command after --", bool(server_command)),
+            ("--config", config is not None),
+            ("--url", url is not None),
+            ("--demo", demo),
+        )
+        if given
+    ]
     if len(chosen) > 1:
         raise UsageError(f"choose one server: {' and '.join(chosen)} were both given")
     if server is not None and config is None:
@@ -137,7 +168,9 @@ def build_spec(
         elif url is not None:
             spec = ServerSpec(_url_name(check_url(url)), url=url, transport="http", source="command line")
         elif server_command:
-            spec = ServerSpec(os.path.basename(server_command[0]) or server_command[0], list(server_command), source="command line")
+            spec = ServerSpec(
+                os.path.basename(server_command[0]) or server_command[0], list(server_command), source="command line"
+            )
         elif demo or default_demo:
             spec = demo_spec()
         else:
@@ -167,9 +200,17 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
     from ..core.config.servers import ConfigError
 
     era = resolve_era(remote.era, remote.protocol_version, spec.era)
-    given = [name for name, value in (("--transport", remote.transport), ("-H", remote.headers),
-                                      ("--bearer-token", remote.bearer_token), ("--insecure", remote.insecure),
-                                      ("--no-auth", remote.no_auth)) if value]
+    given = [
+        name
+        for name, value in (
+            ("--transport", remote.transport),
+            ("-H", remote.headers),
+            ("--bearer-token", remote.bearer_token),
+            ("--insecure", remote.insecure),
+            ("--no-auth", remote.no_auth),
+        )
+        if value
+    ]
     given += ["--" + name.replace("_", "-") for name in remote.auth]
     if not spec.url:
         if given:
@@ -192,11 +233,19 @@ def _apply_remote(spec: ServerSpec, remote: RemoteOptions, parse_header) -> Serv
         headers = {name: value for name, value in headers.items() if name.lower() != "authorization"}
         headers["Authorization"] = f"Bearer {token}"
     if remote.no_auth and remote.auth:
-        raise UsageError(f"--no-auth and {', '.join('--' + name.replace('_', '-') for name in remote.auth)}: "
-                         "choose whether to authorize")
-    return spec.with_overrides(headers=headers, transport=TRANSPORTS[remote.transport] if remote.transport else None,
-                               era=era, protocol_version=remote.protocol_version, insecure=remote.insecure or None,
-                               auth=auth_settings(remote.auth, spec.auth), no_auth=True if remote.no_auth else None)
+        raise UsageError(
+            f"--no-auth and {', '.join('--' + name.replace('_', '-') for name in remote.auth)}: "
+            "choose whether to authorize"
+        )
+    return spec.with_overrides(
+        headers=headers,
+        transport=TRANSPORTS[remote.transport] if remote.transport else None,
+        era=era,
+        protocol_version=remote.protocol_version,
+        insecure=remote.insecure or None,
+        auth=auth_settings(remote.auth, spec.auth),
+        no_auth=True if remote.no_auth else None,
+    )
 
 
 def auth_settings(values: dict[str, Any], base: Any = None) -> Any:

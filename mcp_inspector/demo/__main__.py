@@ -40,22 +40,52 @@ def build_parser() -> argparse.ArgumentParser:
         description="The mcp-inspector demo MCP server (stdio, newline-delimited JSON-RPC).",
     )
     paging = parser.add_argument_group("pagination (0 = everything in one page)")
-    paging.add_argument("--page-size", type=_non_negative_int, default=0, metavar="N",
-                        help="page size for every */list method")
+    paging.add_argument(
+        "--page-size", type=_non_negative_int, default=0, metavar="N", help="page size for every */list method"
+    )
     for kind in ("tools", "resources", "prompts", "tasks"):
-        paging.add_argument(f"--{kind}-page-size", type=_non_negative_int, default=None, metavar="N",
-                            help=f"page size for {kind}/list (overrides --page-size)")
-    parser.add_argument("--client-timeout", type=_positive_float, default=60.0, metavar="SECONDS",
-                        help="how long to wait for answers to server->client requests (default 60)")
-    parser.add_argument("--log-level", choices=LOG_LEVELS, default="debug",
-                        help="minimum level of notifications/message before logging/setLevel (default debug)")
-    parser.add_argument("--tick-interval", type=_positive_float, default=1.0, metavar="SECONDS",
-                        help="seconds between notifications/resources/updated of a subscribed demo://clock (default 1)")
+        paging.add_argument(
+            f"--{kind}-page-size",
+            type=_non_negative_int,
+            default=None,
+            metavar="N",
+            help=f"page size for {kind}/list (overrides --page-size)",
+        )
+    parser.add_argument(
+        "--client-timeout",
+        type=_positive_float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for answers to server->client requests (default 60)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="debug",
+        help="minimum level of notifications/message before logging/setLevel (default debug)",
+    )
+    parser.add_argument(
+        "--tick-interval",
+        type=_positive_float,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds between notifications/resources/updated of a subscribed demo://clock (default 1)",
+    )
     tasks = parser.add_argument_group("tasks (protocol 2025-11-25)")
-    tasks.add_argument("--task-poll-interval", type=_positive_int, default=1000, metavar="MS",
-                       help="the pollInterval suggested in every Task (default 1000)")
-    tasks.add_argument("--task-ttl", type=_positive_int, default=300_000, metavar="MS",
-                       help="how long a task is kept when the client asks no ttl (default 300000; clamped to 100..3600000)")
+    tasks.add_argument(
+        "--task-poll-interval",
+        type=_positive_int,
+        default=1000,
+        metavar="MS",
+        help="the pollInterval suggested in every Task (default 1000)",
+    )
+    tasks.add_argument(
+        "--task-ttl",
+        type=_positive_int,
+        default=300_000,
+        metavar="MS",
+        help="how long a task is kept when the client asks no ttl (default 300000; clamped to 100..3600000)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="trace traffic on stderr")
     return parser
 

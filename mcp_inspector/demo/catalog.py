@@ -8,8 +8,21 @@ from __future__ import annotations
 
 STYLES = ["concise", "detailed", "bullet-points", "casual", "formal", "eli5", "executive"]
 LANGUAGES = [
-    "python", "javascript", "typescript", "rust", "go", "java", "kotlin",
-    "c", "cpp", "csharp", "ruby", "swift", "php", "scala", "haskell",
+    "python",
+    "javascript",
+    "typescript",
+    "rust",
+    "go",
+    "java",
+    "kotlin",
+    "c",
+    "cpp",
+    "csharp",
+    "ruby",
+    "swift",
+    "php",
+    "scala",
+    "haskell",
 ]
 
 # Search topics by language: `q` in demo://search{?q,lang,limit} narrows by `lang`.
@@ -38,8 +51,12 @@ ERRORS = {
     "python": ["AttributeError", "ImportError", "IndexError", "KeyError", "RecursionError", "TypeError", "ValueError"],
     "javascript": ["RangeError", "ReferenceError", "SyntaxError", "TypeError"],
     "typescript": ["TS2322 type is not assignable", "TS2339 property does not exist", "TS7006 implicit any"],
-    "rust": ["E0308 mismatched types", "E0382 use of moved value", "E0425 unresolved name",
-             "E0499 two mutable borrows"],
+    "rust": [
+        "E0308 mismatched types",
+        "E0382 use of moved value",
+        "E0425 unresolved name",
+        "E0499 two mutable borrows",
+    ],
     "go": ["deadlock", "index out of range", "nil pointer dereference", "unused variable"],
 }
 GENERIC_ERRORS = ["compile error", "runtime error", "syntax error", "timeout"]

@@ -7,9 +7,9 @@ client's ``server/discover`` gets -32601, which tells it to fall back.
 from __future__ import annotations
 
 from . import media
+from .errors import INVALID_PARAMS, RpcError
 from .tasks import CAPABILITY as TASKS_CAPABILITY
 from .tasks import TASKS_VERSION
-from .errors import INVALID_PARAMS, RpcError
 
 try:
     from mcp_inspector import __version__ as VERSION
@@ -56,8 +56,11 @@ A built-in server that exercises everything the inspector can show.
 def negotiate(requested: object) -> str:
     """Echo a supported version, otherwise offer our latest."""
     if not isinstance(requested, str):
-        raise RpcError(INVALID_PARAMS, "initialize needs a string 'protocolVersion'",
-                       {"supported": SUPPORTED_VERSIONS, "requested": requested})
+        raise RpcError(
+            INVALID_PARAMS,
+            "initialize needs a string 'protocolVersion'",
+            {"supported": SUPPORTED_VERSIONS, "requested": requested},
+        )
     return requested if requested in SUPPORTED_VERSIONS else LATEST_VERSION
 
 

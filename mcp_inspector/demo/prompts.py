@@ -76,8 +76,12 @@ def get_prompt(name: object, arguments: object) -> dict:
         language, error = arguments["language"], arguments["error"]
         return {
             "description": prompt["description"],
-            "messages": [_user(f"In {language}, what does the error {error!r} mean, what usually causes it, "
-                               f"and how do I fix it? Give a short example.")],
+            "messages": [
+                _user(
+                    f"In {language}, what does the error {error!r} mean, what usually causes it, "
+                    f"and how do I fix it? Give a short example."
+                )
+            ],
         }
     if name == "summarize":
         style = arguments.get("style") or "concise"

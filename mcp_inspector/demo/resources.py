@@ -10,7 +10,7 @@ The multi-operator templates live in templates.py.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import unquote
 
 from . import media, templates
@@ -105,8 +105,9 @@ class ResourceStore:
     def exists(self, uri: object) -> bool:
         if not isinstance(uri, str):
             return False
-        return (uri in (README_URI, CONFIG_URI, LOGO_URI, CLOCK_URI) or _note_id(uri) is not None
-                or templates.matches(uri))
+        return (
+            uri in (README_URI, CONFIG_URI, LOGO_URI, CLOCK_URI) or _note_id(uri) is not None or templates.matches(uri)
+        )
 
     def require(self, uri: object) -> str:
         """Return ``uri`` or raise the legacy "resource not found" error."""
@@ -134,7 +135,7 @@ class ResourceStore:
         if uri == LOGO_URI:
             return [{"uri": uri, "mimeType": "image/png", "blob": media.b64(media.logo_png())}]
         if uri == CLOCK_URI:
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             clock = {
                 "time": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                 "ticks": self.ticks,
@@ -146,11 +147,7 @@ class ResourceStore:
         if contents is not None:
             return contents
         note_id = _note_id(uri)
-        text = (
-            f"Note {note_id!r}\n\n"
-            f"Generated from the template {NOTE_TEMPLATE}.\n"
-            f"Revision: {revision}\n"
-        )
+        text = f"Note {note_id!r}\n\nGenerated from the template {NOTE_TEMPLATE}.\nRevision: {revision}\n"
         return [{"uri": uri, "mimeType": "text/plain", "text": text}]
 
     def subscribe(self, uri: object) -> None:
@@ -174,5 +171,5 @@ class ResourceStore:
 def _note_id(uri: str) -> str | None:
     if not uri.startswith(NOTE_PREFIX):
         return None
-    note_id = unquote(uri[len(NOTE_PREFIX):])
+    note_id = unquote(uri[len(NOTE_PREFIX) :])
     return note_id if note_id and "/" not in note_id else None

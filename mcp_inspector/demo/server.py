@@ -131,8 +131,9 @@ class DemoServer:
         self.transport = transport
         self.tools = ToolRegistry()
         self.resources = ResourceStore()
-        self.tasks = tasks.TaskManager(self, options.task_ttl_ms, options.task_poll_interval_ms,
-                                       options.tasks_page_size)
+        self.tasks = tasks.TaskManager(
+            self, options.task_ttl_ms, options.task_poll_interval_ms, options.tasks_page_size
+        )
         self.protocol_version: str | None = None
         self.client_capabilities: dict = {}
         self.client_info: dict = {}
@@ -325,7 +326,7 @@ class DemoServer:
         self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         try:
             return await asyncio.wait_for(future, self.options.client_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.notify("notifications/cancelled", {"requestId": request_id, "reason": "timed out"})
             raise
         except asyncio.CancelledError:
@@ -343,8 +344,10 @@ class DemoServer:
         client_info = params.get("clientInfo")
         self.client_info = client_info if isinstance(client_info, dict) else {}
         if self.options.verbose:
-            stderr(f"initialize from {self.client_info.get('name')!r}: version {self.protocol_version}, "
-                   f"client capabilities {sorted(self.client_capabilities)}")
+            stderr(
+                f"initialize from {self.client_info.get('name')!r}: version {self.protocol_version}, "
+                f"client capabilities {sorted(self.client_capabilities)}"
+            )
         return handshake.initialize_result(self.protocol_version)
 
     async def _ping(self, params: dict, ctx: RequestContext) -> dict:
@@ -379,17 +382,21 @@ class DemoServer:
     def _task_method(self, handler):
         async def run(params: dict, ctx: RequestContext) -> dict:
             if not tasks.supported(self.protocol_version):
-                raise RpcError(METHOD_NOT_FOUND, f"Tasks need protocol {tasks.TASKS_VERSION}; "
-                               f"this session speaks {self.protocol_version}")
+                raise RpcError(
+                    METHOD_NOT_FOUND,
+                    f"Tasks need protocol {tasks.TASKS_VERSION}; this session speaks {self.protocol_version}",
+                )
             return await handler(params)
+
         return run
 
     async def _resources_list(self, params: dict, ctx: RequestContext) -> dict:
         return self._page("resources", "resources", self.resources.list(), params, self.options.resources_page_size)
 
     async def _templates_list(self, params: dict, ctx: RequestContext) -> dict:
-        return self._page("templates", "resourceTemplates", self.resources.templates(), params,
-                          self.options.resources_page_size)
+        return self._page(
+            "templates", "resourceTemplates", self.resources.templates(), params, self.options.resources_page_size
+        )
 
     async def _resources_read(self, params: dict, ctx: RequestContext) -> dict:
         return {"contents": self.resources.read(params.get("uri"))}

@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .errors import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from .paging import paginate
@@ -57,7 +57,7 @@ def task_support(definition: dict | None) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class DemoTask:
@@ -116,11 +116,17 @@ class TaskManager:
             return False  # unknown tools fail in the registry; old sessions ignore params.task
         support, name, wanted = task_support(definition), definition["name"], "task" in params
         if wanted and support == "forbidden":
-            raise RpcError(METHOD_NOT_FOUND, f"Tool {name} does not support task-augmented execution "
-                           "(taskSupport: 'forbidden')", {"tool": name, "taskSupport": support})
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Tool {name} does not support task-augmented execution (taskSupport: 'forbidden')",
+                {"tool": name, "taskSupport": support},
+            )
         if not wanted and support == "required":
-            raise RpcError(METHOD_NOT_FOUND, f"Tool {name} requires task augmentation (taskSupport: 'required'): "
-                           "send params.task", {"tool": name, "taskSupport": support})
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Tool {name} requires task augmentation (taskSupport: 'required'): send params.task",
+                {"tool": name, "taskSupport": support},
+            )
         return wanted
 
     def create(self, params: dict, ctx) -> dict:
@@ -143,8 +149,9 @@ class TaskManager:
         task.runner = asyncio.create_task(self._run(task, call, ctx))
         return {
             "task": task.to_json(),
-            "_meta": {"io.modelcontextprotocol/model-immediate-response":
-                      f"{task.tool} is running as task {task.task_id}; poll tasks/get or wait in tasks/result."},
+            "_meta": {
+                "io.modelcontextprotocol/model-immediate-response": f"{task.tool} is running as task {task.task_id}; poll tasks/get or wait in tasks/result."
+            },
         }
 
     async def _run(self, task: DemoTask, call: dict, ctx) -> None:
@@ -201,8 +208,11 @@ class TaskManager:
         if isinstance(task.outcome, RpcError):
             raise task.outcome
         if task.outcome is None:  # cancelled: there is no result to give
-            raise RpcError(INVALID_PARAMS, f"Task {task.task_id} was cancelled: it has no result",
-                           {"taskId": task.task_id, "status": task.status})
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Task {task.task_id} was cancelled: it has no result",
+                {"taskId": task.task_id, "status": task.status},
+            )
         meta = {**(task.outcome.get("_meta") or {}), RELATED_TASK: {"taskId": task.task_id}}
         return {**task.outcome, "_meta": meta}
 
@@ -217,8 +227,11 @@ class TaskManager:
     async def cancel(self, params: dict) -> dict:
         task = self._lookup(params)
         if task.terminal:
-            raise RpcError(INVALID_PARAMS, f"Cannot cancel task: already in terminal status '{task.status}'",
-                           {"taskId": task.task_id, "status": task.status})
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Cannot cancel task: already in terminal status '{task.status}'",
+                {"taskId": task.task_id, "status": task.status},
+            )
         self._finish(task, "cancelled", "The task was cancelled by request.", None)
         if task.runner is not None:
             task.runner.cancel()

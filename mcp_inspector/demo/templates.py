@@ -91,7 +91,7 @@ def _split(uri: str, base: str, separator: str) -> str | None:
     """The part of ``uri`` after ``base`` when it starts with ``separator``, '#' or nothing."""
     if not uri.startswith(base):
         return None
-    rest = uri[len(base):]
+    rest = uri[len(base) :]
     if rest == "" or rest[0] in (separator, "#"):
         return rest
     return None
@@ -111,18 +111,19 @@ def _search(rest: str) -> dict:
     except ValueError:
         limit = 0
     if not 1 <= limit <= catalog.MAX_LIMIT:
-        raise RpcError(INVALID_PARAMS, f"limit must be an integer from 1 to {catalog.MAX_LIMIT}",
-                       {"limit": limit_text})
+        raise RpcError(INVALID_PARAMS, f"limit must be an integer from 1 to {catalog.MAX_LIMIT}", {"limit": limit_text})
     unknown = sorted(set(fields) - {"q", "lang", "limit"})
     hits = []
     if q:
         for i in range(1, limit + 1):
-            hits.append({
-                "rank": i,
-                "title": f"{q} in {lang or 'any language'}: result {i}",
-                "uri": search_uri(q=q, **({"lang": lang} if lang else {}), limit=str(limit)) + f"#hit-{i}",
-                "score": round(1 / i, 3),
-            })
+            hits.append(
+                {
+                    "rank": i,
+                    "title": f"{q} in {lang or 'any language'}: result {i}",
+                    "uri": search_uri(q=q, **({"lang": lang} if lang else {}), limit=str(limit)) + f"#hit-{i}",
+                    "score": round(1 / i, 3),
+                }
+            )
     out: dict = {"template": SEARCH_TEMPLATE, "query": {"q": q, "lang": lang or None, "limit": limit}, "hits": hits}
     if not q:
         out["hint"] = "Set q (complete it after choosing lang)."
@@ -138,8 +139,13 @@ def _file(uri: str, rest: str) -> dict:
     section = unquote(section)
     if path == "" or path in catalog.directories():
         prefix = path + "/" if path else ""
-        entries = sorted({p[len(prefix):].split("/")[0] + ("/" if "/" in p[len(prefix):] else "")
-                          for p in catalog.FILES if p.startswith(prefix)})
+        entries = sorted(
+            {
+                p[len(prefix) :].split("/")[0] + ("/" if "/" in p[len(prefix) :] else "")
+                for p in catalog.FILES
+                if p.startswith(prefix)
+            }
+        )
         text = f"# /{path}\n\nA directory of the pretend tree ({len(entries)} entries):\n\n"
         text += "".join(f"- `{entry}`\n" for entry in entries)
         return {"uri": uri, "mimeType": "text/markdown", "text": text}

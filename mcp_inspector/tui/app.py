@@ -19,7 +19,8 @@ import os
 import signal
 import termios
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.app import App
 
@@ -29,9 +30,9 @@ from ..core.traffic.store import TrafficStore
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
+from .look.theme_vars import theme_variable_defaults
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
 from .text.control_filter import ControlCharacters
-from .look.theme_vars import theme_variable_defaults
 
 DEFAULT_THEME = "inspector-dark"
 QUIT_CLOSE_GRACE = 0.5  # seconds for the server to exit once its stdin is closed
@@ -44,19 +45,30 @@ def utc_clock(ts: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(ts)) + f".{int(round(ts * 1000)) % 1000:03d}"
 
 
-
 class InspectorApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "mcp-inspector"
     BINDINGS = bindings(APP_KEYS)
     COMMANDS = App.COMMANDS | {InspectorCommands}
 
-    def __init__(self, spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
-                 timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
-                 time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-                 store: TrafficStore | None = None, handle_signals: bool = False,
-                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None, rerun: bool = False,
-                 timeout_given: bool = True) -> None:
+    def __init__(
+        self,
+        spec: ServerSpec | None,
+        *,
+        open_file: str | None = None,
+        record: str | None = None,
+        timeout: float = 60.0,
+        config: TuiConfig | None = None,
+        snapshot_mode: bool = False,
+        time_format: Callable[[float], str] | None = None,
+        cwd: str | None = None,
+        store: TrafficStore | None = None,
+        handle_signals: bool = False,
+        max_frame_bytes: int = MAX_LINE_BYTES,
+        watch: list[str] | None = None,
+        rerun: bool = False,
+        timeout_given: bool = True,
+    ) -> None:
         """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off).
         ``watch``: the paths whose edits restart ``spec`` ("" infers them); ``rerun``: then call the last
         tool again (screens/main/watch_state.py). ``timeout_given`` False: the config file's
@@ -98,9 +110,18 @@ class InspectorApp(App[int]):
     def get_default_screen(self):
         from .screens.main.screen import MainScreen
 
-        screen = MainScreen(self.store, self.spec, open_file=self.open_file, timeout=self.timeout,
-                            snapshot_mode=self.snapshot_mode, time_format=self.time_format, cwd=self.cwd,
-                            max_frame_bytes=self.max_frame_bytes, watch=self.watch, rerun=self.rerun)
+        screen = MainScreen(
+            self.store,
+            self.spec,
+            open_file=self.open_file,
+            timeout=self.timeout,
+            snapshot_mode=self.snapshot_mode,
+            time_format=self.time_format,
+            cwd=self.cwd,
+            max_frame_bytes=self.max_frame_bytes,
+            watch=self.watch,
+            rerun=self.rerun,
+        )
         self.connection = screen.connection
         from .screens.dialogs.auth_prompt import TuiAuthUi
 
@@ -162,7 +183,13 @@ class InspectorApp(App[int]):
 
             keep_theme_choice(self)  # the theme picked in the palette is kept for next time
         if self._startup_problems:
-            self.notify("\n".join(self._startup_problems), title="Configuration problems", severity="warning", markup=False, timeout=10)
+            self.notify(
+                "\n".join(self._startup_problems),
+                title="Configuration problems",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
 
     def on_descendant_focus(self, event) -> None:
         """Snapshot mode: no blinking cursors, so pictures do not depend on timing."""
@@ -381,8 +408,9 @@ class InspectorApp(App[int]):
         self.confirm_destructive = not self.confirm_destructive
         state = "on: a tool marked destructive asks before it is called" if self.confirm_destructive else "off"
         self.notify(f"Confirm destructive tools: {state}", title="Settings", markup=False, timeout=4)
-        self.keep_setting("confirm_destructive", "true" if self.confirm_destructive else "false",
-                          "the destructive-tool confirmation")
+        self.keep_setting(
+            "confirm_destructive", "true" if self.confirm_destructive else "false", "the destructive-tool confirmation"
+        )
 
     def keep_setting(self, key: str, value: str, what: str) -> None:
         """Save a setting changed in the app for next time, in the config file it was read from
@@ -432,7 +460,11 @@ class InspectorApp(App[int]):
         self.run_worker(follow(), exit_on_error=False)
 
     def _open_frame_exchange(self) -> None:
-        log = self.main.query_one("#view-traffic").log_view if self.main._has_view("view-traffic") else self.main.query_one("#live-traffic")
+        log = (
+            self.main.query_one("#view-traffic").log_view
+            if self.main._has_view("view-traffic")
+            else self.main.query_one("#live-traffic")
+        )
         entry = log.cursor_entry
         exchange_id = entry.meta.get("exchange") if entry is not None and isinstance(entry.meta, dict) else None
         if not isinstance(exchange_id, int):
@@ -453,18 +485,34 @@ class InspectorApp(App[int]):
         main = self.main
         commands: list[tuple[str, Callable[[], Any], str]] = [
             ("request: send the composer's request", main.action_send_request, "key: ctrl+s"),
-            ("request: cancel the newest call in flight", lambda: self.run_worker(main.inflight.action_cancel_request()),
-             "sends notifications/cancelled"),
-            ("request: switch the composer between form and JSON", main.composer.action_toggle_view, "key: ctrl+t in the composer"),
+            (
+                "request: cancel the newest call in flight",
+                lambda: self.run_worker(main.inflight.action_cancel_request()),
+                "sends notifications/cancelled",
+            ),
+            (
+                "request: switch the composer between form and JSON",
+                main.composer.action_toggle_view,
+                "key: ctrl+t in the composer",
+            ),
             ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
             ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),
             ("result: query the result with jq", main.result_panel.action_query_result, "key: | in the result"),
-            ("result: clear the jq query of the result", main.result_panel.action_clear_result_query,
-             "key: x in the result"),
-            ("settings: confirm before calling a destructive tool (on/off)", self.toggle_confirm_destructive,
-             f"now {'on' if self.confirm_destructive else 'off'}"),
-            ("watch: re-run the last call after a restart (on/off)", main.toggle_rerun,
-             f"now {'on' if main.rerun else 'off'}; --rerun"),
+            (
+                "result: clear the jq query of the result",
+                main.result_panel.action_clear_result_query,
+                "key: x in the result",
+            ),
+            (
+                "settings: confirm before calling a destructive tool (on/off)",
+                self.toggle_confirm_destructive,
+                f"now {'on' if self.confirm_destructive else 'off'}",
+            ),
+            (
+                "watch: re-run the last call after a restart (on/off)",
+                main.toggle_rerun,
+                f"now {'on' if main.rerun else 'off'}; --rerun",
+            ),
         ]
         live_log = main.query_one("#live-traffic")
         for title, action, help_text in (
@@ -473,25 +521,38 @@ class InspectorApp(App[int]):
             ("traffic: export the session (JSONL)", "export_session", "key: e in the traffic log"),
             ("traffic: export the session (JSON)", "export_json", "key: E in the traffic log"),
             ("traffic: mark the selected frame (to diff another with it)", "mark_frame", "key: m in the traffic log"),
-            ("traffic: diff the selected frame with the marked one, side by side", "diff_frames",
-             "key: = in the traffic log"),
+            (
+                "traffic: diff the selected frame with the marked one, side by side",
+                "diff_frames",
+                "key: = in the traffic log",
+            ),
         ):
             commands.append((title, getattr(live_log, f"action_{action}"), help_text))
-        commands.append(("result: diff two results of the selected tool (F10, then m marks one, = diffs)",
-                         self.action_result_history, "key: m and = in the result history"))
+        commands.append(
+            (
+                "result: diff two results of the selected tool (F10, then m marks one, = diffs)",
+                self.action_result_history,
+                "key: m and = in the result history",
+            )
+        )
         commands += [
             ("http: show the selected exchange's detail", self._open_selected_exchange, "key: enter in the HTTP view"),
             ("http: follow the newest exchange", self._follow_exchanges, "key: end in the HTTP view"),
-            ("http: the selected exchange's first frame in the traffic log", self._first_frame_of_exchange,
-             "key: t in the exchange detail"),
-            ("traffic: open the selected frame's HTTP exchange", self._open_frame_exchange, "key: h in the frame detail"),
+            (
+                "http: the selected exchange's first frame in the traffic log",
+                self._first_frame_of_exchange,
+                "key: t in the exchange detail",
+            ),
+            (
+                "traffic: open the selected frame's HTTP exchange",
+                self._open_frame_exchange,
+                "key: h in the frame detail",
+            ),
         ]
         from .screens.answer.rules import rules_command
-        from .widgets.views.auth.view import palette_commands as auth_commands
-
-        from .widgets.views.traffic.query import palette_commands as query_commands
-
         from .view_commands import view_commands
+        from .widgets.views.auth.view import palette_commands as auth_commands
+        from .widgets.views.traffic.query import palette_commands as query_commands
 
         commands += auth_commands(self)
         commands += query_commands(self)
@@ -499,33 +560,85 @@ class InspectorApp(App[int]):
         commands.append(rules_command(self))
         if main.spec is not None:
             spec = main.spec
-            commands.append(("copy: server command line", lambda: copy_text(self, spec.describe(), "the command line"), spec.describe()))
+            commands.append(
+                (
+                    "copy: server command line",
+                    lambda: copy_text(self, spec.describe(), "the command line"),
+                    spec.describe(),
+                )
+            )
         if main.current_tool is not None:
             tool = main.current_tool
-            commands.append(("copy: selected tool definition (JSON)", lambda: copy_text(self, json.dumps(tool, indent=2), "the tool definition"), str(tool.get("name"))))
+            commands.append(
+                (
+                    "copy: selected tool definition (JSON)",
+                    lambda: copy_text(self, json.dumps(tool, indent=2), "the tool definition"),
+                    str(tool.get("name")),
+                )
+            )
         return commands
 
 
-def make_app(spec: ServerSpec | None = None, *, open_file: str | None = None, record: str | None = None,
-             timeout: float = 60.0, config: TuiConfig | None = None, snapshot_mode: bool = False,
-             time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-             use_demo: bool = True, max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
-             rerun: bool = False, timeout_given: bool = True) -> InspectorApp:
+def make_app(
+    spec: ServerSpec | None = None,
+    *,
+    open_file: str | None = None,
+    record: str | None = None,
+    timeout: float = 60.0,
+    config: TuiConfig | None = None,
+    snapshot_mode: bool = False,
+    time_format: Callable[[float], str] | None = None,
+    cwd: str | None = None,
+    use_demo: bool = True,
+    max_frame_bytes: int = MAX_LINE_BYTES,
+    watch: list[str] | None = None,
+    rerun: bool = False,
+    timeout_given: bool = True,
+) -> InspectorApp:
     """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
     if spec is None and open_file is None and use_demo:
         spec = demo_spec()
-    return InspectorApp(spec, open_file=open_file, record=record, timeout=timeout, config=config,
-                        snapshot_mode=snapshot_mode, time_format=time_format, cwd=cwd,
-                        max_frame_bytes=max_frame_bytes, watch=watch, rerun=rerun, timeout_given=timeout_given)
+    return InspectorApp(
+        spec,
+        open_file=open_file,
+        record=record,
+        timeout=timeout,
+        config=config,
+        snapshot_mode=snapshot_mode,
+        time_format=time_format,
+        cwd=cwd,
+        max_frame_bytes=max_frame_bytes,
+        watch=watch,
+        rerun=rerun,
+        timeout_given=timeout_given,
+    )
 
 
-def run_tui(spec: ServerSpec | None, *, open_file: str | None = None, record: str | None = None,
-            timeout: float = 60.0, cwd: str | None = None, max_frame_bytes: int = MAX_LINE_BYTES,
-            watch: list[str] | None = None, rerun: bool = False, timeout_given: bool = True) -> int:
+def run_tui(
+    spec: ServerSpec | None,
+    *,
+    open_file: str | None = None,
+    record: str | None = None,
+    timeout: float = 60.0,
+    cwd: str | None = None,
+    max_frame_bytes: int = MAX_LINE_BYTES,
+    watch: list[str] | None = None,
+    rerun: bool = False,
+    timeout_given: bool = True,
+) -> int:
     """Run the TUI until the user quits; returns the exit code (``timeout_given``: --timeout was on
     the command line, so it wins over the config file's request_timeout)."""
-    app = make_app(spec, open_file=open_file, record=record, timeout=timeout, cwd=cwd, max_frame_bytes=max_frame_bytes,
-                   watch=watch, rerun=rerun, timeout_given=timeout_given)
+    app = make_app(
+        spec,
+        open_file=open_file,
+        record=record,
+        timeout=timeout,
+        cwd=cwd,
+        max_frame_bytes=max_frame_bytes,
+        watch=watch,
+        rerun=rerun,
+        timeout_given=timeout_given,
+    )
     app.handle_signals = True
     from . import images
 

@@ -3,8 +3,9 @@ copy commands, titled ``category: action`` so they are easy to find."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -20,7 +21,9 @@ class InspectorCommands(Provider):
             if not spec.palette:
                 continue
             title = f"{spec.group.lower()}: {spec.description}"
-            commands.append((title, partial(app.run_action, spec.action), f"key: {display_key(effective_key(spec, keymap))}"))
+            commands.append(
+                (title, partial(app.run_action, spec.action), f"key: {display_key(effective_key(spec, keymap))}")
+            )
         for name in sorted(app.available_themes):
             commands.append((f"theme: {name}", partial(setattr, app, "theme", name), "switch the colour theme"))
         extra = getattr(app, "extra_commands", None)

@@ -83,15 +83,15 @@ def load_config(path: Path | None = None) -> TuiConfig:
         if valid:
             config.request_timeout, config.request_timeout_set = seconds, True
         else:
-            config.problems.append(f"{path}: request_timeout must be a number of seconds >= 0 or \"none\"")
+            config.problems.append(f'{path}: request_timeout must be a number of seconds >= 0 or "none"')
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
-        config.problems.append(f"{path}: [keymap] must be a table of binding id = \"key\"")
+        config.problems.append(f'{path}: [keymap] must be a table of binding id = "key"')
         keymap = {}
     for binding_id, keys in keymap.items():
         # ids of widget bindings (send-request...) are accepted too, not only the app's own
         if not isinstance(keys, str) or not keys:
-            config.problems.append(f"{path}: keymap.{binding_id} must be a key string such as \"ctrl+e\"")
+            config.problems.append(f'{path}: keymap.{binding_id} must be a key string such as "ctrl+e"')
             continue
         config.keymap[binding_id] = keys
     return config
@@ -131,7 +131,7 @@ def save_setting(key: str, value: str, what: str, path: Path | None = None) -> P
     line = f"{key} = {value}"
     pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", re.MULTILINE)  # before the first [table]
     first_table = _FIRST_TABLE.search(text)
-    head, tail = (text[:first_table.start()], text[first_table.start():]) if first_table else (text, "")
+    head, tail = (text[: first_table.start()], text[first_table.start() :]) if first_table else (text, "")
     if pattern.search(head):
         head = pattern.sub(lambda _: line, head, count=1)
     else:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 DRAW_MAX_BYTES = 4 << 20  # images larger than this (decoded) are not drawn: size and save only
 # Nor more pixels than this: a 4 MB PNG can hold 100 megapixels (a decompression bomb's few hundred MB and
@@ -49,18 +50,17 @@ def prepare() -> str | None:
     if inside_multiplexer(os.environ):
         return None
     try:
+        import textual_image.widget  # noqa: F401 - fills its cell size cache while the terminal can still answer
         from textual_image import renderable
         from textual_image.renderable.sixel import Image as Sixel
         from textual_image.renderable.tgp import Image as Tgp
-
-        import textual_image.widget  # noqa: F401 - fills its cell size cache while the terminal can still answer
     except Exception:  # noqa: BLE001 - not installed, or a terminal that answers oddly: no drawing
         return None
     _kind = {Sixel: "sixel", Tgp: "tgp"}.get(renderable.Image)  # half blocks on a plain terminal: not a protocol
     return _kind
 
 
-def inside_multiplexer(environ: "os._Environ[str] | dict[str, str]") -> bool:
+def inside_multiplexer(environ: os._Environ[str] | dict[str, str]) -> bool:
     """tmux or GNU screen: they draw neither protocol for the app, and the Kitty query (an APC
     sequence) became tmux's pane title (``Gi=…;AAAA``), so the terminal is not asked there."""
     return bool(environ.get("TMUX") or environ.get("STY")) or environ.get("TERM", "").startswith(("tmux", "screen"))
@@ -74,8 +74,12 @@ def kind() -> str | None:
 
 
 def describe() -> str:
-    return {"sixel": "Sixel", "tgp": "the Kitty graphics protocol", "halfcell": "half blocks",
-            "unicode": "Unicode blocks"}.get(_kind or "", "")
+    return {
+        "sixel": "Sixel",
+        "tgp": "the Kitty graphics protocol",
+        "halfcell": "half blocks",
+        "unicode": "Unicode blocks",
+    }.get(_kind or "", "")
 
 
 def image_widget(data: bytes, classes: str = "") -> tuple[Any, str | None]:

@@ -31,8 +31,9 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("reconnect", "ctrl+r", "reconnect", "Reconnect", "Connection"),
     KeySpec("restart", "f8", "restart", "Restart server", "Connection", show=False),
     KeySpec("edit-roots", "ctrl+f", "edit_roots", "Roots (the folders roots/list answers)", "Connection", show=False),
-    KeySpec("watch", "ctrl+b", "toggle_watch", "Restart the server when its files change (on/off)", "Watch",
-            show=False),
+    KeySpec(
+        "watch", "ctrl+b", "toggle_watch", "Restart the server when its files change (on/off)", "Watch", show=False
+    ),
     KeySpec("view-main", "f2,1", "show_view('main')", "Main", "Views", show=False),
     KeySpec("view-overview", "f3,2", "show_view('overview')", "Overview", "Views", show=False),
     KeySpec("view-notifications", "f4,3", "show_view('notifications')", "Notifications", "Views", show=False),

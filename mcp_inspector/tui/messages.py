@@ -6,8 +6,9 @@ screen's handlers update the status bar, the tool list and the overview.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from textual.message import Message
 

@@ -7,7 +7,7 @@ makes them slower, never wrong, and a broken app fails with what was awaited.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 async def wait_for(pilot, condition: Callable[[], object], timeout: float = 30.0, what: str = "condition") -> None:

@@ -9,7 +9,8 @@ the binding (the highlighted resource, the selected task, the shown messages), a
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.binding import Binding
 
@@ -26,10 +27,12 @@ def view_key_classes() -> list[tuple[str, str, list[type]]]:
     from .widgets.views.resources.view import ResourcesView
     from .widgets.views.tasks_view import TasksView
 
-    return [("notifications", "Notifications", [NotificationsView]),
-            ("resources", "Resources", [ResourcesView, ContentsPanel, TemplateForm]),
-            ("prompts", "Prompts", [PromptsView, PromptMessages]),
-            ("tasks", "Tasks", [TasksView])]
+    return [
+        ("notifications", "Notifications", [NotificationsView]),
+        ("resources", "Resources", [ResourcesView, ContentsPanel, TemplateForm]),
+        ("prompts", "Prompts", [PromptsView, PromptMessages]),
+        ("tasks", "Tasks", [TasksView]),
+    ]
 
 
 def view_bindings_of(classes: list[type]) -> list[tuple[type, Binding]]:
@@ -45,8 +48,10 @@ def view_bindings_of(classes: list[type]) -> list[tuple[type, Binding]]:
 
 
 #: what to do first when the widget owning an action is not shown
-NOT_SHOWN = {"TemplateForm": "Open a resource template first (enter on a template in Resources).",
-             "PromptMessages": "Get a prompt first (ctrl+s in its form)."}
+NOT_SHOWN = {
+    "TemplateForm": "Open a resource template first (enter on a template in Resources).",
+    "PromptMessages": "Get a prompt first (ctrl+s in its form).",
+}
 
 
 def view_commands(app: Any) -> list[tuple[str, Callable[[], Any], str]]:
@@ -58,8 +63,7 @@ def view_commands(app: Any) -> list[tuple[str, Callable[[], Any], str]]:
         for cls, binding in view_bindings_of(classes):
             key = display_key(keymap.get(binding.id or "", binding.key))
             title = f"{label.lower()}: {binding.tooltip or binding.description}"
-            commands.append((title, _runner(app, name, cls, binding.action),
-                             f"key: {key} in {label} ({view_key})"))
+            commands.append((title, _runner(app, name, cls, binding.action), f"key: {key} in {label} ({view_key})"))
     return commands
 
 

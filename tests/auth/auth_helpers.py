@@ -27,8 +27,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 if str(TESTS_DIR) not in sys.path:
@@ -87,19 +88,34 @@ def isolated_env(root: Path, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "MCP_INSPECTOR_NO_EARLY_START"):
         env.pop(name, None)
-    env.update(XDG_STATE_HOME=str(root / "state"), XDG_CONFIG_HOME=str(root / "config"),
-               XDG_DATA_HOME=str(root / "data"), XDG_CACHE_HOME=str(root / "cache"), HOME=str(root / "home"),
-               PYTHONUNBUFFERED="1", NO_COLOR="1")
+    env.update(
+        XDG_STATE_HOME=str(root / "state"),
+        XDG_CONFIG_HOME=str(root / "config"),
+        XDG_DATA_HOME=str(root / "data"),
+        XDG_CACHE_HOME=str(root / "cache"),
+        HOME=str(root / "home"),
+        PYTHONUNBUFFERED="1",
+        NO_COLOR="1",
+    )
     env.update(extra)
     return env
 
 
 def cli(env: dict[str, str], *args: str, input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     """Run the CLI; text output; never hangs (subprocess timeout)."""
-    result = subprocess.run([PYTHON, "-m", "mcp_inspector", *map(str, args)],
-                            input=(input or "").encode(), capture_output=True, timeout=timeout, env=env)
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "replace"),
-                                       result.stderr.decode("utf-8", "replace"))
+    result = subprocess.run(
+        [PYTHON, "-m", "mcp_inspector", *map(str, args)],
+        input=(input or "").encode(),
+        capture_output=True,
+        timeout=timeout,
+        env=env,
+    )
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8", "replace"),
+        result.stderr.decode("utf-8", "replace"),
+    )
 
 
 AUTHORIZE_URL = re.compile(r"http://127\.0\.0\.1:\d+/authorize\?\S+")
@@ -111,17 +127,24 @@ def _controlling_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60,
-                         paste: Callable[[str], str] = lambda location: location) -> tuple[subprocess.CompletedProcess, str]:
+def cli_pasting_redirect(
+    env: dict[str, str], *args: str, timeout: float = 60, paste: Callable[[str], str] = lambda location: location
+) -> tuple[subprocess.CompletedProcess, str]:
     """Run the CLI in ``--oauth-open print`` mode as a person would: wait for the authorization URL
     it prints (stdout or stderr), open it (``follow_authorization``), and type the redirect's
     address (or ``paste(address)``: a person's mistake) on its terminal (a pty: the CLI reads the
     pasted URL from /dev/tty). Returns the run and the URL it printed."""
     master, slave = pty.openpty()
     try:
-        process = subprocess.Popen([PYTHON, "-m", "mcp_inspector", *map(str, args)], stdin=slave,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                   preexec_fn=_controlling_terminal)
+        process = subprocess.Popen(
+            [PYTHON, "-m", "mcp_inspector", *map(str, args)],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_controlling_terminal,
+        )
     finally:
         os.close(slave)
     out, err = bytearray(), bytearray()
@@ -145,9 +168,11 @@ def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60,
             except OSError:
                 return
 
-    threads = [threading.Thread(target=pump, args=(process.stdout, out), daemon=True),
-               threading.Thread(target=pump, args=(process.stderr, err), daemon=True),
-               threading.Thread(target=drain_terminal, daemon=True)]
+    threads = [
+        threading.Thread(target=pump, args=(process.stdout, out), daemon=True),
+        threading.Thread(target=pump, args=(process.stderr, err), daemon=True),
+        threading.Thread(target=drain_terminal, daemon=True),
+    ]
     for thread in threads:
         thread.start()
     url = ""
@@ -165,8 +190,15 @@ def cli_pasting_redirect(env: dict[str, str], *args: str, timeout: float = 60,
         for thread in threads[:2]:
             thread.join(5)
         os.close(master)
-    return (subprocess.CompletedProcess(process.args, process.returncode, bytes(out).decode("utf-8", "replace"),
-                                        bytes(err).decode("utf-8", "replace")), url)
+    return (
+        subprocess.CompletedProcess(
+            process.args,
+            process.returncode,
+            bytes(out).decode("utf-8", "replace"),
+            bytes(err).decode("utf-8", "replace"),
+        ),
+        url,
+    )
 
 
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
@@ -202,7 +234,9 @@ def install_fake_browser(directory: Path) -> tuple[str, Path]:
     return str(script), directory / "browser.jsonl"
 
 
-def oauth_cli(env: dict[str, str], server: OAuthServer, *args: str, mode: str = "fetch", **kwargs: Any) -> subprocess.CompletedProcess:
+def oauth_cli(
+    env: dict[str, str], server: OAuthServer, *args: str, mode: str = "fetch", **kwargs: Any
+) -> subprocess.CompletedProcess:
     """``cli`` on ``server``'s MCP endpoint with ``--oauth-open mode``."""
     return cli(env, *args, "--url", server.url, "--oauth-open", mode, **kwargs)
 
@@ -222,7 +256,7 @@ def assert_ok(result: subprocess.CompletedProcess) -> None:
 def whoami_of(result: subprocess.CompletedProcess) -> dict:
     """The JSON object the ``whoami`` tool answered, from the CLI's output."""
     start = result.stdout.index("{")
-    return json.loads(result.stdout[start:result.stdout.rindex("}") + 1])
+    return json.loads(result.stdout[start : result.stdout.rindex("}") + 1])
 
 
 def assert_no_secret(server: OAuthServer, *texts: str) -> None:
@@ -243,6 +277,21 @@ def files_text(root: Path) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["OAuthServer", "ServerStartError", "assert_no_secret", "assert_no_traceback", "assert_ok", "cli",
-           "cli_pasting_redirect", "files_text", "follow_authorization", "install_fake_browser", "isolated_env",
-           "let_tokens_expire", "oauth_cli", "oauth_server_command", "start_oauth_server", "whoami_of"]
+__all__ = [
+    "OAuthServer",
+    "ServerStartError",
+    "assert_no_secret",
+    "assert_no_traceback",
+    "assert_ok",
+    "cli",
+    "cli_pasting_redirect",
+    "files_text",
+    "follow_authorization",
+    "install_fake_browser",
+    "isolated_env",
+    "let_tokens_expire",
+    "oauth_cli",
+    "oauth_server_command",
+    "start_oauth_server",
+    "whoami_of",
+]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
-
 from auth_helpers import OAuthServer, ServerStartError, isolated_env, start_oauth_server
 
 

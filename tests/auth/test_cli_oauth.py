@@ -17,9 +17,16 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from auth_helpers import (assert_no_secret, assert_no_traceback, assert_ok, cli, files_text,
-                          let_tokens_expire, oauth_cli, whoami_of)
+from auth_helpers import (
+    assert_no_secret,
+    assert_no_traceback,
+    assert_ok,
+    cli,
+    files_text,
+    let_tokens_expire,
+    oauth_cli,
+    whoami_of,
+)
 
 
 def test_fetch_authorizes_then_reuses_the_stored_token(oauth_server, env):
@@ -126,7 +133,9 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("knobs,scopes", VARIANTS, ids=["prm-at-root", "issuer-path-jwt", "no-challenge-scope", "no-prm-2025-03-26"])
+@pytest.mark.parametrize(
+    "knobs,scopes", VARIANTS, ids=["prm-at-root", "issuer-path-jwt", "no-challenge-scope", "no-prm-2025-03-26"]
+)
 def test_discovery_variants_a_client_must_handle(oauth_server, env, knobs, scopes):
     server = oauth_server(*knobs)
     result = oauth_cli(env, server, "call", "whoami")
@@ -137,8 +146,20 @@ def test_discovery_variants_a_client_must_handle(oauth_server, env, knobs, scope
 
 def test_pre_registered_client_and_scope_flag(oauth_server, env):
     server = oauth_server("--no-dcr", "--client", "ci-client:ci-secret-value:client_secret_basic")
-    result = oauth_cli(env, server, "call", "admin_action", "--client-id", "ci-client", "--client-secret", "ci-secret-value",
-                 "--scope", "mcp", "--scope", "admin")
+    result = oauth_cli(
+        env,
+        server,
+        "call",
+        "admin_action",
+        "--client-id",
+        "ci-client",
+        "--client-secret",
+        "ci-secret-value",
+        "--scope",
+        "mcp",
+        "--scope",
+        "admin",
+    )
     assert_ok(result)
     assert "admin action done for ci-client" in result.stdout
     stats = server.stats()
@@ -182,12 +203,27 @@ def test_client_credentials_with_the_secret_from_the_environment(oauth_server, e
 def test_a_config_entry_auth_object(oauth_server, env, tmp_path):
     server = oauth_server("--no-dcr", "--client", "cfg-client:cfg-secret-value:client_secret_post")
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"servers": {
-        "protected": {"type": "http", "url": server.url,
-                      "auth": {"clientId": "cfg-client", "clientSecret": "${CFG_SECRET}", "scope": ["mcp", "admin"],
-                               "clientAuthMethod": "client_secret_post",
-                               "oauthOpen": "fetch"}},
-        "plain": {"type": "http", "url": server.url, "auth": False}}}), encoding="utf-8")
+    config.write_text(
+        json.dumps(
+            {
+                "servers": {
+                    "protected": {
+                        "type": "http",
+                        "url": server.url,
+                        "auth": {
+                            "clientId": "cfg-client",
+                            "clientSecret": "${CFG_SECRET}",
+                            "scope": ["mcp", "admin"],
+                            "clientAuthMethod": "client_secret_post",
+                            "oauthOpen": "fetch",
+                        },
+                    },
+                    "plain": {"type": "http", "url": server.url, "auth": False},
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     env = dict(env, CFG_SECRET="cfg-secret-value")
     record = tmp_path / "cfg.jsonl"
     result = cli(env, "--config", str(config), "--server", "protected", "--record", str(record), "call", "admin_action")

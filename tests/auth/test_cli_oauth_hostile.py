@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from auth_helpers import assert_no_secret, assert_no_traceback, assert_ok, let_tokens_expire, oauth_cli
-
 
 BROKEN = [
     (("--wrong-issuer",), "issuer"),
@@ -66,8 +64,13 @@ def test_no_secret_in_output_recording_or_export(oauth_server, env, tmp_path):
         store = load_session(path).store
         exported.append(export_session(store, tmp_path / f"{path.stem}-export.jsonl").path)
         exported.append(export_json(store, tmp_path / f"{path.stem}-export.json").path)
-    texts = [first.stdout, first.stderr, second.stdout, second.stderr,
-             *(Path(p).read_text(encoding="utf-8") for p in (record, record2, *exported))]
+    texts = [
+        first.stdout,
+        first.stderr,
+        second.stdout,
+        second.stderr,
+        *(Path(p).read_text(encoding="utf-8") for p in (record, record2, *exported)),
+    ]
     assert_no_secret(server, *texts)
     for kind in ("access_tokens", "refresh_tokens", "codes", "client_secrets"):
         assert stats["secrets"][kind], f"no {kind} issued: the test would prove nothing"

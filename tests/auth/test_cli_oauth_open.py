@@ -15,9 +15,15 @@ import sys
 import time
 
 import pytest
-
-from auth_helpers import (assert_no_secret, assert_no_traceback, assert_ok, cli_pasting_redirect,
-                          install_fake_browser, oauth_cli, whoami_of)
+from auth_helpers import (
+    assert_no_secret,
+    assert_no_traceback,
+    assert_ok,
+    cli_pasting_redirect,
+    install_fake_browser,
+    oauth_cli,
+    whoami_of,
+)
 
 
 def test_print_mode_takes_the_pasted_redirect(oauth_server, env):
@@ -88,9 +94,13 @@ def test_browser_mode_listener_gone_while_the_session_goes_on(oauth_server, env,
     server = oauth_server()
     browser, log = install_fake_browser(tmp_path / "browser")
     env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log))
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "pipe", "--url", server.url,
-                                "--oauth-open", "browser"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "pipe", "--url", server.url, "--oauth-open", "browser"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         assert process.stdin is not None and process.stdout is not None
         message = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}}
@@ -117,9 +127,13 @@ def test_ctrl_c_while_waiting_for_the_browser(oauth_server, env, tmp_path):
     server = oauth_server()
     browser, log = install_fake_browser(tmp_path / "browser")
     env = dict(env, BROWSER=browser, FAKE_BROWSER_LOG=str(log), FAKE_BROWSER_MODE="ignore")
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "tools", "--url", server.url,
-                                "--oauth-open", "browser"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "tools", "--url", server.url, "--oauth-open", "browser"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         deadline = time.monotonic() + 30
         while not (log.exists() and log.read_text().strip()):

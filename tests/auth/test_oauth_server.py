@@ -12,12 +12,15 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
-
 from auth_helpers import OAuthServer
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
 CALLBACK = "http://127.0.0.1:5555/callback"
 
 
@@ -28,18 +31,29 @@ def pkce() -> tuple[str, str]:
 
 
 def register(client: httpx2.Client, server: OAuthServer, method: str = "client_secret_basic", **extra) -> dict:
-    response = client.post(server.base + "/register", json={"redirect_uris": [CALLBACK], "client_name": "t",
-                                                            "token_endpoint_auth_method": method, **extra})
+    response = client.post(
+        server.base + "/register",
+        json={"redirect_uris": [CALLBACK], "client_name": "t", "token_endpoint_auth_method": method, **extra},
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def authorize(client: httpx2.Client, server: OAuthServer, reg: dict, scope: str = "mcp",
-              redirect_uri: str = CALLBACK, **params) -> tuple[httpx2.Response, str]:
+def authorize(
+    client: httpx2.Client, server: OAuthServer, reg: dict, scope: str = "mcp", redirect_uri: str = CALLBACK, **params
+) -> tuple[httpx2.Response, str]:
     verifier, challenge = pkce()
-    query = {"response_type": "code", "client_id": reg["client_id"], "redirect_uri": redirect_uri,
-             "code_challenge": challenge, "code_challenge_method": "S256", "state": "s-1", "scope": scope,
-             "resource": server.url, **params}
+    query = {
+        "response_type": "code",
+        "client_id": reg["client_id"],
+        "redirect_uri": redirect_uri,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "state": "s-1",
+        "scope": scope,
+        "resource": server.url,
+        **params,
+    }
     return client.get(server.base + "/authorize", params={k: v for k, v in query.items() if v is not None}), verifier
 
 
@@ -58,22 +72,42 @@ def token(client: httpx2.Client, server: OAuthServer, reg: dict, **form) -> http
 def code_flow(client: httpx2.Client, server: OAuthServer, reg: dict, scope: str = "mcp") -> dict:
     response, verifier = authorize(client, server, reg, scope=scope)
     code = redirect_params(response)["code"]
-    reply = token(client, server, reg, grant_type="authorization_code", code=code, redirect_uri=CALLBACK,
-                  code_verifier=verifier, resource=server.url)
+    reply = token(
+        client,
+        server,
+        reg,
+        grant_type="authorization_code",
+        code=code,
+        redirect_uri=CALLBACK,
+        code_verifier=verifier,
+        resource=server.url,
+    )
     assert reply.status_code == 200, reply.text
     return reply.json()
 
 
-def mcp_call(client: httpx2.Client, server: OAuthServer, access_token: str | None, tool: str = "whoami") -> httpx2.Response:
+def mcp_call(
+    client: httpx2.Client, server: OAuthServer, access_token: str | None, tool: str = "whoami"
+) -> httpx2.Response:
     headers = dict(MCP_HEADERS)
     if access_token:
         headers["Authorization"] = f"Bearer {access_token}"
     # stateless, single-exchange era: one POST per call, no session to set up
     headers.update({"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool})
-    message = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": tool, "arguments": {}, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                                                 "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
-                                                 "io.modelcontextprotocol/clientCapabilities": {}}}}
+    message = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {
+            "name": tool,
+            "arguments": {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+        },
+    }
     return client.post(server.url, json=message, headers=headers)
 
 
@@ -120,8 +154,10 @@ def test_code_flow_whoami_step_up_and_refresh_rotation(oauth_server, client):
     assert tokens["scope"] == "mcp" and tokens["refresh_token"] and tokens["token_type"] == "Bearer"
     whoami = json.loads(result_text(mcp_call(client, server, tokens["access_token"])))
     assert whoami == {"client_id": reg["client_id"], "scopes": ["mcp"], "resource": server.url, "token_type": "Bearer"}
-    assert result_text(mcp_call(client, server, tokens["access_token"], "leak_token")) == \
-        f"you sent: Bearer {tokens['access_token']}"
+    assert (
+        result_text(mcp_call(client, server, tokens["access_token"], "leak_token"))
+        == f"you sent: Bearer {tokens['access_token']}"
+    )
     denied = mcp_call(client, server, tokens["access_token"], "admin_action")
     assert denied.status_code == 403
     assert 'error="insufficient_scope"' in denied.headers["www-authenticate"]
@@ -143,14 +179,22 @@ def test_code_exchange_checks_pkce_redirect_uri_and_client_auth(oauth_server, cl
     reg = register(client, server, "client_secret_post")
     response, verifier = authorize(client, server, reg)
     code = redirect_params(response)["code"]
-    wrong = client.post(server.base + "/token", data={"grant_type": "authorization_code", "code": code,
-                                                      "redirect_uri": CALLBACK, "code_verifier": verifier},
-                        auth=(reg["client_id"], reg["client_secret"]))  # basic, but registered post
+    wrong = client.post(
+        server.base + "/token",
+        data={"grant_type": "authorization_code", "code": code, "redirect_uri": CALLBACK, "code_verifier": verifier},
+        auth=(reg["client_id"], reg["client_secret"]),
+    )  # basic, but registered post
     assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client"
     response, verifier = authorize(client, server, reg)
     code = redirect_params(response)["code"]
-    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": CALLBACK,
-            "code_verifier": verifier + "x", "client_id": reg["client_id"], "client_secret": reg["client_secret"]}
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": CALLBACK,
+        "code_verifier": verifier + "x",
+        "client_id": reg["client_id"],
+        "client_secret": reg["client_secret"],
+    }
     bad = client.post(server.base + "/token", data=form)
     assert bad.status_code == 400 and "PKCE" in bad.json()["error_description"]
     # a loopback redirect URI may change its port (RFC 8252), another path may not
@@ -170,8 +214,15 @@ def test_public_client_and_client_credentials(oauth_server, client):
     public = register(client, server, "none")
     assert "client_secret" not in public
     assert code_flow(client, server, public)["access_token"]
-    reply = client.post(server.base + "/token", data={"grant_type": "client_credentials", "client_id": "ci-bot",
-                                                      "client_secret": "ci-secret", "resource": server.url})
+    reply = client.post(
+        server.base + "/token",
+        data={
+            "grant_type": "client_credentials",
+            "client_id": "ci-bot",
+            "client_secret": "ci-secret",
+            "resource": server.url,
+        },
+    )
     assert reply.status_code == 200, reply.text
     assert "refresh_token" not in reply.json()
     assert json.loads(result_text(mcp_call(client, server, reply.json()["access_token"])))["client_id"] == "ci-bot"
@@ -216,7 +267,9 @@ def test_broken_variants(oauth_server, client):
     assert server.issuer == server.base + "/tenant"
     assert client.get(server.base + "/.well-known/oauth-authorization-server/tenant").status_code == 404
     assert client.get(server.base + "/.well-known/oauth-authorization-server").json()["issuer"] == server.issuer
-    assert "resource_metadata" not in client.post(server.url, json=INIT, headers=MCP_HEADERS).headers["www-authenticate"]
+    assert (
+        "resource_metadata" not in client.post(server.url, json=INIT, headers=MCP_HEADERS).headers["www-authenticate"]
+    )
     reg = register(client, server)
     params = redirect_params(authorize(client, server, reg)[0])
     assert "iss" not in params
@@ -233,8 +286,9 @@ def test_broken_variants(oauth_server, client):
 
 def test_more_broken_variants(oauth_server, client):
     server = oauth_server("--wrong-state", "--as-unreachable", "--token-error", "huge", "--refresh-fails")
-    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == \
-        ["http://127.0.0.1:9"]
+    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == [
+        "http://127.0.0.1:9"
+    ]
     reg = register(client, server)
     assert redirect_params(authorize(client, server, reg)[0])["state"] == "not-s-1"
     reply = token(client, server, reg, grant_type="client_credentials", resource=server.url)
@@ -251,23 +305,42 @@ def test_migrate_to_a_second_authorization_server(oauth_server, client):
     reg = register(client, server)
     old = code_flow(client, server, reg)
     assert client.post(server.base + "/_migrate").json()["issuer"] == server.base + "/as2"
-    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == \
-        [server.base + "/as2"]
+    assert client.get(server.base + "/.well-known/oauth-protected-resource/mcp").json()["authorization_servers"] == [
+        server.base + "/as2"
+    ]
     assert mcp_call(client, server, old["access_token"]).status_code == 401
     meta = client.get(server.base + "/.well-known/oauth-authorization-server/as2").json()
     assert meta["issuer"] == server.base + "/as2" and meta["token_endpoint"] == server.base + "/as2/token"
-    response = client.post(meta["registration_endpoint"], json={"redirect_uris": [CALLBACK],
-                                                                "token_endpoint_auth_method": "none"})
+    response = client.post(
+        meta["registration_endpoint"], json={"redirect_uris": [CALLBACK], "token_endpoint_auth_method": "none"}
+    )
     reg2 = response.json()
     assert reg2["client_id"] == "as2-client-1"
     verifier, challenge = pkce()
-    redirect = client.get(meta["authorization_endpoint"], params={
-        "response_type": "code", "client_id": reg2["client_id"], "redirect_uri": CALLBACK, "code_challenge": challenge,
-        "code_challenge_method": "S256", "state": "s", "resource": server.url})
+    redirect = client.get(
+        meta["authorization_endpoint"],
+        params={
+            "response_type": "code",
+            "client_id": reg2["client_id"],
+            "redirect_uri": CALLBACK,
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+            "state": "s",
+            "resource": server.url,
+        },
+    )
     params = redirect_params(redirect)
     assert params["iss"] == server.base + "/as2"
-    tokens = client.post(meta["token_endpoint"], data={
-        "grant_type": "authorization_code", "code": params["code"], "redirect_uri": CALLBACK, "code_verifier": verifier,
-        "client_id": reg2["client_id"], "resource": server.url}).json()
+    tokens = client.post(
+        meta["token_endpoint"],
+        data={
+            "grant_type": "authorization_code",
+            "code": params["code"],
+            "redirect_uri": CALLBACK,
+            "code_verifier": verifier,
+            "client_id": reg2["client_id"],
+            "resource": server.url,
+        },
+    ).json()
     assert json.loads(result_text(mcp_call(client, server, tokens["access_token"])))["client_id"] == "as2-client-1"
     assert server.stats()["as2"]["authorize"] == 1 and tokens["access_token"] in server.secrets()

@@ -21,8 +21,14 @@ def raw(*modes: str, **options) -> list[str]:
     return command
 
 
-def cli(*args: str, input: str | bytes | None = None, timeout: float = 30, env: dict | None = None,
-        cwd: str | Path | None = None, early_start: bool = True) -> subprocess.CompletedProcess:
+def cli(
+    *args: str,
+    input: str | bytes | None = None,
+    timeout: float = 30,
+    env: dict | None = None,
+    cwd: str | Path | None = None,
+    early_start: bool = True,
+) -> subprocess.CompletedProcess:
     """Run the CLI; text output; never hangs (subprocess timeout)."""
     full_env = dict(os.environ)
     full_env.pop("MCP_INSPECTOR_NO_EARLY_START", None)
@@ -30,10 +36,20 @@ def cli(*args: str, input: str | bytes | None = None, timeout: float = 30, env: 
         full_env["MCP_INSPECTOR_NO_EARLY_START"] = "1"
     full_env.update(env or {})
     data = input.encode() if isinstance(input, str) else input
-    result = subprocess.run([sys.executable, "-m", "mcp_inspector", *map(str, args)], input=data if data is not None else b"",
-                            capture_output=True, timeout=timeout, env=full_env, cwd=cwd)
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "replace"),
-                                       result.stderr.decode("utf-8", "replace"))
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", *map(str, args)],
+        input=data if data is not None else b"",
+        capture_output=True,
+        timeout=timeout,
+        env=full_env,
+        cwd=cwd,
+    )
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8", "replace"),
+        result.stderr.decode("utf-8", "replace"),
+    )
 
 
 def assert_no_traceback(result: subprocess.CompletedProcess) -> None:
@@ -47,5 +63,7 @@ def record_lines(path: Path) -> list[dict]:
 
 def recorded_reply(records: list[dict], method: str) -> dict:
     """The recorded response (or error) to the last request with ``method``."""
-    request = [r for r in records if r.get("dir") == "out" and r.get("kind") == "request" and r.get("method") == method][-1]
+    request = [
+        r for r in records if r.get("dir") == "out" and r.get("kind") == "request" and r.get("method") == method
+    ][-1]
     return next(r for r in records if r.get("reply_to") == request["seq"] and r.get("dir") == "in")

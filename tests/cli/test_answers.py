@@ -11,11 +11,15 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-from mcp_inspector.core.session.answers import (AnswerPolicyError, build_handlers, elicitation_answer, root_entries,
-                                                schema_defaults)
-
 from cli_helpers import assert_no_traceback, cli, record_lines
+
+from mcp_inspector.core.session.answers import (
+    AnswerPolicyError,
+    build_handlers,
+    elicitation_answer,
+    root_entries,
+    schema_defaults,
+)
 
 DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
 MODERN = "2026-07-28"
@@ -38,7 +42,9 @@ def test_without_a_policy_the_capability_is_declared_and_declined(record):
 def test_elicitation_from_a_file_merged_over_the_defaults(tmp_path, record):
     answers = tmp_path / "answers.json"
     answers.write_text(json.dumps({"name": "Ada", "age": 36}))
-    result = cli("call", "ask_the_client", "kind=elicitation", "--elicitation", f"@{answers}", "--record", record, *DEMO)
+    result = cli(
+        "call", "ask_the_client", "kind=elicitation", "--elicitation", f"@{answers}", "--record", record, *DEMO
+    )
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     # "subscribe" comes from the requestedSchema's default, the rest from the file
@@ -67,13 +73,21 @@ def test_sampling_from_a_text_file(tmp_path):
     result = cli("call", "ask_the_client", "kind=sampling", "--sampling", f"@{answer}", *DEMO)
     assert result.returncode == 0, result.stderr
     got = answer_of(result.stdout)
-    assert got["role"] == "assistant" and got["content"] == {"type": "text", "text": json.loads(answer.read_text())["text"]}
+    assert got["role"] == "assistant" and got["content"] == {
+        "type": "text",
+        "text": json.loads(answer.read_text())["text"],
+    }
     assert got["model"] and got["stopReason"] == "endTurn"
 
 
 def test_sampling_from_a_create_message_result(tmp_path):
     answer = tmp_path / "result.json"
-    document = {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "my-model", "stopReason": "maxTokens"}
+    document = {
+        "role": "assistant",
+        "content": {"type": "text", "text": "hi"},
+        "model": "my-model",
+        "stopReason": "maxTokens",
+    }
     answer.write_text(json.dumps(document))
     result = cli("call", "ask_the_client", "kind=sampling", "--sampling", f"@{answer}", *DEMO)
     assert result.returncode == 0, result.stderr
@@ -87,22 +101,29 @@ def test_sampling_decline_is_an_error_reply():
 
 
 def test_roots_answer_exactly_the_given_paths(tmp_path):
-    result = cli("call", "ask_the_client", "kind=roots", "--root", tmp_path, "--root", "relative dir", *DEMO, cwd=tmp_path)
+    result = cli(
+        "call", "ask_the_client", "kind=roots", "--root", tmp_path, "--root", "relative dir", *DEMO, cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
-    assert answer_of(result.stdout) == {"roots": [
-        {"uri": tmp_path.as_uri(), "name": tmp_path.name},
-        {"uri": (tmp_path / "relative dir").as_uri(), "name": "relative dir"},
-    ]}
+    assert answer_of(result.stdout) == {
+        "roots": [
+            {"uri": tmp_path.as_uri(), "name": tmp_path.name},
+            {"uri": (tmp_path / "relative dir").as_uri(), "name": "relative dir"},
+        ]
+    }
 
 
-@pytest.mark.parametrize("words,message", [
-    (["--elicitation", "accept"], "--elicitation: expected defaults, decline, cancel or @FILE, got 'accept'"),
-    (["--elicitation", "@/no/such/answers.json"], "--elicitation: file not found: /no/such/answers.json"),
-    (["--sampling", "accept"], "--sampling: expected decline or @FILE"),
-    (["--sampling", "@{tmp}/list.json"], "must hold a JSON object"),
-    (["--sampling", "@{tmp}/empty.json"], "needs \"text\""),
-    (["--elicitation", "@{tmp}/broken.json"], "is not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "words,message",
+    [
+        (["--elicitation", "accept"], "--elicitation: expected defaults, decline, cancel or @FILE, got 'accept'"),
+        (["--elicitation", "@/no/such/answers.json"], "--elicitation: file not found: /no/such/answers.json"),
+        (["--sampling", "accept"], "--sampling: expected decline or @FILE"),
+        (["--sampling", "@{tmp}/list.json"], "must hold a JSON object"),
+        (["--sampling", "@{tmp}/empty.json"], 'needs "text"'),
+        (["--elicitation", "@{tmp}/broken.json"], "is not valid JSON"),
+    ],
+)
 def test_bad_policies_are_usage_errors(tmp_path, words, message):
     (tmp_path / "list.json").write_text("[1]")
     (tmp_path / "empty.json").write_text("{}")
@@ -114,6 +135,7 @@ def test_bad_policies_are_usage_errors(tmp_path, words, message):
 
 
 # -- over HTTP: the same handlers answer legacy requests and modern MRTR input requests --------
+
 
 def test_elicitation_over_legacy_streamable_http(sdk_http_stateful_url, tmp_path):
     answers = tmp_path / "a.json"
@@ -127,28 +149,46 @@ def test_elicitation_over_legacy_streamable_http(sdk_http_stateful_url, tmp_path
 def test_elicitation_as_an_mrtr_input_request(sdk_modern_http_url, tmp_path):
     answers = tmp_path / "a.json"
     answers.write_text(json.dumps({"name": "Ada"}))
-    result = cli("call", "ask_user", "--elicitation", f"@{answers}", "--url", sdk_modern_http_url, "--protocol-version", MODERN)
+    result = cli(
+        "call", "ask_user", "--elicitation", f"@{answers}", "--url", sdk_modern_http_url, "--protocol-version", MODERN
+    )
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     assert "Hello, Ada!" in result.stdout
-    declined = cli("call", "ask_user", "--elicitation", "decline", "--url", sdk_modern_http_url, "--protocol-version", MODERN)
+    declined = cli(
+        "call", "ask_user", "--elicitation", "decline", "--url", sdk_modern_http_url, "--protocol-version", MODERN
+    )
     assert declined.returncode == 0, declined.stderr
     assert "declined" in declined.stdout
 
 
 # -- the policies themselves (the factories the TUI can reuse) -----------------------------
 
-SEP_1034_SCHEMA = {"type": "object", "properties": {
-    "name": {"type": "string", "default": "John Doe"}, "age": {"type": "integer", "default": 30},
-    "score": {"type": "number", "default": 95.5},
-    "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
-    "verified": {"type": "boolean", "default": True}}, "required": []}
+SEP_1034_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+        "verified": {"type": "boolean", "default": True},
+    },
+    "required": [],
+}
 
 
 def test_defaults_of_every_primitive_type_are_applied():
-    assert schema_defaults(SEP_1034_SCHEMA) == {"name": "John Doe", "age": 30, "score": 95.5, "status": "active", "verified": True}
-    assert elicitation_answer({"message": "m", "requestedSchema": SEP_1034_SCHEMA}) == \
-        {"action": "accept", "content": schema_defaults(SEP_1034_SCHEMA)}
+    assert schema_defaults(SEP_1034_SCHEMA) == {
+        "name": "John Doe",
+        "age": 30,
+        "score": 95.5,
+        "status": "active",
+        "verified": True,
+    }
+    assert elicitation_answer({"message": "m", "requestedSchema": SEP_1034_SCHEMA}) == {
+        "action": "accept",
+        "content": schema_defaults(SEP_1034_SCHEMA),
+    }
 
 
 def test_answers_that_break_the_schema_are_declined_with_a_reason():
@@ -166,8 +206,10 @@ def test_build_handlers_registers_only_what_was_asked(tmp_path):
     assert set(handlers) == {"elicitation/create", "sampling/createMessage", "roots/list"}
 
     async def ask() -> tuple[dict, dict]:
-        return (await handlers["elicitation/create"]({"message": "m"}, None),  # type: ignore[arg-type]
-                await handlers["roots/list"](None, None))  # type: ignore[arg-type]
+        return (
+            await handlers["elicitation/create"]({"message": "m"}, None),  # type: ignore[arg-type]
+            await handlers["roots/list"](None, None),
+        )  # type: ignore[arg-type]
 
     elicited, roots = anyio.run(ask)
     assert elicited == {"action": "cancel"} and roots == {"roots": root_entries([str(tmp_path)])}

@@ -9,17 +9,41 @@ from mcp_inspector.cli.exit_codes import UsageError
 
 
 def test_values_are_json_when_they_parse_else_strings():
-    assert parse_pairs(["n=3", "f=1.5", "flag=true", "none=null", "s=hello", "list=[1,\"a\"]", "obj={\"k\":1}",
-                        "zero=007", "empty=", "eq=a=b"]) == {
-        "n": 3, "f": 1.5, "flag": True, "none": None, "s": "hello", "list": [1, "a"], "obj": {"k": 1},
-        "zero": "007", "empty": "", "eq": "a=b"}
+    assert parse_pairs(
+        [
+            "n=3",
+            "f=1.5",
+            "flag=true",
+            "none=null",
+            "s=hello",
+            'list=[1,"a"]',
+            'obj={"k":1}',
+            "zero=007",
+            "empty=",
+            "eq=a=b",
+        ]
+    ) == {
+        "n": 3,
+        "f": 1.5,
+        "flag": True,
+        "none": None,
+        "s": "hello",
+        "list": [1, "a"],
+        "obj": {"k": 1},
+        "zero": "007",
+        "empty": "",
+        "eq": "a=b",
+    }
 
 
 def test_file_values_follow_the_same_rule(tmp_path):
     (tmp_path / "a.json").write_text('{"x": [1, 2]}')
     (tmp_path / "b.txt").write_text("plain text\n")
     assert parse_pairs([f"a=@{tmp_path / 'a.json'}", f"b=@{tmp_path / 'b.txt'}", "at=@"]) == {
-        "a": {"x": [1, 2]}, "b": "plain text\n", "at": "@"}
+        "a": {"x": [1, 2]},
+        "b": "plain text\n",
+        "at": "@",
+    }
     with pytest.raises(UsageError, match="file not found"):
         parse_pairs([f"a=@{tmp_path / 'missing'}"])
 

@@ -31,19 +31,34 @@ def state(tmp_path, monkeypatch) -> Path:
     return tmp_path / "state" / "mcp-inspector" / "auth"
 
 
-def args(url: str | None = None, *, json_out: bool = False, everything: bool = False, store: str | None = None) -> Namespace:
+def args(
+    url: str | None = None, *, json_out: bool = False, everything: bool = False, store: str | None = None
+) -> Namespace:
     return Namespace(url=url, all=everything, json=json_out, auth_store=store)
 
 
 def save_two(store: TokenStore) -> None:
     now = time.time()
-    store.save(StoredAuth(A, A, "https://as.example.com",
-                          ClientInfo("client-a", DCR_SECRET, "client_secret_basic", "dynamic", "https://as.example.com"),
-                          TokenSet(ACCESS, "Bearer", REFRESH, now + 190, "read write", "https://as.example.com", A, "client-a"),
-                          now - 10))
-    store.save(StoredAuth(B, B, "https://idp.example.com",
-                          ClientInfo("client-b", None, "none", "pre-registered"),
-                          TokenSet(ACCESS + "B", "DPoP", None, now - 7230, None, dpop_jkt="thumb"), now))
+    store.save(
+        StoredAuth(
+            A,
+            A,
+            "https://as.example.com",
+            ClientInfo("client-a", DCR_SECRET, "client_secret_basic", "dynamic", "https://as.example.com"),
+            TokenSet(ACCESS, "Bearer", REFRESH, now + 190, "read write", "https://as.example.com", A, "client-a"),
+            now - 10,
+        )
+    )
+    store.save(
+        StoredAuth(
+            B,
+            B,
+            "https://idp.example.com",
+            ClientInfo("client-b", None, "none", "pre-registered"),
+            TokenSet(ACCESS + "B", "DPoP", None, now - 7230, None, dpop_jkt="thumb"),
+            now,
+        )
+    )
 
 
 def test_status_with_nothing_stored(state, capsys):
@@ -208,7 +223,10 @@ def test_through_the_real_cli(state, tmp_path):
     env = {"XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]}
     status = cli("auth", "status", "--json", env=env)
     assert status.returncode == 0, status.stderr
-    assert [entry["server_url"] for entry in json.loads(status.stdout)] == [A, "https://b.example.com/mcp?api_key=key-•••"]
+    assert [entry["server_url"] for entry in json.loads(status.stdout)] == [
+        A,
+        "https://b.example.com/mcp?api_key=key-•••",
+    ]
     assert "warning: ignored " in status.stderr and "stray.json" in status.stderr
     for text in (status.stdout, status.stderr):
         assert ACCESS not in text and REFRESH not in text and DCR_SECRET not in text

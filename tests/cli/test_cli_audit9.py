@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli, raw, record_lines
 
 DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
@@ -23,6 +22,7 @@ BAD_TASK = ["call", "long_job", "outcome=bad_output", "steps=1", "duration_secon
 
 
 # -- exit 5 for a task tool's result -----------------------------------------------------
+
 
 def test_a_task_result_that_violates_the_output_schema_exits_5(record):
     human = cli(*BAD_TASK, "--record", record, *DEMO)
@@ -43,6 +43,7 @@ def test_a_task_result_that_violates_the_output_schema_exits_5(record):
 
 
 # -- task results exactly as the server sent them -----------------------------------------
+
 
 def test_call_json_of_a_modern_task_prints_the_result_as_sent(record):
     # the server writes "\u00e9" (json.dumps' ASCII escape): a re-serialization would print é
@@ -66,6 +67,7 @@ def test_tasks_result_json_prints_the_result_as_sent():
 
 
 # -- what the server writes that is not JSON-RPC -------------------------------------------
+
 
 def test_a_line_over_the_frame_cap_is_counted_as_too_long(tmp_path):
     report = tmp_path / "report.json"
@@ -102,9 +104,26 @@ def test_a_server_printing_100000_log_lines_on_stdout(tmp_path):
     measure.write_text(MEASURE)
     import subprocess
 
-    done = subprocess.run([sys.executable, str(measure), sys.executable, "-m", "mcp_inspector", "tools", "--json",
-                           "--report", str(report), "--", sys.executable, str(noisy), str(SERVERS / "raw_server.py")],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(measure),
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "tools",
+            "--json",
+            "--report",
+            str(report),
+            "--",
+            sys.executable,
+            str(noisy),
+            str(SERVERS / "raw_server.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert [tool["name"] for tool in json.loads(done.stdout)["tools"]][:2] == ["echo", "add"]
     document = json.loads(report.read_text())
@@ -118,6 +137,7 @@ def test_a_server_printing_100000_log_lines_on_stdout(tmp_path):
 
 # -- the same capabilities (and tools) over every transport --------------------------------
 
+
 @pytest.mark.everything
 @pytest.mark.parametrize("which", ["everything_http_url", "everything_sse_url"])
 def test_tools_over_http_and_sse_list_what_stdio_lists(which, request, record):
@@ -128,8 +148,12 @@ def test_tools_over_http_and_sse_list_what_stdio_lists(which, request, record):
     assert len(names) == 17 and {"get-roots-list", "trigger-sampling-request", "simulate-research-query"} <= set(names)
     initialize = next(r for r in record_lines(record) if r.get("method") == "initialize" and r.get("dir") == "out")
     declared = json.loads(initialize["raw"])["params"]["capabilities"]
-    assert declared == {"roots": {"listChanged": True}, "sampling": {"tools": {}},
-                        "elicitation": {"form": {}, "url": {}}, "tasks": {}}
+    assert declared == {
+        "roots": {"listChanged": True},
+        "sampling": {"tools": {}},
+        "elicitation": {"form": {}, "url": {}},
+        "tasks": {},
+    }
 
 
 @pytest.mark.everything
@@ -137,8 +161,9 @@ def test_tools_over_http_and_sse_list_what_stdio_lists(which, request, record):
 def test_subscribe_over_http_and_sse(which, request):
     url = request.getfixturevalue(which)
     uri = "demo://resource/static/document/architecture.md"
-    result = cli("subscribe", uri, "--call", "toggle-subscriber-updates", "--count", "1", "--json", "--url", url,
-                 timeout=90)
+    result = cli(
+        "subscribe", uri, "--call", "toggle-subscriber-updates", "--count", "1", "--json", "--url", url, timeout=90
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"uri": uri}
     assert "1 update of" in result.stderr
@@ -146,16 +171,32 @@ def test_subscribe_over_http_and_sse(which, request):
 
 # -- --log-level on every command ----------------------------------------------------------
 
-@pytest.mark.parametrize("command", [["info"], ["tools"], ["resources"], ["templates"], ["prompts"], ["ping"],
-                                     ["read", "demo://readme"], ["get", "summarize", "text=hi"],
-                                     ["complete", "--prompt", "code_review", "language", "py"],
-                                     ["subscribe", "demo://clock", "--count", "1"], ["tasks"],
-                                     ["call", "emit_logs", "count=5"]])
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["info"],
+        ["tools"],
+        ["resources"],
+        ["templates"],
+        ["prompts"],
+        ["ping"],
+        ["read", "demo://readme"],
+        ["get", "summarize", "text=hi"],
+        ["complete", "--prompt", "code_review", "language", "py"],
+        ["subscribe", "demo://clock", "--count", "1"],
+        ["tasks"],
+        ["call", "emit_logs", "count=5"],
+    ],
+)
 def test_log_level_goes_with_every_command(command, record):
     result = cli(*command, "--log-level", "warning", "--record", record, *DEMO)
     assert result.returncode == 0, result.stderr
-    set_level = [json.loads(r["raw"])["params"] for r in record_lines(record)
-                 if r.get("method") == "logging/setLevel" and r.get("dir") == "out"]
+    set_level = [
+        json.loads(r["raw"])["params"]
+        for r in record_lines(record)
+        if r.get("method") == "logging/setLevel" and r.get("dir") == "out"
+    ]
     assert set_level == [{"level": "warning"}]
     if command[0] == "call":  # the demo's logs at warning and above, on stderr
         assert "[warning] demo.emit_logs:" in result.stderr and "[info]" not in result.stderr
@@ -163,11 +204,14 @@ def test_log_level_goes_with_every_command(command, record):
 
 # -- usage errors --------------------------------------------------------------------------
 
+
 def test_tasks_usage_errors_say_what_is_wrong():
     missing = cli("tasks", "result", *DEMO)
     assert missing.returncode == 64
-    assert missing.stderr.strip() == ("mcp-inspector: error: tasks result needs a task ID: mcp-inspector tasks result ID "
-                                      "(mcp-inspector tasks lists them)")
+    assert missing.stderr.strip() == (
+        "mcp-inspector: error: tasks result needs a task ID: mcp-inspector tasks result ID "
+        "(mcp-inspector tasks lists them)"
+    )
     extra = cli("tasks", "list", "t-1", *DEMO)
     assert extra.returncode == 64 and "tasks list takes no ID (got 't-1')" in extra.stderr
 
@@ -184,8 +228,11 @@ def test_report_and_log_level_are_refused_where_no_server_runs(tmp_path):
     session = tmp_path / "s.jsonl"
     assert cli("--record", session, "ping", *DEMO).returncode == 0
     report = tmp_path / "report.json"
-    for command in (("query", session, ".method", "--report", report), ("query", session, ".method", "--log-level", "info"),
-                    ("auth", "status", "--report", report)):
+    for command in (
+        ("query", session, ".method", "--report", report),
+        ("query", session, ".method", "--log-level", "info"),
+        ("auth", "status", "--report", report),
+    ):
         result = cli(*command)
         assert result.returncode == 64, (command, result.stderr)
         assert f"--report and --log-level go with a command that runs a server, not {command[0]}" in result.stderr
@@ -194,12 +241,17 @@ def test_report_and_log_level_are_refused_where_no_server_runs(tmp_path):
 
 # -- tasks result in the 2026-07-28 era waits for the task ------------------------------
 
+
 @pytest.fixture
 def modern_http_url():
     import subprocess
 
-    process = subprocess.Popen([sys.executable, str(SERVERS / "modern_raw_server.py"), "--http"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS / "modern_raw_server.py"), "--http"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     line = process.stdout.readline()
     assert line.startswith("PORT "), line
     try:
@@ -214,14 +266,30 @@ def start_research(url: str, **arguments) -> str:
     the task it starts goes on in the server, for another session to look at."""
     import urllib.request
 
-    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
-            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"}}
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                       "params": {"name": "research", "arguments": arguments, "_meta": meta}}).encode()
-    request = urllib.request.Request(url, body, {"Content-Type": "application/json", "MCP-Protocol-Version": "2026-07-28",
-                                                 "Accept": "application/json, text/event-stream",
-                                                 "Mcp-Method": "tools/call", "Mcp-Name": "research"})
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+    }
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "research", "arguments": arguments, "_meta": meta},
+        }
+    ).encode()
+    request = urllib.request.Request(
+        url,
+        body,
+        {
+            "Content-Type": "application/json",
+            "MCP-Protocol-Version": "2026-07-28",
+            "Accept": "application/json, text/event-stream",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "research",
+        },
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         result = json.loads(response.read())["result"]
     assert result["resultType"] == "task" and result["status"] == "working"
@@ -262,7 +330,10 @@ def test_frames_read_only_by_leniency_are_warned_and_counted_apart(tmp_path):
     assert nan.returncode == 0, nan.stderr
     assert nan.stdout.strip() == '{"content":[{"type":"text","text":"nan"}],"structuredContent":{"ratio":NaN}}'
     assert "the server wrote a stdout line that is not strict JSON, read anyway (NaN is not JSON" in nan.stderr
-    assert "the server wrote 1 stdout line that is not strict JSON (read anyway): strict clients may reject them" in nan.stderr
+    assert (
+        "the server wrote 1 stdout line that is not strict JSON (read anyway): strict clients may reject them"
+        in nan.stderr
+    )
     document = json.loads(report.read_text())
     assert (document["invalidFrames"], document["notStrictJson"]) == (0, 1)
     assert document["examples"][0]["text"].endswith('"structuredContent":{"ratio":NaN}}}')
@@ -279,19 +350,25 @@ def test_frames_read_only_by_leniency_are_warned_and_counted_apart(tmp_path):
 
 
 def test_a_commands_own_option_before_the_command_says_so():
-    for words, owner in ((["--for", "1", "subscribe", "demo://clock"], "--for is an option of subscribe"),
-                         (["--count=2", "subscribe", "demo://clock"], "--count is an option of subscribe, watch and query"),
-                         (["--prompt", "code_review", "complete", "language", "py"], "--prompt is an option of complete"),
-                         (["--task", "call", "long_job"], "--task is an option of call")):
+    for words, owner in (
+        (["--for", "1", "subscribe", "demo://clock"], "--for is an option of subscribe"),
+        (["--count=2", "subscribe", "demo://clock"], "--count is an option of subscribe, watch and query"),
+        (["--prompt", "code_review", "complete", "language", "py"], "--prompt is an option of complete"),
+        (["--task", "call", "long_job"], "--task is an option of call"),
+    ):
         result = cli(*words, *DEMO)
         assert result.returncode == 64, (words, result.stderr)
-        assert result.stderr == f"mcp-inspector: error: {owner}: put it after the command (see mcp-inspector COMMAND --help)\n"
+        assert (
+            result.stderr
+            == f"mcp-inspector: error: {owner}: put it after the command (see mcp-inspector COMMAND --help)\n"
+        )
     # after the command, and as a value, they are what they are
     assert cli("complete", "--prompt", "code_review", "language", "py", *DEMO).stdout.splitlines()[0] == "python"
     assert cli("call", "echo", "message=--for", "--json", *DEMO).returncode == 0
 
 
 # -- subscribe over Streamable HTTP when the server dies ------------------------------------
+
 
 def subscribe_then_stop(server, uri: str, *extra: str, tmp_path: Path) -> tuple[int, str]:
     """Run subscribe against ``server`` (a RunningServer), stop the server once subscribed;
@@ -300,8 +377,11 @@ def subscribe_then_stop(server, uri: str, *extra: str, tmp_path: Path) -> tuple[
 
     err = tmp_path / "stderr"
     with err.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe", uri, "--url", server.url,
-                                    *extra], stdout=subprocess.PIPE, stderr=sink)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_inspector", "subscribe", uri, "--url", server.url, *extra],
+            stdout=subprocess.PIPE,
+            stderr=sink,
+        )
         try:
             for _ in range(1200):  # at most a minute, for the subscription to be made
                 if "subscribed to" in err.read_text():

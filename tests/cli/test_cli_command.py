@@ -9,10 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_helpers import raw
+
 from mcp_inspector.core.config.cli_command import call_command_line
 from mcp_inspector.core.config.servers import ServerSpec, demo_spec, server_from_config
-
-from cli_helpers import raw
 
 
 def run_in_shell(command_line: str, tmp_path: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -21,15 +21,21 @@ def run_in_shell(command_line: str, tmp_path: Path, env: dict[str, str] | None =
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "mcp-inspector"
-    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m mcp_inspector \"$@\"\n")
+    shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m mcp_inspector "$@"\n')
     shim.chmod(0o755)
     env = dict(os.environ, **(env or {}), PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run(["sh", "-c", command_line], capture_output=True, text=True, timeout=30, env=env,
-                          cwd=Path(__file__).resolve().parents[2])
+    return subprocess.run(
+        ["sh", "-c", command_line],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
 
 
 def test_demo_call_line_runs_the_call(tmp_path):
-    arguments = {"message": "it's \"quoted\" $HOME `x` ünïcode"}
+    arguments = {"message": 'it\'s "quoted" $HOME `x` ünïcode'}
     line = call_command_line(demo_spec(), "echo", arguments)
     assert line.startswith("mcp-inspector call echo --args ") and line.endswith("--demo")
     result = run_in_shell(line, tmp_path)
@@ -38,7 +44,9 @@ def test_demo_call_line_runs_the_call(tmp_path):
 
 
 def test_command_line_spec_with_env_and_cwd(tmp_path):
-    spec = ServerSpec("raw", raw("echo-env"), env={"GREETING": "hello world; rm -rf /"}, cwd=str(tmp_path), source="command line")
+    spec = ServerSpec(
+        "raw", raw("echo-env"), env={"GREETING": "hello world; rm -rf /"}, cwd=str(tmp_path), source="command line"
+    )
     line = call_command_line(spec, "env", {"name": "GREETING"})
     # the value (often a secret: it goes to the clipboard and a toast) comes from the shell, not the line
     assert ' -e GREETING="$GREETING"' in line and "hello world" not in line
@@ -51,8 +59,15 @@ def test_command_line_spec_with_env_and_cwd(tmp_path):
 def test_config_spec_uses_config_and_server_and_only_extra_env(tmp_path):
     command = raw("echo-env")
     config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"my server": {"command": command[0], "args": command[1:],
-                                                               "env": {"SECRET": "from-config"}}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "my server": {"command": command[0], "args": command[1:], "env": {"SECRET": "from-config"}}
+                }
+            }
+        )
+    )
     spec = server_from_config(config, "my server").with_overrides(env={"EXTRA": "added"})
     line = call_command_line(spec, "env", {"name": "EXTRA"})
     assert f"--config {shlex.quote(str(config))} --server 'my server'" in line
@@ -79,7 +94,9 @@ def test_env_values_never_appear_in_the_line(tmp_path):
 def test_config_that_vanished_is_spelled_out_without_config_options(tmp_path):
     command = raw("echo-env")
     config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"s": {"command": command[0], "args": command[1:], "env": {"TOKEN": "t0k"}}}}))
+    config.write_text(
+        json.dumps({"mcpServers": {"s": {"command": command[0], "args": command[1:], "env": {"TOKEN": "t0k"}}}})
+    )
     spec = server_from_config(config, "s")
     config.unlink()
     line = call_command_line(spec, "env", {"name": "TOKEN"})

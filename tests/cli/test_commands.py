@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import assert_no_traceback, cli, raw, record_lines, recorded_reply
 
 from mcp_inspector.core.traffic.loading import load_session
-
-from cli_helpers import assert_no_traceback, cli, raw, record_lines, recorded_reply
 
 
 def test_info_readable_and_json():
@@ -109,7 +108,7 @@ def test_call_structured_content_and_output_schema_issues():
 
 
 def test_call_json_is_the_result_exactly_as_received(record):
-    result = cli("call", "create_ticket", "title=Crash on start", "tags=[\"a\",\"b\"]", "--json", "--record", record)
+    result = cli("call", "create_ticket", "title=Crash on start", 'tags=["a","b"]', "--json", "--record", record)
     assert result.returncode == 0, result.stderr
     response = recorded_reply(record_lines(record), "tools/call")
     from mcp_inspector.core.protocol.jsonrpc import raw_member

@@ -19,10 +19,14 @@ def echo_env_entry(**extra):
 
 
 def test_claude_style_config_with_env_from_file_and_from_e(tmp_path):
-    config = write_config(tmp_path / "claude.json", "mcpServers", {
-        "echo": echo_env_entry(env={"FROM_FILE": "file-value"}),
-        "other": {"command": "false"},
-    })
+    config = write_config(
+        tmp_path / "claude.json",
+        "mcpServers",
+        {
+            "echo": echo_env_entry(env={"FROM_FILE": "file-value"}),
+            "other": {"command": "false"},
+        },
+    )
     from_file = cli("--config", config, "--server", "echo", "call", "env", "name=FROM_FILE")
     assert from_file.returncode == 0, from_file.stderr
     assert from_file.stdout == "file-value\n"
@@ -71,9 +75,15 @@ def test_discovery_skips_only_the_bad_entry_and_says_why(tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    write_config((tmp_path / "xdg" / "mcp-inspector").mkdir(parents=True) or tmp_path / "xdg" / "mcp-inspector" / "servers.json",
-                 "mcpServers", {"good": {"command": "echo"}, "bad": {"command": "x", "env": {"TOKEN": 12345}}})
+    write_config(
+        (tmp_path / "xdg" / "mcp-inspector").mkdir(parents=True) or tmp_path / "xdg" / "mcp-inspector" / "servers.json",
+        "mcpServers",
+        {"good": {"command": "echo"}, "bad": {"command": "x", "env": {"TOKEN": 12345}}},
+    )
     found, problems = discover_servers(tmp_path / "home")
     assert [spec.name for _, spec in found] == ["good"]
-    assert len(problems) == 1 and "server 'bad': \"env\": the value of 'TOKEN' must be a string, got a number" in problems[0]
+    assert (
+        len(problems) == 1
+        and "server 'bad': \"env\": the value of 'TOKEN' must be a string, got a number" in problems[0]
+    )
     assert "12345" not in problems[0]

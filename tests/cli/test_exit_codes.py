@@ -20,7 +20,10 @@ def test_json_rpc_error_exits_2_and_json_prints_the_error_object():
     result = cli("call", "no_such_tool", "--json", "--", *raw())
     assert result.returncode == 2
     assert json.loads(result.stdout) == {"code": -32602, "message": "Unknown tool: no_such_tool"}
-    assert "error: tools/call no_such_tool failed: JSON-RPC error -32602 (Invalid params): Unknown tool: no_such_tool" in result.stderr
+    assert (
+        "error: tools/call no_such_tool failed: JSON-RPC error -32602 (Invalid params): Unknown tool: no_such_tool"
+        in result.stderr
+    )
     unknown_resource = cli("read", "demo://nope")
     assert unknown_resource.returncode == 2 and "resources/read failed: JSON-RPC error" in unknown_resource.stderr
     assert_no_traceback(unknown_resource)
@@ -30,14 +33,17 @@ def test_url_elicitation_required_exits_2_and_lists_each_url_on_stderr():
     result = cli("call", "signin", "--", *raw("url-required"))
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
-    assert lines[0] == ("mcp-inspector: error: tools/call signin failed: JSON-RPC error -32042 "
-                        "(URL elicitation required): Sign in first")
+    assert lines[0] == (
+        "mcp-inspector: error: tools/call signin failed: JSON-RPC error -32042 "
+        "(URL elicitation required): Sign in first"
+    )
     assert lines[1:] == [
         "the server needs these 2 URLs opened and completed in a browser first, then the same call again:",
         "  https://auth.example/start   (opens a page on auth.example)",
         "    Sign in to Example",
         "  https://pay.example/approve   (opens a page on pay.example)",
-        "    Approve the payment"]
+        "    Approve the payment",
+    ]
     as_json = cli("call", "signin", "--json", "--", *raw("url-required"))
     assert as_json.returncode == 2 and json.loads(as_json.stdout)["code"] == -32042
     assert "https://pay.example/approve" in as_json.stderr
@@ -67,7 +73,10 @@ def test_killed_by_signal_exits_3():
 def test_timeout_exits_4_and_cancels(record):
     result = cli("call", "echo", "text=x", "--timeout", "0.5", "--record", record, "--", *raw("never-answer"))
     assert result.returncode == 4
-    assert "tools/call timed out: no response within the timeout of 0.5 s (notifications/cancelled was sent)" in result.stderr
+    assert (
+        "tools/call timed out: no response within the timeout of 0.5 s (notifications/cancelled was sent)"
+        in result.stderr
+    )
     records = record_lines(record)
     call = next(r for r in records if r.get("method") == "tools/call")
     cancelled = [r for r in records if r.get("method") == "notifications/cancelled"]
@@ -100,10 +109,16 @@ def test_usage_errors_exit_64(tmp_path):
 
 def test_command_not_found_exits_3():
     for command in ("tools", "call"):
-        result = cli(command, "x", "--", "definitely-not-a-command-xyz") if command == "call" else \
-            cli(command, "--", "definitely-not-a-command-xyz")
+        result = (
+            cli(command, "x", "--", "definitely-not-a-command-xyz")
+            if command == "call"
+            else cli(command, "--", "definitely-not-a-command-xyz")
+        )
         assert result.returncode == 3
-        assert result.stderr == "mcp-inspector: error: cannot start the server: command not found: definitely-not-a-command-xyz\n"
+        assert (
+            result.stderr
+            == "mcp-inspector: error: cannot start the server: command not found: definitely-not-a-command-xyz\n"
+        )
 
 
 def test_server_failing_at_start_and_bad_handshake_exit_3():
@@ -112,7 +127,9 @@ def test_server_failing_at_start_and_bad_handshake_exit_3():
     assert "the server exited with code 1 during initialize" in started.stderr
     assert "  cannot start: missing API_KEY" in started.stderr
     version = cli("info", "--", *raw("unsupported-version"))
-    assert version.returncode == 3 and "handshake failed: the server chose protocol version '1999-01-01'" in version.stderr
+    assert (
+        version.returncode == 3 and "handshake failed: the server chose protocol version '1999-01-01'" in version.stderr
+    )
 
 
 def test_open_missing_session_file_is_a_usage_error(tmp_path):
@@ -132,8 +149,12 @@ def test_interrupt_exits_130_without_traceback():
     import signal
     import subprocess
 
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "call", "slow", "seconds=20", "--progress", "--", *raw()],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "call", "slow", "seconds=20", "--progress", "--", *raw()],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         first = process.stderr.readline()  # the first progress line: the call is in flight
         assert b"progress" in first
@@ -153,8 +174,12 @@ def test_closed_stdout_is_not_an_error():
     import subprocess
 
     for args in (["call", "echo", "message=hi"], ["tools"]):
-        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", *args], stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_inspector", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         process.stdout.close()
         _, err = process.communicate(timeout=30)
         assert process.returncode == 0, err

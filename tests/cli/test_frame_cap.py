@@ -13,7 +13,9 @@ SERVER = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / 
 
 def test_a_frame_over_the_cap_is_recorded_as_too_long_and_the_session_goes_on(tmp_path):
     record = tmp_path / "run.jsonl"
-    result = cli("--record", str(record), "--max-frame-size", "1M", "call", "long", "bytes=3000000", "--json", "--", *SERVER)
+    result = cli(
+        "--record", str(record), "--max-frame-size", "1M", "call", "long", "bytes=3000000", "--json", "--", *SERVER
+    )
     assert result.returncode == 0, result.stderr
     assert_no_traceback(result)
     assert json.loads(result.stdout)["content"][0]["text"] == "after long"
@@ -30,9 +32,17 @@ def test_the_default_cap_reads_the_same_frame_whole(tmp_path):
 
 
 def test_pipe_skips_an_input_line_over_the_cap_and_sends_the_rest():
-    long_line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                            "params": {"name": "echo", "arguments": {"text": "x" * 10_000}}})
-    short = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}})
+    long_line = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "x" * 10_000}},
+        }
+    )
+    short = json.dumps(
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}
+    )
     result = cli("pipe", "--max-frame-size", "4K", "--", *SERVER, input=long_line + "\n" + short + "\n")
     assert result.returncode == 64
     assert_no_traceback(result)

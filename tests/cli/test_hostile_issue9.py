@@ -56,7 +56,9 @@ def test_a_malformed_completion_warns_in_json_mode_too(tmp_path):
 
 
 def test_a_million_completion_values(tmp_path):
-    result = cli("complete", "--prompt", "p", "a", "huge", "--", *hostile(tmp_path / "log"), timeout=120)  # a hang guard
+    result = cli(
+        "complete", "--prompt", "p", "a", "huge", "--", *hostile(tmp_path / "log"), timeout=120
+    )  # a hang guard
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 1_000_001 and lines[-1] == "(total: 1000000)"
@@ -146,8 +148,12 @@ def test_a_malformed_task_result_is_warned_about(tmp_path):
 
 
 def test_malformed_tasks_are_protocol_errors(tmp_path):
-    for command in (("tasks", "get", "malformed"), ("tasks", "cancel", "malformed"), ("call", "bad_poll"),
-                    ("call", "bad_task")):
+    for command in (
+        ("tasks", "get", "malformed"),
+        ("tasks", "cancel", "malformed"),
+        ("call", "bad_poll"),
+        ("call", "bad_task"),
+    ):
         result = cli(*command, "--json", "--", *hostile(tmp_path / "log"))
         assert result.returncode == 3, (command, result.stderr)
         assert "protocol error" in result.stderr and "taskId" in result.stderr
@@ -179,8 +185,21 @@ def test_a_stdout_nobody_reads_does_not_stall_subscribe(tmp_path):
     the pipe was read before."""
     stderr_path = tmp_path / "stderr"
     with open(stderr_path, "wb") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe", "flood://x", "--for", "1",
-                                    "--", *hostile(tmp_path / "log")], stdout=subprocess.PIPE, stderr=stderr)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mcp_inspector",
+                "subscribe",
+                "flood://x",
+                "--for",
+                "1",
+                "--",
+                *hostile(tmp_path / "log"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+        )
         try:
             code = process.wait(timeout=60)  # a hang guard: it hung until the pipe was read before
         finally:
@@ -218,8 +237,11 @@ def test_ctrl_c_when_tasks_cancel_is_never_answered(tmp_path):
     """The tasks/cancel sent on Ctrl-C gets no answer: exit 130 all the same, within the
     session's cancel limit (core/session/task_model.py CANCEL_LIMIT, 2 s)."""
     log = tmp_path / "log"
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "call", "stuck_cancel", "--", *hostile(log)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "call", "stuck_cancel", "--", *hostile(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         wait_for(lambda: log.exists() and "tasks/get stuck" in log.read_text())
         process.send_signal(signal.SIGINT)
@@ -231,14 +253,26 @@ def test_ctrl_c_when_tasks_cancel_is_never_answered(tmp_path):
             process.kill()
     assert process.returncode == 130, stderr.decode()
     assert "tasks/cancel stuck" in log.read_text().splitlines()
-    assert 1.9 <= elapsed < 30, elapsed  # waited out CANCEL_LIMIT (2 s, less a hair: timed after the signal), not for ever; the upper bound is loose
+    assert 1.9 <= elapsed < 30, (
+        elapsed
+    )  # waited out CANCEL_LIMIT (2 s, less a hair: timed after the signal), not for ever; the upper bound is loose
 
 
 def test_subscribe_call_follows_a_task_tool_and_names_its_option():
     """--call of a tool that must run as a task (the demo's long_job) failed with -32601
     'requires task augmentation': it is called as call does (tool list, task followed)."""
-    result = cli("subscribe", "demo://readme", "--for", "1.5", "--call", "long_job",
-                 "--call-args", '{"duration_seconds": 0.3}', "--", *DEMO)
+    result = cli(
+        "subscribe",
+        "demo://readme",
+        "--for",
+        "1.5",
+        "--call",
+        "long_job",
+        "--call-args",
+        '{"duration_seconds": 0.3}',
+        "--",
+        *DEMO,
+    )
     assert result.returncode == 0, result.stderr
     assert "called long_job: long_job finished 5 steps" in result.stderr
     bad = cli("subscribe", "demo://readme", "--call", "touch_resource", "--call-args", "[1]", "--", *DEMO)
@@ -274,7 +308,10 @@ def test_a_textual_blob_that_is_utf8_is_printed_as_text():
     result = cli("read", "res://textblobs", "--", *server)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "[resource] res://textblobs#md  (text/markdown)  [base64 blob, 26 bytes of UTF-8 text]\n# Blob title\n\ncafé *text*" in out
+    assert (
+        "[resource] res://textblobs#md  (text/markdown)  [base64 blob, 26 bytes of UTF-8 text]\n# Blob title\n\ncafé *text*"
+        in out
+    )
     assert '(application/json)  [base64 blob, 25 bytes of UTF-8 text]\n{\n  "from": "blob",' in out
     assert "[resource] res://textblobs#latin1  (text/plain)  [blob, 4 bytes]" in out
     assert_no_traceback(result)

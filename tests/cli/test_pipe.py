@@ -22,8 +22,11 @@ def frames(stdout: str) -> list:
     return [json.loads(line) for line in stdout.splitlines()]
 
 
-INITIALIZE = request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                       "clientInfo": {"name": "test", "version": "1"}})
+INITIALIZE = request(
+    1,
+    "initialize",
+    {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+)
 
 
 def test_pipe_mix_with_own_handshake_failures_do_not_stop_the_rest():
@@ -60,8 +63,13 @@ def test_pipe_uses_the_inputs_own_initialize(record):
     out = frames(result.stdout)
     assert [frame["id"] for frame in out] == [1, 2]
     assert out[0]["result"]["protocolVersion"] == "2025-06-18"  # the version the input proposed
-    sent = [json.loads(line)["raw"] for line in record.read_text().splitlines()[1:] if json.loads(line).get("dir") == "out"]
-    assert sent == [lines(m).strip() for m in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}, request(2, "ping"))]
+    sent = [
+        json.loads(line)["raw"] for line in record.read_text().splitlines()[1:] if json.loads(line).get("dir") == "out"
+    ]
+    assert sent == [
+        lines(m).strip()
+        for m in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}, request(2, "ping"))
+    ]
 
 
 def test_pipe_prints_notifications_and_invalid_server_frames_in_order():

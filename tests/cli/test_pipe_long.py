@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import raw
+
 from mcp_inspector.cli import pipe as pipe_module
 from mcp_inspector.cli.pipe import Pipe
 from mcp_inspector.cli.runner import PIPE_STORE_CAP, RunOptions, run
@@ -23,8 +23,17 @@ from mcp_inspector.core.config.servers import ServerSpec
 
 
 def call(msg_id, a=1, b=2) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": "tools/call",
-                       "params": {"name": "add", "arguments": {"a": a, "b": b}}}).encode() + b"\n"
+    return (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": a, "b": b}},
+            }
+        ).encode()
+        + b"\n"
+    )
 
 
 def run_pipe_in_process(tmp_path: Path, stdin: bytes, *modes: str) -> tuple[int, Pipe, list[dict]]:
@@ -34,6 +43,7 @@ def run_pipe_in_process(tmp_path: Path, stdin: bytes, *modes: str) -> tuple[int,
     printed = tmp_path / "stdout.jsonl"
     pipes: list[Pipe] = []
     with open(source, "rb") as fin, open(printed, "wb") as fout:
+
         async def body(session, ctx):
             pipe = Pipe(session, ctx, stdin=fin.fileno(), stdout=fout)
             pipes.append(pipe)
@@ -83,8 +93,13 @@ def test_frames_print_as_their_bytes_and_invalid_utf8_as_replacement(tmp_path):
 def test_an_interactive_pipe_prints_each_reply_before_the_next_line_is_typed():
     """stdin stays open: each reply must reach stdout while pipe waits for more input."""
     env = {k: v for k, v in os.environ.items() if k != "MCP_INSPECTOR_NO_EARLY_START"}
-    proc = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "pipe", "--", *raw()],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "pipe", "--", *raw()],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         for i in (1, 2, 3):
             proc.stdin.write(call(i, i, 10))

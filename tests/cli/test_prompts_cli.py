@@ -36,9 +36,18 @@ def test_every_content_type_is_printed_by_role():
     result = cli("get", "media", "--", *SERVER)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for line in ("[user]", "Look at these.", "[image image/png, 108 bytes]", "[assistant]", "[audio audio/wav, 204 bytes]",
-                 "[resource link] test://readme  readme  (text/markdown)", "[resource] test://notes  (text/plain)",
-                 "embedded notes", "[system]", "an odd role"):
+    for line in (
+        "[user]",
+        "Look at these.",
+        "[image image/png, 108 bytes]",
+        "[assistant]",
+        "[audio audio/wav, 204 bytes]",
+        "[resource link] test://readme  readme  (text/markdown)",
+        "[resource] test://notes  (text/plain)",
+        "embedded notes",
+        "[system]",
+        "an odd role",
+    ):
         assert line in out.splitlines(), line
     assert "malformed" not in result.stderr
 

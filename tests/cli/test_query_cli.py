@@ -6,16 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import assert_no_traceback, cli
 
 
 def test_call_query_prints_outputs_one_a_line_strings_raw():
-    result = cli("call", "weather_report", "city=Oslo", "--query", ".structuredContent | .city, .humidity_percent, {conditions}")
+    result = cli(
+        "call", "weather_report", "city=Oslo", "--query", ".structuredContent | .city, .humidity_percent, {conditions}"
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Oslo" and lines[1] == "61"  # a string raw (jq -r), a number as JSON
-    assert json.loads(lines[2]) == {"conditions": json.loads(lines[2])["conditions"]} and lines[2].startswith('{"conditions":')
+    assert json.loads(lines[2]) == {"conditions": json.loads(lines[2])["conditions"]} and lines[2].startswith(
+        '{"conditions":'
+    )
     as_json = cli("call", "weather_report", "city=Oslo", "--query", ".structuredContent.city", "--json")
     assert as_json.returncode == 0 and as_json.stdout == '"Oslo"\n'  # --json: strings quoted too (jq -c)
 
@@ -43,7 +46,9 @@ def test_a_bad_expression_is_a_usage_error_before_connecting(tmp_path):
     server = ["sh", "-c", f"touch {marker}; sleep 5"]
     result = cli("call", "echo", "message=x", "--query", ".content[0].text |", "--", *server)
     assert result.returncode == 64
-    assert result.stderr.strip().splitlines() == ["mcp-inspector: error: --query: syntax error, unexpected end of file (column 18)"]
+    assert result.stderr.strip().splitlines() == [
+        "mcp-inspector: error: --query: syntax error, unexpected end of file (column 18)"
+    ]
     assert not marker.exists()  # the server was never started
     elsewhere = cli("ping", "--query", ".")
     assert elsewhere.returncode == 64 and "--query goes with call" in elsewhere.stderr
@@ -83,8 +88,11 @@ def test_query_over_a_recording(recording):
 def test_query_on_bad_files_and_expressions(tmp_path, recording):
     not_session = tmp_path / "notes.txt"
     not_session.write_text("hello\n")
-    for path, said in ((tmp_path / "nope.jsonl", "cannot open"), (not_session, "not an mcp-inspector session file"),
-                       (tmp_path, "is a directory")):
+    for path, said in (
+        (tmp_path / "nope.jsonl", "cannot open"),
+        (not_session, "not an mcp-inspector session file"),
+        (tmp_path, "is a directory"),
+    ):
         result = cli("query", path, ".")
         assert result.returncode == 64 and said in result.stderr, result.stderr
         assert len(result.stderr.splitlines()) == 1

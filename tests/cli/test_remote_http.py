@@ -16,19 +16,25 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from cli_helpers import assert_no_traceback, cli
 
 SECRET = "sk-live-0123456789abcdef"
 MODERN = "2026-07-28"
 
 TOOLS = [
-    {"name": "hello", "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}}},
-    {"name": "bad_header", "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": ""}}}},
+    {
+        "name": "hello",
+        "inputSchema": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}},
+    },
+    {
+        "name": "bad_header",
+        "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": ""}}},
+    },
 ]
 
 
@@ -61,23 +67,35 @@ class RecordingServer:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 message = json.loads(body or b"null")
-                server.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                                        "message": message})
+                server.requests.append(
+                    {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "message": message}
+                )
                 if self.path.startswith("/broken"):
                     return self._reply(500, b"<html><body>Internal Server Error</body></html>", "text/html")
                 if self.path.startswith("/auth") and self.headers.get("Authorization") != f"Bearer {SECRET}":
                     return self._reply(401, b'{"error": "unauthorized"}', "application/json")
-                if self.path.startswith("/slow") and isinstance(message, dict) and message.get("method") == "tools/call":
+                if (
+                    self.path.startswith("/slow")
+                    and isinstance(message, dict)
+                    and message.get("method") == "tools/call"
+                ):
                     server.release.wait(30)  # held until the test lets go (or 30 s)
-                if self.path.startswith("/call-fails") and isinstance(message, dict) and message.get("method") == "tools/call":
+                if (
+                    self.path.startswith("/call-fails")
+                    and isinstance(message, dict)
+                    and message.get("method") == "tools/call"
+                ):
                     return self._reply(502, b"Bad Gateway", "text/plain")
                 if not isinstance(message, dict) or "id" not in message:
                     return self._reply(202, b"", "text/plain")
                 modern = self.headers.get("MCP-Protocol-Version") == MODERN
                 if self.path.startswith("/reject-once") and modern and not server.rejected:
                     server.rejected = True
-                    error = {"code": -32022, "message": "Unsupported protocol version",
-                             "data": {"supported": [MODERN], "requested": MODERN}}
+                    error = {
+                        "code": -32022,
+                        "message": "Unsupported protocol version",
+                        "data": {"supported": [MODERN], "requested": MODERN},
+                    }
                     data = json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}).encode()
                     return self._reply(400, data, "application/json")
                 result = server.answer(message, modern)
@@ -109,13 +127,24 @@ class RecordingServer:
         method = message.get("method")
         complete = {"resultType": "complete"} if modern else {}
         if method == "initialize":
-            return {"result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                               "serverInfo": {"name": "recording", "version": "1.0"}}}
+            return {
+                "result": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "recording", "version": "1.0"},
+                }
+            }
         if method == "server/discover":
             if not modern:
                 return {"error": {"code": -32601, "message": "Method not found"}}
-            return {"result": {**complete, "supportedVersions": [MODERN], "capabilities": {"tools": {}},
-                               "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "recording", "version": "1.0"}}}}
+            return {
+                "result": {
+                    **complete,
+                    "supportedVersions": [MODERN],
+                    "capabilities": {"tools": {}},
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "recording", "version": "1.0"}},
+                }
+            }
         if method == "tools/list":
             return {"result": {**complete, "tools": TOOLS}}
         if method == "tools/call":
@@ -142,12 +171,15 @@ def recording() -> Iterator[RecordingServer]:
 
 # -- the fixtures' real servers ---------------------------------------------------------------
 
+
 def test_streamable_http_against_server_everything(everything_http_url):
     result = cli("tools", "--url", everything_http_url)
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     assert "echo" in result.stdout
-    called = cli("call", "echo", "message=over http", "--json", "--url", everything_http_url, "--transport", "streamable-http")
+    called = cli(
+        "call", "echo", "message=over http", "--json", "--url", everything_http_url, "--transport", "streamable-http"
+    )
     assert called.returncode == 0, called.stderr
     assert "over http" in called.stdout
 
@@ -185,11 +217,26 @@ def test_legacy_era_forced_over_http(sdk_http_stateful_url):
 
 # -- what goes on the wire, and what never shows ------------------------------------------------
 
+
 def test_headers_and_bearer_token_reach_the_server_and_are_masked_elsewhere(recording, tmp_path):
     record = tmp_path / "s.jsonl"
-    result = cli("call", "hello", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", "--bearer-token", SECRET,
-                 "-H", "X-Tenant: acme", "-H", "X-Api-Key: ${env:KEY_FOR_TEST}", "--record", record,
-                 env={"KEY_FOR_TEST": "key-" + SECRET})
+    result = cli(
+        "call",
+        "hello",
+        "--url",
+        f"{recording.url}/auth/mcp",
+        "--era",
+        "legacy",
+        "--bearer-token",
+        SECRET,
+        "-H",
+        "X-Tenant: acme",
+        "-H",
+        "X-Api-Key: ${env:KEY_FOR_TEST}",
+        "--record",
+        record,
+        env={"KEY_FOR_TEST": "key-" + SECRET},
+    )
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "hi there"
@@ -203,7 +250,9 @@ def test_headers_and_bearer_token_reach_the_server_and_are_masked_elsewhere(reco
 
 
 def test_bearer_token_from_the_environment(recording):
-    result = cli("ping", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", env={"MCP_INSPECTOR_BEARER_TOKEN": SECRET})
+    result = cli(
+        "ping", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", env={"MCP_INSPECTOR_BEARER_TOKEN": SECRET}
+    )
     assert result.returncode == 0, result.stderr
     assert all(request["headers"].get("authorization") == f"Bearer {SECRET}" for request in recording.requests)
 
@@ -215,7 +264,9 @@ def test_a_token_in_the_url_never_shows(recording):
 
 
 def test_http_401_exits_3_with_the_status(recording):
-    result = cli("tools", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", "--bearer-token", "wrong-token-123456")
+    result = cli(
+        "tools", "--url", f"{recording.url}/auth/mcp", "--era", "legacy", "--bearer-token", "wrong-token-123456"
+    )
     assert_no_traceback(result)
     assert result.returncode == 3, result.stderr
     assert "401" in result.stderr and "wrong-token" not in result.stderr
@@ -252,8 +303,20 @@ def test_insecure_warns(recording):
 
 def test_config_url_entry_with_headers_from_the_environment(recording, tmp_path):
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"servers": {"remote": {"type": "http", "url": f"{recording.url}/auth/mcp", "era": "legacy",
-                                                         "headers": {"Authorization": "Bearer ${TOKEN_FOR_TEST}"}}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "servers": {
+                    "remote": {
+                        "type": "http",
+                        "url": f"{recording.url}/auth/mcp",
+                        "era": "legacy",
+                        "headers": {"Authorization": "Bearer ${TOKEN_FOR_TEST}"},
+                    }
+                }
+            }
+        )
+    )
     result = cli("--config", config, "call", "hello", env={"TOKEN_FOR_TEST": SECRET})
     assert result.returncode == 0, result.stderr
     assert recording.requests[-1]["headers"]["authorization"] == f"Bearer {SECRET}"
@@ -262,6 +325,7 @@ def test_config_url_entry_with_headers_from_the_environment(recording, tmp_path)
 
 
 # -- tools excluded for invalid x-mcp-header annotations (2026-07-28 over HTTP) ------------------
+
 
 def test_excluded_tools_are_listed_apart_and_not_called(recording):
     url = f"{recording.url}/mcp"
@@ -293,14 +357,23 @@ def test_a_rejected_version_the_server_supports_is_retried(recording):
 
 
 def test_pipe_over_http_in_both_eras(sdk_http_stateful_url):
-    legacy = cli("pipe", "--url", sdk_http_stateful_url, "--era", "legacy",
-                 input='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
+    legacy = cli(
+        "pipe",
+        "--url",
+        sdk_http_stateful_url,
+        "--era",
+        "legacy",
+        input='{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',
+    )
     assert_no_traceback(legacy)
     assert legacy.returncode == 0, legacy.stderr
     replies = [json.loads(line) for line in legacy.stdout.splitlines()]
     assert any(reply.get("id") == 1 and "tools" in reply.get("result", {}) for reply in replies)
-    meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "pipe-test", "version": "0"}}
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "pipe-test", "version": "0"},
+    }
     line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}})
     modern = cli("pipe", "--url", sdk_http_stateful_url, "--protocol-version", MODERN, input=line + "\n")
     assert_no_traceback(modern)
@@ -320,8 +393,22 @@ def test_an_http_error_on_the_call_exits_3_with_the_status(recording):
 
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stop_signal_during_an_http_call(recording, signum, code):
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "call", "hello", "--url", f"{recording.url}/slow/mcp",
-                                "--era", "legacy"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "call",
+            "hello",
+            "--url",
+            f"{recording.url}/slow/mcp",
+            "--era",
+            "legacy",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for _ in range(1000):  # until the call is on the wire (bounded: 10 s)
             if "tools/call" in recording.methods() or process.poll() is not None:
@@ -346,9 +433,29 @@ def self_signed_server(tmp_path) -> Iterator[RecordingServer]:
     if shutil.which("openssl") is None:
         pytest.skip("openssl is needed to make a self-signed certificate")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
-                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=30)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
     server = RecordingServer(tls=(str(cert), str(key)))
     yield server
     server.close()

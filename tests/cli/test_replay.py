@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli, record_lines
 
 DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
@@ -58,18 +57,27 @@ def test_one_tool_changed_in_description_is_a_tool_list_difference(add_recording
     assert report["summary"] == {"equal": 1, "different": 1, "noResponse": 0, "unchecked": 0, "sent": 0}
     listing, call = report["requests"]
     assert (listing["method"], listing["status"], call["status"]) == ("tools/list", "different", "equal")
-    assert listing["differences"] == [{
-        "path": '.result.tools[] | select(.name == "add") | .description',
-        "recorded": "Adds a and b. Returns the sum as text and as structured content.",
-        "now": "Adds a and b, now with a better description.",
-        "note": "tool add: description changed",
-    }]
+    assert listing["differences"] == [
+        {
+            "path": '.result.tools[] | select(.name == "add") | .description',
+            "recorded": "Adds a and b. Returns the sum as text and as structured content.",
+            "now": "Adds a and b, now with a better description.",
+            "note": "tool add: description changed",
+        }
+    ]
     assert call["label"] == "tools/call add" and call["line"] > listing["line"]
 
 
 def test_ignore_removes_a_difference_and_the_printed_path_is_usable(add_recording):
-    result = cli("replay", add_recording, "--ignore", ".result.content[0].text",
-                 "--ignore", ".result.structuredContent.sum", *changed("add-result"))
+    result = cli(
+        "replay",
+        add_recording,
+        "--ignore",
+        ".result.content[0].text",
+        "--ignore",
+        ".result.structuredContent.sum",
+        *changed("add-result"),
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     # the path printed for a changed tool works as an --ignore path as it is
     path = '.result.tools[] | select(.name == "add") | .description'
@@ -119,14 +127,18 @@ def test_a_server_request_without_a_recorded_answer_is_a_difference(tmp_path):
 
 def test_hand_written_plan_with_expectations_and_update(tmp_path):
     plan = tmp_path / "plan.jsonl"
-    plan.write_text("\n".join([
-        "# a hand-written check",
-        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 2}}}',
-        '{"send": {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},'
-        ' "expect": {"result": {"content": [{"type": "text", "text": "bye"}]}}}',
-        '{"method": "ping"}',
-        "",
-    ]))
+    plan.write_text(
+        "\n".join(
+            [
+                "# a hand-written check",
+                '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 2}}}',
+                '{"send": {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},'
+                ' "expect": {"result": {"content": [{"type": "text", "text": "bye"}]}}}',
+                '{"method": "ping"}',
+                "",
+            ]
+        )
+    )
     first = cli("replay", plan, *DEMO)
     assert first.returncode == DIFFERENCES
     assert first.stdout.splitlines() == [
@@ -139,8 +151,9 @@ def test_hand_written_plan_with_expectations_and_update(tmp_path):
     assert cli("replay", plan, "--update", *DEMO).returncode == 0
     lines = plan.read_text().splitlines()
     assert lines[0] == "# a hand-written check"
-    assert json.loads(lines[1])["expect"] == {"result": {"content": [{"type": "text", "text": "4"}],
-                                                         "structuredContent": {"sum": 4}}}
+    assert json.loads(lines[1])["expect"] == {
+        "result": {"content": [{"type": "text", "text": "4"}], "structuredContent": {"sum": 4}}
+    }
     assert json.loads(lines[3]) == {"send": {"method": "ping"}, "expect": {"result": {}}}
     again = cli("replay", plan, *DEMO)
     assert again.returncode == 0 and again.stdout.splitlines()[-1] == "replay: 3 requests: 3 equal"
@@ -148,9 +161,11 @@ def test_hand_written_plan_with_expectations_and_update(tmp_path):
 
 def test_a_response_that_never_comes_is_a_difference_and_the_run_goes_on(tmp_path):
     plan = tmp_path / "plan.jsonl"
-    plan.write_text('{"send": {"method": "tools/call", "params": {"name": "long_running_task", '
-                    '"arguments": {"duration_seconds": 30, "steps": 2}}}, "expect": {"result": {"content": []}}}\n'
-                    '{"send": {"method": "ping"}, "expect": {"result": {}}}\n')
+    plan.write_text(
+        '{"send": {"method": "tools/call", "params": {"name": "long_running_task", '
+        '"arguments": {"duration_seconds": 30, "steps": 2}}}, "expect": {"result": {"content": []}}}\n'
+        '{"send": {"method": "ping"}, "expect": {"result": {}}}\n'
+    )
     result = cli("replay", plan, "--timeout", "1", *DEMO)
     assert result.returncode == DIFFERENCES, result.stderr
     lines = result.stdout.splitlines()
@@ -159,15 +174,18 @@ def test_a_response_that_never_comes_is_a_difference_and_the_run_goes_on(tmp_pat
     assert lines[2:] == ["✓ ping", "replay: 2 requests: 1 equal, 1 without a response"]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("", "is empty: nothing to replay"),
-    ("hello\n", "line 1 is not JSON"),
-    ('{"type": "header", "format": "something-else"}\n', "a header of another format"),
-    ('[1, 2]\n', "line 1 is a JSON list"),
-    ('{"jsonrpc": "2.0", "id": 1, "result": {}}\n', "is not a JSON-RPC request or notification"),
-    ('{"method": "ping"}\n{"method": "pi', "line 2 is not JSON (torn"),
-    ('{"send": {"method": "ping"}, "expect": 3}\n', '"expect" is a response'),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "is empty: nothing to replay"),
+        ("hello\n", "line 1 is not JSON"),
+        ('{"type": "header", "format": "something-else"}\n', "a header of another format"),
+        ("[1, 2]\n", "line 1 is a JSON list"),
+        ('{"jsonrpc": "2.0", "id": 1, "result": {}}\n', "is not a JSON-RPC request or notification"),
+        ('{"method": "ping"}\n{"method": "pi', "line 2 is not JSON (torn"),
+        ('{"send": {"method": "ping"}, "expect": 3}\n', '"expect" is a response'),
+    ],
+)
 def test_files_that_cannot_be_replayed_are_one_line_usage_errors(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"
     path.write_text(content)

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import assert_no_traceback, cli
 
 from mcp_inspector.cli import dispatch
 from mcp_inspector.core.config.servers import ConfigError, parse_entry
-
-from cli_helpers import assert_no_traceback, cli
 
 DEMO_ENTRY = {"command": sys.executable, "args": ["-m", "mcp_inspector.demo"]}
 
@@ -41,11 +40,13 @@ def test_a_config_entrys_roots_are_the_answer(tmp_path, monkeypatch):
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     # a relative root is the config file's folder's, not the working directory's
-    assert answer_of(result.stdout) == {"roots": [
-        {"uri": (tmp_path / "project").as_uri(), "name": "project"},
-        {"uri": (home / "notes").as_uri(), "name": "notes"},
-        {"uri": "file:///srv/a%20b", "name": "a b"},
-    ]}
+    assert answer_of(result.stdout) == {
+        "roots": [
+            {"uri": (tmp_path / "project").as_uri(), "name": "project"},
+            {"uri": (home / "notes").as_uri(), "name": "notes"},
+            {"uri": "file:///srv/a%20b", "name": "a b"},
+        ]
+    }
 
 
 def test_root_on_the_command_line_replaces_the_entrys(tmp_path):
@@ -62,13 +63,16 @@ def test_an_entry_without_roots_answers_an_empty_list(tmp_path):
     assert answer_of(result.stdout) == {"roots": []}
 
 
-@pytest.mark.parametrize("roots, message", [
-    ("~/x", '"roots" must be an array of paths, got a string'),
-    ([3], '"roots"[0] must be a string, got a number'),
-    ([""], '"roots"[0]: expected a path'),
-    (["https://example.com/x"], '"roots"[0]: \'https://example.com/x\' is not a path or a file:// URI'),
-    (["file://host/share"], '"roots"[0]: \'file://host/share\' is not a local file:// URI'),
-])
+@pytest.mark.parametrize(
+    "roots, message",
+    [
+        ("~/x", '"roots" must be an array of paths, got a string'),
+        ([3], '"roots"[0] must be a string, got a number'),
+        ([""], '"roots"[0]: expected a path'),
+        (["https://example.com/x"], "\"roots\"[0]: 'https://example.com/x' is not a path or a file:// URI"),
+        (["file://host/share"], "\"roots\"[0]: 'file://host/share' is not a local file:// URI"),
+    ],
+)
 def test_bad_roots_in_an_entry_are_named(tmp_path, roots, message):
     with pytest.raises(ConfigError, match="server 'demo': "):
         parse_entry("demo", {**DEMO_ENTRY, "roots": roots}, str(tmp_path / "c.json"))

@@ -20,8 +20,15 @@ def test_a_malformed_e_pair_is_not_echoed():
 def test_the_session_file_header_has_no_env_values(tmp_path, record):
     command = raw("echo-env")
     config = tmp_path / "c.json"
-    config.write_text(json.dumps({"mcpServers": {"s": {"command": command[0], "args": command[1:],
-                                                       "env": {"FROM_CONFIG": SECRET + "-config"}}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "s": {"command": command[0], "args": command[1:], "env": {"FROM_CONFIG": SECRET + "-config"}}
+                }
+            }
+        )
+    )
     result = cli("--config", config, "-e", f"FROM_OPTION={SECRET}-option", "--record", record, "tools")
     assert result.returncode == 0, result.stderr
     header = json.loads(record.read_text().splitlines()[0])
@@ -35,8 +42,11 @@ def test_config_errors_do_not_show_env_or_header_values(tmp_path):
     result = cli("--config", config, "tools")
     assert result.returncode == 64 and "the value of 'BAD' must be a string" in result.stderr
     assert SECRET not in result.stderr
-    config.write_text(json.dumps({"mcpServers": {"s": {"url": "https://example.com/mcp",
-                                                       "headers": {"Authorization": {"token": SECRET}}}}}))
+    config.write_text(
+        json.dumps(
+            {"mcpServers": {"s": {"url": "https://example.com/mcp", "headers": {"Authorization": {"token": SECRET}}}}}
+        )
+    )
     result = cli("--config", config, "tools")
     assert result.returncode == 64 and "the value of 'Authorization' must be a string" in result.stderr
     assert SECRET not in result.stderr

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli, record_lines
 
 DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
@@ -25,6 +24,7 @@ def initialize_capabilities(record: Path) -> dict:
 
 
 # -- capabilities: the same as the TUI -------------------------------------------
+
 
 @pytest.mark.everything
 def test_tools_on_server_everything_lists_what_the_tui_lists(server_everything, connect, record):
@@ -43,12 +43,20 @@ def test_tools_on_server_everything_lists_what_the_tui_lists(server_everything, 
     names, tui_capabilities = anyio.run(tui_names)
     assert cli_names == names
     # without capabilities the server hid these (13 tools); URL elicitation is declared too now
-    assert {"get-roots-list", "trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation"} <= set(cli_names)
+    assert {
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+        "trigger-url-elicitation",
+    } <= set(cli_names)
     assert len(cli_names) == 17
     declared = initialize_capabilities(record)
     assert declared == tui_capabilities  # tasks too, declared by the session itself
     assert {name: declared[name] for name in ("roots", "sampling", "elicitation")} == {
-        "roots": {"listChanged": True}, "sampling": {"tools": {}}, "elicitation": {"form": {}, "url": {}}}
+        "roots": {"listChanged": True},
+        "sampling": {"tools": {}},
+        "elicitation": {"form": {}, "url": {}},
+    }
 
 
 def test_default_answers_decline_refuse_and_empty_roots():
@@ -74,19 +82,42 @@ def test_pipe_declares_only_the_policies_given(record):
 
 # -- complete ---------------------------------------------------------------------
 
+
 @pytest.mark.everything
 def test_complete_a_prompt_argument_on_server_everything(server_everything):
-    result = cli("complete", "--prompt", "completable-prompt", "department", "Eng", "--", *server_everything, timeout=60)
+    result = cli(
+        "complete", "--prompt", "completable-prompt", "department", "Eng", "--", *server_everything, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == "Engineering"
     # the second argument narrowed by the first through context.arguments
-    narrowed = cli("complete", "--prompt", "completable-prompt", "name", "", "--context", "department=Engineering",
-                   "--", *server_everything, timeout=60)
+    narrowed = cli(
+        "complete",
+        "--prompt",
+        "completable-prompt",
+        "name",
+        "",
+        "--context",
+        "department=Engineering",
+        "--",
+        *server_everything,
+        timeout=60,
+    )
     assert narrowed.returncode == 0, narrowed.stderr
     names = narrowed.stdout.splitlines()
     assert names[:-1] == ["Alice", "Bob", "Charlie"] and names[-1].startswith("(total: 3")
-    other = cli("complete", "--prompt", "completable-prompt", "name", "", "--context", "department=Sales",
-                "--", *server_everything, timeout=60)
+    other = cli(
+        "complete",
+        "--prompt",
+        "completable-prompt",
+        "name",
+        "",
+        "--context",
+        "department=Sales",
+        "--",
+        *server_everything,
+        timeout=60,
+    )
     assert set(other.stdout.splitlines()[:-1]).isdisjoint(names[:-1])
 
 
@@ -99,8 +130,10 @@ def test_complete_json_prints_the_result_exactly(record):
     assert result.stdout.rstrip("\n") == raw_member(reply["raw"].encode(), "result")
     assert "python" in json.loads(result.stdout)["completion"]["values"]
     sent = next(r for r in record_lines(record) if r.get("method") == "completion/complete")
-    assert json.loads(sent["raw"])["params"] == {"ref": {"type": "ref/prompt", "name": "code_review"},
-                                                 "argument": {"name": "language", "value": "py"}}
+    assert json.loads(sent["raw"])["params"] == {
+        "ref": {"type": "ref/prompt", "name": "code_review"},
+        "argument": {"name": "language", "value": "py"},
+    }
 
 
 def test_complete_a_template_variable_on_the_demo():
@@ -121,6 +154,7 @@ def test_complete_needs_one_reference():
 
 
 # -- templates and read of a template ------------------------------------------------
+
 
 @pytest.mark.everything
 def test_templates_and_read_of_the_dynamic_text_template(server_everything, record):
@@ -163,6 +197,7 @@ def test_read_a_template_with_several_operators_and_its_errors():
 
 # -- subscribe ------------------------------------------------------------------------
 
+
 def test_subscribe_legacy_prints_updates_and_unsubscribes(record):
     result = cli("subscribe", "ticker://clock", "--count", "3", "--era", "legacy", "--record", record, *UPDATES)
     assert_no_traceback(result)
@@ -174,7 +209,9 @@ def test_subscribe_legacy_prints_updates_and_unsubscribes(record):
 
 
 def test_subscribe_modern_json_lines_for_a_while(record):
-    result = cli("subscribe", "ticker://clock", "--for", "0.5", "--json", "--era", "modern", "--record", record, *UPDATES)
+    result = cli(
+        "subscribe", "ticker://clock", "--for", "0.5", "--json", "--era", "modern", "--record", record, *UPDATES
+    )
     assert result.returncode == 0, result.stderr
     updates = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(updates) >= 2 and all(update["uri"] == "ticker://clock" for update in updates)
@@ -189,8 +226,22 @@ def test_subscribe_stops_on_sigint_and_unsubscribes(tmp_path):
     import subprocess
 
     env = dict(os.environ, MCP_INSPECTOR_NO_EARLY_START="1")
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "subscribe", "ticker://clock", "--era", "legacy",
-                                "--show-stderr", *UPDATES], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "subscribe",
+            "ticker://clock",
+            "--era",
+            "legacy",
+            "--show-stderr",
+            *UPDATES,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     assert process.stdout is not None
     first = process.stdout.readline()  # an update arrived: the subscription is live
     assert b"updated ticker://clock" in first
@@ -201,6 +252,7 @@ def test_subscribe_stops_on_sigint_and_unsubscribes(tmp_path):
 
 
 # -- --log-level ---------------------------------------------------------------------
+
 
 def test_log_level_legacy_sets_the_level_and_shows_logs(record):
     result = cli("ping", "--log-level", "warning", "--era", "legacy", "--record", record, *UPDATES)
@@ -238,8 +290,20 @@ def test_subscribe_ends_with_exit_3_when_the_server_goes_away():
 
 
 def test_subscribe_to_the_demo_clock():
-    result = cli("subscribe", "demo://clock", "--count", "2", "--json", "--", sys.executable, "-m", "mcp_inspector.demo",
-                 "--tick-interval", "0.1", timeout=30)
+    result = cli(
+        "subscribe",
+        "demo://clock",
+        "--count",
+        "2",
+        "--json",
+        "--",
+        sys.executable,
+        "-m",
+        "mcp_inspector.demo",
+        "--tick-interval",
+        "0.1",
+        timeout=30,
+    )
     assert result.returncode == 0, result.stderr
     assert [json.loads(line)["uri"] for line in result.stdout.splitlines()] == ["demo://clock"] * 2
 
@@ -284,16 +348,37 @@ def test_get_and_read_answer_mrtr_rounds_in_the_modern_era(record):
 def test_subscribe_on_server_everything_with_its_toggle_tool(server_everything):
     # server-everything sends updates only after toggle-subscriber-updates ran in the same session
     uri = "demo://resource/static/document/architecture.md"
-    result = cli("subscribe", uri, "--call", "toggle-subscriber-updates", "--count", "1", "--json",
-                 "--", *server_everything, timeout=60)
+    result = cli(
+        "subscribe",
+        uri,
+        "--call",
+        "toggle-subscriber-updates",
+        "--count",
+        "1",
+        "--json",
+        "--",
+        *server_everything,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["uri"] == uri
     assert "called toggle-subscriber-updates" in result.stderr
 
 
 def test_subscribe_call_with_arguments_on_the_demo(record):
-    result = cli("subscribe", "demo://readme", "--call", "touch_resource", "--call-args", '{"uri": "demo://readme"}',
-                 "--count", "1", "--record", record, *DEMO)
+    result = cli(
+        "subscribe",
+        "demo://readme",
+        "--call",
+        "touch_resource",
+        "--call-args",
+        '{"uri": "demo://readme"}',
+        "--count",
+        "1",
+        "--record",
+        record,
+        *DEMO,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("updated demo://readme")
     methods = [r.get("method") for r in record_lines(record) if r.get("dir") == "out"]

@@ -8,7 +8,6 @@ import os
 import stat
 
 import pytest
-
 from cli_helpers import assert_no_traceback, cli, raw
 
 
@@ -21,12 +20,16 @@ def one_line_usage_error(result, *words: str) -> None:
         assert word in lines[0], result.stderr
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"[" * 5000 + b"]" * 5000 + b"\n", ("nested deeper",)),  # was exit 70: RecursionError
-    (b'["mcp-inspector-session"]\n', ("no mcp-inspector-session header",)),
-    (b'{"format": "mcp-inspector-session", "server": "\xff"}\n', ("not UTF-8",)),
-    (b"", ("is empty",)),
-], ids=["deep", "array", "not-utf8", "empty"])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"[" * 5000 + b"]" * 5000 + b"\n", ("nested deeper",)),  # was exit 70: RecursionError
+        (b'["mcp-inspector-session"]\n', ("no mcp-inspector-session header",)),
+        (b'{"format": "mcp-inspector-session", "server": "\xff"}\n', ("not UTF-8",)),
+        (b"", ("is empty",)),
+    ],
+    ids=["deep", "array", "not-utf8", "empty"],
+)
 def test_open_a_bad_header(tmp_path, content, words):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
@@ -43,7 +46,9 @@ def test_open_what_is_not_a_regular_file(tmp_path):
 
 def test_record_into_a_missing_directory_is_an_error(tmp_path):
     target = tmp_path / "no" / "such" / "dir" / "s.jsonl"
-    one_line_usage_error(cli("tools", "--record", target, "--", *raw()), f"{tmp_path / 'no' / 'such' / 'dir'}", "does not exist")
+    one_line_usage_error(
+        cli("tools", "--record", target, "--", *raw()), f"{tmp_path / 'no' / 'such' / 'dir'}", "does not exist"
+    )
     assert not (tmp_path / "no").exists()  # no silent mkdir -p
     one_line_usage_error(cli("--record", target, "--", *raw()), "does not exist")  # the TUI too, before it starts
 

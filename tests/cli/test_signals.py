@@ -15,7 +15,6 @@ import sys
 import time
 
 import pytest
-
 from shutdown_helpers import kill_all, read_pids, stubborn_command, survivors
 
 pytestmark = pytest.mark.slow
@@ -29,8 +28,13 @@ def start(tmp_path, command: list[str], early_start: bool = True, **popen) -> tu
     if not early_start:
         env["MCP_INSPECTOR_NO_EARLY_START"] = "1"
     popen.setdefault("stdin", subprocess.DEVNULL)
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", *command], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", *command],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **popen,
+    )
     return process, tmp_path / "pids"
 
 

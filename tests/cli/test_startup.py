@@ -12,10 +12,19 @@ from cli_helpers import raw
 def imported_modules(*args: str) -> set[str]:
     env = dict(os.environ)
     env.pop("MCP_INSPECTOR_NO_EARLY_START", None)
-    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "mcp_inspector", *args], capture_output=True,
-                            text=True, timeout=30, env=env)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "mcp_inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr
-    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:") and "|" in line}
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
 
 
 def test_cold_tools_imports_no_ui_models_or_schema_validation():

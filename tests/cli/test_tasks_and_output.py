@@ -8,7 +8,6 @@ import json
 import sys
 
 import pytest
-
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli, raw, record_lines
 
 DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
@@ -16,10 +15,21 @@ DEMO = ["--", sys.executable, "-m", "mcp_inspector.demo"]
 
 # -- tasks -------------------------------------------------------------------------------
 
+
 @pytest.mark.everything
 def test_call_a_task_tool_waits_for_its_result(server_everything, record):
-    result = cli("call", "simulate-research-query", "topic=x", "--progress", "--json", "--record", record,
-                 "--", *server_everything, timeout=90)
+    result = cli(
+        "call",
+        "simulate-research-query",
+        "topic=x",
+        "--progress",
+        "--json",
+        "--record",
+        record,
+        "--",
+        *server_everything,
+        timeout=90,
+    )
     assert_no_traceback(result)
     assert result.returncode == 0, result.stderr
     records = record_lines(record)
@@ -40,8 +50,18 @@ def test_call_a_task_tool_waits_for_its_result(server_everything, record):
 
 @pytest.mark.everything
 def test_a_task_past_the_timeout_is_cancelled_and_exits_4(server_everything, record):
-    result = cli("call", "simulate-research-query", "topic=x", "--timeout", "1.5", "--record", record,
-                 "--", *server_everything, timeout=60)
+    result = cli(
+        "call",
+        "simulate-research-query",
+        "topic=x",
+        "--timeout",
+        "1.5",
+        "--record",
+        record,
+        "--",
+        *server_everything,
+        timeout=60,
+    )
     assert_no_traceback(result)
     assert result.returncode == 4, result.stderr
     assert any(r.get("method") == "tasks/cancel" for r in record_lines(record))
@@ -49,8 +69,17 @@ def test_a_task_past_the_timeout_is_cancelled_and_exits_4(server_everything, rec
 
 @pytest.mark.everything
 def test_no_task_sends_a_plain_call(server_everything, record):
-    result = cli("call", "simulate-research-query", "topic=x", "--no-task", "--record", record,
-                 "--", *server_everything, timeout=60)
+    result = cli(
+        "call",
+        "simulate-research-query",
+        "topic=x",
+        "--no-task",
+        "--record",
+        record,
+        "--",
+        *server_everything,
+        timeout=60,
+    )
     call = next(r for r in record_lines(record) if r.get("method") == "tools/call")
     assert "task" not in json.loads(call["raw"])["params"]
     assert result.returncode in (1, 2)  # the server refuses it (requires task augmentation)
@@ -80,8 +109,19 @@ def test_tasks_on_servers_without_tasks_list_is_a_note():
 def test_demo_task_answered_half_way_by_the_elicitation_policy(tmp_path, record):
     answers = tmp_path / "note.json"
     answers.write_text(json.dumps({"note": "from the file"}))
-    result = cli("call", "long_job", "ask=true", "steps=2", "duration_seconds=0.2", "--elicitation", f"@{answers}",
-                 "--progress", "--record", record, *DEMO)
+    result = cli(
+        "call",
+        "long_job",
+        "ask=true",
+        "steps=2",
+        "duration_seconds=0.2",
+        "--elicitation",
+        f"@{answers}",
+        "--progress",
+        "--record",
+        record,
+        *DEMO,
+    )
     assert result.returncode == 0, result.stderr
     assert "The client accepted" in result.stdout and "from the file" in result.stdout
     statuses = [line for line in result.stderr.splitlines() if line.startswith("task ")]
@@ -114,6 +154,7 @@ def test_tasks_arguments_are_checked():
 
 # -- exit codes: outputSchema and isError ------------------------------------------------
 
+
 def test_output_schema_violation_exits_5_and_is_error_wins():
     broken = cli("call", "broken_structured_output", "--json", *DEMO)
     assert broken.returncode == 5
@@ -126,6 +167,7 @@ def test_output_schema_violation_exits_5_and_is_error_wins():
 
 
 # -- what the server writes on stdout that is not JSON-RPC -------------------------------
+
 
 def test_junk_on_stdout_is_warned_counted_and_reported(tmp_path):
     report = tmp_path / "report.json"
@@ -144,15 +186,24 @@ def test_junk_on_stdout_is_warned_counted_and_reported(tmp_path):
 def test_report_to_stderr_and_a_clean_server():
     clean = cli("ping", "--report", "-", *DEMO)
     assert clean.returncode == 0
-    assert json.loads(clean.stderr.strip().splitlines()[-1]) == {"command": "ping", "exitCode": 0, "invalidFrames": 0,
-                                                                 "notJson": 0, "tooLong": 0, "notStrictJson": 0, "examples": []}
+    assert json.loads(clean.stderr.strip().splitlines()[-1]) == {
+        "command": "ping",
+        "exitCode": 0,
+        "invalidFrames": 0,
+        "notJson": 0,
+        "tooLong": 0,
+        "notStrictJson": 0,
+        "examples": [],
+    }
     assert "invalid" not in clean.stderr.replace('"invalidFrames"', "")
 
 
 def test_many_invalid_frames_show_ten_then_a_count():
     # bad-frames sends a series of invalid JSON-RPC frames; a flood of junk shows 10 at most
     result = cli("tools", "--", *raw("garbage-stdout", "bad-frames"))
-    shown = [line for line in result.stderr.splitlines() if line.startswith("mcp-inspector: warning: the server wrote a")]
+    shown = [
+        line for line in result.stderr.splitlines() if line.startswith("mcp-inspector: warning: the server wrote a")
+    ]
     summary = [line for line in result.stderr.splitlines() if "invalid stdout lines" in line]
     assert len(shown) <= 10 and summary
     count = int(summary[0].split("wrote ", 1)[1].split(" ", 1)[0])

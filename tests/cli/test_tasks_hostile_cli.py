@@ -7,14 +7,14 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli
 
 SERVER = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "hostile_tasks_server.py")]
 
 
-@pytest.mark.parametrize("tool", ["poll_zero", "poll_negative", "poll_huge", "poll_string", "poll_bigint",
-                                  "poll_infinity"])
+@pytest.mark.parametrize(
+    "tool", ["poll_zero", "poll_negative", "poll_huge", "poll_string", "poll_bigint", "poll_infinity"]
+)
 def test_hostile_poll_intervals_still_give_the_result(tool):
     result = cli("--progress", "call", tool, "--", *SERVER)
     assert_no_traceback(result)
@@ -23,11 +23,14 @@ def test_hostile_poll_intervals_still_give_the_result(tool):
     assert f"task {tool}-1 completed" in result.stderr
 
 
-@pytest.mark.parametrize("tool, code, words", [
-    ("vanishes", 2, "JSON-RPC error -32602 (Invalid params): Task not found: vanishes-1"),
-    ("result_error", 2, "JSON-RPC error -32603 (Internal error): result store broken"),
-    ("unknown_status", 3, "unknown status 'paused'"),
-])
+@pytest.mark.parametrize(
+    "tool, code, words",
+    [
+        ("vanishes", 2, "JSON-RPC error -32602 (Invalid params): Task not found: vanishes-1"),
+        ("result_error", 2, "JSON-RPC error -32603 (Internal error): result store broken"),
+        ("unknown_status", 3, "unknown status 'paused'"),
+    ],
+)
 def test_broken_tasks_are_a_clear_error_and_exit_code(tool, code, words):
     result = cli("call", tool, "--", *SERVER)
     assert_no_traceback(result)

@@ -18,8 +18,13 @@ SERVER = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "escapes_server.
 def on_terminal(*args: str, timeout: float = 60) -> tuple[str, int]:
     """Run the CLI with stdout and stderr on a pseudo-terminal; what it wrote there, and its exit code."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", *args], stdin=subprocess.DEVNULL,
-                               stdout=follower, stderr=follower, close_fds=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        close_fds=True,
+    )
     os.close(follower)
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout  # a hang guard, not a speed target

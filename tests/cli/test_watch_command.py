@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cli_helpers import assert_no_traceback, cli
 from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy
 
@@ -27,8 +26,14 @@ class Watch:
 
     def __init__(self, *args: str, cwd: Path | None = None) -> None:
         env = dict(os.environ)
-        self.process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "watch", *map(str, args)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_inspector", "watch", *map(str, args)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=cwd,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.errors: list[str] = []
         self.listening = threading.Event()
@@ -122,21 +127,27 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     assert not any(line.startswith("Traceback") for line in watch.errors), watch.errors
 
 
-@pytest.mark.parametrize("args, words", [
-    (["watch", "--", "npx", "-y", "some-server"], "--watch PATH"),
-    (["watch", "--watch", "no/such/dir", "--", sys.executable, "x.py"], "--watch no/such/dir: no such file"),
-    (["watch", "--url", "http://127.0.0.1:9/mcp"], "local stdio server only"),
-    (["tools", "--watch", "."], "unknown option --watch"),
-    (["watch", "--rerun", "--", sys.executable, "x.py"], "give --call TOOL"),
-    (["watch", "text=hi", "--watch", ".", "--", sys.executable, "x.py"], "go with --call TOOL"),
-    (["watch", "--count", "0", "--watch", ".", "--", sys.executable, "x.py"], "at least 1"),
-    (["watch", "--log-level", "info", "--watch", ".", "--", sys.executable, "x.py"], "not watch"),
-    # the terminal UI checks --watch before it opens
-    (["--watch", "nope", "--", sys.executable, "x.py"], "--watch nope: no such file or directory"),
-    (["--watch", "--", "npx", "server"], "--watch PATH"),
-    (["--rerun", "--", sys.executable, "x.py"], "--rerun re-runs the last call after a restart: it goes with --watch"),
-    (["--watch", "--open", "x.jsonl"], "--open shows a recording"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["watch", "--", "npx", "-y", "some-server"], "--watch PATH"),
+        (["watch", "--watch", "no/such/dir", "--", sys.executable, "x.py"], "--watch no/such/dir: no such file"),
+        (["watch", "--url", "http://127.0.0.1:9/mcp"], "local stdio server only"),
+        (["tools", "--watch", "."], "unknown option --watch"),
+        (["watch", "--rerun", "--", sys.executable, "x.py"], "give --call TOOL"),
+        (["watch", "text=hi", "--watch", ".", "--", sys.executable, "x.py"], "go with --call TOOL"),
+        (["watch", "--count", "0", "--watch", ".", "--", sys.executable, "x.py"], "at least 1"),
+        (["watch", "--log-level", "info", "--watch", ".", "--", sys.executable, "x.py"], "not watch"),
+        # the terminal UI checks --watch before it opens
+        (["--watch", "nope", "--", sys.executable, "x.py"], "--watch nope: no such file or directory"),
+        (["--watch", "--", "npx", "server"], "--watch PATH"),
+        (
+            ["--rerun", "--", sys.executable, "x.py"],
+            "--rerun re-runs the last call after a restart: it goes with --watch",
+        ),
+        (["--watch", "--open", "x.jsonl"], "--open shows a recording"),
+    ],
+)
 def test_bad_arguments_are_usage_errors(tmp_path, args, words):
     result = cli(*args, cwd=tmp_path)
     assert result.returncode == 64, result.stderr
@@ -146,8 +157,9 @@ def test_bad_arguments_are_usage_errors(tmp_path, args, words):
 
 def test_the_config_entrys_watch_paths_are_used(tmp_path):
     config = tmp_path / "mcp.json"
-    config.write_text(json.dumps({"mcpServers": {"dev": {"command": sys.executable, "args": ["x.py"],
-                                                         "watch": ["not-there"]}}}))
+    config.write_text(
+        json.dumps({"mcpServers": {"dev": {"command": sys.executable, "args": ["x.py"], "watch": ["not-there"]}}})
+    )
     result = cli("watch", "--config", config, "--server", "dev", cwd=tmp_path)
     assert result.returncode == 64
     assert f"--watch {tmp_path / 'not-there'}: no such file or directory" in result.stderr
@@ -160,8 +172,11 @@ def test_three_quick_saves_are_one_restart(tmp_path):
     watch.wait_listening()
     for version in ("one", "two", "three"):  # an editor's save, a formatter, a second save
         text = script.read_text()
-        script.write_text(text.replace('description="Echo the text', f'description="Echo the text {version}', 1)
-                          if version == "one" else text.replace(previous, f"Echo the text {version}", 1))
+        script.write_text(
+            text.replace('description="Echo the text', f'description="Echo the text {version}', 1)
+            if version == "one"
+            else text.replace(previous, f"Echo the text {version}", 1)
+        )
         previous = f"Echo the text {version}"
     restart = watch.next_json()
     assert restart["files"] == [str(script)]

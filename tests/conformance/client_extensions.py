@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 
 class Client(Protocol):
@@ -74,26 +75,63 @@ def scenario_client_credentials_jwt(client: Client, context: dict) -> None:
     if not _need(client, context, "client_id", "private_key_pem"):
         return
     with secret_files(key=context["private_key_pem"]) as files:
-        client.run("tools", *COMMON, "--oauth-grant", "client_credentials", "--client-id", context["client_id"],
-                   "--client-key", files["key"])
+        client.run(
+            "tools",
+            *COMMON,
+            "--oauth-grant",
+            "client_credentials",
+            "--client-id",
+            context["client_id"],
+            "--client-key",
+            files["key"],
+        )
 
 
 def scenario_client_credentials_basic(client: Client, context: dict) -> None:
     if not _need(client, context, "client_id", "client_secret"):
         return
-    client.run("tools", *COMMON, "--oauth-grant", "client_credentials", "--client-id", context["client_id"],
-               "--client-secret", context["client_secret"])
+    client.run(
+        "tools",
+        *COMMON,
+        "--oauth-grant",
+        "client_credentials",
+        "--client-id",
+        context["client_id"],
+        "--client-secret",
+        context["client_secret"],
+    )
 
 
 def scenario_enterprise(client: Client, context: dict) -> None:
-    if not _need(client, context, "client_id", "client_secret", "idp_client_id", "idp_id_token", "idp_issuer",
-                 "idp_token_endpoint"):
+    if not _need(
+        client,
+        context,
+        "client_id",
+        "client_secret",
+        "idp_client_id",
+        "idp_id_token",
+        "idp_issuer",
+        "idp_token_endpoint",
+    ):
         return
     with secret_files(id_token=context["idp_id_token"]) as files:
-        flags = (*COMMON, "--oauth-grant", "enterprise", "--client-id", context["client_id"],
-                 "--client-secret", context["client_secret"], "--idp-issuer", context["idp_issuer"],
-                 "--idp-token-endpoint", context["idp_token_endpoint"], "--idp-client-id", context["idp_client_id"],
-                 "--id-token", files["id_token"])
+        flags = (
+            *COMMON,
+            "--oauth-grant",
+            "enterprise",
+            "--client-id",
+            context["client_id"],
+            "--client-secret",
+            context["client_secret"],
+            "--idp-issuer",
+            context["idp_issuer"],
+            "--idp-token-endpoint",
+            context["idp_token_endpoint"],
+            "--idp-client-id",
+            context["idp_client_id"],
+            "--id-token",
+            files["id_token"],
+        )
         client.run("tools", *flags)
         client.run("call", "test-tool", *flags)
 
@@ -102,8 +140,16 @@ def scenario_wif(client: Client, context: dict) -> None:
     if not _need(client, context, "client_id", "valid_jwt"):
         return
     with secret_files(assertion=context["valid_jwt"]) as files:
-        client.run("tools", *COMMON, "--oauth-grant", "jwt_bearer", "--client-id", context["client_id"],
-                   "--assertion", files["assertion"])
+        client.run(
+            "tools",
+            *COMMON,
+            "--oauth-grant",
+            "jwt_bearer",
+            "--client-id",
+            context["client_id"],
+            "--assertion",
+            files["assertion"],
+        )
 
 
 def scenario_dpop(client: Client, context: dict) -> None:

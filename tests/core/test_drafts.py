@@ -95,6 +95,8 @@ def test_deep_or_non_utf8_or_nan_file_is_corrupt_not_a_crash(tmp_path):
 
 def test_a_utf8_bom_is_fine(tmp_path):
     path = tmp_path / "drafts.json"
-    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"version": 1, "drafts": {"s": {"t": {"arguments": {"a": 1}}}}}).encode())
+    path.write_bytes(
+        b"\xef\xbb\xbf" + json.dumps({"version": 1, "drafts": {"s": {"t": {"arguments": {"a": 1}}}}}).encode()
+    )
     store = DraftStore(path)
     assert store.warning is None and store.get("s", "t") == {"a": 1}

@@ -23,14 +23,31 @@ SCHEMAS = {tool["name"]: tool["inputSchema"] for tool in json.loads(CORPUS.read_
 def test_flat_primitives_with_defaults_and_formats():
     form = build_elicitation_form(SCHEMAS["elicitation_flat_primitives"])
     kinds = {spec.name: spec.kind for spec in form.root.children}
-    assert kinds == {"name": "string", "email": "string", "site": "string", "birthday": "string", "meeting": "string",
-                     "age": "integer", "score": "number", "subscribe": "boolean"}
+    assert kinds == {
+        "name": "string",
+        "email": "string",
+        "site": "string",
+        "birthday": "string",
+        "meeting": "string",
+        "age": "integer",
+        "score": "number",
+        "subscribe": "boolean",
+    }
     values = default_values(form)
     assert elicitation_content(form, values) == {"name": "guest", "score": 0.5, "subscribe": False}
-    assert [i.message for i in elicitation_issues(form, elicitation_content(form, values))] == ["'email' is a required property"]
+    assert [i.message for i in elicitation_issues(form, elicitation_content(form, values))] == [
+        "'email' is a required property"
+    ]
     values.update({"$.email": "ada@example.com", "$.age": "36", "$.birthday": "1815-12-10"})
     content = elicitation_content(form, values)
-    assert content == {"name": "guest", "email": "ada@example.com", "birthday": "1815-12-10", "age": 36, "score": 0.5, "subscribe": False}
+    assert content == {
+        "name": "guest",
+        "email": "ada@example.com",
+        "birthday": "1815-12-10",
+        "age": 36,
+        "score": 0.5,
+        "subscribe": False,
+    }
     assert elicitation_issues(form, content) == []
 
 
@@ -54,15 +71,30 @@ def test_answers_round_trip_through_the_form():
     assert elicitation_content(form, arguments_to_values(form, answer)) == answer
 
 
-@pytest.mark.parametrize("schema, reason", [
-    ({"type": "object", "properties": {"who": {"type": "object", "properties": {"name": {"type": "string"}}}}}, "who: object fields are not allowed"),
-    ({"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object"}}}}, "rows: list fields are not allowed"),
-    ({"type": "object", "properties": {"x": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}, "x: variant fields are not allowed"),
-    ({"type": "object", "properties": {"n": {"type": "array", "items": {"enum": [1, 2]}}}}, "n: a multi-select must offer strings"),
-    ({"type": "object", "additionalProperties": {"type": "string"}}, "free-form properties"),
-    ({"type": "string"}, "requestedSchema must have type: object"),
-    ("nope", "requestedSchema is not an object"),
-])
+@pytest.mark.parametrize(
+    "schema, reason",
+    [
+        (
+            {"type": "object", "properties": {"who": {"type": "object", "properties": {"name": {"type": "string"}}}}},
+            "who: object fields are not allowed",
+        ),
+        (
+            {"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object"}}}},
+            "rows: list fields are not allowed",
+        ),
+        (
+            {"type": "object", "properties": {"x": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}},
+            "x: variant fields are not allowed",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"type": "array", "items": {"enum": [1, 2]}}}},
+            "n: a multi-select must offer strings",
+        ),
+        ({"type": "object", "additionalProperties": {"type": "string"}}, "free-form properties"),
+        ({"type": "string"}, "requestedSchema must have type: object"),
+        ("nope", "requestedSchema is not an object"),
+    ],
+)
 def test_schemas_mcp_does_not_allow_are_refused_with_reasons(schema, reason):
     with pytest.raises(ElicitationSchemaError) as caught:
         build_elicitation_form(schema)
@@ -71,6 +103,8 @@ def test_schemas_mcp_does_not_allow_are_refused_with_reasons(schema, reason):
 
 def test_elicit_results():
     assert elicit_result("accept", {"a": 1}) == {"action": "accept", "content": {"a": 1}}
-    assert elicit_result("decline") == {"action": "decline"} and elicit_result("cancel", {"x": 1}) == {"action": "cancel"}
+    assert elicit_result("decline") == {"action": "decline"} and elicit_result("cancel", {"x": 1}) == {
+        "action": "cancel"
+    }
     with pytest.raises(ValueError):
         elicit_result("maybe")

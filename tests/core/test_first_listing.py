@@ -5,7 +5,6 @@ marks nothing; one that arrives later is a change, compared with that baseline."
 from __future__ import annotations
 
 import pytest
-
 from conftest import raw_server_command
 
 

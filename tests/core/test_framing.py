@@ -25,7 +25,7 @@ def test_split_writes_byte_by_byte_rejoin_exactly() -> None:
     frame = json.dumps({"jsonrpc": "2.0", "method": "x", "params": {"t": "héllo ✓ 😀"}}, ensure_ascii=False).encode()
     data = frame + b"\n" + frame + b"\n"
     framer = LineFramer()
-    lines = feed_all(framer, [data[i:i + 1] for i in range(len(data))])
+    lines = feed_all(framer, [data[i : i + 1] for i in range(len(data))])
     assert lines == [frame, frame]
     assert json.loads(lines[0])["params"]["t"] == "héllo ✓ 😀"
 
@@ -87,7 +87,7 @@ def test_50mb_line_in_64k_chunks_is_linear() -> None:
     view = memoryview(data)
     fed: list[bytes] = []
     for i in range(0, len(data), chunk):
-        piece = bytes(view[i:i + chunk])
+        piece = bytes(view[i : i + chunk])
         out = framer.feed(piece)
         lines.extend(out)
         if not out:  # no newline yet: the chunk is held as is, the earlier ones untouched
@@ -108,7 +108,11 @@ _line = st.text(alphabet=st.characters(blacklist_characters="\r\n", blacklist_ca
 
 
 @settings(max_examples=200, deadline=None)
-@given(lines=st.lists(_line, max_size=12), crlf=st.booleans(), cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=30))
+@given(
+    lines=st.lists(_line, max_size=12),
+    crlf=st.booleans(),
+    cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=30),
+)
 def test_any_chunking_gives_the_same_lines(lines: list[str], crlf: bool, cuts: list[int]) -> None:
     ending = b"\r\n" if crlf else b"\n"
     data = b"".join(line.encode() + ending for line in lines)
@@ -137,7 +141,7 @@ def test_a_line_over_the_cap_keeps_its_head_and_size_and_bounded_memory() -> Non
     out: list[bytes] = []
     chunk = 64 * 1024
     for i in range(0, len(line), chunk):
-        out.extend(framer.feed(line[i:i + chunk]))
+        out.extend(framer.feed(line[i : i + chunk]))
         assert framer.pending_size <= cap
     assert out == [] and framer.discarding and framer.pending_size == head
     out.extend(framer.feed(b'\r\n{"next":1}\n'))
@@ -166,8 +170,11 @@ def test_a_line_exactly_at_the_cap_is_whole() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(sizes=st.lists(st.integers(min_value=0, max_value=300), max_size=8), cuts=st.lists(st.integers(min_value=0, max_value=3000), max_size=30),
-       cap=st.integers(min_value=1, max_value=200))
+@given(
+    sizes=st.lists(st.integers(min_value=0, max_value=300), max_size=8),
+    cuts=st.lists(st.integers(min_value=0, max_value=3000), max_size=30),
+    cap=st.integers(min_value=1, max_value=200),
+)
 def test_capped_framing_is_the_same_however_chunked(sizes: list[int], cuts: list[int], cap: int) -> None:
     lines = [bytes([97 + i % 26]) * size for i, size in enumerate(sizes)]
     data = b"".join(line + b"\n" for line in lines)
@@ -180,6 +187,6 @@ def test_capped_framing_is_the_same_however_chunked(sizes: list[int], cuts: list
     assert len(got) == len(lines)
     for line, out in zip(lines, got):
         if len(line) > cap:
-            assert type(out) is OverlongLine and out.size == len(line) and out == line[:min(16, cap)]
+            assert type(out) is OverlongLine and out.size == len(line) and out == line[: min(16, cap)]
         else:
             assert type(out) is bytes and out == line

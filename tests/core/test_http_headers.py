@@ -5,7 +5,8 @@ http-custom-headers / http-invalid-tool-headers tool definitions."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mcp_inspector.core.transport.http_headers import (
     body_protocol_version,
@@ -17,20 +18,25 @@ from mcp_inspector.core.transport.http_headers import (
 )
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("us-west1", "us-west1"),
-    ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="),
-    (" padded ", "=?base64?IHBhZGRlZCA=?="),
-    ("line1\nline2", "=?base64?bGluZTEKbGluZTI=?="),
-    ("=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
-    ("us west 1", "us west 1"),  # inner spaces are fine
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("us-west1", "us-west1"),
+        ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+        (" padded ", "=?base64?IHBhZGRlZCA=?="),
+        ("line1\nline2", "=?base64?bGluZTEKbGluZTI=?="),
+        ("=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="),
+        ("us west 1", "us west 1"),  # inner spaces are fine
+        ("", ""),
+    ],
+)
 def test_encoding_examples_from_the_spec(value, expected):
     assert encode_header_value(value) == expected
 
 
-@pytest.mark.parametrize("value", ["\n", "trailing newline\n", "\tindented", " us-west1", "us-west1 ", "a\r\nb", "nul\x00", "del\x7f", "é"])
+@pytest.mark.parametrize(
+    "value", ["\n", "trailing newline\n", "\tindented", " us-west1", "us-west1 ", "a\r\nb", "nul\x00", "del\x7f", "é"]
+)
 def test_unsafe_values_are_encoded(value):
     encoded = encode_header_value(value)
     assert encoded.startswith("=?base64?") and encoded.endswith("?=")
@@ -48,8 +54,16 @@ def test_encoding_round_trips_and_is_always_a_safe_header(value):
 def test_standard_headers_for_tools_call_resources_read_and_others():
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_weather", "arguments": {}}}
     assert standard_headers(call, "2026-07-28") == {
-        "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_weather"}
-    read = {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "file:///projects/myapp/config.json"}}
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "get_weather",
+    }
+    read = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "resources/read",
+        "params": {"uri": "file:///projects/myapp/config.json"},
+    }
     assert standard_headers(read, "2026-07-28")["Mcp-Name"] == "file:///projects/myapp/config.json"
     prompt = {"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {"name": "code_review"}}
     assert standard_headers(prompt, "2026-07-28")["Mcp-Name"] == "code_review"
@@ -106,32 +120,47 @@ def test_the_spec_example_mirrors_region():
 
 CUSTOM = {
     "name": "test_custom_headers",
-    "inputSchema": {"type": "object", "properties": {
-        "region": {"type": "string", "x-mcp-header": "Region"},
-        "priority": {"type": "integer", "x-mcp-header": "Priority"},
-        "verbose": {"type": "boolean", "x-mcp-header": "Verbose"},
-        "debug": {"type": "boolean", "x-mcp-header": "Debug"},
-        "empty_val": {"type": "string", "x-mcp-header": "EmptyVal"},
-        "method_val": {"type": "string", "x-mcp-header": "Method"},
-        "float_val": {"type": "number"},
-        "non_ascii_val": {"type": "string", "x-mcp-header": "NonAscii"},
-        "whitespace_val": {"type": "string", "x-mcp-header": "Whitespace"},
-        "internal_space_val": {"type": "string", "x-mcp-header": "InternalSpace"},
-        "crlf_val": {"type": "string", "x-mcp-header": "CrLf"},
-        "tab_val": {"type": "string", "x-mcp-header": "Tab"},
-        "query": {"type": "string"},
-    }},
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            "verbose": {"type": "boolean", "x-mcp-header": "Verbose"},
+            "debug": {"type": "boolean", "x-mcp-header": "Debug"},
+            "empty_val": {"type": "string", "x-mcp-header": "EmptyVal"},
+            "method_val": {"type": "string", "x-mcp-header": "Method"},
+            "float_val": {"type": "number"},
+            "non_ascii_val": {"type": "string", "x-mcp-header": "NonAscii"},
+            "whitespace_val": {"type": "string", "x-mcp-header": "Whitespace"},
+            "internal_space_val": {"type": "string", "x-mcp-header": "InternalSpace"},
+            "crlf_val": {"type": "string", "x-mcp-header": "CrLf"},
+            "tab_val": {"type": "string", "x-mcp-header": "Tab"},
+            "query": {"type": "string"},
+        },
+    },
 }
 
 
 def test_conformance_custom_headers_values():
     assert invalid_header_reason(CUSTOM) is None
-    headers = tool_param_headers(CUSTOM, {
-        "region": "us-west1", "priority": 42, "verbose": False, "debug": True, "empty_val": "",
-        "method_val": "test-method", "float_val": 3.14159, "non_ascii_val": "Hello, 世界",
-        "whitespace_val": " padded ", "internal_space_val": "us west 1", "crlf_val": "line1\r\nline2",
-        "tab_val": "\tindented", "query": "SELECT * FROM users",
-    })
+    headers = tool_param_headers(
+        CUSTOM,
+        {
+            "region": "us-west1",
+            "priority": 42,
+            "verbose": False,
+            "debug": True,
+            "empty_val": "",
+            "method_val": "test-method",
+            "float_val": 3.14159,
+            "non_ascii_val": "Hello, 世界",
+            "whitespace_val": " padded ",
+            "internal_space_val": "us west 1",
+            "crlf_val": "line1\r\nline2",
+            "tab_val": "\tindented",
+            "query": "SELECT * FROM users",
+        },
+    )
     assert headers == {
         "Mcp-Param-Region": "us-west1",
         "Mcp-Param-Priority": "42",
@@ -160,9 +189,15 @@ def test_an_integer_sent_as_float_is_its_decimal_form_and_a_fraction_is_not_mirr
 
 
 def test_nested_properties_are_read_at_their_exact_path():
-    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
-        "target": {"type": "object", "properties": {"tenant": {"type": "string", "x-mcp-header": "Tenant"}}},
-    }}}
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "target": {"type": "object", "properties": {"tenant": {"type": "string", "x-mcp-header": "Tenant"}}},
+            },
+        },
+    }
     assert invalid_header_reason(tool) is None
     assert tool_param_headers(tool, {"target": {"tenant": "acme"}}) == {"Mcp-Param-Tenant": "acme"}
     assert tool_param_headers(tool, {"tenant": "acme"}) == {}
@@ -173,38 +208,68 @@ def _tool(prop: dict, **more: dict) -> dict:
     return {"name": "t", "inputSchema": {"type": "object", "properties": {"value": prop, **more}}}
 
 
-@pytest.mark.parametrize("tool, words", [
-    (_tool({"type": "string", "x-mcp-header": ""}), "empty"),
-    (_tool({"type": "object", "x-mcp-header": "Data"}), "type object"),
-    (_tool({"type": "array", "items": {"type": "string"}, "x-mcp-header": "Items"}), "type array"),
-    (_tool({"type": "null", "x-mcp-header": "Nil"}), "type null"),
-    (_tool({"type": "number", "x-mcp-header": "Num"}), "type number"),
-    (_tool({"x-mcp-header": "Untyped"}), "no \"type\""),
-    (_tool({"type": "string", "x-mcp-header": "Region"}, other={"type": "string", "x-mcp-header": "Region"}), "repeats"),
-    (_tool({"type": "string", "x-mcp-header": "MyField"}, other={"type": "string", "x-mcp-header": "myfield"}), "repeats"),
-    (_tool({"type": "string", "x-mcp-header": "My Region"}), "not a valid header name"),
-    (_tool({"type": "string", "x-mcp-header": "Region:Primary"}), "not a valid header name"),
-    (_tool({"type": "string", "x-mcp-header": "Région"}), "not a valid header name"),
-    (_tool({"type": "string", "x-mcp-header": "Region\t1"}), "control character"),
-    (_tool({"type": "string", "x-mcp-header": "Region\n"}), "control character"),
-    (_tool({"type": "string", "x-mcp-header": 5}), "not a string"),
-    (_tool({"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}), "not reachable"),
-    (_tool({"oneOf": [{"type": "string", "x-mcp-header": "Choice"}]}), "not reachable"),
-    ({"name": "t", "inputSchema": {"type": "object", "$defs": {"r": {"type": "string", "x-mcp-header": "R"}},
-                                   "properties": {"r": {"$ref": "#/$defs/r"}}}}, "not reachable"),
-    ({"name": "t", "inputSchema": {"type": "object", "x-mcp-header": "Root"}}, "not reachable"),
-    ({"name": "t", "inputSchema": {"type": "object", "if": {"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}}}, "not reachable"),
-])
+@pytest.mark.parametrize(
+    "tool, words",
+    [
+        (_tool({"type": "string", "x-mcp-header": ""}), "empty"),
+        (_tool({"type": "object", "x-mcp-header": "Data"}), "type object"),
+        (_tool({"type": "array", "items": {"type": "string"}, "x-mcp-header": "Items"}), "type array"),
+        (_tool({"type": "null", "x-mcp-header": "Nil"}), "type null"),
+        (_tool({"type": "number", "x-mcp-header": "Num"}), "type number"),
+        (_tool({"x-mcp-header": "Untyped"}), 'no "type"'),
+        (
+            _tool({"type": "string", "x-mcp-header": "Region"}, other={"type": "string", "x-mcp-header": "Region"}),
+            "repeats",
+        ),
+        (
+            _tool({"type": "string", "x-mcp-header": "MyField"}, other={"type": "string", "x-mcp-header": "myfield"}),
+            "repeats",
+        ),
+        (_tool({"type": "string", "x-mcp-header": "My Region"}), "not a valid header name"),
+        (_tool({"type": "string", "x-mcp-header": "Region:Primary"}), "not a valid header name"),
+        (_tool({"type": "string", "x-mcp-header": "Région"}), "not a valid header name"),
+        (_tool({"type": "string", "x-mcp-header": "Region\t1"}), "control character"),
+        (_tool({"type": "string", "x-mcp-header": "Region\n"}), "control character"),
+        (_tool({"type": "string", "x-mcp-header": 5}), "not a string"),
+        (_tool({"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}), "not reachable"),
+        (_tool({"oneOf": [{"type": "string", "x-mcp-header": "Choice"}]}), "not reachable"),
+        (
+            {
+                "name": "t",
+                "inputSchema": {
+                    "type": "object",
+                    "$defs": {"r": {"type": "string", "x-mcp-header": "R"}},
+                    "properties": {"r": {"$ref": "#/$defs/r"}},
+                },
+            },
+            "not reachable",
+        ),
+        ({"name": "t", "inputSchema": {"type": "object", "x-mcp-header": "Root"}}, "not reachable"),
+        (
+            {
+                "name": "t",
+                "inputSchema": {"type": "object", "if": {"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}},
+            },
+            "not reachable",
+        ),
+    ],
+)
 def test_invalid_annotations_are_reported(tool, words):
     reason = invalid_header_reason(tool)
     assert reason is not None and words in reason, reason
 
 
 def test_annotation_lookalikes_in_data_and_property_names_are_not_annotations():
-    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
-        "x-mcp-header": {"type": "string"},
-        "mode": {"type": "string", "default": {"x-mcp-header": "no"}, "enum": [{"x-mcp-header": 1}]},
-    }}}
+    tool = {
+        "name": "t",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "x-mcp-header": {"type": "string"},
+                "mode": {"type": "string", "default": {"x-mcp-header": "no"}, "enum": [{"x-mcp-header": 1}]},
+            },
+        },
+    }
     assert invalid_header_reason(tool) is None
     assert tool_param_headers(tool, {"x-mcp-header": "v"}) == {}
 

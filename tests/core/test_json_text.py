@@ -7,8 +7,15 @@ import pytest
 from mcp_inspector.core.protocol.json_text import MAX_DEPTH, JsonTextError, loads_strict, parse_frame, too_deep
 
 
-@pytest.mark.parametrize("text", ["[" * 1000, "[" * 1000 + "]" * 1000, '{"a":' * 5000 + "1" + "}" * 5000,
-                                  "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 1000,
+        "[" * 1000 + "]" * 1000,
+        '{"a":' * 5000 + "1" + "}" * 5000,
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+    ],
+)
 def test_deep_nesting_is_an_error_not_a_recursion_error(text):
     with pytest.raises(JsonTextError, match="nested deeper than"):
         loads_strict(text)
@@ -51,16 +58,19 @@ def test_duplicate_keys_say_which_won():
     assert notes[-1] == "10 duplicate keys in all" and len(notes) == 4
 
 
-@pytest.mark.parametrize("codec,label", [("utf-16-le", "UTF-16-LE"), ("utf-16-be", "UTF-16-BE"),
-                                          ("utf-32-le", "UTF-32-LE"), ("utf-32-be", "UTF-32-BE")])
+@pytest.mark.parametrize(
+    "codec,label",
+    [("utf-16-le", "UTF-16-LE"), ("utf-16-be", "UTF-16-BE"), ("utf-32-le", "UTF-32-LE"), ("utf-32-be", "UTF-32-BE")],
+)
 def test_other_encodings_are_read_and_noted(codec, label):
     value, notes = parse_frame('{"a": "é"}'.encode(codec))
     assert value == {"a": "é"}
     assert notes == [f"encoded as {label} (MCP requires UTF-8)"]
 
 
-@pytest.mark.parametrize("bom,codec", [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                                       (codecs.BOM_UTF32_BE, "utf-32-be")])
+@pytest.mark.parametrize(
+    "bom,codec", [(codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF32_BE, "utf-32-be")]
+)
 def test_byte_order_marks(bom, codec):
     value, notes = parse_frame(bom + b'{"a": 1}'.decode().encode(codec))
     assert value == {"a": 1}
@@ -80,7 +90,7 @@ def test_strict_accepts_a_utf8_bom_and_refuses_other_bytes():
         loads_strict(b'{"a": "\xff"}')
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1,]", "'a'", "{\"a\" 1}", "\x00"])
+@pytest.mark.parametrize("text", ["", "{", "[1,]", "'a'", '{"a" 1}', "\x00"])
 def test_malformed(text):
     with pytest.raises(JsonTextError, match="not JSON"):
         loads_strict(text)

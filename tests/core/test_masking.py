@@ -11,8 +11,14 @@ def test_authorization_keeps_its_scheme_and_hides_the_token():
 
 
 def test_secret_looking_custom_headers_are_masked_and_others_kept():
-    pairs = mask_headers({"X-API-Key": "abcdefghijklmnop", "X-Upstream-Token": "tttttttttttttttt",
-                          "Mcp-Session-Id": "sess-123456789", "Content-Type": "application/json"})
+    pairs = mask_headers(
+        {
+            "X-API-Key": "abcdefghijklmnop",
+            "X-Upstream-Token": "tttttttttttttttt",
+            "Mcp-Session-Id": "sess-123456789",
+            "Content-Type": "application/json",
+        }
+    )
     values = dict(pairs)
     assert "ijklmnop" not in values["X-API-Key"]
     assert "tttttttttttt" not in values["X-Upstream-Token"]

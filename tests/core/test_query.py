@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -106,7 +105,9 @@ def test_close_from_another_thread_stops_a_running_query():
 def test_the_child_sees_none_of_our_environment(monkeypatch):
     monkeypatch.setenv("MCP_INSPECTOR_BEARER_TOKEN", "sekrit")
     with QuerySandbox() as box:
-        assert "MCP_INSPECTOR_BEARER_TOKEN" not in box.value_outputs("$ENV | keys", "null").values()[0]  # (Python sets LC_CTYPE)
+        assert (
+            "MCP_INSPECTOR_BEARER_TOKEN" not in box.value_outputs("$ENV | keys", "null").values()[0]
+        )  # (Python sets LC_CTYPE)
 
 
 def test_batches_keep_order_and_bounds():

@@ -20,7 +20,9 @@ def test_frames_are_kept_per_server_across_runs_in_a_private_file(tmp_path, monk
     assert stat.S_IMODE(history.path.stat().st_mode) == 0o600
     again = RawHistory()
     assert [(f["text"], f["as_is"]) for f in again.frames("demo")] == [
-        ('{"jsonrpc":"2.0","id":"raw-1","method":"ping"}', False), ("not json", True)]
+        ('{"jsonrpc":"2.0","id":"raw-1","method":"ping"}', False),
+        ("not json", True),
+    ]
     assert len(again.frames("other")) == 1 and again.frames("nobody") == [] and again.warning is None
 
 
@@ -30,7 +32,11 @@ def test_the_history_stays_bounded(tmp_path):
     for n in range(PER_SERVER + 7):
         history.add("demo", f'{{"n": {n}}}')
     frames = RawHistory(path).frames("demo")
-    assert len(frames) == PER_SERVER and frames[0]["text"] == '{"n": 7}' and frames[-1]["text"] == f'{{"n": {PER_SERVER + 6}}}'
+    assert (
+        len(frames) == PER_SERVER
+        and frames[0]["text"] == '{"n": 7}'
+        and frames[-1]["text"] == f'{{"n": {PER_SERVER + 6}}}'
+    )
     assert "longer than" in history.add("demo", "x" * (MAX_FRAME_CHARS + 1))
     for n in range(SERVERS + 3):
         history.add(f"server-{n}", "{}")
@@ -52,8 +58,17 @@ def test_a_corrupt_file_is_set_aside_with_a_note_and_a_new_one_started(tmp_path)
 
 def test_odd_entries_are_skipped_not_fatal(tmp_path):
     path = tmp_path / "raw.json"
-    path.write_text(json.dumps({"version": 1, "servers": {"demo": [{"text": "{}"}, {"text": 3}, "x", {"text": "[]", "as_is": True}],
-                                                          "bad": "not a list"}}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "servers": {
+                    "demo": [{"text": "{}"}, {"text": 3}, "x", {"text": "[]", "as_is": True}],
+                    "bad": "not a list",
+                },
+            }
+        )
+    )
     history = RawHistory(path)
     assert [f["text"] for f in history.frames("demo")] == ["{}", "[]"] and history.frames("bad") == []
     assert history.warning is None

@@ -17,17 +17,46 @@ def record_sample(path) -> TrafficStore:
     store = TrafficStore(clock=iter(range(1000, 2000)).__next__)
     writer = SessionWriter(path, {"server": "raw", "command": ["python", "x.py"]})
     store.attach_recorder(writer)
-    request = store.append(Direction.OUT, Kind.REQUEST, b'{"jsonrpc":"2.0","id":1,"method":"ping"}', method="ping", msg_id=1, has_id=True)
+    request = store.append(
+        Direction.OUT, Kind.REQUEST, b'{"jsonrpc":"2.0","id":1,"method":"ping"}', method="ping", msg_id=1, has_id=True
+    )
     store.append(Direction.IN, Kind.INVALID, b"\xff\xfe garbage", problem="not JSON: x")
     store.append(Direction.IN, Kind.STDERR, "warn ✓".encode())
-    store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"m","params":{"d":"bad \xff"}}', method="m",
-                 problem="invalid UTF-8 (bytes replaced with U+FFFD)")
-    reply = store.append(Direction.IN, Kind.RESPONSE, b'{"jsonrpc":"2.0","id":1,"result":{}}', msg_id=1, has_id=True,
-                         reply_to=request.seq, latency_ms=3.25, late=True, problem="late: timeout")
+    store.append(
+        Direction.IN,
+        Kind.NOTIFICATION,
+        b'{"jsonrpc":"2.0","method":"m","params":{"d":"bad \xff"}}',
+        method="m",
+        problem="invalid UTF-8 (bytes replaced with U+FFFD)",
+    )
+    reply = store.append(
+        Direction.IN,
+        Kind.RESPONSE,
+        b'{"jsonrpc":"2.0","id":1,"result":{}}',
+        msg_id=1,
+        has_id=True,
+        reply_to=request.seq,
+        latency_ms=3.25,
+        late=True,
+        problem="late: timeout",
+    )
     request.reply_seq = reply.seq  # as RpcConnection does once the reply is appended
-    store.append(Direction.IN, Kind.ERROR, b'{"jsonrpc":"2.0","id":"s","error":{"code":-1,"message":"m"}}', msg_id="s",
-                 has_id=True, error_code=-1)
-    store.append(Direction.IN, Kind.INVALID, b'{"jsonrpc":"2.0","id":true,"method":"ping"}', msg_id=True, has_id=True, method="ping")
+    store.append(
+        Direction.IN,
+        Kind.ERROR,
+        b'{"jsonrpc":"2.0","id":"s","error":{"code":-1,"message":"m"}}',
+        msg_id="s",
+        has_id=True,
+        error_code=-1,
+    )
+    store.append(
+        Direction.IN,
+        Kind.INVALID,
+        b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+        msg_id=True,
+        has_id=True,
+        method="ping",
+    )
     store.note("process exited", exit_code=3)
     writer.close()
     return store
@@ -40,8 +69,23 @@ def test_round_trip_is_exact(tmp_path) -> None:
     assert loaded.header["format"] == "mcp-inspector-session" and loaded.header["server"] == "raw"
     assert loaded.header["command"] == ["python", "x.py"]
     assert loaded.skipped_lines == []
-    fields = ("seq", "ts", "direction", "kind", "raw", "method", "msg_id", "has_id", "problem", "error_code",
-              "reply_to", "reply_seq", "latency_ms", "late", "meta")
+    fields = (
+        "seq",
+        "ts",
+        "direction",
+        "kind",
+        "raw",
+        "method",
+        "msg_id",
+        "has_id",
+        "problem",
+        "error_code",
+        "reply_to",
+        "reply_seq",
+        "latency_ms",
+        "late",
+        "meta",
+    )
     for a, b in zip(original, loaded.store, strict=True):
         assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
     assert loaded.store.kind_counts == original.kind_counts

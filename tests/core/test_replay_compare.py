@@ -16,14 +16,30 @@ def paths(differences) -> list[str]:
 
 
 def test_values_that_vary_by_nature_are_equal_when_both_sides_have_the_shape():
-    recorded = {"result": {"structuredContent": {
-        "created_at": "2026-11-24T02:36:58Z", "when": "2026-01-01 10:00:00.5+01:00",
-        "ts": 1795487852.77, "updatedAt": 1795487852770, "task": "0f8fad5b-d9cb-469f-a165-70867728950e",
-    }, "_meta": {"progressToken": 4}}}
-    now = {"result": {"structuredContent": {
-        "created_at": "2026-11-25T00:00:00Z", "when": "2027-02-03T04:05:06Z",
-        "ts": 1795490000.1, "updatedAt": 1795490000000, "task": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
-    }, "_meta": {"progressToken": "other"}}}
+    recorded = {
+        "result": {
+            "structuredContent": {
+                "created_at": "2026-11-24T02:36:58Z",
+                "when": "2026-01-01 10:00:00.5+01:00",
+                "ts": 1795487852.77,
+                "updatedAt": 1795487852770,
+                "task": "0f8fad5b-d9cb-469f-a165-70867728950e",
+            },
+            "_meta": {"progressToken": 4},
+        }
+    }
+    now = {
+        "result": {
+            "structuredContent": {
+                "created_at": "2026-11-25T00:00:00Z",
+                "when": "2027-02-03T04:05:06Z",
+                "ts": 1795490000.1,
+                "updatedAt": 1795490000000,
+                "task": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+            },
+            "_meta": {"progressToken": "other"},
+        }
+    }
     assert compare("tools/call", recorded, now) == []
 
 
@@ -36,7 +52,9 @@ def test_shapes_still_count_a_date_is_not_a_date_time_and_a_count_is_not_a_time(
 def test_json_in_a_text_block_is_compared_as_json():
     ticket = {"id": "TCK-0001", "created_at": "2026-11-24T02:36:58Z"}
     recorded = {"result": {"content": [{"type": "text", "text": json.dumps(ticket, indent=2)}]}}
-    same = {"result": {"content": [{"type": "text", "text": json.dumps(dict(ticket, created_at="2026-12-01T00:00:00Z"))}]}}
+    same = {
+        "result": {"content": [{"type": "text", "text": json.dumps(dict(ticket, created_at="2026-12-01T00:00:00Z"))}]}
+    }
     assert compare("tools/call", recorded, same) == []
     other = {"result": {"content": [{"type": "text", "text": json.dumps(dict(ticket, id="TCK-0002"))}]}}
     (difference,) = compare("tools/call", recorded, other)
@@ -55,16 +73,25 @@ def test_result_against_error_error_codes_and_is_error():
 
 
 def test_lists_of_another_length_and_types_that_differ():
-    differences = compare("x", {"result": {"a": [1, 2, 3], "b": 1, "c": True}}, {"result": {"a": [1], "b": "1", "c": 1}})
+    differences = compare(
+        "x", {"result": {"a": [1, 2, 3], "b": 1, "c": True}}, {"result": {"a": [1], "b": "1", "c": 1}}
+    )
     assert [d.describe() for d in differences] == [
-        ".result.a[1]: 2 → (absent)", ".result.a[2]: 3 → (absent)", '.result.b: 1 → "1"', ".result.c: true → 1"]
+        ".result.a[1]: 2 → (absent)",
+        ".result.a[2]: 3 → (absent)",
+        '.result.b: 1 → "1"',
+        ".result.c: true → 1",
+    ]
 
 
 def test_tool_list_added_removed_changed():
     tool = {"name": "add", "description": "Adds.", "inputSchema": {"type": "object"}}
     recorded = {"result": {"tools": [tool, {"name": "gone", "inputSchema": {}}]}}
-    now = {"result": {"tools": [dict(tool, inputSchema={"type": "object", "required": ["a"]}),
-                                {"name": "new", "inputSchema": {}}]}}
+    now = {
+        "result": {
+            "tools": [dict(tool, inputSchema={"type": "object", "required": ["a"]}), {"name": "new", "inputSchema": {}}]
+        }
+    }
     differences = compare("tools/list", recorded, now)
     assert [(d.path, d.note) for d in differences] == [
         ('.result.tools[] | select(.name == "gone")', "tool removed"),
@@ -78,7 +105,10 @@ def test_ignore_paths_and_their_validation():
     recorded = {"result": {"structuredContent": {"items": [{"id": 1, "v": "a"}]}, "odd key": 1}}
     now = {"result": {"structuredContent": {"items": [{"id": 2, "v": "a"}]}, "odd key": 2}}
     assert compare("tools/call", recorded, now, ignores) == []
-    assert paths(compare("tools/call", recorded, now)) == [".result.structuredContent.items[0].id", '.result["odd key"]']
+    assert paths(compare("tools/call", recorded, now)) == [
+        ".result.structuredContent.items[0].id",
+        '.result["odd key"]',
+    ]
     for bad in ("result", ".a[", "1 + 1", ".a | length"):
         with pytest.raises(IgnoreError):
             Ignores([bad])
@@ -104,21 +134,50 @@ def _frame(message: dict) -> str:
 
 def test_a_session_plan_skips_the_handshake_and_folds_mrtr_rounds(tmp_path):
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "progressToken": 2}
-    asked = {"resultType": "input_required", "requestState": "s1",
-             "inputRequests": {"q": {"method": "elicitation/create", "params": {}}}}
-    path = _session(tmp_path / "s.jsonl", [
-        {"dir": "out", "kind": "request", "method": "server/discover", "raw": _frame({"id": 1, "method": "server/discover"})},
-        {"dir": "in", "kind": "response", "reply_to": 1, "raw": _frame({"id": 1, "result": {}})},
-        {"dir": "out", "kind": "request", "method": "tools/call",
-         "raw": _frame({"id": 2, "method": "tools/call", "params": {"name": "t", "_meta": meta}})},
-        {"dir": "in", "kind": "response", "reply_to": 3, "raw": _frame({"id": 2, "result": asked})},
-        {"dir": "out", "kind": "request", "method": "tools/call", "meta": {"mrtr": {"first": 3, "round": 1}},
-         "raw": _frame({"id": 3, "method": "tools/call", "params": {"name": "t", "requestState": "s1",
-                                                                     "inputResponses": {"q": {"action": "accept"}}}})},
-        {"dir": "in", "kind": "response", "reply_to": 5, "raw": _frame({"id": 3, "result": {"content": []}})},
-        {"dir": "out", "kind": "notification", "method": "notifications/cancelled",
-         "raw": _frame({"method": "notifications/cancelled", "params": {"requestId": 2}})},
-    ])
+    asked = {
+        "resultType": "input_required",
+        "requestState": "s1",
+        "inputRequests": {"q": {"method": "elicitation/create", "params": {}}},
+    }
+    path = _session(
+        tmp_path / "s.jsonl",
+        [
+            {
+                "dir": "out",
+                "kind": "request",
+                "method": "server/discover",
+                "raw": _frame({"id": 1, "method": "server/discover"}),
+            },
+            {"dir": "in", "kind": "response", "reply_to": 1, "raw": _frame({"id": 1, "result": {}})},
+            {
+                "dir": "out",
+                "kind": "request",
+                "method": "tools/call",
+                "raw": _frame({"id": 2, "method": "tools/call", "params": {"name": "t", "_meta": meta}}),
+            },
+            {"dir": "in", "kind": "response", "reply_to": 3, "raw": _frame({"id": 2, "result": asked})},
+            {
+                "dir": "out",
+                "kind": "request",
+                "method": "tools/call",
+                "meta": {"mrtr": {"first": 3, "round": 1}},
+                "raw": _frame(
+                    {
+                        "id": 3,
+                        "method": "tools/call",
+                        "params": {"name": "t", "requestState": "s1", "inputResponses": {"q": {"action": "accept"}}},
+                    }
+                ),
+            },
+            {"dir": "in", "kind": "response", "reply_to": 5, "raw": _frame({"id": 3, "result": {"content": []}})},
+            {
+                "dir": "out",
+                "kind": "notification",
+                "method": "notifications/cancelled",
+                "raw": _frame({"method": "notifications/cancelled", "params": {"requestId": 2}}),
+            },
+        ],
+    )
     plan = read_plan(path)
     (step,) = plan.steps
     assert (step.method, step.params, step.progress) == ("tools/call", {"name": "t"}, True)
@@ -127,12 +186,20 @@ def test_a_session_plan_skips_the_handshake_and_folds_mrtr_rounds(tmp_path):
 
 
 def test_a_session_plan_keeps_legacy_answers_and_refuses_a_broken_entry(tmp_path):
-    path = _session(tmp_path / "s.jsonl", [
-        {"dir": "out", "kind": "request", "method": "tools/call", "raw": _frame({"id": 5, "method": "tools/call", "params": {"name": "a"}})},
-        {"dir": "in", "kind": "request", "method": "roots/list", "raw": _frame({"id": 0, "method": "roots/list"})},
-        {"dir": "out", "kind": "response", "reply_to": 2, "raw": _frame({"id": 0, "result": {"roots": []}})},
-        {"dir": "in", "kind": "response", "reply_to": 1, "raw": _frame({"id": 5, "result": {"content": []}})},
-    ])
+    path = _session(
+        tmp_path / "s.jsonl",
+        [
+            {
+                "dir": "out",
+                "kind": "request",
+                "method": "tools/call",
+                "raw": _frame({"id": 5, "method": "tools/call", "params": {"name": "a"}}),
+            },
+            {"dir": "in", "kind": "request", "method": "roots/list", "raw": _frame({"id": 0, "method": "roots/list"})},
+            {"dir": "out", "kind": "response", "reply_to": 2, "raw": _frame({"id": 0, "result": {"roots": []}})},
+            {"dir": "in", "kind": "response", "reply_to": 1, "raw": _frame({"id": 5, "result": {"content": []}})},
+        ],
+    )
     plan = read_plan(path)
     assert [(a.method, a.message) for a in plan.answers] == [("roots/list", {"result": {"roots": []}})]
     with open(path, "a") as handle:

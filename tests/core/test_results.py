@@ -19,15 +19,23 @@ WEATHER = {
 
 
 def test_every_block_type_is_understood() -> None:
-    result = {"content": [
-        {"type": "text", "text": "hello"},
-        {"type": "image", "data": PNG_B64, "mimeType": "image/png"},
-        {"type": "audio", "data": base64.b64encode(b"RIFF1234").decode(), "mimeType": "audio/wav"},
-        {"type": "resource_link", "uri": "file:///a.txt", "name": "a", "mimeType": "text/plain"},
-        {"type": "resource", "resource": {"uri": "mem://t", "mimeType": "text/plain", "text": "inline"}},
-        {"type": "resource", "resource": {"uri": "mem://b", "mimeType": "application/octet-stream",
-                                          "blob": base64.b64encode(b"\x00\x01\x02").decode()}},
-    ]}
+    result = {
+        "content": [
+            {"type": "text", "text": "hello"},
+            {"type": "image", "data": PNG_B64, "mimeType": "image/png"},
+            {"type": "audio", "data": base64.b64encode(b"RIFF1234").decode(), "mimeType": "audio/wav"},
+            {"type": "resource_link", "uri": "file:///a.txt", "name": "a", "mimeType": "text/plain"},
+            {"type": "resource", "resource": {"uri": "mem://t", "mimeType": "text/plain", "text": "inline"}},
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "mem://b",
+                    "mimeType": "application/octet-stream",
+                    "blob": base64.b64encode(b"\x00\x01\x02").decode(),
+                },
+            },
+        ]
+    }
     view = analyze_tool_result(result)
     assert [b.type for b in view.blocks] == ["text", "image", "audio", "resource_link", "resource", "resource"]
     assert [b.index for b in view.blocks] == [0, 1, 2, 3, 4, 5]
@@ -43,20 +51,35 @@ def test_every_block_type_is_understood() -> None:
 
 
 def test_unknown_and_broken_blocks_degrade_alone() -> None:
-    result = {"content": [
-        {"type": "hologram", "data": "x"},
-        "just a string",
-        {"type": "text"},
-        {"type": "image", "data": "%%% not base64", "mimeType": "image/png"},
-        {"type": "image", "data": PNG_B64},
-        {"type": "resource_link", "uri": "file:///x"},
-        {"type": "resource", "resource": {"uri": "mem://x"}},
-        {"type": "resource", "resource": "nope"},
-        {"type": "text", "text": "still fine"},
-    ]}
+    result = {
+        "content": [
+            {"type": "hologram", "data": "x"},
+            "just a string",
+            {"type": "text"},
+            {"type": "image", "data": "%%% not base64", "mimeType": "image/png"},
+            {"type": "image", "data": PNG_B64},
+            {"type": "resource_link", "uri": "file:///x"},
+            {"type": "resource", "resource": {"uri": "mem://x"}},
+            {"type": "resource", "resource": "nope"},
+            {"type": "text", "text": "still fine"},
+        ]
+    }
     blocks = analyze_tool_result(result).blocks
-    assert [b.type for b in blocks] == ["unknown", "unknown", "text", "image", "image", "resource_link", "resource", "resource", "text"]
-    assert blocks[0].problem == "unknown content type 'hologram'" and blocks[0].block == {"type": "hologram", "data": "x"}
+    assert [b.type for b in blocks] == [
+        "unknown",
+        "unknown",
+        "text",
+        "image",
+        "image",
+        "resource_link",
+        "resource",
+        "resource",
+        "text",
+    ]
+    assert blocks[0].problem == "unknown content type 'hologram'" and blocks[0].block == {
+        "type": "hologram",
+        "data": "x",
+    }
     assert "must be an object" in blocks[1].problem
     assert "string `text`" in blocks[2].problem
     assert "not valid base64" in blocks[3].problem
@@ -99,7 +122,8 @@ def test_structured_content_invalid_against_output_schema() -> None:
 def test_missing_structured_content_when_schema_declared() -> None:
     view = analyze_tool_result({"content": [{"type": "text", "text": "21.5"}]}, WEATHER)
     assert [i.message for i in view.structured_issues] == [
-        "the tool declares an outputSchema but the result has no structuredContent"]
+        "the tool declares an outputSchema but the result has no structuredContent"
+    ]
 
 
 def test_structured_content_without_schema_is_kept_unchecked() -> None:

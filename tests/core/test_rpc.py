@@ -12,7 +12,13 @@ import anyio
 import pytest
 
 from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError
+from mcp_inspector.core.protocol.errors import (
+    ConnectionLost,
+    ProtocolViolation,
+    RequestCancelled,
+    RequestTimeout,
+    RpcError,
+)
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.entry import Direction
@@ -87,7 +93,9 @@ def harness_factory(store: TrafficStore | None = None, default_timeout: float | 
             await self._tg.__aenter__()
             self._scope = anyio.fail_after(60)  # a hang guard
             transport = FakeTransport()
-            connection = RpcConnection(transport, store if store is not None else TrafficStore(), default_timeout=default_timeout)
+            connection = RpcConnection(
+                transport, store if store is not None else TrafficStore(), default_timeout=default_timeout
+            )
             await connection.start(self._tg)
             return Harness(connection, transport, self._tg)
 
@@ -204,7 +212,9 @@ async def test_progress_does_not_reset_when_not_asked() -> None:
 
 async def test_reset_on_progress_stops_at_max_total() -> None:
     async with harness_factory() as h:
-        pending = await h.connection.send_request("work", timeout=0.3, reset_on_progress=True, max_total=0.8, progress=True)
+        pending = await h.connection.send_request(
+            "work", timeout=0.3, reset_on_progress=True, max_total=0.8, progress=True
+        )
 
         async def keep_progressing() -> None:
             for i in range(40):
@@ -300,7 +310,11 @@ async def test_error_response_raises_rpc_error() -> None:
         h.transport.feed(jsonrpc.error_response(pending.id, -32602, "Unknown tool: x", {"tool": "x"}))
         with pytest.raises(RpcError) as caught:
             await pending.wait()
-        assert (caught.value.code, caught.value.message, caught.value.data) == (-32602, "Unknown tool: x", {"tool": "x"})
+        assert (caught.value.code, caught.value.message, caught.value.data) == (
+            -32602,
+            "Unknown tool: x",
+            {"tool": "x"},
+        )
         assert "Invalid params" in str(caught.value)
         assert pending.reply.kind is Kind.ERROR and pending.reply.error_code == -32602
 
@@ -477,7 +491,12 @@ async def test_recorded_session_keeps_links_latency_and_late_flags(tmp_path) -> 
     assert [e.seq for e in copies] == [e.seq for e in originals]
     for original, copy in zip(originals, copies):
         assert (copy.kind, copy.direction, copy.raw, copy.reply_to, copy.late) == (
-            original.kind, original.direction, original.raw, original.reply_to, original.late), original
+            original.kind,
+            original.direction,
+            original.raw,
+            original.reply_to,
+            original.late,
+        ), original
         assert copy.reply_seq == original.reply_seq, original
         if original.latency_ms is not None:
             assert math.isclose(copy.latency_ms, original.latency_ms)
@@ -490,6 +509,7 @@ async def test_recorded_session_keeps_links_latency_and_late_flags(tmp_path) -> 
 
 async def test_a_failing_notification_listener_does_not_break_the_connection() -> None:
     async with harness_factory() as h:
+
         def bad_listener(method, params, entry):
             raise RuntimeError("listener bug")
 
@@ -512,6 +532,7 @@ async def test_max_total_alone_is_a_hard_limit() -> None:
 
 async def test_a_handler_returning_a_non_object_gives_internal_error() -> None:
     async with harness_factory() as h:
+
         async def forgetful(params, entry):
             return None
 

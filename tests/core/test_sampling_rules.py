@@ -39,15 +39,24 @@ def test_rules_are_saved_0600_and_read_back_and_found_by_the_last_user_message(t
     rules.add(SamplingRule("url:http://other", reply="other server"))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     on_disk = json.loads(path.read_text())
-    assert on_disk["servers"][SERVER][0] == {"match": "haiku", "reply": "a haiku", "model": "canned", "stopReason": "endTurn"}
+    assert on_disk["servers"][SERVER][0] == {
+        "match": "haiku",
+        "reply": "a haiku",
+        "model": "canned",
+        "stopReason": "endTurn",
+    }
 
     again = SamplingRules.load(path)
     assert again.find(SERVER, request("write a haiku")).reply == "a haiku"
     assert again.find(SERVER, request("write a haiku", "now a limerick")).reply == "anything else"  # the LAST one
     assert again.find(SERVER, request("a haiku", role="assistant")).reply == "anything else"  # user messages only
-    assert again.find("cmd:[\"node\"]", request("haiku")) is None  # per server
+    assert again.find('cmd:["node"]', request("haiku")) is None  # per server
     assert again.find(SERVER, request("haiku")).result() == {
-        "role": "assistant", "content": {"type": "text", "text": "a haiku"}, "model": "canned", "stopReason": "endTurn"}
+        "role": "assistant",
+        "content": {"type": "text", "text": "a haiku"},
+        "model": "canned",
+        "stopReason": "endTurn",
+    }
 
 
 def test_the_same_server_and_match_replaces_a_rule_and_remove_saves(tmp_path):
@@ -92,12 +101,23 @@ def test_a_rule_has_a_reply_or_a_file_and_describes_itself():
     with pytest.raises(ValueError):
         SamplingRule(SERVER, reply="a", file="b")
     assert SamplingRule(SERVER, reply="hi", match="poem").describe() == (
-        "when the last user message holds 'poem': 'hi' (model mcp-inspector (rule), endTurn)")
+        "when the last user message holds 'poem': 'hi' (model mcp-inspector (rule), endTurn)"
+    )
     assert SamplingRule(SERVER, file="~/r.txt").describe().startswith("every request: the file ~/r.txt")
 
 
 def test_last_user_text_reads_content_lists_and_skips_other_blocks():
-    params = {"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "image", "data": ""},
-                                                         {"type": "text", "text": "b"}]}]}
+    params = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "a"},
+                    {"type": "image", "data": ""},
+                    {"type": "text", "text": "b"},
+                ],
+            }
+        ]
+    }
     assert last_user_text(params) == "a\nb"
     assert last_user_text({"messages": "nope"}) == "" and last_user_text(None) == ""

@@ -7,6 +7,7 @@ import json
 import string
 
 import pytest
+from conftest import demo_server_command, run_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,17 +25,80 @@ from mcp_inspector.core.schema.form import (
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
-from conftest import demo_server_command, run_async
 
 # Copied verbatim from @modelcontextprotocol/server-everything's tools/list (draft-07, zod-generated).
 EVERYTHING = {
-    "get-annotated-message": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"messageType": {"type": "string", "enum": ["error", "success", "debug"], "description": "Type of message to demonstrate different annotation patterns"}, "includeImage": {"default": False, "description": "Whether to include an example image", "type": "boolean"}}, "required": ["messageType"]},
+    "get-annotated-message": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "messageType": {
+                "type": "string",
+                "enum": ["error", "success", "debug"],
+                "description": "Type of message to demonstrate different annotation patterns",
+            },
+            "includeImage": {"default": False, "description": "Whether to include an example image", "type": "boolean"},
+        },
+        "required": ["messageType"],
+    },
     "get-env": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {}},
-    "get-resource-links": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"count": {"default": 3, "description": "Number of resource links to return (1-10)", "type": "number", "minimum": 1, "maximum": 10}}},
-    "get-resource-reference": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"resourceType": {"default": "Text", "type": "string", "enum": ["Text", "Blob"]}, "resourceId": {"default": 1, "description": "ID of the text resource to fetch", "type": "number"}}},
-    "get-sum": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "number", "description": "First number"}, "b": {"type": "number", "description": "Second number"}}, "required": ["a", "b"]},
-    "gzip-file-as-resource": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"name": {"default": "README.md.gz", "type": "string", "description": "Name of the output file"}, "data": {"default": "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md", "type": "string", "format": "uri", "description": "URL or data URI of the file content to compress"}, "outputType": {"default": "resourceLink", "description": "How the resulting gzipped file should be returned.", "type": "string", "enum": ["resourceLink", "resource"]}}},
-    "trigger-long-running-operation": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"duration": {"default": 10, "description": "Duration of the operation in seconds", "type": "number"}, "steps": {"default": 5, "description": "Number of steps in the operation", "type": "number"}}},
+    "get-resource-links": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "count": {
+                "default": 3,
+                "description": "Number of resource links to return (1-10)",
+                "type": "number",
+                "minimum": 1,
+                "maximum": 10,
+            }
+        },
+    },
+    "get-resource-reference": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "resourceType": {"default": "Text", "type": "string", "enum": ["Text", "Blob"]},
+            "resourceId": {"default": 1, "description": "ID of the text resource to fetch", "type": "number"},
+        },
+    },
+    "get-sum": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "a": {"type": "number", "description": "First number"},
+            "b": {"type": "number", "description": "Second number"},
+        },
+        "required": ["a", "b"],
+    },
+    "gzip-file-as-resource": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "name": {"default": "README.md.gz", "type": "string", "description": "Name of the output file"},
+            "data": {
+                "default": "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",
+                "type": "string",
+                "format": "uri",
+                "description": "URL or data URI of the file content to compress",
+            },
+            "outputType": {
+                "default": "resourceLink",
+                "description": "How the resulting gzipped file should be returned.",
+                "type": "string",
+                "enum": ["resourceLink", "resource"],
+            },
+        },
+    },
+    "trigger-long-running-operation": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "duration": {"default": 10, "description": "Duration of the operation in seconds", "type": "number"},
+            "steps": {"default": 5, "description": "Number of steps in the operation", "type": "number"},
+        },
+    },
 }
 
 # Features no form can show: each must fall back to JSON for its subtree only.
@@ -45,7 +109,12 @@ FALLBACKS = {
         "name": {"type": "string"},
         "point": {"$ref": "https://example.com/point.json"},
         "shape": {"type": "string", "not": {"const": "circle"}},
-        "rows": {"type": "object", "properties": {"a": {"type": "integer"}}, "if": {"required": ["a"]}, "then": {"required": ["b"]}},
+        "rows": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "if": {"required": ["a"]},
+            "then": {"required": ["b"]},
+        },
         "anything": {},
     },
     "required": ["name"],
@@ -74,9 +143,18 @@ def test_create_ticket_form_covers_every_kind(demo_tools):
     fields = fields_by_key(form)
     kinds = {key: spec.kind for key, spec in fields.items()}
     assert kinds == {
-        "$": "object", "$.title": "string", "$.description": "string", "$.priority": "enum",
-        "$.tags": "array", "$.assignee": "object", "$.assignee.name": "string", "$.assignee.email": "string",
-        "$.due": "string", "$.estimate_hours": "number", "$.count": "integer", "$.notify": "boolean",
+        "$": "object",
+        "$.title": "string",
+        "$.description": "string",
+        "$.priority": "enum",
+        "$.tags": "array",
+        "$.assignee": "object",
+        "$.assignee.name": "string",
+        "$.assignee.email": "string",
+        "$.due": "string",
+        "$.estimate_hours": "number",
+        "$.count": "integer",
+        "$.notify": "boolean",
         "$.labels": "array",
     }
     assert fields["$.title"].required and not fields["$.description"].required
@@ -151,16 +229,21 @@ def test_root_that_is_not_an_object_schema_is_one_json_field():
 
 
 def test_optional_types_titled_enums_and_const():
-    form = build_form({
-        "type": "object",
-        "properties": {
-            "maybe": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None, "title": "Maybe"},
-            "nullable": {"type": ["string", "null"]},
-            "size": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
-            "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]},
-            "fixed": {"const": 3},
-        },
-    })
+    form = build_form(
+        {
+            "type": "object",
+            "properties": {
+                "maybe": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None, "title": "Maybe"},
+                "nullable": {"type": ["string", "null"]},
+                "size": {
+                    "type": "string",
+                    "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+                },
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]},
+                "fixed": {"const": 3},
+            },
+        }
+    )
     fields = fields_by_key(form)
     assert fields["$.maybe"].kind == "integer" and fields["$.maybe"].nullable and fields["$.maybe"].title == "Maybe"
     assert fields["$.nullable"].kind == "string" and fields["$.nullable"].nullable
@@ -199,11 +282,22 @@ def test_validate_field_messages(demo_tools):
 
 
 def test_pattern_multiple_of_and_array_sizes():
-    form = build_form({"type": "object", "properties": {
-        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
-        "step": {"type": "number", "multipleOf": 0.5, "exclusiveMinimum": 0},
-        "ports": {"type": "array", "items": {"type": "integer", "maximum": 65535}, "minItems": 1, "maxItems": 2},
-    }, "required": ["ports"]})
+    form = build_form(
+        {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "step": {"type": "number", "multipleOf": 0.5, "exclusiveMinimum": 0},
+                "ports": {
+                    "type": "array",
+                    "items": {"type": "integer", "maximum": 65535},
+                    "minItems": 1,
+                    "maxItems": 2,
+                },
+            },
+            "required": ["ports"],
+        }
+    )
     fields = fields_by_key(form)
     assert validate_field(fields["$.code"], "abc") == "must match the pattern ^[A-Z]{3}$"
     assert validate_field(fields["$.code"], "ABC") is None
@@ -235,12 +329,28 @@ def test_defaults_and_empty_optional_fields(demo_tools):
     values = default_values(form)
     assert values["$.priority"] == "medium" and values["$.count"] == "1" and values["$.notify"] is True
     assert values_to_arguments(form, values) == {"priority": "medium", "count": 1, "notify": True}
-    values.update({"$.title": "Broken login", "$.assignee.name": "Ada", "$.tags": ["web", "auth"],
-                   "$.labels": ["bug"], "$.estimate_hours": "2.5", "$.count": "3", "$.notify": False})
+    values.update(
+        {
+            "$.title": "Broken login",
+            "$.assignee.name": "Ada",
+            "$.tags": ["web", "auth"],
+            "$.labels": ["bug"],
+            "$.estimate_hours": "2.5",
+            "$.count": "3",
+            "$.notify": False,
+        }
+    )
     arguments = values_to_arguments(form, values)
-    assert arguments == {"title": "Broken login", "priority": "medium", "tags": ["web", "auth"],
-                         "assignee": {"name": "Ada"}, "estimate_hours": 2.5, "count": 3, "notify": False,
-                         "labels": ["bug"]}
+    assert arguments == {
+        "title": "Broken login",
+        "priority": "medium",
+        "tags": ["web", "auth"],
+        "assignee": {"name": "Ada"},
+        "estimate_hours": 2.5,
+        "count": 3,
+        "notify": False,
+        "labels": ["bug"],
+    }
     assert validate(form.schema, arguments) == []
 
 
@@ -248,13 +358,13 @@ def test_round_trip_keeps_what_the_form_cannot_show(demo_tools):
     form = build_form(demo_tools["create_ticket"]["inputSchema"])
     arguments = {
         "title": "T",
-        "unknown": {"deep": [1, None]},            # unknown key
-        "count": "five",                           # wrong type
-        "description": "",                         # explicit empty string in an optional field (shown, flagged)
-        "tags": [],                                # explicit empty list
-        "priority": "someday",                     # not in the enum
+        "unknown": {"deep": [1, None]},  # unknown key
+        "count": "five",  # wrong type
+        "description": "",  # explicit empty string in an optional field (shown, flagged)
+        "tags": [],  # explicit empty list
+        "priority": "someday",  # not in the enum
         "assignee": {"name": "A", "extra": True},  # unknown nested key
-        "estimate_hours": 2.0,                     # float that looks whole
+        "estimate_hours": 2.0,  # float that looks whole
         "notify": False,
     }
     values = arguments_to_values(form, arguments)
@@ -273,11 +383,27 @@ def test_round_trip_keeps_what_the_form_cannot_show(demo_tools):
 # -- properties --------------------------------------------------------------------------
 
 JSONS = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
     max_leaves=8,
 )
-TICKET_KEYS = ["title", "description", "priority", "tags", "assignee", "due", "estimate_hours", "count", "notify", "labels", "other"]
+TICKET_KEYS = [
+    "title",
+    "description",
+    "priority",
+    "tags",
+    "assignee",
+    "due",
+    "estimate_hours",
+    "count",
+    "notify",
+    "labels",
+    "other",
+]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -300,7 +426,9 @@ def _valid_text(spec, draw):
         return draw(st.dates()).isoformat()
     if c.get("format") == "email":
         return draw(st.text(string.ascii_lowercase, min_size=1, max_size=5)) + "@example.com"
-    return draw(st.text(string.printable, min_size=max(c.get("minLength", 0), 1), max_size=min(c.get("maxLength", 20), 20)))
+    return draw(
+        st.text(string.printable, min_size=max(c.get("minLength", 0), 1), max_size=min(c.get("maxLength", 20), 20))
+    )
 
 
 @st.composite
@@ -319,7 +447,9 @@ def filled_values(draw, form):
             if spec.item.kind == "enum":
                 values[spec.key] = draw(st.lists(st.sampled_from([o.value for o in spec.item.options]), unique=True))
             else:
-                values[spec.key] = draw(st.lists(st.text(string.ascii_letters, min_size=1, max_size=6), unique=True, max_size=4))
+                values[spec.key] = draw(
+                    st.lists(st.text(string.ascii_letters, min_size=1, max_size=6), unique=True, max_size=4)
+                )
     return values
 
 
@@ -339,7 +469,11 @@ def test_property_valid_field_values_make_valid_arguments(demo_tools, data):
 
 
 def test_a_required_tuple_left_empty_is_missing_not_null_and_empty_string():
-    schema = {"type": "object", "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "minItems": 2}}, "required": ["at"]}
+    schema = {
+        "type": "object",
+        "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "minItems": 2}},
+        "required": ["at"],
+    }
     form = build_form(schema)
     values = default_values(form)
     arguments = values_to_arguments(form, values)
@@ -348,17 +482,27 @@ def test_a_required_tuple_left_empty_is_missing_not_null_and_empty_string():
     values["$.at[0]"] = "1.5"
     assert values_to_arguments(form, values) == {"at": [1.5, ""]}  # filled: the gap is sent, and the schema decides
     # a required tuple with no required positions is still sent empty
-    loose = {"type": "object", "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}]}}, "required": ["at"]}
+    loose = {
+        "type": "object",
+        "properties": {"at": {"type": "array", "prefixItems": [{"type": "number"}]}},
+        "required": ["at"],
+    }
     assert values_to_arguments(build_form(loose), default_values(build_form(loose))) == {"at": []}
 
 
 def test_empty_strings_are_sent_only_when_flagged_and_round_trip_as_fields():
-    schema = {"type": "object", "properties": {
-        "path": {"type": "string"}, "newText": {"type": "string"}, "note": {"type": "string"},
-        "code": {"type": "string", "minLength": 1},
-        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
-        "blank": {"type": "string", "default": ""},
-    }, "required": ["path", "newText", "blank"]}
+    schema = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "newText": {"type": "string"},
+            "note": {"type": "string"},
+            "code": {"type": "string", "minLength": 1},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
+            "blank": {"type": "string", "default": ""},
+        },
+        "required": ["path", "newText", "blank"],
+    }
     form = build_form(schema)
     values = default_values(form)
     assert values["$.blank" + EMPTY] is True  # a default "" is shown in its field, not kept aside

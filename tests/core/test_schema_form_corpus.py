@@ -80,9 +80,16 @@ def kinds(schema) -> dict[str, str]:
 
 def test_refs_defs_and_draft07_definitions_become_fields():
     assert kinds(HARD["local_ref_defs"]) == {
-        "$": "object", "$.home": "object", "$.home.city": "string", "$.home.country": "string",
-        "$.work": "object", "$.work.city": "string", "$.work.country": "string",
-        "$.slashed": "string", "$.percent": "integer", "$.tilde": "boolean",
+        "$": "object",
+        "$.home": "object",
+        "$.home.city": "string",
+        "$.home.country": "string",
+        "$.work": "object",
+        "$.work.city": "string",
+        "$.work.country": "string",
+        "$.slashed": "string",
+        "$.percent": "integer",
+        "$.tilde": "boolean",
     }
     form = build_form(HARD["local_ref_defs"])
     home, work, percent = form.field("$.home"), form.field("$.work"), form.field("$.percent")
@@ -90,7 +97,10 @@ def test_refs_defs_and_draft07_definitions_become_fields():
     assert percent.default == 50 and percent.hints == ["≥ 0", "≤ 100"]
     draft07 = build_form(HARD["draft07_definitions"])
     assert [o.value for o in draft07.field("$.ticket.priority").options] == ["low", "normal", "high"]
-    assert values_to_arguments(draft07, default_values(draft07)) == {"ticket": {"priority": "normal"}, "fallback_priority": "normal"}
+    assert values_to_arguments(draft07, default_values(draft07)) == {
+        "ticket": {"priority": "normal"},
+        "fallback_priority": "normal",
+    }
 
 
 def test_recursion_is_expanded_on_demand():
@@ -100,8 +110,10 @@ def test_recursion_is_expanded_on_demand():
     node = subform(children)  # one level, built when the user adds an item
     assert [(s.key, s.kind) for s in node.walk()] == [("$", "object"), ("$.label", "string"), ("$.children", "list")]
     assert subform(node.children[1]) is not node  # the next level is another, lazily built, spec
-    tree = {"root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c", "children": []}]}]},
-            "same_again": {"root": {"label": "x"}}}
+    tree = {
+        "root": {"label": "a", "children": [{"label": "b", "children": [{"label": "c", "children": []}]}]},
+        "same_again": {"root": {"label": "x"}},
+    }
     values = arguments_to_values(form, tree)
     assert values["$"] == {}  # nothing left over as an extra: it is all in the form
     assert values_to_arguments(form, values) == tree
@@ -111,7 +123,12 @@ def test_recursion_is_expanded_on_demand():
 def test_all_of_is_merged_into_one_object():
     form = build_form(HARD["all_of_merge"])
     assert kinds(HARD["all_of_merge"]) == {
-        "$": "object", "$.limit": "integer", "$.name": "string", "$.age": "integer", "$.email": "string", "$.reason": "string",
+        "$": "object",
+        "$.limit": "integer",
+        "$.name": "string",
+        "$.age": "integer",
+        "$.email": "string",
+        "$.reason": "string",
     }
     assert form.field("$.limit").hints == ["≥ 5", "≤ 50", "multiple of 5"]
     assert form.field("$.name").required and form.field("$.email").required
@@ -122,12 +139,23 @@ def test_discriminated_variants_pick_the_matching_alternative():
     schema = HARD["one_of_discriminated"]
     form = build_form(schema)
     shape, pet, contact, scalar = (form.field(k) for k in ("$.shape", "$.pet", "$.contact", "$.scalar_union"))
-    assert [(c.title, c.discriminator) for c in shape.choices] == [("Circle", ("type", "circle")), ("Square", ("type", "square"))]
-    assert [c.title for c in pet.choices] == ["cat", "dog"] and [c.title for c in contact.choices] == ["By email", "By phone"]
+    assert [(c.title, c.discriminator) for c in shape.choices] == [
+        ("Circle", ("type", "circle")),
+        ("Square", ("type", "square")),
+    ]
+    assert [c.title for c in pet.choices] == ["cat", "dog"] and [c.title for c in contact.choices] == [
+        "By email",
+        "By phone",
+    ]
     assert [c.title for c in scalar.choices] == ["string", "integer"]
     # a required variant starts on its first alternative, discriminator filled in
     assert values_to_arguments(form, default_values(form)) == {"shape": {"type": "circle"}}
-    data = {"shape": {"type": "square", "side": 2}, "pet": {"kind": "dog", "breed": "x"}, "contact": {"phone": "+33 123456"}, "scalar_union": 7}
+    data = {
+        "shape": {"type": "square", "side": 2},
+        "pet": {"kind": "dog", "breed": "x"},
+        "contact": {"phone": "+33 123456"},
+        "scalar_union": 7,
+    }
     values = arguments_to_values(form, data)
     assert [values[k]["choice"] for k in ("$.shape", "$.pet", "$.contact", "$.scalar_union")] == [1, 1, 1, 1]
     assert values_to_arguments(form, values) == data and validate(schema, data) == []
@@ -143,9 +171,23 @@ def test_every_way_of_saying_nullable_offers_null():
     schema = HARD["nullables"]
     form = build_form(schema)
     nullable = {spec.key for spec in form.fields() if spec.nullable}
-    assert nullable == {"$.any_of_null", "$.one_of_null", "$.type_list", "$.type_list_number", "$.enum_with_null", "$.optional_ref"}
+    assert nullable == {
+        "$.any_of_null",
+        "$.one_of_null",
+        "$.type_list",
+        "$.type_list_number",
+        "$.enum_with_null",
+        "$.optional_ref",
+    }
     assert form.field("$.multi_type").kind == "variant"  # two real types: a choice, not "nullable"
-    data = {"any_of_null": None, "one_of_null": 3, "type_list": None, "enum_with_null": None, "optional_ref": None, "multi_type": "x"}
+    data = {
+        "any_of_null": None,
+        "one_of_null": 3,
+        "type_list": None,
+        "enum_with_null": None,
+        "optional_ref": None,
+        "multi_type": "x",
+    }
     values = arguments_to_values(form, data)
     assert values["$.any_of_null#null"] and values["$.optional_ref#null"] and values["$"] == {}
     assert values_to_arguments(form, values) == data and validate(schema, data) == []
@@ -155,8 +197,12 @@ def test_enums_const_and_annotations():
     form = build_form(HARD["enums"])
     labels = {spec.key: [o.label for o in spec.options] for spec in form.fields() if spec.kind == "enum"}
     assert labels == {
-        "$.plain": ["small", "medium", "large"], "$.numbers": ["1", "2", "3"], "$.titled_one_of": ["Red", "Green", "#00f"],
-        "$.titled_any_of": ["One", "Two"], "$.legacy_enum_names": ["Small", "Medium", "Large"], "$.fixed": ["v1"],
+        "$.plain": ["small", "medium", "large"],
+        "$.numbers": ["1", "2", "3"],
+        "$.titled_one_of": ["Red", "Green", "#00f"],
+        "$.titled_any_of": ["One", "Two"],
+        "$.legacy_enum_names": ["Small", "Medium", "Large"],
+        "$.fixed": ["v1"],
     }
     assert form.field("$.fixed").const == "v1"
     assert values_to_arguments(form, default_values(form)) == {"plain": "medium", "fixed": "v1"}
@@ -171,14 +217,28 @@ def test_arrays_multi_selects_tuples_and_lists_of_lists():
     schema = HARD["arrays"]
     form = build_form(schema)
     assert {k: v for k, v in kinds(schema).items()} == {
-        "$": "object", "$.tags": "array", "$.titled_tags": "array", "$.people": "list", "$.matrix": "list",
-        "$.point": "tuple", "$.point[0]": "number", "$.point[1]": "number", "$.point[2]": "string", "$.contains_one": "array",
+        "$": "object",
+        "$.tags": "array",
+        "$.titled_tags": "array",
+        "$.people": "list",
+        "$.matrix": "list",
+        "$.point": "tuple",
+        "$.point[0]": "number",
+        "$.point[1]": "number",
+        "$.point[2]": "string",
+        "$.contains_one": "array",
     }
     assert [o.label for o in form.field("$.titled_tags").item.options] == ["Urgent", "Soon"]
     assert subform(form.field("$.matrix")).kind == "array"
     assert form.field("$.point[0]").required and not form.field("$.point[2]").required  # minItems: 2
-    data = {"tags": ["bug", "docs"], "titled_tags": ["p2"], "people": [{"name": "Ada", "age": 36}, {"name": "Bo"}],
-            "matrix": [[1, 2], [3.5, 4]], "point": [1, 2.5, "here"], "contains_one": [0, 5]}
+    data = {
+        "tags": ["bug", "docs"],
+        "titled_tags": ["p2"],
+        "people": [{"name": "Ada", "age": 36}, {"name": "Bo"}],
+        "matrix": [[1, 2], [3.5, 4]],
+        "point": [1, 2.5, "here"],
+        "contains_one": [0, 5],
+    }
     values = arguments_to_values(form, data)
     assert values["$"] == {} and len(values["$.people"]) == 2
     assert values_to_arguments(form, values) == data and validate(schema, data) == []
@@ -193,7 +253,11 @@ def test_maps_become_name_value_entries():
     assert env.has_entries and env.key_pattern == "^[A-Z_][A-Z0-9_]*$" and subform(env).kind == "string"
     assert scores.has_entries and subform(scores).kind == "object"
     assert headers.key_pattern == "^X-" and not form.field("$.closed").has_entries
-    data = {"env": {"HOME": "/root", "bad-name": "kept"}, "scores": {"ada": {"value": 1.5}}, "headers": {"X-Trace": "1"}}
+    data = {
+        "env": {"HOME": "/root", "bad-name": "kept"},
+        "scores": {"ada": {"value": 1.5}},
+        "headers": {"X-Trace": "1"},
+    }
     values = arguments_to_values(form, data)
     assert values["$.env{}"] == [["HOME", {"$": "/root"}]] and values["$.env"] == {"bad-name": "kept"}
     assert values_to_arguments(form, values) == data
@@ -202,7 +266,14 @@ def test_maps_become_name_value_entries():
 def test_draft07_tuples_and_dependencies():
     schema = HARD["draft07_style"]
     form = build_form(schema)
-    assert kinds(schema) == {"$": "object", "$.pair": "tuple", "$.pair[0]": "string", "$.pair[1]": "integer", "$.card": "string", "$.cvv": "string"}
+    assert kinds(schema) == {
+        "$": "object",
+        "$.pair": "tuple",
+        "$.pair[0]": "string",
+        "$.pair[1]": "integer",
+        "$.card": "string",
+        "$.cvv": "string",
+    }
     data = {"pair": ["a", 1], "card": "4111", "cvv": "123"}
     assert values_to_arguments(form, arguments_to_values(form, data)) == data
     assert validate(schema, {"cvv": "123"})  # dependencies are enforced by validation on send

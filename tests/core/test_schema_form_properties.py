@@ -38,7 +38,9 @@ from mcp_inspector.core.schema.form import (
 from mcp_inspector.core.schema.validation import validate
 
 NAMES = ["a", "b", "c", "d", "e", "f"]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 # -- leaf values within constraints (JSON values) -------------------------------------
@@ -63,7 +65,9 @@ def leaf_value(schema: dict, draw):
         if "multipleOf" in schema:
             return 0.5 * draw(st.integers(1, 200))
         low, high = schema.get("exclusiveMinimum", -1e6), schema.get("maximum", 1e6)
-        return draw(st.floats(low, high, exclude_min="exclusiveMinimum" in schema, allow_nan=False, allow_infinity=False))
+        return draw(
+            st.floats(low, high, exclude_min="exclusiveMinimum" in schema, allow_nan=False, allow_infinity=False)
+        )
     fmt = schema.get("format")
     if fmt == "date":
         return draw(st.dates()).isoformat()
@@ -85,7 +89,11 @@ def leaf_value(schema: dict, draw):
 
 @st.composite
 def leaf_schema(draw, with_default: bool):
-    kind = draw(st.sampled_from(["string", "integer", "number", "boolean", "enum", "titled", "legacy", "const", "format", "pattern"]))
+    kind = draw(
+        st.sampled_from(
+            ["string", "integer", "number", "boolean", "enum", "titled", "legacy", "const", "format", "pattern"]
+        )
+    )
     if kind == "string":
         low = draw(st.integers(0, 3))
         schema = {"type": "string", "minLength": low, "maxLength": max(low, 1) + draw(st.integers(0, 8))}
@@ -96,13 +104,31 @@ def leaf_schema(draw, with_default: bool):
     elif kind == "integer":
         step = draw(st.sampled_from([1, 2, 5]))
         low = step * draw(st.integers(-20, 20))
-        schema = {"type": "integer", "minimum": low, "maximum": low + step * draw(st.integers(0, 30)), "multipleOf": step}
+        schema = {
+            "type": "integer",
+            "minimum": low,
+            "maximum": low + step * draw(st.integers(0, 30)),
+            "multipleOf": step,
+        }
     elif kind == "number":
-        schema = draw(st.sampled_from([{"type": "number", "exclusiveMinimum": 0, "maximum": 100}, {"type": "number", "multipleOf": 0.5, "minimum": 0}, {"type": "number"}]))
+        schema = draw(
+            st.sampled_from(
+                [
+                    {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+                    {"type": "number", "multipleOf": 0.5, "minimum": 0},
+                    {"type": "number"},
+                ]
+            )
+        )
     elif kind == "boolean":
         schema = {"type": "boolean"}
     elif kind == "enum":
-        schema = {"type": "string", "enum": draw(st.lists(st.sampled_from(["red", "green", "blue", "x y", "[b]"]), min_size=1, max_size=4, unique=True))}
+        schema = {
+            "type": "string",
+            "enum": draw(
+                st.lists(st.sampled_from(["red", "green", "blue", "x y", "[b]"]), min_size=1, max_size=4, unique=True)
+            ),
+        }
     elif kind == "titled":
         values = draw(st.lists(st.sampled_from(["s", "m", "l", "xl"]), min_size=2, max_size=4, unique=True))
         schema = {"type": "string", "oneOf": [{"const": v, "title": v.upper()} for v in values]}
@@ -134,7 +160,9 @@ def node_schema(draw, depth: int, with_default: bool):
     if depth <= 0:
         return draw(leaf_schema(with_default))
     children = node_schema(depth - 1, with_default)
-    kind = draw(st.sampled_from(["leaf", "leaf", "object", "list", "multi", "tuple", "variant", "nullable", "map", "allof"]))
+    kind = draw(
+        st.sampled_from(["leaf", "leaf", "object", "list", "multi", "tuple", "variant", "nullable", "map", "allof"])
+    )
     if kind == "leaf":
         return draw(leaf_schema(with_default))
     if kind == "object":
@@ -153,7 +181,11 @@ def node_schema(draw, depth: int, with_default: bool):
         return schema
     if kind == "multi":
         options = draw(st.lists(st.sampled_from(["x", "y", "z", "w"]), min_size=2, max_size=4, unique=True))
-        items = {"type": "string", "enum": options} if draw(st.booleans()) else {"anyOf": [{"const": o, "title": o.upper()} for o in options]}
+        items = (
+            {"type": "string", "enum": options}
+            if draw(st.booleans())
+            else {"anyOf": [{"const": o, "title": o.upper()} for o in options]}
+        )
         schema = {"type": "array", "items": items, "uniqueItems": True, "maxItems": len(options)}
         if with_default:
             schema["default"] = options[:1]
@@ -178,15 +210,26 @@ def node_schema(draw, depth: int, with_default: bool):
             return {**inner, "type": [inner["type"], "null"]}
         return {"anyOf": [inner, {"type": "null"}]}
     if kind == "map":
-        return {"type": "object", "additionalProperties": draw(leaf_schema(with_default)), "propertyNames": {"pattern": "^[a-z]+$"}}
+        return {
+            "type": "object",
+            "additionalProperties": draw(leaf_schema(with_default)),
+            "propertyNames": {"pattern": "^[a-z]+$"},
+        }
     # allOf: an object split in two members
     whole = object_of(children, draw, with_default)
     whole.pop("additionalProperties", None)
     names = list(whole["properties"])
     cut = draw(st.integers(0, len(names)))
     required = whole.get("required", [])
-    first = {"type": "object", "properties": {n: whole["properties"][n] for n in names[:cut]}, "required": [n for n in required if n in names[:cut]]}
-    second = {"properties": {n: whole["properties"][n] for n in names[cut:]}, "required": [n for n in required if n in names[cut:]]}
+    first = {
+        "type": "object",
+        "properties": {n: whole["properties"][n] for n in names[:cut]},
+        "required": [n for n in required if n in names[:cut]],
+    }
+    second = {
+        "properties": {n: whole["properties"][n] for n in names[cut:]},
+        "required": [n for n in required if n in names[cut:]],
+    }
     return {"allOf": [first, second]}
 
 
@@ -196,8 +239,14 @@ def hoist_refs(schema, draw, defs: dict):
         return [hoist_refs(item, draw, defs) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {key: (hoist_refs(value, draw, defs) if key in ("properties", "items", "prefixItems", "oneOf", "anyOf", "allOf", "additionalProperties") else value)
-           for key, value in schema.items()}
+    out = {
+        key: (
+            hoist_refs(value, draw, defs)
+            if key in ("properties", "items", "prefixItems", "oneOf", "anyOf", "allOf", "additionalProperties")
+            else value
+        )
+        for key, value in schema.items()
+    }
     if "properties" in schema:
         out["properties"] = {name: hoist_refs(sub, draw, defs) for name, sub in schema["properties"].items()}
     if out.get("type") == "object" and "properties" in out and draw(st.integers(0, 2)) == 0:
@@ -243,7 +292,11 @@ def fill_spec(spec: FieldSpec, values: dict, draw, depth: int, force: bool = Fal
                 fill_spec(child, values, draw, depth, force=child.required or spec.kind == "tuple")
         if spec.has_entries and draw(st.booleans()):
             names = draw(st.lists(st.text(string.ascii_lowercase, min_size=1, max_size=4), max_size=3, unique=True))
-            values[spec.key + ENTRIES] = [[name, fill(subform(spec), draw, depth + 1)] for name in names if name not in {c.name for c in spec.children}]
+            values[spec.key + ENTRIES] = [
+                [name, fill(subform(spec), draw, depth + 1)]
+                for name in names
+                if name not in {c.name for c in spec.children}
+            ]
         return
     if spec.kind in ("string", "integer", "number"):
         value = leaf_value(spec.schema, draw)
@@ -251,12 +304,20 @@ def fill_spec(spec: FieldSpec, values: dict, draw, depth: int, force: bool = Fal
             value = leaf_value(spec.schema, draw)
         values[spec.key] = format_scalar(value)
     elif spec.kind in ("boolean", "enum"):
-        values[spec.key] = leaf_value(spec.schema, draw) if spec.const is None or spec.kind == "boolean" or not spec.options else draw(st.sampled_from([o.value for o in spec.options]))
+        values[spec.key] = (
+            leaf_value(spec.schema, draw)
+            if spec.const is None or spec.kind == "boolean" or not spec.options
+            else draw(st.sampled_from([o.value for o in spec.options]))
+        )
     elif spec.kind == "array":
         low = spec.constraints.get("minItems", 0)
         high = spec.constraints.get("maxItems", low + 3)
         if spec.item.kind == "enum":
-            values[spec.key] = draw(st.lists(st.sampled_from([o.value for o in spec.item.options]), min_size=low, max_size=high, unique=True))
+            values[spec.key] = draw(
+                st.lists(
+                    st.sampled_from([o.value for o in spec.item.options]), min_size=low, max_size=high, unique=True
+                )
+            )
         else:
             items = draw(st.lists(st.just(None), min_size=low, max_size=high))
             as_typed = (lambda v: v) if spec.item.kind == "boolean" else format_scalar  # a Switch holds a bool
@@ -278,8 +339,11 @@ def fill_spec(spec: FieldSpec, values: dict, draw, depth: int, force: bool = Fal
 
 def check_fields_agree(root: FieldSpec, values: dict) -> None:
     for spec in root.walk():
-        if spec.kind in ("string", "integer", "number", "array", "list") and not values.get(spec.key + NULL) \
-                and values[spec.key] not in ("", []):  # empty: not sent (an optional parent left out)
+        if (
+            spec.kind in ("string", "integer", "number", "array", "list")
+            and not values.get(spec.key + NULL)
+            and values[spec.key] not in ("", [])
+        ):  # empty: not sent (an optional parent left out)
             assert validate_field(spec, values[spec.key]) is None, (spec.key, values[spec.key])
         if spec.kind == "list":
             for item in values[spec.key]:
@@ -317,8 +381,14 @@ def test_property_filled_forms_make_valid_arguments(data):
 
 
 JSONS = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(NAMES + ["kind", "zz"]), children, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(NAMES + ["kind", "zz"]), children, max_size=3)
+    ),
     max_leaves=10,
 )
 
@@ -328,26 +398,61 @@ JSONS = st.recursive(
 def test_property_any_json_survives_a_round_trip(data):
     schema = data.draw(tool_schema(), label="schema")
     form = build_form(schema)
-    arguments = data.draw(st.dictionaries(st.sampled_from(NAMES) | st.text(max_size=3), JSONS, max_size=6), label="arguments")
+    arguments = data.draw(
+        st.dictionaries(st.sampled_from(NAMES) | st.text(max_size=3), JSONS, max_size=6), label="arguments"
+    )
     back = values_to_arguments(form, arguments_to_values(form, arguments))
     assert json.dumps(back, sort_keys=True) == json.dumps(arguments, sort_keys=True)
 
 
-KEYWORDS = ["type", "properties", "items", "prefixItems", "required", "enum", "const", "oneOf", "anyOf", "allOf", "$ref",
-            "$defs", "additionalProperties", "patternProperties", "minItems", "default", "format", "title", "not", "nullable"]
+KEYWORDS = [
+    "type",
+    "properties",
+    "items",
+    "prefixItems",
+    "required",
+    "enum",
+    "const",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "additionalProperties",
+    "patternProperties",
+    "minItems",
+    "default",
+    "format",
+    "title",
+    "not",
+    "nullable",
+]
 GARBAGE = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["object", "array", "string", "null", "#", "#/$defs/a", "^x", "date"]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(KEYWORDS + ["a", "b"]), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from(["object", "array", "string", "null", "#", "#/$defs/a", "^x", "date"]),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(KEYWORDS + ["a", "b"]), children, max_size=4)
+    ),
     max_leaves=15,
 )
 
 
 @SETTINGS
-@given(schema=st.one_of(GARBAGE, st.fixed_dictionaries({
-    "type": st.just("object"),
-    "properties": st.dictionaries(st.sampled_from(NAMES), GARBAGE, max_size=4),
-    "$defs": st.fixed_dictionaries({"a": GARBAGE}),
-})), arguments=st.dictionaries(st.sampled_from(NAMES), JSONS, max_size=3))
+@given(
+    schema=st.one_of(
+        GARBAGE,
+        st.fixed_dictionaries(
+            {
+                "type": st.just("object"),
+                "properties": st.dictionaries(st.sampled_from(NAMES), GARBAGE, max_size=4),
+                "$defs": st.fixed_dictionaries({"a": GARBAGE}),
+            }
+        ),
+    ),
+    arguments=st.dictionaries(st.sampled_from(NAMES), JSONS, max_size=3),
+)
 def test_property_odd_schemas_never_crash_the_engine(schema, arguments):
     """Whatever a server sends as inputSchema, the engine builds something and round-trips data."""
     form = build_form(schema)
@@ -355,5 +460,5 @@ def test_property_odd_schemas_never_crash_the_engine(schema, arguments):
     back = values_to_arguments(form, arguments_to_values(form, arguments))
     assert json.dumps(back, sort_keys=True) == json.dumps(arguments, sort_keys=True)
     for spec in form.fields():
-        for sub in ([subform(spec)] if spec.kind in ("list", "nested") or spec.has_entries else []):
+        for sub in [subform(spec)] if spec.kind in ("list", "nested") or spec.has_entries else []:
             default_values(sub)

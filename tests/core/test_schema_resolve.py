@@ -101,7 +101,11 @@ def test_resolve_ref_anchor_and_own_id():
 
 def test_resolve_ref_remote_is_reported_never_fetched():
     root = hard("ref_chains_and_broken_refs")
-    for ref in ("https://example.com/schemas/address.json", "https://example.com/schemas/common.json#/$defs/Id", "other.json#/x"):
+    for ref in (
+        "https://example.com/schemas/address.json",
+        "https://example.com/schemas/common.json#/$defs/Id",
+        "other.json#/x",
+    ):
         assert resolve_ref(root, ref) == (None, f"remote $ref not fetched: {ref}")
 
 
@@ -138,7 +142,10 @@ def test_deref_follows_chains_and_keeps_each_layer():
 def test_deref_cycle_missing_remote_return_schema_unchanged_with_problem():
     root = hard("ref_chains_and_broken_refs")
     props = root["properties"]
-    assert deref(root, props["cycle"]) == (props["cycle"], "$ref cycle: #/$defs/loop1 -> #/$defs/loop2 -> #/$defs/loop1")
+    assert deref(root, props["cycle"]) == (
+        props["cycle"],
+        "$ref cycle: #/$defs/loop1 -> #/$defs/loop2 -> #/$defs/loop1",
+    )
     assert deref(root, props["missing"]) == (props["missing"], "$ref target not found: #/$defs/Nope")
     assert deref(root, props["remote"])[1] == "remote $ref not fetched: https://example.com/schemas/address.json"
 
@@ -200,7 +207,9 @@ def test_merge_all_of_unions_properties_and_required():
     assert "allOf" not in merged
     assert list(merged["properties"]) == ["limit", "name", "age", "email", "reason"]  # the $ref member too
     assert merged["required"] == ["name", "email"]
-    assert merged["properties"]["age"] == {"allOf": [{"type": "number", "minimum": 0}, {"type": "integer", "maximum": 150}]}
+    assert merged["properties"]["age"] == {
+        "allOf": [{"type": "number", "minimum": 0}, {"type": "integer", "maximum": 150}]
+    }
     age, problems = merge_all_of(root, merged["properties"]["age"])
     assert problems == [] and age == {"type": "integer", "minimum": 0, "maximum": 150}
 
@@ -209,12 +218,31 @@ def test_merge_all_of_tightens_constraints():
     root = hard("all_of_merge")
     limit, problems = merge_all_of(root, root["properties"]["limit"])
     assert problems == [] and limit == {"type": "integer", "minimum": 5, "maximum": 50, "multipleOf": 5}
-    merged, problems = merge_all_of({}, {"allOf": [
-        {"type": ["string", "null"], "minLength": 2, "enum": ["a", "bb", "ccc"], "multipleOf": 4},
-        {"type": "string", "minLength": 3, "maxLength": 9, "enum": ["bb", "ccc", "dddd"], "multipleOf": 6, "uniqueItems": True},
-    ]})
+    merged, problems = merge_all_of(
+        {},
+        {
+            "allOf": [
+                {"type": ["string", "null"], "minLength": 2, "enum": ["a", "bb", "ccc"], "multipleOf": 4},
+                {
+                    "type": "string",
+                    "minLength": 3,
+                    "maxLength": 9,
+                    "enum": ["bb", "ccc", "dddd"],
+                    "multipleOf": 6,
+                    "uniqueItems": True,
+                },
+            ]
+        },
+    )
     assert problems == []
-    assert merged == {"type": "string", "minLength": 3, "maxLength": 9, "enum": ["bb", "ccc"], "multipleOf": 12, "uniqueItems": True}
+    assert merged == {
+        "type": "string",
+        "minLength": 3,
+        "maxLength": 9,
+        "enum": ["bb", "ccc"],
+        "multipleOf": 12,
+        "uniqueItems": True,
+    }
 
 
 def test_merge_all_of_patterns_are_both_enforced():
@@ -240,14 +268,22 @@ def test_merge_all_of_reports_conflicts():
     _, problems = merge_all_of({}, {"allOf": [{"oneOf": [{"type": "string"}]}, {"oneOf": [{"type": "integer"}]}]})
     assert problems == ["cannot merge two different `oneOf`"]
     _, problems = merge_all_of({}, {"allOf": [{"$ref": "#/$defs/Gone"}, False]})
-    assert problems == ["allOf member 1: $ref target not found: #/$defs/Gone", "allOf member 2 is `false`: no value is valid"]
+    assert problems == [
+        "allOf member 1: $ref target not found: #/$defs/Gone",
+        "allOf member 2 is `false`: no value is valid",
+    ]
 
 
 def test_merge_all_of_warns_about_additional_properties_false():
-    _, problems = merge_all_of({}, {"allOf": [
-        {"properties": {"a": {}}, "additionalProperties": False},
-        {"properties": {"b": {}}},
-    ]})
+    _, problems = merge_all_of(
+        {},
+        {
+            "allOf": [
+                {"properties": {"a": {}}, "additionalProperties": False},
+                {"properties": {"b": {}}},
+            ]
+        },
+    )
     assert problems == ["a member has additionalProperties: false, so validation rejects b from another member"]
 
 
@@ -305,7 +341,10 @@ def test_enum_options_all_spellings():
     assert enum_options(props["fixed"]) is None
     assert enum_options({"type": "string"}) is None
     assert enum_options({"oneOf": [{"const": "a"}, {"type": "string"}]}) is None  # not all constants
-    assert enum_options({"enum": ["a", "b"], "enumNames": ["A"]}) == [("a", "a"), ("b", "b")]  # mismatched names ignored
+    assert enum_options({"enum": ["a", "b"], "enumNames": ["A"]}) == [
+        ("a", "a"),
+        ("b", "b"),
+    ]  # mismatched names ignored
 
 
 def test_multi_select_options():
@@ -324,7 +363,10 @@ def test_multi_select_options():
 def test_variants_const_discriminator_inline_and_ref():
     root = hard("one_of_discriminated")
     shape = variants(root, root["properties"]["shape"])
-    assert [(v.title, v.discriminator) for v in shape] == [("Circle", ("type", "circle")), ("Square", ("type", "square"))]
+    assert [(v.title, v.discriminator) for v in shape] == [
+        ("Circle", ("type", "circle")),
+        ("Square", ("type", "square")),
+    ]
     assert shape[1].schema["properties"]["side"] == {"type": "number", "exclusiveMinimum": 0}
     assert pick_variant(shape, {"type": "square", "side": 2}) == 1
     assert pick_variant(shape, {"type": "circle"}) == 0  # the discriminator decides, even if incomplete
@@ -360,22 +402,48 @@ def test_variants_real_github_review_comments():
 
 
 def test_variants_validation_sees_root_defs():
-    root = {"$defs": {"Id": {"type": "integer"}}, "properties": {"x": {"oneOf": [
-        {"type": "object", "properties": {"id": {"$ref": "#/$defs/Id"}}, "required": ["id"], "additionalProperties": False},
-        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
-    ]}}}
+    root = {
+        "$defs": {"Id": {"type": "integer"}},
+        "properties": {
+            "x": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {"id": {"$ref": "#/$defs/Id"}},
+                        "required": ["id"],
+                        "additionalProperties": False,
+                    },
+                    {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+                ]
+            }
+        },
+    }
     choices = variants(root, root["properties"]["x"])
     assert pick_variant(choices, {"id": 3}) == 0
     assert pick_variant(choices, {"id": "three", "name": "n"}) == 1
 
 
 def test_variants_shared_siblings_and_titles_from_refs():
-    root = {"$defs": {"Cat": {"properties": {"meow": {"type": "boolean"}}}, "Dog": {"properties": {"bark": {"type": "boolean"}}}}}
-    union = {"type": "object", "title": "Pet", "properties": {"name": {"type": "string"}}, "required": ["name"],
-             "anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}, {"type": "null"}]}
+    root = {
+        "$defs": {
+            "Cat": {"properties": {"meow": {"type": "boolean"}}},
+            "Dog": {"properties": {"bark": {"type": "boolean"}}},
+        }
+    }
+    union = {
+        "type": "object",
+        "title": "Pet",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}, {"type": "null"}],
+    }
     choices = variants(root, union)
     assert [v.title for v in choices] == ["Cat", "Dog"]  # the null member is nullable()'s business
-    assert choices[0].schema == {"properties": {"meow": {"type": "boolean"}, "name": {"type": "string"}}, "type": "object", "required": ["name"]}
+    assert choices[0].schema == {
+        "properties": {"meow": {"type": "boolean"}, "name": {"type": "string"}},
+        "type": "object",
+        "required": ["name"],
+    }
 
 
 def test_variants_of_multi_type_and_non_unions():
@@ -472,8 +540,13 @@ def test_check_format_agrees_with_validator_on_accepted_values():
     from jsonschema import Draft202012Validator
 
     checker = Draft202012Validator.FORMAT_CHECKER
-    for fmt, value in [("date", "2026-11-22"), ("date-time", "2026-11-22T14:05:00Z"), ("email", "ada@example.com"),
-                       ("uuid", "123e4567-e89b-12d3-a456-426614174000"), ("ipv4", "10.0.0.1")]:
+    for fmt, value in [
+        ("date", "2026-11-22"),
+        ("date-time", "2026-11-22T14:05:00Z"),
+        ("email", "ada@example.com"),
+        ("uuid", "123e4567-e89b-12d3-a456-426614174000"),
+        ("ipv4", "10.0.0.1"),
+    ]:
         assert check_format(fmt, value) is None
         assert checker.conforms(value, fmt)
 
@@ -497,11 +570,17 @@ def test_understood_refs_allof_unions():
     root = hard("ref_chains_and_broken_refs")
     props = root["properties"]
     assert understood(props["chained"], root) == (True, "")
-    assert understood(props["remote"], root) == (False, "remote $ref not fetched: https://example.com/schemas/address.json")
+    assert understood(props["remote"], root) == (
+        False,
+        "remote $ref not fetched: https://example.com/schemas/address.json",
+    )
     assert understood(props["missing"], root) == (False, "$ref target not found: #/$defs/Nope")
     assert understood(props["cycle"], root)[1].startswith("$ref cycle")
     conflicts = hard("all_of_conflicts")
-    assert understood(conflicts["properties"]["mode"], conflicts) == (False, 'allOf cannot be merged: conflicting const: "fast" and "slow"')
+    assert understood(conflicts["properties"]["mode"], conflicts) == (
+        False,
+        'allOf cannot be merged: conflicting const: "fast" and "slow"',
+    )
     assert understood(hard("all_of_merge")) == (True, "")
     shapes = hard("one_of_discriminated")
     assert all(understood(p, shapes) == (True, "") for p in shapes["properties"].values())
@@ -512,7 +591,10 @@ def test_understood_refs_allof_unions():
 def test_understood_nullable_ref_and_odd_values():
     root = hard("nullables")
     assert understood(root["properties"]["optional_ref"], root) == (True, "")
-    assert understood({"anyOf": [{"$ref": "#/$defs/Gone"}, {"type": "null"}]}, root) == (False, "$ref target not found: #/$defs/Gone")
+    assert understood({"anyOf": [{"$ref": "#/$defs/Gone"}, {"type": "null"}]}, root) == (
+        False,
+        "$ref target not found: #/$defs/Gone",
+    )
     assert understood(False) == (False, "the schema is `false`: no value is allowed")
     assert understood(True) == (True, "")
     assert understood("string") == (False, "it is not a JSON Schema object")
@@ -524,8 +606,13 @@ def test_understood_nullable_ref_and_odd_values():
 
 
 def test_understood_real_servers_everything_renders():
-    for corpus, tool in [("sdk_server", "greet"), ("server-memory", "create_entities"), ("server-filesystem", "edit_file"),
-                         ("server-github", "create_pull_request_review"), ("mcp-server-git", "git_branch")]:
+    for corpus, tool in [
+        ("sdk_server", "greet"),
+        ("server-memory", "create_entities"),
+        ("server-filesystem", "edit_file"),
+        ("server-github", "create_pull_request_review"),
+        ("mcp-server-git", "git_branch"),
+    ]:
         root = tool_schema(corpus, tool)
         assert understood(root) == (True, ""), (corpus, tool)
         for prop in root.get("properties", {}).values():
@@ -537,7 +624,11 @@ def test_understood_real_servers_everything_renders():
 
 def test_normalize_runs_deref_merge_nullable_in_order():
     root = hard("nullables")
-    assert normalize(root, root["properties"]["optional_ref"]) == ({"type": "object", "properties": {"city": {"type": "string"}}}, True, [])
+    assert normalize(root, root["properties"]["optional_ref"]) == (
+        {"type": "object", "properties": {"city": {"type": "string"}}},
+        True,
+        [],
+    )
     assert normalize(root, root["properties"]["type_list"]) == ({"type": "string", "format": "date"}, True, [])
     sdk = tool_schema("sdk_server", "greet")
     person, is_nullable, problems = normalize(sdk, sdk["properties"]["person"])
@@ -546,7 +637,11 @@ def test_normalize_runs_deref_merge_nullable_in_order():
     limit, _, problems = normalize(merged, merged["properties"]["limit"])
     assert limit["minimum"] == 5 and problems == []
     broken = hard("ref_chains_and_broken_refs")
-    assert normalize(broken, broken["properties"]["missing"]) == (broken["properties"]["missing"], False, ["$ref target not found: #/$defs/Nope"])
+    assert normalize(broken, broken["properties"]["missing"]) == (
+        broken["properties"]["missing"],
+        False,
+        ["$ref target not found: #/$defs/Nope"],
+    )
     loop = {"$defs": {"X": {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}]}}}
     _, is_nullable, problems = normalize(loop, {"$ref": "#/$defs/X"})
     assert is_nullable and problems and "longer than" in problems[0]
@@ -557,14 +652,64 @@ def test_normalize_runs_deref_merge_nullable_in_order():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_KEYWORDS = ["type", "properties", "required", "items", "prefixItems", "allOf", "anyOf", "oneOf", "not", "if",
-             "$ref", "$defs", "const", "enum", "enumNames", "minimum", "maximum", "exclusiveMinimum", "multipleOf",
-             "minLength", "maxLength", "pattern", "format", "default", "title", "nullable", "additionalProperties",
-             "minItems", "uniqueItems", "discriminator", "dependencies", "$schema"]
+_KEYWORDS = [
+    "type",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "$ref",
+    "$defs",
+    "const",
+    "enum",
+    "enumNames",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "default",
+    "title",
+    "nullable",
+    "additionalProperties",
+    "minItems",
+    "uniqueItems",
+    "discriminator",
+    "dependencies",
+    "$schema",
+]
 _leaves = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 5), st.floats(-3, 3, allow_nan=False), st.text(max_size=4),
-    st.sampled_from(["string", "null", "integer", "number", "object", "array", "#", "#/$defs/a", "#/$defs/b",
-                     "https://example.com/x.json", "date", "email", "^a", "http://json-schema.org/draft-07/schema#"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(-3, 3, allow_nan=False),
+    st.text(max_size=4),
+    st.sampled_from(
+        [
+            "string",
+            "null",
+            "integer",
+            "number",
+            "object",
+            "array",
+            "#",
+            "#/$defs/a",
+            "#/$defs/b",
+            "https://example.com/x.json",
+            "date",
+            "email",
+            "^a",
+            "http://json-schema.org/draft-07/schema#",
+        ]
+    ),
 )
 _schemas = st.recursive(
     _leaves,

@@ -20,8 +20,8 @@ from urllib.parse import parse_qs
 
 import httpx2
 import pytest
-
 from conftest import run_async
+
 from mcp_inspector.core.auth.http import AuthHttp
 from mcp_inspector.core.auth.model import AuthLog, AuthSettings
 from mcp_inspector.core.config.cli_command import call_command_line
@@ -30,8 +30,16 @@ from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.http_log import HttpLog
-from mcp_inspector.core.traffic.masking import (MASK, header_secret_values, mask_header, mask_url, oauth_secret_values,
-                                                remember_secret, scrub, scrub_bytes)
+from mcp_inspector.core.traffic.masking import (
+    MASK,
+    header_secret_values,
+    mask_header,
+    mask_url,
+    oauth_secret_values,
+    remember_secret,
+    scrub,
+    scrub_bytes,
+)
 from mcp_inspector.core.traffic.recording import SessionWriter
 from mcp_inspector.core.traffic.store import TrafficStore
 
@@ -52,12 +60,24 @@ def assert_hidden(text: str, *secrets: str) -> None:
 # -- headers and URLs ------------------------------------------------------------------------
 def test_http_log_masks_bearer_dpop_tokens_and_the_proof_but_shows_the_challenge():
     log = HttpLog()
-    exchange = log.begin("POST", "https://mcp.example.com/mcp", {
-        "Authorization": f"DPoP {ACCESS}", "DPoP": DPOP_PROOF, "Content-Type": "application/json"})
-    log.response(exchange, 401, "Unauthorized", [
-        ("WWW-Authenticate", 'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", '
-                             'scope="read", error="invalid_token"'),
-        ("DPoP-Nonce", "nonce-123456789")])
+    exchange = log.begin(
+        "POST",
+        "https://mcp.example.com/mcp",
+        {"Authorization": f"DPoP {ACCESS}", "DPoP": DPOP_PROOF, "Content-Type": "application/json"},
+    )
+    log.response(
+        exchange,
+        401,
+        "Unauthorized",
+        [
+            (
+                "WWW-Authenticate",
+                'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", '
+                'scope="read", error="invalid_token"',
+            ),
+            ("DPoP-Nonce", "nonce-123456789"),
+        ],
+    )
     shown = json.dumps([exchange.url, exchange.request_headers, exchange.response_headers], ensure_ascii=False)
     assert_hidden(shown)
     assert dict(exchange.request_headers)["Authorization"].startswith("DPoP eyJh") and MASK in shown
@@ -71,13 +91,17 @@ def test_a_redirect_location_carrying_the_code_is_masked():
     location = f"http://127.0.0.1:33418/callback?code={CODE}&state=st-1&iss=https%3A%2F%2Fas.example.com"
     shown = mask_header("Location", location)
     assert_hidden(shown)
-    assert "state=st-1" in shown and "iss=https" in shown and shown.startswith("http://127.0.0.1:33418/callback?code=auth")
+    assert (
+        "state=st-1" in shown and "iss=https" in shown and shown.startswith("http://127.0.0.1:33418/callback?code=auth")
+    )
 
 
 def test_urls_mask_codes_tokens_and_verifiers_but_not_the_public_pkce_values():
-    url = mask_url(f"https://as.example.com/authorize?response_type=code&client_id=c1&state=st-42"
-                   f"&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
-                   f"&code={CODE}&code_verifier={VERIFIER}&access_token={ACCESS}")
+    url = mask_url(
+        f"https://as.example.com/authorize?response_type=code&client_id=c1&state=st-42"
+        f"&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+        f"&code={CODE}&code_verifier={VERIFIER}&access_token={ACCESS}"
+    )
     assert_hidden(url)
     # public by design (sent through the browser): what a debugging user needs to see
     assert "code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" in url
@@ -89,18 +113,34 @@ def test_masking_twice_shows_the_same():
     once = mask_url(f"https://h/mcp?api_key={CLIENT_SECRET}")
     assert mask_url(once) == once
     assert mask_header("Authorization", mask_header("Authorization", f"Bearer {ACCESS}")) == mask_header(
-        "Authorization", f"Bearer {ACCESS}")
+        "Authorization", f"Bearer {ACCESS}"
+    )
 
 
 def test_secret_values_are_found_in_forms_documents_and_headers():
-    form = {"grant_type": "authorization_code", "code": CODE, "code_verifier": VERIFIER, "client_secret": CLIENT_SECRET,
-            "redirect_uri": "http://127.0.0.1/cb"}
+    form = {
+        "grant_type": "authorization_code",
+        "code": CODE,
+        "code_verifier": VERIFIER,
+        "client_secret": CLIENT_SECRET,
+        "redirect_uri": "http://127.0.0.1/cb",
+    }
     assert sorted(oauth_secret_values(form)) == sorted([CODE, VERIFIER, CLIENT_SECRET])
     assert oauth_secret_values({"nested": [{"refresh_token": REFRESH}]}) == [REFRESH]
-    assert header_secret_values({"Authorization": f"Bearer {ACCESS}", "Accept": "x", "Mcp-Session-Id": "s-123456789",
-                                 "WWW-Authenticate": "Bearer realm=x"}) == [ACCESS]
+    assert header_secret_values(
+        {
+            "Authorization": f"Bearer {ACCESS}",
+            "Accept": "x",
+            "Mcp-Session-Id": "s-123456789",
+            "WWW-Authenticate": "Bearer realm=x",
+        }
+    ) == [ACCESS]
     basic = base64.b64encode(b"client%3A1:s%2Bcret-0123456789").decode()
-    assert header_secret_values({"Authorization": f"Basic {basic}"}) == [basic, "s%2Bcret-0123456789", "s+cret-0123456789"]
+    assert header_secret_values({"Authorization": f"Basic {basic}"}) == [
+        basic,
+        "s%2Bcret-0123456789",
+        "s+cret-0123456789",
+    ]
 
 
 def test_scrub_masks_remembered_secrets_and_ignores_short_ones():
@@ -136,12 +176,17 @@ class _Echo(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         form = {key: values[0] for key, values in parse_qs(self.rfile.read(length).decode()).items()}
         if self.path == "/token-json-error":
-            body = {"error": "invalid_grant", "error_description": f"code {form.get('code')} with verifier "
-                                                                   f"{form.get('code_verifier')} is expired"}
+            body = {
+                "error": "invalid_grant",
+                "error_description": f"code {form.get('code')} with verifier {form.get('code_verifier')} is expired",
+            }
             self._send(400, json.dumps(body).encode(), "application/json")
         elif self.path == "/token-text-error":
-            self._send(500, f"<html><body>Internal error: {form} {self.headers.get('Authorization')}</body></html>".encode(),
-                       "text/html")
+            self._send(
+                500,
+                f"<html><body>Internal error: {form} {self.headers.get('Authorization')}</body></html>".encode(),
+                "text/html",
+            )
         else:
             body = {"access_token": ACCESS, "refresh_token": REFRESH, "token_type": "Bearer", "expires_in": 60}
             self._send(200, json.dumps(body).encode(), "application/json")
@@ -161,8 +206,13 @@ def _flow(base: str, http_log: HttpLog, log: AuthLog) -> None:
     async def main() -> None:
         async with httpx2.AsyncClient() as client:
             http = AuthHttp(client, log, http_log)
-            form = {"grant_type": "authorization_code", "code": CODE, "code_verifier": VERIFIER,
-                    "redirect_uri": "http://127.0.0.1:9/callback", "client_id": "c1"}
+            form = {
+                "grant_type": "authorization_code",
+                "code": CODE,
+                "code_verifier": VERIFIER,
+                "redirect_uri": "http://127.0.0.1:9/callback",
+                "client_id": "c1",
+            }
             basic = {"Authorization": "Basic " + base64.b64encode(f"c1:{CLIENT_SECRET}".encode()).decode()}
             for path in ("/token-json-error", "/token-text-error", "/token"):
                 step = await log.step("token", f"POST {path}")
@@ -178,10 +228,21 @@ def _flow(base: str, http_log: HttpLog, log: AuthLog) -> None:
 def test_the_steps_and_the_http_log_of_a_flow_show_no_secret(echo_server):
     http_log, log = HttpLog(), AuthLog()
     _flow(echo_server, http_log, log)
-    steps = json.dumps([{"request": step.request, "response": step.response, "details": step.details,
-                         "findings": [f.text for f in step.findings]} for step in log.steps], ensure_ascii=False)
-    exchanges = json.dumps([[e.url, e.request_headers, e.response_headers, e.error] for e in http_log.exchanges],
-                           ensure_ascii=False)
+    steps = json.dumps(
+        [
+            {
+                "request": step.request,
+                "response": step.response,
+                "details": step.details,
+                "findings": [f.text for f in step.findings],
+            }
+            for step in log.steps
+        ],
+        ensure_ascii=False,
+    )
+    exchanges = json.dumps(
+        [[e.url, e.request_headers, e.response_headers, e.error] for e in http_log.exchanges], ensure_ascii=False
+    )
     # the Basic credential is base64: the secret itself never shows, the encoded form is masked too
     assert_hidden(steps)
     assert_hidden(exchanges)
@@ -200,8 +261,15 @@ def test_tokens_a_server_echoes_in_frames_are_masked_in_recordings_and_exports(e
     store = TrafficStore()
     writer = SessionWriter(recording)
     store.attach_recorder(writer)
-    whoami = {"jsonrpc": "2.0", "id": 1, "result": {"content": [
-        {"type": "text", "text": f"your token is {ACCESS}, refresh {REFRESH}, client secret {CLIENT_SECRET}"}]}}
+    whoami = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {
+            "content": [
+                {"type": "text", "text": f"your token is {ACCESS}, refresh {REFRESH}, client secret {CLIENT_SECRET}"}
+            ]
+        },
+    }
     store.append(Direction.IN, Kind.RESPONSE, json.dumps(whoami).encode())
     store.note(f"token endpoint said: code {CODE} is expired")
     writer.close()
@@ -222,10 +290,17 @@ def _argv_of(line: str, tmp_path: Path, env: dict[str, str]) -> list[str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "mcp-inspector"
-    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c 'import json, sys; print(json.dumps(sys.argv[1:]))' \"$@\"\n")
+    shim.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c 'import json, sys; print(json.dumps(sys.argv[1:]))' \"$@\"\n"
+    )
     shim.chmod(0o755)
-    result = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=30,
-                            env=dict(os.environ, **env, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}"))
+    result = subprocess.run(
+        ["sh", "-c", line],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=dict(os.environ, **env, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}"),
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -239,15 +314,27 @@ def _remote(auth: AuthSettings | None, **fields) -> ServerSpec:
 
 
 def test_copy_as_command_takes_oauth_secrets_from_the_shell(tmp_path):
-    auth = AuthSettings(client_id="client-7", client_secret=CLIENT_SECRET, scopes=["mcp:read", "mcp:write"],
-                        open_mode="fetch", idp_client_secret="idp-" + CLIENT_SECRET, idp_client_id="idp-client",
-                        private_key_pem="-----BEGIN PRIVATE KEY-----\nMIIEv" + VERIFIER + "\n-----END PRIVATE KEY-----",
-                        assertion=ACCESS, id_token=REFRESH, dpop=False, store="none")
+    auth = AuthSettings(
+        client_id="client-7",
+        client_secret=CLIENT_SECRET,
+        scopes=["mcp:read", "mcp:write"],
+        open_mode="fetch",
+        idp_client_secret="idp-" + CLIENT_SECRET,
+        idp_client_id="idp-client",
+        private_key_pem="-----BEGIN PRIVATE KEY-----\nMIIEv" + VERIFIER + "\n-----END PRIVATE KEY-----",
+        assertion=ACCESS,
+        id_token=REFRESH,
+        dpop=False,
+        store="none",
+    )
     line = call_command_line(_remote(auth), "whoami", {})
     assert_hidden(line)
     assert "PRIVATE KEY" not in line
-    argv = _argv_of(line, tmp_path, {"MCP_INSPECTOR_CLIENT_SECRET": "from-the-shell",
-                                     "MCP_INSPECTOR_IDP_CLIENT_SECRET": "idp-from-the-shell"})
+    argv = _argv_of(
+        line,
+        tmp_path,
+        {"MCP_INSPECTOR_CLIENT_SECRET": "from-the-shell", "MCP_INSPECTOR_IDP_CLIENT_SECRET": "idp-from-the-shell"},
+    )
     pairs = {argv[i]: argv[i + 1] for i in range(len(argv) - 1) if argv[i].startswith("--")}
     assert pairs["--client-id"] == "client-7" and pairs["--client-secret"] == "from-the-shell"
     assert pairs["--idp-client-secret"] == "idp-from-the-shell" and pairs["--idp-client-id"] == "idp-client"

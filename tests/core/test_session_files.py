@@ -27,7 +27,9 @@ def _state(tmp_path, monkeypatch):
 def write(path, *lines) -> None:
     with open(path, "wb") as handle:
         for line in (HEADER, *lines):
-            handle.write(line if isinstance(line, bytes) else (json.dumps(line) if not isinstance(line, str) else line).encode())
+            handle.write(
+                line if isinstance(line, bytes) else (json.dumps(line) if not isinstance(line, str) else line).encode()
+            )
             handle.write(b"\n")
 
 
@@ -36,13 +38,27 @@ def entry(seq, raw="x", **fields) -> dict:
 
 
 def request(seq, n=1) -> dict:
-    return {"seq": seq, "ts": 1.0, "dir": "out", "kind": "request", "method": "ping", "id": n,
-            "raw": json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"})}
+    return {
+        "seq": seq,
+        "ts": 1.0,
+        "dir": "out",
+        "kind": "request",
+        "method": "ping",
+        "id": n,
+        "raw": json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}),
+    }
 
 
 def response(seq, reply_to, n=1) -> dict:
-    return {"seq": seq, "ts": 2.0, "dir": "in", "kind": "response", "id": n, "reply_to": reply_to,
-            "raw": json.dumps({"jsonrpc": "2.0", "id": n, "result": {}})}
+    return {
+        "seq": seq,
+        "ts": 2.0,
+        "dir": "in",
+        "kind": "response",
+        "id": n,
+        "reply_to": reply_to,
+        "raw": json.dumps({"jsonrpc": "2.0", "id": n, "result": {}}),
+    }
 
 
 def test_a_jump_in_seqs_is_renumbered_not_filled(tmp_path) -> None:
@@ -112,16 +128,24 @@ def test_an_overlong_line_is_skipped_without_holding_it(tmp_path) -> None:
     write(path, entry(1), entry(2, raw="y" * 100_000), entry(3))
     loaded = load_session(path, max_line=1000)
     assert loaded.skipped_lines == [3] and "longer than 1000 bytes" in loaded.reasons[3]
-    assert [e.raw for e in loaded.store] == [b"x", b"(unreadable: line 3 of the session file: the line is longer than 1000 bytes)", b"x"]
+    assert [e.raw for e in loaded.store] == [
+        b"x",
+        b"(unreadable: line 3 of the session file: the line is longer than 1000 bytes)",
+        b"x",
+    ]
 
 
-@pytest.mark.parametrize("first, reason", [
-    (b"[" * 5000 + b"]" * 5000, "nested deeper than 128"),
-    (b'["mcp-inspector-session"]', "no mcp-inspector-session header"),
-    (b'{"format": "mcp-inspector-session", "x": "\xff"}', "not UTF-8"),
-    (b'{"format": "mcp-inspector-session", "n": NaN}', "NaN"),
-    (b"", "is empty"),
-], ids=["deep", "array", "not-utf8", "nan", "empty"])
+@pytest.mark.parametrize(
+    "first, reason",
+    [
+        (b"[" * 5000 + b"]" * 5000, "nested deeper than 128"),
+        (b'["mcp-inspector-session"]', "no mcp-inspector-session header"),
+        (b'{"format": "mcp-inspector-session", "x": "\xff"}', "not UTF-8"),
+        (b'{"format": "mcp-inspector-session", "n": NaN}', "NaN"),
+        (b"", "is empty"),
+    ],
+    ids=["deep", "array", "not-utf8", "nan", "empty"],
+)
 def test_a_bad_header_is_one_line(tmp_path, first, reason) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_bytes(first + (b"\n" if first else b""))
@@ -167,7 +191,11 @@ def test_a_loaded_store_pages_from_the_file_and_copies_nothing(tmp_path) -> None
 
 def test_the_pages_keep_renumbered_links(tmp_path) -> None:
     path = tmp_path / "jump.jsonl"
-    lines = [request(1), response(2, 1)] + [entry(10**9 + i) for i in range(20)] + [request(2 * 10**9, 7), response(2 * 10**9 + 1, 2 * 10**9, 7)]
+    lines = (
+        [request(1), response(2, 1)]
+        + [entry(10**9 + i) for i in range(20)]
+        + [request(2 * 10**9, 7), response(2 * 10**9 + 1, 2 * 10**9, 7)]
+    )
     write(path, *lines)
     store = load_session(path, cap=10).store
     everything = list(store.iter_all())

@@ -3,7 +3,8 @@ boundaries anywhere, and bounded memory for an over-long event."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_inspector.core.transport.sse_events import SseEvent, SseParser
 
@@ -74,10 +75,10 @@ def test_field_without_colon_and_unknown_fields():
 
 
 def test_trailing_partial_event_is_discarded_at_eof():
-    events, parser = parse(b"data: done\n\ndata: {\"half\":")
+    events, parser = parse(b'data: done\n\ndata: {"half":')
     assert [e.data for e in events] == [b"done"]
-    assert parser.pending == len(b"data: {\"half\":")
-    assert parser.finish() == len(b"data: {\"half\":")
+    assert parser.pending == len(b'data: {"half":')
+    assert parser.finish() == len(b'data: {"half":')
     assert parser.pending == 0
 
 
@@ -120,12 +121,14 @@ def test_an_event_exactly_at_the_cap_is_whole():
 # -- chunk boundaries anywhere -------------------------------------------------
 
 _values = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), max_size=20)
-_event = st.fixed_dictionaries({
-    "event": st.one_of(st.none(), st.sampled_from(["message", "endpoint", "ping"])),
-    "id": st.one_of(st.none(), st.text(alphabet="abc123-", min_size=1, max_size=5)),
-    "data": st.lists(_values, min_size=1, max_size=4),
-    "comment": st.booleans(),
-})
+_event = st.fixed_dictionaries(
+    {
+        "event": st.one_of(st.none(), st.sampled_from(["message", "endpoint", "ping"])),
+        "id": st.one_of(st.none(), st.text(alphabet="abc123-", min_size=1, max_size=5)),
+        "data": st.lists(_values, min_size=1, max_size=4),
+        "comment": st.booleans(),
+    }
+)
 
 
 def _serialise(events: list[dict], sep: bytes) -> bytes:
@@ -150,7 +153,9 @@ def test_any_split_gives_the_same_events(events, sep, bom, data):
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=12)))
     chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
     got, parser = parse(*chunks)
-    expected = [("message" if e["event"] is None else e["event"], "\n".join(e["data"]).encode(), e["id"]) for e in events]
+    expected = [
+        ("message" if e["event"] is None else e["event"], "\n".join(e["data"]).encode(), e["id"]) for e in events
+    ]
     assert [(e.event, e.data, e.id) for e in got] == expected
     ids = [e["id"] for e in events if e["id"]]
     assert parser.last_event_id == (ids[-1] if ids else None)

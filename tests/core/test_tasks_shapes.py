@@ -7,29 +7,43 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.core.protocol.errors import MalformedTask, ProtocolViolation, RequestCancelled, RequestTimeout
-from mcp_inspector.core.protocol.errors import TaskCancelled, TaskTimedOut
+from mcp_inspector.core.protocol.errors import (
+    MalformedTask,
+    ProtocolViolation,
+    RequestCancelled,
+    RequestTimeout,
+    TaskCancelled,
+    TaskTimedOut,
+)
 from mcp_inspector.core.session import modern
 from mcp_inspector.core.session.task_model import modern_outcome
 from mcp_inspector.core.session.tasks import TaskRecord, check_task, is_create_task_result, poll_interval, wants_task
 
-TASK = {"taskId": "t-1", "status": "working", "createdAt": "2025-11-25T10:30:00Z",
-        "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": 60000}
+TASK = {
+    "taskId": "t-1",
+    "status": "working",
+    "createdAt": "2025-11-25T10:30:00Z",
+    "lastUpdatedAt": "2025-11-25T10:30:00Z",
+    "ttl": 60000,
+}
 
 
-@pytest.mark.parametrize(("task", "seconds"), [
-    ({"pollInterval": 5000}, 5.0),
-    ({"pollInterval": 250}, 0.25),
-    ({"pollInterval": 1}, 0.1),  # clamped up: a server asking for 1 ms polls gets 100 ms
-    ({"pollInterval": 0}, 0.1),
-    ({"pollInterval": -40}, 0.1),
-    ({"pollInterval": 3_600_000}, 30.0),  # clamped down
-    ({}, 1.0),  # absent
-    ({"pollInterval": None}, 1.0),
-    ({"pollInterval": "500"}, 1.0),  # not a number
-    ({"pollInterval": True}, 1.0),
-    ({"pollInterval": float("nan")}, 1.0),
-])
+@pytest.mark.parametrize(
+    ("task", "seconds"),
+    [
+        ({"pollInterval": 5000}, 5.0),
+        ({"pollInterval": 250}, 0.25),
+        ({"pollInterval": 1}, 0.1),  # clamped up: a server asking for 1 ms polls gets 100 ms
+        ({"pollInterval": 0}, 0.1),
+        ({"pollInterval": -40}, 0.1),
+        ({"pollInterval": 3_600_000}, 30.0),  # clamped down
+        ({}, 1.0),  # absent
+        ({"pollInterval": None}, 1.0),
+        ({"pollInterval": "500"}, 1.0),  # not a number
+        ({"pollInterval": True}, 1.0),
+        ({"pollInterval": float("nan")}, 1.0),
+    ],
+)
 def test_the_legacy_poll_interval(task, seconds):
     assert poll_interval(task, modern=False) == seconds
 
@@ -44,15 +58,21 @@ def test_a_good_task_is_kept_without_result_type_and_meta():
     assert check_task({**TASK, "resultType": "task", "_meta": {"x": 1}}, "here") == TASK
 
 
-@pytest.mark.parametrize(("task", "words"), [
-    ("t-1", r"here: the task is not an object \(got str\)"),
-    (None, "the task is not an object"),
-    ({"status": "working"}, r"here: the task has no taskId \(a non-empty string; got None\)"),
-    ({"taskId": "", "status": "working"}, "no taskId"),
-    ({"taskId": 7, "status": "working"}, "no taskId .*got 7"),
-    ({"taskId": "t-1"}, "task 't-1' has an unknown status None"),
-    ({"taskId": "t-1", "status": "done"}, "unknown status 'done' \\(one of working, input_required, completed, failed, cancelled"),
-])
+@pytest.mark.parametrize(
+    ("task", "words"),
+    [
+        ("t-1", r"here: the task is not an object \(got str\)"),
+        (None, "the task is not an object"),
+        ({"status": "working"}, r"here: the task has no taskId \(a non-empty string; got None\)"),
+        ({"taskId": "", "status": "working"}, "no taskId"),
+        ({"taskId": 7, "status": "working"}, "no taskId .*got 7"),
+        ({"taskId": "t-1"}, "task 't-1' has an unknown status None"),
+        (
+            {"taskId": "t-1", "status": "done"},
+            "unknown status 'done' \\(one of working, input_required, completed, failed, cancelled",
+        ),
+    ],
+)
 def test_bad_task_shapes_are_clear_errors(task, words):
     with pytest.raises(MalformedTask, match=words):
         check_task(task, "here")
@@ -66,17 +86,28 @@ def test_a_reply_about_another_task_is_an_error():
 def test_malformed_task_is_a_protocol_violation_and_the_endings_are_the_usual_kinds():
     assert issubclass(MalformedTask, ProtocolViolation)
     cancelled = TaskCancelled("tools/call", "t-1", "by the user")
-    assert isinstance(cancelled, RequestCancelled) and str(cancelled) == "tools/call (task t-1) was cancelled: by the user"
+    assert (
+        isinstance(cancelled, RequestCancelled) and str(cancelled) == "tools/call (task t-1) was cancelled: by the user"
+    )
     timed_out = TaskTimedOut("tools/call", "t-1", 5, "working")
     assert isinstance(timed_out, RequestTimeout) and timed_out.hard_limit
     assert "task t-1 was still 'working' after the maximum total time of 5 s (tasks/cancel was sent)" in str(timed_out)
 
 
-@pytest.mark.parametrize(("support", "as_task", "asked"), [
-    ("required", None, True), ("optional", None, False), ("forbidden", None, False),
-    ("required", True, True), ("optional", True, True), ("forbidden", True, False),
-    ("required", False, False), ("optional", False, False), ("forbidden", False, False),
-])
+@pytest.mark.parametrize(
+    ("support", "as_task", "asked"),
+    [
+        ("required", None, True),
+        ("optional", None, False),
+        ("forbidden", None, False),
+        ("required", True, True),
+        ("optional", True, True),
+        ("forbidden", True, False),
+        ("required", False, False),
+        ("optional", False, False),
+        ("forbidden", False, False),
+    ],
+)
 def test_when_a_legacy_call_asks_for_a_task(support, as_task, asked):
     assert wants_task(support, as_task) is asked
 
@@ -93,7 +124,9 @@ def test_a_modern_terminal_task_gives_its_result_or_error():
     assert modern_outcome(done, "tools/call") == {"content": []} and done.result == {"content": []}
     with pytest.raises(MalformedTask, match="completed without a result object"):
         modern_outcome(TaskRecord("t-1", "x", 1, {**TASK, "status": "completed"}, "completed"), "tools/call")
-    failed = TaskRecord("t-1", "x", 1, {**TASK, "status": "failed", "error": {"code": -32603, "message": "down"}}, "failed")
+    failed = TaskRecord(
+        "t-1", "x", 1, {**TASK, "status": "failed", "error": {"code": -32603, "message": "down"}}, "failed"
+    )
     with pytest.raises(Exception, match="-32603.*down") as caught:
         modern_outcome(failed, "tools/call")
     assert failed.error is caught.value
@@ -106,7 +139,7 @@ def test_a_modern_terminal_task_gives_its_result_or_error():
 def test_only_tools_call_may_be_answered_with_a_task():
     assert "tasks" in modern.check_result_type("tools/call", {"resultType": "task"})
     for method in ("prompts/get", "resources/read", "tools/list", "server/discover"):
-        with pytest.raises(ProtocolViolation, match=f"{method} with resultType \"task\".*only on tools/call"):
+        with pytest.raises(ProtocolViolation, match=f'{method} with resultType "task".*only on tools/call'):
             modern.check_result_type(method, {"resultType": "task"})
 
 

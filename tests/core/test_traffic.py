@@ -16,7 +16,9 @@ def fill(store: TrafficStore, count: int) -> list[TrafficEntry]:
     for i in range(count):
         kind = Kind.REQUEST if i % 2 == 0 else Kind.NOTIFICATION
         method = "tools/call" if i % 2 == 0 else "notifications/message"
-        entries.append(store.append(Direction.OUT, kind, f'{{"n":{i}}}'.encode(), method=method, msg_id=i, has_id=i % 2 == 0))
+        entries.append(
+            store.append(Direction.OUT, kind, f'{{"n":{i}}}'.encode(), method=method, msg_id=i, has_id=i % 2 == 0)
+        )
     return entries
 
 
@@ -197,7 +199,9 @@ def test_the_spill_file_stops_at_its_limit_and_says_so_once(tmp_path) -> None:
 def big(store: TrafficStore, size: int, tag: int) -> TrafficEntry:
     """A response frame of exactly ``size`` raw bytes whose content says which one it is."""
     head = f'{{"jsonrpc":"2.0","id":{tag},"result":{{"text":"'.encode()
-    return store.append(Direction.IN, Kind.RESPONSE, head + b"x" * (size - len(head) - 3) + b'"}}', msg_id=tag, has_id=True)
+    return store.append(
+        Direction.IN, Kind.RESPONSE, head + b"x" * (size - len(head) - 3) + b'"}}', msg_id=tag, has_id=True
+    )
 
 
 def test_a_byte_budget_pages_out_big_frames_and_keeps_the_newest(tmp_path) -> None:

@@ -44,8 +44,11 @@ def test_paths_point_at_the_bad_value() -> None:
 
 
 def test_local_refs_resolve() -> None:
-    schema = {"type": "object", "properties": {"p": {"$ref": "#/$defs/point"}},
-              "$defs": {"point": {"type": "object", "required": ["x"]}}}
+    schema = {
+        "type": "object",
+        "properties": {"p": {"$ref": "#/$defs/point"}},
+        "$defs": {"point": {"type": "object", "required": ["x"]}},
+    }
     assert validate(schema, {"p": {"x": 1}}) == []
     assert [i.path for i in validate(schema, {"p": {}})] == ["$.p"]
 
@@ -80,7 +83,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5, allow_nan=False) | st.sampled_from(["", "a", "b", "1"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(-5, 5, allow_nan=False)
+    | st.sampled_from(["", "a", "b", "1"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3),
     max_leaves=8,
 )
@@ -100,8 +107,11 @@ def _schemas():
     def extend(inner):
         props = st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3)
         return st.one_of(
-            st.builds(lambda p, r: {"type": "object", "properties": p, "required": r}, props,
-                      st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True)),
+            st.builds(
+                lambda p, r: {"type": "object", "properties": p, "required": r},
+                props,
+                st.lists(st.sampled_from(["a", "b"]), max_size=2, unique=True),
+            ),
             st.builds(lambda p, a: {"properties": p, "additionalProperties": a}, props, inner),
             st.builds(lambda i: {"type": "array", "items": i}, inner),
         )
@@ -122,9 +132,20 @@ def test_validate_agrees_with_jsonschema(schema, instance, draft7) -> None:
 def test_multiple_of_is_exact_for_decimals_and_agrees_with_the_field_check() -> None:
     from mcp_inspector.core.schema.form import build_form, validate_field
 
-    schema = {"type": "object", "properties": {"p": {"type": "number", "multipleOf": 0.05}, "n": {"type": "integer", "multipleOf": 3}}}
+    schema = {
+        "type": "object",
+        "properties": {"p": {"type": "number", "multipleOf": 0.05}, "n": {"type": "integer", "multipleOf": 3}},
+    }
     field = build_form(schema).field("$.p")
-    for text, ok in (("0.3", True), ("0.35", True), ("1.1", True), ("0.07", False), ("0.333", False), ("-0.15", True), ("7", True)):
+    for text, ok in (
+        ("0.3", True),
+        ("0.35", True),
+        ("1.1", True),
+        ("0.07", False),
+        ("0.333", False),
+        ("-0.15", True),
+        ("7", True),
+    ):
         assert (validate(schema, {"p": float(text)}) == []) is ok, text
         assert (validate_field(field, text) is None) is ok, text
     issues = validate(schema, {"p": 0.33})

@@ -27,27 +27,30 @@ def project(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("command, expected", [
-    (["python", "srv/server.py"], "srv"),
-    (["python3", "-u", "srv/server.py", "--port", "3"], "srv"),
-    (["python3.11", "-X", "dev", "-W", "error", "srv/server.py"], "srv"),
-    (["/usr/bin/python3", "-B", "--", "srv/server.py"], "srv"),
-    (["uv", "run", "srv/server.py"], "srv"),
-    (["uv", "run", "--with", "mcp", "python", "srv/server.py"], "srv"),
-    (["uv", "run", "--directory", "srv", "server.py"], "srv"),
-    (["uv", "run", "fastmcp", "run", "srv/server.py:app"], "srv"),
-    (["node", "web/index.js"], "web"),
-    (["node", "--inspect", "-r", "dotenv/config", "web/index.js"], "web"),
-    (["deno", "run", "-A", "web/main.ts"], "web"),
-    (["bun", "web/main.ts"], "web"),
-    (["bun", "run", "web/main.ts"], "web"),
-    (["tsx", "web/main.ts"], "web"),
-    (["python", "-m", "pkg.sub.mod"], "pkg"),
-    (["python", "-mpkg"], "pkg"),
-    (["uv", "run", "-m", "pkg.sub.mod"], "pkg"),
-    (["python3", "-m", "lib"], "src/lib"),
-    (["python3", "-m", "single"], "."),
-])
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        (["python", "srv/server.py"], "srv"),
+        (["python3", "-u", "srv/server.py", "--port", "3"], "srv"),
+        (["python3.11", "-X", "dev", "-W", "error", "srv/server.py"], "srv"),
+        (["/usr/bin/python3", "-B", "--", "srv/server.py"], "srv"),
+        (["uv", "run", "srv/server.py"], "srv"),
+        (["uv", "run", "--with", "mcp", "python", "srv/server.py"], "srv"),
+        (["uv", "run", "--directory", "srv", "server.py"], "srv"),
+        (["uv", "run", "fastmcp", "run", "srv/server.py:app"], "srv"),
+        (["node", "web/index.js"], "web"),
+        (["node", "--inspect", "-r", "dotenv/config", "web/index.js"], "web"),
+        (["deno", "run", "-A", "web/main.ts"], "web"),
+        (["bun", "web/main.ts"], "web"),
+        (["bun", "run", "web/main.ts"], "web"),
+        (["tsx", "web/main.ts"], "web"),
+        (["python", "-m", "pkg.sub.mod"], "pkg"),
+        (["python", "-mpkg"], "pkg"),
+        (["uv", "run", "-m", "pkg.sub.mod"], "pkg"),
+        (["python3", "-m", "lib"], "src/lib"),
+        (["python3", "-m", "single"], "."),
+    ],
+)
 def test_the_script_or_package_directory_is_inferred(project, command, expected):
     assert infer_watch_paths(command, str(project)) == [os.path.normpath(str(project / expected))]
 
@@ -57,15 +60,18 @@ def test_a_relative_script_is_the_servers_own_cwd(project):
     assert resolve_watch_paths([""], spec, base="/") == [str(project / "srv")]
 
 
-@pytest.mark.parametrize("command, words", [
-    (["npx", "-y", "@modelcontextprotocol/server-everything"], "npx"),
-    (["/usr/local/bin/my-server", "--stdio"], "my-server"),
-    (["python", "-c", "print(1)"], "-c"),
-    (["python"], "no script"),
-    (["node", "-e", "1"], "inline"),
-    (["uv", "tool", "run", "x"], "installed tool"),
-    (["deno", "x.ts"], "deno"),
-])
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        (["npx", "-y", "@modelcontextprotocol/server-everything"], "npx"),
+        (["/usr/local/bin/my-server", "--stdio"], "my-server"),
+        (["python", "-c", "print(1)"], "-c"),
+        (["python"], "no script"),
+        (["node", "-e", "1"], "inline"),
+        (["uv", "tool", "run", "x"], "installed tool"),
+        (["deno", "x.ts"], "deno"),
+    ],
+)
 def test_commands_that_name_no_script_ask_for_a_path(project, command, words):
     with pytest.raises(WatchError) as caught:
         infer_watch_paths(command, str(project))
@@ -90,7 +96,9 @@ def test_the_demo_on_our_own_interpreter_finds_its_package(tmp_path):
 def test_given_paths_exist_and_are_made_absolute(project):
     spec = ServerSpec("s", ["npx", "x"])
     assert resolve_watch_paths(["srv", "web/index.js", "srv"], spec, base=str(project)) == [
-        str(project / "srv"), str(project / "web" / "index.js")]
+        str(project / "srv"),
+        str(project / "web" / "index.js"),
+    ]
     with pytest.raises(WatchError, match="--watch nope: no such file or directory"):
         resolve_watch_paths(["nope"], spec, base=str(project))
 

@@ -60,9 +60,19 @@ async def test_what_is_not_source_is_ignored(tmp_path):
         (tmp_path / folder).mkdir()
     watcher = FileWatcher([str(tmp_path)], ignore=[str(record)])
     changes = await started(watcher, tmp_path)
-    for name in (".git/index", "__pycache__/server.cpython-311.pyc", "node_modules/x.js", ".venv/lib.py",
-                 "server.pyc", ".server.py.swp", "server.py~", ".#server.py", "4913", "run.jsonl",
-                 "mcp-session-20260101-000000.jsonl"):
+    for name in (
+        ".git/index",
+        "__pycache__/server.cpython-311.pyc",
+        "node_modules/x.js",
+        ".venv/lib.py",
+        "server.pyc",
+        ".server.py.swp",
+        "server.py~",
+        ".#server.py",
+        "4913",
+        "run.jsonl",
+        "mcp-session-20260101-000000.jsonl",
+    ):
         (tmp_path / name).write_text("x")
     (tmp_path / "server.py").write_text("real\n")
     with anyio.fail_after(30):
@@ -76,8 +86,19 @@ async def test_what_is_not_source_is_ignored(tmp_path):
 def test_the_ignore_rules():
     for path in ("/p/server.py", "/p/lib/util.js", "/p/README.md", "/p/pkg/data.json"):
         assert is_source(path), path
-    for path in ("/p/.git/HEAD", "/p/a/__pycache__/x.pyc", "/p/x.pyc", "/p/node_modules/m/i.js", "/p/.venv/bin/x",
-                 "/p/.x.py.swp", "/p/.x.py.swx", "/p/x.py~", "/p/.#x.py", "/p/4913", "/p/#x.py#"):
+    for path in (
+        "/p/.git/HEAD",
+        "/p/a/__pycache__/x.pyc",
+        "/p/x.pyc",
+        "/p/node_modules/m/i.js",
+        "/p/.venv/bin/x",
+        "/p/.x.py.swp",
+        "/p/.x.py.swx",
+        "/p/x.py~",
+        "/p/.#x.py",
+        "/p/4913",
+        "/p/#x.py#",
+    ):
         assert not is_source(path), path
     assert not is_source("/p/rec.jsonl", ignore=["/p/rec.jsonl"])
 

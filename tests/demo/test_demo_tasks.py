@@ -19,13 +19,18 @@ def call_as_task(server, name: str, arguments: dict, task: dict | None = None, *
 
 
 def statuses(server, task_id: str) -> list[dict]:
-    return [m["params"] for m in server.notifications("notifications/tasks/status")
-            if m["params"]["taskId"] == task_id]
+    return [m["params"] for m in server.notifications("notifications/tasks/status") if m["params"]["taskId"] == task_id]
 
 
 def wait_status(server, task_id: str, status: str, timeout: float = 30) -> dict:
-    return server.wait_for(lambda m: m.get("method") == "notifications/tasks/status"
-                           and m["params"]["taskId"] == task_id and m["params"]["status"] == status, timeout)["params"]
+    return server.wait_for(
+        lambda m: (
+            m.get("method") == "notifications/tasks/status"
+            and m["params"]["taskId"] == task_id
+            and m["params"]["status"] == status
+        ),
+        timeout,
+    )["params"]
 
 
 def poll_until_terminal(server, task_id: str, timeout: float = 30) -> tuple[dict, int]:
@@ -53,8 +58,9 @@ def test_capability_and_task_support_are_declared_from_2025_11_25(start_demo):
     old_tools = {t["name"]: t for t in old.call("tools/list")["tools"]}
     assert "execution" not in old_tools["long_job"]
     # No tasks before 2025-11-25: params.task is ignored and the tool runs as a plain call.
-    plain = old.call("tools/call", {"name": "long_job", "arguments": {"steps": 1, "duration_seconds": 0},
-                                    "task": {"ttl": 1000}})
+    plain = old.call(
+        "tools/call", {"name": "long_job", "arguments": {"steps": 1, "duration_seconds": 0}, "task": {"ttl": 1000}}
+    )
     assert "finished 1 steps" in text_of(plain)
     assert old.error("tasks/list")["code"] == -32601
 
@@ -88,7 +94,11 @@ def test_lifecycle_create_poll_result(start_demo):
     assert result["structuredContent"]["steps"] == 4 and "finished 4 steps" in text_of(result)
     seen = statuses(server, task["taskId"])
     assert [s["statusMessage"] for s in seen if s["status"] == "working"] == [
-        "Step 1 of 4", "Step 2 of 4", "Step 3 of 4", "Step 4 of 4"]
+        "Step 1 of 4",
+        "Step 2 of 4",
+        "Step 3 of 4",
+        "Step 4 of 4",
+    ]
     assert seen[-1]["status"] == "completed" and all(set(s) >= TASK_FIELDS for s in seen)
     progress = [m["params"] for m in server.notifications("notifications/progress")]
     assert [p["progress"] for p in progress] == [1, 2, 3, 4]
@@ -111,8 +121,7 @@ def test_result_blocks_until_the_task_ends(start_demo):
 
 def test_list_is_paged(start_demo):
     server = start_demo(*FAST, "--tasks-page-size", "2")
-    ids = [call_as_task(server, "generate_report", {"sections": 1, "duration_seconds": 0})["taskId"]
-           for _ in range(3)]
+    ids = [call_as_task(server, "generate_report", {"sections": 1, "duration_seconds": 0})["taskId"] for _ in range(3)]
     first = server.call("tasks/list")
     assert [t["taskId"] for t in first["tasks"]] == ids[:2] and "nextCursor" in first
     second = server.call("tasks/list", {"cursor": first["nextCursor"]})
@@ -180,8 +189,13 @@ def test_an_elicitation_answer_can_fail_the_task_and_no_capability_fails_it(star
     task = call_as_task(server, "long_job", {"steps": 1, "duration_seconds": 0, "ask": True})
     waiting = server.request("tasks/result", {"taskId": task["taskId"]})
     ask = server.wait_for(lambda m: m.get("method") == "elicitation/create")
-    server.send({"jsonrpc": "2.0", "id": ask["id"],
-                 "result": {"action": "accept", "content": {"note": "bad", "finish": "as an error"}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": ask["id"],
+            "result": {"action": "accept", "content": {"note": "bad", "finish": "as an error"}},
+        }
+    )
     result = server.response(waiting)["result"]
     assert result["isError"] is True and server.call("tasks/get", {"taskId": task["taskId"]})["status"] == "failed"
 

@@ -81,11 +81,15 @@ def test_template_completion_narrows_by_context(demo):
     assert guide["values"] == ["intro", "install", "usage", "faq"] and guide["total"] == 4
     assert complete(demo, files, "section", "", path="src/app.py")["values"] == ["main", "load_config", "serve"]
     assert complete(demo, files, "section", "in", path="docs/guide.md")["values"] == ["intro", "install"]
-    bad = demo.error("completion/complete", {"ref": files, "argument": {"name": "section", "value": ""},
-                                             "context": {"arguments": {"path": 3}}})
+    bad = demo.error(
+        "completion/complete",
+        {"ref": files, "argument": {"name": "section", "value": ""}, "context": {"arguments": {"path": 3}}},
+    )
     assert bad["code"] == -32602
-    unknown = demo.error("completion/complete", {"ref": {"type": "ref/resource", "uri": "demo://x{y}"},
-                                                 "argument": {"name": "y", "value": ""}})
+    unknown = demo.error(
+        "completion/complete",
+        {"ref": {"type": "ref/resource", "uri": "demo://x{y}"}, "argument": {"name": "y", "value": ""}},
+    )
     assert unknown["code"] == -32602
 
 
@@ -100,8 +104,9 @@ def test_explain_error_prompt_completes_and_narrows(demo):
     python = complete(demo, ref, "error", "", language="python")["values"]
     assert "KeyError" in python and not any(v.startswith("E0") for v in python)
     assert "KeyError" in complete(demo, ref, "error", "Key")["values"]  # no context: every language
-    got = demo.call("prompts/get", {"name": "explain_error", "arguments": {"language": "rust",
-                                                                          "error": "E0382 use of moved value"}})
+    got = demo.call(
+        "prompts/get", {"name": "explain_error", "arguments": {"language": "rust", "error": "E0382 use of moved value"}}
+    )
     assert "E0382" in got["messages"][0]["content"]["text"] and got["messages"][0]["role"] == "user"
     assert demo.error("prompts/get", {"name": "explain_error", "arguments": {"language": "go"}})["code"] == -32602
 

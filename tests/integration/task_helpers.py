@@ -4,7 +4,8 @@ that is being followed to its result (as the TUI's ctrl+k and the CLI's Ctrl-C d
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anyio
 
@@ -24,8 +25,9 @@ async def until(condition: Callable[[], Any], seconds: float = 30.0) -> None:
             await anyio.sleep(0.01)
 
 
-async def cancel_followed(session, pending, reason: str, ready: Callable[[], Any] | None = None,
-                          seconds: float = 30.0) -> list[TaskCancelled]:
+async def cancel_followed(
+    session, pending, reason: str, ready: Callable[[], Any] | None = None, seconds: float = 30.0
+) -> list[TaskCancelled]:
     """Follow ``pending`` (a begun tools/call) to its end while cancelling it with ``reason`` once
     ``ready()`` holds (by default: the session knows a task and the call can be cancelled as one);
     the TaskCancelled errors the follower got (one, when the cancel worked)."""

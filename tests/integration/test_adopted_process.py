@@ -7,8 +7,8 @@ import subprocess
 
 import anyio
 import pytest
-
 from conftest import raw_server_command
+
 from mcp_inspector.core.protocol.errors import ConnectionLost
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
@@ -16,8 +16,9 @@ from mcp_inspector.core.transport.stdio import StdioTransport
 
 
 def _popen(command: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
 
 
 def test_adopted_process_handshake_call_stderr_and_clean_exit():

@@ -4,8 +4,8 @@ of our tools/call and cannot reply before we answer)."""
 
 import anyio
 import pytest
-
 from conftest import demo_server_command
+
 from mcp_inspector.core.protocol.errors import RequestTimeout
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
@@ -17,12 +17,18 @@ def slow_answer(seconds: float):
     async def answer(params, entry):
         await anyio.sleep(seconds)
         return {"action": "accept", "content": {"name": "Ada"}}
+
     return answer
 
 
 async def call_with(answer_seconds: float, timeout: float, **options):
-    session = McpSession(StdioTransport(demo_server_command()), era="legacy", timeout=timeout,
-                         init_timeout=10, handlers={"elicitation/create": slow_answer(answer_seconds)})
+    session = McpSession(
+        StdioTransport(demo_server_command()),
+        era="legacy",
+        timeout=timeout,
+        init_timeout=10,
+        handlers={"elicitation/create": slow_answer(answer_seconds)},
+    )
     async with session:
         await session.initialize()
         try:

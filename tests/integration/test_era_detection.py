@@ -10,11 +10,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR, demo_server_command, raw_server_command, sdk_server_command
+
 from mcp_inspector.core.protocol.errors import ConnectError
 from mcp_inspector.core.session.events import SessionState
-from mcp_inspector.core.traffic.entry import Direction, Kind
+from mcp_inspector.core.traffic.entry import Direction
 
 pytestmark = pytest.mark.anyio
 MODERN = [PYTHON, str(SERVERS_DIR / "modern_raw_server.py")]
@@ -49,7 +49,10 @@ async def test_a_legacy_server_that_rejects_discover_gets_initialize(connect):
     async with connect(raw_server_command(), era="auto") as c:
         s = c.session
         assert s.era == "legacy"
-        assert s.era_reason == "server/discover failed with -32601 Method not found: server/discover: fell back to initialize"
+        assert (
+            s.era_reason
+            == "server/discover failed with -32601 Method not found: server/discover: fell back to initialize"
+        )
         assert s.protocol_version == "2025-11-25"
         assert s.initialize_result is not None and s.discover_result is None
         assert sent_methods(c.store)[:3] == ["server/discover", "initialize", "notifications/initialized"]
@@ -85,7 +88,8 @@ def silent_server(tmp_path: Path) -> list[str]:
     """A legacy server that never answers server/discover (nor anything but the handshake
     and tools/list), and notes on stderr every message it gets."""
     script = tmp_path / "silent.py"
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent("""
         import json, sys
         for line in sys.stdin:
             msg = json.loads(line)
@@ -98,7 +102,8 @@ def silent_server(tmp_path: Path) -> list[str]:
             else:
                 continue
             sys.stdout.write(json.dumps(out) + "\\n"); sys.stdout.flush()
-    '''))
+    """)
+    )
     return [sys.executable, str(script)]
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-
 from conftest import SERVERS_DIR
+
 from mcp_inspector.core.protocol.errors import ToolExcluded, TransportFailure
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore

@@ -16,7 +16,11 @@ def run_pytest(**env: str) -> subprocess.CompletedProcess:
     environment.update(env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", TARGET, "-q", "-rsf", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=REPO, env=environment, capture_output=True, text=True, timeout=60,
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -45,9 +45,12 @@ def server_filesystem() -> str:
     path = (shutil.which(configured) or configured) if configured else str(FALLBACK)
     reason = None
     if not os.path.exists(path):
-        reason = (f"MCP_SERVER_FILESYSTEM={configured!r} does not exist" if configured else
-                  "@modelcontextprotocol/server-filesystem not found: set MCP_SERVER_FILESYSTEM to its command, "
-                  "or run scripts/run-tests (it installs it with server-everything)")
+        reason = (
+            f"MCP_SERVER_FILESYSTEM={configured!r} does not exist"
+            if configured
+            else "@modelcontextprotocol/server-filesystem not found: set MCP_SERVER_FILESYSTEM to its command, "
+            "or run scripts/run-tests (it installs it with server-everything)"
+        )
     elif shutil.which("node") is None:
         reason = "server-filesystem needs `node` on PATH"
     if reason is not None:
@@ -79,8 +82,11 @@ async def allowed_directories(pilot, app, finished: list) -> list[str]:
     """Call list_allowed_directories through the composer; the folders it lists."""
     main = app.main
     assert main.tool_list.select_name("list_allowed_directories")
-    await wait_for(pilot, lambda: (main.composer.tool or {}).get("name") == "list_allowed_directories",
-                   what="the tool in the composer")
+    await wait_for(
+        pilot,
+        lambda: (main.composer.tool or {}).get("name") == "list_allowed_directories",
+        what="the tool in the composer",
+    )
     count = len(finished)
     main.action_send_request()
     await wait_for(pilot, lambda: len(finished) > count, timeout=20, what="list_allowed_directories")
@@ -105,8 +111,12 @@ async def test_without_roots_the_server_keeps_the_folder_it_was_started_with(ser
     app = filesystem_app(server_filesystem, folders["started"], folders["cwd"])
     async with app.run_test(size=(120, 40), message_hook=hook(finished)) as pilot:
         await wait_for(pilot, lambda: bool(app.main.tool_list.tools), timeout=20, what="the tool list")
-        await wait_for(pilot, lambda: stderr_lines(app, KEPT) or stderr_lines(app, UPDATED), timeout=20,
-                       what="the server's handling of the roots answer")
+        await wait_for(
+            pilot,
+            lambda: stderr_lines(app, KEPT) or stderr_lines(app, UPDATED),
+            timeout=20,
+            what="the server's handling of the roots answer",
+        )
         assert stderr_lines(app, KEPT) and not stderr_lines(app, UPDATED)
         assert await allowed_directories(pilot, app, finished) == [str(folders["started"])]
 
@@ -142,8 +152,19 @@ async def test_switching_to_a_config_entry_with_roots_gives_that_servers_roots(s
     from mcp_inspector.core.config.servers import load_config
 
     config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"fs2": {"command": server_filesystem, "args": [str(folders["cwd"])],
-                                                         "roots": [str(folders["other"])]}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "fs2": {
+                        "command": server_filesystem,
+                        "args": [str(folders["cwd"])],
+                        "roots": [str(folders["other"])],
+                    }
+                }
+            }
+        )
+    )
     second = load_config(config)["fs2"]
     finished: list = []
     app = filesystem_app(server_filesystem, folders["started"], folders["cwd"])
@@ -152,8 +173,12 @@ async def test_switching_to_a_config_entry_with_roots_gives_that_servers_roots(s
         await wait_for(pilot, lambda: stderr_lines(app, KEPT), timeout=20, what="the empty roots handled")
         app.main.connect(second, reason="switch server")
         await wait_for(pilot, lambda: stderr_lines(app, UPDATED), timeout=20, what="the second server's roots taken")
-        await wait_for(pilot, lambda: app.main.connection.live is not None and app.main.connection.spec.key == second.key,
-                       timeout=20, what="the switch")
+        await wait_for(
+            pilot,
+            lambda: app.main.connection.live is not None and app.main.connection.spec.key == second.key,
+            timeout=20,
+            what="the switch",
+        )
         await wait_for(pilot, lambda: bool(app.main.tool_list.tools), timeout=20, what="the tool list")
         assert await allowed_directories(pilot, app, finished) == [str(folders["other"])]
         assert app.roots.paths(app.main.spec) == [str(folders["other"])]

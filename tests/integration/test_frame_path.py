@@ -14,8 +14,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
+
 from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation
 from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -63,7 +63,9 @@ async def test_a_reply_over_the_cap_fails_its_request_at_once_and_is_linked() ->
     with anyio.fail_after(60):
         async with session(max_line_bytes=MiB) as (s, transport):
             with pytest.raises(ProtocolViolation, match="too long: "):
-                await s.connection.request("tools/call", {"name": "huge", "arguments": {"bytes": 3 * MiB}}, timeout=None)
+                await s.connection.request(
+                    "tools/call", {"name": "huge", "arguments": {"bytes": 3 * MiB}}, timeout=None
+                )
             request = next(e for e in s.store if e.method == "tools/call")
             reply = next(e for e in s.store if e.kind is Kind.INVALID)
             assert reply.reply_to == request.seq and request.reply_seq == reply.seq
@@ -110,11 +112,18 @@ async def test_a_reply_arriving_while_its_request_is_still_being_written_is_link
             sent: list = []
 
             async def send_big() -> None:
-                sent.append(await s.connection.send_request("tools/call", {"name": "echo", "arguments": {"text": "y" * (4 * MiB)}}))
+                sent.append(
+                    await s.connection.send_request(
+                        "tools/call", {"name": "echo", "arguments": {"text": "y" * (4 * MiB)}}
+                    )
+                )
 
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(send_big)
-                while not any(e.kind is Kind.RESPONSE and e.direction is Direction.IN and b"early answer" in e.raw for e in s.store):
+                while not any(
+                    e.kind is Kind.RESPONSE and e.direction is Direction.IN and b"early answer" in e.raw
+                    for e in s.store
+                ):
                     await anyio.sleep(0.01)
                 assert not sent  # the write had not finished when the reply came
                 go.touch()
@@ -132,7 +141,9 @@ async def test_a_duplicate_reply_is_flagged_as_such() -> None:
         async with session() as (s, _):
             assert text_of(await s.call_tool("dup", {})) == "dup"
             await s.ping()  # the duplicate was written before the ping's answer
-            first, second = [e for e in s.store if e.kind is Kind.RESPONSE and e.direction is Direction.IN and b'"dup"' in e.raw]
+            first, second = [
+                e for e in s.store if e.kind is Kind.RESPONSE and e.direction is Direction.IN and b'"dup"' in e.raw
+            ]
             request = next(e for e in s.store if e.method == "tools/call")
             assert first.reply_to == request.seq and first.problem is None
             assert second.problem == f"duplicate of #{first.seq}: the request was already answered"
@@ -168,15 +179,23 @@ async def test_a_server_request_before_initialized_is_flagged_but_ping_is_not() 
 
 
 @pytest.mark.parametrize("early_start", [True, False])
-def test_cli_exits_without_a_traceback_when_a_detached_grandchild_holds_the_pipes(tmp_path: Path, early_start: bool) -> None:
+def test_cli_exits_without_a_traceback_when_a_detached_grandchild_holds_the_pipes(
+    tmp_path: Path, early_start: bool
+) -> None:
     pid_file = tmp_path / "grandchild.pid"
     env = dict(os.environ)
     env.pop("MCP_INSPECTOR_NO_EARLY_START", None)
     if not early_start:
         env["MCP_INSPECTOR_NO_EARLY_START"] = "1"
     try:
-        result = subprocess.run([sys.executable, "-m", "mcp_inspector", "tools", "--", *command("--detach", str(pid_file))],
-                                capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=env)
+        result = subprocess.run(
+            [sys.executable, "-m", "mcp_inspector", "tools", "--", *command("--detach", str(pid_file))],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+            env=env,
+        )
     finally:
         if pid_file.exists():
             try:
@@ -194,12 +213,16 @@ async def test_a_raw_handshake_sets_the_version_and_the_initialized_state() -> N
     with anyio.fail_after(30):
         async with McpSession(StdioTransport(command("--early-request")), timeout=30) as s:
             connection = s.connection
-            _, pending = await connection.send_raw(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}')
+            _, pending = await connection.send_raw(
+                b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'
+            )
             assert (await pending.wait())["protocolVersion"] == "2025-06-18"
             assert connection.protocol_version == "2025-06-18" and s.protocol_version is None
             await connection.send_raw(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
             assert connection.initialized
-            _, pending = await connection.send_raw(b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"batch"}}')
+            _, pending = await connection.send_raw(
+                b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"batch"}}'
+            )
             await pending.wait()
             [batch] = [e for e in s.store if e.kind is Kind.BATCH]
             assert batch.problem == "a batch, but batching was removed in 2025-06-18 (negotiated 2025-06-18)"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,8 +11,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from conftest import PYTHON, RAW_SERVER, run_async
+
 from mcp_inspector.core.protocol.errors import ConnectionLost
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
@@ -22,7 +21,7 @@ from mcp_inspector.core.traffic.recording import SessionWriter
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 # A tiny server skeleton: answers initialize, then runs the case's `behave(message)`.
-SKELETON = '''
+SKELETON = """
 import json, os, sys, time
 def send(obj): sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
 def answer(msg, result): send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
@@ -33,7 +32,7 @@ for line in sys.stdin:
         answer(msg, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "hostile", "version": "1"}})
     else:
         behave(msg)
-'''
+"""
 
 
 def server(tmp_path: Path, body: str) -> list[str]:
@@ -43,7 +42,9 @@ def server(tmp_path: Path, body: str) -> list[str]:
 
 
 def test_lone_surrogates_in_method_and_id_are_recorded_and_answered(tmp_path):
-    command = server(tmp_path, r'''
+    command = server(
+        tmp_path,
+        r"""
         def behave(msg):
             if msg.get("method") == "tools/list":
                 sys.stdout.write('{"jsonrpc":"2.0","method":"notifications/\\ud800"}\n')
@@ -51,7 +52,8 @@ def test_lone_surrogates_in_method_and_id_are_recorded_and_answered(tmp_path):
                 answer(msg, {"tools": []})
             elif "result" in msg:
                 print("got reply " + json.dumps(msg), file=sys.stderr, flush=True)
-    ''')
+    """,
+    )
     record = tmp_path / "session.jsonl"
 
     async def body():
@@ -72,18 +74,25 @@ def test_lone_surrogates_in_method_and_id_are_recorded_and_answered(tmp_path):
     assert b'"id": "\\udfff"' in replies[0].raw, "our ping reply echoes the id exactly (as a JSON escape)"
     loaded = load_session(record)
     assert not loaded.skipped_lines
-    assert [e.method for e in loaded.store if e.kind is Kind.NOTIFICATION and e.direction.value == "in"] == ["notifications/\ud800"]
+    assert [e.method for e in loaded.store if e.kind is Kind.NOTIFICATION and e.direction.value == "in"] == [
+        "notifications/\ud800"
+    ]
     assert loaded.store.total == store.total
 
 
 def test_a_server_that_stops_reading_cannot_hang_a_request(tmp_path):
-    command = server(tmp_path, '''
+    command = server(
+        tmp_path,
+        """
         def behave(msg):
             time.sleep(60)  # never reads stdin again
-    ''')
+    """,
+    )
 
     async def body():
-        async with McpSession(StdioTransport(command, write_stall=1.0, close_grace=0.2, term_grace=0.2), timeout=1.0, era="legacy") as session:
+        async with McpSession(
+            StdioTransport(command, write_stall=1.0, close_grace=0.2, term_grace=0.2), timeout=1.0, era="legacy"
+        ) as session:
             await session.initialize()
             await session.connection.notify("notifications/initialized")
             started = time.perf_counter()
@@ -97,27 +106,35 @@ def test_a_server_that_stops_reading_cannot_hang_a_request(tmp_path):
 
 
 def test_null_meta_in_a_raw_request_is_sent(tmp_path):
-    command = server(tmp_path, '''
+    command = server(
+        tmp_path,
+        """
         def behave(msg):
             if "id" in msg:
                 answer(msg, {"tools": []})
-    ''')
+    """,
+    )
 
     async def body():
         async with McpSession(StdioTransport(command)) as session:
             await session.initialize()
-            entry, pending = await session.connection.send_raw(b'{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":null}}')
+            entry, pending = await session.connection.send_raw(
+                b'{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":null}}'
+            )
             return await pending.wait()
 
     assert run_async(body) == {"tools": []}
 
 
 def test_a_failing_listener_does_not_stop_the_reader(tmp_path):
-    command = server(tmp_path, '''
+    command = server(
+        tmp_path,
+        """
         def behave(msg):
             if "id" in msg:
                 answer(msg, {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]})
-    ''')
+    """,
+    )
 
     async def body():
         async with McpSession(StdioTransport(command)) as session:
@@ -134,14 +151,26 @@ def test_a_failing_listener_does_not_stop_the_reader(tmp_path):
 
 
 def cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcp_inspector", *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_cli_usage_error_after_an_early_start_leaves_no_server_running(tmp_path):
     pidfile = tmp_path / "pid"
-    result = cli("tools", "--record", "/proc/nope/x.jsonl", "--", "sh", "-c",
-                 f'echo $$ > {pidfile}; exec {PYTHON} {RAW_SERVER} --mode no-exit-on-eof')
+    result = cli(
+        "tools",
+        "--record",
+        "/proc/nope/x.jsonl",
+        "--",
+        "sh",
+        "-c",
+        f"echo $$ > {pidfile}; exec {PYTHON} {RAW_SERVER} --mode no-exit-on-eof",
+    )
     assert result.returncode == 64, result.stderr
     deadline = time.time() + 5
     while not pidfile.exists() and time.time() < deadline:
@@ -157,22 +186,28 @@ def test_cli_usage_error_after_an_early_start_leaves_no_server_running(tmp_path)
 
 
 def test_cli_tools_survives_malformed_annotations(tmp_path):
-    command = server(tmp_path, '''
+    command = server(
+        tmp_path,
+        """
         def behave(msg):
             if "id" in msg:
                 answer(msg, {"tools": [{"name": "odd", "inputSchema": {"type": "object"}, "annotations": "nope"}]})
-    ''')
+    """,
+    )
     result = cli("tools", "--", *command)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("odd()")
 
 
 def test_cli_call_still_sends_when_the_schema_lookup_times_out(tmp_path):
-    command = server(tmp_path, '''
+    command = server(
+        tmp_path,
+        """
         def behave(msg):
             if msg.get("method") == "tools/call":
                 answer(msg, {"content": [{"type": "text", "text": "called"}]})
-    ''')
+    """,
+    )
     result = cli("call", "anything", "--timeout", "1", "--", *command)
     assert result.returncode == 0, result.stderr
     assert "called" in result.stdout

@@ -15,8 +15,12 @@ from mcp_inspector.core.transport.stdio import StdioTransport
 def test_url_specs_become_http_transports_in_their_mode():
     log = HttpLog()
     for transport, mode in (("http", "auto"), ("streamable-http", "streamable-http"), ("sse", "sse")):
-        spec = ServerSpec("remote", url="https://example.test/mcp?api_key=abcdef1234567890", transport=transport,
-                          headers={"Authorization": "Bearer abcdef1234567890"})
+        spec = ServerSpec(
+            "remote",
+            url="https://example.test/mcp?api_key=abcdef1234567890",
+            transport=transport,
+            headers={"Authorization": "Bearer abcdef1234567890"},
+        )
         made = make_transport(spec, http_log=log, max_frame_bytes=1 << 20)
         assert isinstance(made, HttpTransport)
         assert made.mode == mode and made.http_log is log and made.max_frame_bytes == 1 << 20
@@ -34,7 +38,9 @@ def test_insecure_from_the_call_or_the_spec_turns_verification_off():
 
 @pytest.mark.anyio
 async def test_commands_become_stdio_transports():  # StdioTransport makes its events at once: inside a loop
-    made = make_transport(ServerSpec("local", command=["python", "-m", "x"], env={"A": "1"}), max_frame_bytes=4096, write_stall=5)
+    made = make_transport(
+        ServerSpec("local", command=["python", "-m", "x"], env={"A": "1"}), max_frame_bytes=4096, write_stall=5
+    )
     assert isinstance(made, StdioTransport) and made.max_line_bytes == 4096 and made.write_stall == 5
     assert made.env == {"A": "1"}
 

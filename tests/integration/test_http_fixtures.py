@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 
 import httpx2
 import pytest
-
 from http_fixtures import start_sdk_http_server
 
 LEGACY_VERSION = "2025-06-18"
@@ -28,13 +27,21 @@ ENVELOPE = {
 
 
 def initialize_body(request_id: int = 1) -> dict:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {"protocolVersion": LEGACY_VERSION, "capabilities": {},
-                       "clientInfo": {"name": "fixture-test", "version": "1"}}}
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": LEGACY_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "fixture-test", "version": "1"},
+        },
+    }
 
 
-def modern_post(client: httpx2.Client, url: str, request_id: int, method: str, params: dict,
-                name: str | None = None) -> httpx2.Response:
+def modern_post(
+    client: httpx2.Client, url: str, request_id: int, method: str, params: dict, name: str | None = None
+) -> httpx2.Response:
     headers = {"Accept": ACCEPT, "MCP-Protocol-Version": MODERN_VERSION, "Mcp-Method": method}
     if name is not None:
         headers["Mcp-Name"] = name
@@ -100,7 +107,10 @@ def check_legacy_initialize(url: str, *, session: bool) -> None:
 
 def check_sse_endpoint(url: str) -> None:
     """Legacy HTTP+SSE: GET the stream, read the endpoint event, POST initialize there, read the reply."""
-    with httpx2.Client(timeout=10) as client, client.stream("GET", url, headers={"Accept": "text/event-stream"}) as stream:
+    with (
+        httpx2.Client(timeout=10) as client,
+        client.stream("GET", url, headers={"Accept": "text/event-stream"}) as stream,
+    ):
         assert stream.status_code == 200
         assert stream.headers["content-type"].startswith("text/event-stream")
         lines = stream.iter_lines()
@@ -129,6 +139,7 @@ def check_sse_endpoint(url: str) -> None:
 
 # --- server-everything ---------------------------------------------------------------------
 
+
 @pytest.mark.everything
 def test_everything_streamable_http(everything_http_url: str) -> None:
     assert urlsplit(everything_http_url).path == "/mcp"
@@ -145,29 +156,48 @@ def test_everything_sse(everything_sse_url: str) -> None:
 
 # --- the SDK server ------------------------------------------------------------------------
 
+
 def test_sdk_stateful_session_and_tools(sdk_http_stateful_url: str) -> None:
     check_legacy_initialize(sdk_http_stateful_url, session=True)
     assert_loopback_only(sdk_http_stateful_url)
     with httpx2.Client(timeout=10) as client:
         response = client.post(sdk_http_stateful_url, json=initialize_body(), headers={"Accept": ACCEPT})
-        headers = {"Accept": ACCEPT, "Mcp-Session-Id": response.headers["mcp-session-id"],
-                   "MCP-Protocol-Version": LEGACY_VERSION}
-        done = client.post(sdk_http_stateful_url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
-                           headers=headers)
+        headers = {
+            "Accept": ACCEPT,
+            "Mcp-Session-Id": response.headers["mcp-session-id"],
+            "MCP-Protocol-Version": LEGACY_VERSION,
+        }
+        done = client.post(
+            sdk_http_stateful_url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers
+        )
         assert done.status_code == 202
-        listed = client.post(sdk_http_stateful_url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                             headers=headers)
+        listed = client.post(
+            sdk_http_stateful_url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=headers
+        )
         names = {tool["name"] for tool in reply(listed, 2)["result"]["tools"]}
         assert {"echo", "add", "progress_and_log", "change_tools", "ask_user", "sleep"} <= names
-        called = client.post(sdk_http_stateful_url, headers=headers, json={
-            "jsonrpc": "2.0", "id": 3, "method": "tools/call",
-            "params": {"name": "progress_and_log", "arguments": {"steps": 2}, "_meta": {"progressToken": "t"}}})
+        called = client.post(
+            sdk_http_stateful_url,
+            headers=headers,
+            json={
+                "jsonrpc": "2.0",
+                "id": 3,
+                "method": "tools/call",
+                "params": {"name": "progress_and_log", "arguments": {"steps": 2}, "_meta": {"progressToken": "t"}},
+            },
+        )
         found = messages(called)
         assert [m["params"]["progress"] for m in found if m.get("method") == "notifications/progress"] == [1, 2]
-        assert [m["params"]["data"] for m in found if m.get("method") == "notifications/message"] == ["step 1", "step 2"]
+        assert [m["params"]["data"] for m in found if m.get("method") == "notifications/message"] == [
+            "step 1",
+            "step 2",
+        ]
         assert reply(called, 3)["result"]["content"][0]["text"] == "done 2 steps"
-        unknown = client.post(sdk_http_stateful_url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/list"},
-                              headers={**headers, "Mcp-Session-Id": "no-such-session"})
+        unknown = client.post(
+            sdk_http_stateful_url,
+            json={"jsonrpc": "2.0", "id": 4, "method": "tools/list"},
+            headers={**headers, "Mcp-Session-Id": "no-such-session"},
+        )
         assert unknown.status_code == 404
 
 
@@ -176,9 +206,16 @@ def test_sdk_stateless(sdk_http_stateless_url: str) -> None:
     assert_loopback_only(sdk_http_stateless_url)
     with httpx2.Client(timeout=10) as client:
         # no session: a request stands alone, without initialize
-        called = client.post(sdk_http_stateless_url, headers={"Accept": ACCEPT, "MCP-Protocol-Version": LEGACY_VERSION},
-                             json={"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                                   "params": {"name": "add", "arguments": {"a": 2, "b": 3}}})
+        called = client.post(
+            sdk_http_stateless_url,
+            headers={"Accept": ACCEPT, "MCP-Protocol-Version": LEGACY_VERSION},
+            json={
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "add", "arguments": {"a": 2, "b": 3}},
+            },
+        )
         assert reply(called, 2)["result"]["structuredContent"] == {"sum": 5}
 
 
@@ -205,15 +242,26 @@ def test_sdk_modern_http_discover_and_input_required(sdk_modern_http_url: str) -
         assert MODERN_VERSION in result["supportedVersions"]
         assert result["resultType"] == "complete"
         assert "mcp-session-id" not in discovered.headers
-        asked = modern_post(client, sdk_modern_http_url, 2, "tools/call", {"name": "ask_user", "arguments": {}},
-                            name="ask_user")
+        asked = modern_post(
+            client, sdk_modern_http_url, 2, "tools/call", {"name": "ask_user", "arguments": {}}, name="ask_user"
+        )
         pending = reply(asked, 2)["result"]
         assert pending["resultType"] == "input_required"
-        (key, request), = pending["inputRequests"].items()
+        ((key, request),) = pending["inputRequests"].items()
         assert request["method"] == "elicitation/create"
-        answered = modern_post(client, sdk_modern_http_url, 3, "tools/call", {
-            "name": "ask_user", "arguments": {}, "requestState": pending["requestState"],
-            "inputResponses": {key: {"action": "accept", "content": {"name": "Ada"}}}}, name="ask_user")
+        answered = modern_post(
+            client,
+            sdk_modern_http_url,
+            3,
+            "tools/call",
+            {
+                "name": "ask_user",
+                "arguments": {},
+                "requestState": pending["requestState"],
+                "inputResponses": {key: {"action": "accept", "content": {"name": "Ada"}}},
+            },
+            name="ask_user",
+        )
         assert reply(answered, 3)["result"]["content"][0]["text"] == "Hello, Ada!"
 
 
@@ -235,13 +283,21 @@ def test_start_failure_is_a_clear_error() -> None:
 
 # --- stdio, modern only ----------------------------------------------------------------------
 
+
 def test_sdk_modern_stdio_rejects_initialize(sdk_modern_stdio_command: list[str]) -> None:
-    lines = [initialize_body(0),
-             {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": ENVELOPE}},
-             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-              "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": ENVELOPE}}]
-    process = subprocess.Popen(sdk_modern_stdio_command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
+    lines = [
+        initialize_body(0),
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": ENVELOPE}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "hi"}, "_meta": ENVELOPE},
+        },
+    ]
+    process = subprocess.Popen(
+        sdk_modern_stdio_command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     try:
         assert process.stdin and process.stdout
         process.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
@@ -266,6 +322,7 @@ def test_sdk_modern_stdio_rejects_initialize(sdk_modern_stdio_command: list[str]
 
 
 # --- our transport over the fixture: keep-alive ---------------------------------------------
+
 
 @pytest.mark.anyio
 async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fresh_sdk_http_server) -> None:
@@ -321,6 +378,7 @@ async def test_a_plain_http_session_never_loads_the_ca_store(sdk_http_stateful_u
 
 # --- servers do not outlive a dead test run ---------------------------------------------------
 
+
 def _gone(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status") as status:
@@ -346,8 +404,10 @@ def _orphan_server(start: str) -> int:
     import sys
 
     tests_dir = str(Path(__file__).resolve().parents[1])
-    script = (f"import sys, time\nsys.path.insert(0, {tests_dir!r})\nimport http_fixtures\n"
-              f"server = {start}\nprint(server.pid, flush=True)\ntime.sleep(60)\n")
+    script = (
+        f"import sys, time\nsys.path.insert(0, {tests_dir!r})\nimport http_fixtures\n"
+        f"server = {start}\nprint(server.pid, flush=True)\ntime.sleep(60)\n"
+    )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     try:
         assert parent.stdout is not None

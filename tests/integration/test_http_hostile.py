@@ -8,9 +8,10 @@ import json
 import subprocess
 import sys
 import urllib.request
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import anyio
 import pytest
@@ -53,8 +54,10 @@ class Harness:
         return [e for e in self.events if isinstance(e, cls)]
 
     async def handshake(self) -> dict:
-        result = await self.conn.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                                        "clientInfo": {"name": "test", "version": "1"}})
+        result = await self.conn.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+        )
         self.transport.set_protocol_version(result["protocolVersion"])
         await self.conn.notify("notifications/initialized")
         return result
@@ -88,11 +91,12 @@ async def connected(transport: Transport, guard: float = 25) -> AsyncIterator[Ha
 
 # -- retry: ------------------------------------------------------------------------------------
 
+
 def test_a_retry_field_of_thousands_of_digits_is_a_number_not_a_crash():
     parser = SseParser()
     events = parser.feed(b"retry: " + b"9" * 5000 + b"\n\ndata: after\n\n")
     assert [e.data for e in events] == [b"after"]
-    assert parser.retry is not None and parser.retry >= 10 ** 11
+    assert parser.retry is not None and parser.retry >= 10**11
     assert SseParser().feed(b"retry: 0000000000000000000000250\ndata: x\n\n")[0].retry == 250
 
 
@@ -117,6 +121,7 @@ async def test_a_huge_retry_on_the_standalone_stream_does_not_lose_what_follows(
 
 # -- JSON bodies over the frame cap -----------------------------------------------------------
 
+
 async def test_a_json_reply_that_never_ends_fails_its_request_at_the_cap(hostile_url):
     """200 application/json streaming spaces for ever: read to the cap, then a clear error, not a hang."""
     async with connected(HttpTransport(f"{hostile_url}/endlessjson", max_frame_bytes=1 << 20)) as h:
@@ -127,14 +132,21 @@ async def test_a_json_reply_that_never_ends_fails_its_request_at_the_cap(hostile
         assert frame.meta["truncated"] and len(frame.raw) <= OVERLONG_HEAD
 
 
-PEAK = ("import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
-        "print('PEAK_KB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(code)")
+PEAK = (
+    "import resource, subprocess, sys; code = subprocess.run(sys.argv[1:]).returncode; "
+    "print('PEAK_KB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(code)"
+)
 
 
 def run_measured(*args: str) -> tuple[subprocess.CompletedProcess, int]:
     """The CLI run under a small parent that reports its peak RSS (bytes) on stderr."""
-    result = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "mcp_inspector", *args], capture_output=True,
-                            text=True, timeout=60, stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "mcp_inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     head, _, peak = result.stderr.rpartition("PEAK_KB ")
     return subprocess.CompletedProcess(result.args, result.returncode, result.stdout, head), int(peak) * 1024
 
@@ -142,7 +154,9 @@ def run_measured(*args: str) -> tuple[subprocess.CompletedProcess, int]:
 def test_a_gzip_bomb_json_reply_is_read_to_the_cap_only(hostile_url):
     """A gzip body inflating to 1 GB: the CLI stops at --max-frame-size and holds it once (not twice)."""
     cap = 64 << 20
-    result, peak = run_measured("--url", f"{hostile_url}/gzipjson", "--max-frame-size", "64M", "call", "echo", "text=hi")
+    result, peak = run_measured(
+        "--url", f"{hostile_url}/gzipjson", "--max-frame-size", "64M", "call", "echo", "text=hi"
+    )
     assert result.returncode == 3, result.stderr
     assert "too long: more than 67108864 bytes" in result.stderr and "Traceback" not in result.stderr
     assert peak < cap * 2, f"peak RSS {peak >> 20} MB for a {cap >> 20} MB cap"
@@ -158,6 +172,7 @@ def test_a_gzip_bomb_sse_event_is_held_to_the_cap_once(hostile_url):
 
 
 # -- many calls at once --------------------------------------------------------------------------
+
 
 async def test_more_calls_in_flight_than_the_connection_pool_all_get_their_reply(hostile_url):
     """150 calls that each take 2 s, over a pool of 100 connections: the last 50 wait for a free
@@ -182,11 +197,17 @@ async def test_more_calls_in_flight_than_the_connection_pool_all_get_their_reply
 
 # -- headers that cannot go back on the wire ---------------------------------------------------------
 
+
 def test_a_non_ascii_session_id_is_ignored_not_an_internal_error(hostile_url):
     """Mcp-Session-Id: caf\\xe9-session (obs-text, which HTTP parsers accept): it cannot be sent back,
     so it is ignored with a note; before, every later request and the closing DELETE crashed (exit 70)."""
-    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/sessionlatin", "call", "echo",
-                             "text=hi"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/sessionlatin", "call", "echo", "text=hi"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert (result.returncode, result.stdout.strip()) == (0, "the reply"), result.stderr
     assert "internal error" not in result.stderr and "UnicodeEncodeError" not in result.stderr
 
@@ -211,16 +232,31 @@ SECRETS = ("sk-supersecret-value-123456", "tok-abcdefghijklmnop-xyz", "qs-token-
 
 
 def run_cli(url: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", url, *args], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", "--url", url, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_secrets_a_server_echoes_in_its_error_page_are_masked(hostile_url, tmp_path):
     """A 401 page quoting the request (target and headers): the token, the -H secret and the
     URL's access_token show masked in the error and the recording, as everywhere else."""
     record = tmp_path / "session.jsonl"
-    result = run_cli(f"{hostile_url}/echo401?access_token={SECRETS[2]}", "-H", f"X-Api-Key: {SECRETS[0]}",
-                     "--bearer-token", SECRETS[1], "--record", str(record), "call", "echo", "text=hi")
+    result = run_cli(
+        f"{hostile_url}/echo401?access_token={SECRETS[2]}",
+        "-H",
+        f"X-Api-Key: {SECRETS[0]}",
+        "--bearer-token",
+        SECRETS[1],
+        "--record",
+        str(record),
+        "call",
+        "echo",
+        "text=hi",
+    )
     assert result.returncode == 3, result.stderr
     assert "HTTP 401 Unauthorized: Unauthorized. You sent:" in result.stderr
     assert "Bearer tok-•••" in result.stderr and "access_token=qs-t•••" in result.stderr
@@ -237,12 +273,16 @@ def test_terminal_escapes_in_an_error_body_are_shown_not_obeyed(hostile_url):
 
 # -- HTTP+SSE endpoint events ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode, cap, words", [
-    ("endpointbad", "256M", r"the endpoint event's URI is not valid: /messages?x=1\x07y"),
-    ("endpointhuge", "256M", "the endpoint event's URI is not valid: /messages/aaaa"),
-    ("endpointhuge", "1M", "the endpoint event is too long: 3145738 bytes (cap 1048576): refused"),
-    ("endpointfile", "256M", "the endpoint file:///etc/passwd is on another origin"),
-])
+
+@pytest.mark.parametrize(
+    "mode, cap, words",
+    [
+        ("endpointbad", "256M", r"the endpoint event's URI is not valid: /messages?x=1\x07y"),
+        ("endpointhuge", "256M", "the endpoint event's URI is not valid: /messages/aaaa"),
+        ("endpointhuge", "1M", "the endpoint event is too long: 3145738 bytes (cap 1048576): refused"),
+        ("endpointfile", "256M", "the endpoint file:///etc/passwd is on another origin"),
+    ],
+)
 def test_an_unusable_endpoint_event_is_refused_in_words(hostile_url, mode, cap, words):
     """A control character, 3 MB of path, or an event cut at the frame cap (its head is not the
     endpoint): refused at once, in a message of bounded size, not a crash on the first POST."""
@@ -256,6 +296,7 @@ def test_an_unusable_endpoint_event_is_refused_in_words(hostile_url, mode, cap, 
 async def test_retry_zero_polling_is_not_a_storm_of_gets(hostile_url):
     """Every resume GET gets a new priming event with retry: 0 and ends (2025-11-25 polling, never
     the reply): the client polls at most every 100 ms (it sent hundreds of GETs a second)."""
+
     def polls() -> int:
         with urllib.request.urlopen(f"{hostile_url}/_polls", timeout=5) as response:
             return json.loads(response.read())
@@ -283,11 +324,20 @@ def test_notifications_answered_with_endless_streams_do_not_take_the_pool(hostil
     then a call: each stream is closed after a moment, so the call still gets a connection and its
     reply (it waited for a pool of 100 streams that never end, until its timeout)."""
     lines = [json.dumps({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})] * 110
-    lines.append(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}))
-    result = subprocess.run([sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/notifstream", "--timeout", "15",
-                             "pipe"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    lines.append(
+        json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", "--url", f"{hostile_url}/notifstream", "--timeout", "15", "pipe"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
-    assert '{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "the reply"}]}}' in result.stdout
+    assert (
+        '{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "the reply"}]}}' in result.stdout
+    )
 
 
 def test_a_flood_of_server_requests_on_the_standalone_stream_is_read_as_fast_as_answered(hostile_url):
@@ -302,8 +352,9 @@ def test_a_flood_of_server_requests_on_the_standalone_stream_is_read_as_fast_as_
 def test_a_flood_of_server_requests_on_the_http_sse_stream_keeps_memory_flat(hostile_url):
     """HTTP+SSE: the one stream floods pings after initialized. Replies come on that stream behind
     the flood, so the call may time out; but it ends in words, with memory flat (449 MB at 20 s)."""
-    result, peak = run_measured("--url", f"{hostile_url}/ssepingflood", "--transport", "sse", "--timeout", "15",
-                                "call", "echo", "text=hi")
+    result, peak = run_measured(
+        "--url", f"{hostile_url}/ssepingflood", "--transport", "sse", "--timeout", "15", "call", "echo", "text=hi"
+    )
     assert result.returncode in (0, 4), result.stderr
     assert "Traceback" not in result.stderr
     assert peak < 200 << 20, f"peak RSS {peak >> 20} MB"

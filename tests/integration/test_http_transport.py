@@ -8,9 +8,10 @@ import json
 import subprocess
 import sys
 import urllib.request
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import anyio
 import pytest
@@ -63,8 +64,10 @@ class Harness:
         return [e for e in self.events if isinstance(e, cls)]
 
     async def handshake(self, version: str = "2025-11-25") -> dict:
-        result = await self.conn.request("initialize", {"protocolVersion": version, "capabilities": {},
-                                                        "clientInfo": {"name": "test", "version": "1"}})
+        result = await self.conn.request(
+            "initialize",
+            {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+        )
         self.transport.set_protocol_version(result["protocolVersion"])
         await self.conn.notify("notifications/initialized")
         return result
@@ -150,7 +153,9 @@ async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
 async def test_a_batch_reply_and_a_parse_error_are_delivered(base_url):
     async with connected(f"{base_url}/ok") as h:
         await h.handshake()
-        await h.conn.send_raw(b'[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]')
+        await h.conn.send_raw(
+            b'[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]'
+        )
         await h.conn.send_raw(b'{"jsonrpc":"2.0", "id": 5, "method": "ping"')  # cut short
         for _ in range(100):
             if len([e for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]) >= 2:
@@ -176,7 +181,9 @@ async def test_sse_reply_with_a_notification_first(base_url):
 async def test_many_requests_are_in_flight_at_once(base_url):
     async with connected(f"{base_url}/together") as h:
         await h.handshake()
-        pending = [await h.conn.send_request("tools/call", {"name": "echo", "arguments": {"n": 12, "i": i}}) for i in range(12)]
+        pending = [
+            await h.conn.send_request("tools/call", {"name": "echo", "arguments": {"n": 12, "i": i}}) for i in range(12)
+        ]
         results = [await p.wait() for p in pending]  # the server answers none until all 12 are waiting
         assert [json.loads(r["content"][0]["text"])["i"] for r in results] == list(range(12))
 
@@ -184,7 +191,10 @@ async def test_many_requests_are_in_flight_at_once(base_url):
 async def test_500_with_html_is_undelivered_with_a_short_quote(base_url):
     async with connected(f"{base_url}/html500") as h:
         with pytest.raises(TransportFailure) as failure:
-            await h.conn.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+            await h.conn.request(
+                "initialize",
+                {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+            )
         assert failure.value.status == 500
         assert "HTTP 500" in failure.value.reason and "Internal Server Error" in failure.value.reason
         assert len(failure.value.reason) < 450  # the 2 KB page is quoted, cut
@@ -236,7 +246,9 @@ async def test_a_json_body_that_does_not_answer_is_kept_and_the_request_fails(ba
         with pytest.raises(TransportFailure) as failure:
             await h.conn.request("tools/call", {"name": "echo", "arguments": {}})
         assert "the JSON body does not answer the request" in failure.value.reason
-        frames = [e for e in h.of(Received) if e.meta and e.meta.get("status") == 200 and e.meta.get("request_id") is not None]
+        frames = [
+            e for e in h.of(Received) if e.meta and e.meta.get("status") == 200 and e.meta.get("request_id") is not None
+        ]
         assert frames[-1].raw in (b"{this is not json", b'{"jsonrpc": "2.0", "id": "someone-else", "result": {}}')
 
 
@@ -266,8 +278,11 @@ async def test_keep_alives_keep_a_slow_stream_under_the_idle_timeout(base_url):
 async def test_a_per_message_read_timeout_overrides_the_idle_timeout(base_url):
     async with connected(f"{base_url}/slow", read_timeout=0.3) as h:
         await h.handshake()
-        result = await h.conn.request("tools/call", {"name": "echo", "arguments": {"steps": 2, "pause": 0.7}},
-                                      transport_meta={"read_timeout": None})
+        result = await h.conn.request(
+            "tools/call",
+            {"name": "echo", "arguments": {"steps": 2, "pause": 0.7}},
+            transport_meta={"read_timeout": None},
+        )
         assert json.loads(result["content"][0]["text"])["steps"] == 2
 
 
@@ -304,10 +319,16 @@ async def test_priming_event_then_close_is_resumed_with_last_event_id(base_url):
         assert result["content"][0]["text"] == "resumed after e1"
         post = [x for x in h.store.http_log.exchanges if x.rpc_method == "tools/call"][0]
         resumed = [x for x in h.store.http_log.exchanges if x.note == "resume"]
-        assert resumed and resumed[-1].resumes == post.id and resumed[-1].header("Last-Event-ID", response=False) == "e1"
+        assert (
+            resumed and resumed[-1].resumes == post.id and resumed[-1].header("Last-Event-ID", response=False) == "e1"
+        )
         frame = [e for e in h.of(Received) if e.meta and e.meta.get("sse_id") == "e3"][0]
         assert frame.meta["exchange"] == resumed[-1].id
-    gets = [entry for entry in server_log(base_url, "resume") if entry["method"] == "GET" and "last-event-id" in entry["headers"]]
+    gets = [
+        entry
+        for entry in server_log(base_url, "resume")
+        if entry["method"] == "GET" and "last-event-id" in entry["headers"]
+    ]
     assert gets and gets[-1]["headers"]["last-event-id"] == "e1" and gets[-1]["headers"]["mcp-session-id"]
 
 
@@ -318,7 +339,9 @@ async def test_polling_for_an_abandoned_request_stops(base_url):
         await h.handshake()
         with pytest.raises(RequestTimeout):
             await h.conn.request("tools/call", {"name": "echo", "arguments": {}}, timeout=0.6)
-        polls = lambda: len([e for e in server_log(base_url, "poll") if e["method"] == "GET" and "last-event-id" in e["headers"]])
+        polls = lambda: len(
+            [e for e in server_log(base_url, "poll") if e["method"] == "GET" and "last-event-id" in e["headers"]]
+        )
         assert polls() >= 2  # it was polling (each poll brought a new event id: progress)
         before = polls()
         await anyio.sleep(0.6)  # six retry periods
@@ -350,8 +373,11 @@ async def test_x_mcp_header_mirrors_reach_the_server(base_url):
         assert valid == ["valid_tool"]
         tool = tools[0]
         arguments = {"region": "us-west1", "priority": 42, "note": "Hello, 世界"}
-        result = await h.conn.request("tools/call", {"name": "valid_tool", "arguments": arguments},
-                                      transport_meta={"headers": tool_param_headers(tool, arguments)})
+        result = await h.conn.request(
+            "tools/call",
+            {"name": "valid_tool", "arguments": arguments},
+            transport_meta={"headers": tool_param_headers(tool, arguments)},
+        )
         seen = json.loads(result["content"][0]["text"])
         assert seen["mcp-param-region"] == "us-west1" and seen["mcp-param-priority"] == "42"
         assert decode_header_value(seen["mcp-param-note"]) == "Hello, 世界"
@@ -391,11 +417,14 @@ async def test_legacy_sse_refuses_an_endpoint_on_another_origin(base_url):
     assert not [e for e in events if isinstance(e, Received)]
 
 
-@pytest.mark.parametrize("mode, words", [
-    ("ssenoendpoint", "no endpoint event on the SSE stream within 0.5 s"),
-    ("ssehtml", "with content type 'text/html', not an SSE stream"),
-    ("ok", "answered HTTP 405 Method Not Allowed: GET not supported"),
-])
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("ssenoendpoint", "no endpoint event on the SSE stream within 0.5 s"),
+        ("ssehtml", "with content type 'text/html', not an SSE stream"),
+        ("ok", "answered HTTP 405 Method Not Allowed: GET not supported"),
+    ],
+)
 async def test_legacy_sse_without_an_endpoint_is_a_clear_error(base_url, mode, words):
     from mcp_inspector.core.transport.legacy_sse import LegacySseTransport
 
@@ -436,8 +465,11 @@ async def test_modern_header_mismatch_is_shown_as_400_with_32020(base_url):
         assert (await h.conn.request("tools/call", {"name": "echo", "_meta": meta}))["content"]
     async with connected(f"{base_url}/modern") as h:
         with pytest.raises(RpcError) as failure:
-            await h.conn.request("tools/call", {"name": "echo", "_meta": meta},
-                                 transport_meta={"headers": {"MCP-Protocol-Version": "2025-11-25"}})
+            await h.conn.request(
+                "tools/call",
+                {"name": "echo", "_meta": meta},
+                transport_meta={"headers": {"MCP-Protocol-Version": "2025-11-25"}},
+            )
         assert failure.value.code == -32020
         frame = [e for e in h.of(Received) if e.meta and e.meta.get("status") == 400]
         assert frame
@@ -457,10 +489,13 @@ async def test_redirects_keep_headers_on_the_same_origin_and_drop_them_across(ba
     assert lists[-1]["headers"]["mcp-method"] == "tools/list"
 
 
-@pytest.mark.parametrize("mode, words", [
-    ("badredirect", "redirected to an unusable URL"),
-    ("loop", "too many redirects (more than 5)"),
-])
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("badredirect", "redirected to an unusable URL"),
+        ("loop", "too many redirects (more than 5)"),
+    ],
+)
 async def test_bad_redirects_are_undelivered(base_url, mode, words):
     async with connected(f"{base_url}/{mode}") as h:
         with pytest.raises(TransportFailure) as failure:
@@ -499,7 +534,9 @@ async def test_https_goes_through_the_proxy_from_the_environment(base_url, monke
 
 
 async def test_secrets_never_reach_the_log_or_the_store(base_url):
-    async with connected(f"{base_url}/sse?token=querysecret987654321", headers={"Authorization": TOKEN, "X-Api-Key": "key-abcdef123456"}) as h:
+    async with connected(
+        f"{base_url}/sse?token=querysecret987654321", headers={"Authorization": TOKEN, "X-Api-Key": "key-abcdef123456"}
+    ) as h:
         await h.handshake()
         await h.conn.request("tools/call", {"name": "echo", "arguments": {}})
         exchanges = list(h.store.http_log.exchanges)

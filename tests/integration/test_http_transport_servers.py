@@ -4,8 +4,9 @@ with resumption, stateless, JSON replies, legacy SSE, and the 2026-07-28 era).""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 import anyio
 import pytest
@@ -18,9 +19,13 @@ pytestmark = pytest.mark.anyio
 
 
 @asynccontextmanager
-async def session_for(url: str, *, mode: str = "auto", era: str = "legacy", **options: Any) -> AsyncIterator[McpSession]:
+async def session_for(
+    url: str, *, mode: str = "auto", era: str = "legacy", **options: Any
+) -> AsyncIterator[McpSession]:
     store = TrafficStore()
-    transport = HttpTransport(url, mode=mode, http_log=store.http_log, headers={"Authorization": "Bearer tok-0123456789abcdef"})
+    transport = HttpTransport(
+        url, mode=mode, http_log=store.http_log, headers={"Authorization": "Bearer tok-0123456789abcdef"}
+    )
     try:
         with anyio.fail_after(30):  # a hang guard, not a timing assertion
             async with McpSession(transport, store=store, era=era, timeout=15, init_timeout=15, **options) as session:
@@ -29,16 +34,21 @@ async def session_for(url: str, *, mode: str = "auto", era: str = "legacy", **op
     except BaseException:
         # What happened on the wire, for the failure report (pytest shows captured output).
         for x in store.http_log.exchanges:
-            print(f"http #{x.id} {x.method} {x.status} {x.note or ''} {x.rpc_method or ''} {x.state} {x.error or ''} "
-                  f"events={x.event_count} resumes={x.resumes}")
+            print(
+                f"http #{x.id} {x.method} {x.status} {x.note or ''} {x.rpc_method or ''} {x.state} {x.error or ''} "
+                f"events={x.event_count} resumes={x.resumes}"
+            )
         for entry in store:
             print(f"frame {entry.seq} {entry.direction} {entry.kind} {entry.raw[:200]!r} {entry.problem or ''}")
         raise
 
 
 def exchanges(session: McpSession, method: str | None = None, rpc: str | None = None) -> list:
-    return [x for x in session.store.http_log.exchanges
-            if (method is None or x.method == method) and (rpc is None or x.rpc_method == rpc)]
+    return [
+        x
+        for x in session.store.http_log.exchanges
+        if (method is None or x.method == method) and (rpc is None or x.rpc_method == rpc)
+    ]
 
 
 async def test_everything_streamable_http_session_progress_and_delete(everything_http_url):
@@ -49,7 +59,9 @@ async def test_everything_streamable_http_session_progress_and_delete(everything
         assert "echo" in tools
         outcome = await session.call_tool("echo", {"message": "over http"})
         assert outcome.result["content"][0]["text"] == "Echo: over http"
-        outcome = await session.call_tool("trigger-long-running-operation", {"duration": 0.3, "steps": 3}, progress=True)
+        outcome = await session.call_tool(
+            "trigger-long-running-operation", {"duration": 0.3, "steps": 3}, progress=True
+        )
         call = exchanges(session, "POST", "tools/call")[-1]
         progress = [e for e in session.store if e.method == "notifications/progress"]
         assert len(progress) == 3 and all(e.meta and e.meta.get("exchange") == call.id for e in progress)

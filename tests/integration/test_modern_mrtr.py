@@ -9,8 +9,8 @@ import json
 
 import anyio
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
+
 from mcp_inspector.core.protocol.errors import ProtocolViolation, RequestCancelled
 from mcp_inspector.core.session.events import InputRequested
 from mcp_inspector.core.session.mrtr import MAX_ROUNDS, MrtrError
@@ -34,8 +34,11 @@ def calls(store) -> list:
 
 
 def results(store) -> dict:
-    return {json.loads(e.raw)["id"]: json.loads(e.raw)["result"] for e in store
-            if e.direction is Direction.IN and e.kind is Kind.RESPONSE}
+    return {
+        json.loads(e.raw)["id"]: json.loads(e.raw)["result"]
+        for e in store
+        if e.direction is Direction.IN and e.kind is Kind.RESPONSE
+    }
 
 
 async def test_two_rounds_of_input_then_the_result(connect):
@@ -64,7 +67,9 @@ async def test_two_rounds_of_input_then_the_result(connect):
         assert [e.meta for e in entries[1:]] == [{"mrtr": {"first": entries[0].seq, "round": n}} for n in (1, 2)]
         events = c.of_type(InputRequested)
         assert [(e.round, list(e.requests), e.first_seq) for e in events] == [
-            (1, ["who"], entries[0].seq), (2, ["poem"], entries[0].seq)]
+            (1, ["who"], entries[0].seq),
+            (2, ["poem"], entries[0].seq),
+        ]
         # Every retry carries the modern _meta too (the server checks it).
         assert all("io.modelcontextprotocol/protocolVersion" in f["params"]["_meta"] for f in frames)
 
@@ -102,7 +107,10 @@ async def test_roots_are_asked_through_mrtr(connect):
         outcome = await c.session.call_tool("roots", {})
         assert outcome.result["content"][0]["text"] == "2 roots"
         meta = json.loads(calls(c.store)[0].raw)["params"]["_meta"]
-        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {
+            "roots": {},
+            "extensions": {"io.modelcontextprotocol/tasks": {}},
+        }
 
 
 async def test_endless_input_required_stops_after_the_bound(connect):
@@ -155,7 +163,9 @@ async def test_cancelling_reaches_the_retry_in_flight(connect):
             await pending.cancel("enough")
         assert len(failures) == 1
         retry_id = json.loads(calls(c.store)[1].raw)["id"]
-        cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+        cancelled = [
+            json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"
+        ]
         assert [m["params"]["requestId"] for m in cancelled] == [retry_id]
 
 
@@ -165,10 +175,17 @@ async def test_prompts_get_and_resources_read_answer_input_requests_too(connect)
         assert prompt["messages"][0]["content"]["text"] == "hello Ada"
         read = await c.session.read_resource("memo://ask")
         assert read["contents"][0]["text"] == "hello Ada"
-        sent = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.kind is Kind.REQUEST
-                and e.method in ("prompts/get", "resources/read")]
+        sent = [
+            json.loads(e.raw)
+            for e in c.store
+            if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method in ("prompts/get", "resources/read")
+        ]
         assert [(m["method"], "inputResponses" in m["params"]) for m in sent] == [
-            ("prompts/get", False), ("prompts/get", True), ("resources/read", False), ("resources/read", True)]
+            ("prompts/get", False),
+            ("prompts/get", True),
+            ("resources/read", False),
+            ("resources/read", True),
+        ]
         assert sent[1]["params"]["arguments"] == {"tone": "warm"} and sent[3]["params"]["uri"] == "memo://ask"
         assert len(c.of_type(InputRequested)) == 2
         # begin_request/finish_request (the CLI's read and get) do the same.

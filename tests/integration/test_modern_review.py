@@ -9,9 +9,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR, raw_server_command
-from mcp_inspector.core.protocol.errors import ConnectError, InputDeclined, ProtocolViolation, RequestCancelled, RpcError
+
+from mcp_inspector.core.protocol.errors import (
+    ConnectError,
+    InputDeclined,
+    ProtocolViolation,
+    RequestCancelled,
+    RpcError,
+)
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import SessionState
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -29,7 +35,8 @@ def legacy_server(tmp_path: Path, discover_reply: str) -> list[str]:
     """A legacy server that answers server/discover with ``discover_reply`` (``ID`` is
     replaced by the request's id), then does the 2025-06-18 handshake and tools/list."""
     script = tmp_path / "legacy_odd_discover.py"
-    script.write_text(textwrap.dedent(f'''
+    script.write_text(
+        textwrap.dedent(f"""
         import json, sys
         REPLY = {discover_reply!r}
         for line in sys.stdin:
@@ -45,7 +52,8 @@ def legacy_server(tmp_path: Path, discover_reply: str) -> list[str]:
             else:
                 continue
             sys.stdout.write(json.dumps(out) + "\\n"); sys.stdout.flush()
-    '''))
+    """)
+    )
     return [sys.executable, str(script)]
 
 
@@ -82,8 +90,10 @@ async def test_a_discover_result_of_the_wrong_result_type_leaves_no_modern_sessi
     """basic/index.mdx §ResultType: input_required only on the MRTR methods, an unknown
     value is invalid. The connect fails with a ConnectError, and the session does not
     claim to be modern (it used to be left era "modern", protocol 2026-07-28, FAILED)."""
-    reply = ('{"jsonrpc": "2.0", "id": ID, "result": {"resultType": "input_required", '
-             '"supportedVersions": ["2026-07-28"], "capabilities": {}}}')
+    reply = (
+        '{"jsonrpc": "2.0", "id": ID, "result": {"resultType": "input_required", '
+        '"supportedVersions": ["2026-07-28"], "capabilities": {}}}'
+    )
     async with connect(legacy_server(tmp_path, reply), era="auto", initialize=False) as c:
         with pytest.raises(ConnectError, match="server/discover.*input_required"):
             await c.session.initialize()
@@ -93,8 +103,11 @@ async def test_a_discover_result_of_the_wrong_result_type_leaves_no_modern_sessi
 
 
 def tool_calls(store) -> list[dict]:
-    return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.kind is Kind.REQUEST
-            and e.method == "tools/call"]
+    return [
+        json.loads(e.raw)
+        for e in store
+        if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method == "tools/call"
+    ]
 
 
 async def ada(params, entry):
@@ -155,7 +168,10 @@ async def test_a_url_mode_elicitation_when_only_form_was_declared_is_flagged(con
         outcome = await c.session.call_tool("open_url", {})
         assert outcome.result["content"][0]["text"] == "url: decline"
         meta = tool_calls(c.store)[0]["params"]["_meta"]
-        assert meta["io.modelcontextprotocol/clientCapabilities"] == {"elicitation": {"form": {}}, "extensions": TASKS_EXT}
+        assert meta["io.modelcontextprotocol/clientCapabilities"] == {
+            "elicitation": {"form": {}},
+            "extensions": TASKS_EXT,
+        }
         reply = reply_to_first_call(c.store)
         assert reply.problem is not None and "URL-mode elicitation/create" in reply.problem
 
@@ -191,7 +207,9 @@ async def test_an_acknowledgment_that_leaves_things_out_is_noted(connect):
     async with connect(MODERN, era="auto") as c:  # everything honoured: nothing to say
         await until(lambda: c.session.subscription_ack is not None)
         await c.session.subscribe("memo://one")
-        await until(lambda: c.session.subscription_ack == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]})
+        await until(
+            lambda: c.session.subscription_ack == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]}
+        )
         assert not any(e.kind is Kind.EVENT and b"did not acknowledge" in e.raw for e in c.store)
 
 
@@ -223,8 +241,11 @@ async def test_a_server_cancelling_anything_but_a_listen_stream_is_flagged(conne
         assert len(cancelled) == 1 and "references no subscriptions/listen stream" in (cancelled[0].problem or "")
         # A real teardown of the listen stream is not flagged.
         await s.call_tool("cancel_listen", {})
-        await until(lambda: len([e for e in c.store if e.direction is Direction.IN
-                                 and e.method == "notifications/cancelled"]) == 2)
+        await until(
+            lambda: (
+                len([e for e in c.store if e.direction is Direction.IN and e.method == "notifications/cancelled"]) == 2
+            )
+        )
         teardown = [e for e in c.store if e.direction is Direction.IN and e.method == "notifications/cancelled"][1]
         assert teardown.problem is None
 
@@ -237,8 +258,12 @@ async def test_a_task_result_to_a_raw_tools_call_is_shown_with_its_note_and_not_
     async with connect(MODERN, era="auto") as c:
         result = await c.session.request("tools/call", {"name": "long", "arguments": {}})
         assert result["resultType"] == "task"
-        assert json.loads(c.store.get(max(e.seq for e in c.store if e.method == "tools/call")).raw)["params"]["_meta"][
-            "io.modelcontextprotocol/clientCapabilities"]["extensions"] == TASKS_EXT
+        assert (
+            json.loads(c.store.get(max(e.seq for e in c.store if e.method == "tools/call")).raw)["params"]["_meta"][
+                "io.modelcontextprotocol/clientCapabilities"
+            ]["extensions"]
+            == TASKS_EXT
+        )
         reply = next(e for e in c.store if e.direction is Direction.IN and b'"resultType": "task"' in e.raw)
         assert reply.problem is None
         assert any(e.kind is Kind.EVENT and b"follow it with tasks/get" in e.raw for e in c.store)
@@ -262,8 +287,9 @@ async def test_a_modern_server_too_slow_for_the_probe_is_found_by_its_initialize
 
 async def test_an_initialize_rejected_with_minus_32022_keeps_the_asked_legacy_version(connect):
     """With a legacy protocol version asked for, the era is not switched: a clear error."""
-    async with connect(MODERN + ["--mode", "slow-start"], era="auto", protocol_version="2025-11-25",
-                       initialize=False) as c:
+    async with connect(
+        MODERN + ["--mode", "slow-start"], era="auto", protocol_version="2025-11-25", initialize=False
+    ) as c:
         with pytest.raises(RpcError, match="-32022"):
             await c.session.initialize()
         assert sent_methods(c.store) == ["initialize"]
@@ -314,8 +340,9 @@ async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connec
             await c.session.finish_tool_call(first[0])
         calls = tool_calls(c.store)
         assert len(calls) == 2  # the retry was sent, then cancelled
-        cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT
-                     and e.method == "notifications/cancelled"]
+        cancelled = [
+            json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"
+        ]
         assert [n["params"]["requestId"] for n in cancelled] == [calls[1]["id"]]
 
 
@@ -350,13 +377,23 @@ async def test_a_tool_enabled_sampling_without_sampling_tools_declared_is_flagge
     async with connect(MODERN, era="auto", handlers=build_handlers(sampling=f"@{answer}")) as c:
         outcome = await c.session.call_tool("sample_with_tools", {})
         assert outcome.result["content"][0]["text"] == "step one"
-        assert tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {"sampling": {}, "extensions": TASKS_EXT}
+        assert tool_calls(c.store)[0]["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] == {
+            "sampling": {},
+            "extensions": TASKS_EXT,
+        }
         reply = reply_to_first_call(c.store)
-        assert "tool-enabled sampling/createMessage, but the client did not declare sampling.tools" in (reply.problem or "")
-    async with connect(MODERN, era="auto", handlers={"elicitation/create": ada, **build_handlers(sampling=f"@{answer}")}) as c:
+        assert "tool-enabled sampling/createMessage, but the client did not declare sampling.tools" in (
+            reply.problem or ""
+        )
+    async with connect(
+        MODERN, era="auto", handlers={"elicitation/create": ada, **build_handlers(sampling=f"@{answer}")}
+    ) as c:
         await c.session.call_tool("wizard", {})  # a plain sampling request: nothing to flag
-        assert all(e.problem is None for e in c.store if e.direction is Direction.IN and e.method is None
-                   and e.kind is Kind.RESPONSE)
+        assert all(
+            e.problem is None
+            for e in c.store
+            if e.direction is Direction.IN and e.method is None and e.kind is Kind.RESPONSE
+        )
 
 
 async def test_an_elicitation_handler_that_opens_urls_can_declare_url_mode(connect):
@@ -364,6 +401,7 @@ async def test_an_elicitation_handler_that_opens_urls_can_declare_url_mode(conne
     (``{"form": {}, "url": {}}``), and servers MUST NOT send other modes. The declaration
     followed only the handler's presence (always form only), so a handler able to open
     URLs (the TUI's) could not say so; it now carries ``mcp_capability``."""
+
     async def visit(params, entry):
         return {"action": "accept"}  # URL mode: no content
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
+
 from mcp_inspector.core.protocol.errors import MalformedTask, ProtocolViolation
 from mcp_inspector.core.session.events import LogMessage
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -43,7 +43,9 @@ async def test_every_request_carries_the_modern_meta(connect):
         for frame in frames:
             meta = frame["params"]["_meta"]
             assert meta[PV] == "2026-07-28", frame
-            assert meta[CAPS] == {"elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}, frame
+            assert meta[CAPS] == {"elicitation": {"form": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}, (
+                frame
+            )
             assert meta[INFO]["name"] == "mcp-inspector", frame
             assert LEVEL not in meta
         # The server answered each (it refuses a request without _meta with -32602).

@@ -9,8 +9,8 @@ import json
 
 import anyio
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
+
 from mcp_inspector.core.session.events import ListChanged, ResourceUpdated
 from mcp_inspector.core.traffic.entry import Direction, Kind
 
@@ -20,8 +20,11 @@ SUB = "io.modelcontextprotocol/subscriptionId"
 
 
 def listens(store) -> list[dict]:
-    return [json.loads(e.raw) for e in store
-            if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method == "subscriptions/listen"]
+    return [
+        json.loads(e.raw)
+        for e in store
+        if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method == "subscriptions/listen"
+    ]
 
 
 async def until(predicate) -> None:
@@ -61,7 +64,9 @@ async def test_a_stream_the_server_ends_is_reopened(connect, how):
         await until(lambda: len(listens(c.store)) == 2 and s.subscription_ack is not None)
         first, second = listens(c.store)
         assert second["id"] != first["id"]
-        assert any(e.kind is Kind.EVENT and b"subscriptions/listen stream" in e.raw and b"reopening" in e.raw for e in c.store)
+        assert any(
+            e.kind is Kind.EVENT and b"subscriptions/listen stream" in e.raw and b"reopening" in e.raw for e in c.store
+        )
         # The new stream works: a change is seen through it.
         await s.call_tool("add_tool", {"name": "again"})
         await until(lambda: s.tool("again") is not None)
@@ -77,7 +82,9 @@ async def test_subscribe_reopens_the_stream_with_the_uri(connect):
         second = listens(c.store)[1]
         assert second["params"]["notifications"] == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]}
         assert s.subscription_ack == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]}
-        cancelled = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+        cancelled = [
+            json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"
+        ]
         assert [m["params"]["requestId"] for m in cancelled] == [first["id"]]
         assert "resources/subscribe" not in [e.method for e in c.store]
         await s.call_tool("touch", {"uri": "memo://one"})

@@ -9,8 +9,8 @@ import json
 
 import anyio
 import pytest
-
 from conftest import demo_server_command
+
 from mcp_inspector.core.protocol import raw_templates as templates
 from mcp_inspector.core.protocol.errors import RequestCancelled, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -37,6 +37,7 @@ async def send_text(session, text: str, as_is: bool = False):
 
 
 # -- stdio: the demo --------------------------------------------------------
+
 
 async def test_a_ping_by_hand_is_recorded_as_typed_and_its_pong_linked(connect):
     async with connect(demo_server_command()) as c:
@@ -86,7 +87,9 @@ async def test_text_that_is_not_json_is_refused_unless_sent_as_is():
     with pytest.raises(FrameRefused, match="line 2, column 1"):
         prepare('{"jsonrpc": "2.0",\n', as_is=False, stdio=True)
     data, warnings = prepare('{"a":\n1}\n', as_is=True, stdio=True)
-    assert data == b'{"a":\n1}' and warnings == ["the text holds line breaks: over stdio the server reads it as 2 lines"]
+    assert data == b'{"a":\n1}' and warnings == [
+        "the text holds line breaks: over stdio the server reads it as 2 lines"
+    ]
     data, warnings = prepare('{"a":\n1}\n', as_is=True, stdio=False)  # one HTTP body: nothing splits it
     assert data == b'{"a":\n1}\n' and warnings == []
 
@@ -110,7 +113,9 @@ async def test_cancelling_a_call_in_flight_by_hand_ends_it(connect):
     async with connect(demo_server_command()) as c:
         await c.session.list_tools()
         conn = c.session.connection
-        call = await conn.send_request("tools/call", {"name": "long_running_task", "arguments": {"duration_seconds": 60, "steps": 60}})
+        call = await conn.send_request(
+            "tools/call", {"name": "long_running_task", "arguments": {"duration_seconds": 60, "steps": 60}}
+        )
         sent, _ = await send_text(c.session, templates.cancelled(call.id))
         assert sent.cancelled is call
         with pytest.raises(RequestCancelled, match="cancelled by a frame sent by hand"):
@@ -153,9 +158,13 @@ async def test_an_id_in_flight_is_refused_with_a_fresh_one_offered(connect):
     async with connect(demo_server_command()) as c:
         conn = c.session.connection
         await c.session.list_tools()
-        call = await conn.send_request("tools/call", {"name": "long_running_task", "arguments": {"duration_seconds": 60, "steps": 60}})
+        call = await conn.send_request(
+            "tools/call", {"name": "long_running_task", "arguments": {"duration_seconds": 60, "steps": 60}}
+        )
         before = len(c.store)
-        with pytest.raises(IdInFlight, match=rf'id {call.id} is already in flight \(tools/call, #\d+\): use another id, e.g. "raw-1"'):
+        with pytest.raises(
+            IdInFlight, match=rf'id {call.id} is already in flight \(tools/call, #\d+\): use another id, e.g. "raw-1"'
+        ):
             await send_text(c.session, templates.request(call.id, "ping"))
         assert len(c.store) == before  # nothing recorded, nothing sent
         sent, _ = await send_text(c.session, templates.request("raw-2", "ping"))
@@ -174,6 +183,7 @@ async def test_fresh_ids_skip_what_is_in_flight(connect):
 
 
 # -- Streamable HTTP ----------------------------------------------------------
+
 
 async def http_session(url: str, era: str = "legacy"):
     store = TrafficStore()
@@ -215,7 +225,9 @@ async def test_in_the_2026_era_a_request_by_hand_carries_the_sessions_meta(sdk_m
             result = await sent.pending.wait()
             assert any(tool["name"] == "echo" for tool in result["tools"])
             answer, _ = await send_text(session, '{"jsonrpc":"2.0","id":7,"result":{}}')
-            assert answer.notes == ["2026-07-28 servers send no requests: no request waits for this response (sent anyway)"]
+            assert answer.notes == [
+                "2026-07-28 servers send no requests: no request waits for this response (sent anyway)"
+            ]
 
 
 async def test_over_legacy_http_sse_a_frame_by_hand_is_posted_to_the_endpoint(everything_sse_url):

@@ -48,7 +48,13 @@ async def test_initialize_and_every_list(connect, server_everything) -> None:
 
             tools = await s.list_tools()
             names = {t["name"] for t in tools}
-            assert {"echo", "get-sum", "get-tiny-image", "get-structured-content", "trigger-long-running-operation"} <= names
+            assert {
+                "echo",
+                "get-sum",
+                "get-tiny-image",
+                "get-structured-content",
+                "trigger-long-running-operation",
+            } <= names
             prompts = await s.list_prompts()
             assert "simple-prompt" in {p["name"] for p in prompts}
             resources = await s.list_resources()
@@ -59,8 +65,11 @@ async def test_initialize_and_every_list(connect, server_everything) -> None:
             # Pagination: every page was requested, each with the cursor the previous page gave.
             for method, key in (("resources/list", "resources"), ("resources/templates/list", "resourceTemplates")):
                 sent = [json.loads(e.raw) for e in c.store if e.direction is Direction.OUT and e.method == method]
-                replies = [json.loads(c.store.get(e.reply_seq).raw)["result"]
-                           for e in c.store if e.direction is Direction.OUT and e.method == method]
+                replies = [
+                    json.loads(c.store.get(e.reply_seq).raw)["result"]
+                    for e in c.store
+                    if e.direction is Direction.OUT and e.method == method
+                ]
                 assert "cursor" not in (sent[0].get("params") or {})
                 for previous, request in zip(replies, sent[1:]):
                     assert request["params"]["cursor"] == previous["nextCursor"]
@@ -83,9 +92,14 @@ async def test_tools_resources_prompts_logging(connect, server_everything) -> No
 
             # Progress: routed to this call by its token, with a timeout that progress keeps resetting.
             seen: list[float] = []
-            long_run = await s.call_tool("trigger-long-running-operation", {"duration": 1, "steps": 4}, timeout=0.6,
-                                         reset_on_progress=True, max_total=15,
-                                         on_progress=lambda p: seen.append(p.progress.progress))
+            long_run = await s.call_tool(
+                "trigger-long-running-operation",
+                {"duration": 1, "steps": 4},
+                timeout=0.6,
+                reset_on_progress=True,
+                max_total=15,
+                on_progress=lambda p: seen.append(p.progress.progress),
+            )
             assert not long_run.is_error and "completed" in long_run.result["content"][0]["text"].lower()
             assert seen == [1.0, 2.0, 3.0, 4.0]
             assert long_run.request.progress.total == 4

@@ -126,7 +126,9 @@ async def test_list_changed_refetches_and_reports_the_diff(connect, raw_server) 
             assert c.session.tool("echo") is None and c.session.tool("new_tool") is not None
             assert {t["name"] for t in c.session.lists["tools"]} == {"add", "slow", "mutate", "new_tool"}
             # The argument check uses the new schema.
-            assert [i.message for i in c.session.check_arguments("add", {"a": 1, "b": 2})] == ["'c' is a required property"]
+            assert [i.message for i in c.session.check_arguments("add", {"a": 1, "b": 2})] == [
+                "'c' is a required property"
+            ]
 
 
 async def test_many_calls_in_flight_answer_out_of_order(connect, raw_server) -> None:
@@ -147,8 +149,13 @@ async def test_progress_over_pipes_resets_timeout(connect, raw_server) -> None:
         async with connect(raw_server()) as c:
             await c.session.list_tools()
             seen: list[float] = []
-            outcome = await c.session.call_tool("slow", {"seconds": 1.0}, timeout=0.4, reset_on_progress=True,
-                                                on_progress=lambda p: seen.append(p.progress.progress))
+            outcome = await c.session.call_tool(
+                "slow",
+                {"seconds": 1.0},
+                timeout=0.4,
+                reset_on_progress=True,
+                on_progress=lambda p: seen.append(p.progress.progress),
+            )
             assert text_of(outcome) == "slept 1.0"
             assert outcome.elapsed_ms > 900
             assert seen == sorted(seen) and len(seen) >= 5
@@ -160,7 +167,9 @@ async def test_progress_with_hard_maximum_over_pipes(connect, raw_server) -> Non
     with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             # the server works for 30 s: a timeout (not its result) proves the limit fired first
-            pending = await c.session.begin_tool_call("slow", {"seconds": 30}, timeout=0.4, reset_on_progress=True, max_total=1.0)
+            pending = await c.session.begin_tool_call(
+                "slow", {"seconds": 30}, timeout=0.4, reset_on_progress=True, max_total=1.0
+            )
             with pytest.raises(RequestTimeout) as caught:
                 await pending.wait()
             assert caught.value.hard_limit and pending.result is None
@@ -180,8 +189,13 @@ async def test_cancel_a_running_call(connect, raw_server) -> None:
                 while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)
             cancel = sent_messages(c.store, "notifications/cancelled")
-            assert cancel == [{"jsonrpc": "2.0", "method": "notifications/cancelled",
-                               "params": {"requestId": pending.id, "reason": "user pressed Esc"}}]
+            assert cancel == [
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/cancelled",
+                    "params": {"requestId": pending.id, "reason": "user pressed Esc"},
+                }
+            ]
             assert await c.session.ping() == {}
 
 
@@ -252,7 +266,8 @@ async def test_structured_output_is_validated(connect, raw_server) -> None:
             assert paris.view.structured_issues == []
             london = await c.session.call_tool("weather", {"city": "London"})
             assert [(i.path, i.message) for i in london.view.structured_issues] == [
-                ("$", "'temperature' is a required property")]
+                ("$", "'temperature' is a required property")
+            ]
             wrong_args = await c.session.call_tool("weather", {"town": "Paris"})
             assert [i.message for i in wrong_args.argument_issues] == ["'city' is a required property"]
 
@@ -264,7 +279,13 @@ async def test_sdk_server_end_to_end(connect, sdk_server) -> None:
             s = c.session
             assert s.server_info["name"] == "sdk-fixture"
             assert {"tools", "prompts", "resources", "logging"} <= set(s.capabilities)
-            assert {t["name"] for t in await s.list_tools()} >= {"add", "greet", "progress_task", "log_messages", "fail"}
+            assert {t["name"] for t in await s.list_tools()} >= {
+                "add",
+                "greet",
+                "progress_task",
+                "log_messages",
+                "fail",
+            }
             assert [p["name"] for p in await s.list_prompts()] == ["review_code"]
             assert [r["uri"] for r in await s.list_resources()] == ["info://server"]
             assert [t["uriTemplate"] for t in await s.list_resource_templates()] == ["greeting://{name}"]
@@ -287,7 +308,9 @@ async def test_sdk_server_end_to_end(connect, sdk_server) -> None:
             logged = await s.call_tool("log_messages", {})
             assert text_of(logged) == "logged 2"
             assert [(e.level, e.data) for e in c.of_type(LogMessage)] == [
-                ("warning", "warning message"), ("error", "error message")]
+                ("warning", "warning message"),
+                ("error", "error message"),
+            ]
             assert (await s.read_resource("greeting://Ada"))["contents"][0]["text"] == "Hello, Ada!"
             prompt = await s.get_prompt("review_code", {"code": "x = 1"})
             assert "x = 1" in prompt["messages"][0]["content"]["text"]

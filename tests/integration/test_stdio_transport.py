@@ -289,7 +289,9 @@ while True:
 
 async def test_close_escalates_eof_then_sigterm_then_sigkill(connect) -> None:
     with anyio.fail_after(60):
-        async with connect([sys.executable, "-c", TRAPS_SIGTERM], initialize=False, close_grace=0.3, term_grace=0.3) as c:
+        async with connect(
+            [sys.executable, "-c", TRAPS_SIGTERM], initialize=False, close_grace=0.3, term_grace=0.3
+        ) as c:
             with anyio.fail_after(30):
                 while not any(e.text == "ready" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)

@@ -6,14 +6,13 @@ an optional tool called plainly or as a task, and tasks/list over several pages
 
 from __future__ import annotations
 
-
 import pytest
-
 from conftest import demo_server_command
+from task_helpers import sent
+
 from mcp_inspector.core.protocol.errors import RpcError
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction
-from task_helpers import sent
 
 pytestmark = pytest.mark.anyio
 DEMO = demo_server_command() + ["--task-poll-interval", "50", "--tasks-page-size", "1"]

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import pytest
+from task_helpers import cancel_followed, sent
 
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction
-from task_helpers import cancel_followed, sent, until
 
 pytestmark = pytest.mark.anyio
 TOOL = "simulate-research-query"
@@ -62,8 +61,9 @@ async def test_the_input_required_elicitation_is_answered(connect, server_everyt
         outcome = await c.session.call_tool(TOOL, {"topic": "x", "ambiguous": True})
         text = outcome.result["content"][0]["text"]
         assert "# Research Report: x (historical)" in text and "**Clarification**: historical" in text
-        elicitation = next(json.loads(e.raw) for e in c.store if e.direction is Direction.IN
-                           and e.method == "elicitation/create")
+        elicitation = next(
+            json.loads(e.raw) for e in c.store if e.direction is Direction.IN and e.method == "elicitation/create"
+        )
         assert elicitation["params"]["_meta"][RELATED] == {"taskId": outcome.task_id}
         statuses = [e.task["status"] for e in c.of_type(TaskUpdated) if e.task["taskId"] == outcome.task_id]
         assert "input_required" in statuses and statuses[-1] == "completed"
@@ -102,8 +102,14 @@ async def test_over_streamable_http_the_elicitation_comes_on_the_tasks_result_st
     answers.write_text(json.dumps({"interpretation": "snake"}))
     store = TrafficStore()
     transport = HttpTransport(everything_http_url, mode="auto", http_log=store.http_log)
-    session = McpSession(transport, store=store, timeout=20.0, era="legacy", auto_refresh=False,
-                         handlers=build_handlers(elicitation=f"@{answers}"))
+    session = McpSession(
+        transport,
+        store=store,
+        timeout=20.0,
+        era="legacy",
+        auto_refresh=False,
+        handlers=build_handlers(elicitation=f"@{answers}"),
+    )
     async with session:
         await session.initialize()
         await session.list_tools()

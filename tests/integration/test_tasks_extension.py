@@ -13,17 +13,23 @@ import sys
 
 import anyio
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
-from mcp_inspector.core.protocol.errors import (InputDeclined, InspectorError, MalformedTask, ProtocolViolation, RpcError,
-                                                TaskTimedOut)
+from task_helpers import cancel_followed, sent, until
+
+from mcp_inspector.core.protocol.errors import (
+    InputDeclined,
+    InspectorError,
+    MalformedTask,
+    ProtocolViolation,
+    RpcError,
+    TaskTimedOut,
+)
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import InputRequested, TaskUpdated
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction, Kind
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
-from task_helpers import cancel_followed, sent, until
 
 pytestmark = pytest.mark.anyio
 MODERN = [PYTHON, str(SERVERS_DIR / "modern_raw_server.py")]
@@ -78,9 +84,13 @@ async def test_input_required_is_answered_once_through_tasks_update(connect):
         assert outcome.result["content"][0]["text"] == "Report on tides (historical)"
         assert len(calls) == 1 and calls[0]["message"] == "What do you mean by 'tides'?"
         updates = sent(c.store, "tasks/update")
-        assert [u["params"] for u in updates] == [{"taskId": "task-1", "inputResponses": {
-            "clarify-1": {"action": "accept", "content": {"interpretation": "historical"}}},
-            "_meta": updates[0]["params"]["_meta"]}]
+        assert [u["params"] for u in updates] == [
+            {
+                "taskId": "task-1",
+                "inputResponses": {"clarify-1": {"action": "accept", "content": {"interpretation": "historical"}}},
+                "_meta": updates[0]["params"]["_meta"],
+            }
+        ]
         await until(lambda: len(stderr_lines(c.store, "tasks/update")) == 1)
         rounds = c.of_type(InputRequested)
         assert len(rounds) == 1 and set(rounds[0].requests) == {"clarify-1"}
@@ -119,11 +129,16 @@ async def test_a_failed_task_raises_its_json_rpc_error(connect):
 async def test_cancel_ends_the_task_with_tasks_cancel(connect):
     async with connect(MODERN, era="auto") as c:
         pending = await c.session.begin_tool_call("research", {"topic": "x", "never": True})
-        outcome = await cancel_followed(c.session, pending, "stop it", ready=lambda: len(sent(c.store, "tasks/get")) >= 2)
+        outcome = await cancel_followed(
+            c.session, pending, "stop it", ready=lambda: len(sent(c.store, "tasks/get")) >= 2
+        )
         assert len(outcome) == 1 and outcome[0].task_id == "task-1" and "stop it" in str(outcome[0])
         assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
-        assert not [e for e in c.store if e.direction is Direction.OUT and e.method == "notifications/cancelled"
-                    and b"tools/call" in e.raw]  # MUST NOT cancel a task with notifications/cancelled
+        assert not [
+            e
+            for e in c.store
+            if e.direction is Direction.OUT and e.method == "notifications/cancelled" and b"tools/call" in e.raw
+        ]  # MUST NOT cancel a task with notifications/cancelled
         record = c.session.tasks["task-1"]
         assert record.status == "cancelled" and record.cancel_requested == "stop it"  # the tasks/get after the ack
         assert c.of_type(TaskUpdated)[-1].source == "cancel"
@@ -149,7 +164,7 @@ async def test_an_unknown_status_is_a_clear_error(connect):
 
 async def test_a_task_result_to_prompts_get_is_an_invalid_response(connect):
     async with connect(MODERN, era="auto") as c:
-        with pytest.raises(ProtocolViolation, match="prompts/get with resultType \"task\".*only on tools/call"):
+        with pytest.raises(ProtocolViolation, match='prompts/get with resultType "task".*only on tools/call'):
             await c.session.get_prompt("tasky")
         reply = next(e for e in c.store if e.direction is Direction.IN and b'"resultType": "task"' in e.raw)
         assert "an invalid response" in (reply.problem or "")  # marked in the traffic too
@@ -157,8 +172,9 @@ async def test_a_task_result_to_prompts_get_is_an_invalid_response(connect):
 
 @pytest.fixture(scope="module")
 def modern_http_url():
-    process = subprocess.Popen([sys.executable, str(SERVERS_DIR / "modern_raw_server.py"), "--http"],
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS_DIR / "modern_raw_server.py"), "--http"], stdout=subprocess.PIPE, text=True
+    )
     line = process.stdout.readline()
     assert line.startswith("PORT "), line
     try:
@@ -172,15 +188,22 @@ async def test_over_http_tasks_requests_carry_the_task_id_in_mcp_name(modern_htt
     store = TrafficStore()
     transport = HttpTransport(modern_http_url, mode="auto", http_log=store.http_log)
     calls = []
-    session = McpSession(transport, store=store, timeout=10.0, auto_refresh=False,
-                         handlers={"elicitation/create": historical_handler(calls)})
+    session = McpSession(
+        transport,
+        store=store,
+        timeout=10.0,
+        auto_refresh=False,
+        handlers={"elicitation/create": historical_handler(calls)},
+    )
     async with session:
         await session.initialize()
         assert session.era == "modern"
         outcome = await session.call_tool("research", {"topic": "waves", "ask": True})
         assert outcome.result["content"][0]["text"] == "Report on waves (historical)"
         task_id = outcome.task_id
-        exchanges = [x for x in store.http_log.exchanges if (x.header("Mcp-Method", response=False) or "").startswith("tasks/")]
+        exchanges = [
+            x for x in store.http_log.exchanges if (x.header("Mcp-Method", response=False) or "").startswith("tasks/")
+        ]
         assert {x.header("Mcp-Method", response=False) for x in exchanges} == {"tasks/get", "tasks/update"}
         assert {x.header("Mcp-Name", response=False) for x in exchanges} == {task_id}
 
@@ -207,10 +230,15 @@ async def test_status_notifications_come_on_the_listen_stream_while_the_task_is_
         assert outcome.result["content"][0]["text"] == "Report on tides (historical)" and len(calls) == 1
         listens = sent(c.store, "subscriptions/listen")
         assert ["task-1"] in [m["params"]["notifications"].get("taskIds") for m in listens]
-        notes = [json.loads(e.raw)["params"] for e in c.store if e.direction is Direction.IN
-                 and e.method == "notifications/tasks"]
-        assert notes and all(n["taskId"] == "task-1" and e is None for n, e in
-                             zip(notes, [e.problem for e in c.store if e.method == "notifications/tasks"]))
+        notes = [
+            json.loads(e.raw)["params"]
+            for e in c.store
+            if e.direction is Direction.IN and e.method == "notifications/tasks"
+        ]
+        assert notes and all(
+            n["taskId"] == "task-1" and e is None
+            for n, e in zip(notes, [e.problem for e in c.store if e.method == "notifications/tasks"])
+        )
         assert "notification" in [e.source for e in c.of_type(TaskUpdated)]
         await until(lambda: "taskIds" not in sent(c.store, "subscriptions/listen")[-1]["params"]["notifications"])
         assert c.session.subscriptions.task_ids == []

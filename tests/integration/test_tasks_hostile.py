@@ -10,11 +10,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from task_helpers import cancel_followed
 
 from mcp_inspector.core.protocol.errors import MalformedTask, RpcError
 from mcp_inspector.core.session.task_model import poll_interval
 from mcp_inspector.core.traffic.entry import Direction, Kind
-from task_helpers import cancel_followed
 
 pytestmark = pytest.mark.anyio
 SERVER = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
@@ -28,8 +28,9 @@ def notes(store):
     return [e.raw.decode() for e in store if e.kind is Kind.EVENT]
 
 
-@pytest.mark.parametrize("tool", ["poll_zero", "poll_negative", "poll_huge", "poll_string", "poll_bigint",
-                                  "poll_infinity"])
+@pytest.mark.parametrize(
+    "tool", ["poll_zero", "poll_negative", "poll_huge", "poll_string", "poll_bigint", "poll_infinity"]
+)
 async def test_a_hostile_poll_interval_still_reaches_the_result(connect, tool):
     """0 and -5 are polled at 0.1 s, "fast" at the default 1 s, 1e12, 10**400 and Infinity at
     30 s (a status notification ends them at once; a 400-digit integer was an OverflowError)."""
@@ -41,9 +42,9 @@ async def test_a_hostile_poll_interval_still_reaches_the_result(connect, tool):
 
 
 def test_poll_intervals_are_clamped_whatever_the_number():
-    assert poll_interval({"pollInterval": 10 ** 400}, False) == 30.0
-    assert poll_interval({"pollInterval": -10 ** 400}, False) == 0.1
-    assert poll_interval({"pollIntervalMs": 10 ** 400}, True) == 30.0
+    assert poll_interval({"pollInterval": 10**400}, False) == 30.0
+    assert poll_interval({"pollInterval": -(10**400)}, False) == 0.1
+    assert poll_interval({"pollIntervalMs": 10**400}, True) == 30.0
     assert poll_interval({"pollInterval": float("inf")}, False) == 30.0
     assert poll_interval({"pollInterval": float("nan")}, False) == 1.0
 
@@ -95,6 +96,7 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_to_still_run_the_task(
 async def test_tasks_announced_only_by_notifications_are_kept_up_to_a_limit(connect):
     """strangers_storm: 20,000 status notifications, each about a task no call made."""
     from mcp_inspector.core.session.tasks import STRANGER_LIMIT
+
     async with connect(SERVER) as c:
         await c.session.list_tools()
         outcome = await c.session.call_tool("strangers_storm", {})

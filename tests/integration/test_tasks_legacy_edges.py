@@ -18,7 +18,7 @@ from mcp_inspector.core.traffic.entry import Direction, Kind
 
 pytestmark = pytest.mark.anyio
 
-SERVER = textwrap.dedent('''
+SERVER = textwrap.dedent("""
     import json, sys
     TASK = {"taskId": "t-1", "status": "working", "createdAt": "2025-11-25T10:30:00Z",
             "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": 60000, "pollInterval": 100}
@@ -73,7 +73,7 @@ SERVER = textwrap.dedent('''
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}})
             continue
         send({"jsonrpc": "2.0", "id": rid, "result": result})
-''')
+""")
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ async def test_a_required_tool_on_a_server_without_the_capability_goes_as_a_task
         outcome = await c.session.call_tool("needs_task", {})
         assert outcome.task_id == "t-1" and outcome.result["content"][0]["text"] == "done"
         result_reply = next(e for e in c.store if e.direction is Direction.IN and b'"done"' in e.raw)
-        assert "without _meta[\"io.modelcontextprotocol/related-task\"]" in (result_reply.problem or "")
+        assert 'without _meta["io.modelcontextprotocol/related-task"]' in (result_reply.problem or "")
         assert json.loads(next(e for e in c.store if e.method == "tools/call").raw)["params"]["task"] == {}
         status = next(e for e in c.store if e.method == "notifications/tasks/status")
         assert "no taskId" in (status.problem or "")  # flagged, not taken

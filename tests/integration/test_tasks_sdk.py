@@ -10,9 +10,7 @@ import signal
 import subprocess
 import sys
 
-import anyio
 import pytest
-
 from conftest import PYTHON, SERVERS_DIR
 from task_helpers import cancel_followed, sent
 
@@ -47,9 +45,25 @@ async def test_cancelling_an_sdk_servers_task_sends_tasks_cancel(connect):
 
 def test_ctrl_c_in_the_cli_cancels_the_sdk_servers_task(tmp_path):
     record = tmp_path / "session.jsonl"
-    process = subprocess.Popen([sys.executable, "-m", "mcp_inspector", "--progress", "--record", str(record),
-                                "call", "report", "sections=10000", "delay=0.05", "--", *SDK_TASKS],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "--progress",
+            "--record",
+            str(record),
+            "call",
+            "report",
+            "sections=10000",
+            "delay=0.05",
+            "--",
+            *SDK_TASKS,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         seen = 0
         for line in process.stderr:  # the task's status on stderr (--progress): it runs

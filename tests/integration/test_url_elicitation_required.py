@@ -35,7 +35,8 @@ async def test_minus_32042_lists_the_urls_and_the_call_to_retry(connect) -> None
             assert (error.name, error.arguments) == ("signin", {"why": "test"})
             assert [(e.elicitation_id, e.url, e.message) for e in error.elicitations] == [
                 ("e-1", "https://auth.example/start", "Sign in to Example"),
-                ("e-2", "https://pay.example/approve", "Approve the payment")]
+                ("e-2", "https://pay.example/approve", "Approve the payment"),
+            ]
             assert [e.facts.host for e in error.elicitations] == ["auth.example", "pay.example"]
             assert error.ids == {"e-1", "e-2"} and error.problems == []
             lines = error.describe()
@@ -66,9 +67,13 @@ async def test_a_complete_notification_without_an_id_is_marked_not_counted(conne
 
 
 def test_malformed_data_is_read_without_failing() -> None:
-    assert read_elicitations(None) == ([], ["the error's data has no elicitations list (2025-11-25: data.elicitations)"])
-    items, problems = read_elicitations({"elicitations": [7, {"url": "javascript:alert(1)"}, *[{"elicitationId": "x",
-                                                                                                   "url": "https://a.b"}] * 30]})
+    assert read_elicitations(None) == (
+        [],
+        ["the error's data has no elicitations list (2025-11-25: data.elicitations)"],
+    )
+    items, problems = read_elicitations(
+        {"elicitations": [7, {"url": "javascript:alert(1)"}, *[{"elicitationId": "x", "url": "https://a.b"}] * 30]}
+    )
     assert len(items) == 19  # 20 read, one of them not an object
     assert items[0].elicitation_id is None and not items[0].facts.can_open
     assert problems[0] == "elicitations[0] is not an object"

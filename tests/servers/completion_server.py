@@ -50,36 +50,71 @@ PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(100)).decode()
 WAV = base64.b64encode(b"RIFF" + bytes(200)).decode()
 BLOB = base64.b64encode(bytes(range(256)) * 4).decode()
 PROMPTS = [
-    {"name": "pick", "title": "Pick two", "description": "Two arguments, the second narrowed by the first.",
-     "icons": [{"src": "data:image/png;base64," + PNG, "mimeType": "image/png"}],
-     "arguments": [{"name": "first", "description": "The first.", "required": True}, {"name": "second"}]},
+    {
+        "name": "pick",
+        "title": "Pick two",
+        "description": "Two arguments, the second narrowed by the first.",
+        "icons": [{"src": "data:image/png;base64," + PNG, "mimeType": "image/png"}],
+        "arguments": [{"name": "first", "description": "The first.", "required": True}, {"name": "second"}],
+    },
     {"name": "media", "description": "Every content type."},
     {"name": "broken", "description": "A malformed result."},
     {"name": "toggle", "description": "Changes the prompt list."},
     {"name": "stall", "description": "Answers after 30 s (unless cancelled)."},
 ]
 if WIDE:
-    PROMPTS.append({"name": "wide", "description": f"{WIDE} arguments.",
-                    "arguments": [{"name": f"arg{i}", "description": "d" * 300, "required": i % 500 == 499}
-                                  for i in range(WIDE)]})
+    PROMPTS.append(
+        {
+            "name": "wide",
+            "description": f"{WIDE} arguments.",
+            "arguments": [
+                {"name": f"arg{i}", "description": "d" * 300, "required": i % 500 == 499} for i in range(WIDE)
+            ],
+        }
+    )
 if "--verbose-prompt" in sys.argv:
-    PROMPTS.append({"name": "verbose", "title": "T" * 100_000, "description": "word " * 400_000,
-                    "arguments": [{"name": "a" * 10_000, "title": "t" * 100_000, "description": "x " * 500_000,
-                                   "required": True}]})
+    PROMPTS.append(
+        {
+            "name": "verbose",
+            "title": "T" * 100_000,
+            "description": "word " * 400_000,
+            "arguments": [
+                {"name": "a" * 10_000, "title": "t" * 100_000, "description": "x " * 500_000, "required": True}
+            ],
+        }
+    )
 if "--junk-prompts" in sys.argv:
-    PROMPTS.extend(["just a string", 7, {"name": "junk", "arguments": 5, "description": {"not": "text"}},
-                    {"name": 3, "arguments": [{"name": "x\x1b[31mred", "required": "yes"}, "odd", {"required": True}]},
-                    {"name": "esc\x1b]0;title\x07ape", "description": "line one\x1b[2J\nline two"}])
+    PROMPTS.extend(
+        [
+            "just a string",
+            7,
+            {"name": "junk", "arguments": 5, "description": {"not": "text"}},
+            {"name": 3, "arguments": [{"name": "x\x1b[31mred", "required": "yes"}, "odd", {"required": True}]},
+            {"name": "esc\x1b]0;title\x07ape", "description": "line one\x1b[2J\nline two"},
+        ]
+    )
 MEDIA = [
     {"role": "user", "content": {"type": "text", "text": "Look at these."}},
     {"role": "user", "content": {"type": "image", "data": PNG, "mimeType": "image/png"}},
     {"role": "assistant", "content": {"type": "audio", "data": WAV, "mimeType": "audio/wav"}},
-    {"role": "user", "content": {"type": "resource_link", "uri": "test://readme", "name": "readme",
-                                 "mimeType": "text/markdown"}},
-    {"role": "user", "content": {"type": "resource", "resource": {"uri": "test://notes", "mimeType": "text/plain",
-                                                                  "text": "embedded notes"}}},
-    {"role": "user", "content": {"type": "resource", "resource": {"uri": "test://blob", "mimeType": "application/octet-stream",
-                                                                  "blob": BLOB}}},
+    {
+        "role": "user",
+        "content": {"type": "resource_link", "uri": "test://readme", "name": "readme", "mimeType": "text/markdown"},
+    },
+    {
+        "role": "user",
+        "content": {
+            "type": "resource",
+            "resource": {"uri": "test://notes", "mimeType": "text/plain", "text": "embedded notes"},
+        },
+    },
+    {
+        "role": "user",
+        "content": {
+            "type": "resource",
+            "resource": {"uri": "test://blob", "mimeType": "application/octet-stream", "blob": BLOB},
+        },
+    },
     {"role": "assistant", "content": {"type": "hologram", "depth": 3}},
     {"role": "system", "content": {"type": "text", "text": "an odd role"}},
 ]
@@ -118,12 +153,23 @@ def get_prompt(msg_id, name, arguments: dict) -> None:
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": "nope"}})
     elif name == "toggle":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": []}})
-        PROMPTS[:] = [dict(PROMPTS[0], description="Changed."), PROMPTS[1], PROMPTS[3], PROMPTS[4],
-                      {"name": "extra", "description": "Added by toggle."}]
+        PROMPTS[:] = [
+            dict(PROMPTS[0], description="Changed."),
+            PROMPTS[1],
+            PROMPTS[3],
+            PROMPTS[4],
+            {"name": "extra", "description": "Added by toggle."},
+        ]
         write({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
     else:
         text = f"picked {arguments.get('first')} and {arguments.get('second')}"
-        write({"jsonrpc": "2.0", "id": msg_id, "result": {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}})
+        write(
+            {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "result": {"messages": [{"role": "user", "content": {"type": "text", "text": text}}]},
+            }
+        )
 
 
 async def answer(msg_id, method: str, params: dict) -> None:
@@ -131,9 +177,17 @@ async def answer(msg_id, method: str, params: dict) -> None:
         capabilities = {"prompts": {"listChanged": True}}
         if not NO_COMPLETIONS:
             capabilities["completions"] = {}
-        write({"jsonrpc": "2.0", "id": msg_id, "result": {
-            "protocolVersion": params.get("protocolVersion", "2025-06-18"), "capabilities": capabilities,
-            "serverInfo": {"name": "completion-server", "version": "1.0"}}})
+        write(
+            {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "result": {
+                    "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                    "capabilities": capabilities,
+                    "serverInfo": {"name": "completion-server", "version": "1.0"},
+                },
+            }
+        )
     elif method == "prompts/list":
         write({"jsonrpc": "2.0", "id": msg_id, "result": {"prompts": PROMPTS}})
     elif method == "prompts/get":
@@ -155,13 +209,27 @@ async def answer(msg_id, method: str, params: dict) -> None:
         elif value == "bad":
             write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": "nope"}}})
         elif value == "many":
-            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [f"many{i:05d}" for i in range(10_000)]}}})
+            write(
+                {
+                    "jsonrpc": "2.0",
+                    "id": msg_id,
+                    "result": {"completion": {"values": [f"many{i:05d}" for i in range(10_000)]}},
+                }
+            )
         elif value == "long":
-            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": ["L" * 5_000_000, "long-short"]}}})
+            write(
+                {"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": ["L" * 5_000_000, "long-short"]}}}
+            )
         elif value == "garbage":
             write({"jsonrpc": "2.0", "id": msg_id, "result": "garbage"})
         elif value == "nonstr":
-            write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [1, "nonstr-a", None, {"a": 1}, "nonstr-b"]}}})
+            write(
+                {
+                    "jsonrpc": "2.0",
+                    "id": msg_id,
+                    "result": {"completion": {"values": [1, "nonstr-a", None, {"a": 1}, "nonstr-b"]}},
+                }
+            )
         elif value == "nostr":
             write({"jsonrpc": "2.0", "id": msg_id, "result": {"completion": {"values": [1, None, {"a": 1}]}}})
         else:

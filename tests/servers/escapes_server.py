@@ -20,13 +20,19 @@ def main() -> None:
             continue
         method = message.get("method")
         if method == "initialize":
-            result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "logging": {}},
-                      "serverInfo": {"name": NAME, "version": "1"}}
+            result = {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}, "logging": {}},
+                "serverInfo": {"name": NAME, "version": "1"},
+            }
         elif method == "tools/list":
             result = {"tools": [{"name": "t", "description": DESCRIPTION, "inputSchema": {"type": "object"}}]}
         elif method == "tools/call":
-            note = {"jsonrpc": "2.0", "method": "notifications/message",
-                    "params": {"level": "error", "data": f"log {ESC}]0;LOG\u0007"}}
+            note = {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "error", "data": f"log {ESC}]0;LOG\u0007"},
+            }
             print(json.dumps(note), flush=True)
             result = {"content": [{"type": "text", "text": TEXT}]}
         else:

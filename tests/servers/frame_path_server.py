@@ -42,7 +42,9 @@ import sys
 import time
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-TOOLS = [{"name": n, "inputSchema": {"type": "object"}} for n in ("long", "huge", "deep", "dup", "batch", "crash", "echo")]
+TOOLS = [
+    {"name": n, "inputSchema": {"type": "object"}} for n in ("long", "huge", "deep", "dup", "batch", "crash", "echo")
+]
 out = sys.stdout.buffer
 
 
@@ -78,9 +80,17 @@ def handle(msg: dict, early: bool) -> None:
         if early:
             send({"jsonrpc": "2.0", "id": "early", "method": "roots/list"})
             send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
-        send({"jsonrpc": "2.0", "id": msg_id, "result": {
-            "protocolVersion": proposed if proposed in VERSIONS else "2025-11-25",
-            "capabilities": {"tools": {}}, "serverInfo": {"name": "frame-path", "version": "1"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": msg_id,
+                "result": {
+                    "protocolVersion": proposed if proposed in VERSIONS else "2025-11-25",
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "frame-path", "version": "1"},
+                },
+            }
+        )
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": msg_id, "result": {}})
     elif method == "tools/list":
@@ -103,8 +113,16 @@ def handle(msg: dict, early: bool) -> None:
             send(text(msg_id, "dup"))
             send(text(msg_id, "dup"))
         elif name == "batch":
-            send([{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "in a batch"}},
-                  text(msg_id, "batched")])
+            send(
+                [
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/message",
+                        "params": {"level": "info", "data": "in a batch"},
+                    },
+                    text(msg_id, "batched"),
+                ]
+            )
         elif name == "crash":
             write(b"e" * int(args["bytes"]) + b"\n", sys.stderr.buffer)
             os._exit(3)
@@ -125,8 +143,9 @@ def main() -> None:
     go_file = args[args.index("--go-file") + 1] if "--go-file" in args else None
     if "--detach" in args:
         pid_file = args[args.index("--detach") + 1]
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
-                                 start_new_session=True, stdin=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True, stdin=subprocess.DEVNULL
+        )
         with open(pid_file, "w") as pid_out:
             pid_out.write(str(child.pid))
     buffer = b""

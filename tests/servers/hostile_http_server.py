@@ -74,8 +74,13 @@ def head(status: str, headers: dict[str, str] | None = None, length: int | None 
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-async def send(writer: asyncio.StreamWriter, status: str, body: bytes = b"", kind: str = "application/json",
-               headers: dict[str, str] | None = None) -> None:
+async def send(
+    writer: asyncio.StreamWriter,
+    status: str,
+    body: bytes = b"",
+    kind: str = "application/json",
+    headers: dict[str, str] | None = None,
+) -> None:
     extra = dict(headers or {})
     if body:
         extra["Content-Type"] = kind
@@ -89,10 +94,15 @@ SSE = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
 def answer(mode: str, message: dict) -> dict | None:
     method = message.get("method")
     if method == "initialize":
-        return {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "logging": {}},
-                "serverInfo": {"name": f"hostile-{mode}", "version": "1.0"}}
+        return {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}, "logging": {}},
+            "serverInfo": {"name": f"hostile-{mode}", "version": "1.0"},
+        }
     if method == "tools/list":
-        return {"tools": [{"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}]}
+        return {
+            "tools": [{"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}]
+        }
     if method == "tools/call":
         return {"content": [{"type": "text", "text": "the reply"}]}
     if method == "ping":
@@ -148,12 +158,17 @@ async def legacy_ping_flood(method: str, parts: list[str], body: bytes, writer: 
         await send(writer, "202 Accepted")
         message = json.loads(body)
         if isinstance(message, dict) and "method" in message and "id" in message:
+
             async def later() -> None:
                 if message["method"] == "tools/call":
                     await asyncio.sleep(5)
                 result = answer("ssepingflood", message)
-                STATE["replies"].append(reply(message["id"], result) if result is not None else
-                                        json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}}).encode())
+                STATE["replies"].append(
+                    reply(message["id"], result)
+                    if result is not None
+                    else json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {}}).encode()
+                )
+
             asyncio.ensure_future(later())
         return
     STATE["replies"] = []
@@ -205,8 +220,9 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
             pass
 
 
-async def route(mode: str, method: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter,
-                parts: list[str]) -> None:
+async def route(
+    mode: str, method: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter, parts: list[str]
+) -> None:
     if mode == "ssepingflood":
         if method == "POST" and b'"notifications/initialized"' in body:
             STATE["flooding"] = True  # from now on, as a session would
@@ -245,7 +261,11 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
                 await writer.drain()
         if mode in ("flood", "floodslow"):
             writer.write(head("200 OK", SSE))
-            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "flood " * 20}}
+            note = {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "flood " * 20},
+            }
             frame = b"data: " + json.dumps(note).encode() + b"\n\n"
             block = frame * 200
             while True:
@@ -253,8 +273,11 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
                 await writer.drain()
         if mode == "standaloneretry":
             writer.write(head("200 OK", SSE))
-            note = {"jsonrpc": "2.0", "method": "notifications/message",
-                    "params": {"level": "info", "data": "after the long retry"}}
+            note = {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "after the long retry"},
+            }
             writer.write(b"retry: " + b"9" * 5000 + b"\n\ndata: " + json.dumps(note).encode() + b"\n\n")
             await writer.drain()
             await asyncio.sleep(60)
@@ -278,17 +301,29 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
     rpc = message.get("method")
     if mode == "echo401" and rpc == "tools/call":
         seen = "; ".join(f"{name}: {value}" for name, value in sorted(headers.items()))
-        await send(writer, "401 Unauthorized", f"<html><body><p>Unauthorized. You sent: {seen}</p></body></html>".encode(),
-                   "text/html", {"WWW-Authenticate": 'Bearer realm="x", error="invalid_token", ' + "x" * (60 << 10)})
+        await send(
+            writer,
+            "401 Unauthorized",
+            f"<html><body><p>Unauthorized. You sent: {seen}</p></body></html>".encode(),
+            "text/html",
+            {"WWW-Authenticate": 'Bearer realm="x", error="invalid_token", ' + "x" * (60 << 10)},
+        )
         return
     if mode == "ansi500" and rpc == "tools/call":
-        await send(writer, "500 Internal Server Error", b"oops \x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m \x9b31m done", "text/plain")
+        await send(
+            writer,
+            "500 Internal Server Error",
+            b"oops \x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m \x9b31m done",
+            "text/plain",
+        )
         return
     if mode in ("s101", "s103", "s204", "s304", "s999") and rpc == "tools/call":
         code = mode[1:]
         if code == "103":
             writer.write(b"HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n")
-            await send(writer, "200 OK", reply(msg_id, answer(mode, message) or {}), headers={"Mcp-Session-Id": SESSION})
+            await send(
+                writer, "200 OK", reply(msg_id, answer(mode, message) or {}), headers={"Mcp-Session-Id": SESSION}
+            )
             return
         if code == "101":
             writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
@@ -309,7 +344,9 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         await writer.drain()
         return
     if mode == "badchunk" and rpc == "tools/call":
-        writer.write(head("200 OK", {"Content-Type": "text/event-stream", "Transfer-Encoding": "chunked"}) + b"zz\r\nhello\r\n")
+        writer.write(
+            head("200 OK", {"Content-Type": "text/event-stream", "Transfer-Encoding": "chunked"}) + b"zz\r\nhello\r\n"
+        )
         await writer.drain()
         await asyncio.sleep(1)
         return
@@ -329,8 +366,14 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
         session = {"Mcp-Session-Id": "caf\xe9-session"}
     if mode == "badutf8" and rpc == "tools/call":
         writer.write(head("200 OK", {**SSE, **session}))
-        writer.write(b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\xff\xfe bad"}}\n\n')
-        writer.write(b'data: {"jsonrpc":"2.0","id":' + json.dumps(msg_id).encode() + b',"result":{"content":[{"type":"text","text":"bad \xc3\x28 utf8"}]}}\n\n')
+        writer.write(
+            b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\xff\xfe bad"}}\n\n'
+        )
+        writer.write(
+            b'data: {"jsonrpc":"2.0","id":'
+            + json.dumps(msg_id).encode()
+            + b',"result":{"content":[{"type":"text","text":"bad \xc3\x28 utf8"}]}}\n\n'
+        )
         await writer.drain()
         return
     if rpc == "tools/call":
@@ -358,7 +401,9 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
             await writer.drain()
             return
         if mode == "endlessjson":
-            writer.write(head("200 OK", {"Content-Type": "application/json", "Transfer-Encoding": "chunked", **session}))
+            writer.write(
+                head("200 OK", {"Content-Type": "application/json", "Transfer-Encoding": "chunked", **session})
+            )
             chunk = b" " * (64 << 10)
             frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
             while True:
@@ -381,29 +426,41 @@ async def route(mode: str, method: str, headers: dict[str, str], body: bytes, wr
             await writer.drain()
             return
         if mode == "badgzip":
-            writer.write(head("200 OK", {"Content-Type": "application/json", "Content-Encoding": "gzip", **session}, 20)
-                         + b"\x1f\x8b\x08\x00garbage-garbage!")
+            writer.write(
+                head("200 OK", {"Content-Type": "application/json", "Content-Encoding": "gzip", **session}, 20)
+                + b"\x1f\x8b\x08\x00garbage-garbage!"
+            )
             await writer.drain()
             return
         if mode == "manygzip":
             data = reply(msg_id, answer(mode, message) or {})
             for _ in range(6):
                 data = gzip_compress(data)
-            writer.write(head("200 OK", {"Content-Type": "application/json", "Content-Encoding": ", ".join(["gzip"] * 6),
-                                         **session}, len(data)) + data)
+            writer.write(
+                head(
+                    "200 OK",
+                    {"Content-Type": "application/json", "Content-Encoding": ", ".join(["gzip"] * 6), **session},
+                    len(data),
+                )
+                + data
+            )
             await writer.drain()
             return
         if mode == "gzipjson":
             bomb = BOMBS.get("json")
             if bomb is None:
                 bomb = BOMBS["json"] = gzip_bomb(reply(msg_id, answer(mode, message) or {}), 1 << 30)
-            writer.write(head("200 OK", {"Content-Type": "application/json", "Content-Encoding": "gzip", **session},
-                              len(bomb)) + bomb)
+            writer.write(
+                head("200 OK", {"Content-Type": "application/json", "Content-Encoding": "gzip", **session}, len(bomb))
+                + bomb
+            )
             await writer.drain()
             return
     result = answer(mode, message)
     if result is None:
-        data = json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32601, "message": "Method not found"}}).encode()
+        data = json.dumps(
+            {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32601, "message": "Method not found"}}
+        ).encode()
     else:
         data = reply(msg_id, result)
     await send(writer, "200 OK", data, headers=session)

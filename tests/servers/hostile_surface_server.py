@@ -49,8 +49,14 @@ LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
 lock = threading.Lock()
 out = sys.stdout.buffer
 flooding: dict[str, threading.Event] = {}
-TASK = {"taskId": "t-1", "status": "working", "createdAt": "2026-01-01T00:00:00Z",
-        "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000, "pollInterval": 100}
+TASK = {
+    "taskId": "t-1",
+    "status": "working",
+    "createdAt": "2026-01-01T00:00:00Z",
+    "lastUpdatedAt": "2026-01-01T00:00:00Z",
+    "ttl": 60000,
+    "pollInterval": 100,
+}
 
 
 def log(line: str) -> None:
@@ -74,11 +80,15 @@ def result(rid, value: dict) -> None:
 
 
 def flood(uri: str, stop: threading.Event) -> None:
-    frame = json.dumps({"jsonrpc": "2.0", "method": "notifications/resources/updated",
-                        "params": {"uri": uri}}).encode() + b"\n"
+    frame = (
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}).encode()
+        + b"\n"
+    )
     if uri == "flood://lists":
-        frame = b"".join(json.dumps({"jsonrpc": "2.0", "method": f"notifications/{kind}/list_changed"}).encode() + b"\n"
-                         for kind in ("tools", "prompts", "resources"))
+        frame = b"".join(
+            json.dumps({"jsonrpc": "2.0", "method": f"notifications/{kind}/list_changed"}).encode() + b"\n"
+            for kind in ("tools", "prompts", "resources")
+        )
     while not stop.is_set():
         with lock:
             try:
@@ -103,21 +113,34 @@ def complete(rid, value: str) -> None:
         result(rid, {"completion": {"values": ["ok"]}})
 
 
-TOOLS = [{"name": name, "description": text, "inputSchema": {"type": "object"},
-          "execution": {"taskSupport": "required"}}
-         for name, text in (("never_ends", "A task that never ends"), ("bad_task", "A malformed Task"),
-                            ("no_task", "A CreateTaskResult without task"),
-                            ("bad_poll", "A task whose tasks/get answers are malformed"),
-                            ("stuck_cancel", "A task that never ends whose tasks/cancel is never answered"))]
+TOOLS = [
+    {"name": name, "description": text, "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    for name, text in (
+        ("never_ends", "A task that never ends"),
+        ("bad_task", "A malformed Task"),
+        ("no_task", "A CreateTaskResult without task"),
+        ("bad_poll", "A task whose tasks/get answers are malformed"),
+        ("stuck_cancel", "A task that never ends whose tasks/cancel is never answered"),
+    )
+]
 
 
 def handle(message: dict) -> None:
     method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
     if method == "initialize":
-        result(rid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                     "capabilities": {"resources": {"subscribe": True}, "completions": {}, "tools": {},
-                                      "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}},
-                     "serverInfo": {"name": "hostile-surface", "version": "1"}})
+        result(
+            rid,
+            {
+                "protocolVersion": params.get("protocolVersion", "2025-11-25"),
+                "capabilities": {
+                    "resources": {"subscribe": True},
+                    "completions": {},
+                    "tools": {},
+                    "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
+                },
+                "serverInfo": {"name": "hostile-surface", "version": "1"},
+            },
+        )
     elif method == "notifications/cancelled":
         log(f"cancelled {params.get('requestId')}")
     elif rid is None:
@@ -132,8 +155,13 @@ def handle(message: dict) -> None:
         result(rid, {})
         if uri == "odd://x":  # malformed updates, then a good one
             for params in ({"uri": 5}, None, "str", {"uri": "odd://x", "extra": [1, 2]}):
-                send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
-                      **({} if params is None else {"params": params})})
+                send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/resources/updated",
+                        **({} if params is None else {"params": params}),
+                    }
+                )
         if uri == "die://x":  # one update, then the server dies
             send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}})
             sys.stderr.write("dying now\n")
@@ -173,8 +201,14 @@ def handle(message: dict) -> None:
         if params.get("taskId") == "stuck":
             result(rid, dict(TASK, taskId="stuck"))
         elif params.get("taskId") == "malformed":  # every tasks/* answer about it is malformed
-            result(rid, {"tasks": "nope"} if method == "tasks/list" else
-                   {"content": "not a list", "isError": "yes"} if method == "tasks/result" else {"taskId": 3})
+            result(
+                rid,
+                {"tasks": "nope"}
+                if method == "tasks/list"
+                else {"content": "not a list", "isError": "yes"}
+                if method == "tasks/result"
+                else {"taskId": 3},
+            )
         elif method == "tasks/list" and params.get("cursor") is None and LIST_MALFORMED:
             result(rid, {"tasks": [{"taskId": 7}, "junk"], "nextCursor": 5})
         elif method == "tasks/result" and params.get("taskId") == "accented":  # json.dumps: "caf\u00e9"

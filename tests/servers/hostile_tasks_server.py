@@ -37,8 +37,14 @@ import time
 
 STORM = int(sys.argv[sys.argv.index("--storm") + 1]) if "--storm" in sys.argv else 0
 lock = threading.Lock()
-POLLS = {"poll_zero": "0", "poll_negative": "-5", "poll_huge": "1e12", "poll_string": '"fast"',
-         "poll_bigint": "1" + "0" * 400, "poll_infinity": "Infinity"}
+POLLS = {
+    "poll_zero": "0",
+    "poll_negative": "-5",
+    "poll_huge": "1e12",
+    "poll_string": '"fast"',
+    "poll_bigint": "1" + "0" * 400,
+    "poll_infinity": "Infinity",
+}
 SLOW = ("poll_huge", "poll_bigint", "poll_infinity")
 NAMES = [*POLLS, "vanishes", "result_error", "ignores_cancel", "unknown_status", "status_storm", "strangers_storm"]
 TOOLS = [{"name": name, "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}} for name in NAMES]
@@ -58,8 +64,15 @@ def send(message: dict) -> None:
 def task_json(task_id: str, status: str) -> str:
     """A Task as JSON text (the pollInterval spliced in as written, Infinity included)."""
     tool = tasks[task_id]["tool"]
-    text = json.dumps({"taskId": task_id, "status": status, "createdAt": "2026-01-01T00:00:00Z",
-                       "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000})
+    text = json.dumps(
+        {
+            "taskId": task_id,
+            "status": status,
+            "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdatedAt": "2026-01-01T00:00:00Z",
+            "ttl": 60000,
+        }
+    )
     poll = POLLS.get(tool, "100")
     return text[:-1] + f', "pollInterval": {poll}}}'
 
@@ -104,10 +117,21 @@ def handle(message: dict) -> None:
     if rid is None:
         return
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": rid, "result": {
-            "protocolVersion": "2025-11-25", "serverInfo": {"name": "hostile-tasks", "version": "1"},
-            "capabilities": {"tools": {"listChanged": True}, "logging": {},
-                             "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "result": {
+                    "protocolVersion": "2025-11-25",
+                    "serverInfo": {"name": "hostile-tasks", "version": "1"},
+                    "capabilities": {
+                        "tools": {"listChanged": True},
+                        "logging": {},
+                        "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}},
+                    },
+                },
+            }
+        )
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
     elif method == "logging/setLevel" or method == "ping":
@@ -126,8 +150,13 @@ def handle(message: dict) -> None:
             base = task_json(task_id, "working")[:-1]
             if name == "strangers_storm":
                 base = base.replace(f'"taskId": "{task_id}"', '"taskId": "stranger-%d"')
-            write("\n".join('{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": %s, '
-                             '"statusMessage": "step %d"}}' % (base.replace("%d", str(i)), i) for i in range(20000)))
+            write(
+                "\n".join(
+                    '{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": %s, '
+                    '"statusMessage": "step %d"}}' % (base.replace("%d", str(i)), i)
+                    for i in range(20000)
+                )
+            )
             state = tasks[task_id]
             state["polls"] = 2
     elif method in ("tasks/get", "tasks/result", "tasks/cancel"):
@@ -146,9 +175,16 @@ def handle(message: dict) -> None:
         elif state["tool"] == "result_error":
             error(rid, -32603, "result store broken")
         else:
-            send({"jsonrpc": "2.0", "id": rid, "result": {
-                "content": [{"type": "text", "text": f"done {state['tool']}"}],
-                "_meta": {"io.modelcontextprotocol/related-task": {"taskId": task_id}}}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "result": {
+                        "content": [{"type": "text", "text": f"done {state['tool']}"}],
+                        "_meta": {"io.modelcontextprotocol/related-task": {"taskId": task_id}},
+                    },
+                }
+            )
     elif method == "tasks/list":
         answer(rid, '{"tasks": [%s]}' % ", ".join(task_json(t, status_of(t)) for t in tasks))
     else:

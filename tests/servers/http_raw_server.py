@@ -72,8 +72,13 @@ def head(status: str, headers: dict[str, str] | None = None, length: int | None 
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-async def send_body(writer: asyncio.StreamWriter, status: str, body: bytes = b"", content_type: str | None = "application/json",
-                    headers: dict[str, str] | None = None) -> None:
+async def send_body(
+    writer: asyncio.StreamWriter,
+    status: str,
+    body: bytes = b"",
+    content_type: str | None = "application/json",
+    headers: dict[str, str] | None = None,
+) -> None:
     all_headers = dict(headers or {})
     if content_type and body:
         all_headers["Content-Type"] = content_type
@@ -89,7 +94,9 @@ async def open_sse(writer: asyncio.StreamWriter, headers: dict[str, str] | None 
     await writer.drain()
 
 
-async def event(writer: asyncio.StreamWriter, data: bytes, event_id: str | None = None, name: str | None = None) -> None:
+async def event(
+    writer: asyncio.StreamWriter, data: bytes, event_id: str | None = None, name: str | None = None
+) -> None:
     out = b""
     if name:
         out += b"event: " + name.encode() + b"\n"
@@ -105,17 +112,46 @@ def tools_for(mode: str) -> list[dict]:
     if mode != "badtools":
         return [echo]
     return [
-        {"name": "valid_tool", "inputSchema": {"type": "object", "properties": {
-            "region": {"type": "string", "x-mcp-header": "Region"},
-            "priority": {"type": "integer", "x-mcp-header": "Priority"},
-            "note": {"type": "string", "x-mcp-header": "Note"}}}},
-        {"name": "invalid_empty_header", "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": ""}}}},
-        {"name": "invalid_number_header", "inputSchema": {"type": "object", "properties": {"v": {"type": "number", "x-mcp-header": "V"}}}},
-        {"name": "invalid_duplicate", "inputSchema": {"type": "object", "properties": {
-            "a": {"type": "string", "x-mcp-header": "Same"}, "b": {"type": "string", "x-mcp-header": "same"}}}},
-        {"name": "invalid_in_items", "inputSchema": {"type": "object", "properties": {
-            "list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}}}},
-        {"name": "invalid_space", "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": "My Region"}}}},
+        {
+            "name": "valid_tool",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "region": {"type": "string", "x-mcp-header": "Region"},
+                    "priority": {"type": "integer", "x-mcp-header": "Priority"},
+                    "note": {"type": "string", "x-mcp-header": "Note"},
+                },
+            },
+        },
+        {
+            "name": "invalid_empty_header",
+            "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": ""}}},
+        },
+        {
+            "name": "invalid_number_header",
+            "inputSchema": {"type": "object", "properties": {"v": {"type": "number", "x-mcp-header": "V"}}},
+        },
+        {
+            "name": "invalid_duplicate",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "string", "x-mcp-header": "Same"},
+                    "b": {"type": "string", "x-mcp-header": "same"},
+                },
+            },
+        },
+        {
+            "name": "invalid_in_items",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}}},
+            },
+        },
+        {
+            "name": "invalid_space",
+            "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": "My Region"}}},
+        },
     ]
 
 
@@ -142,7 +178,9 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
         if mode == "_log":
             await send_body(writer, "200 OK", json.dumps(LOG.get(parts[1], [])).encode())
             return
-        LOG.setdefault(mode, []).append({"method": method, "path": target, "headers": headers, "body": body.decode("utf-8", "replace")})
+        LOG.setdefault(mode, []).append(
+            {"method": method, "path": target, "headers": headers, "body": body.decode("utf-8", "replace")}
+        )
         await route(mode, method, parts, headers, body, writer, reader)
     except (ConnectionError, asyncio.CancelledError):
         pass
@@ -153,8 +191,15 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
             pass
 
 
-async def route(mode: str, method: str, parts: list[str], headers: dict, body: bytes, writer: asyncio.StreamWriter,
-                reader: asyncio.StreamReader) -> None:
+async def route(
+    mode: str,
+    method: str,
+    parts: list[str],
+    headers: dict,
+    body: bytes,
+    writer: asyncio.StreamWriter,
+    reader: asyncio.StreamReader,
+) -> None:
     if mode == "ssenoendpoint" and method == "GET":
         await open_sse(writer)
         for _ in range(600):  # keep-alives, never an endpoint event
@@ -169,7 +214,7 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         await legacy_sse(mode, method, parts, body, writer)
         return
     if mode == "redirect" and method == "POST":
-        await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": f"/ok"})
+        await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": "/ok"})
         return
     if mode == "badredirect" and method == "POST":
         await send_body(writer, "307 Temporary Redirect", b"", headers={"Location": "http://127.0.0.1:99999/x"})
@@ -202,13 +247,19 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
             await open_sse(writer)
             await event(writer, b"", "e2")
             if pending is not None:
-                await event(writer, reply(pending, {"content": [{"type": "text", "text": f"resumed after {last}"}]}), "e3")
+                await event(
+                    writer, reply(pending, {"content": [{"type": "text", "text": f"resumed after {last}"}]}), "e3"
+                )
             await asyncio.sleep(30)  # stays open: the client closes it once it has the reply
             return
         await send_body(writer, "405 Method Not Allowed", b"GET not supported", "text/plain")
         return
     if mode == "html500":
-        page = b"<html><head><title>500</title></head><body><h1>Internal Server Error</h1><p>" + b"x" * 2000 + b"</p></body></html>"
+        page = (
+            b"<html><head><title>500</title></head><body><h1>Internal Server Error</h1><p>"
+            + b"x" * 2000
+            + b"</p></body></html>"
+        )
         await send_body(writer, "500 Internal Server Error", page, "text/html")
         return
     if mode == "endless500":  # an error page that never ends
@@ -218,7 +269,11 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
             await writer.drain()
         return
     if mode == "status400json":
-        await send_body(writer, "400 Bad Request", error(None, -32020, "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"))
+        await send_body(
+            writer,
+            "400 Bad Request",
+            error(None, -32020, "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"),
+        )
         return
     try:
         message = json.loads(body)
@@ -239,7 +294,11 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         count = STATE[f"sessions:{mode}"] = STATE.get(f"sessions:{mode}", 0) + 1
         sid = f"s{count}"
         version = message.get("params", {}).get("protocolVersion", "2025-11-25")
-        result = {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": f"raw-{mode}", "version": "1"}}
+        result = {
+            "protocolVersion": version,
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": f"raw-{mode}", "version": "1"},
+        }
         await send_body(writer, "200 OK", reply(msg_id, result), headers={"Mcp-Session-Id": sid})
         return
     if mode == "expire" and session == "s1" and "id" in message:  # notifications still get 202
@@ -256,7 +315,9 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
         return
     arguments = message.get("params", {}).get("arguments") or {}
     done = reply(msg_id, {"content": [{"type": "text", "text": json.dumps(arguments)}]})
-    progress = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}).encode()
+    progress = json.dumps(
+        {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}
+    ).encode()
     if mode == "cut":
         await open_sse(writer)
         await event(writer, progress)
@@ -282,9 +343,11 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
     elif mode == "huge":
         await open_sse(writer)
         size = int(arguments.get("huge_bytes", 3 << 20))
-        payload = json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * size}}).encode()
+        payload = json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x" * size}}
+        ).encode()
         for start in range(0, len(payload), 1 << 16):
-            writer.write((b"data: " if start == 0 else b"") + payload[start:start + (1 << 16)])
+            writer.write((b"data: " if start == 0 else b"") + payload[start : start + (1 << 16)])
             await writer.drain()
         writer.write(b"\n\n")
         await event(writer, done)
@@ -317,7 +380,11 @@ async def route(mode: str, method: str, parts: list[str], headers: dict, body: b
     elif mode == "pushget":
         queue = STATE["sse_queues"].get(mode)
         if queue is not None:  # like the TS SDK: with no standalone stream open, the message is dropped
-            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "on the GET stream"}}
+            note = {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "on the GET stream"},
+            }
             await queue.put(json.dumps(note).encode())
         await send_body(writer, "200 OK", done)
     elif mode == "badjson":
@@ -361,9 +428,13 @@ async def modern(headers: dict, message: dict, writer: asyncio.StreamWriter) -> 
                 await asyncio.sleep(0.05)
         except ConnectionError:
             STATE["closed_streams"].append(msg_id)
-            LOG.setdefault("modern", []).append({"method": "CLOSED", "path": "", "headers": {}, "body": json.dumps(msg_id)})
+            LOG.setdefault("modern", []).append(
+                {"method": "CLOSED", "path": "", "headers": {}, "body": json.dumps(msg_id)}
+            )
         return
-    await send_body(writer, "200 OK", reply(msg_id, {"resultType": "complete", "content": [{"type": "text", "text": "modern ok"}]}))
+    await send_body(
+        writer, "200 OK", reply(msg_id, {"resultType": "complete", "content": [{"type": "text", "text": "modern ok"}]})
+    )
 
 
 async def legacy_sse(mode: str, method: str, parts: list[str], body: bytes, writer: asyncio.StreamWriter) -> None:
@@ -386,7 +457,11 @@ async def legacy_sse(mode: str, method: str, parts: list[str], body: bytes, writ
             return
         rpc = message.get("method")
         if rpc == "initialize":
-            result = {"protocolVersion": "2024-11-05", "capabilities": {"tools": {}}, "serverInfo": {"name": "raw-sse", "version": "1"}}
+            result = {
+                "protocolVersion": "2024-11-05",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "raw-sse", "version": "1"},
+            }
         elif rpc == "tools/list":
             result = {"tools": tools_for(mode)}
         elif rpc == "tools/call" and (message.get("params") or {}).get("name") == "goodbye":
@@ -400,7 +475,7 @@ async def legacy_sse(mode: str, method: str, parts: list[str], body: bytes, writ
     await send_body(writer, "404 Not Found", b"Not Found", "text/plain")
 
 
-def self_signed_context(directory: str) -> "ssl.SSLContext":
+def self_signed_context(directory: str) -> ssl.SSLContext:
     """A TLS context with a fresh self-signed certificate for 127.0.0.1 (no CA trusts it)."""
     import datetime
     import ipaddress
@@ -414,17 +489,27 @@ def self_signed_context(directory: str) -> "ssl.SSLContext":
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-            .sign(key, hashes.SHA256()))
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
     cert_path, key_path = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
     with open(cert_path, "wb") as out:
         out.write(cert.public_bytes(serialization.Encoding.PEM))
     with open(key_path, "wb") as out:
-        out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+        out.write(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert_path, key_path)
     return context

@@ -94,8 +94,7 @@ def verify(state: object) -> str | None:
 
 
 def tool(name: str, description: str, props: dict | None = None) -> dict:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props or {}}}
+    return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": props or {}}}
 
 
 class Server:
@@ -115,9 +114,18 @@ class Server:
             tool("open_url", "Ask the user to open a URL (URL-mode elicitation, MRTR)"),
             tool("sample_with_tools", "Ask for a tool-enabled sampling (MRTR)"),
             tool("cancel_other", "Send notifications/cancelled for this very call (forbidden), then answer"),
-            tool("research", "Research a topic as a task (tasks extension)", {
-                "topic": {"type": "string"}, "ask": {"type": "boolean"}, "fail": {"type": "boolean"},
-                "never": {"type": "boolean"}, "weird": {"type": "boolean"}, "draft": {"type": "boolean"}}),
+            tool(
+                "research",
+                "Research a topic as a task (tasks extension)",
+                {
+                    "topic": {"type": "string"},
+                    "ask": {"type": "boolean"},
+                    "fail": {"type": "boolean"},
+                    "never": {"type": "boolean"},
+                    "weird": {"type": "boolean"},
+                    "draft": {"type": "boolean"},
+                },
+            ),
         ]
         self.tasks: dict[str, dict] = {}  # taskId -> the research task's state
         self.listen_id = None
@@ -128,11 +136,22 @@ class Server:
         self.headers: dict[str, str] = {}  # over HTTP: the request's headers
         if "header-tools" in modes:
             self.tools += [
-                {"name": "mirrored", "description": "Echoes the Mcp-* headers it got", "inputSchema": {
-                    "type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"},
-                                                     "text": {"type": "string"}}}},
-                {"name": "bad_header", "description": "Invalid: a number mirrored", "inputSchema": {
-                    "type": "object", "properties": {"v": {"type": "number", "x-mcp-header": "V"}}}},
+                {
+                    "name": "mirrored",
+                    "description": "Echoes the Mcp-* headers it got",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "region": {"type": "string", "x-mcp-header": "Region"},
+                            "text": {"type": "string"},
+                        },
+                    },
+                },
+                {
+                    "name": "bad_header",
+                    "description": "Invalid: a number mirrored",
+                    "inputSchema": {"type": "object", "properties": {"v": {"type": "number", "x-mcp-header": "V"}}},
+                },
             ]
 
     # -- output ---------------------------------------------------------
@@ -203,17 +222,30 @@ class Server:
 
     def on_request(self, rid, method: str, params: dict) -> None:
         if method == "initialize" and "slow-start" in self.modes:
-            self.error(rid, -32022, "Unsupported protocol version: initialize is not accepted",
-                       {"supported": [VERSION], "requested": params.get("protocolVersion")})
+            self.error(
+                rid,
+                -32022,
+                "Unsupported protocol version: initialize is not accepted",
+                {"supported": [VERSION], "requested": params.get("protocolVersion")},
+            )
             return
         if method == "initialize":
-            self.error(rid, -32601, "Method not found: initialize (this server speaks only 2026-07-28; supported: 2026-07-28)")
+            self.error(
+                rid, -32601, "Method not found: initialize (this server speaks only 2026-07-28; supported: 2026-07-28)"
+            )
             return
         meta = params.get("_meta")
         self.log(f"meta {method} {json.dumps(meta, sort_keys=True)}")
-        if not isinstance(meta, dict) or "io.modelcontextprotocol/protocolVersion" not in meta \
-                or "io.modelcontextprotocol/clientCapabilities" not in meta:
-            self.error(rid, -32602, "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and clientCapabilities")
+        if (
+            not isinstance(meta, dict)
+            or "io.modelcontextprotocol/protocolVersion" not in meta
+            or "io.modelcontextprotocol/clientCapabilities" not in meta
+        ):
+            self.error(
+                rid,
+                -32602,
+                "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and clientCapabilities",
+            )
             return
         requested = meta["io.modelcontextprotocol/protocolVersion"]
         if "unsupported" in self.modes or requested != VERSION:
@@ -222,13 +254,21 @@ class Server:
             return
         self.meta = meta
         if method == "server/discover":
-            self.result(rid, {
-                "supportedVersions": [VERSION],
-                "capabilities": {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "prompts": {},
-                                 "extensions": {"io.modelcontextprotocol/tasks": {}}},
-                "instructions": "Modern fixture server",
-                "ttlMs": 60000, "cacheScope": "public",
-            })
+            self.result(
+                rid,
+                {
+                    "supportedVersions": [VERSION],
+                    "capabilities": {
+                        "tools": {"listChanged": True},
+                        "resources": {"subscribe": True},
+                        "prompts": {},
+                        "extensions": {"io.modelcontextprotocol/tasks": {}},
+                    },
+                    "instructions": "Modern fixture server",
+                    "ttlMs": 60000,
+                    "cacheScope": "public",
+                },
+            )
         elif method == "tools/list":
             self.result(rid, {"tools": self.tools, "ttlMs": 1000, "cacheScope": "private"})
         elif method == "tools/call":
@@ -245,10 +285,23 @@ class Server:
             who = (params.get("inputResponses") or {}).get("who")
             if params.get("name") == "greet" or params.get("uri") == "memo://ask":
                 if who is None:  # MRTR here too: ask for a name first
-                    self.result(rid, {"resultType": "input_required", "inputRequests": {"who": {
-                        "method": "elicitation/create", "params": {"mode": "form", "message": "Your name?",
-                                                                   "requestedSchema": {"type": "object", "properties": {}}}}}},
-                                complete=False)
+                    self.result(
+                        rid,
+                        {
+                            "resultType": "input_required",
+                            "inputRequests": {
+                                "who": {
+                                    "method": "elicitation/create",
+                                    "params": {
+                                        "mode": "form",
+                                        "message": "Your name?",
+                                        "requestedSchema": {"type": "object", "properties": {}},
+                                    },
+                                }
+                            },
+                        },
+                        complete=False,
+                    )
                     return
                 text = f"hello {who.get('content', {}).get('name', '?')}"
             else:
@@ -266,7 +319,9 @@ class Server:
                 self.error(rid, -32602, f"invalid cursor {params['cursor']!r}")
         elif method == "subscriptions/listen":
             wanted = params.get("notifications") if isinstance(params.get("notifications"), dict) else {}
-            honoured = {k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions", "taskIds")}
+            honoured = {
+                k: v for k, v in wanted.items() if k in ("toolsListChanged", "resourceSubscriptions", "taskIds")
+            }
             if "ack-none" in self.modes:
                 honoured = {}
             self.listen_id = rid
@@ -291,36 +346,82 @@ class Server:
             self.wizard(rid, params)
         elif name == "slow_retry":  # asks a name, then takes a second to answer the retry
             if "inputResponses" not in params:
-                self.result(rid, {"resultType": "input_required", "inputRequests": {"who": {
-                    "method": "elicitation/create", "params": {"mode": "form", "message": "Your name?",
-                                                               "requestedSchema": {"type": "object", "properties": {}}}}}},
-                            complete=False)
+                self.result(
+                    rid,
+                    {
+                        "resultType": "input_required",
+                        "inputRequests": {
+                            "who": {
+                                "method": "elicitation/create",
+                                "params": {
+                                    "mode": "form",
+                                    "message": "Your name?",
+                                    "requestedSchema": {"type": "object", "properties": {}},
+                                },
+                            }
+                        },
+                    },
+                    complete=False,
+                )
                 return
             time.sleep(1.0)
             self.result(rid, {"content": [{"type": "text", "text": "late"}]})
         elif name == "roots":
             answers = params.get("inputResponses") or {}
             if "roots" not in answers:
-                self.result(rid, {"resultType": "input_required",
-                                  "inputRequests": {"roots": {"method": "roots/list", "params": {}}}}, complete=False)
+                self.result(
+                    rid,
+                    {
+                        "resultType": "input_required",
+                        "inputRequests": {"roots": {"method": "roots/list", "params": {}}},
+                    },
+                    complete=False,
+                )
                 return
             count = len(answers["roots"].get("roots", []))
             self.result(rid, {"content": [{"type": "text", "text": f"{count} roots"}]})
         elif name == "sample_with_tools":
             plan = (params.get("inputResponses") or {}).get("plan")
             if plan is None:
-                self.result(rid, {"resultType": "input_required", "inputRequests": {"plan": {
-                    "method": "sampling/createMessage", "params": {
-                        "messages": [{"role": "user", "content": {"type": "text", "text": "Plan it"}}], "maxTokens": 50,
-                        "tools": [{"name": "search", "inputSchema": {"type": "object"}}]}}}}, complete=False)
+                self.result(
+                    rid,
+                    {
+                        "resultType": "input_required",
+                        "inputRequests": {
+                            "plan": {
+                                "method": "sampling/createMessage",
+                                "params": {
+                                    "messages": [{"role": "user", "content": {"type": "text", "text": "Plan it"}}],
+                                    "maxTokens": 50,
+                                    "tools": [{"name": "search", "inputSchema": {"type": "object"}}],
+                                },
+                            }
+                        },
+                    },
+                    complete=False,
+                )
                 return
             self.result(rid, {"content": [{"type": "text", "text": str(plan.get("content", {}).get("text"))}]})
         elif name == "open_url":
             visit = (params.get("inputResponses") or {}).get("visit")
             if visit is None:
-                self.result(rid, {"resultType": "input_required", "inputRequests": {"visit": {
-                    "method": "elicitation/create", "params": {"mode": "url", "message": "Sign in, please",
-                                                               "url": "https://auth.example/start"}}}}, complete=False)
+                self.result(
+                    rid,
+                    {
+                        "resultType": "input_required",
+                        "inputRequests": {
+                            "visit": {
+                                "method": "elicitation/create",
+                                "params": {
+                                    "mode": "url",
+                                    "message": "Sign in, please",
+                                    "url": "https://auth.example/start",
+                                },
+                            }
+                        },
+                    },
+                    complete=False,
+                )
                 return
             self.result(rid, {"content": [{"type": "text", "text": f"url: {visit.get('action')}"}]})
         elif name == "add_tool":
@@ -328,8 +429,13 @@ class Server:
             if "untagged" in self.modes:
                 self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             elif "float-tag" in self.modes and isinstance(self.listen_id, int):
-                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-                           "params": {"_meta": {SUB_KEY: float(self.listen_id)}}})
+                self.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/tools/list_changed",
+                        "params": {"_meta": {SUB_KEY: float(self.listen_id)}},
+                    }
+                )
             else:
                 self.notify_listen("notifications/tools/list_changed")
             self.result(rid, {"content": [{"type": "text", "text": "added"}]})
@@ -337,9 +443,14 @@ class Server:
             level = self.meta.get("io.modelcontextprotocol/logLevel")
             sent = 0
             if level in LEVELS:
-                for each in LEVELS[LEVELS.index(level):]:
-                    self.send({"jsonrpc": "2.0", "method": "notifications/message",
-                               "params": {"level": each, "logger": "modern", "data": f"{each} message"}})
+                for each in LEVELS[LEVELS.index(level) :]:
+                    self.send(
+                        {
+                            "jsonrpc": "2.0",
+                            "method": "notifications/message",
+                            "params": {"level": each, "logger": "modern", "data": f"{each} message"},
+                        }
+                    )
                     sent += 1
             self.result(rid, {"content": [{"type": "text", "text": f"logged {sent}"}]})
         elif name == "touch":
@@ -348,7 +459,9 @@ class Server:
                 self.notify_listen("notifications/resources/updated", {"uri": uri})
             self.result(rid, {"content": [{"type": "text", "text": "touched"}]})
         elif name == "cancel_other":
-            self.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid, "reason": "no"}})
+            self.send(
+                {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid, "reason": "no"}}
+            )
             self.result(rid, {"content": [{"type": "text", "text": "answered anyway"}]})
         elif name == "end_listen":
             listen, self.listen_id = self.listen_id, None
@@ -358,8 +471,13 @@ class Server:
         elif name == "cancel_listen":
             listen, self.listen_id = self.listen_id, None
             if listen is not None:
-                self.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                           "params": {"requestId": listen, "reason": "shutting the stream"}})
+                self.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/cancelled",
+                        "params": {"requestId": listen, "reason": "shutting the stream"},
+                    }
+                )
             self.result(rid, {"content": [{"type": "text", "text": "cancelled"}]})
         elif name == "mirrored":
             mirrored = {k: v for k, v in self.headers.items() if k.startswith("mcp-")}
@@ -375,9 +493,21 @@ class Server:
     def new_task(self, args: dict) -> dict:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         task_id = f"task-{len(self.tasks) + 1}"
-        self.tasks[task_id] = {"args": args, "polls": 0, "answer": None, "resumed": False, "task": {
-            "taskId": task_id, "status": "working", "statusMessage": "Starting", "createdAt": now,
-            "lastUpdatedAt": now, "ttlMs": 60000, "pollIntervalMs": 50}}
+        self.tasks[task_id] = {
+            "args": args,
+            "polls": 0,
+            "answer": None,
+            "resumed": False,
+            "task": {
+                "taskId": task_id,
+                "status": "working",
+                "statusMessage": "Starting",
+                "createdAt": now,
+                "lastUpdatedAt": now,
+                "ttlMs": 60000,
+                "pollIntervalMs": 50,
+            },
+        }
         return dict(self.tasks[task_id]["task"])
 
     def advance(self, state: dict) -> None:
@@ -391,26 +521,59 @@ class Server:
         elif args.get("weird"):
             task.update(status="paused", statusMessage="Having a rest")
         elif args.get("fail"):
-            task.update(status="failed", statusMessage="Tool execution failed: the research backend is down",
-                        error={"code": -32603, "message": "the research backend is down"})
+            task.update(
+                status="failed",
+                statusMessage="Tool execution failed: the research backend is down",
+                error={"code": -32603, "message": "the research backend is down"},
+            )
         elif args.get("draft") and state["answer"] is None:
-            task.update(status="input_required", statusMessage="Drafting", inputRequests={"draft-1": {
-                "method": "sampling/createMessage", "params": {
-                    "messages": [{"role": "user", "content": {"type": "text", "text": "Draft it"}}], "maxTokens": 20}}})
+            task.update(
+                status="input_required",
+                statusMessage="Drafting",
+                inputRequests={
+                    "draft-1": {
+                        "method": "sampling/createMessage",
+                        "params": {
+                            "messages": [{"role": "user", "content": {"type": "text", "text": "Draft it"}}],
+                            "maxTokens": 20,
+                        },
+                    }
+                },
+            )
         elif args.get("ask") and state["answer"] is None:
-            task.update(status="input_required", statusMessage="Which interpretation?", inputRequests={"clarify-1": {
-                "method": "elicitation/create", "params": {
-                    "mode": "form", "message": f"What do you mean by {args.get('topic')!r}?",
-                    "requestedSchema": {"type": "object", "properties": {
-                        "interpretation": {"type": "string", "enum": ["technical", "historical"]}},
-                        "required": ["interpretation"]}}}})
+            task.update(
+                status="input_required",
+                statusMessage="Which interpretation?",
+                inputRequests={
+                    "clarify-1": {
+                        "method": "elicitation/create",
+                        "params": {
+                            "mode": "form",
+                            "message": f"What do you mean by {args.get('topic')!r}?",
+                            "requestedSchema": {
+                                "type": "object",
+                                "properties": {
+                                    "interpretation": {"type": "string", "enum": ["technical", "historical"]}
+                                },
+                                "required": ["interpretation"],
+                            },
+                        },
+                    }
+                },
+            )
         elif args.get("ask") and not state["resumed"]:
             state["resumed"] = True
             task.update(status="working", statusMessage=f"Continuing with {state['answer']}")
         else:
             answer = f" ({state['answer']})" if state["answer"] is not None else ""
-            task.update(status="completed", statusMessage="Done", result={
-                "content": [{"type": "text", "text": f"Report on {args.get('topic')}{answer}"}], "isError": False})
+            task.update(
+                status="completed",
+                statusMessage="Done",
+                result={
+                    "content": [{"type": "text", "text": f"Report on {args.get('topic')}{answer}"}],
+                    "isError": False,
+                },
+            )
         task["lastUpdatedAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.task_changed(task)
 
@@ -451,11 +614,28 @@ class Server:
             self.result(rid, {"resultType": "input_required", "requestState": sign("again")}, complete=False)
             return
         if state is None:
-            self.result(rid, {"resultType": "input_required", "requestState": sign("step1"), "inputRequests": {
-                "who": {"method": "elicitation/create", "params": {
-                    "mode": "form", "message": "Your name?",
-                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}},
-            }}, complete=False)
+            self.result(
+                rid,
+                {
+                    "resultType": "input_required",
+                    "requestState": sign("step1"),
+                    "inputRequests": {
+                        "who": {
+                            "method": "elicitation/create",
+                            "params": {
+                                "mode": "form",
+                                "message": "Your name?",
+                                "requestedSchema": {
+                                    "type": "object",
+                                    "properties": {"name": {"type": "string"}},
+                                    "required": ["name"],
+                                },
+                            },
+                        },
+                    },
+                },
+                complete=False,
+            )
             return
         step = verify(state)
         if step is None:
@@ -467,11 +647,25 @@ class Server:
                 self.result(rid, {"content": [{"type": "text", "text": f"no name ({who.get('action')})"}]})
                 return
             name = who.get("content", {}).get("name", "?")
-            self.result(rid, {"resultType": "input_required", "requestState": sign(f"step2:{name}"), "inputRequests": {
-                "poem": {"method": "sampling/createMessage", "params": {
-                    "messages": [{"role": "user", "content": {"type": "text", "text": f"A poem for {name}"}}],
-                    "maxTokens": 50}},
-            }}, complete=False)
+            self.result(
+                rid,
+                {
+                    "resultType": "input_required",
+                    "requestState": sign(f"step2:{name}"),
+                    "inputRequests": {
+                        "poem": {
+                            "method": "sampling/createMessage",
+                            "params": {
+                                "messages": [
+                                    {"role": "user", "content": {"type": "text", "text": f"A poem for {name}"}}
+                                ],
+                                "maxTokens": 50,
+                            },
+                        },
+                    },
+                },
+                complete=False,
+            )
             return
         if step.startswith("step2:"):
             poem = answers.get("poem") or {}
@@ -491,7 +685,9 @@ def serve_http(server: Server) -> None:
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-            headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in head[1:] if ":" in line)}
+            headers = {
+                k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in head[1:] if ":" in line)
+            }
             body = await reader.readexactly(int(headers.get("content-length", "0")))
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
             writer.close()
@@ -515,8 +711,11 @@ def serve_http(server: Server) -> None:
             else:
                 status, kind = "200 OK", "text/event-stream"
                 payload = b"".join(b"data: " + json.dumps(m).encode() + b"\n\n" for m in out)
-        writer.write(f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: {kind}\r\n"
-                     f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        writer.write(
+            f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: {kind}\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n".encode()
+            + payload
+        )
         try:
             await writer.drain()
         finally:
@@ -533,7 +732,9 @@ def serve_http(server: Server) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="")
-    parser.add_argument("--http", action="store_true", help="serve 2026-07-28 Streamable HTTP on 127.0.0.1 instead of stdio")
+    parser.add_argument(
+        "--http", action="store_true", help="serve 2026-07-28 Streamable HTTP on 127.0.0.1 instead of stdio"
+    )
     args = parser.parse_args()
     server = Server({m for m in args.mode.split(",") if m})
     if "slow-start" in server.modes:

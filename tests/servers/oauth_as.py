@@ -65,8 +65,13 @@ def _redirect_matches(registered: str, given: str) -> bool:
     if registered == given:
         return True
     a, b = urlsplit(registered), urlsplit(given)
-    return (a.scheme == b.scheme == "http" and a.hostname in LOOPBACK_HOSTS and a.hostname == b.hostname
-            and a.path == b.path and a.query == b.query)
+    return (
+        a.scheme == b.scheme == "http"
+        and a.hostname in LOOPBACK_HOSTS
+        and a.hostname == b.hostname
+        and a.path == b.path
+        and a.query == b.query
+    )
 
 
 class OAuthError(Exception):
@@ -77,8 +82,11 @@ class OAuthError(Exception):
         self.status = status
 
     def response(self, headers: dict[str, str] | None = None) -> JSONResponse:
-        return JSONResponse({"error": self.error, "error_description": self.description}, self.status,
-                            headers={"Cache-Control": "no-store", **(headers or {})})
+        return JSONResponse(
+            {"error": self.error, "error_description": self.description},
+            self.status,
+            headers={"Cache-Control": "no-store", **(headers or {})},
+        )
 
 
 class AuthServer:
@@ -91,31 +99,41 @@ class AuthServer:
         self.base_url = base_url
         self.prefix = prefix
         self.issuer = base_url + (prefix or options.issuer_path or "")
-        self.others: dict[str, "AuthServer"] = {}  # more authorization servers, shown in the stats
+        self.others: dict[str, AuthServer] = {}  # more authorization servers, shown in the stats
         self.resources = resources  # the resource indicators accepted (the MCP server's)
         self.clients: dict[str, Client] = {}
         self.grants: dict[str, Grant] = {}
         self.counter = 0
         self.stats: dict[str, Any] = {
-            "authorize": 0, "register": 0, "metadata": 0, "jwks": 0,
+            "authorize": 0,
+            "register": 0,
+            "metadata": 0,
+            "jwks": 0,
             "token": {"authorization_code": 0, "refresh_token": 0, "client_credentials": 0, "other": 0, "errors": 0},
             "authorize_requests": [],  # the parameters of each /authorize (no secrets in them)
             "token_requests": [],  # grant_type, client auth method, scope, resource, and the outcome
-            "secrets": {"access_tokens": [], "refresh_tokens": [], "codes": [], "client_secrets": [],
-                        "code_verifiers": []},
+            "secrets": {
+                "access_tokens": [],
+                "refresh_tokens": [],
+                "codes": [],
+                "client_secrets": [],
+                "code_verifiers": [],
+            },
         }
         self.key: Any = None
         if options.jwt:
             from joserfc.jwk import ECKey
 
-            self.key = ECKey.generate_key("P-256", parameters={"kid": "oauth-fixture-1", "use": "sig", "alg": "ES256"},
-                                          private=True)
+            self.key = ECKey.generate_key(
+                "P-256", parameters={"kid": "oauth-fixture-1", "use": "sig", "alg": "ES256"}, private=True
+            )
         for spec in options.client or []:
             parts = spec.split(":")
             client_id, secret = parts[0], (parts[1] if len(parts) > 1 and parts[1] else None)
             method = parts[2] if len(parts) > 2 else ("client_secret_basic" if secret else "none")
-            self.clients[client_id] = Client(client_id, secret, method, [],
-                                             ["authorization_code", "refresh_token", "client_credentials"])
+            self.clients[client_id] = Client(
+                client_id, secret, method, [], ["authorization_code", "refresh_token", "client_credentials"]
+            )
             if secret:
                 self.stats["secrets"]["client_secrets"].append(secret)
 
@@ -141,7 +159,7 @@ class AuthServer:
             "scopes_supported": self.scopes_supported,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "client_credentials"]
-                                     + ([] if self.o.no_refresh else ["refresh_token"]),
+            + ([] if self.o.no_refresh else ["refresh_token"]),
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
             "code_challenge_methods_supported": ["S256"],
             "authorization_response_iss_parameter_supported": True,
@@ -160,16 +178,27 @@ class AuthServer:
         if self.key is not None:
             from joserfc import jwt
 
-            claims = {"iss": self.issuer, "sub": f"user-of-{client.client_id}", "aud": resource or self.issuer,
-                      "client_id": client.client_id, "scope": " ".join(scopes), "iat": int(now),
-                      "exp": int(now + expires_in), "jti": secrets.token_urlsafe(12)}
+            claims = {
+                "iss": self.issuer,
+                "sub": f"user-of-{client.client_id}",
+                "aud": resource or self.issuer,
+                "client_id": client.client_id,
+                "scope": " ".join(scopes),
+                "iat": int(now),
+                "exp": int(now + expires_in),
+                "jti": secrets.token_urlsafe(12),
+            }
             access = jwt.encode({"alg": "ES256", "kid": "oauth-fixture-1", "typ": "at+jwt"}, claims, self.key)
         else:
             access = self._new("at")
         self.grants[access] = Grant(client.client_id, scopes, resource, now + expires_in)
         self.stats["secrets"]["access_tokens"].append(access)
-        body: dict[str, Any] = {"access_token": access, "token_type": "Bearer", "expires_in": expires_in,
-                                "scope": " ".join(scopes)}
+        body: dict[str, Any] = {
+            "access_token": access,
+            "token_type": "Bearer",
+            "expires_in": expires_in,
+            "scope": " ".join(scopes),
+        }
         if not self.o.no_refresh and "refresh_token" in client.grant_types:
             refresh = self._new("rt")
             self.grants[refresh] = Grant(client.client_id, scopes, resource, kind="refresh")
@@ -192,7 +221,9 @@ class AuthServer:
                 return None
             raise OAuthError("invalid_target", "the resource parameter is required (RFC 8707, MCP authorization)")
         if resource.rstrip("/") not in [r.rstrip("/") for r in self.resources]:
-            raise OAuthError("invalid_target", f"unknown resource {resource!r}; this server protects {self.resources[0]}")
+            raise OAuthError(
+                "invalid_target", f"unknown resource {resource!r}; this server protects {self.resources[0]}"
+            )
         return resource
 
     def check_scopes(self, scope: str | None, default: list[str]) -> list[str]:
@@ -227,9 +258,14 @@ class AuthServer:
         redirect_uris = meta.get("redirect_uris") or []
         grant_types = meta.get("grant_types") or ["authorization_code", "refresh_token"]
         method = self.o.dcr_auth_method or meta.get("token_endpoint_auth_method") or "client_secret_basic"
-        if (not isinstance(redirect_uris, list) or not all(isinstance(u, str) for u in redirect_uris)
-                or not isinstance(grant_types, list)):
-            return OAuthError("invalid_client_metadata", "redirect_uris and grant_types must be lists of strings").response()
+        if (
+            not isinstance(redirect_uris, list)
+            or not all(isinstance(u, str) for u in redirect_uris)
+            or not isinstance(grant_types, list)
+        ):
+            return OAuthError(
+                "invalid_client_metadata", "redirect_uris and grant_types must be lists of strings"
+            ).response()
         if "authorization_code" in grant_types and not redirect_uris:
             return OAuthError("invalid_redirect_uri", "redirect_uris is required for authorization_code").response()
         for uri in redirect_uris:
@@ -244,8 +280,14 @@ class AuthServer:
         self.clients[client_id] = client
         if secret:
             self.stats["secrets"]["client_secrets"].append(secret)
-        body = {**meta, "client_id": client_id, "client_id_issued_at": int(time.time()),
-                "token_endpoint_auth_method": method, "grant_types": grant_types, "redirect_uris": redirect_uris}
+        body = {
+            **meta,
+            "client_id": client_id,
+            "client_id_issued_at": int(time.time()),
+            "token_endpoint_auth_method": method,
+            "grant_types": grant_types,
+            "redirect_uris": redirect_uris,
+        }
         if secret:
             body["client_secret"] = secret
             body["client_secret_expires_at"] = 0
@@ -255,9 +297,21 @@ class AuthServer:
         self.stats["authorize"] += 1
         q = request.query_params
         self.stats["authorize_requests"].append(
-            {k: q.get(k) for k in ("response_type", "client_id", "redirect_uri", "scope", "resource",
-                                  "code_challenge_method", "state") if k in q}
-            | {"has_code_challenge": "code_challenge" in q})
+            {
+                k: q.get(k)
+                for k in (
+                    "response_type",
+                    "client_id",
+                    "redirect_uri",
+                    "scope",
+                    "resource",
+                    "code_challenge_method",
+                    "state",
+                )
+                if k in q
+            }
+            | {"has_code_challenge": "code_challenge" in q}
+        )
         client = self.clients.get(q.get("client_id", ""))
         if client is None:
             return PlainTextResponse(f"unknown client_id {q.get('client_id')!r}", 400)
@@ -298,8 +352,9 @@ class AuthServer:
         except OAuthError as exc:
             return back(error=exc.error, error_description=exc.description)
         code = self._new("code")
-        self.grants[code] = Grant(client.client_id, scopes, resource, time.time() + 300, redirect_uri,
-                                  q.get("code_challenge"), kind="code")
+        self.grants[code] = Grant(
+            client.client_id, scopes, resource, time.time() + 300, redirect_uri, q.get("code_challenge"), kind="code"
+        )
         self.stats["secrets"]["codes"].append(code)
         return back(code=code)
 
@@ -322,7 +377,9 @@ class AuthServer:
         if client is None:
             raise OAuthError("invalid_client", f"unknown client {client_id!r}", 401)
         if method != client.auth_method:
-            raise OAuthError("invalid_client", f"this client authenticates with {client.auth_method}, not {method}", 401)
+            raise OAuthError(
+                "invalid_client", f"this client authenticates with {client.auth_method}, not {method}", 401
+            )
         if client.client_secret is not None and not secrets.compare_digest(secret or "", client.client_secret):
             raise OAuthError("invalid_client", "wrong client secret", 401)
         return client, method
@@ -337,7 +394,11 @@ class AuthServer:
         grant_type = form.get("grant_type", "")
         key = grant_type if grant_type in self.stats["token"] else "other"
         self.stats["token"][key] += 1
-        record: dict[str, Any] = {"grant_type": grant_type, "scope": form.get("scope"), "resource": form.get("resource")}
+        record: dict[str, Any] = {
+            "grant_type": grant_type,
+            "scope": form.get("scope"),
+            "resource": form.get("resource"),
+        }
         self.stats["token_requests"].append(record)
         if "code_verifier" in form:
             self.stats["secrets"]["code_verifiers"].append(form["code_verifier"])
@@ -346,13 +407,13 @@ class AuthServer:
             return PlainTextResponse("Internal Server Error", 500)
         if self.o.token_error == "garbage":
             record["outcome"] = "garbage"
-            return Response(b"<html><body>Token service temporarily \xff unavailable", 200,
-                            media_type="text/html")
+            return Response(b"<html><body>Token service temporarily \xff unavailable", 200, media_type="text/html")
         if self.o.token_error == "huge":
             record["outcome"] = "huge"
             filler = "x" * (8 << 20)  # an 8 MB JSON document: a client must not read it all
-            return Response(f'{{"error": "server_error", "error_description": "{filler}"}}', 400,
-                            media_type="application/json")
+            return Response(
+                f'{{"error": "server_error", "error_description": "{filler}"}}', 400, media_type="application/json"
+            )
         if self.o.token_error == "hang":
             record["outcome"] = "hang"
             await anyio.sleep(3600)  # never answers (the client's time limit must end the flow)
@@ -368,8 +429,11 @@ class AuthServer:
             elif grant_type == "client_credentials":
                 if client.client_secret is None:
                     raise OAuthError("unauthorized_client", "client_credentials needs a confidential client")
-                body = self.issue_tokens(client, self.check_scopes(form.get("scope"), self.o.default_scopes),
-                                         self.check_resource(form.get("resource")))
+                body = self.issue_tokens(
+                    client,
+                    self.check_scopes(form.get("scope"), self.o.default_scopes),
+                    self.check_resource(form.get("resource")),
+                )
                 body.pop("refresh_token", None)
             else:
                 raise OAuthError("unsupported_grant_type", f"grant_type {grant_type!r} is not supported")

@@ -107,9 +107,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from oauth_as import AuthServer, Grant  # noqa: E402
-
 from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
+from oauth_as import AuthServer, Grant  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -130,8 +129,14 @@ def whoami(ctx: Context) -> str:
     grant = _grant(ctx)
     if grant is None:
         return json.dumps({"error": "no token"})
-    return json.dumps({"client_id": grant.client_id, "scopes": grant.scopes, "resource": grant.resource,
-                       "token_type": grant.token_type})
+    return json.dumps(
+        {
+            "client_id": grant.client_id,
+            "scopes": grant.scopes,
+            "resource": grant.resource,
+            "token_type": grant.token_type,
+        }
+    )
 
 
 @server.tool(description="Needs the admin scope (403 insufficient_scope without it)", structured_output=False)
@@ -182,9 +187,17 @@ class ProtectedResource:
     async def refuse(self, send: Any, status: int, www: str, error: str, description: str) -> None:
         self.auth.stats["mcp"][str(status)] += 1
         body = json.dumps({"error": error, "error_description": description}).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"www-authenticate", www.encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", www.encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -197,12 +210,20 @@ class ProtectedResource:
         grant, why = self.current.verify(header[7:].strip())
         if grant is None:
             return await self.refuse(send, 401, self.challenge(BASE_SCOPE, "invalid_token", why), "invalid_token", why)
-        if grant.resource is not None and grant.resource.rstrip("/") not in (self.mcp_url, self.auth.resources[-1].rstrip("/")):
+        if grant.resource is not None and grant.resource.rstrip("/") not in (
+            self.mcp_url,
+            self.auth.resources[-1].rstrip("/"),
+        ):
             why = "the access token was issued for another resource"
             return await self.refuse(send, 401, self.challenge(BASE_SCOPE, "invalid_token", why), "invalid_token", why)
         if BASE_SCOPE not in grant.scopes:
-            return await self.refuse(send, 403, self.challenge(BASE_SCOPE, "insufficient_scope"), "insufficient_scope",
-                                     f"scope {BASE_SCOPE} is required")
+            return await self.refuse(
+                send,
+                403,
+                self.challenge(BASE_SCOPE, "insufficient_scope"),
+                "insufficient_scope",
+                f"scope {BASE_SCOPE} is required",
+            )
         # Peek at the JSON-RPC body: a tool that needs another scope is refused at the HTTP level.
         chunks: list[bytes] = []
         size = 0
@@ -218,8 +239,13 @@ class ProtectedResource:
         needed = self.needed_scopes(body)
         missing = [s for s in needed if s not in grant.scopes]
         if missing:
-            return await self.refuse(send, 403, self.challenge(" ".join(missing), "insufficient_scope"),
-                                     "insufficient_scope", f"this call needs scope {' '.join(missing)}")
+            return await self.refuse(
+                send,
+                403,
+                self.challenge(" ".join(missing), "insufficient_scope"),
+                "insufficient_scope",
+                f"this call needs scope {' '.join(missing)}",
+            )
         self.auth.stats["mcp"]["ok"] += 1
         scope["oauth.grant"] = grant
         replayed = False
@@ -261,14 +287,21 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
     if args.mode == "sse":
         app = server.sse_app()
     else:
-        app = server.streamable_http_app(streamable_http_path=args.path, json_response=args.mode == "json",
-                                         stateless_http=args.mode == "stateless")
+        app = server.streamable_http_app(
+            streamable_http_path=args.path, json_response=args.mode == "json", stateless_http=args.mode == "stateless"
+        )
 
     async def prm(request: Request) -> JSONResponse:
         servers = ["http://127.0.0.1:9"] if args.as_unreachable else [protected.current.issuer]
-        return JSONResponse({"resource": args.prm_resource or resource, "authorization_servers": servers,
-                             "scopes_supported": [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))],
-                             "bearer_methods_supported": ["header"], "resource_name": NAME})
+        return JSONResponse(
+            {
+                "resource": args.prm_resource or resource,
+                "authorization_servers": servers,
+                "scopes_supported": [BASE_SCOPE, *sorted(set(TOOL_SCOPES.values()))],
+                "bearer_methods_supported": ["header"],
+                "resource_name": NAME,
+            }
+        )
 
     async def migrate(request: Request) -> JSONResponse:
         protected.current = second
@@ -276,8 +309,12 @@ def build_app(args: argparse.Namespace, port: int) -> tuple[Any, AuthServer]:
 
     protected = ProtectedResource(app, auth, args, mcp_url, base + prm_path)
     prm_routes = [] if args.no_prm else [Route(prm_path, prm, methods=["GET"])]
-    app.router.routes[:0] = [*prm_routes, Route("/_migrate", migrate, methods=["POST"]), *auth.routes(),
-                             *second.routes()]
+    app.router.routes[:0] = [
+        *prm_routes,
+        Route("/_migrate", migrate, methods=["POST"]),
+        *auth.routes(),
+        *second.routes(),
+    ]
     return protected, auth
 
 
@@ -303,8 +340,13 @@ async def serve(args: argparse.Namespace) -> None:
     sock.bind(("127.0.0.1", args.port))
     port = sock.getsockname()[1]
     app, auth = build_app(args, port)
-    config = uvicorn.Config(access_logged(app) if args.access_log else app, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=1, access_log=False)
+    config = uvicorn.Config(
+        access_logged(app) if args.access_log else app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=1,
+        access_log=False,
+    )
     uv = uvicorn.Server(config)
 
     async def announce() -> None:
@@ -315,6 +357,7 @@ async def serve(args: argparse.Namespace) -> None:
         sys.stdout.flush()
 
     if args.exit_on_eof:
+
         def watch_stdin() -> None:
             while sys.stdin.buffer.read(65536):
                 pass
@@ -349,12 +392,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--wrong-state", action="store_true", help="the redirect carries another state")
     p.add_argument("--as-unreachable", action="store_true", help="the PRM names an authorization server nobody runs")
     p.add_argument("--no-dcr", action="store_true", help="no registration endpoint")
-    p.add_argument("--dcr-auth-method", choices=("client_secret_basic", "client_secret_post", "none"),
-                   help="registration answers with this token_endpoint_auth_method, whatever was asked")
+    p.add_argument(
+        "--dcr-auth-method",
+        choices=("client_secret_basic", "client_secret_post", "none"),
+        help="registration answers with this token_endpoint_auth_method, whatever was asked",
+    )
     p.add_argument("--deny", action="store_true", help="/authorize answers access_denied")
     p.add_argument("--prm-at-root", action="store_true", help="protected resource metadata only at the root")
     p.add_argument("--no-prm", action="store_true", help="no protected resource metadata (a 2025-03-26 server)")
-    p.add_argument("--prm-resource", metavar="URL", help="the PRM's resource is this (a mismatch) instead of the MCP URL")
+    p.add_argument(
+        "--prm-resource", metavar="URL", help="the PRM's resource is this (a mismatch) instead of the MCP URL"
+    )
     p.add_argument("--no-challenge-metadata", action="store_true", help="no resource_metadata in the 401")
     p.add_argument("--no-challenge-scope", action="store_true", help="no scope in the 401")
     p.add_argument("--resource-optional", action="store_true", help="accept requests without resource")

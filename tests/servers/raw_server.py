@@ -133,11 +133,32 @@ import threading
 import time
 
 MODES = {
-    "garbage-stdout", "split-writes", "crlf", "invalid-utf8", "crash-on-call", "die-by-signal",
-    "never-answer", "late-answer", "flood", "huge-result", "paged-tools", "cursor-loop",
-    "list-changed", "bad-frames", "server-requests", "unsupported-version", "is-error",
-    "structured", "exit-on-start", "no-exit-on-eof", "echo-env", "stderr-chatter",
-    "changed-during-list", "url-required", "ask-on-start", "nan",
+    "garbage-stdout",
+    "split-writes",
+    "crlf",
+    "invalid-utf8",
+    "crash-on-call",
+    "die-by-signal",
+    "never-answer",
+    "late-answer",
+    "flood",
+    "huge-result",
+    "paged-tools",
+    "cursor-loop",
+    "list-changed",
+    "bad-frames",
+    "server-requests",
+    "unsupported-version",
+    "is-error",
+    "structured",
+    "exit-on-start",
+    "no-exit-on-eof",
+    "echo-env",
+    "stderr-chatter",
+    "changed-during-list",
+    "url-required",
+    "ask-on-start",
+    "nan",
 }
 URL_ELICITATIONS = [
     {"mode": "url", "elicitationId": "e-1", "url": "https://auth.example/start", "message": "Sign in to Example"},
@@ -156,8 +177,7 @@ def _tool(name, description, props=None, required=None, **extra):
 
 WEATHER_SCHEMA = {
     "type": "object",
-    "properties": {"city": {"type": "string"}, "temperature": {"type": "number"},
-                   "conditions": {"type": "string"}},
+    "properties": {"city": {"type": "string"}, "temperature": {"type": "number"}, "conditions": {"type": "string"}},
     "required": ["city", "temperature", "conditions"],
 }
 
@@ -200,14 +220,23 @@ class Server:
         if "server-requests" in m:
             tools.append(_tool("ask", "Send ping, roots/list and custom/thing to the client"))
         if "structured" in m:
-            tools.append(_tool("weather", "Weather for a city", {"city": {"type": "string"}}, ["city"],
-                               outputSchema=WEATHER_SCHEMA))
+            tools.append(
+                _tool(
+                    "weather", "Weather for a city", {"city": {"type": "string"}}, ["city"], outputSchema=WEATHER_SCHEMA
+                )
+            )
         if "url-required" in m:
             tools.append(_tool("signin", "Needs two URLs completed first (-32042)"))
             tools.append(_tool("complete", "Complete a URL elicitation", {"id": {"type": "string"}}))
         if "nan" in m:
-            tools.append(_tool("ratio", "a / b; NaN when b is 0 (json.dumps writes a bare NaN)",
-                               {"a": {"type": "number"}, "b": {"type": "number"}}, ["a", "b"]))
+            tools.append(
+                _tool(
+                    "ratio",
+                    "a / b; NaN when b is 0 (json.dumps writes a bare NaN)",
+                    {"a": {"type": "number"}, "b": {"type": "number"}},
+                    ["a", "b"],
+                )
+            )
         if "echo-env" in m:
             tools.append(_tool("env", "Value of env var `name`", {"name": {"type": "string"}}, ["name"]))
             tools.append(_tool("cwd", "Current working directory"))
@@ -318,11 +347,12 @@ class Server:
             if "invalid-utf8" in self.modes:
                 with self.lock:
                     self.write_raw(b"\xff\xfe garbage" + self.eol)
-                    self.write_raw(b'{"jsonrpc":"2.0","method":"notifications/message","params":'
-                                   b'{"level":"info","data":"bad \xff\xfe bytes"}}' + self.eol)
+                    self.write_raw(
+                        b'{"jsonrpc":"2.0","method":"notifications/message","params":'
+                        b'{"level":"info","data":"bad \xff\xfe bytes"}}' + self.eol
+                    )
             if self.flood_on_start:
                 self.flood(self.flood_on_start)
-
 
     def on_request(self, rid, method, params):
         if method == "initialize":
@@ -334,8 +364,12 @@ class Server:
             caps = {"tools": {"listChanged": True}}
             if self.flood_on_start or {"flood", "invalid-utf8", "bad-frames"} & self.modes:
                 caps["logging"] = {}
-            answer = {"protocolVersion": version, "capabilities": caps,
-                      "serverInfo": {"name": "raw-server", "version": "1.0.0"}, "instructions": "Raw fixture server ✓"}
+            answer = {
+                "protocolVersion": version,
+                "capabilities": caps,
+                "serverInfo": {"name": "raw-server", "version": "1.0.0"},
+                "instructions": "Raw fixture server ✓",
+            }
             if "ask-on-start" in self.modes:
                 return threading.Thread(target=self.ask_then_answer, args=(rid, answer), daemon=True).start()
             self.result(rid, answer)
@@ -353,9 +387,18 @@ class Server:
             sid = self.next_srv_id
             self.next_srv_id += 1
         slot = self.pending[sid] = [threading.Event(), None]
-        self.send({"jsonrpc": "2.0", "id": sid, "method": "elicitation/create", "params": {
-            "mode": "form", "message": "Before we start: who are you?",
-            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": sid,
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "form",
+                    "message": "Before we start: who are you?",
+                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+                },
+            }
+        )
         slot[0].wait(10)
         self.result(rid, answer)
 
@@ -375,7 +418,7 @@ class Server:
                 start = int(cursor.removeprefix("page-"))
             except (AttributeError, ValueError):
                 return self.error(rid, -32602, f"Invalid cursor: {cursor!r}")
-        page = {"tools": self.tools[start:start + self.page_size]}
+        page = {"tools": self.tools[start : start + self.page_size]}
         if start + self.page_size < len(self.tools):
             page["nextCursor"] = f"page-{start + self.page_size}"
         self.result(rid, page)
@@ -396,9 +439,11 @@ class Server:
             return self.result(rid, {"content": [{"type": "text", "text": "bad"}], "isError": True})
         name, args = params.get("name"), params.get("arguments") or {}
         if "late-answer" in m:
+
             def late():
                 time.sleep(self.delay)
                 self.run_tool(rid, name, args, params)
+
             return threading.Thread(target=late, daemon=True).start()
         if name in ("slow", "ask"):
             return threading.Thread(target=self.run_tool, args=(rid, name, args, params), daemon=True).start()
@@ -436,13 +481,17 @@ class Server:
             if rid in self.cancelled:
                 return None
             if token is not None and i < steps:
-                self.notify("notifications/progress", {"progressToken": token, "progress": i,
-                                                       "total": steps, "message": f"step {i}/{steps}"})
+                self.notify(
+                    "notifications/progress",
+                    {"progressToken": token, "progress": i, "total": steps, "message": f"step {i}/{steps}"},
+                )
         return _text(f"slept {args.get('seconds', 1)}")
 
     def flood(self, count):
-        tpl = ('{"jsonrpc":"2.0","method":"notifications/message","params":'
-               '{"level":"info","logger":"flood","data":"message %d"}}')
+        tpl = (
+            '{"jsonrpc":"2.0","method":"notifications/message","params":'
+            '{"level":"info","logger":"flood","data":"message %d"}}'
+        )
         eol = self.eol.decode() * (2 if "crlf" in self.modes else 1)
         data = "".join(tpl % i + eol for i in range(count)).encode()
         with self.lock:
@@ -455,8 +504,14 @@ class Server:
 
     def tool_huge(self, rid, args, params):
         n = int(float(args["mb"]) * 1048576)
-        data = (b'{"jsonrpc":"2.0","id":' + json.dumps(rid).encode()
-                + b',"result":{"content":[{"type":"text","text":"' + b"x" * n + b'"}]}}' + self.eol)
+        data = (
+            b'{"jsonrpc":"2.0","id":'
+            + json.dumps(rid).encode()
+            + b',"result":{"content":[{"type":"text","text":"'
+            + b"x" * n
+            + b'"}]}}'
+            + self.eol
+        )
         with self.lock:
             self.write_raw(data, split=False)
         return None
@@ -466,8 +521,11 @@ class Server:
         for t in tools:
             if t["name"] == "add":
                 t["description"] = "Add three numbers"
-                t["inputSchema"] = {"type": "object", "required": ["a", "b", "c"], "properties": {
-                    "a": {"type": "number"}, "b": {"type": "number"}, "c": {"type": "number"}}}
+                t["inputSchema"] = {
+                    "type": "object",
+                    "required": ["a", "b", "c"],
+                    "properties": {"a": {"type": "number"}, "b": {"type": "number"}, "c": {"type": "number"}},
+                }
         self.tools = tools + [_tool("new_tool", "Appeared after mutate")]
         self.notify("notifications/tools/list_changed", {})
         return _text("mutated")
@@ -504,14 +562,19 @@ class Server:
 
     def tool_weather(self, rid, args, params):
         city = str(args["city"])
-        data = ({"city": city, "temperature": 21.5, "conditions": "sunny"} if city == "Paris"
-                else {"city": city, "conditions": "unknown"})
+        data = (
+            {"city": city, "temperature": 21.5, "conditions": "sunny"}
+            if city == "Paris"
+            else {"city": city, "conditions": "unknown"}
+        )
         return {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
 
     def tool_ratio(self, rid, args, params):
         a, b = float(args["a"]), float(args["b"])
-        return {"content": [{"type": "text", "text": str(a / b if b else "nan")}],
-                "structuredContent": {"ratio": a / b if b else float("nan")}}
+        return {
+            "content": [{"type": "text", "text": str(a / b if b else "nan")}],
+            "structuredContent": {"ratio": a / b if b else float("nan")},
+        }
 
     def tool_env(self, rid, args, params):
         value = os.environ.get(args["name"])
@@ -531,8 +594,13 @@ class Server:
             {"jsonrpc": "1.0", "method": "notifications/message", "params": {"level": "info", "data": "v1"}},
             [note, note],
             42,
-            {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "extra"},
-             "extra": "field", "x-unknown": {"a": 1}},
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "info", "data": "extra"},
+                "extra": "field",
+                "x-unknown": {"a": 1},
+            },
         ]
         for f in frames:
             self.send(f)
@@ -544,12 +612,16 @@ def _text(text):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description="Raw JSON-RPC stdio MCP fixture server (see module docstring).")
-    p.add_argument("--mode", action="append", default=[], help="comma-separated, repeatable: " + ", ".join(sorted(MODES)))
+    p.add_argument(
+        "--mode", action="append", default=[], help="comma-separated, repeatable: " + ", ".join(sorted(MODES))
+    )
     p.add_argument("--delay", type=float, default=1.0, help="late-answer delay in seconds")
     p.add_argument("--flood-on-start", type=int, default=0, help="N notifications/message after initialized")
     p.add_argument("--tools", type=int, default=100, help="number of tools in paged-tools mode")
     p.add_argument("--extra-tools", default="", help="a file of tool names (one a line) added to the list")
-    p.add_argument("--page-size", type=int, default=0, help="tools/list page size (default: unpaged; 10 in paged-tools)")
+    p.add_argument(
+        "--page-size", type=int, default=0, help="tools/list page size (default: unpaged; 10 in paged-tools)"
+    )
     args = p.parse_args(argv)
     args.modes = {m.strip() for spec in args.mode for m in spec.split(",") if m.strip()}
     unknown = args.modes - MODES

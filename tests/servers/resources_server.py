@@ -39,15 +39,24 @@ state = {"mutated": False}
 
 def resources() -> list[dict]:
     items = [
-        {"uri": "res://text", "name": "text", "title": "Plain text",
-         "description": "after" if state["mutated"] else "before", "mimeType": "text/plain"},
+        {
+            "uri": "res://text",
+            "name": "text",
+            "title": "Plain text",
+            "description": "after" if state["mutated"] else "before",
+            "mimeType": "text/plain",
+        },
         {"uri": "res://bin", "name": "bin", "mimeType": "application/octet-stream", "size": 300},
         {"uri": "res://multi", "name": "multi", "title": "Two contents"},
         {"uri": "res://big", "name": "big", "mimeType": "text/plain"},
         {"uri": "res://bad", "name": "bad"},
         {"uri": "res://broken-item", "name": "broken-item"},
-        {"uri": "res://icon", "name": "icon", "icons": [{"src": "data:image/png;base64,AAAA", "mimeType": "image/png"}],
-         "annotations": {"audience": ["user"], "priority": 0.5, "lastModified": "2026-01-02T03:04:05Z"}},
+        {
+            "uri": "res://icon",
+            "name": "icon",
+            "icons": [{"src": "data:image/png;base64,AAAA", "mimeType": "image/png"}],
+            "annotations": {"audience": ["user"], "priority": 0.5, "lastModified": "2026-01-02T03:04:05Z"},
+        },
     ]
     if state["mutated"]:
         items.append({"uri": "res://new", "name": "new", "title": "Newly added"})
@@ -61,25 +70,57 @@ def read(uri: str) -> dict | None:
         return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello resources"}]}
     if uri == "res://bin":
         data = bytes(range(256)) + b"x" * 44
-        return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
+        return {
+            "contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]
+        }
     if uri == "res://hugeblob":  # not listed: 3 MB of binary, read by URI
         data = b"\x00HUGE" + bytes(3_000_000)
-        return {"contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]}
+        return {
+            "contents": [{"uri": uri, "mimeType": "application/octet-stream", "blob": base64.b64encode(data).decode()}]
+        }
     if uri == "res://textblobs":  # not listed: text sent as base64 blobs (Markdown, JSON, and Latin-1: not UTF-8)
-        return {"contents": [
-            {"uri": uri + "#md", "mimeType": "text/markdown", "blob": base64.b64encode("# Blob title\n\ncafé *text*".encode()).decode()},
-            {"uri": uri + "#json", "mimeType": "application/json", "blob": base64.b64encode(b'{"from":"blob","n":[1,2]}').decode()},
-            {"uri": uri + "#latin1", "mimeType": "text/plain", "blob": base64.b64encode("caf\u00e9".encode("latin-1")).decode()}]}
+        return {
+            "contents": [
+                {
+                    "uri": uri + "#md",
+                    "mimeType": "text/markdown",
+                    "blob": base64.b64encode("# Blob title\n\ncafé *text*".encode()).decode(),
+                },
+                {
+                    "uri": uri + "#json",
+                    "mimeType": "application/json",
+                    "blob": base64.b64encode(b'{"from":"blob","n":[1,2]}').decode(),
+                },
+                {
+                    "uri": uri + "#latin1",
+                    "mimeType": "text/plain",
+                    "blob": base64.b64encode("caf\u00e9".encode("latin-1")).decode(),
+                },
+            ]
+        }
     if uri == "res://badimage":  # not listed: image/png that is not a PNG
-        return {"contents": [{"uri": uri, "mimeType": "image/png", "blob": base64.b64encode(b"not a png at all").decode()}]}
+        return {
+            "contents": [{"uri": uri, "mimeType": "image/png", "blob": base64.b64encode(b"not a png at all").decode()}]
+        }
     if uri == "res://bigjson":  # not listed: compact JSON over the display cap (150 KB)
-        return {"contents": [{"uri": uri, "mimeType": "application/json",
-                              "text": json.dumps([{"n": n, "name": f"item {n}"} for n in range(6000)], separators=(",", ":"))}]}
+        return {
+            "contents": [
+                {
+                    "uri": uri,
+                    "mimeType": "application/json",
+                    "text": json.dumps([{"n": n, "name": f"item {n}"} for n in range(6000)], separators=(",", ":")),
+                }
+            ]
+        }
     if uri == "res://odd":  # not listed: three malformed contents
         return {"contents": [{"uri": uri, "text": 42}, {"uri": uri, "blob": "not base64!"}, {"text": "no uri"}]}
     if uri == "res://multi":
-        return {"contents": [{"uri": uri + "#1", "mimeType": "text/plain", "text": "first part"},
-                             {"uri": uri + "#2", "mimeType": "application/json", "text": json.dumps({"second": [1, 2, 3]})}]}
+        return {
+            "contents": [
+                {"uri": uri + "#1", "mimeType": "text/plain", "text": "first part"},
+                {"uri": uri + "#2", "mimeType": "application/json", "text": json.dumps({"second": [1, 2, 3]})},
+            ]
+        }
     if uri == "res://big":
         return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "0123456789" * 30_000}]}
     if uri == "res://bad":
@@ -87,7 +128,7 @@ def read(uri: str) -> dict | None:
     if uri == "res://broken-item":
         return {"contents": [{"uri": uri, "mimeType": "text/plain"}]}
     if uri.startswith("res://item/"):
-        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": f"item {uri[len('res://item/'):]}"}]}
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": f"item {uri[len('res://item/') :]}"}]}
     if uri in {r["uri"] for r in resources()}:
         return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": uri}]}
     return None
@@ -101,20 +142,37 @@ def send(message: dict) -> None:
 def answer(request: dict) -> None:
     method, rid, params = request.get("method"), request.get("id"), request.get("params") or {}
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": rid, "result": {
-            "protocolVersion": "2025-11-25", "serverInfo": {"name": "resources-server", "version": "1"},
-            "capabilities": {"resources": {"listChanged": True}, "tools": {}}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "result": {
+                    "protocolVersion": "2025-11-25",
+                    "serverInfo": {"name": "resources-server", "version": "1"},
+                    "capabilities": {"resources": {"listChanged": True}, "tools": {}},
+                },
+            }
+        )
     elif method == "resources/list":
         items = resources()
         cursor = str(params.get("cursor") or "p0")
         if cursor.startswith("g"):  # --endless: a fresh page and a fresh cursor, for ever
             page_no = int(cursor[1:])
-            send({"jsonrpc": "2.0", "id": rid, "result": {
-                "resources": [{"uri": f"gen://{page_no}/{n}", "name": f"gen {page_no}/{n}"} for n in range(1000)],
-                "nextCursor": f"g{page_no + 1}"}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "result": {
+                        "resources": [
+                            {"uri": f"gen://{page_no}/{n}", "name": f"gen {page_no}/{n}"} for n in range(1000)
+                        ],
+                        "nextCursor": f"g{page_no + 1}",
+                    },
+                }
+            )
             return
         start = int(cursor[1:])
-        page = {"resources": items[start:start + 2]}
+        page = {"resources": items[start : start + 2]}
         if start + 2 < len(items):
             page["nextCursor"] = f"p{start + 2}"
         elif "--endless" in sys.argv:
@@ -132,13 +190,19 @@ def answer(request: dict) -> None:
     elif method == "resources/read":
         result = read(str(params.get("uri")))
         if result is None:
-            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32002, "message": "Resource not found",
-                                                         "data": {"uri": params.get("uri")}}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": rid,
+                    "error": {"code": -32002, "message": "Resource not found", "data": {"uri": params.get("uri")}},
+                }
+            )
         else:
             send({"jsonrpc": "2.0", "id": rid, "result": result})
     elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": rid, "result": {"tools": [
-            {"name": "mutate", "inputSchema": {"type": "object"}}]}})
+        send(
+            {"jsonrpc": "2.0", "id": rid, "result": {"tools": [{"name": "mutate", "inputSchema": {"type": "object"}}]}}
+        )
     elif method == "tools/call":
         state["mutated"] = True
         send({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "mutated"}]}})

@@ -85,12 +85,11 @@ from typing import Annotated, Any
 
 import anyio
 import uvicorn
-from pydantic import BaseModel, Field
-
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
 from mcp.server.streamable_http import EventCallback, EventMessage, EventStore
+from pydantic import BaseModel, Field
 
 warnings.filterwarnings("ignore")  # logging is deprecated as of 2026-07-28; the fixture still sends it
 
@@ -148,8 +147,9 @@ async def change_tools(ctx: Context) -> str:
     global extra_count
     extra_count += 1
     n = extra_count
-    server.add_tool(lambda: f"extra {n}", name=f"extra_{n}", description=f"Added by change_tools ({n})",
-                    structured_output=False)
+    server.add_tool(
+        lambda: f"extra {n}", name=f"extra_{n}", description=f"Added by change_tools ({n})", structured_output=False
+    )
     if (ctx.protocol_version or "") >= "2026":
         await ctx.notify_tools_changed()
     else:
@@ -261,9 +261,11 @@ def access_logged(app: Any) -> Any:
             if message["type"] == "http.response.start":
                 methods = re.findall(rb'"method"\s*:\s*"([^"]*)"', bytes(body)) or [b"-"]
                 client = scope.get("client") or ("?", 0)
-                sys.stderr.write(f"ACCESS {scope['method']} {scope['path']} {message['status']} "
-                                 f"{','.join(m.decode(errors='replace') for m in methods)} "
-                                 f"from {client[0]}:{client[1]}\n")
+                sys.stderr.write(
+                    f"ACCESS {scope['method']} {scope['path']} {message['status']} "
+                    f"{','.join(m.decode(errors='replace') for m in methods)} "
+                    f"from {client[0]}:{client[1]}\n"
+                )
                 sys.stderr.flush()
             await send(message)
 
@@ -280,8 +282,13 @@ async def serve(args: argparse.Namespace) -> None:
     sock.bind(("127.0.0.1", args.port))
     port = sock.getsockname()[1]
     app = build_app(args)
-    config = uvicorn.Config(access_logged(app) if args.access_log else app, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=1, access_log=False)
+    config = uvicorn.Config(
+        access_logged(app) if args.access_log else app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=1,
+        access_log=False,
+    )
     uv = uvicorn.Server(config)
 
     async def announce() -> None:
@@ -292,6 +299,7 @@ async def serve(args: argparse.Namespace) -> None:
         sys.stdout.flush()
 
     if args.exit_on_eof:
+
         def watch_stdin() -> None:
             while sys.stdin.buffer.read(65536):
                 pass

@@ -37,10 +37,9 @@ import anyio
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from sdk_http_server import server  # noqa: E402  (the same tools as the HTTP fixture)
-
 from mcp.server.runner import _serve_modern_stream  # noqa: E402  (private: the SDK has no public modern-only entry)
 from mcp.server.stdio import stdio_server  # noqa: E402
+from sdk_http_server import server  # noqa: E402  (the same tools as the HTTP fixture)
 
 warnings.filterwarnings("ignore")
 
@@ -49,8 +48,9 @@ async def serve_modern_only() -> None:
     low = server._lowlevel_server
     async with stdio_server() as (read_stream, write_stream), low.lifespan(low) as lifespan_state:
         try:
-            await _serve_modern_stream(low, read_stream, write_stream, lifespan_state=lifespan_state,
-                                       raise_exceptions=False)
+            await _serve_modern_stream(
+                low, read_stream, write_stream, lifespan_state=lifespan_state, raise_exceptions=False
+            )
         finally:
             await write_stream.aclose()
 

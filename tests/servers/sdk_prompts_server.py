@@ -30,24 +30,38 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mcp_types as types  # noqa: E402
-from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage  # noqa: E402
-
 import sdk_http_server  # noqa: E402
+from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage  # noqa: E402
 from sdk_http_server import server  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
-CITIES = {"France": ["Lyon", "Marseille", "Paris"], "Germany": ["Berlin", "Hamburg", "Munich"],
-          "Italy": ["Milan", "Rome"], "Japan": ["Kyoto", "Osaka", "Tokyo"]}
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+CITIES = {
+    "France": ["Lyon", "Marseille", "Paris"],
+    "Germany": ["Berlin", "Hamburg", "Munich"],
+    "Italy": ["Milan", "Rome"],
+    "Japan": ["Kyoto", "Osaka", "Tokyo"],
+}
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 @server.prompt(name="plan_trip", title="Plan a trip", description="Plan a trip; the city narrows by the country.")
 def plan_trip(country: str, city: str, month: str = "") -> list:
     when = f" in {month}" if month else ""
-    return [UserMessage(f"Plan a trip to {city}, {country}{when}."),
-            AssistantMessage(f"Sure: {city} it is.")]
+    return [UserMessage(f"Plan a trip to {city}, {country}{when}."), AssistantMessage(f"Sure: {city} it is.")]
 
 
 @server.completion()

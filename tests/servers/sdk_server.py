@@ -45,10 +45,9 @@ from typing import Any, Literal
 
 import anyio
 import mcp_types as types
-from pydantic import BaseModel, Field
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
 
 warnings.filterwarnings("ignore")  # the SDK warns that logging is deprecated as of 2026-07-28
 

@@ -18,7 +18,7 @@ import os
 import sys
 import uuid
 import warnings
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -42,7 +42,7 @@ class TaskIdParams(RequestParams):
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
 
 
 def wants_tasks(ctx: Any) -> bool:
@@ -64,9 +64,15 @@ async def run_report(task_id: str, sections: int, delay: float) -> None:
         await anyio.sleep(delay)
     if task["status"] == "cancelled":
         return
-    task.update(status="completed", statusMessage="done", lastUpdatedAt=now(),
-                result={"content": [{"type": "text", "text": f"report of {sections} sections"}],
-                        "structuredContent": {"result": f"report of {sections} sections"}})
+    task.update(
+        status="completed",
+        statusMessage="done",
+        lastUpdatedAt=now(),
+        result={
+            "content": [{"type": "text", "text": f"report of {sections} sections"}],
+            "structuredContent": {"result": f"report of {sections} sections"},
+        },
+    )
 
 
 class TasksExtension(Extension):
@@ -76,19 +82,28 @@ class TasksExtension(Extension):
         self.group: Any = None
 
     def methods(self):
-        return (MethodBinding("tasks/get", TaskIdParams, self.get),
-                MethodBinding("tasks/cancel", TaskIdParams, self.cancel),
-                MethodBinding("tasks/update", TaskIdParams, self.update))
+        return (
+            MethodBinding("tasks/get", TaskIdParams, self.get),
+            MethodBinding("tasks/cancel", TaskIdParams, self.cancel),
+            MethodBinding("tasks/update", TaskIdParams, self.update),
+        )
 
     async def intercept_tool_call(self, params, ctx, call_next):
         if params.name != "report" or not wants_tasks(ctx):
             return await call_next(ctx)
         arguments = params.arguments or {}
         task_id = uuid.uuid4().hex
-        tasks[task_id] = {"taskId": task_id, "status": "working", "createdAt": now(), "lastUpdatedAt": now(),
-                          "ttlMs": 60000, "pollIntervalMs": 100}
-        self.group.start_soon(run_report, task_id, int(arguments.get("sections", 3)),
-                              float(arguments.get("delay", 0.1)))
+        tasks[task_id] = {
+            "taskId": task_id,
+            "status": "working",
+            "createdAt": now(),
+            "lastUpdatedAt": now(),
+            "ttlMs": 60000,
+            "pollIntervalMs": 100,
+        }
+        self.group.start_soon(
+            run_report, task_id, int(arguments.get("sections", 3)), float(arguments.get("delay", 0.1))
+        )
         return {"resultType": "task", **tasks[task_id]}
 
     async def get(self, ctx, params):
@@ -124,8 +139,9 @@ async def serve() -> None:
         extension.group = group
         async with stdio_server() as (read_stream, write_stream), low.lifespan(low) as lifespan_state:
             try:
-                await _serve_modern_stream(low, read_stream, write_stream, lifespan_state=lifespan_state,
-                                           raise_exceptions=False)
+                await _serve_modern_stream(
+                    low, read_stream, write_stream, lifespan_state=lifespan_state, raise_exceptions=False
+                )
             finally:
                 await write_stream.aclose()
         group.cancel_scope.cancel()

@@ -37,8 +37,11 @@ GRANDCHILD = (
     "    signal.signal(s, signal.SIG_IGN)\n"
     "time.sleep(3600)\n"
 )
-TOOL = {"name": "echo", "description": "Echo the text back",
-        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+TOOL = {
+    "name": "echo",
+    "description": "Echo the text back",
+    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+}
 
 
 def write(frame: dict) -> None:
@@ -75,9 +78,17 @@ def main() -> None:
             continue
         if method == "initialize":
             version = (message.get("params") or {}).get("protocolVersion") or "2025-06-18"
-            write({"jsonrpc": "2.0", "id": ident, "result": {
-                "protocolVersion": version, "capabilities": {"tools": {}},
-                "serverInfo": {"name": "stubborn", "version": "1.0"}}})
+            write(
+                {
+                    "jsonrpc": "2.0",
+                    "id": ident,
+                    "result": {
+                        "protocolVersion": version,
+                        "capabilities": {"tools": {}},
+                        "serverInfo": {"name": "stubborn", "version": "1.0"},
+                    },
+                }
+            )
         elif method == "ping":
             write({"jsonrpc": "2.0", "id": ident, "result": {}})
         elif method == "tools/list":

@@ -26,8 +26,14 @@ class Proc:
     """A server subprocess with a background stdout line reader and stderr collector."""
 
     def __init__(self, script: Path, *args: str, env=None, cwd=None, read_stdout: bool = True):
-        self.p = subprocess.Popen([PY, str(script), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, env=env, cwd=cwd)
+        self.p = subprocess.Popen(
+            [PY, str(script), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.err = bytearray()
         self.others: list = []  # frames received while waiting for a specific response
@@ -92,8 +98,10 @@ class Proc:
         return self.request("tools/call", {"name": name, "arguments": arguments or {}, **extra}, timeout)
 
     def initialize(self, version="2025-11-25") -> dict:
-        resp = self.request("initialize", {"protocolVersion": version, "capabilities": {},
-                                           "clientInfo": {"name": "fixture-test", "version": "0"}})
+        resp = self.request(
+            "initialize",
+            {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "fixture-test", "version": "0"}},
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return resp["result"]
 
@@ -169,8 +177,9 @@ def test_version_fallback(spawn):
 def test_slow_progress_concurrency_and_cancel(spawn):
     s = spawn()
     s.initialize()
-    rid = s.start_request("tools/call", {"name": "slow", "arguments": {"seconds": 2.0},
-                                         "_meta": {"progressToken": "tok"}})
+    rid = s.start_request(
+        "tools/call", {"name": "slow", "arguments": {"seconds": 2.0}, "_meta": {"progressToken": "tok"}}
+    )
     assert s.request("ping")["result"] == {}
     # answered while slow runs: the ping's answer came before slow's (frames read meanwhile are kept in others)
     assert not [m for m in s.others if m.get("id") == rid], s.others
@@ -456,8 +465,9 @@ def test_sdk_server(spawn):
     assert schema["properties"]["tags"]["type"] == "array" and "Person" in schema["$defs"]
 
     assert s.call("add", {"a": 2, "b": 3})["result"]["structuredContent"] == {"sum": 5}
-    greet = s.call("greet", {"person": {"name": "Ada", "address": {"city": "Paris"}}, "style": "pirate",
-                             "tags": ["a", "b"]})
+    greet = s.call(
+        "greet", {"person": {"name": "Ada", "address": {"city": "Paris"}}, "style": "pirate", "tags": ["a", "b"]}
+    )
     assert text_of(greet) == "Ahoy, Ada from Paris [a, b]"
     s.others.clear()
     resp = s.call("progress_task", {"steps": 3, "delay": 0.01}, _meta={"progressToken": 7})
@@ -492,6 +502,10 @@ def test_minimal_server_and_client():
     assert [t["name"] for t in minimal_client.list_tools(cmd)] == ["add"]
     latencies = minimal_client.run_calls(cmd, 50)
     assert len(latencies) == 50 and all(0 < x < 1 for x in latencies)
-    out = subprocess.run([PY, str(ROOT / "bench" / "minimal_client.py"), "calls", "10", "--", *cmd],
-                         capture_output=True, text=True, timeout=10)
+    out = subprocess.run(
+        [PY, str(ROOT / "bench" / "minimal_client.py"), "calls", "10", "--", *cmd],
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
     assert out.returncode == 0 and out.stdout.startswith("calls=10 ")

@@ -103,13 +103,22 @@ def main() -> None:
 
         if method == "initialize":
             version = params.get("protocolVersion")
-            reply({"protocolVersion": version if version in LEGACY else LEGACY[-1],
-                   "capabilities": {"resources": {"subscribe": True}, "logging": {}},
-                   "serverInfo": {"name": "updates-server", "version": "1.0.0"}})
+            reply(
+                {
+                    "protocolVersion": version if version in LEGACY else LEGACY[-1],
+                    "capabilities": {"resources": {"subscribe": True}, "logging": {}},
+                    "serverInfo": {"name": "updates-server", "version": "1.0.0"},
+                }
+            )
         elif method == "server/discover":
-            reply({"resultType": "complete", "supportedVersions": [MODERN],
-                   "capabilities": {"resources": {"subscribe": True}, "logging": {}},
-                   "serverInfo": {"name": "updates-server", "version": "1.0.0"}})
+            reply(
+                {
+                    "resultType": "complete",
+                    "supportedVersions": [MODERN],
+                    "capabilities": {"resources": {"subscribe": True}, "logging": {}},
+                    "serverInfo": {"name": "updates-server", "version": "1.0.0"},
+                }
+            )
         elif method == "ping":
             reply({})
         elif method == "resources/list":
@@ -132,14 +141,28 @@ def main() -> None:
             reply({})
         elif method == "logging/setLevel":
             reply({})
-            send({"jsonrpc": "2.0", "method": "notifications/message",
-                  "params": {"level": params.get("level"), "logger": "updates", "data": f"level set to {params.get('level')}"}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {
+                        "level": params.get("level"),
+                        "logger": "updates",
+                        "data": f"level set to {params.get('level')}",
+                    },
+                }
+            )
         elif method == "subscriptions/listen":
             wanted = (params.get("notifications") or {}).get("resourceSubscriptions") or []
             log(f"listen {rid}")
             honoured = {"resourceSubscriptions": [uri for uri in wanted if uri == URI]}
-            send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                  "params": {"notifications": honoured, "_meta": {SUB_KEY: rid}}})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": {"notifications": honoured, "_meta": {SUB_KEY: rid}},
+                }
+            )
             if URI in wanted:
                 listens[rid] = Ticker(args.interval, tag=rid)
         else:

@@ -34,7 +34,9 @@ async def settle(app) -> None:
     from textual.worker import WorkerCancelled, WorkerState
 
     for _ in range(50):
-        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "connection"]
+        busy = [
+            w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING) and w.group != "connection"
+        ]
         if not busy:
             return
         try:
@@ -64,6 +66,7 @@ def collect_calls(into: list):
     def hook(message) -> None:
         if isinstance(message, (CallFinished, CallFailed)):
             into.append(message)
+
     return hook
 
 

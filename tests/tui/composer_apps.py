@@ -13,7 +13,9 @@ from mcp_inspector.tui.widgets.composer import ComposerPanel
 class ComposerApp(App):
     """Just the composer, collecting what it asks to send."""
 
-    def __init__(self, drafts_path, tool: dict | None = None, *, server: str = "test", draft_delay: float = 0.1) -> None:
+    def __init__(
+        self, drafts_path, tool: dict | None = None, *, server: str = "test", draft_delay: float = 0.1
+    ) -> None:
         super().__init__()
         self.drafts_path = drafts_path
         self.initial_tool = tool

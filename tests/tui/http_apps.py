@@ -4,12 +4,11 @@ for a short 2026-07-28 session, with a clock the test controls (deterministic ti
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from traffic_apps import BASE_TS, ThemedApp, fixed_time
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.widgets.views.http_view import HttpView
-
-from traffic_apps import BASE_TS, ThemedApp, fixed_time
 
 URL = "https://mcp.example.com/mcp?api_key=sk-live-0123456789abcdef"
 
@@ -26,9 +25,13 @@ class Clock:
 
 
 def request_headers(method: str, name: str | None = None) -> list[tuple[str, str]]:
-    headers = [("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json"),
-               ("Authorization", "Bearer sk-live-0123456789abcdef"), ("MCP-Protocol-Version", "2026-07-28"),
-               ("Mcp-Method", method)]
+    headers = [
+        ("Accept", "application/json, text/event-stream"),
+        ("Content-Type", "application/json"),
+        ("Authorization", "Bearer sk-live-0123456789abcdef"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ]
     if name:
         headers.append(("Mcp-Name", name))
     return headers
@@ -37,10 +40,24 @@ def request_headers(method: str, name: str | None = None) -> list[tuple[str, str
 def modern_session(clock: Clock, log: HttpLog) -> None:
     """discover, tools/list, a listen stream left open, a tools/call answered on SSE with progress,
     a call refused with 400 + -32020, and a stream cut mid-reply."""
-    def post(method: str, rpc_id: int, name: str | None = None, *, status: int = 200, reason: str = "OK",
-             content_type: str = "application/json", size: int = 0, ms: float = 12.0, events: int = 0,
-             open_: bool = False, error: str | None = None) -> None:
-        exchange = log.begin("POST", URL, request_headers(method, name), rpc_method=method, rpc_id=rpc_id, request_size=180 + rpc_id)
+
+    def post(
+        method: str,
+        rpc_id: int,
+        name: str | None = None,
+        *,
+        status: int = 200,
+        reason: str = "OK",
+        content_type: str = "application/json",
+        size: int = 0,
+        ms: float = 12.0,
+        events: int = 0,
+        open_: bool = False,
+        error: str | None = None,
+    ) -> None:
+        exchange = log.begin(
+            "POST", URL, request_headers(method, name), rpc_method=method, rpc_id=rpc_id, request_size=180 + rpc_id
+        )
         clock.advance(ms * 0.8)
         log.response(exchange, status, reason, [("content-type", content_type), ("x-request-id", f"r-{rpc_id}")])
         for number in range(events):
@@ -58,7 +75,15 @@ def modern_session(clock: Clock, log: HttpLog) -> None:
     post("subscriptions/listen", 3, content_type="text/event-stream", events=1, ms=9.0, open_=True)
     post("tools/call", 4, "long_running", content_type="text/event-stream", events=4, ms=1500)
     post("tools/call", 5, "echo", status=400, reason="Bad Request", size=160, ms=6.0)
-    post("tools/call", 6, "flaky", content_type="text/event-stream", events=1, ms=80, error="the stream ended before the reply (not resumable)")
+    post(
+        "tools/call",
+        6,
+        "flaky",
+        content_type="text/event-stream",
+        events=1,
+        ms=80,
+        error="the stream ended before the reply (not resumable)",
+    )
 
 
 class HttpViewApp(ThemedApp):

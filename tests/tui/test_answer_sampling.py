@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 from textual.widgets import Checkbox, Input, TextArea
 
 from mcp_inspector.core.config.sampling_rules import SamplingRules
@@ -20,8 +21,6 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.sampling import SamplingScreen
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
-
-from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -59,7 +58,11 @@ def body_text(screen) -> str:
 
 def visible(screen, widget) -> bool:
     box = screen.query_one("#request-box").content_region
-    return bool(widget.region.height) and box.contains_region(widget.region) and screen.region.contains_region(widget.region)
+    return (
+        bool(widget.region.height)
+        and box.contains_region(widget.region)
+        and screen.region.contains_region(widget.region)
+    )
 
 
 async def test_the_request_by_role_and_a_multi_line_reply_with_model_and_stop_reason():
@@ -81,10 +84,16 @@ async def test_the_request_by_role_and_a_multi_line_reply_with_model_and_stop_re
         await pilot.press("ctrl+u", *"my-model")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
-        assert sampling_replies(app), (done[0].outcome.result, [(e.seq, e.direction, e.reply_seq, e.raw[-150:]) for e in app.store][-6:])
+        assert sampling_replies(app), (
+            done[0].outcome.result,
+            [(e.seq, e.direction, e.reply_seq, e.raw[-150:]) for e in app.store][-6:],
+        )
         assert sampling_replies(app)[0]["result"] == {
-            "role": "assistant", "content": {"type": "text", "text": "Servers answer\nframes fly by"},
-            "model": "my-model", "stopReason": "endTurn"}
+            "role": "assistant",
+            "content": {"type": "text", "text": "Servers answer\nframes fly by"},
+            "model": "my-model",
+            "stopReason": "endTurn",
+        }
         assert "frames fly by" in done[0].outcome.result["content"][0]["text"]  # the demo got it
 
 
@@ -114,7 +123,8 @@ async def test_always_answer_like_this_saves_a_rule_that_answers_the_next_reques
 
         rules = SamplingRules.load()
         assert rules.problem is None and [(r.server, r.match, r.reply) for r in rules.rules] == [
-            (app.main.spec.key, "haiku", "A canned haiku")]
+            (app.main.spec.key, "haiku", "A canned haiku")
+        ]
 
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")  # the same request again: answered by the rule, no modal
@@ -162,7 +172,15 @@ async def test_at_80x24_the_reply_and_the_buttons_stay_on_screen():
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await ask(pilot, app)
         await pilot.pause(0.2)
-        for part in ("#sampling-reply", "#sampling-model", "#sampling-always", "#accept", "#decline", "#cancel", "#request-keys"):
+        for part in (
+            "#sampling-reply",
+            "#sampling-model",
+            "#sampling-always",
+            "#accept",
+            "#decline",
+            "#cancel",
+            "#request-keys",
+        ):
             assert visible(screen, screen.query_one(part)), part
         await pilot.press(*"short", "ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
@@ -170,20 +188,23 @@ async def test_at_80x24_the_reply_and_the_buttons_stay_on_screen():
 
 
 async def test_the_rules_screen_lists_every_rule_and_delete_removes_one(tmp_path):
-    from mcp_inspector.core.config.sampling_rules import SamplingRule
-    from mcp_inspector.tui.screens.answer.rules import SamplingRulesScreen
     from textual.widgets import OptionList
     from traffic_apps import ThemedApp
 
+    from mcp_inspector.core.config.sampling_rules import SamplingRule
+    from mcp_inspector.tui.screens.answer.rules import SamplingRulesScreen
+
     path = tmp_path / "rules.json"
     rules = SamplingRules.load(path)
-    rules.add(SamplingRule("cmd:[\"a\"]", reply="first", match="poem"))
+    rules.add(SamplingRule('cmd:["a"]', reply="first", match="poem"))
     rules.add(SamplingRule("url:http://b", file="~/reply.txt"))
 
     app = ThemedApp()
     async with app.run_test(size=SMALL) as pilot:
         app.push_screen(SamplingRulesScreen(path))
-        await wait_for(pilot, lambda: isinstance(app.screen, SamplingRulesScreen) and app.screen.shown, what="the rules")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SamplingRulesScreen) and app.screen.shown, what="the rules"
+        )
         screen = app.screen
         listing = screen.query_one(OptionList)
         assert listing.option_count == 2
@@ -222,4 +243,7 @@ async def test_the_saved_answers_are_listed_from_the_palette_and_keys_in_the_hel
 
     groups = dict(view_bindings())
     assert "Saved sampling answers (palette)" in groups  # its keys in F1, read from its BINDINGS
-    assert {b.id for b in groups["Saved sampling answers (palette)"]} == {"sampling-rules.remove", "sampling-rules.close"}
+    assert {b.id for b in groups["Saved sampling answers (palette)"]} == {
+        "sampling-rules.remove",
+        "sampling-rules.close",
+    }

@@ -6,15 +6,18 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
+
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 
 pytestmark = pytest.mark.anyio
 
-SERVER = ServerSpec("frames", [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "frame_path_server.py")],
-                    source="test")
+SERVER = ServerSpec(
+    "frames",
+    [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "frame_path_server.py")],
+    source="test",
+)
 
 
 async def test_a_frame_over_the_cap_is_recorded_as_too_long_and_the_session_goes_on():
@@ -26,8 +29,11 @@ async def test_a_frame_over_the_cap_is_recorded_as_too_long_and_the_session_goes
             outcome = await session.call_tool("long", {"bytes": 3_000_000})
             assert outcome.result["content"][0]["text"] == "after long"
             await pilot.press("ctrl+r")
-            await wait_for(pilot, lambda: app.connection.live is not None and app.connection.live is not session,
-                           what="the reconnect")
+            await wait_for(
+                pilot,
+                lambda: app.connection.live is not None and app.connection.live is not session,
+                what="the reconnect",
+            )
         too_long = [e for e in app.store if e.kind is Kind.INVALID and (e.problem or "").startswith("too long")]
         assert [e.problem for e in too_long] == [f"too long: 3000000 bytes (cap {1 << 20})"] * 2
         assert all(len(e.raw) <= 64 * 1024 for e in too_long)

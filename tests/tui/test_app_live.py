@@ -8,13 +8,12 @@ import sys
 import time
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Input
 
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
-
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +49,9 @@ async def test_first_screen_shows_tools_composer_and_traffic_with_status():
 async def test_call_through_the_form_returns_its_result():
     finished: list[CallFinished] = []
     app = live_app()
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "echo")
         field = app.main.composer.query(Input).first()
@@ -142,13 +143,17 @@ async def test_enter_after_filtering_chooses_a_tool_the_filter_names():
         await wait_for_tools(pilot, app)
         tools = app.main.tool_list
         assert tools.select_name("toggle_extra_tools")
-        await wait_for(pilot, lambda: (app.main.current_tool or {}).get("name") == "toggle_extra_tools", what="the first tool")
+        await wait_for(
+            pilot, lambda: (app.main.current_tool or {}).get("name") == "toggle_extra_tools", what="the first tool"
+        )
         tools.option_list.focus()
         await pilot.press(*"weather")
         await pilot.pause(0.1)
         assert "toggle_extra_tools" in [t["name"] for t in tools._ids.values()]  # still listed
         await pilot.press("enter")
-        await wait_for(pilot, lambda: (app.main.current_tool or {}).get("name") == "weather_report", what="a weather tool")
+        await wait_for(
+            pilot, lambda: (app.main.current_tool or {}).get("name") == "weather_report", what="a weather tool"
+        )
         # a highlighted tool whose name holds the filter stays highlighted (weather_report is listed first)
         tools.filter_input.value = ""
         await wait_for(pilot, lambda: len(tools._ids) == len(tools.tools), what="the whole list")
@@ -217,8 +222,12 @@ async def test_app_stays_responsive_during_a_notification_flood():
         # (latency figures: bench/bench_tui_flood.py)
         received = app.store.method_counts.get("notifications/message", 0)
         assert received < 20000, "the flood was over before the key press was handled"
-        await wait_for(pilot, lambda: not main.in_flight and app.store.method_counts["notifications/message"] == 20000,
-                       timeout=60, what="the flood to finish")
+        await wait_for(
+            pilot,
+            lambda: not main.in_flight and app.store.method_counts["notifications/message"] == 20000,
+            timeout=60,
+            what="the flood to finish",
+        )
 
 
 @pytest.mark.anyio
@@ -232,8 +241,11 @@ async def test_reconnect_keeps_the_log_the_selected_tool_and_the_draft():
         first_pid = main.status_bar.status.pid
         before = app.store.total
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != first_pid,
-                       what="the new connection")
+        await wait_for(
+            pilot,
+            lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != first_pid,
+            what="the new connection",
+        )
         await wait_for(pilot, lambda: len(outgoing(app, "tools/list")) >= 2, what="the tools of the new connection")
         await pilot.pause(0.3)
         assert app.store.first_seq == 1 and app.store.total > before
@@ -244,8 +256,11 @@ async def test_reconnect_keeps_the_log_the_selected_tool_and_the_draft():
         # restart (f8) does the same with a fresh process, without the graceful wait
         second_pid = main.status_bar.status.pid
         await pilot.press("f8")
-        await wait_for(pilot, lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != second_pid,
-                       what="the restarted server")
+        await wait_for(
+            pilot,
+            lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != second_pid,
+            what="the restarted server",
+        )
         assert len(outgoing(app, "initialize")) == 3
         assert any(e.text.startswith("restart:") for e in app.store)
 
@@ -268,14 +283,18 @@ async def test_server_exit_shows_code_and_stderr_in_the_status_bar(raw_server):
 async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
     finished: list[CallFinished] = []
     app = live_app(cwd=str(tmp_path))
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "ask_the_client")
         await app.main.composer.set_arguments({"kind": "roots"})
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: finished, what="the roots call")
         # no roots given: an empty list, never the working directory (tests/tui/test_roots.py)
-        assert '"roots": []' in text_of(finished[0].outcome) and tmp_path.resolve().as_uri() not in text_of(finished[0].outcome)
+        assert '"roots": []' in text_of(finished[0].outcome) and tmp_path.resolve().as_uri() not in text_of(
+            finished[0].outcome
+        )
 
         await app.main.composer.set_arguments({"kind": "elicitation"})
         await pilot.press("ctrl+s")
@@ -298,7 +317,9 @@ async def test_server_killed_during_a_call_shows_the_signal_and_the_call_fails(r
 
     failed: list[CallFailed] = []
     app = live_app(ServerSpec("victim", raw_server("die-by-signal")))
-    async with app.run_test(size=SIZE, message_hook=lambda m: failed.append(m) if isinstance(m, CallFailed) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: failed.append(m) if isinstance(m, CallFailed) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "echo")
         await app.main.composer.set_arguments({"text": "bye"})
@@ -318,7 +339,9 @@ async def test_server_killed_during_a_call_shows_the_signal_and_the_call_fails(r
 async def test_sampling_request_declined_by_the_user():
     finished: list[CallFinished] = []
     app = live_app()
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "ask_the_client")
         await app.main.composer.set_arguments({"kind": "sampling"})
@@ -364,9 +387,17 @@ async def test_switch_server_from_the_connect_screen_keeps_the_log(raw_server):
         app.screen.query_one("#connect-command", Input).value = f"{sys.executable} -m mcp_inspector.demo"
         app.screen.query_one("#connect-command", Input).focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected"
-                       and app.main.status_bar.status.server == "mcp_inspector.demo", what="the demo server")
-        await wait_for(pilot, lambda: "toggle_extra_tools" in {t["name"] for t in app.main.tool_list.tools}, what="its tools")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main.status_bar.status.state == "connected"
+                and app.main.status_bar.status.server == "mcp_inspector.demo"
+            ),
+            what="the demo server",
+        )
+        await wait_for(
+            pilot, lambda: "toggle_extra_tools" in {t["name"] for t in app.main.tool_list.tools}, what="its tools"
+        )
         assert len(outgoing(app, "initialize")) == 2  # both servers' traffic is in the one log
 
 

@@ -16,17 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
+from traffic_apps import screen_text
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
-from traffic_apps import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -102,7 +101,9 @@ async def test_modern_stdio_server_era_in_status_and_overview():
         assert (status.transport, status.era, status.protocol_version) == ("stdio", "modern", "2026-07-28")
         assert "·  stdio  ·  modern 2026-07-28  ·  pid" in describe_status(status)[0]
         await pilot.press("2")  # the overview picks up the acknowledgement whenever it comes
-        await wait_for(pilot, lambda: main.facts.subscription_ack is not None, what="the subscriptions/listen acknowledgement")
+        await wait_for(
+            pilot, lambda: main.facts.subscription_ack is not None, what="the subscriptions/listen acknowledgement"
+        )
         await pilot.pause(0.1)
         text = screen_text(app)
         assert "modern 2026-07-28" in text and main.facts.era_reason[:40] in text
@@ -125,15 +126,21 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
         first = next(e for e in main.store if e.direction is Direction.OUT and e.method == "tools/call")
         modal = app.screen
         assert modal.method == "elicitation/create"
-        assert modal.context == f"Input round 1 of tools/call wizard (#{first.seq}): the server needs this answer before it can reply."
+        assert (
+            modal.context
+            == f"Input round 1 of tools/call wizard (#{first.seq}): the server needs this answer before it can reply."
+        )
         assert "Input round 1 of tools/call wizard" in str(modal.query_one("#request-context").render())
         rows = main.inflight.rows
         assert len(rows) == 1 and rows[0].pending.entry is first
         await wait_for(pilot, lambda: rows[0].round == 1, what="the in-flight row's round")
         await answer(pilot, app, json.dumps({"name": "Ada"}))
 
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen) and app.screen is not modal,
-                       what="the second input request")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ServerRequestScreen) and app.screen is not modal,
+            what="the second input request",
+        )
         assert app.screen.method == "sampling/createMessage"
         assert app.screen.context.startswith(f"Input round 2 of tools/call wizard (#{first.seq})")
         assert len(main.inflight.rows) == 1  # one row for the logical call, not one per retry
@@ -146,7 +153,9 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
         assert len(done[0].outcome.rounds) == 3
 
         # the retries are grouped under the first request in the traffic log
-        retries = [e for e in main.store if e.direction is Direction.OUT and e.method == "tools/call" and e is not first]
+        retries = [
+            e for e in main.store if e.direction is Direction.OUT and e.method == "tools/call" and e is not first
+        ]
         assert [r.meta["mrtr"] for r in retries] == [{"first": first.seq, "round": 1}, {"first": first.seq, "round": 2}]
         log = main.query_one("#live-traffic")
         lines = {e.seq: log.format_entry(e).plain for e in retries}
@@ -158,7 +167,10 @@ async def test_mrtr_rounds_in_the_modal_traffic_log_and_in_flight_panel():
 
         assert f"input round 2 of #{first.seq} (MRTR retry)" in describe_entry(retries[1], main.store, str).plain
         asked = main.store.get(first.reply_seq)
-        assert "⋯ input required" in log.format_entry(asked).plain and "⋯ input required" not in log.format_entry(reply).plain
+        assert (
+            "⋯ input required" in log.format_entry(asked).plain
+            and "⋯ input required" not in log.format_entry(reply).plain
+        )
         # the row ends with the logical call (it lingers, then goes)
         await wait_for(pilot, lambda: not main.inflight.rows, what="the in-flight row to go")
 
@@ -175,8 +187,11 @@ async def test_tool_list_refreshes_live_in_the_modern_era():
         main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="add_tool")
-        await wait_for(pilot, lambda: any(t.get("name") == "fresh_tool" for t in main.tool_list.tools),
-                       what="the tool list to refresh through subscriptions/listen")
+        await wait_for(
+            pilot,
+            lambda: any(t.get("name") == "fresh_tool" for t in main.tool_list.tools),
+            what="the tool list to refresh through subscriptions/listen",
+        )
         assert main.tool_list.marks.get("fresh_tool") == "added"
         notification = next(e for e in main.store if e.method == "notifications/tools/list_changed")
         assert notification.direction is Direction.IN
@@ -220,7 +235,9 @@ async def test_a_typed_error_over_http_is_explained_in_the_frame_detail(typed_er
     app = live_app(ServerSpec("strict", url=typed_error_url, transport="streamable-http"))
     async with app.run_test(size=SIZE) as pilot:
         main = app.main
-        await wait_for(pilot, lambda: any(e.kind is Kind.ERROR for e in main.store), what="the error response", timeout=15)
+        await wait_for(
+            pilot, lambda: any(e.kind is Kind.ERROR for e in main.store), what="the error response", timeout=15
+        )
         error = next(e for e in main.store if e.kind is Kind.ERROR)
         assert error.meta["status"] == 400 and error.error_code == -32020
         assert "-32020 HeaderMismatch HTTP 400 " in main.query_one("#live-traffic").format_entry(error).plain
@@ -240,8 +257,10 @@ async def test_a_recorded_remote_modern_session_opens_with_its_era_and_server(tm
     from mcp_inspector.tui.config import TuiConfig
 
     path = tmp_path / "modern.jsonl"
-    app = live_app(ServerSpec("modern-http", url=modern_http_url + "?token=sk-live-0123456789abcdef", transport="http"),
-                   record=str(path))
+    app = live_app(
+        ServerSpec("modern-http", url=modern_http_url + "?token=sk-live-0123456789abcdef", transport="http"),
+        record=str(path),
+    )
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_tools(pilot, app)
     assert "sk-live-0123456789abcdef" not in path.read_text()
@@ -256,7 +275,11 @@ async def test_a_recorded_remote_modern_session_opens_with_its_era_and_server(tm
         assert facts.cache_info == {"server/discover": {"ttlMs": 60000, "cacheScope": "public"}}
         assert {"echo", "wizard"} <= {t["name"] for t in main.tool_list.tools}
         # "copy as CLI command" knows the server was a URL (its secret masked)
-        assert main.log_spec is not None and main.log_spec.url is not None and main.log_spec.url.startswith(modern_http_url)
+        assert (
+            main.log_spec is not None
+            and main.log_spec.url is not None
+            and main.log_spec.url.startswith(modern_http_url)
+        )
         assert "sk-live-0123456789abcdef" not in main.log_spec.url
 
 

@@ -6,33 +6,40 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import DEMO_SESSION
 
 from mcp_inspector.core.protocol.errors import RpcError
 from mcp_inspector.core.traffic.loading import load_session
-from mcp_inspector.tui.server.capabilities import explain_capabilities
 from mcp_inspector.tui.config import load_config
 from mcp_inspector.tui.keymap import APP_KEYS
-from mcp_inspector.tui.messages import ConnectionStatus
-from mcp_inspector.tui.server.replay import reconstruct, recorded_outcome
-from mcp_inspector.tui.screens.dialogs.connect import parse_command_line
-from mcp_inspector.tui.screens.answer.server_request import Answer, build_reply, elicitation_template
 from mcp_inspector.tui.look.themes import ThemeFileError, builtin_themes, load_theme_file, user_themes
+from mcp_inspector.tui.messages import ConnectionStatus
+from mcp_inspector.tui.screens.answer.server_request import Answer, build_reply, elicitation_template
+from mcp_inspector.tui.screens.dialogs.connect import parse_command_line
+from mcp_inspector.tui.server.capabilities import explain_capabilities
+from mcp_inspector.tui.server.replay import reconstruct, recorded_outcome
 from mcp_inspector.tui.widgets.status_bar import describe_status
-
-from app_helpers import DEMO_SESSION
 
 
 def test_capabilities_are_explained_as_declarations_and_unknown_keys_kept_raw():
-    lines = {line.path: line for line in explain_capabilities({
-        "tools": {"listChanged": True},
-        "resources": {"subscribe": True, "listChanged": False},
-        "logging": {},
-        "completions": {},
-        "tasks": {"list": {}, "cancel": {}},
-        "experimental": {"fancy": {"on": 1}},
-        "madeUp": {"x": 1},
-    })}
-    assert lines["tools.listChanged"].explanation == "the server announces tool list changes (notifications/tools/list_changed)"
+    lines = {
+        line.path: line
+        for line in explain_capabilities(
+            {
+                "tools": {"listChanged": True},
+                "resources": {"subscribe": True, "listChanged": False},
+                "logging": {},
+                "completions": {},
+                "tasks": {"list": {}, "cancel": {}},
+                "experimental": {"fancy": {"on": 1}},
+                "madeUp": {"x": 1},
+            }
+        )
+    }
+    assert (
+        lines["tools.listChanged"].explanation
+        == "the server announces tool list changes (notifications/tools/list_changed)"
+    )
     assert "subscribe" in lines["resources.subscribe"].explanation
     assert lines["resources.listChanged"].explanation.startswith("declared false")
     assert "logging/setLevel" in lines["logging"].explanation
@@ -77,7 +84,7 @@ def test_user_themes_toml_and_json_and_bad_files_are_reported(tmp_path):
     assert len(problems) == 2
     assert any("broken.toml" in p and "TOML" in p for p in problems)
     assert any("badcolour.json" in p for p in problems)
-    with pytest.raises(ThemeFileError, match="needs a \"name\""):
+    with pytest.raises(ThemeFileError, match='needs a "name"'):
         (tmp_path / "noname.toml").write_text('primary = "#000000"\n')
         load_theme_file(tmp_path / "noname.toml")
 
@@ -115,11 +122,23 @@ def test_command_line_parsing():
 
 
 def test_server_request_replies():
-    params = {"message": "hi", "requestedSchema": {"type": "object", "properties": {
-        "name": {"type": "string"}, "age": {"type": "integer"}, "colour": {"type": "string", "enum": ["red", "blue"]},
-        "subscribe": {"type": "boolean", "default": True}}}}
+    params = {
+        "message": "hi",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "age": {"type": "integer"},
+                "colour": {"type": "string", "enum": ["red", "blue"]},
+                "subscribe": {"type": "boolean", "default": True},
+            },
+        },
+    }
     assert json.loads(elicitation_template(params)) == {"name": "", "age": 0, "colour": "red", "subscribe": True}
-    assert build_reply("elicitation/create", Answer("accept", '{"name": "Ada"}')) == {"action": "accept", "content": {"name": "Ada"}}
+    assert build_reply("elicitation/create", Answer("accept", '{"name": "Ada"}')) == {
+        "action": "accept",
+        "content": {"name": "Ada"},
+    }
     assert build_reply("elicitation/create", Answer("decline")) == {"action": "decline"}
     assert build_reply("elicitation/create", Answer("cancel")) == {"action": "cancel"}
     reply = build_reply("sampling/createMessage", Answer("accept", "a haiku"))
@@ -129,8 +148,17 @@ def test_server_request_replies():
 
 
 def test_status_lines():
-    exited = ConnectionStatus("exited", "demo", "python x", "2025-11-25", 12, exit_code=None, signal=9,
-                              detail="the server exited", stderr_tail=["boom", "Traceback: x"])
+    exited = ConnectionStatus(
+        "exited",
+        "demo",
+        "python x",
+        "2025-11-25",
+        12,
+        exit_code=None,
+        signal=9,
+        detail="the server exited",
+        stderr_tail=["boom", "Traceback: x"],
+    )
     line, extra = describe_status(exited)
     assert "killed by SIGKILL" in line and extra == ["stderr │ boom", "stderr │ Traceback: x"]
     connected, _ = describe_status(ConnectionStatus("connected", "demo", "cmd", "2025-06-18", 4321, in_flight=2))

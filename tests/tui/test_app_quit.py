@@ -15,11 +15,10 @@ import sys
 import time
 
 import pytest
-
-from mcp_inspector.core.config.servers import ServerSpec
+from app_helpers import live_app, wait_for
 from shutdown_helpers import PtyProcess, kill_all, read_pids, stubborn_command, survivors
 
-from app_helpers import live_app, wait_for
+from mcp_inspector.core.config.servers import ServerSpec
 
 pytestmark = pytest.mark.slow
 

@@ -6,18 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import DEMO_SESSION, SIZE, settle, wait_for
 from textual.widgets import Input
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
-from mcp_inspector.tui.screens.dialogs.help import HelpScreen
+from mcp_inspector.tui.screens.dialogs.help import HelpScreen, bindings_table
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
-
-from mcp_inspector.tui.screens.dialogs.help import bindings_table
 from mcp_inspector.tui.widgets.views.overview import capabilities_table
-
-from app_helpers import DEMO_SESSION, SIZE, settle, wait_for
 
 
 def rendered(renderable) -> str:
@@ -62,10 +59,20 @@ async def test_open_rebuilds_every_view_read_only(tmp_path):
         assert main.tool_list.marks == {"weather_forecast": "added", "echo": "changed"}
         # choosing a tool shows its last recorded result, and its recorded arguments in the form
         main.tool_list.select_name("add")
-        await wait_for(pilot, lambda: main.composer.tool is not None and main.composer.tool["name"] == "add", what="add")
-        await wait_for(pilot, lambda: main.composer.schema_form is not None and main.composer.get_arguments() == {"a": 2, "b": 40},
-                       what="the recorded arguments")
-        for key, view_id in (("2", "#view-overview"), ("3", "#view-notifications"), ("4", "#view-console"), ("5", "#view-traffic")):
+        await wait_for(
+            pilot, lambda: main.composer.tool is not None and main.composer.tool["name"] == "add", what="add"
+        )
+        await wait_for(
+            pilot,
+            lambda: main.composer.schema_form is not None and main.composer.get_arguments() == {"a": 2, "b": 40},
+            what="the recorded arguments",
+        )
+        for key, view_id in (
+            ("2", "#view-overview"),
+            ("3", "#view-notifications"),
+            ("4", "#view-console"),
+            ("5", "#view-traffic"),
+        ):
             await pilot.press(key)
             await pilot.pause(0.1)
             assert main.query_one(view_id).display and main.query_one(view_id).region.area > 0
@@ -119,8 +126,12 @@ async def test_every_bound_action_is_in_the_command_palette():
             assert f"{spec.group.lower()}: {spec.description}" in titles
         assert "theme: inspector-light" in titles
         # widget actions too: sending, cancelling, saving results, traffic copy/export
-        for title in ("request: send the composer's request", "request: cancel the newest call in flight",
-                      "result: save the whole result to a file", "traffic: export the session (JSONL)"):
+        for title in (
+            "request: send the composer's request",
+            "request: cancel the newest call in flight",
+            "result: save the whole result to a file",
+            "traffic: export the session (JSONL)",
+        ):
             assert title in titles
         callback = dict((t, c) for t, c, _ in provider._commands())["theme: inspector-light"]
         callback()
@@ -134,7 +145,9 @@ async def test_every_bound_action_is_in_the_command_palette():
 async def test_user_theme_file_and_config_theme(tmp_path):
     themes = tmp_path / "config" / "mcp-inspector" / "themes"
     themes.mkdir(parents=True)
-    (themes / "solar.json").write_text(json.dumps({"name": "solar", "primary": "#b58900", "variables": {"traffic-in": "#859900"}}))
+    (themes / "solar.json").write_text(
+        json.dumps({"name": "solar", "primary": "#b58900", "variables": {"traffic-in": "#859900"}})
+    )
     (themes / "broken.toml").write_text("not toml = = =")
     app = recorded(config=TuiConfig(theme="solar"))
     async with app.run_test(size=SIZE) as pilot:
@@ -147,7 +160,9 @@ async def test_user_theme_file_and_config_theme(tmp_path):
 
 @pytest.mark.anyio
 async def test_connect_screen_lists_configured_servers_and_takes_a_command_line(tmp_path):
-    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"files": {"command": "npx", "args": ["-y", "files-server"]}}}))
+    (tmp_path / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"files": {"command": "npx", "args": ["-y", "files-server"]}}})
+    )
     app = recorded()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
@@ -235,7 +250,9 @@ async def test_open_a_crafted_recording_skips_bad_lines_and_says_which(tmp_path)
         assert status.state == "read-only" and "3 unreadable lines skipped" in status.detail
         first_bad = len(lines) + 1
         said = [str(n.message) for n in app._notifications]
-        assert any(f"lines {first_bad}, {first_bad + 1}, {first_bad + 2})" in text and "not an object" in text for text in said)
+        assert any(
+            f"lines {first_bad}, {first_bad + 1}, {first_bad + 2})" in text and "not an object" in text for text in said
+        )
         # every good entry and the places of the three skipped lines: nothing made up for the seq jump
         assert app.store.total == len(lines) - 1 + 3 + 1
         await wait_for(pilot, lambda: bool(app.main.tool_list.tools), what="the tools")

@@ -12,7 +12,9 @@ import json
 import re
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 from textual.widgets import Input, OptionList, Static
+from traffic_apps import screen_text
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -21,9 +23,6 @@ from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
-from traffic_apps import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -54,7 +53,9 @@ async def call_echo(pilot, app, finished: list, text: str) -> None:
 async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_frame(sdk_http_stateful_url):
     finished: list[CallFinished] = []
     app = live_app(ServerSpec("sdk", url=sdk_http_stateful_url, transport="http"))
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         main = app.main
         status = main.status_bar.status
@@ -73,7 +74,9 @@ async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_fr
         log = main.store.http_log
         calls = [ex for ex in log.exchanges if ex.rpc_method == "tools/call"]
         assert len(calls) == 1 and calls[0].status == 200
-        await wait_for(pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the HTTP view to catch up")
+        await wait_for(
+            pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the HTTP view to catch up"
+        )
         assert "HTTP exchange" in static_text(view.query_one("#http-summary"))
         # the line of the call: time, method, status, JSON-RPC method
         row = view.exchange_list.row_of(calls[0].id)
@@ -124,8 +127,14 @@ async def test_legacy_sse_server_frame_detail_names_its_exchange_and_h_opens_it(
         assert streams and streams[0].state == "open" and streams[0].event_count >= 1
 
         # the tools/list response came on the GET stream, as an SSE event
-        reply = next(e for e in main.store if e.direction is Direction.IN and e.kind is Kind.RESPONSE
-                     and e.reply_to is not None and main.store.get(e.reply_to).method == "tools/list")
+        reply = next(
+            e
+            for e in main.store
+            if e.direction is Direction.IN
+            and e.kind is Kind.RESPONSE
+            and e.reply_to is not None
+            and main.store.get(e.reply_to).method == "tools/list"
+        )
         assert reply.meta["exchange"] == streams[0].id
         await pilot.press("5")
         traffic_log = main.query_one("#view-traffic").log_view
@@ -198,8 +207,12 @@ async def test_command_palette_and_f7_offer_remote_servers(tmp_path, monkeypatch
         option_list.highlighted = index
         option_list.focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.status_bar.status.state == "connected"
-                       and app.main.status_bar.status.transport == "http", what="the remote connection", timeout=20)
+        await wait_for(
+            pilot,
+            lambda: app.main.status_bar.status.state == "connected" and app.main.status_bar.status.transport == "http",
+            what="the remote connection",
+            timeout=20,
+        )
         assert "sk-live-abcdef0123456789" not in app.main.status_bar.status.command
 
 
@@ -227,7 +240,9 @@ async def test_tool_list_refreshes_live_over_streamable_http_in_the_modern_era(f
     server = fresh_sdk_http_server("--mode", "stateful")
     finished: list[CallFinished] = []
     app = live_app(ServerSpec("sdk", url=server.url, transport="http"))
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         main = app.main
         assert main.status_bar.status.era == "modern"
@@ -235,8 +250,12 @@ async def test_tool_list_refreshes_live_over_streamable_http_in_the_modern_era(f
         main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: finished, what="change_tools")
-        await wait_for(pilot, lambda: any(t.get("name") == "extra_1" for t in main.tool_list.tools),
-                       what="the new tool through subscriptions/listen", timeout=15)
+        await wait_for(
+            pilot,
+            lambda: any(t.get("name") == "extra_1" for t in main.tool_list.tools),
+            what="the new tool through subscriptions/listen",
+            timeout=15,
+        )
         assert main.tool_list.marks.get("extra_1") == "added"
         listen = next(ex for ex in main.store.http_log.exchanges if ex.rpc_method == "subscriptions/listen")
         changed = next(e for e in main.store if e.method == "notifications/tools/list_changed")
@@ -275,7 +294,9 @@ async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
     Last-Event-ID: the HTTP view shows the GET as resuming the POST, and the call succeeds."""
     finished: list[CallFinished] = []
     app = live_app(ServerSpec("resume", url=f"{raw_http_base}/resume", transport="http"))
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await call_echo(pilot, app, finished, "again")
         main = app.main
@@ -284,12 +305,16 @@ async def test_a_resumed_stream_shows_which_exchange_it_resumes(raw_http_base):
         assert resume.method == "GET" and resume.header("last-event-id", response=False) == "e1"
         await pilot.press("f9")
         view = main.query_one("#view-http")
-        await wait_for(pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view")
+        await wait_for(
+            pilot, lambda: view.exchange_list.row_count == len(main.store.http_log.exchanges), what="the HTTP view"
+        )
         assert f"resumes #{post.id}" in screen_text(app)
         # the detail's SSE events name the frame each carried: e3 is the reply
         from mcp_inspector.tui.screens.traffic.http_detail import event_frames, exchange_body
 
-        reply = next(e for e in main.store if e.kind is Kind.RESPONSE and e.meta and e.meta.get("exchange") == resume.id)
+        reply = next(
+            e for e in main.store if e.kind is Kind.RESPONSE and e.meta and e.meta.get("exchange") == resume.id
+        )
         body = exchange_body(resume, str, "", event_frames(resume, main.store)).plain
         line = next(line for line in body.splitlines() if "id=e3" in line)
         assert line.endswith(f"→ #{reply.seq}")
@@ -302,7 +327,9 @@ async def test_a_remote_server_that_went_away_shows_in_the_status_bar(fresh_sdk_
     server = fresh_sdk_http_server("--mode", "stateful")
     failed: list[CallFailed] = []
     app = live_app(ServerSpec("sdk", url=server.url, transport="http"))
-    async with app.run_test(size=SIZE, message_hook=lambda m: failed.append(m) if isinstance(m, CallFailed) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: failed.append(m) if isinstance(m, CallFailed) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         server.stop()
         await call_echo(pilot, app, failed, "anyone?")

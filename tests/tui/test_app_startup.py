@@ -32,8 +32,13 @@ app.run(headless=True, size=(120, 40))
 
 
 def test_no_heavy_imports_before_first_paint(tmp_path):
-    result = subprocess.run([sys.executable, "-c", PROBE, str(DEMO_SESSION)], capture_output=True, text=True, timeout=60,
-                            env={"XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(DEMO_SESSION)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"XDG_STATE_HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     loaded = set(json.loads(result.stdout.strip().splitlines()[-1]))
     assert "textual" in loaded and "mcp_inspector" in loaded

@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import live_app, wait_for, wait_for_tools
 from rich.console import Console
+from traffic_apps import screen_text
 
 from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
@@ -20,15 +22,21 @@ from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen, Conf
 from mcp_inspector.tui.widgets.views.auth.step_text import step_detail
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
-from app_helpers import live_app, wait_for, wait_for_tools
-from traffic_apps import screen_text
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
 from auth_helpers import follow_authorization, install_fake_browser, start_oauth_server  # noqa: E402
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
-FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token", "retry"]
+FLOW = [
+    "challenge",
+    "resource-metadata",
+    "server-metadata",
+    "registration",
+    "authorization",
+    "redirect",
+    "token",
+    "retry",
+]
 #: a flow the user restarts (r): no 401 to start from, no request waiting to be sent again
 RESTARTED = FLOW[1:-1]
 
@@ -48,8 +56,13 @@ def oauth_server():
 
 
 def oauth_app(server, mode: str = "fetch", store: str = "none", **settings):
-    spec = ServerSpec("oauth", url=server.url, transport="http", source="test",
-                      auth=AuthSettings(open_mode=mode, store=store, **settings))
+    spec = ServerSpec(
+        "oauth",
+        url=server.url,
+        transport="http",
+        source="test",
+        auth=AuthSettings(open_mode=mode, store=store, **settings),
+    )
     return live_app(spec)
 
 
@@ -87,8 +100,11 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
         assert "Step 8 · retry · ✓ ok" in rendered(view.detail)
         # the token step: grant, client authentication, scopes, the JWT's claims
         await pilot.press("up")
-        await wait_for(pilot, lambda: view.selected_step() is not None and view.selected_step().kind == "token",
-                       what="the token step")
+        await wait_for(
+            pilot,
+            lambda: view.selected_step() is not None and view.selected_step().kind == "token",
+            what="the token step",
+        )
         await pilot.pause(0.05)
         detail = rendered(view.detail)
         assert "Step 7 · token · ✓ ok" in detail
@@ -101,8 +117,11 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
         assert len(secrets) >= 4  # an access token, a refresh token, a code, its verifier
         await pilot.press("home")
         for number in range(1, len(FLOW) + 1):
-            await wait_for(pilot, lambda: view.selected_step() is not None and view.selected_step().number == number,
-                           what=f"step {number}")
+            await wait_for(
+                pilot,
+                lambda: view.selected_step() is not None and view.selected_step().number == number,
+                what=f"step {number}",
+            )
             await pilot.pause(0.05)
             await pilot.press("c")
             await wait_for(pilot, lambda: f'"number": {number},' in (app.clipboard or ""), what="the copy")
@@ -134,8 +153,11 @@ async def test_restart_step_by_step_waits_for_n_at_each_step(oauth_server):
             ran.append(step.kind)
             await pilot.press("n")
             await wait_for(pilot, lambda: view.pending is not step, what=f"{step.kind} let go")
-            await wait_for(pilot, lambda: view.pending is not None or app.main.connection.auth.log.state != "authorizing",
-                           what="the next step or the end")
+            await wait_for(
+                pilot,
+                lambda: view.pending is not None or app.main.connection.auth.log.state != "authorizing",
+                what="the next step or the end",
+            )
         assert ran == RESTARTED, ran
         await wait_for(pilot, lambda: app.main.connection.auth.log.state == "authorized", what="authorized again")
         assert server.stats()["authorize"] == 2
@@ -164,8 +186,11 @@ async def test_d_asks_then_clears_the_stored_credentials(oauth_server, tmp_path)
         await wait_for(pilot, lambda: not [p for p in store_dir.iterdir() if p.is_file()], what="the store emptied")
         await wait_for(pilot, lambda: "credentials forgotten" in screen_text(app), what="the head line")
         assert app.main.connection.auth.tokens is None
-        await wait_for(pilot, lambda: any("1 stored entry removed" in str(n.message) for n in app._notifications),
-                       what="what was removed")
+        await wait_for(
+            pilot,
+            lambda: any("1 stored entry removed" in str(n.message) for n in app._notifications),
+            what="what was removed",
+        )
 
 
 async def test_a_step_up_is_a_second_flow_after_a_line(oauth_server):
@@ -176,17 +201,27 @@ async def test_a_step_up_is_a_second_flow_after_a_line(oauth_server):
         session = app.main.connection.live
         await session.call_tool("admin_action", {})
         view = await show_auth(pilot, app)
-        await wait_for(pilot, lambda: kinds(view).count("challenge") == 2 and view.steps()[-1][0].kind == "retry"
-                       and view.steps()[-1][1] == "ok", what="the step-up flow")
-        second = [step for step, _ in view.steps()][len(FLOW):]
+        await wait_for(
+            pilot,
+            lambda: (
+                kinds(view).count("challenge") == 2
+                and view.steps()[-1][0].kind == "retry"
+                and view.steps()[-1][1] == "ok"
+            ),
+            what="the step-up flow",
+        )
+        second = [step for step, _ in view.steps()][len(FLOW) :]
         assert second[0].kind == "challenge" and "403" in second[0].title
         await pilot.press("home")
         await wait_for(pilot, lambda: " 9 ✓ challenge" in screen_text(app), what="the second flow's rows")
         lines = screen_text(app).splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith(" 9 ✓ challenge"))
         assert lines[at - 1].startswith("───") and lines[at - 2].startswith(" 8 ✓ retry")  # a line between
-        await wait_for(pilot, lambda: "with scope mcp admin" in screen_text(app) or "with scope admin mcp" in screen_text(app),
-                       what="the union of scopes")
+        await wait_for(
+            pilot,
+            lambda: "with scope mcp admin" in screen_text(app) or "with scope admin mcp" in screen_text(app),
+            what="the union of scopes",
+        )
 
 
 async def test_print_mode_asks_in_a_modal_and_the_pasted_redirect_authorizes(oauth_server):
@@ -242,13 +277,21 @@ async def test_a_refresh_is_its_own_flow_with_the_token_kept_out_of_sight(oauth_
         await asyncio.sleep(1.5)  # past the token's expiry
         await app.main.connection.live.call_tool("echo", {"text": "hi"})
         view = await show_auth(pilot, app)
-        await wait_for(pilot, lambda: "refresh" in kinds(view) and all(st != "running" for _, st in view.steps()),
-                       what="a refresh step")
+        await wait_for(
+            pilot,
+            lambda: "refresh" in kinds(view) and all(st != "running" for _, st in view.steps()),
+            what="a refresh step",
+        )
         step = next(step for step, _ in view.steps() if step.kind == "refresh")
         assert step.status == "ok" and step.details.get("grant_type") == "refresh_token"
         assert server.stats()["token"]["refresh_token"] >= 1
-        await wait_for(pilot, lambda: "authorized as client client-1 (dynamic) with scope mcp · access token refreshed"
-                       in screen_text(app), what="the head after the refresh")
+        await wait_for(
+            pilot,
+            lambda: (
+                "authorized as client client-1 (dynamic) with scope mcp · access token refreshed" in screen_text(app)
+            ),
+            what="the head after the refresh",
+        )
         lines = screen_text(app).splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith(f" {step.number} ✓ refresh"))
         assert lines[at - 1].startswith("───")  # a flow of its own
@@ -267,8 +310,11 @@ async def test_a_flow_stopped_while_the_modal_asks_takes_the_modal_away(oauth_se
         first = app.screen
         app.action_reconnect()  # ctrl+r: the connection (and its flow) is stopped, a new one starts
         await wait_for(pilot, lambda: not first.is_attached, what="the first modal gone")
-        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen) and app.screen is not first,
-                       what="the new flow's modal")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, AuthPromptScreen) and app.screen is not first,
+            what="the new flow's modal",
+        )
         assert len(app.screen_stack) == 2  # the main screen and one modal, not a pile
 
 
@@ -283,8 +329,11 @@ async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oau
     server = oauth_server()
     app = oauth_app(server, mode="browser")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: any("Opened the browser to authorize" in str(n.message) for n in app._notifications),
-                       what="the notification")
+        await wait_for(
+            pilot,
+            lambda: any("Opened the browser to authorize" in str(n.message) for n in app._notifications),
+            what="the notification",
+        )
         await wait_for_tools(pilot, app)
         view = await show_auth(pilot, app)
         await wait_for(pilot, lambda: kinds(view) == FLOW, what="the flow")
@@ -295,9 +344,9 @@ async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oau
 
 
 async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log_and_the_frame_detail(oauth_server):
-    from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
-
     from app_helpers import choose_tool
+
+    from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 
     server = oauth_server()
     app = oauth_app(server)

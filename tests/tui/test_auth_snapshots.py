@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, settle, wait_for
+from test_snapshots import _isolated  # noqa: F401  (the fixture isolates XDG dirs and cwd)
+from traffic_apps import ThemedApp
 
 from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
@@ -20,15 +23,20 @@ from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen
 
-from app_helpers import SIZE, settle, wait_for
-from test_snapshots import _isolated  # noqa: F401  (the fixture isolates XDG dirs and cwd)
-from traffic_apps import ThemedApp
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
 from auth_helpers import start_oauth_server  # noqa: E402
 
 SMALL = (80, 24)
-FLOW = ["challenge", "resource-metadata", "server-metadata", "registration", "authorization", "redirect", "token", "retry"]
+FLOW = [
+    "challenge",
+    "resource-metadata",
+    "server-metadata",
+    "registration",
+    "authorization",
+    "redirect",
+    "token",
+    "retry",
+]
 
 
 @pytest.fixture
@@ -39,8 +47,9 @@ def oauth_url():
 
 
 def flow_app(url: str):
-    spec = ServerSpec("oauth", url=url, transport="http", source="test",
-                      auth=AuthSettings(open_mode="fetch", store="none"))
+    spec = ServerSpec(
+        "oauth", url=url, transport="http", source="test", auth=AuthSettings(open_mode="fetch", store="none")
+    )
     return make_app(spec, snapshot_mode=True, config=TuiConfig(), timeout=20.0)
 
 
@@ -59,8 +68,9 @@ async def after_the_flow(pilot) -> None:
     view = app.main.query_one("#view-auth")
     await wait_for(pilot, lambda: [step.kind for step, _ in view.steps()] == FLOW, what="the flow")
     await pilot.press("home")
-    await wait_for(pilot, lambda: view.selected_step() is not None and view.selected_step().number == 1,
-                   what="the first step")
+    await wait_for(
+        pilot, lambda: view.selected_step() is not None and view.selected_step().number == 1, what="the first step"
+    )
     await settle(app)
     app.clear_notifications()
     await pilot.pause(0.3)
@@ -71,9 +81,11 @@ def test_auth_view_after_a_flow(snap_compare, oauth_url, size):
     assert snap_compare(flow_app(oauth_url), terminal_size=size, run_before=after_the_flow)
 
 
-AUTH_URL = ("https://auth.example.com/authorize?response_type=code&client_id=client-7&redirect_uri="
-            "http%3A%2F%2F127.0.0.1%3A33418%2Fcallback&state=k3Jx0p&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URW"
-            "bu8n4rS0Awg&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.example.com%2Fmcp&scope=mcp")
+AUTH_URL = (
+    "https://auth.example.com/authorize?response_type=code&client_id=client-7&redirect_uri="
+    "http%3A%2F%2F127.0.0.1%3A33418%2Fcallback&state=k3Jx0p&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URW"
+    "bu8n4rS0Awg&code_challenge_method=S256&resource=https%3A%2F%2Fmcp.example.com%2Fmcp&scope=mcp"
+)
 
 
 class PromptApp(ThemedApp):

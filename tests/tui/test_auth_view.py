@@ -10,14 +10,13 @@ import io
 import json
 
 import pytest
+from auth_apps import AuthViewApp, failed_flow
 from rich.console import Console
+from traffic_apps import ThemedApp, screen_text, wait_until
 
 from mcp_inspector.core.auth.model import AuthError, AuthLog
 from mcp_inspector.tui.screens.dialogs.auth_prompt import CANCELLED, AuthPromptScreen, TuiAuthUi
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
-
-from auth_apps import MCP, AuthViewApp, failed_flow
-from traffic_apps import ThemedApp, screen_text, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -130,8 +129,10 @@ async def test_step_by_step_holds_each_step_until_n():
         assert "step-by-step: n / enter runs the next step" in text
         assert "waiting for n / enter (step-by-step)" in detail_text(app)
         await pilot.press("n")
-        await wait_until(pilot, lambda: made == ["challenge"] and view.pending is not None
-                         and view.pending.kind == "resource-metadata")
+        await wait_until(
+            pilot,
+            lambda: made == ["challenge"] and view.pending is not None and view.pending.kind == "resource-metadata",
+        )
         await wait_until(pilot, lambda: "⏸ resource-metadata" in screen_text(app))
         assert " 1 ✓ challenge" in screen_text(app)
         await pilot.press("enter")  # enter on the list lets it go too
@@ -177,12 +178,15 @@ async def test_80x24_puts_the_detail_under_the_list():
         assert view.query_one("#auth-detail").region.x >= view.step_list.region.right
 
 
-@pytest.mark.parametrize(("transport", "source", "said"), [
-    ("stdio", None, "not an HTTP server"),
-    ("recording", None, "This is a recording (--open)"),
-    ("http", None, "This server did not ask for authorization"),
-    ("http", "log", "This server did not ask for authorization: no request was answered with 401"),
-])
+@pytest.mark.parametrize(
+    ("transport", "source", "said"),
+    [
+        ("stdio", None, "not an HTTP server"),
+        ("recording", None, "This is a recording (--open)"),
+        ("http", None, "This server did not ask for authorization"),
+        ("http", "log", "This server did not ask for authorization: no request was answered with 401"),
+    ],
+)
 async def test_without_a_flow_the_view_says_why(transport, source, said):
     log = AuthLog()
     app = AuthViewApp((lambda: log) if source == "log" else (lambda: None), transport=transport)
@@ -190,8 +194,9 @@ async def test_without_a_flow_the_view_says_why(transport, source, said):
         await wait_until(pilot, lambda: said in screen_text(app).replace("\n", " "))
         assert not app.query_one("#auth-body").display
         await pilot.press("r")  # nothing to restart with: said, no traceback
-        await wait_until(pilot, lambda: any("No authorization for this connection" in str(n.message)
-                                            for n in app._notifications))
+        await wait_until(
+            pilot, lambda: any("No authorization for this connection" in str(n.message) for n in app._notifications)
+        )
 
 
 class PromptApp(ThemedApp):
@@ -209,8 +214,10 @@ class PromptApp(ThemedApp):
         self.run_worker(run(), exit_on_error=False)
 
 
-AUTH_URL = ("http://127.0.0.1:45123/authorize?response_type=code&client_id=client-7&redirect_uri="
-            "http%3A%2F%2F127.0.0.1%3A39001%2Fcallback&state=s-1&code_challenge=c-1&code_challenge_method=S256")
+AUTH_URL = (
+    "http://127.0.0.1:45123/authorize?response_type=code&client_id=client-7&redirect_uri="
+    "http%3A%2F%2F127.0.0.1%3A39001%2Fcallback&state=s-1&code_challenge=c-1&code_challenge_method=S256"
+)
 
 
 async def test_the_print_modal_returns_the_pasted_redirect_url():
@@ -242,9 +249,9 @@ async def test_escape_in_the_print_modal_cancels_the_authorization():
 
 
 async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette(isolated_state):
-    from mcp_inspector.tui.screens.dialogs.help import HelpScreen
-
     from app_helpers import live_app, wait_for_tools
+
+    from mcp_inspector.tui.screens.dialogs.help import HelpScreen
 
     app = live_app()  # the demo server, over stdio
     async with app.run_test(size=(80, 24)) as pilot:
@@ -275,8 +282,12 @@ async def test_a_hostile_document_is_shown_bounded_and_without_control_codes():
     nested: object = "deep"
     for _ in range(5_000):
         nested = [nested]
-    step.response = {"status": 200, "reason": "OK\x1b]0;pwned\x07", "headers": [["x-evil", "\x1b[31mred\x1b[0m"]],
-                     "body": {"nested": nested}}
+    step.response = {
+        "status": 200,
+        "reason": "OK\x1b]0;pwned\x07",
+        "headers": [["x-evil", "\x1b[31mred\x1b[0m"]],
+        "body": {"nested": nested},
+    }
     log.fail(step, "the issuer \x1b[1mdoes not match\x1b[0m", "RFC 8414 §3.3")
     huge = await log.step("resource-metadata", "A huge document")
     huge.response = {"status": 200, "reason": "OK", "headers": [], "body": {"resource": "x" * 500_000}}

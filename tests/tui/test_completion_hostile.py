@@ -8,12 +8,11 @@ from __future__ import annotations
 import sys
 
 import pytest
+from app_helpers import wait_for
+from test_completion_input import SERVER, FormApp, cancels, options_text, requests, settled
 
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.widgets.form.completion_input import shown_value
-
-from app_helpers import wait_for
-from test_completion_input import SERVER, FormApp, cancels, options_text, requests, settled
 
 pytestmark = pytest.mark.anyio
 
@@ -79,7 +78,10 @@ async def test_a_result_that_is_not_an_object_is_a_note_and_values_that_are_not_
             assert field.value == "nonstr-b"
             await pilot.press("ctrl+u", *"nostr")
             await settled(pilot, field, "the note")
-            assert field.suggestions == [] and str(field.dropdown.status.render()) == "no suggestions (3 non-string values left out)"
+            assert (
+                field.suggestions == []
+                and str(field.dropdown.status.render()) == "no suggestions (3 non-string values left out)"
+            )
             await pilot.press("ctrl+u", *"it")  # the server is still usable
             await settled(pilot, field, "the suggestions")
             assert options_text(field)[0] == "item00"
@@ -155,13 +157,19 @@ async def test_enter_while_the_list_answers_an_older_value_keeps_what_was_typed(
             await pilot.press("ctrl+u", *"never")  # no answer will come: the list shown is for "it"
             assert field.list_open and field.dropdown.has_class("-stale")
             assert str(field.dropdown.status.render()).startswith("… waiting for the server's suggestions")
-            await wait_for(pilot, lambda: requests(c.session)[-1]["params"]["argument"]["value"] == "never",
-                           what="the request for never")
+            await wait_for(
+                pilot,
+                lambda: requests(c.session)[-1]["params"]["argument"]["value"] == "never",
+                what="the request for never",
+            )
             assert options_text(field)[0] == "item00" and field.busy  # still shown, still unanswered
             await pilot.press("enter")
             assert field.value == "never" and app.submitted == ["never"]  # not item00
             await pilot.press("ctrl+u", *"item0")
-            await wait_for(pilot, lambda: not field.busy and field.list_open and not field.dropdown.has_class("-stale"),
-                           what="fresh suggestions")
+            await wait_for(
+                pilot,
+                lambda: not field.busy and field.list_open and not field.dropdown.has_class("-stale"),
+                what="fresh suggestions",
+            )
             await pilot.press("down", "enter")  # fresh ones are taken as before
             assert field.value == "item01"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import wait_for
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,8 +17,6 @@ from textual.widgets import Input
 
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput, count_text
-
-from app_helpers import wait_for
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "completion_server.py"
 REF = {"type": "ref/prompt", "name": "pick"}
@@ -38,8 +37,9 @@ class FormApp(App):
     def compose(self) -> ComposeResult:
         with Vertical():
             for name in self.names:
-                yield CompletionInput(ref=self.ref, argument=name, context=self.values, session=lambda: self.live,
-                                      id=f"f-{name}")
+                yield CompletionInput(
+                    ref=self.ref, argument=name, context=self.values, session=lambda: self.live, id=f"f-{name}"
+                )
             yield Input(id="other")
 
     def values(self) -> dict[str, str]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import Select, SelectionList, Switch, TabbedContent
-
 from composer_apps import ComposerApp, settle, type_into
 from conftest import demo_server_command, run_async
+from textual.widgets import Select, SelectionList, Switch, TabbedContent
+
 from mcp_inspector.core.config.drafts import DraftStore
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
@@ -85,8 +85,13 @@ async def test_fill_a_nested_enum_and_array_form(tmp_path, demo_tools):
         await settle(pilot, app)
 
         expected = {
-            "title": "abc", "priority": "high", "tags": ["web", "auth"], "assignee": {"name": "Ada"},
-            "count": 3, "notify": False, "labels": ["bug", "docs"],
+            "title": "abc",
+            "priority": "high",
+            "tags": ["web", "auth"],
+            "assignee": {"name": "Ada"},
+            "count": 3,
+            "notify": False,
+            "labels": ["bug", "docs"],
         }
         composer = app.query_one(ComposerPanel)
         assert composer.get_arguments() == expected
@@ -99,7 +104,9 @@ async def test_fill_a_nested_enum_and_array_form(tmp_path, demo_tools):
 
         await pilot.press("ctrl+s")
         await settle(pilot, app)
-        assert [(m.tool_name, m.arguments, m.issues) for m in app.sent] == [("create_ticket", {**expected, "tags": ["auth"]}, [])]
+        assert [(m.tool_name, m.arguments, m.issues) for m in app.sent] == [
+            ("create_ticket", {**expected, "tags": ["auth"]}, [])
+        ]
 
 
 async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
@@ -124,7 +131,11 @@ async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
         # invalid JSON: the error is shown and the form keeps the last valid arguments
         composer.json_editor.text = '{"title": "broken",'
         await settle(pilot, app)
-        assert composer.json_error is not None and composer.json_error.startswith("Not JSON: Expecting") and "line 1" in composer.json_error
+        assert (
+            composer.json_error is not None
+            and composer.json_error.startswith("Not JSON: Expecting")
+            and "line 1" in composer.json_error
+        )
         assert app.query_one("#json-error").has_class("has-error")
         assert form.values["$.title"] == "From JSON"
         await pilot.press("ctrl+s")  # sending from a broken JSON view is refused, with a reason
@@ -225,11 +236,14 @@ async def test_corrupt_drafts_file_is_reported_not_fatal(tmp_path, demo_tools):
 
 
 async def test_fallback_subtree_is_a_json_field(tmp_path):
-    tool = {"name": "refs", "inputSchema": {
-        "type": "object",
-        "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}, "not": {"required": ["y"]}}},
-        "properties": {"name": {"type": "string"}, "point": {"$ref": "#/$defs/P"}},
-    }}
+    tool = {
+        "name": "refs",
+        "inputSchema": {
+            "type": "object",
+            "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}, "not": {"required": ["y"]}}},
+            "properties": {"name": {"type": "string"}, "point": {"$ref": "#/$defs/P"}},
+        },
+    }
     app = ComposerApp(tmp_path / "drafts.json", tool, server="demo")
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
@@ -248,11 +262,19 @@ async def test_fallback_subtree_is_a_json_field(tmp_path):
 
 
 async def test_server_text_with_markup_characters_is_shown_literally(tmp_path):
-    tool = {"name": "m[/]x", "title": "[bold]T[/", "description": "[/] desc", "inputSchema": {"type": "object", "properties": {
-        "o": {"type": "object", "title": "[/]obj[", "properties": {"a": {"type": "string", "title": "[/b]"}}},
-        "e": {"type": "string", "enum": ["[/]", "a[b"]},
-        "l": {"type": "array", "items": {"type": "string", "enum": ["[/]", "[b]"]}},
-    }}}
+    tool = {
+        "name": "m[/]x",
+        "title": "[bold]T[/",
+        "description": "[/] desc",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "o": {"type": "object", "title": "[/]obj[", "properties": {"a": {"type": "string", "title": "[/b]"}}},
+                "e": {"type": "string", "enum": ["[/]", "a[b"]},
+                "l": {"type": "array", "items": {"type": "string", "enum": ["[/]", "[b]"]}},
+            },
+        },
+    }
     app = ComposerApp(tmp_path / "drafts.json", tool, server="demo")
     async with app.run_test(size=(100, 50)) as pilot:
         await settle(pilot, app)

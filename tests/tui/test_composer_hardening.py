@@ -9,9 +9,9 @@ import json
 import weakref
 
 import pytest
+from composer_apps import ComposerApp, settle
 from textual.widget import Widget
 
-from composer_apps import ComposerApp, settle
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
@@ -75,7 +75,14 @@ TRIP = {
     "name": "plan_trip",
     "inputSchema": {
         "type": "object",
-        "$defs": {"Place": {"title": "Place", "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+        "$defs": {
+            "Place": {
+                "title": "Place",
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            }
+        },
         "properties": {
             "origin": {"$ref": "#/$defs/Place"},
             "dest": {"$ref": "#/$defs/Place"},
@@ -107,9 +114,9 @@ EDIT_FILE = {
 
 
 async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
+    from composer_apps import type_into
     from textual.widgets import Input
 
-    from composer_apps import type_into
     from mcp_inspector.tui.widgets.composer import ConfirmSendScreen
 
     app = ComposerApp(tmp_path / "drafts.json", tool=EDIT_FILE)
@@ -157,11 +164,26 @@ ORDERS = {
     "inputSchema": {
         "type": "object",
         "properties": {
-            "items": {"type": "array", "items": {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer"}}}},
-            "ship": {"oneOf": [
-                {"title": "Pickup", "type": "object", "properties": {"kind": {"const": "pickup"}, "store": {"type": "string"}}, "required": ["kind"]},
-                {"title": "Post", "type": "object", "properties": {"kind": {"const": "post"}, "address": {"type": "string"}}, "required": ["kind"]},
-            ]},
+            "items": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer"}}},
+            },
+            "ship": {
+                "oneOf": [
+                    {
+                        "title": "Pickup",
+                        "type": "object",
+                        "properties": {"kind": {"const": "pickup"}, "store": {"type": "string"}},
+                        "required": ["kind"],
+                    },
+                    {
+                        "title": "Post",
+                        "type": "object",
+                        "properties": {"kind": {"const": "post"}, "address": {"type": "string"}},
+                        "required": ["kind"],
+                    },
+                ]
+            },
             "owner": {"type": "object", "properties": {"name": {"type": "string"}}},
         },
     },
@@ -191,7 +213,10 @@ async def test_values_hidden_inside_list_items_and_variants_are_noted(tmp_path):
 
 BUDGET = {
     "name": "set_budget",
-    "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}, "budget": {"not": {"type": "string"}}}},
+    "inputSchema": {
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "budget": {"not": {"type": "string"}}},
+    },
 }
 
 
@@ -205,7 +230,10 @@ async def test_json_typed_by_the_user_is_parsed_strictly(tmp_path):
         form = composer.schema_form
         await pilot.press("ctrl+t")
         for text, reason in (
-            ('{"title": ' + "[" * 3000 + "]" * 3000 + "}", "nested deeper than"),  # was accepted (far deeper: a RecursionError)
+            (
+                '{"title": ' + "[" * 3000 + "]" * 3000 + "}",
+                "nested deeper than",
+            ),  # was accepted (far deeper: a RecursionError)
             ('{"title": "x", "budget": NaN}', "NaN is not a JSON value"),  # was accepted, and sent as NaN
             ('{"budget": 1e999}', "number out of range"),
         ):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-
 from composer_apps import ComposerApp, settle
+
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
@@ -18,24 +18,51 @@ TICKET_TOOL = {
         "type": "object",
         "$defs": {"Link": {"type": "object", "properties": {"url": {"type": "string"}}}},
         "properties": {
-            "title": {"type": "string", "title": "Title", "description": "One-line summary.", "minLength": 3, "maxLength": 80},
-            "priority": {"type": "string", "title": "Priority", "enum": ["low", "medium", "high", "urgent"], "default": "medium"},
+            "title": {
+                "type": "string",
+                "title": "Title",
+                "description": "One-line summary.",
+                "minLength": 3,
+                "maxLength": 80,
+            },
+            "priority": {
+                "type": "string",
+                "title": "Priority",
+                "enum": ["low", "medium", "high", "urgent"],
+                "default": "medium",
+            },
             "tags": {"type": "array", "title": "Tags", "items": {"type": "string"}, "uniqueItems": True},
             "assignee": {
-                "type": "object", "title": "Assignee",
-                "properties": {"name": {"type": "string", "title": "Name"}, "email": {"type": "string", "title": "Email", "format": "email"}},
+                "type": "object",
+                "title": "Assignee",
+                "properties": {
+                    "name": {"type": "string", "title": "Name"},
+                    "email": {"type": "string", "title": "Email", "format": "email"},
+                },
                 "required": ["name"],
             },
             "count": {"type": "integer", "title": "How many copies", "default": 1, "minimum": 1, "maximum": 100},
             "notify": {"type": "boolean", "title": "Notify watchers", "default": True},
-            "labels": {"type": "array", "title": "Labels", "items": {"type": "string", "enum": ["bug", "feature", "docs"]}, "uniqueItems": True},
+            "labels": {
+                "type": "array",
+                "title": "Labels",
+                "items": {"type": "string", "enum": ["bug", "feature", "docs"]},
+                "uniqueItems": True,
+            },
             "link": {"$ref": "#/$defs/Link", "title": "Related link"},
         },
         "required": ["title"],
     },
 }
 
-FILLED = {"title": "ab", "tags": ["web", "auth"], "assignee": {"name": "Ada", "email": "ada@"}, "count": 500, "labels": ["bug", "docs"], "link": {"url": "https://example.com"}}
+FILLED = {
+    "title": "ab",
+    "tags": ["web", "auth"],
+    "assignee": {"name": "Ada", "email": "ada@"},
+    "count": 500,
+    "labels": ["bug", "docs"],
+    "link": {"url": "https://example.com"},
+}
 
 
 def snapshot_app(drafts_path) -> ComposerApp:
@@ -75,10 +102,19 @@ EDIT_TRIP_TOOL = {
     "name": "edit_trip",
     "inputSchema": {
         "type": "object",
-        "$defs": {"Place": {"title": "Place", "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+        "$defs": {
+            "Place": {
+                "title": "Place",
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            }
+        },
         "properties": {
-            "path": {"type": "string"}, "newText": {"type": "string"},
-            "origin": {"$ref": "#/$defs/Place"}, "dest": {"$ref": "#/$defs/Place"},
+            "path": {"type": "string"},
+            "newText": {"type": "string"},
+            "origin": {"$ref": "#/$defs/Place"},
+            "dest": {"$ref": "#/$defs/Place"},
         },
         "required": ["path", "newText", "origin"],
     },

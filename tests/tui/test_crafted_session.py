@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from app_helpers import SIZE, wait_for
+
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.widgets.views.traffic.log import cli_command_for
@@ -18,12 +18,25 @@ DEEP = "[" * 990 + "]" * 990  # json.loads raises RecursionError on it inside an
 
 
 def crafted(tmp_path):
-    header = {"type": "header", "format": "mcp-inspector-session", "version": 1, "started": 1767268800.0,
-              "server": "python server.py", "name": "crafted"}
+    header = {
+        "type": "header",
+        "format": "mcp-inspector-session",
+        "version": 1,
+        "started": 1767268800.0,
+        "server": "python server.py",
+        "name": "crafted",
+    }
     notification = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":' + DEEP + "}}"
     call = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":' + DEEP + "}}"
     entries = [
-        {"seq": 1, "ts": 1767268800.0, "dir": "in", "kind": "notification", "raw": notification, "method": "notifications/message"},
+        {
+            "seq": 1,
+            "ts": 1767268800.0,
+            "dir": "in",
+            "kind": "notification",
+            "raw": notification,
+            "method": "notifications/message",
+        },
         {"seq": 2, "ts": 1767268800.1, "dir": "out", "kind": "request", "raw": call, "method": "tools/call", "id": 7},
     ]
     path = tmp_path / "crafted.jsonl"
@@ -50,20 +63,66 @@ async def test_a_crafted_discover_result_and_meta_are_shown_short_and_safe(tmp_p
     """server/discover answered with odd values, entries with malformed HTTP and MRTR meta: the
     overview, traffic log and frame detail show them cut and cleaned, never crash."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    header = {"type": "header", "format": "mcp-inspector-session", "version": 1, "started": 1767268800.0,
-              "server": "http https://mcp.example.com/mcp", "name": "crafted"}
-    discover = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
-        "_meta": {"io.modelcontextprotocol/protocolVersion": ["not", "a", "string"]}}})
-    result = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
-        "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "ttlMs": "9" * 5000,
-        "cacheScope": "\x1b[31mred\x07", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "odd\nname"}}}})
+    header = {
+        "type": "header",
+        "format": "mcp-inspector-session",
+        "version": 1,
+        "started": 1767268800.0,
+        "server": "http https://mcp.example.com/mcp",
+        "name": "crafted",
+    }
+    discover = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "server/discover",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": ["not", "a", "string"]}},
+        }
+    )
+    result = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "ttlMs": "9" * 5000,
+                "cacheScope": "\x1b[31mred\x07",
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "odd\nname"}},
+            },
+        }
+    )
     call = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
     entries = [
-        {"seq": 1, "ts": 1767268800.0, "dir": "out", "kind": "request", "raw": discover, "method": "server/discover", "id": 1},
-        {"seq": 2, "ts": 1767268800.1, "dir": "in", "kind": "response", "raw": result, "id": 1, "reply_to": 1,
-         "meta": {"exchange": "seven", "status": "teapot", "sse_id": {"x": 1}}},
-        {"seq": 3, "ts": 1767268800.2, "dir": "out", "kind": "request", "raw": call, "method": "tools/call", "id": 2,
-         "meta": {"mrtr": {"first": "one", "round": None}}},
+        {
+            "seq": 1,
+            "ts": 1767268800.0,
+            "dir": "out",
+            "kind": "request",
+            "raw": discover,
+            "method": "server/discover",
+            "id": 1,
+        },
+        {
+            "seq": 2,
+            "ts": 1767268800.1,
+            "dir": "in",
+            "kind": "response",
+            "raw": result,
+            "id": 1,
+            "reply_to": 1,
+            "meta": {"exchange": "seven", "status": "teapot", "sse_id": {"x": 1}},
+        },
+        {
+            "seq": 3,
+            "ts": 1767268800.2,
+            "dir": "out",
+            "kind": "request",
+            "raw": call,
+            "method": "tools/call",
+            "id": 2,
+            "meta": {"mrtr": {"first": "one", "round": None}},
+        },
     ]
     path = tmp_path / "discover.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in [header, *entries]) + "\n")

@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, Select, Switch
+from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
+from textual.widgets import Button, Input, Switch
+from traffic_apps import ThemedApp
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -23,9 +25,6 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.form.elicitation_form import ElicitationForm
-
-from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
-from traffic_apps import ThemedApp
 
 pytestmark = pytest.mark.anyio
 
@@ -35,7 +34,9 @@ SDK_MODERN = [sys.executable, str(SERVERS / "sdk_modern_server.py")]
 SMALL = (80, 24)
 # The legacy tools/call's own timeout keeps running while its elicitation is answered: room
 # for a slow, busy machine (the default of the test app, 20 s, is not always enough)
-LEGACY_CALL_TIMEOUT = 600.0  # a bound: the call waits while the modal is answered, and so does the demo (--client-timeout 600)
+LEGACY_CALL_TIMEOUT = (
+    600.0  # a bound: the call waits while the modal is answered, and so does the demo (--client-timeout 600)
+)
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +76,9 @@ async def open_modal(pilot, app, tool: str, arguments: dict | None = None) -> Se
     await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the elicitation modal")
     screen = app.screen
     await wait_for(pilot, lambda: screen.form is None or screen.form.body.is_mounted, what="the form")
-    await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus in the modal")
+    await wait_for(
+        pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus in the modal"
+    )
     return screen
 
 
@@ -105,7 +108,9 @@ async def test_legacy_form_filled_by_keyboard_and_accepted():
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         assert screen.kind == "form" and screen.context is None  # a legacy request: no input round
         assert "would like to know a little about you" in str(screen.query_one("#elicitation-message").render())
-        assert isinstance(editor(screen, "subscribe"), Switch) and editor(screen, "subscribe").value is False  # its default
+        assert (
+            isinstance(editor(screen, "subscribe"), Switch) and editor(screen, "subscribe").value is False
+        )  # its default
 
         assert app.focused is editor(screen, "name")  # the first field has the focus
         await pilot.press(*"Ada", "tab", *"36", "tab")
@@ -119,7 +124,9 @@ async def test_legacy_form_filled_by_keyboard_and_accepted():
 
         await wait_for(pilot, lambda: done, what="the call to finish")
         assert not isinstance(app.screen, ServerRequestScreen)
-        assert legacy_answers(app) == [{"action": "accept", "content": {"name": "Ada", "age": 36, "subscribe": False, "colour": "green"}}]
+        assert legacy_answers(app) == [
+            {"action": "accept", "content": {"name": "Ada", "age": 36, "subscribe": False, "colour": "green"}}
+        ]
         assert '"name": "Ada"' in text_of(done[0].outcome)  # the server got it too
 
 
@@ -141,8 +148,9 @@ async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
         assert screen.form.body.message_for("$.age") is None
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="the call to finish")
-        assert legacy_answers(app) == [{"action": "accept", "content": {"name": "Grace", "age": 42, "subscribe": False}}], (
-            done, [(e.seq, e.direction, e.reply_to, e.reply_seq, e.raw[:100]) for e in app.store][-5:])
+        assert legacy_answers(app) == [
+            {"action": "accept", "content": {"name": "Grace", "age": 42, "subscribe": False}}
+        ], (done, [(e.seq, e.direction, e.reply_to, e.reply_seq, e.raw[:100]) for e in app.store][-5:])
 
 
 async def test_legacy_decline_and_cancel():
@@ -194,7 +202,9 @@ async def test_modern_mrtr_form_refuses_an_empty_required_name_then_sends_it():
         screen = await open_modal(pilot, app, "wizard")
         first = next(e for e in app.store if e.direction is Direction.OUT and e.method == "tools/call")
         assert screen.kind == "form"
-        assert str(screen.query_one("#request-context").render()).startswith(f"Input round 1 of tools/call wizard (#{first.seq})")
+        assert str(screen.query_one("#request-context").render()).startswith(
+            f"Input round 1 of tools/call wizard (#{first.seq})"
+        )
         assert isinstance(editor(screen, "name"), Input) and editor(screen, "name").value == ""
 
         await pilot.press("ctrl+s")  # the name is required
@@ -203,8 +213,11 @@ async def test_modern_mrtr_form_refuses_an_empty_required_name_then_sends_it():
         assert (screen.form.body.message_for("$.name") or "").startswith("required")
         await pilot.press(*"Ada", "ctrl+s")
 
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen) and app.screen is not screen,
-                       what="the second round (sampling)")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ServerRequestScreen) and app.screen is not screen,
+            what="the second round (sampling)",
+        )
         assert app.screen.kind == "sampling" and app.screen.method == "sampling/createMessage"
         assert app.screen.context.startswith(f"Input round 2 of tools/call wizard (#{first.seq})")
         await pilot.press(*"a poem")  # the reply editor has the focus
@@ -236,7 +249,9 @@ async def test_modern_url_mode_opens_only_on_request_and_accepts():
         assert str(screen.query_one("#url-host").render()) == "Opens a page on auth.example"
         assert str(screen.query_one("#url-full").render()) == "https://auth.example/start"
         assert "Sign in, please" in str(screen.query_one("#url-message").render())
-        assert all(visible(screen, screen.query_one(f"#{b}", Button)) for b in ("open-url", "accept", "decline", "cancel"))
+        assert all(
+            visible(screen, screen.query_one(f"#{b}", Button)) for b in ("open-url", "accept", "decline", "cancel")
+        )
         await pilot.pause(0.3)
         assert opened == []  # never opened (nor fetched) without asking
 
@@ -288,20 +303,30 @@ async def test_modern_sdk_server_ask_user_by_keyboard():
         await pilot.press(*"Ada", "ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
         assert text_of(done[0].outcome) == "Hello, Ada!"
-        answers = [a for m in (json.loads(e.raw) for e in app.store if e.direction is Direction.OUT and e.method == "tools/call")
-                   for a in (m["params"].get("inputResponses") or {}).values()]
+        answers = [
+            a
+            for m in (json.loads(e.raw) for e in app.store if e.direction is Direction.OUT and e.method == "tools/call")
+            for a in (m["params"].get("inputResponses") or {}).values()
+        ]
         assert answers == [{"action": "accept", "content": {"name": "Ada"}}]
 
 
 # -- the modal alone: defaults, the raw fallback ------------------------------------------------
 
-DEFAULTS = {"mode": "form", "message": "Check these", "requestedSchema": {"type": "object", "properties": {
-    "name": {"type": "string", "default": "Ada"},
-    "count": {"type": "integer", "default": 3},
-    "size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"},
-    "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["b"]},
-    "ok": {"type": "boolean", "default": True},
-}}}
+DEFAULTS = {
+    "mode": "form",
+    "message": "Check these",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "default": "Ada"},
+            "count": {"type": "integer", "default": 3},
+            "size": {"type": "string", "enum": ["S", "M", "L"], "default": "M"},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["b"]},
+            "ok": {"type": "boolean", "default": True},
+        },
+    },
+}
 
 
 class ModalApp(ThemedApp):
@@ -335,7 +360,10 @@ async def test_defaults_are_pre_filled_and_sent_unchanged_and_the_fields_scroll_
         assert fields.scroll_y > 0 and all(visible(screen, b) for b in buttons)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.answers, what="the answer")
-    assert app.answers[0].result == {"action": "accept", "content": {"name": "Ada", "count": 3, "size": "M", "tags": ["b"], "ok": True}}
+    assert app.answers[0].result == {
+        "action": "accept",
+        "content": {"name": "Ada", "count": 3, "size": "M", "tags": ["b"], "ok": True},
+    }
 
 
 async def test_a_schema_the_form_cannot_take_falls_back_to_raw_json_with_a_note():
@@ -347,7 +375,9 @@ async def test_a_schema_the_form_cannot_take_falls_back_to_raw_json_with_a_note(
         screen = app.screen
         assert screen.kind == "raw" and not screen.query(ElicitationForm)
         note = screen.query_one("#request-note")
-        assert str(note.render()).startswith("No form for this schema, answer as JSON: place: object fields are not allowed")
+        assert str(note.render()).startswith(
+            "No form for this schema, answer as JSON: place: object fields are not allowed"
+        )
         assert note.region.height == 1  # one line
         assert all(visible(screen, screen.query_one(f"#{b}", Button)) for b in ("accept", "decline", "cancel"))
         field = screen.query_one("#request-text", Input)
@@ -362,7 +392,9 @@ async def test_an_unknown_mode_and_a_url_that_cannot_be_opened():
     app = ModalApp({"mode": "telepathy", "message": "Think of a number"})
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        assert app.screen.kind == "raw" and "Unknown elicitation mode 'telepathy'" in str(app.screen.query_one("#request-note").render())
+        assert app.screen.kind == "raw" and "Unknown elicitation mode 'telepathy'" in str(
+            app.screen.query_one("#request-note").render()
+        )
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: app.answers, what="the answer")
     assert app.answers[0].action == "decline"
@@ -375,7 +407,9 @@ async def test_an_unknown_mode_and_a_url_that_cannot_be_opened():
         await pilot.pause(0.1)
         screen = app.screen
         assert screen.query_one("#open-url", Button).disabled
-        assert "not a web address (javascript): it will not be opened" in " ".join(str(w.render()) for w in screen.query(".url-warning"))
+        assert "not a web address (javascript): it will not be opened" in " ".join(
+            str(w.render()) for w in screen.query(".url-warning")
+        )
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert opened == []
@@ -397,7 +431,9 @@ async def test_no_fields_asked_and_keys_remapped_by_id():
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
         await pilot.pause(0.2)
         screen = app.screen
-        assert "The server asks for no fields: Accept sends an empty answer." in str(screen.query_one(".form-empty").render())
+        assert "The server asks for no fields: Accept sends an empty answer." in str(
+            screen.query_one(".form-empty").render()
+        )
         assert "ctrl+y accept · ctrl+b decline · esc cancel" in str(screen.query_one("#request-keys").render())
         await pilot.press("ctrl+s")  # no longer bound here
         await pilot.pause(0.1)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from conftest import sdk_server_command
+
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
-
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +24,9 @@ def _isolated_state(tmp_path, monkeypatch):
 async def test_nested_ref_model_is_a_form_and_the_call_goes_through():
     finished: list[CallFinished] = []
     app = live_app(ServerSpec("sdk", sdk_server_command(), source="test"))
-    async with app.run_test(size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "greet")
         composer = app.main.composer
@@ -44,4 +45,7 @@ async def test_nested_ref_model_is_a_form_and_the_call_goes_through():
         assert outcome.name == "greet"
         assert [block.get("text") for block in outcome.result["content"]] == ["Hello, Ada from Paris"]
         request = json.loads(outgoing(app, "tools/call")[-1].raw)
-        assert request["params"]["arguments"] == {"person": {"name": "Ada", "address": {"city": "Paris", "country": "FR"}}, "style": "casual"}
+        assert request["params"]["arguments"] == {
+            "person": {"name": "Ada", "address": {"city": "Paris", "country": "FR"}},
+            "style": "casual",
+        }

@@ -54,7 +54,12 @@ async def test_fill_and_accept_after_fixing_what_is_missing():
         await pilot.press(*".org")
         await pilot.click("#elicitation-accept")
         await pilot.pause()
-        assert app.answers == [{"action": "accept", "content": {"name": "guest", "email": "ada@example.org", "score": 0.5, "subscribe": False}}]
+        assert app.answers == [
+            {
+                "action": "accept",
+                "content": {"name": "guest", "email": "ada@example.org", "score": 0.5, "subscribe": False},
+            }
+        ]
 
 
 async def test_multi_select_and_decline():
@@ -69,7 +74,10 @@ async def test_multi_select_and_decline():
         await pilot.pause()
         await pilot.click("#elicitation-accept")
         await pilot.pause()
-        assert app.answers[-1] == {"action": "accept", "content": {"toppings": ["cheese"], "days": ["mon", "wed", "tue"]}}
+        assert app.answers[-1] == {
+            "action": "accept",
+            "content": {"toppings": ["cheese"], "days": ["mon", "wed", "tue"]},
+        }
         await pilot.click("#elicitation-decline")
         await pilot.pause()
         assert app.answers[-1] == {"action": "decline"}

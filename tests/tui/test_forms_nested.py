@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from composer_apps import ComposerApp, settle, type_into
 from textual.widgets import Checkbox, Input, Select
 
-from composer_apps import ComposerApp, settle, type_into
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.form.fields import EntriesField, FormBody, ListField, NestedField, VariantField
@@ -27,16 +27,33 @@ TRIP = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {
-            "Traveller": {"type": "object", "properties": {
-                "name": {"type": "string", "minLength": 1}, "age": {"type": "integer", "minimum": 0},
-            }, "required": ["name"]},
+            "Traveller": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "age": {"type": "integer", "minimum": 0},
+                },
+                "required": ["name"],
+            },
         },
         "properties": {
             "travellers": {"type": "array", "items": {"$ref": "#/$defs/Traveller"}, "minItems": 1},
-            "transport": {"oneOf": [
-                {"type": "object", "title": "Train", "properties": {"kind": {"const": "train"}, "class": {"enum": ["first", "second"]}}, "required": ["kind"]},
-                {"type": "object", "title": "Car", "properties": {"kind": {"const": "car"}, "seats": {"type": "integer", "minimum": 1}}, "required": ["kind", "seats"]},
-            ]},
+            "transport": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "title": "Train",
+                        "properties": {"kind": {"const": "train"}, "class": {"enum": ["first", "second"]}},
+                        "required": ["kind"],
+                    },
+                    {
+                        "type": "object",
+                        "title": "Car",
+                        "properties": {"kind": {"const": "car"}, "seats": {"type": "integer", "minimum": 1}},
+                        "required": ["kind", "seats"],
+                    },
+                ]
+            },
             "note": {"type": ["string", "null"], "maxLength": 50},
             "labels": {"type": "object", "additionalProperties": {"type": "string"}},
         },
@@ -48,7 +65,13 @@ TREE = {
     "name": "tree",
     "inputSchema": {
         "type": "object",
-        "$defs": {"Node": {"type": "object", "properties": {"label": {"type": "string"}, "parent": {"$ref": "#/$defs/Node"}}, "required": ["label"]}},
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"label": {"type": "string"}, "parent": {"$ref": "#/$defs/Node"}},
+                "required": ["label"],
+            }
+        },
         "properties": {"node": {"$ref": "#/$defs/Node"}},
         "required": ["node"],
     },
@@ -116,7 +139,12 @@ async def test_fill_a_list_of_objects_switch_a_variant_and_send(tmp_path):
         await type_into(pilot, value_input, "blue")
         await settle(pilot, app)
 
-        expected = {"travellers": [{"name": "Bo", "age": 7}], "transport": {"kind": "car", "seats": 4}, "note": None, "labels": {"team": "blue"}}
+        expected = {
+            "travellers": [{"name": "Bo", "age": 7}],
+            "transport": {"kind": "car", "seats": 4},
+            "note": None,
+            "labels": {"team": "blue"},
+        }
         assert composer.get_arguments() == expected
         assert json.loads(composer.json_editor.text) == expected  # the JSON view followed every edit
         assert validate(TRIP["inputSchema"], expected) == []
@@ -131,8 +159,12 @@ async def test_json_edits_rebuild_items_and_pick_the_variant(tmp_path):
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
         form = app.query_one(SchemaForm)
-        edited = {"travellers": [{"name": f"T{i}", "age": i} for i in range(6)], "transport": {"kind": "car", "seats": 2},
-                  "labels": {"a": "1"}, "extra": {"kept": True}}
+        edited = {
+            "travellers": [{"name": f"T{i}", "age": i} for i in range(6)],
+            "transport": {"kind": "car", "seats": 2},
+            "labels": {"a": "1"},
+            "extra": {"kept": True},
+        }
         composer.json_editor.text = json.dumps(edited)
         await settle(pilot, app)
         travellers = form._editors["$.travellers"]
@@ -190,9 +222,22 @@ async def test_recursive_part_is_opened_on_demand(tmp_path):
         assert composer.get_arguments() == {"node": {"label": "leaf"}}
 
 
-MAP_OF_OBJECTS = {"name": "scores", "inputSchema": {"type": "object", "properties": {
-    "scores": {"type": "object", "additionalProperties": {"type": "object", "properties": {"value": {"type": "number"}, "note": {"type": "string"}}, "required": ["value"]}},
-}}}
+MAP_OF_OBJECTS = {
+    "name": "scores",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "scores": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"value": {"type": "number"}, "note": {"type": "string"}},
+                    "required": ["value"],
+                },
+            },
+        },
+    },
+}
 
 
 async def test_issues_inside_a_free_form_entry_land_on_that_entry(tmp_path):

@@ -4,8 +4,8 @@ reason, with validation messages inside the sub-forms. Fixed schema, values and 
 
 from __future__ import annotations
 
-
 from composer_apps import ComposerApp, settle
+
 from mcp_inspector.core.schema.validation import validate
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
@@ -18,21 +18,59 @@ TOOL = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {
-            "Traveller": {"type": "object", "title": "Traveller", "properties": {
-                "name": {"type": "string", "minLength": 1}, "age": {"type": "integer", "minimum": 0},
-            }, "required": ["name"]},
+            "Traveller": {
+                "type": "object",
+                "title": "Traveller",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "age": {"type": "integer", "minimum": 0},
+                },
+                "required": ["name"],
+            },
             "Stop": {"type": "object", "properties": {"city": {"type": "string"}, "next": {"$ref": "#/$defs/Stop"}}},
         },
         "properties": {
-            "travellers": {"type": "array", "title": "Travellers", "items": {"$ref": "#/$defs/Traveller"}, "minItems": 1, "maxItems": 8},
-            "transport": {"title": "Transport", "oneOf": [
-                {"type": "object", "title": "Train", "properties": {"kind": {"const": "train"}, "class": {"enum": ["first", "second"]}}, "required": ["kind"]},
-                {"type": "object", "title": "Car", "properties": {"kind": {"const": "car"}, "seats": {"type": "integer", "minimum": 1, "maximum": 9}}, "required": ["kind", "seats"]},
-            ]},
+            "travellers": {
+                "type": "array",
+                "title": "Travellers",
+                "items": {"$ref": "#/$defs/Traveller"},
+                "minItems": 1,
+                "maxItems": 8,
+            },
+            "transport": {
+                "title": "Transport",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "title": "Train",
+                        "properties": {"kind": {"const": "train"}, "class": {"enum": ["first", "second"]}},
+                        "required": ["kind"],
+                    },
+                    {
+                        "type": "object",
+                        "title": "Car",
+                        "properties": {
+                            "kind": {"const": "car"},
+                            "seats": {"type": "integer", "minimum": 1, "maximum": 9},
+                        },
+                        "required": ["kind", "seats"],
+                    },
+                ],
+            },
             "note": {"type": ["string", "null"], "title": "Note", "maxLength": 50},
             "when": {"type": "string", "format": "date", "title": "Departure", "examples": ["2026-07-01"]},
-            "start": {"type": "array", "title": "Start point", "prefixItems": [{"type": "number", "title": "lat"}, {"type": "number", "title": "lon"}], "items": False},
-            "labels": {"type": "object", "title": "Labels", "additionalProperties": {"type": "string"}, "propertyNames": {"pattern": "^[a-z]+$"}},
+            "start": {
+                "type": "array",
+                "title": "Start point",
+                "prefixItems": [{"type": "number", "title": "lat"}, {"type": "number", "title": "lon"}],
+                "items": False,
+            },
+            "labels": {
+                "type": "object",
+                "title": "Labels",
+                "additionalProperties": {"type": "string"},
+                "propertyNames": {"pattern": "^[a-z]+$"},
+            },
             "route": {"$ref": "#/$defs/Stop", "title": "Route"},
             "budget": {"type": "integer", "title": "Budget", "not": {"const": 0}},
         },

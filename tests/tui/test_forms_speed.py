@@ -22,9 +22,22 @@ from mcp_inspector.tui.widgets.form.fields.composites import PAGE, ItemRow
 from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio
-KINDS = [{"type": "string", "description": "free text"}, {"type": "integer", "minimum": 0}, {"type": "boolean"}, {"type": "string", "enum": ["a", "b", "c"]}]
+KINDS = [
+    {"type": "string", "description": "free text"},
+    {"type": "integer", "minimum": 0},
+    {"type": "boolean"},
+    {"type": "string", "enum": ["a", "b", "c"]},
+]
 WIDE = {"type": "object", "properties": {f"f{i:03}": KINDS[i % 4] for i in range(200)}, "required": ["f148"]}
-ROWS = {"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}}}}
+ROWS = {
+    "type": "object",
+    "properties": {
+        "rows": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+        }
+    },
+}
 
 
 class Bare(App):

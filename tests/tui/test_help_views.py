@@ -4,6 +4,7 @@ help cannot disagree with them, remapped keys included), and says what each view
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, wait_for
 from rich.console import Console
 from textual.binding import Binding
 
@@ -14,8 +15,6 @@ from mcp_inspector.tui.widgets.views.resources.contents import ContentsPanel
 from mcp_inspector.tui.widgets.views.resources.template_form import TemplateForm
 from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 from mcp_inspector.tui.widgets.views.tasks_view import TasksView
-
-from app_helpers import SIZE, live_app, wait_for
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 VIEW_CLASSES = [ResourcesView, ContentsPanel, TemplateForm, PromptsView, PromptMessages, TasksView]

@@ -10,9 +10,11 @@ and check that they show the latest entries.
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 from textual.app import ComposeResult
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.widgets._footer import FooterKey
+from traffic_apps import ThemedApp, frame, wait_until
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -21,9 +23,6 @@ from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
-
-from app_helpers import SIZE, live_app, wait_for, wait_for_tools
-from traffic_apps import ThemedApp, frame, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -46,8 +45,12 @@ def feed(store: TrafficStore, start: int, count: int) -> None:
     """``count`` log notifications and as many stderr lines, numbered from ``start``."""
     for i in range(start, start + count):
         params = {"level": "info", "logger": "flood", "data": f"note {i}"}
-        store.append(Direction.IN, Kind.NOTIFICATION, frame(jsonrpc.notification("notifications/message", params)),
-                     method="notifications/message")
+        store.append(
+            Direction.IN,
+            Kind.NOTIFICATION,
+            frame(jsonrpc.notification("notifications/message", params)),
+            method="notifications/message",
+        )
         store.append(Direction.IN, Kind.STDERR, f"stderr line {i}".encode())
 
 
@@ -189,12 +192,14 @@ async def test_footer_is_not_rebuilt_when_its_keys_do_not_change():
         assert shown_keys(app) == keys
         # a view with other keys: shown, with them
         await app.action_show_view("traffic")
-        await wait_for(pilot, lambda: any(k.description == "Req↔resp" for k in shown_keys(app)),
-                       what="the traffic log's keys")
+        await wait_for(
+            pilot, lambda: any(k.description == "Req↔resp" for k in shown_keys(app)), what="the traffic log's keys"
+        )
         traffic_keys = shown_keys(app)
         await app.action_show_view("main")
-        await wait_for(pilot, lambda: not any(k.description == "Req↔resp" for k in shown_keys(app)),
-                       what="the main view's keys")
+        await wait_for(
+            pilot, lambda: not any(k.description == "Req↔resp" for k in shown_keys(app)), what="the main view's keys"
+        )
         # and back and forth: the same footers shown again (the very FooterKeys), not rebuilt
         assert shown_keys(app) == keys
         for _ in range(2):
@@ -262,8 +267,11 @@ async def test_focusing_the_overview_does_not_restyle_its_markdown():
         await wait_for_tools(pilot, app)
         await app.action_show_view("overview")
         overview = app.query_one(ServerOverview)
-        await wait_for(pilot, lambda: "Not connected" not in str(overview.query_one("#overview-server", Static).render()),
-                       what="the overview")
+        await wait_for(
+            pilot,
+            lambda: "Not connected" not in str(overview.query_one("#overview-server", Static).render()),
+            what="the overview",
+        )
         await pilot.pause(0.1)
         assert app.focused is overview
         markdown = overview.query_one(Markdown)

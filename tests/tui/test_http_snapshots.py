@@ -10,13 +10,12 @@ after looking at the report.
 from __future__ import annotations
 
 import pytest
-
-from mcp_inspector.core.traffic.http_log import HttpLog
-from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
-
 from app_helpers import SIZE, wait_for
 from http_apps import Clock, modern_session
 from test_snapshots import _isolated, loaded, recorded_app  # noqa: F401  (the fixture isolates XDG dirs and cwd)
+
+from mcp_inspector.core.traffic.http_log import HttpLog
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
 SMALL = (80, 24)
 
@@ -48,12 +47,24 @@ def test_http_exchange_detail(snap_compare, size):
     assert snap_compare(recorded_app(), terminal_size=size, run_before=with_http_log("6", "up", "up", "enter"))
 
 
-MRTR_PARAMS = {"mode": "form", "message": "Your name, and what kind of poem?",
-               "requestedSchema": {"type": "object", "properties": {
-                   "name": {"type": "string", "title": "Name"},
-                   "style": {"type": "string", "title": "Poem style", "enum": ["haiku", "limerick", "sonnet"], "default": "haiku"},
-                   "rhyme": {"type": "boolean", "title": "Rhyme", "default": True}},
-                   "required": ["name"]}}
+MRTR_PARAMS = {
+    "mode": "form",
+    "message": "Your name, and what kind of poem?",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name"},
+            "style": {
+                "type": "string",
+                "title": "Poem style",
+                "enum": ["haiku", "limerick", "sonnet"],
+                "default": "haiku",
+            },
+            "rhyme": {"type": "boolean", "title": "Rhyme", "default": True},
+        },
+        "required": ["name"],
+    },
+}
 MRTR_CONTEXT = "Input round 2 of tools/call wizard (#12): the server needs this answer before it can reply."
 
 

@@ -4,13 +4,12 @@ a cursor that survives eviction, no work while hidden, and enter to open an exch
 from __future__ import annotations
 
 import pytest
+from http_apps import URL, Clock, HttpViewApp, modern_session, request_headers
+from traffic_apps import screen_text, wait_until
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.text.http_text import explain_error, header_line, status_meaning
-
-from http_apps import URL, Clock, HttpViewApp, modern_session, request_headers
-from traffic_apps import screen_text, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -23,7 +22,9 @@ def store_with(clock: Clock, cap: int = 5_000) -> TrafficStore:
 
 def fill(log: HttpLog, clock: Clock, count: int, start: int = 0) -> None:
     for number in range(start, start + count):
-        exchange = log.begin("POST", URL, request_headers("tools/call", f"t{number}"), rpc_method="tools/call", rpc_id=number)
+        exchange = log.begin(
+            "POST", URL, request_headers("tools/call", f"t{number}"), rpc_method="tools/call", rpc_id=number
+        )
         clock.advance(2)
         log.response(exchange, 200, "OK", [("content-type", "application/json")])
         log.body(exchange, 100)
@@ -44,7 +45,9 @@ async def test_each_exchange_is_a_row_with_its_columns():
         lines = [line for line in text.splitlines() if " POST " in line]
         assert len(lines) == 6
         assert lines[0].split()[1:5] == ["POST", "200", "server/discover", "server/discover"]
-        assert "tools/call long_running" in lines[3] and "sse" in lines[3] and "2.1 s" in lines[3] and "  4  " in lines[3]
+        assert (
+            "tools/call long_running" in lines[3] and "sse" in lines[3] and "2.1 s" in lines[3] and "  4  " in lines[3]
+        )
         assert "400" in lines[4] and "tools/call echo" in lines[4]
         assert "failed" in lines[5] and "the stream ended before the reply" in lines[5]
         assert lines[2].split()[-1] == "open"
@@ -132,30 +135,40 @@ async def test_an_empty_log_says_why():
 
 
 def test_typed_errors_and_statuses_in_words():
-    assert explain_error(-32020, "Mcp-Name header value 'a' does not match body value 'b'", None, 400) == \
-        "HTTP 400 with -32020: header mismatch: Mcp-Name header value 'a' does not match body value 'b'"
-    assert explain_error(-32022, "", {"supported": ["2026-07-28"], "requested": "2099-01-01"}, None) == \
-        "unsupported protocol version: the server does not speak the protocol version in _meta " \
+    assert (
+        explain_error(-32020, "Mcp-Name header value 'a' does not match body value 'b'", None, 400)
+        == "HTTP 400 with -32020: header mismatch: Mcp-Name header value 'a' does not match body value 'b'"
+    )
+    assert (
+        explain_error(-32022, "", {"supported": ["2026-07-28"], "requested": "2099-01-01"}, None)
+        == "unsupported protocol version: the server does not speak the protocol version in _meta "
         "(supported: 2026-07-28; requested: 2099-01-01)"
-    assert "missing required client capability" in explain_error(-32021, "needs sampling", {"requiredCapabilities": {"sampling": {}}}, 400)
-    assert "required: sampling" in explain_error(-32021, "needs sampling", {"requiredCapabilities": {"sampling": {}}}, 400)
+    )
+    assert "missing required client capability" in explain_error(
+        -32021, "needs sampling", {"requiredCapabilities": {"sampling": {}}}, 400
+    )
+    assert "required: sampling" in explain_error(
+        -32021, "needs sampling", {"requiredCapabilities": {"sampling": {}}}, 400
+    )
     assert explain_error(None, "", None, 401).startswith("HTTP 401 unauthorized")
-    assert explain_error(-32601, "Method not found", None, 404) == \
-        "HTTP 404 not found: the session expired (with Mcp-Session-Id), an unknown method, or the wrong URL · " \
+    assert (
+        explain_error(-32601, "Method not found", None, 404)
+        == "HTTP 404 not found: the session expired (with Mcp-Session-Id), an unknown method, or the wrong URL · "
         "method not found: the server does not implement this method"
+    )
     assert explain_error(-32602, "bad params", None, None) is None  # an ordinary error over stdio: nothing to add
     assert explain_error(None, "", None, 200) is None
     assert status_meaning(418) == "client error" and status_meaning(None) == "no response"
 
 
 async def test_the_http_view_and_its_actions_are_in_the_keymap_and_the_palette(tmp_path, monkeypatch):
+    from app_helpers import DEMO_SESSION, wait_for
+
     from mcp_inspector.tui.app import make_app
     from mcp_inspector.tui.commands import InspectorCommands
     from mcp_inspector.tui.config import TuiConfig
     from mcp_inspector.tui.keymap import APP_KEYS
     from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
-
-    from app_helpers import DEMO_SESSION, wait_for
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     spec = next(k for k in APP_KEYS if k.id == "view-http")
@@ -168,9 +181,12 @@ async def test_the_http_view_and_its_actions_are_in_the_keymap_and_the_palette(t
         modern_session(clock, app.store.http_log)
         titles = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
         assert "views: HTTP" in titles
-        for title in ("http: show the selected exchange's detail", "http: follow the newest exchange",
-                      "http: the selected exchange's first frame in the traffic log",
-                      "traffic: open the selected frame's HTTP exchange"):
+        for title in (
+            "http: show the selected exchange's detail",
+            "http: follow the newest exchange",
+            "http: the selected exchange's first frame in the traffic log",
+            "traffic: open the selected frame's HTTP exchange",
+        ):
             assert title in titles
         titles["http: follow the newest exchange"]()
         await wait_for(pilot, lambda: app.main.current_view == "http", what="the HTTP view")

@@ -9,6 +9,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import (
+    SIZE,
+    choose_tool,
+    collect_calls,
+    live_app,
+    outgoing,
+    record_row_updates,
+    wait_for,
+    wait_for_tools,
+)
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
@@ -16,8 +26,6 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.inflight import InFlightRow
-
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
@@ -75,7 +83,9 @@ async def test_ambiguous_research_asks_in_the_modal_and_the_answer_completes_it(
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
     async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
         row = await send_research(pilot, app, ambiguous=True)
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), timeout=20, what="the elicitation modal")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ServerRequestScreen), timeout=20, what="the elicitation modal"
+        )
         assert row.task_info is not None and row.task_info["status"] == "input_required"
         assert "input required" in row_text(row) and "the server needs an answer" in row_text(row)
         assert row.has_class("input-required")
@@ -86,8 +96,11 @@ async def test_ambiguous_research_asks_in_the_modal_and_the_answer_completes_it(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, timeout=30, what="the task to finish")
         assert isinstance(done[0], CallFinished), done[0]
-        answers = [json.loads(e.raw) for e in app.store if e.direction is Direction.OUT and e.raw.startswith(b'{"jsonrpc"')
-                   and b'"action"' in e.raw]
+        answers = [
+            json.loads(e.raw)
+            for e in app.store
+            if e.direction is Direction.OUT and e.raw.startswith(b'{"jsonrpc"') and b'"action"' in e.raw
+        ]
         assert answers and answers[0]["result"]["action"] == "accept"
         chosen = answers[0]["result"]["content"]["interpretation"]
         report = done[0].outcome.result["content"][0]["text"]
@@ -101,7 +114,9 @@ async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_ever
         row = await send_research(pilot, app)
         await wait_for(pilot, lambda: row.following_task and row.task_info is not None, what="the task")
         app.main.tool_list.option_list.focus()
-        await pilot.press("ctrl+k")  # from anywhere: the newest call still waiting is the task's (its tools/call is done)
+        await pilot.press(
+            "ctrl+k"
+        )  # from anywhere: the newest call still waiting is the task's (its tools/call is done)
         await wait_for(pilot, lambda: outgoing(app, "tasks/cancel"), what="tasks/cancel")
         assert json.loads(outgoing(app, "tasks/cancel")[0].raw)["params"] == {"taskId": row.task_id}
         assert not outgoing(app, "notifications/cancelled")  # the tools/call has its answer: the task is what ends
@@ -117,8 +132,9 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_so_in_the_result_panel
     panel says tasks/cancel was sent (not notifications/cancelled) and that the task may
     go on running, with the time since the call began (not the tools/call's few ms); a
     400-digit pollInterval shows as ∞ in the row."""
-    from pathlib import Path
     import sys
+    from pathlib import Path
+
     server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
     done: list = []
     app = live_app(ServerSpec("hostile", server, source="test"), timeout=30)
@@ -138,8 +154,15 @@ async def test_a_server_that_ignores_tasks_cancel_is_said_so_in_the_result_panel
         await choose_tool(pilot, app, "ignores_cancel")
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.main.inflight.rows and app.main.inflight.rows[-1].following_task
-                       and app.main.inflight.rows[-1].task_info is not None, what="the task")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main.inflight.rows
+                and app.main.inflight.rows[-1].following_task
+                and app.main.inflight.rows[-1].task_info is not None
+            ),
+            what="the task",
+        )
         row = app.main.inflight.rows[-1]
         await wait_for(pilot, lambda: row.poll_count() >= 2, what="two polls")
         await pilot.press("ctrl+k")
@@ -157,9 +180,11 @@ async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced
     """hostile_tasks_server.py's status_storm: 20,000 notifications/tasks/status in one write.
     The screen gets one SessionNotice per task at a time with the newest status (each used
     to rebuild the Tasks table: 26 s of a frozen screen), and the task ends completed."""
-    from pathlib import Path
     import sys
+    from pathlib import Path
+
     from mcp_inspector.tui.messages import SessionNotice
+
     server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
     done: list = []
     notices: list = []
@@ -180,8 +205,12 @@ async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced
         await wait_for(pilot, lambda: done, timeout=60, what="status_storm to end")
         assert isinstance(done[0], CallFinished)
         (record,) = app.main.connection.live.tasks.values()
-        await wait_for(pilot, lambda: record.updates > 20_000 and not any(n.latest for n in notices),
-                       timeout=60, what="every notification taken")
+        await wait_for(
+            pilot,
+            lambda: record.updates > 20_000 and not any(n.latest for n in notices),
+            timeout=60,
+            what="every notification taken",
+        )
         assert len(notices) < 2_000, len(notices)  # coalesced (20,000 before)
         assert app.main.inflight.rows[-1].task_info["status"] == "completed"
         await pilot.press("9")
@@ -190,15 +219,16 @@ async def test_a_storm_of_task_status_notifications_reaches_the_screen_coalesced
         assert str(view.table.get_row_at(0)[7]) == "20k"  # Seen, in its 4 columns (was a cut "2000")
 
 
-
 async def test_a_storm_of_notifications_about_tasks_no_call_made_keeps_the_screen_alive():
     """strangers_storm: 20,000 status notifications, each about another task (one message per
     task used to rebuild a table of all the tasks so far: minutes of a frozen screen). The
     session keeps 1000 of them; the screen gets them in a few coalesced messages."""
-    from pathlib import Path
     import sys
+    from pathlib import Path
+
     from mcp_inspector.core.session.tasks import STRANGER_LIMIT
     from mcp_inspector.tui.messages import SessionNotice
+
     server = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile_tasks_server.py")]
     done: list = []
     notices: list = []
@@ -220,8 +250,12 @@ async def test_a_storm_of_notifications_about_tasks_no_call_made_keeps_the_scree
         await wait_for(pilot, lambda: done, timeout=60, what="strangers_storm to end")
         assert isinstance(done[0], CallFinished)
         store = app.main.connection.live.store
-        await wait_for(pilot, lambda: store.method_counts["notifications/tasks/status"] == 20_000
-                       and not any(n.latest for n in notices), timeout=60, what="every notification taken")
+        await wait_for(
+            pilot,
+            lambda: store.method_counts["notifications/tasks/status"] == 20_000 and not any(n.latest for n in notices),
+            timeout=60,
+            what="every notification taken",
+        )
         assert len(notices) < 2_000, len(notices)
         await pilot.press("9")
         await wait_for(pilot, lambda: view.table.row_count == STRANGER_LIMIT + 1, what="the table")

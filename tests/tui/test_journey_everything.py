@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 from textual.command import CommandPalette
 from textual.widgets import Markdown
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
-
-from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.everything, pytest.mark.usefixtures("isolated_cwd")]
 ARCHITECTURE = "demo://resource/static/document/architecture.md"
@@ -36,7 +35,9 @@ async def by_palette(pilot, app, words: str, view: str) -> None:
 
     def first_hit() -> bool:
         options = palette.query_one("CommandList")
-        return options.option_count > 0 and words.split()[-1].lower() in str(options.get_option_at_index(0).prompt).lower()
+        return (
+            options.option_count > 0 and words.split()[-1].lower() in str(options.get_option_at_index(0).prompt).lower()
+        )
 
     await wait_for(pilot, first_hit, what=f"{words!r} in the palette")
     await pilot.press("enter")
@@ -49,8 +50,12 @@ async def choose_tool_by_keys(pilot, app, name: str) -> None:
 
     def focused_in_form() -> bool:  # enter on a tool focuses its form's first field (no arguments: Send)
         form, focused = composer.schema_form, app.focused
-        return ((composer.tool or {}).get("name") == name and form is not None and focused is not None
-                and (focused in form.query("*") or focused.id == "send-button"))
+        return (
+            (composer.tool or {}).get("name") == name
+            and form is not None
+            and focused is not None
+            and (focused in form.query("*") or focused.id == "send-button")
+        )
 
     await wait_for(pilot, focused_in_form, what=f"the form of {name}, focused")
 
@@ -64,7 +69,9 @@ async def test_issue_9_done_means_by_keyboard(server_everything):
         # -- Resources, through the palette by name
         await by_palette(pilot, app, "resources", "resources")
         view = main.query_one("#view-resources")
-        await wait_for(pilot, lambda: {"resources", "resource_templates"} <= view.resource_list.listed, what="the lists")
+        await wait_for(
+            pilot, lambda: {"resources", "resource_templates"} <= view.resource_list.listed, what="the lists"
+        )
         await pilot.press("slash", *"architecture", "enter", "enter")  # filter, to the list, read
         await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == ARCHITECTURE, what="the read")
         assert len(view.contents.query(Markdown)) == 1
@@ -75,15 +82,25 @@ async def test_issue_9_done_means_by_keyboard(server_everything):
         # the dynamic text template: its form, completion of resourceId, the read
         await pilot.press("escape", "slash", "escape", *"dynamic/text", "enter", "enter")  # escape clears the filter
         form = view.template_form
-        await wait_for(pilot, lambda: form.template_uri == DYNAMIC_TEXT and isinstance(app.focused, CompletionInput),
-                       what="the template's form, focused")
+        await wait_for(
+            pilot,
+            lambda: form.template_uri == DYNAMIC_TEXT and isinstance(app.focused, CompletionInput),
+            what="the template's form, focused",
+        )
         field = app.focused
         await pilot.press("1")
         await wait_for(pilot, lambda: field.list_open and field.suggestions, what="resourceId suggestions")
         assert sent(app, "completion/complete")[-1]["ref"] == {"type": "ref/resource", "uri": DYNAMIC_TEXT}
         await pilot.press("tab", "enter")  # take the suggestion, read
-        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == form.uri
-                       and form.uri.startswith("demo://resource/dynamic/text/1"), what="the template's read")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.contents.kind == "ok"
+                and view.contents.uri == form.uri
+                and form.uri.startswith("demo://resource/dynamic/text/1")
+            ),
+            what="the template's read",
+        )
 
         # toggle-subscriber-updates on the main view: updates arrive on architecture.md
         assert app.focused is field
@@ -91,7 +108,9 @@ async def test_issue_9_done_means_by_keyboard(server_everything):
         assert app.focused is view.resource_list.option_list
         await choose_tool_by_keys(pilot, app, "toggle-subscriber-updates")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: view.resource_list.updates.get(ARCHITECTURE, 0) >= 1, timeout=15, what="an update")
+        await wait_for(
+            pilot, lambda: view.resource_list.updates.get(ARCHITECTURE, 0) >= 1, timeout=15, what="an update"
+        )
         await pilot.press("7")  # Resources by its key
         assert main.current_view == "resources"
         await pilot.press("slash", "escape", "escape")  # clear the filter, back to the list
@@ -110,11 +129,15 @@ async def test_issue_9_done_means_by_keyboard(server_everything):
         await wait_for(pilot, lambda: department.suggestions == ["Engineering"], what="Engineering")
         await pilot.press("tab", "tab", "down")  # take it, next field, ask for its suggestions
         name = app.focused
-        await wait_for(pilot, lambda: name.list_open and name.suggestions == ["Alice", "Bob", "Charlie"], what="the names")
+        await wait_for(
+            pilot, lambda: name.list_open and name.suggestions == ["Alice", "Bob", "Charlie"], what="the names"
+        )
         assert sent(app, "completion/complete")[-1]["context"] == {"arguments": {"department": "Engineering"}}
         await pilot.press("down", "enter", "ctrl+s")
         await wait_for(pilot, lambda: prompts.messages.messages, what="the messages")
-        assert prompts.messages.messages[0]["content"]["text"] == "Please promote Bob to the head of the Engineering team."
+        assert (
+            prompts.messages.messages[0]["content"]["text"] == "Please promote Bob to the head of the Engineering team."
+        )
         await pilot.press("1")
         await by_palette(pilot, app, "prompts", "prompts")
 
@@ -133,6 +156,8 @@ async def test_issue_9_done_means_by_keyboard(server_everything):
         assert row[1] == "simulate-research-query" and row[2] == "completed", row
         assert app.focused is tasks.table
         await pilot.press("enter")  # its result, below the table
-        await wait_for(pilot, lambda: "Research Report: bees" in str(tasks.result_panel.payload), what="the stored result")
+        await wait_for(
+            pilot, lambda: "Research Report: bees" in str(tasks.result_panel.payload), what="the stored result"
+        )
         await pilot.press("1")
         await by_palette(pilot, app, "tasks", "tasks")

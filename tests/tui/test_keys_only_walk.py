@@ -5,15 +5,15 @@ open a frame's detail, and answer an elicitation, on the demo server at 80x24 an
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, collect_calls, live_app, wait_for, wait_for_tools
 from textual.widgets import OptionList, TextArea
 
-from app_helpers import SIZE, collect_calls, live_app, wait_for, wait_for_tools
 from mcp_inspector.core.protocol.errors import RequestCancelled
 from mcp_inspector.tui.messages import CallFailed, CallFinished
-from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
-from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
+from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen
 from mcp_inspector.tui.screens.dialogs.tool_detail import ToolDetailScreen
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.result.history import ResultHistoryScreen
 from mcp_inspector.tui.widgets.result.view import ResultPanel
 
@@ -28,8 +28,16 @@ async def pick(pilot, app, text: str, name: str) -> None:
     """/ focuses the tool filter from anywhere on the main view; typing narrows, enter picks."""
     await pilot.press("slash", *text, "enter")
     main = app.main
-    await wait_for(pilot, lambda: (main.composer.tool or {}).get("name") == name and main.composer.schema_form is not None
-                   and app.focused is not None and main.composer in app.focused.ancestors, what=f"{name}'s form, focused")
+    await wait_for(
+        pilot,
+        lambda: (
+            (main.composer.tool or {}).get("name") == name
+            and main.composer.schema_form is not None
+            and app.focused is not None
+            and main.composer in app.focused.ancestors
+        ),
+        what=f"{name}'s form, focused",
+    )
 
 
 @pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x40", "80x24"])
@@ -44,8 +52,15 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
 
         # pick a tool by typing its name (the list sends letters to the filter), fill the form, send
         await pilot.press(*"add", "enter")
-        await wait_for(pilot, lambda: (main.composer.tool or {}).get("name") == "add" and app.focused is not None
-                       and main.composer in app.focused.ancestors, what="add's first field")
+        await wait_for(
+            pilot,
+            lambda: (
+                (main.composer.tool or {}).get("name") == "add"
+                and app.focused is not None
+                and main.composer in app.focused.ancestors
+            ),
+            what="add's first field",
+        )
         await pilot.press("2", "tab", "3", "ctrl+s")
         await wait_for(pilot, lambda: len(calls) == 1 and panel.kind == "ok", what="the result of add")
         assert panel.payload["structuredContent"] == {"sum": 5}
@@ -58,7 +73,9 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
         await pilot.press("escape", "f10")
         await wait_for(pilot, composed(app, ResultHistoryScreen, "#history-list"), what="the result history")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen is main and "from the history" in panel.status_text, what="the re-opened result")
+        await wait_for(
+            pilot, lambda: app.screen is main and "from the history" in panel.status_text, what="the re-opened result"
+        )
         for _ in range(12):  # tab reaches the result panel
             if isinstance(app.focused, ResultPanel):
                 break
@@ -82,7 +99,9 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
         # the JSON view, then escape and a view key still work (enter on the tool: back in its form)
         assert app.focused is main.tool_list.option_list
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.focused is not None and main.composer in app.focused.ancestors, what="the form")
+        await wait_for(
+            pilot, lambda: app.focused is not None and main.composer in app.focused.ancestors, what="the form"
+        )
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.focused, TextArea), what="the JSON editor")
         await pilot.press("escape")
@@ -91,7 +110,9 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
         await wait_for(pilot, lambda: main.current_view == "traffic", what="the traffic view")
 
         # a frame's detail from the traffic view
-        await wait_for(pilot, lambda: app.focused is not None and hasattr(app.focused, "cursor_entry"), what="the log focused")
+        await wait_for(
+            pilot, lambda: app.focused is not None and hasattr(app.focused, "cursor_entry"), what="the log focused"
+        )
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
         await pilot.press("escape", "1")
@@ -101,13 +122,23 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
         await pick(pilot, app, "ask_the", "ask_the_client")
         if isinstance(app.focused, TextArea):  # the composer stayed in the JSON view: ctrl+t, back to the form
             await pilot.press("ctrl+t")
-            await wait_for(pilot, lambda: app.focused is not None and main.composer.schema_form in app.focused.ancestors,
-                           what="the form's first field")
+            await wait_for(
+                pilot,
+                lambda: app.focused is not None and main.composer.schema_form in app.focused.ancestors,
+                what="the form's first field",
+            )
         await pilot.press("enter", "down", "down", "enter")  # open the choices: (none), sampling, elicitation
         assert main.composer.get_arguments() == {"kind": "elicitation"}
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen) and app.focused is not None
-                       and app.focused.screen is app.screen, what="the elicitation, a field focused")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ServerRequestScreen)
+                and app.focused is not None
+                and app.focused.screen is app.screen
+            ),
+            what="the elicitation, a field focused",
+        )
         await pilot.press(*"Ada", "tab", *"36", "ctrl+s")
         await wait_for(pilot, lambda: len(calls) == 3, what="ask_the_client's result", timeout=15)
         assert isinstance(calls[2], CallFinished)

@@ -5,23 +5,25 @@ partial Rich style used to turn into white: white on #f0f0f0."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, wait_for, wait_for_tools
 from textual.color import Color
 
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.widgets.store_lines import StoreLinesView
-
-from app_helpers import live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 def contrast(a: Color, b: Color) -> float:
     """WCAG contrast ratio of two colours (1 to 21)."""
+
     def luminance(colour: Color) -> float:
         def channel(value: int) -> float:
             c = value / 255
             return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
         return 0.2126 * channel(colour.r) + 0.7152 * channel(colour.g) + 0.0722 * channel(colour.b)
+
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from app_helpers import choose_tool, live_app, wait_for, wait_for_tools
+from traffic_apps import screen_text
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.views.notifications.filter import LOG_LEVELS
-
-from app_helpers import choose_tool, live_app, wait_for, wait_for_tools
-from traffic_apps import screen_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 ROW = re.compile(r"← (?P<level>[A-Z]+)(?P<gap> +)(?P<text>\S.*)$")
@@ -52,6 +51,9 @@ async def test_a_result_failing_its_output_schema_gets_no_green_tick():
 
         await choose_tool(pilot, app, "emit_logs")  # a valid structured result keeps its ✓
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: panel.kind not in ("empty", "pending") and "emit_logs" in panel.status_text,
-                       what="the second result")
+        await wait_for(
+            pilot,
+            lambda: panel.kind not in ("empty", "pending") and "emit_logs" in panel.status_text,
+            what="the second result",
+        )
         assert panel.kind == "ok" and panel.status_text.startswith("✓ emit_logs")

@@ -5,7 +5,6 @@ back to the tool list, where the digits switch views again (in a field they are 
 from __future__ import annotations
 
 import pytest
-
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -23,8 +22,11 @@ async def test_enter_on_a_tool_focuses_its_first_field_and_typing_fills_it(size)
         await wait_for_tools(pilot, app)
         await choose_by_keys(pilot, app, "echo")
         composer = app.main.composer
-        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
-                       what="the message field focused")
+        await wait_for(
+            pilot,
+            lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+            what="the message field focused",
+        )
         await pilot.press(*"hi")
         assert composer.get_arguments() == {"message": "hi"}
 
@@ -38,8 +40,11 @@ async def test_escape_leaves_a_composer_field_so_digits_switch_views_again():
         await wait_for_tools(pilot, app)
         await choose_by_keys(pilot, app, "echo")
         composer = app.main.composer
-        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
-                       what="the message field focused")
+        await wait_for(
+            pilot,
+            lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+            what="the message field focused",
+        )
         await pilot.press("7")  # typed: a field keeps its digits
         assert app.main.current_view == "main" and composer.get_arguments() == {"message": "7"}
         await pilot.press("escape")
@@ -62,17 +67,20 @@ async def test_escape_escape_3_typed_quickly_switches_to_notifications_the_first
         await wait_for_tools(pilot, app)
         await choose_by_keys(pilot, app, "echo")
         composer = app.main.composer
-        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
-                       what="the message field focused")
+        await wait_for(
+            pilot,
+            lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+            what="the message field focused",
+        )
         await pilot.press(*keys)
         await wait_for(pilot, lambda: app.main.current_view == "notifications", what="the Notifications view")
         assert composer.get_arguments() == {}  # nothing typed into the field on the way
 
 
 async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_otherwise():
-    from mcp_inspector.core.protocol.errors import RequestCancelled
-
     from app_helpers import collect_calls
+
+    from mcp_inspector.core.protocol.errors import RequestCancelled
 
     calls: list = []
     app = live_app()
@@ -80,8 +88,11 @@ async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_ot
         await wait_for_tools(pilot, app)
         await choose_by_keys(pilot, app, "long_running_task")
         composer = app.main.composer
-        await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
-                       what="the duration field focused")
+        await wait_for(
+            pilot,
+            lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+            what="the duration field focused",
+        )
         field = app.focused
         await pilot.press("ctrl+a", *"30", "home", "ctrl+k")  # nothing in flight: the field's own key
         assert field.value == "" and app.main.in_flight == set()

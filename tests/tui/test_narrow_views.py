@@ -4,11 +4,10 @@ new views' hint lines and the completion list's hint fit their width."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, wait_for, wait_for_tools
 
 from mcp_inspector.tui.keymap import VIEW_KEYS
 from mcp_inspector.tui.screens.main.views import VIEWS, nav_text
-
-from app_helpers import live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 

@@ -10,6 +10,7 @@ import time
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Input, Select, Static
+from traffic_apps import ThemedApp, frame, wait_until
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -20,8 +21,6 @@ from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.views.notifications.filter import MethodSuggester, NotificationFilter
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
-
-from traffic_apps import ThemedApp, frame, wait_until
 
 pytestmark = pytest.mark.anyio
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
@@ -136,9 +135,15 @@ async def test_rates_per_method_and_the_cost_of_a_tick_in_a_100k_storm(tmp_path)
     old = time.time() - 120  # long ago: not in the rate window
     for i in range(100_000):
         listed = i % 2 == 0  # the last one is a log message
-        store.append(Direction.IN, Kind.NOTIFICATION, changed if listed else
-                     frame(jsonrpc.notification("notifications/message", {"level": "info", "data": f"m{i}"})),
-                     method="notifications/tools/list_changed" if listed else "notifications/message", ts=old + i / 1000)
+        store.append(
+            Direction.IN,
+            Kind.NOTIFICATION,
+            changed
+            if listed
+            else frame(jsonrpc.notification("notifications/message", {"level": "info", "data": f"m{i}"})),
+            method="notifications/tools/list_changed" if listed else "notifications/message",
+            ts=old + i / 1000,
+        )
     app = NotesApp(store)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(NotificationsView)
@@ -146,11 +151,18 @@ async def test_rates_per_method_and_the_cost_of_a_tick_in_a_100k_storm(tmp_path)
         await wait_until(pilot, lambda: lines.row_count == 100_000)  # alternating: nothing folds
         now = time.time()
         for i in range(240):  # the storm: 240 in the last few seconds
-            store.append(Direction.IN, Kind.NOTIFICATION, changed, method="notifications/tools/list_changed",
-                         ts=now - 3 + i / 100)
+            store.append(
+                Direction.IN,
+                Kind.NOTIFICATION,
+                changed,
+                method="notifications/tools/list_changed",
+                ts=now - 3 + i / 100,
+            )
         view.update_counts()
         lines.sync()
-        assert view.rates.visited == 240  # the new entries only, not the 100k before them (no timing: the count is the proof)
+        assert (
+            view.rates.visited == 240
+        )  # the new entries only, not the 100k before them (no timing: the count is the proof)
         text = counts_text(view)
         assert "notifications/tools/list_changed 240 in the last 10 s (24/s)" in text
         assert "100240 notifications" in text
@@ -196,7 +208,6 @@ def test_the_level_of_a_log_message_even_when_its_data_has_a_level_too():
     assert message_level(big) == "alert"
 
 
-
 async def test_a_storm_longer_than_the_stores_memory_stays_one_row_with_its_whole_count(tmp_path):
     """A store that keeps 1000 entries in memory, 5000 list_changed in a row (with requests
     between them, as a client refreshing its list would send): the run's first row leaves
@@ -205,17 +216,32 @@ async def test_a_storm_longer_than_the_stores_memory_stays_one_row_with_its_whol
     store = TrafficStore(cap=1000, spill_dir=tmp_path)
     changed = frame(jsonrpc.notification("notifications/tools/list_changed", {}))
     start = time.time() - 60
-    store.append(Direction.IN, Kind.NOTIFICATION, frame(jsonrpc.notification("notifications/initialized", {})),
-                 method="notifications/initialized", ts=start - 1)
+    store.append(
+        Direction.IN,
+        Kind.NOTIFICATION,
+        frame(jsonrpc.notification("notifications/initialized", {})),
+        method="notifications/initialized",
+        ts=start - 1,
+    )
     app = NotesApp(store)
     async with app.run_test(size=(120, 40)) as pilot:
         lines = app.query_one(NotificationsView).notification_lines
         for batch in range(10):  # each batch is seen by the view before the next one evicts it
             for i in range(500):
-                store.append(Direction.IN, Kind.NOTIFICATION, changed, method="notifications/tools/list_changed",
-                             ts=start + batch + i / 1000)
-            store.append(Direction.OUT, Kind.REQUEST, frame(jsonrpc.request(batch + 1, "tools/list", {})),
-                         method="tools/list", ts=start + batch + 0.5)
+                store.append(
+                    Direction.IN,
+                    Kind.NOTIFICATION,
+                    changed,
+                    method="notifications/tools/list_changed",
+                    ts=start + batch + i / 1000,
+                )
+            store.append(
+                Direction.OUT,
+                Kind.REQUEST,
+                frame(jsonrpc.request(batch + 1, "tools/list", {})),
+                method="tools/list",
+                ts=start + batch + 0.5,
+            )
             lines.sync()
             await pilot.pause()
         assert store.first_seq > 3000  # the storm's first entries (and initialized) have left memory

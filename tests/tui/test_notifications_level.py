@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Select, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
-
-from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 SERVERS = Path(__file__).resolve().parent.parent / "servers"
@@ -58,8 +57,11 @@ async def test_legacy_demo_gets_logging_set_level_and_then_logs_only_at_that_lev
         assert any("Log level set to error (logging/setLevel)" in text for text in said(app))
         # the demo honours it: of 8 messages at every level, the 4 at or above error arrive
         await app.main.connection.live.call_tool("emit_logs", {"count": 8})
-        levels = [json.loads(e.raw)["params"]["level"] for e in app.store
-                  if e.direction is Direction.IN and e.method == "notifications/message"]
+        levels = [
+            json.loads(e.raw)["params"]["level"]
+            for e in app.store
+            if e.direction is Direction.IN and e.method == "notifications/message"
+        ]
         assert levels == ["error", "critical", "alert", "emergency"]
 
 
@@ -69,8 +71,9 @@ async def test_legacy_server_without_logging_is_not_sent_logging_set_level(raw_s
         view = await open_view(pilot, app)
         assert state(view) == "this server declares no logging capability"
         await choose_level(pilot, view, "warning")
-        await wait_for(pilot, lambda: any("declares no logging capability" in text for text in said(app)),
-                       what="the notice")
+        await wait_for(
+            pilot, lambda: any("declares no logging capability" in text for text in said(app)), what="the notice"
+        )
         assert any("logging/setLevel was not sent" in text for text in said(app))
         await app.main.connection.live.ping()  # a round trip later, still nothing was sent
         assert not outgoing(app, "logging/setLevel")
@@ -89,7 +92,10 @@ async def test_modern_server_gets_the_level_in_meta_and_no_request():
         await app.main.connection.live.call_tool("log", {})
         call = json.loads(outgoing(app, "tools/call")[-1].raw)
         assert call["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "critical"
-        await wait_for(pilot, lambda: len([e for e in app.store if e.method == "notifications/message"]) == 3,
-                       what="the log messages")
+        await wait_for(
+            pilot,
+            lambda: len([e for e in app.store if e.method == "notifications/message"]) == 3,
+            what="the log messages",
+        )
         levels = [json.loads(e.raw)["params"]["level"] for e in app.store if e.method == "notifications/message"]
         assert levels == ["critical", "alert", "emergency"]

@@ -8,14 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.widgets.result.view import MediaBlock
 from mcp_inspector.tui.widgets.views.prompts.messages import OpenableBlock
 from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
-from mcp_inspector.tui.widgets.result.view import MediaBlock
-
-from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -119,11 +118,20 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
         assert [p["name"] for p in plist.removed] == ["broken"]
         assert "+1 new · ~1 changed · -1 gone" in str(plist.query_one("#prompt-summary").render())
         options = [plist.option_list.get_option_at_index(i) for i in range(plist.option_list.option_count)]
-        assert [str(o.prompt).split("\n")[0].strip() for o in options] == ["~ Pick two ◆", "media", "toggle", "stall", "+ extra", "- broken"]
+        assert [str(o.prompt).split("\n")[0].strip() for o in options] == [
+            "~ Pick two ◆",
+            "media",
+            "toggle",
+            "stall",
+            "+ extra",
+            "- broken",
+        ]
         assert options[-1].disabled
         # the shown prompt's form follows its new definition
         plist.select_name("pick")
-        await wait_for(pilot, lambda: view.current and view.current.get("description") == "Changed.", what="the new pick")
+        await wait_for(
+            pilot, lambda: view.current and view.current.get("description") == "Changed.", what="the new pick"
+        )
         # the same session told again (as after a tools refetch): the marks stay
         app.main._session_views_changed()
         await pilot.pause()
@@ -132,8 +140,11 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
         old = app.main.connection.live
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: app.main.connection.live not in (None, old), what="the new session")
-        await wait_for(pilot, lambda: [p["name"] for p in plist.prompts] == ["pick", "media", "broken", "toggle", "stall"],
-                       what="the new list")
+        await wait_for(
+            pilot,
+            lambda: [p["name"] for p in plist.prompts] == ["pick", "media", "broken", "toggle", "stall"],
+            what="the new list",
+        )
         assert plist.marks == {} and plist.removed == []
 
 
@@ -167,7 +178,10 @@ async def test_completion_in_the_form_uses_the_other_argument():
         assert second.suggestions == ["zed-a", "zed-b"]
         await pilot.press("enter", "enter")  # take zed-a, then get (the last field)
         await wait_for(pilot, lambda: view.messages.messages, what="the messages")
-        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"first": "zed", "second": "zed-a"}
+        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {
+            "first": "zed",
+            "second": "zed-a",
+        }
         # values typed are kept per prompt
         view.prompt_list.select_name("media")
         await wait_for(pilot, lambda: view.current["name"] == "media", what="media")
@@ -338,7 +352,9 @@ async def test_megabytes_of_title_and_description_are_cut_short_in_the_form():
     async with app.run_test(size=SIZE) as pilot:
         view = await open_prompts(pilot, app)
         assert view.prompt_list.select_name("verbose")
-        await wait_for(pilot, lambda: view.current is not None and view.current.get("name") == "verbose", what="verbose")
+        await wait_for(
+            pilot, lambda: view.current is not None and view.current.get("name") == "verbose", what="verbose"
+        )
         head = str(view.form.query_one(".prompt-head").render())
         assert "T" * 200 + "… (100,000 characters)" in head
         assert "… (2,000,000 characters)" in head and len(head) < 3000
@@ -355,18 +371,25 @@ async def test_the_hint_line_shows_remapped_keys():
     """The hints were fixed text: a key remapped in config.toml [keymap] still showed its default."""
     from mcp_inspector.tui.config import TuiConfig
 
-    app = live_app(spec(), config=TuiConfig(keymap={"prompts.get": "ctrl+t", "prompts.copy": "y", "prompts.filter": "f3"}))
+    app = live_app(
+        spec(), config=TuiConfig(keymap={"prompts.get": "ctrl+t", "prompts.copy": "y", "prompts.filter": "f3"})
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         view = await open_prompts(pilot, app)
         hint = view.query_one("#prompts-hint")
         await pilot.press("enter")  # a field
         await wait_for(pilot, lambda: "ctrl+t: get" in str(hint.render()), what="the remapped get key")
         await pilot.press("escape")  # the list
-        await wait_for(pilot, lambda: str(hint.render()) == "enter: form · ctrl+t: get · esc: list · f3: filter",
-                       what="the list's remapped keys")
+        await wait_for(
+            pilot,
+            lambda: str(hint.render()) == "enter: form · ctrl+t: get · esc: list · f3: filter",
+            what="the list's remapped keys",
+        )
         assert view.prompt_list.select_name("media")
         view.prompt_list.option_list.focus()
         await pilot.press("enter", "ctrl+t")  # get, by its new key
         await wait_for(pilot, lambda: view.getting is None and view.messages.messages, what="media got")
         view.messages.focus()
-        await wait_for(pilot, lambda: str(hint.render()).startswith("y: copy JSON · s: save"), what="the messages' keys")
+        await wait_for(
+            pilot, lambda: str(hint.render()).startswith("y: copy JSON · s: save"), what="the messages' keys"
+        )

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
@@ -23,7 +22,10 @@ def test_titles_and_arguments_of_odd_prompts():
     assert "\x1b" not in prompt_title({"title": "x\x1b[31my"})  # no terminal escapes
     assert prompt_title({}) == "(unnamed)"
     assert arguments_summary({"arguments": "nope"}) == "no arguments"
-    assert arguments_summary({"arguments": [{"name": "a", "required": True}, {"required": True}, 3, {"name": "b"}]}) == "a*, b"
+    assert (
+        arguments_summary({"arguments": [{"name": "a", "required": True}, {"required": True}, 3, {"name": "b"}]})
+        == "a*, b"
+    )
 
 
 def test_check_result_shapes():

@@ -12,12 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from mcp_inspector.core.config.servers import ServerSpec
-
 from app_helpers import SIZE, live_app, outgoing, wait_for
 from http_fixtures import PYTHON, _launch
 from test_prompts_view import choose, field, open_prompts, status
+
+from mcp_inspector.core.config.servers import ServerSpec
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -74,7 +73,10 @@ async def plan_a_trip(pilot, app, era: str) -> None:
     await wait_for(pilot, lambda: view.messages.messages or "✖" in status(view), what="the messages")
     assert [m["role"] for m in view.messages.messages] == ["user", "assistant"], status(view)
     assert view.messages.messages[0]["content"]["text"] == "Plan a trip to Osaka, Japan."
-    assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"country": "Japan", "city": "Osaka"}
+    assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {
+        "country": "Japan",
+        "city": "Osaka",
+    }
 
 
 @pytest.mark.anyio
@@ -95,14 +97,26 @@ async def test_sdk_server_over_streamable_http_completes_the_city_by_the_country
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "mcp_inspector", *args], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", *args], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 def test_cli_completes_and_gets_over_http(sdk_prompts_url, era):
-    done = cli("--url", sdk_prompts_url, "--era", era, "complete", "--prompt", "plan_trip", "city", "",
-               "--context", "country=Italy")
+    done = cli(
+        "--url",
+        sdk_prompts_url,
+        "--era",
+        era,
+        "complete",
+        "--prompt",
+        "plan_trip",
+        "city",
+        "",
+        "--context",
+        "country=Italy",
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["Milan", "Rome", "(total: 2, hasMore: false)"]
     got = cli("--url", sdk_prompts_url, "--era", era, "get", "plan_trip", "country=Italy", "city=Rome", "--json")
@@ -112,7 +126,18 @@ def test_cli_completes_and_gets_over_http(sdk_prompts_url, era):
 
 @pytest.mark.parametrize("flag", ["--stdio", "--modern-stdio"])
 def test_cli_completes_over_stdio(flag):
-    done = cli("complete", "--prompt", "plan_trip", "city", "m", "--context", "country=Germany",
-               "--", sys.executable, str(SERVER), flag)
+    done = cli(
+        "complete",
+        "--prompt",
+        "plan_trip",
+        "city",
+        "m",
+        "--context",
+        "country=Germany",
+        "--",
+        sys.executable,
+        str(SERVER),
+        flag,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["Munich", "(total: 1, hasMore: false)"]

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import settle, wait_for
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
-
-from app_helpers import settle, wait_for
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "completion_server.py"
 

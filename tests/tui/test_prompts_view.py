@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
-
-from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -32,7 +31,9 @@ async def choose(pilot, view: PromptsView, name: str) -> None:
     assert view.prompt_list.select_name(name), name
     view.prompt_list.option_list.focus()
     await pilot.press("enter")
-    await wait_for(pilot, lambda: view.current is not None and view.current.get("name") == name, what=f"the form of {name}")
+    await wait_for(
+        pilot, lambda: view.current is not None and view.current.get("name") == name, what=f"the form of {name}"
+    )
 
 
 def field(view: PromptsView, argument: str) -> CompletionInput:
@@ -259,7 +260,12 @@ async def test_everything_simple_and_args_prompts(server_everything):
         await pilot.press("ctrl+s")
         assert "Not sent" in status(view) and "city" in status(view)
         await pilot.press(*"Paris", "escape", "ctrl+s")
-        await wait_for(pilot, lambda: view.messages.messages and "Paris" in json.dumps(view.messages.messages),
-                       what="args-prompt's messages")
+        await wait_for(
+            pilot,
+            lambda: view.messages.messages and "Paris" in json.dumps(view.messages.messages),
+            what="args-prompt's messages",
+        )
         assert view.messages.messages[0]["content"]["text"] == "What's weather in Paris?"
-        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {"city": "Paris"}  # empty state left out
+        assert json.loads(outgoing(app, "prompts/get")[-1].raw)["params"]["arguments"] == {
+            "city": "Paris"
+        }  # empty state left out

@@ -9,15 +9,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.traffic.pick_list import PickList
 from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
-from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -56,8 +55,11 @@ async def send_and_wait_reply(pilot, screen: RawFrameScreen, count: int) -> str:
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: len(by_hand(app)) == count, what="the frame sent")
     sent = by_hand(app)[-1]
-    await wait_for(pilot, lambda: sent.reply_seq is not None and text_of(screen, "raw-reply-text").startswith(f"#{sent.reply_seq} "),
-                   what="the reply shown")
+    await wait_for(
+        pilot,
+        lambda: sent.reply_seq is not None and text_of(screen, "raw-reply-text").startswith(f"#{sent.reply_seq} "),
+        what="the reply shown",
+    )
     return text_of(screen, "raw-reply-text")
 
 
@@ -113,7 +115,9 @@ async def test_a_typed_method_gets_minus_32601_and_invalid_json_the_parse_error_
         await select_all_and_type(pilot, '{"jsonrpc":')
         assert text_of(screen, "raw-kind").startswith("not JSON: Expecting value at line 1, column 12")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: text_of(screen, "raw-status").startswith("Not sent: not JSON"), what="the refusal")
+        await wait_for(
+            pilot, lambda: text_of(screen, "raw-status").startswith("Not sent: not JSON"), what="the refusal"
+        )
         assert "(ctrl+n sends it as is)" in text_of(screen, "raw-status") and len(by_hand(app)) == 1
         # invalid JSON on purpose: the template turns "as is" on
         await template(pilot, app, "i")
@@ -130,7 +134,9 @@ async def test_a_typed_method_gets_minus_32601_and_invalid_json_the_parse_error_
 async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot_be_reused():
     calls: list = []
     app = live_app(timeout=600.0)  # the call must stay in flight however slow a loaded machine types
-    async with app.run_test(size=SIZE, message_hook=lambda m: calls.append(m) if isinstance(m, (CallFinished, CallFailed)) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: calls.append(m) if isinstance(m, (CallFinished, CallFailed)) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "long_running_task")
         await app.main.composer.set_arguments({"duration_seconds": 600, "steps": 600})
@@ -144,15 +150,24 @@ async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot
         await paste(pilot, screen, json.dumps({"jsonrpc": "2.0", "id": call.id, "method": "ping"}))
         await pilot.press("ctrl+s")
         try:
-            await wait_for(pilot, lambda: "already in flight" in text_of(screen, "raw-status"), timeout=30, what="the refusal")
+            await wait_for(
+                pilot, lambda: "already in flight" in text_of(screen, "raw-status"), timeout=30, what="the refusal"
+            )
         except AssertionError as exc:
-            raise AssertionError(f"{exc}: status {text_of(screen, 'raw-status')!r}, text {screen.editor.text!r}, "
-                                 f"in flight {[(p.id, p.method) for p in conn.pending]}") from None
-        assert text_of(screen, "raw-status") == (f"Not sent: a request with id {call.id} is already in flight "
-                                                 f'(tools/call, #{call.entry.seq}): use another id, e.g. "raw-1"')
+            raise AssertionError(
+                f"{exc}: status {text_of(screen, 'raw-status')!r}, text {screen.editor.text!r}, "
+                f"in flight {[(p.id, p.method) for p in conn.pending]}"
+            ) from None
+        assert text_of(screen, "raw-status") == (
+            f"Not sent: a request with id {call.id} is already in flight "
+            f'(tools/call, #{call.entry.seq}): use another id, e.g. "raw-1"'
+        )
         await template(pilot, app, "c")
-        await wait_for(pilot, lambda: isinstance(app.screen, PickList) and app.screen.choices[0][2] != "ping",
-                       what="the requests in flight")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, PickList) and app.screen.choices[0][2] != "ping",
+            what="the requests in flight",
+        )
         assert [value for _, _, value in app.screen.choices] == [call.id]
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen, what="back on the screen")
@@ -168,13 +183,17 @@ async def test_a_call_in_flight_is_cancelled_from_the_template_and_its_id_cannot
 async def test_a_response_by_hand_answers_the_elicitation_and_the_answering_screen_leaves():
     calls: list = []
     app = live_app(timeout=120.0)
-    async with app.run_test(size=SIZE, message_hook=lambda m: calls.append(m) if isinstance(m, (CallFinished, CallFailed)) else None) as pilot:
+    async with app.run_test(
+        size=SIZE, message_hook=lambda m: calls.append(m) if isinstance(m, (CallFinished, CallFailed)) else None
+    ) as pilot:
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "ask_the_client")
         await app.main.composer.set_arguments({"kind": "elicitation"})
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the answering screen", timeout=15)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the answering screen", timeout=15
+        )
         modal = app.screen
         await pilot.press("ctrl+p")  # the focus is in the modal's form, whose fields keep ctrl+e: the palette
         await pilot.press(*"raw frame: send")
@@ -183,8 +202,11 @@ async def test_a_response_by_hand_answers_the_elicitation_and_the_answering_scre
         await wait_for(pilot, lambda: isinstance(app.screen, RawFrameScreen), what="the raw frame screen")
         screen = app.screen
         await template(pilot, app, "r")
-        await wait_for(pilot, lambda: isinstance(app.screen, PickList) and app.screen.choices[0][1].find("elicitation/create") > 0,
-                       what="the server requests waiting")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, PickList) and app.screen.choices[0][1].find("elicitation/create") > 0,
+            what="the server requests waiting",
+        )
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen, what="back on the screen")
         answer = json.loads(screen.editor.text)
@@ -226,7 +248,9 @@ async def test_the_history_is_kept_across_runs_recalled_by_keys_and_listed(tmp_p
         assert screen.editor.text == "draft"
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, PickList), what="the history list")
-        assert [label for _, label, _ in app.screen.choices][0].startswith('{ "jsonrpc": "2.0", "id": "raw-2", "method": "tools/list"')
+        assert [label for _, label, _ in app.screen.choices][0].startswith(
+            '{ "jsonrpc": "2.0", "id": "raw-2", "method": "tools/list"'
+        )
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.screen is screen, what="back")
         assert json.loads(screen.editor.text)["method"] == "ping"
@@ -257,9 +281,15 @@ async def test_the_key_is_in_the_help_and_the_palette():
         titles = {title: help_text for title, _, help_text in InspectorCommands(app.screen)._commands()}
         assert titles["raw frame: send a JSON-RPC frame by hand"] == "key: ctrl+e"
     groups = dict(view_bindings())
-    assert {b.id for b in groups["Raw frame (ctrl+e)"]} >= {"raw-frame.send", "raw-frame.templates", "raw-frame.older",
-                                                            "raw-frame.newer", "raw-frame.history", "raw-frame.as-is",
-                                                            "raw-frame.close"}
+    assert {b.id for b in groups["Raw frame (ctrl+e)"]} >= {
+        "raw-frame.send",
+        "raw-frame.templates",
+        "raw-frame.older",
+        "raw-frame.newer",
+        "raw-frame.history",
+        "raw-frame.as-is",
+        "raw-frame.close",
+    }
 
 
 async def test_over_streamable_http_the_screen_posts_the_frame_and_shows_the_reply(everything_http_url):

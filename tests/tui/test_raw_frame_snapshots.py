@@ -7,6 +7,8 @@ Regenerate with ``--snapshot-update`` after looking at the report."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, wait_for
+from traffic_apps import ThemedApp
 
 from mcp_inspector.core.protocol import raw_templates as templates
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -15,14 +17,13 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
 
-from app_helpers import SIZE, wait_for
-from traffic_apps import ThemedApp
-
 SMALL = (80, 24)
 SIZES = pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
 REQUEST = templates.request("raw-1", "tools/list", {})
-REPLY = (b'{"jsonrpc":"2.0","id":"raw-1","result":{"tools":[{"name":"echo","description":"Echoes its input back",'
-         b'"inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}]}}')
+REPLY = (
+    b'{"jsonrpc":"2.0","id":"raw-1","result":{"tools":[{"name":"echo","description":"Echoes its input back",'
+    b'"inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}]}}'
+)
 
 
 class Host(ThemedApp):
@@ -40,12 +41,20 @@ def replied():
         await wait_for(pilot, lambda: isinstance(app.screen, RawFrameScreen), what="the screen")
         screen = app.screen
         screen.editor.cursor_blink = False
-        sent = app.store.append(Direction.OUT, Kind.REQUEST, REQUEST.encode(), method="tools/list", msg_id="raw-1",
-                                has_id=True, meta={"by_hand": True})
+        sent = app.store.append(
+            Direction.OUT,
+            Kind.REQUEST,
+            REQUEST.encode(),
+            method="tools/list",
+            msg_id="raw-1",
+            has_id=True,
+            meta={"by_hand": True},
+        )
         screen.post_message(RawFrameScreen.Sent(RawSent(sent, Kind.REQUEST), []))
         await wait_for(pilot, lambda: screen.watching == sent.seq, what="sent")
-        reply = app.store.append(Direction.IN, Kind.RESPONSE, REPLY, msg_id="raw-1", has_id=True, reply_to=sent.seq,
-                                 latency_ms=4.2)
+        reply = app.store.append(
+            Direction.IN, Kind.RESPONSE, REPLY, msg_id="raw-1", has_id=True, reply_to=sent.seq, latency_ms=4.2
+        )
         sent.reply_seq = reply.seq
         await wait_for(pilot, lambda: sent.seq in screen._replies, what="the reply")
         await pilot.pause(0.2)

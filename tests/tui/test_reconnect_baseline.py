@@ -5,12 +5,11 @@ reconnect to the same server compares with what that server listed before, and s
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
+from conftest import raw_server_command
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
-
-from app_helpers import SIZE, live_app, outgoing, wait_for, wait_for_tools
-from conftest import raw_server_command
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -35,8 +34,11 @@ async def test_list_changed_during_the_first_listing_marks_nothing_then_reconnec
     async with app.run_test(size=SIZE) as pilot:
         main = app.main
         await wait_for_tools(pilot, app)
-        await wait_for(pilot, lambda: incoming(app, "notifications/tools/list_changed") and answered(app, "tools/list"),
-                       what="the announced change handled")
+        await wait_for(
+            pilot,
+            lambda: incoming(app, "notifications/tools/list_changed") and answered(app, "tools/list"),
+            what="the announced change handled",
+        )
         await wait_for(pilot, lambda: len(main.tool_list.tools) == 3, what="the tools")
         assert main.tool_list.marks == {} and main.tool_list.removed == []
         assert changed_titles(app) == []
@@ -46,8 +48,11 @@ async def test_list_changed_during_the_first_listing_marks_nothing_then_reconnec
         extra.write_text("extra_one\n")
         pid = main.status_bar.status.pid
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != pid,
-                       what="the new connection")
+        await wait_for(
+            pilot,
+            lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != pid,
+            what="the new connection",
+        )
         await wait_for(pilot, lambda: "extra_one" in {t["name"] for t in main.tool_list.tools}, what="the new tool")
         assert main.tool_list.marks == {"extra_one": "added"}
         assert changed_titles(app) == ["Tool list changed since the last connection"]
@@ -68,10 +73,14 @@ async def test_server_everything_connects_without_new_marks(server_everything):
         # a restart (f8) of the same server: the same tools, so nothing marked either
         pid = main.status_bar.status.pid
         await pilot.press("f8")
-        await wait_for(pilot, lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != pid,
-                       what="the restarted server")
-        await wait_for(pilot, lambda: len(outgoing(app, "tools/list")) >= 2 and answered(app, "tools/list"),
-                       what="its tools")
+        await wait_for(
+            pilot,
+            lambda: main.status_bar.status.state == "connected" and main.status_bar.status.pid != pid,
+            what="the restarted server",
+        )
+        await wait_for(
+            pilot, lambda: len(outgoing(app, "tools/list")) >= 2 and answered(app, "tools/list"), what="its tools"
+        )
         await pilot.pause()
         assert main.tool_list.marks == {}, main.tool_list.marks
         assert changed_titles(app) == []

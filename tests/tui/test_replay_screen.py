@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, OptionList
-
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
+from textual.widgets import Input, OptionList
+from traffic_apps import ThemedApp
+
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
@@ -20,7 +21,6 @@ from mcp_inspector.tui.screens.traffic.replay_run import OpenRecordingScreen, Re
 from mcp_inspector.tui.screens.traffic.side_diff import SideDiffScreen
 from mcp_inspector.tui.widgets.result.history import ResultHistoryScreen
 from mcp_inspector.tui.widgets.side_diff import SideBySideDiff, diff_rows
-from traffic_apps import ThemedApp
 
 REPO = Path(__file__).resolve().parents[2]
 CHANGED_DEMO = REPO / "tests" / "servers" / "changed_demo.py"
@@ -32,8 +32,25 @@ pytestmark = [pytest.mark.usefixtures("isolated_state")]
 
 def record_add(path: Path) -> None:
     """tools/list and tools/call add a=1 b=2 against the demo, recorded by the real CLI."""
-    done = subprocess.run([sys.executable, "-m", "mcp_inspector", "--record", str(path), "call", "add", "a=1", "b=2",
-                           "--", sys.executable, "-m", "mcp_inspector.demo"], capture_output=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "--record",
+            str(path),
+            "call",
+            "add",
+            "a=1",
+            "b=2",
+            "--",
+            sys.executable,
+            "-m",
+            "mcp_inspector.demo",
+        ],
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -44,7 +61,11 @@ def changed_spec(change: str) -> ServerSpec:
 def test_diff_rows_pair_equal_lines_and_mark_the_others():
     rows = diff_rows("a\nb\nc", "a\nB\nc\nd")
     assert [(r.left, r.right, r.changed) for r in rows] == [
-        ("a", "a", False), ("b", "B", True), ("c", "c", False), (None, "d", True)]
+        ("a", "a", False),
+        ("b", "B", True),
+        ("c", "c", False),
+        (None, "d", True),
+    ]
 
 
 @pytest.mark.anyio
@@ -61,8 +82,12 @@ async def test_ctrl_n_replays_a_recording_and_enter_shows_the_difference_side_by
         assert app.screen.focused is field
         field.value = str(recording)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.report is not None,
-                       what="the replay's end", timeout=30)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ReplayScreen) and app.screen.report is not None,
+            what="the replay's end",
+            timeout=30,
+        )
         screen = app.screen
         assert [o.status for o in screen.outcomes] == ["equal", "different"]
         assert not screen.report.equal
@@ -70,8 +95,11 @@ async def test_ctrl_n_replays_a_recording_and_enter_shows_the_difference_side_by
         assert str(options.get_option_at_index(0).prompt).startswith("✓ tools/list")
         assert str(options.get_option_at_index(1).prompt).startswith("✗ tools/call add  2 differences")
         # the replayed requests are in the traffic like any others
-        calls = [e for e in app.store.since(0) if e.direction is Direction.OUT and e.kind is Kind.REQUEST
-                 and e.method == "tools/call"]
+        calls = [
+            e
+            for e in app.store.since(0)
+            if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method == "tools/call"
+        ]
         assert len(calls) == 1 and b'"add"' in calls[0].raw
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SideDiffScreen), what="the diff")
@@ -79,7 +107,7 @@ async def test_ctrl_n_replays_a_recording_and_enter_shows_the_difference_side_by
         assert diff.stacked is (size == SMALL)
         changed = [(r.left, r.right) for r in diff.rows if r.changed]
         assert changed == [('        "text": "3",', '        "text": "4",'), ('      "sum": 3', '      "sum": 4')]
-        assert '.result.structuredContent.sum: 3 → 4' in str(app.screen.query_one("#side-diff-notes").render())
+        assert ".result.structuredContent.sum: 3 → 4" in str(app.screen.query_one("#side-diff-notes").render())
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="back to the replay")
         await pilot.press("escape")
@@ -91,9 +119,26 @@ async def test_a_replay_answers_server_requests_from_the_recording_then_gives_th
     reply = tmp_path / "reply.json"
     reply.write_text('{"text": "a recorded haiku"}')
     recording = tmp_path / "sampling.jsonl"
-    done = subprocess.run([sys.executable, "-m", "mcp_inspector", "--record", str(recording), "call", "ask_the_client",
-                           "kind=sampling", "--sampling", f"@{reply}", "--", sys.executable, "-m", "mcp_inspector.demo"],
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcp_inspector",
+            "--record",
+            str(recording),
+            "call",
+            "ask_the_client",
+            "kind=sampling",
+            "--sampling",
+            f"@{reply}",
+            "--",
+            sys.executable,
+            "-m",
+            "mcp_inspector.demo",
+        ],
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -104,8 +149,12 @@ async def test_a_replay_answers_server_requests_from_the_recording_then_gives_th
         await wait_for(pilot, lambda: isinstance(app.screen, OpenRecordingScreen), what="the file prompt")
         app.screen.query_one(Input).value = str(recording)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.report is not None,
-                       what="the replay's end", timeout=30)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ReplayScreen) and app.screen.report is not None,
+            what="the replay's end",
+            timeout=30,
+        )
         assert [o.status for o in app.screen.outcomes] == ["equal", "equal"]  # no modal asked: the recording answered
         assert session.connection.handlers == before
 
@@ -124,8 +173,14 @@ async def test_a_file_that_is_not_a_recording_says_why_on_the_replay_screen(tmp_
         assert "There is no file" in str(app.screen.query_one("#open-recording-problem").render())
         app.screen.query_one(Input).value = str(bad)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen)
-                       and "line 1 is not JSON" in str(app.screen.query_one("#replay-status").render()), what="the reason")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ReplayScreen)
+                and "line 1 is not JSON" in str(app.screen.query_one("#replay-status").render())
+            ),
+            what="the reason",
+        )
 
 
 async def add_twice(pilot, app, calls: list):
@@ -146,8 +201,11 @@ async def test_m_and_equals_diff_two_frames_of_the_traffic_log():
     app = live_app()
     async with app.run_test(size=SIZE, message_hook=collect_calls(calls)) as pilot:
         main = await add_twice(pilot, app, calls)
-        replies = [e for e in app.store.since(0) if e.direction is Direction.IN and e.kind is Kind.RESPONSE
-                   and b'"structuredContent":{"sum"' in e.raw]
+        replies = [
+            e
+            for e in app.store.since(0)
+            if e.direction is Direction.IN and e.kind is Kind.RESPONSE and b'"structuredContent":{"sum"' in e.raw
+        ]
         await pilot.press("escape", "5")
         log = main.query_one("#view-traffic").log_view
         await wait_for(pilot, lambda: log.move_cursor_to_seq(replies[0].seq), what="the first reply")
@@ -173,8 +231,11 @@ async def test_m_and_equals_diff_two_results_of_the_history():
         main = await add_twice(pilot, app, calls)
         main.tool_list.option_list.focus()
         await pilot.press("f10")
-        await wait_for(pilot, lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")),
-                       what="the history")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")),
+            what="the history",
+        )
         await pilot.press("m", "down", "equals_sign")
         await wait_for(pilot, lambda: isinstance(app.screen, SideDiffScreen), what="the diff")
         diff = app.screen.query_one(SideBySideDiff)
@@ -191,19 +252,38 @@ def test_the_keys_are_in_the_keymap_the_palette_and_help():
     assert (spec.key, spec.action) == ("ctrl+n", "replay")
     assert f"{spec.group.lower()}: {spec.description}" == "replay: re-run a recording against this server"
     ids = {b.id for _, bindings in view_bindings() for b in bindings}
-    assert {"traffic.mark", "traffic.diff", "result-history.mark", "result-history.diff", "replay.close",
-            "side-diff.close"} <= ids
+    assert {
+        "traffic.mark",
+        "traffic.diff",
+        "result-history.mark",
+        "result-history.diff",
+        "replay.close",
+        "side-diff.close",
+    } <= ids
 
 
 class DiffHost(ThemedApp):
     def on_mount(self) -> None:
         recorded = {"result": {"content": [{"type": "text", "text": "3"}], "structuredContent": {"sum": 3}}}
-        now = {"result": {"content": [{"type": "text", "text": "4"}], "structuredContent": {"sum": 4}, "isError": False}}
+        now = {
+            "result": {"content": [{"type": "text", "text": "4"}], "structuredContent": {"sum": 4}, "isError": False}
+        }
         from mcp_inspector.tui.widgets.side_diff import pretty
 
-        self.push_screen(SideDiffScreen("tools/call add: different", pretty(recorded), pretty(now), "recorded (line 10)",
-                                        "now", ['.result.content[0].text: "3" → "4"', ".result.structuredContent.sum: 3 → 4",
-                                                ".result.isError: (absent) → false"]))
+        self.push_screen(
+            SideDiffScreen(
+                "tools/call add: different",
+                pretty(recorded),
+                pretty(now),
+                "recorded (line 10)",
+                "now",
+                [
+                    '.result.content[0].text: "3" → "4"',
+                    ".result.structuredContent.sum: 3 → 4",
+                    ".result.isError: (absent) → false",
+                ],
+            )
+        )
 
 
 @SIZES

@@ -5,13 +5,12 @@ toggle-subscriber-updates."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for
+from test_resources_view import body_text, highlight, open_view, read_by_key, sent
 from textual.widgets import Markdown
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for
-from test_resources_view import body_text, highlight, open_view, read_by_key, sent
 
 pytestmark = [pytest.mark.everything, pytest.mark.usefixtures("isolated_cwd")]
 
@@ -36,7 +35,9 @@ async def test_read_architecture_and_the_dynamic_text_template_with_completion(s
         await highlight(pilot, view, DYNAMIC_TEXT)
         await pilot.press("enter")
         form = view.template_form
-        await wait_for(pilot, lambda: form.template_uri == DYNAMIC_TEXT and form.first_field() is not None, what="the form")
+        await wait_for(
+            pilot, lambda: form.template_uri == DYNAMIC_TEXT and form.first_field() is not None, what="the form"
+        )
         field = form.query_one(CompletionInput)
         assert app.focused is field
         await pilot.press("1")
@@ -62,12 +63,16 @@ async def test_subscribe_then_toggle_subscriber_updates_brings_updates(server_ev
         await choose_tool(pilot, app, "toggle-subscriber-updates")
         app.main.composer.focus()
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: view.resource_list.updates.get(ARCHITECTURE, 0) >= 1, timeout=15, what="an update")
+        await wait_for(
+            pilot, lambda: view.resource_list.updates.get(ARCHITECTURE, 0) >= 1, timeout=15, what="an update"
+        )
         await pilot.press("7")
         assert "↻" in str(view.resource_list.option_list.get_option(f"r:{ARCHITECTURE}").prompt)
         assert view.contents.stale.has_class("-stale")
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(sent(app, "resources/read")) == 2 and view.contents.kind == "ok", what="read again")
+        await wait_for(
+            pilot, lambda: len(sent(app, "resources/read")) == 2 and view.contents.kind == "ok", what="read again"
+        )
 
 
 @pytest.mark.anyio
@@ -94,8 +99,16 @@ async def call(pilot, app, tool: str, arguments: dict | None = None) -> None:
     app.main.composer.focus()
     before = app.main.result_panel.status_text
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: app.main.result_panel.kind == "ok" and app.main.result_panel.status_text != before
-                   and tool in app.main.result_panel.status_text, timeout=15, what=f"the result of {tool}")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.main.result_panel.kind == "ok"
+            and app.main.result_panel.status_text != before
+            and tool in app.main.result_panel.status_text
+        ),
+        timeout=15,
+        what=f"the result of {tool}",
+    )
 
 
 @pytest.mark.anyio
@@ -116,8 +129,15 @@ async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_vi
         assert len(links) == 2 and all(link.contents is None for link in links)
         links[1].focus()
         await pilot.press("v")
-        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.kind == "ok"
-                       and view.contents.uri == links[1].uri, what="the linked resource read")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main.current_view == "resources"
+                and view.contents.kind == "ok"
+                and view.contents.uri == links[1].uri
+            ),
+            what="the linked resource read",
+        )
         assert sent(app, "resources/read")[-1] == {"uri": links[1].uri}
 
         await call(pilot, app, "get-resource-reference", {"resourceType": "Text", "resourceId": 3})
@@ -126,8 +146,11 @@ async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_vi
         reads = len(sent(app, "resources/read"))
         embedded[0].focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.uri == embedded[0].uri,
-                       what="the embedded resource")
+        await wait_for(
+            pilot,
+            lambda: app.main.current_view == "resources" and view.contents.uri == embedded[0].uri,
+            what="the embedded resource",
+        )
         assert "embedded in a tool result" in view.contents.status_text and "Resource 3" in body_text(view)
         assert len(sent(app, "resources/read")) == reads  # shown as it came
 
@@ -137,8 +160,11 @@ async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_vi
         assert link.uri.endswith("hello.gz") and link.contents is None
         link.focus()
         await pilot.press("v")
-        await wait_for(pilot, lambda: view.contents.uri == link.uri and view.contents.kind == "ok",
-                       what="the session resource read")
+        await wait_for(
+            pilot,
+            lambda: view.contents.uri == link.uri and view.contents.kind == "ok",
+            what="the session resource read",
+        )
         assert "application/gzip" in body_text(view) and "1f 8b" in body_text(view)  # gzip magic in the hex
 
         await call(pilot, app, "gzip-file-as-resource", {"data": data, "name": "again.gz", "outputType": "resource"})

@@ -11,14 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for
+from test_resources_view import body_text, highlight, open_view, read_by_key, row, sent
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 from mcp_inspector.tui.widgets.result.view import MediaBlock
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for
-from test_resources_view import body_text, highlight, open_view, read_by_key, row, sent
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -75,8 +74,11 @@ async def test_subscribe_without_the_capability_warns_and_asks_anyway():
         await wait_for(pilot, lambda: sent(app, "resources/subscribe") == [{"uri": "res://text"}], what="the request")
         messages = lambda: [str(n.message) for n in app._notifications]  # noqa: E731
         assert any("does not declare resources.subscribe" in m and "anyway" in m for m in messages())
-        await wait_for(pilot, lambda: any("resources/subscribe res://text failed" in m and "-32601" in m
-                                          for m in messages()), what="the server's error")
+        await wait_for(
+            pilot,
+            lambda: any("resources/subscribe res://text failed" in m and "-32601" in m for m in messages()),
+            what="the server's error",
+        )
         assert "res://text" not in view.session.subscribed
 
 
@@ -100,8 +102,15 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         assert "first 256 of 300 bytes" in body_text(view)
 
         view.open_resource("res://hugeblob", None)  # 3 MB: its size from the base64 length, its head decoded
-        await wait_for(pilot, lambda: view.contents.uri == "res://hugeblob" and view.contents.kind == "ok"
-                       and bool(view.contents.query(MediaBlock)), what="the blob shown")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.contents.uri == "res://hugeblob"
+                and view.contents.kind == "ok"
+                and bool(view.contents.query(MediaBlock))
+            ),
+            what="the blob shown",
+        )
         assert view.contents.query_one(MediaBlock).info.size == 3_000_005
         assert "00 48 55 47 45 00" in str(view.contents.query_one(".hex-preview", Static).render())
         assert "first 256 of 2.9 MB" in body_text(view)
@@ -117,8 +126,12 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         view.contents.focus()
         app.clear_notifications()
         await pilot.press("p")  # headless: no pager to suspend to, so it says where the text is
-        await wait_for(pilot, lambda: any("the text is in" in str(n.message) for n in app._notifications), what="the pager")
-        paged = next(str(n.message) for n in app._notifications if "the text is in" in str(n.message)).split("the text is in ")[-1]
+        await wait_for(
+            pilot, lambda: any("the text is in" in str(n.message) for n in app._notifications), what="the pager"
+        )
+        paged = next(str(n.message) for n in app._notifications if "the text is in" in str(n.message)).split(
+            "the text is in "
+        )[-1]
         assert "=== contents[0] res://multi#1 text/plain ===\nfirst part" in Path(paged).read_text()
         Path(paged).unlink()
 
@@ -144,7 +157,9 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         form = view.template_form
         await wait_for(pilot, lambda: form.first_field() is not None, what="the form")
         await pilot.press("7", "enter")
-        await wait_for(pilot, lambda: view.contents.uri == "res://item/7" and view.contents.kind == "ok", what="the read")
+        await wait_for(
+            pilot, lambda: view.contents.uri == "res://item/7" and view.contents.kind == "ok", what="the read"
+        )
         assert "item 7" in body_text(view)
         assert sent(app, "completion/complete") == []
 
@@ -165,8 +180,9 @@ async def test_a_textual_blob_that_is_utf8_shows_as_text():
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         view.open_resource("res://textblobs", None)
-        await wait_for(pilot, lambda: view.contents.uri == "res://textblobs" and view.contents.kind == "ok",
-                       what="the read")
+        await wait_for(
+            pilot, lambda: view.contents.uri == "res://textblobs" and view.contents.kind == "ok", what="the read"
+        )
         await pilot.pause()
         text = body_text(view)
         assert "came as a base64 blob (26 bytes of UTF-8), shown as text" in text  # é: 2 bytes
@@ -211,10 +227,10 @@ async def test_modern_era_subscribes_through_subscriptions_listen():
 
 @pytest.mark.anyio
 async def test_a_recording_says_it_is_read_only():
+    from app_helpers import DEMO_SESSION
+
     from mcp_inspector.tui.app import make_app
     from mcp_inspector.tui.config import TuiConfig
-
-    from app_helpers import DEMO_SESSION
 
     app = make_app(open_file=str(DEMO_SESSION), snapshot_mode=True, config=TuiConfig())
     async with app.run_test(size=SIZE) as pilot:
@@ -277,8 +293,11 @@ async def test_ctrl_k_cancels_a_read_in_flight():
         # no read in flight: ctrl+k is the main screen's again (cancel a request in flight)
         app.clear_notifications()
         await pilot.press("ctrl+k")
-        await wait_for(pilot, lambda: any("No request to cancel" in str(n.message) for n in app._notifications),
-                       what="the main screen's answer")
+        await wait_for(
+            pilot,
+            lambda: any("No request to cancel" in str(n.message) for n in app._notifications),
+            what="the main screen's answer",
+        )
 
 
 @pytest.mark.anyio
@@ -322,8 +341,9 @@ async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
         session = view.session
         await highlight(pilot, view, "flood://x")
         await pilot.press("s")
-        await wait_for(pilot, lambda: session.resource_updates.get("flood://x", 0) >= 5000, timeout=120,
-                       what="a flood of updates")
+        await wait_for(
+            pilot, lambda: session.resource_updates.get("flood://x", 0) >= 5000, timeout=120, what="a flood of updates"
+        )
         await pilot.press("f3")  # view switches during the flood
         await wait_for(pilot, lambda: app.main.current_view == "overview", what="the Overview")
         await pilot.press("f2", "7")
@@ -345,8 +365,11 @@ async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
         await wait_for(pilot, lambda: "flood://x" not in session.subscribed, timeout=60, what="the unsubscription")
         await pilot.pause(0.3)  # (updates already on the way still come in)
         count = session.resource_updates["flood://x"]
-        await wait_for(pilot, lambda: view.resource_list.updates.get("flood://x") == session.resource_updates["flood://x"],
-                       what="the row's count to catch up")
+        await wait_for(
+            pilot,
+            lambda: view.resource_list.updates.get("flood://x") == session.resource_updates["flood://x"],
+            what="the row's count to catch up",
+        )
         assert f"↻{session.resource_updates['flood://x']}" in row(view, "flood://x") and count >= 5000
         assert not any(n.latest for n in notices)  # every update was taken
         assert len(notices) * 10 < count, (len(notices), count)  # coalesced (one each before)
@@ -376,7 +399,9 @@ async def test_an_image_is_drawn_where_the_terminal_draws_images(monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         view.open_resource("res://badimage", None)
-        await wait_for(pilot, lambda: "not drawn: the image cannot be decoded" in body_text(view), what="the read shown")
+        await wait_for(
+            pilot, lambda: "not drawn: the image cannot be decoded" in body_text(view), what="the read shown"
+        )
         assert not view.contents.query(HalfcellImage)
 
 
@@ -404,8 +429,10 @@ async def test_modern_subscription_the_server_does_not_honour_is_said():
         view.contents.focus()
         await pilot.press("s")
         await wait_for(pilot, lambda: bool(warned()), what="the warning")
-        assert warned() == ["The server did not acknowledge the subscription to ticker://nothing (subscriptions/listen): "
-                            "no updates of it will come."]
+        assert warned() == [
+            "The server did not acknowledge the subscription to ticker://nothing (subscriptions/listen): "
+            "no updates of it will come."
+        ]
 
 
 @pytest.mark.anyio
@@ -424,8 +451,11 @@ async def test_a_read_superseded_by_another_is_cancelled_on_the_server():
         assert "hello resources" in body_text(view)
 
         def cancelled():
-            return [json.loads(e.raw)["params"] for e in app.store
-                    if e.direction is Direction.OUT and e.method == "notifications/cancelled"]
+            return [
+                json.loads(e.raw)["params"]
+                for e in app.store
+                if e.direction is Direction.OUT and e.method == "notifications/cancelled"
+            ]
 
         await wait_for(pilot, lambda: bool(cancelled()), what="notifications/cancelled")
         assert [c["requestId"] for c in cancelled()] == [first.id]
@@ -456,8 +486,15 @@ async def test_json_over_the_display_cap_is_shown_indented():
     async with app.run_test(size=SIZE) as pilot:
         view = await open_view(pilot, app)
         view.open_resource("res://bigjson", None)
-        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "res://bigjson"
-                       and bool(view.contents.query(TextArea)), what="the read shown")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.contents.kind == "ok"
+                and view.contents.uri == "res://bigjson"
+                and bool(view.contents.query(TextArea))
+            ),
+            what="the read shown",
+        )
         assert view.contents.truncated
         shown = view.contents.query_one(TextArea).text
         assert shown.startswith('[\n  {\n    "n": 0,\n    "name": "item 0"\n  },')
@@ -486,8 +523,12 @@ async def test_a_flood_of_list_changed_refetches_coalesced_and_keeps_keys_workin
         session = view.session
         store = app.store
         await session.subscribe("flood://lists")
-        await wait_for(pilot, lambda: store.method_counts["notifications/tools/list_changed"] >= 5000, timeout=120,
-                       what="a flood of list_changed")
+        await wait_for(
+            pilot,
+            lambda: store.method_counts["notifications/tools/list_changed"] >= 5000,
+            timeout=120,
+            what="a flood of list_changed",
+        )
         await pilot.press("f3")
         await wait_for(pilot, lambda: app.main.current_view == "overview", what="the Overview during the flood")
         await session.unsubscribe("flood://lists")
@@ -495,7 +536,9 @@ async def test_a_flood_of_list_changed_refetches_coalesced_and_keeps_keys_workin
         await wait_for(pilot, lambda: app.main.current_view == "main", what="the Main view")
         await pilot.pause(0.3)
         await wait_for(pilot, lambda: not session._refresh, timeout=60, what="the last refetch")
-        notes = sum(store.method_counts[f"notifications/{kind}/list_changed"] for kind in ("tools", "prompts", "resources"))
+        notes = sum(
+            store.method_counts[f"notifications/{kind}/list_changed"] for kind in ("tools", "prompts", "resources")
+        )
         assert store.method_counts["notifications/resources/list_changed"] >= 5000
         assert len(fetched) * 10 < notes, (len(fetched), notes)
         assert [tool["name"] for tool in app.main.tool_list.tools][:1] == ["never_ends"]  # the list still there

@@ -6,12 +6,11 @@ Regenerate with ``pytest tests/tui/test_resources_snapshots.py --snapshot-update
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, demo_spec, settle, wait_for
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
-
-from app_helpers import SIZE, demo_spec, settle, wait_for
 
 SMALL = (80, 24)
 
@@ -64,7 +63,9 @@ def fill_template():
         await wait_for(pilot, lambda: field.list_open, what="the suggestions")
         await pilot.press("escape")  # no suggestion list in the picture
         await pilot.press("enter")
-        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "demo://notes/todo", what="the read")
+        await wait_for(
+            pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "demo://notes/todo", what="the read"
+        )
         await quiet(pilot)
 
     return run_before

@@ -8,14 +8,13 @@ import json
 import re
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Markdown
 
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
-from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
 from mcp_inspector.tui.widgets.result.view import MediaBlock
+from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
 from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
-
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 
@@ -42,7 +41,9 @@ async def highlight(pilot, view: ResourcesView, key: str) -> None:
 async def read_by_key(pilot, view: ResourcesView, uri: str) -> None:
     await highlight(pilot, view, uri)
     await pilot.press("enter")
-    await wait_for(pilot, lambda: view.contents.kind != "pending" and view.contents.uri == uri, what=f"the read of {uri}")
+    await wait_for(
+        pilot, lambda: view.contents.kind != "pending" and view.contents.uri == uri, what=f"the read of {uri}"
+    )
 
 
 def row(view: ResourcesView, uri: str) -> str:
@@ -112,7 +113,9 @@ async def test_filter_narrows_both_lists():
         await pilot.press("slash")
         assert app.focused is view.resource_list.filter_input
         await pilot.press(*"note")
-        await wait_for(pilot, lambda: set(k.split(":", 1)[0] for k in view.resource_list._ids) == {"t"}, what="the filter")
+        await wait_for(
+            pilot, lambda: set(k.split(":", 1)[0] for k in view.resource_list._ids) == {"t"}, what="the filter"
+        )
         assert [item["uriTemplate"] for _, item in view.resource_list._ids.values()] == ["demo://notes/{note_id}"]
         await pilot.press("escape")
         assert view.resource_list.filter_input.value == ""
@@ -209,8 +212,11 @@ async def test_subscribe_updates_stale_note_and_read_again():
         assert "since read" in str(view.contents.stale.render()) and "press r" in str(view.contents.stale.render())
         reads = len(outgoing(app, "resources/read"))
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(outgoing(app, "resources/read")) == reads + 1 and view.contents.kind == "ok",
-                       what="the second read")
+        await wait_for(
+            pilot,
+            lambda: len(outgoing(app, "resources/read")) == reads + 1 and view.contents.kind == "ok",
+            what="the second read",
+        )
         assert view.read_at_updates >= 2
         await pilot.press("s")
         await wait_for(pilot, lambda: "demo://clock" not in session.subscribed, what="the unsubscription")
@@ -269,15 +275,20 @@ async def test_resource_link_and_embedded_resource_in_a_result_open_in_the_view(
         await pilot.press("v")
         await wait_for(pilot, lambda: app.main.current_view == "resources", what="the Resources view")
         view = app.main.query_one("#view-resources", ResourcesView)
-        await wait_for(pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "demo://readme", what="the read")
+        await wait_for(
+            pilot, lambda: view.contents.kind == "ok" and view.contents.uri == "demo://readme", what="the read"
+        )
         assert sent(app, "resources/read")[-1] == {"uri": "demo://readme"}
         reads = len(outgoing(app, "resources/read"))
 
         await pilot.press("1")
         embedded.focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.uri == "demo://config.json",
-                       what="the embedded resource")
+        await wait_for(
+            pilot,
+            lambda: app.main.current_view == "resources" and view.contents.uri == "demo://config.json",
+            what="the embedded resource",
+        )
         assert "embedded in a tool result" in view.contents.status_text
         assert '"source": "all_content_types"' in body_text(view)
         assert len(outgoing(app, "resources/read")) == reads  # shown as it came, not read
@@ -289,8 +300,11 @@ async def test_resource_link_and_embedded_resource_in_a_result_open_in_the_view(
         blob = [m for m in result.query(MediaBlock) if m.info.type == "resource"][0]
         blob.focus()
         await pilot.press("v")
-        await wait_for(pilot, lambda: app.main.current_view == "resources" and view.contents.uri == "demo://logo.png",
-                       what="the embedded blob")
+        await wait_for(
+            pilot,
+            lambda: app.main.current_view == "resources" and view.contents.uri == "demo://logo.png",
+            what="the embedded blob",
+        )
         assert "32×32 px" in body_text(view)
 
 
@@ -343,7 +357,9 @@ async def test_the_palette_opens_the_view_and_keys_remap_by_binding_id():
         await pilot.press("u")
         await wait_for(pilot, lambda: "demo://readme" in view.session.subscribed, what="the subscription")
         await pilot.press("ctrl+e")  # nothing shown yet: reads the highlighted resource
-        await wait_for(pilot, lambda: view.contents.uri == "demo://readme" and view.contents.kind == "ok", what="the read")
+        await wait_for(
+            pilot, lambda: view.contents.uri == "demo://readme" and view.contents.kind == "ok", what="the read"
+        )
 
 
 @pytest.mark.anyio
@@ -357,10 +373,18 @@ async def test_reconnect_lists_again_as_a_new_baseline():
         await wait_for(pilot, lambda: "demo://readme" in first.subscribed, what="the subscription")
         lists_before = len(sent(app, "resources/list"))
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: view.session is not None and view.session is not first, timeout=20, what="the new session")
+        await wait_for(
+            pilot, lambda: view.session is not None and view.session is not first, timeout=20, what="the new session"
+        )
         await wait_for(pilot, lambda: len(sent(app, "resources/list")) > lists_before, what="the lists again")
-        await wait_for(pilot, lambda: "r:demo://readme" in view.resource_list._ids  # listed again (not mid-clear)
-                       and "●" not in row(view, "demo://readme"), what="the subscription mark of the old session to go")
+        await wait_for(
+            pilot,
+            lambda: (
+                "r:demo://readme" in view.resource_list._ids  # listed again (not mid-clear)
+                and "●" not in row(view, "demo://readme")
+            ),
+            what="the subscription mark of the old session to go",
+        )
         assert view.resource_list.marks == {}  # the new session's first listing is a baseline
         assert not view.query_one("#resources-note").has_class("-shown")
         await read_by_key(pilot, view, "demo://config.json")

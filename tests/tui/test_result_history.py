@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
 from textual.widgets import OptionList
 
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
-from mcp_inspector.tui.widgets.result.history import HISTORY_LIMIT, ResultHistory, ResultHistoryScreen, history_of, server_key
+from mcp_inspector.tui.widgets.result.history import (
+    HISTORY_LIMIT,
+    ResultHistory,
+    ResultHistoryScreen,
+    history_of,
+    server_key,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -39,7 +45,11 @@ async def test_f10_lists_a_tools_results_and_reopens_one(size):
 
         main.tool_list.option_list.focus()
         await pilot.press("f10")
-        await wait_for(pilot, lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")), what="the history")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")),
+            what="the history",
+        )
         options = app.screen.query_one("#history-list", OptionList)
         assert options.option_count == 2 and app.screen.focused is options
         assert "add" in str(options.get_option_at_index(0).prompt)
@@ -52,8 +62,14 @@ async def test_f10_lists_a_tools_results_and_reopens_one(size):
         # another tool has its own (empty) history
         await choose_tool(pilot, app, "echo")
         await pilot.press("f10")
-        await wait_for(pilot, lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")), what="echo's history")
-        assert "No result of echo yet" in str(app.screen.query_one("#history-list", OptionList).get_option_at_index(0).prompt)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ResultHistoryScreen) and bool(app.screen.query("#history-list")),
+            what="echo's history",
+        )
+        assert "No result of echo yet" in str(
+            app.screen.query_one("#history-list", OptionList).get_option_at_index(0).prompt
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is main, what="the main screen")
         assert HISTORY_LIMIT >= 10

@@ -5,10 +5,9 @@ result replaces it when the task ends. The demo's long_job (taskSupport "require
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
 from mcp_inspector.tui.messages import CallFinished
-
-from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -37,8 +36,12 @@ async def test_the_result_panel_follows_the_task_of_the_call_it_waits_for():
 
         # first the task's state in the panel (seen while the call runs: a busy CI worker can hold the screen's
         # queue long enough that a short job's whole story is handled between two looks), then the end
-        await wait_for(pilot, lambda: watch() or any("runs as a task" in s for s in seen), timeout=20,
-                       what="the panel to show the task")
+        await wait_for(
+            pilot,
+            lambda: watch() or any("runs as a task" in s for s in seen),
+            timeout=20,
+            what="the panel to show the task",
+        )
         await wait_for(pilot, watch, timeout=20, what="long_job to finish")
         task_id = done[0].outcome.task_id
         assert task_id

@@ -11,10 +11,10 @@ import tempfile
 
 import anyio
 import pytest
+from conftest import demo_server_command
 from textual.app import App, ComposeResult
 from textual.widgets import ProgressBar, Static, TextArea
 
-from conftest import demo_server_command
 from mcp_inspector.core.protocol.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession, ToolCallOutcome
@@ -80,7 +80,7 @@ async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     opener = bin_dir / "xdg-open"  # a stand-in system viewer: records what it was asked to open
-    opener.write_text(f"#!/bin/sh\necho \"$1\" >> {opened}\n")
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
     opener.chmod(opener.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
 
@@ -150,7 +150,9 @@ async def test_tool_error_rpc_error_and_transport_failures_look_different():
             assert '"name": "no_such_tool"' in texts(panel)  # the error's data
             assert panel.payload["code"] == -32602
 
-            pending = await session.begin_tool_call("long_running_task", {"duration_seconds": 5, "steps": 5}, timeout=0.3)
+            pending = await session.begin_tool_call(
+                "long_running_task", {"duration_seconds": 5, "steps": 5}, timeout=0.3
+            )
             with pytest.raises(RequestTimeout) as timed_out:
                 await session.finish_tool_call(pending)
             panel.show_error(timed_out.value, pending.elapsed * 1000)
@@ -196,7 +198,9 @@ async def test_pending_then_in_flight_progress_and_cancel():
         async with app.run_test(size=(120, 40)) as pilot:
             inflight = app.query_one(InFlightPanel)
             panel = app.query_one(ResultPanel)
-            slow = await session.begin_tool_call("long_running_task", {"duration_seconds": 20, "steps": 200}, timeout=5, reset_on_progress=True)
+            slow = await session.begin_tool_call(
+                "long_running_task", {"duration_seconds": 20, "steps": 200}, timeout=5, reset_on_progress=True
+            )
             other = await session.begin_tool_call("long_running_task", {"duration_seconds": 0.6, "steps": 3})
             panel.show_pending(slow)
             slow_row = inflight.track(slow)
@@ -226,7 +230,13 @@ async def test_pending_then_in_flight_progress_and_cancel():
             await settle(pilot, app)
             assert slow.done and isinstance(slow.error, RequestCancelled)
             assert slow_row.has_class("finished-cancelled")
-            cancels = [e for e in session.store if e.direction is Direction.OUT and e.kind is Kind.NOTIFICATION and e.method == "notifications/cancelled"]
+            cancels = [
+                e
+                for e in session.store
+                if e.direction is Direction.OUT
+                and e.kind is Kind.NOTIFICATION
+                and e.method == "notifications/cancelled"
+            ]
             assert len(cancels) == 1
             assert json.loads(cancels[0].raw)["params"] == {"requestId": slow.id, "reason": "cancelled by the user"}
             await wait_until(pilot, lambda: not inflight.rows)
@@ -250,7 +260,10 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         await settle(pilot, app)
         assert panel.truncated
         shown = texts(panel)
-        assert f"truncated — showing the first {TRUNCATE_AT // 1000} KB of 50,000,000 characters · s: save whole result · p: open in $PAGER" in shown
+        assert (
+            f"truncated — showing the first {TRUNCATE_AT // 1000} KB of 50,000,000 characters · s: save whole result · p: open in $PAGER"
+            in shown
+        )
         area = panel.query(TextArea).first()
         assert len(area.text.replace("\n", "")) == TRUNCATE_AT  # the first 100 KB, in display lines
         assert "lines longer than 1,000 characters are broken for display" in shown
@@ -295,8 +308,12 @@ async def test_images_in_a_result_are_drawn_where_the_terminal_draws_images(monk
         assert drawn[0].query(".save-block") and drawn[0].query(".open-block")
 
         big = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(50_000_000)).decode()
-        result = {"content": [{"type": "image", "mimeType": "image/png", "data": big},
-                              {"type": "image", "mimeType": "image/png", "data": base64.b64encode(b"no png").decode()}]}
+        result = {
+            "content": [
+                {"type": "image", "mimeType": "image/png", "data": big},
+                {"type": "image", "mimeType": "image/png", "data": base64.b64encode(b"no png").decode()},
+            ]
+        }
         panel.show_outcome(ToolCallOutcome("big", {}, result, analyze_tool_result(result, None), elapsed_ms=1.0))
         await settle(pilot, app)
         assert not panel.query(HalfcellImage)

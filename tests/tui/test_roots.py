@@ -13,16 +13,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, choose_tool, demo_spec, live_app, outgoing, settle, wait_for, wait_for_tools
 from textual.app import App
 from textual.widgets import Input, OptionList
+from traffic_apps import screen_text
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
-from mcp_inspector.tui.server.roots import RootsBook
 from mcp_inspector.tui.screens.dialogs.roots_editor import RootsEditor
-
-from app_helpers import SIZE, choose_tool, demo_spec, live_app, outgoing, settle, wait_for, wait_for_tools
-from traffic_apps import screen_text
+from mcp_inspector.tui.server.roots import RootsBook
 
 pytestmark = pytest.mark.anyio
 
@@ -41,7 +40,7 @@ def finished_hook(into: list):
 def answer_of(outcome) -> dict:
     """The client's answer the demo returns as the tool's text (after its first line)."""
     text = "".join(block.get("text", "") for block in outcome.result.get("content", []))
-    return json.loads(text[text.index("{"):])
+    return json.loads(text[text.index("{") :])
 
 
 async def ask_roots(pilot, app, finished: list) -> dict:
@@ -65,7 +64,9 @@ async def test_no_roots_given_answers_an_empty_list_not_the_working_directory(tm
         # the overview says what was declared, and that no roots were given
         app.main.tool_list.option_list.focus()
         await pilot.press("2")
-        await wait_for(pilot, lambda: "Client (what mcp-inspector declared)" in screen_text(app), what="the client section")
+        await wait_for(
+            pilot, lambda: "Client (what mcp-inspector declared)" in screen_text(app), what="the client section"
+        )
         text = screen_text(app)
         assert "none given: roots/list is answered with an empty list" in text
         assert "listChanged" in text
@@ -111,8 +112,11 @@ async def test_roots_editor_by_keys_adds_warns_applies_and_tells_the_server(tmp_
         # kept for this server across a reconnect
         await pilot.press("escape")
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: len(outgoing(app, "initialize")) == 2 and app.main.connection.live is not None,
-                       what="the reconnect")
+        await wait_for(
+            pilot,
+            lambda: len(outgoing(app, "initialize")) == 2 and app.main.connection.live is not None,
+            what="the reconnect",
+        )
         await wait_for_tools(pilot, app)
         await choose_tool(pilot, app, "ask_the_client")
         answer = await ask_roots(pilot, app, finished)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import wait_for
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
-from app_helpers import wait_for
 from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen, save_as
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]

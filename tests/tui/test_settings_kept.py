@@ -6,21 +6,23 @@ line wins over the saved timeout. A config file that does not parse is never ove
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, wait_for, wait_for_tools
 from textual.widgets import Input
 
 from mcp_inspector.cli.dispatch import timeout_given
 from mcp_inspector.tui.config import config_path, load_config
 from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen
 
-from app_helpers import live_app, wait_for, wait_for_tools
-
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 
 async def set_timeout_by_f11(pilot, app, text: str) -> None:
     await pilot.press("f11")
-    await wait_for(pilot, lambda: isinstance(app.screen, TimeoutScreen) and bool(app.screen.query("#timeout-input")),
-                   what="the timeout setting")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, TimeoutScreen) and bool(app.screen.query("#timeout-input")),
+        what="the timeout setting",
+    )
     app.screen.query_one("#timeout-input", Input).value = text
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.screen is app.main, what="the main screen")
@@ -65,8 +67,11 @@ async def test_a_broken_config_file_is_not_overwritten_by_a_setting():
         await wait_for_tools(pilot, app)
         app.toggle_confirm_destructive()
         await set_timeout_by_f11(pilot, app, "5")
-        await wait_for(pilot, lambda: len([n for n in app._notifications if n.title == "Setting not kept"]) == 2,
-                       what="the warnings")
+        await wait_for(
+            pilot,
+            lambda: len([n for n in app._notifications if n.title == "Setting not kept"]) == 2,
+            what="the warnings",
+        )
         said = [str(n.message) for n in app._notifications if n.title == "Setting not kept"]
         assert "is not valid TOML" in said[0] and "the destructive-tool confirmation was not saved" in said[0]
         assert "the request timeout was not saved" in said[1]
@@ -81,7 +86,9 @@ def test_bad_values_are_said_and_ignored():
     config = load_config()
     assert config.confirm_destructive is False and not config.request_timeout_set
     assert [p.split(": ", 1)[1] for p in config.problems] == [
-        "confirm_destructive must be true or false", 'request_timeout must be a number of seconds >= 0 or "none"']
+        "confirm_destructive must be true or false",
+        'request_timeout must be a number of seconds >= 0 or "none"',
+    ]
     path.write_text("request_timeout = 0\n", encoding="utf-8")
     assert (load_config().request_timeout, load_config().request_timeout_set) == (None, True)
 

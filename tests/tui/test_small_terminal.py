@@ -6,9 +6,8 @@ cut its toggles off, and its inputs show their text while they have the focus.""
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input
-
 from app_helpers import live_app, wait_for, wait_for_tools
+from textual.widgets import Input
 from traffic_apps import screen_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -18,8 +17,11 @@ async def choose_by_keys(pilot, app, name: str) -> None:
     await pilot.press("escape", "slash", "escape", *name, "enter")  # out of a field, clear the filter
     await wait_for(pilot, lambda: (app.main.composer.tool or {}).get("name") == name, what=name)
     composer = app.main.composer
-    await wait_for(pilot, lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
-                   what="the first field focused")
+    await wait_for(
+        pilot,
+        lambda: composer.schema_form is not None and app.focused in composer.schema_form.query("*"),
+        what="the first field focused",
+    )
 
 
 async def test_at_80x24_the_composer_stacks_over_the_result_and_a_call_goes_through_by_keys():

@@ -11,11 +11,10 @@ after looking at the report.
 from __future__ import annotations
 
 import pytest
+from app_helpers import DEMO_SESSION, SIZE, settle, wait_for
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-
-from app_helpers import DEMO_SESSION, SIZE, settle, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +34,11 @@ async def loaded(pilot, tool: str = "create_ticket") -> None:
     app = pilot.app
     await wait_for(pilot, lambda: app.main.replay is not None and app.main.tool_list.tools, what="the recording")
     app.main.tool_list.select_name(tool)
-    await wait_for(pilot, lambda: app.main.composer.tool is not None and app.main.composer.tool.get("name") == tool,
-                   what="the composer")
+    await wait_for(
+        pilot,
+        lambda: app.main.composer.tool is not None and app.main.composer.tool.get("name") == tool,
+        what="the composer",
+    )
     await settle(app)
     app.main.tool_list.option_list.focus()
     await pilot.pause(0.2)

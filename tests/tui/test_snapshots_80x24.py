@@ -5,7 +5,6 @@ rows). Same deterministic setup as test_snapshots.py (a recorded session, snapsh
 from __future__ import annotations
 
 import pytest
-
 from test_snapshots import keys_then_settle, recorded_app
 
 SMALL = (80, 24)
@@ -33,6 +32,7 @@ def test_traffic_view_at_80x24(snap_compare):
 
 def test_an_open_dropdown_at_80x24(snap_compare):
     """A form's Select opened: its list has a frame of its own, inside the screen."""
+
     async def run_before(pilot) -> None:
         from textual.widgets import Select
 

@@ -11,8 +11,9 @@ from mcp_inspector.tui.widgets.status_bar import StatusBar, connected_parts, fit
 
 pytestmark = pytest.mark.anyio
 
-BUSY = ConnectionStatus("connected", "node", "node server.js", "2025-11-25", 123456, in_flight=3, transport="streamable-http",
-                        era="legacy")
+BUSY = ConnectionStatus(
+    "connected", "node", "node server.js", "2025-11-25", 123456, in_flight=3, transport="streamable-http", era="legacy"
+)
 
 
 class Bar(App):
@@ -57,7 +58,10 @@ async def test_a_long_read_only_status_is_cut_with_an_ellipsis():
 
 def test_the_parts_dropped_first():
     parts = connected_parts(BUSY, name="srv")
-    assert fit_parts(parts, 0) == "connected to srv  ·  streamable-http  ·  legacy 2025-11-25  ·  pid 123456  ·  3 in flight"
+    assert (
+        fit_parts(parts, 0)
+        == "connected to srv  ·  streamable-http  ·  legacy 2025-11-25  ·  pid 123456  ·  3 in flight"
+    )
     assert fit_parts(parts, 60) == "connected to srv  ·  legacy 2025-11-25  ·  3 in flight"
     assert fit_parts(parts, 30) == "connected to srv  ·  3 in flight"
     assert fit_parts(parts, 24) == "connected to srv  ·  3 in flight"  # the name too short to cut: the bar cuts the end

@@ -8,13 +8,12 @@ import json
 import sys
 
 import pytest
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
+from conftest import raw_server_command, sdk_server_command
 
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
-
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
-from conftest import raw_server_command, sdk_server_command
 
 DEMO_ONLY = "ask_the_client"
 
@@ -26,11 +25,17 @@ def servers_json(isolated_state, tmp_path):
     asker = raw_server_command("ask-on-start")
     config = tmp_path / "config" / "mcp-inspector" / "servers.json"
     config.parent.mkdir(parents=True)
-    config.write_text(json.dumps({"mcpServers": {
-        "sdk": {"command": sdk[0], "args": sdk[1:]},
-        "broken": {"command": broken[0], "args": broken[1:]},
-        "asker": {"command": asker[0], "args": asker[1:]},
-    }}))
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "sdk": {"command": sdk[0], "args": sdk[1:]},
+                    "broken": {"command": broken[0], "args": broken[1:]},
+                    "asker": {"command": asker[0], "args": asker[1:]},
+                }
+            }
+        )
+    )
     return config
 
 
@@ -75,8 +80,13 @@ async def test_switch_demo_sdk_demo_by_keys_keeps_each_servers_composer():
         await f7_choose(pilot, app, "sdk")
         # until the sdk server answers, the demo stays connected and the bar says what it waits for
         assert server_of(app) != "demo" or "switching to sdk" in str(main.status_bar.render())
-        await wait_for(pilot, lambda: server_of(app) == "sdk" and main.status_bar.status.state == "connected"
-                       and "greet" in tool_names(app), what="the sdk server's tools")
+        await wait_for(
+            pilot,
+            lambda: (
+                server_of(app) == "sdk" and main.status_bar.status.state == "connected" and "greet" in tool_names(app)
+            ),
+            what="the sdk server's tools",
+        )
         # the composer holds one of this server's tools, never the demo's
         await wait_for(pilot, lambda: main.composer.tool is not None, what="a tool of the sdk server")
         assert main.composer.tool["name"] in tool_names(app) and main.composer.tool["name"] != DEMO_ONLY
@@ -85,11 +95,17 @@ async def test_switch_demo_sdk_demo_by_keys_keeps_each_servers_composer():
         assert main.tool_list.marks == {} and main.tool_list.removed == []
         assert "connected to sdk" in str(main.status_bar.render())
         # the demo server ran until the sdk server had answered its handshake
-        sdk_init = [e for e in app.store if e.direction is Direction.IN and e.msg_id is not None
-                    and b'"sdk-fixture"' in e.raw]
-        await wait_for(pilot, lambda: any(e.text.startswith("the server exited") for e in app.store
-                                          if e.direction is Direction.LOCAL), what="the demo server closed")
-        demo_closed = [e for e in app.store if e.direction is Direction.LOCAL and e.text.startswith("the server exited")]
+        sdk_init = [
+            e for e in app.store if e.direction is Direction.IN and e.msg_id is not None and b'"sdk-fixture"' in e.raw
+        ]
+        await wait_for(
+            pilot,
+            lambda: any(e.text.startswith("the server exited") for e in app.store if e.direction is Direction.LOCAL),
+            what="the demo server closed",
+        )
+        demo_closed = [
+            e for e in app.store if e.direction is Direction.LOCAL and e.text.startswith("the server exited")
+        ]
         assert sdk_init, "the sdk server's initialize result"
         assert demo_closed[0].seq > sdk_init[0].seq
         # ctrl+s sends an sdk tool to the sdk server
@@ -103,10 +119,19 @@ async def test_switch_demo_sdk_demo_by_keys_keeps_each_servers_composer():
         assert all(json.loads(e.raw)["params"]["name"] != DEMO_ONLY for e in outgoing(app, "tools/call"))
 
         await f7_choose(pilot, app, "demo")
-        await wait_for(pilot, lambda: server_of(app) == "demo" and main.status_bar.status.state == "connected"
-                       and tool_names(app) == demo_names, what="the demo's tools again")
+        await wait_for(
+            pilot,
+            lambda: (
+                server_of(app) == "demo"
+                and main.status_bar.status.state == "connected"
+                and tool_names(app) == demo_names
+            ),
+            what="the demo's tools again",
+        )
         # back on the demo: its tool and its arguments are where they were
-        await wait_for(pilot, lambda: (main.composer.tool or {}).get("name") == DEMO_ONLY, what="the demo's tool restored")
+        await wait_for(
+            pilot, lambda: (main.composer.tool or {}).get("name") == DEMO_ONLY, what="the demo's tool restored"
+        )
         await wait_for(pilot, lambda: main.composer.schema_form is not None, what="its form")
         assert main.composer.get_arguments().get("kind") == "roots"
         assert main.tool_list.marks == {} and main.tool_list.removed == []
@@ -126,8 +151,11 @@ async def test_a_switch_that_fails_leaves_the_working_server_usable():
         names = tool_names(app)
 
         await f7_choose(pilot, app, "broken")
-        await wait_for(pilot, lambda: any("switch to broken failed" in e.text for e in app.store
-                                          if e.direction is Direction.LOCAL), what="the failed switch")
+        await wait_for(
+            pilot,
+            lambda: any("switch to broken failed" in e.text for e in app.store if e.direction is Direction.LOCAL),
+            what="the failed switch",
+        )
         # it said why (the server's stderr), and that the demo is still there
         shown = [n for n in app._notifications if "Could not switch to broken" in (n.title or "")]
         assert shown and "missing API_KEY" in shown[-1].message and "Still connected to demo" in shown[-1].message
@@ -152,7 +180,9 @@ async def test_status_bar_names_a_command_line_server_by_its_server_info():
     app = live_app(spec)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_tools(pilot, app)
-        await wait_for(pilot, lambda: "MCP Inspector Demo" in str(app.main.status_bar.render()), what="the server's name")
+        await wait_for(
+            pilot, lambda: "MCP Inspector Demo" in str(app.main.status_bar.render()), what="the server's name"
+        )
         line = str(app.main.status_bar.render())
         assert "connected to MCP Inspector Demo" in line and "python3" not in line
 
@@ -179,7 +209,10 @@ async def test_a_request_from_the_server_switched_to_names_it_over_the_old_serve
         await wait_for(pilot, lambda: server_of(app) == "asker" and "echo" in tool_names(app), what="the switch done")
         asked = next(e for e in app.store if e.direction is Direction.IN and e.method == "elicitation/create")
         reply = app.store.get(asked.reply_seq)
-        assert reply.kind is Kind.RESPONSE and json.loads(reply.raw)["result"] == {"action": "accept", "content": {"name": "Ada"}}
+        assert reply.kind is Kind.RESPONSE and json.loads(reply.raw)["result"] == {
+            "action": "accept",
+            "content": {"name": "Ada"},
+        }
 
 
 @pytest.mark.anyio
@@ -219,7 +252,9 @@ async def test_the_tool_filter_and_the_composer_status_stay_with_their_server():
         await wait_for(pilot, lambda: main.tool_list.option_list.option_count >= 2, what="the sdk's tools shown")
         assert main.tool_list.filter_input.value == ""
         # the composer is set for the new server after its tools arrive (a worker): wait for it
-        await wait_for(pilot, lambda: "sent" not in str(main.composer._status_label.render()), what="the status cleared")
+        await wait_for(
+            pilot, lambda: "sent" not in str(main.composer._status_label.render()), what="the status cleared"
+        )
 
         await f7_choose(pilot, app, "demo")
         await wait_for(pilot, lambda: server_of(app) == "demo" and "echo" in tool_names(app), what="the demo again")

@@ -7,12 +7,20 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import (
+    SIZE,
+    choose_tool,
+    collect_calls,
+    live_app,
+    outgoing,
+    record_row_updates,
+    wait_for,
+    wait_for_tools,
+)
 from textual.widgets import Static
 
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
-
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, record_row_updates, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -55,12 +63,17 @@ async def test_optional_task_toggle_off_then_on_and_required_note():
             return len(done) == 2
 
         await wait_for(pilot, watch, timeout=15, what="the task")
-        assert any("· working" in text and "progress 1/2" in text for text in seen), seen  # its progress, on the task's line
+        assert any("· working" in text and "progress 1/2" in text for text in seen), (
+            seen
+        )  # its progress, on the task's line
         assert "task" in last_call(app)  # on: params.task
         assert isinstance(done[1], CallFinished) and done[1].outcome.task_id == row.task_id
         assert "Pretend findings about owls" in json.dumps(main.result_panel.payload)
-        await wait_for(pilot, lambda: row.task_info is not None and row.task_info["status"] == "completed",
-                       what="the row's last status")
+        await wait_for(
+            pilot,
+            lambda: row.task_info is not None and row.task_info["status"] == "completed",
+            what="the row's last status",
+        )
 
         await choose_tool(pilot, app, "long_job")  # required: no toggle, a note
         assert not toggle.display and note.display
@@ -81,8 +94,14 @@ async def test_two_quick_list_changes_leave_no_half_removed_form_behind():
         session = app.main.connection.live
         for _ in range(4):
             await session.call_tool("toggle_extra_tools", {})
-        await wait_for(pilot, lambda: not app.main.composer.query("SchemaForm") or all(
-            form.is_attached and not form._closing for form in app.main.composer.query("SchemaForm")), what="the form")
+        await wait_for(
+            pilot,
+            lambda: (
+                not app.main.composer.query("SchemaForm")
+                or all(form.is_attached and not form._closing for form in app.main.composer.query("SchemaForm"))
+            ),
+            what="the form",
+        )
         await pilot.pause(0.3)  # timed out (WaitForScreenTimeout) with the half-removed form
         await pilot.press("3")
         view = app.main.query_one("#view-notifications")

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
-
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 MODERN = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "modern_raw_server.py")]
@@ -56,7 +55,9 @@ async def test_modern_task_with_an_input_request_in_the_row_the_modal_and_the_ta
         note = str(view.query_one("#tasks-note", Static).render())
         assert "offers no tasks/list" in note
         await pilot.press("r")
-        await wait_for(pilot, lambda: any("no tasks/list" in str(n.message) for n in app._notifications), what="the refusal")
+        await wait_for(
+            pilot, lambda: any("no tasks/list" in str(n.message) for n in app._notifications), what="the refusal"
+        )
         assert not outgoing(app, "tasks/list")
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.result_panel.kind == "ok", what="the result")
@@ -76,8 +77,9 @@ async def test_a_malformed_task_ends_its_row_as_failed_in_words():
         await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
         assert isinstance(done[0], CallFailed)
         row = app.main.inflight.rows[-1]
-        await wait_for(pilot, lambda: "failed" in str(row.query_one(".inflight-timing", Static).render()),
-                       what="the row's end")
+        await wait_for(
+            pilot, lambda: "failed" in str(row.query_one(".inflight-timing", Static).render()), what="the row's end"
+        )
         assert row.has_class("finished-error") and not row.has_class("finished-ok")
         assert "taskId" in str(done[0].error)
         assert app.main.result_panel.kind == "rpc-error"  # a protocol violation, in words

@@ -6,11 +6,10 @@ ages and durations are left out; the status bar hides the pid)."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import choose_tool, demo_spec, settle, wait_for, wait_for_tools
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
-
-from app_helpers import choose_tool, demo_spec, settle, wait_for, wait_for_tools
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +28,9 @@ async def two_tasks(pilot) -> None:
     await choose_tool(pilot, app, "generate_report")
     session = main.connection.live
     await session.call_tool("generate_report", {"topic": "owls", "sections": 2, "duration_seconds": 0.1}, as_task=True)
-    pending = await session.begin_tool_call("generate_report", {"topic": "bees", "sections": 3, "duration_seconds": 60},
-                                            as_task=True)
+    pending = await session.begin_tool_call(
+        "generate_report", {"topic": "bees", "sections": 3, "duration_seconds": 60}, as_task=True
+    )
     follow = app.run_worker(session.finish_tool_call(pending), exit_on_error=False)
     await wait_for(pilot, lambda: len(session.tasks) == 2, what="the second task")
     await pilot.press("9")

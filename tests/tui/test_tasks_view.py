@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed
-
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
@@ -56,8 +55,11 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
         assert "1 task in this session · r: tasks/list" in note(view)
         if not done:  # still running: no tasks/result beside the call that follows it
             await pilot.press("enter")
-            await wait_for(pilot, lambda: any("its result shows here when it ends" in text for text in said(app)),
-                           what="the notice")
+            await wait_for(
+                pilot,
+                lambda: any("its result shows here when it ends" in text for text in said(app)),
+                what="the notice",
+            )
             assert not outgoing(app, "tasks/result") or done
         await wait_for(pilot, lambda: done, timeout=30, what="the task to finish")
         await wait_for(pilot, lambda: table_rows(view)[0][2] == "completed", what="completed in the table")
@@ -75,8 +77,11 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
         await pilot.press("p")
         await wait_for(pilot, lambda: len(outgoing(app, "tasks/get")) == polls + 1, what="tasks/get")
         assert json.loads(outgoing(app, "tasks/get")[-1].raw)["params"] == {"taskId": task_id}
-        await wait_for(pilot, lambda: any("tasks/get: task" in text and "completed" in text for text in said(app)),
-                       what="the poll's notice")
+        await wait_for(
+            pilot,
+            lambda: any("tasks/get: task" in text and "completed" in text for text in said(app)),
+            what="the poll's notice",
+        )
         await pilot.press("c")  # nothing left to cancel
         await wait_for(pilot, lambda: any("is already completed" in text for text in said(app)), what="the refusal")
         assert not outgoing(app, "tasks/cancel")
@@ -108,5 +113,7 @@ async def test_a_server_without_tasks_says_so(raw_server):
         view = app.main.query_one("#view-tasks")
         await wait_for(pilot, lambda: "This server declares no tasks capability." in note(view), what="the note")
         await pilot.press("r")
-        await wait_for(pilot, lambda: any("declares no tasks capability" in text for text in said(app)), what="the notice")
+        await wait_for(
+            pilot, lambda: any("declares no tasks capability" in text for text in said(app)), what="the notice"
+        )
         assert not outgoing(app, "tasks/list")

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import live_app
 from rich.segment import Segment
 from textual.color import Color
 from textual.geometry import Region
 
-from app_helpers import live_app
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.text.control_filter import ControlCharacters
@@ -20,8 +20,11 @@ from mcp_inspector.tui.widgets.status_bar import StatusBar
 from mcp_inspector.tui.widgets.tool_list import ToolList
 
 pytestmark = pytest.mark.anyio
-SERVER = ServerSpec("escapes", [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "escapes_server.py")],
-                    source="command line")  # named by its serverInfo, as from the command line
+SERVER = ServerSpec(
+    "escapes",
+    [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "escapes_server.py")],
+    source="command line",
+)  # named by its serverInfo, as from the command line
 
 
 def test_the_filter_removes_control_characters_and_keeps_the_rest():

@@ -5,11 +5,10 @@ config file that does not parse is never overwritten; the app says the theme was
 from __future__ import annotations
 
 import pytest
-
-from mcp_inspector.tui.config import config_path, load_config
-
 from app_helpers import live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text
+
+from mcp_inspector.tui.config import config_path, load_config
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -23,8 +22,11 @@ async def choose_theme_in_palette(pilot, app, name: str) -> None:
     await pilot.press("enter")
     await wait_for(pilot, lambda: name in screen_text(app), what="the list of themes")
     await pilot.press(*name)
-    await wait_for(pilot, lambda: f"{name}\n" in screen_text(app) + "\n" and "ansi-dark" not in screen_text(app),
-                   what=f"{name} alone in the list")
+    await wait_for(
+        pilot,
+        lambda: f"{name}\n" in screen_text(app) + "\n" and "ansi-dark" not in screen_text(app),
+        what=f"{name} alone in the list",
+    )
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.theme == name, what=f"the theme {name}")
 
@@ -38,7 +40,9 @@ async def test_the_palette_theme_is_saved_and_used_at_the_next_start():
         await wait_for_tools(pilot, app)
         assert app.theme == "inspector-dark"
         await choose_theme_in_palette(pilot, app, "inspector-light")
-        await wait_for(pilot, lambda: 'theme = "inspector-light"' in path.read_text(encoding="utf-8"), what="the saved theme")
+        await wait_for(
+            pilot, lambda: 'theme = "inspector-light"' in path.read_text(encoding="utf-8"), what="the saved theme"
+        )
     text = path.read_text(encoding="utf-8")
     assert "# my settings" in text and 'reconnect = "ctrl+e"' in text  # the rest of the file is kept
     config = load_config()

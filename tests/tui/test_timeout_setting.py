@@ -4,9 +4,9 @@ a bad value is said in the modal, a good one applies to the requests sent from t
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
 from textual.widgets import Input, Static
 
-from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
 from mcp_inspector.core.protocol.errors import RequestTimeout
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen, parse_timeout

@@ -4,9 +4,9 @@ optional confirmation before calling a tool marked destructive (off by default).
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Static
 
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from mcp_inspector.tui.screens.dialogs.tool_detail import ConfirmDestructiveScreen, ToolDetailScreen, is_destructive
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -26,7 +26,11 @@ async def test_ctrl_o_shows_the_whole_definition_and_the_legend(size):
         await choose_tool(pilot, app, tool["name"])
         main.tool_list.option_list.focus()
         await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, ToolDetailScreen) and bool(app.screen.query("#tool-detail-legend")), what="the tool detail")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ToolDetailScreen) and bool(app.screen.query("#tool-detail-legend")),
+            what="the tool detail",
+        )
         screen = app.screen
         assert shown(screen, "#tool-detail-description") == tool["description"]  # all of it, not two lines
         definition = shown(screen, "#tool-detail-definition")

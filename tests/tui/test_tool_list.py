@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-
 import pytest
+from app_helpers import wait_for
 from textual.app import App, ComposeResult
 
 from mcp_inspector.core.session.tooldiff import diff_items
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.tool_list import MAX_SHOWN, ToolList, badges, tool_title
-
-from app_helpers import wait_for
 
 
 class ListApp(App):
@@ -25,7 +23,10 @@ def test_title_precedence_and_badges():
     assert tool_title({"name": "a", "title": "A", "annotations": {"title": "B"}}) == "A"
     assert tool_title({"name": "a", "annotations": {"title": "B"}}) == "B"
     assert tool_title({"name": "a"}) == "a"
-    tool = {"name": "x", "annotations": {"readOnlyHint": True, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}}
+    tool = {
+        "name": "x",
+        "annotations": {"readOnlyHint": True, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True},
+    }
     assert [label for label, _, _ in badges(tool)] == ["read-only", "destructive", "open-world"]
     assert badges({"name": "x", "annotations": "junk"}) == []
 
@@ -56,8 +57,15 @@ async def test_marks_and_struck_through_removed_tools():
 
 @pytest.mark.anyio
 async def test_ten_thousand_tools_build_only_the_shown_rows():
-    many = [{"name": f"tool_{i}", "title": f"Tool {i}", "description": f"does thing {i}",
-             "annotations": {"readOnlyHint": i % 2 == 0}} for i in range(10_000)]
+    many = [
+        {
+            "name": f"tool_{i}",
+            "title": f"Tool {i}",
+            "description": f"does thing {i}",
+            "annotations": {"readOnlyHint": i % 2 == 0},
+        }
+        for i in range(10_000)
+    ]
     app = ListApp()
     async with app.run_test(size=(120, 40)) as pilot:
         tools = app.query_one(ToolList)
@@ -77,9 +85,9 @@ async def test_ten_thousand_tools_build_only_the_shown_rows():
 async def test_long_titles_keep_to_their_line_at_80_columns(server_everything, isolated_state):
     """server-everything's 17 tools overflow the list at 80x24: its scrollbar must not make the
     lines fitted to the wider list wrap ("Trigger Long Running" / "Operat…")."""
-    from mcp_inspector.core.config.servers import ServerSpec
-
     from app_helpers import live_app, wait_for_tools
+
+    from mcp_inspector.core.config.servers import ServerSpec
 
     app = live_app(ServerSpec("everything", server_everything), timeout=30.0)
     async with app.run_test(size=(80, 24)) as pilot:

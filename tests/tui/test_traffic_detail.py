@@ -7,13 +7,12 @@ import json
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Static
+from traffic_apps import ThemedApp, fixed_time, sample_store
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.screens.traffic.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
-
-from traffic_apps import ThemedApp, fixed_time, sample_store
 
 pytestmark = pytest.mark.anyio
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from traffic_apps import LogApp, sample_store, wait_until
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.store import TrafficStore
-
-from traffic_apps import LogApp, sample_store, wait_until
 
 pytestmark = pytest.mark.anyio
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from traffic_apps import ThemedApp, sample_store
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.widgets.views.traffic.filter import TEXT_SEARCH_LIMIT, TrafficFilter, TrafficFilterBar
-
-from traffic_apps import ThemedApp, sample_store
 
 pytestmark = pytest.mark.anyio
 
@@ -29,7 +28,10 @@ def test_method_globs_are_comma_separated():
     store = sample_store()
     spec = TrafficFilter(methods="initialize, notifications/*")
     assert {store.get(seq).method for seq in matching(spec, store)} == {
-        "initialize", "notifications/initialized", "notifications/message"}
+        "initialize",
+        "notifications/initialized",
+        "notifications/message",
+    }
     # entries without a method (responses, stderr) never match a method filter
     assert all(store.get(seq).method for seq in matching(spec, store))
 

@@ -9,6 +9,7 @@ import time
 import pytest
 from textual import events
 from textual.widgets import Input
+from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key, wait_until
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -20,8 +21,6 @@ from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.text.traffic_text import PREVIEW_BYTES
 from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
-
-from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -116,10 +115,20 @@ async def test_filter_by_method_direction_kind_and_text():
         # new entries are matched incrementally
         log.set_filter(TrafficFilter(methods="notifications/message"))
         before = log.row_count
-        store.append(Direction.IN, Kind.NOTIFICATION, frame({"jsonrpc": "2.0", "method": "notifications/message"}),
-                     method="notifications/message")
-        store.append(Direction.OUT, Kind.REQUEST, frame({"jsonrpc": "2.0", "id": 99, "method": "ping"}),
-                     method="ping", msg_id=99, has_id=True)
+        store.append(
+            Direction.IN,
+            Kind.NOTIFICATION,
+            frame({"jsonrpc": "2.0", "method": "notifications/message"}),
+            method="notifications/message",
+        )
+        store.append(
+            Direction.OUT,
+            Kind.REQUEST,
+            frame({"jsonrpc": "2.0", "id": 99, "method": "ping"}),
+            method="ping",
+            msg_id=99,
+            has_id=True,
+        )
         await pilot.pause(0.2)
         assert log.row_count == before + 1
         log.set_filter(None)
@@ -351,8 +360,13 @@ async def test_set_store_switches_to_another_timeline():
 
 async def test_hostile_text_and_huge_frames_stay_on_one_cheap_line():
     store = TrafficStore(cap=100)
-    store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"evil\\u001b[31m\\nx"}',
-                 method="evil\x1b[31m\nx", problem="bad\ttab\x07")
+    store.append(
+        Direction.IN,
+        Kind.NOTIFICATION,
+        b'{"jsonrpc":"2.0","method":"evil\\u001b[31m\\nx"}',
+        method="evil\x1b[31m\nx",
+        problem="bad\ttab\x07",
+    )
     huge_raw = DecodeCountingBytes(b'{"jsonrpc":"2.0","id":1,"result":{"text":"' + b"z" * (50 * 1024 * 1024) + b'"}}')
     store.append(Direction.IN, Kind.RESPONSE, huge_raw, msg_id=1, has_id=True)
     app = LogApp(store)

@@ -7,22 +7,21 @@ import json
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Input, Static, TextArea
+from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
+from traffic_apps import wait_until as _wait_until
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.widgets.result import query as result_query
 from mcp_inspector.tui.widgets.query_bar import QueryBar
+from mcp_inspector.tui.widgets.result import query as result_query
 from mcp_inspector.tui.widgets.result.view import ResultPanel
 from mcp_inspector.tui.widgets.views.traffic import query as traffic_query
 from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 from mcp_inspector.tui.widgets.views.traffic.query import QueryProgress
-
-from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
-from traffic_apps import wait_until as _wait_until
 
 pytestmark = pytest.mark.anyio
 WAIT = 120  # seconds a condition may take on a machine loaded by other jobs (a bound, not a speed check)
@@ -31,9 +30,25 @@ WAIT = 120  # seconds a condition may take on a machine loaded by other jobs (a 
 async def wait_until(pilot, predicate, timeout: float = WAIT) -> None:
     await _wait_until(pilot, predicate, timeout=timeout)
 
-KEYS = {" ": "space", ".": "full_stop", '"': "quotation_mark", "(": "left_parenthesis", ")": "right_parenthesis",
-        "=": "equals_sign", "/": "slash", "[": "left_square_bracket", "]": "right_square_bracket", "|": "vertical_line",
-        "{": "left_curly_bracket", "}": "right_curly_bracket", ",": "comma", "?": "question_mark", "1": "1", "e": "e"}
+
+KEYS = {
+    " ": "space",
+    ".": "full_stop",
+    '"': "quotation_mark",
+    "(": "left_parenthesis",
+    ")": "right_parenthesis",
+    "=": "equals_sign",
+    "/": "slash",
+    "[": "left_square_bracket",
+    "]": "right_square_bracket",
+    "|": "vertical_line",
+    "{": "left_curly_bracket",
+    "}": "right_curly_bracket",
+    ",": "comma",
+    "?": "question_mark",
+    "1": "1",
+    "e": "e",
+}
 
 
 async def type_text(pilot, text: str) -> None:
@@ -112,9 +127,13 @@ async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter(
         assert log.row_count == 0
         for n in range(1, 301):
             method = "notifications/progress"
-            store.append(Direction.IN, Kind.NOTIFICATION, frame({"jsonrpc": "2.0", "method": method,
-                                                               "params": {"progressToken": n % 2, "progress": n}}),
-                         method=method, ts=BASE_TS + 5 + n / 1000)
+            store.append(
+                Direction.IN,
+                Kind.NOTIFICATION,
+                frame({"jsonrpc": "2.0", "method": method, "params": {"progressToken": n % 2, "progress": n}}),
+                method=method,
+                ts=BASE_TS + 5 + n / 1000,
+            )
         await wait_until(pilot, lambda: caught_up(log) and log.row_count == 300)
         assert status(app).startswith("300 of 314 frames match")
         log.set_filter(TrafficFilter(text='"progressToken":1'))  # the text filter narrows the query's rows
@@ -124,8 +143,14 @@ async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter(
 async def test_a_big_store_is_matched_in_chunks_and_a_stale_run_is_stopped():
     store = TrafficStore(cap=50_000)
     for n in range(20_000):
-        store.append(Direction.IN, Kind.RESPONSE, frame({"jsonrpc": "2.0", "id": n, "result": {"n": n}}),
-                     msg_id=n, has_id=True, ts=BASE_TS + n / 1000)
+        store.append(
+            Direction.IN,
+            Kind.RESPONSE,
+            frame({"jsonrpc": "2.0", "id": n, "result": {"n": n}}),
+            msg_id=n,
+            has_id=True,
+            ts=BASE_TS + n / 1000,
+        )
     progress: list[QueryProgress] = []
 
     def hook(message) -> None:
@@ -178,6 +203,7 @@ def shown_outputs(panel: ResultPanel) -> str:
 
 async def test_the_result_query_replaces_the_rendered_result_until_cleared():
     from conftest import demo_server_command
+
     from mcp_inspector.core.session.legacy import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
@@ -217,8 +243,9 @@ async def test_a_50_mb_result_is_queried_in_a_worker():
         await pilot.press("vertical_line")
         await type_text(pilot, ".structuredContent.items[].id, (.content[0].text | length)")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "running" in str(bar.query_one("#query-status").render())
-                         or "7" in shown_outputs(panel))
+        await wait_until(
+            pilot, lambda: "running" in str(bar.query_one("#query-status").render()) or "7" in shown_outputs(panel)
+        )
         await wait_until(pilot, lambda: "7" in shown_outputs(panel), timeout=WAIT)
         assert shown_outputs(panel).splitlines() == ["7", "8", "50000000"]
 
@@ -245,6 +272,7 @@ async def test_an_error_of_the_result_query_is_said(monkeypatch):
 
 async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
     from app_helpers import DEMO_SESSION, SIZE, wait_for
+
     from mcp_inspector.tui.app import make_app
     from mcp_inspector.tui.commands import InspectorCommands
     from mcp_inspector.tui.config import TuiConfig
@@ -254,19 +282,34 @@ async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     app = make_app(open_file=str(DEMO_SESSION), config=TuiConfig())
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.main.replay is not None and app.main.tool_list.tools, what="the recording", timeout=WAIT)
+        await wait_for(
+            pilot, lambda: app.main.replay is not None and app.main.tool_list.tools, what="the recording", timeout=WAIT
+        )
         commands = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
-        for title in ("traffic: query the frames with jq", "traffic: clear the jq query",
-                      "result: query the result with jq", "result: clear the jq query of the result"):
+        for title in (
+            "traffic: query the frames with jq",
+            "traffic: clear the jq query",
+            "result: query the result with jq",
+            "result: clear the jq query of the result",
+        ):
             assert title in commands
         commands["traffic: query the frames with jq"]()
-        await wait_for(pilot, lambda: app.main.current_view == "traffic" and isinstance(app.focused, Input)
-                       and app.focused.id == "query-input", what="the traffic query input", timeout=WAIT)
+        await wait_for(
+            pilot,
+            lambda: (
+                app.main.current_view == "traffic"
+                and isinstance(app.focused, Input)
+                and app.focused.id == "query-input"
+            ),
+            what="the traffic query input",
+            timeout=WAIT,
+        )
         await type_text(pilot, ".id == 1")
         await pilot.press("enter")
         log = app.query_one("#view-traffic TrafficLog", TrafficLog)
-        await wait_for(pilot, lambda: caught_up(log) and log.row_count == 2, what="the request and reply with id 1",
-                       timeout=WAIT)
+        await wait_for(
+            pilot, lambda: caught_up(log) and log.row_count == 2, what="the request and reply with id 1", timeout=WAIT
+        )
         commands["traffic: clear the jq query"]()
         await wait_for(pilot, lambda: log.query_run is None, what="the cleared query", timeout=WAIT)
         table = str(bindings_table({}).columns[2]._cells)
@@ -280,8 +323,14 @@ async def test_matches_that_left_memory_are_forgotten():
         log = app.query_one(TrafficLog)
         log.set_query(".id")
         for n in range(1, 3001):
-            store.append(Direction.IN, Kind.RESPONSE, frame({"jsonrpc": "2.0", "id": n, "result": {}}), msg_id=n,
-                         has_id=True, ts=BASE_TS + n / 1000)
+            store.append(
+                Direction.IN,
+                Kind.RESPONSE,
+                frame({"jsonrpc": "2.0", "id": n, "result": {}}),
+                msg_id=n,
+                has_id=True,
+                ts=BASE_TS + n / 1000,
+            )
             if n % 100 == 0:  # each hundred tested before the next: every frame is tested
                 await wait_until(pilot, lambda: caught_up(log), timeout=WAIT)
         run = log.query_run

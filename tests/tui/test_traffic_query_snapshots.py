@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from traffic_apps import LogApp, fixed_time, sample_store, wait_until
 
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
-
-from traffic_apps import LogApp, fixed_time, sample_store, wait_until
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
@@ -18,8 +17,11 @@ def test_traffic_view_with_a_query(snap_compare, size):
         await pilot.press("vertical_line")
         app.focused.value = '.result.tools[]?.name, (select(.method == "tools/call") | .params.name)'
         await pilot.press("enter")
-        await wait_until(pilot, lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq
-                         and log.row_count == 3, timeout=120)
+        await wait_until(
+            pilot,
+            lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq and log.row_count == 3,
+            timeout=120,
+        )
         log.move_cursor_to_seq(7)  # the tools/list response: its outputs under the log
         outputs = app.query_one("#query-outputs")
         await wait_until(pilot, lambda: "echo" in str(outputs.render()), timeout=120)

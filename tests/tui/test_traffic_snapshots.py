@@ -7,10 +7,10 @@ look at the SVGs before committing.
 
 from __future__ import annotations
 
+from traffic_apps import LogApp, fixed_time, sample_store
+
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
-
-from traffic_apps import LogApp, fixed_time, sample_store
 
 SIZE = (120, 40)
 
@@ -48,6 +48,10 @@ def test_filtered_log_snapshot(snap_compare):
         log.focus()
         await pilot.pause(0.1)
         assert {e.kind for e in map(app.store.get, (log.seq_at(r) for r in range(log.row_count)))} == {
-            Kind.RESPONSE, Kind.ERROR, Kind.INVALID, Kind.BATCH}
+            Kind.RESPONSE,
+            Kind.ERROR,
+            Kind.INVALID,
+            Kind.BATCH,
+        }
 
     assert snap_compare(app, terminal_size=SIZE, run_before=filter_errors)

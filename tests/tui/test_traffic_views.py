@@ -7,6 +7,7 @@ import sys
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Select
+from traffic_apps import ThemedApp, frame, screen_text, wait_until
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
@@ -15,8 +16,6 @@ from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
-
-from traffic_apps import ThemedApp, frame, screen_text, wait_until
 
 pytestmark = pytest.mark.anyio
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
@@ -71,7 +70,9 @@ async def test_console_shows_stderr_and_process_events(raw_server, tmp_path):
             await session.initialize()
             await session.ping()
             await wait_until(pilot, lambda: store.kind_counts[Kind.STDERR] >= 3)
-        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR] + store.kind_counts[Kind.EVENT])
+        await wait_until(
+            pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR] + store.kind_counts[Kind.EVENT]
+        )
         await pilot.pause(0.1)
         lines = [console.render_line(y).text for y in range(console.row_count)]
     assert any("raw-server: received initialize" in line for line in lines)
@@ -82,13 +83,21 @@ async def test_console_shows_stderr_and_process_events(raw_server, tmp_path):
 async def test_notification_lines_word_each_method():
     store = TrafficStore(cap=100)
     cases = {
-        "notifications/progress": ({"progressToken": 7, "progress": 3, "total": 10, "message": "working"}, "progress 3/10 token=7 working"),
+        "notifications/progress": (
+            {"progressToken": 7, "progress": 3, "total": 10, "message": "working"},
+            "progress 3/10 token=7 working",
+        ),
         "notifications/tools/list_changed": ({}, "tools list changed"),
         "notifications/resources/updated": ({"uri": "file:///x"}, "resource updated file:///x"),
         "notifications/cancelled": ({"requestId": 4, "reason": "user"}, "cancelled request 4 (user)"),
     }
     for method, (params, _) in cases.items():
-        store.append(Direction.IN, Kind.NOTIFICATION, frame({"jsonrpc": "2.0", "method": method, "params": params}), method=method)
+        store.append(
+            Direction.IN,
+            Kind.NOTIFICATION,
+            frame({"jsonrpc": "2.0", "method": method, "params": params}),
+            method=method,
+        )
     store.append(Direction.IN, Kind.RESPONSE, frame({"jsonrpc": "2.0", "id": 1, "result": {}}))
     app = ViewsApp(store)
     async with app.run_test(size=(140, 30)) as pilot:

@@ -17,8 +17,8 @@ from mcp_inspector.core.protocol.errors import InspectorError, RpcError, Transpo
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
-from mcp_inspector.tui.text.http_text import reply_status
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.text.http_text import reply_status
 from mcp_inspector.tui.widgets.result.view import ResultPanel
 
 pytestmark = pytest.mark.anyio

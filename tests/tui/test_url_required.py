@@ -14,13 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_helpers import choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Button, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.session.url_elicitation import UrlElicitationRequired
 from mcp_inspector.tui.screens.answer.url_required import UrlRequiredScreen
-
-from app_helpers import choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = pytest.mark.anyio
 

@@ -5,14 +5,13 @@ filter, escape back to the list). On the demo, by keys only, at 80x24."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.widgets import Input, Select
 
 from mcp_inspector.tui.view_commands import view_bindings_of, view_commands, view_key_classes
 from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
-
-from app_helpers import live_app, outgoing, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
 
@@ -35,9 +34,14 @@ async def palette(pilot, app, words: str) -> str:
     await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
     await pilot.press(*words)
     hits = app.screen.query_one("CommandList")
-    await wait_for(pilot, lambda: hits.option_count > 0 and all(
-        word in str(hits.get_option_at_index(0).prompt).lower() for word in words.lower().split()),
-        what=f"{words!r} in the palette")
+    await wait_for(
+        pilot,
+        lambda: (
+            hits.option_count > 0
+            and all(word in str(hits.get_option_at_index(0).prompt).lower() for word in words.lower().split())
+        ),
+        what=f"{words!r} in the palette",
+    )
     return str(hits.get_option_at_index(0).prompt)
 
 
@@ -48,21 +52,30 @@ async def test_the_palette_finds_subscribe_and_log_level_and_they_work():
         await wait_for_tools(pilot, app)
         await pilot.press("7")
         view = main.query_one("#view-resources")
-        await wait_for(pilot, lambda: "demo://readme" in view.resource_list._ids.get(
-            f"r:{'demo://readme'}", (None, {}))[1].get("uri", ""), what="the resources")
+        await wait_for(
+            pilot,
+            lambda: (
+                "demo://readme" in view.resource_list._ids.get(f"r:{'demo://readme'}", (None, {}))[1].get("uri", "")
+            ),
+            what="the resources",
+        )
         await pilot.press("1")
         assert "subscribe" in (await palette(pilot, app, "subscribe")).lower()
         await pilot.press("enter")  # shows Resources and subscribes to the highlighted resource
-        await wait_for(pilot, lambda: main.current_view == "resources" and bool(view.session.subscribed),
-                       what="a subscription")
+        await wait_for(
+            pilot, lambda: main.current_view == "resources" and bool(view.session.subscribed), what="a subscription"
+        )
         assert outgoing(app, "resources/subscribe")
 
         assert "log level" in (await palette(pilot, app, "log level")).lower()
         await pilot.press("enter")
         await wait_for(pilot, lambda: main.current_view == "notifications" and app.screen is main, what="Notifications")
         level = main.query_one("#notifications-level", Select)
-        await wait_for(pilot, lambda: level.expanded and app.focused is not None
-                       and level in (app.focused, *app.focused.ancestors), what="the level list, open")
+        await wait_for(
+            pilot,
+            lambda: level.expanded and app.focused is not None and level in (app.focused, *app.focused.ancestors),
+            what="the level list, open",
+        )
         await pilot.press("down", "down", "enter")
         await wait_for(pilot, lambda: isinstance(level.value, str) and not level.expanded, what="a level chosen")
         await wait_for(pilot, lambda: bool(outgoing(app, "logging/setLevel")), what="logging/setLevel")
@@ -71,8 +84,13 @@ async def test_the_palette_finds_subscribe_and_log_level_and_they_work():
         # the template form's key says what is missing when no template is open
         await palette(pilot, app, "read the expanded")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: main.current_view == "resources"
-                       and any("template first" in str(n.message) for n in app._notifications), what="the hint")
+        await wait_for(
+            pilot,
+            lambda: (
+                main.current_view == "resources" and any("template first" in str(n.message) for n in app._notifications)
+            ),
+            what="the hint",
+        )
 
 
 async def test_notification_keys_and_escape_back_to_the_list():

@@ -4,12 +4,11 @@ widgets where a key does something (the demo server, keys only)."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import live_app, wait_for, wait_for_tools
 from textual.widgets import Static
 
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 from mcp_inspector.tui.widgets.views.resources.listing import update_line
-
-from app_helpers import live_app, wait_for, wait_for_tools
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
 NARROW = (80, 24)
@@ -30,8 +29,14 @@ async def test_the_resource_update_line_stays_one_line_at_80x24():
         view = app.main.query_one("#view-resources")
         await wait_for(pilot, lambda: "r:demo://clock" in view.resource_list._ids, what="the resources")
         await pilot.press("slash", *"clock", "enter")  # filter, back to the list
-        await wait_for(pilot, lambda: view.resource_list.option_list.highlighted_option is not None
-                       and view.resource_list.option_list.highlighted_option.id == "r:demo://clock", what="the clock")
+        await wait_for(
+            pilot,
+            lambda: (
+                view.resource_list.option_list.highlighted_option is not None
+                and view.resource_list.option_list.highlighted_option.id == "r:demo://clock"
+            ),
+            what="the clock",
+        )
         await pilot.press("s", "1")  # the updates arrive while another view is shown
         seen = view.resource_list.updates.get("demo://clock", 0)
         await wait_for(pilot, lambda: view.resource_list.updates.get("demo://clock", 0) >= seen + 2, what="updates")
@@ -62,9 +67,9 @@ async def test_prompts_tab_goes_from_the_list_to_the_first_field_and_tasks_note_
 
 
 async def test_the_template_field_hint_says_what_enter_and_tab_do():
-    from mcp_inspector.tui.widgets.views.resources.view import FIELD_HINT, hint_text
-
     from app_helpers import outgoing
+
+    from mcp_inspector.tui.widgets.views.resources.view import FIELD_HINT, hint_text
 
     app = live_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -104,20 +109,28 @@ async def test_the_expanded_uri_stays_in_sight_in_a_tall_template_form_at_80x24(
         await wait_for_tools(pilot, app)
         await pilot.press("7")
         view = app.main.query_one("#view-resources")
-        await wait_for(pilot, lambda: "t:demo://files{/path*}{#section}" in view.resource_list._ids, what="the templates")
+        await wait_for(
+            pilot, lambda: "t:demo://files{/path*}{#section}" in view.resource_list._ids, what="the templates"
+        )
         await pilot.press("slash", *"files", "enter", "enter")  # filter, to the list, open the form
         form = view.template_form
         await wait_for(pilot, lambda: app.focused is form.first_field(), what="the first field")
         uri = form.query_one("#template-uri", Static)
 
         def uri_in_sight() -> bool:
-            return form.max_scroll_y > 0 and form.region.contains_region(uri.region) \
+            return (
+                form.max_scroll_y > 0
+                and form.region.contains_region(uri.region)
                 and form.region.contains_region(app.focused.region)
+            )
 
         await wait_for(pilot, uri_in_sight, what="the URI and the first field in sight")
         await pilot.press(*"docs", "escape", "tab")  # escape closes the suggestions; tab: next field
-        await wait_for(pilot, lambda: uri_in_sight() and "demo://files/docs" in str(uri.render()),
-                       what="the URI and the second field in sight")
+        await wait_for(
+            pilot,
+            lambda: uri_in_sight() and "demo://files/docs" in str(uri.render()),
+            what="the URI and the second field in sight",
+        )
 
 
 def test_a_long_uri_in_the_contents_status_is_cut_from_the_left():

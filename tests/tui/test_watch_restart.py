@@ -6,14 +6,13 @@ the last call again; ctrl+b turns watching off."""
 from __future__ import annotations
 
 import pytest
+from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
 from textual.widgets import Input
+from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
-
-from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
-from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 WAIT = 60  # seconds: each restart starts an SDK server (1-2 s on a busy machine)
@@ -47,23 +46,27 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         first_seq = app.store.first_seq
 
         add_tool(script, "shout", "Shout the text")
-        await wait_for(pilot, lambda: main.restarts == 1 and "shout" in tool_names(main), what="the restart",
-                       timeout=WAIT)
+        await wait_for(
+            pilot, lambda: main.restarts == 1 and "shout" in tool_names(main), what="the restart", timeout=WAIT
+        )
         assert main.tool_list.marks == {"shout": "added"}
         assert main.status_bar.watching_text.startswith("restarted after edit of server.py (")
         titles = [str(n.title) for n in app._notifications]
         assert "Tool list changed after the edit of server.py" in titles
         # the log is kept, with the restart as a marker line
         assert app.store.first_seq == first_seq and len(outgoing(app, "tools/list")) >= 2
-        assert any("restart after edit of server.py" in entry.text for entry in app.store if entry.kind.value == "event")
+        assert any(
+            "restart after edit of server.py" in entry.text for entry in app.store if entry.kind.value == "event"
+        )
         assert main.composer.tool["name"] == "echo" and main.composer.get_arguments() == {"text": "hi there"}
         assert main.result_panel.status_text.startswith("✓ echo")
 
         # a changed description; re-run on: the last call goes again once the tools are listed
         main.toggle_rerun()
         set_description(script, "Echo the text", "Echo the text back")
-        await wait_for(pilot, lambda: main.restarts == 2 and len(finished) == 2, what="the restart and the re-run",
-                       timeout=WAIT)
+        await wait_for(
+            pilot, lambda: main.restarts == 2 and len(finished) == 2, what="the restart and the re-run", timeout=WAIT
+        )
         assert main.tool_list.marks == {"echo": "changed"}
         assert main.tool_list.changes["echo"].fields == ["description"]
         assert finished[-1].outcome.name == "echo" and "hi there" in str(finished[-1].outcome.result)
@@ -76,8 +79,11 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         break_file(script)
         await wait_for(pilot, lambda: main.status_bar.status.state == "failed", what="the failed start", timeout=WAIT)
         # its stderr is in the console view (and in the status bar's tail when the exit status came first)
-        await wait_for(pilot, lambda: any("SyntaxError" in e.text for e in app.store if e.kind.value == "stderr"),
-                       what="the stderr")
+        await wait_for(
+            pilot,
+            lambda: any("SyntaxError" in e.text for e in app.store if e.kind.value == "stderr"),
+            what="the stderr",
+        )
         assert main.status_bar.server_name == "watched"  # still named as it named itself
         assert tool_names(main) == ["echo", "shout"] and main.result_panel.status_text.startswith("✓ echo")
         await wait_for(pilot, lambda: "failed to start" in main.status_bar.watching_text, what="the note")
@@ -85,8 +91,12 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
 
         # the next save recovers, compared with the last tools listed
         fix_file(script)
-        await wait_for(pilot, lambda: main.restarts == 3 and main.status_bar.status.state == "connected",
-                       what="the recovery", timeout=WAIT)
+        await wait_for(
+            pilot,
+            lambda: main.restarts == 3 and main.status_bar.status.state == "connected",
+            what="the recovery",
+            timeout=WAIT,
+        )
         assert tool_names(main) == ["echo", "shout"] and main.tool_list.marks == {}
 
         # ctrl+b: watching off

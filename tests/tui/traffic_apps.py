@@ -60,18 +60,41 @@ def frame(message: Any) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode()
 
 
-def add_exchange(store: TrafficStore, msg_id: int, method: str, params: dict | None, result: Any, *,
-                 ts: float, latency_ms: float = 12.3, error: tuple[int, str] | None = None):
+def add_exchange(
+    store: TrafficStore,
+    msg_id: int,
+    method: str,
+    params: dict | None,
+    result: Any,
+    *,
+    ts: float,
+    latency_ms: float = 12.3,
+    error: tuple[int, str] | None = None,
+):
     """A request and its reply, linked like the RPC layer links them."""
-    request = store.append(Direction.OUT, Kind.REQUEST, frame(jsonrpc.request(msg_id, method, params)),
-                           method=method, msg_id=msg_id, has_id=True, ts=ts)
+    request = store.append(
+        Direction.OUT,
+        Kind.REQUEST,
+        frame(jsonrpc.request(msg_id, method, params)),
+        method=method,
+        msg_id=msg_id,
+        has_id=True,
+        ts=ts,
+    )
     if error is not None:
         raw = frame(jsonrpc.error_response(msg_id, *error))
-        reply = store.append(Direction.IN, Kind.ERROR, raw, msg_id=msg_id, has_id=True, error_code=error[0],
-                             ts=ts + latency_ms / 1000)
+        reply = store.append(
+            Direction.IN, Kind.ERROR, raw, msg_id=msg_id, has_id=True, error_code=error[0], ts=ts + latency_ms / 1000
+        )
     else:
-        reply = store.append(Direction.IN, Kind.RESPONSE, frame(jsonrpc.response(msg_id, result)), msg_id=msg_id,
-                             has_id=True, ts=ts + latency_ms / 1000)
+        reply = store.append(
+            Direction.IN,
+            Kind.RESPONSE,
+            frame(jsonrpc.response(msg_id, result)),
+            msg_id=msg_id,
+            has_id=True,
+            ts=ts + latency_ms / 1000,
+        )
     store.link(request, reply, latency_ms)
     return request, reply
 
@@ -81,25 +104,71 @@ def sample_store() -> TrafficStore:
     store = TrafficStore(cap=1000)
     t = BASE_TS
     store.append(Direction.LOCAL, Kind.EVENT, b"started: python -m demo (pid 4242)", ts=t)
-    add_exchange(store, 1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}},
-                 {"protocolVersion": "2025-11-25", "serverInfo": {"name": "demo", "version": "1.0"}},
-                 ts=t + 0.010, latency_ms=48.2)
-    store.append(Direction.OUT, Kind.NOTIFICATION, frame(jsonrpc.notification("notifications/initialized")),
-                 method="notifications/initialized", ts=t + 0.070)
+    add_exchange(
+        store,
+        1,
+        "initialize",
+        {"protocolVersion": "2025-11-25", "capabilities": {}},
+        {"protocolVersion": "2025-11-25", "serverInfo": {"name": "demo", "version": "1.0"}},
+        ts=t + 0.010,
+        latency_ms=48.2,
+    )
+    store.append(
+        Direction.OUT,
+        Kind.NOTIFICATION,
+        frame(jsonrpc.notification("notifications/initialized")),
+        method="notifications/initialized",
+        ts=t + 0.070,
+    )
     store.append(Direction.IN, Kind.STDERR, b"INFO demo server ready", ts=t + 0.080)
-    add_exchange(store, 2, "tools/list", None, {"tools": [{"name": "echo"}, {"name": "add"}]}, ts=t + 0.100, latency_ms=3.1)
-    add_exchange(store, 3, "tools/call", {"name": "echo", "arguments": {"text": "hello"}},
-                 {"content": [{"type": "text", "text": "hello"}]}, ts=t + 1.000, latency_ms=7.9)
-    store.append(Direction.IN, Kind.NOTIFICATION,
-                 frame(jsonrpc.notification("notifications/message", {"level": "warning", "logger": "demo", "data": "disk low"})),
-                 method="notifications/message", ts=t + 1.100)
-    add_exchange(store, 4, "tools/call", {"name": "nope", "arguments": {}}, None, ts=t + 1.200, latency_ms=1.4,
-                 error=(-32602, "Unknown tool: nope"))
-    store.append(Direction.IN, Kind.INVALID, b"Loading... 100%", problem="not JSON: Expecting value at 1:1", ts=t + 1.300)
-    late = store.append(Direction.IN, Kind.RESPONSE, frame(jsonrpc.response(9, {"content": []})), msg_id=9, has_id=True,
-                        ts=t + 2.000, late=True, problem="late: arrived after the request ended (timed out)")
+    add_exchange(
+        store, 2, "tools/list", None, {"tools": [{"name": "echo"}, {"name": "add"}]}, ts=t + 0.100, latency_ms=3.1
+    )
+    add_exchange(
+        store,
+        3,
+        "tools/call",
+        {"name": "echo", "arguments": {"text": "hello"}},
+        {"content": [{"type": "text", "text": "hello"}]},
+        ts=t + 1.000,
+        latency_ms=7.9,
+    )
+    store.append(
+        Direction.IN,
+        Kind.NOTIFICATION,
+        frame(
+            jsonrpc.notification("notifications/message", {"level": "warning", "logger": "demo", "data": "disk low"})
+        ),
+        method="notifications/message",
+        ts=t + 1.100,
+    )
+    add_exchange(
+        store,
+        4,
+        "tools/call",
+        {"name": "nope", "arguments": {}},
+        None,
+        ts=t + 1.200,
+        latency_ms=1.4,
+        error=(-32602, "Unknown tool: nope"),
+    )
+    store.append(
+        Direction.IN, Kind.INVALID, b"Loading... 100%", problem="not JSON: Expecting value at 1:1", ts=t + 1.300
+    )
+    late = store.append(
+        Direction.IN,
+        Kind.RESPONSE,
+        frame(jsonrpc.response(9, {"content": []})),
+        msg_id=9,
+        has_id=True,
+        ts=t + 2.000,
+        late=True,
+        problem="late: arrived after the request ended (timed out)",
+    )
     late.latency_ms = 3100.0
-    store.append(Direction.IN, Kind.BATCH, b'[{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}]', ts=t + 2.100)
+    store.append(
+        Direction.IN, Kind.BATCH, b'[{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}]', ts=t + 2.100
+    )
     big = frame({"jsonrpc": "2.0", "id": 5, "result": {"content": [{"type": "text", "text": "x" * 5000}]}})
     store.append(Direction.IN, Kind.RESPONSE, big, msg_id=5, has_id=True, ts=t + 2.200)
     store.append(Direction.LOCAL, Kind.EVENT, b"exited with code 0", ts=t + 3.000)

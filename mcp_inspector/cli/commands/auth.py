@@ -113,7 +113,9 @@ def _describe(entry: StoredAuth, now: float) -> list[str]:
         lines.append(f"  scopes         {tokens.scope or '(none granted or asked)'}")
         lines.append(f"  refresh token  {'yes' if tokens.refresh_token is not None else 'no'}")
     where = "the system keyring" if entry.secrets_in == "keyring" else "the file"
-    lines.append(f"  saved          {time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.saved_at))} (secrets in {where})")
+    lines.append(
+        f"  saved          {time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.saved_at))} (secrets in {where})"
+    )
     return lines
 
 
@@ -176,8 +178,11 @@ def cmd_auth_logout(args: Any) -> int:
     _notes(store)
     if everything:
         if removed:
-            _out(f"removed {removed} stored authorization{'s' if removed != 1 else ''}: " + ", ".join(shown)
-                 if len(shown) == removed else f"removed {removed} stored authorization{'s' if removed != 1 else ''}")
+            _out(
+                f"removed {removed} stored authorization{'s' if removed != 1 else ''}: " + ", ".join(shown)
+                if len(shown) == removed
+                else f"removed {removed} stored authorization{'s' if removed != 1 else ''}"
+            )
         else:
             _out(f"nothing stored (in {store.directory}): nothing to remove")
     elif removed:

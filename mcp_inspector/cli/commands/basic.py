@@ -60,9 +60,18 @@ async def cmd_info(session: McpSession, ctx: Context, args: Any) -> int:
         "capabilities": session.capabilities,
         "instructions": session.instructions,
     }
-    return await emit(ctx, document, lambda: render.info(session.server_info, session.protocol_version,
-                                                         session.capabilities, session.instructions,
-                                                         session.era, session.era_reason))
+    return await emit(
+        ctx,
+        document,
+        lambda: render.info(
+            session.server_info,
+            session.protocol_version,
+            session.capabilities,
+            session.instructions,
+            session.era,
+            session.era_reason,
+        ),
+    )
 
 
 async def _list(session: McpSession, ctx: Context, kind: str) -> list[dict[str, Any]]:
@@ -70,8 +79,12 @@ async def _list(session: McpSession, ctx: Context, kind: str) -> list[dict[str, 
     if not session.supports(kind):
         ctx.note(f"the server does not declare the {session_capability(kind)} capability; nothing to list")
         return []
-    ctx.step = {"tools": "tools/list", "prompts": "prompts/list", "resources": "resources/list",
-                "resource_templates": "resources/templates/list"}[kind]
+    ctx.step = {
+        "tools": "tools/list",
+        "prompts": "prompts/list",
+        "resources": "resources/list",
+        "resource_templates": "resources/templates/list",
+    }[kind]
     return await session.list_all(kind)
 
 
@@ -102,7 +115,9 @@ async def cmd_prompts(session: McpSession, ctx: Context, args: Any) -> int:
 async def cmd_resources(session: McpSession, ctx: Context, args: Any) -> int:
     items = await _list(session, ctx, "resources")
     templates = await list_templates(session, ctx) if session.supports("resources") else []
-    return await emit(ctx, {"resources": items, "resourceTemplates": templates}, lambda: render.resources(items, templates))
+    return await emit(
+        ctx, {"resources": items, "resourceTemplates": templates}, lambda: render.resources(items, templates)
+    )
 
 
 async def list_templates(session: McpSession, ctx: Context) -> list[dict[str, Any]]:
@@ -162,8 +177,10 @@ async def cmd_get(session: McpSession, ctx: Context, args: Any) -> int:
     else:
         odd = sum(1 for m in messages if not (isinstance(m, dict) and isinstance(m.get("content"), dict)))
         if odd:
-            ctx.warn(f"malformed result: {odd} of the {len(messages)} messages {'is' if odd == 1 else 'are'} "
-                     "not an object with a content object" + ("" if ctx.options.json else " (left out)"))
+            ctx.warn(
+                f"malformed result: {odd} of the {len(messages)} messages {'is' if odd == 1 else 'are'} "
+                "not an object with a content object" + ("" if ctx.options.json else " (left out)")
+            )
     return await emit(ctx, result, lambda: render.prompt_result(result), raw)
 
 
@@ -212,8 +229,14 @@ class TaskStatusDisplay:
             return
         state = (event.task.get("status"), event.task.get("statusMessage"))
         if event.source == "cancel" and state[0] not in ("completed", "failed", "cancelled"):
-            sys.stderr.write(for_stream(f"task {event.task.get('taskId', '?')} still {state[0]} after tasks/cancel: "
-                                        "the server may go on running it", sys.stderr) + "\n")
+            sys.stderr.write(
+                for_stream(
+                    f"task {event.task.get('taskId', '?')} still {state[0]} after tasks/cancel: "
+                    "the server may go on running it",
+                    sys.stderr,
+                )
+                + "\n"
+            )
             sys.stderr.flush()
             self.last = state
             return
@@ -248,10 +271,16 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
             as_task = getattr(args, "as_task", None)
             # a call that may run as a task: --timeout bounds it as a whole, so a task that never
             # ends cannot hang us (max_total); a plain call keeps the per-request timeout alone
-            may_be_task = session.task_support(name) != "forbidden" and (as_task is not False or session.era == "modern")
-            pending = await session.begin_tool_call(name, arguments, as_task=as_task,
-                                                    on_progress=display.progress if display else None,
-                                                    max_total=ctx.options.timeout if may_be_task else None)
+            may_be_task = session.task_support(name) != "forbidden" and (
+                as_task is not False or session.era == "modern"
+            )
+            pending = await session.begin_tool_call(
+                name,
+                arguments,
+                as_task=as_task,
+                on_progress=display.progress if display else None,
+                max_total=ctx.options.timeout if may_be_task else None,
+            )
         except ToolExcluded as exc:
             error(str(exc))
             return exit_codes.USAGE

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from ...core.protocol.jsonrpc import Kind
 from ...core.query import FrameOutputs, QueryError, QuerySandbox, QueryStopped, check_expression
@@ -72,8 +73,9 @@ async def print_query(ctx: Any, text: str, out: Callable[[str], None]) -> int:
 
     sandbox = QuerySandbox()
     try:
-        found = await anyio.to_thread.run_sync(partial(sandbox.value_outputs, ctx.options.query, text),
-                                               abandon_on_cancel=True)
+        found = await anyio.to_thread.run_sync(
+            partial(sandbox.value_outputs, ctx.options.query, text), abandon_on_cancel=True
+        )
     except QueryStopped as exc:
         error(f"query: {exc}")
         return exit_codes.QUERY_ERROR
@@ -88,7 +90,9 @@ async def print_query(ctx: Any, text: str, out: Callable[[str], None]) -> int:
     return exit_codes.OK
 
 
-def _chunks(entries: Iterable[TrafficEntry], max_frames: int = 512, max_bytes: int = 4 << 20) -> Iterator[list[TrafficEntry]]:
+def _chunks(
+    entries: Iterable[TrafficEntry], max_frames: int = 512, max_bytes: int = 4 << 20
+) -> Iterator[list[TrafficEntry]]:
     chunk: list[TrafficEntry] = []
     size = 0
     for entry in entries:
@@ -135,7 +139,9 @@ def cmd_query(args: Any) -> int:
     matching = bool(args.count or args.frames)
     try:
         with QuerySandbox() as sandbox:
-            for chunk, results in sandbox.stream(expression, _chunks(frames()), lambda entry: entry.raw, match=matching):
+            for chunk, results in sandbox.stream(
+                expression, _chunks(frames()), lambda entry: entry.raw, match=matching
+            ):
                 if matching:
                     counts["failed"] += results.count(-1)
                     for entry, code in zip(chunk, results):
@@ -163,6 +169,8 @@ def cmd_query(args: Any) -> int:
         warn(f"{len(skipped)} unreadable line{'s' if len(skipped) != 1 else ''} skipped (first: line {skipped[0]})")
     if counts["failed"] and not args.quiet:
         detail = f"; the first, {first_error}" if first_error else ""
-        warn(f"the query failed on {counts['failed']:,} of {counts['frames']:,} frames (not JSON, or an error "
-             f"of the expression){detail}; a ? skips what is missing: .result.content[]?")
+        warn(
+            f"the query failed on {counts['failed']:,} of {counts['frames']:,} frames (not JSON, or an error "
+            f"of the expression){detail}; a ? skips what is missing: .result.content[]?"
+        )
     return exit_codes.OK

@@ -16,9 +16,9 @@ from ...core.replay.plan import Plan, PlanError, read_plan
 from ...core.replay.run import EQUAL, NO_RESPONSE, SENT, UNCHECKED, RecordedAnswers, StepOutcome, replay
 from ...core.session.legacy import McpSession
 from .. import exit_codes
-from .basic import out, out_json
 from ..exit_codes import UsageError
 from ..runner import Context
+from .basic import out, out_json
 
 MARKS = {EQUAL: "✓", UNCHECKED: "?", NO_RESPONSE: "✗"}
 
@@ -86,8 +86,11 @@ async def cmd_replay(session: McpSession, ctx: Context, args: Any) -> int:
         except PlanError as exc:
             ctx.warn(str(exc))
             return exit_codes.DIFFERENCES
-        ctx.note(f"replay: {updated} expectation(s) updated in {plan.path}" if updated
-                 else f"replay: {plan.path} already matches; nothing updated")
+        ctx.note(
+            f"replay: {updated} expectation(s) updated in {plan.path}"
+            if updated
+            else f"replay: {plan.path} already matches; nothing updated"
+        )
     if ctx.options.json:
         document = report.to_json()
         document["updated"] = updated

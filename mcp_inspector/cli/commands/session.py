@@ -39,12 +39,12 @@ from ...core.session.events import ResourceUpdated, ServerClosed
 from ...core.session.legacy import McpSession
 from ...core.session.results import read_problems
 from .. import exit_codes, stopping
-from ..output import render
 from ..arguments import parse_pairs, require_utf8
-from .basic import ToolExcluded, _check_call, emit, finish_exact, list_templates, out
 from ..exit_codes import UsageError
+from ..output import render
 from ..output.line_feed import LineFeed
 from ..runner import Context
+from .basic import ToolExcluded, _check_call, emit, finish_exact, list_templates, out
 
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
 OUTPUT_WAIT = 2.0  # seconds for stdout to take the updates still queued, on the way out
@@ -84,8 +84,10 @@ def expand_template(template: str, pairs: list[str]) -> tuple[str, list[str]]:
         names = list(parsed.variable_names)
         unknown = [name for name in variables if name not in names]
         if unknown:
-            raise UsageError(f"the template {template} has no variable {', '.join(map(repr, unknown))} "
-                             f"(its variables: {', '.join(names) or 'none'})")
+            raise UsageError(
+                f"the template {template} has no variable {', '.join(map(repr, unknown))} "
+                f"(its variables: {', '.join(names) or 'none'})"
+            )
         return parsed.expand(variables), [name for name in names if name not in variables]
     except UsageError:
         raise
@@ -100,8 +102,10 @@ def prepare(args: Any) -> None:
         args.missing = []
         stray = EXPRESSION.sub("", args.uri)
         if "{" in stray or "}" in stray:  # a typo in a template ({id without its }): never a URI (RFC 3986)
-            raise UsageError(f"{args.uri} has an unmatched {'{' if '{' in stray else '}'}: a URI cannot hold braces, "
-                             "and a template's expressions are {name} (e.g. demo://notes/{note_id})")
+            raise UsageError(
+                f"{args.uri} has an unmatched {'{' if '{' in stray else '}'}: a URI cannot hold braces, "
+                "and a template's expressions are {name} (e.g. demo://notes/{note_id})"
+            )
         if is_template(args.uri):
             args.template = args.uri
             args.uri, args.missing = expand_template(args.uri, args.pairs)
@@ -119,8 +123,10 @@ def prepare(args: Any) -> None:
         from ..arguments import parse_args_option
 
         if is_template(args.uri):  # a server may take it as a resource whose name has braces: never updated
-            raise UsageError(f"{args.uri} is a URI template, not a resource: subscribe to an expanded URI "
-                             f"(mcp-inspector read '{args.uri}' KEY=VALUE ... shows it)")
+            raise UsageError(
+                f"{args.uri} is a URI template, not a resource: subscribe to an expanded URI "
+                f"(mcp-inspector read '{args.uri}' KEY=VALUE ... shows it)"
+            )
 
         if args.call_args is not None and args.call is None:
             raise UsageError("--call-args goes with --call TOOL")
@@ -165,8 +171,10 @@ async def cmd_complete(session: McpSession, ctx: Context, args: Any) -> int:
     values = completion.get("values") if isinstance(completion.get("values"), list) else []
     odd = sum(1 for value in values if not isinstance(value, str))
     if odd:
-        ctx.warn(f"malformed result: {odd} of the {len(values)} values {'is' if odd == 1 else 'are'} not a string"
-                 + ("" if ctx.options.json else " (printed as JSON)"))
+        ctx.warn(
+            f"malformed result: {odd} of the {len(values)} values {'is' if odd == 1 else 'are'} not a string"
+            + ("" if ctx.options.json else " (printed as JSON)")
+        )
     if len(values) > MAX_VALUES:
         ctx.warn(f"the server sent {len(values)} values; the spec allows at most {MAX_VALUES}")
     if ctx.options.json:
@@ -201,8 +209,10 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
             if params is not None and not isinstance(params.get("uri"), str):  # the session made it a string
                 malformed += 1
                 if malformed <= MALFORMED_SAID:
-                    ctx.warn("ignored a malformed notifications/resources/updated: uri is not a string "
-                             f"({json.dumps(params.get('uri'))})")
+                    ctx.warn(
+                        "ignored a malformed notifications/resources/updated: uri is not a string "
+                        f"({json.dumps(params.get('uri'))})"
+                    )
                 return
             try:
                 send.send_nowait((event, params))
@@ -278,15 +288,19 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                 ctx.warn(f"resources/unsubscribe {uri} got no answer within {wait:g} s (given up)")
             wait = OUTPUT_WAIT if stopping.received is None else STOPPED_UNSUBSCRIBE_WAIT
             if not await feed.drain(wait):
-                ctx.warn(f"{feed.waiting} update line{'s' if feed.waiting != 1 else ''} not written: "
-                         f"stdout was not read for {wait:g} s (given up)")
+                ctx.warn(
+                    f"{feed.waiting} update line{'s' if feed.waiting != 1 else ''} not written: "
+                    f"stdout was not read for {wait:g} s (given up)"
+                )
         # said after Ctrl-C too (the command is being cancelled then: this is its only chance)
         ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
         if malformed > MALFORMED_SAID:
             ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
         if dropped:
-            ctx.warn(f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
-                     f"than stdout took them (more than {UPDATE_BUFFER} waiting)")
+            ctx.warn(
+                f"{dropped} more update{'s' if dropped != 1 else ''} of {uri} not printed: they came faster "
+                f"than stdout took them (more than {UPDATE_BUFFER} waiting)"
+            )
     if session.closed is not None:
         closed = session.closed
         raise ConnectionLost(closed.reason, closed.exit_code, closed.signal, closed.stderr_tail)
@@ -366,8 +380,10 @@ async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> No
         return
     honoured = ack.get("resourceSubscriptions")
     if not (isinstance(honoured, list) and uri in honoured):
-        ctx.warn(f"the server did not acknowledge the subscription to {uri} (subscriptions/listen): "
-                 "no updates of it will come")
+        ctx.warn(
+            f"the server did not acknowledge the subscription to {uri} (subscriptions/listen): "
+            "no updates of it will come"
+        )
 
 
 def _update_params(session: McpSession, event: ResourceUpdated) -> dict[str, Any] | None:

@@ -29,9 +29,9 @@ from ...core.session.results import analyze_tool_result
 from ...core.session.task_model import TERMINAL, modern_outcome, poll_interval
 from .. import exit_codes
 from ..output import render
-from .basic import out, out_json, task_result_raw
 from ..output.report import for_stream
 from ..runner import Context
+from .basic import out, out_json, task_result_raw
 
 
 def task_line(task: dict[str, Any]) -> str:
@@ -50,8 +50,11 @@ async def cmd_tasks(session: McpSession, ctx: Context, args: Any) -> int:
     action, task_id = args.action, args.task_id
     if action == "list":
         if not session.can_list_tasks():
-            why = ("the 2026-07-28 tasks extension has no tasks/list" if session.era == "modern"
-                   else "the server does not declare tasks.list")
+            why = (
+                "the 2026-07-28 tasks extension has no tasks/list"
+                if session.era == "modern"
+                else "the server does not declare tasks.list"
+            )
             ctx.note(f"{why}: no task list (tasks get|result|cancel ID still work for a task you know)")
             out_json({"tasks": []}) if ctx.options.json else out("No tasks.")
             return exit_codes.OK
@@ -96,8 +99,10 @@ async def _wait_modern(session: McpSession, ctx: Context, task_id: str) -> dict[
             if record.status in TERMINAL:
                 return modern_outcome(record, "tools/call")
             if record.status == "input_required":  # its inputRequests belong to the session that follows it
-                raise InspectorError(f"task {task_id} is input_required: tasks result cannot answer its inputRequests "
-                                     "(the client that created it does)")
+                raise InspectorError(
+                    f"task {task_id} is input_required: tasks result cannot answer its inputRequests "
+                    "(the client that created it does)"
+                )
             state = (record.status, record.task.get("statusMessage"))
             if state != last and ctx.options.progress and not ctx.options.quiet:
                 message = f": {state[1]}" if isinstance(state[1], str) and state[1] else ""
@@ -106,8 +111,10 @@ async def _wait_modern(session: McpSession, ctx: Context, task_id: str) -> dict[
             last = state
             await anyio.sleep(poll_interval(record.task, True))
     timed_out = RequestTimeout("tasks/get", limit or 0, True)
-    timed_out.args = (f"tasks result: task {task_id} was still {last[0] if last else 'working'!r} after the "
-                      f"--timeout of {limit:g} s (not cancelled: tasks result {task_id} waits again)",)
+    timed_out.args = (
+        f"tasks result: task {task_id} was still {last[0] if last else 'working'!r} after the "
+        f"--timeout of {limit:g} s (not cancelled: tasks result {task_id} waits again)",
+    )
     raise timed_out
 
 

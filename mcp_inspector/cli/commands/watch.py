@@ -84,10 +84,16 @@ class ServerRun:
         started = time.perf_counter()
         try:
             transport = make_cli_transport(self.spec, self.options, self.store)
-            session = self.session = McpSession(transport, store=self.store, timeout=self.options.timeout,
-                                                init_timeout=self.options.timeout, auto_refresh=False,
-                                                handlers=self.options.handlers, era=self.spec.era,
-                                                protocol_version=self.spec.protocol_version)
+            session = self.session = McpSession(
+                transport,
+                store=self.store,
+                timeout=self.options.timeout,
+                init_timeout=self.options.timeout,
+                auto_refresh=False,
+                handlers=self.options.handlers,
+                era=self.spec.era,
+                protocol_version=self.spec.protocol_version,
+            )
             async with session:
                 with self._scope:
                     try:
@@ -122,8 +128,9 @@ class ServerRun:
         if closed is not None:
             reason = closed.reason if isinstance(exc, ConnectionLost) else reason
             tail = list(closed.stderr_tail) or tail
-        self.start = Start(False, time.perf_counter() - started, error=reason.split("\nlast stderr lines:")[0],
-                           stderr=tail[-10:])
+        self.start = Start(
+            False, time.perf_counter() - started, error=reason.split("\nlast stderr lines:")[0], stderr=tail[-10:]
+        )
 
     async def stop(self) -> None:
         """Close the server (the spec's order, short waits: it is being replaced) and wait for it."""
@@ -152,8 +159,12 @@ async def call_tool(session: McpSession, name: str, arguments: dict[str, Any]) -
     except InspectorError as exc:
         return {"tool": name, "error": str(exc)}
     raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
-    return {"tool": name, "text": render.tool_result(outcome.view), "isError": outcome.view.is_error,
-            "raw": json.loads(raw) if raw else outcome.result}
+    return {
+        "tool": name,
+        "text": render.tool_result(outcome.view),
+        "isError": outcome.view.is_error,
+        "raw": json.loads(raw) if raw else outcome.result,
+    }
 
 
 # -- output -------------------------------------------------------------------------------------
@@ -177,8 +188,9 @@ def diff_text(diff: ListDiff) -> str:
     return "\n".join(lines)
 
 
-def block_text(event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None,
-               kept: bool = True) -> str:
+def block_text(
+    event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None, kept: bool = True
+) -> str:
     """One start as text; ``kept``: an earlier start listed tools (a failure keeps them)."""
     what = f"restart after edit of {changes.describe()}" if changes is not None else "started"
     if start.ok:
@@ -193,8 +205,11 @@ def block_text(event: str, at: float, start: Start, changes: FileChanges | None,
         if start.stderr:
             lines.append("  stderr:")
             lines.extend(f"    {line}" for line in start.stderr)
-        lines.append("  the tools are kept from the last start that worked; the next save tries again" if kept
-                     else "  the next save tries again")
+        lines.append(
+            "  the tools are kept from the last start that worked; the next save tries again"
+            if kept
+            else "  the next save tries again"
+        )
         return "\n".join(lines)
     if diff is not None:
         lines.append(diff_text(diff))
@@ -208,9 +223,15 @@ def block_text(event: str, at: float, start: Start, changes: FileChanges | None,
     return "\n".join(lines)
 
 
-def block_json(event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None) -> dict[str, Any]:
-    document: dict[str, Any] = {"event": event, "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(at))
-                                + f".{int(at * 1000) % 1000:03d}Z", "ok": start.ok, "seconds": round(start.seconds, 3)}
+def block_json(
+    event: str, at: float, start: Start, changes: FileChanges | None, diff: ListDiff | None
+) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "event": event,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(at)) + f".{int(at * 1000) % 1000:03d}Z",
+        "ok": start.ok,
+        "seconds": round(start.seconds, 3),
+    }
     if changes is not None:
         document["files"] = list(changes.paths)
     if not start.ok:
@@ -218,18 +239,37 @@ def block_json(event: str, at: float, start: Start, changes: FileChanges | None,
         return document
     document["tools"] = [tool.get("name") for tool in start.tools]
     if diff is not None:
-        document["diff"] = {"added": [t.get("name") for t in diff.added], "removed": [t.get("name") for t in diff.removed],
-                            "changed": [{"name": c.name, "fields": c.fields, "before": {k: c.before.get(k) for k in c.fields},
-                                         "after": {k: c.after.get(k) for k in c.fields}} for c in diff.changed]}
+        document["diff"] = {
+            "added": [t.get("name") for t in diff.added],
+            "removed": [t.get("name") for t in diff.removed],
+            "changed": [
+                {
+                    "name": c.name,
+                    "fields": c.fields,
+                    "before": {k: c.before.get(k) for k in c.fields},
+                    "after": {k: c.after.get(k) for k in c.fields},
+                }
+                for c in diff.changed
+            ],
+        }
     if start.call is not None:
         call = start.call
-        document["call"] = {"tool": call["tool"], **({"result": call.get("raw")} if "error" not in call
-                                                     else {"error": call.get("raw") or call["error"]})}
+        document["call"] = {
+            "tool": call["tool"],
+            **({"result": call.get("raw")} if "error" not in call else {"error": call.get("raw") or call["error"]}),
+        }
     return document
 
 
-def emit(json_output: bool, event: str, at: float, start: Start, changes: FileChanges | None,
-         diff: ListDiff | None, kept: bool = True) -> None:
+def emit(
+    json_output: bool,
+    event: str,
+    at: float,
+    start: Start,
+    changes: FileChanges | None,
+    diff: ListDiff | None,
+    kept: bool = True,
+) -> None:
     from .basic import out
 
     if json_output:
@@ -257,6 +297,7 @@ async def _watch(spec: ServerSpec, options: RunOptions, request: WatchRequest, s
     code = exit_codes.OK
     body = anyio.CancelScope()
     async with anyio.create_task_group() as group:
+
         def on_signal(signum: int) -> None:  # Ctrl-C ends the watch: the server is closed, exit 0
             stopped.append(signum)
             watcher.stop()
@@ -286,8 +327,15 @@ async def _watch(spec: ServerSpec, options: RunOptions, request: WatchRequest, s
     return exit_codes.OK if stopped else code
 
 
-async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore, request: WatchRequest,
-                watcher: FileWatcher, current: list[ServerRun]) -> int:
+async def _loop(
+    group: Any,
+    spec: ServerSpec,
+    options: RunOptions,
+    store: TrafficStore,
+    request: WatchRequest,
+    watcher: FileWatcher,
+    current: list[ServerRun],
+) -> int:
     """Start, then restart on each burst of edits; the exit code of the last start. The watcher
     listens from before the first start, so an edit made while the server starts is not missed:
     it interrupts a start that has not answered yet (a server that hangs after an edit does not
@@ -327,11 +375,15 @@ async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: Traffi
             emit(options.json, "start", time.time(), start, edits, None, kept=False)
             if not options.quiet:
                 plural = "s" if len(request.paths) != 1 else ""
-                write_err(f"mcp-inspector: watching {len(request.paths)} path{plural} ({', '.join(request.paths)}); "
-                          "edit a file to restart the server, ctrl+c stops")
+                write_err(
+                    f"mcp-inspector: watching {len(request.paths)} path{plural} ({', '.join(request.paths)}); "
+                    "edit a file to restart the server, ctrl+c stops"
+                )
         else:
-            store.note(f"watch: restart after edit of {edits.describe()}: "
-                       + (f"{len(start.tools)} tools" if start.ok else f"failed to start: {start.error}"))
+            store.note(
+                f"watch: restart after edit of {edits.describe()}: "
+                + (f"{len(start.tools)} tools" if start.ok else f"failed to start: {start.error}")
+            )
             emit(options.json, "restart", time.time(), start, edits, diff, kept=kept)
             restarts += 1
             if request.count is not None and restarts >= request.count:
@@ -346,13 +398,15 @@ async def _loop(group: Any, spec: ServerSpec, options: RunOptions, store: Traffi
         await server.stop()
 
 
-async def _start(group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore, request: WatchRequest,
-                 receive: Any) -> tuple[ServerRun, FileChanges | None]:
+async def _start(
+    group: Any, spec: ServerSpec, options: RunOptions, store: TrafficStore, request: WatchRequest, receive: Any
+) -> tuple[ServerRun, FileChanges | None]:
     """Start the server; return it once it is ready (or failed), or with the edit that came first."""
     server = ServerRun(spec, options, store)
     group.start_soon(server.run, request)
     came: list[FileChanges | BaseException] = []
     async with anyio.create_task_group() as race:
+
         async def edit() -> None:
             try:
                 came.append(await receive.receive())

@@ -177,8 +177,14 @@ def _annotation_words(annotations: Any) -> list[str]:
     return words
 
 
-def info(server_info: dict[str, Any], version: str | None, capabilities: dict[str, Any], instructions: str | None,
-         era: str | None = None, era_reason: str = "") -> str:
+def info(
+    server_info: dict[str, Any],
+    version: str | None,
+    capabilities: dict[str, Any],
+    instructions: str | None,
+    era: str | None = None,
+    era_reason: str = "",
+) -> str:
     name = server_info.get("name", "?")
     line = f"Server:       {name} {server_info.get('version', '')}".rstrip()
     if server_info.get("title") and server_info.get("title") != name:
@@ -191,7 +197,9 @@ def info(server_info: dict[str, Any], version: str | None, capabilities: dict[st
         for key, value in capabilities.items():
             detail = ""
             if isinstance(value, dict) and value:
-                detail = ": " + ", ".join(k if v is True else f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items())
+                detail = ": " + ", ".join(
+                    k if v is True else f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in value.items()
+                )
             lines.append(f"  {key}{detail}")
     else:
         lines.append("Capabilities: none")

@@ -16,6 +16,7 @@ _TTY: dict[int, bool] = {}
 def visible_controls(text: str) -> str:
     """``text`` with its control characters shown, not obeyed: C0 as their Control Pictures (ESC is
     ␛, CR ␍), DEL as ␡, C1 as ``\\x9b``; a server's text cannot retitle, clear or rewrite the terminal."""
+
     def show(match: re.Match[str]) -> str:
         code = ord(match.group(0))
         return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else f"\\x{code:02x}"
@@ -44,7 +45,9 @@ def for_stream(text: str, stream: TextIO) -> str:
 
 def write_err(text: str) -> None:
     try:
-        sys.stderr.write(for_stream(scrub(text), sys.stderr) + "\n")  # a secret this process holds, echoed by a server, is masked
+        sys.stderr.write(
+            for_stream(scrub(text), sys.stderr) + "\n"
+        )  # a secret this process holds, echoed by a server, is masked
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

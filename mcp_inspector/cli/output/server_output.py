@@ -97,28 +97,48 @@ class ServerOutputWatch:
         if len(self.examples) < EXAMPLES:
             self.examples.append({"seq": entry.seq, "problem": notes, "text": cut})
         if self.not_strict <= SHOWN and not self.quiet:
-            write_err(f"{PROGRAM}: warning: the server wrote a {self.where} that is not strict JSON, read anyway "
-                      f"({notes}): {cut!r}")
+            write_err(
+                f"{PROGRAM}: warning: the server wrote a {self.where} that is not strict JSON, read anyway "
+                f"({notes}): {cut!r}"
+            )
 
     def summary(self) -> None:
         """The closing line on stderr, when the server wrote anything invalid."""
         if self.not_strict:
             hidden = f" ({self.not_strict - SHOWN} not shown)" if self.not_strict > SHOWN else ""
-            write_err(f"{PROGRAM}: warning: the server wrote {self.not_strict} {self.where}"
-                      f"{'s' if self.not_strict != 1 else ''} that {'are' if self.not_strict != 1 else 'is'} not strict "
-                      f"JSON (read anyway){hidden}: strict clients may reject them")
+            write_err(
+                f"{PROGRAM}: warning: the server wrote {self.not_strict} {self.where}"
+                f"{'s' if self.not_strict != 1 else ''} that {'are' if self.not_strict != 1 else 'is'} not strict "
+                f"JSON (read anyway){hidden}: strict clients may reject them"
+            )
         if not self.count:
             return
         hidden = f" ({self.count - SHOWN} not shown)" if self.count > SHOWN else ""
         other = self.count - self.not_json - self.too_long
-        kinds = ", ".join(f"{number} {what}" for number, what in ((self.not_json, "not JSON"), (self.too_long, "too long"),
-                                                                 (other, "not valid JSON-RPC")) if number)
-        write_err(f"{PROGRAM}: warning: the server wrote {self.count} invalid {self.where}{'s' if self.count != 1 else ''} "
-                  f"({kinds}){hidden}: real MCP clients may fail on them")
+        kinds = ", ".join(
+            f"{number} {what}"
+            for number, what in (
+                (self.not_json, "not JSON"),
+                (self.too_long, "too long"),
+                (other, "not valid JSON-RPC"),
+            )
+            if number
+        )
+        write_err(
+            f"{PROGRAM}: warning: the server wrote {self.count} invalid {self.where}{'s' if self.count != 1 else ''} "
+            f"({kinds}){hidden}: real MCP clients may fail on them"
+        )
 
     def document(self, command: str | None, code: int) -> dict[str, Any]:
-        return {"command": command, "exitCode": code, "invalidFrames": self.count, "notJson": self.not_json,
-                "tooLong": self.too_long, "notStrictJson": self.not_strict, "examples": list(self.examples)}
+        return {
+            "command": command,
+            "exitCode": code,
+            "invalidFrames": self.count,
+            "notJson": self.not_json,
+            "tooLong": self.too_long,
+            "notStrictJson": self.not_strict,
+            "examples": list(self.examples),
+        }
 
     def write_report(self, path: str, command: str | None, code: int) -> None:
         text = json.dumps(self.document(command, code), ensure_ascii=False)

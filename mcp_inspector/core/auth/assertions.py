@@ -60,7 +60,9 @@ def load_private_key(pem: str, *, what: str = "the private key") -> PrivateKey:
     if "-----BEGIN" not in pem:
         raise AuthError(f"{what} is not in PEM form (no '-----BEGIN ... PRIVATE KEY-----' line)")
     if "ENCRYPTED" in pem:
-        raise AuthError(f"{what} is encrypted with a passphrase; give an unencrypted PEM (e.g. openssl pkey -in KEY -out PLAIN)")
+        raise AuthError(
+            f"{what} is encrypted with a passphrase; give an unencrypted PEM (e.g. openssl pkey -in KEY -out PLAIN)"
+        )
     for cls in (ECKey, RSAKey, OKPKey):
         try:
             with warnings.catch_warnings():
@@ -160,9 +162,15 @@ def same_issuer(a: str, b: str) -> bool:
     return a.rstrip("/") == b.rstrip("/")
 
 
-def assertion_findings(token: str, *, audience: str | None, what: str, spec: str,
-                       audience_name: str = "the authorization server",
-                       now: float | None = None) -> tuple[dict[str, Any] | None, list[Finding]]:
+def assertion_findings(
+    token: str,
+    *,
+    audience: str | None,
+    what: str,
+    spec: str,
+    audience_name: str = "the authorization server",
+    now: float | None = None,
+) -> tuple[dict[str, Any] | None, list[Finding]]:
     """The decoded header and claims of an assertion the client is about to send, and what
     the receiving server will check in it: ``aud`` (``audience``: its issuer, or the client id
     an ID token is for) and ``exp``. The client sends it anyway (the server judges); the
@@ -177,14 +185,22 @@ def assertion_findings(token: str, *, audience: str | None, what: str, spec: str
         if any(same_issuer(aud, audience) for aud in auds):
             findings.append(Finding(True, f"{what}: aud is {audience_name} ({audience})", spec))
         else:
-            findings.append(Finding(False, f"{what}: aud {printable(', '.join(auds))[:200] or 'missing'} is not {audience_name} "
-                                           f"({audience}); it will likely be refused", spec))
+            findings.append(
+                Finding(
+                    False,
+                    f"{what}: aud {printable(', '.join(auds))[:200] or 'missing'} is not {audience_name} "
+                    f"({audience}); it will likely be refused",
+                    spec,
+                )
+            )
     exp = claims.get("exp")
     moment = time.time() if now is None else now
     if isinstance(exp, (int, float)) and not isinstance(exp, bool):
         if exp <= moment:
             ago = int(moment - exp)
-            findings.append(Finding(False, f"{what} expired {ago} s ago (exp {int(exp)}); it will likely be refused", spec))
+            findings.append(
+                Finding(False, f"{what} expired {ago} s ago (exp {int(exp)}); it will likely be refused", spec)
+            )
         else:
             findings.append(Finding(True, f"{what} is valid for {int(exp - moment)} s more", spec))
     else:

@@ -82,7 +82,7 @@ class _Scanner:
         start = self.i
         while self.i < self.n and self.s[self.i] in chars:
             self.i += 1
-        return self.s[start:self.i]
+        return self.s[start : self.i]
 
     def skip_to_comma(self) -> None:
         """Past garbage: to the next comma outside a quoted string (or the end)."""
@@ -117,7 +117,7 @@ class _Scanner:
         start = self.i
         while self.i < self.n and self.s[self.i] != "," and self.s[self.i] not in _WS:
             self.i += 1
-        return self.s[start:self.i]
+        return self.s[start : self.i]
 
 
 def _token68_here(sc: _Scanner) -> str | None:

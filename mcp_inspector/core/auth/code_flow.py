@@ -16,8 +16,8 @@ import secrets
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..transport.http_util import printable
 from ..traffic.masking import mask_url, mask_value
+from ..transport.http_util import printable
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet
 from .opener import Opener, redirect_parameters, same_endpoint
@@ -40,14 +40,21 @@ def make_pkce() -> tuple[str, str]:
     return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def authorization_url(info: ServerAuthInfo, client: ClientInfo, redirect_uri: str, *, state: str, challenge: str,
-                      scope: str | None) -> tuple[str, dict[str, str]]:
+def authorization_url(
+    info: ServerAuthInfo, client: ClientInfo, redirect_uri: str, *, state: str, challenge: str, scope: str | None
+) -> tuple[str, dict[str, str]]:
     """The authorization request URL and its parameters (the endpoint's own query kept)."""
     endpoint = info.authorization_endpoint
     if not endpoint:
         raise AuthError("the authorization server metadata has no authorization_endpoint", spec="RFC 8414 §2")
-    params = {"response_type": "code", "client_id": client.client_id, "redirect_uri": redirect_uri,
-              "code_challenge": challenge, "code_challenge_method": "S256", "state": state}
+    params = {
+        "response_type": "code",
+        "client_id": client.client_id,
+        "redirect_uri": redirect_uri,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+        "state": state,
+    }
     if scope:
         params["scope"] = scope
     if sends_resource(info):
@@ -64,11 +71,15 @@ async def check_redirect(http: AuthHttp, info: ServerAuthInfo, redirect_url: str
     step = await log.step("redirect", "The redirect back to the client")
     params = redirect_parameters(redirect_url)
     step.details["redirect"] = mask_url(redirect_url)[:2000]
-    step.details["parameters"] = {key: (mask_value(value) if key == "code" else printable(value)[:SHOWN])
-                                  for key, value in params.items()}
+    step.details["parameters"] = {
+        key: (mask_value(value) if key == "code" else printable(value)[:SHOWN]) for key, value in params.items()
+    }
     if not same_endpoint(redirect_url, redirect_uri):
-        raise log.fail(step, f"the redirect does not go to our redirect URI {redirect_uri}: {printable(mask_url(redirect_url))[:SHOWN]}",
-                       "OAuth 2.1 §4.1.2")
+        raise log.fail(
+            step,
+            f"the redirect does not go to our redirect URI {redirect_uri}: {printable(mask_url(redirect_url))[:SHOWN]}",
+            "OAuth 2.1 §4.1.2",
+        )
     got_state = params.get("state")
     if got_state != state:
         what = "has no state" if got_state is None else "carries a different state"
@@ -78,12 +89,20 @@ async def check_redirect(http: AuthHttp, info: ServerAuthInfo, redirect_url: str
     iss = params.get("iss")
     if iss is not None:
         if iss != info.issuer:
-            raise log.fail(step, f"the redirect's iss {printable(iss)[:SHOWN]!r} is not the issuer {info.issuer!r} "
-                                 "(simple string comparison): refused (mix-up attack?)", SPEC_ISS)
+            raise log.fail(
+                step,
+                f"the redirect's iss {printable(iss)[:SHOWN]!r} is not the issuer {info.issuer!r} "
+                "(simple string comparison): refused (mix-up attack?)",
+                SPEC_ISS,
+            )
         step.check(True, "iss equals the authorization server's issuer", SPEC_ISS)
     elif advertised:
-        raise log.fail(step, "the authorization server advertises authorization_response_iss_parameter_supported "
-                             "but the redirect has no iss: refused", SPEC_ISS)
+        raise log.fail(
+            step,
+            "the authorization server advertises authorization_response_iss_parameter_supported "
+            "but the redirect has no iss: refused",
+            SPEC_ISS,
+        )
     if "error" in params:
         what = printable(params["error"])[:SHOWN]
         if params.get("error_description"):
@@ -97,9 +116,17 @@ async def check_redirect(http: AuthHttp, info: ServerAuthInfo, redirect_url: str
     return code
 
 
-async def authorization_code(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                             opener: Opener, *, scope: str | None, dpop: "DpopKey | None" = None,
-                             nonces: Any = None) -> TokenSet:
+async def authorization_code(
+    http: AuthHttp,
+    info: ServerAuthInfo,
+    client: ClientInfo,
+    settings: AuthSettings,
+    opener: Opener,
+    *,
+    scope: str | None,
+    dpop: DpopKey | None = None,
+    nonces: Any = None,
+) -> TokenSet:
     """The whole grant: the authorization request (through ``opener``), the redirect's checks,
     the code exchange."""
     log = http.log
@@ -109,8 +136,9 @@ async def authorization_code(http: AuthHttp, info: ServerAuthInfo, client: Clien
     step = await log.step("authorization", "The authorization request")
     methods = info.metadata.get("code_challenge_methods_supported")
     if isinstance(methods, list) and "S256" not in methods:
-        step.check(False, f"code_challenge_methods_supported does not list S256 ({methods!r}): S256 is used anyway",
-                   SPEC_PKCE)
+        step.check(
+            False, f"code_challenge_methods_supported does not list S256 ({methods!r}): S256 is used anyway", SPEC_PKCE
+        )
     try:
         url, params = authorization_url(info, client, redirect_uri, state=state, challenge=challenge, scope=scope)
     except AuthError as exc:
@@ -127,6 +155,15 @@ async def authorization_code(http: AuthHttp, info: ServerAuthInfo, client: Clien
     log.done(step)
     code = await check_redirect(http, info, redirect_url, redirect_uri, state)
     grant = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
-    return await request_token(http, info, client, settings, grant, kind="token",
-                               title="Exchange the authorization code for tokens", dpop=dpop, scope_asked=scope,
-                               nonces=nonces)
+    return await request_token(
+        http,
+        info,
+        client,
+        settings,
+        grant,
+        kind="token",
+        title="Exchange the authorization code for tokens",
+        dpop=dpop,
+        scope_asked=scope,
+        nonces=nonces,
+    )

@@ -44,10 +44,16 @@ SPEC_LEGACY_DEFAULTS = "MCP 2025-03-26 authorization §Fallbacks for Servers wit
 SPEC_BINDING = "MCP 2026-07-28 client-registration §Authorization Server Binding"
 
 #: Metadata fields that must be lists of strings (dropped, with a finding, when they are not).
-LIST_FIELDS = ("scopes_supported", "response_types_supported", "grant_types_supported",
-               "code_challenge_methods_supported", "token_endpoint_auth_methods_supported",
-               "token_endpoint_auth_signing_alg_values_supported", "dpop_signing_alg_values_supported",
-               "response_modes_supported")
+LIST_FIELDS = (
+    "scopes_supported",
+    "response_types_supported",
+    "grant_types_supported",
+    "code_challenge_methods_supported",
+    "token_endpoint_auth_methods_supported",
+    "token_endpoint_auth_signing_alg_values_supported",
+    "dpop_signing_alg_values_supported",
+    "response_modes_supported",
+)
 BOOL_FIELDS = ("client_id_metadata_document_supported", "authorization_response_iss_parameter_supported")
 
 
@@ -61,6 +67,7 @@ class MetadataNotFound(AuthError):
 
 
 # --- URLs ---------------------------------------------------------------------------------
+
 
 def _http_url(url: object) -> bool:
     if not isinstance(url, str) or not url or any(c in url for c in "\r\n\t "):
@@ -135,7 +142,7 @@ def is_loopback(url: str) -> bool:
 
 
 def resource_match(server_url: str, resource: str) -> str:
-    """"same", "prefix" (the resource is the server's origin or a parent path of it, as a
+    """ "same", "prefix" (the resource is the server's origin or a parent path of it, as a
     root-level protected resource metadata document names it) or "mismatch"."""
     if not _http_url(resource):
         return "mismatch"
@@ -173,8 +180,10 @@ def server_metadata_urls(issuer: str) -> list[str]:
 
 # --- fetching -----------------------------------------------------------------------------
 
-async def _get_document(http: AuthHttp, kind: str, title: str, url: str, headers: dict[str, str],
-                        timeout: float) -> tuple[AuthStep, AuthResponse, dict[str, Any] | None, str | None]:
+
+async def _get_document(
+    http: AuthHttp, kind: str, title: str, url: str, headers: dict[str, str], timeout: float
+) -> tuple[AuthStep, AuthResponse, dict[str, Any] | None, str | None]:
     """GET a JSON document in a new step (left running). Returns the document, or None and why
     it is not usable (``"404"`` alone when there is simply nothing there)."""
     step = await http.log.step(kind, title)
@@ -206,8 +215,9 @@ def _not_here(http: AuthHttp, step: AuthStep, why: str, spec: str) -> None:
         http.log.done(step, "warning")
 
 
-async def _find_resource_metadata(http: AuthHttp, server_url: str, challenge: Any, headers: dict[str, str],
-                                  timeout: float) -> tuple[str, dict[str, Any], AuthStep] | None:
+async def _find_resource_metadata(
+    http: AuthHttp, server_url: str, challenge: Any, headers: dict[str, str], timeout: float
+) -> tuple[str, dict[str, Any], AuthStep] | None:
     candidates: list[tuple[str, str]] = []  # (url, how it was found)
     advertised = getattr(challenge, "resource_metadata", None) if challenge is not None else None
     advertised_url = _resolve(server_url, advertised) if advertised else None
@@ -219,15 +229,26 @@ async def _find_resource_metadata(http: AuthHttp, server_url: str, challenge: An
         if all(url != known for known, _ in candidates):
             candidates.append((url, how))
     for number, (url, how) in enumerate(candidates):
-        step, _, document, why = await _get_document(http, "resource-metadata",
-                                                     f"Protected resource metadata from {_short(url, server_url)}",
-                                                     url, headers, timeout)
+        step, _, document, why = await _get_document(
+            http,
+            "resource-metadata",
+            f"Protected resource metadata from {_short(url, server_url)}",
+            url,
+            headers,
+            timeout,
+        )
         step.details["location"] = how
         if number == 0:
             if advertised and advertised_url is None:
-                step.check(False, f"The 401's resource_metadata {advertised[:200]!r} is not an http(s) URL", "RFC 9728 §5.1")
+                step.check(
+                    False, f"The 401's resource_metadata {advertised[:200]!r} is not an http(s) URL", "RFC 9728 §5.1"
+                )
             elif advertised and not _http_url(advertised):
-                step.check(False, f"The 401's resource_metadata {advertised[:200]!r} is relative; RFC 9728 §5.1 wants an absolute URL", "RFC 9728 §5.1")
+                step.check(
+                    False,
+                    f"The 401's resource_metadata {advertised[:200]!r} is relative; RFC 9728 §5.1 wants an absolute URL",
+                    "RFC 9728 §5.1",
+                )
             elif advertised:
                 step.check(True, "The 401 names its metadata (resource_metadata): used first", SPEC_PRM)
             elif challenge is not None:
@@ -235,20 +256,27 @@ async def _find_resource_metadata(http: AuthHttp, server_url: str, challenge: An
         if document is None:
             assert why is not None
             if how == ADVERTISED:
-                step.check(False, f"The URL the server advertised in WWW-Authenticate is not usable: {why}", "RFC 9728 §5.1")
+                step.check(
+                    False, f"The URL the server advertised in WWW-Authenticate is not usable: {why}", "RFC 9728 §5.1"
+                )
                 http.log.done(step, "warning")
             else:
                 _not_here(http, step, why, SPEC_PRM)
             continue
         servers = document.get("authorization_servers")
         if not isinstance(servers, list) or not [s for s in servers if _http_url(s)]:
-            step.check(False, "No authorization_servers (a list of http(s) URLs): MCP servers MUST list at least one; "
-                       "trying the next location", SPEC_AS_LOCATION)
+            step.check(
+                False,
+                "No authorization_servers (a list of http(s) URLs): MCP servers MUST list at least one; "
+                "trying the next location",
+                SPEC_AS_LOCATION,
+            )
             http.log.done(step, "warning")
             continue
         if how == AT_ROOT and len(well_known) > 1 and not advertised:
-            step.check(True, "Served at the root only (nothing at the path-based URL, which is tried first): allowed",
-                       SPEC_PRM)
+            step.check(
+                True, "Served at the root only (nothing at the path-based URL, which is tried first): allowed", SPEC_PRM
+            )
         return url, document, step
     return None
 
@@ -263,8 +291,12 @@ def _check_resource(http: AuthHttp, step: AuthStep, server_url: str, document: d
         return expected
     match = resource_match(server_url, resource)
     if match == "mismatch":
-        raise http.log.fail(step, f"The protected resource metadata is for {resource[:300]!r}, not for this server "
-                            f"({expected}): a token for it would be for another resource; stopping", SPEC_PRM_RESOURCE)
+        raise http.log.fail(
+            step,
+            f"The protected resource metadata is for {resource[:300]!r}, not for this server "
+            f"({expected}): a token for it would be for another resource; stopping",
+            SPEC_PRM_RESOURCE,
+        )
     if match == "prefix":
         step.check(True, f"resource {resource} covers {expected} (same origin, parent path)", SPEC_PRM_RESOURCE)
     else:
@@ -277,12 +309,19 @@ def _choose_issuer(step: AuthStep, document: dict[str, Any], previous: ServerAut
     issuer = servers[0]
     step.details["authorization_servers"] = list(servers)
     if len(servers) > 1:
-        step.check(True, f"{len(servers)} authorization servers listed: using the first, {issuer}",
-                   "RFC 9728 §7.6; " + SPEC_AS_LOCATION)
+        step.check(
+            True,
+            f"{len(servers)} authorization servers listed: using the first, {issuer}",
+            "RFC 9728 §7.6; " + SPEC_AS_LOCATION,
+        )
     if previous is not None and previous.issuer and previous.issuer != issuer:
         step.details["previous_issuer"] = previous.issuer
-        step.check(True, f"The authorization server changed from {previous.issuer} to {issuer}: the client registered "
-                   "with the previous one must not be used here (re-registering)", SPEC_BINDING)
+        step.check(
+            True,
+            f"The authorization server changed from {previous.issuer} to {issuer}: the client registered "
+            "with the previous one must not be used here (re-registering)",
+            SPEC_BINDING,
+        )
     bad = document.get("scopes_supported")
     if bad is not None and not (isinstance(bad, list) and all(isinstance(s, str) for s in bad)):
         step.check(False, "scopes_supported is not a list of strings: ignored", "RFC 9728 §2")
@@ -290,14 +329,15 @@ def _choose_issuer(step: AuthStep, document: dict[str, Any], previous: ServerAut
     return issuer
 
 
-async def _find_server_metadata(http: AuthHttp, issuer: str, headers: dict[str, str], timeout: float,
-                                legacy: bool) -> tuple[str, dict[str, Any], AuthStep]:
+async def _find_server_metadata(
+    http: AuthHttp, issuer: str, headers: dict[str, str], timeout: float, legacy: bool
+) -> tuple[str, dict[str, Any], AuthStep]:
     reasons = []
     for url in server_metadata_urls(issuer):  # legacy: the root's RFC 8414 URL first, as 2025-03-26 says
         label = "OpenID Connect discovery" if OIDC_WELL_KNOWN in url else "OAuth metadata (RFC 8414)"
-        step, _, document, why = await _get_document(http, "server-metadata",
-                                                     f"Authorization server metadata from {mask_url(url)}",
-                                                     url, headers, timeout)
+        step, _, document, why = await _get_document(
+            http, "server-metadata", f"Authorization server metadata from {mask_url(url)}", url, headers, timeout
+        )
         step.details.update({"issuer": issuer, "document": label})
         if document is None:
             assert why is not None
@@ -305,18 +345,24 @@ async def _find_server_metadata(http: AuthHttp, issuer: str, headers: dict[str, 
             _not_here(http, step, why, SPEC_LEGACY if legacy else SPEC_AS_DISCOVERY)
             continue
         return url, document, step
-    raise MetadataNotFound(f"No authorization server metadata for {issuer} ({'; '.join(reasons)})",
-                           spec=SPEC_LEGACY if legacy else SPEC_AS_DISCOVERY)
+    raise MetadataNotFound(
+        f"No authorization server metadata for {issuer} ({'; '.join(reasons)})",
+        spec=SPEC_LEGACY if legacy else SPEC_AS_DISCOVERY,
+    )
 
 
-def _check_document(http: AuthHttp, step: AuthStep, document: dict[str, Any], issuer: str, *,
-                    require_pkce: bool) -> dict[str, Any]:
+def _check_document(
+    http: AuthHttp, step: AuthStep, document: dict[str, Any], issuer: str, *, require_pkce: bool
+) -> dict[str, Any]:
     """Validate a metadata document in its step; returns it with malformed fields dropped."""
     got = document.get("issuer")
     if got != issuer:
         shown = repr(got)[:300] if got is not None else "missing"
-        raise http.log.fail(step, f"The metadata's issuer ({shown}) is not the issuer it was fetched for ({issuer}): "
-                            "it MUST NOT be used", SPEC_ISSUER)
+        raise http.log.fail(
+            step,
+            f"The metadata's issuer ({shown}) is not the issuer it was fetched for ({issuer}): it MUST NOT be used",
+            SPEC_ISSUER,
+        )
     step.check(True, f"issuer {issuer} is the one the well-known URL was built from", SPEC_ISSUER)
     doc = dict(document)
     for key in list(doc):
@@ -327,7 +373,9 @@ def _check_document(http: AuthHttp, step: AuthStep, document: dict[str, Any], is
             step.check(False, f"{key} is not an http(s) URL: ignored", SPEC_METADATA)
             del doc[key]
         elif urlsplit(value).scheme.lower() != "https" and not is_loopback(value):
-            step.check(False, f"{key} {mask_url(value)} is not HTTPS: authorization server endpoints MUST be", SPEC_HTTPS)
+            step.check(
+                False, f"{key} {mask_url(value)} is not HTTPS: authorization server endpoints MUST be", SPEC_HTTPS
+            )
     for key in LIST_FIELDS:
         value = doc.get(key)
         if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
@@ -340,13 +388,16 @@ def _check_document(http: AuthHttp, step: AuthStep, document: dict[str, Any], is
     if "token_endpoint" not in doc:
         raise http.log.fail(step, "The metadata has no usable token_endpoint: no token can be requested", SPEC_METADATA)
     if "authorization_endpoint" not in doc:
-        step.check(False, "No authorization_endpoint: only grants without a user (client credentials...) can work",
-                   SPEC_METADATA)
+        step.check(
+            False,
+            "No authorization_endpoint: only grants without a user (client credentials...) can work",
+            SPEC_METADATA,
+        )
     response_types = doc.get("response_types_supported")
     if response_types is None:
         step.check(False, "response_types_supported is missing (REQUIRED)", SPEC_METADATA)
     elif "code" not in response_types:
-        step.check(False, "response_types_supported does not list \"code\" (the authorization code flow)", SPEC_METADATA)
+        step.check(False, 'response_types_supported does not list "code" (the authorization code flow)', SPEC_METADATA)
     methods = doc.get("code_challenge_methods_supported")
     if methods is None or "S256" not in methods:
         what = "is missing" if methods is None else f"does not list S256 ({', '.join(methods)[:200] or 'empty'})"
@@ -356,14 +407,23 @@ def _check_document(http: AuthHttp, step: AuthStep, document: dict[str, Any], is
         step.check(False, message, SPEC_PKCE)
     else:
         step.check(True, "PKCE with S256 is supported", SPEC_PKCE)
-    step.details["endpoints"] = {key: mask_url(doc[key]) for key in
-                                 ("authorization_endpoint", "token_endpoint", "registration_endpoint") if key in doc}
+    step.details["endpoints"] = {
+        key: mask_url(doc[key])
+        for key in ("authorization_endpoint", "token_endpoint", "registration_endpoint")
+        if key in doc
+    }
     return doc
 
 
-async def fetch_server_metadata(http: AuthHttp, issuer: str, *, legacy_base: str | None = None,
-                                protocol_version: str | None = None, require_pkce: bool = False,
-                                timeout: float | None = None) -> tuple[str, dict]:
+async def fetch_server_metadata(
+    http: AuthHttp,
+    issuer: str,
+    *,
+    legacy_base: str | None = None,
+    protocol_version: str | None = None,
+    require_pkce: bool = False,
+    timeout: float | None = None,
+) -> tuple[str, dict]:
     """The metadata document of an authorization server: ``(url it came from, document)``.
 
     ``issuer`` is the issuer identifier (from protected resource metadata, or an identity
@@ -376,22 +436,36 @@ async def fetch_server_metadata(http: AuthHttp, issuer: str, *, legacy_base: str
     if not _http_url(issuer):
         raise AuthError(f"The issuer {issuer[:300]!r} is not an http(s) URL", spec=SPEC_METADATA)
     headers = {"MCP-Protocol-Version": protocol_version} if protocol_version else {}
-    url, document, step = await _find_server_metadata(http, issuer, headers, timeout or TIMEOUT, legacy_base is not None)
+    url, document, step = await _find_server_metadata(
+        http, issuer, headers, timeout or TIMEOUT, legacy_base is not None
+    )
     document = _check_document(http, step, document, issuer, require_pkce=require_pkce)
     http.log.done(step)
     return url, document
 
 
 def _legacy_defaults(base: str) -> dict[str, Any]:
-    return {"issuer": base, "authorization_endpoint": f"{base}/authorize", "token_endpoint": f"{base}/token",
-            "registration_endpoint": f"{base}/register", "response_types_supported": ["code"],
-            # 2025-03-26 makes PKCE REQUIRED for every client: S256 is implied.
-            "code_challenge_methods_supported": ["S256"]}
+    return {
+        "issuer": base,
+        "authorization_endpoint": f"{base}/authorize",
+        "token_endpoint": f"{base}/token",
+        "registration_endpoint": f"{base}/register",
+        "response_types_supported": ["code"],
+        # 2025-03-26 makes PKCE REQUIRED for every client: S256 is implied.
+        "code_challenge_methods_supported": ["S256"],
+    }
 
 
-async def discover(http: AuthHttp, server_url: str, *, challenge: Any = None, protocol_version: str | None,
-                   previous: ServerAuthInfo | None = None, require_pkce: bool = True,
-                   timeout: float | None = None) -> ServerAuthInfo:
+async def discover(
+    http: AuthHttp,
+    server_url: str,
+    *,
+    challenge: Any = None,
+    protocol_version: str | None,
+    previous: ServerAuthInfo | None = None,
+    require_pkce: bool = True,
+    timeout: float | None = None,
+) -> ServerAuthInfo:
     """Find the authorization server of ``server_url`` and its metadata (see the module doc).
 
     ``challenge``: the 401's Bearer/DPoP ``Challenge`` (its ``resource_metadata`` is used first).
@@ -414,12 +488,20 @@ async def discover(http: AuthHttp, server_url: str, *, challenge: Any = None, pr
         url, document, step = await _find_server_metadata(http, issuer, headers, wait, False)
     else:
         base = origin(server_url)
-        step = await http.log.step("resource-metadata", f"No protected resource metadata: 2025-03-26 discovery at {base}")
+        step = await http.log.step(
+            "resource-metadata", f"No protected resource metadata: 2025-03-26 discovery at {base}"
+        )
         legacy = protocol_version in LEGACY_VERSIONS if protocol_version else True
-        step.check(legacy, "No protected resource metadata was found" + (
-            "; falling back to 2025-03-26 discovery (the MCP server's origin is the authorization base URL)" if legacy else
-            ": MCP servers MUST serve it since 2025-06-18; trying the 2025-03-26 locations"),
-            SPEC_LEGACY if legacy else SPEC_PRM)
+        step.check(
+            legacy,
+            "No protected resource metadata was found"
+            + (
+                "; falling back to 2025-03-26 discovery (the MCP server's origin is the authorization base URL)"
+                if legacy
+                else ": MCP servers MUST serve it since 2025-06-18; trying the 2025-03-26 locations"
+            ),
+            SPEC_LEGACY if legacy else SPEC_PRM,
+        )
         if previous is not None and previous.issuer and previous.issuer != base:
             step.details["previous_issuer"] = previous.issuer
             step.check(True, f"The authorization server changed from {previous.issuer} to {base}", SPEC_BINDING)
@@ -428,13 +510,20 @@ async def discover(http: AuthHttp, server_url: str, *, challenge: Any = None, pr
         try:
             url, document, step = await _find_server_metadata(http, base, headers, wait, True)
         except MetadataNotFound:
-            step = await http.log.step("server-metadata", f"No authorization server metadata: default endpoints at {base}")
+            step = await http.log.step(
+                "server-metadata", f"No authorization server metadata: default endpoints at {base}"
+            )
             info.metadata = _legacy_defaults(base)
             info.defaults_used = True
-            step.details["endpoints"] = {key: info.metadata[key] for key in
-                                         ("authorization_endpoint", "token_endpoint", "registration_endpoint")}
-            step.check(legacy, "Using the default endpoints /authorize, /token and /register at the server's origin"
-                       + ("" if legacy else " (only 2025-03-26 defines them)"), SPEC_LEGACY_DEFAULTS)
+            step.details["endpoints"] = {
+                key: info.metadata[key] for key in ("authorization_endpoint", "token_endpoint", "registration_endpoint")
+            }
+            step.check(
+                legacy,
+                "Using the default endpoints /authorize, /token and /register at the server's origin"
+                + ("" if legacy else " (only 2025-03-26 defines them)"),
+                SPEC_LEGACY_DEFAULTS,
+            )
             if urlsplit(base).scheme != "https" and not is_loopback(base):
                 step.check(False, f"{base} is not HTTPS", SPEC_HTTPS)
             http.log.done(step)

@@ -27,7 +27,8 @@ import re
 import secrets
 import time
 import warnings
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from joserfc.errors import JoseError
@@ -39,7 +40,18 @@ from .model import AuthError, AuthSettings, Finding, ServerAuthInfo
 DPOP_TYPE = "dpop+jwt"
 NONCE_ERROR = "use_dpop_nonce"
 #: The algorithms we sign proofs with, in the order we prefer them.
-SUPPORTED_ALGORITHMS: tuple[str, ...] = ("ES256", "ES384", "ES512", "EdDSA", "PS256", "RS256", "PS384", "RS384", "PS512", "RS512")
+SUPPORTED_ALGORITHMS: tuple[str, ...] = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "EdDSA",
+    "PS256",
+    "RS256",
+    "PS384",
+    "RS384",
+    "PS512",
+    "RS512",
+)
 _EC_CURVES = {"ES256": "P-256", "ES384": "P-384", "ES512": "P-521"}
 _SYMMETRIC = re.compile(r"^HS\d+$", re.I)
 _NONCE_CHARS = re.compile(r"^[\x21\x23-\x5b\x5d-\x7e]+$")  # RFC 9449 §8.1: NQCHAR
@@ -78,7 +90,7 @@ class DpopKey:
         self.jkt: str = key.thumbprint()
 
     @classmethod
-    def generate(cls, alg: str = "ES256") -> "DpopKey":
+    def generate(cls, alg: str = "ES256") -> DpopKey:
         """A new key pair for ``alg`` (ES256/384/512 on their curve, RS/PS on RSA 2048, EdDSA on Ed25519)."""
         if alg not in SUPPORTED_ALGORITHMS:
             raise AuthError(f"DPoP algorithm {alg!r} is not one we sign with ({', '.join(SUPPORTED_ALGORITHMS)})")
@@ -92,7 +104,7 @@ class DpopKey:
         return cls(key, alg)
 
     @classmethod
-    def from_private_jwk(cls, data: Mapping[str, Any], alg: str | None = None) -> "DpopKey":
+    def from_private_jwk(cls, data: Mapping[str, Any], alg: str | None = None) -> DpopKey:
         """A key kept by ``private_jwk`` (the store's copy); AuthError when it is not one."""
         if not isinstance(data, Mapping):
             raise AuthError("the stored DPoP key is not a JSON object")
@@ -128,13 +140,16 @@ class DpopKey:
             claims["nonce"] = nonce
         return sign(claims, self.key, self.alg, {"typ": DPOP_TYPE, "jwk": self.public_jwk})
 
-    def request_headers(self, method: str, url: str, access_token: str,
-                        nonces: "DpopNonces | None" = None) -> dict[str, str]:
+    def request_headers(
+        self, method: str, url: str, access_token: str, nonces: DpopNonces | None = None
+    ) -> dict[str, str]:
         """``Authorization: DPoP <token>`` and a fresh ``DPoP`` proof bound to it (RFC 9449 §7.1),
         with the origin's nonce when ``nonces`` has one."""
         nonce = nonces.get(url) if nonces is not None else None
-        return {"Authorization": f"DPoP {access_token}",
-                "DPoP": self.proof(method, url, access_token=access_token, nonce=nonce)}
+        return {
+            "Authorization": f"DPoP {access_token}",
+            "DPoP": self.proof(method, url, access_token=access_token, nonce=nonce),
+        }
 
 
 def _header(headers: Any, name: str) -> str | None:
@@ -230,18 +245,31 @@ def metadata_findings(info: ServerAuthInfo) -> list[Finding]:
     spec = f"{SPEC} §5.1"
     values = info.metadata["dpop_signing_alg_values_supported"]
     if not isinstance(values, list) or not values or not all(isinstance(value, str) for value in values):
-        return [Finding(False, "dpop_signing_alg_values_supported must be a non-empty list of JWS algorithm names", spec)]
+        return [
+            Finding(False, "dpop_signing_alg_values_supported must be a non-empty list of JWS algorithm names", spec)
+        ]
     findings = []
     bad = [value for value in values if value.lower() == "none" or _SYMMETRIC.match(value)]
     if bad:
-        findings.append(Finding(False, f"dpop_signing_alg_values_supported lists {', '.join(bad)}: a proof must use an "
-                                       "asymmetric algorithm, never 'none' or a MAC", f"{SPEC} §4.2, §11.6"))
+        findings.append(
+            Finding(
+                False,
+                f"dpop_signing_alg_values_supported lists {', '.join(bad)}: a proof must use an "
+                "asymmetric algorithm, never 'none' or a MAC",
+                f"{SPEC} §4.2, §11.6",
+            )
+        )
     usable = [value for value in values if value in SUPPORTED_ALGORITHMS]
     if usable:
-        findings.append(Finding(True, f"DPoP supported with {', '.join(values)}; proofs use {choose_algorithm(info)}", spec))
+        findings.append(
+            Finding(True, f"DPoP supported with {', '.join(values)}; proofs use {choose_algorithm(info)}", spec)
+        )
     else:
-        findings.append(Finding(False, f"dpop_signing_alg_values_supported lists no algorithm we sign with "
-                                       f"({', '.join(values)})", spec))
+        findings.append(
+            Finding(
+                False, f"dpop_signing_alg_values_supported lists no algorithm we sign with ({', '.join(values)})", spec
+            )
+        )
     return findings
 
 

@@ -21,8 +21,9 @@ decoded claims, never whole.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..transport.http_util import printable, quote_body, redact
@@ -45,8 +46,16 @@ SPEC_EXCHANGE = "RFC 8693 §2 (token exchange)"
 SPEC_METADATA = "RFC 8414 §2 (grant_types_supported)"
 
 
-async def obtain_without_user(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                              scope: str | None, dpop: DpopKey | None, *, nonces: DpopNonces | None = None) -> TokenSet:
+async def obtain_without_user(
+    http: AuthHttp,
+    info: ServerAuthInfo,
+    client: ClientInfo,
+    settings: AuthSettings,
+    scope: str | None,
+    dpop: DpopKey | None,
+    *,
+    nonces: DpopNonces | None = None,
+) -> TokenSet:
     """An access token by ``settings.grant`` (client_credentials, jwt_bearer or enterprise);
     AuthError (its step failed, saying why) when it cannot be had."""
     if settings.grant == "client_credentials":
@@ -86,8 +95,14 @@ def _grant_listed(info: ServerAuthInfo, grant_type: str, name: str) -> list[Find
         return []  # absent: RFC 8414 defaults to authorization_code and implicit, but many servers omit it
     if grant_type in listed:
         return [Finding(True, f"the authorization server lists {name} in grant_types_supported", SPEC_METADATA)]
-    return [Finding(False, f"the authorization server does not list {name} in grant_types_supported "
-                           f"({printable(', '.join(str(item) for item in listed))[:200]}): tried anyway", SPEC_METADATA)]
+    return [
+        Finding(
+            False,
+            f"the authorization server does not list {name} in grant_types_supported "
+            f"({printable(', '.join(str(item) for item in listed))[:200]}): tried anyway",
+            SPEC_METADATA,
+        )
+    ]
 
 
 def _issuer(info: ServerAuthInfo) -> str:
@@ -114,27 +129,57 @@ def _with_scope(grant: dict[str, str], scope: str | None) -> dict[str, str]:
     return grant
 
 
-async def client_credentials(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                             scope: str | None, dpop: DpopKey | None, *, nonces: DpopNonces | None = None) -> TokenSet:
+async def client_credentials(
+    http: AuthHttp,
+    info: ServerAuthInfo,
+    client: ClientInfo,
+    settings: AuthSettings,
+    scope: str | None,
+    dpop: DpopKey | None,
+    *,
+    nonces: DpopNonces | None = None,
+) -> TokenSet:
     """``grant_type=client_credentials`` with the client's own authentication."""
     if client.token_auth_method in (None, "", "none"):
-        raise AuthError("the client credentials grant needs client authentication: give --client-secret "
-                        "(client_secret_basic/post) or --client-key (private_key_jwt)", spec=SPEC_CC)
+        raise AuthError(
+            "the client credentials grant needs client authentication: give --client-secret "
+            "(client_secret_basic/post) or --client-key (private_key_jwt)",
+            spec=SPEC_CC,
+        )
     findings = _grant_listed(info, "client_credentials", "client_credentials")
     grant = _with_scope({"grant_type": "client_credentials"}, scope)
     with _annotated(http.log, "token", findings, {"grant": "client credentials"}):
-        return await request_token(http, info, client, settings, grant, kind="token",
-                                   title=f"Client credentials grant ({client.token_auth_method})",
-                                   dpop=dpop, scope_asked=scope, nonces=nonces)
+        return await request_token(
+            http,
+            info,
+            client,
+            settings,
+            grant,
+            kind="token",
+            title=f"Client credentials grant ({client.token_auth_method})",
+            dpop=dpop,
+            scope_asked=scope,
+            nonces=nonces,
+        )
 
 
-async def workload_jwt_bearer(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                              scope: str | None, dpop: DpopKey | None, *, nonces: DpopNonces | None = None) -> TokenSet:
+async def workload_jwt_bearer(
+    http: AuthHttp,
+    info: ServerAuthInfo,
+    client: ClientInfo,
+    settings: AuthSettings,
+    scope: str | None,
+    dpop: DpopKey | None,
+    *,
+    nonces: DpopNonces | None = None,
+) -> TokenSet:
     """The JWT bearer grant with the workload's identity JWT (``settings.assertion``), once."""
     assertion = (settings.assertion or "").strip()
     if not assertion:
         raise AuthError("the jwt_bearer grant needs the workload identity JWT (--assertion FILE)", spec=SPEC_WIF)
-    decoded, findings = assertion_findings(assertion, audience=_issuer(info), what="the workload identity JWT", spec=SPEC_WIF)
+    decoded, findings = assertion_findings(
+        assertion, audience=_issuer(info), what="the workload identity JWT", spec=SPEC_WIF
+    )
     findings = _grant_listed(info, JWT_BEARER_GRANT, "the JWT bearer grant") + findings
     details: dict[str, Any] = {"grant": "workload identity (JWT bearer)"}
     if decoded is not None:
@@ -142,16 +187,36 @@ async def workload_jwt_bearer(http: AuthHttp, info: ServerAuthInfo, client: Clie
     grant = _with_scope({"grant_type": JWT_BEARER_GRANT, "assertion": assertion}, scope)
     with _annotated(http.log, "token", findings, details):
         try:
-            return await request_token(http, info, client, settings, grant, kind="token",
-                                       title="JWT bearer grant with the workload identity JWT",
-                                       dpop=dpop, scope_asked=scope, nonces=nonces)
+            return await request_token(
+                http,
+                info,
+                client,
+                settings,
+                grant,
+                kind="token",
+                title="JWT bearer grant with the workload identity JWT",
+                dpop=dpop,
+                scope_asked=scope,
+                nonces=nonces,
+            )
         except AuthError as exc:
-            raise AuthError(f"{exc} (a refused assertion is not retried: get a new one from the workload's identity provider)",
-                            step=exc.step, spec=exc.spec or SPEC_WIF) from None
+            raise AuthError(
+                f"{exc} (a refused assertion is not retried: get a new one from the workload's identity provider)",
+                step=exc.step,
+                spec=exc.spec or SPEC_WIF,
+            ) from None
 
 
-async def enterprise(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                     scope: str | None, dpop: DpopKey | None, *, nonces: DpopNonces | None = None) -> TokenSet:
+async def enterprise(
+    http: AuthHttp,
+    info: ServerAuthInfo,
+    client: ClientInfo,
+    settings: AuthSettings,
+    scope: str | None,
+    dpop: DpopKey | None,
+    *,
+    nonces: DpopNonces | None = None,
+) -> TokenSet:
     """ID token -> ID-JAG at the IdP (token exchange) -> access token at the MCP authorization
     server (JWT bearer grant)."""
     id_jag, jag_findings, jag_claims = await exchange_id_token(http, info, client, settings, scope)
@@ -161,9 +226,18 @@ async def enterprise(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, s
         details["assertion"] = jag_claims
     grant = _with_scope({"grant_type": JWT_BEARER_GRANT, "assertion": id_jag}, scope)
     with _annotated(http.log, "token", findings, details):
-        return await request_token(http, info, client, settings, grant, kind="token",
-                                   title="JWT bearer grant with the ID-JAG from the identity provider",
-                                   dpop=dpop, scope_asked=scope, nonces=nonces)
+        return await request_token(
+            http,
+            info,
+            client,
+            settings,
+            grant,
+            kind="token",
+            title="JWT bearer grant with the ID-JAG from the identity provider",
+            dpop=dpop,
+            scope_asked=scope,
+            nonces=nonces,
+        )
 
 
 async def idp_token_endpoint(http: AuthHttp, settings: AuthSettings) -> str:
@@ -173,42 +247,61 @@ async def idp_token_endpoint(http: AuthHttp, settings: AuthSettings) -> str:
         return settings.idp_token_endpoint
     issuer = (settings.idp_issuer or "").rstrip("/")
     if not issuer:
-        raise AuthError("enterprise-managed authorization needs the identity provider: --idp-token-endpoint URL or --idp-issuer URL",
-                        spec=SPEC_XAA)
+        raise AuthError(
+            "enterprise-managed authorization needs the identity provider: --idp-token-endpoint URL or --idp-issuer URL",
+            spec=SPEC_XAA,
+        )
     step = await http.log.step("idp-metadata", f"Identity provider metadata for {issuer}")
     parts = urlsplit(issuer)
-    candidates = [f"{issuer}/.well-known/openid-configuration",
-                  urlunsplit((parts.scheme, parts.netloc, "/.well-known/oauth-authorization-server" + parts.path, "", ""))]
+    candidates = [
+        f"{issuer}/.well-known/openid-configuration",
+        urlunsplit((parts.scheme, parts.netloc, "/.well-known/oauth-authorization-server" + parts.path, "", "")),
+    ]
     for url in candidates:
         response = await http.request("GET", url, step=step, note="IdP metadata")
         document = (response.json_object() if response.ok else None) or {}
         endpoint = document.get("token_endpoint")
         if isinstance(endpoint, str) and endpoint.startswith(("https://", "http://")):
             if not same_issuer(str(document.get("issuer", "")), issuer):
-                step.check(False, f"the IdP metadata's issuer {printable(str(document.get('issuer')))[:200]!r} "
-                                  f"is not {issuer!r}", "RFC 8414 §3.3")
+                step.check(
+                    False,
+                    f"the IdP metadata's issuer {printable(str(document.get('issuer')))[:200]!r} is not {issuer!r}",
+                    "RFC 8414 §3.3",
+                )
             step.details.update(metadata_url=url, token_endpoint=endpoint)
             http.log.done(step)
             return endpoint
         step.details.setdefault("tried", []).append(f"{url}: HTTP {response.status}, no token_endpoint")
-    raise http.log.fail(step, f"no token_endpoint in the identity provider's metadata at {issuer} "
-                              f"({'; '.join(step.details['tried'])}): give --idp-token-endpoint",
-                        "RFC 8414 §3; OpenID Connect Discovery §4")
+    raise http.log.fail(
+        step,
+        f"no token_endpoint in the identity provider's metadata at {issuer} "
+        f"({'; '.join(step.details['tried'])}): give --idp-token-endpoint",
+        "RFC 8414 §3; OpenID Connect Discovery §4",
+    )
 
 
-async def exchange_id_token(http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings,
-                            scope: str | None) -> tuple[str, list[Finding], dict[str, Any] | None]:
+async def exchange_id_token(
+    http: AuthHttp, info: ServerAuthInfo, client: ClientInfo, settings: AuthSettings, scope: str | None
+) -> tuple[str, list[Finding], dict[str, Any] | None]:
     """RFC 8693 token exchange at the IdP: the ID-JAG, what the grant's step repeats of what
     was found in it (audience, expiry) and its decoded header and claims."""
     id_token = (settings.id_token or "").strip()
     if not id_token:
-        raise AuthError("enterprise-managed authorization needs the user's ID token from the identity provider (--id-token FILE)",
-                        spec=SPEC_XAA)
+        raise AuthError(
+            "enterprise-managed authorization needs the user's ID token from the identity provider (--id-token FILE)",
+            spec=SPEC_XAA,
+        )
     audience = _issuer(info)
     endpoint = await idp_token_endpoint(http, settings)
     step = await http.log.step("token-exchange", "Token exchange at the identity provider: ID token -> ID-JAG")
-    form = {"grant_type": TOKEN_EXCHANGE_GRANT, "requested_token_type": ID_JAG_TYPE, "audience": audience,
-            "resource": info.resource, "subject_token": id_token, "subject_token_type": ID_TOKEN_TYPE}
+    form = {
+        "grant_type": TOKEN_EXCHANGE_GRANT,
+        "requested_token_type": ID_JAG_TYPE,
+        "audience": audience,
+        "resource": info.resource,
+        "subject_token": id_token,
+        "subject_token_type": ID_TOKEN_TYPE,
+    }
     if scope:
         form["scope"] = scope
     headers: dict[str, str] = {}
@@ -221,19 +314,34 @@ async def exchange_id_token(http: AuthHttp, info: ServerAuthInfo, client: Client
     else:
         client_auth = "none"
         step.check(False, "no --idp-client-id: the identity provider may not know which client asks")
-    decoded, findings = assertion_findings(id_token, audience=settings.idp_client_id, what="the ID token",
-                                           audience_name="the IdP client (--idp-client-id)", spec=SPEC_XAA)
+    decoded, findings = assertion_findings(
+        id_token,
+        audience=settings.idp_client_id,
+        what="the ID token",
+        audience_name="the IdP client (--idp-client-id)",
+        spec=SPEC_XAA,
+    )
     step.findings.extend(findings)
     if decoded is not None:
         step.details["id_token"] = decoded
         issuer = decoded["claims"].get("iss")
         if settings.idp_issuer and isinstance(issuer, str) and not same_issuer(issuer, settings.idp_issuer):
-            step.check(False, f"the ID token's iss {printable(issuer)[:200]!r} is not the identity provider "
-                              f"{settings.idp_issuer!r}", SPEC_XAA)
-    step.details.update(endpoint=endpoint, client_auth=client_auth, audience=audience, resource=info.resource,
-                        requested_token_type=ID_JAG_TYPE)
+            step.check(
+                False,
+                f"the ID token's iss {printable(issuer)[:200]!r} is not the identity provider {settings.idp_issuer!r}",
+                SPEC_XAA,
+            )
+    step.details.update(
+        endpoint=endpoint,
+        client_auth=client_auth,
+        audience=audience,
+        resource=info.resource,
+        requested_token_type=ID_JAG_TYPE,
+    )
     response = await http.request("POST", endpoint, step=step, headers=headers, form=form, note="token exchange (IdP)")
-    secrets = sorted({value for value in (id_token, settings.idp_client_secret) if value and len(value) >= 6}, key=len, reverse=True)
+    secrets = sorted(
+        {value for value in (id_token, settings.idp_client_secret) if value and len(value) >= 6}, key=len, reverse=True
+    )
     if step.response is not None:  # an IdP that quotes the ID token back in its error must not show it
         step.response["body"] = _scrubbed(step.response.get("body"), secrets)
     body = response.json_object()
@@ -245,11 +353,17 @@ async def exchange_id_token(http: AuthHttp, info: ServerAuthInfo, client: Client
             what = redact(what, secrets)
         else:
             what = quote_body(response.body, secrets)
-        raise http.log.fail(step, f"the identity provider refused the token exchange (HTTP {response.status}): {what}",
-                            "RFC 8693 §2.2.2")
+        raise http.log.fail(
+            step,
+            f"the identity provider refused the token exchange (HTTP {response.status}): {what}",
+            "RFC 8693 §2.2.2",
+        )
     if body is None:
-        raise http.log.fail(step, f"the token exchange response is not a JSON object: {quote_body(response.body, secrets)}",
-                            "RFC 8693 §2.2.1")
+        raise http.log.fail(
+            step,
+            f"the token exchange response is not a JSON object: {quote_body(response.body, secrets)}",
+            "RFC 8693 §2.2.1",
+        )
     id_jag = body.get("access_token")
     if not isinstance(id_jag, str) or not id_jag.strip():
         raise http.log.fail(step, "the token exchange response has no access_token (the ID-JAG)", "RFC 8693 §2.2.1")
@@ -257,8 +371,12 @@ async def exchange_id_token(http: AuthHttp, info: ServerAuthInfo, client: Client
     if any(char in id_jag for char in "\r\n\0 "):
         raise http.log.fail(step, "the ID-JAG contains whitespace or NUL: not a JWT", SPEC_XAA)
     issued = body.get("issued_token_type")
-    step.check(issued == ID_JAG_TYPE, f"issued_token_type is {printable(str(issued))[:100]!r}"
-               + ("" if issued == ID_JAG_TYPE else f", not {ID_JAG_TYPE}"), "RFC 8693 §2.2.1")
+    step.check(
+        issued == ID_JAG_TYPE,
+        f"issued_token_type is {printable(str(issued))[:100]!r}"
+        + ("" if issued == ID_JAG_TYPE else f", not {ID_JAG_TYPE}"),
+        "RFC 8693 §2.2.1",
+    )
     if body.get("token_type") is not None:
         step.details["token_type"] = printable(str(body.get("token_type")))[:40]
     jag_claims, for_grant = assertion_findings(id_jag, audience=audience, what="the ID-JAG", spec=SPEC_XAA)
@@ -266,15 +384,34 @@ async def exchange_id_token(http: AuthHttp, info: ServerAuthInfo, client: Client
     if jag_claims is not None:
         step.details["id_jag"] = jag_claims
         typ = jag_claims["header"].get("typ")
-        jag_findings.insert(0, Finding(typ == ID_JAG_TYP, f"the ID-JAG's typ is {printable(str(typ))[:60]!r}"
-                                       + ("" if typ == ID_JAG_TYP else f", not {ID_JAG_TYP}"), SPEC_XAA))
+        jag_findings.insert(
+            0,
+            Finding(
+                typ == ID_JAG_TYP,
+                f"the ID-JAG's typ is {printable(str(typ))[:60]!r}"
+                + ("" if typ == ID_JAG_TYP else f", not {ID_JAG_TYP}"),
+                SPEC_XAA,
+            ),
+        )
         claims = jag_claims["claims"]
         if claims.get("resource") is not None and claims.get("resource") != info.resource:
-            jag_findings.append(Finding(False, f"the ID-JAG's resource {printable(str(claims.get('resource')))[:200]!r} "
-                                               f"is not the MCP server {info.resource!r}", SPEC_XAA))
+            jag_findings.append(
+                Finding(
+                    False,
+                    f"the ID-JAG's resource {printable(str(claims.get('resource')))[:200]!r} "
+                    f"is not the MCP server {info.resource!r}",
+                    SPEC_XAA,
+                )
+            )
         if claims.get("client_id") is not None and claims.get("client_id") != client.client_id:
-            jag_findings.append(Finding(False, f"the ID-JAG's client_id {printable(str(claims.get('client_id')))[:100]!r} is not "
-                                               f"this client's {client.client_id!r} at the authorization server", SPEC_XAA))
+            jag_findings.append(
+                Finding(
+                    False,
+                    f"the ID-JAG's client_id {printable(str(claims.get('client_id')))[:100]!r} is not "
+                    f"this client's {client.client_id!r} at the authorization server",
+                    SPEC_XAA,
+                )
+            )
     step.findings.extend(jag_findings)
     http.log.done(step)
     return id_jag, for_grant, jag_claims

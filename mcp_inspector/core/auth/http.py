@@ -17,8 +17,18 @@ from urllib.parse import urlencode
 import httpx2
 
 from ..traffic.http_log import HttpLog
-from ..traffic.masking import (ISSUED_SECRET_FIELDS, header_secret_values, mask_form, mask_headers, mask_oauth_fields, mask_url,
-                               oauth_secret_values, remember_secret, scrub, scrub_value)
+from ..traffic.masking import (
+    ISSUED_SECRET_FIELDS,
+    header_secret_values,
+    mask_form,
+    mask_headers,
+    mask_oauth_fields,
+    mask_url,
+    oauth_secret_values,
+    remember_secret,
+    scrub,
+    scrub_value,
+)
 from ..transport.http_util import describe_error, read_bounded
 from .model import AuthError, AuthLog, AuthStep
 
@@ -82,14 +92,25 @@ class AuthHttp:
         self.log = log
         self.http_log = http_log
 
-    async def request(self, method: str, url: str, *, step: AuthStep | None = None, headers: dict[str, str] | None = None,
-                      form: dict[str, str] | None = None, json_body: Any = None, note: str = "authorization",
-                      timeout: float | None = 30.0) -> AuthResponse:
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        step: AuthStep | None = None,
+        headers: dict[str, str] | None = None,
+        form: dict[str, str] | None = None,
+        json_body: Any = None,
+        note: str = "authorization",
+        timeout: float | None = 30.0,
+    ) -> AuthResponse:
         """Send one request; raises AuthError (and fails ``step``) when it cannot be sent or
         no response comes. Any HTTP status is a response: the caller judges it."""
         sent_headers = {"Accept": "application/json", **(headers or {})}
         # every credential sent is masked wherever it shows up later (an error body quoting the code...)
-        remember_secret(*header_secret_values(sent_headers), *oauth_secret_values(form), *oauth_secret_values(json_body))
+        remember_secret(
+            *header_secret_values(sent_headers), *oauth_secret_values(form), *oauth_secret_values(json_body)
+        )
         content: bytes | None = None
         shown: Any = None
         if form is not None:
@@ -101,15 +122,21 @@ class AuthHttp:
             sent_headers.setdefault("Content-Type", "application/json")
             shown = mask_oauth_fields(json_body)
         if step is not None:
-            step.request = {"method": method, "url": mask_url(url), "headers": mask_headers(sent_headers), "body": shown}
+            step.request = {
+                "method": method,
+                "url": mask_url(url),
+                "headers": mask_headers(sent_headers),
+                "body": shown,
+            }
         exchange = None
         if self.http_log is not None:
             exchange = self.http_log.begin(method, url, sent_headers, request_size=len(content or b""), note=note)
             if step is not None:
                 step.exchange_id = exchange.id
         try:
-            request = self.client.build_request(method, url, content=content, headers=sent_headers,
-                                                timeout=httpx2.Timeout(timeout) if timeout else None)
+            request = self.client.build_request(
+                method, url, content=content, headers=sent_headers, timeout=httpx2.Timeout(timeout) if timeout else None
+            )
             response = await self.client.send(request, stream=True, follow_redirects=False)
         except (httpx2.HTTPError, httpx2.InvalidURL, ValueError, UnicodeEncodeError) as exc:
             why = describe_error(exc, url) if isinstance(exc, httpx2.HTTPError) else f"{exc.__class__.__name__}: {exc}"
@@ -121,8 +148,9 @@ class AuthHttp:
             raise AuthError(message) from None
         try:
             if exchange is not None and self.http_log is not None:
-                self.http_log.response(exchange, response.status_code, response.reason_phrase,
-                                       list(response.headers.multi_items()))
+                self.http_log.response(
+                    exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items())
+                )
             try:
                 body, size = await read_bounded(response, BODY_CAP, BODY_CAP + 1)
             except httpx2.HTTPError as exc:
@@ -137,13 +165,25 @@ class AuthHttp:
             await response.aclose()
         if exchange is not None and self.http_log is not None:
             self.http_log.body(exchange, size)
-            self.http_log.finish(exchange, None if size <= BODY_CAP else f"body over {BODY_CAP} bytes: the rest was not read")
-        result = AuthResponse(response.status_code, response.reason_phrase, response.headers, body, size, url,
-                              exchange.id if exchange is not None else None)
+            self.http_log.finish(
+                exchange, None if size <= BODY_CAP else f"body over {BODY_CAP} bytes: the rest was not read"
+            )
+        result = AuthResponse(
+            response.status_code,
+            response.reason_phrase,
+            response.headers,
+            body,
+            size,
+            url,
+            exchange.id if exchange is not None else None,
+        )
         if body:
             remember_secret(*oauth_secret_values(result.json(), ISSUED_SECRET_FIELDS))  # masked wherever they turn up
         if step is not None:
-            step.response = {"status": result.status, "reason": result.reason,
-                             "headers": mask_headers(list(response.headers.multi_items())),
-                             "body": shown_body(body, result.content_type) if body else None}
+            step.response = {
+                "status": result.status,
+                "reason": result.reason,
+                "headers": mask_headers(list(response.headers.multi_items())),
+                "body": shown_body(body, result.content_type) if body else None,
+            }
         return result

@@ -63,8 +63,16 @@ def _union(*groups: list[str]) -> list[str]:
 
 
 class OAuthManager:
-    def __init__(self, settings: AuthSettings, server_url: str, *, log: AuthLog, http_log: "HttpLog | None" = None,
-                 store: "TokenStore | None" = None, ui: AuthUi | None = None) -> None:
+    def __init__(
+        self,
+        settings: AuthSettings,
+        server_url: str,
+        *,
+        log: AuthLog,
+        http_log: HttpLog | None = None,
+        store: TokenStore | None = None,
+        ui: AuthUi | None = None,
+    ) -> None:
         self.settings = settings
         self.server_url = server_url
         self.log = log
@@ -89,7 +97,7 @@ class OAuthManager:
         self._retry_to_log = False  # a flow or refresh just ended: the next re-sent request is its last step
 
     # -- wiring ----------------------------------------------------------------
-    def attach(self, client: "httpx2.AsyncClient") -> None:
+    def attach(self, client: httpx2.AsyncClient) -> None:
         """The connection's HTTP client: every request of a flow goes on it (and into the HttpLog)."""
         self.http = AuthHttp(client, self.log, self.http_log)
 
@@ -165,7 +173,9 @@ class OAuthManager:
             raise AuthError(f"the stored credentials could not be removed: {exc}") from None
 
     # -- around each request ----------------------------------------------------
-    async def prepare(self, method: str, url: str, headers: dict[str, str], *, state: dict[str, Any] | None = None) -> None:
+    async def prepare(
+        self, method: str, url: str, headers: dict[str, str], *, state: dict[str, Any] | None = None
+    ) -> None:
         """Add the credentials to a request about to be sent (refreshing an expiring token first);
         ``state`` (the request's own) remembers which flows had ended when it was first sent."""
         if state is not None:
@@ -198,9 +208,13 @@ class OAuthManager:
         step.response = {"status": status}
         step.exchange_id = exchange_id
         accepted = status < 400
-        step.check(accepted, "the server accepts the request with the new access token" if accepted else
-                   f"the server still answers HTTP {status} with the new access token",
-                   "MCP 2025-11-25 authorization §Access Token Usage")
+        step.check(
+            accepted,
+            "the server accepts the request with the new access token"
+            if accepted
+            else f"the server still answers HTTP {status} with the new access token",
+            "MCP 2025-11-25 authorization §Access Token Usage",
+        )
         self.log.done(step, None if accepted else "warning")
 
     def _margin(self) -> float:
@@ -216,8 +230,17 @@ class OAuthManager:
         self._obtained_at = time.time()
         remember_secret(tokens.access_token, tokens.refresh_token)
 
-    async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
-                         sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool:
+    async def challenged(
+        self,
+        method: str,
+        url: str,
+        status: int,
+        headers: Any,
+        attempt: int,
+        *,
+        sent: dict[str, str] | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> bool:
         """The server answered ``status`` with ``headers`` (a 401, 403, or a DPoP nonce
         challenge) to the ``attempt``-th sending of a request whose headers were ``sent``;
         ``state`` is the request's own (its step-ups are counted there).
@@ -226,9 +249,15 @@ class OAuthManager:
         from .challenge import auth_challenge, insufficient_scope, parse_www_authenticate
         from .dpop import nonce_challenge
 
-        values = headers.get_list("www-authenticate") if hasattr(headers, "get_list") else [
-            value for name, value in (headers.items() if isinstance(headers, dict) else headers)
-            if name.lower() == "www-authenticate"]
+        values = (
+            headers.get_list("www-authenticate")
+            if hasattr(headers, "get_list")
+            else [
+                value
+                for name, value in (headers.items() if isinstance(headers, dict) else headers)
+                if name.lower() == "www-authenticate"
+            ]
+        )
         challenges = parse_www_authenticate(values)
         used = self._token_in(sent)
         if self._dpop is not None and nonce_challenge(status, headers):
@@ -246,8 +275,10 @@ class OAuthManager:
                 challenge = auth_challenge(challenges)
                 await self._challenge_step(method, url, status, headers, challenges)
                 if used is not None and self._fresh_from_flow and attempt > 1:
-                    raise AuthError(f"the server answered {status} again to the token just obtained "
-                                    f"(WWW-Authenticate: {', '.join(values)[:200] or 'none'})")
+                    raise AuthError(
+                        f"the server answered {status} again to the token just obtained "
+                        f"(WWW-Authenticate: {', '.join(values)[:200] or 'none'})"
+                    )
                 if used is not None and self.tokens is not None and self.tokens.refresh_token:
                     if await self._refresh("the server refused the access token (401)"):
                         return True
@@ -264,19 +295,29 @@ class OAuthManager:
                 needed = _scopes(challenge.scope)
                 have = _union(self.scope_asked, _scopes(self.tokens.scope if self.tokens else None))
                 if state.get("step_ups", 0) >= self.settings.max_step_ups:
-                    step.check(False, f"step-up limit reached ({self.settings.max_step_ups} per request): not retried",
-                               SPEC_STEP_UP)
+                    step.check(
+                        False,
+                        f"step-up limit reached ({self.settings.max_step_ups} per request): not retried",
+                        SPEC_STEP_UP,
+                    )
                     self.log.done(step)
                     return False
                 if used is not None and not [scope for scope in needed if scope not in have]:
-                    step.check(False, "the server wants scopes the token was already granted or asked for "
-                               f"({' '.join(needed) or 'none named'}): authorizing again would not help", SPEC_STEP_UP)
+                    step.check(
+                        False,
+                        "the server wants scopes the token was already granted or asked for "
+                        f"({' '.join(needed) or 'none named'}): authorizing again would not help",
+                        SPEC_STEP_UP,
+                    )
                     self.log.done(step)
                     return False
                 self.log.done(step)
                 state["step_ups"] = state.get("step_ups", 0) + 1
-                await self._flow(f"the server asks for more scope (403 insufficient_scope: {' '.join(needed)})",
-                                 challenge, scopes=_union(self.scope_asked, needed))
+                await self._flow(
+                    f"the server asks for more scope (403 insufficient_scope: {' '.join(needed)})",
+                    challenge,
+                    scopes=_union(self.scope_asked, needed),
+                )
                 return True
         return False
 
@@ -288,22 +329,30 @@ class OAuthManager:
                 return parts[1].strip() if len(parts) == 2 else None
         return None
 
-    async def _challenge_step(self, method: str, url: str, status: int, headers: Any, challenges: list["Challenge"]):
+    async def _challenge_step(self, method: str, url: str, status: int, headers: Any, challenges: list[Challenge]):
         from ..traffic.masking import mask_url
 
         step = await self.log.step("challenge", f"HTTP {status} from the MCP server ({method} {mask_url(url)})")
-        pairs = list(headers.multi_items()) if hasattr(headers, "multi_items") else list(
-            headers.items() if isinstance(headers, dict) else headers)
+        pairs = (
+            list(headers.multi_items())
+            if hasattr(headers, "multi_items")
+            else list(headers.items() if isinstance(headers, dict) else headers)
+        )
         step.response = {"status": status, "headers": mask_headers(pairs), "body": None}
         step.details["challenges"] = [{"scheme": c.scheme, **c.params} for c in challenges]
         if status == 401:
-            step.check(bool(challenges), "WWW-Authenticate names the scheme (and resource_metadata)" if challenges else
-                       "a 401 without a WWW-Authenticate challenge", "RFC 9728 §5.1; RFC 6750 §3")
+            step.check(
+                bool(challenges),
+                "WWW-Authenticate names the scheme (and resource_metadata)"
+                if challenges
+                else "a 401 without a WWW-Authenticate challenge",
+                "RFC 9728 §5.1; RFC 6750 §3",
+            )
         self.log.done(step)
         return step
 
     # -- flows -----------------------------------------------------------------
-    async def _flow(self, reason: str, challenge: "Challenge | None", scopes: list[str] | None = None) -> TokenSet:
+    async def _flow(self, reason: str, challenge: Challenge | None, scopes: list[str] | None = None) -> TokenSet:
         """A whole flow under the lock's owner, with its time limit; failures remembered for
         the requests that waited for it."""
         try:
@@ -320,8 +369,9 @@ class OAuthManager:
             self._retry_to_log = False  # no request waits for this flow
             return tokens
 
-    async def authorize(self, reason: str = "authorize", *, challenge: "Challenge | None" = None,
-                        scopes: list[str] | None = None) -> TokenSet:
+    async def authorize(
+        self, reason: str = "authorize", *, challenge: Challenge | None = None, scopes: list[str] | None = None
+    ) -> TokenSet:
         """One whole flow; the new tokens (also kept and stored), or AuthError."""
         self.log.begin_flow(reason)
         self.authorizing = True
@@ -329,7 +379,9 @@ class OAuthManager:
             with anyio.fail_after(self.settings.flow_timeout):
                 tokens = await self._run_flow(challenge, scopes)
         except TimeoutError:
-            error = AuthError(f"the authorization did not finish within {self.settings.flow_timeout:g} s (--oauth-timeout)")
+            error = AuthError(
+                f"the authorization did not finish within {self.settings.flow_timeout:g} s (--oauth-timeout)"
+            )
             self.log.end_flow(False, str(error))
             raise error from None
         except AuthError as exc:
@@ -344,7 +396,7 @@ class OAuthManager:
         self._retry_to_log = True
         return tokens
 
-    async def _run_flow(self, challenge: "Challenge | None", scopes: list[str] | None) -> TokenSet:
+    async def _run_flow(self, challenge: Challenge | None, scopes: list[str] | None) -> TokenSet:
         from .code_flow import authorization_code
         from .discovery import discover
         from .dpop import wants_dpop
@@ -354,14 +406,24 @@ class OAuthManager:
         previous = self.info
         grant = self.settings.grant or "authorization_code"
         # PKCE is for the code grant: a server without S256 can still serve client credentials & co.
-        info = await discover(http, self.server_url, challenge=challenge, protocol_version=self.protocol_version,
-                              previous=previous, require_pkce=grant == "authorization_code")
+        info = await discover(
+            http,
+            self.server_url,
+            challenge=challenge,
+            protocol_version=self.protocol_version,
+            previous=previous,
+            require_pkce=grant == "authorization_code",
+        )
         stored = self.client
         if stored is not None and stored.issuer is not None and stored.issuer != info.issuer:
             stored = None  # registered with another authorization server: never presented to this one
         if previous is not None and previous.issuer != info.issuer:
             stored = None
-        opener = make_opener(self.settings.open_mode, http, self.settings, self.ui) if grant == "authorization_code" else None
+        opener = (
+            make_opener(self.settings.open_mode, http, self.settings, self.ui)
+            if grant == "authorization_code"
+            else None
+        )
         try:
             redirect_uris = [await opener.start()] if opener is not None else []
             client = await register(http, info, self.settings, redirect_uris, stored=stored)
@@ -378,13 +440,15 @@ class OAuthManager:
                     self._dpop = DpopKey.generate(choose_algorithm(info))
                 dpop = self._dpop
             if opener is not None:
-                tokens = await authorization_code(http, info, client, self.settings, opener, scope=scope, dpop=dpop,
-                                                  nonces=self._nonce_store())
+                tokens = await authorization_code(
+                    http, info, client, self.settings, opener, scope=scope, dpop=dpop, nonces=self._nonce_store()
+                )
             else:
                 from .grants import obtain_without_user
 
-                tokens = await obtain_without_user(http, info, client, self.settings, scope, dpop,
-                                                   nonces=self._nonce_store())
+                tokens = await obtain_without_user(
+                    http, info, client, self.settings, scope, dpop, nonces=self._nonce_store()
+                )
         finally:
             if opener is not None:
                 await opener.close()
@@ -395,8 +459,9 @@ class OAuthManager:
         self._save()
         return tokens
 
-    def _choose_scopes(self, info: ServerAuthInfo, challenge: "Challenge | None", scopes: list[str] | None,
-                       grant: str) -> list[str]:
+    def _choose_scopes(
+        self, info: ServerAuthInfo, challenge: Challenge | None, scopes: list[str] | None, grant: str
+    ) -> list[str]:
         if self.settings.scopes:
             chosen = _union(list(self.settings.scopes), scopes or [])
         elif scopes:
@@ -427,12 +492,22 @@ class OAuthManager:
             if self.info is None:
                 from .discovery import discover
 
-                self.info = await discover(self._http(), self.server_url, challenge=None,
-                                           protocol_version=self.protocol_version,
-                                           require_pkce=(self.settings.grant or "authorization_code") == "authorization_code")
-            fresh = await refresh_tokens(self._http(), self.info, self.client, self.settings, tokens,
-                                         dpop=self._dpop if tokens.token_type == "DPoP" else None,
-                                         nonces=self._nonce_store())
+                self.info = await discover(
+                    self._http(),
+                    self.server_url,
+                    challenge=None,
+                    protocol_version=self.protocol_version,
+                    require_pkce=(self.settings.grant or "authorization_code") == "authorization_code",
+                )
+            fresh = await refresh_tokens(
+                self._http(),
+                self.info,
+                self.client,
+                self.settings,
+                tokens,
+                dpop=self._dpop if tokens.token_type == "DPoP" else None,
+                nonces=self._nonce_store(),
+            )
         except AuthError as exc:
             tokens.refresh_token = None
             self.log.end_flow(False, f"refresh failed: {exc}")
@@ -442,7 +517,10 @@ class OAuthManager:
         self._got(fresh)
         self._fresh_from_flow = False
         self._save()
-        self.log.end_flow(True, "access token refreshed" + (f" (expires in {fresh.expires_at - time.time():.0f} s)"
-                                                            if fresh.expires_at else ""))
+        self.log.end_flow(
+            True,
+            "access token refreshed"
+            + (f" (expires in {fresh.expires_at - time.time():.0f} s)" if fresh.expires_at else ""),
+        )
         self._retry_to_log = True
         return True

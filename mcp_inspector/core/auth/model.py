@@ -16,8 +16,9 @@ Who fills what (``core/auth/``):
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Literal
 
 from ..protocol.errors import InspectorError
 
@@ -37,7 +38,9 @@ class AuthSettings:
     client_secret: str | None = field(default=None, repr=False)
     client_metadata_url: str | None = None  # a Client ID Metadata Document URL (used as client_id)
     token_auth_method: str | None = None  # forces one of TOKEN_AUTH_METHODS
-    private_key_pem: str | None = field(default=None, repr=False)  # for private_key_jwt (client authentication or assertion)
+    private_key_pem: str | None = field(
+        default=None, repr=False
+    )  # for private_key_jwt (client authentication or assertion)
     signing_algorithm: str | None = None  # of that key: RS256, ES256... (default from the key)
     scopes: list[str] | None = None  # overrides WWW-Authenticate / scopes_supported
     open_mode: str | None = None  # OPEN_MODES; None: browser with a display, else print

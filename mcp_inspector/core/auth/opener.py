@@ -27,13 +27,14 @@ import asyncio
 import os
 import sys
 from abc import ABC, abstractmethod
-from typing import Any, Awaitable, Protocol
+from collections.abc import Awaitable
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import anyio
 
-from ..transport.http_util import printable
 from ..traffic.masking import mask_url
+from ..transport.http_util import printable
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, AuthStep
 
@@ -52,8 +53,12 @@ def same_endpoint(url: str, redirect_uri: str) -> bool:
     """Does ``url`` point at ``redirect_uri`` (scheme, host, port, path; query aside)?"""
     try:
         a, b = urlsplit(url), urlsplit(redirect_uri)
-        return (a.scheme.lower(), (a.hostname or "").lower(), a.port, a.path or "/") == \
-               (b.scheme.lower(), (b.hostname or "").lower(), b.port, b.path or "/")
+        return (a.scheme.lower(), (a.hostname or "").lower(), a.port, a.path or "/") == (
+            b.scheme.lower(),
+            (b.hostname or "").lower(),
+            b.port,
+            b.path or "/",
+        )
     except ValueError:
         return False
 
@@ -129,8 +134,9 @@ class FetchOpener(Opener):
         step.details["fetched"] = hops
         current = url
         for _ in range(FETCH_HOPS + 1):
-            response = await self.http.request("GET", current, headers={"Accept": "text/html, application/json"},
-                                               note="authorization (fetch)")
+            response = await self.http.request(
+                "GET", current, headers={"Accept": "text/html, application/json"}, note="authorization (fetch)"
+            )
             hops.append({"url": mask_url(current), "status": response.status, "exchange": response.exchange_id})
             location = response.location
             if response.status in (301, 302, 303, 307, 308) and location:
@@ -138,15 +144,21 @@ class FetchOpener(Opener):
                 if same_endpoint(target, self.redirect_uri):
                     return target  # never requested: the code is in its query
                 if urlsplit(target).scheme not in ("http", "https"):
-                    raise AuthError(f"the authorization server redirected to {printable(mask_url(target))[:200]}, "
-                                    "neither our redirect URI nor an http(s) page")
+                    raise AuthError(
+                        f"the authorization server redirected to {printable(mask_url(target))[:200]}, "
+                        "neither our redirect URI nor an http(s) page"
+                    )
                 current = target
                 continue
             if 200 <= response.status < 300:
-                raise AuthError(f"the authorization endpoint answered HTTP {response.status} with a page, not a redirect "
-                                "to the client: a person must sign in or consent there (use --oauth-open browser or print)")
-            raise AuthError(f"the authorization endpoint answered HTTP {response.status} {response.reason}".rstrip()
-                            + f": {printable(response.text(200))}")
+                raise AuthError(
+                    f"the authorization endpoint answered HTTP {response.status} with a page, not a redirect "
+                    "to the client: a person must sign in or consent there (use --oauth-open browser or print)"
+                )
+            raise AuthError(
+                f"the authorization endpoint answered HTTP {response.status} {response.reason}".rstrip()
+                + f": {printable(response.text(200))}"
+            )
         raise AuthError(f"more than {FETCH_HOPS} redirects at the authorization server, none to our redirect URI")
 
 
@@ -163,14 +175,18 @@ class PrintOpener(Opener):
     async def authorize(self, url: str, state: str, step: AuthStep) -> str:
         if self.ui is None:
             raise AuthError("no way to ask for the redirect URL here: use --oauth-open fetch or browser")
-        self.ui.say("Open this URL in a browser and authorize; the browser then fails to load a page at "
-                    f"{self.redirect_uri}: copy that page's whole address (URL) and paste it here.\n\n{url}\n")
+        self.ui.say(
+            "Open this URL in a browser and authorize; the browser then fails to load a page at "
+            f"{self.redirect_uri}: copy that page's whole address (URL) and paste it here.\n\n{url}\n"
+        )
         answer = (await self.ui.ask_redirect_url(url)).strip()
         if not answer:
             raise AuthError("no redirect URL was given")
         if "?" not in answer:
-            raise AuthError("paste the whole address of the page the browser landed on "
-                            f"({self.redirect_uri}?code=...&state=...), not only the code")
+            raise AuthError(
+                "paste the whole address of the page the browser landed on "
+                f"({self.redirect_uri}?code=...&state=...), not only the code"
+            )
         return answer
 
 
@@ -193,7 +209,9 @@ class BrowserOpener(Opener):
             try:
                 self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port, limit=REQUEST_LIMIT)
             except OSError as exc:
-                raise AuthError(f"cannot listen on 127.0.0.1:{self.port} for the redirect: {exc.strerror or exc}") from None
+                raise AuthError(
+                    f"cannot listen on 127.0.0.1:{self.port} for the redirect: {exc.strerror or exc}"
+                ) from None
             port = self._server.sockets[0].getsockname()[1]
             self.redirect_uri = loopback_redirect(port)
         return self.redirect_uri
@@ -211,8 +229,14 @@ class BrowserOpener(Opener):
         except Exception:  # webbrowser raises for a broken $BROWSER
             opened = False
         if self.ui is not None:
-            self.ui.say(("Opened the browser to authorize. If it did not open, visit:" if opened else
-                         "Could not open a browser; visit this URL to authorize:") + f"\n\n{url}\n")
+            self.ui.say(
+                (
+                    "Opened the browser to authorize. If it did not open, visit:"
+                    if opened
+                    else "Could not open a browser; visit this URL to authorize:"
+                )
+                + f"\n\n{url}\n"
+            )
         elif not opened:
             raise AuthError("could not open a browser (use --oauth-open print or fetch)")
         try:
@@ -239,7 +263,7 @@ class BrowserOpener(Opener):
                 return
             try:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_LIMIT)
-            except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
                 await self._answer(writer, 400, "Bad request", "The request could not be read.")
                 return
             line = head.split(b"\r\n", 1)[0].decode("latin-1")
@@ -253,15 +277,24 @@ class BrowserOpener(Opener):
                 return
             params = redirect_parameters(target)
             if self._result is None or self._result.done() or params.get("state") != self._state:
-                await self._answer(writer, 400, "Not this authorization",
-                                   "This redirect does not belong to the authorization in progress (state differs).")
+                await self._answer(
+                    writer,
+                    400,
+                    "Not this authorization",
+                    "This redirect does not belong to the authorization in progress (state differs).",
+                )
                 return
             if "error" in params:
-                await self._answer(writer, 200, "Authorization refused",
-                                   "The authorization server refused; mcp-inspector says why. You may close this window.")
+                await self._answer(
+                    writer,
+                    200,
+                    "Authorization refused",
+                    "The authorization server refused; mcp-inspector says why. You may close this window.",
+                )
             else:
-                await self._answer(writer, 200, "Authorized",
-                                   "mcp-inspector received the authorization. You may close this window.")
+                await self._answer(
+                    writer, 200, "Authorized", "mcp-inspector received the authorization. You may close this window."
+                )
             self._result.set_result(self.redirect_uri + "?" + urlsplit(target).query)
         finally:
             try:
@@ -272,8 +305,10 @@ class BrowserOpener(Opener):
     @staticmethod
     async def _answer(writer: asyncio.StreamWriter, status: int, title: str, text: str) -> None:
         body = PAGE.format(title=title, text=text).encode("utf-8")
-        head = (f"HTTP/1.1 {status} {title}\r\nContent-Type: text/html; charset=utf-8\r\n"
-                f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n").encode("latin-1")
+        head = (
+            f"HTTP/1.1 {status} {title}\r\nContent-Type: text/html; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n"
+        ).encode("latin-1")
         try:
             writer.write(head + body)
             with anyio.move_on_after(5.0):

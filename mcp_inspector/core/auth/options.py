@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .model import GRANTS, OPEN_MODES, STORES, TOKEN_AUTH_METHODS, AuthSettings
 
@@ -28,9 +29,26 @@ class OptionError(ValueError):
     """A bad authorization option (the message names it)."""
 
 
-FIELDS = ("client_id", "client_secret", "client_metadata_url", "client_key", "client_auth_method", "scope",
-          "oauth_open", "oauth_grant", "assertion", "idp_issuer", "idp_token_endpoint", "idp_client_id",
-          "idp_client_secret", "id_token", "dpop", "auth_store", "oauth_timeout", "redirect_port")
+FIELDS = (
+    "client_id",
+    "client_secret",
+    "client_metadata_url",
+    "client_key",
+    "client_auth_method",
+    "scope",
+    "oauth_open",
+    "oauth_grant",
+    "assertion",
+    "idp_issuer",
+    "idp_token_endpoint",
+    "idp_client_id",
+    "idp_client_secret",
+    "id_token",
+    "dpop",
+    "auth_store",
+    "oauth_timeout",
+    "redirect_port",
+)
 
 
 def normal_name(name: str) -> str:
@@ -88,8 +106,13 @@ def _url(value: Any, what: str) -> str:
     return text
 
 
-def settings_from(values: dict[str, Any], *, flag: Callable[[str], str] = lambda name: name,
-                  environ: dict[str, str] | None = None, checked: bool = True) -> AuthSettings:
+def settings_from(
+    values: dict[str, Any],
+    *,
+    flag: Callable[[str], str] = lambda name: name,
+    environ: dict[str, str] | None = None,
+    checked: bool = True,
+) -> AuthSettings:
     """AuthSettings from ``values`` (field name -> value, None: not given); ``flag(name)`` is
     how a message names the option (``--client-id`` on the command line)."""
     environ = os.environ if environ is None else environ
@@ -114,7 +137,9 @@ def settings_from(values: dict[str, Any], *, flag: Callable[[str], str] = lambda
         if "PRIVATE KEY" not in settings.private_key_pem:
             raise OptionError(f"{flag('client_key')}: not a PEM private key")
     if "client_auth_method" in given:
-        settings.token_auth_method = _choice(given["client_auth_method"], flag("client_auth_method"), TOKEN_AUTH_METHODS)
+        settings.token_auth_method = _choice(
+            given["client_auth_method"], flag("client_auth_method"), TOKEN_AUTH_METHODS
+        )
     if "scope" in given:
         raw = given["scope"]
         items = raw if isinstance(raw, list) else [raw]
@@ -129,7 +154,9 @@ def settings_from(values: dict[str, Any], *, flag: Callable[[str], str] = lambda
     if "oauth_grant" in given:
         settings.grant = _choice(given["oauth_grant"], flag("oauth_grant"), GRANTS)
     if "assertion" in given:
-        settings.assertion = read_text_file(_string(given["assertion"], flag("assertion")), flag("assertion"), stdin=True)
+        settings.assertion = read_text_file(
+            _string(given["assertion"], flag("assertion")), flag("assertion"), stdin=True
+        )
     if "id_token" in given:
         settings.id_token = read_text_file(_string(given["id_token"], flag("id_token")), flag("id_token"), stdin=True)
     if "dpop" in given:
@@ -156,22 +183,31 @@ def settings_from(values: dict[str, Any], *, flag: Callable[[str], str] = lambda
 def check(settings: AuthSettings, flag: Callable[[str], str] = lambda name: name) -> None:
     """Combinations that cannot work, said before connecting."""
     if settings.grant == "jwt_bearer" and not settings.assertion:
-        raise OptionError(f"{flag('oauth_grant')} jwt_bearer needs {flag('assertion')} FILE (the workload identity JWT)")
+        raise OptionError(
+            f"{flag('oauth_grant')} jwt_bearer needs {flag('assertion')} FILE (the workload identity JWT)"
+        )
     if settings.grant == "enterprise":
-        missing = [flag(name) for name, value in (("id_token", settings.id_token),
-                                                   ("idp_client_id", settings.idp_client_id)) if not value]
+        missing = [
+            flag(name)
+            for name, value in (("id_token", settings.id_token), ("idp_client_id", settings.idp_client_id))
+            if not value
+        ]
         if not (settings.idp_issuer or settings.idp_token_endpoint):
             missing.append(f"{flag('idp_issuer')} or {flag('idp_token_endpoint')}")
         if missing:
             raise OptionError(f"{flag('oauth_grant')} enterprise needs {', '.join(missing)}")
     if settings.grant == "client_credentials" and not settings.client_id:
-        raise OptionError(f"{flag('oauth_grant')} client_credentials needs {flag('client_id')} "
-                          f"(with {flag('client_secret')} or {flag('client_key')})")
+        raise OptionError(
+            f"{flag('oauth_grant')} client_credentials needs {flag('client_id')} "
+            f"(with {flag('client_secret')} or {flag('client_key')})"
+        )
     if settings.token_auth_method == "private_key_jwt" and not settings.private_key_pem:
         raise OptionError(f"{flag('client_auth_method')} private_key_jwt needs {flag('client_key')} FILE")
     if settings.token_auth_method in ("client_secret_basic", "client_secret_post") and not settings.client_secret:
-        raise OptionError(f"{flag('client_auth_method')} {settings.token_auth_method} needs {flag('client_secret')} "
-                          f"(or ${SECRET_ENV})")
+        raise OptionError(
+            f"{flag('client_auth_method')} {settings.token_auth_method} needs {flag('client_secret')} "
+            f"(or ${SECRET_ENV})"
+        )
     if settings.client_secret and not settings.client_id:
         raise OptionError(f"{flag('client_secret')} needs {flag('client_id')}")
 

@@ -96,18 +96,22 @@ def _keyring():
         import keyring
         import keyring.errors
     except ImportError:
-        raise StoreError(f"--auth-store keyring needs the keyring package: {KEYRING_EXTRA} "
-                         "(or use --auth-store file)") from None
+        raise StoreError(
+            f"--auth-store keyring needs the keyring package: {KEYRING_EXTRA} (or use --auth-store file)"
+        ) from None
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # a broken backend configuration (PYTHON_KEYRING_BACKEND...)
-        raise StoreError(f"the system keyring cannot be used ({exc.__class__.__name__}: {exc}); "
-                         "use --auth-store file") from None
+        raise StoreError(
+            f"the system keyring cannot be used ({exc.__class__.__name__}: {exc}); use --auth-store file"
+        ) from None
     priority = getattr(backend, "priority", 1)
     name = f"{type(backend).__module__}.{type(backend).__name__}"
     if name.startswith("keyring.backends.fail.") or (isinstance(priority, (int, float)) and priority < 0):
-        raise StoreError("no system keyring is available here (keyring found no backend: no Secret Service, "
-                         "macOS Keychain or Windows Credential Locker); use --auth-store file")
+        raise StoreError(
+            "no system keyring is available here (keyring found no backend: no Secret Service, "
+            "macOS Keychain or Windows Credential Locker); use --auth-store file"
+        )
     return keyring
 
 
@@ -129,8 +133,10 @@ def _number(value: Any, name: str) -> float | None:
 
 def _client_record(client: ClientInfo) -> dict[str, Any]:
     return {
-        "client_id": client.client_id, "token_auth_method": client.token_auth_method,
-        "registered_via": client.registered_via, "issuer": client.issuer,
+        "client_id": client.client_id,
+        "token_auth_method": client.token_auth_method,
+        "registered_via": client.registered_via,
+        "issuer": client.issuer,
         "redirect_uris": list(client.redirect_uris),
         "registration": mask_oauth_fields(client.registration) if client.registration is not None else None,
     }
@@ -148,17 +154,27 @@ def _client_from(record: Any, secret: str | None) -> ClientInfo:
     registration = record.get("registration")
     if registration is not None and not isinstance(registration, dict):
         raise ValueError("'client.registration' is not an object")
-    return ClientInfo(client_id=_str(record.get("client_id"), "client.client_id", optional=False) or "",
-                      client_secret=secret, token_auth_method=_str(record.get("token_auth_method"), "client.token_auth_method") or "none",
-                      registered_via=via, issuer=_str(record.get("issuer"), "client.issuer"),
-                      redirect_uris=list(uris), registration=registration)
+    return ClientInfo(
+        client_id=_str(record.get("client_id"), "client.client_id", optional=False) or "",
+        client_secret=secret,
+        token_auth_method=_str(record.get("token_auth_method"), "client.token_auth_method") or "none",
+        registered_via=via,
+        issuer=_str(record.get("issuer"), "client.issuer"),
+        redirect_uris=list(uris),
+        registration=registration,
+    )
 
 
 def _tokens_record(tokens: TokenSet) -> dict[str, Any]:
     return {
-        "token_type": tokens.token_type, "expires_at": tokens.expires_at, "scope": tokens.scope,
-        "issuer": tokens.issuer, "resource": mask_url(tokens.resource) if tokens.resource else tokens.resource,
-        "client_id": tokens.client_id, "dpop_jkt": tokens.dpop_jkt, "has_refresh_token": tokens.refresh_token is not None,
+        "token_type": tokens.token_type,
+        "expires_at": tokens.expires_at,
+        "scope": tokens.scope,
+        "issuer": tokens.issuer,
+        "resource": mask_url(tokens.resource) if tokens.resource else tokens.resource,
+        "client_id": tokens.client_id,
+        "dpop_jkt": tokens.dpop_jkt,
+        "has_refresh_token": tokens.refresh_token is not None,
     }
 
 
@@ -167,12 +183,17 @@ def _tokens_from(record: Any, access: str | None, refresh: str | None, resource:
         raise ValueError("'tokens' is not an object")
     if access is None:
         raise ValueError("the access token is missing")
-    return TokenSet(access_token=access, token_type=_str(record.get("token_type"), "tokens.token_type") or "Bearer",
-                    refresh_token=refresh, expires_at=_number(record.get("expires_at"), "tokens.expires_at"),
-                    scope=_str(record.get("scope"), "tokens.scope"), issuer=_str(record.get("issuer"), "tokens.issuer"),
-                    resource=resource or _str(record.get("resource"), "tokens.resource"),
-                    client_id=_str(record.get("client_id"), "tokens.client_id"),
-                    dpop_jkt=_str(record.get("dpop_jkt"), "tokens.dpop_jkt"))
+    return TokenSet(
+        access_token=access,
+        token_type=_str(record.get("token_type"), "tokens.token_type") or "Bearer",
+        refresh_token=refresh,
+        expires_at=_number(record.get("expires_at"), "tokens.expires_at"),
+        scope=_str(record.get("scope"), "tokens.scope"),
+        issuer=_str(record.get("issuer"), "tokens.issuer"),
+        resource=resource or _str(record.get("resource"), "tokens.resource"),
+        client_id=_str(record.get("client_id"), "tokens.client_id"),
+        dpop_jkt=_str(record.get("dpop_jkt"), "tokens.dpop_jkt"),
+    )
 
 
 def _remember(entry: StoredAuth) -> None:
@@ -225,13 +246,21 @@ class TokenStore:
             "client_secret": entry.client.client_secret if entry.client and keep_client_secret else None,
         }
         # a resource URL with credentials in it (``?api_key=``): masked in the file, exact with the secrets
-        for name, url in (("resource", entry.resource), ("tokens_resource", entry.tokens.resource if entry.tokens else None)):
+        for name, url in (
+            ("resource", entry.resource),
+            ("tokens_resource", entry.tokens.resource if entry.tokens else None),
+        ):
             if url is not None and mask_url(url) != url:
                 secret_values[name] = url
         document: dict[str, Any] = {
-            "format": FORMAT_NAME, "version": FORMAT_VERSION, "key": key,
-            "server_url": mask_url(entry.server_url), "resource": mask_url(entry.resource), "issuer": entry.issuer,
-            "saved_at": entry.saved_at, "secrets": self.mode,
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "key": key,
+            "server_url": mask_url(entry.server_url),
+            "resource": mask_url(entry.resource),
+            "issuer": entry.issuer,
+            "saved_at": entry.saved_at,
+            "secrets": self.mode,
             "client": _client_record(entry.client) if entry.client is not None else None,
             "tokens": _tokens_record(entry.tokens) if entry.tokens is not None else None,
         }
@@ -268,8 +297,9 @@ class TokenStore:
         if self.mode == "none":
             found = list(self._memory.values())
         else:
-            found = [entry for path in self._files()
-                     if (entry := self._read(path, load_secrets=load_secrets)) is not None]
+            found = [
+                entry for path in self._files() if (entry := self._read(path, load_secrets=load_secrets)) is not None
+            ]
         for entry in found:
             if entry.secrets_loaded:
                 _remember(entry)
@@ -281,8 +311,9 @@ class TokenStore:
 
     def _files(self) -> list[Path]:
         try:
-            return sorted(path for path in self.directory.iterdir()
-                          if path.suffix == ".json" and not path.name.startswith("."))
+            return sorted(
+                path for path in self.directory.iterdir() if path.suffix == ".json" and not path.name.startswith(".")
+            )
         except FileNotFoundError:
             return []
         except OSError as exc:
@@ -335,7 +366,11 @@ class TokenStore:
         if document is None:
             return None
         stored_key = document.get("key")
-        if not isinstance(stored_key, str) or path.name != f"{stored_key[:40]}.json" or (key is not None and stored_key != key):
+        if (
+            not isinstance(stored_key, str)
+            or path.name != f"{stored_key[:40]}.json"
+            or (key is not None and stored_key != key)
+        ):
             self._note(f"ignored {path}: it is for another server URL")
             return None
         try:
@@ -366,17 +401,32 @@ class TokenStore:
             loaded = False
             has_refresh = isinstance(tokens_record, dict) and tokens_record.get("has_refresh_token") is True
             has_secret = isinstance(client_record, dict) and client_record.get("has_client_secret") is True
-            values = {"access_token": "", "refresh_token": "" if has_refresh else None, "client_secret": "" if has_secret else None}
+            values = {
+                "access_token": "",
+                "refresh_token": "" if has_refresh else None,
+                "client_secret": "" if has_secret else None,
+            }
         for name in ("access_token", "refresh_token", "client_secret", "resource", "tokens_resource"):
             _str(values.get(name), name)
-        tokens = (_tokens_from(tokens_record, values.get("access_token"), values.get("refresh_token"), values.get("tokens_resource"))
-                  if tokens_record is not None else None)
+        tokens = (
+            _tokens_from(
+                tokens_record, values.get("access_token"), values.get("refresh_token"), values.get("tokens_resource")
+            )
+            if tokens_record is not None
+            else None
+        )
         client = _client_from(client_record, values.get("client_secret")) if client_record is not None else None
         saved_at = _number(document.get("saved_at"), "saved_at")
-        return StoredAuth(server_url=_str(document.get("server_url"), "server_url", optional=False) or "",
-                          resource=values.get("resource") or _str(document.get("resource"), "resource", optional=False) or "",
-                          issuer=_str(document.get("issuer"), "issuer"), client=client, tokens=tokens,
-                          saved_at=saved_at if saved_at is not None else 0.0, secrets_in=where, secrets_loaded=loaded)
+        return StoredAuth(
+            server_url=_str(document.get("server_url"), "server_url", optional=False) or "",
+            resource=values.get("resource") or _str(document.get("resource"), "resource", optional=False) or "",
+            issuer=_str(document.get("issuer"), "issuer"),
+            client=client,
+            tokens=tokens,
+            saved_at=saved_at if saved_at is not None else 0.0,
+            secrets_in=where,
+            secrets_loaded=loaded,
+        )
 
     def _private_directory(self) -> None:
         try:

@@ -103,14 +103,23 @@ def _remote_words(spec: ServerSpec, base: ServerSpec | None) -> list[str]:
 
 
 #: AuthSettings attribute -> its flag, for the options that are plain values (no secret).
-_PLAIN_AUTH = (("client_id", "--client-id"), ("client_metadata_url", "--client-metadata-url"),
-               ("token_auth_method", "--client-auth-method"), ("open_mode", "--oauth-open"), ("grant", "--oauth-grant"),
-               ("idp_issuer", "--idp-issuer"), ("idp_token_endpoint", "--idp-token-endpoint"),
-               ("idp_client_id", "--idp-client-id"), ("store", "--auth-store"))
+_PLAIN_AUTH = (
+    ("client_id", "--client-id"),
+    ("client_metadata_url", "--client-metadata-url"),
+    ("token_auth_method", "--client-auth-method"),
+    ("open_mode", "--oauth-open"),
+    ("grant", "--oauth-grant"),
+    ("idp_issuer", "--idp-issuer"),
+    ("idp_token_endpoint", "--idp-token-endpoint"),
+    ("idp_client_id", "--idp-client-id"),
+    ("store", "--auth-store"),
+)
 #: Secrets read from a file the settings do not remember: a placeholder to fill in.
-_FILE_AUTH = (("private_key_pem", "--client-key", "<PEM private key file>"),
-              ("assertion", "--assertion", "<assertion JWT file>"),
-              ("id_token", "--id-token", "<ID token file>"))
+_FILE_AUTH = (
+    ("private_key_pem", "--client-key", "<PEM private key file>"),
+    ("assertion", "--assertion", "<assertion JWT file>"),
+    ("id_token", "--id-token", "<ID token file>"),
+)
 
 
 def _auth_words(spec: ServerSpec, base: ServerSpec | None) -> tuple[list[str], list[str]]:

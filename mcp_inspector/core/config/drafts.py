@@ -69,7 +69,9 @@ class DraftStore:
             return {}
         except OSError as exc:
             if report:
-                self.warning = f"cannot read the drafts file {self.path}: {exc.strerror or exc}; starting with no drafts"
+                self.warning = (
+                    f"cannot read the drafts file {self.path}: {exc.strerror or exc}; starting with no drafts"
+                )
             return {}
         try:
             data = loads_strict(text)  # not UTF-8, too deep, NaN...: corrupt like any other bad JSON

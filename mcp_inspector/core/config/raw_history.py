@@ -65,17 +65,23 @@ class RawHistory:
             data = read_bounded(self.path, MAX_FILE_BYTES)
         except FileReadError as exc:
             if report and exc.kind != "missing":
-                self.warning = exc.words(missing="", too_large=f"the raw frame history {self.path} is over "
-                                         f"{MAX_FILE_BYTES // (1024 * 1024)} MiB: not read, starting empty",
-                                         unreadable=f"cannot read the raw frame history {self.path}: {exc.reason}",
-                                         directory=f"the raw frame history {self.path} is a directory")
+                self.warning = exc.words(
+                    missing="",
+                    too_large=f"the raw frame history {self.path} is over "
+                    f"{MAX_FILE_BYTES // (1024 * 1024)} MiB: not read, starting empty",
+                    unreadable=f"cannot read the raw frame history {self.path}: {exc.reason}",
+                    directory=f"the raw frame history {self.path} is a directory",
+                )
             return {}
         try:
             servers = loads_strict(data)["servers"]
             if not isinstance(servers, dict):
                 raise ValueError("`servers` is not an object")
-            clean = {str(key): [f for f in frames if _valid(f)][-PER_SERVER:]
-                     for key, frames in servers.items() if isinstance(frames, list)}
+            clean = {
+                str(key): [f for f in frames if _valid(f)][-PER_SERVER:]
+                for key, frames in servers.items()
+                if isinstance(frames, list)
+            }
         except (ValueError, KeyError, TypeError) as exc:
             if report:
                 kept = set_aside(self.path)

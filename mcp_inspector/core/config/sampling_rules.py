@@ -68,7 +68,7 @@ class SamplingRule:
         return data
 
     @classmethod
-    def from_json(cls, server: str, data: Any) -> "SamplingRule":
+    def from_json(cls, server: str, data: Any) -> SamplingRule:
         if not isinstance(data, dict):
             raise ValueError("a rule must be an object")
         reply, file, match = data.get("reply"), data.get("file"), data.get("match")
@@ -89,12 +89,16 @@ class SamplingRule:
     def result(self) -> dict[str, Any]:
         """The ``CreateMessageResult`` this rule answers with (a file is read now)."""
         text = self.reply if self.file is None else read_reply_file(self.file)
-        return {"role": "assistant", "content": {"type": "text", "text": text or ""},
-                "model": self.model, "stopReason": self.stop_reason}
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": text or ""},
+            "model": self.model,
+            "stopReason": self.stop_reason,
+        }
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def read_reply_file(path: str) -> str:
@@ -102,10 +106,14 @@ def read_reply_file(path: str) -> str:
     try:
         data = read_bounded(expanded, MAX_REPLY_FILE)
     except FileReadError as exc:
-        raise SamplingRuleError(exc.words(
-            missing=f"the reply file {path} does not exist", directory=f"the reply file {path} is a directory",
-            too_large=f"the reply file {path} is larger than {MAX_REPLY_FILE // (1024 * 1024)} MiB",
-            unreadable=f"cannot read the reply file {path}: {exc.reason}")) from None
+        raise SamplingRuleError(
+            exc.words(
+                missing=f"the reply file {path} does not exist",
+                directory=f"the reply file {path} is a directory",
+                too_large=f"the reply file {path} is larger than {MAX_REPLY_FILE // (1024 * 1024)} MiB",
+                unreadable=f"cannot read the reply file {path}: {exc.reason}",
+            )
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -118,8 +126,11 @@ def message_text(message: Any) -> str:
         return ""
     content = message.get("content")
     blocks = content if isinstance(content, list) else [content]
-    return "\n".join(block["text"] for block in blocks
-                     if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str))
+    return "\n".join(
+        block["text"]
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+    )
 
 
 def last_user_text(params: Any) -> str:
@@ -140,7 +151,7 @@ class SamplingRules:
         self.problem: str | None = None  # why the file was not read (the rules are then empty)
 
     @classmethod
-    def load(cls, path: Path | None = None) -> "SamplingRules":
+    def load(cls, path: Path | None = None) -> SamplingRules:
         rules = cls(path)
         try:
             data = read_bounded(rules.path, MAX_RULES_FILE)

@@ -33,8 +33,13 @@ class ConfigError(Exception):
 #: HTTP+SSE; "streamable-http" and "sse" use that one transport only.
 URL_TRANSPORTS = ("http", "streamable-http", "sse")
 #: ``type``/``transport`` words of config files -> ``ServerSpec.transport``
-_CONFIG_TRANSPORTS = {"http": "http", "streamable-http": "streamable-http", "streamablehttp": "streamable-http",
-                      "streamable_http": "streamable-http", "sse": "sse"}
+_CONFIG_TRANSPORTS = {
+    "http": "http",
+    "streamable-http": "streamable-http",
+    "streamablehttp": "streamable-http",
+    "streamable_http": "streamable-http",
+    "sse": "sse",
+}
 ERAS = ("auto", "legacy", "modern")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -83,10 +88,12 @@ class ServerSpec:
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
         from ..traffic.masking import mask_url
 
-        return (f"ServerSpec(name={self.name!r}, command={self.command!r}, cwd={self.cwd!r}, "
-                f"url={mask_url(self.url) if self.url else None!r}, transport={self.transport!r}, "
-                f"source={self.source!r}, era={self.era!r}, protocol_version={self.protocol_version!r}, "
-                f"insecure={self.insecure!r})")
+        return (
+            f"ServerSpec(name={self.name!r}, command={self.command!r}, cwd={self.cwd!r}, "
+            f"url={mask_url(self.url) if self.url else None!r}, transport={self.transport!r}, "
+            f"source={self.source!r}, era={self.era!r}, protocol_version={self.protocol_version!r}, "
+            f"insecure={self.insecure!r})"
+        )
 
     @property
     def key(self) -> str:
@@ -117,7 +124,7 @@ class ServerSpec:
         insecure: bool | None = None,
         auth: Any = None,
         no_auth: bool | None = None,
-    ) -> "ServerSpec":
+    ) -> ServerSpec:
         """A copy with these settings changed (env and headers are merged over the spec's own)."""
         return replace(
             self,
@@ -158,7 +165,9 @@ def parse_env_pairs(pairs: list[str]) -> dict[str, str]:
         if not sep:
             raise ConfigError(f"-e expects KEY=VALUE: the {_ordinal(number)} -e has no '=' (its text is not shown)")
         if not key:
-            raise ConfigError(f"-e expects KEY=VALUE: the {_ordinal(number)} -e has an empty KEY (its value is not shown)")
+            raise ConfigError(
+                f"-e expects KEY=VALUE: the {_ordinal(number)} -e has an empty KEY (its value is not shown)"
+            )
         env[key] = value
     return env
 
@@ -166,7 +175,7 @@ def parse_env_pairs(pairs: list[str]) -> dict[str, str]:
 def _ordinal(number: int) -> str:
     if 10 <= number % 100 <= 20:
         return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 # A config file bigger than this is refused (``--config /dev/zero`` would otherwise eat the memory).
@@ -187,10 +196,13 @@ def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
     try:
         data = read_bounded(path, MAX_CONFIG_SIZE)
     except FileReadError as exc:
-        raise ConfigError(exc.words(
-            missing=f"config file not found: {path}",
-            too_large=f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file",
-            unreadable=f"cannot read {path}: {exc.reason}")) from None
+        raise ConfigError(
+            exc.words(
+                missing=f"config file not found: {path}",
+                too_large=f"{path}: larger than {MAX_CONFIG_SIZE // (1024 * 1024)} MiB; not a config file",
+                unreadable=f"cannot read {path}: {exc.reason}",
+            )
+        ) from None
     if not data.strip():
         raise ConfigError(f"{path} is empty")
     try:
@@ -209,9 +221,10 @@ def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
     if section is None:
         for key in ("mcpServers", "servers"):
             if key in document:
-                raise ConfigError(f"{path}: \"{key}\" must be an object of name: server entry, "
-                                  f"got {_json_type(document[key])}")
-        raise ConfigError(f"{path}: no \"mcpServers\" or \"servers\" object found")
+                raise ConfigError(
+                    f'{path}: "{key}" must be an object of name: server entry, got {_json_type(document[key])}'
+                )
+        raise ConfigError(f'{path}: no "mcpServers" or "servers" object found')
     entries: dict[str, ServerSpec | _BadEntry] = {}
     for name, entry in section.items():
         try:
@@ -258,11 +271,11 @@ def _string(name: str, entry: dict, key: str, *, empty: bool = False) -> str | N
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ConfigError(f"server {name!r}: \"{key}\" must be a string, got {_json_type(value)}")
+        raise ConfigError(f'server {name!r}: "{key}" must be a string, got {_json_type(value)}')
     if not empty and not value:
-        raise ConfigError(f"server {name!r}: \"{key}\" is empty")
+        raise ConfigError(f'server {name!r}: "{key}" is empty')
     if "\0" in value:
-        raise ConfigError(f"server {name!r}: \"{key}\" contains a NUL character")
+        raise ConfigError(f'server {name!r}: "{key}" contains a NUL character')
     return value
 
 
@@ -272,14 +285,16 @@ def _string_map(name: str, entry: dict, key: str, *, env: bool = False) -> dict[
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ConfigError(f"server {name!r}: \"{key}\" must be an object of name: string, got {_json_type(value)}")
+        raise ConfigError(f'server {name!r}: "{key}" must be an object of name: string, got {_json_type(value)}')
     for item_key, item in value.items():
         if not isinstance(item, str):
-            raise ConfigError(f"server {name!r}: \"{key}\": the value of {item_key!r} must be a string, got {_json_type(item)}")
+            raise ConfigError(
+                f'server {name!r}: "{key}": the value of {item_key!r} must be a string, got {_json_type(item)}'
+            )
         if env and (not item_key or "=" in item_key or "\0" in item_key):
-            raise ConfigError(f"server {name!r}: \"{key}\" has an invalid variable name {item_key!r}")
+            raise ConfigError(f'server {name!r}: "{key}" has an invalid variable name {item_key!r}')
         if "\0" in item:
-            raise ConfigError(f"server {name!r}: \"{key}\": the value of {item_key!r} contains a NUL character")
+            raise ConfigError(f'server {name!r}: "{key}": the value of {item_key!r} contains a NUL character')
     return dict(value)
 
 
@@ -292,48 +307,66 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
     raw_headers = _string_map(name, entry, "headers")  # checked for every entry, used for url ones
     era = (_string(name, entry, "era") or "auto").lower()
     if era not in ERAS:
-        raise ConfigError(f"server {name!r}: \"era\" must be one of {', '.join(ERAS)}, got {era!r}")
+        raise ConfigError(f'server {name!r}: "era" must be one of {", ".join(ERAS)}, got {era!r}')
     roots = _roots_entry(name, entry.get("roots"), source)
     watch = _watch_entry(name, entry.get("watch"), source)
     if url:
         if watch:
-            raise ConfigError(f"server {name!r}: \"watch\" restarts a local stdio server; this entry has a \"url\"")
+            raise ConfigError(f'server {name!r}: "watch" restarts a local stdio server; this entry has a "url"')
         if kind and kind not in _CONFIG_TRANSPORTS:
-            raise ConfigError(f"server {name!r}: unknown \"type\" {kind!r} for a url entry "
-                              "(expected http, streamable-http, streamableHttp or sse)")
+            raise ConfigError(
+                f'server {name!r}: unknown "type" {kind!r} for a url entry '
+                "(expected http, streamable-http, streamableHttp or sse)"
+            )
         problem = url_problem(url)
         if problem is not None:
             raise ConfigError(f"server {name!r}: the url {problem}")
-        headers = {key: expand_variables(value, f"server {name!r}: header {key}")
-                   for key, value in raw_headers.items()}
+        headers = {key: expand_variables(value, f"server {name!r}: header {key}") for key, value in raw_headers.items()}
         for key in headers:
             if not _HEADER_NAME.match(key):
-                raise ConfigError(f"server {name!r}: \"headers\" has an invalid header name {key!r}")
+                raise ConfigError(f'server {name!r}: "headers" has an invalid header name {key!r}')
         for key, value in headers.items():
             check_header_value(value, f"server {name!r}: header {key}")
         auth, no_auth = _auth_entry(name, entry.get("auth"), source)
-        return ServerSpec(name, url=url, transport=_CONFIG_TRANSPORTS.get(kind, "http"), headers=headers,
-                          source=source, era=era, auth=auth, no_auth=no_auth, roots=roots)
+        return ServerSpec(
+            name,
+            url=url,
+            transport=_CONFIG_TRANSPORTS.get(kind, "http"),
+            headers=headers,
+            source=source,
+            era=era,
+            auth=auth,
+            no_auth=no_auth,
+            roots=roots,
+        )
     if kind in _CONFIG_TRANSPORTS:
-        raise ConfigError(f"server {name!r}: \"type\" is {kind!r} but there is no \"url\"")
+        raise ConfigError(f'server {name!r}: "type" is {kind!r} but there is no "url"')
     command = entry.get("command")
     if command is None or command == "":
-        raise ConfigError(f"server {name!r}: needs a \"command\" (or a \"url\")")
+        raise ConfigError(f'server {name!r}: needs a "command" (or a "url")')
     command = _string(name, entry, "command")
     args = entry.get("args")
     if args is None:
         args = []
     if not isinstance(args, list):
-        raise ConfigError(f"server {name!r}: \"args\" must be an array of strings, got {_json_type(args)}")
+        raise ConfigError(f'server {name!r}: "args" must be an array of strings, got {_json_type(args)}')
     for index, arg in enumerate(args):
         if not isinstance(arg, str):
-            raise ConfigError(f"server {name!r}: \"args\"[{index}] must be a string, got {_json_type(arg)}")
+            raise ConfigError(f'server {name!r}: "args"[{index}] must be a string, got {_json_type(arg)}')
         if "\0" in arg:
-            raise ConfigError(f"server {name!r}: \"args\"[{index}] contains a NUL character")
+            raise ConfigError(f'server {name!r}: "args"[{index}] contains a NUL character')
     env = _string_map(name, entry, "env", env=True)
     cwd = _string(name, entry, "cwd", empty=True)  # "" means unset, as it does for other clients
-    return ServerSpec(name, [command, *args], env, os.path.expanduser(cwd) if cwd else None, source=source, era=era,
-                      roots=roots, watch=watch)
+    return ServerSpec(
+        name,
+        [command, *args],
+        env,
+        os.path.expanduser(cwd) if cwd else None,
+        source=source,
+        era=era,
+        roots=roots,
+        watch=watch,
+    )
 
 
 def root_path(text: str, base: str | Path | None = None) -> str:
@@ -362,16 +395,16 @@ def _roots_entry(name: str, value: Any, source: str | None) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ConfigError(f"server {name!r}: \"roots\" must be an array of paths, got {_json_type(value)}")
+        raise ConfigError(f'server {name!r}: "roots" must be an array of paths, got {_json_type(value)}')
     base = Path(source).expanduser().resolve().parent if source else None
     roots = []
     for index, item in enumerate(value):
         if not isinstance(item, str):
-            raise ConfigError(f"server {name!r}: \"roots\"[{index}] must be a string, got {_json_type(item)}")
+            raise ConfigError(f'server {name!r}: "roots"[{index}] must be a string, got {_json_type(item)}')
         try:
             roots.append(root_path(item, base))
         except ValueError as exc:
-            raise ConfigError(f"server {name!r}: \"roots\"[{index}]: {exc}") from None
+            raise ConfigError(f'server {name!r}: "roots"[{index}]: {exc}') from None
     return roots
 
 
@@ -384,12 +417,12 @@ def _watch_entry(name: str, value: Any, source: str | None) -> list[str]:
     if value is True:
         return [""]
     if not isinstance(value, list):
-        raise ConfigError(f"server {name!r}: \"watch\" must be true or an array of paths, got {_json_type(value)}")
+        raise ConfigError(f'server {name!r}: "watch" must be true or an array of paths, got {_json_type(value)}')
     base = Path(source).expanduser().resolve().parent if source else Path.cwd()
     paths = []
     for index, item in enumerate(value):
         if not isinstance(item, str) or not item.strip() or "\0" in item:
-            raise ConfigError(f"server {name!r}: \"watch\"[{index}] must be a path")
+            raise ConfigError(f'server {name!r}: "watch"[{index}] must be a path')
         paths.append(os.path.abspath(os.path.join(base, os.path.expanduser(item))))
     return paths
 
@@ -407,7 +440,7 @@ def _auth_entry(name: str, value: Any, source: str | None) -> tuple[Any, bool]:
     if value is False:
         return None, True
     if not isinstance(value, dict):
-        raise ConfigError(f"server {name!r}: \"auth\" must be an object or false, got {_json_type(value)}")
+        raise ConfigError(f'server {name!r}: "auth" must be an object or false, got {_json_type(value)}')
     from ..auth.options import OptionError, normal_name, settings_from
 
     base = Path(source).expanduser().parent if source else None
@@ -420,7 +453,7 @@ def _auth_entry(name: str, value: Any, source: str | None) -> tuple[Any, bool]:
                 item = str(base / os.path.expanduser(item))
         values[field_name] = item
     try:
-        return settings_from(values, flag=lambda field_name: f"server {name!r}: \"auth.{field_name}\""), False
+        return settings_from(values, flag=lambda field_name: f'server {name!r}: "auth.{field_name}"'), False
     except OptionError as exc:
         raise ConfigError(str(exc)) from None
 
@@ -465,7 +498,9 @@ def check_header_value(value: str, what: str) -> None:
     if any(char in value for char in "\r\n\0"):
         raise ConfigError(f"{what}: the value contains a line break or NUL")
     if not value.isascii() or any(ord(char) < 32 and char != "\t" or ord(char) == 127 for char in value):
-        raise ConfigError(f"{what}: the value must be printable ASCII (HTTP header values cannot carry other characters)")
+        raise ConfigError(
+            f"{what}: the value must be printable ASCII (HTTP header values cannot carry other characters)"
+        )
 
 
 def server_from_config(path: str | Path, name: str | None) -> ServerSpec:

@@ -6,7 +6,6 @@ from typing import Any
 
 from .jsonrpc import ERROR_NAMES
 
-
 QUOTE_LIMIT = 300  # characters of a server's stderr line quoted in a message
 
 
@@ -45,8 +44,7 @@ class RequestTimeout(InspectorError):
         self.hard_limit = hard_limit
         what = "the maximum total time" if hard_limit else "the timeout"
         super().__init__(
-            f"{method} timed out: no response within {what} of {seconds:g} s "
-            "(notifications/cancelled was sent)"
+            f"{method} timed out: no response within {what} of {seconds:g} s (notifications/cancelled was sent)"
         )
 
 
@@ -60,7 +58,9 @@ class RequestCancelled(InspectorError):
 class ConnectionLost(InspectorError):
     """The server went away (exited, was killed, closed its output)."""
 
-    def __init__(self, reason: str, exit_code: int | None = None, signal: int | None = None, stderr_tail: list[str] | None = None) -> None:
+    def __init__(
+        self, reason: str, exit_code: int | None = None, signal: int | None = None, stderr_tail: list[str] | None = None
+    ) -> None:
         self.reason = reason
         self.exit_code = exit_code
         self.signal = signal
@@ -104,8 +104,10 @@ class InputDeclined(InspectorError):
         self.key = key
         self.input_method = input_method
         self.reason = reason
-        super().__init__(f"{method} was not retried: the client declined the server's {input_method} input request "
-                         f"{key!r} ({reason}); 2026-07-28 has no refusal to send back, so the request ends here")
+        super().__init__(
+            f"{method} was not retried: the client declined the server's {input_method} input request "
+            f"{key!r} ({reason}); 2026-07-28 has no refusal to send back, so the request ends here"
+        )
 
 
 class ToolExcluded(InspectorError):
@@ -143,5 +145,7 @@ class TaskTimedOut(RequestTimeout):
         self.task_id = task_id
         self.status = status
         RequestTimeout.__init__(self, method, seconds, True)
-        self.args = (f"{method} timed out: task {task_id} was still {status!r} after the maximum total time of "
-                     f"{seconds:g} s (tasks/cancel was sent)",)
+        self.args = (
+            f"{method} timed out: task {task_id} was still {status!r} after the maximum total time of "
+            f"{seconds:g} s (tasks/cancel was sent)",
+        )

@@ -21,7 +21,7 @@ class OverlongLine(bytes):
 
     size: int
 
-    def __new__(cls, head: bytes, size: int) -> "OverlongLine":
+    def __new__(cls, head: bytes, size: int) -> OverlongLine:
         line = super().__new__(cls, head)
         line.size = size
         return line
@@ -38,7 +38,17 @@ class LineFramer:
     ``max_line`` bytes comes out as an :class:`OverlongLine` (None: no cap).
     """
 
-    __slots__ = ("_pending", "_pending_size", "max_line", "head_size", "_over", "_over_head", "_over_size", "_over_cr", "max_held")
+    __slots__ = (
+        "_pending",
+        "_pending_size",
+        "max_line",
+        "head_size",
+        "_over",
+        "_over_head",
+        "_over_size",
+        "_over_cr",
+        "max_held",
+    )
 
     def __init__(self, max_line: int | None = MAX_LINE_BYTES, head: int = OVERLONG_HEAD) -> None:
         if max_line is not None and max_line < 1:

@@ -70,8 +70,9 @@ def _fast_float(text: str) -> float:
 
 # Built once: almost every frame is plain JSON and pays only for these stateless hooks.
 # They are safe to share between threads; the noting parse below is made per use.
-_fast_decode = json.JSONDecoder(object_pairs_hook=_fast_pairs, parse_constant=_fast_constant,
-                                parse_float=_fast_float).decode
+_fast_decode = json.JSONDecoder(
+    object_pairs_hook=_fast_pairs, parse_constant=_fast_constant, parse_float=_fast_float
+).decode
 
 
 class _Parse:
@@ -154,7 +155,7 @@ def loads_strict(text: str | bytes) -> Any:
     if isinstance(text, (bytes, bytearray)):
         data = bytes(text)
         if data.startswith(codecs.BOM_UTF8):
-            data = data[len(codecs.BOM_UTF8):]
+            data = data[len(codecs.BOM_UTF8) :]
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -189,8 +190,12 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
 
 
 def _decode(text: str, state: _Parse) -> Any:
-    decoder = json.JSONDecoder(object_pairs_hook=state.pairs, parse_constant=state.constant,
-                               parse_float=state.floating, parse_int=state.integer)
+    decoder = json.JSONDecoder(
+        object_pairs_hook=state.pairs,
+        parse_constant=state.constant,
+        parse_float=state.floating,
+        parse_int=state.integer,
+    )
     try:
         value = decoder.decode(text)
     except RecursionError:

@@ -117,7 +117,7 @@ def classify_message(message: Any) -> Classified:
     msg_id = message.get("id")
     method = message.get("method")
     if version != JSONRPC_VERSION:
-        return _invalid(message, f"jsonrpc must be \"2.0\", got {json.dumps(version)}", method, msg_id, has_id)
+        return _invalid(message, f'jsonrpc must be "2.0", got {json.dumps(version)}', method, msg_id, has_id)
     if "method" in message:
         if not isinstance(method, str):
             return _invalid(message, "method must be a string", None, msg_id, has_id)
@@ -128,19 +128,29 @@ def classify_message(message: Any) -> Classified:
             return _invalid(message, "params must be an object", method, msg_id, has_id)
         if has_id:
             if not valid_id(msg_id):
-                return _invalid(message, f"id must be a string or an integer, got {json.dumps(msg_id)}", method, msg_id, has_id)
+                return _invalid(
+                    message, f"id must be a string or an integer, got {json.dumps(msg_id)}", method, msg_id, has_id
+                )
             return Classified(Kind.REQUEST, message, method, msg_id, True, _extra_keys(message, "request"))
         return Classified(Kind.NOTIFICATION, message, method, None, False, _extra_keys(message, "notification"))
     if "result" in message and "error" in message:
         return _invalid(message, "a response cannot carry both result and error", None, msg_id, has_id)
     if "result" in message:
         if not has_id or not valid_id(msg_id):
-            return _invalid(message, f"response id must be a string or an integer, got {json.dumps(msg_id)}", None, msg_id, has_id)
+            return _invalid(
+                message, f"response id must be a string or an integer, got {json.dumps(msg_id)}", None, msg_id, has_id
+            )
         return Classified(Kind.RESPONSE, message, None, msg_id, True, _extra_keys(message, "response"))
     if "error" in message:
         error = message["error"]
         if not has_id or not (msg_id is None or valid_id(msg_id)):
-            return _invalid(message, f"error id must be a string, an integer or null, got {json.dumps(msg_id)}", None, msg_id, has_id)
+            return _invalid(
+                message,
+                f"error id must be a string, an integer or null, got {json.dumps(msg_id)}",
+                None,
+                msg_id,
+                has_id,
+            )
         if not isinstance(error, dict) or not isinstance(error.get("code"), int) or isinstance(error.get("code"), bool):
             return _invalid(message, "error must be an object with an integer code", None, msg_id, has_id)
         if not isinstance(error.get("message"), str):

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import anyio
 
 from ..traffic.entry import TrafficEntry
 from .errors import RequestCancelled, RequestTimeout
-
 
 ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
 
@@ -37,7 +37,7 @@ class PendingRequest:
         timeout: float | None,
         reset_on_progress: bool,
         max_total: float | None,
-        on_progress: Callable[["PendingRequest"], None] | None,
+        on_progress: Callable[[PendingRequest], None] | None,
         progress_token: Any,
         transport_meta: dict[str, Any] | None = None,
         entry_meta: dict[str, Any] | None = None,
@@ -114,7 +114,9 @@ class PendingRequest:
             try:
                 self.on_progress(self)
             except Exception as exc:  # a UI callback bug must not stop the reader
-                self.connection.store.note(f"error in a progress callback: {exc.__class__.__name__}: {exc}", listener_error=True)
+                self.connection.store.note(
+                    f"error in a progress callback: {exc.__class__.__name__}: {exc}", listener_error=True
+                )
 
     async def wait(self) -> dict:
         """The result, or raise RpcError / RequestTimeout / RequestCancelled / ConnectionLost."""
@@ -124,7 +126,9 @@ class PendingRequest:
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
                     # The hard maximum fired if it is the earlier of the two deadlines.
-                    hard = self.hard_deadline is not None and (self.deadline is None or self.hard_deadline <= self.deadline)
+                    hard = self.hard_deadline is not None and (
+                        self.deadline is None or self.hard_deadline <= self.deadline
+                    )
                     if not hard and self.connection.answering:
                         # We are answering a server request (a person may be at a form): the
                         # timeout waits; the answer's end adds the time spent to the deadline.
@@ -154,7 +158,9 @@ class PendingRequest:
         except anyio.get_cancelled_exc_class():
             if not self._resolved:
                 with anyio.CancelScope(shield=True):
-                    await self.connection._abandon(self, RequestCancelled(self.method, "the caller stopped waiting"), "the caller stopped waiting")
+                    await self.connection._abandon(
+                        self, RequestCancelled(self.method, "the caller stopped waiting"), "the caller stopped waiting"
+                    )
             raise
         if self.error is not None:
             raise self.error

@@ -94,6 +94,7 @@ class RawSent:
 
 # -- the hint and the bytes ------------------------------------------------
 
+
 @dataclass(slots=True)
 class FrameHint:
     kind: str  # request | notification | response | error | batch | not JSON | not JSON-RPC | empty
@@ -116,7 +117,9 @@ def describe(text: str) -> FrameHint:
     try:
         message = json.loads(text)
     except json.JSONDecodeError as exc:
-        return FrameHint("not JSON", f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", exc.lineno, exc.colno)
+        return FrameHint(
+            "not JSON", f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", exc.lineno, exc.colno
+        )
     except (RecursionError, ValueError) as exc:
         return FrameHint("not JSON", f"not JSON: {exc}")
     if isinstance(message, list):
@@ -181,18 +184,30 @@ def fresh_id(connection: Any) -> str:
 
 # -- sending ---------------------------------------------------------------
 
+
 def _in_flight(connection: Any, msg_id: Any) -> None:
     pending = connection._pending.get(id_key(msg_id))
     if pending is not None:
         where = f", #{pending.entry.seq}" if pending.entry is not None else ""
-        raise IdInFlight(f"a request with id {json.dumps(msg_id)} is already in flight ({pending.method}{where}): "
-                         f"use another id, e.g. {json.dumps(fresh_id(connection))}")
+        raise IdInFlight(
+            f"a request with id {json.dumps(msg_id)} is already in flight ({pending.method}{where}): "
+            f"use another id, e.g. {json.dumps(fresh_id(connection))}"
+        )
 
 
 def _pending_for(connection: Any, msg_id: Any, method: str, params: Any, timeout: Any) -> PendingRequest:
-    pending = PendingRequest(connection, msg_id, method, params if isinstance(params, dict) else None,
-                             connection.default_timeout if timeout == "default" else timeout,
-                             False, None, None, None, entry_meta={"by_hand": True})
+    pending = PendingRequest(
+        connection,
+        msg_id,
+        method,
+        params if isinstance(params, dict) else None,
+        connection.default_timeout if timeout == "default" else timeout,
+        False,
+        None,
+        None,
+        None,
+        entry_meta={"by_hand": True},
+    )
     meta = params.get("_meta") if isinstance(params, dict) else None
     token = meta.get("progressToken") if isinstance(meta, dict) else None
     if jsonrpc.valid_id(token):
@@ -203,7 +218,9 @@ def _pending_for(connection: Any, msg_id: Any, method: str, params: Any, timeout
 async def send_frame(connection: Any, data: bytes, timeout: float | None | str = "default") -> RawSent:
     """Send ``data`` as it is on ``connection`` (an RpcConnection) and register what it asks."""
     info = classify(data)
-    if info.kind is Kind.REQUEST or (info.kind is Kind.INVALID and info.method is not None and jsonrpc.valid_id(info.id)):
+    if info.kind is Kind.REQUEST or (
+        info.kind is Kind.INVALID and info.method is not None and jsonrpc.valid_id(info.id)
+    ):
         _in_flight(connection, info.id)
         params = info.message.get("params") if isinstance(info.message, dict) else None
         pending = _pending_for(connection, info.id, info.method or "", params, timeout)
@@ -214,8 +231,14 @@ async def send_frame(connection: Any, data: bytes, timeout: float | None | str =
         return await _send_batch(connection, data, info)
     connection._check_open()
     sent = RawSent(None, info.kind)  # type: ignore[arg-type]  # the entry is set below
-    fields: dict[str, Any] = {"method": info.method, "msg_id": info.id, "has_id": info.has_id, "problem": info.problem,
-                              "error_code": info.error_code, "meta": {"by_hand": True}}
+    fields: dict[str, Any] = {
+        "method": info.method,
+        "msg_id": info.id,
+        "has_id": info.has_id,
+        "problem": info.problem,
+        "error_code": info.error_code,
+        "meta": {"by_hand": True},
+    }
     target: PendingRequest | None = None
     if info.kind in (Kind.RESPONSE, Kind.ERROR):
         incoming = connection.withdraw(info.id)
@@ -243,7 +266,9 @@ async def send_frame(connection: Any, data: bytes, timeout: float | None | str =
     await connection._transmit(entry, data, info.kind, info.method)
     if target is not None and not target.done:  # the server will not answer it now: it ends here too
         sent.cancelled = target
-        connection.release(target, RequestCancelled(target.method, "cancelled by a frame sent by hand"), "cancelled by hand")
+        connection.release(
+            target, RequestCancelled(target.method, "cancelled by a frame sent by hand"), "cancelled by hand"
+        )
     return sent
 
 
@@ -269,7 +294,9 @@ async def _send_batch(connection: Any, data: bytes, info: Any) -> RawSent:
     for msg_id in answers:
         incoming = connection.withdraw(msg_id)
         sent.answered = sent.answered or incoming
-    entry = sent.entry = connection.store.append(Direction.OUT, Kind.BATCH, data, problem=info.problem, meta={"by_hand": True})
+    entry = sent.entry = connection.store.append(
+        Direction.OUT, Kind.BATCH, data, problem=info.problem, meta={"by_hand": True}
+    )
     for pending in members:
         pending.entry = entry
         connection._track(pending)
@@ -285,6 +312,7 @@ async def _send_batch(connection: Any, data: bytes, info: Any) -> RawSent:
 
 
 # -- answers naming no id (called by RpcConnection._on_frame) ----------------
+
 
 def remember_idless(frames: list[IdlessFrame], frame: IdlessFrame) -> None:
     frames.append(frame)
@@ -304,7 +332,11 @@ def take_idless(frames: list[IdlessFrame]) -> IdlessFrame | None:
 def batch_request(pending: dict, frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
     """The batch we sent that a batch from the server answers (its first member whose id is in flight)."""
     for member in message if isinstance(message, list) else ():
-        if isinstance(member, dict) and ("result" in member or "error" in member) and jsonrpc.valid_id(member.get("id")):
+        if (
+            isinstance(member, dict)
+            and ("result" in member or "error" in member)
+            and jsonrpc.valid_id(member.get("id"))
+        ):
             found = pending.get(id_key(member["id"]))
             if found is not None and found.entry is not None and found.entry.kind is Kind.BATCH:
                 frames[:] = [frame for frame in frames if frame.entry is not found.entry]
@@ -324,6 +356,11 @@ def end_idless_batch(connection: Any, request: TrafficEntry, message: Any, reply
         if pending.entry is request and not pending.done:
             connection._forget(pending)
             pending.reply = reply
-            pending._resolve(error=RpcError(code if isinstance(code, int) else jsonrpc.INVALID_REQUEST,
-                                            text if isinstance(text, str) else "the batch was refused", None,
-                                            error if isinstance(error, dict) else None))
+            pending._resolve(
+                error=RpcError(
+                    code if isinstance(code, int) else jsonrpc.INVALID_REQUEST,
+                    text if isinstance(text, str) else "the batch was refused",
+                    None,
+                    error if isinstance(error, dict) else None,
+                )
+            )

@@ -16,13 +16,17 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 REMOVED_IN_MODERN = {
     "ping": "ping was removed in 2026-07-28: a modern server answers -32601",
     "logging/setLevel": "logging/setLevel was removed in 2026-07-28 (the level goes in each request's _meta): "
-                        "a modern server answers -32601",
+    "a modern server answers -32601",
 }
 #: A result skeleton per server request method, for a response sent by hand.
 RESULT_SKELETONS: dict[str, dict[str, Any]] = {
     "elicitation/create": {"action": "accept", "content": {}},
-    "sampling/createMessage": {"role": "assistant", "content": {"type": "text", "text": ""},
-                               "model": "typed by hand", "stopReason": "endTurn"},
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": ""},
+        "model": "typed by hand",
+        "stopReason": "endTurn",
+    },
     "roots/list": {"roots": []},
     "ping": {},
 }
@@ -60,4 +64,6 @@ def response(msg_id: Any, method: str) -> str:
 
 
 def batch(first_id: Any, second_id: Any, meta: dict[str, Any] | None = None) -> str:
-    return dump([json.loads(request(first_id, "ping", meta=meta)), json.loads(request(second_id, "tools/list", meta=meta))])
+    return dump(
+        [json.loads(request(first_id, "ping", meta=meta)), json.loads(request(second_id, "tools/list", meta=meta))]
+    )

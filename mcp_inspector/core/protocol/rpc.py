@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -23,9 +24,9 @@ from ..transport.base import Closed, Note, Received, StderrLine, Transport, Tran
 from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailure
 from .json_text import loads_strict
+from .jsonrpc import Kind, classify, classify_message, id_key
 from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
 from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
-from .jsonrpc import Kind, classify, classify_message, id_key
 
 RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
 NotificationListener = Callable[[str, dict | None, TrafficEntry], None]
@@ -40,7 +41,9 @@ BATCHES_REMOVED_IN = "2025-06-18"  # the first protocol revision without JSON-RP
 class RpcConnection:
     """JSON-RPC over one transport, recording every frame into a TrafficStore."""
 
-    def __init__(self, transport: Transport, store: TrafficStore | None = None, default_timeout: float | None = 60.0) -> None:
+    def __init__(
+        self, transport: Transport, store: TrafficStore | None = None, default_timeout: float | None = 60.0
+    ) -> None:
         self.transport = transport
         self.store = store if store is not None else TrafficStore()
         self.default_timeout = default_timeout
@@ -177,7 +180,9 @@ class RpcConnection:
         data = jsonrpc.dumps(jsonrpc.notification(method, params))
         return await self._send(data, Kind.NOTIFICATION, method=method)
 
-    async def send_raw(self, data: bytes, timeout: float | None | str = "default") -> tuple[TrafficEntry, PendingRequest | None]:
+    async def send_raw(
+        self, data: bytes, timeout: float | None | str = "default"
+    ) -> tuple[TrafficEntry, PendingRequest | None]:
         """Send bytes as they are (for ``pipe``; the raw frame screen uses ``raw.send_frame``,
         which says more). A request gets a pending entry so its response is correlated (an id
         in flight is refused: ``raw.IdInFlight``, a ValueError); anything else, even an invalid
@@ -194,13 +199,23 @@ class RpcConnection:
         if pending.progress_token is not None:
             self._by_token[id_key(pending.progress_token)] = pending
 
-    async def _send_tracked(self, pending: PendingRequest, data: bytes, kind: Kind = Kind.REQUEST, problem: str | None = None) -> None:
+    async def _send_tracked(
+        self, pending: PendingRequest, data: bytes, kind: Kind = Kind.REQUEST, problem: str | None = None
+    ) -> None:
         self._check_open()
         self._track(pending)
         # Recorded before the write is awaited: a reply may arrive while a large
         # request is still draining, and it must find the entry to link to.
-        pending.entry = self.store.append(Direction.OUT, kind, data, method=pending.method, msg_id=pending.id, has_id=True,
-                                          problem=problem, meta=pending.entry_meta)
+        pending.entry = self.store.append(
+            Direction.OUT,
+            kind,
+            data,
+            method=pending.method,
+            msg_id=pending.id,
+            has_id=True,
+            problem=problem,
+            meta=pending.entry_meta,
+        )
         try:
             await self._transmit(pending.entry, data, kind, pending.method, pending.transport_meta)
         except BaseException:
@@ -215,8 +230,9 @@ class RpcConnection:
         await self._transmit(entry, data, kind, fields.get("method"))
         return entry
 
-    async def _transmit(self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None,
-                        meta: dict[str, Any] | None = None) -> None:
+    async def _transmit(
+        self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None, meta: dict[str, Any] | None = None
+    ) -> None:
         """Write a recorded frame; a failure is recorded beside it and raised as ConnectionLost."""
         try:
             if meta is None:
@@ -226,10 +242,16 @@ class RpcConnection:
         except TransportError as exc:
             entry.problem = f"not delivered: {exc}"
             # The entry was already recorded as sent: the session file gets the failure too.
-            self.store.append(Direction.LOCAL, Kind.EVENT, f"#{entry.seq} not delivered: {exc}".encode("utf-8"),
-                              reply_to=entry.seq, problem="not delivered")
-            raise ConnectionLost(f"cannot send {method or kind.value}: {exc}",
-                                 stderr_tail=self._stderr_tail()) from None
+            self.store.append(
+                Direction.LOCAL,
+                Kind.EVENT,
+                f"#{entry.seq} not delivered: {exc}".encode(),
+                reply_to=entry.seq,
+                problem="not delivered",
+            )
+            raise ConnectionLost(
+                f"cannot send {method or kind.value}: {exc}", stderr_tail=self._stderr_tail()
+            ) from None
 
     def _check_open(self) -> None:
         if self.closed is not None:
@@ -252,14 +274,22 @@ class RpcConnection:
         pending._resolve(error=error)
         # Neither initialize nor the era probe (server/discover before any handshake: a
         # legacy server must get nothing but initialize and pings first) is cancelled.
-        if self.closed is None and pending.method != "initialize" and (self.initialized or pending.method != "server/discover"):
+        if (
+            self.closed is None
+            and pending.method != "initialize"
+            and (self.initialized or pending.method != "server/discover")
+        ):
             # Bounded and shielded: a server that stopped reading its input must not
             # turn a timeout or a cancel into a hang.
             with anyio.move_on_after(CANCEL_SEND_LIMIT, shield=True):
                 done = await self.transport.cancel_request(pending.id)
                 if done is not None:  # e.g. 2026-07-28 HTTP: closing the stream is the cancellation
-                    self.store.append(Direction.LOCAL, Kind.EVENT, f"#{pending.entry.seq if pending.entry else '?'} {done}".encode("utf-8"),
-                                      reply_to=pending.entry.seq if pending.entry is not None else None)
+                    self.store.append(
+                        Direction.LOCAL,
+                        Kind.EVENT,
+                        f"#{pending.entry.seq if pending.entry else '?'} {done}".encode(),
+                        reply_to=pending.entry.seq if pending.entry is not None else None,
+                    )
                     return
                 try:
                     await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
@@ -304,16 +334,25 @@ class RpcConnection:
         pending = self._pending.get(id_key(event.msg_id)) if jsonrpc.valid_id(event.msg_id) else None
         request_entry = pending.entry if pending is not None else None
         prefix = f"#{request_entry.seq} " if request_entry is not None else ""
-        entry = self.store.append(Direction.LOCAL, Kind.EVENT, f"{prefix}{event.reason}".encode("utf-8"),
-                                  reply_to=request_entry.seq if request_entry is not None else None,
-                                  problem="undelivered", meta=event.meta)
+        entry = self.store.append(
+            Direction.LOCAL,
+            Kind.EVENT,
+            f"{prefix}{event.reason}".encode(),
+            reply_to=request_entry.seq if request_entry is not None else None,
+            problem="undelivered",
+            meta=event.meta,
+        )
         if pending is None:
             return
         self._forget(pending)
         if request_entry is not None and request_entry.reply_seq is None:
             request_entry.reply_seq = entry.seq
         status = event.meta.get("status") if event.meta else None
-        pending._resolve(error=TransportFailure(pending.method, event.reason, status if isinstance(status, int) else None, event.meta))
+        pending._resolve(
+            error=TransportFailure(
+                pending.method, event.reason, status if isinstance(status, int) else None, event.meta
+            )
+        )
 
     def _on_frame(self, raw: bytes, meta: dict | None) -> None:
         # Correlate first, append second: a recorder writes the entry the moment it is
@@ -380,15 +419,28 @@ class RpcConnection:
             problem = early if problem is None else f"{problem}; {early}"
         elif kind is Kind.BATCH:
             if self.protocol_version is not None and self.protocol_version >= BATCHES_REMOVED_IN:
-                removed = f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
+                removed = (
+                    f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
+                )
                 problem = removed if problem is None else f"{problem}; {removed}"
             request_entry = batch_request(self._pending, self._idless, info.message)
             if request_entry is not None:  # a batch answering a batch we sent (by hand)
                 reply_to = request_entry.seq
                 latency_ms = (self.store.now() - request_entry.ts) * 1000
         entry = self.store.append(
-            Direction.IN, kind, raw, method=info.method, msg_id=info.id, has_id=info.has_id, problem=problem,
-            error_code=info.error_code, reply_to=reply_to, latency_ms=latency_ms, late=late, meta=meta, ts=ts,
+            Direction.IN,
+            kind,
+            raw,
+            method=info.method,
+            msg_id=info.id,
+            has_id=info.has_id,
+            problem=problem,
+            error_code=info.error_code,
+            reply_to=reply_to,
+            latency_ms=latency_ms,
+            late=late,
+            meta=meta,
+            ts=ts,
         )
         if request_entry is not None:
             request_entry.reply_seq = entry.seq
@@ -398,7 +450,11 @@ class RpcConnection:
             self._remember_answered(pending.id, entry.seq)
             pending.reply = entry
             if kind is Kind.INVALID:
-                pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with an invalid frame: {info.problem}"))
+                pending._resolve(
+                    error=ProtocolViolation(
+                        f"the server answered {pending.method} with an invalid frame: {info.problem}"
+                    )
+                )
             else:
                 self._deliver(pending, info.message)
         elif kind is Kind.NOTIFICATION:
@@ -435,14 +491,27 @@ class RpcConnection:
             self._forget(pending)
             reply_to = pending.entry.seq if pending.entry is not None else None
             latency_ms = (time.perf_counter() - pending.started) * 1000
-        entry = self.store.append(Direction.IN, Kind.INVALID, raw, msg_id=msg_id, has_id=msg_id is not None, problem=problem,
-                                  reply_to=reply_to, latency_ms=latency_ms, meta=meta)
+        entry = self.store.append(
+            Direction.IN,
+            Kind.INVALID,
+            raw,
+            msg_id=msg_id,
+            has_id=msg_id is not None,
+            problem=problem,
+            reply_to=reply_to,
+            latency_ms=latency_ms,
+            meta=meta,
+        )
         if pending is not None:
             if pending.entry is not None:
                 pending.entry.reply_seq = entry.seq
             pending.reply = entry
             self._remember_answered(pending.id, entry.seq)
-            pending._resolve(error=ProtocolViolation(f"the server answered {pending.method} with a frame it could not read: {problem}"))
+            pending._resolve(
+                error=ProtocolViolation(
+                    f"the server answered {pending.method} with a frame it could not read: {problem}"
+                )
+            )
 
     def _on_batch_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
         """A response inside a batch: the batch entry is already recorded, so link it here."""
@@ -479,17 +548,21 @@ class RpcConnection:
             return None
         return self._by_token.get(id_key(token))
 
-    def _on_notification(self, method: str, params: Any, entry: TrafficEntry, progress_for: PendingRequest | None = None) -> None:
+    def _on_notification(
+        self, method: str, params: Any, entry: TrafficEntry, progress_for: PendingRequest | None = None
+    ) -> None:
         if progress_for is not None and isinstance(params, dict):
             progress = params.get("progress")
             total = params.get("total")
             message = params.get("message")
-            progress_for._progressed(Progress(
-                float(progress) if isinstance(progress, (int, float)) and not isinstance(progress, bool) else 0.0,
-                float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
-                message if isinstance(message, str) else None,
-                time.perf_counter(),
-            ))
+            progress_for._progressed(
+                Progress(
+                    float(progress) if isinstance(progress, (int, float)) and not isinstance(progress, bool) else 0.0,
+                    float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
+                    message if isinstance(message, str) else None,
+                    time.perf_counter(),
+                )
+            )
         elif method == "notifications/cancelled" and isinstance(params, dict):
             request_id = params.get("requestId")
             incoming = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
@@ -499,7 +572,9 @@ class RpcConnection:
             try:
                 listener(method, params if isinstance(params, dict) else None, entry)
             except Exception as exc:  # a listener bug must not stop the reader (and the connection)
-                self.store.note(f"error in a notification listener: {exc.__class__.__name__}: {exc}", listener_error=True)
+                self.store.note(
+                    f"error in a notification listener: {exc.__class__.__name__}: {exc}", listener_error=True
+                )
 
     def _on_request(self, message: dict, entry: TrafficEntry) -> None:
         method = message["method"]
@@ -508,9 +583,13 @@ class RpcConnection:
         if handler is None and method == "ping" and not self.modern:
             handler = _pong
         assert self._task_group is not None
-        self._task_group.start_soon(self._answer, message["id"], method, params if isinstance(params, dict) else None, handler, entry)
+        self._task_group.start_soon(
+            self._answer, message["id"], method, params if isinstance(params, dict) else None, handler, entry
+        )
 
-    async def _answer(self, msg_id: Any, method: str, params: dict | None, handler: RequestHandler | None, entry: TrafficEntry) -> None:
+    async def _answer(
+        self, msg_id: Any, method: str, params: dict | None, handler: RequestHandler | None, entry: TrafficEntry
+    ) -> None:
         started = time.perf_counter()
         if handler is None:
             reply = jsonrpc.error_response(msg_id, jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
@@ -529,8 +608,11 @@ class RpcConnection:
                     if isinstance(result, dict):
                         reply = jsonrpc.response(msg_id, result)
                     else:  # "result": null would be an invalid response on the wire
-                        reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR,
-                                                       f"the {method} handler returned {type(result).__name__}, not an object")
+                        reply = jsonrpc.error_response(
+                            msg_id,
+                            jsonrpc.INTERNAL_ERROR,
+                            f"the {method} handler returned {type(result).__name__}, not an object",
+                        )
             except RpcError as exc:
                 reply = jsonrpc.error_response(msg_id, exc.code, exc.message, exc.data)
             except Exception as exc:  # a handler bug must not kill the connection
@@ -547,9 +629,15 @@ class RpcConnection:
                 return
         kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
         try:
-            sent = await self._send(jsonrpc.dumps(reply), kind, msg_id=msg_id, has_id=True,
-                                    error_code=reply["error"]["code"] if "error" in reply else None,
-                                    reply_to=entry.seq, latency_ms=(time.perf_counter() - started) * 1000)
+            sent = await self._send(
+                jsonrpc.dumps(reply),
+                kind,
+                msg_id=msg_id,
+                has_id=True,
+                error_code=reply["error"]["code"] if "error" in reply else None,
+                reply_to=entry.seq,
+                latency_ms=(time.perf_counter() - started) * 1000,
+            )
         except ConnectionLost:
             return
         entry.reply_seq = sent.seq
@@ -559,7 +647,9 @@ class RpcConnection:
         self.closed = event
         detail = event.reason
         self.store.append(
-            Direction.LOCAL, Kind.EVENT, detail.encode("utf-8"),
+            Direction.LOCAL,
+            Kind.EVENT,
+            detail.encode("utf-8"),
             meta={"exit_code": event.exit_code, "signal": event.signal, "expected": event.expected, "closed": True},
         )
         error = ConnectionLost(event.reason, event.exit_code, event.signal, event.stderr_tail)
@@ -587,8 +677,6 @@ def _head_id(head: bytes) -> Any:
     except (ValueError, RecursionError):  # JsonTextError is a ValueError; raw_member may recurse on a deep head
         return None
     return value if jsonrpc.valid_id(value) else None
-
-
 
 
 async def _pong(params: dict | None, entry: TrafficEntry) -> dict:

@@ -20,6 +20,8 @@ def expression_problem(template: str) -> str | None:
     """The first expression of ``template`` that is not RFC 6570, in words (None: all are)."""
     for expression in EXPRESSION.findall(template):
         if not VALID_EXPRESSION.fullmatch(expression):
-            return (f"{expression} in {template} is not an RFC 6570 expression "
-                    "(variable names are letters, digits, _ and %XX, with an optional :N or *)")
+            return (
+                f"{expression} in {template} is not an RFC 6570 expression "
+                "(variable names are letters, digits, _ and %XX, with an optional :N or *)"
+            )
     return None

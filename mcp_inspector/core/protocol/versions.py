@@ -13,7 +13,7 @@ ERAS = ("auto", "legacy", "modern")
 
 
 def era_of(version: str | None) -> str | None:
-    """"legacy" or "modern" for a revision this client speaks, else None."""
+    """ "legacy" or "modern" for a revision this client speaks, else None."""
     if version in LEGACY_VERSIONS:
         return "legacy"
     if version in MODERN_VERSIONS:

@@ -95,7 +95,7 @@ def main():
             position = split + 1
             results = []
             for size in header["sizes"]:
-                text = payload[position:position + size].decode("utf-8", errors="replace")
+                text = payload[position : position + size].decode("utf-8", errors="replace")
                 position += size
                 if header["mode"] == "match":
                     results.append(_match(program, text))

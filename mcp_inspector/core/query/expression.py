@@ -38,7 +38,7 @@ def clean_error(message: str) -> str:
     first = _PREFIX.sub("", lines[0].strip())
     where = _WHERE.search(first)
     if where is not None:
-        first = first[:where.start()]
+        first = first[: where.start()]
         line, column = where.groups()
         first += f" (column {column})" if line == "1" else f" (line {line}, column {column})"
     first = first.replace("\t", " ")
@@ -79,8 +79,7 @@ def match_text(expression: str) -> str:
 
     The newline keeps a trailing ``# comment`` in the expression from eating the rest.
     """
-    return (f"try ([first(({expression}\n) | select(. != null and . != false))] | length) "
-            f"catch {MATCH_ERROR}")
+    return f"try ([first(({expression}\n) | select(. != null and . != false))] | length) catch {MATCH_ERROR}"
 
 
 def is_match(value: Any) -> bool:

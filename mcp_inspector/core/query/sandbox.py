@@ -24,9 +24,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -69,7 +70,9 @@ class FrameOutputs:
         return out
 
 
-def batches(frames: Iterable[bytes], max_frames: int = BATCH_FRAMES, max_bytes: int = BATCH_BYTES) -> Iterator[list[bytes]]:
+def batches(
+    frames: Iterable[bytes], max_frames: int = BATCH_FRAMES, max_bytes: int = BATCH_BYTES
+) -> Iterator[list[bytes]]:
     """Frames grouped for one round trip each (a frame bigger than ``max_bytes`` goes alone)."""
     batch: list[bytes] = []
     size = 0
@@ -106,8 +109,14 @@ class QuerySandbox:
             results.extend(MATCH_ERROR if len(frame) > MAX_FRAME else code for frame, code in zip(batch, codes))
         return results
 
-    def outputs(self, expression: str, frames: Sequence[bytes], max_outputs: int = MAX_OUTPUTS,
-                max_bytes: int = MAX_OUTPUT_BYTES, member: str | None = None) -> list[FrameOutputs]:
+    def outputs(
+        self,
+        expression: str,
+        frames: Sequence[bytes],
+        max_outputs: int = MAX_OUTPUTS,
+        max_bytes: int = MAX_OUTPUT_BYTES,
+        member: str | None = None,
+    ) -> list[FrameOutputs]:
         """What the expression yields on each frame (or on its ``member``), capped per frame."""
         program = check_expression(expression)
         if member is not None:
@@ -123,21 +132,38 @@ class QuerySandbox:
                     found.append(FrameOutputs(outputs, cut, clean_error(error) if error is not None else None))
         return found
 
-    def value_outputs(self, expression: str, text: str | bytes, max_outputs: int = MAX_OUTPUTS,
-                      max_bytes: int = MAX_OUTPUT_BYTES, member: str | None = None) -> FrameOutputs:
+    def value_outputs(
+        self,
+        expression: str,
+        text: str | bytes,
+        max_outputs: int = MAX_OUTPUTS,
+        max_bytes: int = MAX_OUTPUT_BYTES,
+        member: str | None = None,
+    ) -> FrameOutputs:
         """What the expression yields on one JSON text (a result); with ``member`` (``"result"``),
         on that member of it: a result is queried from its frame's bytes, never re-encoded here."""
         data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
         return self.outputs(expression, [data], max_outputs, max_bytes, member)[0]
 
-    def stream(self, expression: str, chunks: Iterable[list[T]], raw: Callable[[T], bytes], *, match: bool = True,
-               max_outputs: int = MAX_OUTPUTS, max_bytes: int = MAX_OUTPUT_BYTES) -> Iterator[tuple[list[T], list]]:
+    def stream(
+        self,
+        expression: str,
+        chunks: Iterable[list[T]],
+        raw: Callable[[T], bytes],
+        *,
+        match: bool = True,
+        max_outputs: int = MAX_OUTPUTS,
+        max_bytes: int = MAX_OUTPUT_BYTES,
+    ) -> Iterator[tuple[list[T], list]]:
         """(chunk, its results) for each chunk of items, pipelined: a thread reads the next chunk
         (``chunks`` may be a file being parsed) and sends it while the child works on the one before,
         so parsing and jq run at once. Results are ``match`` codes, else ``FrameOutputs``."""
         text = check_expression(expression)
-        header = ({"mode": "match", "program": match_text(text)} if match else
-                  {"mode": "outputs", "program": text, "max_outputs": max_outputs, "max_bytes": max_bytes})
+        header = (
+            {"mode": "match", "program": match_text(text)}
+            if match
+            else {"mode": "outputs", "program": text, "max_outputs": max_outputs, "max_bytes": max_bytes}
+        )
         with self._lock:
             if self._closed_by == "closed":
                 raise QueryStopped("the query was stopped")
@@ -171,8 +197,10 @@ class QuerySandbox:
                         raise QueryError(clean_error(reply["compile_error"]))
                     results = reply["results"]
                     if not match:
-                        results = [FrameOutputs(outputs, cut, clean_error(error) if error is not None else None)
-                                   for outputs, cut, error in results]
+                        results = [
+                            FrameOutputs(outputs, cut, clean_error(error) if error is not None else None)
+                            for outputs, cut, error in results
+                        ]
                     yield chunk, results
                 finished = True
             finally:
@@ -196,7 +224,7 @@ class QuerySandbox:
         if process is not None and process.poll() is None:
             process.kill()
 
-    def __enter__(self) -> "QuerySandbox":
+    def __enter__(self) -> QuerySandbox:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -213,8 +241,14 @@ class QuerySandbox:
         if self._closed_by == "closed":  # closed after the caller looked (close() takes no lock)
             raise QueryStopped("the query was stopped")
         # -E -s: none of this environment's PYTHON* settings; env={}: jq's $ENV shows nothing of ours
-        self._process = subprocess.Popen([sys.executable, "-E", "-s", str(CHILD)], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, close_fds=True)
+        self._process = subprocess.Popen(
+            [sys.executable, "-E", "-s", str(CHILD)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={},
+            close_fds=True,
+        )
         if self._closed_by == "closed":  # close() ran while it started and may have missed it
             self._reap()
             raise QueryStopped("the query was stopped")

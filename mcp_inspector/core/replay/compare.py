@@ -101,6 +101,7 @@ def _piped(path: str) -> str:
 
 # -- --ignore ------------------------------------------------------------------------
 
+
 class Ignores:
     """The ``--ignore`` paths, each compiled as ``del(PATH)`` once; checked up front."""
 
@@ -143,7 +144,10 @@ def compile_ignore(path: str):
 
 # -- the comparison ---------------------------------------------------------------------
 
-def compare(method: str, recorded: dict[str, Any], now: dict[str, Any], ignores: Ignores | None = None) -> list[Difference]:
+
+def compare(
+    method: str, recorded: dict[str, Any], now: dict[str, Any], ignores: Ignores | None = None
+) -> list[Difference]:
     """The differences between a recorded response part (``{"result": ...}`` or ``{"error": ...}``)
     and the one received now, at most MAX_DIFFERENCES (the last one then says how many more)."""
     if ignores is not None:
@@ -154,7 +158,14 @@ def compare(method: str, recorded: dict[str, Any], now: dict[str, Any], ignores:
         return out
     if ("error" in recorded) != ("error" in now):
         was, became = ("error", "result") if "error" in recorded else ("result", "error")
-        out.append(Difference(f".{was}", recorded.get(was, ABSENT), ABSENT, f"now an {became}" if became == "error" else "now a result"))
+        out.append(
+            Difference(
+                f".{was}",
+                recorded.get(was, ABSENT),
+                ABSENT,
+                f"now an {became}" if became == "error" else "now a result",
+            )
+        )
         out.append(Difference(f".{became}", ABSENT, now.get(became, ABSENT)))
         return out
     old_result, new_result = recorded.get("result"), now.get("result")
@@ -167,13 +178,18 @@ def compare(method: str, recorded: dict[str, Any], now: dict[str, Any], ignores:
         _diff(recorded, now, "", out, "")
     if len(out) > MAX_DIFFERENCES:  # the walk stopped there: how many more is not known
         out = out[:MAX_DIFFERENCES]
-        out.append(Difference("…", ABSENT, ABSENT, f"more differences after the first {MAX_DIFFERENCES}, not looked for"))
+        out.append(
+            Difference("…", ABSENT, ABSENT, f"more differences after the first {MAX_DIFFERENCES}, not looked for")
+        )
     return out
 
 
 def _tool_list(result: Any) -> bool:
-    return isinstance(result, dict) and isinstance(result.get("tools"), list) \
+    return (
+        isinstance(result, dict)
+        and isinstance(result.get("tools"), list)
         and all(isinstance(tool, dict) for tool in result["tools"])
+    )
 
 
 def _tool_diff(before: list[dict[str, Any]], after: list[dict[str, Any]], out: list[Difference]) -> None:
@@ -189,8 +205,14 @@ def _tool_diff(before: list[dict[str, Any]], after: list[dict[str, Any]], out: l
             for difference in found:
                 difference.note = difference.note or f"tool {change.name}: {', '.join(change.fields)} changed"
             out.extend(found)
-    if [item_key(t) for t in before if t] != [item_key(t) for t in after if t] and not (changes.added or changes.removed):
-        out.append(Difference(".result.tools", [item_key(t) for t in before], [item_key(t) for t in after], "tools in another order"))
+    if [item_key(t) for t in before if t] != [item_key(t) for t in after if t] and not (
+        changes.added or changes.removed
+    ):
+        out.append(
+            Difference(
+                ".result.tools", [item_key(t) for t in before], [item_key(t) for t in after], "tools in another order"
+            )
+        )
 
 
 def _tool_path(tool: dict[str, Any]) -> str:
@@ -208,8 +230,13 @@ def _diff(old: Any, new: Any, path: str, out: list[Difference], key: str) -> Non
         return
     if isinstance(old, list) and isinstance(new, list):
         for index in range(max(len(old), len(new))):
-            _diff(old[index] if index < len(old) else ABSENT, new[index] if index < len(new) else ABSENT,
-                  (path + " | .[" if path.endswith((")", "fromjson")) else path + "[") + f"{index}]", out, key)
+            _diff(
+                old[index] if index < len(old) else ABSENT,
+                new[index] if index < len(new) else ABSENT,
+                (path + " | .[" if path.endswith((")", "fromjson")) else path + "[") + f"{index}]",
+                out,
+                key,
+            )
         return
     if _same(old, new, key):
         return

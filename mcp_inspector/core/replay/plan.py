@@ -159,6 +159,7 @@ def _read_lines(handle: Any, path: Path, max_line: int):
 
 # -- session files -------------------------------------------------------------
 
+
 def _message(entry: TrafficEntry) -> dict[str, Any] | None:
     try:
         value = loads_strict(entry.raw)
@@ -223,12 +224,21 @@ def _session_plan(plan: Plan, lines) -> None:
                 step.expect_line = number
                 result = message.get("result")
                 if isinstance(result, dict) and isinstance(result.get("inputRequests"), dict):
-                    inputs[entry.reply_to] = {k: v.get("method") for k, v in result["inputRequests"].items()
-                                              if isinstance(v, dict)}
+                    inputs[entry.reply_to] = {
+                        k: v.get("method") for k, v in result["inputRequests"].items() if isinstance(v, dict)
+                    }
 
 
-def _session_out(plan: Plan, number: int, entry: TrafficEntry, message: dict[str, Any], by_seq: dict[int, Step],
-                 server_requests: dict[int, str], inputs: dict[int, dict[str, str]], rounds: dict[int, Step]) -> None:
+def _session_out(
+    plan: Plan,
+    number: int,
+    entry: TrafficEntry,
+    message: dict[str, Any],
+    by_seq: dict[int, Step],
+    server_requests: dict[int, str],
+    inputs: dict[int, dict[str, str]],
+    rounds: dict[int, Step],
+) -> None:
     method = message.get("method")
     if entry.kind in (Kind.RESPONSE, Kind.ERROR):
         answered = server_requests.get(entry.reply_to) if entry.reply_to is not None else None
@@ -265,6 +275,7 @@ def _session_out(plan: Plan, number: int, entry: TrafficEntry, message: dict[str
 
 # -- hand-written files ------------------------------------------------------------
 
+
 def _jsonl_line(plan: Plan, number: int, value: Any) -> None:
     where = f"{plan.path}: line {number}"
     if value is TORN:
@@ -274,15 +285,20 @@ def _jsonl_line(plan: Plan, number: int, value: Any) -> None:
         raise PlanError(f"{where} is a JSON {type(value).__name__}, not a JSON-RPC message or a send/expect object")
     if "answer" in value:
         answer = value["answer"]
-        if not isinstance(answer, dict) or answer.get("method") not in ANSWERED_METHODS \
-                or ("result" in answer) == ("error" in answer):
-            raise PlanError(f"{where}: an answer is {{\"method\": one of {', '.join(ANSWERED_METHODS)}, "
-                            "\"result\": ...}} or with \"error\"")
+        if (
+            not isinstance(answer, dict)
+            or answer.get("method") not in ANSWERED_METHODS
+            or ("result" in answer) == ("error" in answer)
+        ):
+            raise PlanError(
+                f'{where}: an answer is {{"method": one of {", ".join(ANSWERED_METHODS)}, '
+                '"result": ...}} or with "error"'
+            )
         plan.answers.append(Answer(answer["method"], response_part(answer)))
         return
     frame, expect = (value.get("send"), value.get("expect")) if "send" in value else (value, None)
     if not isinstance(frame, dict):
-        raise PlanError(f"{where}: \"send\" is not a JSON-RPC message")
+        raise PlanError(f'{where}: "send" is not a JSON-RPC message')
     frame = _completed(frame)
     info = classify_message(frame)
     if info.kind not in (Kind.REQUEST, Kind.NOTIFICATION):
@@ -293,11 +309,19 @@ def _jsonl_line(plan: Plan, number: int, value: Any) -> None:
         return
     if expect is not None:
         if not isinstance(expect, dict) or ("result" in expect) == ("error" in expect):
-            raise PlanError(f"{where}: \"expect\" is a response: an object with \"result\" or \"error\"")
+            raise PlanError(f'{where}: "expect" is a response: an object with "result" or "error"')
         expect = response_part(expect)
     params, progress = strip_own_meta(frame.get("params"))
-    plan.steps.append(Step(info.method or "", params, notification=info.kind is Kind.NOTIFICATION,
-                           expect=expect, line=number, progress=progress))
+    plan.steps.append(
+        Step(
+            info.method or "",
+            params,
+            notification=info.kind is Kind.NOTIFICATION,
+            expect=expect,
+            line=number,
+            progress=progress,
+        )
+    )
 
 
 def _completed(frame: dict[str, Any]) -> dict[str, Any]:

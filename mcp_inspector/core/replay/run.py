@@ -13,8 +13,9 @@ step it came during.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..protocol.errors import InspectorError, RequestTimeout, RpcError
 from ..protocol.json_text import loads_strict
@@ -40,8 +41,13 @@ class StepOutcome:
         return self.status in FAILING
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"line": self.step.line, "method": self.step.method, "label": self.step.label,
-                               "status": self.status, "differences": [d.to_json() for d in self.differences]}
+        out: dict[str, Any] = {
+            "line": self.step.line,
+            "method": self.step.method,
+            "label": self.step.label,
+            "status": self.status,
+            "differences": [d.to_json() for d in self.differences],
+        }
         if self.problem:
             out["problem"] = self.problem
         out["elapsedMs"] = round(self.elapsed_ms, 1)
@@ -69,8 +75,11 @@ class ReplayReport:
         counts = self.counts()
         requests = len(self.outcomes) - counts[SENT]
         words = {NO_RESPONSE: "without a response", UNCHECKED: "without a recorded response"}
-        parts = [f"{counts[name]} {words.get(name, name)}" for name in (EQUAL, DIFFERENT, NO_RESPONSE, UNCHECKED)
-                 if counts[name]]
+        parts = [
+            f"{counts[name]} {words.get(name, name)}"
+            for name in (EQUAL, DIFFERENT, NO_RESPONSE, UNCHECKED)
+            if counts[name]
+        ]
         noun = "request" if requests == 1 else "requests"
         text = f"{requests} {noun}: " + (", ".join(parts) or "none")
         if counts[SENT]:
@@ -78,10 +87,15 @@ class ReplayReport:
         return text
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": str(self.plan.path), "format": self.plan.kind, "equal": self.equal,
-                "summary": {("noResponse" if k == NO_RESPONSE else k): v for k, v in self.counts().items()}, "requests": [o.to_json() for o in self.outcomes if o.status != SENT],
-                "notificationsSent": sum(1 for o in self.outcomes if o.status == SENT),
-                "unusedAnswers": self.unused_answers}
+        return {
+            "file": str(self.plan.path),
+            "format": self.plan.kind,
+            "equal": self.equal,
+            "summary": {("noResponse" if k == NO_RESPONSE else k): v for k, v in self.counts().items()},
+            "requests": [o.to_json() for o in self.outcomes if o.status != SENT],
+            "notificationsSent": sum(1 for o in self.outcomes if o.status == SENT),
+            "unusedAnswers": self.unused_answers,
+        }
 
 
 class RecordedAnswers:
@@ -105,8 +119,14 @@ class RecordedAnswers:
             queue = self.queues[method]
             if not queue:
                 if self.current is not None:
-                    self.current.differences.append(Difference(f"(server request {method})", ABSENT, params,
-                                                               "the server asked this and the recording has no answer"))
+                    self.current.differences.append(
+                        Difference(
+                            f"(server request {method})",
+                            ABSENT,
+                            params,
+                            "the server asked this and the recording has no answer",
+                        )
+                    )
                 raise RpcError(INTERNAL_ERROR, f"replay: the recording has no answer to {method}")
             message = queue.pop(0)
             if "error" in message:
@@ -115,6 +135,7 @@ class RecordedAnswers:
                 raise RpcError(code, str(error.get("message", "")), error.get("data"))
             result = message.get("result")
             return result if isinstance(result, dict) else {}
+
         return answer
 
 
@@ -135,8 +156,9 @@ def _reply_part(pending: Any) -> dict[str, Any] | None:
     return response_part(message) if isinstance(message, dict) else None
 
 
-async def run_step(session: Any, step: Step, ignores: Ignores | None, timeout: Any = "default",
-                   answers: RecordedAnswers | None = None) -> StepOutcome:
+async def run_step(
+    session: Any, step: Step, ignores: Ignores | None, timeout: Any = "default", answers: RecordedAnswers | None = None
+) -> StepOutcome:
     outcome = StepOutcome(step)
     if answers is not None:
         answers.current = outcome
@@ -151,8 +173,15 @@ async def run_step(session: Any, step: Step, ignores: Ignores | None, timeout: A
             await session.finish_request(pending)
         except RequestTimeout as exc:
             outcome.status = NO_RESPONSE
-            outcome.differences.insert(0, Difference(".", step.expect if step.expect is not None else ABSENT, ABSENT,
-                                                     f"no response within {exc.seconds:g} s"))
+            outcome.differences.insert(
+                0,
+                Difference(
+                    ".",
+                    step.expect if step.expect is not None else ABSENT,
+                    ABSENT,
+                    f"no response within {exc.seconds:g} s",
+                ),
+            )
             return outcome
         except RpcError:
             pass  # an error response: compared like a result
@@ -173,8 +202,14 @@ async def run_step(session: Any, step: Step, ignores: Ignores | None, timeout: A
     return outcome
 
 
-async def replay(session: Any, plan: Plan, ignores: Ignores | None = None, answers: RecordedAnswers | None = None,
-                 timeout: Any = "default", on_outcome: Callable[[StepOutcome], None] | None = None) -> ReplayReport:
+async def replay(
+    session: Any,
+    plan: Plan,
+    ignores: Ignores | None = None,
+    answers: RecordedAnswers | None = None,
+    timeout: Any = "default",
+    on_outcome: Callable[[StepOutcome], None] | None = None,
+) -> ReplayReport:
     """Run every step of ``plan`` in order; ``on_outcome`` sees each outcome as it is known."""
     report = ReplayReport(plan)
     for step in plan.steps:

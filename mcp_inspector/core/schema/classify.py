@@ -8,9 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from .resolve import ANNOTATIONS, MAX_REF_CHAIN, _NOT_UNDERSTOOD, _canonical, _combine, _const_of, _is_null_schema, _is_schema, _label, _type_list, _type_text, deref, enum_options, merge_all_of, nullable
+from .resolve import (
+    _NOT_UNDERSTOOD,
+    ANNOTATIONS,
+    MAX_REF_CHAIN,
+    _canonical,
+    _combine,
+    _const_of,
+    _is_null_schema,
+    _is_schema,
+    _label,
+    _type_list,
+    _type_text,
+    deref,
+    enum_options,
+    merge_all_of,
+    nullable,
+)
 from .validation import validate
-
 
 # -- variants (oneOf / anyOf) ----------------------------------------------------------
 
@@ -45,7 +60,9 @@ def variants(root: Any, schema: Any) -> list[Variant]:
     """
     if not isinstance(schema, dict):
         return []
-    key = "oneOf" if isinstance(schema.get("oneOf"), list) else "anyOf" if isinstance(schema.get("anyOf"), list) else None
+    key = (
+        "oneOf" if isinstance(schema.get("oneOf"), list) else "anyOf" if isinstance(schema.get("anyOf"), list) else None
+    )
     context = {k: root[k] for k in ("$schema", "$defs", "definitions") if isinstance(root, dict) and k in root}
     if key is None:
         types = [name for name in _type_list(schema.get("type")) if name != "null"]

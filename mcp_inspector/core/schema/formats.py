@@ -8,7 +8,6 @@ import ipaddress
 import re
 from typing import Any
 
-
 SAFE_INTEGER = 2**53 - 1  # zod emits +-Number.MAX_SAFE_INTEGER for "any integer": not a real limit
 
 

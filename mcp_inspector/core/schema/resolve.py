@@ -26,13 +26,18 @@ from urllib.parse import unquote
 
 from .formats import is_number, num_text
 
-
-
 MAX_REF_CHAIN = 32
 
 # Keywords that only describe a value: when two schemas are combined the first one's win.
 ANNOTATIONS = (
-    "title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
     "enumNames",
 )
 _DIALECTS = {
@@ -277,7 +282,11 @@ def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
             problems.append(f"conflicting const: {json.dumps(mine)} and {json.dumps(value)}")
         elif key == "additionalProperties" and (mine is False or value is False):
             out[key] = False
-        elif key in ("items", "additionalProperties", "contains", "propertyNames") and _is_schema(mine) and _is_schema(value):
+        elif (
+            key in ("items", "additionalProperties", "contains", "propertyNames")
+            and _is_schema(mine)
+            and _is_schema(value)
+        ):
             out[key] = {"allOf": [mine, value]}
         elif key == "format":
             problems.append(f"conflicting formats: {mine} and {value}")
@@ -292,7 +301,8 @@ def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
             if extra:
                 problems.append(
                     "a member has additionalProperties: false, so validation rejects "
-                    + ", ".join(extra[:5]) + " from another member"
+                    + ", ".join(extra[:5])
+                    + " from another member"
                 )
                 break
     return out, problems
@@ -328,9 +338,7 @@ def _intersect_types(a: Any, b: Any) -> list[str]:
     for name in left:
         if name in right:
             out.append(name)
-        elif name == "number" and "integer" in right:
-            out.append("integer")
-        elif name == "integer" and "number" in right:
+        elif name == "number" and "integer" in right or name == "integer" and "number" in right:
             out.append("integer")
     return list(dict.fromkeys(out))
 
@@ -351,9 +359,15 @@ def _common_multiple(a: float, b: float) -> float | None:
 
 
 def _is_null_schema(schema: Any) -> bool:
-    return isinstance(schema, dict) and (
-        schema.get("type") == "null" or schema.get("type") == ["null"] or ("const" in schema and schema["const"] is None)
-    ) and not any(key in schema for key in ("properties", "items", "oneOf", "anyOf", "allOf", "$ref"))
+    return (
+        isinstance(schema, dict)
+        and (
+            schema.get("type") == "null"
+            or schema.get("type") == ["null"]
+            or ("const" in schema and schema["const"] is None)
+        )
+        and not any(key in schema for key in ("properties", "items", "oneOf", "anyOf", "allOf", "$ref"))
+    )
 
 
 def nullable(schema: Any) -> tuple[Any, bool]:
@@ -371,7 +385,9 @@ def nullable(schema: Any) -> tuple[Any, bool]:
     found = False
     enum = schema.get("enum")
     choices = enum_options(schema) if "enum" in schema or "oneOf" in schema or "anyOf" in schema else None
-    if (choices is not None and not any(value is None for value, _ in choices)) or ("const" in schema and schema["const"] is not None):
+    if (choices is not None and not any(value is None for value, _ in choices)) or (
+        "const" in schema and schema["const"] is not None
+    ):
         # `type: [string, null]` with an enum (or const) that has no null: null is not actually allowed
         types = inner.get("type")
         if isinstance(types, list) and "null" in types:

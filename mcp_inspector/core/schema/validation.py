@@ -66,7 +66,11 @@ def _validator_for(schema_text: str):
     from referencing import Registry
 
     schema = json.loads(schema_text)
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator) if isinstance(schema, dict) else jsonschema.Draft202012Validator
+    cls = (
+        jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        if isinstance(schema, dict)
+        else jsonschema.Draft202012Validator
+    )
     cls.check_schema(schema)
     exact = _EXACT.get(cls)
     if exact is None:
@@ -82,7 +86,9 @@ def _validator_for(schema_text: str):
 # issues, so results are identical. It is used only after the real validator was
 # built, i.e. after check_schema passed.
 
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
+)
 _DIALECTS = frozenset(
     f"{base}{suffix}"
     for base in (

@@ -19,8 +19,9 @@ Files are read when the policy is built, so a missing or malformed file is an
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from ..config.files import FileReadError, read_bounded
 from ..protocol.errors import RpcError
@@ -36,8 +37,10 @@ SAMPLING_POLICIES = ("decline",)
 #: The error a client answers a refused sampling request with (the spec's example).
 SAMPLING_REJECTED = -1
 #: The message of the default sampling answer (no --sampling policy given).
-NO_SAMPLING_POLICY = ("mcp-inspector (headless) has no --sampling policy: it cannot create a message "
-                      "(give --sampling @FILE to answer, or --sampling decline)")
+NO_SAMPLING_POLICY = (
+    "mcp-inspector (headless) has no --sampling policy: it cannot create a message "
+    "(give --sampling @FILE to answer, or --sampling decline)"
+)
 #: What the headless elicitation handler declares (the same as the TUI: form and URL mode).
 ELICITATION_CAPABILITY = {"form": {}, "url": {}}
 #: What the headless sampling handler declares (the same as the TUI): tool use too, since an
@@ -58,10 +61,14 @@ def _read_json_object(path: str, what: str) -> dict[str, Any]:
     try:
         data = read_bounded(os.path.expanduser(path), MAX_ANSWER_FILE)
     except FileReadError as exc:
-        raise AnswerPolicyError(exc.words(
-            missing=f"{what}: file not found: {path}", directory=f"{what}: {path} is a directory",
-            too_large=f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB",
-            unreadable=f"{what}: cannot read {path}: {exc.reason}")) from None
+        raise AnswerPolicyError(
+            exc.words(
+                missing=f"{what}: file not found: {path}",
+                directory=f"{what}: {path} is a directory",
+                too_large=f"{what}: {path} is larger than {MAX_ANSWER_FILE // (1024 * 1024)} MiB",
+                unreadable=f"{what}: cannot read {path}: {exc.reason}",
+            )
+        ) from None
     try:
         document = loads_strict(data)
     except JsonTextError as exc:
@@ -73,16 +80,21 @@ def _read_json_object(path: str, what: str) -> dict[str, Any]:
 
 # -- elicitation -------------------------------------------------------------
 
+
 def schema_defaults(requested_schema: Any) -> dict[str, Any]:
     """``{name: default}`` for each property of a ``requestedSchema`` that declares one."""
     if not isinstance(requested_schema, dict) or not isinstance(requested_schema.get("properties"), dict):
         return {}
-    return {name: prop["default"] for name, prop in requested_schema["properties"].items()
-            if isinstance(prop, dict) and "default" in prop}
+    return {
+        name: prop["default"]
+        for name, prop in requested_schema["properties"].items()
+        if isinstance(prop, dict) and "default" in prop
+    }
 
 
-def elicitation_answer(params: dict | None, answers: dict[str, Any] | None = None,
-                       report: Report = _quiet) -> dict[str, Any]:
+def elicitation_answer(
+    params: dict | None, answers: dict[str, Any] | None = None, report: Report = _quiet
+) -> dict[str, Any]:
     """The ``ElicitResult`` for one request: accept with the defaults (and ``answers`` over them)
     when that gives content the schema accepts, else decline, saying why through ``report``."""
     params = params or {}
@@ -136,24 +148,31 @@ def elicitation_handler(policy: str, report: Report = _quiet) -> Handler:
 
 # -- sampling ----------------------------------------------------------------
 
+
 def sampling_result(document: dict[str, Any]) -> dict[str, Any]:
     """A ``CreateMessageResult`` from a file: one already (``role``, ``content``, ``model``),
     or ``{"text": ...}`` made into an assistant text message."""
     if "content" in document:
         if not isinstance(document.get("content"), (dict, list)):
-            raise AnswerPolicyError("--sampling: \"content\" must be a content block (or a list of them)")
+            raise AnswerPolicyError('--sampling: "content" must be a content block (or a list of them)')
         return {"role": "assistant", "model": "mcp-inspector", "stopReason": "endTurn", **document}
     text = document.get("text")
     if not isinstance(text, str):
-        raise AnswerPolicyError("--sampling: the file needs \"text\" (a string) or a CreateMessageResult with \"content\"")
+        raise AnswerPolicyError('--sampling: the file needs "text" (a string) or a CreateMessageResult with "content"')
     extra = {key: value for key, value in document.items() if key != "text"}
-    return {"role": "assistant", "content": {"type": "text", "text": text}, "model": "mcp-inspector",
-            "stopReason": "endTurn", **extra}
+    return {
+        "role": "assistant",
+        "content": {"type": "text", "text": text},
+        "model": "mcp-inspector",
+        "stopReason": "endTurn",
+        **extra,
+    }
 
 
 def sampling_handler(policy: str) -> Handler:
     """``decline`` (a JSON-RPC error, the spec's "user rejected") or ``@FILE``."""
     if policy == "decline":
+
         async def decline(params: dict | None, entry: TrafficEntry) -> dict:
             raise RpcError(SAMPLING_REJECTED, "User rejected sampling request")
 
@@ -175,6 +194,7 @@ def sampling_handler(policy: str) -> Handler:
 # A server such as server-filesystem keeps the folders it was started with on an empty list, and
 # would narrow itself to whatever roots it was told (a made-up working directory, once).
 
+
 def root_entries(paths: list[str]) -> list[dict[str, str]]:
     """Root paths (``--root`` values: a path, ``~/x`` or a ``file://`` URI) as ``Root`` objects:
     absolute ``file://`` URIs, named after the directory."""
@@ -193,6 +213,7 @@ def root_entries(paths: list[str]) -> list[dict[str, str]]:
 def live_roots_handler(current: Callable[[], list[str]]) -> Handler:
     """Answers ``roots/list`` with the roots ``current()`` gives at the time of asking (the TUI's:
     they change in its Roots editor); a root that cannot be one is left out, never replaced."""
+
     async def answer(params: dict | None, entry: TrafficEntry) -> dict:
         roots = []
         for path in current():
@@ -215,8 +236,9 @@ def roots_handler(paths: list[str]) -> Handler:
     return answer
 
 
-def build_handlers(elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None,
-                   report: Report = _quiet) -> dict[str, Handler]:
+def build_handlers(
+    elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None, report: Report = _quiet
+) -> dict[str, Handler]:
     """The handlers for these policies (None or empty: that capability is not declared)."""
     handlers: dict[str, Handler] = {}
     if elicitation is not None:
@@ -230,6 +252,7 @@ def build_handlers(elicitation: str | None = None, sampling: str | None = None, 
 
 def no_elicitation_policy(report: Report = _quiet) -> Handler:
     """The default elicitation answer: decline, saying so through ``report``."""
+
     async def decline(params: dict | None, entry: TrafficEntry) -> dict:
         message = (params or {}).get("message")
         asked = f" ({message!r})" if isinstance(message, str) and message else ""
@@ -241,6 +264,7 @@ def no_elicitation_policy(report: Report = _quiet) -> Handler:
 
 def no_sampling_policy(report: Report = _quiet) -> Handler:
     """The default sampling answer: a JSON-RPC error saying no policy was given."""
+
     async def refuse(params: dict | None, entry: TrafficEntry) -> dict:
         report("the server asked for sampling/createMessage; refused with an error: no --sampling policy given")
         raise RpcError(SAMPLING_REJECTED, NO_SAMPLING_POLICY)
@@ -248,8 +272,9 @@ def no_sampling_policy(report: Report = _quiet) -> Handler:
     return refuse
 
 
-def headless_handlers(elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None,
-                      report: Report = _quiet) -> dict[str, Handler]:
+def headless_handlers(
+    elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None, report: Report = _quiet
+) -> dict[str, Handler]:
     """All three handlers, as the TUI declares them (sampling, elicitation {form, url}, roots),
     with the defaults of the module doc for a policy not given."""
     elicit = elicitation_handler(elicitation, report) if elicitation is not None else no_elicitation_policy(report)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
-from ..transport.base import AUTH_FAILED, TransportError
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
+from ..transport.base import AUTH_FAILED, TransportError
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
 
 DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
@@ -36,8 +36,14 @@ def resolve(era: str, protocol_version: str | None) -> tuple[str, str, str | Non
         return implied, f"protocol version {protocol_version} was asked for (a {implied} revision)", None
     if protocol_version is not None and implied != era:
         what = f"a {implied} revision" if implied else "not a revision mcp-inspector knows"
-        return era, "", (f"--era {era} contradicts protocol version {protocol_version} ({what}; "
-                         f"legacy: {', '.join(LEGACY_VERSIONS)}; modern: {', '.join(MODERN_VERSIONS)})")
+        return (
+            era,
+            "",
+            (
+                f"--era {era} contradicts protocol version {protocol_version} ({what}; "
+                f"legacy: {', '.join(LEGACY_VERSIONS)}; modern: {', '.join(MODERN_VERSIONS)})"
+            ),
+        )
     return era, f"--era {era}", None
 
 
@@ -74,13 +80,17 @@ async def _connect(session: Any) -> dict[str, Any]:
         except RequestTimeout as exc:
             if forced:
                 raise ConnectError(f"--era modern: server/discover got no answer within {exc.seconds:g} s") from None
-            return await legacy(session, f"server/discover got no answer within {exc.seconds:g} s: fell back to initialize")
+            return await legacy(
+                session, f"server/discover got no answer within {exc.seconds:g} s: fell back to initialize"
+            )
         except TransportFailure as exc:
             if exc.reason.startswith(AUTH_FAILED):  # says all: what the flow found wrong, not which request met it
                 raise ConnectError(exc.reason) from None
             if forced or not exc.legacy_hint:
                 raise ConnectError(f"server/discover failed: {exc.reason}") from None
-            return await legacy(session, f"server/discover failed ({exc.reason}), as a legacy server's would: fell back to initialize")
+            return await legacy(
+                session, f"server/discover failed ({exc.reason}), as a legacy server's would: fell back to initialize"
+            )
         except RpcError as exc:
             name = modern_error(exc.code)
             if exc.code == UNSUPPORTED_PROTOCOL_VERSION:
@@ -93,17 +103,25 @@ async def _connect(session: Any) -> dict[str, Any]:
                     continue
                 legacy_ok = [v for v in LEGACY_VERSIONS if v in supported]
                 if legacy_ok and not forced:
-                    return await legacy(session, f"server/discover: the server supports no modern revision mcp-inspector speaks "
-                                                 f"(supported: {', '.join(supported)}): fell back to initialize",
-                                        version=legacy_ok[-1])
+                    return await legacy(
+                        session,
+                        f"server/discover: the server supports no modern revision mcp-inspector speaks "
+                        f"(supported: {', '.join(supported)}): fell back to initialize",
+                        version=legacy_ok[-1],
+                    )
                 raise ConnectError(
                     f"the server supports none of the protocol versions mcp-inspector speaks (it supports: "
-                    f"{', '.join(supported) or 'none listed'}; mcp-inspector: {', '.join(LEGACY_VERSIONS + MODERN_VERSIONS)})")
+                    f"{', '.join(supported) or 'none listed'}; mcp-inspector: {', '.join(LEGACY_VERSIONS + MODERN_VERSIONS)})"
+                )
             if name is not None:
                 raise ConnectError(f"server/discover failed with the modern error {exc.code} ({name}): {exc.message}")
             if forced:
-                raise ConnectError(f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)") from None
-            return await legacy(session, f"server/discover failed with {exc.code} {exc.message}: fell back to initialize")
+                raise ConnectError(
+                    f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)"
+                ) from None
+            return await legacy(
+                session, f"server/discover failed with {exc.code} {exc.message}: fell back to initialize"
+            )
         except ProtocolViolation as exc:
             # A reply that is neither a DiscoverResult nor a modern error (a result that is
             # not an object, a malformed error): "any other error" (stdio.mdx), so legacy.
@@ -113,8 +131,13 @@ async def _connect(session: Any) -> dict[str, Any]:
         versions = result.get("supportedVersions")
         if not isinstance(versions, list):
             if forced:
-                raise ConnectError("--era modern: the server/discover result has no supportedVersions array (not a DiscoverResult)")
-            return await legacy(session, "server/discover answered without supportedVersions (not a DiscoverResult): fell back to initialize")
+                raise ConnectError(
+                    "--era modern: the server/discover result has no supportedVersions array (not a DiscoverResult)"
+                )
+            return await legacy(
+                session,
+                "server/discover answered without supportedVersions (not a DiscoverResult): fell back to initialize",
+            )
         if version not in versions:
             ours = [v for v in MODERN_VERSIONS if v in versions and v not in tried]
             if ours:
@@ -122,10 +145,16 @@ async def _connect(session: Any) -> dict[str, Any]:
                 continue
             legacy_ok = [v for v in LEGACY_VERSIONS if v in versions]
             if legacy_ok and not forced:
-                return await legacy(session, f"server/discover lists no modern revision mcp-inspector speaks "
-                                             f"({', '.join(map(str, versions))}): fell back to initialize", version=legacy_ok[-1])
-            raise ConnectError(f"the server supports none of the protocol versions mcp-inspector speaks (it lists: "
-                               f"{', '.join(map(str, versions)) or 'none'})")
+                return await legacy(
+                    session,
+                    f"server/discover lists no modern revision mcp-inspector speaks "
+                    f"({', '.join(map(str, versions))}): fell back to initialize",
+                    version=legacy_ok[-1],
+                )
+            raise ConnectError(
+                f"the server supports none of the protocol versions mcp-inspector speaks (it lists: "
+                f"{', '.join(map(str, versions)) or 'none'})"
+            )
         try:  # judged before the session turns modern: a failed connect leaves no era behind
             check_result_type("server/discover", result)
         except ProtocolViolation as exc:
@@ -137,7 +166,9 @@ async def _connect(session: Any) -> dict[str, Any]:
 
 async def legacy(session: Any, reason: str, version: str | None = None) -> dict[str, Any]:
     """The legacy handshake; over HTTP, falls back to HTTP+SSE when the transport says so."""
-    proposed = version or (session.proposed_version if era_of(session.proposed_version) != "modern" else None) or LATEST_LEGACY
+    proposed = (
+        version or (session.proposed_version if era_of(session.proposed_version) != "modern" else None) or LATEST_LEGACY
+    )
     session.transport.set_protocol_version(None)
     try:
         return await session._initialize(proposed, reason)
@@ -159,8 +190,11 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
         if session.requested_era == "auto" and ours:
             # A recognised modern error identifies a modern server (versioning.mdx): e.g. one
             # too slow to answer the probe in time. Modern after all, with a version it lists.
-            return await _modern_after_initialize(session, ours[-1], f"{reason}; initialize was rejected with "
-                                                  f"-32022 (supported: {', '.join(supported)}): a modern server")
+            return await _modern_after_initialize(
+                session,
+                ours[-1],
+                f"{reason}; initialize was rejected with -32022 (supported: {', '.join(supported)}): a modern server",
+            )
         if session.era_given == "--era legacy":
             raise ConnectError(
                 f"the server rejected initialize ({exc}); it may speak only 2026-07-28: try --era auto or --era modern"

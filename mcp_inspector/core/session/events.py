@@ -95,4 +95,13 @@ class ElicitationCompleted:
     seq: int
 
 
-SessionEvent = StateChanged | ListChanged | LogMessage | ResourceUpdated | ServerClosed | InputRequested | TaskUpdated | ElicitationCompleted
+SessionEvent = (
+    StateChanged
+    | ListChanged
+    | LogMessage
+    | ResourceUpdated
+    | ServerClosed
+    | InputRequested
+    | TaskUpdated
+    | ElicitationCompleted
+)

@@ -11,8 +11,9 @@ emits ``events`` to listeners; the frames themselves go to the traffic store.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -20,17 +21,17 @@ import anyio.abc
 from ... import __version__
 from ..protocol.errors import ConnectError, InspectorError, ProtocolViolation, RpcError, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
-from ..protocol.versions import LATEST_LEGACY, LEGACY_VERSIONS
-from . import era as era_detection
-from . import modern, mrtr, tasks, url_elicitation
-from .listing import _CHANGED, ListMethods
-from .subscriptions import Subscriptions
+from ..protocol.versions import LEGACY_VERSIONS
 from ..schema.validation import Issue, validate
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Transport
+from . import era as era_detection
+from . import modern, mrtr, tasks, url_elicitation
 from .events import LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
+from .listing import _CHANGED, ListMethods
 from .results import ToolResultView, analyze_tool_result
+from .subscriptions import Subscriptions
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_COUNTED_URIS = 10_000  # URIs whose updates are counted (a server inventing URIs must not grow the counts)
@@ -149,7 +150,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         self._emit(StateChanged(state, detail))
 
     # -- lifecycle -----------------------------------------------------
-    async def __aenter__(self) -> "McpSession":
+    async def __aenter__(self) -> McpSession:
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
         try:
@@ -285,7 +286,9 @@ class McpSession(ListMethods, tasks.TaskMethods):
             raise
         if note is not None:
             self.store.note(f"{method}: {note}", result_type=result.get("resultType"))
-            if reply is not None and not modern.declares_result_type(self.client_capabilities(), result.get("resultType")):
+            if reply is not None and not modern.declares_result_type(
+                self.client_capabilities(), result.get("resultType")
+            ):
                 # an extension the client did not declare: the server broke the rule
                 self.store.flag(reply, modern.undeclared_result_type(result))
         return note
@@ -326,8 +329,9 @@ class McpSession(ListMethods, tasks.TaskMethods):
             return []
         return validate(tool.get("inputSchema"), arguments)
 
-    async def begin_tool_call(self, name: str, arguments: dict[str, Any] | None = None, *, as_task: bool | None = None,
-                              **options: Any) -> PendingRequest:
+    async def begin_tool_call(
+        self, name: str, arguments: dict[str, Any] | None = None, *, as_task: bool | None = None, **options: Any
+    ) -> PendingRequest:
         """Send ``tools/call``; the PendingRequest is the first request (MRTR retries,
         if the server asks for input, are sent by finish_tool_call). Legacy: ``as_task``
         None asks for a task when the tool requires one, True when it allows one (tasks.py)."""
@@ -375,8 +379,18 @@ class McpSession(ListMethods, tasks.TaskMethods):
         arguments = params.get("arguments") or {}
         view = analyze_tool_result(result, self.tool(name))
         elapsed = (time.perf_counter() - started) * 1000 if len(rounds) > 1 or record else pending.elapsed * 1000
-        return ToolCallOutcome(name, arguments, result, view, self.check_arguments(name, arguments), elapsed, pending,
-                               rounds, note, record.task_id if record is not None else None)
+        return ToolCallOutcome(
+            name,
+            arguments,
+            result,
+            view,
+            self.check_arguments(name, arguments),
+            elapsed,
+            pending,
+            rounds,
+            note,
+            record.task_id if record is not None else None,
+        )
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **options: Any) -> ToolCallOutcome:
         return await self.finish_tool_call(await self.begin_tool_call(name, arguments, **options))
@@ -428,7 +442,9 @@ class McpSession(ListMethods, tasks.TaskMethods):
             return {}
         return await self.connection.request("logging/setLevel", {"level": level})
 
-    async def complete(self, ref: dict[str, Any], argument: dict[str, str], context: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def complete(
+        self, ref: dict[str, Any], argument: dict[str, str], context: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         params: dict[str, Any] = {"ref": ref, "argument": argument}
         if context:
             params["context"] = context
@@ -445,12 +461,17 @@ class McpSession(ListMethods, tasks.TaskMethods):
             if route == "acknowledged" or (route == "listen" and method == "notifications/cancelled"):
                 return
             if route is None and (method in _CHANGED or method == "notifications/resources/updated"):
-                entry.problem = entry.problem or "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
+                entry.problem = (
+                    entry.problem
+                    or "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
+                )
                 self.store.version += 1
                 return
             if route is None and method == "notifications/cancelled":
-                entry.problem = entry.problem or ("references no subscriptions/listen stream: a 2026-07-28 server sends "
-                                                  "notifications/cancelled only to end one (cancellation.mdx)")
+                entry.problem = entry.problem or (
+                    "references no subscriptions/listen stream: a 2026-07-28 server sends "
+                    "notifications/cancelled only to end one (cancellation.mdx)"
+                )
                 self.store.version += 1
                 return
         kinds = _CHANGED.get(method)
@@ -460,7 +481,9 @@ class McpSession(ListMethods, tasks.TaskMethods):
                     if not self._during_first_listing(kind):
                         self._schedule_refresh(kind)
         elif method == "notifications/message" and params is not None:
-            self._emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
+            self._emit(
+                LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq)
+            )
         elif method == "notifications/resources/updated" and params is not None:
             uri = str(params.get("uri", ""))
             if uri in self.resource_updates or len(self.resource_updates) < MAX_COUNTED_URIS:
@@ -484,12 +507,12 @@ class McpSession(ListMethods, tasks.TaskMethods):
             await self._initialize(self.protocol_version, self.era_reason)
             self.store.note("the server ended the session (HTTP 404): re-initialized", session_expired=True)
         except Exception as exc:  # anything: this runs in the session's task group
-            self.store.note(f"the server ended the session (HTTP 404); initializing again failed: {exc}", session_expired=True)
+            self.store.note(
+                f"the server ended the session (HTTP 404); initializing again failed: {exc}", session_expired=True
+            )
         finally:
             self._reinitializing = False
 
     def _on_closed(self, closed: Closed) -> None:
         self._set_state(SessionState.CLOSED, closed.reason)
         self._emit(ServerClosed(closed, closed.stderr_tail))
-
-

@@ -29,9 +29,17 @@ LISTS = {
     "tools": ("tools/list", "tools", "tools", "notifications/tools/list_changed"),
     "prompts": ("prompts/list", "prompts", "prompts", "notifications/prompts/list_changed"),
     "resources": ("resources/list", "resources", "resources", "notifications/resources/list_changed"),
-    "resource_templates": ("resources/templates/list", "resourceTemplates", "resources", "notifications/resources/list_changed"),
+    "resource_templates": (
+        "resources/templates/list",
+        "resourceTemplates",
+        "resources",
+        "notifications/resources/list_changed",
+    ),
 }
-_CHANGED = {notification: [k for k, v in LISTS.items() if v[3] == notification] for notification in {v[3] for v in LISTS.values()}}
+_CHANGED = {
+    notification: [k for k, v in LISTS.items() if v[3] == notification]
+    for notification in {v[3] for v in LISTS.values()}
+}
 
 
 class PaginationError(ProtocolViolation):
@@ -85,7 +93,9 @@ class ListMethods:
             return True
         return False
 
-    def _store_list(self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None) -> None:
+    def _store_list(
+        self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None
+    ) -> None:
         if kind == "tools" and self.era == "modern" and self.transport.kind == "http":
             items, self.excluded_tools = modern.split_excluded(items)
             for name, reason in self.excluded_tools.items():
@@ -114,12 +124,18 @@ class ListMethods:
             size += len(pending.reply.raw) if pending.reply is not None else 0
             if len(items) >= MAX_ITEMS or size >= MAX_LIST_BYTES:
                 what = f"{len(items):,} items" if len(items) >= MAX_ITEMS else f"{size / (1 << 20):,.0f} MB"
-                raise PaginationError(f"{method}: stopped after {pages:,} pages and {what}, the server still "
-                                      f"sends a nextCursor (the list keeps the first {len(items):,} items)", items)
+                raise PaginationError(
+                    f"{method}: stopped after {pages:,} pages and {what}, the server still "
+                    f"sends a nextCursor (the list keeps the first {len(items):,} items)",
+                    items,
+                )
             if not isinstance(cursor, str):
                 raise PaginationError(f"{method}: nextCursor must be a string, got {cursor!r}", items)
             if cursor in seen:
-                raise PaginationError(f"{method}: cursor loop, the server returned cursor {cursor!r} twice (stopped after {len(seen) + 1} pages)", items)
+                raise PaginationError(
+                    f"{method}: cursor loop, the server returned cursor {cursor!r} twice (stopped after {len(seen) + 1} pages)",
+                    items,
+                )
             seen.add(cursor)
         raise PaginationError(f"{method}: more than {MAX_PAGES} pages, stopped", items)
 
@@ -134,7 +150,6 @@ class ListMethods:
 
     async def list_resource_templates(self) -> list[dict[str, Any]]:
         return await self.list_all("resource_templates")
-
 
     def _schedule_refresh(self, kind: str) -> None:
         """Coalesce bursts: one refetch runs at a time, plus at most one queued."""

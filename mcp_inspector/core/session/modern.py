@@ -41,8 +41,8 @@ TASK_METHODS = frozenset({"tools/call"})
 #: resultType values of extensions: the result is shown as it came, with this note (a
 #: ``tools/call`` task is followed by the session; this note is for requests sent raw).
 EXTENSION_RESULT_TYPES = {
-    "task": "the server answered with a task (resultType \"task\", the io.modelcontextprotocol/tasks extension): "
-            "shown as it came; follow it with tasks/get",
+    "task": 'the server answered with a task (resultType "task", the io.modelcontextprotocol/tasks extension): '
+    "shown as it came; follow it with tasks/get",
 }
 
 #: Errors only a modern server sends (2026-07-28 schema.ts): they identify its era.
@@ -75,7 +75,9 @@ def client_capabilities(handlers: dict[str, Any]) -> dict[str, Any]:
     return caps
 
 
-def request_meta(version: str, capabilities: dict[str, Any], client_info: dict[str, Any], log_level: str | None) -> dict[str, Any]:
+def request_meta(
+    version: str, capabilities: dict[str, Any], client_info: dict[str, Any], log_level: str | None
+) -> dict[str, Any]:
     meta: dict[str, Any] = {
         PROTOCOL_VERSION_KEY: version,
         CLIENT_CAPABILITIES_KEY: capabilities,
@@ -114,25 +116,31 @@ def check_result_type(method: str, result: dict[str, Any]) -> str | None:
         return None
     if kind == "task" and method not in TASK_METHODS:
         raise ProtocolViolation(
-            f"the server answered {method} with resultType \"task\", but the tasks extension allows a task only on "
-            f"{', '.join(sorted(TASK_METHODS))}: an invalid response (io.modelcontextprotocol/tasks §Supported Methods)")
+            f'the server answered {method} with resultType "task", but the tasks extension allows a task only on '
+            f"{', '.join(sorted(TASK_METHODS))}: an invalid response (io.modelcontextprotocol/tasks §Supported Methods)"
+        )
     if kind in EXTENSION_RESULT_TYPES:
         return EXTENSION_RESULT_TYPES[kind]
     if kind == "input_required":
         raise ProtocolViolation(
-            f"the server answered {method} with resultType \"input_required\", which 2026-07-28 allows only on "
-            f"{', '.join(sorted(MRTR_METHODS))}")
-    raise ProtocolViolation(f"the server answered {method} with resultType {kind!r}, which mcp-inspector does not know "
-                            "(2026-07-28: an unrecognized resultType is invalid)")
+            f'the server answered {method} with resultType "input_required", which 2026-07-28 allows only on '
+            f"{', '.join(sorted(MRTR_METHODS))}"
+        )
+    raise ProtocolViolation(
+        f"the server answered {method} with resultType {kind!r}, which mcp-inspector does not know "
+        "(2026-07-28: an unrecognized resultType is invalid)"
+    )
 
 
 def undeclared_result_type(result: dict[str, Any]) -> str:
     """Why an extension's resultType breaks the spec when the client never declared that
     extension (basic/index.mdx §ResultType; the tasks extension: "Never return a task to
     a client that did not declare support")."""
-    return (f"resultType {result.get('resultType')!r} belongs to an extension the client did not declare in "
-            "io.modelcontextprotocol/clientCapabilities: invalid for this client (2026-07-28 basic/index.mdx "
-            "§ResultType)")
+    return (
+        f"resultType {result.get('resultType')!r} belongs to an extension the client did not declare in "
+        "io.modelcontextprotocol/clientCapabilities: invalid for this client (2026-07-28 basic/index.mdx "
+        "§ResultType)"
+    )
 
 
 def server_info_of(result: dict[str, Any]) -> dict[str, Any] | None:

@@ -76,7 +76,8 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
         if state is not None:
             retry["requestState"] = state
         pending = await session.connection.send_request(
-            method, retry, entry_meta={"mrtr": {"first": first_seq, "round": round_no}}, **options)
+            method, retry, entry_meta={"mrtr": {"first": first_seq, "round": round_no}}, **options
+        )
         rounds[-1].successor = pending
         rounds.append(pending)
         if first.cancel_requested is not None:  # cancelled while the retry was being written:
@@ -100,14 +101,18 @@ def check_input_requests(method: str, requests: dict[str, Any]) -> dict[str, dic
     """``inputRequests`` checked: each a ``{method, params}`` the client can be asked
     (MrtrError otherwise). The tasks extension's ``inputRequests`` (tasks.py) use it too."""
     if len(requests) > MAX_INPUTS:
-        raise MrtrError(f"{method}: the server asked for {len(requests)} inputs in one round (more than {MAX_INPUTS}); stopped")
+        raise MrtrError(
+            f"{method}: the server asked for {len(requests)} inputs in one round (more than {MAX_INPUTS}); stopped"
+        )
     checked: dict[str, dict[str, Any]] = {}
     for key, request in requests.items():
         if not isinstance(request, dict) or not isinstance(request.get("method"), str):
             raise MrtrError(f"{method}: input request {key!r} is not a {{method, params}} object")
         if request["method"] not in INPUT_METHODS:
-            raise MrtrError(f"{method}: input request {key!r} asks for {request['method']!r}, which is not one of "
-                            f"{', '.join(INPUT_METHODS)}")
+            raise MrtrError(
+                f"{method}: input request {key!r} asks for {request['method']!r}, which is not one of "
+                f"{', '.join(INPUT_METHODS)}"
+            )
         request_params = request.get("params")
         if request_params is not None and not isinstance(request_params, dict):
             raise MrtrError(f"{method}: input request {key!r} has params that are not an object")
@@ -115,8 +120,9 @@ def check_input_requests(method: str, requests: dict[str, Any]) -> dict[str, dic
     return checked
 
 
-async def answer_inputs(session: Any, method: str, requests: dict[str, dict[str, Any]],
-                        pending: PendingRequest) -> dict[str, Any]:
+async def answer_inputs(
+    session: Any, method: str, requests: dict[str, dict[str, Any]], pending: PendingRequest
+) -> dict[str, Any]:
     """The responses to checked input requests, each answered by the handler registered for
     its method (a declined elicitation when there is none), one at a time (a person may be
     answering them); ``pending`` is the request whose result asked (its reply is flagged if
@@ -132,12 +138,17 @@ async def answer_inputs(session: Any, method: str, requests: dict[str, dict[str,
         if handler is None:
             if input_method == "elicitation/create":
                 # Not declared (no handler): declining is the answer the spec gives the user.
-                session.store.note(f"{method}: input request {key!r} ({input_method}) declined: no handler for it "
-                                   "(the client did not declare elicitation)", mrtr=True)
+                session.store.note(
+                    f"{method}: input request {key!r} ({input_method}) declined: no handler for it "
+                    "(the client did not declare elicitation)",
+                    mrtr=True,
+                )
                 responses[key] = dict(DECLINED_ELICITATION)
                 continue
-            raise MrtrError(f"{method}: the server asked for {input_method} (input request {key!r}), which the client did "
-                            "not declare in its capabilities and cannot answer")
+            raise MrtrError(
+                f"{method}: the server asked for {input_method} (input request {key!r}), which the client did "
+                "not declare in its capabilities and cannot answer"
+            )
         assert entry is not None
         try:
             answer = await handler(request.get("params"), entry)
@@ -152,8 +163,9 @@ async def answer_inputs(session: Any, method: str, requests: dict[str, dict[str,
         except InspectorError:
             raise
         except Exception as exc:  # a handler bug must not crash the call
-            raise MrtrError(f"{method}: the {input_method} handler failed on input request {key!r}: "
-                            f"{exc.__class__.__name__}: {exc}") from None
+            raise MrtrError(
+                f"{method}: the {input_method} handler failed on input request {key!r}: {exc.__class__.__name__}: {exc}"
+            ) from None
         if not isinstance(answer, dict):
             raise MrtrError(f"{method}: the {input_method} handler returned {type(answer).__name__}, not an object")
         responses[key] = answer
@@ -171,7 +183,11 @@ def _undeclared(request: dict[str, Any], capabilities: dict[str, Any]) -> str | 
     if input_method == "elicitation/create" and isinstance(params, dict) and params.get("mode") == "url":
         if not (isinstance(declared, dict) and "url" in declared):
             return "a URL-mode elicitation/create, but the client declared form mode only"
-    if input_method == "sampling/createMessage" and isinstance(params, dict) and ("tools" in params or "toolChoice" in params):
+    if (
+        input_method == "sampling/createMessage"
+        and isinstance(params, dict)
+        and ("tools" in params or "toolChoice" in params)
+    ):
         if not (isinstance(declared, dict) and "tools" in declared):  # client/sampling.mdx: MUST NOT
             return "a tool-enabled sampling/createMessage, but the client did not declare sampling.tools"
     return None
@@ -181,8 +197,11 @@ def _flag_undeclared(session: Any, method: str, requests: dict[str, dict[str, An
     """Mark the InputRequiredResult: servers MUST NOT ask for what the client did not
     declare (mrtr.mdx §Server Requirements; elicitation.mdx: no undeclared modes)."""
     capabilities = session.client_capabilities()
-    problems = [f"input request {key!r} asks for {what}" for key, request in requests.items()
-                if (what := _undeclared(request, capabilities)) is not None]
+    problems = [
+        f"input request {key!r} asks for {what}"
+        for key, request in requests.items()
+        if (what := _undeclared(request, capabilities)) is not None
+    ]
     if not problems:
         return
     text = "; ".join(problems) + " (2026-07-28: a server MUST NOT ask for an undeclared capability)"

@@ -107,10 +107,23 @@ def _decoded_size(data: Any) -> tuple[int | None, str | None]:
         return None, "`data` is not valid base64"
 
 
-TEXT_APPLICATION_TYPES = ("application/json", "application/xml", "application/javascript", "application/ecmascript",
-                          "application/x-javascript", "application/yaml", "application/x-yaml", "application/toml",
-                          "application/sql", "application/graphql", "application/x-sh", "application/x-www-form-urlencoded",
-                          "application/ld+json", "application/x-ndjson", "application/jsonl")
+TEXT_APPLICATION_TYPES = (
+    "application/json",
+    "application/xml",
+    "application/javascript",
+    "application/ecmascript",
+    "application/x-javascript",
+    "application/yaml",
+    "application/x-yaml",
+    "application/toml",
+    "application/sql",
+    "application/graphql",
+    "application/x-sh",
+    "application/x-www-form-urlencoded",
+    "application/ld+json",
+    "application/x-ndjson",
+    "application/jsonl",
+)
 TEXT_SUFFIXES = ("+json", "+xml", "+yaml")
 BLOB_TEXT_MAX = 4_000_000  # base64 characters of a textual blob decoded to show it as text (~3 MB); past it: bytes
 

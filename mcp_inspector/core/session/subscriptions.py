@@ -112,7 +112,8 @@ class Subscriptions:
                 self._requested = notifications
                 try:
                     pending = await session.connection.send_request(
-                        "subscriptions/listen", {"notifications": notifications}, timeout=None)
+                        "subscriptions/listen", {"notifications": notifications}, timeout=None
+                    )
                 except ConnectionLost:
                     return
                 self.pending = pending
@@ -130,8 +131,10 @@ class Subscriptions:
                         continue
                     ending = exc.reason
                 except RpcError as exc:
-                    session.store.note(f"subscriptions/listen failed: {exc}; list changes will not be seen live "
-                                       "(not reopened)", subscription=True)
+                    session.store.note(
+                        f"subscriptions/listen failed: {exc}; list changes will not be seen live (not reopened)",
+                        subscription=True,
+                    )
                     return
                 except InspectorError as exc:
                     ending = str(exc)
@@ -142,8 +145,10 @@ class Subscriptions:
                 if pending.elapsed >= STEADY:  # it ran fine for a while: start the backoff over
                     delay = FIRST_DELAY
                 seq = pending.entry.seq if pending.entry is not None else "?"
-                session.store.note(f"the subscriptions/listen stream #{seq} ended ({ending}): reopening in {delay:g} s",
-                                   subscription=True)
+                session.store.note(
+                    f"the subscriptions/listen stream #{seq} ended ({ending}): reopening in {delay:g} s",
+                    subscription=True,
+                )
                 await anyio.sleep(delay)
                 delay = min(delay * 2, MAX_DELAY)
         except Exception as exc:  # a bug here must not take the session down with it
@@ -162,8 +167,13 @@ class Subscriptions:
             request_id = params.get("requestId")
             if current and self._same(request_id, pending.id):
                 reason = params.get("reason")
-                self.session.connection.release(pending, RequestCancelled(
-                    "subscriptions/listen", f"the server cancelled it{': ' + reason if isinstance(reason, str) else ''}"))
+                self.session.connection.release(
+                    pending,
+                    RequestCancelled(
+                        "subscriptions/listen",
+                        f"the server cancelled it{': ' + reason if isinstance(reason, str) else ''}",
+                    ),
+                )
                 return "listen"
             return "listen" if self._known(request_id) else None  # a late one for a stream that already ended
         if not self._known(tagged):
@@ -198,5 +208,10 @@ class Subscriptions:
             elif honoured.get(name) is not True:
                 missing.append(name)
         if missing:
-            self.session.store.note("subscriptions/listen: the server did not acknowledge " + ", ".join(missing)
-                                    + " (those notifications will not come)", subscription=True, not_honoured=missing)
+            self.session.store.note(
+                "subscriptions/listen: the server did not acknowledge "
+                + ", ".join(missing)
+                + " (those notifications will not come)",
+                subscription=True,
+                not_honoured=missing,
+            )

@@ -10,8 +10,16 @@ from typing import Any
 
 import anyio
 
-from ..protocol.errors import (ConnectionLost, InputDeclined, InspectorError, MalformedTask, ProtocolViolation, RequestTimeout,
-                               TaskCancelled, TaskTimedOut)
+from ..protocol.errors import (
+    ConnectionLost,
+    InputDeclined,
+    InspectorError,
+    MalformedTask,
+    ProtocolViolation,
+    RequestTimeout,
+    TaskCancelled,
+    TaskTimedOut,
+)
 from ..protocol.jsonrpc import id_key
 from ..protocol.rpc import PendingRequest
 from . import mrtr
@@ -22,8 +30,9 @@ from .task_model import CANCEL_LIMIT, TaskRecord, check_related, check_task, jud
 class Follower:
     """Follows one task to its end for finish_tool_call."""
 
-    def __init__(self, session: Any, pending: PendingRequest, record: TaskRecord, last: PendingRequest,
-                 modern: bool) -> None:
+    def __init__(
+        self, session: Any, pending: PendingRequest, record: TaskRecord, last: PendingRequest, modern: bool
+    ) -> None:
         self.session = session
         self.pending = pending
         self.record = record
@@ -71,7 +80,9 @@ class Follower:
             raise
         except (_Overdue, RequestTimeout) as exc:
             deadline = pending.hard_deadline
-            if isinstance(exc, RequestTimeout) and not (deadline is not None and time.perf_counter() >= deadline - 0.01):
+            if isinstance(exc, RequestTimeout) and not (
+                deadline is not None and time.perf_counter() >= deadline - 0.01
+            ):
                 await self._cancel_quietly(f"the follow ended: {exc}")  # one request's own timeout
                 raise
             status = self.record.status
@@ -81,8 +92,11 @@ class Follower:
             # No one follows the task any more (a refused input request, a malformed reply...):
             # a live one is cancelled rather than left running (a terminal one is left alone).
             if not isinstance(exc, TaskCancelled):
-                await self._cancel_quietly("the client declined the task's input request"
-                                           if isinstance(exc, InputDeclined) else f"the follow ended: {exc}")
+                await self._cancel_quietly(
+                    "the client declined the task's input request"
+                    if isinstance(exc, InputDeclined)
+                    else f"the follow ended: {exc}"
+                )
             raise
         finally:
             pending.cancel_hook = None
@@ -103,9 +117,11 @@ class Follower:
             try:
                 record = await self.session.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
                 if not record.terminal:
-                    self.session.store.note(f"{self.where}: tasks/cancel was sent ({reason}), yet the server still "
-                                            f"reports the task {record.status!r}: it may go on running",
-                                            task=self.record.task_id)
+                    self.session.store.note(
+                        f"{self.where}: tasks/cancel was sent ({reason}), yet the server still "
+                        f"reports the task {record.status!r}: it may go on running",
+                        task=self.record.task_id,
+                    )
             except (InspectorError, ProtocolViolation) as exc:
                 self.session.store.note(f"{self.where}: tasks/cancel failed: {exc}", task=self.record.task_id)
 
@@ -118,8 +134,9 @@ class Follower:
             if self.result_done.is_set() or (record.status in ("completed", "failed") and not self.modern):
                 return await self._legacy_result()
             if record.status == "cancelled":
-                raise TaskCancelled("tools/call", record.task_id, record.task.get("statusMessage")
-                                    or "the server cancelled the task")
+                raise TaskCancelled(
+                    "tools/call", record.task_id, record.task.get("statusMessage") or "the server cancelled the task"
+                )
             if self.modern and record.terminal:  # completed (result) or failed (error): in the task
                 try:
                     return modern_outcome(record, "tools/call")
@@ -167,7 +184,8 @@ class Follower:
 
     async def _poll(self) -> None:
         request = await self.session.connection.send_request(
-            "tasks/get", {"taskId": self.record.task_id}, timeout=self.pending.timeout, max_total=self._remaining())
+            "tasks/get", {"taskId": self.record.task_id}, timeout=self.pending.timeout, max_total=self._remaining()
+        )
         result = await request.wait()
         if self.modern:
             judge_modern(self.session, "tasks/get", result, request)
@@ -180,7 +198,8 @@ class Follower:
         """``tasks/result``, waited for in the session's task group (input_required: it
         blocks until the task ends, so no request timeout, only max_total)."""
         self.result_request = await self.session.connection.send_request(
-            "tasks/result", {"taskId": self.record.task_id}, timeout=timeout, max_total=self._remaining())
+            "tasks/result", {"taskId": self.record.task_id}, timeout=timeout, max_total=self._remaining()
+        )
         self.session._task_group.start_soon(self._wait_result, self.result_request)
 
     async def _wait_result(self, request: PendingRequest) -> None:
@@ -211,8 +230,10 @@ class Follower:
             if not self.result_done.is_set() and self.cancel_reason is None:
                 stale = self.result_request
                 seq = stale.entry.seq if stale.entry is not None else "?"
-                self.session.store.note(f"{self.where} is {record.status} but its tasks/result #{seq} did not answer: "
-                                        "asking again", task=record.task_id)
+                self.session.store.note(
+                    f"{self.where} is {record.status} but its tasks/result #{seq} did not answer: asking again",
+                    task=record.task_id,
+                )
                 await self._start_result(self.pending.timeout)
                 with anyio.CancelScope(shield=True):
                     await stale.cancel("replaced by a new tasks/result")
@@ -252,8 +273,11 @@ class Follower:
         if self.cancel_reason is not None:
             return
         request = await self.session.connection.send_request(
-            "tasks/update", {"taskId": record.task_id, "inputResponses": responses},
-            timeout=self.pending.timeout, max_total=self._remaining())
+            "tasks/update",
+            {"taskId": record.task_id, "inputResponses": responses},
+            timeout=self.pending.timeout,
+            max_total=self._remaining(),
+        )
         judge_modern(self.session, "tasks/update", await request.wait(), request)
 
     async def _cancelled(self) -> dict[str, Any]:
@@ -269,9 +293,11 @@ class Follower:
                 reason = f"{reason} (tasks/cancel failed: {exc})"
         if sent:
             status = self.record.status
-            reason += (" (tasks/cancel was sent)" if status == "cancelled" else
-                       f" (tasks/cancel was sent, yet the server still reports the task {status!r}: "
-                       "it may go on running)")
+            reason += (
+                " (tasks/cancel was sent)"
+                if status == "cancelled"
+                else f" (tasks/cancel was sent, yet the server still reports the task {status!r}: it may go on running)"
+            )
         raise TaskCancelled("tools/call", self.record.task_id, reason)
 
 

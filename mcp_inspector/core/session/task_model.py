@@ -76,8 +76,9 @@ def check_task(task: Any, where: str, expected_id: str | None = None) -> dict[st
         raise MalformedTask(f"{where}: asked about task {expected_id!r}, the server answered about {task_id!r}")
     status = task.get("status")
     if status not in STATUSES:
-        raise MalformedTask(f"{where}: task {task_id!r} has an unknown status {status!r} "
-                            f"(one of {', '.join(STATUSES)} expected)")
+        raise MalformedTask(
+            f"{where}: task {task_id!r} has an unknown status {status!r} (one of {', '.join(STATUSES)} expected)"
+        )
     return {key: value for key, value in task.items() if key not in _NOT_TASK}
 
 
@@ -94,11 +95,14 @@ def wants_task(support: str, as_task: bool | None) -> bool:
 
 
 def rpc_error(error: Any, where: str) -> RpcError:
-    if not isinstance(error, dict) or isinstance(error.get("code"), bool) or not isinstance(error.get("code"), int) \
-            or not isinstance(error.get("message"), str):
+    if (
+        not isinstance(error, dict)
+        or isinstance(error.get("code"), bool)
+        or not isinstance(error.get("code"), int)
+        or not isinstance(error.get("message"), str)
+    ):
         raise MalformedTask(f"{where}: the failed task's error is not a JSON-RPC error object (got {error!r})")
     return RpcError(error["code"], error["message"], error.get("data"), error)
-
 
 
 def check_related(session: Any, result: dict[str, Any], task_id: str, pending: PendingRequest) -> None:
@@ -108,8 +112,11 @@ def check_related(session: Any, result: dict[str, Any], task_id: str, pending: P
     related = meta.get(RELATED_TASK_KEY) if isinstance(meta, dict) else None
     if isinstance(related, dict) and related.get("taskId") == task_id:
         return
-    session.store.flag(pending.reply, f"tasks/result for task {task_id} without _meta[\"{RELATED_TASK_KEY}\"] = "
-                       f"{{\"taskId\": {task_id!r}}} (got {related!r}; 2025-11-25 tasks.mdx: MUST include it)")
+    session.store.flag(
+        pending.reply,
+        f'tasks/result for task {task_id} without _meta["{RELATED_TASK_KEY}"] = '
+        f'{{"taskId": {task_id!r}}} (got {related!r}; 2025-11-25 tasks.mdx: MUST include it)',
+    )
 
 
 def judge_modern(session: Any, method: str, result: dict[str, Any], pending: PendingRequest) -> None:
@@ -119,9 +126,10 @@ def judge_modern(session: Any, method: str, result: dict[str, Any], pending: Pen
     if kind == "complete":
         return
     if kind != "task":
-        raise ProtocolViolation(f"the server answered {method} with resultType {kind!r} (\"complete\" expected)")
-    session.store.flag(pending.reply, f"{method} answered with resultType \"task\"; the tasks extension says it MUST be "
-                       "\"complete\"")
+        raise ProtocolViolation(f'the server answered {method} with resultType {kind!r} ("complete" expected)')
+    session.store.flag(
+        pending.reply, f'{method} answered with resultType "task"; the tasks extension says it MUST be "complete"'
+    )
 
 
 def modern_outcome(record: TaskRecord, method: str) -> dict[str, Any]:
@@ -139,4 +147,3 @@ def modern_outcome(record: TaskRecord, method: str) -> dict[str, Any]:
     if record.status == "cancelled":
         raise TaskCancelled(method, record.task_id, record.task.get("statusMessage") or "the server cancelled the task")
     raise InspectorError(f"{where} is {record.status!r}: no result yet")
-

@@ -77,7 +77,6 @@ capability with none of them: no server request of ours may be task-augmented, a
 no tasks/list or tasks/cancel is offered.
 """
 
-
 from __future__ import annotations
 
 from typing import Any
@@ -91,12 +90,38 @@ from .task_follow import Follower
 
 #: Tasks first seen in a status notification (not made by a call, not listed) kept per session.
 STRANGER_LIMIT = 1000
-from .task_model import (CANCEL_LIMIT, LEGACY_CLIENT_CAPABILITY, RELATED_TASK_KEY, STATUS_NOTIFICATIONS, STATUSES, SUPPORT,
-                         TERMINAL, TaskRecord, check_related, check_task, is_create_task_result, judge_modern,
-                         modern_outcome, poll_interval, wants_task)
+from .task_model import (
+    CANCEL_LIMIT,
+    LEGACY_CLIENT_CAPABILITY,
+    RELATED_TASK_KEY,
+    STATUS_NOTIFICATIONS,
+    STATUSES,
+    SUPPORT,
+    TERMINAL,
+    TaskRecord,
+    check_related,
+    check_task,
+    is_create_task_result,
+    judge_modern,
+    modern_outcome,
+    poll_interval,
+    wants_task,
+)
 
-__all__ = ["LEGACY_CLIENT_CAPABILITY", "RELATED_TASK_KEY", "STATUSES", "STATUS_NOTIFICATIONS", "SUPPORT", "TERMINAL",
-           "TaskMethods", "TaskRecord", "check_task", "is_create_task_result", "poll_interval", "wants_task"]
+__all__ = [
+    "LEGACY_CLIENT_CAPABILITY",
+    "RELATED_TASK_KEY",
+    "STATUSES",
+    "STATUS_NOTIFICATIONS",
+    "SUPPORT",
+    "TERMINAL",
+    "TaskMethods",
+    "TaskRecord",
+    "check_task",
+    "is_create_task_result",
+    "poll_interval",
+    "wants_task",
+]
 
 
 class TaskMethods:
@@ -128,8 +153,11 @@ class TaskMethods:
         execution = tool.get("execution") if isinstance(tool, dict) else None
         declared = execution.get("taskSupport") if isinstance(execution, dict) else None
         if declared is not None and declared not in SUPPORT:
-            self._note_support(tool_name, f"tool {tool_name!r} has execution.taskSupport {declared!r}, not one of "
-                                          f"{', '.join(SUPPORT)}: taken as forbidden")
+            self._note_support(
+                tool_name,
+                f"tool {tool_name!r} has execution.taskSupport {declared!r}, not one of "
+                f"{', '.join(SUPPORT)}: taken as forbidden",
+            )
         server = self._server_declares_tasks()
         if self.era == "modern":  # type: ignore[attr-defined]
             if declared in SUPPORT:
@@ -138,11 +166,17 @@ class TaskMethods:
         value = declared if declared in SUPPORT else "forbidden"
         if value != "forbidden" and not server:
             if value == "required":
-                self._note_support(tool_name, f"tool {tool_name!r} requires a task (execution.taskSupport \"required\"), "
-                                              "but the server does not declare tasks.requests.tools.call: called as a task anyway")
+                self._note_support(
+                    tool_name,
+                    f'tool {tool_name!r} requires a task (execution.taskSupport "required"), '
+                    "but the server does not declare tasks.requests.tools.call: called as a task anyway",
+                )
                 return "required"
-            self._note_support(tool_name, f"tool {tool_name!r} allows a task, but the server does not declare "
-                                          "tasks.requests.tools.call: never called as a task (2025-11-25: MUST NOT)")
+            self._note_support(
+                tool_name,
+                f"tool {tool_name!r} allows a task, but the server does not declare "
+                "tasks.requests.tools.call: never called as a task (2025-11-25: MUST NOT)",
+            )
             return "forbidden"
         return value
 
@@ -157,8 +191,15 @@ class TaskMethods:
         return self.era == "legacy" and isinstance(tasks, dict) and "list" in tasks  # type: ignore[attr-defined]
 
     # -- records and events ---------------------------------------------
-    def _take_task(self, task: dict[str, Any], source: str, *, tool: str | None = None, first_seq: int | None = None,
-                   always: bool = True) -> TaskRecord:
+    def _take_task(
+        self,
+        task: dict[str, Any],
+        source: str,
+        *,
+        tool: str | None = None,
+        first_seq: int | None = None,
+        always: bool = True,
+    ) -> TaskRecord:
         """Keep a checked Task in its record; emit TaskUpdated when ``always`` or it changed."""
         record = self.tasks.get(task["taskId"])
         if record is None and source == "notification" and tool is None:
@@ -167,8 +208,11 @@ class TaskMethods:
             if self._strangers >= STRANGER_LIMIT:
                 if not self._strangers_noted:
                     self._strangers_noted = True
-                    self.store.note(f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "  # type: ignore[attr-defined]
-                                    "no call of this session made: later ones are not kept", task_list=True)
+                    self.store.note(
+                        f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "  # type: ignore[attr-defined]
+                        "no call of this session made: later ones are not kept",
+                        task_list=True,
+                    )
                 return TaskRecord(task["taskId"], None, None, dict(task), task["status"])
             self._strangers += 1
         if record is None:
@@ -178,8 +222,11 @@ class TaskMethods:
         else:
             changed = task != record.task
             if record.terminal and task["status"] != record.status:
-                self.store.note(f"task {record.task_id}: the server moved it from the terminal status {record.status!r} "  # type: ignore[attr-defined]
-                                f"to {task['status']!r} (a terminal task MUST NOT change status)", task=record.task_id)
+                self.store.note(
+                    f"task {record.task_id}: the server moved it from the terminal status {record.status!r} "  # type: ignore[attr-defined]
+                    f"to {task['status']!r} (a terminal task MUST NOT change status)",
+                    task=record.task_id,
+                )
             record.task, record.status = dict(task), task["status"]
             record.tool = record.tool or tool
             record.first_seq = record.first_seq if record.first_seq is not None else first_seq
@@ -234,8 +281,10 @@ class TaskMethods:
                 options["timeout"] = min(CANCEL_LIMIT, self.timeout or CANCEL_LIMIT)  # type: ignore[attr-defined]
                 record = await self.get_task(task_id, source="cancel", **options)
             except (InspectorError, ProtocolViolation) as exc:  # MAY be deleted at once: the ack is what counts
-                self.store.note(f"tasks/cancel of task {task_id} was acknowledged; tasks/get after it failed: {exc}",  # type: ignore[attr-defined]
-                                task=task_id)
+                self.store.note(
+                    f"tasks/cancel of task {task_id} was acknowledged; tasks/get after it failed: {exc}",  # type: ignore[attr-defined]
+                    task=task_id,
+                )
                 if record is None:
                     record = TaskRecord(task_id, None, None, {"taskId": task_id}, "working")
                     self.tasks[task_id] = record
@@ -272,8 +321,9 @@ class TaskMethods:
         """``tasks/list``, every page (legacy; the extension has none). Emits TaskUpdated
         source "list" for each task; a malformed one is a note, the others are kept."""
         if self.era == "modern":  # type: ignore[attr-defined]
-            raise InspectorError("the 2026-07-28 tasks extension has no tasks/list: only the tasks this session "
-                                 "created are known")
+            raise InspectorError(
+                "the 2026-07-28 tasks extension has no tasks/list: only the tasks this session created are known"
+            )
         records = []
         for item in await self._paginate("tasks/list", "tasks"):  # type: ignore[attr-defined]
             try:
@@ -285,18 +335,22 @@ class TaskMethods:
         return records
 
     # -- a tool call's task ---------------------------------------------
-    async def _follow_task(self, pending: PendingRequest, result: dict[str, Any],
-                           last: PendingRequest) -> tuple[dict[str, Any], TaskRecord]:
+    async def _follow_task(
+        self, pending: PendingRequest, result: dict[str, Any], last: PendingRequest
+    ) -> tuple[dict[str, Any], TaskRecord]:
         """Follow the task a tools/call answered with; (its CallToolResult, its record)."""
         modern = self.era == "modern"  # type: ignore[attr-defined]
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         if modern:
-            task = check_task(result, "tools/call (resultType \"task\")")
+            task = check_task(result, 'tools/call (resultType "task")')
         else:
             task = check_task(result.get("task"), "tools/call (CreateTaskResult)")
             if "task" not in params:
-                self.store.flag(last.reply, "a CreateTaskResult to a tools/call that did not ask for a task "  # type: ignore[attr-defined]
-                                "(no params.task)")
+                self.store.flag(
+                    last.reply,
+                    "a CreateTaskResult to a tools/call that did not ask for a task "  # type: ignore[attr-defined]
+                    "(no params.task)",
+                )
         first_seq = pending.entry.seq if pending.entry is not None else None
         record = self._take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
         follower = Follower(self, pending, record, last, modern)
@@ -306,4 +360,3 @@ class TaskMethods:
         finally:
             if self._followers.get(record.task_id) is follower:
                 del self._followers[record.task_id]
-

@@ -12,8 +12,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-COMPARED_FIELDS = ("title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta",
-                   "uri", "mimeType", "arguments", "uriTemplate")
+COMPARED_FIELDS = (
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "execution",
+    "_meta",
+    "uri",
+    "mimeType",
+    "arguments",
+    "uriTemplate",
+)
 
 
 @dataclass(slots=True)
@@ -27,7 +39,9 @@ class ItemChange:
         """A unified diff of one field, pretty-printed as JSON."""
         old = _pretty(self.before.get(name))
         new = _pretty(self.after.get(name))
-        return "\n".join(difflib.unified_diff(old.splitlines(), new.splitlines(), f"{name} (before)", f"{name} (after)", lineterm=""))
+        return "\n".join(
+            difflib.unified_diff(old.splitlines(), new.splitlines(), f"{name} (before)", f"{name} (after)", lineterm="")
+        )
 
     def describe(self) -> str:
         return f"{self.name}: " + ", ".join(self.fields) + " changed"
@@ -95,7 +109,9 @@ def diff_items(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> Lis
         if previous is None or previous == item:
             continue
         keys = [k for k in COMPARED_FIELDS if previous.get(k) != item.get(k)]
-        keys += sorted(k for k in (previous.keys() | item.keys()) - set(COMPARED_FIELDS) if previous.get(k) != item.get(k))
+        keys += sorted(
+            k for k in (previous.keys() | item.keys()) - set(COMPARED_FIELDS) if previous.get(k) != item.get(k)
+        )
         result.changed.append(ItemChange(name, keys, previous, item))
     return result
 

@@ -133,9 +133,12 @@ class UrlElicitationRequired(RpcError):
     def describe(self) -> list[str]:
         """Lines for a terminal: what to do, then each URL with its host and message."""
         count = len(self.elicitations)
-        lines = [f"the server needs {'this URL' if count == 1 else f'these {count} URLs'} opened and completed "
-                 f"in a browser first, then the same call again:" if count else
-                 "the server needs a URL completed first but listed none it could show"]
+        lines = [
+            f"the server needs {'this URL' if count == 1 else f'these {count} URLs'} opened and completed "
+            f"in a browser first, then the same call again:"
+            if count
+            else "the server needs a URL completed first but listed none it could show"
+        ]
         for item in self.elicitations:
             facts = item.facts
             lines.append(f"  {facts.url or '(no URL)'}   (opens a page on {facts.host or 'no host'})")
@@ -161,7 +164,9 @@ def note_complete(session: Any, params: dict | None, entry: TrafficEntry) -> Non
     emitted as ``ElicitationCompleted``; without an ``elicitationId`` the frame is marked."""
     ident = (params or {}).get("elicitationId")
     if not isinstance(ident, str) or not ident:
-        entry.problem = entry.problem or "notifications/elicitation/complete without an elicitationId string (2025-11-25)"
+        entry.problem = (
+            entry.problem or "notifications/elicitation/complete without an elicitationId string (2025-11-25)"
+        )
         session.store.version += 1
         return
     session.completed_elicitations[ident] = entry.seq

@@ -61,8 +61,13 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
     """Write every entry (those that left memory read back from the store's file) as a session file."""
     path = Path(path)
     entries, evicted, spill = _snapshot(store)
-    head: dict[str, Any] = {"type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION,
-                            "started": entries[0].ts if entries else time.time(), "exported": time.time()}
+    head: dict[str, Any] = {
+        "type": "header",
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "started": entries[0].ts if entries else time.time(),
+        "exported": time.time(),
+    }
     head.update(header or {})
     if evicted:
         head["evicted"] = evicted

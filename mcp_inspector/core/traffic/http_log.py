@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .masking import mask_headers, mask_url
 
@@ -97,24 +98,44 @@ class HttpLog:
             except Exception:  # a view bug must not break the transport
                 pass
 
-    def begin(self, method: str, url: str, request_headers: list[tuple[str, str]] | dict[str, str], *,
-              rpc_method: str | None = None, rpc_id: Any = None, request_size: int = 0,
-              resumes: int | None = None, note: str | None = None) -> HttpExchange:
+    def begin(
+        self,
+        method: str,
+        url: str,
+        request_headers: list[tuple[str, str]] | dict[str, str],
+        *,
+        rpc_method: str | None = None,
+        rpc_id: Any = None,
+        request_size: int = 0,
+        resumes: int | None = None,
+        note: str | None = None,
+    ) -> HttpExchange:
         """A request is about to go out; headers are masked here."""
         if len(self.exchanges) == self.cap:
             old = self.exchanges[0]
             self._by_id.pop(old.id, None)
             self.dropped += 1
-        exchange = HttpExchange(self._next_id, method, mask_url(url), self._clock(), mask_headers(request_headers),
-                                rpc_method, rpc_id, request_size, resumes=resumes, note=note)
+        exchange = HttpExchange(
+            self._next_id,
+            method,
+            mask_url(url),
+            self._clock(),
+            mask_headers(request_headers),
+            rpc_method,
+            rpc_id,
+            request_size,
+            resumes=resumes,
+            note=note,
+        )
         self._next_id += 1
         self.exchanges.append(exchange)
         self._by_id[exchange.id] = exchange
         self._changed(exchange)
         return exchange
 
-    def response(self, exchange: HttpExchange, status: int, reason: str,
-                 headers: list[tuple[str, str]] | dict[str, str]) -> None:
+    def response(
+        self, exchange: HttpExchange, status: int, reason: str, headers: list[tuple[str, str]] | dict[str, str]
+    ) -> None:
         exchange.status = status
         exchange.reason = reason
         exchange.response_headers = mask_headers(headers)
@@ -122,7 +143,9 @@ class HttpLog:
         exchange.headers_ms = (self._clock() - exchange.started) * 1000
         self._changed(exchange)
 
-    def event(self, exchange: HttpExchange, event: str, event_id: str | None, size: int, retry: int | None = None) -> SseEventRecord:
+    def event(
+        self, exchange: HttpExchange, event: str, event_id: str | None, size: int, retry: int | None = None
+    ) -> SseEventRecord:
         record = SseEventRecord(self._clock(), event, event_id, size, retry)
         exchange.event_count += 1
         if len(exchange.events) < MAX_EVENTS:

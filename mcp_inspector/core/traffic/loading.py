@@ -14,9 +14,10 @@ import bisect
 import os
 import stat
 from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..protocol.json_text import loads_strict
 from .entry import TrafficEntry
@@ -79,12 +80,16 @@ def _open_session(path: Path) -> tuple[Any, dict[str, Any], int]:
         if not first:
             raise SessionFileError(f"{path} is empty, not an mcp-inspector session file")
         if len(first) > MAX_HEADER:
-            raise SessionFileError(f"{path} is not an mcp-inspector session file (the first line is over {MAX_HEADER} bytes)")
+            raise SessionFileError(
+                f"{path} is not an mcp-inspector session file (the first line is over {MAX_HEADER} bytes)"
+            )
         try:
             header = loads_strict(first)
         except ValueError as exc:
             reason = str(exc).removeprefix("not JSON: ")
-            raise SessionFileError(f"{path} is not an mcp-inspector session file (first line is not JSON: {reason})") from None
+            raise SessionFileError(
+                f"{path} is not an mcp-inspector session file (first line is not JSON: {reason})"
+            ) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
             raise SessionFileError(f"{path} is not an mcp-inspector session file (no {FORMAT_NAME} header)")
     except OSError as exc:
@@ -127,7 +132,9 @@ def _parse(line: bytes | None, max_line: int) -> TrafficEntry:
     return record_to_entry(loads_strict(line))
 
 
-def iter_session(path: Path | str, max_line: int = MAX_LINE) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
+def iter_session(
+    path: Path | str, max_line: int = MAX_LINE
+) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
     """Read a session file lazily: (header, iterator of (line number, entry or None if unreadable)).
 
     Entries come as written in the file (seqs not checked); ``load_session`` makes a store of them.
@@ -165,8 +172,14 @@ class _Numbering:
         return file_seq if index < 0 else file_seq + self.shifts[index]
 
 
-def load_session(path: Path | str, cap: int = 1_000_000, mem_limit: int = MEM_LIMIT, on_entry: Callable[[TrafficEntry], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None, max_line: int = MAX_LINE) -> LoadedSession:
+def load_session(
+    path: Path | str,
+    cap: int = 1_000_000,
+    mem_limit: int = MEM_LIMIT,
+    on_entry: Callable[[TrafficEntry], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    max_line: int = MAX_LINE,
+) -> LoadedSession:
     """Load a session file into a fresh store, keeping seq numbers and links.
 
     At most ``cap`` entries (and ``mem_limit`` raw bytes, the newest entry aside) are held in memory; the others are read back from the

@@ -20,13 +20,24 @@ from urllib.parse import parse_qsl, quote, unquote_plus, urlencode, urlsplit, ur
 MASK = "•••"
 
 #: Header names whose values are always secret.
-SECRET_HEADERS = frozenset({
-    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "dpop",
-})
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "x-api-key",
+        "api-key",
+        "dpop",
+    }
+)
 #: Words that make a header or query parameter name secret wherever they appear in it.
 #: (``code`` and ``device_code`` are; ``code_challenge`` and its ``_method`` are not: public by design, shown.)
-_SECRET_WORDS = re.compile(r"token|secret|passw|api[-_]?key|apikey|auth|session|signature|sig$|^key$|credential|"
-                           r"assertion|code$|code_verifier", re.I)
+_SECRET_WORDS = re.compile(
+    r"token|secret|passw|api[-_]?key|apikey|auth|session|signature|sig$|^key$|credential|"
+    r"assertion|code$|code_verifier",
+    re.I,
+)
 #: ``Bearer abc...`` keeps its scheme readable.
 _SCHEME = re.compile(r"^(Bearer|Basic|DPoP|Token|Digest)\s+", re.I)
 
@@ -41,7 +52,7 @@ def mask_value(value: str, keep: int = 4) -> str:
     already is left as it is (masking twice shows the same)."""
     match = _SCHEME.match(value)
     scheme = match.group(0) if match else ""
-    secret = value[len(scheme):]
+    secret = value[len(scheme) :]
     if secret.endswith(MASK):
         return value
     if len(secret) <= keep * 2:
@@ -50,10 +61,13 @@ def mask_value(value: str, keep: int = 4) -> str:
 
 
 #: Header names that look secret ("auth", "session") but are not: shown as they are.
-PUBLIC_HEADERS = frozenset({
-    "mcp-session-id",  # an identifier the user needs to see; not a credential by itself
-    "www-authenticate", "proxy-authenticate",  # a server's challenge: what the Auth view explains
-})
+PUBLIC_HEADERS = frozenset(
+    {
+        "mcp-session-id",  # an identifier the user needs to see; not a credential by itself
+        "www-authenticate",
+        "proxy-authenticate",  # a server's challenge: what the Auth view explains
+    }
+)
 
 
 #: Header names whose value is a URL (a redirect to ``/callback?code=...``): masked as a URL.
@@ -106,27 +120,49 @@ def mask_url(url: str) -> str:
 
 
 #: The fields of OAuth requests and responses (form or JSON) that carry a credential.
-OAUTH_SECRET_FIELDS = frozenset({
-    "access_token", "refresh_token", "id_token", "client_secret", "registration_access_token", "code",
-    "code_verifier", "client_assertion", "assertion", "subject_token", "actor_token", "device_code", "password",
-})
+OAUTH_SECRET_FIELDS = frozenset(
+    {
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "client_secret",
+        "registration_access_token",
+        "code",
+        "code_verifier",
+        "client_assertion",
+        "assertion",
+        "subject_token",
+        "actor_token",
+        "device_code",
+        "password",
+    }
+)
 
 
 def mask_oauth_fields(value: object) -> object:
     """A copy of a parsed OAuth document (JSON object, or form fields as a dict) with the
     credential fields masked; metadata fields such as ``token_endpoint`` are left alone."""
     if isinstance(value, dict):
-        return {key: (mask_value(item) if isinstance(item, str) and key in OAUTH_SECRET_FIELDS else mask_oauth_fields(item))
-                for key, item in value.items()}
+        return {
+            key: (mask_value(item) if isinstance(item, str) and key in OAUTH_SECRET_FIELDS else mask_oauth_fields(item))
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [mask_oauth_fields(item) for item in value]
     return value
 
 
 #: The credentials an authorization server issues (in a response, ``code`` is an error code).
-ISSUED_SECRET_FIELDS = frozenset({
-    "access_token", "refresh_token", "id_token", "client_secret", "registration_access_token", "device_code",
-})
+ISSUED_SECRET_FIELDS = frozenset(
+    {
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "client_secret",
+        "registration_access_token",
+        "device_code",
+    }
+)
 
 
 def oauth_secret_values(value: object, fields: frozenset[str] = OAUTH_SECRET_FIELDS) -> list[str]:
@@ -149,10 +185,10 @@ def header_secret_values(headers: list[tuple[str, str]] | dict[str, str]) -> lis
     """The credentials in secret headers: the whole value and the part after a scheme
     (``Bearer``, ``Basic``, ``DPoP``...)."""
     found: list[str] = []
-    for name, value in (headers.items() if isinstance(headers, dict) else headers):
+    for name, value in headers.items() if isinstance(headers, dict) else headers:
         if is_secret_name(name) and name.lower() not in PUBLIC_HEADERS:
             match = _SCHEME.match(value)
-            credential = value[match.end():] if match else value
+            credential = value[match.end() :] if match else value
             found.append(credential)
             if match and match.group(1).lower() == "basic":  # id:secret, each form-encoded (RFC 6749 §2.3.1)
                 try:
@@ -169,8 +205,12 @@ def mask_form(text: str) -> str:
     pairs = parse_qsl(text, keep_blank_values=True)
     if not any(key in OAUTH_SECRET_FIELDS or is_secret_name(key) for key, _ in pairs):
         return text
-    masked = urlencode([(key, mask_value(value) if key in OAUTH_SECRET_FIELDS or is_secret_name(key) else value)
-                        for key, value in pairs])
+    masked = urlencode(
+        [
+            (key, mask_value(value) if key in OAUTH_SECRET_FIELDS or is_secret_name(key) else value)
+            for key, value in pairs
+        ]
+    )
     return masked.replace(quote(MASK), MASK)
 
 
@@ -229,7 +269,9 @@ def scrub_value(value: object, extra: list[str] | tuple[str, ...] = ()) -> objec
     if isinstance(value, str):
         return scrub(value, extra)
     if isinstance(value, dict):
-        return {scrub(key, extra) if isinstance(key, str) else key: scrub_value(item, extra) for key, item in value.items()}
+        return {
+            scrub(key, extra) if isinstance(key, str) else key: scrub_value(item, extra) for key, item in value.items()
+        }
     if isinstance(value, list):
         return [scrub_value(item, extra) for item in value]
     return value

@@ -19,14 +19,14 @@ import os
 import threading
 import time
 from array import array
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..protocol.json_text import SAFE_INTEGER, loads_strict
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
 from .masking import scrub_bytes, scrub_value
-
 
 FORMAT_NAME = "mcp-inspector-session"
 FORMAT_VERSION = 1
@@ -124,7 +124,14 @@ def record_to_entry(record: Any) -> TrafficEntry:
         except (binascii.Error, ValueError):
             raise ValueError("'raw_b64' is not base64") from None
     method, problem, error_code, reply_to, latency_ms, late, meta = (
-        get("method"), get("problem"), get("error_code"), get("reply_to"), get("latency_ms"), get("late", False), get("meta"))
+        get("method"),
+        get("problem"),
+        get("error_code"),
+        get("reply_to"),
+        get("latency_ms"),
+        get("late", False),
+        get("meta"),
+    )
     if method is not None and type(method) is not str:
         raise _wrong("method", method)
     if problem is not None and type(problem) is not str:
@@ -139,8 +146,23 @@ def record_to_entry(record: Any) -> TrafficEntry:
         raise _wrong("late", late)
     if meta is not None and type(meta) is not dict:
         raise _wrong("meta", meta)
-    return TrafficEntry(seq, ts, direction, kind, raw, method, get("id"), "id" in record, problem, error_code,
-                        reply_to, None, latency_ms, late, meta)
+    return TrafficEntry(
+        seq,
+        ts,
+        direction,
+        kind,
+        raw,
+        method,
+        get("id"),
+        "id" in record,
+        problem,
+        error_code,
+        reply_to,
+        None,
+        latency_ms,
+        late,
+        meta,
+    )
 
 
 class SessionWriter:
@@ -184,7 +206,7 @@ class SessionWriter:
         """Bytes written so far (the header included)."""
         return self._position
 
-    def pages(self, owned: bool = False) -> "SessionPages":
+    def pages(self, owned: bool = False) -> SessionPages:
         """Read entries back from this file by seq; ``owned``: the file is removed when the pages close."""
         return SessionPages(self.path, self, self.offsets, owned=owned, flush=self.flush)
 
@@ -206,8 +228,15 @@ class SessionPages:
     ``translate`` maps a ``reply_to`` read from the file to the store's numbering.
     """
 
-    def __init__(self, path: Path, first: Any, offsets: array, translate: Callable[[int], int] | None = None,
-                 owned: bool = False, flush: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        first: Any,
+        offsets: array,
+        translate: Callable[[int], int] | None = None,
+        owned: bool = False,
+        flush: Callable[[], None] | None = None,
+    ) -> None:
         self.path = Path(path)
         self._first = first
         self._offsets = offsets

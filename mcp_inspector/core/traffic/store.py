@@ -20,14 +20,14 @@ import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
 from .http_log import HttpLog
 from .recording import SessionWriter, default_session_dir
-
 
 Listener = Callable[[TrafficEntry], None]
 SPILL_LIMIT = 1 << 30  # bytes a store's own spill file may grow to
@@ -40,8 +40,14 @@ MEM_LIMIT = 256 << 20
 class TrafficStore:
     """An append-only, seq-numbered timeline with a memory cap."""
 
-    def __init__(self, cap: int = 200_000, spill_dir: Path | None = None, clock: Callable[[], float] = time.time,
-                 spill_limit: int = SPILL_LIMIT, mem_limit: int = MEM_LIMIT) -> None:
+    def __init__(
+        self,
+        cap: int = 200_000,
+        spill_dir: Path | None = None,
+        clock: Callable[[], float] = time.time,
+        spill_limit: int = SPILL_LIMIT,
+        mem_limit: int = MEM_LIMIT,
+    ) -> None:
         if cap < 10:
             raise ValueError("cap must be at least 10")
         if mem_limit < 1:
@@ -92,8 +98,23 @@ class TrafficStore:
         # Explicit keywords and a positional constructor call: this runs for every frame.
         if method is not None:
             method = self._method_names.setdefault(method, method)  # one str per method name, not per frame
-        entry = TrafficEntry(self._next_seq, ts or self._clock(), direction, kind, raw, method, msg_id, has_id,
-                             problem, error_code, reply_to, reply_seq, latency_ms, late, meta)
+        entry = TrafficEntry(
+            self._next_seq,
+            ts or self._clock(),
+            direction,
+            kind,
+            raw,
+            method,
+            msg_id,
+            has_id,
+            problem,
+            error_code,
+            reply_to,
+            reply_seq,
+            latency_ms,
+            late,
+            meta,
+        )
         self._next_seq += 1
         entries = self._entries
         entries.append(entry)
@@ -117,8 +138,11 @@ class TrafficStore:
                 listener(entry)
             except Exception as exc:
                 self._listeners.remove(listener)
-                self.note(f"stopped calling {getattr(listener, '__qualname__', type(listener).__name__)} after it failed: "
-                          f"{exc.__class__.__name__}: {exc}", listener_error=True)
+                self.note(
+                    f"stopped calling {getattr(listener, '__qualname__', type(listener).__name__)} after it failed: "
+                    f"{exc.__class__.__name__}: {exc}",
+                    listener_error=True,
+                )
 
     def load_entry(self, entry: TrafficEntry) -> None:
         """Add an entry read back from a session file, keeping its seq and links.
@@ -151,7 +175,7 @@ class TrafficStore:
         self._recorded = True
         self.session_file = pages.path
 
-    def adopt(self, other: "TrafficStore") -> None:
+    def adopt(self, other: TrafficStore) -> None:
         """Take over everything ``other`` holds (a store loaded in a thread), leaving it empty.
 
         This store must be empty: the views built on it keep working, and the entries
@@ -196,7 +220,7 @@ class TrafficStore:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def attach_recorder(self, recorder: "Listener") -> None:
+    def attach_recorder(self, recorder: Listener) -> None:
         """A recorder that writes every entry means evicted entries need no spill file."""
         self._recorded = True
         self._recorder = recorder
@@ -240,7 +264,9 @@ class TrafficStore:
             directory = self._spill_dir or default_session_dir()
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Unique per store: two sessions spilling in the same second must not share a file.
-            handle, name = tempfile.mkstemp(prefix=time.strftime("spill-%Y%m%d-%H%M%S-"), suffix=".jsonl", dir=directory)
+            handle, name = tempfile.mkstemp(
+                prefix=time.strftime("spill-%Y%m%d-%H%M%S-"), suffix=".jsonl", dir=directory
+            )
             os.close(handle)
             path = Path(name)
             self._spill = SessionWriter(path, flush_each=False)
@@ -254,8 +280,11 @@ class TrafficStore:
             self._spill.write_entry(entry)
         self._spill.flush()
         if self.dropped and not before:  # the first drop: say it once
-            self.note(f"the spill file {self._spill.path} reached {self.spill_limit:,} bytes: older entries leaving "
-                      "memory from now on are dropped (--record FILE keeps everything)", spill_full=True)
+            self.note(
+                f"the spill file {self._spill.path} reached {self.spill_limit:,} bytes: older entries leaving "
+                "memory from now on are dropped (--record FILE keeps everything)",
+                spill_full=True,
+            )
 
     def close(self) -> None:
         """Close the files; a spill file the store made for itself is removed (a recording or an opened file is not)."""

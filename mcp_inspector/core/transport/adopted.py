@@ -90,6 +90,8 @@ async def adopt(popen: subprocess.Popen) -> AdoptedProcess:
 
     stdout = await reader(popen.stdout)
     stderr = await reader(popen.stderr)
-    transport, protocol = await loop.connect_write_pipe(lambda: asyncio.streams.FlowControlMixin(loop=loop), popen.stdin)
+    transport, protocol = await loop.connect_write_pipe(
+        lambda: asyncio.streams.FlowControlMixin(loop=loop), popen.stdin
+    )
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     return AdoptedProcess(popen, _PipeWriter(writer), stdout, stderr)

@@ -11,8 +11,9 @@ headers, SSE event id), which the traffic store keeps beside each frame.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import anyio.abc
 

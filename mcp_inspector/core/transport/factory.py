@@ -25,10 +25,10 @@ URL_MODES = {
 
 
 def make_transport(
-    spec: "ServerSpec",
+    spec: ServerSpec,
     *,
     max_frame_bytes: int = MAX_LINE_BYTES,
-    http_log: "HttpLog | None" = None,
+    http_log: HttpLog | None = None,
     insecure: bool = False,
     started: subprocess.Popen | None = None,
     write_stall: float = 30.0,
@@ -67,11 +67,12 @@ def make_transport(
         raise TransportError(f"server {spec.name!r} has neither a command nor a URL")
     from .stdio import StdioTransport
 
-    return StdioTransport(spec.command, spec.env, spec.cwd, started=started, write_stall=write_stall,
-                          max_line_bytes=max_frame_bytes)
+    return StdioTransport(
+        spec.command, spec.env, spec.cwd, started=started, write_stall=write_stall, max_line_bytes=max_frame_bytes
+    )
 
 
-def wants_auth(spec: "ServerSpec") -> bool:
+def wants_auth(spec: ServerSpec) -> bool:
     """A URL server gets an OAuth client unless --no-auth (or "auth": false) said not to, or the
     user sends their own Authorization header (-H, --bearer-token) and gave no OAuth option."""
     if not spec.url or getattr(spec, "no_auth", False):
@@ -80,8 +81,9 @@ def wants_auth(spec: "ServerSpec") -> bool:
     return not own or getattr(spec, "auth", None) is not None
 
 
-def make_auth(spec: "ServerSpec", *, http_log: "HttpLog | None" = None, log: Any = None, ui: Any = None,
-              store: Any = None) -> Any:
+def make_auth(
+    spec: ServerSpec, *, http_log: HttpLog | None = None, log: Any = None, ui: Any = None, store: Any = None
+) -> Any:
     """The OAuthManager for a URL spec (None when ``wants_auth`` says no). The token store is
     the spec's ``auth_store`` mode (file by default) unless ``store`` is given."""
     if not wants_auth(spec):
@@ -98,5 +100,6 @@ def make_auth(spec: "ServerSpec", *, http_log: "HttpLog | None" = None, log: Any
         except Exception as exc:  # StoreError: no keyring...
             raise TransportError(f"the token store cannot be used: {exc}") from None
     assert spec.url is not None
-    return OAuthManager(settings, spec.url, log=log if log is not None else AuthLog(), http_log=http_log,
-                        store=store, ui=ui)
+    return OAuthManager(
+        settings, spec.url, log=log if log is not None else AuthLog(), http_log=http_log, store=store, ui=ui
+    )

@@ -58,14 +58,24 @@ class HttpTransport(Transport):
         self._tg: anyio.abc.TaskGroup | None = None
         self._protocol_version: str | None = None
         self.fell_back = False
-        self.inner: StreamableHttpTransport | LegacySseTransport = self._make("sse" if mode == "sse" else "streamable-http")
+        self.inner: StreamableHttpTransport | LegacySseTransport = self._make(
+            "sse" if mode == "sse" else "streamable-http"
+        )
         self.on_session_expired = None
 
     def _make(self, kind: str) -> StreamableHttpTransport | LegacySseTransport:
         cls = LegacySseTransport if kind == "sse" else StreamableHttpTransport
-        inner = cls(self.url, headers=self.headers, client=self._client, verify=self.verify,
-                    connect_timeout=self.connect_timeout, read_timeout=self.read_timeout,
-                    max_frame_bytes=self.max_frame_bytes, http_log=self.http_log, auth=self.auth)
+        inner = cls(
+            self.url,
+            headers=self.headers,
+            client=self._client,
+            verify=self.verify,
+            connect_timeout=self.connect_timeout,
+            read_timeout=self.read_timeout,
+            max_frame_bytes=self.max_frame_bytes,
+            http_log=self.http_log,
+            auth=self.auth,
+        )
         inner._own_client = False  # the client is ours, shared across a fallback
         inner.on_session_expired = self._session_expired
         if self._protocol_version is not None:
@@ -89,7 +99,9 @@ class HttpTransport(Transport):
     @property
     def details(self) -> dict[str, Any]:
         info = dict(self.inner.details)
-        info["mode"] = f"{self.mode}: {info.get('mode', self.inner.kind)}" if self.mode == "auto" else info.get("mode", self.mode)
+        info["mode"] = (
+            f"{self.mode}: {info.get('mode', self.inner.kind)}" if self.mode == "auto" else info.get("mode", self.mode)
+        )
         if self.fell_back:
             info["fallback"] = "HTTP+SSE after Streamable HTTP failed"
         return info
@@ -101,8 +113,12 @@ class HttpTransport(Transport):
     @property
     def can_fall_back(self) -> bool:
         """True in mode "auto" while Streamable HTTP has had no successful exchange."""
-        return (self.mode == "auto" and not self.fell_back and isinstance(self.inner, StreamableHttpTransport)
-                and self.inner.successes == 0)
+        return (
+            self.mode == "auto"
+            and not self.fell_back
+            and isinstance(self.inner, StreamableHttpTransport)
+            and self.inner.successes == 0
+        )
 
     # -- the Transport interface ------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
@@ -186,6 +202,10 @@ def _proposed_version(data: bytes) -> str | None:
     if not isinstance(message, dict):
         return None
     params = message.get("params")
-    if message.get("method") == "initialize" and isinstance(params, dict) and isinstance(params.get("protocolVersion"), str):
+    if (
+        message.get("method") == "initialize"
+        and isinstance(params, dict)
+        and isinstance(params.get("protocolVersion"), str)
+    ):
         return params["protocolVersion"]
     return body_protocol_version(message)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 SENTINEL_PREFIX = "=?base64?"
 SENTINEL_SUFFIX = "?="
@@ -48,8 +49,20 @@ PRIMITIVE_TYPES = frozenset({"string", "integer", "boolean"})
 MAX_SAFE_INTEGER = (1 << 53) - 1
 
 #: Schema keywords whose values are subschemas (one, a list, or a name -> schema map).
-_SUBSCHEMA_ONE = ("additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames",
-                  "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema")
+_SUBSCHEMA_ONE = (
+    "additionalProperties",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "contentSchema",
+)
 _SUBSCHEMA_LIST = ("oneOf", "anyOf", "allOf", "prefixItems")
 _SUBSCHEMA_MAP = ("$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies")
 
@@ -75,8 +88,12 @@ def encode_header_value(value: str) -> str:
 
 def decode_header_value(value: str) -> str:
     """The inverse of ``encode_header_value`` (for display and tests)."""
-    if value.startswith(SENTINEL_PREFIX) and value.endswith(SENTINEL_SUFFIX) and len(value) >= len(SENTINEL_PREFIX) + len(SENTINEL_SUFFIX):
-        inner = value[len(SENTINEL_PREFIX):len(value) - len(SENTINEL_SUFFIX)]
+    if (
+        value.startswith(SENTINEL_PREFIX)
+        and value.endswith(SENTINEL_SUFFIX)
+        and len(value) >= len(SENTINEL_PREFIX) + len(SENTINEL_SUFFIX)
+    ):
+        inner = value[len(SENTINEL_PREFIX) : len(value) - len(SENTINEL_SUFFIX)]
         try:
             return base64.b64decode(inner, validate=True).decode("utf-8")
         except (ValueError, UnicodeDecodeError):
@@ -121,7 +138,10 @@ def body_protocol_version(message: Any) -> str | None:
 
 # -- x-mcp-header --------------------------------------------------------------
 
-def _annotations(schema: Any, path: tuple[str, ...], reachable: bool, where: str) -> Iterator[tuple[tuple[str, ...], bool, str, dict]]:
+
+def _annotations(
+    schema: Any, path: tuple[str, ...], reachable: bool, where: str
+) -> Iterator[tuple[tuple[str, ...], bool, str, dict]]:
     """Every ``x-mcp-header`` in a schema: (property path, statically reachable, where, its schema).
 
     Walks only schema positions (``const``/``enum``/``default``/``examples`` are data)."""
@@ -156,9 +176,9 @@ def _type_problem(schema: dict) -> str | None:
     declared = schema.get("type")
     types = declared if isinstance(declared, list) else [declared]
     if declared is None:
-        return "has no \"type\" (only string, integer or boolean parameters may be mirrored)"
+        return 'has no "type" (only string, integer or boolean parameters may be mirrored)'
     if not all(isinstance(t, str) for t in types):
-        return "has an invalid \"type\""
+        return 'has an invalid "type"'
     concrete = [t for t in types if t != "null"]
     if not concrete or any(t not in PRIMITIVE_TYPES for t in concrete) or len(set(concrete)) > 1:
         shown = declared if isinstance(declared, str) else "/".join(types)
@@ -179,8 +199,10 @@ def invalid_header_reason(tool: dict) -> str | None:
         value = prop.get(ANNOTATION)
         label = ".".join(path) if path else "the schema root"
         if not reachable:
-            return (f"x-mcp-header {value!r} at {where} is not reachable through \"properties\" alone "
-                    "(not allowed under items, oneOf/anyOf/allOf/not, if/then/else, $defs or $ref)")
+            return (
+                f'x-mcp-header {value!r} at {where} is not reachable through "properties" alone '
+                "(not allowed under items, oneOf/anyOf/allOf/not, if/then/else, $defs or $ref)"
+            )
         if not isinstance(value, str):
             return f"x-mcp-header on {label} is not a string"
         if value == "":

@@ -10,14 +10,21 @@ brings no events. A mixin of ``StreamableHttpTransport``: it uses its
 
 from __future__ import annotations
 
-
 import anyio
 import httpx2
 
 from .base import Note, TransportError
 from .http_util import (
-    LazyEvent, StreamState, content_type, describe_error, quote_body, read_error_body,
-    set_header as _set, status_text,
+    LazyEvent,
+    StreamState,
+    content_type,
+    describe_error,
+    quote_body,
+    read_error_body,
+    status_text,
+)
+from .http_util import (
+    set_header as _set,
 )
 from .sse_events import SseParser
 
@@ -78,7 +85,7 @@ class StandaloneStream:
                         self.standalone_gone = f"standalone SSE stream: {describe_error(exc, self.url)}; not retried"
                         self._emit(Note(self.standalone_gone))
                         return
-                    await anyio.sleep(min(2 ** failures, 30))
+                    await anyio.sleep(min(2**failures, 30))
                     continue
                 self._standalone_ready.set()
                 try:
@@ -91,13 +98,18 @@ class StandaloneStream:
                             self._session_gone(None, exchange, headers.get("Mcp-Session-Id"))
                         elif not self._standalone_note:
                             self._standalone_note = True
-                            what = ("the server offers no standalone SSE stream (GET answered 405)" if status == 405 else
-                                    f"standalone SSE stream refused: {status_text(response)}: {quote_body(body, self._secrets)}; not retried")
+                            what = (
+                                "the server offers no standalone SSE stream (GET answered 405)"
+                                if status == 405
+                                else f"standalone SSE stream refused: {status_text(response)}: {quote_body(body, self._secrets)}; not retried"
+                            )
                             self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
                         if not (status == 404 and headers.get("Mcp-Session-Id")):
-                            self.standalone_refused = ("the server offers no standalone SSE stream (GET answered 405)"
-                                                       if status == 405 else f"standalone SSE stream refused: "
-                                                       f"{status_text(response)}")
+                            self.standalone_refused = (
+                                "the server offers no standalone SSE stream (GET answered 405)"
+                                if status == 405
+                                else f"standalone SSE stream refused: {status_text(response)}"
+                            )
                         return
                     parser = SseParser(self.max_frame_bytes)
                     parser.last_event_id, parser.retry = last_id, retry
@@ -110,7 +122,9 @@ class StandaloneStream:
                     with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                         await response.aclose()
                 if failures >= STANDALONE_FAILURES * 2:
-                    self.standalone_gone = "standalone SSE stream: the server keeps closing it without events; not reopened"
+                    self.standalone_gone = (
+                        "standalone SSE stream: the server keeps closing it without events; not reopened"
+                    )
                     self._emit(Note(self.standalone_gone))
                     return
                 delay = max(MIN_RETRY_MS, min(retry if retry is not None else DEFAULT_RETRY_MS, self.max_retry_ms))

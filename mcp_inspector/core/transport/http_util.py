@@ -13,8 +13,9 @@ import json
 import os
 import re
 import ssl
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
 import anyio
@@ -31,13 +32,24 @@ if TYPE_CHECKING:
 class AuthHook(Protocol):
     """What ``open_response`` calls around a request (``core/auth/manager.OAuthManager``)."""
 
-    async def prepare(self, method: str, url: str, headers: dict[str, str], *,
-                      state: dict[str, Any] | None = None) -> None: ...
+    async def prepare(
+        self, method: str, url: str, headers: dict[str, str], *, state: dict[str, Any] | None = None
+    ) -> None: ...
 
-    async def challenged(self, method: str, url: str, status: int, headers: Any, attempt: int, *,
-                         sent: dict[str, str] | None = None, state: dict[str, Any] | None = None) -> bool: ...
+    async def challenged(
+        self,
+        method: str,
+        url: str,
+        status: int,
+        headers: Any,
+        attempt: int,
+        *,
+        sent: dict[str, str] | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> bool: ...
 
     async def retried(self, method: str, url: str, status: int, exchange_id: int | None = None) -> None: ...
+
 
 MAX_REDIRECTS = 5
 MAX_AUTH_ATTEMPTS = 6  # sendings of one request around authorization (401, step-ups, DPoP nonces)
@@ -129,9 +141,13 @@ def make_client(verify: bool, connect_timeout: float, read_timeout: float | None
     if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
         # httpx routes https through the proxy only when no https:// transport is mounted
         return httpx2.AsyncClient(verify=verify, timeout=timeout, follow_redirects=False, http1=True, http2=False)
-    return httpx2.AsyncClient(transport=httpx2.AsyncHTTPTransport(verify=False, http1=True, http2=False),
-                              mounts={"https://": _TlsOnFirstUse(verify)}, verify=verify, timeout=timeout,
-                              follow_redirects=False)
+    return httpx2.AsyncClient(
+        transport=httpx2.AsyncHTTPTransport(verify=False, http1=True, http2=False),
+        mounts={"https://": _TlsOnFirstUse(verify)},
+        verify=verify,
+        timeout=timeout,
+        follow_redirects=False,
+    )
 
 
 def timeout_for(client: httpx2.AsyncClient, read: float | None) -> httpx2.Timeout:
@@ -170,14 +186,14 @@ async def open_response(
     user_header_names: Iterable[str],
     *,
     content: bytes | None = None,
-    http_log: "HttpLog | None" = None,
+    http_log: HttpLog | None = None,
     rpc_method: str | None = None,
     rpc_id: Any = None,
     note: str | None = None,
     resumes: int | None = None,
     read_timeout: Any = "default",
-    auth: "AuthHook | None" = None,
-) -> tuple[httpx2.Response, "HttpExchange | None", str]:
+    auth: AuthHook | None = None,
+) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """Send a request and return the streaming response (the caller closes it), its
     HttpLog exchange and the final URL. Raises ``httpx2.HTTPError`` for network
     failures and TransportError for a redirect that cannot be followed.
@@ -189,8 +205,20 @@ async def open_response(
     the body already read (the caller reads it as usual). A failed authorization is a
     TransportError saying why."""
     if auth is None:
-        return await _open_once(client, method, url, headers, user_header_names, content=content, http_log=http_log,
-                                rpc_method=rpc_method, rpc_id=rpc_id, note=note, resumes=resumes, read_timeout=read_timeout)
+        return await _open_once(
+            client,
+            method,
+            url,
+            headers,
+            user_header_names,
+            content=content,
+            http_log=http_log,
+            rpc_method=rpc_method,
+            rpc_id=rpc_id,
+            note=note,
+            resumes=resumes,
+            read_timeout=read_timeout,
+        )
     from ..auth.model import AuthError
 
     state: dict[str, Any] = {}  # the request's own, kept by the OAuth client (its step-ups)
@@ -201,9 +229,19 @@ async def open_response(
         except AuthError as exc:
             raise TransportError(f"{AUTH_FAILED}{exc}") from None
         response, exchange, final = await _open_once(
-            client, method, url, sent, user_header_names, content=content, http_log=http_log, rpc_method=rpc_method,
-            rpc_id=rpc_id, note=note if attempt == 1 else f"{note or method} (after authorization)", resumes=resumes,
-            read_timeout=read_timeout)
+            client,
+            method,
+            url,
+            sent,
+            user_header_names,
+            content=content,
+            http_log=http_log,
+            rpc_method=rpc_method,
+            rpc_id=rpc_id,
+            note=note if attempt == 1 else f"{note or method} (after authorization)",
+            resumes=resumes,
+            read_timeout=read_timeout,
+        )
         if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS:
             if attempt > 1:  # the flow's last step: how the request fared with the new credentials
                 await auth.retried(method, url, response.status_code, exchange.id if exchange is not None else None)
@@ -216,15 +254,22 @@ async def open_response(
             http_log.body(exchange, size)
             http_log.finish(exchange, f"HTTP {response.status_code}: handed to the OAuth client")
         try:
-            again = await auth.challenged(method, url, response.status_code, response.headers, attempt, sent=sent,
-                                          state=state)
+            again = await auth.challenged(
+                method, url, response.status_code, response.headers, attempt, sent=sent, state=state
+            )
         except AuthError as exc:
             raise TransportError(f"{AUTH_FAILED}{exc}") from None
         if not again:
-            kept = [(name, value) for name, value in response.headers.multi_items()
-                    if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
-            return (httpx2.Response(response.status_code, headers=kept, content=body, request=response.request),
-                    exchange, final)
+            kept = [
+                (name, value)
+                for name, value in response.headers.multi_items()
+                if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+            ]
+            return (
+                httpx2.Response(response.status_code, headers=kept, content=body, request=response.request),
+                exchange,
+                final,
+            )
     raise AssertionError("unreachable")
 
 
@@ -236,13 +281,13 @@ async def _open_once(
     user_header_names: Iterable[str],
     *,
     content: bytes | None = None,
-    http_log: "HttpLog | None" = None,
+    http_log: HttpLog | None = None,
     rpc_method: str | None = None,
     rpc_id: Any = None,
     note: str | None = None,
     resumes: int | None = None,
     read_timeout: Any = "default",
-) -> tuple[httpx2.Response, "HttpExchange | None", str]:
+) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """One sending, following redirects (see ``open_response``)."""
     user = {name.lower() for name in user_header_names}
     start_origin = origin(url)
@@ -250,9 +295,16 @@ async def _open_once(
     for hop in range(MAX_REDIRECTS + 1):
         exchange = None
         if http_log is not None:
-            exchange = http_log.begin(method, url, headers, rpc_method=rpc_method, rpc_id=rpc_id,
-                                      request_size=len(content or b""), resumes=resumes,
-                                      note=note if hop == 0 else f"{note or method} (after redirect)")
+            exchange = http_log.begin(
+                method,
+                url,
+                headers,
+                rpc_method=rpc_method,
+                rpc_id=rpc_id,
+                request_size=len(content or b""),
+                resumes=resumes,
+                note=note if hop == 0 else f"{note or method} (after redirect)",
+            )
         options: dict[str, Any] = {}
         if read_timeout != "default":
             options["timeout"] = timeout_for(client, read_timeout)
@@ -263,8 +315,10 @@ async def _open_once(
                 http_log.finish(exchange, "not sent: the request cannot be built")
             bad = [name for name, value in headers.items() if not value.isascii() or not name.isascii()]
             what = f"header {', '.join(bad)} is not ASCII" if bad else f"{exc.__class__.__name__}: {exc}"
-            raise TransportError(f"the request to {quote_line(printable(mask_url(url)), QUOTE_CHARS)} cannot be sent: "
-                                 f"{quote_line(printable(what), QUOTE_CHARS)}") from None
+            raise TransportError(
+                f"the request to {quote_line(printable(mask_url(url)), QUOTE_CHARS)} cannot be sent: "
+                f"{quote_line(printable(what), QUOTE_CHARS)}"
+            ) from None
         try:
             response = await client.send(request, stream=True)
         except BaseException as exc:
@@ -276,7 +330,9 @@ async def _open_once(
                     pass
             raise
         if http_log is not None and exchange is not None:
-            http_log.response(exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items()))
+            http_log.response(
+                exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items())
+            )
         if response.status_code not in REDIRECT_STATUSES or "location" not in response.headers:
             return response, exchange, url
         location = urljoin(url, response.headers["location"])
@@ -294,9 +350,13 @@ async def _open_once(
         if urlsplit(location).scheme not in ("http", "https"):
             raise TransportError(f"redirected to a non-HTTP URL: {mask_url(location)}")
         if response.status_code == 303 and method != "GET":
-            raise TransportError(f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)")
+            raise TransportError(
+                f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)"
+            )
         if origin(location) != start_origin and not dropped:
-            headers = {k: v for k, v in headers.items() if k.lower() not in user and k.lower() not in ("authorization", "dpop")}
+            headers = {
+                k: v for k, v in headers.items() if k.lower() not in user and k.lower() not in ("authorization", "dpop")
+            }
             dropped = True
         url = location
     raise AssertionError("unreachable")
@@ -510,7 +570,10 @@ def is_reply(data: bytes, request_id: Any) -> bool:
         return named is None or named == request_id
     value = parse_json(data)
     if isinstance(value, list):
-        return any(isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id for item in value)
+        return any(
+            isinstance(item, dict) and ("result" in item or "error" in item) and item.get("id") == request_id
+            for item in value
+        )
     if not isinstance(value, dict) or "method" in value or not ("result" in value or "error" in value):
         return False
     return value.get("id") == request_id or (value.get("id") is None and "error" in value)

@@ -24,11 +24,23 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_util import (
-    AuthHook, auth_refusal, check_url, content_type, describe_error, make_client, open_response, origin, printable, quote_body,
-    read_error_body, redact, secret_values, status_text,
+    AuthHook,
+    auth_refusal,
+    check_url,
+    content_type,
+    describe_error,
+    make_client,
+    open_response,
+    origin,
+    printable,
+    quote_body,
+    read_error_body,
+    redact,
+    secret_values,
+    status_text,
 )
-from .sse_events import SseParser
 from .http_util import LazyEvent as _LazyEvent
+from .sse_events import SseParser
 
 ENDPOINT_TIMEOUT = 10.0
 MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the stream pauses
@@ -122,7 +134,10 @@ class LegacySseTransport(Transport):
                 await self._ready.wait()
         if self.endpoint is None:
             self._reader_scope.cancel()  # type: ignore[union-attr]
-            reason = redact(self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s", self._secrets)
+            reason = redact(
+                self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s",
+                self._secrets,
+            )
             if self._own_client:
                 with anyio.CancelScope(shield=True):
                     await self._client.aclose()
@@ -149,8 +164,16 @@ class LegacySseTransport(Transport):
         with scope:
             try:
                 response, exchange, final_url = await open_response(
-                    self._client, "GET", self.url, headers, self.user_headers, http_log=self.http_log,
-                    note="HTTP+SSE stream", read_timeout=None, auth=self.auth)
+                    self._client,
+                    "GET",
+                    self.url,
+                    headers,
+                    self.user_headers,
+                    http_log=self.http_log,
+                    note="HTTP+SSE stream",
+                    read_timeout=None,
+                    auth=self.auth,
+                )
             except (httpx2.HTTPError, TransportError, OSError) as exc:
                 self._failure = describe_error(exc, self.url)
                 self._ready.set()
@@ -161,9 +184,11 @@ class LegacySseTransport(Transport):
                     body, size = await read_error_body(response)
                     if self.http_log is not None and exchange is not None:
                         self.http_log.body(exchange, size)
-                    self._failure = (f"GET {mask_url(self.url)} answered {status_text(response)}"
-                                     f"{'' if response.is_success else ': ' + quote_body(body, self._secrets)}"
-                                     f"{'' if not response.is_success else ' with content type ' + repr(content_type(response)) + ', not an SSE stream'}")
+                    self._failure = (
+                        f"GET {mask_url(self.url)} answered {status_text(response)}"
+                        f"{'' if response.is_success else ': ' + quote_body(body, self._secrets)}"
+                        f"{'' if not response.is_success else ' with content type ' + repr(content_type(response)) + ', not an SSE stream'}"
+                    )
                     self._finish(exchange, self._failure)
                     self._ready.set()
                     return
@@ -196,8 +221,12 @@ class LegacySseTransport(Transport):
                         if not self._on_endpoint(event.data, stream_url, event.problem):
                             return None
                     elif event.event == "message" and (event.data or event.problem):
-                        meta: dict[str, Any] = {"exchange": exchange.id if exchange else None, "status": status,
-                                                "request_id": None, "sse_id": event.id}
+                        meta: dict[str, Any] = {
+                            "exchange": exchange.id if exchange else None,
+                            "status": status,
+                            "request_id": None,
+                            "sse_id": event.id,
+                        }
                         if event.problem is not None:
                             meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
                         self._emit(Received(event.data, meta, event.problem))
@@ -234,8 +263,12 @@ class LegacySseTransport(Transport):
             self._ready.set()
             return False
         if not text or not same:
-            self._failure = (f"the endpoint {quote_line(printable(mask_url(resolved)), ENDPOINT_QUOTE)} is on another origin "
-                             f"than {mask_url(stream_url)}: refused" if text else "the endpoint event is empty")
+            self._failure = (
+                f"the endpoint {quote_line(printable(mask_url(resolved)), ENDPOINT_QUOTE)} is on another origin "
+                f"than {mask_url(stream_url)}: refused"
+                if text
+                else "the endpoint event is empty"
+            )
             self._ready.set()
             return False
         self.endpoint = resolved
@@ -275,10 +308,19 @@ class LegacySseTransport(Transport):
             self._barrier = done
             self._side_posts += 1  # until its task ends (the stream waits while there are many)
         extra = (meta or {}).get("headers") or {}
-        self._tg.start_soon(self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done)
+        self._tg.start_soon(
+            self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done
+        )
 
-    async def _post_task(self, data: bytes, method: str | None, msg_id: Any, extra: dict,
-                         previous: anyio.Event | None, done: anyio.Event | None) -> None:
+    async def _post_task(
+        self,
+        data: bytes,
+        method: str | None,
+        msg_id: Any,
+        extra: dict,
+        previous: anyio.Event | None,
+        done: anyio.Event | None,
+    ) -> None:
         scope = anyio.CancelScope()
         self._tasks.add(scope)
         try:
@@ -307,9 +349,18 @@ class LegacySseTransport(Transport):
         for name, value in extra.items():
             headers[str(name)] = str(value)
         try:
-            response, exchange, _ = await open_response(self._client, "POST", self.endpoint, headers, self.user_headers,
-                                                        content=data, http_log=self.http_log, rpc_method=method, rpc_id=msg_id,
-                                                        auth=self.auth)
+            response, exchange, _ = await open_response(
+                self._client,
+                "POST",
+                self.endpoint,
+                headers,
+                self.user_headers,
+                content=data,
+                http_log=self.http_log,
+                rpc_method=method,
+                rpc_id=msg_id,
+                auth=self.auth,
+            )
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.endpoint), None, getattr(exc, "exchange", None))
             return
@@ -330,14 +381,21 @@ class LegacySseTransport(Transport):
             self._finish(exchange)
             return
         self._finish(exchange, status_text(response))
-        self._undelivered(msg_id, f"{status_text(response)}: {quote_body(body, self._secrets)}{auth_refusal(response)}",
-                          response.status_code, exchange)
+        self._undelivered(
+            msg_id,
+            f"{status_text(response)}: {quote_body(body, self._secrets)}{auth_refusal(response)}",
+            response.status_code,
+            exchange,
+        )
 
     def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None) -> None:
         if self._closing:
             return
-        self._emit(Undelivered(msg_id, reason, {"status": status, "exchange": exchange.id if exchange else None,
-                                                "legacy_hint": False}))
+        self._emit(
+            Undelivered(
+                msg_id, reason, {"status": status, "exchange": exchange.id if exchange else None, "legacy_hint": False}
+            )
+        )
 
     async def close(self) -> None:
         if self._closing:

@@ -48,9 +48,28 @@ class SseEvent:
 
 
 class SseParser:
-    __slots__ = ("max_event_bytes", "head_size", "last_event_id", "retry", "_line", "_line_size", "_line_over",
-                 "_line_cap", "_skip_lf", "_bom", "_data", "_data_size", "_data_lines", "_data_over", "_event",
-                 "_id", "_retry_here", "_pending_bytes", "events_seen", "comments_seen")
+    __slots__ = (
+        "max_event_bytes",
+        "head_size",
+        "last_event_id",
+        "retry",
+        "_line",
+        "_line_size",
+        "_line_over",
+        "_line_cap",
+        "_skip_lf",
+        "_bom",
+        "_data",
+        "_data_size",
+        "_data_lines",
+        "_data_over",
+        "_event",
+        "_id",
+        "_retry_here",
+        "_pending_bytes",
+        "events_seen",
+        "comments_seen",
+    )
 
     def __init__(self, max_event_bytes: int = MAX_LINE_BYTES, head: int = OVERLONG_HEAD) -> None:
         if max_event_bytes < 1:
@@ -87,7 +106,7 @@ class SseParser:
                 self._bom = held
                 return events
             self._bom = None
-            chunk = held[len(_BOM):] if held.startswith(_BOM) else held
+            chunk = held[len(_BOM) :] if held.startswith(_BOM) else held
             if not chunk:
                 return events
         start = 0
@@ -100,7 +119,7 @@ class SseParser:
             self._add(chunk[start:] if start else chunk)
             return events
         for match in _LINE_END.finditer(chunk, start):
-            self._add(chunk[start:match.start()])
+            self._add(chunk[start : match.start()])
             start = match.end()
             if start == end_of_chunk and match.group() == b"\r":
                 self._skip_lf = True
@@ -159,7 +178,7 @@ class SseParser:
         else:
             name = line[:colon]
             prefix = colon + 1
-            if line[prefix:prefix + 1] == b" ":
+            if line[prefix : prefix + 1] == b" ":
                 prefix += 1
             value = line[prefix:]
         if name == b"data":
@@ -172,7 +191,7 @@ class SseParser:
         elif name == b"retry":
             if value and value.isdigit() and value.isascii():
                 digits = value.lstrip(b"0") or b"0"
-                retry = int(digits) if len(digits) <= MAX_RETRY_DIGITS else 10 ** MAX_RETRY_DIGITS - 1
+                retry = int(digits) if len(digits) <= MAX_RETRY_DIGITS else 10**MAX_RETRY_DIGITS - 1
                 self.retry = self._retry_here = retry
         return None
 

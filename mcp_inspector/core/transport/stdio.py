@@ -15,7 +15,8 @@ import shutil
 import signal
 import subprocess
 from collections import deque
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -106,7 +107,12 @@ class StdioTransport(Transport):
             self.process = await self._spawn()
         stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here
         self._writer = stream if isinstance(stream, asyncio.StreamWriter) else None
-        sink(Note(f"started {self.description} (pid {self.process.pid})", {"pid": self.process.pid, "command": self.command}))
+        sink(
+            Note(
+                f"started {self.description} (pid {self.process.pid})",
+                {"pid": self.process.pid, "command": self.command},
+            )
+        )
         task_group.start_soon(self._read_stdout)
         task_group.start_soon(self._read_stderr)
         task_group.start_soon(self._watch_exit)
@@ -308,7 +314,9 @@ def _new_lock() -> anyio.Lock:
         return anyio.Lock()
 
 
-async def _pump(stream: Any, on_line: Callable[[bytes, bool], None], done: anyio.Event, framer: LineFramer | None = None) -> None:
+async def _pump(
+    stream: Any, on_line: Callable[[bytes, bool], None], done: anyio.Event, framer: LineFramer | None = None
+) -> None:
     """Read a pipe to its end, handing each line to ``on_line`` (with False for an unterminated tail).
 
     Lines over the framer's cap come as :class:`OverlongLine` (their head), having

@@ -38,22 +38,51 @@ from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .http_headers import body_protocol_version, standard_headers
-from .http_util import (
-    ERROR_BODY_CAP, LEGACY_HINT_STATUSES, AuthHook, auth_refusal, check_url, content_type, describe_error, id_key as _key, is_modern,
-    is_reply as _is_reply, jsonrpc_body, make_client, head_id, open_response, parse_json as _parse, quote_body, read_capped, read_error_body,
-    redact, secret_values,
-    set_header as _set, status_text, LazyEvent, StreamState,
-)
 from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS, StandaloneStream
+from .http_util import (
+    ERROR_BODY_CAP,
+    LEGACY_HINT_STATUSES,
+    AuthHook,
+    LazyEvent,
+    StreamState,
+    auth_refusal,
+    check_url,
+    content_type,
+    describe_error,
+    head_id,
+    is_modern,
+    jsonrpc_body,
+    make_client,
+    open_response,
+    quote_body,
+    read_capped,
+    read_error_body,
+    redact,
+    secret_values,
+    status_text,
+)
+from .http_util import (
+    id_key as _key,
+)
+from .http_util import (
+    is_reply as _is_reply,
+)
+from .http_util import (
+    parse_json as _parse,
+)
+from .http_util import (
+    set_header as _set,
+)
 from .sse_events import SseEvent, SseParser
-
 
 _VISIBLE_ASCII = re.compile(r"[\x21-\x7e]+")
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
 MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the standalone stream pauses
-REPLY_DRAIN = 1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
+REPLY_DRAIN = (
+    1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
+)
 
 
 class StreamableHttpTransport(StandaloneStream, Transport):
@@ -148,8 +177,9 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                     event.reason = redact(event.reason, self._secrets)
             self._sink(event)
 
-    def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None,
-                     legacy_hint: bool = False) -> None:
+    def _undelivered(
+        self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None, legacy_hint: bool = False
+    ) -> None:
         if self._closing:
             return
         meta = {"status": status, "exchange": exchange.id if exchange is not None else None, "legacy_hint": legacy_hint}
@@ -199,7 +229,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             if self.http_log is not None and exchange is not None:
                 self._finish(exchange, None if ok else status_text(response))
             if response.status_code == 405:
-                self._emit(Note("the server does not let clients end sessions (DELETE answered 405)", {"exchange": exchange.id if exchange else None}))
+                self._emit(
+                    Note(
+                        "the server does not let clients end sessions (DELETE answered 405)",
+                        {"exchange": exchange.id if exchange else None},
+                    )
+                )
 
     # -- sending -----------------------------------------------------------
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
@@ -226,7 +261,9 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         # A batch with requests in it (2025-03-26), or bytes that are not JSON (the raw
         # composer), may get a reply too: its body is delivered, though no one request is named.
         if isinstance(message, list):
-            expects_reply = any(isinstance(item, dict) and isinstance(item.get("method"), str) and "id" in item for item in message)
+            expects_reply = any(
+                isinstance(item, dict) and isinstance(item.get("method"), str) and "id" in item for item in message
+            )
         else:
             expects_reply = is_request or message is None
         previous = self._barrier
@@ -238,8 +275,20 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         scope = anyio.CancelScope()
         if is_request:
             self._inflight[_key(msg_id)] = (scope, modern)
-        self._tg.start_soon(self._post_task, data, message, method, msg_id if is_request else None, expects_reply,
-                            modern, extra, previous, done, scope, read_timeout)
+        self._tg.start_soon(
+            self._post_task,
+            data,
+            message,
+            method,
+            msg_id if is_request else None,
+            expects_reply,
+            modern,
+            extra,
+            previous,
+            done,
+            scope,
+            read_timeout,
+        )
 
     def _base_headers(self) -> dict[str, str]:
         headers = dict(self.user_headers)
@@ -266,9 +315,20 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             _set(headers, str(name), str(value))
         return headers
 
-    async def _post_task(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
-                         extra: dict, previous: anyio.Event | None, done: anyio.Event | None, scope: anyio.CancelScope,
-                         read_timeout: Any = "default") -> None:
+    async def _post_task(
+        self,
+        data: bytes,
+        message: Any,
+        method: str | None,
+        msg_id: Any,
+        is_request: bool,
+        modern: bool,
+        extra: dict,
+        previous: anyio.Event | None,
+        done: anyio.Event | None,
+        scope: anyio.CancelScope,
+        read_timeout: Any = "default",
+    ) -> None:
         self._tasks.add(scope)
         exchange_box: list[HttpExchange | None] = [None]
         try:
@@ -280,10 +340,14 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
                 try:
-                    await self._post(data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout)
+                    await self._post(
+                        data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout
+                    )
                 except Exception as exc:  # a last resort: a failure here must not end the whole connection
                     self._finish(exchange_box[0], f"{exc.__class__.__name__}: {exc}")
-                    self._undelivered(msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, exchange_box[0])
+                    self._undelivered(
+                        msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, exchange_box[0]
+                    )
             if scope.cancelled_caught:
                 self._finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
         finally:
@@ -299,14 +363,26 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 if entry is not None and entry[0] is scope:
                     del self._inflight[_key(msg_id)]
 
-    async def _post(self, data: bytes, message: Any, method: str | None, msg_id: Any, is_request: bool, modern: bool,
-                    extra: dict, done: anyio.Event | None, exchange_box: list, read_timeout: Any = "default") -> None:
+    async def _post(
+        self,
+        data: bytes,
+        message: Any,
+        method: str | None,
+        msg_id: Any,
+        is_request: bool,
+        modern: bool,
+        extra: dict,
+        done: anyio.Event | None,
+        exchange_box: list,
+        read_timeout: Any = "default",
+    ) -> None:
         assert self._client is not None
         headers = self._post_headers(message, method, modern, extra)
         sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
-            response, exchange = await self._open("POST", headers, content=data, rpc_method=method, rpc_id=msg_id,
-                                                  read_timeout=read_timeout)
+            response, exchange = await self._open(
+                "POST", headers, content=data, rpc_method=method, rpc_id=msg_id, read_timeout=read_timeout
+            )
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
             return
@@ -325,11 +401,21 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                 await response.aclose()
 
-    async def _open(self, method: str, headers: dict[str, str], **options: Any) -> tuple[httpx2.Response, HttpExchange | None]:
+    async def _open(
+        self, method: str, headers: dict[str, str], **options: Any
+    ) -> tuple[httpx2.Response, HttpExchange | None]:
         """``open_response`` on this transport's URL; the exchange is tracked until finished."""
         assert self._client is not None
-        response, exchange, _ = await open_response(self._client, method, self.url, headers, self.user_headers,
-                                                    http_log=self.http_log, auth=self.auth, **options)
+        response, exchange, _ = await open_response(
+            self._client,
+            method,
+            self.url,
+            headers,
+            self.user_headers,
+            http_log=self.http_log,
+            auth=self.auth,
+            **options,
+        )
         if exchange is not None:
             self._live.add(exchange)
         return response, exchange
@@ -341,16 +427,30 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         if self.http_log is not None and exchange.state == "open":
             self.http_log.finish(exchange, redact(error, self._secrets) if error else error)
 
-    async def _on_response(self, response: httpx2.Response, exchange: HttpExchange | None, message: Any, method: str | None,
-                           msg_id: Any, is_request: bool, modern: bool, sent_session: str | None,
-                           done: anyio.Event | None = None) -> None:
+    async def _on_response(
+        self,
+        response: httpx2.Response,
+        exchange: HttpExchange | None,
+        message: Any,
+        method: str | None,
+        msg_id: Any,
+        is_request: bool,
+        modern: bool,
+        sent_session: str | None,
+        done: anyio.Event | None = None,
+    ) -> None:
         status = response.status_code
         if response.is_success and not modern and method == "initialize":
             session = response.headers.get("mcp-session-id") or None
             if session is not None and not _VISIBLE_ASCII.fullmatch(session):
                 # The spec allows visible ASCII only; anything else cannot be sent back in a header.
-                self._emit(Note(f"the server's Mcp-Session-Id is not visible ASCII ({quote_line(ascii(session), 120)}): "
-                                "ignored, later requests go without a session", {"exchange": exchange.id if exchange else None}))
+                self._emit(
+                    Note(
+                        f"the server's Mcp-Session-Id is not visible ASCII ({quote_line(ascii(session), 120)}): "
+                        "ignored, later requests go without a session",
+                        {"exchange": exchange.id if exchange else None},
+                    )
+                )
                 session = None
             if session != self.session_id and self._standalone is not None:
                 self._standalone.cancel()  # it belonged to the previous session
@@ -381,17 +481,32 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 return
             body, size, over = await read_capped(response, self.max_frame_bytes, OVERLONG_HEAD)
             self._body(exchange, size)
-            self._finish(exchange, f"the body is over the frame cap ({self.max_frame_bytes} bytes): not read further" if over else None)
+            self._finish(
+                exchange,
+                f"the body is over the frame cap ({self.max_frame_bytes} bytes): not read further" if over else None,
+            )
             if not is_request:
                 return
             if not body.strip() and not over:
-                self._undelivered(msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange)
+                self._undelivered(
+                    msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange
+                )
                 return
             if kind and kind != "application/json" and not kind.endswith("+json"):
-                self._undelivered(msg_id, f"{status_text(response)} with content type {kind!r} (expected application/json "
-                                          f"or text/event-stream): {quote_body(body, self._secrets)}", status, exchange)
+                self._undelivered(
+                    msg_id,
+                    f"{status_text(response)} with content type {kind!r} (expected application/json "
+                    f"or text/event-stream): {quote_body(body, self._secrets)}",
+                    status,
+                    exchange,
+                )
                 return
-            meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
+            meta = {
+                "exchange": exchange.id if exchange else None,
+                "status": status,
+                "request_id": msg_id,
+                "sse_id": None,
+            }
             if over:
                 meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
                 problem = f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); the rest was not read"
@@ -404,19 +519,35 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             self._emit(Received(body, meta))
             if msg_id is not None and not _is_reply(body, msg_id):
                 # Kept as a frame above; the request itself will get nothing more.
-                self._undelivered(msg_id, f"{status_text(response)}: the JSON body does not answer the request: "
-                                          f"{quote_body(body, self._secrets)}", status, exchange)
+                self._undelivered(
+                    msg_id,
+                    f"{status_text(response)}: the JSON body does not answer the request: "
+                    f"{quote_body(body, self._secrets)}",
+                    status,
+                    exchange,
+                )
             return
         body, size = await read_error_body(response)
         self._body(exchange, size)
         self._finish(exchange, status_text(response))
         parsed = jsonrpc_body(body) if size <= ERROR_BODY_CAP else None
         if parsed is not None:
-            meta = {"exchange": exchange.id if exchange else None, "status": status, "request_id": msg_id, "sse_id": None}
+            meta = {
+                "exchange": exchange.id if exchange else None,
+                "status": status,
+                "request_id": msg_id,
+                "sse_id": None,
+            }
             self._emit(Received(body, meta))
-            answers = isinstance(parsed, dict) and ("result" in parsed or "error" in parsed) and parsed.get("id") in (msg_id, None)
+            answers = (
+                isinstance(parsed, dict)
+                and ("result" in parsed or "error" in parsed)
+                and parsed.get("id") in (msg_id, None)
+            )
             if is_request and not answers:
-                self._undelivered(msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange)
+                self._undelivered(
+                    msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange
+                )
             return
         reason = f"{status_text(response)}: {quote_body(body, self._secrets)}"
         reason += auth_refusal(response)
@@ -441,8 +572,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             self._standalone.cancel()
             self._standalone = None
         if had is not None:
-            self._emit(Note(f"the server ended the session {had} (HTTP 404): initialize again to continue",
-                            {"exchange": exchange.id if exchange else None, "status": 404}))
+            self._emit(
+                Note(
+                    f"the server ended the session {had} (HTTP 404): initialize again to continue",
+                    {"exchange": exchange.id if exchange else None, "status": 404},
+                )
+            )
         if msg_id is not None:
             self._undelivered(msg_id, "HTTP 404: the server no longer knows this session", 404, exchange)
         if had is not None and self.on_session_expired is not None:
@@ -452,8 +587,14 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                 self._emit(Note(f"session expiry handler failed: {exc.__class__.__name__}: {exc}"))
 
     # -- SSE ---------------------------------------------------------------
-    async def _pump(self, response: httpx2.Response, exchange: HttpExchange | None, parser: SseParser,
-                    stream: StreamState, throttle: bool = False) -> str | None:
+    async def _pump(
+        self,
+        response: httpx2.Response,
+        exchange: HttpExchange | None,
+        parser: SseParser,
+        stream: StreamState,
+        throttle: bool = False,
+    ) -> str | None:
         """Deliver a response's events until it ends (or, for a request, until its reply).
         Returns why it ended when that was a failure. With ``throttle`` (the standalone stream)
         reading pauses while ``MAX_SIDE_POSTS`` answers are waiting to be sent: a server flooding
@@ -490,8 +631,12 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
         if not event.data and event.problem is None:
             return  # a priming event (an id, empty data) or an empty one: nothing to deliver
-        meta: dict[str, Any] = {"exchange": exchange.id if exchange else None, "status": stream.status,
-                                "request_id": stream.request_id, "sse_id": event.id}
+        meta: dict[str, Any] = {
+            "exchange": exchange.id if exchange else None,
+            "status": stream.status,
+            "request_id": stream.request_id,
+            "sse_id": event.id,
+        }
         if event.event != "message":
             meta["sse_event"] = event.event
         if event.problem is not None:
@@ -510,11 +655,18 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             error = await self._pump(response, exchange, parser, StreamState(None, response.status_code))
         if scope.cancelled_caught and not self._stream_note:
             self._stream_note = True
-            self._emit(Note("the server answers notifications with SSE streams that stay open (the spec says 202 Accepted): "
-                            f"each is closed after {REPLY_DRAIN:g} s", {"exchange": exchange.id if exchange else None}))
+            self._emit(
+                Note(
+                    "the server answers notifications with SSE streams that stay open (the spec says 202 Accepted): "
+                    f"each is closed after {REPLY_DRAIN:g} s",
+                    {"exchange": exchange.id if exchange else None},
+                )
+            )
         self._finish(exchange, error)
 
-    async def _read_post_stream(self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool) -> None:
+    async def _read_post_stream(
+        self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool
+    ) -> None:
         stream = StreamState(request_id, response.status_code)
         parser = SseParser(self.max_frame_bytes)
         error = await self._pump(response, exchange, parser, stream)
@@ -538,22 +690,32 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             reason += " (2026-07-28 streams cannot be resumed: send the request again)"
         self._undelivered(request_id, reason, stream.status, exchange)
 
-    async def _resume(self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: StreamState, why: str) -> None:
+    async def _resume(
+        self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: StreamState, why: str
+    ) -> None:
         """Resume a cut POST stream by GET with Last-Event-ID, after the server's retry delay."""
         assert self._client is not None
         attempts = 0
         previous = exchange
         while attempts < self.resume_attempts:
             attempts += 1
-            delay = max(MIN_RETRY_MS, min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms))
+            delay = max(
+                MIN_RETRY_MS,
+                min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms),
+            )
             await anyio.sleep(delay / 1000)
             headers = self._base_headers()
             _set(headers, "Accept", "text/event-stream")
             if parser.last_event_id:
                 _set(headers, "Last-Event-ID", parser.last_event_id)
             try:
-                response, ex = await self._open("GET", headers, rpc_id=request_id, note="resume",
-                                                resumes=previous.id if previous is not None else None)
+                response, ex = await self._open(
+                    "GET",
+                    headers,
+                    rpc_id=request_id,
+                    note="resume",
+                    resumes=previous.id if previous is not None else None,
+                )
             except (httpx2.HTTPError, TransportError, OSError) as exc:
                 why = describe_error(exc, self.url)
                 continue
@@ -592,8 +754,13 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             finally:
                 with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                     await response.aclose()
-        self._undelivered(request_id, f"the response stream ended before the reply and could not be resumed "
-                                      f"({attempts} attempt{'s' if attempts != 1 else ''}): {why}", stream.status, previous)
+        self._undelivered(
+            request_id,
+            f"the response stream ended before the reply and could not be resumed "
+            f"({attempts} attempt{'s' if attempts != 1 else ''}): {why}",
+            stream.status,
+            previous,
+        )
 
     # -- cancellation --------------------------------------------------------
     async def cancel_request(self, msg_id: Any) -> str | None:

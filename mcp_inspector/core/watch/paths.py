@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 
 class WatchError(Exception):
@@ -26,14 +27,56 @@ ASK = "give the directory to watch with --watch PATH"
 _PYTHON = re.compile(r"^(python|pypy)(\d+(\.\d+)?)?(\.exe)?$")
 # interpreter options that take the next word as their value
 _PYTHON_VALUE = {"-W", "-X", "-Q"}
-_NODE_VALUE = {"-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--conditions",
-               "-C", "--inspect-port", "--title", "--input-type", "--preload", "--config", "-c", "--import-map",
-               "--lock", "--cwd", "--tsconfig"}
+_NODE_VALUE = {
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--env-file",
+    "--conditions",
+    "-C",
+    "--inspect-port",
+    "--title",
+    "--input-type",
+    "--preload",
+    "--config",
+    "-c",
+    "--import-map",
+    "--lock",
+    "--cwd",
+    "--tsconfig",
+}
 _NODE_CODE = {"-e", "--eval", "-p", "--print"}
-_UV_VALUE = {"--with", "-w", "--with-editable", "--with-requirements", "--python", "-p", "--project", "--directory",
-             "--package", "--extra", "--group", "--only-group", "--no-group", "--env-file", "--index",
-             "--default-index", "--index-url", "-i", "--extra-index-url", "--find-links", "-f", "--config-file",
-             "--cache-dir", "--python-platform", "--prerelease", "--resolution", "--exclude-newer"}
+_UV_VALUE = {
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--project",
+    "--directory",
+    "--package",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--env-file",
+    "--index",
+    "--default-index",
+    "--index-url",
+    "-i",
+    "--extra-index-url",
+    "--find-links",
+    "-f",
+    "--config-file",
+    "--cache-dir",
+    "--python-platform",
+    "--prerelease",
+    "--resolution",
+    "--exclude-newer",
+}
 _SCRIPT_SUFFIXES = (".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
 
 

@@ -18,15 +18,31 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import AsyncIterator, Sequence
 
 QUIET = 0.1  # seconds without a change before a burst is reported
 LONGEST = 1.6  # seconds a burst that keeps changing is gathered at most
 POLL = 0.5  # seconds between two looks at the stop event while nothing happens
 
-IGNORED_DIRS = ("__pycache__", ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", ".idea", "node_modules",
-                ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".direnv", ".eggs")
+IGNORED_DIRS = (
+    "__pycache__",
+    ".git",
+    ".hg",
+    ".svn",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    ".idea",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".direnv",
+    ".eggs",
+)
 IGNORED_NAMES = (
     r"\.py[cod]$",  # compiled Python
     r"\.sw[a-px]$",  # vim swap files (.swp, .swo... and its .swx probe)
@@ -85,8 +101,9 @@ def is_source(path: str, ignore: Sequence[str] = ()) -> bool:
 class FileWatcher:
     """Reports each burst of changes under ``paths`` as one ``FileChanges``; ``stop`` ends it."""
 
-    def __init__(self, paths: Sequence[str], *, ignore: Sequence[str] = (), quiet: float = QUIET,
-                 longest: float = LONGEST) -> None:
+    def __init__(
+        self, paths: Sequence[str], *, ignore: Sequence[str] = (), quiet: float = QUIET, longest: float = LONGEST
+    ) -> None:
         self.paths = [os.path.abspath(path) for path in paths]
         self.ignore = list(ignore)
         self.quiet = quiet
@@ -111,9 +128,15 @@ class FileWatcher:
         if missing:
             raise FileNotFoundError(f"no such file or directory: {missing[0]}")
         self.listening = True
-        async for raw in awatch(*self.paths, watch_filter=source_filter(self.ignore), stop_event=self._stop,
-                                step=max(1, int(self.quiet * 1000)), debounce=int(self.longest * 1000),
-                                rust_timeout=int(POLL * 1000), ignore_permission_denied=True):
+        async for raw in awatch(
+            *self.paths,
+            watch_filter=source_filter(self.ignore),
+            stop_event=self._stop,
+            step=max(1, int(self.quiet * 1000)),
+            debounce=int(self.longest * 1000),
+            rust_timeout=int(POLL * 1000),
+            ignore_permission_denied=True,
+        ):
             if self._stop.is_set():
                 return
             paths = lasting(raw)

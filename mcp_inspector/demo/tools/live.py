@@ -47,7 +47,9 @@ async def emit_logs(args: dict, ctx) -> dict:
     for i in range(count):
         level = LOG_LEVELS[i % len(LOG_LEVELS)]
         summary = f"Demo log message {i + 1} of {count} at level {level}"
-        data = summary if i % 2 == 0 else {"message": summary, "index": i, "details": {"level": level, "ok": i % 3 != 0}}
+        data = (
+            summary if i % 2 == 0 else {"message": summary, "index": i, "details": {"level": level, "ok": i % 3 != 0}}
+        )
         sent += ctx.log(level, data, logger="demo.emit_logs")
     structured = {"requested": count, "sent": sent, "minimum_level": ctx.log_level}
     return result(
@@ -141,19 +143,31 @@ ELICITATION_SCHEMA = {
 }
 
 CLIENT_REQUESTS = {
-    "sampling": ("sampling", "sampling/createMessage", {
-        "messages": [{"role": "user", "content": {"type": "text",
-                                                  "text": "Write a one-line haiku about inspecting MCP servers."}}],
-        "systemPrompt": "You are a concise, friendly assistant.",
-        "includeContext": "none",
-        "maxTokens": 100,
-        "temperature": 0.7,
-        "modelPreferences": {"hints": [{"name": "claude"}], "intelligencePriority": 0.5, "speedPriority": 0.8},
-    }),
-    "elicitation": ("elicitation", "elicitation/create", {
-        "message": "The demo server would like to know a little about you.",
-        "requestedSchema": ELICITATION_SCHEMA,
-    }),
+    "sampling": (
+        "sampling",
+        "sampling/createMessage",
+        {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": {"type": "text", "text": "Write a one-line haiku about inspecting MCP servers."},
+                }
+            ],
+            "systemPrompt": "You are a concise, friendly assistant.",
+            "includeContext": "none",
+            "maxTokens": 100,
+            "temperature": 0.7,
+            "modelPreferences": {"hints": [{"name": "claude"}], "intelligencePriority": 0.5, "speedPriority": 0.8},
+        },
+    ),
+    "elicitation": (
+        "elicitation",
+        "elicitation/create",
+        {
+            "message": "The demo server would like to know a little about you.",
+            "requestedSchema": ELICITATION_SCHEMA,
+        },
+    ),
     "roots": ("roots", "roots/list", {}),
 }
 
@@ -162,15 +176,17 @@ async def ask_the_client(args: dict, ctx) -> dict:
     capability, method, params = CLIENT_REQUESTS[args["kind"]]
     if capability not in ctx.client_capabilities:
         return result(
-            text(f"The client did not declare the '{capability}' capability in initialize, "
-                 f"so the server may not send {method}."),
+            text(
+                f"The client did not declare the '{capability}' capability in initialize, "
+                f"so the server may not send {method}."
+            ),
             error=True,
         )
     try:
         answer = await ctx.ask_client(method, params)
     except ClientRpcError as exc:
         return result(text(f"The client answered {method} with an error: {exc}"), error=True)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return result(text(f"The client did not answer {method} within {ctx.client_timeout:g} s."), error=True)
     except ConnectionError as exc:
         return result(text(f"{method} failed: {exc}"), error=True)

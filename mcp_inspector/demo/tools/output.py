@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from .. import media
 from ..resources import CONFIG_URI, LOGO_URI, README_URI
@@ -46,7 +46,10 @@ ADD = {
     "title": "Add two numbers",
     "description": "Adds a and b. Returns the sum as text and as structured content.",
     "inputSchema": obj(
-        {"a": {"type": "number", "description": "First addend"}, "b": {"type": "number", "description": "Second addend"}},
+        {
+            "a": {"type": "number", "description": "First addend"},
+            "b": {"type": "number", "description": "Second addend"},
+        },
         ["a", "b"],
     ),
     "outputSchema": obj({"sum": {"type": "number"}}, ["sum"], additionalProperties=False),
@@ -66,7 +69,13 @@ LABELS = ["bug", "feature", "docs", "ui", "backend", "security"]
 
 TICKET_INPUT = obj(
     {
-        "title": {"type": "string", "title": "Title", "description": "One-line summary.", "minLength": 3, "maxLength": 80},
+        "title": {
+            "type": "string",
+            "title": "Title",
+            "description": "One-line summary.",
+            "minLength": 3,
+            "maxLength": 80,
+        },
         "description": {"type": "string", "title": "Description", "description": "Longer free text."},
         "priority": {"type": "string", "title": "Priority", "enum": PRIORITIES, "default": "medium"},
         "tags": {
@@ -130,20 +139,39 @@ CREATE_TICKET = {
 
 
 async def all_content_types(args: dict, ctx) -> dict:
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     sample = {"kind": "demo", "numbers": [1, 2, 3], "nested": {"ok": True, "none": None}}
     return result(
         text("Plain text block: every MCP content type follows, in order."),
         text(json.dumps(sample, indent=2), annotations={"audience": ["assistant"], "priority": 0.3}),
-        {"type": "image", "data": media.b64(media.logo_png()), "mimeType": "image/png",
-         "annotations": {"audience": ["user"], "priority": 0.8, "lastModified": now}},
+        {
+            "type": "image",
+            "data": media.b64(media.logo_png()),
+            "mimeType": "image/png",
+            "annotations": {"audience": ["user"], "priority": 0.8, "lastModified": now},
+        },
         {"type": "audio", "data": media.b64(media.beep_wav()), "mimeType": "audio/wav"},
-        {"type": "resource_link", "uri": README_URI, "name": "readme", "title": "Demo README",
-         "description": "A link to a resource the client can read.", "mimeType": "text/markdown"},
-        {"type": "resource", "resource": {"uri": CONFIG_URI, "mimeType": "application/json",
-                                          "text": json.dumps({"embedded": True, "source": "all_content_types"})}},
-        {"type": "resource", "resource": {"uri": LOGO_URI, "mimeType": "image/png", "blob": media.b64(media.logo_png())},
-         "annotations": {"audience": ["user"], "priority": 0.5}},
+        {
+            "type": "resource_link",
+            "uri": README_URI,
+            "name": "readme",
+            "title": "Demo README",
+            "description": "A link to a resource the client can read.",
+            "mimeType": "text/markdown",
+        },
+        {
+            "type": "resource",
+            "resource": {
+                "uri": CONFIG_URI,
+                "mimeType": "application/json",
+                "text": json.dumps({"embedded": True, "source": "all_content_types"}),
+            },
+        },
+        {
+            "type": "resource",
+            "resource": {"uri": LOGO_URI, "mimeType": "image/png", "blob": media.b64(media.logo_png())},
+            "annotations": {"audience": ["user"], "priority": 0.5},
+        },
     )
 
 
@@ -174,7 +202,7 @@ async def weather_report(args: dict, ctx) -> dict:
         "conditions": CONDITIONS[(seed >> 4) % len(CONDITIONS)],
         "humidity_percent": (seed >> 12) % 101,
         "wind_kph": round((seed >> 16) % 600 / 10, 1),
-        "observed_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "observed_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
     }
     return structured_result(report)
 
@@ -208,12 +236,14 @@ async def weather_forecast(args: dict, ctx) -> dict:
     for offset in range(int(args["days"])):
         seed = _seed(city, offset)
         low = round(-5 + (seed % 250) / 10, 1)
-        days.append({
-            "date": (today + timedelta(days=offset)).isoformat(),
-            "high_c": round(low + 2 + (seed >> 8) % 100 / 10, 1),
-            "low_c": low,
-            "conditions": CONDITIONS[(seed >> 4) % len(CONDITIONS)],
-        })
+        days.append(
+            {
+                "date": (today + timedelta(days=offset)).isoformat(),
+                "high_c": round(low + 2 + (seed >> 8) % 100 / 10, 1),
+                "low_c": low,
+                "conditions": CONDITIONS[(seed >> 4) % len(CONDITIONS)],
+            }
+        )
     return structured_result({"city": city, "days": days})
 
 
@@ -253,8 +283,10 @@ WEATHER_FORECAST = {
 async def broken_structured_output(args: dict, ctx) -> dict:
     wrong = {"count": "three", "status": "maybe", "unexpected": True}
     return result(
-        text("This result deliberately violates the declared outputSchema: count is a string, "
-             "status is not in the enum, an extra property is present and 'checked_at' is missing."),
+        text(
+            "This result deliberately violates the declared outputSchema: count is a string, "
+            "status is not in the enum, an extra property is present and 'checked_at' is missing."
+        ),
         structured=wrong,
     )
 
@@ -281,8 +313,10 @@ BROKEN_STRUCTURED_OUTPUT = {
 async def failing_tool(args: dict, ctx) -> dict:
     reason = args.get("reason") or "no reason given"
     return result(
-        text(f"The operation failed: {reason}. This is a tool-level error (isError: true), "
-             "not a JSON-RPC error, so a model could read it and try again."),
+        text(
+            f"The operation failed: {reason}. This is a tool-level error (isError: true), "
+            "not a JSON-RPC error, so a model could read it and try again."
+        ),
         error=True,
     )
 
@@ -292,5 +326,8 @@ FAILING_TOOL = {
     "title": "Always fails",
     "description": "Pretends to run a dangerous operation and always fails with isError: true.",
     "inputSchema": obj({"reason": {"type": "string", "title": "Reason", "description": "Why it should fail."}}),
-    "annotations": {"title": "Failing tool (annotations.title)", **hints(read_only=False, destructive=True, idempotent=True)},
+    "annotations": {
+        "title": "Failing tool (annotations.title)",
+        **hints(read_only=False, destructive=True, idempotent=True),
+    },
 }

@@ -6,13 +6,13 @@ so a client can see tools added, removed and modified via list_changed.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
+from ..errors import INVALID_PARAMS, RpcError
+from ..schema_check import validate, with_defaults
 from . import live as live
 from . import output as out
 from . import tasks as tasked
-from ..errors import INVALID_PARAMS, RpcError
-from ..schema_check import validate, with_defaults
 from .kit import NO_ARGS, Tool, hints, obj, result, structured_result, text
 
 INPUT_ERRORS_AS_RESULTS = "2025-11-25"  # from this version, bad arguments are isError results
@@ -81,7 +81,7 @@ class ToolRegistry:
             "count": int(args["count"]),
             "notify": args["notify"],
             "labels": args.get("labels", []),
-            "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         }
         for optional in ("description", "assignee", "due", "estimate_hours"):
             if optional in args:
@@ -92,12 +92,15 @@ class ToolRegistry:
         self.extras_on = not self.extras_on
         ctx.notify("notifications/tools/list_changed", None)
         if self.extras_on:
-            summary = ("Extra tools ON: added 'weather_forecast'; 'echo' has a new description "
-                       "and an optional 'uppercase' argument.")
+            summary = (
+                "Extra tools ON: added 'weather_forecast'; 'echo' has a new description "
+                "and an optional 'uppercase' argument."
+            )
         else:
             summary = "Extra tools OFF: removed 'weather_forecast'; 'echo' is back to its original form."
-        return result(text(summary + " Sent notifications/tools/list_changed."),
-                      structured={"extras_on": self.extras_on})
+        return result(
+            text(summary + " Sent notifications/tools/list_changed."), structured={"extras_on": self.extras_on}
+        )
 
 
 TOGGLE_EXTRA_TOOLS = {

@@ -21,8 +21,12 @@ NOTE_SCHEMA = {
     "type": "object",
     "properties": {
         "note": {"type": "string", "title": "A note for the result", "minLength": 1},
-        "finish": {"type": "string", "title": "How to finish", "enum": ["normally", "as an error"],
-                   "default": "normally"},
+        "finish": {
+            "type": "string",
+            "title": "How to finish",
+            "enum": ["normally", "as an error"],
+            "default": "normally",
+        },
     },
     "required": ["note"],
 }
@@ -34,13 +38,16 @@ async def _ask_half_way(ctx) -> tuple[str | None, str]:
         raise _Refused("the client did not declare the 'elicitation' capability, so long_job cannot ask it")
     ctx.status("Half-way: asking the client for a note (elicitation/create).")
     try:
-        answer = await ctx.ask_client("elicitation/create", {
-            "message": "long_job is half-way. Add a note to its result?",
-            "requestedSchema": NOTE_SCHEMA,
-        })
+        answer = await ctx.ask_client(
+            "elicitation/create",
+            {
+                "message": "long_job is half-way. Add a note to its result?",
+                "requestedSchema": NOTE_SCHEMA,
+            },
+        )
     except ClientRpcError as exc:
         raise _Refused(f"the client answered elicitation/create with an error: {exc}") from None
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise _Refused(f"the client did not answer elicitation/create within {ctx.client_timeout:g} s") from None
     except ConnectionError as exc:
         raise _Refused(f"elicitation/create failed: {exc}") from None
@@ -77,8 +84,7 @@ async def long_job(args: dict, ctx) -> dict:
         raise RpcError(INTERNAL_ERROR, "long_job failed on purpose (outcome: protocol_error)", summary)
     lines.insert(0, f"long_job finished {steps} steps in {elapsed:.2f} s.")
     if outcome == "tool_error":
-        return result(text("\n".join(lines) + "\nIt reports a failure on purpose (outcome: tool_error)."),
-                      error=True)
+        return result(text("\n".join(lines) + "\nIt reports a failure on purpose (outcome: tool_error)."), error=True)
     if outcome == "bad_output":  # steps a string, seconds missing: the outputSchema is violated on purpose
         lines.append("Its structuredContent violates the outputSchema on purpose (outcome: bad_output).")
         return result(text("\n".join(lines)), structured={"steps": str(steps), "note": summary["note"]})
@@ -96,12 +102,14 @@ LONG_JOB = {
     "inputSchema": obj(
         {
             "steps": {"type": "integer", "title": "Steps", "default": 5, "minimum": 1, "maximum": 100},
-            "duration_seconds": {"type": "number", "title": "Duration (s)", "default": 5, "minimum": 0,
-                                 "maximum": 600},
+            "duration_seconds": {"type": "number", "title": "Duration (s)", "default": 5, "minimum": 0, "maximum": 600},
             "ask": {"type": "boolean", "title": "Ask for a note half-way (elicitation)", "default": False},
-            "outcome": {"type": "string", "title": "Outcome", "enum": ["success", "tool_error", "protocol_error",
-                                                                               "bad_output"],
-                        "default": "success"},
+            "outcome": {
+                "type": "string",
+                "title": "Outcome",
+                "enum": ["success", "tool_error", "protocol_error", "bad_output"],
+                "default": "success",
+            },
         }
     ),
     "outputSchema": obj(
@@ -137,8 +145,7 @@ GENERATE_REPORT = {
         {
             "topic": {"type": "string", "title": "Topic", "default": "MCP tasks", "minLength": 1},
             "sections": {"type": "integer", "title": "Sections", "default": 3, "minimum": 1, "maximum": 20},
-            "duration_seconds": {"type": "number", "title": "Duration (s)", "default": 3, "minimum": 0,
-                                 "maximum": 600},
+            "duration_seconds": {"type": "number", "title": "Duration (s)", "default": 3, "minimum": 0, "maximum": 600},
         }
     ),
     "outputSchema": obj({"topic": {"type": "string"}, "sections": {"type": "integer"}}, ["topic", "sections"]),

@@ -21,7 +21,19 @@ from textual.theme import Theme
 from ...core.protocol.json_text import loads_strict
 from ..config import config_dir
 
-COLOUR_KEYS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background", "surface", "panel", "boost")
+COLOUR_KEYS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 
 
 class ThemeFileError(Exception):
@@ -33,15 +45,20 @@ def theme_from_data(data: Any, origin: str) -> Theme:
         raise ThemeFileError(f"{origin}: expected a table/object at the top level")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise ThemeFileError(f"{origin}: needs a \"name\"")
+        raise ThemeFileError(f'{origin}: needs a "name"')
     if not isinstance(data.get("primary"), str):
-        raise ThemeFileError(f"{origin}: needs a \"primary\" colour")
+        raise ThemeFileError(f'{origin}: needs a "primary" colour')
     colours = {key: data[key] for key in COLOUR_KEYS if isinstance(data.get(key), str)}
     variables = data.get("variables", {})
     if not isinstance(variables, dict):
-        raise ThemeFileError(f"{origin}: \"variables\" must be a table of name = colour")
+        raise ThemeFileError(f'{origin}: "variables" must be a table of name = colour')
     try:
-        theme = Theme(name=name.strip(), dark=bool(data.get("dark", True)), variables={str(k): str(v) for k, v in variables.items()}, **colours)
+        theme = Theme(
+            name=name.strip(),
+            dark=bool(data.get("dark", True)),
+            variables={str(k): str(v) for k, v in variables.items()},
+            **colours,
+        )
         # parse the colours now so a typo fails here, with the file name, not at paint time
         theme.to_color_system()
     except Exception as exc:  # Color.parse raises several types

@@ -18,7 +18,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anyio
 
@@ -27,24 +28,51 @@ from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError
 from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import RequestHandler
+from ...core.session.events import (
+    ElicitationCompleted,
+    ListChanged,
+    ResourceUpdated,
+    ServerClosed,
+    SessionState,
+    StateChanged,
+    TaskUpdated,
+)
 from ...core.session.events import InputRequested as SessionInputRequested
-from ...core.session.events import (ElicitationCompleted, ListChanged, ResourceUpdated, ServerClosed, SessionState,
-                                   StateChanged, TaskUpdated)
 from ...core.session.legacy import McpSession
 from ...core.traffic.masking import mask_url
 from ...core.traffic.store import TrafficStore
 from ...core.transport.base import TransportError
 from ...core.transport.factory import make_transport as factory
-from ..messages import (ConnectionChanged, ConnectionProblem, ConnectionStatus, InputRequested, ListFetched, ServerFacts,
-                       ServerReady, SessionNotice, ToolsFetched)
+from ..messages import (
+    ConnectionChanged,
+    ConnectionProblem,
+    ConnectionStatus,
+    InputRequested,
+    ListFetched,
+    ServerFacts,
+    ServerReady,
+    SessionNotice,
+    ToolsFetched,
+)
 
 
-def make_transport(spec: ServerSpec, max_frame_bytes: int = MAX_LINE_BYTES, http_log: Any = None,
-                   auth_log: Any = None, auth_ui: Any = None):
+def make_transport(
+    spec: ServerSpec,
+    max_frame_bytes: int = MAX_LINE_BYTES,
+    http_log: Any = None,
+    auth_log: Any = None,
+    auth_ui: Any = None,
+):
     """A transport for a spec (stdio, Streamable HTTP or legacy HTTP+SSE), HTTP exchanges into ``http_log``;
     a URL's OAuth client writes its steps into ``auth_log`` and asks the user through ``auth_ui``."""
-    return factory(spec, max_frame_bytes=max_frame_bytes, http_log=http_log, insecure=spec.insecure,
-                   auth_log=auth_log, auth_ui=auth_ui)
+    return factory(
+        spec,
+        max_frame_bytes=max_frame_bytes,
+        http_log=http_log,
+        insecure=spec.insecure,
+        auth_log=auth_log,
+        auth_ui=auth_ui,
+    )
 
 
 def describe_spec(spec: ServerSpec) -> str:
@@ -79,9 +107,16 @@ def session_facts(session: McpSession) -> ServerFacts:
     ack = getattr(session, "subscription_ack", None)
     excluded = getattr(session, "excluded_tools", None)
     return ServerFacts(
-        dict(session.server_info or {}), session.protocol_version, dict(session.capabilities or {}), session.instructions,
-        transport=kind, url=url, era=getattr(session, "era", None), era_reason=getattr(session, "era_reason", None),
-        http_session_id=session_id, cache_info=dict(cache) if isinstance(cache, dict) else {},
+        dict(session.server_info or {}),
+        session.protocol_version,
+        dict(session.capabilities or {}),
+        session.instructions,
+        transport=kind,
+        url=url,
+        era=getattr(session, "era", None),
+        era_reason=getattr(session, "era_reason", None),
+        http_session_id=session_id,
+        cache_info=dict(cache) if isinstance(cache, dict) else {},
         subscription_ack=ack if isinstance(ack, dict) else None,
         excluded_tools={str(k): str(v) for k, v in excluded.items()} if isinstance(excluded, dict) else {},
     )
@@ -120,8 +155,14 @@ def first_error(group: BaseExceptionGroup) -> Exception | None:
 class Connection:
     """One server at a time; ``run`` is the body of the connection worker."""
 
-    def __init__(self, post: Callable[[Any], Any], store: TrafficStore, timeout: float | None,
-                 handlers: dict[str, RequestHandler] | None = None, max_frame_bytes: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        post: Callable[[Any], Any],
+        store: TrafficStore,
+        timeout: float | None,
+        handlers: dict[str, RequestHandler] | None = None,
+        max_frame_bytes: int = MAX_LINE_BYTES,
+    ) -> None:
         self.post = post
         self.max_frame_bytes = max_frame_bytes
         self.store = store
@@ -204,8 +245,16 @@ class Connection:
         except Exception as exc:  # noqa: BLE001 - a bug must not leave the status saying "connected"
             message = f"the connection failed: {_describe(exc)}"
             self.store.note(message)
-            self._set(ConnectionStatus("disconnected", spec.name, describe_spec(spec), self.status.protocol_version,
-                                       self.status.pid, detail=message))
+            self._set(
+                ConnectionStatus(
+                    "disconnected",
+                    spec.name,
+                    describe_spec(spec),
+                    self.status.protocol_version,
+                    self.status.pid,
+                    detail=message,
+                )
+            )
             self.post(ConnectionProblem(message, "error"))
         finally:
             self.session = None
@@ -223,8 +272,9 @@ class Connection:
                 self.auth_log = AuthLog()
             transport = make_transport(spec, self.max_frame_bytes, self.store.http_log, self.auth_log, self.auth_ui)
             self.auth = getattr(transport, "auth", None)
-            session = make_session(transport, spec, store=self.store, timeout=self.timeout,
-                                   handlers=bound_handlers(self.handlers, spec))
+            session = make_session(
+                transport, spec, store=self.store, timeout=self.timeout, handlers=bound_handlers(self.handlers, spec)
+            )
         except (InspectorError, TransportError) as exc:
             self._fail(spec, str(exc))
             return
@@ -318,8 +368,13 @@ class Connection:
         self._update(pid=getattr(transport, "pid", None))
         await session.initialize()
         facts = session_facts(session)
-        self._update(state="connected", protocol_version=session.protocol_version, detail="",
-                     transport=facts.transport, era=facts.era)
+        self._update(
+            state="connected",
+            protocol_version=session.protocol_version,
+            detail="",
+            transport=facts.transport,
+            era=facts.era,
+        )
         self.post(ServerReady(facts))
         if session.supports("tools"):
             try:
@@ -335,16 +390,40 @@ class Connection:
         if info is None:
             self._fail(spec, error or "the connection ended")
         elif info.expected and error is None:
-            self._set(ConnectionStatus("disconnected", spec.name, describe_spec(spec), detail="closed by the inspector"))
+            self._set(
+                ConnectionStatus("disconnected", spec.name, describe_spec(spec), detail="closed by the inspector")
+            )
         elif info.expected:
             # we closed it because the handshake failed; it may have died first, so keep the exit facts
             detail = (error or info.reason).split("\nlast stderr lines:")[0]
-            self._set(ConnectionStatus("failed", spec.name, describe_spec(spec), None, self.status.pid,
-                                       info.exit_code, info.signal, detail, list(info.stderr_tail)[-5:]))
+            self._set(
+                ConnectionStatus(
+                    "failed",
+                    spec.name,
+                    describe_spec(spec),
+                    None,
+                    self.status.pid,
+                    info.exit_code,
+                    info.signal,
+                    detail,
+                    list(info.stderr_tail)[-5:],
+                )
+            )
         else:
             state = "failed" if self.status.state in ("connecting", "initializing") else "exited"
-            self._set(ConnectionStatus(state, spec.name, describe_spec(spec), self.status.protocol_version, self.status.pid,
-                                       info.exit_code, info.signal, info.reason, list(info.stderr_tail)[-5:]))
+            self._set(
+                ConnectionStatus(
+                    state,
+                    spec.name,
+                    describe_spec(spec),
+                    self.status.protocol_version,
+                    self.status.pid,
+                    info.exit_code,
+                    info.signal,
+                    info.reason,
+                    list(info.stderr_tail)[-5:],
+                )
+            )
 
     def _fail(self, spec: ServerSpec, message: str) -> None:
         self._set(ConnectionStatus("failed", spec.name, describe_spec(spec), detail=message))

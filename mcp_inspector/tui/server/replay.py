@@ -100,7 +100,8 @@ class ReplayBuilder:
                 result.get("protocolVersion") if isinstance(result.get("protocolVersion"), str) else None,
                 result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
                 result.get("instructions") if isinstance(result.get("instructions"), str) else None,
-                era="legacy", era_reason="the recording has the initialize handshake",
+                era="legacy",
+                era_reason="the recording has the initialize handshake",
             )
         elif method == "server/discover":
             self.replay.facts = discover_facts(result, params)
@@ -138,7 +139,8 @@ def discover_facts(result: dict[str, Any], params: dict[str, Any]) -> ServerFact
         version if isinstance(version, str) else None,
         result.get("capabilities") if isinstance(result.get("capabilities"), dict) else {},
         result.get("instructions") if isinstance(result.get("instructions"), str) else None,
-        era="modern", era_reason="the recording has server/discover answered with a DiscoverResult",
+        era="modern",
+        era_reason="the recording has server/discover answered with a DiscoverResult",
         cache_info={"server/discover": cache} if cache else {},
     )
 
@@ -182,12 +184,23 @@ def recorded_outcome(replay: Replay, store: TrafficStore, name: str) -> ToolCall
     if isinstance(message.get("error"), dict):
         error = message["error"]
         code = error.get("code")
-        return RpcError(code if isinstance(code, int) and not isinstance(code, bool) else 0,
-                        str(error.get("message", "")), error.get("data"), error)
+        return RpcError(
+            code if isinstance(code, int) and not isinstance(code, bool) else 0,
+            str(error.get("message", "")),
+            error.get("data"),
+            error,
+        )
     result = message.get("result") if isinstance(message.get("result"), dict) else {}
     tool = next((t for t in replay.tools if t.get("name") == name), None)
-    return ToolCallOutcome(name, arguments, result, analyze_tool_result(result, tool), [],
-                           reply.latency_ms or 0.0 if reply is not None else 0.0, None)
+    return ToolCallOutcome(
+        name,
+        arguments,
+        result,
+        analyze_tool_result(result, tool),
+        [],
+        reply.latency_ms or 0.0 if reply is not None else 0.0,
+        None,
+    )
 
 
 class RecordedArguments(DraftStore):

@@ -13,8 +13,9 @@ with on an empty list; told a root, it narrows its allowed folders to the roots.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ...core.config.servers import ServerSpec
 from ...core.session.answers import live_roots_handler
@@ -78,8 +79,10 @@ async def announce_change(session: Any) -> str:
     if session is None:
         return "Not connected: the server gets these roots when it asks (roots/list)."
     if getattr(session, "era", None) == "modern":
-        return ("2026-07-28 has no roots/list_changed notification: the server gets these roots "
-                "the next time it asks (a roots/list input request).")
+        return (
+            "2026-07-28 has no roots/list_changed notification: the server gets these roots "
+            "the next time it asks (a roots/list input request)."
+        )
     await session.connection.notify("notifications/roots/list_changed")
     return "Sent notifications/roots/list_changed: the server asks roots/list again when it wants them."
 

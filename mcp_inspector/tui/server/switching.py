@@ -12,14 +12,15 @@ dropped, ``SwitchFailed`` says why, and the working connection is left as it was
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anyio
 from textual.message import Message
 
 from ...core.config.servers import ServerSpec
-from .connection import Connection, describe_spec
 from ..messages import ConnectionChanged, ConnectionStatus, ServerReady
+from .connection import Connection, describe_spec
 
 ENDED = ("failed", "exited", "disconnected")
 
@@ -55,8 +56,14 @@ class SwitchFailed(Message, bubble=False):
 class SwitchingConnection:
     """The current Connection, and the one being switched to (if any)."""
 
-    def __init__(self, post: Callable[[Any], Any], store: Any, timeout: float | None,
-                 handlers: dict[str, Any] | None = None, max_frame_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        post: Callable[[Any], Any],
+        store: Any,
+        timeout: float | None,
+        handlers: dict[str, Any] | None = None,
+        max_frame_bytes: int | None = None,
+    ) -> None:
         self._post = post
         self._options = dict(store=store, timeout=timeout, handlers=handlers)
         if max_frame_bytes is not None:

@@ -25,5 +25,7 @@ def cli_command_for(entry: TrafficEntry, server_spec: Any) -> str:
     try:
         from ...core.config.cli_command import call_command_line
     except ImportError:
-        raise ValueError("Copy as CLI command is not available in this build (core.config.cli_command is missing).") from None
+        raise ValueError(
+            "Copy as CLI command is not available in this build (core.config.cli_command is missing)."
+        ) from None
     return call_command_line(server_spec, tool, arguments)

@@ -26,5 +26,7 @@ class ControlCharacters(LineFilter):
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         if not CONTROLS.search("".join([segment.text for segment in segments])):  # one scan a line (~5 us)
             return segments
-        return [Segment(CONTROLS.sub("", text), style, control) if CONTROLS.search(text) else Segment(text, style, control)
-                for text, style, control in segments]
+        return [
+            Segment(CONTROLS.sub("", text), style, control) if CONTROLS.search(text) else Segment(text, style, control)
+            for text, style, control in segments
+        ]

@@ -19,8 +19,14 @@ from .traffic_text import clean, human_size
 
 #: 2026-07-28 typed errors (sent with HTTP 400 over Streamable HTTP).
 TYPED_ERRORS = {
-    -32020: ("header mismatch", "an HTTP header (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version) disagrees with the body"),
-    -32021: ("missing required client capability", "the request needs a client capability that was not declared in _meta"),
+    -32020: (
+        "header mismatch",
+        "an HTTP header (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version) disagrees with the body",
+    ),
+    -32021: (
+        "missing required client capability",
+        "the request needs a client capability that was not declared in _meta",
+    ),
     -32022: ("unsupported protocol version", "the server does not speak the protocol version in _meta"),
 }
 
@@ -48,7 +54,7 @@ STATUS_MEANINGS = {
 SHORT_TYPES = {"application/json": "json", "text/event-stream": "sse", "text/plain": "text", "text/html": "html"}
 
 
-def reply_status(pending: "PendingRequest | None") -> int | None:
+def reply_status(pending: PendingRequest | None) -> int | None:
     """The HTTP status of the response that answered a request (None over stdio)."""
     reply = pending.reply if pending is not None else None
     status = reply.meta.get("status") if reply is not None and isinstance(reply.meta, dict) else None
@@ -140,8 +146,18 @@ def what_for(exchange: HttpExchange) -> str:
     return clean(exchange.note or "")
 
 
-COLUMNS = (("time", 12), ("http", 6), ("st", 3), ("json-rpc", 20), ("Mcp-Method/Name", 24), ("type", 5),
-           ("took", 8), ("size", 7), ("sse", 4), ("state", 6))
+COLUMNS = (
+    ("time", 12),
+    ("http", 6),
+    ("st", 3),
+    ("json-rpc", 20),
+    ("Mcp-Method/Name", 24),
+    ("type", 5),
+    ("took", 8),
+    ("size", 7),
+    ("sse", 4),
+    ("state", 6),
+)
 #: Below this width the Mcp-Method/Name column goes (Mcp-Name joins the JSON-RPC method) so that 80 columns fit.
 NARROW = 110
 
@@ -161,6 +177,7 @@ def header_line(width: int = NARROW) -> Text:
 
 def exchange_line(exchange: HttpExchange, time_text: str, styles: dict[str, Any], width: int = NARROW) -> Text:
     """One row of the HTTP view (``styles`` maps column roles to rich styles)."""
+
     def cell(value: str, size: int) -> str:
         value = value if len(value) <= size else value[: max(1, size - 1)] + "…"
         return value.ljust(size) + " "
@@ -176,7 +193,10 @@ def exchange_line(exchange: HttpExchange, time_text: str, styles: dict[str, Any]
     rpc = what_for(exchange)
     if narrow:
         name = exchange.header("mcp-name", response=False)
-        text.append(cell(f"{rpc} {clean(name)}" if name else rpc, 20), styles.get("rpc") if exchange.rpc_method else styles.get("note"))
+        text.append(
+            cell(f"{rpc} {clean(name)}" if name else rpc, 20),
+            styles.get("rpc") if exchange.rpc_method else styles.get("note"),
+        )
     else:
         text.append(cell(rpc, 20), styles.get("rpc") if exchange.rpc_method else styles.get("note"))
         text.append(cell(mcp_headers(exchange), 24), styles.get("mcp"))

@@ -67,7 +67,7 @@ def linked_seq(entry: TrafficEntry) -> int | None:
     return entry.reply_to
 
 
-def mrtr_round(entry: TrafficEntry, store: "TrafficStore | None" = None) -> tuple[int, int] | None:
+def mrtr_round(entry: TrafficEntry, store: TrafficStore | None = None) -> tuple[int, int] | None:
     """(first seq, round) when an entry is a retry of a multi round-trip request (MRTR),
     or the reply to one; None otherwise."""
     meta = entry.meta
@@ -88,4 +88,4 @@ _INPUT_REQUIRED = re.compile(rb'"resultType"\s*:\s*"input_required"')
 
 def asks_for_input(entry: TrafficEntry) -> bool:
     """A result that asks for input before the server can answer (MRTR), by a look at its head."""
-    return bool(_INPUT_REQUIRED.search(entry.raw[:PREVIEW_BYTES * 4]))
+    return bool(_INPUT_REQUIRED.search(entry.raw[: PREVIEW_BYTES * 4]))

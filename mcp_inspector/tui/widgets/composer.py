@@ -29,8 +29,8 @@ from ...core.config.drafts import DraftStore
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
 from ...core.schema.validation import Issue, validate
-from .result.json_text import json_code_editor
 from .form.schema_form import SchemaForm
+from .result.json_text import json_code_editor
 from .views.traffic.filter import FilterToggle
 
 FORM_TAB = "composer-form"
@@ -45,7 +45,7 @@ def tool_task_support(tool: dict[str, Any] | None) -> str:
 
 
 class ConfirmSendScreen(ModalScreen[bool]):
-    """"These arguments do not match the schema. Send anyway?" """
+    """ "These arguments do not match the schema. Send anyway?" """
 
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Send anyway", show=False)]
     DEFAULT_CSS = """
@@ -93,7 +93,13 @@ class ComposerPanel(Widget):
 
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="send-request", tooltip="Send the tools/call request"),
-        Binding("ctrl+t", "toggle_view", "Form/JSON", id="toggle-json-editor", tooltip="Switch between the form and the raw JSON"),
+        Binding(
+            "ctrl+t",
+            "toggle_view",
+            "Form/JSON",
+            id="toggle-json-editor",
+            tooltip="Switch between the form and the raw JSON",
+        ),
     ]
     DEFAULT_CSS = """
     ComposerPanel { height: 1fr; layout: vertical; }
@@ -118,8 +124,9 @@ class ComposerPanel(Widget):
     class SendRequested(Message):
         """The user wants to call ``tool_name`` (``issues``: what failed validation, if sent anyway)."""
 
-        def __init__(self, tool_name: str, arguments: dict[str, Any], issues: list[Issue],
-                     as_task: bool | None = None) -> None:
+        def __init__(
+            self, tool_name: str, arguments: dict[str, Any], issues: list[Issue], as_task: bool | None = None
+        ) -> None:
             super().__init__()
             self.tool_name = tool_name
             self.arguments = arguments
@@ -128,7 +135,15 @@ class ComposerPanel(Widget):
             #: None: the session decides (a task exactly when the tool requires one).
             self.as_task = as_task
 
-    def __init__(self, drafts: DraftStore | None = None, *, draft_delay: float = 0.5, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        drafts: DraftStore | None = None,
+        *,
+        draft_delay: float = 0.5,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.drafts = drafts if drafts is not None else DraftStore()
         self.draft_delay = draft_delay
@@ -146,7 +161,9 @@ class ComposerPanel(Widget):
         self._json_error = Static("", id="json-error", markup=False)
         self._status_label = Static("", id="composer-status", markup=False)
         self._as_task = FilterToggle("run as task", False, id="composer-as-task")
-        self._as_task.tooltip = "The tool allows a task (execution.taskSupport optional): call it as a task (tasks/get, tasks/result)"
+        self._as_task.tooltip = (
+            "The tool allows a task (execution.taskSupport optional): call it as a task (tasks/get, tasks/result)"
+        )
         self._task_note = Static("runs as a task (the tool requires one)", id="composer-task-note")
         self._task_note.tooltip = "The tool requires a task (execution.taskSupport required)"
         self._form_pane = TabPane("Form", id=FORM_TAB)
@@ -169,7 +186,9 @@ class ComposerPanel(Widget):
                 yield self._json_error
         with Horizontal(id="composer-actions"):
             yield Button("Send", id="send-button", variant="primary", tooltip="Send (ctrl+s)", compact=True)
-            yield Button("Reset", id="reset-button", tooltip="Back to the schema defaults (drops the draft)", compact=True)
+            yield Button(
+                "Reset", id="reset-button", tooltip="Back to the schema defaults (drops the draft)", compact=True
+            )
             yield self._status_label
         with Horizontal(id="composer-task-row"):
             yield self._as_task
@@ -309,7 +328,10 @@ class ComposerPanel(Widget):
             reason = str(exc)
             return None, f"{reason[:1].upper()}{reason[1:]}. The form keeps the last valid arguments."
         if not isinstance(value, dict):
-            return None, f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments."
+            return (
+                None,
+                f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments.",
+            )
         return value, None
 
     def _set_json_error(self, error: str | None) -> None:
@@ -352,7 +374,9 @@ class ComposerPanel(Widget):
         self._cancel_draft_timer()
         await form.set_values(default_values(form.spec))
         self._sync_json_from_form()
-        self.run_worker(lambda: self._delete_draft(self.server_key, str(self.tool.get("name", ""))), thread=True, group="drafts")  # type: ignore[union-attr]
+        self.run_worker(
+            lambda: self._delete_draft(self.server_key, str(self.tool.get("name", ""))), thread=True, group="drafts"
+        )  # type: ignore[union-attr]
         self._status("reset to defaults")
 
     def action_send(self) -> None:
@@ -447,7 +471,9 @@ class ComposerPanel(Widget):
     def _report_draft_error(self, exc: OSError) -> None:
         if not self._draft_error_reported:
             self._draft_error_reported = True
-            self.notify(f"Cannot save drafts to {self.drafts.path}: {exc}", title="Drafts", severity="warning", markup=False)
+            self.notify(
+                f"Cannot save drafts to {self.drafts.path}: {exc}", title="Drafts", severity="warning", markup=False
+            )
 
     def on_unmount(self) -> None:
         pending = self._draft_pending

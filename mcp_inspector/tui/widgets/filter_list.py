@@ -3,7 +3,8 @@ line to a width, and the keys of a filter Input over an OptionList."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import events

@@ -210,11 +210,7 @@ class InFlightRow(Vertical, can_focus=True):
 
     def end_call(self, error: BaseException | None = None) -> None:
         """The logical call ended (for an MRTR call, whose last request may have ended long before)."""
-        if self.task_id is not None and not self.call_ended:
-            self.call_ended = True
-            self.call_error = error
-            self.update_view()
-        elif waiting_for_input(self.current):
+        if self.task_id is not None and not self.call_ended or waiting_for_input(self.current):
             self.call_ended = True
             self.call_error = error
             self.update_view()
@@ -336,7 +332,15 @@ class InFlightRow(Vertical, can_focus=True):
 class InFlightPanel(VerticalScroll):
     """Every request still waiting for an answer; ``track(pending)`` adds one."""
 
-    BINDINGS = [Binding("c", "cancel_request", "Cancel request", id="cancel-request", tooltip="Cancel the selected request (notifications/cancelled; a call running as a task: tasks/cancel)")]
+    BINDINGS = [
+        Binding(
+            "c",
+            "cancel_request",
+            "Cancel request",
+            id="cancel-request",
+            tooltip="Cancel the selected request (notifications/cancelled; a call running as a task: tasks/cancel)",
+        )
+    ]
     DEFAULT_CSS = """
     InFlightPanel { height: auto; max-height: 14; }
     InFlightPanel #inflight-empty { color: $text-muted; padding: 0 1; }
@@ -351,7 +355,9 @@ class InFlightPanel(VerticalScroll):
     InFlightPanel .input-required { border-left: wide $warning; background: $warning 15%; }
     """
 
-    def __init__(self, *, linger: float = LINGER, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, *, linger: float = LINGER, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.linger = linger
         self._empty = Static("No requests in flight.", id="inflight-empty")
@@ -436,7 +442,9 @@ class InFlightPanel(VerticalScroll):
         task = row.following_task
         await row.cancel()
         if task:
-            self.notify(f"Cancelling task {short_id(row.task_id or '?')} of {describe(row.pending)} (tasks/cancel sent)",
-                        markup=False)
+            self.notify(
+                f"Cancelling task {short_id(row.task_id or '?')} of {describe(row.pending)} (tasks/cancel sent)",
+                markup=False,
+            )
         else:
             self.notify(f"Cancelled {describe(row.pending)} (notifications/cancelled sent)", markup=False)

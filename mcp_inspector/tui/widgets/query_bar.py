@@ -43,8 +43,12 @@ def output_lines(found: FrameOutputs, seq: int = 0, cap: int = 2_000) -> Text:
         shown = "\n".join(clean(part) for part in line[:cap].split("\n"))
         text.append(shown + ("…" if len(line) > cap else "") + "\n")
     if found.cut:
-        text.append(f"… more outputs not shown (the first {len(found.outputs):,})\n" if found.cut == "count"
-                    else "… cut (too long to show)\n", style="dim")
+        text.append(
+            f"… more outputs not shown (the first {len(found.outputs):,})\n"
+            if found.cut == "count"
+            else "… cut (too long to show)\n",
+            style="dim",
+        )
     if found.error is not None:
         text.append(f"✗ {clean(found.error)}", style="bold red")
     text.rstrip()
@@ -68,26 +72,32 @@ class QueryBar(Vertical):
     QueryBar #query-status.-error { color: $error; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", "Leave the query", id="query.leave",
-                tooltip="Query (traffic, result): leave the input; the query stays (x clears it)"),
+        Binding(
+            "escape",
+            "leave",
+            "Leave the query",
+            id="query.leave",
+            tooltip="Query (traffic, result): leave the input; the query stays (x clears it)",
+        ),
     ]
     TYPING_DEBOUNCE = 0.3
 
     class Changed(Message):
-        def __init__(self, bar: "QueryBar", expression: str | None) -> None:
+        def __init__(self, bar: QueryBar, expression: str | None) -> None:
             super().__init__()
             self.bar = bar
             self.expression = expression
 
         @property
-        def control(self) -> "QueryBar":
+        def control(self) -> QueryBar:
             return self.bar
 
     class Left(Message):
         """Escape: the host puts the focus back on the log."""
 
-    def __init__(self, placeholder: str = "jq expression · enter applies · esc leaves · x clears", *,
-                 id: str | None = None) -> None:
+    def __init__(
+        self, placeholder: str = "jq expression · enter applies · esc leaves · x clears", *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.placeholder = placeholder
         self.expression: str | None = None

@@ -17,7 +17,8 @@ host does not define ``on_resize``/``on_focus``/``on_blur``/``on_hide``/``on_sho
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding
@@ -70,9 +71,12 @@ class RowCursor:
         if size == current:
             return
         styles = self.styles
-        if (size.width == current.width and self.size and styles.overflow_y == "scroll"
-                and (not self.SET_ROWS_NEEDS_FIXED_HEIGHT
-                     or (styles.height is not None and not styles.height.is_auto))):
+        if (
+            size.width == current.width
+            and self.size
+            and styles.overflow_y == "scroll"
+            and (not self.SET_ROWS_NEEDS_FIXED_HEIGHT or (styles.height is not None and not styles.height.is_auto))
+        ):
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)  # the scrollbar's range, and scroll_y clamped to it
         else:

@@ -70,7 +70,9 @@ def diff_rows(left: str, right: str) -> list[Row]:
             continue
         olds, news = a[i1:i2], b[j1:j2]
         for index in range(max(len(olds), len(news))):
-            rows.append(Row(olds[index] if index < len(olds) else None, news[index] if index < len(news) else None, True))
+            rows.append(
+                Row(olds[index] if index < len(olds) else None, news[index] if index < len(news) else None, True)
+            )
     return rows
 
 
@@ -128,7 +130,10 @@ class SideBySideDiff(VerticalScroll, can_focus=True):
 
     def _stacked(self) -> Text:
         out = Text()
-        for title, side, mark, style in ((self.left_title, "left", "-", REMOVED), (self.right_title, "right", "+", ADDED)):
+        for title, side, mark, style in (
+            (self.left_title, "left", "-", REMOVED),
+            (self.right_title, "right", "+", ADDED),
+        ):
             if side == "right":
                 out.append("\n")
             out.append(title + "\n", style="bold underline")

@@ -39,8 +39,12 @@ DROP_ORDER = ("pid", "transport", "era")
 def connected_parts(status: ConnectionStatus, mask_volatile: bool = False, name: str = "") -> list[tuple[str, str]]:
     """A connected status's parts, in order, each with its kind (``DROP_ORDER`` says which go first)."""
     pid = ("pid ****" if mask_volatile else f"pid {status.pid}") if status.pid else ""
-    parts = [("name", f"connected to {name or status.server or 'server'}"), ("transport", status.transport or ""),
-             ("era", era_label(status.era, status.protocol_version)), ("pid", pid)]
+    parts = [
+        ("name", f"connected to {name or status.server or 'server'}"),
+        ("transport", status.transport or ""),
+        ("era", era_label(status.era, status.protocol_version)),
+        ("pid", pid),
+    ]
     if status.in_flight:
         parts.append(("in-flight", f"{status.in_flight} in flight"))
     if status.detail:  # e.g. a request over HTTP that could not be delivered
@@ -59,7 +63,7 @@ def fit_parts(parts: list[tuple[str, str]], width: int) -> str:
     excess = cell_len(line) - width
     if width > 0 and excess > 0 and parts and parts[0][0] == "name" and cell_len(parts[0][1]) - excess > 20:
         name = parts[0][1]  # still too long: the name gives way (the end keeps in flight and warnings)
-        parts[0] = ("name", name[:len(name) - excess - 1] + "…")
+        parts[0] = ("name", name[: len(name) - excess - 1] + "…")
         line = SEPARATOR.join(text for _, text in parts)
     return line
 
@@ -155,8 +159,12 @@ class StatusBar(Static):
     def watch_status(self, status: ConnectionStatus) -> None:
         icon, _ = ICONS.get(status.state, ("?", ""))
         # a read-only recording's status names its own server
-        line, extra = describe_status(status, self.mask_volatile, "" if status.state == "read-only" else self._server_name)
-        switching = f"{SEPARATOR}switching to {self._switching}…" if self._switching and status.state == "connected" else ""
+        line, extra = describe_status(
+            status, self.mask_volatile, "" if status.state == "read-only" else self._server_name
+        )
+        switching = (
+            f"{SEPARATOR}switching to {self._switching}…" if self._switching and status.state == "connected" else ""
+        )
         watching = f"{SEPARATOR}⟳ {self._watching_text}" if self._watching_text else ""
         # one line whatever the width (80 columns): pid, transport, era go first, then the end is cut
         width = self.content_size.width - 2 - cell_len(switching) - cell_len(watching)

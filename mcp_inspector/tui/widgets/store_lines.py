@@ -12,7 +12,8 @@ notifications and console views subclass it with their own formatting.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -39,7 +40,9 @@ def component_style(widget: Widget, component: str) -> Style:
     if not partial.color and not partial.bgcolor:
         return partial
     full = widget.get_component_rich_style(component)  # a translucent background ($accent 40%) blended too
-    return partial + Style(color=full.color if partial.color else None, bgcolor=full.bgcolor if partial.bgcolor else None)
+    return partial + Style(
+        color=full.color if partial.color else None, bgcolor=full.bgcolor if partial.bgcolor else None
+    )
 
 
 class StoreLinesView(RowCursor, ScrollView, can_focus=True):
@@ -69,9 +72,19 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "traffic-log--cursor", "traffic-log--time", "traffic-log--seq", "traffic-log--out", "traffic-log--in",
-        "traffic-log--local", "traffic-log--notification", "traffic-log--stderr", "traffic-log--error",
-        "traffic-log--warning", "traffic-log--method", "traffic-log--latency", "traffic-log--preview",
+        "traffic-log--cursor",
+        "traffic-log--time",
+        "traffic-log--seq",
+        "traffic-log--out",
+        "traffic-log--in",
+        "traffic-log--local",
+        "traffic-log--notification",
+        "traffic-log--stderr",
+        "traffic-log--error",
+        "traffic-log--warning",
+        "traffic-log--method",
+        "traffic-log--latency",
+        "traffic-log--preview",
     }
     BINDINGS: ClassVar[list[BindingType]] = [*row_cursor_bindings("traffic.follow")]
     REFRESH_INTERVAL: ClassVar[float] = 1 / 15
@@ -80,8 +93,15 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     tail: var[bool] = var(True)
     """Follow the newest entry. Moving up turns it off; End turns it on."""
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
-                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.store = store
         self.time_format = time_format
@@ -115,7 +135,7 @@ class StoreLinesView(RowCursor, ScrollView, can_focus=True):
     def _unscanned(self, limit: int) -> list[TrafficEntry]:
         """The entries in memory after ``_scanned``, up to ``limit``."""
         start = max(self._scanned, self.store.first_seq - 1)
-        return self.store.since(start)[:max(0, limit - start)]
+        return self.store.since(start)[: max(0, limit - start)]
 
     def _rebuild_index(self) -> None:
         self._predicate = self._make_predicate()

@@ -54,8 +54,12 @@ EXCLUDED_KEY = "x-inspector-excluded"
 
 def excluded_tool(name: str, reason: str) -> dict[str, Any]:
     """A stand-in for a tool the client must not call: its name and why it was left out."""
-    return {"name": name, "description": f"Excluded from the tool list: {reason}", "inputSchema": {"type": "object"},
-            EXCLUDED_KEY: reason}
+    return {
+        "name": name,
+        "description": f"Excluded from the tool list: {reason}",
+        "inputSchema": {"type": "object"},
+        EXCLUDED_KEY: reason,
+    }
 
 
 def matches(tool: dict[str, Any], needle: str) -> bool:
@@ -266,10 +270,19 @@ class ToolList(FilterListKeys, Vertical):
                 continue
             self._ids[option_id] = tool
             options.append(Option(self._prompt(tool, "removed", width), id=option_id, disabled=True))
-        shown_excluded = [(name, reason) for name, reason in sorted(self.excluded.items())
-                          if matches({"name": name, "description": reason}, needle)]
+        shown_excluded = [
+            (name, reason)
+            for name, reason in sorted(self.excluded.items())
+            if matches({"name": name, "description": reason}, needle)
+        ]
         if shown_excluded:
-            options.append(Option(Text(f"── excluded ({len(shown_excluded)}) ──", style="dim italic"), id="excluded-heading", disabled=True))
+            options.append(
+                Option(
+                    Text(f"── excluded ({len(shown_excluded)}) ──", style="dim italic"),
+                    id="excluded-heading",
+                    disabled=True,
+                )
+            )
             for name, reason in shown_excluded:
                 option_id = f"excluded:{name}"
                 tool = excluded_tool(name, reason)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from rich.cells import cell_len
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
-
 
 #: below this width the footers are compact (less space around each key), so that the Traffic
 #: view's keys and the palette's fit in 80 columns
@@ -60,9 +59,18 @@ def footer_showing(footer: Widget) -> tuple:
     """Everything a Footer's compose() reads, as a comparable value."""
     app = footer.app
     keys = tuple(
-        (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled,
-         tooltip, binding.tooltip, id(binding.group) if binding.group is not None else None)
-        for (_, binding, enabled, tooltip) in footer.screen.active_bindings.values() if binding.show
+        (
+            binding.key,
+            app.get_key_display(binding),
+            binding.description,
+            binding.action,
+            enabled,
+            tooltip,
+            binding.tooltip,
+            id(binding.group) if binding.group is not None else None,
+        )
+        for (_, binding, enabled, tooltip) in footer.screen.active_bindings.values()
+        if binding.show
     )
     return (app.ENABLE_COMMAND_PALETTE, keys)
 

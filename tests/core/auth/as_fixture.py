@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 HANG = "hang"
 
@@ -109,7 +110,7 @@ class DocServer:
     def paths(self, method: str = "GET") -> list[str]:
         return [seen.path for seen in self.requests if seen.method == method]
 
-    def __enter__(self) -> "DocServer":
+    def __enter__(self) -> DocServer:
         self._thread.start()
         return self
 
@@ -122,9 +123,15 @@ class DocServer:
 def as_metadata(issuer: str, base: str | None = None, **extra: Any) -> dict[str, Any]:
     """An RFC 8414 document for ``issuer`` with endpoints under ``base`` (default: the issuer)."""
     base = base or issuer
-    doc = {"issuer": issuer, "authorization_endpoint": f"{base}/authorize", "token_endpoint": f"{base}/token",
-           "registration_endpoint": f"{base}/register", "response_types_supported": ["code"],
-           "grant_types_supported": ["authorization_code", "refresh_token"],
-           "code_challenge_methods_supported": ["S256"], "token_endpoint_auth_methods_supported": ["none"]}
+    doc = {
+        "issuer": issuer,
+        "authorization_endpoint": f"{base}/authorize",
+        "token_endpoint": f"{base}/token",
+        "registration_endpoint": f"{base}/register",
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+    }
     doc.update(extra)
     return {k: v for k, v in doc.items() if v is not None}

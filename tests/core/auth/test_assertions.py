@@ -52,17 +52,22 @@ def test_client_assertion_es256_verifies_with_the_public_key() -> None:
 def test_each_assertion_has_its_own_jti() -> None:
     settings = AuthSettings(private_key_pem=pem(ECKey.generate_key("P-256")))
     client = ClientInfo("c")
-    jtis = {decode_claims(client_assertion(client, settings, ISSUER)["client_assertion"])["claims"]["jti"] for _ in range(5)}
+    jtis = {
+        decode_claims(client_assertion(client, settings, ISSUER)["client_assertion"])["claims"]["jti"] for _ in range(5)
+    }
     assert len(jtis) == 5
 
 
-@pytest.mark.parametrize("make, expected", [
-    (lambda: RSAKey.generate_key(2048), "RS256"),
-    (lambda: ECKey.generate_key("P-256"), "ES256"),
-    (lambda: ECKey.generate_key("P-384"), "ES384"),
-    (lambda: ECKey.generate_key("P-521"), "ES512"),
-    (lambda: OKPKey.generate_key("Ed25519"), "EdDSA"),
-])
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda: RSAKey.generate_key(2048), "RS256"),
+        (lambda: ECKey.generate_key("P-256"), "ES256"),
+        (lambda: ECKey.generate_key("P-384"), "ES384"),
+        (lambda: ECKey.generate_key("P-521"), "ES512"),
+        (lambda: OKPKey.generate_key("Ed25519"), "EdDSA"),
+    ],
+)
 def test_the_algorithm_follows_the_key(make, expected) -> None:
     key = make()
     assert default_algorithm(load_private_key(pem(key))) == expected
@@ -73,7 +78,9 @@ def test_the_algorithm_follows_the_key(make, expected) -> None:
 
 def test_a_given_algorithm_is_used() -> None:
     key = RSAKey.generate_key(2048)
-    fields = client_assertion(ClientInfo("c"), AuthSettings(private_key_pem=pem(key), signing_algorithm="PS256"), ISSUER)
+    fields = client_assertion(
+        ClientInfo("c"), AuthSettings(private_key_pem=pem(key), signing_algorithm="PS256"), ISSUER
+    )
     assert decode_claims(fields["client_assertion"])["header"]["alg"] == "PS256"
     verify(fields["client_assertion"], RSAKey.import_key(key.as_dict(private=False)), "PS256")
 
@@ -91,17 +98,21 @@ def test_an_algorithm_that_does_not_fit_the_key_says_which_would() -> None:
 SECRET_BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "is empty"),
-    ("just some words", "not in PEM form"),
-    (f"-----BEGIN PRIVATE KEY-----\n{SECRET_BODY}\n-----END PRIVATE KEY-----\n", "could not be read"),
-    (f"-----BEGIN ENCRYPTED PRIVATE KEY-----\n{SECRET_BODY}\n-----END ENCRYPTED PRIVATE KEY-----\n", "encrypted"),
-    ("-----BEGIN" + "A" * 70_000, "not a PEM private key"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "is empty"),
+        ("just some words", "not in PEM form"),
+        (f"-----BEGIN PRIVATE KEY-----\n{SECRET_BODY}\n-----END PRIVATE KEY-----\n", "could not be read"),
+        (f"-----BEGIN ENCRYPTED PRIVATE KEY-----\n{SECRET_BODY}\n-----END ENCRYPTED PRIVATE KEY-----\n", "encrypted"),
+        ("-----BEGIN" + "A" * 70_000, "not a PEM private key"),
+    ],
+)
 def test_a_bad_key_is_a_clear_error_without_the_key(text, message) -> None:
     with pytest.raises(AuthError) as caught:
-        client_assertion(ClientInfo("c"), AuthSettings(private_key_pem=text or None), ISSUER) if text else \
-            load_private_key(text, what="the client key (--client-key)")
+        client_assertion(
+            ClientInfo("c"), AuthSettings(private_key_pem=text or None), ISSUER
+        ) if text else load_private_key(text, what="the client key (--client-key)")
     assert message in str(caught.value)
     assert SECRET_BODY not in str(caught.value)
     assert "Traceback" not in str(caught.value)
@@ -122,7 +133,10 @@ def test_decode_claims_gives_header_and_claims_never_the_signature() -> None:
     key = ECKey.generate_key("P-256")
     token = jwt.encode({"alg": "ES256", "typ": "at+jwt"}, {"sub": "u", "scope": "a b", "cnf": {"jkt": "x"}}, key)
     decoded = decode_claims(token)
-    assert decoded == {"header": {"alg": "ES256", "typ": "at+jwt"}, "claims": {"sub": "u", "scope": "a b", "cnf": {"jkt": "x"}}}
+    assert decoded == {
+        "header": {"alg": "ES256", "typ": "at+jwt"},
+        "claims": {"sub": "u", "scope": "a b", "cnf": {"jkt": "x"}},
+    }
     assert token.split(".")[2] not in json.dumps(decoded)
 
 
@@ -132,17 +146,20 @@ def test_decode_claims_reads_a_large_header() -> None:
     assert decode_claims(proof)["header"]["typ"] == "dpop+jwt"
 
 
-@pytest.mark.parametrize("token", [
-    "opaque-token-abc123",
-    "a.b.c",
-    "eyJhbGciOiJub25lIn0.bm90IGpzb24.",  # claims are not JSON
-    "eyJhbGciOiJub25lIn0.WzEsMl0.",  # claims are a list
-    "eyJ0eXAiOiJKV1QifQ.e30.sig",  # header without alg
-    "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.a.b.c.d",  # a JWE
-    "",
-    "." * 2,
-    "x" * 70_000 + ".e30.sig",
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "opaque-token-abc123",
+        "a.b.c",
+        "eyJhbGciOiJub25lIn0.bm90IGpzb24.",  # claims are not JSON
+        "eyJhbGciOiJub25lIn0.WzEsMl0.",  # claims are a list
+        "eyJ0eXAiOiJKV1QifQ.e30.sig",  # header without alg
+        "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.a.b.c.d",  # a JWE
+        "",
+        "." * 2,
+        "x" * 70_000 + ".e30.sig",
+    ],
+)
 def test_decode_claims_is_none_for_what_is_not_a_jwt(token) -> None:
     assert decode_claims(token) is None
 

@@ -16,8 +16,10 @@ from mcp_inspector.core.auth.challenge import (
 
 
 def test_mcp_401_challenge():
-    [c] = parse_www_authenticate('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource",\n'
-                                 '                         scope="files:read"')
+    [c] = parse_www_authenticate(
+        'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource",\n'
+        '                         scope="files:read"'
+    )
     assert c.scheme == "Bearer"
     assert c.resource_metadata == "https://mcp.example.com/.well-known/oauth-protected-resource"
     assert c.scope == "files:read" and c.scopes == ["files:read"]
@@ -25,9 +27,11 @@ def test_mcp_401_challenge():
 
 
 def test_403_insufficient_scope():
-    header = ('Bearer error="insufficient_scope", scope="files:read files:write user:profile", '
-              'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", '
-              'error_description="Additional file write permission required"')
+    header = (
+        'Bearer error="insufficient_scope", scope="files:read files:write user:profile", '
+        'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", '
+        'error_description="Additional file write permission required"'
+    )
     challenges = parse_www_authenticate(header)
     c = insufficient_scope(403, challenges)
     assert c is not None and c.error == "insufficient_scope"
@@ -39,7 +43,9 @@ def test_403_insufficient_scope():
 
 
 def test_several_challenges_in_one_header_and_token68():
-    header = 'Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple", Basic dXNlcjpwYXNz==, Bearer'
+    header = (
+        'Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple", Basic dXNlcjpwYXNz==, Bearer'
+    )
     got = parse_www_authenticate(header)
     assert [c.scheme for c in got] == ["Newauth", "Basic", "Basic", "Bearer"]
     assert got[0].params == {"realm": "apps", "type": "1", "title": 'Login to "apps"'}
@@ -49,8 +55,9 @@ def test_several_challenges_in_one_header_and_token68():
 
 
 def test_several_headers_and_auth_challenge_picks_bearer_or_dpop():
-    got = parse_www_authenticate(['Basic realm="x"', 'DPoP algs="ES256 PS256", error="use_dpop_nonce"',
-                                  'Bearer realm="y"'])
+    got = parse_www_authenticate(
+        ['Basic realm="x"', 'DPoP algs="ES256 PS256", error="use_dpop_nonce"', 'Bearer realm="y"']
+    )
     assert [c.scheme for c in got] == ["Basic", "DPoP", "Bearer"]
     chosen = auth_challenge(got)
     assert chosen is not None and chosen.scheme == "DPoP" and chosen.algs == ["ES256", "PS256"]
@@ -67,8 +74,10 @@ def test_names_are_lowercased_and_first_occurrence_wins():
 
 def test_lenient_real_world_forms():
     # unquoted URL, spaces around "=", missing commas between params
-    [c] = parse_www_authenticate('Bearer resource_metadata=https://h.example/.well-known/oauth-protected-resource?x=1 '
-                                 'scope = "a b" error="invalid_token"')
+    [c] = parse_www_authenticate(
+        "Bearer resource_metadata=https://h.example/.well-known/oauth-protected-resource?x=1 "
+        'scope = "a b" error="invalid_token"'
+    )
     assert c.resource_metadata == "https://h.example/.well-known/oauth-protected-resource?x=1"
     assert c.scope == "a b" and c.error == "invalid_token"
     # a comma inside a quoted string does not split the challenge
@@ -117,11 +126,14 @@ _token = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 @given(st.lists(st.tuples(_token, st.dictionaries(_token, st.text(max_size=30), max_size=5)), min_size=1, max_size=4))
 def test_round_trip_of_well_formed_challenges(challenges):
     """Serialize challenges the RFC way (quoted strings escaped) and read them back."""
+
     def quote(value: str) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-    header = ", ".join(scheme + (" " + ", ".join(f"{k}={quote(v)}" for k, v in params.items()) if params else "")
-                       for scheme, params in challenges)
+    header = ", ".join(
+        scheme + (" " + ", ".join(f"{k}={quote(v)}" for k, v in params.items()) if params else "")
+        for scheme, params in challenges
+    )
     got = parse_www_authenticate(header)
     assert [c.scheme for c in got] == [scheme for scheme, _ in challenges]
     for c, (_, params) in zip(got, challenges):

@@ -30,12 +30,20 @@ RESOURCE = "http://127.0.0.1:1/mcp"
 
 
 def info_for(url: str, *, iss_supported: bool | None = True, issuer: str | None = None) -> ServerAuthInfo:
-    metadata = {"issuer": issuer or url, "authorization_endpoint": f"{url}/authorize?tenant=t1",
-                "token_endpoint": f"{url}/token", "code_challenge_methods_supported": ["S256"]}
+    metadata = {
+        "issuer": issuer or url,
+        "authorization_endpoint": f"{url}/authorize?tenant=t1",
+        "token_endpoint": f"{url}/token",
+        "code_challenge_methods_supported": ["S256"],
+    }
     if iss_supported is not None:
         metadata["authorization_response_iss_parameter_supported"] = iss_supported
-    return ServerAuthInfo(resource=RESOURCE, issuer=issuer or url, metadata=metadata,
-                          resource_metadata={"resource": RESOURCE, "authorization_servers": [url]})
+    return ServerAuthInfo(
+        resource=RESOURCE,
+        issuer=issuer or url,
+        metadata=metadata,
+        resource_metadata={"resource": RESOURCE, "authorization_servers": [url]},
+    )
 
 
 def query(url: str) -> dict[str, str]:
@@ -44,6 +52,7 @@ def query(url: str) -> dict[str, str]:
 
 def approving(server: DocServer, *, iss: str | None = "correct", extra: dict | None = None):
     """An /authorize that redirects at once with a code (and ``iss``), like the suite's mock."""
+
     def answer(seen):
         params = query(seen.path)
         back = {"code": "code-" + params["state"][:6], "state": params["state"]}
@@ -53,6 +62,7 @@ def approving(server: DocServer, *, iss: str | None = "correct", extra: dict | N
             back["iss"] = iss
         back.update(extra or {})
         return raw(302, "", Location=params["redirect_uri"] + "?" + urlencode(back))
+
     return answer
 
 
@@ -65,6 +75,7 @@ def verifying_token(server: DocServer):
         if digest != challenge:
             return json_answer({"error": "invalid_grant", "error_description": "PKCE"}, 400)
         return json_answer({"access_token": "at-" + body["code"], "token_type": "Bearer", "expires_in": 60})
+
     return answer
 
 
@@ -91,13 +102,22 @@ def test_pkce_pair_is_s256():
 
 def test_authorization_url_parameters_keep_the_endpoints_query():
     info = info_for("http://127.0.0.1:9")
-    url, params = authorization_url(info, ClientInfo("cid"), "http://127.0.0.1:5/callback", state="st", challenge="ch",
-                                    scope="a b")
+    url, params = authorization_url(
+        info, ClientInfo("cid"), "http://127.0.0.1:5/callback", state="st", challenge="ch", scope="a b"
+    )
     got = query(url)
     assert url.startswith("http://127.0.0.1:9/authorize?")
-    assert got == {"tenant": "t1", "response_type": "code", "client_id": "cid", "redirect_uri": "http://127.0.0.1:5/callback",
-                   "code_challenge": "ch", "code_challenge_method": "S256", "state": "st", "scope": "a b",
-                   "resource": RESOURCE}
+    assert got == {
+        "tenant": "t1",
+        "response_type": "code",
+        "client_id": "cid",
+        "redirect_uri": "http://127.0.0.1:5/callback",
+        "code_challenge": "ch",
+        "code_challenge_method": "S256",
+        "state": "st",
+        "scope": "a b",
+        "resource": RESOURCE,
+    }
     assert params["scope"] == "a b"
 
 
@@ -118,18 +138,23 @@ async def test_fetch_flow_end_to_end_never_requesting_the_redirect_uri():
     assert "iss equals the authorization server's issuer" in [f.text for f in redirect.findings]
 
 
-@pytest.mark.parametrize("iss_supported,iss,words", [
-    (True, None, "has no iss"),  # advertised, missing
-    (True, "https://evil.example.com", "is not the issuer"),
-    (None, "https://evil.example.com", "is not the issuer"),  # not advertised, present and wrong
-    (True, "normalized", "is not the issuer"),  # the issuer with a trailing slash: not the same string
-])
+@pytest.mark.parametrize(
+    "iss_supported,iss,words",
+    [
+        (True, None, "has no iss"),  # advertised, missing
+        (True, "https://evil.example.com", "is not the issuer"),
+        (None, "https://evil.example.com", "is not the issuer"),  # not advertised, present and wrong
+        (True, "normalized", "is not the issuer"),  # the issuer with a trailing slash: not the same string
+    ],
+)
 async def test_iss_is_checked_by_simple_string_comparison(iss_supported, iss, words):
     with DocServer() as server:
         value = server.url + "/" if iss == "normalized" else iss
         server.get("/authorize", approving(server, iss=value))
         server.post("/token", verifying_token(server))
-        error, log = await run_flow(info_for(server.url, iss_supported=iss_supported), lambda http: FetchOpener(http, AuthSettings()))
+        error, log = await run_flow(
+            info_for(server.url, iss_supported=iss_supported), lambda http: FetchOpener(http, AuthSettings())
+        )
     assert isinstance(error, AuthError) and words in str(error), error
     assert "RFC 9207" in (error.spec or "")
     assert not any(seen.path == "/token" for seen in server.requests)
@@ -140,7 +165,9 @@ async def test_no_iss_when_not_advertised_is_accepted():
     with DocServer() as server:
         server.get("/authorize", approving(server, iss=None))
         server.post("/token", verifying_token(server))
-        tokens, _ = await run_flow(info_for(server.url, iss_supported=None), lambda http: FetchOpener(http, AuthSettings()))
+        tokens, _ = await run_flow(
+            info_for(server.url, iss_supported=None), lambda http: FetchOpener(http, AuthSettings())
+        )
     assert isinstance(tokens, TokenSet), tokens
 
 
@@ -155,8 +182,9 @@ async def test_state_mismatch_and_refusal_are_errors():
         with pytest.raises(AuthError, match="has no state"):
             await check_redirect(http, info, redirect + "?code=c", redirect, "mine")
         with pytest.raises(AuthError, match="refused: access_denied: no way"):
-            await check_redirect(http, info, redirect + "?error=access_denied&error_description=no+way&state=mine",
-                                 redirect, "mine")
+            await check_redirect(
+                http, info, redirect + "?error=access_denied&error_description=no+way&state=mine", redirect, "mine"
+            )
         with pytest.raises(AuthError, match="does not go to our redirect URI"):
             await check_redirect(http, info, "http://127.0.0.1:6/elsewhere?code=c&state=mine", redirect, "mine")
         with pytest.raises(AuthError, match="no code"):
@@ -204,7 +232,9 @@ async def test_print_mode_uses_the_pasted_redirect():
 async def test_print_mode_wants_the_whole_url_and_a_ui():
     with DocServer() as server:
         server.get("/authorize", approving(server))
-        error, _ = await run_flow(info_for(server.url), lambda http: PrintOpener(AuthSettings(), PastingUi("just-a-code")))
+        error, _ = await run_flow(
+            info_for(server.url), lambda http: PrintOpener(AuthSettings(), PastingUi("just-a-code"))
+        )
         assert isinstance(error, AuthError) and "whole address" in str(error)
         error, _ = await run_flow(info_for(server.url), lambda http: PrintOpener(AuthSettings(), None))
         assert isinstance(error, AuthError) and "use --oauth-open fetch or browser" in str(error)
@@ -249,8 +279,9 @@ async def test_browser_listener_takes_one_request_with_the_right_state_then_clos
         assert (await client.post(redirect, content=b"x")).status_code == 405
         wrong = await client.get(redirect + "?code=c&state=wrong")
         assert wrong.status_code == 400 and not opener._result.done()
-        answer = await anyio.to_thread.run_sync(_raw_request, port, b"GET /callback?state=right-state HTTP/1.1\r\n"
-                                                b"X-Pad: " + b"x" * 70_000 + b"\r\n\r\n")
+        answer = await anyio.to_thread.run_sync(
+            _raw_request, port, b"GET /callback?state=right-state HTTP/1.1\r\nX-Pad: " + b"x" * 70_000 + b"\r\n\r\n"
+        )
         assert answer.startswith(b"HTTP/1.1 400") or answer == b"", answer[:80]
         assert not opener._result.done()
         good = await client.get(redirect + "?code=the-code&state=right-state")
@@ -263,7 +294,8 @@ async def test_browser_listener_takes_one_request_with_the_right_state_then_clos
 async def test_browser_mode_opens_browser_and_the_listener_is_gone_after(tmp_path, monkeypatch):
     """$BROWSER (honoured by webbrowser) names a script that does what a browser does."""
     script = tmp_path / "browser.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import sys, urllib.request, urllib.error
         class NoRedirect(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, *a, **k):
@@ -272,7 +304,8 @@ async def test_browser_mode_opens_browser_and_the_listener_is_gone_after(tmp_pat
             urllib.request.build_opener(NoRedirect).open(sys.argv[1], timeout=10)
         except urllib.error.HTTPError as exc:
             urllib.request.urlopen(exc.headers["Location"], timeout=10).read()
-    """))
+    """)
+    )
     import webbrowser
 
     monkeypatch.setenv("BROWSER", f"{sys.executable} {script} %s")
@@ -296,10 +329,13 @@ async def test_browser_mode_opens_browser_and_the_listener_is_gone_after(tmp_pat
     assert "only during this flow" in log.steps[0].details["listener"]
 
 
-@pytest.mark.parametrize("location,words", [
-    ("/authorize?again=1", "more than 5 redirects"),
-    ("javascript:alert(1)", "neither our redirect URI nor an http(s) page"),
-])
+@pytest.mark.parametrize(
+    "location,words",
+    [
+        ("/authorize?again=1", "more than 5 redirects"),
+        ("javascript:alert(1)", "neither our redirect URI nor an http(s) page"),
+    ],
+)
 async def test_fetch_mode_bounds_a_hostile_servers_redirects(location, words):
     with DocServer() as server:
         server.get("/authorize", raw(302, "", Location=location))

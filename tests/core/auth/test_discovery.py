@@ -10,9 +10,9 @@ import json
 import anyio
 import httpx2
 import pytest
+from as_fixture import HANG, DocServer, as_metadata, json_answer, raw
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from as_fixture import HANG, DocServer, as_metadata, json_answer, raw
 
 from mcp_inspector.core.auth.challenge import parse_www_authenticate
 from mcp_inspector.core.auth.discovery import (
@@ -39,7 +39,9 @@ async def run_discover(server_url: str, header: str | None = None, **kw):
         http = AuthHttp(client, log, HttpLog())
         challenge = parse_www_authenticate(header)[0] if header else None
         try:
-            info = await discover(http, server_url, challenge=challenge, protocol_version=kw.pop("protocol_version", "2025-11-25"), **kw)
+            info = await discover(
+                http, server_url, challenge=challenge, protocol_version=kw.pop("protocol_version", "2025-11-25"), **kw
+            )
         except AuthError as exc:
             return exc, log
     return info, log
@@ -51,8 +53,12 @@ def texts(log: AuthLog) -> str:
 
 async def test_path_prm_then_root_oauth_metadata():
     with DocServer() as rs, DocServer() as as_:
-        rs.get(f"{PRM}/mcp", json_answer({"resource": f"{rs.url}/mcp", "authorization_servers": [as_.url],
-                                           "scopes_supported": ["a", "b"]}))
+        rs.get(
+            f"{PRM}/mcp",
+            json_answer(
+                {"resource": f"{rs.url}/mcp", "authorization_servers": [as_.url], "scopes_supported": ["a", "b"]}
+            ),
+        )
         as_.get(OAUTH, json_answer(as_metadata(as_.url)))
         info, log = await run_discover(f"{rs.url}/mcp")
     assert isinstance(info, ServerAuthInfo), texts(log)
@@ -71,10 +77,15 @@ async def test_path_prm_then_root_oauth_metadata():
 
 async def test_challenge_resource_metadata_comes_first_and_root_is_not_asked():
     with DocServer() as rs, DocServer() as as_:
-        rs.get("/custom/metadata/location.json", json_answer({"resource": f"{rs.url}/mcp", "authorization_servers": [f"{as_.url}/tenant1"]}))
+        rs.get(
+            "/custom/metadata/location.json",
+            json_answer({"resource": f"{rs.url}/mcp", "authorization_servers": [f"{as_.url}/tenant1"]}),
+        )
         rs.get(PRM, raw(500, "trap"))
         as_.get(f"/tenant1{OIDC}", json_answer(as_metadata(f"{as_.url}/tenant1")))
-        info, log = await run_discover(f"{rs.url}/mcp", f'Bearer resource_metadata="{rs.url}/custom/metadata/location.json"')
+        info, log = await run_discover(
+            f"{rs.url}/mcp", f'Bearer resource_metadata="{rs.url}/custom/metadata/location.json"'
+        )
     assert isinstance(info, ServerAuthInfo), texts(log)
     assert rs.paths() == ["/custom/metadata/location.json"]
     # issuer with a path: RFC 8414 insertion, OIDC insertion, then OIDC appending (found there)
@@ -107,7 +118,9 @@ async def test_openid_configuration_when_no_oauth_metadata():
 
 async def test_resource_mismatch_stops():
     with DocServer() as rs, DocServer() as as_:
-        rs.get(f"{PRM}/mcp", json_answer({"resource": "https://evil.example.com/mcp", "authorization_servers": [as_.url]}))
+        rs.get(
+            f"{PRM}/mcp", json_answer({"resource": "https://evil.example.com/mcp", "authorization_servers": [as_.url]})
+        )
         as_.get(OAUTH, json_answer(as_metadata(as_.url)))
         err, log = await run_discover(f"{rs.url}/mcp", f'Bearer resource_metadata="{rs.url}{PRM}/mcp"')
     assert isinstance(err, AuthError)
@@ -177,7 +190,10 @@ async def test_2025_03_26_default_endpoints():
         assert rs.paths() == [f"{PRM}/v1/mcp", PRM, OAUTH, OIDC]
         assert info.defaults_used
         assert (info.authorization_endpoint, info.token_endpoint, info.registration_endpoint) == (
-            f"{rs.url}/authorize", f"{rs.url}/token", f"{rs.url}/register")
+            f"{rs.url}/authorize",
+            f"{rs.url}/token",
+            f"{rs.url}/register",
+        )
         # with a modern protocol version, the same fallback is a deviation (a warning)
         info, log = await run_discover(f"{rs.url}/v1/mcp", protocol_version="2025-11-25")
     assert info.defaults_used
@@ -240,12 +256,24 @@ async def test_connection_refused_is_an_auth_error():
 
 async def test_malformed_fields_are_dropped_and_non_https_warned():
     with DocServer() as rs, DocServer() as as_:
-        rs.get(f"{PRM}/mcp", json_answer({"resource": f"{rs.url}/mcp", "authorization_servers": [42, as_.url],
-                                           "scopes_supported": "a b"}))
-        as_.get(OAUTH, json_answer(as_metadata(as_.url, registration_endpoint=["x"],
-                                               authorization_endpoint="http://auth.example.com/authorize",
-                                               token_endpoint_auth_methods_supported="none",
-                                               client_id_metadata_document_supported="yes")))
+        rs.get(
+            f"{PRM}/mcp",
+            json_answer(
+                {"resource": f"{rs.url}/mcp", "authorization_servers": [42, as_.url], "scopes_supported": "a b"}
+            ),
+        )
+        as_.get(
+            OAUTH,
+            json_answer(
+                as_metadata(
+                    as_.url,
+                    registration_endpoint=["x"],
+                    authorization_endpoint="http://auth.example.com/authorize",
+                    token_endpoint_auth_methods_supported="none",
+                    client_id_metadata_document_supported="yes",
+                )
+            ),
+        )
         info, log = await run_discover(f"{rs.url}/mcp")
     assert isinstance(info, ServerAuthInfo), texts(log)
     assert info.issuer == as_.url
@@ -304,18 +332,34 @@ def test_server_metadata_urls_order():
     assert server_metadata_urls("https://auth.example.com/tenant1") == [
         "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
         "https://auth.example.com/.well-known/openid-configuration/tenant1",
-        "https://auth.example.com/tenant1/.well-known/openid-configuration"]
+        "https://auth.example.com/tenant1/.well-known/openid-configuration",
+    ]
     assert server_metadata_urls("https://auth.example.com/") == [
         "https://auth.example.com/.well-known/oauth-authorization-server",
-        "https://auth.example.com/.well-known/openid-configuration"]
+        "https://auth.example.com/.well-known/openid-configuration",
+    ]
 
 
-_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                     max_leaves=8)
-_keys = st.sampled_from(["resource", "authorization_servers", "scopes_supported", "issuer", "authorization_endpoint",
-                         "token_endpoint", "registration_endpoint", "code_challenge_methods_supported",
-                         "response_types_supported", "client_id_metadata_document_supported", "jwks_uri"])
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+_keys = st.sampled_from(
+    [
+        "resource",
+        "authorization_servers",
+        "scopes_supported",
+        "issuer",
+        "authorization_endpoint",
+        "token_endpoint",
+        "registration_endpoint",
+        "code_challenge_methods_supported",
+        "response_types_supported",
+        "client_id_metadata_document_supported",
+        "jwks_uri",
+    ]
+)
 
 
 @pytest.fixture(scope="module")
@@ -330,8 +374,12 @@ _meta_base = as_metadata("AS")
 
 def _variant(base):
     """A document: anything at all, or a valid one with some fields replaced by anything."""
-    return st.one_of(_json, st.dictionaries(_keys, _json | st.sampled_from(["RS", "AS", "AS/x", "http://[::1", "https://x/"]),
-                                            max_size=4).map(lambda changes: {**base, **changes}))
+    return st.one_of(
+        _json,
+        st.dictionaries(
+            _keys, _json | st.sampled_from(["RS", "AS", "AS/x", "http://[::1", "https://x/"]), max_size=4
+        ).map(lambda changes: {**base, **changes}),
+    )
 
 
 @settings(max_examples=100, deadline=None)
@@ -354,6 +402,8 @@ def test_hostile_documents_give_info_or_auth_error(server_pair, prm, meta):
     result, log = anyio.run(lambda: run_discover(f"{rs.url}/mcp", timeout=5))
     assert isinstance(result, (ServerAuthInfo, AuthError)), result
     if isinstance(result, ServerAuthInfo):
-        assert all(isinstance(result.metadata.get(k), (str, type(None))) for k in
-                   ("authorization_endpoint", "token_endpoint", "registration_endpoint"))
+        assert all(
+            isinstance(result.metadata.get(k), (str, type(None)))
+            for k in ("authorization_endpoint", "token_endpoint", "registration_endpoint")
+        )
     assert all(step.status != "running" for step in log.steps)

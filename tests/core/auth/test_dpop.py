@@ -52,7 +52,10 @@ def test_a_proof_verifies_with_its_own_jwk(alg) -> None:
 
 def test_ath_is_rfc_9449s_example() -> None:
     # RFC 9449 §7.1: the access token of the example and its ath
-    assert access_token_hash("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
+    assert (
+        access_token_hash("Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU")
+        == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo"
+    )
 
 
 def test_a_proof_for_a_token_and_a_nonce() -> None:
@@ -137,8 +140,9 @@ def test_nonces_of_many_origins_are_bounded() -> None:
 
 
 def test_nonce_challenges() -> None:
-    rs = httpx2.Headers({"WWW-Authenticate": 'DPoP error="use_dpop_nonce", resource_metadata="https://x/prm"',
-                         "DPoP-Nonce": "n"})
+    rs = httpx2.Headers(
+        {"WWW-Authenticate": 'DPoP error="use_dpop_nonce", resource_metadata="https://x/prm"', "DPoP-Nonce": "n"}
+    )
     assert nonce_challenge(401, rs)
     assert nonce_challenge(400, {"DPoP-Nonce": "n"}, b'{"error": "use_dpop_nonce", "error_description": "x"}')
     assert nonce_challenge(400, {"DPoP-Nonce": "n"}, {"error": "use_dpop_nonce"})

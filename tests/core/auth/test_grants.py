@@ -103,8 +103,9 @@ class OAuthServers:
             if header.get("typ") != "dpop+jwt" or "d" in header["jwk"]:
                 return JSONResponse({"error": "invalid_dpop_proof"}, 400)
             try:
-                claims = jwt.decode(proof, jwk.import_key(header["jwk"], header["jwk"]["kty"]),
-                                    registry=_registry(header["alg"])).claims
+                claims = jwt.decode(
+                    proof, jwk.import_key(header["jwk"], header["jwk"]["kty"]), registry=_registry(header["alg"])
+                ).claims
             except Exception as exc:  # noqa: BLE001 - the verdict goes to the client
                 return JSONResponse({"error": "invalid_dpop_proof", "error_description": str(exc)}, 400)
             if claims.get("htm") != "POST" or claims.get("htu") != f"{self.issuer}/token" or "jti" not in claims:
@@ -143,10 +144,15 @@ class OAuthServers:
                 return JSONResponse({"error": "unsupported_grant_type"}, 400)
         except Exception as exc:  # noqa: BLE001
             return JSONResponse({"error": "invalid_grant", "error_description": f"refused: {exc}"}, 400)
-        body: dict[str, Any] = {"access_token": "at-" + secrets.token_urlsafe(12), "token_type": "Bearer", "expires_in": 600}
+        body: dict[str, Any] = {
+            "access_token": "at-" + secrets.token_urlsafe(12),
+            "token_type": "Bearer",
+            "expires_in": 600,
+        }
         if bound is not None:
-            body["access_token"] = self.sign(self.idp_key, {"cnf": {"jkt": bound}, "sub": CLIENT_ID, "aud": f"{self.url}/mcp"},
-                                             "at+jwt")
+            body["access_token"] = self.sign(
+                self.idp_key, {"cnf": {"jkt": bound}, "sub": CLIENT_ID, "aud": f"{self.url}/mcp"}, "at+jwt"
+            )
             body["token_type"] = "DPoP"
         if form.get("scope"):
             body["scope"] = form["scope"]
@@ -165,28 +171,46 @@ class OAuthServers:
             status, content, media = self.idp_reply
             return Response(content, status, media_type=media)
         if self.idp_error:
-            return JSONResponse({"error": "invalid_grant", "error_description": f"bad subject_token {form.get('subject_token')}"},
-                                400)
-        expected = {"grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
-                    "requested_token_type": ID_JAG_TYPE, "audience": self.issuer, "resource": f"{self.url}/mcp",
-                    "subject_token_type": "urn:ietf:params:oauth:token-type:id_token"}
+            return JSONResponse(
+                {"error": "invalid_grant", "error_description": f"bad subject_token {form.get('subject_token')}"}, 400
+            )
+        expected = {
+            "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+            "requested_token_type": ID_JAG_TYPE,
+            "audience": self.issuer,
+            "resource": f"{self.url}/mcp",
+            "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
+        }
         wrong = {key: form.get(key) for key, value in expected.items() if form.get(key) != value}
         if wrong:
             return JSONResponse({"error": "invalid_request", "error_description": json.dumps(wrong)}, 400)
         claims = self.verify(form["subject_token"], self.idp_key, IDP_CLIENT_ID)
-        jag = self.sign(self.idp_key, {"iss": self.idp, "sub": claims["sub"], "aud": form["audience"], "client_id": CLIENT_ID,
-                                       "resource": form["resource"], "jti": secrets.token_urlsafe(8),
-                                       "iat": int(time.time()), "exp": int(time.time()) + 300}, "oauth-id-jag+jwt")
+        jag = self.sign(
+            self.idp_key,
+            {
+                "iss": self.idp,
+                "sub": claims["sub"],
+                "aud": form["audience"],
+                "client_id": CLIENT_ID,
+                "resource": form["resource"],
+                "jti": secrets.token_urlsafe(8),
+                "iat": int(time.time()),
+                "exp": int(time.time()) + 300,
+            },
+            "oauth-id-jag+jwt",
+        )
         return JSONResponse({"access_token": jag, "issued_token_type": ID_JAG_TYPE, "token_type": "N_A"})
 
     def app(self) -> Starlette:
-        return Starlette(routes=[
-            Route("/as/token", self.token, methods=["POST"]),
-            Route("/idp/.well-known/openid-configuration", self.idp_metadata),
-            Route("/.well-known/oauth-authorization-server/idp2", self.idp_metadata),  # an IdP with RFC 8414 only
-            Route("/idp2/.well-known/openid-configuration", self.not_found),
-            Route("/idp/token", self.idp_token, methods=["POST"]),
-        ])
+        return Starlette(
+            routes=[
+                Route("/as/token", self.token, methods=["POST"]),
+                Route("/idp/.well-known/openid-configuration", self.idp_metadata),
+                Route("/.well-known/oauth-authorization-server/idp2", self.idp_metadata),  # an IdP with RFC 8414 only
+                Route("/idp2/.well-known/openid-configuration", self.not_found),
+                Route("/idp/token", self.idp_token, methods=["POST"]),
+            ]
+        )
 
 
 @pytest.fixture(scope="module")
@@ -214,20 +238,33 @@ def oauth(servers: OAuthServers) -> OAuthServers:
 
 
 def server_info(oauth: OAuthServers, **metadata: Any) -> ServerAuthInfo:
-    return ServerAuthInfo(f"{oauth.url}/mcp", resource_metadata_url=f"{oauth.url}/.well-known/oauth-protected-resource/mcp",
-                          resource_metadata={"resource": f"{oauth.url}/mcp", "authorization_servers": [oauth.issuer]},
-                          issuer=oauth.issuer, metadata={"issuer": oauth.issuer, "token_endpoint": f"{oauth.issuer}/token",
-                                                         **metadata})
+    return ServerAuthInfo(
+        f"{oauth.url}/mcp",
+        resource_metadata_url=f"{oauth.url}/.well-known/oauth-protected-resource/mcp",
+        resource_metadata={"resource": f"{oauth.url}/mcp", "authorization_servers": [oauth.issuer]},
+        issuer=oauth.issuer,
+        metadata={"issuer": oauth.issuer, "token_endpoint": f"{oauth.issuer}/token", **metadata},
+    )
 
 
-async def obtain(oauth: OAuthServers, settings: AuthSettings, client: ClientInfo, *, scope: str | None = None,
-                 dpop: DpopKey | None = None, nonces: DpopNonces | None = None, **metadata: Any):
+async def obtain(
+    oauth: OAuthServers,
+    settings: AuthSettings,
+    client: ClientInfo,
+    *,
+    scope: str | None = None,
+    dpop: DpopKey | None = None,
+    nonces: DpopNonces | None = None,
+    **metadata: Any,
+):
     log = AuthLog()
     http_log = HttpLog()
     async with httpx2.AsyncClient() as client_http:
         http = AuthHttp(client_http, log, http_log)
         try:
-            tokens = await obtain_without_user(http, server_info(oauth, **metadata), client, settings, scope, dpop, nonces=nonces)
+            tokens = await obtain_without_user(
+                http, server_info(oauth, **metadata), client, settings, scope, dpop, nonces=nonces
+            )
         except AuthError as exc:
             return exc, log, http_log
     return tokens, log, http_log
@@ -235,16 +272,29 @@ async def obtain(oauth: OAuthServers, settings: AuthSettings, client: ClientInfo
 
 def shown(log: AuthLog, http_log: HttpLog) -> str:
     """Everything the Auth and HTTP views could show of the flow."""
-    steps = [{"title": s.title, "request": s.request, "response": s.response, "details": s.details,
-              "findings": [f.text for f in s.findings]} for s in log.steps]
+    steps = [
+        {
+            "title": s.title,
+            "request": s.request,
+            "response": s.response,
+            "details": s.details,
+            "findings": [f.text for f in s.findings],
+        }
+        for s in log.steps
+    ]
     exchanges = [dataclasses.asdict(e) for e in http_log.exchanges]
     return json.dumps(steps, default=str) + json.dumps(exchanges, default=str)
 
 
 async def test_client_credentials_with_client_secret_basic(oauth: OAuthServers) -> None:
     client = ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")
-    tokens, log, http_log = await obtain(oauth, AuthSettings(grant="client_credentials"), client, scope="read write",
-                                         grant_types_supported=["client_credentials"])
+    tokens, log, http_log = await obtain(
+        oauth,
+        AuthSettings(grant="client_credentials"),
+        client,
+        scope="read write",
+        grant_types_supported=["client_credentials"],
+    )
     assert tokens.access_token.startswith("at-") and tokens.token_type == "Bearer" and tokens.scope == "read write"
     [request] = oauth.requests
     assert request["auth"] == "client_secret_basic"
@@ -285,43 +335,70 @@ async def test_a_dpop_bound_token_after_the_servers_nonce(oauth: OAuthServers) -
     key = DpopKey.generate()
     nonces = DpopNonces()
     client = ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")
-    tokens, log, http_log = await obtain(oauth, AuthSettings(grant="client_credentials"), client, dpop=key, nonces=nonces,
-                                         dpop_signing_alg_values_supported=["ES256"])
+    tokens, log, http_log = await obtain(
+        oauth,
+        AuthSettings(grant="client_credentials"),
+        client,
+        dpop=key,
+        nonces=nonces,
+        dpop_signing_alg_values_supported=["ES256"],
+    )
     assert not isinstance(tokens, AuthError), tokens
     assert tokens.token_type == "DPoP" and tokens.dpop_jkt == key.jkt
     assert decode_claims(tokens.access_token)["claims"]["cnf"]["jkt"] == key.jkt
     first, second = oauth.requests
     assert first.get("challenged") and not second.get("challenged")
-    assert decode_claims(first["headers"]["dpop"])["claims"]["jti"] != decode_claims(second["headers"]["dpop"])["claims"]["jti"]
+    assert (
+        decode_claims(first["headers"]["dpop"])["claims"]["jti"]
+        != decode_claims(second["headers"]["dpop"])["claims"]["jti"]
+    )
     assert nonces.get(f"{oauth.issuer}/token") == AS_NONCE
     assert second["headers"]["dpop"] not in shown(log, http_log)
 
 
 def workload_jwt(oauth: OAuthServers, audience: str, expires_in: int = 300) -> str:
     now = int(time.time())
-    return oauth.sign(oauth.workload_key, {"iss": "https://idp.workload.example", "sub": "workload", "aud": audience,
-                                           "iat": now, "exp": now + expires_in, "jti": secrets.token_urlsafe(8)})
+    return oauth.sign(
+        oauth.workload_key,
+        {
+            "iss": "https://idp.workload.example",
+            "sub": "workload",
+            "aud": audience,
+            "iat": now,
+            "exp": now + expires_in,
+            "jti": secrets.token_urlsafe(8),
+        },
+    )
 
 
 async def test_workload_identity_jwt_bearer(oauth: OAuthServers) -> None:
     assertion = workload_jwt(oauth, oauth.issuer)
     settings = AuthSettings(grant="jwt_bearer", assertion=assertion + "\n")
-    tokens, log, http_log = await obtain(oauth, settings, ClientInfo("wif-client"), grant_types_supported=[JWT_BEARER_GRANT])
+    tokens, log, http_log = await obtain(
+        oauth, settings, ClientInfo("wif-client"), grant_types_supported=[JWT_BEARER_GRANT]
+    )
     assert not isinstance(tokens, AuthError), tokens
     [request] = oauth.requests
     assert request["form"]["grant_type"] == JWT_BEARER_GRANT and request["form"]["assertion"] == assertion
     assert request["form"]["client_id"] == "wif-client" and request["auth"] == "workload"
     [step] = log.steps
     assert step.details["assertion"]["claims"]["sub"] == "workload"  # the claims are shown...
-    assert assertion not in shown(log, http_log) and assertion.split(".")[2] not in shown(log, http_log)  # ...never the JWT
+    assert assertion not in shown(log, http_log) and assertion.split(".")[2] not in shown(
+        log, http_log
+    )  # ...never the JWT
     assert all(f.ok for f in step.findings)
 
 
-@pytest.mark.parametrize("audience, expires_in, finding", [
-    ("https://wrong.example", 300, "is not the authorization server"),
-    (None, -60, "expired"),
-])
-async def test_a_refused_workload_jwt_is_sent_once_and_explained(oauth: OAuthServers, audience, expires_in, finding) -> None:
+@pytest.mark.parametrize(
+    "audience, expires_in, finding",
+    [
+        ("https://wrong.example", 300, "is not the authorization server"),
+        (None, -60, "expired"),
+    ],
+)
+async def test_a_refused_workload_jwt_is_sent_once_and_explained(
+    oauth: OAuthServers, audience, expires_in, finding
+) -> None:
     assertion = workload_jwt(oauth, audience or oauth.issuer, expires_in)
     error, log, _ = await obtain(oauth, AuthSettings(grant="jwt_bearer", assertion=assertion), ClientInfo("wif-client"))
     assert isinstance(error, AuthError)
@@ -340,13 +417,20 @@ async def test_jwt_bearer_without_an_assertion(oauth: OAuthServers) -> None:
 
 def id_token(oauth: OAuthServers) -> str:
     now = int(time.time())
-    return oauth.sign(oauth.idp_key, {"iss": oauth.idp, "sub": "user@example.com", "aud": IDP_CLIENT_ID,
-                                      "iat": now, "exp": now + 3600})
+    return oauth.sign(
+        oauth.idp_key,
+        {"iss": oauth.idp, "sub": "user@example.com", "aud": IDP_CLIENT_ID, "iat": now, "exp": now + 3600},
+    )
 
 
 def enterprise_settings(oauth: OAuthServers, **changes: Any) -> AuthSettings:
-    settings = AuthSettings(grant="enterprise", idp_issuer=oauth.idp, idp_token_endpoint=f"{oauth.idp}/token",
-                            idp_client_id=IDP_CLIENT_ID, id_token=id_token(oauth))
+    settings = AuthSettings(
+        grant="enterprise",
+        idp_issuer=oauth.idp,
+        idp_token_endpoint=f"{oauth.idp}/token",
+        idp_client_id=IDP_CLIENT_ID,
+        id_token=id_token(oauth),
+    )
     for name, value in changes.items():
         setattr(settings, name, value)
     return settings
@@ -360,7 +444,9 @@ async def test_enterprise_managed_authorization(oauth: OAuthServers) -> None:
     exchange, grant = oauth.requests
     assert exchange["path"] == "/idp/token" and exchange["form"]["client_id"] == IDP_CLIENT_ID
     assert "authorization" not in exchange["headers"]  # a public client at the IdP: no secret given
-    assert grant["path"] == "/as/token" and grant["auth"] == "id-jag" and grant["form"]["grant_type"] == JWT_BEARER_GRANT
+    assert (
+        grant["path"] == "/as/token" and grant["auth"] == "id-jag" and grant["form"]["grant_type"] == JWT_BEARER_GRANT
+    )
     assert [s.kind for s in log.steps] == ["token-exchange", "token"]
     assert all(s.status == "ok" for s in log.steps), [(s.title, [f.text for f in s.findings]) for s in log.steps]
     assert log.steps[0].details["id_jag"]["header"]["typ"] == "oauth-id-jag+jwt"
@@ -404,15 +490,20 @@ async def test_the_authorization_code_grant_is_not_obtained_here(oauth: OAuthSer
     assert isinstance(error, AuthError) and "not a grant without a user" in str(error)
 
 
-@pytest.mark.parametrize("reply, message", [
-    ((200, "<html><body>Sign in</body></html>", "text/html"), "not a JSON object: Sign in"),
-    ((200, '{"issued_token_type": "x"}', "application/json"), "no access_token (the ID-JAG)"),
-    ((200, '{"access_token": "a b"}', "application/json"), "whitespace"),
-    ((502, "x" * 3_000_000, "text/plain"), "refused the token exchange (HTTP 502)"),
-])
+@pytest.mark.parametrize(
+    "reply, message",
+    [
+        ((200, "<html><body>Sign in</body></html>", "text/html"), "not a JSON object: Sign in"),
+        ((200, '{"issued_token_type": "x"}', "application/json"), "no access_token (the ID-JAG)"),
+        ((200, '{"access_token": "a b"}', "application/json"), "whitespace"),
+        ((502, "x" * 3_000_000, "text/plain"), "refused the token exchange (HTTP 502)"),
+    ],
+)
 async def test_a_broken_identity_provider_is_a_clear_error(oauth: OAuthServers, reply, message) -> None:
     oauth.idp_reply = reply
-    error, log, _ = await obtain(oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    error, log, _ = await obtain(
+        oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")
+    )
     assert isinstance(error, AuthError) and message in str(error)
     assert len(str(error)) < 1_000
     assert [s.status for s in log.steps] == ["failed"] and len(oauth.requests) == 1
@@ -420,7 +511,9 @@ async def test_a_broken_identity_provider_is_a_clear_error(oauth: OAuthServers, 
 
 async def test_an_id_jag_that_is_not_a_jwt_is_said_and_sent(oauth: OAuthServers) -> None:
     oauth.idp_reply = (200, '{"access_token": "opaque-grant", "issued_token_type": "urn:x"}', "application/json")
-    error, log, _ = await obtain(oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic"))
+    error, log, _ = await obtain(
+        oauth, enterprise_settings(oauth), ClientInfo(CLIENT_ID, CLIENT_SECRET, "client_secret_basic")
+    )
     assert isinstance(error, AuthError)  # the authorization server judges it: invalid_grant
     exchange, grant = log.steps
     texts = [f.text for f in exchange.findings if not f.ok]
@@ -447,6 +540,8 @@ async def test_an_idp_with_rfc_8414_metadata_only(oauth: OAuthServers) -> None:
     assert not isinstance(tokens, AuthError), tokens
     metadata = log.steps[0]
     assert metadata.details["metadata_url"] == f"{oauth.url}/.well-known/oauth-authorization-server/idp2"
-    assert metadata.details["tried"] == [f"{oauth.url}/idp2/.well-known/openid-configuration: HTTP 404, no token_endpoint"]
+    assert metadata.details["tried"] == [
+        f"{oauth.url}/idp2/.well-known/openid-configuration: HTTP 404, no token_endpoint"
+    ]
     # its metadata names /idp as the issuer: said, and the flow goes on
     assert any("issuer" in f.text and not f.ok for f in metadata.findings)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import anyio
@@ -20,9 +21,9 @@ from as_fixture import DocServer, json_answer, raw
 from mcp_inspector.core.auth.manager import OAuthManager
 from mcp_inspector.core.auth.model import AuthError, AuthLog, AuthSettings
 from mcp_inspector.core.auth.store import TokenStore
+from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.transport.base import TransportError
 from mcp_inspector.core.transport.http_util import open_response
-from mcp_inspector.core.traffic.http_log import HttpLog
 
 pytestmark = pytest.mark.anyio
 PING = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
@@ -55,13 +56,32 @@ class Mini:
         self.counter = itertools.count(1)
         self.registered: list[str] = []
         s = self.server
-        s.get("/.well-known/oauth-protected-resource/mcp", lambda seen: json_answer(
-            {"resource": f"{self.url}/mcp", "authorization_servers": [self.issuer_of()], "scopes_supported": ["read"]}))
-        s.get("/.well-known/oauth-authorization-server", lambda seen: json_answer({
-            "issuer": self.url, "authorization_endpoint": f"{self.url}/authorize", "token_endpoint": f"{self.url}/token",
-            "registration_endpoint": f"{self.url}/register", "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"], "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["none"], "authorization_response_iss_parameter_supported": True}))
+        s.get(
+            "/.well-known/oauth-protected-resource/mcp",
+            lambda seen: json_answer(
+                {
+                    "resource": f"{self.url}/mcp",
+                    "authorization_servers": [self.issuer_of()],
+                    "scopes_supported": ["read"],
+                }
+            ),
+        )
+        s.get(
+            "/.well-known/oauth-authorization-server",
+            lambda seen: json_answer(
+                {
+                    "issuer": self.url,
+                    "authorization_endpoint": f"{self.url}/authorize",
+                    "token_endpoint": f"{self.url}/token",
+                    "registration_endpoint": f"{self.url}/register",
+                    "response_types_supported": ["code"],
+                    "grant_types_supported": ["authorization_code", "refresh_token"],
+                    "code_challenge_methods_supported": ["S256"],
+                    "token_endpoint_auth_methods_supported": ["none"],
+                    "authorization_response_iss_parameter_supported": True,
+                }
+            ),
+        )
         s.post("/register", self._register)
         s.get("/authorize", self._authorize)
         s.post("/token", self._token)
@@ -71,7 +91,9 @@ class Mini:
         return sum(1 for seen in self.server.requests if seen.method == method and seen.path.split("?")[0] == path)
 
     def authorize_scopes(self) -> list[str]:
-        return [_query(seen.path).get("scope", "") for seen in self.server.requests if seen.path.startswith("/authorize")]
+        return [
+            _query(seen.path).get("scope", "") for seen in self.server.requests if seen.path.startswith("/authorize")
+        ]
 
     def grants(self) -> list[str]:
         return [parse_qs(seen.body)["grant_type"][0] for seen in self.server.requests if seen.path == "/token"]
@@ -79,8 +101,14 @@ class Mini:
     def _register(self, seen):
         client_id = f"client-{len(self.registered) + 1}-of-{self.url.rsplit(':', 1)[1]}"
         self.registered.append(client_id)
-        return json_answer({"client_id": client_id, "redirect_uris": seen.body.get("redirect_uris"),
-                            "token_endpoint_auth_method": "none"}, 201)
+        return json_answer(
+            {
+                "client_id": client_id,
+                "redirect_uris": seen.body.get("redirect_uris"),
+                "token_endpoint_auth_method": "none",
+            },
+            201,
+        )
 
     def _authorize(self, seen):
         params = _query(seen.path)
@@ -92,7 +120,12 @@ class Mini:
     def _issue(self, scopes: set[str]):
         access = f"access-{next(self.counter)}"
         self.tokens[access] = scopes
-        body = {"access_token": access, "token_type": "Bearer", "expires_in": self.expires_in, "scope": " ".join(sorted(scopes))}
+        body = {
+            "access_token": access,
+            "token_type": "Bearer",
+            "expires_in": self.expires_in,
+            "scope": " ".join(sorted(scopes)),
+        }
         if self.refresh:
             refresh = f"refresh-{next(self.counter)}"
             self.refresh_tokens[refresh] = scopes
@@ -114,8 +147,14 @@ class Mini:
         token = header[7:] if header.startswith("Bearer ") else None
         if token not in self.tokens:
             scope = f', scope="{self.challenge_scope}"' if self.challenge_scope else ""
-            return raw(401, "", **{"WWW-Authenticate": f'Bearer resource_metadata="{self.url}/.well-known/'
-                                                       f'oauth-protected-resource/mcp"{scope}'})
+            return raw(
+                401,
+                "",
+                **{
+                    "WWW-Authenticate": f'Bearer resource_metadata="{self.url}/.well-known/'
+                    f'oauth-protected-resource/mcp"{scope}'
+                },
+            )
         if self.policy is not None:
             refused = self.policy(seen, self.tokens[token])
             if refused is not None:
@@ -125,7 +164,7 @@ class Mini:
     def insufficient(self, scope: str):
         return raw(403, "", **{"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{scope}"'})
 
-    def __enter__(self) -> "Mini":
+    def __enter__(self) -> Mini:
         self.server.__enter__()
         return self
 
@@ -139,8 +178,9 @@ def manager_for(mini: Mini, store: TokenStore | None = None, **settings: Any) ->
 
 
 async def post(client: httpx2.AsyncClient, manager: OAuthManager, url: str, body: bytes = PING) -> tuple[int, bytes]:
-    response, _, _ = await open_response(client, "POST", url, {"Content-Type": "application/json"}, [], content=body,
-                                         auth=manager)
+    response, _, _ = await open_response(
+        client, "POST", url, {"Content-Type": "application/json"}, [], content=body, auth=manager
+    )
     try:
         return response.status_code, await response.aread()
     finally:
@@ -161,7 +201,11 @@ async def test_concurrent_401s_run_one_flow():
                 for _ in range(5):
                     tg.start_soon(one)
         assert results == [200] * 5
-        assert mini.count("/authorize") == 1 and mini.count("/register", "POST") == 1 and mini.grants() == ["authorization_code"]
+        assert (
+            mini.count("/authorize") == 1
+            and mini.count("/register", "POST") == 1
+            and mini.grants() == ["authorization_code"]
+        )
         assert mini.authorize_scopes() == ["read"]  # the challenge's scope
         assert manager.log.state == "authorized"
         assert [s.kind for s in manager.log.steps][0] == "challenge"
@@ -202,14 +246,28 @@ async def test_a_401_that_arrives_after_the_failed_flow_it_was_sent_before_does_
             with pytest.raises(TransportError, match="invalid_grant"):
                 await post(client, manager, f"{mini.url}/mcp")  # its own 401: a flow, which fails
             with pytest.raises(AuthError, match="invalid_grant"):
-                await manager.challenged("POST", f"{mini.url}/mcp", 401, httpx2.Headers({"WWW-Authenticate": "Bearer"}),
-                                         1, sent={}, state=late)
+                await manager.challenged(
+                    "POST",
+                    f"{mini.url}/mcp",
+                    401,
+                    httpx2.Headers({"WWW-Authenticate": "Bearer"}),
+                    1,
+                    sent={},
+                    state=late,
+                )
             assert mini.count("/authorize") == 1
             fresh: dict = {}  # a request sent after the failure may try again
             await manager.prepare("POST", f"{mini.url}/mcp", {}, state=fresh)
             with pytest.raises(AuthError):
-                await manager.challenged("POST", f"{mini.url}/mcp", 401, httpx2.Headers({"WWW-Authenticate": "Bearer"}),
-                                         1, sent={}, state=fresh)
+                await manager.challenged(
+                    "POST",
+                    f"{mini.url}/mcp",
+                    401,
+                    httpx2.Headers({"WWW-Authenticate": "Bearer"}),
+                    1,
+                    sent={},
+                    state=fresh,
+                )
             assert mini.count("/authorize") == 2
 
 
@@ -358,8 +416,9 @@ async def test_a_corrupt_stored_file_is_said_and_the_flow_runs(tmp_path):
 
 async def test_the_flow_has_its_own_time_limit():
     with Mini() as mini:
-        manager = OAuthManager(AuthSettings(open_mode="print", flow_timeout=0.5), f"{mini.url}/mcp", log=AuthLog(),
-                               ui=SlowUi(None))
+        manager = OAuthManager(
+            AuthSettings(open_mode="print", flow_timeout=0.5), f"{mini.url}/mcp", log=AuthLog(), ui=SlowUi(None)
+        )
         async with httpx2.AsyncClient() as client:
             manager.attach(client)
             with pytest.raises(TransportError, match="did not finish within 0.5 s"):

@@ -17,7 +17,7 @@ import keyring.errors
 import pytest
 
 from mcp_inspector.core.auth.model import ClientInfo, TokenSet
-from mcp_inspector.core.auth.store import MAX_FILE, StoreError, StoredAuth, TokenStore, url_key
+from mcp_inspector.core.auth.store import MAX_FILE, StoredAuth, StoreError, TokenStore, url_key
 from mcp_inspector.core.traffic.masking import scrub
 
 URL = "https://mcp.example.com/mcp"
@@ -75,11 +75,21 @@ def ring(tmp_path, monkeypatch):
     keyring.set_keyring(previous)
 
 
-def entry(url: str = URL, via: str = "dynamic", secret: str | None = DCR_SECRET, refresh: str | None = REFRESH) -> StoredAuth:
-    client = ClientInfo("client-42", secret, "client_secret_basic" if secret else "none", via, "https://as.example.com",
-                        ["http://127.0.0.1/callback"],
-                        {"client_id": "client-42", "client_secret": secret, "registration_access_token": "rat-0123456789abc"})
-    tokens = TokenSet(ACCESS, "Bearer", refresh, 2_000_000_000.0, "read write", "https://as.example.com", url, "client-42")
+def entry(
+    url: str = URL, via: str = "dynamic", secret: str | None = DCR_SECRET, refresh: str | None = REFRESH
+) -> StoredAuth:
+    client = ClientInfo(
+        "client-42",
+        secret,
+        "client_secret_basic" if secret else "none",
+        via,
+        "https://as.example.com",
+        ["http://127.0.0.1/callback"],
+        {"client_id": "client-42", "client_secret": secret, "registration_access_token": "rat-0123456789abc"},
+    )
+    tokens = TokenSet(
+        ACCESS, "Bearer", refresh, 2_000_000_000.0, "read write", "https://as.example.com", url, "client-42"
+    )
     return StoredAuth(url, url, "https://as.example.com", client, tokens, 1_700_000_000.0)
 
 
@@ -139,21 +149,44 @@ def test_the_server_url_is_kept_masked_and_found_by_its_hash(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("content, why", [
-    (b"{not json", "not valid JSON"),
-    (b"\xff\xfe garbage", "not valid JSON"),
-    (b"[1, 2]", "not a token store file"),
-    (b'{"format": "something-else"}', "not a token store file"),
-    (b'{"format": "mcp-inspector-auth", "version": 99}', "format version 99"),
-    (b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": 5, "resource": "r"}',
-     "'server_url' is not a string"),
-    (b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
-     b' "tokens": {"token_type": "Bearer"}}', "the access token is missing"),
-    (b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
-     b' "client": {"client_id": "c", "registered_via": "stolen"}}', "'client.registered_via' is not known"),
-    (b"[" * 100_000 + b"]" * 100_000, "not valid JSON"),
-    (b"{" + b" " * MAX_FILE + b"}", "over 256 KiB"),
-], ids=["broken", "not-utf8", "array", "other-format", "other-version", "bad-field", "no-token", "bad-client", "deep", "huge"])
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"\xff\xfe garbage", "not valid JSON"),
+        (b"[1, 2]", "not a token store file"),
+        (b'{"format": "something-else"}', "not a token store file"),
+        (b'{"format": "mcp-inspector-auth", "version": 99}', "format version 99"),
+        (
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": 5, "resource": "r"}',
+            "'server_url' is not a string",
+        ),
+        (
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
+            b' "tokens": {"token_type": "Bearer"}}',
+            "the access token is missing",
+        ),
+        (
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
+            b' "client": {"client_id": "c", "registered_via": "stolen"}}',
+            "'client.registered_via' is not known",
+        ),
+        (b"[" * 100_000 + b"]" * 100_000, "not valid JSON"),
+        (b"{" + b" " * MAX_FILE + b"}", "over 256 KiB"),
+    ],
+    ids=[
+        "broken",
+        "not-utf8",
+        "array",
+        "other-format",
+        "other-version",
+        "bad-field",
+        "no-token",
+        "bad-client",
+        "deep",
+        "huge",
+    ],
+)
 def test_a_corrupt_or_foreign_file_is_ignored_with_a_note(tmp_path, content, why):
     key = url_key(URL)
     path = tmp_path / f"{key[:40]}.json"
@@ -274,11 +307,15 @@ def test_no_keyring_backend_is_a_clear_error(tmp_path):
 
 
 def test_without_the_keyring_package_the_error_names_the_extra(tmp_path):
-    code = ("import sys; sys.modules['keyring'] = None\n"
-            "from mcp_inspector.core.auth.store import TokenStore, StoreError\n"
-            "try:\n    TokenStore('keyring', sys.argv[1])\n"
-            "except StoreError as exc:\n    print(exc)\n")
-    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=REPO, timeout=60)
+    code = (
+        "import sys; sys.modules['keyring'] = None\n"
+        "from mcp_inspector.core.auth.store import TokenStore, StoreError\n"
+        "try:\n    TokenStore('keyring', sys.argv[1])\n"
+        "except StoreError as exc:\n    print(exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
     assert "pip install 'mcp-inspector[keyring]'" in result.stdout, result.stderr
 
 

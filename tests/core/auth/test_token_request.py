@@ -24,13 +24,21 @@ pytestmark = pytest.mark.anyio
 RESOURCE = "http://127.0.0.1:1/mcp"
 CODE = "the-authorization-code-123"
 VERIFIER = "the-code-verifier-abcdefghijklmnopqrstuvwxyz0123456789"
-GRANT = {"grant_type": "authorization_code", "code": CODE, "redirect_uri": "http://127.0.0.1:33418/callback",
-         "code_verifier": VERIFIER}
+GRANT = {
+    "grant_type": "authorization_code",
+    "code": CODE,
+    "redirect_uri": "http://127.0.0.1:33418/callback",
+    "code_verifier": VERIFIER,
+}
 
 
 def info_for(url: str, *, prm: bool = True) -> ServerAuthInfo:
-    return ServerAuthInfo(resource=RESOURCE, issuer=url, metadata={"issuer": url, "token_endpoint": f"{url}/token"},
-                          resource_metadata={"resource": RESOURCE, "authorization_servers": [url]} if prm else None)
+    return ServerAuthInfo(
+        resource=RESOURCE,
+        issuer=url,
+        metadata={"issuer": url, "token_endpoint": f"{url}/token"},
+        resource_metadata={"resource": RESOURCE, "authorization_servers": [url]} if prm else None,
+    )
 
 
 def form(seen) -> dict[str, str]:
@@ -42,23 +50,45 @@ async def exchange(server: DocServer, client: ClientInfo, grant=GRANT, *, prm: b
     async with httpx2.AsyncClient() as http_client:
         http = AuthHttp(http_client, log, HttpLog())
         try:
-            result = await request_token(http, info_for(server.url, prm=prm), client, AuthSettings(), dict(grant),
-                                         kind="token", title="exchange", **kw)
+            result = await request_token(
+                http,
+                info_for(server.url, prm=prm),
+                client,
+                AuthSettings(),
+                dict(grant),
+                kind="token",
+                title="exchange",
+                **kw,
+            )
         except AuthError as exc:
             result = exc
     return result, log
 
 
 def token(**extra):
-    body = {"access_token": "access-token-value-1", "token_type": "Bearer", "expires_in": 3600,
-            "refresh_token": "refresh-token-value-1"}
+    body = {
+        "access_token": "access-token-value-1",
+        "token_type": "Bearer",
+        "expires_in": 3600,
+        "refresh_token": "refresh-token-value-1",
+    }
     body.update(extra)
     return json_answer({k: v for k, v in body.items() if v is not None})
 
 
 def steps_text(log: AuthLog) -> str:
-    return json.dumps([{"request": s.request, "response": s.response, "details": s.details,
-                        "findings": [f.text for f in s.findings]} for s in log.steps], default=str)
+    return json.dumps(
+        [
+            {
+                "request": s.request,
+                "response": s.response,
+                "details": s.details,
+                "findings": [f.text for f in s.findings],
+            }
+            for s in log.steps
+        ],
+        default=str,
+    )
 
 
 async def test_client_secret_basic_form_encodes_id_and_secret_and_sends_resource():
@@ -102,8 +132,9 @@ async def test_no_resource_without_protected_resource_metadata():
 
 async def test_error_response_is_quoted_with_the_echoed_secret_masked():
     with DocServer() as server:
-        server.post("/token", json_answer({"error": "invalid_grant",
-                                           "error_description": f"code {CODE} was already used"}, 400))
+        server.post(
+            "/token", json_answer({"error": "invalid_grant", "error_description": f"code {CODE} was already used"}, 400)
+        )
         error, log = await exchange(server, ClientInfo("c"))
     assert isinstance(error, AuthError)
     assert "HTTP 400" in str(error) and "invalid_grant" in str(error) and "already used" in str(error)
@@ -112,13 +143,16 @@ async def test_error_response_is_quoted_with_the_echoed_secret_masked():
     assert CODE not in steps_text(log) and VERIFIER not in steps_text(log)
 
 
-@pytest.mark.parametrize("answer,words", [
-    (raw(200, "<html>welcome</html>", "text/html"), "not a JSON object"),
-    (json_answer({"token_type": "Bearer"}), "no access_token"),
-    (json_answer({"access_token": "abc\r\nX-Evil: 1", "token_type": "Bearer"}), "line break"),
-    (json_answer({"access_token": "tok-value-123", "token_type": "mac"}), "unsupported token_type"),
-    (raw(500, "internal trouble"), "HTTP 500"),
-])
+@pytest.mark.parametrize(
+    "answer,words",
+    [
+        (raw(200, "<html>welcome</html>", "text/html"), "not a JSON object"),
+        (json_answer({"token_type": "Bearer"}), "no access_token"),
+        (json_answer({"access_token": "abc\r\nX-Evil: 1", "token_type": "Bearer"}), "line break"),
+        (json_answer({"access_token": "tok-value-123", "token_type": "mac"}), "unsupported token_type"),
+        (raw(500, "internal trouble"), "HTTP 500"),
+    ],
+)
 async def test_broken_token_responses_are_clear_errors(answer, words):
     with DocServer() as server:
         server.post("/token", answer)
@@ -140,8 +174,9 @@ async def test_missing_token_type_and_scopes_not_granted_are_findings():
 async def test_dpop_proof_and_one_retry_with_the_servers_nonce():
     key = DpopKey.generate()
     nonces = DpopNonces()
-    answers = iter([json_answer({"error": "use_dpop_nonce"}, 400, **{"DPoP-Nonce": "server-nonce-1"}),
-                    token(token_type="DPoP")])
+    answers = iter(
+        [json_answer({"error": "use_dpop_nonce"}, 400, **{"DPoP-Nonce": "server-nonce-1"}), token(token_type="DPoP")]
+    )
     with DocServer() as server:
         server.post("/token", lambda seen: next(answers))
         tokens, log = await exchange(server, ClientInfo("c"), dpop=key, nonces=nonces)

@@ -28,24 +28,30 @@ field sends ``""`` rather than nothing; ``key + ENTRIES`` holds an object's free
 entries as ``[name, sub-values]`` pairs.
 """
 
-
 from __future__ import annotations
 
+from .check import (  # noqa: F401
+    check_arguments,
+    issues_by_field,
+    issues_under,
+    validate_field,
+    variant_issues,
+)
 from .spec import (  # noqa: F401
-    MISSING,
     CONSTRAINT_KEYS,
     EMPTY,
     ENTRIES,
-    EnumOption,
-    FieldSpec,
-    FormSpec,
-    FormValueError,
     KINDS,
     MAX_NESTING,
+    MISSING,
     NULL,
     OMIT,
     PRIMITIVE_KINDS,
     TEXT_KINDS,
+    EnumOption,
+    FieldSpec,
+    FormSpec,
+    FormValueError,
     VariantChoice,
     all_fallbacks,
     build_form,
@@ -53,13 +59,6 @@ from .spec import (  # noqa: F401
     key_message,
     parse_scalar,
     subform,
-)
-from .check import (  # noqa: F401
-    check_arguments,
-    issues_by_field,
-    issues_under,
-    validate_field,
-    variant_issues,
 )
 from .values import (  # noqa: F401
     arguments_to_values,

@@ -10,9 +10,19 @@ from typing import Any
 from ...protocol.json_text import JsonTextError, loads_strict
 from ..formats import check_format
 from ..validation import Issue, is_multiple_of, json_path, validate
-from .spec import MISSING, FieldSpec, FormSpec, FormValueError, TEXT_KINDS, _REQUIRED_MESSAGE, _is_number, _num, parse_scalar, subform
+from .spec import (
+    _REQUIRED_MESSAGE,
+    MISSING,
+    TEXT_KINDS,
+    FieldSpec,
+    FormSpec,
+    FormValueError,
+    _is_number,
+    _num,
+    parse_scalar,
+    subform,
+)
 from .values import _list_item_out, _node_out
-
 
 # -- field-level validation ---------------------------------------------------------
 
@@ -144,7 +154,7 @@ def issues_under(key: str, issues: list[Issue]) -> list[Issue]:
     out = []
     for issue in issues:
         if issue.path.startswith(key + ".") or issue.path.startswith(key + "["):
-            out.append(Issue("$" + issue.path[len(key):], issue.message))
+            out.append(Issue("$" + issue.path[len(key) :], issue.message))
         elif issue.path == key and _REQUIRED_MESSAGE.match(issue.message):
             out.append(Issue("$", issue.message))
     return out

@@ -6,22 +6,46 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from ..classify import understood, variants
 from ..formats import describe_constraints
 from ..resolve import enum_options, multi_select_options, normalize
 from ..validation import json_path
 
-
-KINDS = ("string", "number", "integer", "boolean", "enum", "object", "array", "list", "tuple", "variant", "nested", "json")
+KINDS = (
+    "string",
+    "number",
+    "integer",
+    "boolean",
+    "enum",
+    "object",
+    "array",
+    "list",
+    "tuple",
+    "variant",
+    "nested",
+    "json",
+)
 TEXT_KINDS = ("string", "number", "integer")  # typed into a text input
 PRIMITIVE_KINDS = ("string", "number", "integer", "boolean", "enum")
 CONSTRAINT_KEYS = (
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-    "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems",
-    "minProperties", "maxProperties",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
 )
 NULL = "#null"  # values[key + NULL] is True when a nullable field is explicitly null
 ENTRIES = "{}"  # values[key + ENTRIES]: an object's free-form entries, [[name, sub-values], ...]
@@ -78,8 +102,8 @@ class FieldSpec:
     default: Any = MISSING
     options: list[EnumOption] = field(default_factory=list)
     constraints: dict[str, Any] = field(default_factory=dict)
-    children: list["FieldSpec"] = field(default_factory=list)
-    item: "FieldSpec | None" = None
+    children: list[FieldSpec] = field(default_factory=list)
+    item: FieldSpec | None = None
     nullable: bool = False
     note: str | None = None  # why a subtree fell back to JSON
     context: dict[str, Any] = field(default_factory=dict)  # the root's $schema/$defs, so a subtree's $ref resolves
@@ -108,7 +132,7 @@ class FieldSpec:
     def has_entries(self) -> bool:
         return self.kind == "object" and self.entry_schema is not MISSING
 
-    def walk(self) -> Iterator["FieldSpec"]:
+    def walk(self) -> Iterator[FieldSpec]:
         yield self
         for child in self.children:
             yield from child.walk()
@@ -236,7 +260,9 @@ def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tup
         return spec
     multi = multi_select_options(inner)
     if multi is not None:
-        item = _base(inner.get("items") if isinstance(inner.get("items"), dict) else {}, "", key + "[]", True, doc, refs)
+        item = _base(
+            inner.get("items") if isinstance(inner.get("items"), dict) else {}, "", key + "[]", True, doc, refs
+        )
         item.kind, item.options = "enum", [EnumOption(value, label) for value, label in multi]
         spec.kind, spec.item = "array", item
         return spec
@@ -260,30 +286,49 @@ def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tup
     elif types == "array":
         _build_array(spec, inner)
     else:
-        spec.note = "no type is declared, so any JSON value is accepted" if types is None else f"type {types!r} is not supported"
+        spec.note = (
+            "no type is declared, so any JSON value is accepted"
+            if types is None
+            else f"type {types!r} is not supported"
+        )
     return spec
 
 
 def _base(schema: dict, name: str, key: str, required: bool, doc: Any, refs: tuple) -> FieldSpec:
     examples = schema.get("examples")
     return FieldSpec(
-        kind="json", name=name, key=key, schema=schema,
-        title=_text(schema, "title"), description=_text(schema, "description"),
-        required=required, default=schema.get("default", MISSING),
+        kind="json",
+        name=name,
+        key=key,
+        schema=schema,
+        title=_text(schema, "title"),
+        description=_text(schema, "description"),
+        required=required,
+        default=schema.get("default", MISSING),
         constraints={k: schema[k] for k in CONSTRAINT_KEYS if k in schema},
         examples=list(examples) if isinstance(examples, list) else [],
-        hints=describe_constraints(schema), deprecated=schema.get("deprecated") is True,
-        context=_context(doc), doc=doc, refs=refs,
+        hints=describe_constraints(schema),
+        deprecated=schema.get("deprecated") is True,
+        context=_context(doc),
+        doc=doc,
+        refs=refs,
     )
 
 
 def _json_field(schema: Any, name: str, key: str, required: bool, note: str, doc: Any = None) -> FieldSpec:
     info = schema if isinstance(schema, dict) else {}
     return FieldSpec(
-        kind="json", name=name, key=key, schema=schema,
-        title=_text(info, "title"), description=_text(info, "description"),
-        required=required, default=info.get("default", MISSING), note=note,
-        context=_context(doc), doc=doc,
+        kind="json",
+        name=name,
+        key=key,
+        schema=schema,
+        title=_text(info, "title"),
+        description=_text(info, "description"),
+        required=required,
+        default=info.get("default", MISSING),
+        note=note,
+        context=_context(doc),
+        doc=doc,
     )
 
 
@@ -344,7 +389,14 @@ def _build_array(spec: FieldSpec, schema: dict) -> None:
         spec.kind = "tuple"
         spec.closed_items = items is False
         spec.children = [
-            _build(sub, str(index), f"{spec.key}[{index}]", isinstance(schema.get("minItems"), int) and index < schema["minItems"], spec.doc, spec.refs)
+            _build(
+                sub,
+                str(index),
+                f"{spec.key}[{index}]",
+                isinstance(schema.get("minItems"), int) and index < schema["minItems"],
+                spec.doc,
+                spec.refs,
+            )
             for index, sub in enumerate(prefix)
         ]
         return
@@ -373,7 +425,11 @@ def _num(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and (not isinstance(value, float) or math.isfinite(value))
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and (not isinstance(value, float) or math.isfinite(value))
+    )
 
 
 def parse_scalar(kind: str, text: str) -> Any:

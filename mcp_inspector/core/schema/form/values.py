@@ -8,8 +8,23 @@ from typing import Any
 
 from ...protocol.json_text import JsonTextError, loads_strict
 from ..validation import json_path
-from .spec import EMPTY, ENTRIES, MISSING, FieldSpec, FormSpec, FormValueError, MAX_NESTING, NULL, OMIT, TEXT_KINDS, _is_number, format_scalar, key_message, parse_scalar, subform
-
+from .spec import (
+    EMPTY,
+    ENTRIES,
+    MAX_NESTING,
+    MISSING,
+    NULL,
+    OMIT,
+    TEXT_KINDS,
+    FieldSpec,
+    FormSpec,
+    FormValueError,
+    _is_number,
+    format_scalar,
+    key_message,
+    parse_scalar,
+    subform,
+)
 
 # -- values <-> arguments -------------------------------------------------------------
 
@@ -52,8 +67,14 @@ def _defaults_into(spec: FieldSpec, values: dict[str, Any], depth: int) -> None:
                 _defaults_into(child, values, depth)
             if spec.kind == "object":  # a required field's default no field can show (an empty string...) is still sent
                 for child in spec.children:
-                    if child.required and child.has_default and child.kind not in ("object", "tuple") and _to_value(child, child.default) is MISSING \
-                            and not (child.default is None and child.nullable) and not (child.kind == "string" and child.default == ""):
+                    if (
+                        child.required
+                        and child.has_default
+                        and child.kind not in ("object", "tuple")
+                        and _to_value(child, child.default) is MISSING
+                        and not (child.default is None and child.nullable)
+                        and not (child.kind == "string" and child.default == "")
+                    ):
                         values.setdefault(spec.key, {})[child.name] = child.default
         if spec.has_default:
             if spec.kind == "object" and isinstance(spec.default, dict):
@@ -171,8 +192,14 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
     values[spec.key] = extras
     if spec.has_entries:
         values[spec.key + ENTRIES] = entries
-    for child in spec.children:  # keep "absent" absent (and an extra unshadowed): a required object or list is sent empty
-        if child.required and (child.name not in arguments or child.name in extras) and child.kind in ("object", "tuple", "array", "list"):
+    for (
+        child
+    ) in spec.children:  # keep "absent" absent (and an extra unshadowed): a required object or list is sent empty
+        if (
+            child.required
+            and (child.name not in arguments or child.name in extras)
+            and child.kind in ("object", "tuple", "array", "list")
+        ):
             values[child.key + OMIT] = True
 
 
@@ -192,7 +219,7 @@ def _tuple_into(spec: FieldSpec, arguments: list, values: dict[str, Any]) -> Non
             values[child.key] = shown
         else:
             _empty_string_into(child, argument, values)
-    values[spec.key] = list(arguments[len(spec.children):])
+    values[spec.key] = list(arguments[len(spec.children) :])
 
 
 def _empty_string_into(spec: FieldSpec, argument: Any, values: dict[str, Any]) -> bool:
@@ -396,8 +423,10 @@ def _tuple_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
         return False, None  # nothing filled: missing (and reported so), not [null, ""]
     if last >= 0 or spec.required:
         last = max([last] + [index for index, child in enumerate(spec.children) if child.required])
-    items = [value if present else ("" if child.kind == "string" else None)
-             for (present, value), child in zip(outs[: last + 1], spec.children)]
+    items = [
+        value if present else ("" if child.kind == "string" else None)
+        for (present, value), child in zip(outs[: last + 1], spec.children)
+    ]
     if has_extra:
         items = items + [None] * (len(spec.children) - len(items)) + list(extra)
     if not items and not spec.required:
@@ -494,12 +523,20 @@ def _collect_hidden(root: FieldSpec, values: dict[str, Any], prefix: str, depth:
         if spec.kind == "list" and isinstance(value, list):
             for index, item in enumerate(value):
                 _collect_hidden(subform(spec), item, f"{prefix}{spec.key[1:]}[{index}]", depth - 1, found)
-        elif spec.kind == "variant" and isinstance(value, dict) and isinstance(value.get("choice"), int) \
-                and 0 <= value["choice"] < len(spec.choices):
-            _collect_hidden(subform(spec, value["choice"]), value.get("values") or {}, prefix + spec.key[1:], depth - 1, found)
+        elif (
+            spec.kind == "variant"
+            and isinstance(value, dict)
+            and isinstance(value.get("choice"), int)
+            and 0 <= value["choice"] < len(spec.choices)
+        ):
+            _collect_hidden(
+                subform(spec, value["choice"]), value.get("values") or {}, prefix + spec.key[1:], depth - 1, found
+            )
         elif spec.kind == "nested" and isinstance(value, dict):
             _collect_hidden(subform(spec), value, prefix + spec.key[1:], depth - 1, found)
         if spec.has_entries:
             for pair in values.get(spec.key + ENTRIES) or []:
                 if isinstance(pair[0], str):
-                    _collect_hidden(subform(spec), pair[1], prefix + spec.key[1:] + json_path([pair[0]])[1:], depth - 1, found)
+                    _collect_hidden(
+                        subform(spec), pair[1], prefix + spec.key[1:] + json_path([pair[0]])[1:], depth - 1, found
+                    )

@@ -5,8 +5,9 @@ subclass for the request (see ``server_request.pick_screen``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -57,9 +58,9 @@ class ServerRequestScreen(ModalScreen[Answer]):
     body_share: float | None = None
 
     #: picks the subclass for a request; ``server_request`` (which knows them all) sets it when imported
-    picker: Callable[[str, dict], type["ServerRequestScreen"]] | None = None
+    picker: Callable[[str, dict], type[ServerRequestScreen]] | None = None
 
-    def __new__(cls, method: str, params: dict | None = None, *args: Any, **kwargs: Any) -> "ServerRequestScreen":
+    def __new__(cls, method: str, params: dict | None = None, *args: Any, **kwargs: Any) -> ServerRequestScreen:
         picker = ServerRequestScreen.picker
         if cls is ServerRequestScreen and picker is not None:
             cls = picker(method, params if isinstance(params, dict) else {})
@@ -102,8 +103,12 @@ class ServerRequestScreen(ModalScreen[Answer]):
         with Vertical(id="request-box"):
             yield Static(self.title_text(), id="request-title", markup=False)
             if self.origin:
-                yield Static(self.origin_text(), id="request-server", markup=False,
-                             classes="-hidden-server" if self.origin_hidden else "")
+                yield Static(
+                    self.origin_text(),
+                    id="request-server",
+                    markup=False,
+                    classes="-hidden-server" if self.origin_hidden else "",
+                )
             if self.context:
                 yield Static(self.context, id="request-context", markup=False)
             yield from self.compose_body()
@@ -115,10 +120,14 @@ class ServerRequestScreen(ModalScreen[Answer]):
         return f"From {self.origin}"
 
     def key_hint(self) -> str:
-        return " · ".join(self.hints() + [
-            f"{keymap_key(self, 'server-request.accept', 'ctrl+s')} accept",
-            f"{keymap_key(self, 'server-request.decline', 'ctrl+r')} decline",
-            f"{keymap_key(self, 'cancel-server-request', 'escape')} cancel"])
+        return " · ".join(
+            self.hints()
+            + [
+                f"{keymap_key(self, 'server-request.accept', 'ctrl+s')} accept",
+                f"{keymap_key(self, 'server-request.decline', 'ctrl+r')} decline",
+                f"{keymap_key(self, 'cancel-server-request', 'escape')} cancel",
+            ]
+        )
 
     def on_mount(self) -> None:
         self.query_one("#request-keys", Static).update(self.key_hint())
@@ -160,7 +169,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
                 continue
             if child in body.ancestors:  # a container holding the body (the elicitation form)
                 used += child.styles.gutter.height + sum(
-                    rows(part) for part in child.children if part is not body and part not in body.ancestors)
+                    rows(part) for part in child.children if part is not body and part not in body.ancestors
+                )
             else:
                 used += rows(child)
         room = max(3, limit - used)

@@ -48,8 +48,9 @@ def make_form(params: dict) -> tuple[ElicitationForm | None, str | None]:
     """The form for a form-mode request, or None and why it is answered as JSON instead."""
     message = params.get("message")
     try:
-        return ElicitationForm(message if isinstance(message, str) else "", params.get("requestedSchema"),
-                               id="elicitation-form"), None
+        return ElicitationForm(
+            message if isinstance(message, str) else "", params.get("requestedSchema"), id="elicitation-form"
+        ), None
     except ElicitationSchemaError as exc:
         return None, clean(f"No form for this schema, answer as JSON: {exc}")
     except Exception as exc:  # a form-engine bug must not lose the question
@@ -64,8 +65,9 @@ class FormScreen(ServerRequestScreen):
     """
     kind = "form"
 
-    def __init__(self, method: str, params: dict | None, context: str | None = None,
-                 form: ElicitationForm | None = None) -> None:
+    def __init__(
+        self, method: str, params: dict | None, context: str | None = None, form: ElicitationForm | None = None
+    ) -> None:
         super().__init__(method, params, context)
         self.form = form if form is not None else make_form(self.params)[0]
 
@@ -120,9 +122,11 @@ class RawScreen(ServerRequestScreen):
         with VerticalScroll(id="request-body"):
             text = describe_elicitation(self.params) if elicitation else json.dumps(self.params, indent=2)
             yield Static(text, markup=False)
-        yield Input(value=elicitation_template(self.params) if elicitation else "",
-                    placeholder="the reply content as JSON" if elicitation else "the reply as JSON",
-                    id="request-text")
+        yield Input(
+            value=elicitation_template(self.params) if elicitation else "",
+            placeholder="the reply content as JSON" if elicitation else "the reply as JSON",
+            id="request-text",
+        )
         with Horizontal(id="request-buttons"):
             yield Button("Accept", variant="success", id="accept", compact=True)
             yield Button("Decline", variant="warning", id="decline", compact=True)

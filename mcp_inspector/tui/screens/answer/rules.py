@@ -66,8 +66,10 @@ class SamplingRulesScreen(ModalScreen[None]):
         if rules.problem:
             note = rules.problem
         elif not self.shown:
-            note = ("No rules yet. In the sampling modal, tick 'Always answer this server like this' before "
-                    f"sending a reply. File: {rules.path}")
+            note = (
+                "No rules yet. In the sampling modal, tick 'Always answer this server like this' before "
+                f"sending a reply. File: {rules.path}"
+            )
         else:
             note = f"{len(self.shown)} rule{'s' if len(self.shown) != 1 else ''}, first match wins. File: {rules.path}"
         self.query_one("#rules-note", Static).update(note)
@@ -89,5 +91,8 @@ class SamplingRulesScreen(ModalScreen[None]):
 
 def rules_command(app) -> tuple[str, object, str]:
     """The palette entry (app.extra_commands): list and remove the saved sampling rules."""
-    return ("sampling: saved auto-answers (list, remove)", lambda: app.push_screen(SamplingRulesScreen()),
-            "rules saved from the sampling modal")
+    return (
+        "sampling: saved auto-answers (list, remove)",
+        lambda: app.push_screen(SamplingRulesScreen()),
+        "rules saved from the sampling modal",
+    )

@@ -79,19 +79,35 @@ class SamplingScreen(ServerRequestScreen):
             kinds = [("text", "text")] + ([("tool_use", "tool_use")] if self.tools else [])
             yield Select(kinds, value="text", allow_blank=False, compact=True, id="sampling-kind")
             if self.tools:
-                yield Select([(name, name) for name in self.tools], value=self.tools[0], allow_blank=False,
-                             compact=True, id="sampling-tool", disabled=True)
+                yield Select(
+                    [(name, name) for name in self.tools],
+                    value=self.tools[0],
+                    allow_blank=False,
+                    compact=True,
+                    id="sampling-tool",
+                    disabled=True,
+                )
             yield Static(" stop")
-            yield Select([(reason, reason) for reason in STOP_REASONS], value="endTurn", allow_blank=False,
-                         compact=True, id="sampling-stop")
+            yield Select(
+                [(reason, reason) for reason in STOP_REASONS],
+                value="endTurn",
+                allow_blank=False,
+                compact=True,
+                id="sampling-stop",
+            )
             yield Static(" model")
             yield Input(DEFAULT_MODEL, placeholder="model", compact=True, id="sampling-model")
         yield Static("", id="sampling-error", markup=False)
         with Horizontal(id="sampling-remember"):
-            yield Checkbox("Always answer this server like this", compact=True, id="sampling-always",
-                           disabled=self.server is None)
-            yield Input(placeholder="only when the last user message holds… (optional)", compact=True,
-                        id="sampling-match", disabled=self.server is None)
+            yield Checkbox(
+                "Always answer this server like this", compact=True, id="sampling-always", disabled=self.server is None
+            )
+            yield Input(
+                placeholder="only when the last user message holds… (optional)",
+                compact=True,
+                id="sampling-match",
+                disabled=self.server is None,
+            )
         with Horizontal(id="request-buttons"):
             yield Button("Cancel", id="cancel", compact=True)
             yield Button("Decline", id="decline", compact=True)
@@ -143,8 +159,12 @@ class SamplingScreen(ServerRequestScreen):
             if not isinstance(arguments, dict):
                 self._error("The tool's input must be a JSON object.")
                 return None
-            content = {"type": "tool_use", "id": f"toolu_{secrets.token_hex(8)}",
-                       "name": str(self.query_one("#sampling-tool", Select).value), "input": arguments}
+            content = {
+                "type": "tool_use",
+                "id": f"toolu_{secrets.token_hex(8)}",
+                "name": str(self.query_one("#sampling-tool", Select).value),
+                "input": arguments,
+            }
         else:
             content = {"type": "text", "text": text}
         self._error(None)
@@ -160,8 +180,12 @@ class SamplingScreen(ServerRequestScreen):
             return
         if self.query_one("#sampling-always", Checkbox).value and result["content"]["type"] == "text":
             match = self.query_one("#sampling-match", Input).value
-            self.remembered = {"reply": result["content"]["text"], "match": match or None,
-                               "model": result["model"], "stopReason": result["stopReason"]}
+            self.remembered = {
+                "reply": result["content"]["text"],
+                "match": match or None,
+                "model": result["model"],
+                "stopReason": result["stopReason"],
+            }
         self.finish(Answer("accept", result["content"].get("text", ""), result=result))
 
     @on(Button.Pressed, "#accept, #decline, #cancel")

@@ -44,12 +44,16 @@ def describe_block(block: Any, indent: str = "") -> list[str]:
     kind = block.get("type")
     if kind == "text":
         text = block.get("text")
-        return [indent + line for line in clean(_cut(text if isinstance(text, str) else _json(text))).split("\n")] or [indent]
+        return [indent + line for line in clean(_cut(text if isinstance(text, str) else _json(text))).split("\n")] or [
+            indent
+        ]
     if kind in ("image", "audio"):
         return [f"{indent}[{kind} {clean(str(block.get('mimeType', '?')))}, {_data_size(block.get('data'))}]"]
     if kind == "tool_use":
-        return [f"{indent}→ tool_use {clean(str(block.get('name', '?')))} (id {clean(str(block.get('id', '?')))}): "
-                f"{_json(block.get('input'))}"]
+        return [
+            f"{indent}→ tool_use {clean(str(block.get('name', '?')))} (id {clean(str(block.get('id', '?')))}): "
+            f"{_json(block.get('input'))}"
+        ]
     if kind == "tool_result":
         error = " (isError)" if block.get("isError") else ""
         lines = [f"{indent}← tool_result for {clean(str(block.get('toolUseId', '?')))}{error}:"]
@@ -107,7 +111,11 @@ def describe_preferences(preferences: Any) -> str | None:
 
 def tool_names(params: dict) -> list[str]:
     tools = params.get("tools")
-    return [str(t["name"]) for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)] if isinstance(tools, list) else []
+    return (
+        [str(t["name"]) for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        if isinstance(tools, list)
+        else []
+    )
 
 
 def describe_tools(params: dict) -> list[str]:

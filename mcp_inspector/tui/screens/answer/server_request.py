@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ....core.config.sampling_rules import SamplingRule, SamplingRuleError, SamplingRules
-from ....core.session.answers import live_roots_handler
 from ....core.protocol.errors import RpcError
 from ....core.protocol.json_text import JsonTextError, loads_strict, parse_frame
 from ....core.protocol.jsonrpc import Kind
+from ....core.session.answers import live_roots_handler
 from ....core.traffic.entry import TrafficEntry
 from ....core.traffic.store import TrafficStore
 from ...text.traffic_text import clean, mrtr_round
@@ -32,8 +33,18 @@ from .sampling import SamplingScreen
 from .sampling_text import describe_sampling
 from .url_elicitation import UrlFacts, UrlScreen, url_facts
 
-__all__ = ["Answer", "ServerRequestScreen", "UrlFacts", "url_facts", "build_reply", "client_handlers",
-           "describe_request", "elicitation_template", "pick_screen", "request_context"]
+__all__ = [
+    "Answer",
+    "ServerRequestScreen",
+    "UrlFacts",
+    "url_facts",
+    "build_reply",
+    "client_handlers",
+    "describe_request",
+    "elicitation_template",
+    "pick_screen",
+    "request_context",
+]
 
 PARAMS_PARSE_LIMIT = 64 * 1024
 
@@ -62,8 +73,12 @@ def build_reply(method: str, answer: Answer) -> dict:
         raise RpcError(-1, f"the user {'declined' if answer.action == 'decline' else 'cancelled'} the {method} request")
     if answer.result is not None:
         return answer.result
-    return {"role": "assistant", "content": {"type": "text", "text": answer.text},
-            "model": "mcp-inspector (typed by a person)", "stopReason": "endTurn"}
+    return {
+        "role": "assistant",
+        "content": {"type": "text", "text": answer.text},
+        "model": "mcp-inspector (typed by a person)",
+        "stopReason": "endTurn",
+    }
 
 
 def elicitation_mode(params: dict | None) -> str:
@@ -92,8 +107,11 @@ class _RawFor(RawScreen):
         note = None
         if method == "elicitation/create":
             mode = elicitation_mode(params if isinstance(params, dict) else {})
-            note = (f"Unknown elicitation mode {clean(mode)[:40]!r}, answer as JSON." if mode != "form"
-                    else make_form(params if isinstance(params, dict) else {})[1])
+            note = (
+                f"Unknown elicitation mode {clean(mode)[:40]!r}, answer as JSON."
+                if mode != "form"
+                else make_form(params if isinstance(params, dict) else {})[1]
+            )
         super().__init__(method, params, context, note=note)
 
 
@@ -124,8 +142,6 @@ def request_context(entry: TrafficEntry | None, store: TrafficStore) -> str | No
     return f"Input round {number} of {what} (#{first_seq}): the server needs this answer before it can reply."
 
 
-
-
 #: names the server a request comes from: (name, whether it is not the server the screen shows)
 Origin = Callable[[Any], tuple[str, bool]]
 
@@ -136,8 +152,14 @@ def _server_key(app: Any, spec: Any = None) -> str | None:
     return key if isinstance(key, str) else None
 
 
-def client_handlers(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None = None, *,
-                    roots: Any = None, origin: Origin | None = None) -> dict[str, Any]:
+def client_handlers(
+    app: Callable[[], Any],
+    store: TrafficStore,
+    rules_file: Path | None = None,
+    *,
+    roots: Any = None,
+    origin: Origin | None = None,
+) -> dict[str, Any]:
     """The handlers for what a server asks the client (legacy server->client requests, and MRTR
     input requests, which the session answers through the same handlers): roots/list by ``roots``
     (the roots the user gave; without it an empty list, never made up); sampling by a saved rule or
@@ -155,8 +177,9 @@ def client_handlers(app: Callable[[], Any], store: TrafficStore, rules_file: Pat
     }
 
 
-def _answering(app: Callable[[], Any], store: TrafficStore, rules_file: Path | None, origin: Origin | None,
-               spec: Any) -> dict[str, Any]:
+def _answering(
+    app: Callable[[], Any], store: TrafficStore, rules_file: Path | None, origin: Origin | None, spec: Any
+) -> dict[str, Any]:
     """The sampling and elicitation handlers of the server ``spec`` (None: the one shown)."""
 
     def named(screen: ServerRequestScreen) -> ServerRequestScreen:
@@ -199,23 +222,35 @@ def _answering(app: Callable[[], Any], store: TrafficStore, rules_file: Path | N
                 except SamplingRuleError as exc:
                     the_app.notify(f"{exc}: answer by hand", title="Sampling rule", severity="error", markup=False)
                 else:
-                    store.note(f"sampling/createMessage answered by a saved rule: {rule.describe()}", sampling_rule=True)
-                    the_app.notify(f"Answered by a saved rule: {rule.describe()}", title="sampling/createMessage", markup=False)
+                    store.note(
+                        f"sampling/createMessage answered by a saved rule: {rule.describe()}", sampling_rule=True
+                    )
+                    the_app.notify(
+                        f"Answered by a saved rule: {rule.describe()}", title="sampling/createMessage", markup=False
+                    )
                     return result
         screen = SamplingScreen("sampling/createMessage", params, context=request_context(entry, store), server=server)
         answer = await ask(screen)
         reply = build_reply("sampling/createMessage", answer)
         if screen.remembered is not None and server is not None:
             remembered = screen.remembered
-            rule = SamplingRule(server, reply=remembered["reply"], match=remembered["match"],
-                                model=remembered["model"], stop_reason=remembered["stopReason"])
+            rule = SamplingRule(
+                server,
+                reply=remembered["reply"],
+                match=remembered["match"],
+                model=remembered["model"],
+                stop_reason=remembered["stopReason"],
+            )
             try:
                 await asyncio.to_thread(_add_rule, rules_file, rule)
             except (OSError, SamplingRuleError) as exc:
                 the_app.notify(f"The rule was not saved: {exc}", title="Sampling rules", severity="error", markup=False)
             else:
-                the_app.notify(f"Saved: this server's sampling requests are answered {rule.describe()} "
-                               "(palette: sampling rules)", title="Sampling rule", markup=False)
+                the_app.notify(
+                    f"Saved: this server's sampling requests are answered {rule.describe()} (palette: sampling rules)",
+                    title="Sampling rule",
+                    markup=False,
+                )
         return reply
 
     sample.mcp_capability = {"tools": {}}  # the reply editor can answer with a tool_use block

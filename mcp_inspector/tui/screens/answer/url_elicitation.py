@@ -23,6 +23,7 @@ from .base import Answer, ServerRequestScreen, keymap_key
 def compose_url(facts: UrlFacts, message: Any, elicitation_id: Any, ids: bool = False) -> ComposeResult:
     """The lines that show one URL: the server's message, the host, the full URL, the warnings
     (``ids``: the one URL of the screen, its parts with ids)."""
+
     def named(part: str) -> str | None:
         return f"url-{part}" if ids else None
 
@@ -65,7 +66,9 @@ class UrlScreen(ServerRequestScreen):
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="request-body"):
             yield from compose_url(self.url, self.params.get("message"), self.params.get("elicitationId"), ids=True)
-            yield Static("Nothing is fetched: the page opens in your browser only if you ask.", id="url-opened", markup=False)
+            yield Static(
+                "Nothing is fetched: the page opens in your browser only if you ask.", id="url-opened", markup=False
+            )
         with Horizontal(id="request-buttons"):
             yield Button("Open in browser", id="open-url", disabled=not self.url.can_open, compact=True)
             yield Button("Cancel", id="cancel", compact=True)
@@ -92,7 +95,9 @@ class UrlScreen(ServerRequestScreen):
             return
         self.app.open_url(self.params["url"])
         self.opened = True
-        self.query_one("#url-opened", Static).update(f"Opened in your browser: {self.url.host}. Accept once you are done there.")
+        self.query_one("#url-opened", Static).update(
+            f"Opened in your browser: {self.url.host}. Accept once you are done there."
+        )
         self.query_one("#accept", Button).focus()
 
     @on(Button.Pressed, "#accept, #decline, #cancel")

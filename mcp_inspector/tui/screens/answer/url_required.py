@@ -21,13 +21,16 @@ from ...text.traffic_text import clean
 from .base import Answer, ServerRequestScreen, keymap_key
 from .url_elicitation import URL_CSS, compose_url
 
-REQUIRED_CSS = URL_CSS.replace("UrlScreen", "UrlRequiredScreen") + """
+REQUIRED_CSS = (
+    URL_CSS.replace("UrlScreen", "UrlRequiredScreen")
+    + """
 UrlRequiredScreen .url-item { height: auto; margin-bottom: 1; border-left: wide $warning; padding-left: 1; }
 UrlRequiredScreen .url-item.done { border-left: wide $success; }
 UrlRequiredScreen .url-item Button { margin-top: 0; }
 UrlRequiredScreen .url-status { color: $text-muted; }
 UrlRequiredScreen .url-item.done .url-status { color: $text-success; text-style: bold; }
 """
+)
 
 
 class UrlRequiredScreen(ServerRequestScreen):
@@ -37,8 +40,13 @@ class UrlRequiredScreen(ServerRequestScreen):
     BINDINGS = [Binding("ctrl+o", "open_url", "Open URL", id="server-request.open-url")]
     kind = "url-required"
 
-    def __init__(self, error: UrlElicitationRequired, after_seq: int = 0, completed: dict[str, int] | None = None,
-                 context: str | None = None) -> None:
+    def __init__(
+        self,
+        error: UrlElicitationRequired,
+        after_seq: int = 0,
+        completed: dict[str, int] | None = None,
+        context: str | None = None,
+    ) -> None:
         super().__init__("tools/call", {"name": error.name}, context)
         self.error = error
         self.items: list[RequiredUrl] = list(error.elicitations)
@@ -50,13 +58,19 @@ class UrlRequiredScreen(ServerRequestScreen):
 
     def title_text(self) -> str:
         count = len(self.items)
-        return f"{clean(self.error.name)[:60]} needs {'a URL' if count == 1 else f'{count} URLs'} completed first (-32042)"
+        return (
+            f"{clean(self.error.name)[:60]} needs {'a URL' if count == 1 else f'{count} URLs'} completed first (-32042)"
+        )
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="request-body"):
             yield Static(self.error.message, id="url-required-message", markup=False)
-            yield Static("Nothing is fetched: a page opens in your browser only if you ask. The call is "
-                         "retried by itself once the server says each one is complete.", id="url-opened", markup=False)
+            yield Static(
+                "Nothing is fetched: a page opens in your browser only if you ask. The call is "
+                "retried by itself once the server says each one is complete.",
+                id="url-opened",
+                markup=False,
+            )
             for problem in self.error.problems:
                 yield Static(f"⚠ {problem}", classes="url-warning", markup=False)
             for index, item in enumerate(self.items):
@@ -64,16 +78,24 @@ class UrlRequiredScreen(ServerRequestScreen):
                 with Vertical(classes="url-item", id=f"url-item-{index}"):
                     yield from compose_url(facts, item.message, item.elicitation_id)
                     yield Static(self._status(index), classes="url-status", id=f"url-status-{index}", markup=False)
-                    yield Button(f"Open {facts.host or 'URL'} in browser", id=f"open-{index}",
-                                 disabled=not facts.can_open, compact=True)
+                    yield Button(
+                        f"Open {facts.host or 'URL'} in browser",
+                        id=f"open-{index}",
+                        disabled=not facts.can_open,
+                        compact=True,
+                    )
         with Horizontal(id="request-buttons"):
             yield Button("Close", id="cancel", compact=True)
             yield Button("Retry now", variant="primary", id="accept", compact=True)
 
     def key_hint(self) -> str:
-        return " · ".join([f"{keymap_key(self, 'server-request.open-url', 'ctrl+o')} open the focused URL",
-                           f"{keymap_key(self, 'server-request.accept', 'ctrl+s')} retry now",
-                           f"{keymap_key(self, 'cancel-server-request', 'escape')} close"])
+        return " · ".join(
+            [
+                f"{keymap_key(self, 'server-request.open-url', 'ctrl+o')} open the focused URL",
+                f"{keymap_key(self, 'server-request.accept', 'ctrl+s')} retry now",
+                f"{keymap_key(self, 'cancel-server-request', 'escape')} close",
+            ]
+        )
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -111,8 +133,11 @@ class UrlRequiredScreen(ServerRequestScreen):
                 self._show_status(index)
         if len(self.done) == len(self.items):
             self.retrying = True
-            self.app.notify(f"Every URL is complete: calling {clean(self.error.name)[:60]} again.",
-                            title="URL elicitation", markup=False)
+            self.app.notify(
+                f"Every URL is complete: calling {clean(self.error.name)[:60]} again.",
+                title="URL elicitation",
+                markup=False,
+            )
             self.finish(Answer("accept"))
 
     def answer(self, action: str) -> None:
@@ -123,16 +148,22 @@ class UrlRequiredScreen(ServerRequestScreen):
         for node in [focused, *(focused.ancestors if focused is not None else [])]:
             ident = getattr(node, "id", None) or ""
             for prefix in ("open-", "url-item-"):
-                if ident.startswith(prefix) and ident[len(prefix):].isdigit():
-                    return int(ident[len(prefix):])
+                if ident.startswith(prefix) and ident[len(prefix) :].isdigit():
+                    return int(ident[len(prefix) :])
         return None
 
     def action_open_url(self) -> None:
         """Open the focused URL (or the first one not opened yet) in the browser: only on request."""
         index = self._focused_index()
         if index is None:
-            index = next((i for i, item in enumerate(self.items)
-                          if item.facts.can_open and i not in self.opened and i not in self.done), None)
+            index = next(
+                (
+                    i
+                    for i, item in enumerate(self.items)
+                    if item.facts.can_open and i not in self.opened and i not in self.done
+                ),
+                None,
+            )
         if index is not None:
             self.open_url(index)
 
@@ -143,8 +174,9 @@ class UrlRequiredScreen(ServerRequestScreen):
         self.app.open_url(item.url)
         self.opened.add(index)
         self._show_status(index)
-        following = next((i for i in range(index + 1, len(self.items)) if self.items[i].facts.can_open
-                          and i not in self.done), None)
+        following = next(
+            (i for i in range(index + 1, len(self.items)) if self.items[i].facts.can_open and i not in self.done), None
+        )
         self.query_one(f"#open-{following}" if following is not None else "#accept", Button).focus()
 
     @on(Button.Pressed, "#accept, #cancel")

@@ -81,15 +81,18 @@ class AuthPromptScreen(ModalScreen[str | None]):
             area = TextArea(self.url, read_only=True, soft_wrap=True, show_line_numbers=False, id="auth-prompt-url")
             yield area
             help_text = Text()
-            help_text.append("Open this URL in a browser (ctrl+y copies it), sign in and approve. The browser is then "
-                             "sent to an address")
+            help_text.append(
+                "Open this URL in a browser (ctrl+y copies it), sign in and approve. The browser is then "
+                "sent to an address"
+            )
             if self.redirect_uri:
                 help_text.append(" starting with ")
                 help_text.append(self.redirect_uri, style="bold")
             help_text.append(" that may not load: copy that whole address from the address bar and paste it here.")
             yield Static(help_text, id="auth-prompt-help")
-            yield Input(placeholder="the address the browser ended on (with code=… and state=…)",
-                        id="auth-prompt-input")
+            yield Input(
+                placeholder="the address the browser ended on (with code=… and state=…)", id="auth-prompt-input"
+            )
             yield Static("enter submit · escape cancel · ctrl+y copy the URL", id="auth-prompt-keys", markup=False)
             with Horizontal(id="auth-prompt-buttons"):
                 yield Button("Cancel", id="auth-prompt-cancel")
@@ -101,8 +104,12 @@ class AuthPromptScreen(ModalScreen[str | None]):
         event.stop()
         value = self.query_one("#auth-prompt-input", Input).value.strip()
         if not value:
-            self.notify("Paste the address the browser ended on (or escape to cancel).", severity="warning",
-                        markup=False, timeout=3)
+            self.notify(
+                "Paste the address the browser ended on (or escape to cancel).",
+                severity="warning",
+                markup=False,
+                timeout=3,
+            )
             return
         self.dismiss(value)
 
@@ -119,7 +126,7 @@ class AuthPromptScreen(ModalScreen[str | None]):
 
 
 class ConfirmForgetScreen(ModalScreen[bool]):
-    """"Remove the stored tokens and client of this server?" """
+    """ "Remove the stored tokens and client of this server?" """
 
     BINDINGS = [
         Binding("escape,n", "dismiss(False)", "Keep them", id="auth-forget.cancel"),
@@ -143,9 +150,11 @@ class ConfirmForgetScreen(ModalScreen[bool]):
             text.append(self.server)
             text.append("?")
             yield Static(text)
-            yield Static("The access and refresh tokens and the client registration are deleted (from memory and "
-                         "the token store); the next request to the server authorizes again.  y remove · n keep",
-                         markup=False)
+            yield Static(
+                "The access and refresh tokens and the client registration are deleted (from memory and "
+                "the token store); the next request to the server authorizes again.  y remove · n keep",
+                markup=False,
+            )
             with Horizontal(id="forget-buttons"):
                 yield Button("Keep them", id="forget-cancel")
                 yield Button("Remove", id="forget-confirm", variant="warning")

@@ -18,7 +18,6 @@ from textual.widgets.option_list import Option
 from ....core.config.servers import ServerSpec, demo_spec, discover_servers
 from ....core.traffic.masking import mask_url
 
-
 LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "docker", "pnpm", "yarn"}
 
 
@@ -103,10 +102,15 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Connect to a server", id="connect-title")
-            yield Input(placeholder="command line or URL, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)", id="connect-command")
+            yield Input(
+                placeholder="command line or URL, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)",
+                id="connect-command",
+            )
             yield OptionList(id="connect-servers")
             yield Static("", id="connect-problems", markup=False)
-            yield Static("enter: connect · tab: switch between the command line and the list · escape: back", id="connect-hint")
+            yield Static(
+                "enter: connect · tab: switch between the command line and the list · escape: back", id="connect-hint"
+            )
 
     def on_mount(self) -> None:
         self._add_servers([("built-in", demo_spec())])
@@ -139,7 +143,9 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
             if spec.url:
                 prompt.append(f"\n  {spec.transport or 'http'} · {mask_url(spec.url)}", style="dim")
             else:
-                describe = "python -m mcp_inspector.demo" if self.mask_paths and spec.source == "built-in" else spec.describe()
+                describe = (
+                    "python -m mcp_inspector.demo" if self.mask_paths and spec.source == "built-in" else spec.describe()
+                )
                 prompt.append("\n  stdio · " + describe, style="dim")
             option_list.add_option(Option(prompt, id=option_id))
 

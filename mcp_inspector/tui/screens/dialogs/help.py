@@ -38,8 +38,13 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
     # column) wrap instead of widening it, and a long binding id folds
     table.add_column("Key", style="bold", no_wrap=not narrow, max_width=14 if narrow else None)
     table.add_column("Action", ratio=1 if narrow else None)
-    table.add_column("Binding id", style="dim", no_wrap=not narrow, overflow="fold" if narrow else None,
-                     max_width=24 if narrow else None)
+    table.add_column(
+        "Binding id",
+        style="dim",
+        no_wrap=not narrow,
+        overflow="fold" if narrow else None,
+        max_width=24 if narrow else None,
+    )
     group = None
     for spec in APP_KEYS:
         if spec.group != group:
@@ -50,8 +55,12 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
         ("ctrl+s", "Send the request (composer)", "send-request"),
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
         ("ctrl+n", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
-        ("ctrl+k", "Cancel the newest request in flight (c on a selected one); in a text field too while "
-                   "one is in flight, else the field's delete-to-end", "cancel-request"),
+        (
+            "ctrl+k",
+            "Cancel the newest request in flight (c on a selected one); in a text field too while "
+            "one is in flight, else the field's delete-to-end",
+            "cancel-request",
+        ),
         ("escape", "Composer: leave the field for the tool list (digits switch views again)", "leave-field"),
         ("ctrl+p", "Command palette", "command-palette"),
         ("s", "Result: save the whole result (asks where; enter again replaces a file)", "save-result"),
@@ -73,8 +82,11 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
     for title, bindings in view_bindings(keymap):
         table.add_row(Text(title, style="underline"), "", "")
         for binding in bindings:
-            table.add_row(display_key(keymap.get(binding.id or "", binding.key)),
-                          binding.tooltip or binding.description, binding.id or "")
+            table.add_row(
+                display_key(keymap.get(binding.id or "", binding.key)),
+                binding.tooltip or binding.description,
+                binding.id or "",
+            )
     table.add_row(Text("Completion fields", style="underline"), "", "")
     for key, text in COMPLETION_KEYS:
         table.add_row(key, text, "")
@@ -94,31 +106,38 @@ def view_bindings(keymap: dict[str, str] | None = None) -> list[tuple[str, list[
     """The Notifications, Resources, Prompts, Tasks and Auth views' keys (and other screens'),
     read from their own BINDINGS (one row per id)."""
     from ...view_commands import view_key_classes
-    from ...widgets.views.auth.view import AuthView
     from ...widgets.query_bar import QueryBar
     from ...widgets.result.history import ResultHistoryScreen
+    from ...widgets.views.auth.view import AuthView
     from ...widgets.views.traffic.log import TrafficLog, TrafficPanel
     from ..answer.rules import SamplingRulesScreen
     from ..traffic.pick_list import PickList
     from ..traffic.raw_frame import RawFrameScreen
     from ..traffic.replay_run import ReplayScreen
-    from .roots_editor import RootsEditor, RootsList
     from ..traffic.side_diff import SideDiffScreen
+    from .roots_editor import RootsEditor, RootsList
 
     keymap = keymap or {}
     diff_ids = ("traffic.mark", "traffic.diff", "result-history.mark", "result-history.diff")
-    diff_keys = [b for b in [*TrafficLog.BINDINGS, *ResultHistoryScreen.BINDINGS]
-                 if isinstance(b, Binding) and b.id in diff_ids]
+    diff_keys = [
+        b for b in [*TrafficLog.BINDINGS, *ResultHistoryScreen.BINDINGS] if isinstance(b, Binding) and b.id in diff_ids
+    ]
 
-    groups = [("Traffic (5): jq query", [TrafficPanel.BINDINGS, QueryBar.BINDINGS]),
-              *[(f"{label} ({display_key(effective_key(VIEW_KEYS[name], keymap)).split(',')[-1].strip()})",
-                 [cls.BINDINGS for cls in classes]) for name, label, classes in view_key_classes()],
-              ("Auth (0)", [AuthView.BINDINGS]),
-              ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
-              ("Raw frame (ctrl+e)", [RawFrameScreen.BINDINGS, PickList.BINDINGS]),
-              ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS]),
-              ("Diffs (traffic, F10, ctrl+n)",
-               [diff_keys, ReplayScreen.BINDINGS, SideDiffScreen.BINDINGS])]
+    groups = [
+        ("Traffic (5): jq query", [TrafficPanel.BINDINGS, QueryBar.BINDINGS]),
+        *[
+            (
+                f"{label} ({display_key(effective_key(VIEW_KEYS[name], keymap)).split(',')[-1].strip()})",
+                [cls.BINDINGS for cls in classes],
+            )
+            for name, label, classes in view_key_classes()
+        ],
+        ("Auth (0)", [AuthView.BINDINGS]),
+        ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
+        ("Raw frame (ctrl+e)", [RawFrameScreen.BINDINGS, PickList.BINDINGS]),
+        ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS]),
+        ("Diffs (traffic, F10, ctrl+n)", [diff_keys, ReplayScreen.BINDINGS, SideDiffScreen.BINDINGS]),
+    ]
     out = []
     for title, lists in groups:
         seen: set[str] = set()
@@ -150,7 +169,9 @@ class HelpScreen(ModalScreen[None]):
     def on_resize(self) -> None:
         if self.is_mounted and getattr(self, "_narrow", None) != self.narrow():
             self._narrow = self.narrow()
-            self.query_one("#help-keys", Static).update(bindings_table(getattr(self.app, "keymap", {}) or {}, self._narrow))
+            self.query_one("#help-keys", Static).update(
+                bindings_table(getattr(self.app, "keymap", {}) or {}, self._narrow)
+            )
 
     def compose(self) -> ComposeResult:
         keymap = getattr(self.app, "keymap", {}) or {}

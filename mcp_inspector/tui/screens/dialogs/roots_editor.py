@@ -23,12 +23,16 @@ from textual.widgets.option_list import Option
 from ....core.config.servers import root_path
 from ...server.roots import root_problem
 
-EMPTY_MEANS = ("No roots: roots/list is answered with an empty list (the inspector never makes roots up; "
-               "server-filesystem then keeps the folders it was started with).")
+EMPTY_MEANS = (
+    "No roots: roots/list is answered with an empty list (the inspector never makes roots up; "
+    "server-filesystem then keeps the folders it was started with)."
+)
 ERA_EFFECT = {
     "legacy": "Applying sends notifications/roots/list_changed; the server asks roots/list again.",
-    "modern": ("2026-07-28 has no roots/list_changed: the server gets the new roots the next time it asks "
-               "(a roots/list input request)."),
+    "modern": (
+        "2026-07-28 has no roots/list_changed: the server gets the new roots the next time it asks "
+        "(a roots/list input request)."
+    ),
     None: "Not connected: the server gets these roots when it asks (roots/list).",
 }
 
@@ -47,8 +51,13 @@ class RootsEditor(ModalScreen[list[str] | None]):
     RootsEditor #roots-buttons Button { margin: 0 1; min-width: 12; }
     """
     BINDINGS = [
-        Binding("ctrl+s", "apply", "Apply", id="roots-editor.apply",
-                tooltip="Apply the roots (legacy: sends notifications/roots/list_changed)"),
+        Binding(
+            "ctrl+s",
+            "apply",
+            "Apply",
+            id="roots-editor.apply",
+            tooltip="Apply the roots (legacy: sends notifications/roots/list_changed)",
+        ),
         Binding("escape", "cancel", "Cancel", id="roots-editor.cancel", tooltip="Leave, changing nothing"),
     ]
 
@@ -66,8 +75,11 @@ class RootsEditor(ModalScreen[list[str] | None]):
             yield Input(placeholder="a folder, e.g. ~/project  (enter adds it)", id="roots-path")
             yield RootsList(id="roots-list")
             yield Static("", id="roots-message", markup=False)
-            yield Static("enter: add · tab: the list (enter/e edits, delete/d removes) · ctrl+s: apply · escape: cancel",
-                         id="roots-hint", markup=False)
+            yield Static(
+                "enter: add · tab: the list (enter/e edits, delete/d removes) · ctrl+s: apply · escape: cancel",
+                id="roots-hint",
+                markup=False,
+            )
             with Horizontal(id="roots-buttons"):
                 yield Button("Apply", id="roots-apply", variant="primary")
                 yield Button("Cancel", id="roots-cancel")
@@ -176,7 +188,13 @@ class RootsList(OptionList):
     """The roots; enter or e edits the highlighted one, delete or d removes it."""
 
     BINDINGS = [
-        Binding("e", "edit_root", "Edit", id="roots-editor.edit", tooltip="Edit the root (enter too; the path field takes it)"),
+        Binding(
+            "e",
+            "edit_root",
+            "Edit",
+            id="roots-editor.edit",
+            tooltip="Edit the root (enter too; the path field takes it)",
+        ),
         Binding("delete,d", "remove_root", "Remove", id="roots-editor.remove", tooltip="Remove the root"),
     ]
 

@@ -11,8 +11,8 @@ log's export).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from textual.binding import Binding
 from textual.widget import Widget
@@ -73,8 +73,9 @@ class SaveAsScreen(PathPromptScreen):
         return path, ""
 
 
-def ask_path(widget: Widget, suggestion: Path, what: str, chosen: Callable[[Path], None],
-             create_parent: bool = False) -> None:
+def ask_path(
+    widget: Widget, suggestion: Path, what: str, chosen: Callable[[Path], None], create_parent: bool = False
+) -> None:
     """Open the modal; ``chosen(path)`` runs on the event loop once the user confirmed a path."""
 
     def done(path: Path | None) -> None:

@@ -62,8 +62,9 @@ class TimeoutScreen(ModalScreen[tuple[bool, float | None]]):
             yield Static("Request timeout (seconds)", id="timeout-title")
             yield Input(describe(self.current), id="timeout-input", select_on_focus=True)
             yield Static("", id="timeout-problem", markup=False)
-            yield Static("A number of seconds, or none. Applies to new requests.\nenter: set · escape: cancel",
-                         id="timeout-hint")
+            yield Static(
+                "A number of seconds, or none. Applies to new requests.\nenter: set · escape: cancel", id="timeout-hint"
+            )
 
     def on_mount(self) -> None:
         self.query_one("#timeout-input", Input).focus()

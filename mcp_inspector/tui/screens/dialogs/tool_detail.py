@@ -25,14 +25,24 @@ LEGEND = (
     ("IDEM", "idempotentHint", "idempotent: calling again with the same arguments has no further effect"),
     ("OPEN", "openWorldHint", "open-world: talks to things outside the server (the web, other systems)"),
 )
-SECTIONS = (("inputSchema", "Input schema"), ("outputSchema", "Output schema"), ("annotations", "Annotations"),
-            ("icons", "Icons"), ("execution", "Execution"), ("_meta", "_meta"))
+SECTIONS = (
+    ("inputSchema", "Input schema"),
+    ("outputSchema", "Output schema"),
+    ("annotations", "Annotations"),
+    ("icons", "Icons"),
+    ("execution", "Execution"),
+    ("_meta", "_meta"),
+)
 
 
 def is_destructive(tool: dict[str, Any] | None) -> bool:
     """The server marked the tool destructive (explicitly: the spec's default is not a marking)."""
     annotations = (tool or {}).get("annotations")
-    return isinstance(annotations, dict) and annotations.get("destructiveHint") is True and annotations.get("readOnlyHint") is not True
+    return (
+        isinstance(annotations, dict)
+        and annotations.get("destructiveHint") is True
+        and annotations.get("readOnlyHint") is not True
+    )
 
 
 def legend_text(tool: dict[str, Any] | None = None) -> Text:
@@ -46,7 +56,9 @@ def legend_text(tool: dict[str, Any] | None = None) -> Text:
         value = annotations.get(key)
         text.append(f"{chip:<6}", style="bold")
         text.append(f"{key}: ", style="dim")
-        text.append("set " if value is True else "false " if value is False else "— ", style="bold" if value is True else "dim")
+        text.append(
+            "set " if value is True else "false " if value is False else "— ", style="bold" if value is True else "dim"
+        )
         text.append(meaning)
     return text
 
@@ -90,12 +102,17 @@ class ToolDetailScreen(ModalScreen[None]):
         name = str(tool.get("name", ""))
         title = tool_title(tool)
         with Vertical():
-            yield Static(f"Tool: {title}" + (f"  ({name})" if name != title else ""), id="tool-detail-title", markup=False)
+            yield Static(
+                f"Tool: {title}" + (f"  ({name})" if name != title else ""), id="tool-detail-title", markup=False
+            )
             with VerticalScroll(id="tool-detail-body"):
                 yield Static("Description", classes="tool-detail-heading")
                 description = tool.get("description")
-                yield Static(description if isinstance(description, str) and description else "(no description)",
-                             id="tool-detail-description", markup=False)
+                yield Static(
+                    description if isinstance(description, str) and description else "(no description)",
+                    id="tool-detail-description",
+                    markup=False,
+                )
                 yield Static("Annotations (hints from the server, not guarantees)", classes="tool-detail-heading")
                 yield Static(legend_text(tool), id="tool-detail-legend")
                 yield Static("Definition", classes="tool-detail-heading")
@@ -125,10 +142,16 @@ class ConfirmDestructiveScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text.assemble(("Call a destructive tool?\n", "bold"), (self.tool_name, "bold"),
-                                       " is marked destructiveHint: true (it may delete or overwrite)."))
-            yield Static("y or enter: call · n or escape: don't (turn this off in the palette: settings)",
-                         id="destructive-hint")
+            yield Static(
+                Text.assemble(
+                    ("Call a destructive tool?\n", "bold"),
+                    (self.tool_name, "bold"),
+                    " is marked destructiveHint: true (it may delete or overwrite).",
+                )
+            )
+            yield Static(
+                "y or enter: call · n or escape: don't (turn this off in the palette: settings)", id="destructive-hint"
+            )
 
 
 def confirm_destructive_then(widget: Any, tool: dict[str, Any] | None, go: Any) -> None:

@@ -56,7 +56,9 @@ class ToolDiffScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Tool changed: {self.change.name} ({', '.join(self.change.fields)})", id="diff-title", markup=False)
+            yield Static(
+                f"Tool changed: {self.change.name} ({', '.join(self.change.fields)})", id="diff-title", markup=False
+            )
             with VerticalScroll():
                 added = self.app.theme_variables.get("tool-added", "green")
                 removed = self.app.theme_variables.get("tool-removed", "red")

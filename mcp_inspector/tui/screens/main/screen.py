@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, TextArea
@@ -31,7 +32,6 @@ from ....core.session.tooldiff import diff_items
 from ....core.session.url_elicitation import UrlElicitationRequired
 from ....core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ....core.traffic.store import TrafficStore
-from ...server.connection import session_facts
 from ...messages import (
     CallFailed,
     CallFinished,
@@ -43,19 +43,20 @@ from ...messages import (
     ServerFacts,
     ServerReady,
 )
-from ...text.http_text import reply_status
-from ...server.switching import SwitchingConnection
+from ...server.connection import session_facts
 from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
+from ...server.switching import SwitchingConnection
+from ...text.http_text import reply_status
 from ...text.traffic_text import clock_time
 from ...widgets.composer import ComposerPanel
 from ...widgets.inflight import InFlightPanel
 from ...widgets.result.view import ResultPanel
 from ...widgets.status_bar import StatusBar
 from ...widgets.tool_list import EXCLUDED_KEY, ToolList
-from ...widgets.views.traffic.log import TrafficLog
 from ...widgets.view_footer import ViewFooter
-from .views import NavBar, ViewsMixin
+from ...widgets.views.traffic.log import TrafficLog
 from .server_state import ServerStateMixin
+from .views import NavBar, ViewsMixin
 from .watch_state import WatchMixin
 
 
@@ -78,11 +79,20 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         Binding("escape", "leave_field", "Back to the tools", id="leave-field", show=False),
     ]
 
-    def __init__(self, store: TrafficStore, spec: ServerSpec | None, *, open_file: str | None = None,
-                 timeout: float = 60.0, snapshot_mode: bool = False,
-                 time_format: Callable[[float], str] | None = None, cwd: str | None = None,
-                 max_frame_bytes: int = MAX_LINE_BYTES, watch: list[str] | None = None,
-                 rerun: bool = False) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        spec: ServerSpec | None,
+        *,
+        open_file: str | None = None,
+        timeout: float = 60.0,
+        snapshot_mode: bool = False,
+        time_format: Callable[[float], str] | None = None,
+        cwd: str | None = None,
+        max_frame_bytes: int = MAX_LINE_BYTES,
+        watch: list[str] | None = None,
+        rerun: bool = False,
+    ) -> None:
         """``watch``: the paths to watch for ``spec`` ("" infers them; screens/main/watch_state.py)."""
         super().__init__()
         self.store = store
@@ -112,16 +122,15 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     def compose(self) -> ComposeResult:
         yield NavBar(id="nav")
         yield StatusBar(mask_volatile=self.snapshot_mode, id="status")
-        with ContentSwitcher(initial="view-main", id="views"):
-            with Horizontal(id="view-main"):
-                yield ToolList(id="tools")
-                with Vertical(id="centre"):
-                    with Horizontal(id="work"):
-                        yield ComposerPanel(drafts=self.recorded_arguments, id="composer")
-                        with Vertical(id="result-column"):
-                            yield ResultPanel(id="result")
-                            yield InFlightPanel(id="inflight")
-                    yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
+        with ContentSwitcher(initial="view-main", id="views"), Horizontal(id="view-main"):
+            yield ToolList(id="tools")
+            with Vertical(id="centre"):
+                with Horizontal(id="work"):
+                    yield ComposerPanel(drafts=self.recorded_arguments, id="composer")
+                    with Vertical(id="result-column"):
+                        yield ResultPanel(id="result")
+                        yield InFlightPanel(id="inflight")
+                yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
         yield ViewFooter()
 
     @property
@@ -151,7 +160,9 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         self.tool_list.option_list.focus()
         if self.read_only:
             self.composer.disabled = True
-            self.status_bar.status = ConnectionStatus("read-only", detail=f"loading {self._display_path(self.open_file)}…")
+            self.status_bar.status = ConnectionStatus(
+                "read-only", detail=f"loading {self._display_path(self.open_file)}…"
+            )
             self._load_recording()
         elif self.spec is not None:
             self.composer.set_server(self.spec.key)
@@ -180,7 +191,13 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             self.watch_start_failed()
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
-            self.notify(text or status.state, title=f"{status.server}: {status.state}", severity="error", markup=False, timeout=8)
+            self.notify(
+                text or status.state,
+                title=f"{status.server}: {status.state}",
+                severity="error",
+                markup=False,
+                timeout=8,
+            )
 
     def on_server_ready(self, message: ServerReady) -> None:
         self._apply_facts(message.facts)
@@ -232,8 +249,10 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
 
         composer = self.composer
         for _ in range(80):
-            loading = any(w.group == "composer-load" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                          for w in self.app.workers)
+            loading = any(
+                w.group == "composer-load" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                for w in self.app.workers
+            )
             if composer.tool is tool and not loading and composer.schema_form is not None:
                 break
             await asyncio.sleep(0.025)
@@ -281,7 +300,9 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     def refresh_tools(self) -> None:
         session = self.connection.live
         if session is None:
-            self.notify("Not connected." if not self.read_only else "A recording cannot be refreshed.", severity="warning")
+            self.notify(
+                "Not connected." if not self.read_only else "A recording cannot be refreshed.", severity="warning"
+            )
             return
         self._refresh_tools(session)
 
@@ -297,11 +318,16 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
 
         tools = self.tool_list
         highlighted = tools.highlighted_tool()
-        change = tools.change_for((highlighted or {}).get("name")) or tools.change_for((self.current_tool or {}).get("name"))
+        change = tools.change_for((highlighted or {}).get("name")) or tools.change_for(
+            (self.current_tool or {}).get("name")
+        )
         if change is None and tools.changes:
             change = next(iter(tools.changes.values()))
         if change is None:
-            self.notify("No modified tool to compare (the diff appears after notifications/tools/list_changed).", severity="information")
+            self.notify(
+                "No modified tool to compare (the diff appears after notifications/tools/list_changed).",
+                severity="information",
+            )
             return
         self.app.push_screen(ToolDiffScreen(change))
 
@@ -319,16 +345,26 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             return
         session = self.connection.live
         if session is None:
-            reason = "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
+            reason = (
+                "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
+            )
             self.notify(f"Cannot send: {reason}.", severity="error")
             return
         as_task = getattr(event, "as_task", None)
         if as_task and session.era == "modern":
-            self.notify("2026-07-28: the server decides whether a call runs as a task (the client only declares the "
-                        "tasks extension)", severity="information", markup=False)
+            self.notify(
+                "2026-07-28: the server decides whether a call runs as a task (the client only declares the "
+                "tasks extension)",
+                severity="information",
+                markup=False,
+            )
         elif as_task and session.task_support(event.tool_name) == "forbidden":
-            self.notify(f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
-                        "without a task (a client MUST NOT ask for one)", severity="warning", markup=False)
+            self.notify(
+                f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
+                "without a task (a client MUST NOT ask for one)",
+                severity="warning",
+                markup=False,
+            )
         self.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
         self._call_tool(session, event.tool_name, event.arguments, as_task)
 
@@ -338,9 +374,14 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         try:
             # a task is followed until it ends, however long: only the ordinary call is bounded by timeout * 10
             task = as_task or session.task_support(name) == "required"
-            pending = await session.begin_tool_call(name, arguments, as_task=as_task, timeout=timeout,
-                                                    reset_on_progress=True,
-                                                    max_total=None if timeout is None or task else timeout * 10)
+            pending = await session.begin_tool_call(
+                name,
+                arguments,
+                as_task=as_task,
+                timeout=timeout,
+                reset_on_progress=True,
+                max_total=None if timeout is None or task else timeout * 10,
+            )
         except InspectorError as exc:
             self.post_message(CallFailed(None, exc, None))
             return
@@ -401,8 +442,12 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             self.result_panel.show_outcome(message.outcome)
         else:
             outcome = message.outcome
-            self.notify(f"{outcome.name} finished{' with isError' if outcome.is_error else ''} in {outcome.elapsed_ms:.0f} ms "
-                        "(an earlier call; its response is in the traffic log)", markup=False, timeout=4)
+            self.notify(
+                f"{outcome.name} finished{' with isError' if outcome.is_error else ''} in {outcome.elapsed_ms:.0f} ms "
+                "(an earlier call; its response is in the traffic log)",
+                markup=False,
+                timeout=4,
+            )
 
     def on_call_failed(self, message: CallFailed) -> None:
         self._end_row(message.pending, message.error)
@@ -529,8 +574,13 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         builder = ReplayBuilder()
         try:
             # at the app store's caps: what leaves memory is read back from the file, never copied
-            loaded = load_session(self.open_file, cap=self.store.cap, mem_limit=self.store.mem_limit, on_entry=builder.feed,
-                                  cancelled=lambda: worker.is_cancelled)
+            loaded = load_session(
+                self.open_file,
+                cap=self.store.cap,
+                mem_limit=self.store.mem_limit,
+                on_entry=builder.feed,
+                cancelled=lambda: worker.is_cancelled,
+            )
             replay = builder.finish()
         except LoadCancelled:
             return
@@ -538,7 +588,9 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             self.app.call_from_thread(self._recording_failed, str(exc))
             return
         except Exception as exc:  # never leave the screen on "loading…"
-            self.app.call_from_thread(self._recording_failed, f"cannot load {self.open_file}: {exc.__class__.__name__}: {exc}")
+            self.app.call_from_thread(
+                self._recording_failed, f"cannot load {self.open_file}: {exc.__class__.__name__}: {exc}"
+            )
             return
         self.app.call_from_thread(self._recording_loaded, loaded, replay)
 
@@ -559,10 +611,16 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
         if loaded.skipped:
             detail += f" · {loaded.skipped} unreadable line{'s' if loaded.skipped != 1 else ''} skipped"
-            self.notify(loaded.describe_skipped(), title="Parts of the recording were skipped", severity="warning",
-                        markup=False, timeout=10)
-        self.status_bar.status = ConnectionStatus("read-only", name, server, facts.protocol_version, detail=detail,
-                                                  era=facts.era)
+            self.notify(
+                loaded.describe_skipped(),
+                title="Parts of the recording were skipped",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+        self.status_bar.status = ConnectionStatus(
+            "read-only", name, server, facts.protocol_version, detail=detail, era=facts.era
+        )
         if server:
             self.log_spec = recorded_spec(str(header.get("name") or name), server)
             for log in self.query(TrafficLog):

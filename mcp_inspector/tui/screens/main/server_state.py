@@ -47,7 +47,9 @@ class ServerStateMixin:
     # -- connecting --------------------------------------------------------
     def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
         if self.read_only:
-            self.notify("This is a read-only recording; start mcp-inspector with a server to connect.", severity="warning")
+            self.notify(
+                "This is a read-only recording; start mcp-inspector with a server to connect.", severity="warning"
+            )
             return
         connection = self.connection
         if connection.can_switch(spec):
@@ -75,7 +77,9 @@ class ServerStateMixin:
         if old is not None and old.key != spec.key:
             self.servers[old.key] = ServerState(
                 list(self.previous_tools) if self.previous_tools is not None else None,
-                (self.current_tool or {}).get("name"), self.tool_list.filter_input.value)
+                (self.current_tool or {}).get("name"),
+                self.tool_list.filter_input.value,
+            )
         state = self.servers.pop(spec.key, None) or ServerState()
         self.spec = self.log_spec = spec
         self.composer.set_server(spec.key)
@@ -87,7 +91,9 @@ class ServerStateMixin:
         self.current_tool = None
         self.composer.set_tool(None)
         self.tool_list.reset()
-        self.tool_list.filter_input.value = state.tool_filter  # a filter typed for another server's tools would hide these
+        self.tool_list.filter_input.value = (
+            state.tool_filter
+        )  # a filter typed for another server's tools would hide these
         self.result_panel.clear()
         self.status_bar.server_name = display_name(spec)
         self.watch_follows(spec)
@@ -96,16 +102,24 @@ class ServerStateMixin:
         self.status_bar.switching = ""
         self._enter_server(message.spec)
         previous = f" ({message.previous.name} was closed)" if message.previous is not None else ""
-        self.notify(f"Connected to {display_name(message.spec)}{previous}.", title="Server switched", markup=False,
-                    timeout=4)
+        self.notify(
+            f"Connected to {display_name(message.spec)}{previous}.", title="Server switched", markup=False, timeout=4
+        )
 
     def on_switch_failed(self, message: SwitchFailed) -> None:
         self.status_bar.switching = ""
         kept = f"\nStill connected to {self.status_bar.server_name or message.current.name}." if message.current else ""
-        self.notify(f"{message.reason}{kept}", title=f"Could not switch to {message.spec.name}", severity="error",
-                    markup=False, timeout=10)
-        self.connection.store.note(f"switch to {message.spec.name} failed: {message.reason.splitlines()[0]}; "
-                                   "the previous server stays connected")
+        self.notify(
+            f"{message.reason}{kept}",
+            title=f"Could not switch to {message.spec.name}",
+            severity="error",
+            markup=False,
+            timeout=10,
+        )
+        self.connection.store.note(
+            f"switch to {message.spec.name} failed: {message.reason.splitlines()[0]}; "
+            "the previous server stays connected"
+        )
 
     def on_server_ready(self, message: ServerReady) -> None:
         if self.spec is not None:
@@ -120,13 +134,20 @@ class ServerStateMixin:
             # the baseline; compared only with what an earlier connection to this server listed
             diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
             title = self.watch_tools_title() or "Tool list changed since the last connection"
-        self._show_tools(event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause,
-                         title=title)
+        self._show_tools(
+            event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause, title=title
+        )
         if event.cause == "initial":
             self.watch_tools_shown(diff)  # a restart after an edit is done (screens/main/watch_state.py)
 
-    def _show_tools(self, tools: list[dict[str, Any]], diff: ListDiff | None, announce: bool, cause: str,
-                    title: str = "Tool list changed") -> None:
+    def _show_tools(
+        self,
+        tools: list[dict[str, Any]],
+        diff: ListDiff | None,
+        announce: bool,
+        cause: str,
+        title: str = "Tool list changed",
+    ) -> None:
         self.previous_tools = list(tools)
         self.tool_list.set_tools(tools, diff)
         if announce and diff is not None:
@@ -137,7 +158,11 @@ class ServerStateMixin:
                 hint = "  (ctrl+g shows the diff)" if diff.changed else ""
                 self.notify(diff.summary() + hint, title=title, markup=False, timeout=6)
         if diff is not None and diff.duplicates:
-            self.notify("The server listed these tool names more than once: " + ", ".join(diff.duplicates), severity="warning", markup=False)
+            self.notify(
+                "The server listed these tool names more than once: " + ", ".join(diff.duplicates),
+                severity="warning",
+                markup=False,
+            )
         name = (self.current_tool or {}).get("name") or self._restore_tool
         self._restore_tool = None
         fresh = next((t for t in tools if t.get("name") == name), None) if name else None

@@ -18,21 +18,37 @@ from textual.widgets import ContentSwitcher, Static
 
 from ...keymap import VIEW_KEYS, display_key, effective_key
 from ...messages import ListFetched, OpenResource, SessionNotice
+from ...widgets.view_footer import ViewFooter
 from ...widgets.views.session_view import SessionView
 from ...widgets.views.traffic.log import TrafficLog
-from ...widgets.view_footer import ViewFooter
 
-VIEWS = [("main", "Main"), ("overview", "Overview"), ("notifications", "Notifications"), ("console", "Console"),
-         ("traffic", "Traffic"), ("http", "HTTP"), ("resources", "Resources"), ("prompts", "Prompts"), ("tasks", "Tasks"),
-         ("auth", "Auth")]
+VIEWS = [
+    ("main", "Main"),
+    ("overview", "Overview"),
+    ("notifications", "Notifications"),
+    ("console", "Console"),
+    ("traffic", "Traffic"),
+    ("http", "HTTP"),
+    ("resources", "Resources"),
+    ("prompts", "Prompts"),
+    ("tasks", "Tasks"),
+    ("auth", "Auth"),
+]
 
 # the list kinds each session view follows
 LIST_KINDS = {"resources": "resources", "resource_templates": "resources", "prompts": "prompts"}
 
 
 # shorter labels for a narrow terminal (80 columns): every view stays on the bar
-SHORT_LABELS = {"overview": "Info", "notifications": "Notif", "console": "Cons", "traffic": "Traffic",
-                "resources": "Res", "prompts": "Prompts", "tasks": "Tasks"}
+SHORT_LABELS = {
+    "overview": "Info",
+    "notifications": "Notif",
+    "console": "Cons",
+    "traffic": "Traffic",
+    "resources": "Res",
+    "prompts": "Prompts",
+    "tasks": "Tasks",
+}
 NAV_TAIL = "  F7 Servers  F1 Help  ^p Palette"
 
 
@@ -41,8 +57,12 @@ def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int =
     keys = {name: display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip() for name, _ in VIEWS}
     # the hints after the views may be cut (the footer has them too); the views may not
     # (pattern, gap, short labels, the current view's label short too)
-    forms = [(" {k} {l} ", " ", False, False), (" {k} {l}", " ", False, False), (" {k} {l}", "", True, False),
-             (" {k} {l}", "", True, True)]
+    forms = [
+        (" {k} {l} ", " ", False, False),
+        (" {k} {l}", " ", False, False),
+        (" {k} {l}", "", True, False),
+        (" {k} {l}", "", True, True),
+    ]
     text = Text()
     for pattern, gap, short, short_current in forms:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -125,9 +145,12 @@ class ViewsMixin:
 
             connection = self.connection
             read_only = self.read_only
-            return AuthView(lambda: connection.auth, lambda: "recording" if read_only else connection.status.transport,
-                            spec_url=lambda: connection.spec.url if connection.spec is not None else None,
-                            id="view-auth")
+            return AuthView(
+                lambda: connection.auth,
+                lambda: "recording" if read_only else connection.status.transport,
+                spec_url=lambda: connection.spec.url if connection.spec is not None else None,
+                id="view-auth",
+            )
         raise ValueError(name)
 
     async def show_view(self, name: str) -> None:
@@ -163,7 +186,9 @@ class ViewsMixin:
             self.tool_list.option_list.focus()
             return
         view = self.query_one(f"#view-{name}")
-        targets = [view] if view.can_focus else [w for w in view.query("*") if w.can_focus and not isinstance(w, (Static,))]
+        targets = (
+            [view] if view.can_focus else [w for w in view.query("*") if w.can_focus and not isinstance(w, (Static,))]
+        )
         if name == "traffic":
             targets = list(view.query(TrafficLog)) or targets
         elif name == "http":

@@ -103,8 +103,12 @@ class WatchMixin:
         self._watch_files(self._watcher)
         self._set_watch_text(f"watching {plural(len(paths), 'path')}")
         if announce:
-            self.notify("Watching " + ", ".join(paths) + ": saving a file restarts the server.",
-                        title="Watch on", markup=False, timeout=5)
+            self.notify(
+                "Watching " + ", ".join(paths) + ": saving a file restarts the server.",
+                title="Watch on",
+                markup=False,
+                timeout=5,
+            )
         return True
 
     def stop_watching(self, quiet: bool = False) -> None:
@@ -190,8 +194,10 @@ class WatchMixin:
         unchanged = diff is None or diff.empty
         if unchanged:
             self.tool_list.dismiss_changes()
-        self._set_watch_text(f"restarted after edit of {pending.changes.describe()} ({elapsed:.1f} s)"
-                             + (", tools unchanged" if unchanged else ""))
+        self._set_watch_text(
+            f"restarted after edit of {pending.changes.describe()} ({elapsed:.1f} s)"
+            + (", tools unchanged" if unchanged else "")
+        )
         if self.rerun and self.last_call is not None:
             self._rerun_last_call()
 
@@ -216,8 +222,9 @@ class WatchMixin:
         if call is None or session is None:
             return
         if session.tool(call.tool) is None:
-            self.notify(f"Not re-run: the server no longer lists {call.tool}.", title="Watch", severity="warning",
-                        markup=False)
+            self.notify(
+                f"Not re-run: the server no longer lists {call.tool}.", title="Watch", severity="warning", markup=False
+            )
             return
         self.notify(f"Re-running {call.tool} with the same arguments.", title="Watch", markup=False, timeout=3)
         self._call_tool(session, call.tool, call.arguments, call.as_task)

@@ -8,7 +8,8 @@ walk a request/response pair in place and tells the log to follow.
 from __future__ import annotations
 
 import json
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,8 +21,10 @@ from textual.widgets import Label, Static, TextArea
 try:
     from textual._tree_sitter import get_language
 except ImportError:  # textual without the syntax extra
+
     def get_language(name: str):  # type: ignore[misc]
         return None
+
 
 from ....core.protocol.json_text import JsonTextError, parse_frame
 from ....core.protocol.jsonrpc import ERROR_NAMES, Kind
@@ -44,8 +47,17 @@ class JsonTextArea(TextArea):
     (see ``widgets/result/json_text.py``)."""
 
     def __init__(self, text: str = "", *, json: bool = True, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(text, language=None, theme="monokai", soft_wrap=False, tab_behavior="indent",
-                         read_only=True, show_line_numbers=True, id=id, classes=classes)
+        super().__init__(
+            text,
+            language=None,
+            theme="monokai",
+            soft_wrap=False,
+            tab_behavior="indent",
+            read_only=True,
+            show_line_numbers=True,
+            id=id,
+            classes=classes,
+        )
         language = get_language("json")
         self._has_json = language is not None
         if language is not None:
@@ -62,7 +74,11 @@ def pretty_json(raw: bytes) -> tuple[str, str, bool]:
     size = len(raw)
     if size > PRETTY_PARSE_LIMIT:
         head = raw[:DISPLAY_LIMIT].decode("utf-8", errors="replace")
-        return head, f"Pretty JSON: frame is {human_size(size)}, too big to reformat; first {human_size(DISPLAY_LIMIT)} as sent", True
+        return (
+            head,
+            f"Pretty JSON: frame is {human_size(size)}, too big to reformat; first {human_size(DISPLAY_LIMIT)} as sent",
+            True,
+        )
     try:
         message, _ = parse_frame(raw)  # any depth, encoding or number: a reason, never a crash
     except JsonTextError as exc:
@@ -189,8 +205,14 @@ class FrameDetailScreen(ModalScreen[None]):
         Binding("h", "open_exchange", "HTTP exchange", id="frame.http"),
     ]
 
-    def __init__(self, store: TrafficStore, seq: int, *, time_format: Callable[[float], str] = clock_time,
-                 on_jump: Callable[[int], object] | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        seq: int,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        on_jump: Callable[[int], object] | None = None,
+    ) -> None:
         super().__init__()
         self.store = store
         self.seq = seq
@@ -230,7 +252,9 @@ class FrameDetailScreen(ModalScreen[None]):
             return
         header.update(describe_entry(entry, self.store, self.time_format))
         over_http = isinstance(entry.meta, dict) and isinstance(entry.meta.get("exchange"), int)
-        self.query_one("#frame-keys", Static).update(KEYS_LINE.replace("    esc", "    h  HTTP exchange    esc") if over_http else KEYS_LINE)
+        self.query_one("#frame-keys", Static).update(
+            KEYS_LINE.replace("    esc", "    h  HTTP exchange    esc") if over_http else KEYS_LINE
+        )
         if entry.kind in _JSON_KINDS:
             text, caption, is_json = pretty_json(entry.raw)
         else:

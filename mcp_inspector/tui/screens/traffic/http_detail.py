@@ -9,7 +9,8 @@ listed, with the rest counted.
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -45,7 +46,10 @@ def exchange_summary(exchange: HttpExchange, colours: dict[str, str]) -> Text:
     text = Text()
     text.append(f"#{exchange.id}  {exchange.method}  ", style="bold")
     if exchange.status is not None:
-        text.append(f"{exchange.status} {clean(exchange.reason)}".rstrip(), style=f"bold {colours.get(status_style(exchange.status), '')}")
+        text.append(
+            f"{exchange.status} {clean(exchange.reason)}".rstrip(),
+            style=f"bold {colours.get(status_style(exchange.status), '')}",
+        )
         meaning = status_meaning(exchange.status)
         if meaning.lower() != exchange.reason.lower():
             text.append(f" ({meaning})", style="dim")
@@ -56,7 +60,9 @@ def exchange_summary(exchange: HttpExchange, colours: dict[str, str]) -> Text:
         text.append(f"  ·  {rpc}", style="bold" if exchange.rpc_method else "italic")
     if exchange.rpc_id is not None:
         text.append(f" id={short_id(exchange.rpc_id)}")
-    text.append(f"  ·  {exchange.state}", style=colours.get({"open": "accent", "failed": "error"}.get(exchange.state, ""), ""))
+    text.append(
+        f"  ·  {exchange.state}", style=colours.get({"open": "accent", "failed": "error"}.get(exchange.state, ""), "")
+    )
     return text
 
 
@@ -71,8 +77,12 @@ def event_frames(exchange: HttpExchange, store: TrafficStore) -> dict[str, int]:
     return found
 
 
-def exchange_body(exchange: HttpExchange, time_format: Callable[[float], str], accent: str,
-                  frames_by_event: dict[str, int] | None = None) -> Text:
+def exchange_body(
+    exchange: HttpExchange,
+    time_format: Callable[[float], str],
+    accent: str,
+    frames_by_event: dict[str, int] | None = None,
+) -> Text:
     """Everything but the frames, bounded."""
     text = Text()
     text.append("URL  ", style="bold")
@@ -159,7 +169,9 @@ class HttpExchangeScreen(ModalScreen[int | None]):
         Binding("tab", "switch_focus", "Frames/details", show=False, id="http-detail.switch-focus"),
     ]
 
-    def __init__(self, store: TrafficStore, exchange_id: int, *, time_format: Callable[[float], str] = clock_time) -> None:
+    def __init__(
+        self, store: TrafficStore, exchange_id: int, *, time_format: Callable[[float], str] = clock_time
+    ) -> None:
         super().__init__()
         self.store = store
         self.exchange_id = exchange_id
@@ -177,7 +189,9 @@ class HttpExchangeScreen(ModalScreen[int | None]):
                 yield Static(id="http-detail-text")
             yield Label("", id="http-frames-caption")
             yield OptionList(id="http-frames")
-            yield Static("enter/t  frame in the traffic log    tab  frames↔details    esc  close", id="http-detail-keys")
+            yield Static(
+                "enter/t  frame in the traffic log    tab  frames↔details    esc  close", id="http-detail-keys"
+            )
 
     def on_mount(self) -> None:
         self.refresh_detail()
@@ -194,8 +208,14 @@ class HttpExchangeScreen(ModalScreen[int | None]):
         if exchange is None:
             header.update(f"HTTP exchange #{self.exchange_id} is no longer in memory (the oldest are dropped).")
             return
-        seen = (exchange.event_count, len(exchange.frame_seqs), exchange.state, exchange.status, exchange.total_ms,
-                exchange.response_size)
+        seen = (
+            exchange.event_count,
+            len(exchange.frame_seqs),
+            exchange.state,
+            exchange.status,
+            exchange.total_ms,
+            exchange.response_size,
+        )
         if seen == self._seen:
             return
         self._seen = seen

@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from rich.highlighter import JSONHighlighter
 from rich.text import Text
@@ -42,11 +43,19 @@ from ...widgets.result.json_text import json_code_editor
 from .pick_list import PickList
 
 REPLY_SHOWN_CHARS = 20_000  # of a reply's pretty JSON (the traffic log has all of it)
-MODERN_NOTE = ("2026-07-28: no session and no initialize; a request carries its own _meta (the templates add "
-               "it); servers send no requests, so there is nothing to answer; ping and logging/setLevel are gone.")
-PALETTE = [("send the frame", "send"), ("templates", "templates"), ("history: the frame sent before", "history(-1)"),
-           ("history: the frame sent after", "history(1)"), ("history: list the frames sent", "history_list"),
-           ("send as is (on/off)", "toggle_as_is"), ("close the screen", "close")]
+MODERN_NOTE = (
+    "2026-07-28: no session and no initialize; a request carries its own _meta (the templates add "
+    "it); servers send no requests, so there is nothing to answer; ping and logging/setLevel are gone."
+)
+PALETTE = [
+    ("send the frame", "send"),
+    ("templates", "templates"),
+    ("history: the frame sent before", "history(-1)"),
+    ("history: the frame sent after", "history(1)"),
+    ("history: list the frames sent", "history_list"),
+    ("send as is (on/off)", "toggle_as_is"),
+    ("close the screen", "close"),
+]
 TEMPLATE_CHOICES = [
     ("p", "ping", "ping"),
     ("t", "tools/list", "tools/list"),
@@ -77,14 +86,29 @@ class RawFrameScreen(ModalScreen[None]):
     """
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="raw-frame.send", tooltip="Send the frame"),
-        Binding("ctrl+t", "templates", "Templates", id="raw-frame.templates",
-                tooltip="Templates: ping, tools/list, setLevel, cancelled, a response, a batch, invalid JSON"),
+        Binding(
+            "ctrl+t",
+            "templates",
+            "Templates",
+            id="raw-frame.templates",
+            tooltip="Templates: ping, tools/list, setLevel, cancelled, a response, a batch, invalid JSON",
+        ),
         Binding("ctrl+up", "history(-1)", "Older", id="raw-frame.older", tooltip="History: the frame sent before"),
         Binding("ctrl+down", "history(1)", "Newer", id="raw-frame.newer", tooltip="History: the frame sent after"),
-        Binding("ctrl+o", "history_list", "History", id="raw-frame.history",
-                tooltip="History: the last 50 frames sent to this server, to pick one"),
-        Binding("ctrl+n", "toggle_as_is", "As is", id="raw-frame.as-is",
-                tooltip="Send as is (on/off): the text unchanged, not checked (invalid JSON on purpose)"),
+        Binding(
+            "ctrl+o",
+            "history_list",
+            "History",
+            id="raw-frame.history",
+            tooltip="History: the last 50 frames sent to this server, to pick one",
+        ),
+        Binding(
+            "ctrl+n",
+            "toggle_as_is",
+            "As is",
+            id="raw-frame.as-is",
+            tooltip="Send as is (on/off): the text unchanged, not checked (invalid JSON on purpose)",
+        ),
         Binding("escape", "close", "Close", id="raw-frame.close", tooltip="Close the raw frame screen"),
     ]
 
@@ -112,8 +136,15 @@ class RawFrameScreen(ModalScreen[None]):
             super().__init__()
             self.entry = entry
 
-    def __init__(self, server_name: str, server_key: str | None, live: Callable[[], Any], store: Any,
-                 history: RawHistory | None, text: str = "") -> None:
+    def __init__(
+        self,
+        server_name: str,
+        server_key: str | None,
+        live: Callable[[], Any],
+        store: Any,
+        history: RawHistory | None,
+        text: str = "",
+    ) -> None:
         super().__init__()
         self.server_name = server_name
         self.server_key = server_key
@@ -139,8 +170,9 @@ class RawFrameScreen(ModalScreen[None]):
             yield Static("", id="raw-status", markup=False)
             with VerticalScroll(id="raw-reply"):
                 yield Static("The reply shows here.", id="raw-reply-text", markup=False)
-            yield Static("ctrl+s send · ctrl+t templates · ctrl+↑/↓/o history · ctrl+n as is · esc",
-                         id="raw-keys", markup=False)
+            yield Static(
+                "ctrl+s send · ctrl+t templates · ctrl+↑/↓/o history · ctrl+n as is · esc", id="raw-keys", markup=False
+            )
 
     def on_mount(self) -> None:
         self._stop_listening = self.store.add_listener(self._on_entry)
@@ -223,7 +255,9 @@ class RawFrameScreen(ModalScreen[None]):
             self._status(f"Not sent: {exc}", bad=True)
             return
         self._status("Sending…")
-        self.app.run_worker(self._send(session, data, text, self.as_is, warnings), group="raw-frame", exit_on_error=False)
+        self.app.run_worker(
+            self._send(session, data, text, self.as_is, warnings), group="raw-frame", exit_on_error=False
+        )
 
     async def _send(self, session: Any, data: bytes, text: str, as_is: bool, warnings: list[str]) -> None:
         """An app worker (it outlives the screen: closing it must not stop waiting, which would cancel)."""
@@ -260,7 +294,9 @@ class RawFrameScreen(ModalScreen[None]):
         self.watching = entry.seq
         self.query_one("#raw-title", Static).update(Text(self._title()))  # the server may have been reconnected
         self._recall = None
-        self._frames = self.history.frames(self.server_key) if self.history is not None and self.server_key else self._frames
+        self._frames = (
+            self.history.frames(self.server_key) if self.history is not None and self.server_key else self._frames
+        )
         lines = [f"Sent #{entry.seq}: {self._what(sent)}."]
         lines += [f"⚠ {note}" for note in message.warnings + sent.notes]
         bad = bool(message.warnings or sent.notes)
@@ -288,11 +324,16 @@ class RawFrameScreen(ModalScreen[None]):
         if sent.kind in (Kind.RESPONSE, Kind.ERROR):
             what = "an error response" if sent.kind is Kind.ERROR else "a response"
             if sent.answered is not None:
-                what += (f" answering the server's #{sent.answered.entry.seq} {clean(sent.answered.method)} "
-                         "(its answering screen is withdrawn)")
+                what += (
+                    f" answering the server's #{sent.answered.entry.seq} {clean(sent.answered.method)} "
+                    "(its answering screen is withdrawn)"
+                )
             return what
-        return ("as is, not JSON-RPC: the server may answer with an error (shown below) or say nothing"
-                if sent.pending is None else f"as is, an invalid request with id {json.dumps(entry.msg_id)}")
+        return (
+            "as is, not JSON-RPC: the server may answer with an error (shown below) or say nothing"
+            if sent.pending is None
+            else f"as is, an invalid request with id {json.dumps(entry.msg_id)}"
+        )
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:
@@ -325,8 +366,13 @@ class RawFrameScreen(ModalScreen[None]):
 
     def _show_reply(self, entry: TrafficEntry) -> None:
         head = Text()
-        label = {Kind.RESPONSE: "response", Kind.ERROR: "error", Kind.BATCH: "batch",
-                 Kind.INVALID: "invalid frame", Kind.EVENT: "not delivered"}.get(entry.kind, entry.kind.value)
+        label = {
+            Kind.RESPONSE: "response",
+            Kind.ERROR: "error",
+            Kind.BATCH: "batch",
+            Kind.INVALID: "invalid frame",
+            Kind.EVENT: "not delivered",
+        }.get(entry.kind, entry.kind.value)
         head.append(f"#{entry.seq} {label}", style="bold")
         if entry.error_code is not None:
             head.append(f" {entry.error_code}", style="bold")
@@ -357,8 +403,10 @@ class RawFrameScreen(ModalScreen[None]):
         return request_meta() if callable(request_meta) else None
 
     def action_templates(self) -> None:
-        self.app.push_screen(PickList("Templates (a letter or enter picks one; escape closes)", TEMPLATE_CHOICES),
-                             callback=self._template)
+        self.app.push_screen(
+            PickList("Templates (a letter or enter picks one; escape closes)", TEMPLATE_CHOICES),
+            callback=self._template,
+        )
 
     def _template(self, choice: str | None) -> None:
         if choice is None:
@@ -366,8 +414,10 @@ class RawFrameScreen(ModalScreen[None]):
         session = self.live()
         modern = session is not None and getattr(session, "era", None) == "modern"
         if choice in ("ping", "tools/list"):
-            self._use(templates.request(self._fresh_id(), choice, None if choice == "ping" else {}, self._meta()),
-                      templates.REMOVED_IN_MODERN.get(choice, "") if modern else "")
+            self._use(
+                templates.request(self._fresh_id(), choice, None if choice == "ping" else {}, self._meta()),
+                templates.REMOVED_IN_MODERN.get(choice, "") if modern else "",
+            )
         elif choice == "setLevel":
             levels = [(str(n + 1), level, level) for n, level in enumerate(templates.LOG_LEVELS)]
             self.app.push_screen(PickList("logging/setLevel: the level", levels), callback=self._set_level)
@@ -385,31 +435,48 @@ class RawFrameScreen(ModalScreen[None]):
             return
         session = self.live()
         modern = session is not None and getattr(session, "era", None) == "modern"
-        self._use(templates.request(self._fresh_id(), "logging/setLevel", {"level": level}, self._meta()),
-                  templates.REMOVED_IN_MODERN["logging/setLevel"] if modern else "")
+        self._use(
+            templates.request(self._fresh_id(), "logging/setLevel", {"level": level}, self._meta()),
+            templates.REMOVED_IN_MODERN["logging/setLevel"] if modern else "",
+        )
 
     def _pick_in_flight(self) -> None:
         session = self.live()
         pending = [p for p in (session.connection.pending if session is not None else []) if not p.done]
         if not pending:
-            self._status("No request is in flight to cancel (start a long call first, e.g. long_running_task).", bad=True)
+            self._status(
+                "No request is in flight to cancel (start a long call first, e.g. long_running_task).", bad=True
+            )
             return
         now = time.perf_counter()
-        choices = [(None, f"#{p.entry.seq if p.entry else '?'}  id {json.dumps(p.id)}  {clean(p.method)}  "
-                          f"({now - p.started:.1f} s)", p.id) for p in pending]
-        self.app.push_screen(PickList("notifications/cancelled: which request?", choices),
-                             callback=lambda msg_id: None if msg_id is None else self._use(templates.cancelled(msg_id)))
+        choices = [
+            (
+                None,
+                f"#{p.entry.seq if p.entry else '?'}  id {json.dumps(p.id)}  {clean(p.method)}  "
+                f"({now - p.started:.1f} s)",
+                p.id,
+            )
+            for p in pending
+        ]
+        self.app.push_screen(
+            PickList("notifications/cancelled: which request?", choices),
+            callback=lambda msg_id: None if msg_id is None else self._use(templates.cancelled(msg_id)),
+        )
 
     def _pick_server_request(self) -> None:
         session = self.live()
         waiting = session.connection.server_requests if session is not None else []
         if not waiting:
-            why = ("2026-07-28 servers send no requests (they ask through MRTR results)"
-                   if session is not None and getattr(session, "era", None) == "modern"
-                   else "no server request is waiting for an answer (e.g. call ask_the_client on the demo)")
+            why = (
+                "2026-07-28 servers send no requests (they ask through MRTR results)"
+                if session is not None and getattr(session, "era", None) == "modern"
+                else "no server request is waiting for an answer (e.g. call ask_the_client on the demo)"
+            )
             self._status(f"No response to write: {why}.", bad=True)
             return
-        choices = [(None, f"#{r.entry.seq}  id {json.dumps(r.id)}  {clean(r.method)}", (r.id, r.method)) for r in waiting]
+        choices = [
+            (None, f"#{r.entry.seq}  id {json.dumps(r.id)}  {clean(r.method)}", (r.id, r.method)) for r in waiting
+        ]
 
         def chosen(value: tuple[Any, str] | None) -> None:
             if value is not None:
@@ -461,8 +528,10 @@ class RawFrameScreen(ModalScreen[None]):
             self._status("No frame sent to this server yet: the history is empty.")
             return
         choices = [(None, _one_line(frame["text"]), index) for index, frame in reversed(list(enumerate(self._frames)))]
-        self.app.push_screen(PickList(f"Frames sent to {self.server_name} (newest first)", choices),
-                             callback=lambda index: None if index is None else self._show_history(index))
+        self.app.push_screen(
+            PickList(f"Frames sent to {self.server_name} (newest first)", choices),
+            callback=lambda index: None if index is None else self._show_history(index),
+        )
 
     def action_toggle_as_is(self) -> None:
         self.as_is = not self.as_is
@@ -476,9 +545,14 @@ class RawFrameScreen(ModalScreen[None]):
         """This screen's actions in the command palette (opened over it), with their keys."""
         keymap = getattr(self.app, "keymap", {}) or {}
         keys = {binding.action: binding for binding in self.BINDINGS if isinstance(binding, Binding)}
-        return [(f"raw frame: {title}", partial(self.run_action, action),
-                 f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}")
-                for title, action in PALETTE]
+        return [
+            (
+                f"raw frame: {title}",
+                partial(self.run_action, action),
+                f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}",
+            )
+            for title, action in PALETTE
+        ]
 
 
 def _pretty(raw: bytes) -> str:
@@ -487,12 +561,16 @@ def _pretty(raw: bytes) -> str:
         text = json.dumps(value, indent=2, ensure_ascii=False)
     except (JsonTextError, ValueError, RecursionError):
         text = raw.decode("utf-8", errors="replace")
-    return text if len(text) <= REPLY_SHOWN_CHARS else text[:REPLY_SHOWN_CHARS] + "\n… (the whole frame is in the traffic log)"
+    return (
+        text
+        if len(text) <= REPLY_SHOWN_CHARS
+        else text[:REPLY_SHOWN_CHARS] + "\n… (the whole frame is in the traffic log)"
+    )
 
 
 def _one_line(text: str, limit: int = 100) -> str:
     line = " ".join(text.split())
-    return clean(line if len(line) <= limit else line[:limit - 1] + "…")
+    return clean(line if len(line) <= limit else line[: limit - 1] + "…")
 
 
 def open_raw_frame(app: Any) -> None:
@@ -508,5 +586,6 @@ def open_raw_frame(app: Any) -> None:
     if history is None:
         history = app.raw_history = RawHistory()
     name = spec.name if spec is not None else "no server"
-    app.push_screen(RawFrameScreen(name, spec.key if spec is not None else None, lambda: main.connection.live,
-                                   app.store, history))
+    app.push_screen(
+        RawFrameScreen(name, spec.key if spec is not None else None, lambda: main.connection.live, app.store, history)
+    )

@@ -42,8 +42,11 @@ class OpenRecordingScreen(PathPromptScreen):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="open-recording.cancel")]
 
     def __init__(self, suggestion: str) -> None:
-        super().__init__("Replay a recording against this server", suggestion,
-                         "a --record session file, or JSONL of requests · enter: replay · escape: cancel")
+        super().__init__(
+            "Replay a recording against this server",
+            suggestion,
+            "a --record session file, or JSONL of requests · enter: replay · escape: cancel",
+        )
 
     def check(self, text: str) -> tuple[Path | None, str]:
         path = typed_path(text)
@@ -77,8 +80,9 @@ class ReplayScreen(ModalScreen[None]):
     ReplayScreen OptionList { height: 1fr; border: none; }
     ReplayScreen #replay-hint { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "close", "Close", id="replay.close",
-                        tooltip="Replay: close (stops a replay still running)")]
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="replay.close", tooltip="Replay: close (stops a replay still running)")
+    ]
 
     class Progressed(Message):
         def __init__(self, outcome: StepOutcome) -> None:
@@ -128,8 +132,13 @@ class ReplayScreen(ModalScreen[None]):
         kept = {method: handlers.get(method) for method in ANSWERED_METHODS}
         handlers.update(answers.handlers())
         try:
-            report = await replay(self.session, plan, None, answers,
-                                  on_outcome=lambda outcome: self.post_message(self.Progressed(outcome)))
+            report = await replay(
+                self.session,
+                plan,
+                None,
+                answers,
+                on_outcome=lambda outcome: self.post_message(self.Progressed(outcome)),
+            )
         except Exception as exc:  # the server went away: the outcomes so far stay
             self.post_message(self.Finished(None, f"the replay stopped: {exc}"))
             return
@@ -186,8 +195,14 @@ def diff_screen(outcome: StepOutcome) -> SideDiffScreen:
     notes = [difference.describe() for difference in outcome.differences]
     if outcome.problem:
         notes.insert(0, f"note: {outcome.problem}")
-    return SideDiffScreen(f"{step.label}: {outcome.status}", recorded, now,
-                          f"recorded (line {step.expect_line or step.line})", "now", notes)
+    return SideDiffScreen(
+        f"{step.label}: {outcome.status}",
+        recorded,
+        now,
+        f"recorded (line {step.expect_line or step.line})",
+        "now",
+        notes,
+    )
 
 
 def open_replay(app: Any) -> None:
@@ -201,8 +216,9 @@ def open_replay(app: Any) -> None:
     connection = getattr(app, "connection", None)
     session = connection.live if connection is not None else None
     if session is None:
-        app.notify("No server is connected: connect one first (F7), then replay a recording against it.",
-                   severity="warning")
+        app.notify(
+            "No server is connected: connect one first (F7), then replay a recording against it.", severity="warning"
+        )
         return
     suggestion = str(output_dir()) + os.sep
 

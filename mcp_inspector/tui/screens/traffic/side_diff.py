@@ -30,8 +30,9 @@ class SideDiffScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Close", id="side-diff.close", tooltip="Diff: close")]
 
-    def __init__(self, title: str, left: str, right: str, left_title: str, right_title: str,
-                 notes: list[str] | None = None) -> None:
+    def __init__(
+        self, title: str, left: str, right: str, left_title: str, right_title: str, notes: list[str] | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.left, self.right = left, right

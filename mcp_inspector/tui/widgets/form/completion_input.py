@@ -32,7 +32,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -74,7 +75,7 @@ class CompletionDropdown(Vertical):
     CompletionDropdown > .completion-status { height: 1; color: $text-muted; text-style: dim; }
     """
 
-    def __init__(self, owner: "CompletionInput") -> None:
+    def __init__(self, owner: CompletionInput) -> None:
         super().__init__(classes="completion-dropdown")
         self.owner = owner
         self.options = _SuggestionList(classes="-empty")
@@ -89,7 +90,11 @@ class CompletionDropdown(Vertical):
         self.owner.take(event.option_index)
 
 
-LIST_HINTS = (" · ↑↓ move · enter/tab take · esc close", " · ↑↓ · enter/tab take · esc close", " · tab take · esc close")
+LIST_HINTS = (
+    " · ↑↓ move · enter/tab take · esc close",
+    " · ↑↓ · enter/tab take · esc close",
+    " · tab take · esc close",
+)
 
 
 def list_hint(count: str, width: int) -> str:
@@ -138,9 +143,18 @@ class CompletionInput(Input):
     class Suggested(Message):
         """A completion request ended: ``values`` (possibly empty) or a ``note`` saying why not."""
 
-        def __init__(self, input: "CompletionInput", generation: int, value: str, values: list[str],
-                     total: Any = None, has_more: Any = None, note: str = "", sent: int | None = None,
-                     left_out: int = 0) -> None:
+        def __init__(
+            self,
+            input: CompletionInput,
+            generation: int,
+            value: str,
+            values: list[str],
+            total: Any = None,
+            has_more: Any = None,
+            note: str = "",
+            sent: int | None = None,
+            left_out: int = 0,
+        ) -> None:
             super().__init__()
             self.input = input
             self.generation = generation
@@ -153,12 +167,21 @@ class CompletionInput(Input):
             self.left_out = left_out  # values that were not strings (not offered)
 
         @property
-        def control(self) -> "CompletionInput":
+        def control(self) -> CompletionInput:
             return self.input
 
-    def __init__(self, *, ref: dict, argument: str, context: Callable[[], dict[str, str]],
-                 session: Callable[[], Any | None], value: str = "", placeholder: str = "",
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        ref: dict,
+        argument: str,
+        context: Callable[[], dict[str, str]],
+        session: Callable[[], Any | None],
+        value: str = "",
+        placeholder: str = "",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(value=value, placeholder=placeholder, id=id, classes=classes)
         self.ref = ref
         self.argument = argument
@@ -253,8 +276,9 @@ class CompletionInput(Input):
         generation = self._generation
         self.requests_sent += 1
         self._sending += 1
-        self.run_worker(self._complete(session, self.request_params(), generation), group="completion",
-                        exit_on_error=False)
+        self.run_worker(
+            self._complete(session, self.request_params(), generation), group="completion", exit_on_error=False
+        )
         if self.list_open:  # the suggestions shown are for an older value: say a fresh answer is coming
             self._waiting(generation)
         else:
@@ -272,8 +296,9 @@ class CompletionInput(Input):
         self.dropdown.add_class("-open")
 
     def _say_waiting(self) -> None:
-        self.dropdown.status.update(Text("… waiting for the server's suggestions (esc stops)", no_wrap=True,
-                                         overflow="ellipsis"))
+        self.dropdown.status.update(
+            Text("… waiting for the server's suggestions (esc stops)", no_wrap=True, overflow="ellipsis")
+        )
 
     async def _complete(self, session: Any, params: dict[str, Any], generation: int) -> None:
         value = params["argument"]["value"]
@@ -308,8 +333,11 @@ class CompletionInput(Input):
         except ValueError as exc:
             self.post_message(self.Suggested(self, generation, value, [], note=f"malformed completion: {exc}"))
             return
-        self.post_message(self.Suggested(self, generation, value, values[:MAX_SHOWN], total, has_more, sent=len(values),
-                                         left_out=left_out))
+        self.post_message(
+            self.Suggested(
+                self, generation, value, values[:MAX_SHOWN], total, has_more, sent=len(values), left_out=left_out
+            )
+        )
 
     def _cancel_in_flight(self, reason: str) -> None:
         pending, self._pending = self._pending, None
@@ -323,10 +351,15 @@ class CompletionInput(Input):
             self._timer = None
 
     # -- the answer -------------------------------------------------------------
-    def _on_completion_input_suggested(self, message: "CompletionInput.Suggested") -> None:
+    def _on_completion_input_suggested(self, message: CompletionInput.Suggested) -> None:
         if message.input is not self or message.generation != self._generation:
             return
-        self.suggestions, self.total, self.has_more, self.note = message.values, message.total, message.has_more, message.note
+        self.suggestions, self.total, self.has_more, self.note = (
+            message.values,
+            message.total,
+            message.has_more,
+            message.note,
+        )
         self.sent = message.sent
         self.left_out = message.left_out
         self._shown = message.generation
@@ -340,7 +373,9 @@ class CompletionInput(Input):
         options = self.dropdown.options
         options.clear_options()
         if self.suggestions:
-            options.add_options([Text(shown_value(value), no_wrap=True, overflow="ellipsis") for value in self.suggestions])
+            options.add_options(
+                [Text(shown_value(value), no_wrap=True, overflow="ellipsis") for value in self.suggestions]
+            )
             options.highlighted = 0
             options.remove_class("-empty")
             width = self.dropdown.status.size.width or self.size.width  # the list is as wide as its field
@@ -350,7 +385,9 @@ class CompletionInput(Input):
             status = list_hint(count, width)
         else:
             options.add_class("-empty")
-            status = self.note or (f"no suggestions ({left_out_text(self.left_out)})" if self.left_out else "no suggestions")
+            status = self.note or (
+                f"no suggestions ({left_out_text(self.left_out)})" if self.left_out else "no suggestions"
+            )
         self.dropdown.status.update(Text(status, no_wrap=True, overflow="ellipsis"))
         self.dropdown.remove_class("-stale")
         self.dropdown.add_class("-open")

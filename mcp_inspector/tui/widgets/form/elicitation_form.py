@@ -46,13 +46,13 @@ class ElicitationForm(Vertical):
     class Answered(Message):
         """The user answered: ``result`` is the ``ElicitResult`` to send back."""
 
-        def __init__(self, form: "ElicitationForm", result: dict[str, Any]) -> None:
+        def __init__(self, form: ElicitationForm, result: dict[str, Any]) -> None:
             super().__init__()
             self.form = form
             self.result = result
 
         @property
-        def control(self) -> "ElicitationForm":
+        def control(self) -> ElicitationForm:
             return self.form
 
     def __init__(self, message: str, requested_schema: Any, **kwargs: Any) -> None:

@@ -8,7 +8,8 @@ are sent although the form does not show them.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -44,13 +45,13 @@ class SchemaForm(VerticalScroll):
     class Changed(Message):
         """The user changed a value (not posted for ``set_arguments``)."""
 
-        def __init__(self, form: "SchemaForm", key: str) -> None:
+        def __init__(self, form: SchemaForm, key: str) -> None:
             super().__init__()
             self.form = form
             self.key = key
 
         @property
-        def control(self) -> "SchemaForm":
+        def control(self) -> SchemaForm:
             return self.form
 
     def __init__(self, form: FormSpec, values: dict[str, Any] | None = None, **kwargs: Any) -> None:

@@ -7,8 +7,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from textual.widget import Widget
 
@@ -60,7 +60,11 @@ def save_new_file(widget: Widget, produce: Callable[[], bytes], stem: str, suffi
 def extension_for(mime_type: str | None, fallback: str = ".bin") -> str:
     if not mime_type:
         return fallback
-    return {"audio/wav": ".wav", "audio/x-wav": ".wav", "image/jpeg": ".jpg", "text/markdown": ".md"}.get(mime_type) or mimetypes.guess_extension(mime_type) or fallback
+    return (
+        {"audio/wav": ".wav", "audio/x-wav": ".wav", "image/jpeg": ".jpg", "text/markdown": ".md"}.get(mime_type)
+        or mimetypes.guess_extension(mime_type)
+        or fallback
+    )
 
 
 def system_opener() -> list[str] | None:

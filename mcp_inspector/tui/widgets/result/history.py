@@ -74,15 +74,29 @@ def _keeps(panel: Any) -> bool:
 
 def record_outcome(panel: Any, outcome: Any) -> None:
     if _keeps(panel):
-        history_of(panel.app).add(server_key(panel.app), HistoryEntry(
-            str(outcome.name), panel.status_text, panel.kind, time.time(), outcome=outcome))
+        history_of(panel.app).add(
+            server_key(panel.app),
+            HistoryEntry(str(outcome.name), panel.status_text, panel.kind, time.time(), outcome=outcome),
+        )
 
 
-def record_error(panel: Any, tool: str | None, error: BaseException, elapsed_ms: float | None, http_status: int | None) -> None:
+def record_error(
+    panel: Any, tool: str | None, error: BaseException, elapsed_ms: float | None, http_status: int | None
+) -> None:
     """``tool``: the name of the call the panel was waiting for (an error with no call is not kept)."""
     if tool and _keeps(panel):
-        history_of(panel.app).add(server_key(panel.app), HistoryEntry(
-            tool, panel.status_text, panel.kind, time.time(), error=error, elapsed_ms=elapsed_ms, http_status=http_status))
+        history_of(panel.app).add(
+            server_key(panel.app),
+            HistoryEntry(
+                tool,
+                panel.status_text,
+                panel.kind,
+                time.time(),
+                error=error,
+                elapsed_ms=elapsed_ms,
+                http_status=http_status,
+            ),
+        )
 
 
 def reopen(panel: Any, entry: HistoryEntry) -> None:
@@ -113,11 +127,23 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
     ResultHistoryScreen OptionList { height: 1fr; border: none; }
     ResultHistoryScreen #history-hint { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close", id="result-history.close"),
-                Binding("m", "mark", "Mark", id="result-history.mark",
-                        tooltip="Result history: mark the highlighted result (= then diffs another with it)"),
-                Binding("equals_sign", "diff", "Diff", id="result-history.diff",
-                        tooltip="Result history: the highlighted result and the marked one side by side")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close", id="result-history.close"),
+        Binding(
+            "m",
+            "mark",
+            "Mark",
+            id="result-history.mark",
+            tooltip="Result history: mark the highlighted result (= then diffs another with it)",
+        ),
+        Binding(
+            "equals_sign",
+            "diff",
+            "Diff",
+            id="result-history.diff",
+            tooltip="Result history: the highlighted result and the marked one side by side",
+        ),
+    ]
 
     def __init__(self, tool: str, entries: list[HistoryEntry], time_format: Any = None) -> None:
         super().__init__()
@@ -127,14 +153,20 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Results of {self.tool} (the last {HISTORY_LIMIT}, newest first)", id="history-title", markup=False)
-            options = [Option(Text.assemble((self.time_format(e.at), "dim"), "  ", e.status), id=str(i))
-                       for i, e in enumerate(self.entries)]
+            yield Static(
+                f"Results of {self.tool} (the last {HISTORY_LIMIT}, newest first)", id="history-title", markup=False
+            )
+            options = [
+                Option(Text.assemble((self.time_format(e.at), "dim"), "  ", e.status), id=str(i))
+                for i, e in enumerate(self.entries)
+            ]
             if not options:
                 options = [Option(f"No result of {self.tool} yet: send a request (ctrl+s).", id="none", disabled=True)]
             yield OptionList(*options, id="history-list")
-            yield Static("enter: show in the result panel · m: mark · =: diff with the marked one · escape: close",
-                         id="history-hint")
+            yield Static(
+                "enter: show in the result panel · m: mark · =: diff with the marked one · escape: close",
+                id="history-hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -148,8 +180,11 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
         if entry is None:
             return
         self.app.marked_result = entry  # type: ignore[attr-defined]
-        self.notify(f"Marked the result of {self.time_format(entry.at)}: highlight another and press =.",
-                    title="Marked", timeout=4)
+        self.notify(
+            f"Marked the result of {self.time_format(entry.at)}: highlight another and press =.",
+            title="Marked",
+            timeout=4,
+        )
 
     def action_diff(self) -> None:
         from ...screens.traffic.side_diff import SideDiffScreen
@@ -161,9 +196,15 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
         if marked is None:
             self.notify("Mark a result first (m), then highlight another and press =.", severity="warning")
             return
-        self.app.push_screen(SideDiffScreen(
-            f"Results of {marked.tool} and {entry.tool}", result_text(marked, pretty), result_text(entry, pretty),
-            f"{self.time_format(marked.at)} (marked)", self.time_format(entry.at)))
+        self.app.push_screen(
+            SideDiffScreen(
+                f"Results of {marked.tool} and {entry.tool}",
+                result_text(marked, pretty),
+                result_text(entry, pretty),
+                f"{self.time_format(marked.at)} (marked)",
+                self.time_format(entry.at),
+            )
+        )
 
     @on(OptionList.OptionSelected, "#history-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

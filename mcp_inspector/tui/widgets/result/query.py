@@ -107,8 +107,13 @@ class ResultQueryMixin:
         bar.set_status("running…")
         box.remove_children()
         payload, frame = self.payload, self.payload_frame
-        self.run_worker(lambda: self._query_work(key, payload, frame), thread=True, exclusive=True,
-                        group="result-query", exit_on_error=False)  # type: ignore[attr-defined]
+        self.run_worker(
+            lambda: self._query_work(key, payload, frame),
+            thread=True,
+            exclusive=True,
+            group="result-query",
+            exit_on_error=False,
+        )  # type: ignore[attr-defined]
 
     def _query_work(self, key: tuple, payload: Any, frame: bytes | None) -> None:
         if self._query_sandbox is None:

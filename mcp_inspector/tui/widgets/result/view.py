@@ -28,22 +28,29 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from ....core.protocol.errors import (ConnectionLost, ProtocolViolation, RequestCancelled, RequestTimeout, RpcError, TaskCancelled,
-                                     TransportFailure)
+from ....core.protocol.errors import (
+    ConnectionLost,
+    ProtocolViolation,
+    RequestCancelled,
+    RequestTimeout,
+    RpcError,
+    TaskCancelled,
+    TransportFailure,
+)
 from ....core.protocol.json_text import JsonTextError, loads_strict
 from ....core.protocol.jsonrpc import ERROR_NAMES
 from ....core.protocol.rpc import PendingRequest
 from ....core.session.legacy import ToolCallOutcome
 from ....core.session.results import BlockInfo, decode_block_bytes
 from ....core.traffic.masking import scrub
-from ...text.http_text import explain_error
 from ...messages import OpenResource
-from ..views.resources.links import ResourceBlock
 from ...screens.dialogs.save_as import save_as
+from ...text.http_text import explain_error
+from ..views.resources.links import ResourceBlock
 from .files import extension_for, human_size, system_opener
 from .history import record_error, record_outcome
-from .query import ResultQueryMixin, reply_frame
 from .json_text import json_text_area
+from .query import ResultQueryMixin, reply_frame
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI
 SMALL_TEXT = 2_000  # up to this, a Static; above, a scrollable read-only TextArea
@@ -55,7 +62,7 @@ _JSON_HIGHLIGHTER = JSONHighlighter()
 def pretty_json_text(text: str) -> str | None:
     """``text`` pretty-printed if it is a JSON object or array, else None."""
     stripped = text.lstrip()
-    if not stripped[:1] in ("{", "["):
+    if stripped[:1] not in ("{", "["):
         return None
     try:
         return json.dumps(loads_strict(text), indent=2, ensure_ascii=False)
@@ -132,13 +139,24 @@ def readable_dump(result: Any) -> str:
             out.append(f"=== content[{index}] text ===\n{block['text']}\n")
         elif kind in ("image", "audio"):
             data = block.get("data")
-            out.append(f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} base64 chars, not shown) ===\n")
-        elif kind == "resource" and isinstance(block.get("resource"), dict) and isinstance(block["resource"].get("text"), str):
+            out.append(
+                f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} base64 chars, not shown) ===\n"
+            )
+        elif (
+            kind == "resource"
+            and isinstance(block.get("resource"), dict)
+            and isinstance(block["resource"].get("text"), str)
+        ):
             resource = block["resource"]
             out.append(f"=== content[{index}] embedded resource {resource.get('uri')} ===\n{resource['text']}\n")
         else:
-            summary = {k: (v if k not in ("data", "blob") else f"<{len(v) if isinstance(v, str) else 0} base64 chars>") for k, v in (block.items() if isinstance(block, dict) else [])}
-            out.append(f"=== content[{index}] {kind} ===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n")
+            summary = {
+                k: (v if k not in ("data", "blob") else f"<{len(v) if isinstance(v, str) else 0} base64 chars>")
+                for k, v in (block.items() if isinstance(block, dict) else [])
+            }
+            out.append(
+                f"=== content[{index}] {kind} ===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n"
+            )
     for key, value in result.items():
         if key != "content":
             out.append(f"=== {key} ===\n{json.dumps(value, indent=2, ensure_ascii=False)}\n")
@@ -164,8 +182,17 @@ def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], 
         if any(len(line) > LONG_LINE for line in shown.split("\n")):
             # TextArea re-wraps a giant line on every paint; shorter lines keep it fast.
             shown = "\n".join(_chunks(shown))
-            widgets.append(Static(f"lines longer than {LONG_LINE:,} characters are broken for display (s / p give the exact text)", classes="block-meta"))
-        area = json_text_area(shown, read_only=True, soft_wrap=True) if language == "json" else TextArea(shown, read_only=True, soft_wrap=True)
+            widgets.append(
+                Static(
+                    f"lines longer than {LONG_LINE:,} characters are broken for display (s / p give the exact text)",
+                    classes="block-meta",
+                )
+            )
+        area = (
+            json_text_area(shown, read_only=True, soft_wrap=True)
+            if language == "json"
+            else TextArea(shown, read_only=True, soft_wrap=True)
+        )
         area.add_class("block-text-area")
         widgets.append(area)
     if truncated:
@@ -179,7 +206,7 @@ def _chunks(text: str):
         if len(line) <= LONG_LINE:
             yield line
         else:
-            yield from (line[i:i + LONG_LINE] for i in range(0, len(line), LONG_LINE))
+            yield from (line[i : i + LONG_LINE] for i in range(0, len(line), LONG_LINE))
 
 
 class MediaBlock(Vertical, can_focus=True):
@@ -201,7 +228,10 @@ class MediaBlock(Vertical, can_focus=True):
         info = self.info
         block = info.block
         what = "embedded blob" if info.type == "resource" else info.type
-        header = Text(f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · {human_size(info.size)} decoded", style="bold")
+        header = Text(
+            f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · {human_size(info.size)} decoded",
+            style="bold",
+        )
         yield Static(header, classes="block-header")
         if info.type == "resource":
             yield Static(Text(f"uri: {block['resource'].get('uri')}"), classes="block-meta")
@@ -261,18 +291,27 @@ class MediaBlock(Vertical, can_focus=True):
             self._open()
 
     def _save(self) -> None:  # asks where first (screens/dialogs/save_as.py)
-        save_as(self, partial(decode_block_bytes, self.info.block), f"{self.stem}-{self.info.index}",
-                extension_for(self.info.mime_type), f"the {self.info.type}")
+        save_as(
+            self,
+            partial(decode_block_bytes, self.info.block),
+            f"{self.stem}-{self.info.index}",
+            extension_for(self.info.mime_type),
+            f"the {self.info.type}",
+        )
 
     @work(thread=True, group="result-files")
     def _open(self) -> None:
         opener = system_opener()
         if opener is None:
-            self.notify("No system viewer found (xdg-open is not installed); use w to save the file instead.", severity="error")
+            self.notify(
+                "No system viewer found (xdg-open is not installed); use w to save the file instead.", severity="error"
+            )
             return
         try:
             data = decode_block_bytes(self.info.block)
-            fd, name = tempfile.mkstemp(prefix=f"{self.stem}-{self.info.index}-", suffix=extension_for(self.info.mime_type))
+            fd, name = tempfile.mkstemp(
+                prefix=f"{self.stem}-{self.info.index}-", suffix=extension_for(self.info.mime_type)
+            )
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             done = subprocess.run([*opener, name], capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
@@ -283,7 +322,11 @@ class MediaBlock(Vertical, can_focus=True):
             return
         if done.returncode != 0:
             detail = done.stderr.decode(errors="replace").strip().splitlines()
-            self.notify(f"{opener[0]} failed (exit {done.returncode}){': ' + detail[-1] if detail else ''}; the file is {name}", severity="error", markup=False)
+            self.notify(
+                f"{opener[0]} failed (exit {done.returncode}){': ' + detail[-1] if detail else ''}; the file is {name}",
+                severity="error",
+                markup=False,
+            )
         else:
             self.notify(f"Opened {name}", markup=False)
 
@@ -303,10 +346,21 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
     BINDINGS = [
         Binding("s", "save_result", "Save result", id="save-result", tooltip="Save the whole result as JSON"),
         Binding("p", "open_pager", "Pager", id="open-result-pager", tooltip="Open the whole result in $PAGER"),
-        Binding("vertical_line", "query_result", "Query", id="result.query",
-                tooltip="Result: a jq query over the whole result; its outputs shown in place of it"),
-        Binding("x", "clear_result_query", "Clear query", id="result.clear-query", show=False,
-                tooltip="Result: clear the jq query (the rendered result is back)"),
+        Binding(
+            "vertical_line",
+            "query_result",
+            "Query",
+            id="result.query",
+            tooltip="Result: a jq query over the whole result; its outputs shown in place of it",
+        ),
+        Binding(
+            "x",
+            "clear_result_query",
+            "Clear query",
+            id="result.clear-query",
+            show=False,
+            tooltip="Result: clear the jq query (the rendered result is back)",
+        ),
     ]
     DEFAULT_CSS = """
     ResultPanel { height: 1fr; padding: 0 1; }
@@ -383,18 +437,31 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             status = f"⚠ the tool reported an error (isError: true) · {outcome.name} · {took}"
             kind = "tool-error"
         else:
-            status = f"✓ {outcome.name} · {len(view.blocks)} content block{'s' if len(view.blocks) != 1 else ''} · {took}"
+            status = (
+                f"✓ {outcome.name} · {len(view.blocks)} content block{'s' if len(view.blocks) != 1 else ''} · {took}"
+            )
             kind = "ok"
         if kind == "ok" and (view.structured_issues or view.problems):  # no green ✓ (schema-error)
             issues = len(view.structured_issues)
-            what = f"fails its outputSchema ({issues} issue{'s' if issues != 1 else ''})" if issues else "malformed result"
+            what = (
+                f"fails its outputSchema ({issues} issue{'s' if issues != 1 else ''})" if issues else "malformed result"
+            )
             status, kind = f"⚠ {outcome.name} · {what} · {took}", "schema-error"
         widgets: list[Widget] = []
         if view.is_error:
-            widgets.append(Static("The tool ran and failed. This is a tool-level error (a result), not a JSON-RPC error.", classes="block-meta"))
+            widgets.append(
+                Static(
+                    "The tool ran and failed. This is a tool-level error (a result), not a JSON-RPC error.",
+                    classes="block-meta",
+                )
+            )
         if outcome.argument_issues:
             listing = "\n".join(f"  • {i.path}: {i.message}" for i in outcome.argument_issues[:20])
-            widgets.append(Static(Text(f"sent with {len(outcome.argument_issues)} argument issue(s):\n{listing}"), classes="issues"))
+            widgets.append(
+                Static(
+                    Text(f"sent with {len(outcome.argument_issues)} argument issue(s):\n{listing}"), classes="issues"
+                )
+            )
         for problem in view.problems:
             widgets.append(Static(Text(f"⚠ malformed result: {problem}"), classes="block-problem"))
         truncated = False
@@ -416,7 +483,9 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             name = ERROR_NAMES.get(error.code)
             status = f"✖ JSON-RPC error {error.code}{f' ({name})' if name else ''}: {error.message}{took}"
             kind = "rpc-error"
-            widgets.append(Static("The server refused the request (an error response, not a tool result).", classes="block-meta"))
+            widgets.append(
+                Static("The server refused the request (an error response, not a tool result).", classes="block-meta")
+            )
             meaning = explain_error(error.code, error.message, error.data, http_status)
             if meaning:
                 widgets.append(Static(Text(meaning), classes="error-detail"))
@@ -430,7 +499,11 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             widgets.append(Static(Text(str(error)), classes="error-detail"))
         elif isinstance(error, RequestCancelled):
             status, kind = f"⊘ cancelled{took}", "transport"
-            detail = error.reason if isinstance(error, TaskCancelled) else f"{error.reason} (notifications/cancelled was sent)"
+            detail = (
+                error.reason
+                if isinstance(error, TaskCancelled)
+                else f"{error.reason} (notifications/cancelled was sent)"
+            )
             widgets.append(Static(Text(detail), classes="error-detail"))
         elif isinstance(error, ConnectionLost):
             status, kind = f"⚡ connection lost{took}", "transport"
@@ -461,8 +534,9 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             record_error(self, (call.params or {}).get("name"), error, elapsed_ms, http_status)
 
     # -- rendering -------------------------------------------------------
-    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str,
-              frame: bytes | None = None) -> None:
+    def _show(
+        self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str, frame: bytes | None = None
+    ) -> None:
         self._generation += 1
         self.payload_frame = frame  # the reply the result came in: what a jq query reads (result_query.py)
         self.kind = kind
@@ -496,25 +570,38 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         if info.problem is None and info.type == "resource_link":
             return ResourceBlock(*block_widgets, uri=info.block["uri"], contents=None)
         if info.problem is None and info.type == "resource":
-            return ResourceBlock(*block_widgets, uri=info.block["resource"]["uri"], contents=dict(info.block["resource"]))
+            return ResourceBlock(
+                *block_widgets, uri=info.block["resource"]["uri"], contents=dict(info.block["resource"])
+            )
         return Vertical(*block_widgets, classes="block")
 
     def _block(self, info: BlockInfo, stem: str) -> tuple[Any, bool]:
         block = info.block
-        if info.type in ("image", "audio") or (info.type == "resource" and isinstance(block.get("resource"), dict) and "blob" in block["resource"]):
+        if info.type in ("image", "audio") or (
+            info.type == "resource" and isinstance(block.get("resource"), dict) and "blob" in block["resource"]
+        ):
             return MediaBlock(info, stem), False
         widgets: list[Widget] = []
         truncated = False
         if info.type == "text":
             text = block.get("text") if isinstance(block.get("text"), str) else ""
-            widgets.append(Static(Text(f"{ICONS['text']} #{info.index} text · {len(text):,} characters", style="bold"), classes="block-header"))
+            widgets.append(
+                Static(
+                    Text(f"{ICONS['text']} #{info.index} text · {len(text):,} characters", style="bold"),
+                    classes="block-header",
+                )
+            )
             widgets.extend(annotation_line(block))
             if info.problem:
                 widgets.append(Static(Text(f"⚠ {info.problem}"), classes="block-problem"))
             body, truncated = text_body(text)
             widgets.extend(body)
         elif info.type == "resource_link":
-            widgets.append(Static(Text(f"{ICONS['resource_link']} #{info.index} resource link", style="bold"), classes="block-header"))
+            widgets.append(
+                Static(
+                    Text(f"{ICONS['resource_link']} #{info.index} resource link", style="bold"), classes="block-header"
+                )
+            )
             lines = Text()
             for key in ("uri", "name", "title", "mimeType", "description", "size"):
                 if key in block:
@@ -525,13 +612,25 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             widgets.extend(annotation_line(block))
         elif info.type == "resource" and not info.problem:
             resource = block["resource"]
-            widgets.append(Static(Text(f"{ICONS['resource']} #{info.index} embedded resource · {resource.get('uri')} · {resource.get('mimeType') or 'no mimeType'}", style="bold"), classes="block-header"))
+            widgets.append(
+                Static(
+                    Text(
+                        f"{ICONS['resource']} #{info.index} embedded resource · {resource.get('uri')} · {resource.get('mimeType') or 'no mimeType'}",
+                        style="bold",
+                    ),
+                    classes="block-header",
+                )
+            )
             widgets.extend(annotation_line(block))
             mime = resource.get("mimeType") or ""
             body, truncated = text_body(resource["text"], language="json" if "json" in mime else None)
             widgets.extend(body)
         else:
-            widgets.append(Static(Text(f"{ICONS['unknown']} #{info.index} {info.type} block", style="bold"), classes="block-header"))
+            widgets.append(
+                Static(
+                    Text(f"{ICONS['unknown']} #{info.index} {info.type} block", style="bold"), classes="block-header"
+                )
+            )
             if info.problem:
                 widgets.append(Static(Text(f"⚠ {info.problem}"), classes="block-problem"))
             body, truncated = text_body(json.dumps(block, indent=2, ensure_ascii=False), language="json")
@@ -548,12 +647,24 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             body, _ = text_body(pretty, language=None if cut else "json")
             widgets.extend(body)
             if cut:
-                widgets.append(Static(f"truncated — showing the first {TRUNCATE_AT // 1000} KB · s: save whole result · p: open in $PAGER", classes="truncated-note"))
+                widgets.append(
+                    Static(
+                        f"truncated — showing the first {TRUNCATE_AT // 1000} KB · s: save whole result · p: open in $PAGER",
+                        classes="truncated-note",
+                    )
+                )
         if view.output_schema is None:
             widgets.append(Static("no outputSchema declared: not validated", classes="block-meta"))
         elif view.structured_issues:
             listing = "\n".join(f"  • {i.path}: {i.message}" for i in view.structured_issues[:50])
-            widgets.append(Static(Text(f"✗ does not match the outputSchema ({len(view.structured_issues)} issue{'s' if len(view.structured_issues) != 1 else ''}):\n{listing}"), classes="issues"))
+            widgets.append(
+                Static(
+                    Text(
+                        f"✗ does not match the outputSchema ({len(view.structured_issues)} issue{'s' if len(view.structured_issues) != 1 else ''}):\n{listing}"
+                    ),
+                    classes="issues",
+                )
+            )
         elif not view.is_error:
             widgets.append(Static("✓ valid against outputSchema", classes="valid"))
         return [Vertical(*widgets, classes="block structured")]
@@ -566,8 +677,9 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         self._save_payload(self.payload, self.payload_name)
 
     def _save_payload(self, payload: Any, name: str) -> None:  # asks where first (screens/dialogs/save_as.py)
-        save_as(self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json",
-                "the result")
+        save_as(
+            self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json", "the result"
+        )
 
     def action_open_pager(self) -> None:
         if self.payload is None:
@@ -598,6 +710,12 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             with self.app.suspend():
                 subprocess.run([*pager, path])
         except SuspendNotSupported:
-            self.notify(f"This terminal cannot be suspended; {self.PAGED} is in {path}", severity="warning", markup=False)
+            self.notify(
+                f"This terminal cannot be suspended; {self.PAGED} is in {path}", severity="warning", markup=False
+            )
         except OSError as exc:
-            self.notify(f"Could not run the pager {pager[0]!r}: {exc}; {self.PAGED} is in {path}", severity="error", markup=False)
+            self.notify(
+                f"Could not run the pager {pager[0]!r}: {exc}; {self.PAGED} is in {path}",
+                severity="error",
+                markup=False,
+            )

@@ -7,9 +7,11 @@ from __future__ import annotations
 def hint_text(keymap: dict[str, str], hint: tuple, width: int = 0, subscribed: bool = False) -> str:
     """The keys in one line, as the user remapped them; as many as fit ``width`` (0: all). ``hint``:
     (binding id or "", default key, what). ``subscribed``: s unsubscribes the resource it acts on."""
-    parts = [f"{keymap.get(binding_id, key) if binding_id else key}: "
-             f"{'unsubscribe' if subscribed and binding_id == 'resources.subscribe' else what}"
-             for binding_id, key, what in hint]
+    parts = [
+        f"{keymap.get(binding_id, key) if binding_id else key}: "
+        f"{'unsubscribe' if subscribed and binding_id == 'resources.subscribe' else what}"
+        for binding_id, key, what in hint
+    ]
     while width and len(parts) > 1 and len(" · ".join(parts)) > width:
         parts.pop()
     return " · ".join(parts)

@@ -13,7 +13,8 @@ server the view says there is no HTTP level.
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -80,8 +81,14 @@ class HttpExchangeList(RowCursor, ScrollView, can_focus=True):
             super().__init__()
             self.exchange_id = exchange_id
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.store = store
         self.time_format = time_format
@@ -174,8 +181,17 @@ class HttpExchangeList(RowCursor, ScrollView, can_focus=True):
         if exchange is None:
             return Strip.blank(width, self.rich_style)
         is_cursor = exchange.id == self.cursor_id
-        key = (exchange.id, exchange.state, exchange.status, exchange.event_count, exchange.response_size,
-               exchange.total_ms, exchange.headers_ms, is_cursor, width)
+        key = (
+            exchange.id,
+            exchange.state,
+            exchange.status,
+            exchange.event_count,
+            exchange.response_size,
+            exchange.total_ms,
+            exchange.headers_ms,
+            is_cursor,
+            width,
+        )
         strip = self._cache.get(key)
         if strip is None:
             self.renders += 1
@@ -238,8 +254,14 @@ class HttpView(Vertical):
     transport: var[str] = var("")
     """The current connection's transport (stdio, http, sse), set by the screen."""
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.store = store
         self.exchange_list = HttpExchangeList(store, time_format=time_format, id="http-list")
@@ -266,11 +288,15 @@ class HttpView(Vertical):
         empty = not exchanges
         if empty:
             if self.transport == "stdio":
-                none.update("This server runs over stdio: there is no HTTP level. The HTTP view shows the "
-                            "requests, responses and SSE streams of a remote server (mcp-inspector --url URL).")
+                none.update(
+                    "This server runs over stdio: there is no HTTP level. The HTTP view shows the "
+                    "requests, responses and SSE streams of a remote server (mcp-inspector --url URL)."
+                )
             else:
-                none.update("No HTTP exchanges yet. Connected to a remote server (mcp-inspector --url URL), "
-                            "every POST, GET stream and DELETE shows here.")
+                none.update(
+                    "No HTTP exchanges yet. Connected to a remote server (mcp-inspector --url URL), "
+                    "every POST, GET stream and DELETE shows here."
+                )
         none.display = empty
         self.query_one("#http-columns", Static).display = not empty
         self.exchange_list.display = not empty

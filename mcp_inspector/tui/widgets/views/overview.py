@@ -11,8 +11,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ...server.capabilities import explain_capabilities, render_value
 from ...messages import ServerFacts, era_label
+from ...server.capabilities import explain_capabilities, render_value
 from ...text.traffic_text import clean
 
 
@@ -87,7 +87,12 @@ def connection_table(facts: ServerFacts) -> Table | Text:
         rows.append(("Era", line))
     if facts.transport in ("http", "streamable-http"):
         session = facts.http_session_id
-        rows.append(("HTTP session", Text(_short(session, 200)) if session else Text("none (the server keeps no session)", style="dim")))
+        rows.append(
+            (
+                "HTTP session",
+                Text(_short(session, 200)) if session else Text("none (the server keeps no session)", style="dim"),
+            )
+        )
     if facts.cache_info:
         rows.append(("Caching", Text(describe_cache(facts.cache_info))))
     if facts.subscription_ack is not None:
@@ -155,8 +160,14 @@ def client_table(capabilities: dict | None, roots: list[str], source: str, era: 
         listed.append(f"\n{origin}; ctrl+f edits them", style="dim italic")
         table.add_row(f"Roots ({len(roots)})", listed)
     else:
-        table.add_row("Roots", Text("none given: roots/list is answered with an empty list (never a made-up root); "
-                                    "--root PATH, a config entry's \"roots\" or ctrl+f gives some", style="dim"))
+        table.add_row(
+            "Roots",
+            Text(
+                "none given: roots/list is answered with an empty list (never a made-up root); "
+                '--root PATH, a config entry\'s "roots" or ctrl+f gives some',
+                style="dim",
+            ),
+        )
     return table
 
 
@@ -182,12 +193,16 @@ class ServerOverview(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("Server", classes="overview--heading")
         yield Static("Not connected yet.", id="overview-server")
-        for widget in (Static("Connection", classes="overview--heading", id="overview-connection-heading"),
-                       Static("", id="overview-connection")):
+        for widget in (
+            Static("Connection", classes="overview--heading", id="overview-connection-heading"),
+            Static("", id="overview-connection"),
+        ):
             widget.display = False  # until a connection says how it runs
             yield widget
-        for widget in (Static("Client (what mcp-inspector declared)", classes="overview--heading", id="overview-client-heading"),
-                       Static("", id="overview-client")):
+        for widget in (
+            Static("Client (what mcp-inspector declared)", classes="overview--heading", id="overview-client-heading"),
+            Static("", id="overview-client"),
+        ):
             widget.display = False  # a live server only (a recording says what it says in its traffic)
             yield widget
         yield Static("Capabilities", classes="overview--heading")
@@ -225,4 +240,5 @@ class ServerOverview(VerticalScroll):
         session = main.connection.live
         roots = book.of(main.spec)
         self.query_one("#overview-client", Static).update(
-            client_table(declared_capabilities(session), list(roots.paths), roots.source, getattr(session, "era", None)))
+            client_table(declared_capabilities(session), list(roots.paths), roots.source, getattr(session, "era", None))
+        )

@@ -15,7 +15,8 @@ in workers (``self.run_worker`` / ``@work``) and never blocks the event loop.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from textual.containers import Vertical
 from textual.widget import Widget
@@ -27,8 +28,14 @@ from ...text.traffic_text import clock_time
 class SessionView(Vertical):
     """A view that follows the live session (see the module doc)."""
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.store = store
         self.time_format = time_format or clock_time

@@ -28,12 +28,20 @@ from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result
 from ..inflight import seconds_text, short_id
 from ..result.view import ResultPanel
-from .session_view import SessionView
 from ..shown_timer import ShownTimer
+from .session_view import SessionView
 
 #: (key, label, width: None sizes to the content)
-COLUMNS = (("task", "Task", 10), ("tool", "Tool", None), ("status", "Status", 14), ("message", "Message", None),
-           ("age", "Age", 6), ("ttl", "TTL", 7), ("poll", "Poll", 6), ("updates", "Seen", 4))
+COLUMNS = (
+    ("task", "Task", 10),
+    ("tool", "Tool", None),
+    ("status", "Status", 14),
+    ("message", "Message", None),
+    ("age", "Age", 6),
+    ("ttl", "TTL", 7),
+    ("poll", "Poll", 6),
+    ("updates", "Seen", 4),
+)
 #: the columns a narrow view keeps; the others show while the width has room for them (in this order)
 REQUIRED = ("task", "tool", "status", "message")
 
@@ -53,8 +61,13 @@ def column_layout(width: int, tool_width: int, message_width: int) -> tuple[tupl
     return keys, (None if message_width <= room - 2 else max(10, room - 2))
 
 
-STATUS_STYLES = {"working": "bold", "input_required": "bold reverse", "completed": "green", "failed": "bold red",
-                 "cancelled": "yellow"}
+STATUS_STYLES = {
+    "working": "bold",
+    "input_required": "bold reverse",
+    "completed": "green",
+    "failed": "bold red",
+    "cancelled": "yellow",
+}
 
 
 def declares_tasks(session: Any) -> bool:
@@ -103,13 +116,29 @@ class TasksView(SessionView):
     """The tasks of this session in a table, the selected one's result below."""
 
     BINDINGS = [
-        Binding("r", "refresh_tasks", "Refresh", id="tasks.refresh", tooltip="Fetch tasks/list (where the server offers it)"),
-        Binding("c", "cancel_task", "Cancel task", id="tasks.cancel", tooltip="Send tasks/cancel for the selected task"),
+        Binding(
+            "r", "refresh_tasks", "Refresh", id="tasks.refresh", tooltip="Fetch tasks/list (where the server offers it)"
+        ),
+        Binding(
+            "c", "cancel_task", "Cancel task", id="tasks.cancel", tooltip="Send tasks/cancel for the selected task"
+        ),
         Binding("p", "poll_task", "Poll now", id="tasks.poll", tooltip="Send tasks/get for the selected task"),
-        Binding("enter", "show_result", "Result", id="tasks.result", show=False,
-                tooltip="Show the selected task's result (tasks/result)"),
-        Binding("escape", "back_to_table", "Back to the tasks", id="tasks.back", show=False,
-                tooltip="Back to the table of tasks (from the result)"),
+        Binding(
+            "enter",
+            "show_result",
+            "Result",
+            id="tasks.result",
+            show=False,
+            tooltip="Show the selected task's result (tasks/result)",
+        ),
+        Binding(
+            "escape",
+            "back_to_table",
+            "Back to the tasks",
+            id="tasks.back",
+            show=False,
+            tooltip="Back to the table of tasks (from the result)",
+        ),
     ]
     DEFAULT_CSS = """
     TasksView { height: 1fr; }
@@ -119,7 +148,9 @@ class TasksView(SessionView):
     """
     AGE_INTERVAL = 1.0
 
-    def __init__(self, store: Any, *, time_format: Any = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, store: Any, *, time_format: Any = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(store, time_format=time_format, id=id, classes=classes)
         self.table: DataTable = DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
         self.result_panel = ResultPanel(id="task-result")
@@ -183,8 +214,9 @@ class TasksView(SessionView):
             return
         self.refresh_rows()
         selected = self.selected_id()
-        if selected is not None and any(selected == event.task.get("taskId") and event.source == "result"
-                                        for event in tasks):
+        if selected is not None and any(
+            selected == event.task.get("taskId") and event.source == "result" for event in tasks
+        ):
             self._show_stored(selected, quiet=True)
 
     def records(self) -> list[Any]:
@@ -209,8 +241,11 @@ class TasksView(SessionView):
         def key(binding_id: str, default: str) -> str:  # as the user remapped it
             return keymap.get(binding_id, default)
 
-        text += f" · {key('tasks.refresh', 'r')}: tasks/list" if lists else \
-            " · this server offers no tasks/list (only the tasks seen here)"
+        text += (
+            f" · {key('tasks.refresh', 'r')}: tasks/list"
+            if lists
+            else " · this server offers no tasks/list (only the tasks seen here)"
+        )
         # short enough for one line at 80 columns (the footer has the same keys)
         text += f" · enter: result · {key('tasks.cancel', 'c')}: cancel · {key('tasks.poll', 'p')}: poll"
         return text + (f"\n{self.listed}" if self.listed else "")
@@ -240,8 +275,13 @@ class TasksView(SessionView):
                 "updates": "…" if self.mask_volatile else count_text(record.updates),
             }
             rows.append((record.task_id, cells))
-        self._set_columns(column_layout(self.size.width or 80, max((len(c["tool"]) for _, c in rows), default=4),
-                                        max((len(c["message"]) for _, c in rows), default=7)))
+        self._set_columns(
+            column_layout(
+                self.size.width or 80,
+                max((len(c["tool"]) for _, c in rows), default=4),
+                max((len(c["message"]) for _, c in rows), default=7),
+            )
+        )
         table.clear()
         keys = self._columns[0]
         for task_id, cells in rows:
@@ -308,8 +348,14 @@ class TasksView(SessionView):
         took = (updated - created) * 1000 if created is not None and updated is not None and updated >= created else 0.0
         if self.mask_volatile:
             took = 0.0
-        return ToolCallOutcome(record.tool or f"task {short_id(record.task_id)}", {}, result,
-                               analyze_tool_result(result, tool), elapsed_ms=took, task_id=record.task_id)
+        return ToolCallOutcome(
+            record.tool or f"task {short_id(record.task_id)}",
+            {},
+            result,
+            analyze_tool_result(result, tool),
+            elapsed_ms=took,
+            task_id=record.task_id,
+        )
 
     @work(group="task-result", exclusive=True, exit_on_error=False)
     async def _fetch_result(self, task_id: str) -> None:
@@ -320,10 +366,14 @@ class TasksView(SessionView):
         if not record.terminal:
             # no tasks/result now: it would block until the end, and beside a call following the task it
             # could take the server's requests (legacy delivers them on tasks/result)
-            self.result_panel.clear(f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows "
-                                    "here when it ends")
-            self.notify(f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows here when it "
-                        "ends (p polls it now).", markup=False)
+            self.result_panel.clear(
+                f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows here when it ends"
+            )
+            self.notify(
+                f"Task {short_id(task_id)} is {record.status.replace('_', ' ')}: its result shows here when it "
+                "ends (p polls it now).",
+                markup=False,
+            )
             return
         self.result_panel.clear(f"Fetching the result of task {short_id(task_id)} (tasks/result)…")
         self.notify(f"Fetching the result of task {short_id(task_id)}…", markup=False, timeout=3)
@@ -341,7 +391,9 @@ class TasksView(SessionView):
         if record is None:
             return
         if record.terminal:
-            self.notify(f"Task {short_id(record.task_id)} is already {record.status}.", severity="warning", markup=False)
+            self.notify(
+                f"Task {short_id(record.task_id)} is already {record.status}.", severity="warning", markup=False
+            )
             return
         self._cancel(record.task_id)
 
@@ -368,8 +420,11 @@ class TasksView(SessionView):
             self.notify(f"tasks/get failed: {exc}", severity="error", markup=False)
             return
         message = record.task.get("statusMessage")
-        self.notify(f"tasks/get: task {short_id(task_id)} is {record.status.replace('_', ' ')}"
-                    + (f" ({message})" if message else ""), markup=False)
+        self.notify(
+            f"tasks/get: task {short_id(task_id)} is {record.status.replace('_', ' ')}"
+            + (f" ({message})" if message else ""),
+            markup=False,
+        )
         self.refresh_rows()
 
     def action_refresh_tasks(self) -> None:
@@ -381,8 +436,9 @@ class TasksView(SessionView):
             self.notify("This server declares no tasks capability.", severity="warning")
             return
         if not session.can_list_tasks():
-            self.notify("This server offers no tasks/list: the view shows the tasks seen in this session.",
-                        severity="warning")
+            self.notify(
+                "This server offers no tasks/list: the view shows the tasks seen in this session.", severity="warning"
+            )
             return
         self._list()
 

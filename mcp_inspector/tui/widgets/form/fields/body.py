@@ -10,7 +10,8 @@ is ignored (no echo loops).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -25,7 +26,6 @@ from textual.widgets import Button, Checkbox, Collapsible, Input, Select, Select
 from .....core.schema.form import (
     EMPTY,
     ENTRIES,
-    MISSING as MISSING_CONST,
     NULL,
     OMIT,
     FieldSpec,
@@ -34,6 +34,9 @@ from .....core.schema.form import (
     issues_under,
     validate_field,
     variant_issues,
+)
+from .....core.schema.form import (
+    MISSING as MISSING_CONST,
 )
 from .....core.schema.validation import Issue, json_path
 from ...result.json_text import use_safe_json
@@ -49,8 +52,12 @@ MOUNT_AT_ONCE = 20  # a big form mounts this many fields; the rest sit in folded
 MOUNT_CHUNK = 20
 COMPOSITE_KINDS = ("list", "variant", "nested")
 _FORMAT_HINTS = {
-    "date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ", "time": "hh:mm:ssZ", "email": "name@example.com",
-    "uri": "https://…", "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+    "date": "YYYY-MM-DD",
+    "date-time": "YYYY-MM-DDThh:mm:ssZ",
+    "time": "hh:mm:ssZ",
+    "email": "name@example.com",
+    "uri": "https://…",
+    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
 }
 
 
@@ -62,7 +69,7 @@ class LazySection(Vertical):
     LazySection > .section-open { width: 1fr; margin-bottom: 1; }
     """
 
-    def __init__(self, body: "FormBody", fields: list[FieldSpec], first: int) -> None:
+    def __init__(self, body: FormBody, fields: list[FieldSpec], first: int) -> None:
         super().__init__()
         self.body = body
         self.fields = fields
@@ -96,8 +103,14 @@ class FormBody(Vertical):
     """The fields of one form or sub-form (``root`` is its FieldSpec, ``values`` its values)."""
 
     BINDINGS = [
-        Binding(EMPTY_KEY, "toggle_empty_string", 'Send ""', id="send-empty-string", show=False,
-                tooltip="In an empty text field: send an empty string rather than leaving the field out"),
+        Binding(
+            EMPTY_KEY,
+            "toggle_empty_string",
+            'Send ""',
+            id="send-empty-string",
+            show=False,
+            tooltip="In an empty text field: send an empty string rather than leaving the field out",
+        ),
     ]
     DEFAULT_CSS = """
     FormBody { height: auto; }
@@ -123,13 +136,13 @@ class FormBody(Vertical):
     class Changed(Message):
         """The user changed the value at ``key`` (of this body's values)."""
 
-        def __init__(self, body: "FormBody", key: str) -> None:
+        def __init__(self, body: FormBody, key: str) -> None:
             super().__init__()
             self.body = body
             self.key = key
 
         @property
-        def control(self) -> "FormBody":
+        def control(self) -> FormBody:
             return self.body
 
     def __init__(self, root: FieldSpec, values: dict[str, Any], *, top: bool = False, **kwargs: Any) -> None:
@@ -162,7 +175,9 @@ class FormBody(Vertical):
 
     def _members(self, spec: FieldSpec, limit: int | None = None) -> Iterable[Widget]:
         if self.top and spec is self.root and not spec.children and not spec.has_entries:
-            yield Static("This tool declares no arguments. Anything else can be sent from the JSON view.", classes="form-empty")
+            yield Static(
+                "This tool declares no arguments. Anything else can be sent from the JSON view.", classes="form-empty"
+            )
         children = spec.children
         rest: list[FieldSpec] = []
         if limit is not None and len(children) > limit:
@@ -170,7 +185,7 @@ class FormBody(Vertical):
         for child in children:
             yield from self._field(child)
         for start in range(0, len(rest), MOUNT_CHUNK):  # the rest waits, folded, until opened
-            yield LazySection(self, rest[start:start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
+            yield LazySection(self, rest[start : start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
         if spec.has_entries:
             key = spec.key + ENTRIES
             editor = EntriesField(spec, self.values.setdefault(key, []), FormBody)
@@ -186,7 +201,9 @@ class FormBody(Vertical):
             if spec.description:
                 parts.append(Static(spec.description, classes="field-description", markup=False))
             if not spec.required:
-                parts.append(Static("optional: sent only when something in it is filled in", classes="field-description"))
+                parts.append(
+                    Static("optional: sent only when something in it is filled in", classes="field-description")
+                )
             if spec.hints:
                 parts.append(Static(" · ".join(spec.hints), classes="field-description", markup=False))
             parts.extend(self._members(spec))
@@ -215,7 +232,13 @@ class FormBody(Vertical):
         yield Vertical(*parts, classes=f"field {spec.kind}-field")
 
     def _null_box(self, spec: FieldSpec) -> Checkbox:
-        box = Checkbox("null", value=bool(self.values.get(spec.key + NULL)), compact=True, classes="null-box", tooltip="send null for this field")
+        box = Checkbox(
+            "null",
+            value=bool(self.values.get(spec.key + NULL)),
+            compact=True,
+            classes="null-box",
+            tooltip="send null for this field",
+        )
         box.null_key = spec.key  # type: ignore[attr-defined]
         self._null_boxes[spec.key] = box
         return box
@@ -246,13 +269,23 @@ class FormBody(Vertical):
     def _editor(self, spec: FieldSpec, value: Any) -> Widget:
         if spec.kind in ("string", "number", "integer"):
             kind = {"string": "text"}.get(spec.kind, spec.kind)
-            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=self._placeholder(spec), compact=True)
+            editor = FormInput(
+                value=value if isinstance(value, str) else "",
+                type=kind,
+                placeholder=self._placeholder(spec),
+                compact=True,
+            )
             self._show_empty_flag(spec, editor)
             return editor
         if spec.kind == "boolean":
             if spec.required or spec.has_default:
                 return Switch(value=bool(value))
-            return Select([("true", True), ("false", False)], prompt=UNSET_PROMPT, value=value if isinstance(value, bool) else Select.NULL, compact=True)
+            return Select(
+                [("true", True), ("false", False)],
+                prompt=UNSET_PROMPT,
+                value=value if isinstance(value, bool) else Select.NULL,
+                compact=True,
+            )
         if spec.kind == "enum":
             if spec.const is not MISSING_CONST and spec.required:
                 return Static(Text(f"= {spec.options[0].label}  (fixed)"), classes="fixed-value")
@@ -260,17 +293,25 @@ class FormBody(Vertical):
             return Select(options, prompt=UNSET_PROMPT, value=self._option_index(spec, value), compact=True)
         if spec.kind == "array" and spec.item is not None and spec.item.kind == "enum":
             chosen = value if isinstance(value, list) else []
-            selections = [(Content(o.label), i, any(_same(o.value, v) for v in chosen)) for i, o in enumerate(spec.item.options)]
+            selections = [
+                (Content(o.label), i, any(_same(o.value, v) for v in chosen)) for i, o in enumerate(spec.item.options)
+            ]
             return SelectionList(*selections, compact=True)
         if spec.kind == "array" and spec.item is not None:
             return ListEditor(spec.item, value if isinstance(value, list) else [])
         if spec.kind in COMPOSITE_KINDS:
             cls = {"list": ListField, "variant": VariantField, "nested": NestedField}[spec.kind]
             return cls(spec, value, FormBody)
-        return use_safe_json(FormTextArea.code_editor(
-            value if isinstance(value, str) else "", language=None, soft_wrap=True,
-            show_line_numbers=False, tab_behavior="focus", classes="json-field",
-        ))
+        return use_safe_json(
+            FormTextArea.code_editor(
+                value if isinstance(value, str) else "",
+                language=None,
+                soft_wrap=True,
+                show_line_numbers=False,
+                tab_behavior="focus",
+                classes="json-field",
+            )
+        )
 
     @staticmethod
     def _option_index(spec: FieldSpec, value: Any) -> Any:
@@ -296,7 +337,16 @@ class FormBody(Vertical):
         self._touched.clear()
         if not self.is_mounted:
             return
-        with self.prevent(Input.Changed, Switch.Changed, Select.Changed, SelectionList.SelectedChanged, TextArea.Changed, ListEditor.Changed, Checkbox.Changed, EditorChanged):
+        with self.prevent(
+            Input.Changed,
+            Switch.Changed,
+            Select.Changed,
+            SelectionList.SelectedChanged,
+            TextArea.Changed,
+            ListEditor.Changed,
+            Checkbox.Changed,
+            EditorChanged,
+        ):
             for key, box in self._null_boxes.items():
                 box.value = bool(values.get(key + NULL))
             for key, editor in self._editors.items():
@@ -313,13 +363,24 @@ class FormBody(Vertical):
         """Whole-schema issues (paths relative to this body's root) next to their fields."""
         composite = [key for key, spec in self._specs.items() if spec.kind in COMPOSITE_KINDS]
         # issues inside an entry's value go to that entry (its own sub-form), not to the object
-        entry_paths = [spec.key + json_path([pair[0]])[1:] for spec in self._specs.values() if spec.has_entries
-                       for pair in self.values.get(spec.key + ENTRIES) or [] if isinstance(pair[0], str)]
+        entry_paths = [
+            spec.key + json_path([pair[0]])[1:]
+            for spec in self._specs.values()
+            if spec.has_entries
+            for pair in self.values.get(spec.key + ENTRIES) or []
+            if isinstance(pair[0], str)
+        ]
         routed = composite + entry_paths
-        own = [i for i in issues if not any(
-            i.path.startswith(k + ".") or i.path.startswith(k + "[") or (i.path == k and i.message.endswith("is a required property"))
-            for k in routed
-        )]
+        own = [
+            i
+            for i in issues
+            if not any(
+                i.path.startswith(k + ".")
+                or i.path.startswith(k + "[")
+                or (i.path == k and i.message.endswith("is a required property"))
+                for k in routed
+            )
+        ]
         self._issues = issues_by_field(self.root, own)
         for key, editor in self._editors.items():
             if key.endswith(ENTRIES) and key not in self._specs:
@@ -342,11 +403,17 @@ class FormBody(Vertical):
         if self.values.get(key + NULL):
             own = None
         else:
-            own = validate_field(spec, self.values.get(key), bool(self.values.get(key + EMPTY))) if spec.kind not in ("object", "tuple") else None
+            own = (
+                validate_field(spec, self.values.get(key), bool(self.values.get(key + EMPTY)))
+                if spec.kind not in ("object", "tuple")
+                else None
+            )
         if own == "required" and key not in self._touched:
             own = None  # do not nag about fields the user has not got to yet
         if own:
-            return self._required_hint(spec, own)  # the field's own wording; the schema's says the same thing less kindly
+            return self._required_hint(
+                spec, own
+            )  # the field's own wording; the schema's says the same thing less kindly
         issues = self._issues.get(key, [])
         return self._required_hint(spec, "; ".join(issues)) if issues else None
 
@@ -514,9 +581,6 @@ class FormBody(Vertical):
         message = self.message_for(key)
         label.update(f"⚠ {message}" if message else "")
         label.set_class(bool(message), "has-error")
-
-
-
 
 
 def _same(a: Any, b: Any) -> bool:

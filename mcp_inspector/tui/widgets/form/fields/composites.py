@@ -52,7 +52,7 @@ class ItemHeader(Static, can_focus=True):
     ItemHeader:focus { background: $block-cursor-background; color: $block-cursor-foreground; }
     """
 
-    def __init__(self, row: "ItemRow") -> None:
+    def __init__(self, row: ItemRow) -> None:
         super().__init__(markup=False)
         self.row = row
 
@@ -63,7 +63,10 @@ class ItemHeader(Static, can_focus=True):
         flag = "  ⚠" if row.has_issues else ""
         return Content.from_markup(
             "[@click=toggle][b]$marker $number.[/b] [dim]$text[/dim][/]$flag  [@click=move_up] ↑ [/][@click=move_down] ↓ [/][@click=remove] ✕ [/]",
-            marker=marker, number=str(row.index + 1), text=text, flag=flag,
+            marker=marker,
+            number=str(row.index + 1),
+            text=text,
+            flag=flag,
         )
 
     async def action_toggle(self) -> None:
@@ -87,7 +90,7 @@ class ItemRow(Vertical):
     ItemRow.-open { margin-bottom: 1; }
     """
 
-    def __init__(self, owner: "ListField", index: int, is_open: bool) -> None:
+    def __init__(self, owner: ListField, index: int, is_open: bool) -> None:
         super().__init__(classes="-open" if is_open else "")
         self.owner = owner
         self.index = index
@@ -251,7 +254,10 @@ class VariantField(Vertical):
         self.body = None
         self._select = Select(
             [(Content(choice.title), index) for index, choice in enumerate(spec.choices)],
-            prompt="(choose one)", value=self._choice_or_null(), compact=True, classes="variant-select",
+            prompt="(choose one)",
+            value=self._choice_or_null(),
+            compact=True,
+            classes="variant-select",
         )
 
     def _choice_or_null(self) -> Any:
@@ -426,7 +432,12 @@ class NestedField(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="nested-actions"):
-            yield Button(f"+ fill in {self.spec.label}", classes="nested-open", compact=True, tooltip="this part refers back to an enclosing one: it is opened on demand")
+            yield Button(
+                f"+ fill in {self.spec.label}",
+                classes="nested-open",
+                compact=True,
+                tooltip="this part refers back to an enclosing one: it is opened on demand",
+            )
             yield Button("✕ leave out", classes="nested-clear", compact=True)
         yield Vertical(classes="nested-body")
 

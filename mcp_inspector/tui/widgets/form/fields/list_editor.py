@@ -27,12 +27,12 @@ class ListEditor(Vertical):
     """
 
     class Changed(Message):
-        def __init__(self, editor: "ListEditor") -> None:
+        def __init__(self, editor: ListEditor) -> None:
             super().__init__()
             self.editor = editor
 
         @property
-        def control(self) -> "ListEditor":
+        def control(self) -> ListEditor:
             return self.editor
 
     def __init__(self, item: FieldSpec, items: list[Any], **kwargs: Any) -> None:
@@ -50,9 +50,15 @@ class ListEditor(Vertical):
             editor: Widget = Switch(value=bool(value))
         else:
             kind = {"integer": "integer", "number": "number"}.get(self.item.kind, "text")
-            editor = FormInput(value=value if isinstance(value, str) else "", type=kind, placeholder=f"item {index + 1}", compact=True)
+            editor = FormInput(
+                value=value if isinstance(value, str) else "", type=kind, placeholder=f"item {index + 1}", compact=True
+            )
         buttons = [editor]
-        for label, cls, tip in (("↑", "list-up", "move up"), ("↓", "list-down", "move down"), ("✕", "list-remove", "remove this item")):
+        for label, cls, tip in (
+            ("↑", "list-up", "move up"),
+            ("↓", "list-down", "move down"),
+            ("✕", "list-remove", "remove this item"),
+        ):
             button = Button(label, classes=cls, compact=True, tooltip=tip)
             button.item_index = index  # type: ignore[attr-defined]
             buttons.append(button)

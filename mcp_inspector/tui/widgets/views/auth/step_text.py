@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from rich.console import Group, RenderableType
@@ -22,10 +23,22 @@ from rich.text import Text
 from .....core.auth.model import AuthLog, AuthStep
 
 #: the mark and style of each step status (and "waiting": the step step-by-step mode holds)
-MARKS = {"running": ("…", "bold cyan"), "ok": ("✓", "bold green"), "warning": ("!", "bold yellow"),
-         "failed": ("✗", "bold red"), "skipped": ("–", "dim"), "waiting": ("⏸", "bold reverse")}
-STATUS_WORDS = {"running": "running", "ok": "ok", "warning": "ok, with deviations", "failed": "failed",
-                "skipped": "skipped", "waiting": "waiting for n / enter (step-by-step)"}
+MARKS = {
+    "running": ("…", "bold cyan"),
+    "ok": ("✓", "bold green"),
+    "warning": ("!", "bold yellow"),
+    "failed": ("✗", "bold red"),
+    "skipped": ("–", "dim"),
+    "waiting": ("⏸", "bold reverse"),
+}
+STATUS_WORDS = {
+    "running": "running",
+    "ok": "ok",
+    "warning": "ok, with deviations",
+    "failed": "failed",
+    "skipped": "skipped",
+    "waiting": "waiting for n / enter (step-by-step)",
+}
 SHOWN_JSON = 60_000  # characters of one document shown (a step's documents are capped already)
 _PORT = re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d+")
 
@@ -62,8 +75,14 @@ def failed_step(log: AuthLog) -> AuthStep | None:
     return None
 
 
-def head_text(log: AuthLog | None, transport: str, waiting: bool, step_mode: bool,
-              mask: Callable[[str], str] = identity, who: str = "") -> Text:
+def head_text(
+    log: AuthLog | None,
+    transport: str,
+    waiting: bool,
+    step_mode: bool,
+    mask: Callable[[str], str] = identity,
+    who: str = "",
+) -> Text:
     """One line: what the flow is doing, or why there is none; ``who``: the client and scopes
     (when authorized)."""
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -102,19 +121,29 @@ def head_text(log: AuthLog | None, transport: str, waiting: bool, step_mode: boo
 def none_text(log: AuthLog | None, transport: str, spec_url: str | None) -> str:
     """What the view says when there is no step to show."""
     if transport == "recording":
-        return ("This is a recording (--open): the Auth view shows the authorization flows of a live connection "
-                "to a remote server (mcp-inspector --url URL).")
+        return (
+            "This is a recording (--open): the Auth view shows the authorization flows of a live connection "
+            "to a remote server (mcp-inspector --url URL)."
+        )
     if transport == "stdio" or (transport == "" and spec_url is None and log is None):
-        return ("This server runs over stdio: it is not an HTTP server, so there is no authorization to show. "
-                "The Auth view shows the OAuth flow of a remote server (mcp-inspector --url URL) that answers 401.")
+        return (
+            "This server runs over stdio: it is not an HTTP server, so there is no authorization to show. "
+            "The Auth view shows the OAuth flow of a remote server (mcp-inspector --url URL) that answers 401."
+        )
     if log is None:
-        return ("This server did not ask for authorization: no OAuth flow ran for this connection "
-                "(or authorization is turned off with --no-auth).")
+        return (
+            "This server did not ask for authorization: no OAuth flow ran for this connection "
+            "(or authorization is turned off with --no-auth)."
+        )
     if log.state == "authorized":
-        return ("Authorized with stored credentials: no flow ran in this session. "
-                "r runs the flow again (step by step with s first), d clears the stored credentials.")
-    return ("This server did not ask for authorization: no request was answered with 401 so far. "
-            "r starts a flow now anyway (discovery, registration, authorization).")
+        return (
+            "Authorized with stored credentials: no flow ran in this session. "
+            "r runs the flow again (step by step with s first), d clears the stored credentials."
+        )
+    return (
+        "This server did not ask for authorization: no request was answered with 401 so far. "
+        "r starts a flow now anyway (discovery, registration, authorization)."
+    )
 
 
 def step_row(step: AuthStep, status: str | None = None, mask: Callable[[str], str] = identity) -> Text:
@@ -226,8 +255,9 @@ def duration_text(step: AuthStep) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
-def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str], str] = identity,
-                volatile: bool = False) -> RenderableType:
+def step_detail(
+    step: AuthStep, status: str | None = None, mask: Callable[[str], str] = identity, volatile: bool = False
+) -> RenderableType:
     """Everything about one step, top to bottom."""
     status = status or step.status
     symbol, style = mark(status)
@@ -245,8 +275,9 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
     parts.append(head)
     parts.append(Text(mask(str(step.title))))
     if status == "waiting":
-        parts.append(Text("\nStep-by-step: this step runs when you press n (or enter). s turns step-by-step off.",
-                          style="bold"))
+        parts.append(
+            Text("\nStep-by-step: this step runs when you press n (or enter). s turns step-by-step off.", style="bold")
+        )
     findings = step.findings
     if findings:
         parts.append(_section("What the spec expects"))
@@ -280,8 +311,9 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
         status_code = response.get("status")
         line = Text("  ")
         good = isinstance(status_code, int) and 200 <= status_code < 400
-        line.append(mask(f"{status_code} {response.get('reason') or ''}".rstrip()),
-                    style="bold green" if good else "bold red")
+        line.append(
+            mask(f"{status_code} {response.get('reason') or ''}".rstrip()), style="bold green" if good else "bold red"
+        )
         parts.append(line)
         if response.get("headers"):
             parts.append(_headers(response["headers"], mask))
@@ -308,8 +340,14 @@ def step_detail(step: AuthStep, status: str | None = None, mask: Callable[[str],
 def step_json(step: AuthStep) -> str:
     """A step as JSON (for the clipboard): what the view shows, nothing more (it is masked)."""
     data = {
-        "number": step.number, "kind": step.kind, "title": step.title, "status": step.status,
-        "started": step.started, "ended": step.ended, "request": step.request, "response": step.response,
+        "number": step.number,
+        "kind": step.kind,
+        "title": step.title,
+        "status": step.status,
+        "started": step.started,
+        "ended": step.ended,
+        "request": step.request,
+        "response": step.response,
         "details": step.details,
         "findings": [{"ok": f.ok, "text": f.text, "spec": f.spec} for f in step.findings],
         "exchange_id": step.exchange_id,

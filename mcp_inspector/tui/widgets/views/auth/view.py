@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -47,7 +48,7 @@ def new_group(previous: AuthStep, step: AuthStep) -> bool:
 
 
 def who_text(manager: Any) -> str:
-    """"as client X (dynamic) with scope Y": the client and the scopes granted (and asked, when
+    """ "as client X (dynamic) with scope Y": the client and the scopes granted (and asked, when
     they differ); nothing secret."""
     client = getattr(manager, "client", None)
     client_id = getattr(client, "client_id", None)
@@ -79,14 +80,34 @@ class AuthView(Vertical):
     """The flow's steps and the selected step's detail, under a head line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "restart_flow", "Restart flow", id="auth.restart",
-                tooltip="Forget the tokens in memory and run the authorization flow again"),
-        Binding("d", "forget_credentials", "Clear credentials", id="auth.forget",
-                tooltip="Remove this server's stored tokens and client registration (asks first)"),
-        Binding("s", "toggle_step_mode", "Step-by-step", id="auth.step-mode",
-                tooltip="Step-by-step: each step of a flow waits until n (or enter) lets it run"),
-        Binding("n", "next_step", "Next step", id="auth.next",
-                tooltip="Step-by-step: let the waiting step run (enter on the list too)"),
+        Binding(
+            "r",
+            "restart_flow",
+            "Restart flow",
+            id="auth.restart",
+            tooltip="Forget the tokens in memory and run the authorization flow again",
+        ),
+        Binding(
+            "d",
+            "forget_credentials",
+            "Clear credentials",
+            id="auth.forget",
+            tooltip="Remove this server's stored tokens and client registration (asks first)",
+        ),
+        Binding(
+            "s",
+            "toggle_step_mode",
+            "Step-by-step",
+            id="auth.step-mode",
+            tooltip="Step-by-step: each step of a flow waits until n (or enter) lets it run",
+        ),
+        Binding(
+            "n",
+            "next_step",
+            "Next step",
+            id="auth.next",
+            tooltip="Step-by-step: let the waiting step run (enter on the list too)",
+        ),
         Binding("c", "copy_step", "Copy step", id="auth.copy", tooltip="Copy the selected step as JSON (masked)"),
     ]
     DEFAULT_CSS = """
@@ -102,9 +123,15 @@ class AuthView(Vertical):
     """
     REFRESH_INTERVAL: ClassVar[float] = 0.1
 
-    def __init__(self, source: Callable[[], Any], transport: Callable[[], str] = lambda: "", *,
-                 spec_url: Callable[[], str | None] = lambda: None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self,
+        source: Callable[[], Any],
+        transport: Callable[[], str] = lambda: "",
+        *,
+        spec_url: Callable[[], str | None] = lambda: None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         """``source()`` is the connection's OAuthManager (or None, or an AuthLog alone: shown, not run);
         ``transport()`` the connection's kind (stdio, http...), ``spec_url()`` its URL."""
         super().__init__(id=id, classes=classes)
@@ -207,7 +234,8 @@ class AuthView(Vertical):
         manager = self.manager
         who = who_text(manager) if log is not None and log.state == "authorized" and manager is not log else ""
         self.query_one("#auth-head", Static).update(
-            head_text(log, transport, self.pending is not None, self.step_mode, self.mask, who))
+            head_text(log, transport, self.pending is not None, self.step_mode, self.mask, who)
+        )
         none = self.query_one("#auth-none", Static)
         none.display = not rows
         self.query_one("#auth-body").display = bool(rows)
@@ -323,8 +351,12 @@ class AuthView(Vertical):
         self.step_mode = not self.step_mode
         if self.step_mode:
             self._set_gate(self.log)
-            self.notify("Step-by-step: each step of the next flow waits for n (or enter). r restarts the flow.",
-                        title="Auth", markup=False, timeout=4)
+            self.notify(
+                "Step-by-step: each step of the next flow waits for n (or enter). r restarts the flow.",
+                title="Auth",
+                markup=False,
+                timeout=4,
+            )
         else:
             self._set_gate(None)
             self._let_go()
@@ -333,8 +365,12 @@ class AuthView(Vertical):
 
     def action_next_step(self) -> None:
         if self.pending is None:
-            self.notify("No step is waiting" + ("." if self.step_mode else " (s turns step-by-step on)."),
-                        severity="warning", markup=False, timeout=3)
+            self.notify(
+                "No step is waiting" + ("." if self.step_mode else " (s turns step-by-step on)."),
+                severity="warning",
+                markup=False,
+                timeout=3,
+            )
             return
         self._let_go()
 
@@ -344,8 +380,11 @@ class AuthView(Vertical):
         if isinstance(manager, AuthLog):  # a log alone (no client to run a flow with)
             manager = None
         if manager is None:
-            self.notify("No authorization for this connection: OAuth is for remote (HTTP) servers.",
-                        severity="warning", markup=False)
+            self.notify(
+                "No authorization for this connection: OAuth is for remote (HTTP) servers.",
+                severity="warning",
+                markup=False,
+            )
         return manager
 
     def action_restart_flow(self) -> None:
@@ -360,8 +399,12 @@ class AuthView(Vertical):
             # the connection is gone (a flow that failed ends it): connecting again runs a new flow
             reconnect = getattr(self.app, "action_reconnect", None)
             if callable(reconnect):
-                self.notify("The connection is closed: reconnecting, which runs a new flow.", title="Auth",
-                            markup=False, timeout=4)
+                self.notify(
+                    "The connection is closed: reconnecting, which runs a new flow.",
+                    title="Auth",
+                    markup=False,
+                    timeout=4,
+                )
                 self.selected = None
                 reconnect()
                 return
@@ -376,12 +419,18 @@ class AuthView(Vertical):
         except (InspectorError, OSError) as exc:
             self.notify(str(exc), title="Authorization failed", severity="error", markup=False, timeout=8)
         except Exception as exc:  # noqa: BLE001 - a closed client, a bug: said, never a traceback
-            self.notify(f"{exc.__class__.__name__}: {exc}", title="Authorization failed", severity="error",
-                        markup=False, timeout=8)
+            self.notify(
+                f"{exc.__class__.__name__}: {exc}",
+                title="Authorization failed",
+                severity="error",
+                markup=False,
+                timeout=8,
+            )
         else:
             log = self.log
-            self.notify(log.summary if log is not None and log.summary else "Authorized.", title="Authorization",
-                        markup=False)
+            self.notify(
+                log.summary if log is not None and log.summary else "Authorized.", title="Authorization", markup=False
+            )
         finally:
             self._restarting = False
             self.sync(force=True)

@@ -18,8 +18,8 @@ import fnmatch
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from textual.suggester import Suggester
 
@@ -126,8 +126,12 @@ class RunPredicate:
                 return False
         if self.spec.collapse:
             head = self._head
-            if (head is not None and head.method == method and head.direction is entry.direction
-                    and (head.raw == entry.raw or method.endswith("/list_changed"))):
+            if (
+                head is not None
+                and head.method == method
+                and head.direction is entry.direction
+                and (head.raw == entry.raw or method.endswith("/list_changed"))
+            ):
                 run = self.runs.get(head.seq)
                 if head.seq >= self.store.first_seq:
                     if run is None:
@@ -215,12 +219,12 @@ class MethodSuggester(Suggester):
         cut = max(value.rfind(","), value.rfind(" ")) + 1
         head, term = value[:cut], value[cut:]
         negate = term[:1] if term[:1] in ("!", "-") else ""
-        term = term[len(negate):]
+        term = term[len(negate) :]
         if not term:
             return None
         lowered = term.lower()
         for method in self.methods():
             for name in (method, short_method(method)):
                 if name.lower().startswith(lowered) and len(name) > len(term):
-                    return head + negate + term + name[len(term):]
+                    return head + negate + term + name[len(term) :]
         return None

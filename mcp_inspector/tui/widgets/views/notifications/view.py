@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import time
 import weakref
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -36,11 +37,11 @@ from .....core.protocol.jsonrpc import Kind
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore
 from ....text.traffic_text import ARROWS, clean, clock_time, preview_text
-from .filter import LOG_LEVELS, MethodSuggester, NotificationFilter, RateTracker, RunPredicate, short_method
-from ..session_view import SessionView
 from ...shown_timer import ShownTimer
 from ...store_lines import StoreLinesView
+from ..session_view import SessionView
 from ..traffic.filter import FilterToggle
+from .filter import LOG_LEVELS, MethodSuggester, NotificationFilter, RateTracker, RunPredicate, short_method
 
 #: Notifications bigger than this are previewed, not parsed.
 PARSE_LIMIT = 64 * 1024
@@ -59,8 +60,15 @@ class NotificationLines(StoreLinesView):
 
     INCLUDES_EVERYTHING: ClassVar[bool] = False
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
-                 filter: NotificationFilter | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        filter: NotificationFilter | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         self.filter = filter or NotificationFilter()
         self.runs: RunPredicate | None = None
         super().__init__(store, time_format=time_format, id=id, classes=classes)
@@ -101,8 +109,10 @@ class NotificationLines(StoreLinesView):
         style = self.style_for
         run = self.run_of(entry.seq)
         text = Text.assemble(
-            (self.time_format(run[3] if run is not None else entry.ts), style("time")), " ",
-            (ARROWS[entry.direction], style(entry.direction.value)), " ",
+            (self.time_format(run[3] if run is not None else entry.ts), style("time")),
+            " ",
+            (ARROWS[entry.direction], style(entry.direction.value)),
+            " ",
         )
         if run is not None:
             text.append(f"×{run[0]} ", style("warning"))
@@ -161,12 +171,11 @@ class NotificationLines(StoreLinesView):
         return text
 
 
-
 #: width of the level column in a log row: the longest level name and one space
 LEVEL_COLUMN = max(len(level) for level in LOG_LEVELS) + 1
 
 #: The level set through this view on each live session (a legacy server does not tell its own).
-_APPLIED_LEVELS: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+_APPLIED_LEVELS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def declares_logging(session: Any) -> bool:
@@ -189,8 +198,11 @@ async def apply_log_level(session: Any, level: str) -> tuple[str, str]:
     """Set the server's log level the way the session's era does it: (severity, what happened)."""
     if getattr(session, "era", None) == "modern":
         await session.set_log_level(level)
-        return ("information", f"Log level {level}: every request carries it in _meta from now on "
-                               "(2026-07-28 has no logging/setLevel; no request was sent).")
+        return (
+            "information",
+            f"Log level {level}: every request carries it in _meta from now on "
+            "(2026-07-28 has no logging/setLevel; no request was sent).",
+        )
     if not declares_logging(session):
         return "warning", "The server declares no logging capability: logging/setLevel was not sent."
     try:
@@ -205,16 +217,42 @@ class NotificationsView(SessionView):
     """The server's log level, a filter, counts and rates, above the live list of notifications."""
 
     BINDINGS = [
-        Binding("l", "choose_level", "Log level", id="notifications.log-level",
-                tooltip="Set the server's log level (logging/setLevel; in 2026-07-28 each request's _meta)"),
-        Binding("slash", "focus_filter", "Filter", id="notifications.filter",
-                tooltip="Filter by method (a part of it or a glob; !term hides)"),
-        Binding("m", "choose_min_level", "Min level", id="notifications.min-level",
-                tooltip="Show log messages at this level and above only"),
-        Binding("f", "toggle_fold", "Fold repeats", id="notifications.fold",
-                tooltip="Fold identical notifications in a row into one (on/off)"),
-        Binding("escape", "back_to_list", "Back to the list", id="notifications.back", show=False,
-                tooltip="Back to the list of notifications"),
+        Binding(
+            "l",
+            "choose_level",
+            "Log level",
+            id="notifications.log-level",
+            tooltip="Set the server's log level (logging/setLevel; in 2026-07-28 each request's _meta)",
+        ),
+        Binding(
+            "slash",
+            "focus_filter",
+            "Filter",
+            id="notifications.filter",
+            tooltip="Filter by method (a part of it or a glob; !term hides)",
+        ),
+        Binding(
+            "m",
+            "choose_min_level",
+            "Min level",
+            id="notifications.min-level",
+            tooltip="Show log messages at this level and above only",
+        ),
+        Binding(
+            "f",
+            "toggle_fold",
+            "Fold repeats",
+            id="notifications.fold",
+            tooltip="Fold identical notifications in a row into one (on/off)",
+        ),
+        Binding(
+            "escape",
+            "back_to_list",
+            "Back to the list",
+            id="notifications.back",
+            show=False,
+            tooltip="Back to the list of notifications",
+        ),
     ]
     DEFAULT_CSS = """
     NotificationsView { height: 1fr; }
@@ -241,8 +279,14 @@ class NotificationsView(SessionView):
             super().__init__()
             self.level = level
 
-    def __init__(self, store: TrafficStore, *, time_format: Callable[[float], str] = clock_time,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        time_format: Callable[[float], str] = clock_time,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(store, time_format=time_format, id=id, classes=classes)
         self.notification_lines = NotificationLines(store, time_format=time_format)
         self.rates = RateTracker()
@@ -254,18 +298,31 @@ class NotificationsView(SessionView):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="notifications-bar", id="notifications-level-bar"):
             yield Label("Server log level")
-            yield Select([(level, level) for level in LOG_LEVELS], prompt="(unchanged)", id="notifications-level",
-                         compact=True, tooltip="Ask the server for log messages at this level and above")
+            yield Select(
+                [(level, level) for level in LOG_LEVELS],
+                prompt="(unchanged)",
+                id="notifications-level",
+                compact=True,
+                tooltip="Ask the server for log messages at this level and above",
+            )
             yield Static("", id="notifications-level-state")
         with Horizontal(classes="notifications-bar", id="notifications-filter-bar"):
             yield Label("Show")
-            yield Input(placeholder="methods: message, !list_changed, tools/*", id="notifications-method",
-                        suggester=MethodSuggester(self.methods_seen), compact=True,
-                        tooltip="Terms (a part of the method or a glob), comma separated; !term hides; "
-                                "right arrow takes the suggestion")
-            yield Select([(f"logs ≥ {level}", level) for level in LOG_LEVELS[1:]], prompt="logs: every level",
-                         id="notifications-min-level", compact=True,
-                         tooltip="Hide notifications/message below this level (other notifications stay)")
+            yield Input(
+                placeholder="methods: message, !list_changed, tools/*",
+                id="notifications-method",
+                suggester=MethodSuggester(self.methods_seen),
+                compact=True,
+                tooltip="Terms (a part of the method or a glob), comma separated; !term hides; "
+                "right arrow takes the suggestion",
+            )
+            yield Select(
+                [(f"logs ≥ {level}", level) for level in LOG_LEVELS[1:]],
+                prompt="logs: every level",
+                id="notifications-min-level",
+                compact=True,
+                tooltip="Hide notifications/message below this level (other notifications stay)",
+            )
             yield FilterToggle("fold repeats", True, id="notifications-collapse")
             yield Static("", id="notifications-shown")
         yield Static("", id="notifications-counts")
@@ -388,8 +445,9 @@ class NotificationsView(SessionView):
 
     def notification_counts(self) -> dict[str, int]:
         """Per-method counts of notifications (both directions), from the store's running totals."""
-        return {method: count for method, count in self.store.method_counts.items()
-                if method.startswith("notifications/")}
+        return {
+            method: count for method, count in self.store.method_counts.items() if method.startswith("notifications/")
+        }
 
     def rate(self, now: float | None = None) -> float:
         """Notifications per second over the last few seconds."""
@@ -423,16 +481,21 @@ class NotificationsView(SessionView):
         if key == self._counts_seen:
             return
         self._counts_seen = key
-        parts = [f"{clean(short_method(method))[:40]} {count}"
-                 for method, count in sorted(counts.items(), key=lambda item: -item[1])]
+        parts = [
+            f"{clean(short_method(method))[:40]} {count}"
+            for method, count in sorted(counts.items(), key=lambda item: -item[1])
+        ]
         summary = Text(f"{total} notification{'' if total == 1 else 's'} · {rate:.0f}/s", style="bold")
         summary.append("   " + (" · ".join(parts) if parts else "none yet"))
         window = self.rates.window
-        for method, count in recent[:self.RATE_LINES]:
+        for method, count in recent[: self.RATE_LINES]:
             summary.append(f"\n{clean(method)[:60]} ", style="bold")
             per_second = count / window
-            summary.append(f"{count} in the last {window:.0f} s ({per_second:.1f}/s)" if per_second < 10
-                           else f"{count} in the last {window:.0f} s ({per_second:.0f}/s)")
+            summary.append(
+                f"{count} in the last {window:.0f} s ({per_second:.1f}/s)"
+                if per_second < 10
+                else f"{count} in the last {window:.0f} s ({per_second:.0f}/s)"
+            )
         if len(recent) > self.RATE_LINES:
             summary.append(f"\n… and {len(recent) - self.RATE_LINES} more methods")
         self.query_one("#notifications-counts", Static).update(summary)

@@ -9,7 +9,6 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
@@ -68,8 +67,10 @@ def link_block(block: dict[str, Any], label: str) -> OpenableBlock:
             lines.append(f"{clean(str(block[key]))}\n")
     lines.rstrip()
     widgets: list[Widget] = [
-        Static(Text(f"{ICONS['resource_link']} {label} resource link · enter opens it in Resources", style="bold"),
-               classes="block-header"),
+        Static(
+            Text(f"{ICONS['resource_link']} {label} resource link · enter opens it in Resources", style="bold"),
+            classes="block-header",
+        ),
         Static(lines, classes="block-text"),
         *annotation_line(block),
     ]
@@ -81,7 +82,9 @@ def content_widgets(index: int, content: Any, stem: str) -> list[Widget]:
     info = describe_block(index, content)
     block = info.block
     label = f"#{index}"
-    if info.type in ("image", "audio") or (info.type == "resource" and not info.problem and "blob" in block["resource"]):
+    if info.type in ("image", "audio") or (
+        info.type == "resource" and not info.problem and "blob" in block["resource"]
+    ):
         return [MediaBlock(info, stem)]
     widgets: list[Widget] = []
     if info.type == "text" and not info.problem:
@@ -92,15 +95,27 @@ def content_widgets(index: int, content: Any, stem: str) -> list[Widget]:
         return [link_block(block, label)]
     elif info.type == "resource" and not info.problem:
         resource = block["resource"]
-        widgets.append(Static(Text(f"{ICONS['resource']} {label} embedded resource · {clean(str(resource.get('uri')))} · "
-                                   f"{resource.get('mimeType') or 'no mimeType'} · {len(resource['text']):,} characters"
-                                   " · enter opens it in Resources", style="bold"), classes="block-header"))
+        widgets.append(
+            Static(
+                Text(
+                    f"{ICONS['resource']} {label} embedded resource · {clean(str(resource.get('uri')))} · "
+                    f"{resource.get('mimeType') or 'no mimeType'} · {len(resource['text']):,} characters"
+                    " · enter opens it in Resources",
+                    style="bold",
+                ),
+                classes="block-header",
+            )
+        )
         widgets.extend(annotation_line(block))
-        body, _ = text_body(resource["text"], language="json" if "json" in str(resource.get("mimeType") or "") else None)
+        body, _ = text_body(
+            resource["text"], language="json" if "json" in str(resource.get("mimeType") or "") else None
+        )
         widgets.extend(body)
         return [OpenableBlock(str(resource["uri"]), resource, widgets, "embedded-block")]
     else:
-        widgets.append(Static(Text(f"{ICONS['unknown']} {label} {info.type} content", style="bold"), classes="block-header"))
+        widgets.append(
+            Static(Text(f"{ICONS['unknown']} {label} {info.type} content", style="bold"), classes="block-header")
+        )
         if info.problem:
             widgets.append(Static(Text(f"⚠ {info.problem}"), classes="block-problem"))
         body, _ = text_body(json.dumps(block, indent=2, ensure_ascii=False), language="json")
@@ -112,8 +127,11 @@ def message_widget(index: int, message: Any, stem: str) -> Widget:
     """One message: its role, then its content (one block, or a list of them, leniently)."""
     if not isinstance(message, dict):
         body, _ = text_body(json.dumps(message, ensure_ascii=False), language="json")
-        return Vertical(Static(Text(f"⚠ message {index} is not an object"), classes="block-problem"), *body,
-                        classes="prompt-message role-unknown")
+        return Vertical(
+            Static(Text(f"⚠ message {index} is not an object"), classes="block-problem"),
+            *body,
+            classes="prompt-message role-unknown",
+        )
     role = message.get("role")
     known = role in ROLES
     header = Text(f"{role if isinstance(role, str) else '?'}", style="bold")
@@ -181,8 +199,12 @@ class PromptMessages(VerticalScroll, can_focus=True):
         for index, message in enumerate(messages[:MAX_MESSAGES]):
             widgets.append(message_widget(index, message, stem))
         if len(messages) > MAX_MESSAGES:
-            widgets.append(Static(f"showing the first {MAX_MESSAGES} of {len(messages):,} messages · c copies and s saves them all",
-                                  classes="truncated-note"))
+            widgets.append(
+                Static(
+                    f"showing the first {MAX_MESSAGES} of {len(messages):,} messages · c copies and s saves them all",
+                    classes="truncated-note",
+                )
+            )
         if problems and not messages:
             body, _ = text_body(json.dumps(result, indent=2, ensure_ascii=False, default=str), language="json")
             widgets.extend(body)
@@ -218,4 +240,3 @@ class PromptMessages(VerticalScroll, can_focus=True):
     @work(thread=True, group="prompt-files", exit_on_error=False)
     def _save(self, text: str, stem: str) -> None:
         save_new_file(self, text.encode, stem, ".json", "the messages")
-

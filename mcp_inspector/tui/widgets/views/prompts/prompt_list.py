@@ -178,7 +178,9 @@ class PromptList(FilterListKeys, Vertical):
             if option_id in self._ids:
                 continue  # a duplicate name: the first one is the one prompts/get can reach
             self._ids[option_id] = prompt
-            options.append(Option(self._prompt_text(prompt, self.marks.get(str(prompt.get("name"))), width), id=option_id))
+            options.append(
+                Option(self._prompt_text(prompt, self.marks.get(str(prompt.get("name"))), width), id=option_id)
+            )
         for prompt in self.removed:
             if not matches(prompt, needle):
                 continue

@@ -29,26 +29,44 @@ from .....core.protocol.jsonrpc import ERROR_NAMES
 from ....text.http_text import explain_error
 from ....text.traffic_text import clean
 from ...form.completion_input import CompletionInput
+from ..hints import hint_text
+from ..session_view import SessionView
 from .messages import PromptMessages
 from .prompt_list import PromptList, prompt_arguments, prompt_title, shorten
 from .recorded import recorded_prompts
-from ..hints import hint_text
-from ..session_view import SessionView
 
 # the hint line follows the focus (the list, a field, the messages); (binding id, key, what), shown
 # as the user remapped the keys (hints.py, as the Resources view's)
 # (c and s, the messages' keys, are on the messages' line: they are not keys of the list)
-HINT = (("", "enter", "form"), ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"),
-        ("prompts.filter", "/", "filter"))
-FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("", "enter", "next field"),
-              ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"))
-NO_COMPLETIONS_HINT = (("", "no suggestions", "the server has no completions"), ("", "enter", "next"),
-                      ("prompts.get", "ctrl+s", "get"), ("prompts.back", "esc", "list"))
+HINT = (
+    ("", "enter", "form"),
+    ("prompts.get", "ctrl+s", "get"),
+    ("prompts.back", "esc", "list"),
+    ("prompts.filter", "/", "filter"),
+)
+FIELD_HINT = (
+    ("", "type", "suggestions"),
+    ("", "↓", "suggest now"),
+    ("", "enter", "next field"),
+    ("prompts.get", "ctrl+s", "get"),
+    ("prompts.back", "esc", "list"),
+)
+NO_COMPLETIONS_HINT = (
+    ("", "no suggestions", "the server has no completions"),
+    ("", "enter", "next"),
+    ("prompts.get", "ctrl+s", "get"),
+    ("prompts.back", "esc", "list"),
+)
 NAME_CHARS, DESCRIPTION_CHARS = 200, 2000  # of a title or name, of a description, in the form
 MAX_FIELDS = 30  # argument fields in a form (each costs a few widgets to mount: 2,000 froze the view for minutes)
-MESSAGES_HINT = (("prompts.copy", "c", "copy JSON"), ("prompts.save", "s", "save"), ("", "tab", "blocks"),
-                 ("save-block", "w", "save media"), ("prompts.open-resource", "enter", "open link"),
-                 ("prompts.back", "esc", "list"))
+MESSAGES_HINT = (
+    ("prompts.copy", "c", "copy JSON"),
+    ("prompts.save", "s", "save"),
+    ("", "tab", "blocks"),
+    ("save-block", "w", "save media"),
+    ("prompts.open-resource", "enter", "open link"),
+    ("prompts.back", "esc", "list"),
+)
 
 
 class PromptGot(Message):
@@ -81,10 +99,18 @@ class PromptsView(SessionView):
     """The prompts of the live session (see the module doc)."""
 
     BINDINGS = [
-        Binding("ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"),
+        Binding(
+            "ctrl+s", "get_prompt", "Get prompt", id="prompts.get", tooltip="Send prompts/get with the form's arguments"
+        ),
         # priority, and only while a get is in flight: otherwise ctrl+k stays the fields' own key
-        Binding("ctrl+k", "cancel_get", "Cancel get", id="prompts.cancel", priority=True,
-                tooltip="Cancel the prompts/get in flight"),
+        Binding(
+            "ctrl+k",
+            "cancel_get",
+            "Cancel get",
+            id="prompts.cancel",
+            priority=True,
+            tooltip="Cancel the prompts/get in flight",
+        ),
         Binding("escape", "back_to_list", "List", id="prompts.back", show=False, tooltip="Back to the prompt list"),
         Binding("slash", "filter", "Filter", id="prompts.filter", show=False, tooltip="Filter the prompts"),
     ]
@@ -243,7 +269,9 @@ class PromptsView(SessionView):
         self.prompt_list.set_prompts(event.items, None if first else event.diff)
         self.prompt_list.set_note(f"prompts/list: {event.error}" if event.error else "")
         if self.current is not None:  # the shown prompt may have changed or gone
-            fresh = next((p for p in event.items if isinstance(p, dict) and p.get("name") == self.current.get("name")), None)
+            fresh = next(
+                (p for p in event.items if isinstance(p, dict) and p.get("name") == self.current.get("name")), None
+            )
             if fresh != self.current:
                 self.call_later(self._show_form, fresh)
 
@@ -267,8 +295,12 @@ class PromptsView(SessionView):
         form = self.form
         await form.remove_children()
         if prompt is None:
-            await form.mount(Static(Text("No prompt selected." if self.prompt_list.prompts else "No prompts.", style="dim"),
-                                    classes="prompt-head"))
+            await form.mount(
+                Static(
+                    Text("No prompt selected." if self.prompt_list.prompts else "No prompts.", style="dim"),
+                    classes="prompt-head",
+                )
+            )
             return
         name = str(prompt.get("name", ""))
         draft = self.drafts.setdefault(name, {})
@@ -287,8 +319,10 @@ class PromptsView(SessionView):
         elif len(arguments) > MAX_FIELDS:
             left_out = arguments[MAX_FIELDS:]
             required = [a["name"] for a in left_out if a.get("required") is True]
-            note = (f"This prompt declares {len(arguments):,} arguments: the form has fields for the first {MAX_FIELDS}; "
-                    "the others are not sent (the CLI's get takes them all as k=v).")
+            note = (
+                f"This prompt declares {len(arguments):,} arguments: the form has fields for the first {MAX_FIELDS}; "
+                "the others are not sent (the CLI's get takes them all as k=v)."
+            )
             if required:
                 note += f" Required among them: {clean(', '.join(required[:10]))}{' …' if len(required) > 10 else ''}."
             widgets.append(Static(Text(note, style="bold"), classes="arg-label"))
@@ -297,16 +331,26 @@ class PromptsView(SessionView):
             arg_name = argument["name"]
             required = argument.get("required") is True
             label = Text()
-            label.append(shorten(argument.get("title") if isinstance(argument.get("title"), str) else arg_name, NAME_CHARS))
+            label.append(
+                shorten(argument.get("title") if isinstance(argument.get("title"), str) else arg_name, NAME_CHARS)
+            )
             if isinstance(argument.get("title"), str) and argument["title"] != arg_name:
                 label.append(f" ({shorten(arg_name, NAME_CHARS)})", style="dim")
             label.append(" *required" if required else " optional", style="bold red" if required else "dim")
             if isinstance(argument.get("description"), str):
                 label.append(f" — {shorten(argument['description'], DESCRIPTION_CHARS)}", style="dim")
             widgets.append(Static(label, classes="arg-label" + (" required" if required else "")))
-            widgets.append(CompletionInput(ref=ref, argument=arg_name, context=self.form_values, session=self._live,
-                                           value=draft.get(arg_name, ""), placeholder=shorten(arg_name, NAME_CHARS),
-                                           classes="prompt-arg"))
+            widgets.append(
+                CompletionInput(
+                    ref=ref,
+                    argument=arg_name,
+                    context=self.form_values,
+                    session=self._live,
+                    value=draft.get(arg_name, ""),
+                    placeholder=shorten(arg_name, NAME_CHARS),
+                    classes="prompt-arg",
+                )
+            )
         widgets.append(Button("Get prompt (ctrl+s)", classes="prompt-get", compact=True))
         await form.mount_all(widgets)
 
@@ -354,21 +398,33 @@ class PromptsView(SessionView):
         if session is None and self.read_only and name in self.recorded:
             self.add_class("-has-result")
             problems = self.messages.show_result(name, self.recorded[name])
-            self._status(f"{'⚠' if problems else '✓'} {name} · the result as recorded (read-only)", "error" if problems else "ok")
+            self._status(
+                f"{'⚠' if problems else '✓'} {name} · the result as recorded (read-only)", "error" if problems else "ok"
+            )
             return
         if session is None:
-            self._status(f"Cannot get the prompt: this is a read-only recording (no prompts/get of {name} in it)."
-                         if self.read_only else "Cannot get the prompt: not connected.", "error")
+            self._status(
+                f"Cannot get the prompt: this is a read-only recording (no prompts/get of {name} in it)."
+                if self.read_only
+                else "Cannot get the prompt: not connected.",
+                "error",
+            )
             return
         if self.getting is not None:
             self._status(f"Still getting {self.getting}…", "pending")
             return
         values = self.form_values()
-        missing = [a["name"] for a in prompt_arguments(prompt)[:MAX_FIELDS] if a.get("required") is True and not values.get(a["name"])]
+        missing = [
+            a["name"]
+            for a in prompt_arguments(prompt)[:MAX_FIELDS]
+            if a.get("required") is True and not values.get(a["name"])
+        ]
         if missing:
             for field in self.fields():
                 field.set_class(field.argument in missing, "-missing")
-            self._status(f"Not sent: fill the required argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}.", "error")
+            self._status(
+                f"Not sent: fill the required argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}.", "error"
+            )
             next(f for f in self.fields() if f.argument in missing).focus()
             return
         arguments = {k: v for k, v in values.items() if v}
@@ -427,8 +483,10 @@ class PromptsView(SessionView):
         took = self._took(message.elapsed_ms, " · after ")
         if isinstance(error, RpcError):
             label = ERROR_NAMES.get(error.code)
-            self._status(f"✖ {message.name}: JSON-RPC error {error.code}{f' ({label})' if label else ''}: {error.message}{took}",
-                         "error")
+            self._status(
+                f"✖ {message.name}: JSON-RPC error {error.code}{f' ({label})' if label else ''}: {error.message}{took}",
+                "error",
+            )
             lines = Text("The server refused prompts/get (an error response).", style="dim")
             meaning = explain_error(error.code, error.message, error.data)
             if meaning:

@@ -38,7 +38,9 @@ from ...result.files import human_size
 from ...result.view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
-MARKDOWN_WIDGET_MAX = 2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)
+MARKDOWN_WIDGET_MAX = (
+    2_500  # up to this, Textual's Markdown widget (a widget per block: 4,000 dense chars ~1.2 s, 10,000 ~9 s)
+)
 MARKDOWN_MAX = 60_000  # up to this, Rich's Markdown in one Static (~1 s for 60,000); longer: plain text
 MARKDOWN_TYPES = ("text/markdown", "text/x-markdown")
 PRETTY_MAX = 2_000_000  # characters of JSON indented for display when over the cap (~0.2 s)
@@ -49,7 +51,7 @@ def hex_preview(data: bytes, limit: int = HEX_PREVIEW, per_line: int = 16) -> st
     """``offset  hex bytes  ascii`` lines, ``per_line`` bytes each, of the first ``limit`` bytes."""
     lines = []
     for offset in range(0, min(len(data), limit), per_line):
-        chunk = data[offset:offset + per_line]
+        chunk = data[offset : offset + per_line]
         hexed = " ".join(f"{b:02x}" for b in chunk)
         text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
         lines.append(f"{offset:08x}  {hexed:<{per_line * 3 - 1}}  {text}")
@@ -100,10 +102,14 @@ def readable_contents(result: Any) -> str:
         if isinstance(item, dict) and isinstance(item.get("text"), str):
             out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} ===\n{item['text']}\n")
         elif isinstance(item, dict) and (text := blob_text(item.get("blob"), item.get("mimeType"))) is not None:
-            out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} (a base64 blob, as text) ===\n{text}\n")
+            out.append(
+                f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} (a base64 blob, as text) ===\n{text}\n"
+            )
         elif isinstance(item, dict) and isinstance(item.get("blob"), str):
-            out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} "
-                       f"({len(item['blob'])} base64 characters, not shown) ===\n")
+            out.append(
+                f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} "
+                f"({len(item['blob'])} base64 characters, not shown) ===\n"
+            )
         else:
             out.append(f"=== contents[{index}] ===\n{json.dumps(item, indent=2, ensure_ascii=False)}\n")
     return "\n".join(out)
@@ -124,7 +130,7 @@ def blob_facts(blob: str) -> tuple[int | None, bytes | None, str | None]:
             return len(data), data[:HEX_PREVIEW], None
         if len(blob) % 4:
             raise ValueError("length")
-        head = base64.b64decode(blob[:((HEX_PREVIEW + 2) // 3) * 4], validate=True)
+        head = base64.b64decode(blob[: ((HEX_PREVIEW + 2) // 3) * 4], validate=True)
         tail = base64.b64decode(blob[-4:], validate=True)
     except (binascii.Error, ValueError):
         return None, None, "`blob` is not valid base64"
@@ -136,8 +142,10 @@ def own_keys(shown: tuple[list[Widget], bool]) -> tuple[list[Widget], bool]:
     widgets, cut = shown
     for widget in widgets:
         if isinstance(widget, Static) and widget.has_class("truncated-note"):
-            widget.update(f"truncated — showing the first {TRUNCATE_AT // 1000} KB · w: save the whole result · "
-                          "p: open it in $PAGER")
+            widget.update(
+                f"truncated — showing the first {TRUNCATE_AT // 1000} KB · w: save the whole result · "
+                "p: open it in $PAGER"
+            )
         elif isinstance(widget, Static) and widget.has_class("block-meta") and "(s / p give" in str(widget.render()):
             widget.update(str(widget.render()).replace("(s / p give", "(w / p give"))
     return widgets, cut
@@ -186,7 +194,7 @@ def fit_status(status: str, width: int) -> str:
     room = max(12, room)
     if len(status) <= width or len(word) <= room:
         return status
-    words[longest] = "…" + word[-(room - 1):]
+    words[longest] = "…" + word[-(room - 1) :]
     return " ".join(words)
 
 
@@ -194,11 +202,18 @@ class ContentsPanel(ResultPanel):
     """Shows a read: ``show_reading``, ``show_contents``, ``show_error`` (inherited), ``show_note``."""
 
     BINDINGS = [
-        Binding("s", "subscribe", "Subscribe", id="resources.subscribe", tooltip="Subscribe to the shown resource (or stop)"),
+        Binding(
+            "s", "subscribe", "Subscribe", id="resources.subscribe", tooltip="Subscribe to the shown resource (or stop)"
+        ),
         Binding("w", "save_result", "Save all", id="resources.save", tooltip="Save the whole read result as JSON"),
         Binding("p", "open_pager", "Pager", id="resources.pager", tooltip="Open the contents in $PAGER"),
-        Binding("t", "toggle_tree", "JSON tree", id="resources.json-tree",
-                tooltip="Show JSON contents as a foldable tree (again: as text)"),
+        Binding(
+            "t",
+            "toggle_tree",
+            "JSON tree",
+            id="resources.json-tree",
+            tooltip="Show JSON contents as a foldable tree (again: as text)",
+        ),
     ]
     DEFAULT_CSS = """
     ContentsPanel #contents-stale { height: auto; padding: 0 1; background: $warning 25%; display: none; }
@@ -219,8 +234,9 @@ class ContentsPanel(ResultPanel):
         self.tree_mode = False  # JSON contents shown as trees
 
     # -- the status line, fitted ------------------------------------------------------
-    def _show(self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str,
-              frame: bytes | None = None) -> None:
+    def _show(
+        self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str, frame: bytes | None = None
+    ) -> None:
         super()._show(kind, status, widgets, payload, name, frame)
         self._fit_status()
 
@@ -286,8 +302,15 @@ class ContentsPanel(ResultPanel):
         self.stale.update(Text(text))
         self.stale.set_class(bool(text), "-stale")
 
-    def show_contents(self, uri: str, result: Any, *, elapsed_ms: float | None = None, item: dict[str, Any] | None = None,
-                      source: str = "read") -> None:
+    def show_contents(
+        self,
+        uri: str,
+        result: Any,
+        *,
+        elapsed_ms: float | None = None,
+        item: dict[str, Any] | None = None,
+        source: str = "read",
+    ) -> None:
         """``result`` of resources/read for ``uri`` (``source`` "embedded": content that came in a tool result)."""
         self.uri = uri
         self.set_stale("")
@@ -330,7 +353,9 @@ class ContentsPanel(ResultPanel):
         annotations = item.get("annotations")
         if isinstance(annotations, dict) and annotations:
             lines.append("annotations: ", style="bold")
-            lines.append(clean(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in annotations.items())) + "\n")
+            lines.append(
+                clean(", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in annotations.items())) + "\n"
+            )
         icons = item.get("icons")
         if isinstance(icons, list) and icons:
             sources = [str(i.get("src", ""))[:40] for i in icons if isinstance(i, dict)]
@@ -353,12 +378,16 @@ class ContentsPanel(ResultPanel):
             text = blob_text(content["blob"], mime)
             if text is None:
                 return self._blob(index, content, mime, stem), False
-            note = Static(f"came as a base64 blob ({human_size(len(text.encode('utf-8')))} of UTF-8), shown as text",
-                          classes="block-meta")
+            note = Static(
+                f"came as a base64 blob ({human_size(len(text.encode('utf-8')))} of UTF-8), shown as text",
+                classes="block-meta",
+            )
         else:
             text = content["text"]
-        header = Static(Text(f"¶ #{index} {clean(mime or 'no mimeType')}{where} · {len(text):,} characters", style="bold"),
-                        classes="block-header")
+        header = Static(
+            Text(f"¶ #{index} {clean(mime or 'no mimeType')}{where} · {len(text):,} characters", style="bold"),
+            classes="block-header",
+        )
         widgets: list[Widget] = [header] if note is None else [header, note]
         if is_markdown(mime, item_uri) and len(text) <= MARKDOWN_WIDGET_MAX:
             from textual.widgets import Markdown
@@ -370,8 +399,9 @@ class ContentsPanel(ResultPanel):
 
             widgets.append(Static(RichMarkdown(text), classes="content-markdown rich-markdown"))
             return Vertical(*widgets, classes="block"), False
-        body, cut = own_keys(text_body(pretty_big_json(text) if is_json(mime) else text,
-                                       language="json" if is_json(mime) else None))
+        body, cut = own_keys(
+            text_body(pretty_big_json(text) if is_json(mime) else text, language="json" if is_json(mime) else None)
+        )
         widgets.extend(body)
         data = self._json_data(text, mime)
         if data is not None:
@@ -402,12 +432,17 @@ class ContentsPanel(ResultPanel):
             if (mime or "").startswith("image/"):
                 extra.extend(self._drawn(content["blob"], size))
             if pixels is not None:
-                extra.append(Static(f"image {pixels[0]}×{pixels[1]} px · w saves it, o opens it in the system viewer",
-                                    classes="block-meta"))
+                extra.append(
+                    Static(
+                        f"image {pixels[0]}×{pixels[1]} px · w saves it, o opens it in the system viewer",
+                        classes="block-meta",
+                    )
+                )
             elif not (mime or "").startswith(("image/", "audio/", "video/")):
                 shown = min(size, HEX_PREVIEW)
-                extra.append(Static(f"first {shown} of {human_size(size)}:" if shown < size else "hex:",
-                                    classes="block-meta"))
+                extra.append(
+                    Static(f"first {shown} of {human_size(size)}:" if shown < size else "hex:", classes="block-meta")
+                )
                 # (the panel less its padding and scrollbar: a wrapped line would break the columns)
                 per_line = hex_per_line(self.size.width - 4 if self.size.width else 0)
                 extra.append(Static(Text(hex_preview(head, per_line=per_line)), classes="hex-preview"))

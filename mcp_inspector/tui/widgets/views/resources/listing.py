@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option
 
 from .....core.session.tooldiff import ItemChange, ListDiff, item_key
 from ....text.traffic_text import clean
-from ...result.files import human_size
 from ...filter_list import MAX_SHOWN, FilterListKeys, append_mark, change_words, fit
+from ...result.files import human_size
 
 KINDS = ("resources", "resource_templates")
 HEADINGS = {"resources": "Resources", "resource_templates": "Templates"}
@@ -91,7 +91,7 @@ def update_line(uri: str, when: str, width: int) -> str:
     if width <= 0 or len(line) <= width:
         return line
     room = max(4, width - len(f"↻  {when}"))
-    return f"↻ {uri if len(uri) <= room else '…' + uri[-(room - 1):]} {when}"
+    return f"↻ {uri if len(uri) <= room else '…' + uri[-(room - 1) :]} {when}"
 
 
 class ResourceList(FilterListKeys, Vertical):
@@ -153,8 +153,9 @@ class ResourceList(FilterListKeys, Vertical):
         return self.query_one("#resource-filter", Input)
 
     # -- data ----------------------------------------------------------------
-    def set_items(self, kind: str, items: list[dict[str, Any]], diff: ListDiff | None = None,
-                  error: str | None = None) -> None:
+    def set_items(
+        self, kind: str, items: list[dict[str, Any]], diff: ListDiff | None = None, error: str | None = None
+    ) -> None:
         """A new list of ``kind``; a non-empty diff marks what changed (None: a baseline)."""
         self.items[kind] = [item for item in items if isinstance(item, dict)]
         self._prompts.clear()
@@ -181,8 +182,9 @@ class ResourceList(FilterListKeys, Vertical):
 
     def set_subscriptions(self, subscribed: set[str], updates: dict[str, int]) -> None:
         """New subscribed marks / update counts: only the rows whose marks changed are redrawn."""
-        changed = (subscribed ^ self.subscribed) | {uri for uri in updates.keys() | self.updates.keys()
-                                                     if updates.get(uri) != self.updates.get(uri)}
+        changed = (subscribed ^ self.subscribed) | {
+            uri for uri in updates.keys() | self.updates.keys() if updates.get(uri) != self.updates.get(uri)
+        }
         if not changed:
             return
         self.subscribed, self.updates = set(subscribed), dict(updates)
@@ -193,7 +195,9 @@ class ResourceList(FilterListKeys, Vertical):
             option_id = PREFIX["resources"] + uri
             entry = self._ids.get(option_id)
             if entry is not None:
-                self.option_list.replace_option_prompt(option_id, self._prompt(*entry, self.marks.get(option_id), width))
+                self.option_list.replace_option_prompt(
+                    option_id, self._prompt(*entry, self.marks.get(option_id), width)
+                )
 
     def note_update(self, uri: str, when: str) -> None:
         """The last notifications/resources/updated: which URI, when (shown in the summary)."""
@@ -263,8 +267,11 @@ class ResourceList(FilterListKeys, Vertical):
 
     def _prompt(self, kind: str, item: dict[str, Any], mark: str | None, width: int) -> Text:
         uri = item.get("uri") if kind == "resources" else None
-        key = (id(item), mark, width, uri in self.subscribed, self.updates.get(uri, 0)) if isinstance(uri, str) \
+        key = (
+            (id(item), mark, width, uri in self.subscribed, self.updates.get(uri, 0))
+            if isinstance(uri, str)
             else (id(item), mark, width, False, 0)
+        )
         prompt = self._prompts.get(key)
         if prompt is None:
             if len(self._prompts) > 4 * MAX_SHOWN:
@@ -328,11 +335,16 @@ class ResourceList(FilterListKeys, Vertical):
             if kind in self.listed or rows:
                 total = len(self.items[kind])
                 count = f"{shown[kind]} of {total}" if shown[kind] != total else str(total)
-                options.append(Option(Text(f"── {HEADINGS[kind]} ({count}) ──", style="bold dim"), id=f"heading:{kind}",
-                                      disabled=True))
+                options.append(
+                    Option(
+                        Text(f"── {HEADINGS[kind]} ({count}) ──", style="bold dim"), id=f"heading:{kind}", disabled=True
+                    )
+                )
                 if kind in self.errors:
                     # wrapped, up to three lines: the error code and message are the point
-                    options.append(Option(Text(fit("⚠ " + clean(self.errors[kind]), width * 3), style="italic"), disabled=True))
+                    options.append(
+                        Option(Text(fit("⚠ " + clean(self.errors[kind]), width * 3), style="italic"), disabled=True)
+                    )
                 options.extend(rows)
         self.hidden_matches = hidden
         self._built_width = self.size.width
@@ -348,7 +360,9 @@ class ResourceList(FilterListKeys, Vertical):
 
     def _update_summary(self) -> None:
         resources, templates = len(self.items["resources"]), len(self.items["resource_templates"])
-        line = f"{resources} resource{'s' if resources != 1 else ''} · {templates} template{'s' if templates != 1 else ''}"
+        line = (
+            f"{resources} resource{'s' if resources != 1 else ''} · {templates} template{'s' if templates != 1 else ''}"
+        )
         if self.hidden_matches:
             line += f" ({self.hidden_matches} more match: type to narrow)"
         lines = [line]

@@ -10,7 +10,8 @@ Enter in a field, or ctrl+s, asks the view to read the expanded URI.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -25,8 +26,14 @@ from .....core.protocol.uri_template import expression_problem
 from ....text.traffic_text import clean
 
 OPERATOR_WORDS = {
-    "": "", "+": "reserved (/ ? # kept)", "#": "fragment", ".": "label (.x)", "/": "path segment",
-    ";": "path parameter (;x=)", "?": "query (?x=)", "&": "query continued (&x=)",
+    "": "",
+    "+": "reserved (/ ? # kept)",
+    "#": "fragment",
+    ".": "label (.x)",
+    "/": "path segment",
+    ";": "path parameter (;x=)",
+    "?": "query (?x=)",
+    "&": "query continued (&x=)",
 }
 
 
@@ -37,8 +44,12 @@ def template_variables(template: str) -> list[dict[str, Any]]:
         operator = getattr(variable.operator, "value", "")
         for name, options in variable.variables:
             if name not in found:
-                found[name] = {"name": name, "operator": operator, "explode": bool(options.get("explode")),
-                               "prefix": options.get("prefix")}
+                found[name] = {
+                    "name": name,
+                    "operator": operator,
+                    "explode": bool(options.get("explode")),
+                    "prefix": options.get("prefix"),
+                }
     return list(found.values())
 
 
@@ -63,19 +74,29 @@ def expand(template: str, variables: list[dict[str, Any]], values: dict[str, str
         value = values.get(variable["name"], "")
         if not value:
             continue
-        given[variable["name"]] = [part.strip() for part in value.split(",") if part.strip()] if variable["explode"] else value
+        given[variable["name"]] = (
+            [part.strip() for part in value.split(",") if part.strip()] if variable["explode"] else value
+        )
     return URITemplate(template).expand(**given)
 
 
-def make_field(ref: dict, argument: str, context: Callable[[], dict[str, str]], session: Callable[[], Any],
-               value: str, placeholder: str, id: str) -> Input:
+def make_field(
+    ref: dict,
+    argument: str,
+    context: Callable[[], dict[str, str]],
+    session: Callable[[], Any],
+    value: str,
+    placeholder: str,
+    id: str,
+) -> Input:
     """A CompletionInput when that widget is there, else a plain Input."""
     try:
         from ...form.completion_input import CompletionInput
     except ImportError:  # pragma: no cover - the widget ships with the app
         return Input(value=value, placeholder=placeholder, id=id)
-    return CompletionInput(ref=ref, argument=argument, context=context, session=session, value=value,
-                           placeholder=placeholder, id=id)
+    return CompletionInput(
+        ref=ref, argument=argument, context=context, session=session, value=value, placeholder=placeholder, id=id
+    )
 
 
 class TemplateForm(VerticalScroll):
@@ -130,8 +151,11 @@ class TemplateForm(VerticalScroll):
         uri_template = self.template_uri
         title = template.get("title") or template.get("name") or uri_template
         self.query_one("#template-title", Static).update(Text(f"▦ {clean(str(title))}  {clean(uri_template)}"))
-        problem = (template_problem(uri_template) or expression_problem(uri_template)) if uri_template \
+        problem = (
+            (template_problem(uri_template) or expression_problem(uri_template))
+            if uri_template
             else "the template has no string `uriTemplate`"
+        )
         try:
             self.variables = template_variables(uri_template) if uri_template else []
         except Exception as exc:  # uritemplate is lenient; anything it still refuses is shown, not raised
@@ -163,7 +187,9 @@ class TemplateForm(VerticalScroll):
             if extra:
                 label.append("  " + ", ".join(extra), style="dim")
             placeholder = "comma-separated values" if variable["explode"] else f"{name} (↓ suggestions)"
-            field = make_field(ref, name, self._field_context, self.session, saved.get(name, ""), placeholder, f"template-var-{index}")
+            field = make_field(
+                ref, name, self._field_context, self.session, saved.get(name, ""), placeholder, f"template-var-{index}"
+            )
             field.variable_name = name  # type: ignore[attr-defined]
             widgets.append(Vertical(Static(label, classes="template-label"), field, classes="template-field"))
         await fields.mount_all(widgets)

@@ -23,7 +23,6 @@ import time
 from typing import Any
 
 import anyio
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -33,27 +32,43 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .....core.protocol.errors import InspectorError
+from ..hints import hint_text
+from ..session_view import SessionView
 from .contents import ContentsPanel
 from .listing import KINDS, ResourceList
 from .template_form import TemplateForm
-from ..hints import hint_text
-from ..session_view import SessionView
 
 ACK_WAIT = 5.0  # seconds for a 2026-07-28 listen stream's acknowledgment of a new subscription
 MARKS_EVERY = 0.1  # seconds between redraws of the update marks during a flood of updates
 LIST_METHODS = {"resources": "resources/list", "resource_templates": "resources/templates/list"}
-READ_ONLY_NOTE = ("A recorded session is open (read-only): resources cannot be read or subscribed here. "
-                  "The recorded resources/read frames are in Traffic (5).")
+READ_ONLY_NOTE = (
+    "A recorded session is open (read-only): resources cannot be read or subscribed here. "
+    "The recorded resources/read frames are in Traffic (5)."
+)
 # the hint line follows the focus (the list, a template's field, the contents); (binding id, key, what)
-HINT = (("", "enter", "read / open a template"), ("resources.subscribe", "s", "subscribe"),
-        ("resources.filter", "/", "filter"), ("resources.reread", "r", "read again"),
-        ("resources.refresh", "ctrl+l", "list again"))
+HINT = (
+    ("", "enter", "read / open a template"),
+    ("resources.subscribe", "s", "subscribe"),
+    ("resources.filter", "/", "filter"),
+    ("resources.reread", "r", "read again"),
+    ("resources.refresh", "ctrl+l", "list again"),
+)
 # enter reads from any field (as ctrl+s does: the footer has it); tab goes to the next one
-FIELD_HINT = (("", "type", "suggestions"), ("", "↓", "suggest now"), ("", "enter", "read"), ("", "tab", "next field"),
-              ("resources.back", "esc", "list"))
-CONTENTS_HINT = (("resources.subscribe", "s", "subscribe"), ("resources.reread", "r", "read again"),
-                 ("resources.save", "w", "save"), ("resources.pager", "p", "pager"),
-                 ("resources.json-tree", "t", "JSON tree"), ("resources.back", "esc", "list"))
+FIELD_HINT = (
+    ("", "type", "suggestions"),
+    ("", "↓", "suggest now"),
+    ("", "enter", "read"),
+    ("", "tab", "next field"),
+    ("resources.back", "esc", "list"),
+)
+CONTENTS_HINT = (
+    ("resources.subscribe", "s", "subscribe"),
+    ("resources.reread", "r", "read again"),
+    ("resources.save", "w", "save"),
+    ("resources.pager", "p", "pager"),
+    ("resources.json-tree", "t", "JSON tree"),
+    ("resources.back", "esc", "list"),
+)
 
 
 class ResourcesView(SessionView):
@@ -61,20 +76,41 @@ class ResourcesView(SessionView):
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="resources.filter", tooltip="Filter resources and templates"),
-        Binding("s", "toggle_subscription", "Subscribe", id="resources.subscribe",
-                tooltip="Subscribe to the highlighted resource (again: unsubscribe)"),
+        Binding(
+            "s",
+            "toggle_subscription",
+            "Subscribe",
+            id="resources.subscribe",
+            tooltip="Subscribe to the highlighted resource (again: unsubscribe)",
+        ),
         Binding("r", "reread", "Read again", id="resources.reread", tooltip="Read the shown resource again"),
         Binding("ctrl+l", "refresh", "List again", id="resources.refresh", tooltip="Fetch both lists again"),
-        Binding("t", "toggle_tree", "JSON tree", id="resources.json-tree",
-                tooltip="Show JSON contents as a foldable tree (again: as text)"),
-        Binding("ctrl+g", "show_diff", "Diff", id="resources.diff", show=False,
-                tooltip="How the highlighted resource changed"),
+        Binding(
+            "t",
+            "toggle_tree",
+            "JSON tree",
+            id="resources.json-tree",
+            tooltip="Show JSON contents as a foldable tree (again: as text)",
+        ),
+        Binding(
+            "ctrl+g",
+            "show_diff",
+            "Diff",
+            id="resources.diff",
+            show=False,
+            tooltip="How the highlighted resource changed",
+        ),
         Binding("ctrl+x", "dismiss_changes", "Dismiss changes", id="resources.dismiss", show=False),
         Binding("escape", "back_to_list", "Back to the list", id="resources.back", show=False),
         # Same key as the main screen's cancel-request (which cancels tool calls); this one
         # cancels the read in flight and leaves the key to the screen when there is none.
-        Binding("ctrl+k", "cancel_read", "Cancel read", id="resources.cancel-read",
-                tooltip="Cancel the resources/read in flight (sends notifications/cancelled)"),
+        Binding(
+            "ctrl+k",
+            "cancel_read",
+            "Cancel read",
+            id="resources.cancel-read",
+            tooltip="Cancel the resources/read in flight (sends notifications/cancelled)",
+        ),
     ]
     DEFAULT_CSS = """
     ResourcesView { height: 1fr; }
@@ -426,9 +462,12 @@ class ResourcesView(SessionView):
             return
         subscribe = uri not in self.session.subscribed
         if subscribe and self.undeclared():
-            self.notify("The server does not declare resources.subscribe: subscribing anyway.", severity="warning",
-                        markup=False)
-        self.run_worker(self._subscription(self.session, uri, subscribe), group="resources-subscribe", exit_on_error=False)
+            self.notify(
+                "The server does not declare resources.subscribe: subscribing anyway.", severity="warning", markup=False
+            )
+        self.run_worker(
+            self._subscription(self.session, uri, subscribe), group="resources-subscribe", exit_on_error=False
+        )
 
     async def _subscription(self, session: Any, uri: str, subscribe: bool) -> None:
         try:
@@ -437,8 +476,11 @@ class ResourcesView(SessionView):
             else:
                 await session.unsubscribe(uri)
         except Exception as exc:  # noqa: BLE001 - an error answer or a lost connection, in words
-            self.notify(f"{'resources/subscribe' if subscribe else 'resources/unsubscribe'} {uri} failed: {exc}",
-                        severity="error", markup=False)
+            self.notify(
+                f"{'resources/subscribe' if subscribe else 'resources/unsubscribe'} {uri} failed: {exc}",
+                severity="error",
+                markup=False,
+            )
             return
         self.notify(f"{'Subscribed to' if subscribe else 'Unsubscribed from'} {uri}", markup=False)
         self._refresh_marks()
@@ -457,11 +499,19 @@ class ResourcesView(SessionView):
                 await anyio.sleep(0.05)
             honoured = listen.ack.get("resourceSubscriptions")
             if not (isinstance(honoured, list) and uri in honoured):
-                self.notify(f"The server did not acknowledge the subscription to {uri} (subscriptions/listen): "
-                            "no updates of it will come.", severity="warning", markup=False, timeout=10)
+                self.notify(
+                    f"The server did not acknowledge the subscription to {uri} (subscriptions/listen): "
+                    "no updates of it will come.",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
             return
-        self.notify(f"subscriptions/listen was not acknowledged within {ACK_WAIT:g} s: updates of {uri} may not come.",
-                    severity="warning", markup=False)
+        self.notify(
+            f"subscriptions/listen was not acknowledged within {ACK_WAIT:g} s: updates of {uri} may not come.",
+            severity="warning",
+            markup=False,
+        )
 
     def action_refresh(self) -> None:
         session = self.session
@@ -473,7 +523,9 @@ class ResourcesView(SessionView):
     def action_show_diff(self) -> None:
         change = self.resource_list.change_for_highlighted()
         if change is None:
-            self.notify("The highlighted item did not change (ctrl+g shows a changed one's diff).", severity="information")
+            self.notify(
+                "The highlighted item did not change (ctrl+g shows a changed one's diff).", severity="information"
+            )
             return
         from ....screens.dialogs.tool_diff import ToolDiffScreen
 

@@ -53,14 +53,14 @@ class TrafficFilter:
                 return f"bad regex: {exc}"
         return None
 
-    def compile(self) -> "CompiledFilter":
+    def compile(self) -> CompiledFilter:
         return CompiledFilter(self)
 
     def matches(self, entry: TrafficEntry) -> bool:
         """Convenience for one-off checks; views use ``compile()`` once."""
         return self.compile()(entry)
 
-    def with_(self, **changes) -> "TrafficFilter":
+    def with_(self, **changes) -> TrafficFilter:
         return replace(self, **changes)
 
 
@@ -114,7 +114,7 @@ class FilterToggle(Static, can_focus=True):
     value: reactive[bool] = reactive(True)
 
     class Changed(Message):
-        def __init__(self, toggle: "FilterToggle") -> None:
+        def __init__(self, toggle: FilterToggle) -> None:
             super().__init__()
             self.toggle = toggle
 
@@ -176,16 +176,18 @@ class TrafficFilterBar(Horizontal):
     class Changed(Message):
         """The user edited the filter; apply ``filter`` to the log."""
 
-        def __init__(self, bar: "TrafficFilterBar", filter: TrafficFilter) -> None:
+        def __init__(self, bar: TrafficFilterBar, filter: TrafficFilter) -> None:
             super().__init__()
             self.bar = bar
             self.filter = filter
 
         @property
-        def control(self) -> "TrafficFilterBar":
+        def control(self) -> TrafficFilterBar:
             return self.bar
 
-    def __init__(self, initial: TrafficFilter | None = None, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, initial: TrafficFilter | None = None, *, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self._initial = initial or TrafficFilter()
         self.filter = self._initial
@@ -213,7 +215,8 @@ class TrafficFilterBar(Horizontal):
     def current(self) -> TrafficFilter:
         """Read the filter from the controls."""
         directions = frozenset(
-            direction for key, (_, direction) in DIRECTION_TOGGLES.items()
+            direction
+            for key, (_, direction) in DIRECTION_TOGGLES.items()
             if self.query_one(f"#filter-dir-{key}", FilterToggle).value
         )
         kinds: set[Kind] = set()

@@ -9,8 +9,9 @@ formatting.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -24,11 +25,21 @@ from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.export import ExportResult, default_export_path, export_json, export_session
 from .....core.traffic.store import TrafficStore
 from ....text.cli_copy import cli_command_for  # noqa: F401  (also imported from here)
-from ....text.traffic_text import (ARROWS, asks_for_input, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round,
-                            preview_text, short_id)
+from ....text.traffic_text import (
+    ARROWS,
+    asks_for_input,
+    clean,
+    clock_time,
+    format_latency,
+    human_size,
+    linked_seq,
+    mrtr_round,
+    preview_text,
+    short_id,
+)
+from ...query_bar import SHOWN_BYTES, SHOWN_OUTPUTS, QueryBar, output_lines
 from ...store_lines import StoreLinesView  # noqa: F401  (also imported from here)
 from .filter import CompiledFilter, TrafficFilter, TrafficFilterBar
-from ...query_bar import SHOWN_BYTES, SHOWN_OUTPUTS, QueryBar, output_lines
 from .query import CPU_LIMIT, NOT_FRAMES, QueryOutputs, QueryOutputsReady, QueryProgress, QueryRun, match_frames
 
 BADGES = {
@@ -54,36 +65,57 @@ class TrafficLog(StoreLinesView):
         Binding("C", "copy_cli", "Copy as CLI", id="traffic.copy-cli"),
         Binding("e", "export_session", "Export", id="traffic.export"),
         Binding("E", "export_json", "Export JSON", id="traffic.export-json", show=False),
-        Binding("m", "mark_frame", "Mark for diff", id="traffic.mark", show=False,
-                tooltip="Traffic log: mark the selected frame (= then diffs another with it)"),
-        Binding("equals_sign", "diff_frames", "Diff with marked", id="traffic.diff", show=False,
-                tooltip="Traffic log: the selected frame and the marked one side by side"),
+        Binding(
+            "m",
+            "mark_frame",
+            "Mark for diff",
+            id="traffic.mark",
+            show=False,
+            tooltip="Traffic log: mark the selected frame (= then diffs another with it)",
+        ),
+        Binding(
+            "equals_sign",
+            "diff_frames",
+            "Diff with marked",
+            id="traffic.diff",
+            show=False,
+            tooltip="Traffic log: the selected frame and the marked one side by side",
+        ),
     ]
 
     class EntrySelected(Message):
         """The user chose an entry (enter)."""
 
-        def __init__(self, log: "TrafficLog", seq: int) -> None:
+        def __init__(self, log: TrafficLog, seq: int) -> None:
             super().__init__()
             self.log = log
             self.seq = seq
 
         @property
-        def control(self) -> "TrafficLog":
+        def control(self) -> TrafficLog:
             return self.log
 
     class Exported(Message):
         """An export finished (``result``) or failed (``error``)."""
 
-        def __init__(self, log: "TrafficLog", result: ExportResult | None, error: str | None = None) -> None:
+        def __init__(self, log: TrafficLog, result: ExportResult | None, error: str | None = None) -> None:
             super().__init__()
             self.log = log
             self.result = result
             self.error = error
 
-    def __init__(self, store: TrafficStore, *, server_spec: Any = None, time_format: Callable[[float], str] = clock_time,
-                 export_dir: Path | str | None = None, open_detail_on_enter: bool = True,
-                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        server_spec: Any = None,
+        time_format: Callable[[float], str] = clock_time,
+        export_dir: Path | str | None = None,
+        open_detail_on_enter: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         self.current_filter = TrafficFilter()
         self._compiled: CompiledFilter | None = None
         self.query_run: QueryRun | None = None  # the jq query narrowing the rows (traffic_query.py)
@@ -114,8 +146,13 @@ class TrafficLog(StoreLinesView):
         self.query_run = None
         if expression is not None:
             run = self.query_run = QueryRun(expression, through=self.store.first_seq - 1)
-            self.run_worker(lambda: match_frames(run, self.store, self.post_message, lambda: run.cancelled, run.through),
-                            thread=True, group="traffic-query", exclusive=True, exit_on_error=False)
+            self.run_worker(
+                lambda: match_frames(run, self.store, self.post_message, lambda: run.cancelled, run.through),
+                thread=True,
+                group="traffic-query",
+                exclusive=True,
+                exit_on_error=False,
+            )
         self.refilter()
 
     def scan_limit(self) -> int:
@@ -171,10 +208,14 @@ class TrafficLog(StoreLinesView):
         elif kind is Kind.STDERR:
             kind_style = style("stderr")
         text = Text.assemble(
-            (self.time_format(entry.ts), style("time")), " ",
-            (ARROWS[entry.direction], direction_style), " ",
-            (BADGES[kind].ljust(BADGE_WIDTH), kind_style), " ",
-            (f"#{entry.seq}", style("seq")), " ",
+            (self.time_format(entry.ts), style("time")),
+            " ",
+            (ARROWS[entry.direction], direction_style),
+            " ",
+            (BADGES[kind].ljust(BADGE_WIDTH), kind_style),
+            " ",
+            (f"#{entry.seq}", style("seq")),
+            " ",
         )
         rounds = mrtr_round(entry, self.store)
         if rounds is not None and kind is Kind.REQUEST:
@@ -210,7 +251,9 @@ class TrafficLog(StoreLinesView):
             text.append("[late] ", style("warning"))
         if entry.problem and not (entry.late and entry.problem.startswith("late")):
             marker = "✗ " if kind is Kind.INVALID else "⚠ "
-            text.append(marker + clean(entry.problem[:120]) + " ", style("error") if kind is Kind.INVALID else style("warning"))
+            text.append(
+                marker + clean(entry.problem[:120]) + " ", style("error") if kind is Kind.INVALID else style("warning")
+            )
         body = preview_text(entry.raw)
         if kind in (Kind.STDERR, Kind.EVENT):
             text.append(body, style("stderr") if kind is Kind.STDERR else style("local"))
@@ -233,8 +276,9 @@ class TrafficLog(StoreLinesView):
         if self.open_detail_on_enter:
             from ....screens.traffic.frame_detail import FrameDetailScreen
 
-            self.app.push_screen(FrameDetailScreen(self.store, entry.seq, time_format=self.time_format,
-                                                 on_jump=self.move_cursor_to_seq))
+            self.app.push_screen(
+                FrameDetailScreen(self.store, entry.seq, time_format=self.time_format, on_jump=self.move_cursor_to_seq)
+            )
 
     def action_jump_linked(self) -> None:
         entry = self._need_entry()
@@ -273,8 +317,11 @@ class TrafficLog(StoreLinesView):
         if entry is None:
             return
         self.app.marked_frame = (self.store, entry.seq)  # type: ignore[attr-defined]
-        self.notify(f"Frame #{entry.seq} marked: select another and press = to see them side by side.",
-                    title="Marked", timeout=4)
+        self.notify(
+            f"Frame #{entry.seq} marked: select another and press = to see them side by side.",
+            title="Marked",
+            timeout=4,
+        )
 
     def action_diff_frames(self) -> None:
         """``=``: the selected frame beside the marked one (screens/traffic/side_diff.py)."""
@@ -289,9 +336,15 @@ class TrafficLog(StoreLinesView):
         if marked is None:
             self.notify("Mark a frame first (m), then select another and press =.", severity="warning")
             return
-        self.app.push_screen(SideDiffScreen(
-            f"Frame #{marked.seq} and frame #{entry.seq}", pretty_raw(marked.raw), pretty_raw(entry.raw),
-            f"#{marked.seq} {marked.method or marked.kind.value} (marked)", f"#{entry.seq} {entry.method or entry.kind.value}"))
+        self.app.push_screen(
+            SideDiffScreen(
+                f"Frame #{marked.seq} and frame #{entry.seq}",
+                pretty_raw(marked.raw),
+                pretty_raw(entry.raw),
+                f"#{marked.seq} {marked.method or marked.kind.value} (marked)",
+                f"#{entry.seq} {entry.method or entry.kind.value}",
+            )
+        )
 
     def action_export_session(self) -> None:
         self._export(".jsonl")
@@ -338,15 +391,33 @@ class TrafficPanel(Vertical):
     TrafficPanel TrafficLog { height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("vertical_line", "query", "Query", id="traffic.query",
-                tooltip="Traffic: a jq query over the frames (the count and the selected frame's outputs shown)"),
-        Binding("x", "clear_query", "Clear query", id="traffic.clear-query", show=False,
-                tooltip="Traffic: clear the jq query"),
+        Binding(
+            "vertical_line",
+            "query",
+            "Query",
+            id="traffic.query",
+            tooltip="Traffic: a jq query over the frames (the count and the selected frame's outputs shown)",
+        ),
+        Binding(
+            "x",
+            "clear_query",
+            "Clear query",
+            id="traffic.clear-query",
+            show=False,
+            tooltip="Traffic: clear the jq query",
+        ),
     ]
     OUTPUTS_INTERVAL = 0.2  # seconds between looks at the cursor for the outputs of the selected frame
 
-    def __init__(self, store: TrafficStore, *, server_spec: Any = None, time_format: Callable[[float], str] = clock_time,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        *,
+        server_spec: Any = None,
+        time_format: Callable[[float], str] = clock_time,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format)
         self._outputs_key: tuple | None = None  # (expression, seq) whose outputs are shown
@@ -359,8 +430,9 @@ class TrafficPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield TrafficFilterBar()
-        yield QueryBar('jq, e.g. select(.method == "tools/call") · enter applies · esc leaves · x clears',
-                       id="traffic-query")
+        yield QueryBar(
+            'jq, e.g. select(.method == "tools/call") · enter applies · esc leaves · x clears', id="traffic-query"
+        )
         yield self._log
         yield QueryOutputs(id="query-outputs")
 

@@ -12,8 +12,9 @@ stops the old run (its child is killed) and starts another.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.message import Message
@@ -64,8 +65,9 @@ class QueryRun:
 class QueryProgress(Message):
     """A chunk was tested: its matching seqs, the newest seq it covered, its counts (or why it stopped)."""
 
-    def __init__(self, run: QueryRun, hits: list[int], through: int, tested: int, failed: int,
-                 stopped: str | None = None) -> None:
+    def __init__(
+        self, run: QueryRun, hits: list[int], through: int, tested: int, failed: int, stopped: str | None = None
+    ) -> None:
         super().__init__()
         self.run = run
         self.hits = hits
@@ -84,8 +86,9 @@ class QueryOutputsReady(Message):
         self.text = text
 
 
-def match_frames(run: QueryRun, store: TrafficStore, post: Callable[[Message], Any], cancelled: Callable[[], bool],
-                 start: int) -> None:
+def match_frames(
+    run: QueryRun, store: TrafficStore, post: Callable[[Message], Any], cancelled: Callable[[], bool], start: int
+) -> None:
     """A thread worker: test the entries after ``start`` chunk by chunk, then each new one as it comes."""
     scanned = start
     while not cancelled() and not run.cancelled:
@@ -100,7 +103,11 @@ def match_frames(run: QueryRun, store: TrafficStore, post: Callable[[Message], A
             codes = run.sandbox.match(run.expression, [entry.raw for entry in frames]) if frames else []
         except (QueryStopped, QueryError) as exc:
             if not run.cancelled:
-                post(QueryProgress(run, [], scanned, 0, 0, stopped=f"stopped in #{frames[0].seq}-#{frames[-1].seq}: {exc}"))
+                post(
+                    QueryProgress(
+                        run, [], scanned, 0, 0, stopped=f"stopped in #{frames[0].seq}-#{frames[-1].seq}: {exc}"
+                    )
+                )
             return
         scanned = entries[-1].seq
         hits = [entry.seq for entry, code in zip(frames, codes) if code == 1]
