@@ -220,6 +220,27 @@ def test_subscribe_modern_json_lines_for_a_while(record):
     assert any(r.get("method") == "notifications/cancelled" and r.get("dir") == "out" for r in record_lines(record))
 
 
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_subscribe_counts_and_prints_only_updates_of_its_uri(era):
+    # each tick: an update of ticker://other (not subscribed), then one of ticker://clock
+    result = cli(
+        "subscribe", "ticker://clock", "--count", "3", "--json", "--era", era, *UPDATES, "--also", "ticker://other"
+    )
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["uri"] for line in result.stdout.splitlines()] == ["ticker://clock"] * 3
+    assert "3 updates of ticker://clock" in result.stderr
+    assert "update of ticker://other" in result.stderr  # said, not counted
+
+
+def test_a_sub_resource_update_counts_for_its_parent():
+    from mcp_inspector.cli.commands.session import covers
+
+    assert covers("file:///dir", "file:///dir/a.txt") and covers("file:///dir/", "file:///dir/a.txt")
+    assert covers("ticker://clock", "ticker://clock")
+    assert not covers("ticker://clock", "ticker://clockwork") and not covers("ticker://clock", "ticker://other")
+
+
 def test_subscribe_stops_on_sigint_and_unsubscribes(tmp_path):
     import os
     import signal

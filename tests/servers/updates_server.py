@@ -4,6 +4,7 @@
 Usage: ``python tests/servers/updates_server.py [--interval S] [--exit-after N]``
 
 ``--exit-after N``: the process exits (code 7, ``ticker done`` on stderr) after N updates.
+``--also URI``: each tick first sends an update of URI too (a resource nobody subscribed to).
 
 * Legacy: ``initialize`` (capabilities ``resources {subscribe}``, ``logging``);
   ``resources/subscribe`` of ``ticker://clock`` starts ``notifications/resources/updated``
@@ -35,6 +36,7 @@ LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 lock = threading.Lock()
 ticks = 0
 EXIT_AFTER: int | None = None
+ALSO: str | None = None
 
 
 def send(message: dict) -> None:
@@ -61,10 +63,11 @@ class Ticker:
         global ticks
         while not self.stop.wait(self.interval):
             ticks += 1
-            params: dict = {"uri": URI}
-            if self.tag is not None:
-                params["_meta"] = {SUB_KEY: self.tag}
-            send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": params})
+            for uri in (ALSO, URI) if ALSO else (URI,):
+                params: dict = {"uri": uri}
+                if self.tag is not None:
+                    params["_meta"] = {SUB_KEY: self.tag}
+                send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": params})
             if EXIT_AFTER is not None and ticks >= EXIT_AFTER:
                 log("ticker done")
                 os._exit(7)
@@ -74,9 +77,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--interval", type=float, default=0.05)
     parser.add_argument("--exit-after", type=int, default=None)
+    parser.add_argument("--also", default=None)
     args = parser.parse_args()
-    global EXIT_AFTER
+    global EXIT_AFTER, ALSO
     EXIT_AFTER = args.exit_after
+    ALSO = args.also
     legacy_ticker: Ticker | None = None
     listens: dict[object, Ticker] = {}
     resources = [{"uri": URI, "name": "clock", "mimeType": "text/plain"}]

@@ -20,8 +20,10 @@ server may send updates only after some tool ran: server-everything's
 ``toggle-subscriber-updates``, the demo's ``touch_resource``), as ``call`` does (a task
 followed to its result). The lines go to stdout from a thread (line_feed.py), so a stdout
 nobody reads never stalls the loop; updates that cannot wait (over ``UPDATE_BUFFER``) are
-counted and said at the end, as are updates whose uri is not a string. A URI template is a
-usage error (subscribe to an expanded URI).
+counted and said at the end, as are updates whose uri is not a string. Only updates of the
+URI (or of a resource under it: the spec lets a server name a sub-resource) are printed and
+counted by ``--count``; an update of another URI is said on stderr (the first few) and counted
+apart. A URI template is a usage error (subscribe to an expanded URI).
 """
 
 from __future__ import annotations
@@ -56,6 +58,13 @@ UPDATE_BUFFER = 10_000  # updates waiting to be printed; past it a flood's updat
 STREAM_CHECK = 0.25  # seconds between looks at whether the HTTP stream carrying the updates was given up
 PROBE_EVERY = 2.0  # 2026-07-28 over HTTP: seconds between round trips while the listen stream is down
 PROBE_WAIT = 5.0  # ... and how long one may take
+
+
+def covers(subscribed: str, updated: str) -> bool:
+    """Whether an update of ``updated`` is one of ``subscribed``: the same URI, or a resource under it
+    ("the URI of the resource that has been updated. This might be a sub-resource of the one that the
+    client actually subscribed to")."""
+    return updated == subscribed or updated.startswith(subscribed.rstrip("/") + "/")
 
 
 def _variable(text: str) -> Any:
@@ -200,10 +209,10 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
     if session.era == "legacy" and not (isinstance(resources, dict) and resources.get("subscribe") is True):
         ctx.warn("the server does not declare resources.subscribe; subscribing anyway")
     send, receive = anyio.create_memory_object_stream[tuple[ResourceUpdated, Any]](UPDATE_BUFFER)
-    dropped = malformed = 0
+    dropped = malformed = others = 0
 
     def on_event(event: Any) -> None:
-        nonlocal dropped, malformed
+        nonlocal dropped, malformed, others
         if isinstance(event, ResourceUpdated):
             params = _update_params(session, event)
             if params is not None and not isinstance(params.get("uri"), str):  # the session made it a string
@@ -213,6 +222,11 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                         "ignored a malformed notifications/resources/updated: uri is not a string "
                         f"({json.dumps(params.get('uri'))})"
                     )
+                return
+            if not covers(uri, event.uri):  # not the resource subscribed to: said, never counted
+                others += 1
+                if others <= MALFORMED_SAID:
+                    ctx.warn(f"ignored an update of {event.uri[:200]}: not {uri} nor a resource under it")
                 return
             try:
                 send.send_nowait((event, params))
@@ -294,6 +308,8 @@ async def cmd_subscribe(session: McpSession, ctx: Context, args: Any) -> int:
                 )
         # said after Ctrl-C too (the command is being cancelled then: this is its only chance)
         ctx.note(f"{seen} update{'s' if seen != 1 else ''} of {uri}")
+        if others > MALFORMED_SAID:
+            ctx.warn(f"{others} updates of other URIs than {uri} ignored in all")
         if malformed > MALFORMED_SAID:
             ctx.warn(f"{malformed} malformed notifications/resources/updated ignored in all (uri not a string)")
         if dropped:
