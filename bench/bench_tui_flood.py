@@ -136,57 +136,59 @@ async def run_variant(variant: str, count: int, presses: int) -> dict:
     store = TrafficStore(cap=200_000)
     app = BenchApp(store, variant)
     result: dict = {"variant": variant, "count": count}
-    async with app.run_test(size=(120, 40)) as pilot:
-        async with McpSession(StdioTransport(DEMO), store=store, timeout=600) as session:
-            await session.initialize()
-            await pilot.pause(0.3)
-            before = store.kind_counts[Kind.NOTIFICATION]
-            base_lines = app.shown()
-            target = base_lines + count + 2  # notifications + the call's request and response
-            expected_notifications = before + count
-            started = time.perf_counter()
-            call = asyncio.create_task(session.call_tool("flood_notifications", {"count": count, "kind": "message"}))
-            done_at: list[float] = []
+    async with (
+        app.run_test(size=(120, 40)) as pilot,
+        McpSession(StdioTransport(DEMO), store=store, timeout=600) as session,
+    ):
+        await session.initialize()
+        await pilot.pause(0.3)
+        before = store.kind_counts[Kind.NOTIFICATION]
+        base_lines = app.shown()
+        target = base_lines + count + 2  # notifications + the call's request and response
+        expected_notifications = before + count
+        started = time.perf_counter()
+        call = asyncio.create_task(session.call_tool("flood_notifications", {"count": count, "kind": "message"}))
+        done_at: list[float] = []
 
-            async def watch() -> None:
-                while (
-                    store.kind_counts[Kind.NOTIFICATION] < expected_notifications or app.shown() < target
-                ) and time.perf_counter() - started < 600:
-                    await asyncio.sleep(0.002)
-                done_at.append(time.perf_counter())
+        async def watch() -> None:
+            while (
+                store.kind_counts[Kind.NOTIFICATION] < expected_notifications or app.shown() < target
+            ) and time.perf_counter() - started < 600:
+                await asyncio.sleep(0.002)
+            done_at.append(time.perf_counter())
 
-            watcher = asyncio.create_task(watch())
-            await asyncio.sleep(0.1)  # let the flood get going
-            latencies, during, flood_latencies, unchanged = [], 0, [], 0
-            from textual import events
+        watcher = asyncio.create_task(watch())
+        await asyncio.sleep(0.1)  # let the flood get going
+        latencies, during, flood_latencies, unchanged = [], 0, [], 0
+        from textual import events
 
-            for i in range(presses):
-                position = app.position()
-                event = events.Key("up" if i % 2 == 0 else "down", None)
-                event.set_sender(app)
-                flooding = not done_at
-                sent = time.perf_counter()
-                app._driver.send_message(event)
-                while app.position() == position and time.perf_counter() - sent < 5:
-                    await asyncio.sleep(0.0005)
-                moved = time.perf_counter()
-                while (not app.frames or app.frames[-1] < moved) and time.perf_counter() - sent < 5:
-                    await asyncio.sleep(0.0005)
-                if app.position() == position or not app.frames or app.frames[-1] < moved:
-                    unchanged += 1  # the key had nothing to move (e.g. "down" at the very end): not a latency
-                else:
-                    latencies.append((app.frames[-1] - sent) * 1000)
-                    during += flooding
-                    if flooding:
-                        flood_latencies.append(latencies[-1])
-                await asyncio.sleep(0.04)
-            outcome = await call
-            await watcher
-            result["all_shown_s"] = done_at[0] - started
-            result["received"] = store.kind_counts[Kind.NOTIFICATION] - before
-            await app.workers.wait_for_complete()  # Log measures widths in thread workers
-            await pilot.pause(0.2)
-            result["tool_said"] = outcome.result.get("content", [{}])[0].get("text", "")
+        for i in range(presses):
+            position = app.position()
+            event = events.Key("up" if i % 2 == 0 else "down", None)
+            event.set_sender(app)
+            flooding = not done_at
+            sent = time.perf_counter()
+            app._driver.send_message(event)
+            while app.position() == position and time.perf_counter() - sent < 5:
+                await asyncio.sleep(0.0005)
+            moved = time.perf_counter()
+            while (not app.frames or app.frames[-1] < moved) and time.perf_counter() - sent < 5:
+                await asyncio.sleep(0.0005)
+            if app.position() == position or not app.frames or app.frames[-1] < moved:
+                unchanged += 1  # the key had nothing to move (e.g. "down" at the very end): not a latency
+            else:
+                latencies.append((app.frames[-1] - sent) * 1000)
+                during += flooding
+                if flooding:
+                    flood_latencies.append(latencies[-1])
+            await asyncio.sleep(0.04)
+        outcome = await call
+        await watcher
+        result["all_shown_s"] = done_at[0] - started
+        result["received"] = store.kind_counts[Kind.NOTIFICATION] - before
+        await app.workers.wait_for_complete()  # Log measures widths in thread workers
+        await pilot.pause(0.2)
+        result["tool_said"] = outcome.result.get("content", [{}])[0].get("text", "")
     result["key_ms"] = {
         "p50": percentile(latencies, 0.5),
         "p95": percentile(latencies, 0.95),

@@ -16,6 +16,7 @@ it to each mark and prints the median (and min..max) of N runs:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -73,10 +74,8 @@ def run_once(command: list[str], timeout: float) -> dict[str, float]:
             marks[line.strip()] = (time.perf_counter() - started) * 1000
             if line.strip() == "tools shown":
                 break
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=10)  # the app quits by itself once the list is shown
-        except subprocess.TimeoutExpired:
-            pass
     finally:
         if child.poll() is None:
             child.kill()

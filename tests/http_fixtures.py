@@ -35,6 +35,7 @@ methods> from <ip>:<port>`` per HTTP request, readable with ``.log()``. A failed
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -85,18 +86,14 @@ class RunningServer:
 
     def stop(self) -> None:
         _kill_group(self.process)
-        try:
+        with contextlib.suppress(OSError):
             self.log_path.unlink()
-        except OSError:
-            pass
 
 
 def _kill_group(process: subprocess.Popen) -> None:
     if process.stdin is not None:
-        try:
+        with contextlib.suppress(OSError):
             process.stdin.close()
-        except OSError:
-            pass
     if process.poll() is None:
         for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 3.0)):
             try:
@@ -110,14 +107,10 @@ def _kill_group(process: subprocess.Popen) -> None:
                 continue
     else:
         # the leader is gone; its children may not be
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(1)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def _wait_accepting(port: int, process: subprocess.Popen, deadline: float) -> None:

@@ -8,6 +8,7 @@ left behind. A process counts as gone when it no longer exists or is a zombie
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import pty
@@ -65,10 +66,8 @@ def survivors(pids: list[int], timeout: float = 10.0) -> list[int]:
 def kill_all(pids: list[int]) -> None:
     for pid in pids:
         for kill in (os.killpg, os.kill):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
 
 class PtyProcess:

@@ -7,6 +7,7 @@ uses short timeouts everywhere so a misbehaving server fails fast.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import queue
@@ -168,10 +169,8 @@ class Demo:
 
     def close(self) -> int:
         if self.proc.stdin and not self.proc.stdin.closed:
-            try:
+            with contextlib.suppress(BrokenPipeError):
                 self.proc.stdin.close()
-            except BrokenPipeError:
-                pass
         try:
             return self.proc.wait(timeout=TIMEOUT)
         except subprocess.TimeoutExpired:

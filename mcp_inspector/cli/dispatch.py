@@ -7,6 +7,7 @@ know they are needed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -73,10 +74,8 @@ def _describe(exc: BaseException) -> str:
 
 def _silence_stdout() -> None:
     """The reader went away (``| head``): keep Python from complaining at exit."""
-    try:
+    with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except OSError:
-        pass
 
 
 def timeout_given(argv: list[str]) -> bool:

@@ -10,6 +10,7 @@ takes the normal route, which also reports any failure to start.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -72,10 +73,8 @@ def early_spawn(argv: list[str]) -> subprocess.Popen | None:
 
 
 def signal_group(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def discard(process: subprocess.Popen) -> None:

@@ -21,6 +21,7 @@ failure: 2 error reply, 4 timeout, 3 invalid reply, 64 invalid input line; 3
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -132,10 +133,8 @@ def _read_stdin(fd: int, send: MemoryObjectSendStream[list[bytes]], token: Any, 
     except Exception:  # the loop is gone or stdin is unusable: just stop
         pass
     finally:
-        try:
+        with contextlib.suppress(Exception):
             anyio.from_thread.run_sync(send.close, token=token)
-        except Exception:
-            pass
 
 
 class Pipe:

@@ -9,6 +9,7 @@ blocked daemon thread crash interpreter shutdown.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import threading
@@ -80,7 +81,5 @@ class StdioTransport:
         loop, queue = self._loop, self._queue
         if loop is None or queue is None:
             return
-        try:
+        with contextlib.suppress(RuntimeError):  # loop already closed
             loop.call_soon_threadsafe(queue.put_nowait, item)
-        except RuntimeError:  # loop already closed
-            pass

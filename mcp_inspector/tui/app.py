@@ -14,6 +14,7 @@ way the app ends, ``run_tui`` SIGKILLs any server process group still running.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
 import signal
@@ -227,10 +228,8 @@ class InspectorApp(App[int]):
         if self._quitting:
             return
         self._quitting = True
-        try:
+        with contextlib.suppress(LookupError):
             self.main.stop_watching(quiet=True)  # no restart while quitting; the watch thread ends at once
-        except LookupError:
-            pass
         self.run_worker(self._shutdown_and_exit(return_code), group="quit", exit_on_error=False)
 
     async def _shutdown_and_exit(self, return_code: int) -> None:

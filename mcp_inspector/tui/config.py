@@ -132,10 +132,7 @@ def save_setting(key: str, value: str, what: str, path: Path | None = None) -> P
     pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", re.MULTILINE)  # before the first [table]
     first_table = _FIRST_TABLE.search(text)
     head, tail = (text[: first_table.start()], text[first_table.start() :]) if first_table else (text, "")
-    if pattern.search(head):
-        head = pattern.sub(lambda _: line, head, count=1)
-    else:
-        head = line + "\n" + head
+    head = pattern.sub(lambda _: line, head, count=1) if pattern.search(head) else line + "\n" + head
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, (head + tail).encode("utf-8"), prefix=".config-")

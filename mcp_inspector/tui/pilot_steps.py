@@ -6,6 +6,7 @@ makes them slower, never wrong, and a broken app fails with what was awaited.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -30,12 +31,10 @@ async def wait_for(pilot, condition: Callable[[], object], timeout: float = 30.0
     while not met():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        try:
+        # Textual's pause waits up to 30 s for every widget to handle a callback; a widget
+        # removed meanwhile may never run it. The condition, looked at again, decides.
+        with contextlib.suppress(WaitForScreenTimeout):
             await pilot.pause(0.05)
-        except WaitForScreenTimeout:
-            # Textual's pause waits up to 30 s for every widget to handle a callback; a widget
-            # removed meanwhile may never run it. The condition, looked at again, decides.
-            pass
 
 
 async def wait_for_form(app) -> None:

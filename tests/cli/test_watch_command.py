@@ -170,14 +170,10 @@ def test_three_quick_saves_are_one_restart(tmp_path):
     watch = Watch("--json", "--count", "2", "--", *server_command(script))
     assert watch.next_json()["event"] == "start"
     watch.wait_listening()
+    previous = 'description="Echo the text'
     for version in ("one", "two", "three"):  # an editor's save, a formatter, a second save
-        text = script.read_text()
-        script.write_text(
-            text.replace('description="Echo the text', f'description="Echo the text {version}', 1)
-            if version == "one"
-            else text.replace(previous, f"Echo the text {version}", 1)
-        )
-        previous = f"Echo the text {version}"
+        script.write_text(script.read_text().replace(previous, f'description="Echo the text {version}', 1))
+        previous = f'description="Echo the text {version}'
     restart = watch.next_json()
     assert restart["files"] == [str(script)]
     assert restart["diff"]["changed"][0]["after"] == {"description": "Echo the text three"}

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
 
@@ -58,10 +58,8 @@ def secret_files(**contents: str | None) -> Iterator[dict[str, str]]:
         yield paths
     finally:
         for path in paths.values():
-            try:
+            with suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
 
 
 def _need(client: Client, context: dict, *names: str) -> bool:

@@ -9,7 +9,7 @@ import os
 import signal
 import subprocess
 import sys
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 
 import anyio
@@ -198,10 +198,8 @@ def test_cli_exits_without_a_traceback_when_a_detached_grandchild_holds_the_pipe
         )
     finally:
         if pid_file.exists():
-            try:
+            with suppress(ProcessLookupError, ValueError):
                 os.kill(int(pid_file.read_text()), signal.SIGKILL)
-            except (ProcessLookupError, ValueError):
-                pass
     assert pid_file.exists()  # the grandchild really was there
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("long(")

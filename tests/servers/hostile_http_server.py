@@ -49,6 +49,7 @@ path segment picks how it misbehaves (``http://127.0.0.1:<port>/<mode>``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import zlib
@@ -214,10 +215,8 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
     except (ConnectionError, asyncio.CancelledError):
         pass
     finally:
-        try:
+        with contextlib.suppress(Exception):
             writer.close()
-        except Exception:
-            pass
 
 
 async def route(
@@ -483,7 +482,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main())
-    except KeyboardInterrupt:
-        pass

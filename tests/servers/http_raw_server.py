@@ -46,7 +46,9 @@ With ``--tls`` it also serves the same modes over HTTPS with a self-signed certi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import ssl
 import sys
 from typing import Any
 
@@ -185,10 +187,8 @@ async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
     except (ConnectionError, asyncio.CancelledError):
         pass
     finally:
-        try:
+        with contextlib.suppress(Exception):
             writer.close()
-        except Exception:
-            pass
 
 
 async def route(
@@ -480,7 +480,6 @@ def self_signed_context(directory: str) -> ssl.SSLContext:
     import datetime
     import ipaddress
     import os
-    import ssl
 
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization

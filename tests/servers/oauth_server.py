@@ -107,6 +107,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import contextlib
+
 from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
 from oauth_as import AuthServer, Grant  # noqa: E402
 
@@ -421,10 +423,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(serve, args)
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

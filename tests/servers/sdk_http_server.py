@@ -101,6 +101,8 @@ low.create_initialization_options = functools.partial(  # type: ignore[method-as
     low.create_initialization_options, NotificationOptions(tools_changed=True)
 )
 
+import contextlib
+
 import mcp_types as types  # noqa: E402
 
 
@@ -325,10 +327,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--access-log", action="store_true", help="an ACCESS line per HTTP request on stderr")
     parser.add_argument("--idle-timeout", type=float, default=1800.0, help="stateful session idle timeout (s)")
     args = parser.parse_args(argv)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(serve, args)
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ import anyio
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import contextlib
+
 from mcp.server.extension import Extension, MethodBinding  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 from mcp.server.runner import _serve_modern_stream  # noqa: E402  (private: no public modern-only entry)
@@ -148,7 +150,5 @@ async def serve() -> None:
 
 
 if __name__ == "__main__":
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         anyio.run(serve)
-    except KeyboardInterrupt:
-        pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -113,10 +114,8 @@ class Proc:
         return self.err.decode(errors="replace")
 
     def close(self, timeout=30.0) -> int:
-        try:
+        with contextlib.suppress(BrokenPipeError):
             self.p.stdin.close()
-        except BrokenPipeError:
-            pass
         return self.p.wait(timeout)
 
     def kill(self):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -39,10 +40,8 @@ async def settle(app) -> None:
         ]
         if not busy:
             return
-        try:
+        with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete(busy)
-        except WorkerCancelled:
-            pass
 
 
 async def wait_for_tools(pilot, app: InspectorApp) -> None:

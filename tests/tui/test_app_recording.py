@@ -3,6 +3,7 @@ no live server: keymap remapping, palette, themes, connect screen, help."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -20,7 +21,7 @@ from mcp_inspector.tui.widgets.views.overview import capabilities_table
 def rendered(renderable) -> str:
     from rich.console import Console
 
-    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console = Console(width=200, record=True, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 

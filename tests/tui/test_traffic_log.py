@@ -53,15 +53,17 @@ def visible_lines(log: TrafficLog) -> list[str]:
 async def test_live_session_lines_appear_with_latency(tmp_path):
     store = TrafficStore(spill_dir=tmp_path)
     app = LogApp(store)
-    async with app.run_test(size=(160, 30)) as pilot:  # auto era: server/discover first, so the seqs are longer
-        async with McpSession(StdioTransport(DEMO), store=store, timeout=20) as session:
-            await session.initialize()
-            await session.list_tools()
-            await session.call_tool("echo", {"message": "hello from the log"})
-            log = app.query_one(TrafficLog)
-            await wait_until(pilot, lambda: log.row_count == len(store) and len(store) >= 7)
-            await pilot.pause(0.15)
-            text = screen_text(app)
+    async with (
+        app.run_test(size=(160, 30)) as pilot,
+        McpSession(StdioTransport(DEMO), store=store, timeout=20) as session,
+    ):  # auto era: server/discover first, so the seqs are longer
+        await session.initialize()
+        await session.list_tools()
+        await session.call_tool("echo", {"message": "hello from the log"})
+        log = app.query_one(TrafficLog)
+        await wait_until(pilot, lambda: log.row_count == len(store) and len(store) >= 7)
+        await pilot.pause(0.15)
+        text = screen_text(app)
     assert "→ req" in text and "initialize" in text and "tools/list" in text and "tools/call" in text
     assert "notifications/initialized" in text
     # responses carry the request they answer and the latency

@@ -11,6 +11,7 @@ commas between params) and never raises: garbage gives whatever could be read, m
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 #: Bounds on what one response can make us parse (a hostile server sends megabytes of header).
@@ -174,10 +175,8 @@ def parse_www_authenticate(values: list[str] | tuple[str, ...] | str | None) -> 
     for value in list(values)[:MAX_CHALLENGES]:
         if not isinstance(value, str):
             continue
-        try:
+        with contextlib.suppress(Exception):  # never raise on a hostile header; keep what was read
             _parse_header(value, out)
-        except Exception:  # never raise on a hostile header; keep what was read
-            pass
         if len(out) >= MAX_CHALLENGES:
             break
     return out[:MAX_CHALLENGES]

@@ -279,9 +279,13 @@ class OAuthManager:
                         f"the server answered {status} again to the token just obtained "
                         f"(WWW-Authenticate: {', '.join(values)[:200] or 'none'})"
                     )
-                if used is not None and self.tokens is not None and self.tokens.refresh_token:
-                    if await self._refresh("the server refused the access token (401)"):
-                        return True
+                if (
+                    used is not None
+                    and self.tokens is not None
+                    and self.tokens.refresh_token
+                    and await self._refresh("the server refused the access token (401)")
+                ):
+                    return True
                 await self._flow("the server asks for authorization (HTTP 401)", challenge)
                 return True
         if status == 403:

@@ -15,6 +15,7 @@ Who fills what (``core/auth/``):
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -224,10 +225,8 @@ class AuthLog:
     def changed(self, step: AuthStep) -> None:
         self.version += 1
         for listener in list(self._listeners):
-            try:
+            with contextlib.suppress(Exception):  # a view bug must not break a flow
                 listener(step)
-            except Exception:  # a view bug must not break a flow
-                pass
 
     def clear(self) -> None:
         self.steps.clear()

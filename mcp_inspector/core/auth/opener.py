@@ -24,6 +24,7 @@ Windows), else print.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -297,10 +298,8 @@ class BrowserOpener(Opener):
                 )
             self._result.set_result(self.redirect_uri + "?" + urlsplit(target).query)
         finally:
-            try:
+            with contextlib.suppress(Exception):
                 writer.close()
-            except Exception:
-                pass
 
     @staticmethod
     async def _answer(writer: asyncio.StreamWriter, status: int, title: str, text: str) -> None:

@@ -6,6 +6,7 @@ error on the command line, a config error, an answer-policy error).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -69,10 +70,8 @@ def write_atomic(path: Path, data: bytes, *, prefix: str = ".tmp-") -> None:
             os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise
 
 

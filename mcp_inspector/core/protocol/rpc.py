@@ -10,6 +10,7 @@ gets -32601.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -291,10 +292,8 @@ class RpcConnection:
                         reply_to=pending.entry.seq if pending.entry is not None else None,
                     )
                     return
-                try:
+                with contextlib.suppress(ConnectionLost):
                     await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
-                except ConnectionLost:
-                    pass
 
     def release(self, pending: PendingRequest, error: BaseException, reason: str = "ended by the server") -> None:
         """End a request the server ended itself (``notifications/cancelled`` for a

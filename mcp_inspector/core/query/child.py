@@ -14,6 +14,7 @@ ends in a failed allocation instead of eating the machine. Outputs are pulled on
 time and capped in number and bytes, so ``repeat(1)`` is cut, not looped on.
 """
 
+import contextlib
 import json
 import sys
 
@@ -108,7 +109,5 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
+    with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         main()
-    except (KeyboardInterrupt, BrokenPipeError):
-        pass

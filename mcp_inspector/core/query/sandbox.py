@@ -15,6 +15,7 @@ hundred round trips, not 200k.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -29,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-T = TypeVar("T")
-
 from .expression import MATCH_ERROR, QueryError, check_expression, clean_error, match_text
+
+T = TypeVar("T")
 
 CHILD = Path(__file__).with_name("child.py")
 CPU_LIMIT = 10.0  # CPU seconds a batch may take before the child is stopped
@@ -207,10 +208,8 @@ class QuerySandbox:
                 if not finished and process.poll() is None:
                     process.kill()  # the writer, if blocked, gets a broken pipe
                 while writer.is_alive():
-                    try:
+                    with contextlib.suppress(queue.Empty):
                         sent.get(timeout=0.1)
-                    except queue.Empty:
-                        pass
                 if not finished:
                     self._reap()
             if failure:
@@ -259,16 +258,12 @@ class QuerySandbox:
         if process is None:
             return
         for stream in (process.stdin, process.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
         if process.poll() is None:
             process.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
 
     def _run(self, header: dict, frames: list[bytes]) -> list:
         with self._lock:

@@ -107,7 +107,7 @@ def read_plan(path: str | os.PathLike[str], max_line: int = MAX_LINE) -> Plan:
     if info.st_size > MAX_FILE:
         raise PlanError(f"{path} is too large to replay ({info.st_size} bytes; the limit is {MAX_FILE})")
     try:
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 only open's OSError becomes a PlanError; `with handle` below closes it
     except OSError as exc:
         raise PlanError(f"cannot open {path}: {exc.strerror or exc}") from None
     with handle:

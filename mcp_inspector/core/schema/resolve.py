@@ -292,9 +292,13 @@ def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
             problems.append(f"conflicting formats: {mine} and {value}")
         else:
             problems.append(f"cannot merge two different `{key}`")
-    if "const" in out and "enum" in out and isinstance(out["enum"], list):
-        if not any(_same(out["const"], item) for item in out["enum"]):
-            problems.append(f"const {json.dumps(out['const'])} is not in the enum")
+    if (
+        "const" in out
+        and "enum" in out
+        and isinstance(out["enum"], list)
+        and not any(_same(out["const"], item) for item in out["enum"])
+    ):
+        problems.append(f"const {json.dumps(out['const'])} is not in the enum")
     for side, other in ((a, b), (b, a)):
         if side.get("additionalProperties") is False and isinstance(other.get("properties"), dict):
             extra = [name for name in other["properties"] if name not in (side.get("properties") or {})]
@@ -383,7 +387,6 @@ def nullable(schema: Any) -> tuple[Any, bool]:
         return schema, False
     inner = dict(schema)
     found = False
-    enum = schema.get("enum")
     choices = enum_options(schema) if "enum" in schema or "oneOf" in schema or "anyOf" in schema else None
     if (choices is not None and not any(value is None for value, _ in choices)) or (
         "const" in schema and schema["const"] is not None

@@ -172,20 +172,14 @@ def _compile_fast(schema: Any, root: bool = False):
 # Plain loops, not all()/any() over generators: these run on every tools/call.
 def _all_of(checks: tuple):
     def check(value: Any) -> bool:
-        for test in checks:
-            if not test(value):
-                return False
-        return True
+        return all(test(value) for test in checks)
 
     return check
 
 
 def _any_of(tests: tuple):
     def check(value: Any) -> bool:
-        for test in tests:
-            if test(value):
-                return True
-        return False
+        return any(test(value) for test in tests)
 
     return check
 
@@ -194,10 +188,7 @@ def _has_keys(required: tuple):
     def check(value: Any) -> bool:
         if type(value) is not dict:
             return True
-        for name in required:
-            if name not in value:
-                return False
-        return True
+        return all(name in value for name in required)
 
     return check
 
@@ -206,10 +197,7 @@ def _each_item(item_check):
     def check(value: Any) -> bool:
         if type(value) is not list:
             return True
-        for item in value:
-            if not item_check(item):
-                return False
-        return True
+        return all(item_check(item) for item in value)
 
     return check
 

@@ -180,16 +180,19 @@ def _undeclared(request: dict[str, Any], capabilities: dict[str, Any]) -> str | 
     if declared is None:
         return f"{input_method}, but the client did not declare {name}"
     params = request.get("params")
-    if input_method == "elicitation/create" and isinstance(params, dict) and params.get("mode") == "url":
-        if not (isinstance(declared, dict) and "url" in declared):
-            return "a URL-mode elicitation/create, but the client declared form mode only"
+    if (
+        input_method == "elicitation/create"
+        and isinstance(params, dict)
+        and params.get("mode") == "url"
+        and not (isinstance(declared, dict) and "url" in declared)
+    ):
+        return "a URL-mode elicitation/create, but the client declared form mode only"
     if (
         input_method == "sampling/createMessage"
         and isinstance(params, dict)
         and ("tools" in params or "toolChoice" in params)
-    ):
-        if not (isinstance(declared, dict) and "tools" in declared):  # client/sampling.mdx: MUST NOT
-            return "a tool-enabled sampling/createMessage, but the client did not declare sampling.tools"
+    ) and not (isinstance(declared, dict) and "tools" in declared):  # client/sampling.mdx: MUST NOT
+        return "a tool-enabled sampling/createMessage, but the client did not declare sampling.tools"
     return None
 
 

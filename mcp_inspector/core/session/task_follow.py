@@ -5,6 +5,7 @@ sent with ``tasks/update``; ``pending.cancel_hook`` -> ``tasks/cancel``; ``max_t
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -241,10 +242,8 @@ class Follower:
         if self.cancel_reason is not None:
             return await self._cancelled()
         if not record.terminal:  # tasks/result answered first: one look at the final status
-            try:
+            with contextlib.suppress(InspectorError, ProtocolViolation):  # the result matters; the task MAY be gone
                 await self.session.get_task(record.task_id, timeout=self.pending.timeout, max_total=self._remaining())
-            except (InspectorError, ProtocolViolation):
-                pass  # the result is what matters; the task MAY already be gone
         if self.result_error is not None:
             record.error = self.result_error
         else:

@@ -13,6 +13,7 @@ exchange keeps at most ``MAX_EVENTS`` SSE event records (the count goes on).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import deque
 from collections.abc import Callable
@@ -93,10 +94,8 @@ class HttpLog:
     def _changed(self, exchange: HttpExchange) -> None:
         self.version += 1
         for listener in list(self._listeners):
-            try:
+            with contextlib.suppress(Exception):  # a view bug must not break the transport
                 listener(exchange)
-            except Exception:  # a view bug must not break the transport
-                pass
 
     def begin(
         self,

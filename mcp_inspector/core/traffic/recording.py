@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import os
 import threading
@@ -273,7 +274,7 @@ class SessionPages:
         if self._handle is None:
             if self._flush is not None:
                 self._flush()
-            self._handle = open(self.path, "rb")
+            self._handle = open(self.path, "rb")  # noqa: SIM115 kept open for reads until close() closes it
         return self._handle
 
     def read(self, seq: int) -> TrafficEntry | None:
@@ -322,10 +323,8 @@ class SessionPages:
                 self._handle.close()
                 self._handle = None
             if self._owned:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(self.path)
-                except OSError:
-                    pass
 
 
 def placeholder(seq: int, ts: float, line: int | None, reason: str | None) -> TrafficEntry:

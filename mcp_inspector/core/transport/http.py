@@ -10,6 +10,7 @@ backwards-compatibility procedure. One ``httpx2.AsyncClient`` serves both.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import anyio
@@ -164,10 +165,8 @@ class HttpTransport(Transport):
         client, self._client = self._client, None
         if client is not None:
             with anyio.CancelScope(shield=True):
-                try:
+                with contextlib.suppress(Exception):
                     await client.aclose()
-                except Exception:
-                    pass
 
     async def fall_back_to_sse(self, reason: str) -> None:
         """Switch to the 2024-11-05 HTTP+SSE transport at the same URL.

@@ -8,6 +8,7 @@ to another origin drops ``Authorization`` and every header the user supplied
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -324,10 +325,8 @@ async def _open_once(
         except BaseException as exc:
             if http_log is not None and exchange is not None:
                 http_log.finish(exchange, describe_error(exc, url) if isinstance(exc, Exception) else "cancelled")
-                try:
-                    exc.exchange = exchange  # type: ignore[attr-defined]  # for the caller's Undelivered
-                except AttributeError:
-                    pass
+                with contextlib.suppress(AttributeError):  # for the caller's Undelivered
+                    exc.exchange = exchange  # type: ignore[attr-defined]  # an ad-hoc attribute on any exception
             raise
         if http_log is not None and exchange is not None:
             http_log.response(

@@ -9,6 +9,7 @@ stream ends the connection is over: ``Closed``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 from urllib.parse import urljoin
@@ -410,8 +411,6 @@ class LegacySseTransport(Transport):
             await anyio.lowlevel.checkpoint()
             self._finish(self.stream_exchange)
             if self._own_client and self._client is not None:
-                try:
+                with contextlib.suppress(Exception):
                     await self._client.aclose()
-                except Exception:
-                    pass
             self._report_closed("the client closed the connection")

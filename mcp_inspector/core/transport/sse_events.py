@@ -188,11 +188,10 @@ class SseParser:
         elif name == b"id":
             if b"\x00" not in value:
                 self._id = value.decode("utf-8", errors="replace")
-        elif name == b"retry":
-            if value and value.isdigit() and value.isascii():
-                digits = value.lstrip(b"0") or b"0"
-                retry = int(digits) if len(digits) <= MAX_RETRY_DIGITS else 10**MAX_RETRY_DIGITS - 1
-                self.retry = self._retry_here = retry
+        elif name == b"retry" and value and value.isdigit() and value.isascii():
+            digits = value.lstrip(b"0") or b"0"
+            retry = int(digits) if len(digits) <= MAX_RETRY_DIGITS else 10**MAX_RETRY_DIGITS - 1
+            self.retry = self._retry_here = retry
         return None
 
     def _add_data(self, value: bytes, size: int) -> None:

@@ -10,6 +10,7 @@ is reported. Shutdown follows the spec: close stdin, wait, SIGTERM, SIGKILL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -271,10 +272,8 @@ class StdioTransport(Transport):
         self._closing = True
         with anyio.CancelScope(shield=True):
             if process.stdin is not None:
-                try:
+                with contextlib.suppress(Exception):
                     await process.stdin.aclose()
-                except Exception:
-                    pass
             if not await _wait(process, self.close_grace):
                 _signal_group(process.pid, signal.SIGTERM)
                 if not await _wait(process, self.term_grace):
@@ -294,10 +293,8 @@ class StdioTransport(Transport):
                 self._report_closed()
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
-                    try:
+                    with contextlib.suppress(Exception):
                         await stream.aclose()
-                    except Exception:
-                        pass
             # A detached grandchild (its own session, out of reach of our signals) may
             # still hold the pipes open: close our ends now, while the loop runs, or
             # asyncio's transport closes them from __del__ after the loop is gone
@@ -351,10 +348,8 @@ def _close_pipes(process: Any) -> None:
     inner = getattr(process, "_process", None)  # anyio's asyncio Process wraps asyncio's
     transport = getattr(inner, "_transport", None)
     if transport is not None and hasattr(transport, "close"):
-        try:
+        with contextlib.suppress(Exception):
             transport.close()
-        except Exception:
-            pass
 
 
 async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
@@ -365,10 +360,8 @@ async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
 
 
 def _signal_group(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _signal_name(sig: int) -> str:

@@ -24,6 +24,7 @@ frames (a non-2xx whose body is a JSON-RPC message), never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -201,10 +202,8 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             for exchange in list(self._live):
                 self._finish(exchange)  # streams the client closed: done, not failed
             if self._own_client and self._client is not None:
-                try:
+                with contextlib.suppress(Exception):
                     await self._client.aclose()
-                except Exception:
-                    pass
             if self.emit_closed and self._sink is not None:
                 self._sink(Closed("the client closed the connection", expected=True))
             self._closed = True

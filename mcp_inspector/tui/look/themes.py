@@ -73,10 +73,7 @@ def load_theme_file(path: Path) -> Theme:
         raise ThemeFileError(f"{path}: {exc.strerror or exc}") from None
     is_json = path.suffix.lower() == ".json"
     try:
-        if is_json:
-            data = loads_strict(raw)
-        else:
-            data = tomllib.loads(raw.decode("utf-8"))
+        data = loads_strict(raw) if is_json else tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ThemeFileError(f"{path}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
     except (ValueError, tomllib.TOMLDecodeError) as exc:  # JsonTextError is a ValueError

@@ -15,6 +15,7 @@ group still running.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -216,10 +217,8 @@ class Connection:
         """SIGKILL every process group we started that was not shut down (no waiting: last resort)."""
         self._shutting_down = True
         for group in list(self._groups):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(group, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         self._groups.clear()
 
     @property

@@ -9,6 +9,7 @@ as a context manager. ``url`` is ``http://127.0.0.1:<port>``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -84,10 +85,8 @@ class DocServer:
                 for name, value in answer.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(answer.body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             def do_GET(self) -> None:  # noqa: N802
                 self._serve("GET")

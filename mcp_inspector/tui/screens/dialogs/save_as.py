@@ -10,6 +10,7 @@ log's export).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -98,10 +99,8 @@ def write_file(widget: Widget, path: Path, produce: Callable[[], bytes], what: s
                 handle.write(data)
             os.replace(tmp, path)
         except (OSError, TypeError, ValueError, KeyError) as exc:
-            try:
+            with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
             widget.notify(f"Could not save {what}: {exc}", severity="error", markup=False)
             return
         widget.saved_path = path  # type: ignore[attr-defined]

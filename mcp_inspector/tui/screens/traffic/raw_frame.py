@@ -14,6 +14,7 @@ it comes, shows under the editor with its latency; the pair is linked in the tra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -189,10 +190,8 @@ class RawFrameScreen(ModalScreen[None]):
 
     def on_unmount(self) -> None:
         if self._stop_listening is not None:
-            try:
+            with contextlib.suppress(ValueError):
                 self._stop_listening()
-            except ValueError:
-                pass
 
     def _title(self) -> str:
         session = self.live()

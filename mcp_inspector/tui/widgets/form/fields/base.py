@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -43,10 +44,8 @@ def _release(widget: Widget) -> None:
     and the signal keeps it (its key is weak, its value is not) until the *screen* goes:
     without this every removed field stays in memory for the life of the main screen.
     """
-    try:
+    with contextlib.suppress(Exception):  # no screen any more: nothing holds it
         widget.screen.text_selection_started_signal.unsubscribe(widget)
-    except Exception:  # no screen any more: nothing holds it
-        pass
 
 
 class FormInput(Input):
