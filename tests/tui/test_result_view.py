@@ -279,6 +279,47 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         assert any("cannot be suspended" in n.message for n in app._notifications)
 
 
+async def test_files_named_from_a_hostile_tool_name_stay_in_their_directory(tmp_path, monkeypatch):
+    # The pager's temporary file and the system viewer's were named from the tool name as sent:
+    # "../../x" made mkstemp write outside the temporary directory.
+    temp = tmp_path / "a" / "tmp"
+    temp.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    opened = tmp_path / "opened.txt"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    opener = bin_dir / "xdg-open"
+    opener.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
+    opener.chmod(opener.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 32).decode()
+    result = {"content": [{"type": "text", "text": "hi"}, {"type": "audio", "data": png, "mimeType": "audio/wav"}]}
+    name = "../../escaped/../../.hidden\u202e"
+    outcome = ToolCallOutcome(name, {}, result, analyze_tool_result(result, None), elapsed_ms=1.0)
+    app = ResultApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        panel = app.query_one(ResultPanel)
+        panel.show_outcome(outcome)
+        await settle(pilot, app)
+        panel.focus()
+        await pilot.press("p")  # headless: cannot suspend, so it says where the file is
+        await settle(pilot, app)
+        said = [n.message for n in app._notifications if "cannot be suspended" in n.message]
+        assert said, [n.message for n in app._notifications]
+        media = panel.query_one(MediaBlock)
+        media.focus()
+        await pilot.press("o")
+        await wait_until(pilot, opened.exists)
+    paged = said[0].rsplit(" is in ", 1)[1]
+    viewed = opened.read_text().strip()
+    for made in (paged, viewed):
+        assert os.path.dirname(made) == str(temp), made
+        assert os.path.basename(made).startswith("mcp-result-.._.._escaped_"), made
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == sorted(
+        [os.path.basename(paged), os.path.basename(viewed), "opened.txt", "xdg-open"]
+    )
+
+
 async def test_images_in_a_result_are_drawn_where_the_terminal_draws_images(monkeypatch):
     """MCP_INSPECTOR_IMAGES=halfcell (a test has no terminal to ask): the demo's image block and
     its embedded image blob are drawn above nothing lost (save/open stay); an image over

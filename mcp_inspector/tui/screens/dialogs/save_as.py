@@ -18,13 +18,13 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.widget import Widget
 
-from ...widgets.result.files import human_size, output_dir
+from ...widgets.result.files import file_stem, human_size, output_dir
 from .path_prompt import PathPromptScreen, typed_path
 
 
 def free_name(directory: Path, stem: str, suffix: str) -> Path:
     """``directory/stem+suffix``, or ``stem-1``, ``stem-2``... when it is taken (the prefilled suggestion)."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem) or "result"
+    safe = file_stem(stem)
     for attempt in range(1000):
         path = directory / f"{safe}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
         if not path.exists():

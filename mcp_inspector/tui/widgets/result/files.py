@@ -30,9 +30,26 @@ def output_dir() -> Path:
     return cwd if os.access(cwd, os.W_OK) else Path(tempfile.gettempdir())
 
 
+MAX_STEM = 80  # characters of a file name made from a name (a file name is at most 255 bytes)
+
+
+def file_stem(name: str, fallback: str = "result") -> str:
+    """A file name made from ``name`` (a tool, prompt or resource name: the server's words), safe to
+    put in a directory: letters, digits, ``-``, ``_`` and ``.`` kept, anything else ``_``, no leading
+    dot (``..``, a hidden file), at most ``MAX_STEM`` characters. Every file name the TUI builds
+    from such a name goes through here (saved files, the pager's and the viewer's temporary files)."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name[: MAX_STEM * 2])
+    return safe.lstrip(".")[:MAX_STEM] or fallback
+
+
+def private_temp(stem: str, suffix: str) -> tuple[int, str]:
+    """``mkstemp`` in the temporary directory, named from ``stem`` (sanitized: it never leaves the directory)."""
+    return tempfile.mkstemp(prefix=f"{file_stem(stem)}-", suffix=suffix)
+
+
 def write_new_file(directory: Path, stem: str, suffix: str, data: bytes) -> Path:
     """Write ``data`` to a new file (never overwrites: adds -1, -2... to the name)."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in stem) or "result"
+    safe = file_stem(stem)
     for attempt in range(1000):
         path = directory / f"{safe}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
         try:

@@ -15,7 +15,6 @@ import json
 import os
 import shlex
 import subprocess
-import tempfile
 from functools import partial
 from typing import Any
 
@@ -47,7 +46,7 @@ from ...messages import OpenResource
 from ...screens.dialogs.save_as import save_as
 from ...text.http_text import explain_error
 from ..views.resources.links import ResourceBlock
-from .files import extension_for, human_size, system_opener
+from .files import extension_for, human_size, private_temp, system_opener
 from .history import record_error, record_outcome
 from .json_text import json_text_area
 from .query import ResultQueryMixin, reply_frame
@@ -309,9 +308,7 @@ class MediaBlock(Vertical, can_focus=True):
             return
         try:
             data = decode_block_bytes(self.info.block)
-            fd, name = tempfile.mkstemp(
-                prefix=f"{self.stem}-{self.info.index}-", suffix=extension_for(self.info.mime_type)
-            )
+            fd, name = private_temp(f"{self.stem}-{self.info.index}", extension_for(self.info.mime_type))
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             done = subprocess.run([*opener, name], capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
@@ -696,7 +693,7 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
     @work(thread=True, group="result-files")
     def _page(self, payload: Any, name: str) -> None:
         try:
-            fd, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".txt")
+            fd, path = private_temp(name, ".txt")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(self.readable(payload))
         except OSError as exc:
