@@ -1,7 +1,8 @@
 """``OAuthManager``: the OAuth client of one connection to one protected MCP server.
 
 The HTTP transport calls it around each request (``core/transport/http_util.open_response``):
-``prepare`` adds ``Authorization`` (and a DPoP proof) before a request goes out;
+``prepare`` adds ``Authorization`` (and a DPoP proof) before a request goes out, to the
+server's origin only (``transport.credentials.CredentialPolicy``: none for another origin);
 ``challenged`` is called on a 401, a 403 ``insufficient_scope`` or a DPoP ``use_dpop_nonce``
 challenge, runs what answers it, and says whether to send the request again.
 
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from ..traffic.masking import mask_headers, mask_url, remember_secret
+from ..transport.credentials import CredentialPolicy
 from .http import AuthHttp
 from .model import AuthError, AuthLog, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet
 from .opener import AuthUi, make_opener
@@ -75,6 +77,8 @@ class OAuthManager:
     ) -> None:
         self.settings = settings
         self.server_url = server_url
+        #: the token goes only to the server's origin (the transports' rule: ``CredentialPolicy``)
+        self.credentials = CredentialPolicy(server_url)
         self.log = log
         self.http_log = http_log
         self.store = store
@@ -180,6 +184,10 @@ class OAuthManager:
         ``state`` (the request's own) remembers which flows had ended when it was first sent."""
         if state is not None:
             state.setdefault("generation", self._generation)
+        if not self.credentials.allows(url):  # another origin: no token, no proof, and no refresh for it
+            for name in [name for name in headers if name.lower() in ("authorization", "dpop")]:
+                del headers[name]
+            return
         if not self._loaded:
             self._load()
         tokens = self.tokens
@@ -246,6 +254,8 @@ class OAuthManager:
         ``state`` is the request's own (its step-ups are counted there).
         True: send it again (with what ``prepare`` adds now). Raises AuthError when a flow fails."""
         state = state if state is not None else {"step_ups": max(0, attempt - 2)}
+        if not self.credentials.allows(url):
+            return False  # another origin's challenge: no flow runs (its token could only go to it)
         from .challenge import auth_challenge, insufficient_scope, parse_www_authenticate
         from .dpop import nonce_challenge
 

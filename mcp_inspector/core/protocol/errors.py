@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .jsonrpc import ERROR_NAMES
@@ -15,6 +16,15 @@ def quote_line(line: str, limit: int = QUOTE_LIMIT) -> str:
     if len(line) <= limit:
         return line
     return f"{line[:limit]}… [cut, {len(line)} characters]"
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Server text made safe to print: control characters (terminal escape sequences,
+    bidi overrides) shown as ``\\xNN``/``\\uNNNN`` instead of acting on the terminal."""
+    return _CONTROL.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 class InspectorError(Exception):

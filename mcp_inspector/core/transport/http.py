@@ -21,6 +21,7 @@ from ..protocol.framing import MAX_LINE_BYTES
 from ..traffic.http_log import HttpLog
 from ..traffic.masking import mask_url
 from .base import Note, Sink, Transport, TransportError
+from .credentials import CredentialPolicy
 from .http_util import AuthHook, check_url, make_client
 from .legacy_sse import LegacySseTransport
 from .streamable_http import StreamableHttpTransport
@@ -46,6 +47,8 @@ class HttpTransport(Transport):
             raise TransportError(f"unknown HTTP mode {mode!r} (use one of {', '.join(MODES)})")
         self.url = check_url(url)
         self.headers = dict(headers or {})
+        #: where the user's headers, the OAuth token and the session id may go (both inner transports)
+        self.credentials = CredentialPolicy(self.url, self.headers)
         self.mode = mode
         self.verify = verify
         self.connect_timeout = connect_timeout
@@ -76,6 +79,7 @@ class HttpTransport(Transport):
             max_frame_bytes=self.max_frame_bytes,
             http_log=self.http_log,
             auth=self.auth,
+            credentials=self.credentials,
         )
         inner._own_client = False  # the client is ours, shared across a fallback
         inner.on_session_expired = self._session_expired

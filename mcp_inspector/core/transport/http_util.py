@@ -1,9 +1,10 @@
 """Pieces shared by the HTTP transports: the client, requests with careful
 redirects (recorded in the HttpLog), bounded body reads, and errors in words.
 
-Redirects are followed here, not by httpx: at most ``MAX_REDIRECTS``, and a hop
-to another origin drops ``Authorization`` and every header the user supplied
-(a token for one server must not reach another).
+Redirects are followed here, not by httpx: at most ``MAX_REDIRECTS``. What each hop
+carries is the ``CredentialPolicy``'s word: a hop to another origin than the server the
+user named drops ``Authorization``, the session id and every header the user supplied (a
+token for one server must not reach another), for the rest of the chain.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import json
 import os
 import re
 import ssl
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
@@ -22,9 +22,10 @@ from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 import anyio
 import httpx2
 
-from ..protocol.errors import quote_line
+from ..protocol.errors import printable, quote_line
 from ..traffic.masking import is_secret_name, mask_url, mask_value
 from .base import AUTH_FAILED, TransportError
+from .credentials import CredentialPolicy
 
 if TYPE_CHECKING:
     from ..traffic.http_log import HttpExchange, HttpLog
@@ -106,13 +107,6 @@ def check_url(url: str) -> str:
     return url
 
 
-def origin(url: str) -> tuple[str, str, int | None]:
-    """(scheme, host, port) of a URL; raises ValueError for an unusable one."""
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return parts.scheme, (parts.hostname or "").lower(), port
-
-
 class _TlsOnFirstUse(httpx2.AsyncBaseTransport):
     """The https:// transport, built (with its SSL context) on the first https request: loading
     the CA store costs ~30 ms, a sixth of a cold ``--url http://... tools``, for nothing over http."""
@@ -184,7 +178,7 @@ async def open_response(
     method: str,
     url: str,
     headers: dict[str, str],
-    user_header_names: Iterable[str],
+    credentials: CredentialPolicy,
     *,
     content: bytes | None = None,
     http_log: HttpLog | None = None,
@@ -197,13 +191,16 @@ async def open_response(
 ) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """Send a request and return the streaming response (the caller closes it), its
     HttpLog exchange and the final URL. Raises ``httpx2.HTTPError`` for network
-    failures and TransportError for a redirect that cannot be followed.
+    failures and TransportError for a redirect that cannot be followed. ``credentials``
+    says which headers may go to each hop (none of the user's, nor a token or session id,
+    to another origin than the server the user named).
 
     With ``auth`` (an ``OAuthManager``): ``auth.prepare`` adds the credentials before each
     sending; an answer it handles (``auth_challenge_status``) has its body read (bounded), its
     exchange finished, and ``auth.challenged`` decides whether the same request goes again
     (at most ``MAX_AUTH_ATTEMPTS`` sendings). When it does not, the answer is returned with
-    the body already read (the caller reads it as usual). A failed authorization is a
+    the body already read (the caller reads it as usual). A challenge from another origin
+    than the user's (after a redirect) is returned as it is. A failed authorization is a
     TransportError saying why."""
     if auth is None:
         return await _open_once(
@@ -211,7 +208,7 @@ async def open_response(
             method,
             url,
             headers,
-            user_header_names,
+            credentials,
             content=content,
             http_log=http_log,
             rpc_method=rpc_method,
@@ -234,7 +231,7 @@ async def open_response(
             method,
             url,
             sent,
-            user_header_names,
+            credentials,
             content=content,
             http_log=http_log,
             rpc_method=rpc_method,
@@ -243,7 +240,8 @@ async def open_response(
             resumes=resumes,
             read_timeout=read_timeout,
         )
-        if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS:
+        # a challenge from another origin (a redirect took the request there) is not ours to answer
+        if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS or not credentials.allows(final):
             if attempt > 1:  # the flow's last step: how the request fared with the new credentials
                 await auth.retried(method, url, response.status_code, exchange.id if exchange is not None else None)
             return response, exchange, final
@@ -279,7 +277,7 @@ async def _open_once(
     method: str,
     url: str,
     headers: dict[str, str],
-    user_header_names: Iterable[str],
+    credentials: CredentialPolicy,
     *,
     content: bytes | None = None,
     http_log: HttpLog | None = None,
@@ -290,10 +288,11 @@ async def _open_once(
     read_timeout: Any = "default",
 ) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """One sending, following redirects (see ``open_response``)."""
-    user = {name.lower() for name in user_header_names}
-    start_origin = origin(url)
-    dropped = False
+    left = False  # a hop went to another origin: no credentials for the rest of the chain
     for hop in range(MAX_REDIRECTS + 1):
+        left = left or not credentials.allows(url)
+        if left:
+            headers = credentials.strip(headers)
         exchange = None
         if http_log is not None:
             exchange = http_log.begin(
@@ -352,11 +351,6 @@ async def _open_once(
             raise TransportError(
                 f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)"
             )
-        if origin(location) != start_origin and not dropped:
-            headers = {
-                k: v for k, v in headers.items() if k.lower() not in user and k.lower() not in ("authorization", "dpop")
-            }
-            dropped = True
         url = location
     raise AssertionError("unreachable")
 
@@ -427,14 +421,7 @@ def content_type(response: httpx2.Response) -> str:
 _TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MIN_SECRET_CHARS = 6  # shorter secret values are not searched for in server text (too many false hits)
-
-
-def printable(text: str) -> str:
-    """Server text made safe to print: control characters (terminal escape sequences,
-    bidi overrides) shown as ``\\xNN``/``\\uNNNN`` instead of acting on the terminal."""
-    return _CONTROL.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 def quote_body(body: bytes, secrets: list[str] | None = None) -> str:

@@ -1,7 +1,10 @@
 """The 2024-11-05 HTTP+SSE transport (deprecated since 2025-03-26, still met in the wild).
 
 GET the URL for an SSE stream; its first event, ``endpoint``, gives the URI to
-POST messages to (resolved against the URL; one on another origin is refused).
+POST messages to (resolved against the stream's URL). One on another origin than the URL
+the user named is refused, in words naming both origins: the user's headers and tokens go
+only there (``CredentialPolicy``), and a server whose stream was redirected elsewhere is
+reached by naming that URL.
 Every server message, responses included, arrives as a ``message`` event on
 that stream; a POST only gets 202 (or 200) and its body is ignored. When the
 stream ends the connection is over: ``Closed``.
@@ -24,6 +27,7 @@ from ..protocol.framing import MAX_LINE_BYTES
 from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .credentials import CredentialPolicy, origin_text
 from .http_util import (
     AuthHook,
     auth_refusal,
@@ -32,7 +36,6 @@ from .http_util import (
     describe_error,
     make_client,
     open_response,
-    origin,
     printable,
     quote_body,
     read_error_body,
@@ -64,10 +67,13 @@ class LegacySseTransport(Transport):
         http_log: HttpLog | None = None,
         endpoint_timeout: float = ENDPOINT_TIMEOUT,
         auth: AuthHook | None = None,
+        credentials: CredentialPolicy | None = None,
     ) -> None:
         self.url = check_url(url)
         self.auth = auth  # the OAuth client (http_util.open_response)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        #: what may go where: the user's headers, the token and the session id only to the URL's origin
+        self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
         self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
@@ -169,7 +175,7 @@ class LegacySseTransport(Transport):
                     "GET",
                     self.url,
                     headers,
-                    self.user_headers,
+                    self.credentials,
                     http_log=self.http_log,
                     note="HTTP+SSE stream",
                     read_timeout=None,
@@ -255,7 +261,7 @@ class LegacySseTransport(Transport):
             return False
         try:
             resolved = urljoin(stream_url, text)
-            same = origin(resolved) == origin(stream_url)
+            same = self.credentials.allows(resolved)  # the origin the user named, not where a redirect went
             if same and text:
                 check_url(resolved)  # what httpx cannot send (control characters, too long) fails here, in words
         except (ValueError, TransportError) as exc:
@@ -264,12 +270,15 @@ class LegacySseTransport(Transport):
             self._ready.set()
             return False
         if not text or not same:
-            self._failure = (
-                f"the endpoint {quote_line(printable(mask_url(resolved)), ENDPOINT_QUOTE)} is on another origin "
-                f"than {mask_url(stream_url)}: refused"
-                if text
-                else "the endpoint event is empty"
-            )
+            if not text:
+                self._failure = "the endpoint event is empty"
+            else:
+                self._failure = self.credentials.refusal("the endpoint", resolved)
+                if not self.credentials.allows(stream_url):
+                    self._failure += (
+                        f"; the SSE stream was redirected to {origin_text(stream_url)}:"
+                        " connect to that URL if you trust it"
+                    )
             self._ready.set()
             return False
         self.endpoint = resolved
@@ -355,7 +364,7 @@ class LegacySseTransport(Transport):
                 "POST",
                 self.endpoint,
                 headers,
-                self.user_headers,
+                self.credentials,
                 content=data,
                 http_log=self.http_log,
                 rpc_method=method,

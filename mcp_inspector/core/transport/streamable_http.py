@@ -38,6 +38,7 @@ from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
 from ..traffic.http_log import HttpExchange, HttpLog
 from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .credentials import CredentialPolicy
 from .http_headers import body_protocol_version, standard_headers
 from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS, StandaloneStream
 from .http_util import (
@@ -104,10 +105,13 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         default_retry_ms: int = DEFAULT_RETRY_MS,
         max_retry_ms: int = MAX_RETRY_MS,
         auth: AuthHook | None = None,
+        credentials: CredentialPolicy | None = None,
     ) -> None:
         self.url = check_url(url)
         self.auth = auth  # the OAuth client: credentials on every request, 401/403 answered (http_util)
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        #: what may go where: the user's headers, the token and the session id only to the URL's origin
+        self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
         self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
@@ -410,7 +414,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             method,
             self.url,
             headers,
-            self.user_headers,
+            self.credentials,
             http_log=self.http_log,
             auth=self.auth,
             **options,

@@ -23,6 +23,7 @@ from mcp_inspector.core.auth.model import AuthError, AuthLog, AuthSettings
 from mcp_inspector.core.auth.store import TokenStore
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.transport.base import TransportError
+from mcp_inspector.core.transport.credentials import CredentialPolicy
 from mcp_inspector.core.transport.http_util import open_response
 
 pytestmark = pytest.mark.anyio
@@ -179,7 +180,7 @@ def manager_for(mini: Mini, store: TokenStore | None = None, **settings: Any) ->
 
 async def post(client: httpx2.AsyncClient, manager: OAuthManager, url: str, body: bytes = PING) -> tuple[int, bytes]:
     response, _, _ = await open_response(
-        client, "POST", url, {"Content-Type": "application/json"}, [], content=body, auth=manager
+        client, "POST", url, {"Content-Type": "application/json"}, CredentialPolicy(url), content=body, auth=manager
     )
     try:
         return response.status_code, await response.aread()
