@@ -99,6 +99,10 @@ def _main(argv: list[str], early=None) -> int:
         from .commands.query import cmd_query
 
         return cmd_query(args)
+    if args.command == "check" and args.check_open is not None:
+        from .commands.check import run_check_command
+
+        return run_check_command(None, args, {})
     if args.query is not None:
         from .commands.query import check_query_option
 
@@ -152,6 +156,12 @@ def _main(argv: list[str], early=None) -> int:
         require_utf8(getattr(args, name), name.upper())
     if args.report is not None and args.report != "-":
         _check_record_path(args.report, "--report")
+    if args.command == "check":
+        from .commands.check import run_check_command
+
+        code = run_check_command(spec, args, handlers)
+        sys.stdout.flush()
+        return code
     if args.command == "call":
         from .arguments import tool_arguments
 

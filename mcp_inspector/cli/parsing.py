@@ -11,6 +11,7 @@ import argparse
 from .. import __version__
 from ..core.protocol.framing import MAX_LINE_BYTES
 from .exit_codes import EPILOG, UsageError
+from .parsing_check import CHECK_ARGS, CHECK_DETAILS, CHECK_HELP, ERA_CHECK_CHOICES, add_check_options
 
 DESCRIPTION = """\
 Inspect and debug MCP servers. With a COMMAND it runs headless (for scripts and CI);
@@ -52,6 +53,9 @@ commands:
   query SESSION EXPR [--direction in|out] [--count | --frames]
                             run a jq expression over each frame of a recorded session file (streamed):
                             the outputs, the matching frames, or how many matched; connects to no server
+  check [--strict] [--junit FILE] [--ignore RULE ...] [--call TOOL [k=v ...]] [--open SESSION]
+                            judge the server: findings with the rule, why and how to fix; exit 8 on an
+                            error (see mcp-inspector check --help)
   auth status [URL]         the stored OAuth authorizations (issuer, client, scopes, expiry; never a secret)
   auth logout URL|--all     remove the stored authorization of a server, or of every server
 
@@ -305,10 +309,10 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
     protocol.add_argument(
         "--era",
-        choices=ERA_CHOICES,
+        choices=ERA_CHECK_CHOICES,
         default=default(None),
         help="auto (default): detect whether the server speaks the modern (2026-07-28, stateless) "
-        "or the legacy (initialize handshake) protocol; or force one",
+        "or the legacy (initialize handshake) protocol; or force one; check also takes both",
     )
 
 
@@ -493,8 +497,10 @@ COMMAND_HELP = {
     "watch": "restart a stdio server whenever its files change; print what each edit changed (the tool diff) "
     "and the --call result",
     "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
+    "check": CHECK_HELP,
 }
 COMMAND_ARGS = {
+    "check": CHECK_ARGS,
     "call": " TOOL [KEY=VALUE ...] [--args JSON]",
     "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
     "get": " PROMPT [KEY=VALUE ...] [--args JSON]",
@@ -507,6 +513,7 @@ COMMAND_ARGS = {
     "watch": " [--watch PATH ...] [--rerun] [--call TOOL [KEY=VALUE ...] [--args JSON]] [--count N]",
 }
 COMMAND_DETAILS = {
+    "check": CHECK_DETAILS,
     "replay": 'FILE is a --record session file, or JSONL with one request per line ({"method": ..., "params": ...},\n'
     'or {"send": FRAME, "expect": RESPONSE}). The handshake is the replay\'s own; server requests\n'
     "are answered as recorded. Compared: result or error, every member by path, tools/list as a tool\n"
@@ -606,6 +613,8 @@ VALUE_OPTIONS = {
     "--redirect-port",
     "--query",
     "--direction",
+    "--junit",
+    "--token-budget",
 }
 
 
@@ -635,7 +644,7 @@ def _add_watch_options(parser: argparse.ArgumentParser, dest: str) -> None:
 COMMAND_ONLY_OPTIONS = {
     "--for": "subscribe",
     "--count": "subscribe, watch and query",
-    "--call": "subscribe and watch",
+    "--call": "subscribe, watch and check",
     "--call-args": "subscribe",
     "--prompt": "complete",
     "--template": "complete",
@@ -643,7 +652,10 @@ COMMAND_ONLY_OPTIONS = {
     "--args": "call, get and watch",
     "--task": "call",
     "--no-task": "call",
-    "--ignore": "replay",
+    "--ignore": "replay and check",
+    "--strict": "check",
+    "--junit": "check",
+    "--token-budget": "check",
     "--update": "replay",
     "--direction": "query",
     "--frames": "query",
@@ -856,6 +868,7 @@ def build_parser(only: str | None = None) -> Parser:
     watch.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="an argument of the --call tool")
     watch.add_argument("--args", metavar="JSON", help="the --call tool's arguments as a JSON object (or @file.json)")
     watch.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N restarts")
+    add_check_options(add("check"))
     auth = add("auth")
     auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")
     auth.add_argument(
@@ -923,6 +936,17 @@ def parse(argv: list[str]) -> argparse.Namespace:
             raise UsageError("watch --rerun re-runs the --call tool after each restart: give --call TOOL")
     if args.open is not None and (args.watch or args.rerun):
         raise UsageError("--watch and --rerun restart a server; --open shows a recording")
+    args.check_era = None
+    if args.command == "check":
+        args.check_era = args.era
+        if args.era == "both":
+            args.era = None
+        if args.open is not None:  # mcp-inspector --open FILE check: the same as check --open FILE
+            args.check_open, args.open = args.check_open or args.open, None
+        if args.check_open is not None and (args.server_command or args.url or args.config or args.check_calls):
+            raise UsageError("check --open judges a recording: it takes no server and no --call")
+    elif args.era == "both":
+        raise UsageError("--era both goes with the check command (auto, legacy or modern otherwise)")
     if args.command is not None and args.open is not None:
         raise UsageError("--open opens a recorded session in the TUI; it does not go with a command")
     return args

@@ -68,6 +68,9 @@ class RunOptions:
     report: str | None = None  # --report FILE ("-": stderr): the server-output summary (server_output.py)
     command: str | None = None  # the command's name, for the report
     query: str | None = None  # --query: a jq expression over what --json would print (query_commands.py)
+    #: Called with the session's TrafficStore as soon as it exists, before any server starts (the
+    #: check command attaches its live rules there, so the handshake is judged too).
+    on_store: Callable[[TrafficStore], None] | None = None
 
 
 @dataclass
@@ -132,6 +135,8 @@ def make_store(
         store.attach_recorder(writer)
     if options.show_stderr:
         store.add_listener(_echo_stderr)
+    if options.on_store is not None:
+        options.on_store(store)
     return store, writer
 
 

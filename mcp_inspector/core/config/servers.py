@@ -84,6 +84,8 @@ class ServerSpec:
     #: The config entry's "watch": absolute paths whose edits restart the server ("" for the inferred
     #: directory of its script or package: core/watch/paths.py); empty: not watched unless --watch.
     watch: list[str] = field(default_factory=list)
+    #: The config entry's "ignore": rule ids the check command leaves out (with its --ignore ones).
+    ignore: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
         from ..traffic.masking import mask_url
@@ -310,6 +312,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
         raise ConfigError(f'server {name!r}: "era" must be one of {", ".join(ERAS)}, got {era!r}')
     roots = _roots_entry(name, entry.get("roots"), source)
     watch = _watch_entry(name, entry.get("watch"), source)
+    ignore = _ignore_entry(name, entry.get("ignore"))
     if url:
         if watch:
             raise ConfigError(f'server {name!r}: "watch" restarts a local stdio server; this entry has a "url"')
@@ -338,6 +341,7 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
             auth=auth,
             no_auth=no_auth,
             roots=roots,
+            ignore=ignore,
         )
     if kind in _CONFIG_TRANSPORTS:
         raise ConfigError(f'server {name!r}: "type" is {kind!r} but there is no "url"')
@@ -366,7 +370,18 @@ def parse_entry(name: str, entry: Any, source: str | None = None) -> ServerSpec:
         era=era,
         roots=roots,
         watch=watch,
+        ignore=ignore,
     )
+
+
+def _ignore_entry(name: str, value: Any) -> list[str]:
+    """An entry's ``"ignore"``: rule ids of the check command (an array of strings; the ids are
+    checked by the command, which knows them)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f'server {name!r}: "ignore" must be an array of rule ids, got {_json_type(value)}')
+    return list(value)
 
 
 def root_path(text: str, base: str | Path | None = None) -> str:

@@ -1,1 +1,1 @@
-"""JSON-RPC and MCP on the wire: framing, strict JSON text, classification, the rpc connection, errors, versions, conformance."""
+"""JSON-RPC and MCP on the wire: framing, strict JSON text, classification, the rpc connection, errors, versions."""

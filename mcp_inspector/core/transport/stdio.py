@@ -80,6 +80,9 @@ class StdioTransport(Transport):
         self.stdout_framer = LineFramer(max_line_bytes)
         self.stderr_framer = LineFramer(max_stderr_line_bytes)
         self._drained = False  # the exit watcher already gave the readers their time
+        #: After close(): whether the server exited within ``close_grace`` of its stdin closing
+        #: (True), had to be signalled (False), or was gone before (None). The check's exit-on-eof.
+        self.exited_on_eof: bool | None = None
 
     @property
     def description(self) -> str:
@@ -271,10 +274,13 @@ class StdioTransport(Transport):
             return
         self._closing = True
         with anyio.CancelScope(shield=True):
+            running = process.returncode is None
             if process.stdin is not None:
                 with contextlib.suppress(Exception):
                     await process.stdin.aclose()
-            if not await _wait(process, self.close_grace):
+            exited = await _wait(process, self.close_grace)
+            self.exited_on_eof = exited if running else None
+            if not exited:
                 _signal_group(process.pid, signal.SIGTERM)
                 if not await _wait(process, self.term_grace):
                     _signal_group(process.pid, signal.SIGKILL)

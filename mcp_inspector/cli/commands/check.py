@@ -1,0 +1,232 @@
+"""``mcp-inspector check``: run the rule engine (core/checks) against a server or a recording.
+
+    check [--strict] [--json] [--junit FILE] [--ignore RULE]... [--era legacy|modern|both]
+          [--token-budget N] [--call TOOL [k=v ...]]... [--timeout S] -- SERVER
+    check --open SESSION.jsonl        (the live rules over a recording; no server)
+
+Exit 8 when a finding is an error (``--strict``: a warning too), else 0; a server that cannot
+be started or reached keeps its own code (3, 4...). The run is bounded: ``--timeout`` per
+request (10 s here) and ``BUDGET_FACTOR`` times it for the whole check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from typing import Any
+
+from ...core.checks.catalog import RULES, finding, unknown_ids
+from ...core.checks.live import LiveChecker
+from ...core.checks.probes import CheckOptions
+from ...core.checks.runner import CheckReport, run_check, sort_findings
+from .. import exit_codes
+from ..exit_codes import UsageError
+from ..output import check_output
+from .basic import out
+
+DEFAULT_TIMEOUT = 10.0
+BUDGET_FACTOR = 12  # the whole check: at most 12 request timeouts (120 s by default)
+NO_TIMEOUT_BUDGET = 600.0
+
+
+def ignored_rules(args: Any, spec: Any) -> set[str]:
+    """--ignore RULE (repeatable) and the config entry's "ignore"; an unknown id is a usage error."""
+    given = list(getattr(args, "check_ignore", None) or []) + list(getattr(spec, "ignore", None) or [])
+    unknown = unknown_ids(given)
+    if unknown:
+        raise UsageError(
+            f"unknown rule id{'s' if len(unknown) > 1 else ''} to ignore: {', '.join(unknown)} "
+            "(the rules are listed in the README, 'Checking a server')"
+        )
+    return set(given)
+
+
+def check_calls(args: Any) -> list[tuple[str, dict[str, Any]]]:
+    from ..arguments import require_utf8, tool_arguments
+
+    calls = []
+    for words in getattr(args, "check_calls", None) or []:
+        name, pairs = words[0], words[1:]
+        require_utf8(name, "TOOL")
+        calls.append((name, tool_arguments(pairs, None)))
+    return calls
+
+
+def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
+    ignore = ignored_rules(args, spec)
+    if args.check_open is not None:
+        return _check_recording(args.check_open, ignore, args)
+    calls = check_calls(args)
+    timeout = args.timeout if args.timeout_given else DEFAULT_TIMEOUT
+    budget = NO_TIMEOUT_BUDGET if timeout is None else max(60.0, BUDGET_FACTOR * timeout)
+    eras = ["legacy", "modern"] if args.check_era == "both" else [None]
+    if len(eras) > 1 and args.record:
+        raise UsageError("--record writes one session: give --era legacy or --era modern with it")
+    reports: list[CheckReport] = []
+    skipped_eras: list[str] = []
+    code = exit_codes.OK
+    for era in eras:
+        run_spec = replace(spec, era=era) if era is not None else spec
+        options = CheckOptions(timeout=timeout, token_budget=args.token_budget, calls=calls, ignore=ignore, era=era)
+        code, report = _one_run(run_spec, args, handlers, options, budget)
+        if report is None:
+            if len(eras) > 1:
+                skipped_eras.append(era or "?")
+                continue
+            return code
+        reports.append(report)
+    if not reports:
+        return code
+    if skipped_eras:
+        reports[0].notes.append(f"the server does not speak the {' and '.join(skipped_eras)} era (not checked there)")
+    if len(reports) == 2:
+        reports[-1].findings = sort_findings(reports[-1].findings + era_mismatches(reports[0], reports[1], ignore))
+    return _emit(reports, args, ignore, spec.describe())
+
+
+def preload() -> None:
+    """Import the schema models (mcp-types: ~0.7-1.7 s) and jsonschema in a thread while the server
+    starts, so the check does not wait for them after it."""
+    import threading
+
+    def load() -> None:
+        try:
+            import jsonschema  # noqa: F401
+            import mcp_types.methods  # noqa: F401
+        except Exception:  # noqa: BLE001 - the check imports them again and says what failed
+            pass
+
+    threading.Thread(target=load, name="check-preload", daemon=True).start()
+
+
+def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget: float) -> tuple[int, Any]:
+    from ...core.protocol.versions import LATEST_LEGACY
+    from ..runner import RunOptions, run
+
+    preload()
+    holder: dict[str, Any] = {}
+
+    def attach(store: Any) -> None:
+        holder["live"] = live = LiveChecker(
+            store, transport="http" if spec.url else "stdio", ignore=options.ignore, era=options.era
+        )
+        store.add_listener(live)
+
+    async def body(session: Any, context: Any) -> int:
+        holder["report"] = await run_check(
+            session,
+            holder["live"],
+            options,
+            budget=budget,
+            server={
+                "name": (session.server_info or {}).get("name"),
+                "version": (session.server_info or {}).get("version"),
+            },
+        )
+        return exit_codes.OK
+
+    run_options = RunOptions(
+        timeout=options.timeout,
+        record=args.record,
+        show_stderr=args.show_stderr,
+        protocol_version=spec.protocol_version or LATEST_LEGACY,
+        quiet=True,  # what the server wrote wrong is in the findings, not in warnings
+        json=args.json,
+        max_frame_bytes=args.max_frame_size,
+        handlers=handlers,
+        report=args.report,
+        command="check",
+        on_store=attach,
+    )
+    code = run(spec, run_options, body)
+    return code, holder.get("report")
+
+
+def _emit(reports: list[CheckReport], args: Any, ignore: set[str], target: str) -> int:
+    if args.junit:
+        try:
+            check_output.write_file(args.junit, check_output.junit(reports, ignore, target))
+        except OSError as exc:
+            raise UsageError(f"cannot write the JUnit file {args.junit}: {exc.strerror or exc}") from None
+    if args.json:
+        out(json.dumps(check_output.json_document(reports, target), indent=2, ensure_ascii=False))
+    else:
+        out(check_output.text(reports, target))
+    sys.stdout.flush()
+    return exit_codes.CHECK_FAILED if any(report.fails(args.strict) for report in reports) else exit_codes.OK
+
+
+def _check_recording(path: str, ignore: set[str], args: Any) -> int:
+    """The live rules over a recorded session (what frames alone can tell)."""
+    import os
+
+    from ...core.traffic.loading import SessionFileError, load_session
+
+    if not os.path.lexists(path):
+        raise UsageError(f"session file not found: {path}")
+    try:
+        loaded = load_session(path)
+    except SessionFileError as exc:
+        raise UsageError(str(exc)) from None
+    header = loaded.header
+    transport = "http" if header.get("url") else "stdio"
+    live = LiveChecker(loaded.store, transport=transport, ignore=ignore)
+    for count, entry in enumerate(loaded.store.iter_all(), 1):
+        live.observe(entry)
+        if count % 2000 == 0:
+            live.drain()
+    live.drain()
+    notes = []
+    if loaded.skipped:
+        notes.append(loaded.describe_skipped())
+    notes.append("a recording: only the live rules are judged (no probes)")
+    notes.extend(f"internal: a live rule failed: {problem}" for problem in live.errors)
+    report = CheckReport(
+        server={"name": header.get("name"), "recording": path},
+        era=live.state.era,
+        protocol_version=live.state.version,
+        findings=sort_findings(live.findings),
+        notes=notes,
+    )
+    loaded.store.close()
+    return _emit([report], args, ignore, str(header.get("server") or path))
+
+
+def era_mismatches(legacy: CheckReport, modern: CheckReport, ignore: set[str]) -> list[Any]:
+    """``era-mismatch``: the same surface listed differently by the two eras."""
+    if "era-mismatch" in ignore:
+        return []
+    found = []
+    for kind, key in (
+        ("tools", "name"),
+        ("prompts", "name"),
+        ("resources", "uri"),
+        ("resource_templates", "uriTemplate"),
+    ):
+        old = {str(item.get(key)): item for item in legacy.lists.get(kind, [])}
+        new = {str(item.get(key)): item for item in modern.lists.get(kind, [])}
+        if kind not in legacy.lists or kind not in modern.lists:
+            continue
+        only_legacy = sorted(set(old) - set(new))
+        only_modern = sorted(set(new) - set(old))
+        differ = sorted(name for name in set(old) & set(new) if _comparable(old[name]) != _comparable(new[name]))
+        parts = []
+        if only_legacy:
+            parts.append(f"only in legacy: {', '.join(only_legacy[:5])}")
+        if only_modern:
+            parts.append(f"only in 2026-07-28: {', '.join(only_modern[:5])}")
+        if differ:
+            parts.append(f"described differently: {', '.join(differ[:5])}")
+        if parts:
+            found.append(
+                finding("era-mismatch", f"{kind.replace('_', ' ')}: {'; '.join(parts)}", where=kind, era="both")
+            )
+    return found
+
+
+def _comparable(item: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in item.items() if k != "_meta"}, sort_keys=True)
+
+
+RULE_COUNT = len(RULES)

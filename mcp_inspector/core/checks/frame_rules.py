@@ -1,0 +1,311 @@
+"""The live frame rules (see live.py): cheap per entry; schema and content checks deferred.
+
+Most rules read what the rpc layer already found on the entry (``problem``: a reply to no
+request, a duplicate, progress for an unknown token, a request before initialization, a line
+that is not JSON); a few parse the frames they need (the handshake, progress). ``Handshake``
+runs first: it keeps the state (revision, era, capabilities) the other rules read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..protocol.jsonrpc import Kind, parse_json
+from ..protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
+from ..traffic.entry import Direction, TrafficEntry
+from .catalog import finding
+from .frames import Emit, LiveState
+from .model import Severity, cut
+from .schema_check import ContentCheck, ModernResultCheck, SchemaCheck
+
+KNOWN_VERSIONS = (*LEGACY_VERSIONS, *MODERN_VERSIONS)
+LIST_CHANGED = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/prompts/list_changed": "prompts",
+    "notifications/resources/list_changed": "resources",
+}
+MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+
+
+def _message(entry: TrafficEntry) -> Any:
+    try:
+        return parse_json(entry.raw)[0]
+    except ValueError:
+        return None
+
+
+def _where(entry: TrafficEntry) -> str:
+    return f"frame #{entry.seq}"
+
+
+class Handshake:
+    """Keeps the state: the version offered and chosen, the era, the capabilities, initialized.
+    Judges ``initialize-version``. Also queues every server frame for the deferred checks."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        kind = entry.kind
+        if entry.direction is Direction.OUT:
+            if kind is Kind.NOTIFICATION and entry.method == "notifications/initialized":
+                state.initialized = True
+            elif kind is Kind.REQUEST and entry.method == "initialize":
+                message = _message(entry)
+                params = message.get("params") if isinstance(message, dict) else None
+                version = params.get("protocolVersion") if isinstance(params, dict) else None
+                state.requested_version = version if isinstance(version, str) else None
+            elif kind is Kind.REQUEST and entry.method == "server/discover":
+                message = _message(entry)
+                params = message.get("params") if isinstance(message, dict) else None
+                meta = params.get("_meta") if isinstance(params, dict) else None
+                version = meta.get(MODERN_VERSION_KEY) if isinstance(meta, dict) else None
+                state.requested_version = version if isinstance(version, str) else None
+            return
+        if entry.direction is not Direction.IN:
+            return
+        method = None
+        if kind is Kind.RESPONSE or kind is Kind.ERROR:
+            request = state.request_of(entry)
+            method = request.method if request is not None else None
+            if kind is Kind.RESPONSE and method == "initialize":
+                self._initialized(entry, state, emit)
+            elif kind is Kind.RESPONSE and method == "server/discover":
+                self._discovered(entry, state)
+        if state.defer is not None and kind in (Kind.RESPONSE, Kind.NOTIFICATION, Kind.REQUEST):
+            state.defer(entry, method)
+
+    def _initialized(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        message = _message(entry)
+        result = message.get("result") if isinstance(message, dict) else None
+        if not isinstance(result, dict):
+            return
+        state.handshake_seen = True
+        state.era = "legacy"
+        capabilities = result.get("capabilities")
+        state.capabilities = capabilities if isinstance(capabilities, dict) else {}
+        version = result.get("protocolVersion")
+        offered = state.requested_version
+        if not isinstance(version, str):
+            emit(
+                finding(
+                    "initialize-version",
+                    "the initialize result has no protocolVersion (no negotiation)",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text),
+                )
+            )
+            return
+        state.version = version if version in KNOWN_VERSIONS else offered
+        if version != offered and version not in KNOWN_VERSIONS:
+            emit(
+                finding(
+                    "initialize-version",
+                    f"the server chose protocol version {version!r}: the client offered {offered!r} "
+                    "and no revision of the spec has that name",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=f'"protocolVersion": "{cut(version, 80)}"',
+                )
+            )
+
+    def _discovered(self, entry: TrafficEntry, state: LiveState) -> None:
+        message = _message(entry)
+        result = message.get("result") if isinstance(message, dict) else None
+        if not isinstance(result, dict):
+            return
+        state.handshake_seen = True
+        state.era = "modern"
+        state.initialized = True  # no notifications/initialized in 2026-07-28
+        state.version = state.requested_version if state.requested_version in MODERN_VERSIONS else MODERN_VERSIONS[-1]
+        capabilities = result.get("capabilities")
+        state.capabilities = capabilities if isinstance(capabilities, dict) else {}
+
+
+NOT_JSONRPC = ("not JSON", "not UTF-8", "not a JSON object")
+
+
+class ServerOutput:
+    """``stdout-not-jsonrpc`` (a stdio line that is not a JSON-RPC message), and the envelope
+    and JSON-text part of ``schema-violation`` (an invalid envelope, a bare NaN, invalid UTF-8)."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if entry.direction is not Direction.IN or entry.kind is Kind.STDERR or entry.kind is Kind.EVENT:
+            return
+        problem = entry.problem
+        if problem is None:
+            return
+        if entry.kind is Kind.INVALID:
+            if problem.startswith("too long"):
+                return  # the line cap is ours, not the server's fault
+            not_json = problem.startswith(NOT_JSONRPC)
+            when = "after the handshake" if state.handshake_seen else "before the handshake"
+            if not_json and state.transport == "stdio":
+                emit(
+                    finding(
+                        "stdout-not-jsonrpc",
+                        f"the server wrote a stdout line that is not a JSON-RPC message, {when}",
+                        where=_where(entry),
+                        seq=entry.seq,
+                        evidence=cut(entry.text, 200),
+                    )
+                )
+            else:
+                emit(
+                    finding(
+                        "schema-violation",
+                        f"an invalid JSON-RPC message ({problem}), {when}",
+                        where=_where(entry),
+                        seq=entry.seq,
+                        evidence=cut(entry.text, 200),
+                    )
+                )
+            return
+        notes = [
+            note
+            for note in problem.split("; ")
+            if "is not JSON (a bare token" in note or "invalid UTF-" in note or "encoded as " in note
+        ]
+        if notes:
+            emit(
+                finding(
+                    "schema-violation",
+                    f"not JSON text (read only by leniency; JSON.parse rejects it): {'; '.join(notes)}",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                    hint="Serialize with a strict JSON encoder (Python: json.dumps(..., allow_nan=False)) in UTF-8.",
+                )
+            )
+        if entry.kind is Kind.BATCH and "batching was removed" in problem:
+            emit(
+                finding("schema-violation", problem, where=_where(entry), seq=entry.seq, evidence=cut(entry.text, 200))
+            )
+
+
+class ResponseIds:
+    """``response-id``: the rpc layer marks a reply to no request and a second reply to one."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if entry.direction is not Direction.IN or not (entry.kind is Kind.RESPONSE or entry.kind is Kind.ERROR):
+            return
+        problem = entry.problem
+        if problem is None or entry.late:
+            return
+        if problem.startswith("duplicate of #"):
+            message = f"a second response to one request ({problem})"
+        elif problem.startswith("reply to an id with no request in flight"):
+            message = f"a response with id {entry.msg_id!r}, which no request has"
+        else:
+            return
+        emit(finding("response-id", message, where=_where(entry), seq=entry.seq, evidence=cut(entry.text, 200)))
+
+
+class Lifecycle:
+    """``lifecycle``: a server request other than ping before notifications/initialized (legacy);
+    any server request in 2026-07-28 (servers ask through MRTR results there)."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if entry.direction is not Direction.IN or entry.kind is not Kind.REQUEST:
+            return
+        if state.era == "modern":
+            emit(
+                finding(
+                    "lifecycle",
+                    f"the server sent a request ({entry.method}), which 2026-07-28 forbids (MRTR results instead)",
+                    severity=Severity.ERROR,
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                    hint="Ask the client through an input_required result (MRTR), not a request.",
+                )
+            )
+        elif not state.initialized and entry.method not in ("ping",):
+            emit(
+                finding(
+                    "lifecycle",
+                    f"the server sent {entry.method} before the client's notifications/initialized",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                )
+            )
+
+
+class ListChanged:
+    """``list-changed-undeclared``: a */list_changed whose capability lacks listChanged: true."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if entry.direction is not Direction.IN or entry.kind is not Kind.NOTIFICATION:
+            return
+        capability = LIST_CHANGED.get(entry.method or "")
+        if capability is None or not state.handshake_seen:
+            return
+        declared = state.capabilities.get(capability)
+        if isinstance(declared, dict) and declared.get("listChanged") is True:
+            return
+        what = "not declared" if declared is None else "declared without listChanged: true"
+        shown = cut(json.dumps(declared), 80) if declared is not None else "absent"
+        emit(
+            finding(
+                "list-changed-undeclared",
+                f"{entry.method} sent, but the {capability} capability is {what}",
+                where=_where(entry),
+                seq=entry.seq,
+                evidence=f'"capabilities": {{"{capability}": {shown}}}',
+            )
+        )
+
+
+class ProgressRule:
+    """``progress``: a token of no request in flight (marked by the rpc layer), or a value that
+    does not increase (the last value per request is kept, bounded)."""
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if (
+            entry.direction is not Direction.IN
+            or entry.kind is not Kind.NOTIFICATION
+            or entry.method != "notifications/progress"
+        ):
+            return
+        if entry.problem and "progress for a token with no request in flight" in entry.problem:
+            emit(
+                finding(
+                    "progress",
+                    "progress for a token that no request in flight carries",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                )
+            )
+            return
+        if entry.reply_to is None:
+            return
+        message = _message(entry)
+        params = message.get("params") if isinstance(message, dict) else None
+        value = params.get("progress") if isinstance(params, dict) else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return  # the schema check says so
+        last = state.progress.get(entry.reply_to)
+        if last is not None and value <= last:
+            emit(
+                finding(
+                    "progress",
+                    f"progress went from {last:g} to {value:g} for request #{entry.reply_to} (it must increase)",
+                    where=_where(entry),
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                )
+            )
+        if len(state.progress) >= 10_000 and entry.reply_to not in state.progress:
+            state.progress.pop(next(iter(state.progress)))
+        state.progress[entry.reply_to] = float(value) if last is None or value > last else last
+
+
+def default_rules() -> list[Any]:
+    """The frame rules every session runs, Handshake first (the others read its state)."""
+    return [Handshake(), ServerOutput(), ResponseIds(), Lifecycle(), ListChanged(), ProgressRule()]
+
+
+def default_deferred() -> list[Any]:
+    """The deferred checks (fresh instances: some remember what they said once per session)."""
+    return [SchemaCheck(), ContentCheck(), ModernResultCheck()]

@@ -1,0 +1,156 @@
+"""Live checks: the rules that judge traffic entries as they pass, for a session or a recording.
+
+A :class:`LiveChecker` is a traffic store listener (``store.add_listener(checker)``) or is fed a
+recording's entries one by one (``observe``). It keeps what it needs to know from the frames
+themselves (the negotiated revision and era, the capabilities, whether the client said
+``notifications/initialized``), so a live session and a recording are judged the same way.
+
+Cost per frame is bounded: ``observe`` does only what the entry's fields already say (its kind,
+method, the problem the rpc layer found) plus a JSON parse of the few frames that need one (the
+initialize answer, progress). The schema and content checks (pydantic models of ``mcp-types``,
+~20-500 us a frame, 0.7 s to import) are queued and run by :meth:`LiveChecker.drain`, which a
+front end calls when it has time (the TUI from a timer or worker, with a budget; the CLI at the
+end). The queue is bounded (entries and bytes); what does not fit is counted in ``skipped``.
+
+Frame rules are pluggable (:class:`FrameRule`): the HTTP rules and the TUI add their own with
+``add_rule``. A finding names its entry's ``seq`` (``by_seq`` has them for the traffic log's marks).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from ..protocol.jsonrpc import Kind
+from ..traffic.entry import Direction, TrafficEntry
+from .frames import DeferredCheck, Emit, FrameRule, LiveState
+from .model import Finding, Severity
+
+MAX_QUEUED = 20_000  # frames waiting for the deferred (schema, content) checks
+MAX_QUEUED_BYTES = 64 << 20  # their raw bytes
+MAX_FINDINGS = 5_000  # kept; past it only counted (a flooding server must not grow memory)
+MAX_TOKENS = 10_000  # progress tokens whose last value is remembered
+
+
+class LiveChecker:
+    """Runs the frame rules over a timeline. ``findings`` in order; ``counts`` by severity."""
+
+    def __init__(
+        self,
+        store: Any = None,
+        *,
+        transport: str = "stdio",
+        ignore: Iterable[str] = (),
+        on_finding: Emit | None = None,
+        era: str | None = None,
+        rules: Iterable[FrameRule] | None = None,
+        deferred: Iterable[DeferredCheck] | None = None,
+    ) -> None:
+        from .frame_rules import default_deferred, default_rules
+
+        self.state = LiveState(transport=transport, store=store)
+        self.state.defer = self.defer
+        self.ignore = set(ignore)
+        self.on_finding = on_finding
+        self.era_tag = era  # tagged on findings (--era both)
+        self.rules: list[FrameRule] = list(rules) if rules is not None else default_rules()
+        self.deferred: list[DeferredCheck] = list(deferred) if deferred is not None else default_deferred()
+        self.findings: list[Finding] = []
+        self.counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+        self.by_seq: dict[int, list[Finding]] = {}
+        self.dropped = 0  # findings past MAX_FINDINGS, counted only
+        self.skipped = 0  # frames not schema-checked (the queue was full)
+        self._queue: deque[tuple[TrafficEntry, str | None, str | None, str | None]] = deque()
+        self._queued_bytes = 0
+        self._seen: set[tuple[str, str, str]] = set()
+        self.errors: list[str] = []  # the rules' own bugs (not findings about the server)
+
+    # -- the rules' side ------------------------------------------------------------------
+    def add_rule(self, rule: FrameRule) -> None:
+        self.rules.append(rule)
+
+    def emit(self, item: Finding) -> None:
+        if item.rule in self.ignore:
+            return
+        if item.era is None:
+            item.era = self.era_tag
+        if item.seq is None:
+            key = item.key
+            if key in self._seen:
+                return  # the same thing said twice about no particular frame
+            self._seen.add(key)
+        self.counts[item.severity] += 1
+        if len(self.findings) >= MAX_FINDINGS:
+            self.dropped += 1
+            return
+        self.findings.append(item)
+        if item.seq is not None:
+            self.by_seq.setdefault(item.seq, []).append(item)
+        if self.on_finding is not None:
+            self.on_finding(item)
+
+    def defer(self, entry: TrafficEntry, method: str | None) -> None:
+        """Queue a frame for the deferred checks, judged by the revision in force now."""
+        size = len(entry.raw)
+        if len(self._queue) >= MAX_QUEUED or self._queued_bytes + size > MAX_QUEUED_BYTES:
+            self.skipped += 1
+            return
+        self._queue.append((entry, method, self.state.version, self.state.era))
+        self._queued_bytes += size
+
+    # -- feeding ------------------------------------------------------------------------
+    def __call__(self, entry: TrafficEntry) -> None:
+        """The store listener: one entry as it is appended."""
+        self.observe(entry)
+
+    def observe(self, entry: TrafficEntry) -> None:
+        state = self.state
+        emit = self.emit
+        for rule in self.rules:
+            try:
+                rule.observe(entry, state, emit)
+            except Exception as exc:  # noqa: BLE001 - a rule's bug must not stop the reader
+                self._rule_failed(rule, exc, entry)
+
+    def drain(self, budget: int | None = None) -> int:
+        """Run the deferred checks on up to ``budget`` queued frames (all when None); returns how
+        many are left. The first call imports the schema models (~0.7 s): call it off the UI thread."""
+        done = 0
+        while self._queue and (budget is None or done < budget):
+            entry, method, version, era = self._queue.popleft()
+            self._queued_bytes -= len(entry.raw)
+            for check in self.deferred:
+                try:
+                    check.check(entry, method, version, era, self.emit)
+                except Exception as exc:  # noqa: BLE001
+                    self._rule_failed(check, exc, entry)
+            done += 1
+        return len(self._queue)
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def _rule_failed(self, rule: Any, exc: Exception, entry: TrafficEntry) -> None:
+        """A rule's own bug: kept apart (not a finding about the server), the first few."""
+        if len(self.errors) < 20:
+            self.errors.append(f"{type(rule).__name__} on #{entry.seq}: {exc.__class__.__name__}: {exc}")
+
+    def summary(self) -> dict[str, int]:
+        return {severity.value: count for severity, count in self.counts.items()}
+
+
+def judge_entries(entries: Iterable[TrafficEntry], store: Any = None, **options: Any) -> LiveChecker:
+    """Judge a whole timeline (a recording) with the live rules, deferred checks included."""
+    checker = LiveChecker(store, **options)
+    for entry in entries:
+        checker.observe(entry)
+        if checker.pending >= 1000:
+            checker.drain()
+    checker.drain()
+    return checker
+
+
+def is_in_frame(entry: TrafficEntry) -> bool:
+    return entry.direction is Direction.IN and entry.kind not in (Kind.STDERR, Kind.EVENT)

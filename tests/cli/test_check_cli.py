@@ -1,0 +1,73 @@
+"""``mcp-inspector check``: the CLI face of the rule engine (real servers over real pipes)."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from cli_helpers import assert_no_traceback, cli, raw
+
+from mcp_inspector.core.checks.catalog import RULES
+
+
+def test_the_demo_server_draws_no_error_or_warning():
+    result = cli("check", "--json", timeout=90)
+    assert result.returncode == 0, result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    assert document["summary"]["error"] == 0 and document["summary"]["warning"] == 0, document["findings"]
+    assert document["era"] == "legacy" and document["server"]["name"] == "mcp-inspector-demo"
+
+
+def test_stdout_garbage_is_an_error_exit_8_with_the_line_quoted():
+    result = cli("check", "--", *raw("garbage-stdout"), timeout=90)
+    assert_no_traceback(result)
+    assert result.returncode == 8, result.stdout + result.stderr
+    assert "Errors (" in result.stdout and "stdout-not-jsonrpc" in result.stdout
+    assert "evidence: Server starting..." in result.stdout and "before the handshake" in result.stdout
+    assert "fix: Write logs and banners to stderr" in result.stdout
+
+
+def test_json_shape_is_the_issues():
+    result = cli("check", "--json", "--", *raw("garbage-stdout"), timeout=90)
+    document = json.loads(result.stdout)
+    assert set(document) >= {"server", "era", "findings", "summary"}
+    assert set(document["summary"]) == {"error", "warning", "info"}
+    finding = document["findings"][0]
+    assert {"rule", "severity", "message", "where", "hint", "spec", "evidence"} <= set(finding)
+    assert finding["rule"] == "stdout-not-jsonrpc" and finding["severity"] == "error"
+    assert finding["seq"] >= 1 and finding["where"] == f"frame #{finding['seq']}"
+
+
+def test_ignore_leaves_a_rule_out_and_the_exit_follows():
+    result = cli("check", "--ignore", "stdout-not-jsonrpc", "--json", "--", *raw("garbage-stdout"), timeout=90)
+    document = json.loads(result.stdout)
+    assert all(f["rule"] != "stdout-not-jsonrpc" for f in document["findings"])
+    assert result.returncode == (8 if document["summary"]["error"] else 0)
+
+
+def test_an_unknown_rule_id_is_a_usage_error():
+    result = cli("check", "--ignore", "no-such-rule", timeout=30)
+    assert result.returncode == 64 and "unknown rule id to ignore: no-such-rule" in result.stderr
+
+
+def test_junit_has_one_case_per_rule_and_fails_the_errors(tmp_path):
+    path = tmp_path / "check.xml"
+    result = cli("check", "--junit", str(path), "--", *raw("garbage-stdout"), timeout=90)
+    assert result.returncode == 8
+    suite = ET.parse(path).getroot().find("testsuite")
+    cases = {case.get("name"): case for case in suite.findall("testcase")}
+    assert set(cases) == set(RULES)
+    assert cases["stdout-not-jsonrpc"].find("failure") is not None
+    assert cases["ping"].find("failure") is None and cases["http-origin"].find("skipped") is not None
+    assert int(suite.get("failures")) >= 1
+
+
+def test_check_open_judges_a_recording_with_the_live_rules(tmp_path):
+    record = tmp_path / "s.jsonl"
+    first = cli("--record", str(record), "tools", "--", *raw("garbage-stdout"), timeout=60)
+    assert first.returncode == 0, first.stderr
+    result = cli("check", "--open", str(record), "--json", timeout=60)
+    assert result.returncode == 8, result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    assert {f["rule"] for f in document["findings"]} == {"stdout-not-jsonrpc"}
+    assert any("only the live rules" in note for note in document["notes"])

@@ -1,0 +1,39 @@
+"""The rule registry: ids as the issue fixes them, each with its severity, why, fix and source."""
+
+from __future__ import annotations
+
+import re
+
+from mcp_inspector.core.checks.catalog import RULES, finding
+from mcp_inspector.core.checks.model import RuleKind, Severity
+
+ISSUE_IDS = {
+    "stdout-not-jsonrpc", "exit-on-eof", "startup-slow", "malformed-input",
+    "initialize-version", "lifecycle", "ping", "schema-violation", "response-id", "unknown-method",
+    "unknown-tool", "capability-unimplemented", "list-changed-undeclared",
+    "tool-name-format", "tool-name-duplicate", "tool-description", "input-schema-type",
+    "input-schema-invalid", "input-schema-required", "output-schema-invalid", "tool-annotations",
+    "list-unstable", "pagination", "tool-list-tokens", "client-compat", "structured-content",
+    "resource-read", "uri-template", "content", "completion",
+    "http-notification-status", "http-get", "http-origin", "http-session-id", "http-session-unknown",
+    "http-content-type",
+}  # fmt: skip
+
+
+def test_every_rule_id_of_the_issue_is_registered():
+    assert set(RULES) >= ISSUE_IDS
+
+
+def test_each_rule_is_complete_and_its_id_is_kebab_case():
+    for rule_id, rule in RULES.items():
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule_id)
+        assert rule.id == rule_id and isinstance(rule.severity, Severity) and isinstance(rule.kind, RuleKind)
+        assert rule.title and rule.why and rule.fix and rule.source, rule_id
+        assert rule.group in ("stdio", "lifecycle", "modern", "tools", "resources", "prompts", "completion", "http")
+
+
+def test_a_finding_takes_the_rules_hint_and_source_unless_given():
+    made = finding("ping", "no answer")
+    assert made.severity is Severity.ERROR and made.hint == RULES["ping"].fix and made.spec == RULES["ping"].source
+    milder = finding("ping", "not empty", severity=Severity.WARNING, hint="own")
+    assert milder.severity is Severity.WARNING and milder.hint == "own"
