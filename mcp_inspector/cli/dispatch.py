@@ -315,12 +315,14 @@ def _answer_handlers(args: argparse.Namespace, spec=None) -> dict:
 
 
 def _check_record_path(path: str, option: str = "--record") -> None:
-    """--record makes its file (0600) but never its directory: a typo is an error, not a new tree."""
-    parent = os.path.dirname(path) or "."
-    if not os.path.isdir(parent):
-        raise UsageError(f"{option}: the directory {parent} does not exist")
-    if os.path.isdir(path):
-        raise UsageError(f"{option}: {path} is a directory")
+    """--record and --report make their file (0600) but never its directory (a typo is an error, not a
+    new tree), and write only a regular file: a symlink, a FIFO or a device is refused before the
+    server starts (``open_private`` refuses them again when the file is opened)."""
+    from ..core.config.files import writable_problem
+
+    problem = writable_problem(path)
+    if problem is not None:
+        raise UsageError(f"{option}: {problem}")
 
 
 def _run_tui(spec, args: argparse.Namespace) -> int:

@@ -57,3 +57,85 @@ def test_record_files_are_private(tmp_path, record):
     result = cli("tools", "--record", record, "--", *raw())
     assert result.returncode == 0, result.stderr
     assert stat.S_IMODE(record.stat().st_mode) == 0o600
+
+
+# -- files we write user data into, and files we read: regular files only (issue 19, items 9 and 10) --
+
+
+def test_record_and_report_onto_existing_public_files_become_private(tmp_path, record):
+    report = tmp_path / "report.json"
+    for path in (record, report):
+        path.write_text("old\n")
+        path.chmod(0o644)
+    result = cli("tools", "--record", record, "--report", report, "--", *raw())
+    assert result.returncode == 0, result.stderr
+    for path in (record, report):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        assert not path.read_text().startswith("old")
+
+
+def test_a_new_report_is_private(tmp_path):
+    report = tmp_path / "report.json"
+    result = cli("tools", "--report", report, "--", *raw())
+    assert result.returncode == 0, result.stderr
+    assert stat.S_IMODE(report.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("option", ["--record", "--report"])
+@pytest.mark.parametrize("tui", [False, True], ids=["cli", "tui"])
+def test_a_symlink_is_refused_and_its_target_untouched(tmp_path, option, tui):
+    if tui and option == "--report":
+        pytest.skip("--report goes with a command")
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    command = [] if tui else ["tools"]
+    one_line_usage_error(cli(*command, option, link, "--", *raw()), option, "symbolic link")
+    assert target.read_text() == "keep me\n"
+
+
+def test_the_writer_refuses_a_symlink_made_after_the_check(tmp_path):
+    # The up-front check runs before the server starts; the file is opened later: open_private
+    # itself refuses (O_NOFOLLOW), so a link swapped in meanwhile never gets its target truncated.
+    from mcp_inspector.core.traffic.recording import SessionWriter
+
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    with pytest.raises(OSError, match="symbolic link"):
+        SessionWriter(link)
+    assert target.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["tools", "--record", "{fifo}"], ["--record", "FIFO"]),
+        (["tools", "--report", "{fifo}"], ["--report", "FIFO"]),
+        (["--record", "{fifo}"], ["--record", "FIFO"]),  # the TUI: refused before it starts
+        (["--config", "{fifo}", "--server", "x", "tools"], ["{fifo}", "FIFO"]),
+        (["call", "echo", "--elicitation", "@{fifo}"], ["{fifo}", "FIFO"]),
+        (["call", "echo", "text=@{fifo}"], ["{fifo}", "FIFO"]),
+    ],
+    ids=["record", "report", "tui-record", "config", "elicitation-file", "argument-file"],
+)
+def test_a_fifo_is_refused_at_once(tmp_path, args, words):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    server = [] if "--config" in args else ["--", *raw()]
+    result = cli(*[a.replace("{fifo}", str(fifo)) for a in args], *server, timeout=20)  # was: blocked for ever
+    one_line_usage_error(result, *[w.replace("{fifo}", str(fifo)) for w in words])
+
+
+def test_a_fifo_made_after_the_check_is_refused_without_blocking(tmp_path):
+    from mcp_inspector.core.config.files import FileReadError, NotRegularFile, open_private, read_bounded
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile, match="FIFO"):
+        open_private(fifo)
+    with pytest.raises(FileReadError) as caught:
+        read_bounded(fifo, 100)
+    assert "FIFO" in caught.value.reason

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...core.config.files import open_private
 from ...core.protocol.jsonrpc import Kind
 from ...core.traffic.entry import Direction, TrafficEntry
 from .report import PROGRAM, write_err
@@ -146,7 +147,7 @@ class ServerOutputWatch:
             write_err(text)
             return
         try:
-            with open(path, "w", encoding="utf-8") as handle:
+            with open_private(path) as handle:  # 0600, never through a symlink, never a FIFO
                 handle.write(text + "\n")
         except OSError as exc:
             write_err(f"{PROGRAM}: error: cannot write the report {path}: {exc.strerror or exc}")

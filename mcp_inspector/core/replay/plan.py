@@ -21,11 +21,11 @@ longer than ``MAX_FILE`` is refused with one line (:class:`PlanError`), never he
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config.files import NotRegularFile, open_regular
 from ..protocol.json_text import loads_strict
 from ..protocol.jsonrpc import Kind, classify_message
 from ..traffic.entry import Direction, TrafficEntry
@@ -98,18 +98,18 @@ def read_plan(path: str | os.PathLike[str], max_line: int = MAX_LINE) -> Plan:
     """The plan of a session file or a hand-written JSONL file; PlanError if it is neither."""
     path = Path(path)
     try:
-        info = os.stat(path)
+        fd = open_regular(path)  # a FIFO, device or directory is refused, never waited on
+    except IsADirectoryError:
+        raise PlanError(f"{path} is a directory, not a recording") from None
+    except NotRegularFile as exc:
+        raise PlanError(f"{path} is {exc.strerror}") from None
     except OSError as exc:
         raise PlanError(f"cannot open {path}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(info.st_mode):
-        what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise PlanError(f"{path} is {what}, not a recording")
-    if info.st_size > MAX_FILE:
-        raise PlanError(f"{path} is too large to replay ({info.st_size} bytes; the limit is {MAX_FILE})")
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 only open's OSError becomes a PlanError; `with handle` below closes it
-    except OSError as exc:
-        raise PlanError(f"cannot open {path}: {exc.strerror or exc}") from None
+    handle = os.fdopen(fd, "rb")
+    size = os.fstat(fd).st_size
+    if size > MAX_FILE:
+        handle.close()
+        raise PlanError(f"{path} is too large to replay ({size} bytes; the limit is {MAX_FILE})")
     with handle:
         lines = _read_lines(handle, path, max_line)
         first = next(lines, None)

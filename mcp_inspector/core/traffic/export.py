@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config.files import open_private
 from ..protocol.json_text import loads_strict
 from .entry import TrafficEntry
-from .recording import FORMAT_NAME, FORMAT_VERSION, create_private, default_session_dir, entry_to_record
+from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record
 from .store import TrafficStore
 
 
@@ -75,7 +76,7 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
         if spill is not None:
             head["spill_file"] = str(spill)
     _private_parent(path)
-    with create_private(path) as handle:
+    with open_private(path) as handle:
         handle.write(json.dumps(head, ensure_ascii=False) + "\n")
         for entry in entries:
             handle.write(json.dumps(entry_to_record(entry), ensure_ascii=False) + "\n")
@@ -97,7 +98,7 @@ def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
                 pass
         items.append(record)
     _private_parent(path)
-    with create_private(path) as handle:
+    with open_private(path) as handle:
         json.dump(items, handle, ensure_ascii=False, indent=2)
         handle.write("\n")
     return ExportResult(path, len(entries), evicted, spill)

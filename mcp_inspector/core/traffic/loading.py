@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import bisect
 import os
-import stat
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config.files import NotRegularFile, open_regular
 from ..protocol.json_text import loads_strict
 from .entry import TrafficEntry
 from .recording import FORMAT_NAME, MAX_LINE, SessionPages, placeholder, record_to_entry
@@ -58,22 +58,14 @@ class LoadedSession:
 
 def _open_session(path: Path) -> tuple[Any, dict[str, Any], int]:
     """(binary handle after the header, header, its length); SessionFileError (one line) if it is not a session file."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)  # a FIFO must not block the open
     try:
-        fd = os.open(path, flags)
+        fd = open_regular(path)  # a FIFO, device or directory is refused, never waited on
+    except IsADirectoryError:
+        raise SessionFileError(f"{path} is a directory, not a session file") from None
+    except NotRegularFile as exc:
+        raise SessionFileError(f"{path} is {exc.strerror}") from None
     except OSError as exc:
         raise SessionFileError(f"cannot open {path}: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError as exc:
-        os.close(fd)
-        raise SessionFileError(f"cannot open {path}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-        raise SessionFileError(f"{path} is {what}, not a session file")
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
     handle = os.fdopen(fd, "rb")
     try:
         first = handle.readline(MAX_HEADER + 1)

@@ -4,8 +4,9 @@ One JSON object per line. The first line is a header; each further line is one
 entry. ``raw`` holds the frame text when it is valid UTF-8, otherwise
 ``raw_b64`` holds the exact bytes. Each entry is flushed as it is written (when
 recording), so the file survives a crash of the server or of the inspector; a
-torn last line is skipped on reading. Files are created 0600: they hold
-whatever the server and the user exchanged.
+torn last line is skipped on reading. Files are opened by ``config.files.open_private``
+(0600, never through a symbolic link, never a FIFO): they hold whatever the server and the
+user exchanged.
 
 Opening a session file from outside (``--open``) into a store is ``loading``'s part.
 """
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..config.files import open_private
 from ..protocol.json_text import SAFE_INTEGER, loads_strict
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
@@ -33,23 +35,11 @@ FORMAT_NAME = "mcp-inspector-session"
 FORMAT_VERSION = 1
 
 MAX_LINE = 512 << 20  # bytes of an entry line: a 256 MiB frame (framing's cap), escaped
-FILE_MODE = 0o600
 
 
 def default_session_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "mcp-inspector" / "sessions"
-
-
-def create_private(path: Path | str, binary: bool = False):
-    """Open ``path`` for writing, created 0600 (an existing file is truncated and keeps its mode).
-
-    The directory must exist: nothing here makes it (a typo in a path is an error, not a new tree).
-    """
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
-    if binary:
-        return os.fdopen(fd, "wb")
-    return os.fdopen(fd, "w", encoding="utf-8", newline="\n")
 
 
 def entry_to_record(entry: TrafficEntry) -> dict[str, Any]:
@@ -175,7 +165,7 @@ class SessionWriter:
 
     def __init__(self, path: Path | str, header: dict[str, Any] | None = None, flush_each: bool = True) -> None:
         self.path = Path(path)
-        self._file = create_private(self.path)
+        self._file = open_private(self.path)
         self._flush_each = flush_each
         head = {"type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION, "started": time.time()}
         head.update(header or {})
