@@ -108,6 +108,7 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
     holder: dict[str, Any] = {}
 
     def attach(store: Any) -> None:
+        holder["store"] = store
         holder["live"] = live = LiveChecker(
             store, transport="http" if spec.url else "stdio", ignore=options.ignore, era=options.era
         )
@@ -140,7 +141,25 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
         on_store=attach,
     )
     code = run(spec, run_options, body)
-    return code, holder.get("report")
+    report = holder.get("report")
+    if report is None and "live" in holder and code == exit_codes.SERVER_FAILURE:
+        report = _failed_run(holder["live"], options)
+    return code, report
+
+
+def _failed_run(live: LiveChecker, options: CheckOptions) -> CheckReport | None:
+    """The server could not be connected (the error is on stderr), but what it sent was judged:
+    a handshake refused for a version no revision has is ``initialize-version``, not only exit 3."""
+    live.drain()
+    if not any(item.severity.rank <= 1 for item in live.findings):
+        return None
+    return CheckReport(
+        server={"name": None, "version": None},
+        era=live.state.era,
+        protocol_version=live.state.version,
+        findings=sort_findings(live.findings),
+        notes=["the connection failed (the error is above): only what the server sent until then was judged"],
+    )
 
 
 def _emit(reports: list[CheckReport], args: Any, ignore: set[str], target: str) -> int:

@@ -223,6 +223,8 @@ class ModernResultCheck:
         if not isinstance(result, dict):
             return
         where = f"frame #{entry.seq}"
+        if method == "server/discover":
+            self._discover(entry, result, emit)
         kind = result.get("resultType")
         if kind is None:
             emit(
@@ -253,6 +255,25 @@ class ModernResultCheck:
                     "server-info-meta",
                     f"the {method} result has no _meta serverInfo (said once)",
                     where=where,
+                    seq=entry.seq,
+                    evidence=cut(entry.text, 200),
+                )
+            )
+
+    def _discover(self, entry: TrafficEntry, result: dict[str, Any], emit: Emit) -> None:
+        """``discover-result``: supportedVersions (a non-empty list of strings) and capabilities."""
+        versions = result.get("supportedVersions")
+        problems = []
+        if not isinstance(versions, list) or not versions or not all(isinstance(v, str) for v in versions):
+            problems.append("no supportedVersions list")
+        if not isinstance(result.get("capabilities"), dict):
+            problems.append("no capabilities object")
+        if problems:
+            emit(
+                finding(
+                    "discover-result",
+                    f"the server/discover result has {' and '.join(problems)}",
+                    where=f"frame #{entry.seq}",
                     seq=entry.seq,
                     evidence=cut(entry.text, 200),
                 )

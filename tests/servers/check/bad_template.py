@@ -1,0 +1,11 @@
+"""check fixture: a resource template that is not RFC 6570 (draws uri-template)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def templates(self):
+        return [{"uriTemplate": "fixture://notes/{note id}", "name": "note"}]
+
+
+run(Fixture)

@@ -1,0 +1,13 @@
+"""check fixture: an inputSchema with a type JSON Schema does not have (draws input-schema-invalid)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def tools(self):
+        tools = super().tools()
+        tools[0]["inputSchema"]["properties"]["a"]["type"] = "float"
+        return tools
+
+
+run(Fixture)

@@ -1,0 +1,13 @@
+"""check fixture: readOnlyHint and destructiveHint both true (draws tool-annotations)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def tools(self):
+        tools = super().tools()
+        tools[0]["annotations"] = {"readOnlyHint": True, "destructiveHint": True}
+        return tools
+
+
+run(Fixture)

@@ -1,0 +1,11 @@
+"""check fixture: exits on a line that is not JSON (draws malformed-input)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def parse_error(self, line):
+        raise SystemExit(1)
+
+
+run(Fixture)

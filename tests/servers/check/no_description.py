@@ -1,0 +1,13 @@
+"""check fixture: a tool without a description (draws tool-description)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def tools(self):
+        tools = super().tools()
+        del tools[1]["description"]
+        return tools
+
+
+run(Fixture)

@@ -1,0 +1,11 @@
+"""check fixture: keeps running after stdin closes (until a signal) (draws exit-on-eof)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def on_eof(self):
+        sleep(60)
+
+
+run(Fixture)

@@ -1,0 +1,11 @@
+"""check fixture: ignores a line that is not JSON (no -32700) (draws malformed-input)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def parse_error(self, line):
+        pass
+
+
+run(Fixture)

@@ -1,0 +1,12 @@
+"""check fixture: answers initialize after 5.5 s (draws startup-slow)."""
+
+from base import Server, run, sleep  # noqa: F401
+
+
+class Fixture(Server):
+    def initialize(self, msg_id, params):
+        sleep(5.5)
+        super().initialize(msg_id, params)
+
+
+run(Fixture)
