@@ -150,3 +150,30 @@ def test_ctrl_c_while_waiting_for_the_browser(oauth_server, env, tmp_path):
     assert b"Traceback" not in err
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+ESCAPES = "\x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[H"
+HOSTILE_ENDPOINTS = [
+    ("{base}/authorize" + ESCAPES, r"'http://127.0.0.1:{port}/authorize\x1b]0;PWNED\x07"),
+    ("javascript:alert(document.cookie)//", "'javascript:alert(document.cookie)//'"),
+    ("file:///etc/passwd", "'file:///etc/passwd'"),
+]
+
+
+@pytest.mark.parametrize("endpoint,shown", HOSTILE_ENDPOINTS, ids=["escapes", "javascript", "file"])
+def test_print_mode_refuses_a_hostile_authorization_endpoint_before_registering(oauth_server, env, endpoint, shown):
+    """The metadata's authorization_endpoint carries OSC 0 (title), OSC 52 (clipboard) and cursor moves,
+    or is a javascript:/file: URL. Before: the escapes reached the terminal as print mode said the URL;
+    the other two registered a client and then said "no authorization_endpoint". Now: refused before
+    anything is registered, in words quoting it with its control characters visible."""
+    server = oauth_server("--authorization-endpoint", endpoint)
+    result, _ = cli_pasting_redirect(
+        env, "tools", "--url", server.url, "--oauth-open", "print", "--oauth-timeout", "10", timeout=30
+    )
+    assert result.returncode not in (0, 70), result.stderr
+    assert_no_traceback(result)
+    assert "\x1b" not in result.stderr + result.stdout and "\x07" not in result.stderr + result.stdout
+    assert f"authorization_endpoint {shown.format(port=server.port)}" in result.stderr, result.stderr
+    assert "is not a usable http(s) URL: refused (no client was registered" in result.stderr
+    stats = server.stats()
+    assert stats["register"] == 0 and stats["authorize"] == 0

@@ -168,6 +168,8 @@ class AuthServer:
             del doc["code_challenge_methods_supported"]
         if self.o.no_dcr:
             del doc["registration_endpoint"]
+        if getattr(self.o, "authorization_endpoint", None):
+            doc["authorization_endpoint"] = self.o.authorization_endpoint.replace("{base}", self.base_url + self.prefix)
         if self.key is not None:
             doc["jwks_uri"] = self.base_url + self.prefix + "/jwks"
         return doc

@@ -7,7 +7,7 @@ Usage::
         [--metadata-at-root] [--wrong-issuer] [--no-s256] [--no-iss] [--wrong-iss] [--wrong-state]
         [--token-error 500|garbage|huge|hang] [--no-dcr] [--dcr-auth-method M] [--deny]
         [--prm-at-root] [--no-prm] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
-        [--resource-optional] [--client ID:SECRET[:METHOD]]...
+        [--authorization-endpoint VALUE] [--resource-optional] [--client ID:SECRET[:METHOD]]...
 
 Prints ``PORT <n>``, then ``URL <MCP endpoint>``, ``ISSUER <issuer>`` and ``STATS <stats URL>`` on
 stdout once it accepts connections; logs go to stderr. Stops on SIGTERM/SIGINT, and with
@@ -76,6 +76,8 @@ Broken variants (what a server author gets wrong):
   authorization server at the MCP server's root); with ``--no-challenge-metadata``.
 * ``--prm-resource URL``: the PRM's ``resource`` is another resource than the MCP server (clients
   must not use it: RFC 9728 §3.3).
+* ``--authorization-endpoint VALUE``: the metadata's ``authorization_endpoint`` is ``VALUE``
+  (``{base}`` replaced by the AS base URL): ``javascript:...``, or a URL carrying escape sequences.
 * ``--as-unreachable``: the PRM's ``authorization_servers`` is ``http://127.0.0.1:9`` (discard
   port: nothing listens).
 * ``--expires-in 1``: access tokens expire at once; ``--no-refresh``: no refresh tokens;
@@ -400,6 +402,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="registration answers with this token_endpoint_auth_method, whatever was asked",
     )
     p.add_argument("--deny", action="store_true", help="/authorize answers access_denied")
+    p.add_argument(
+        "--authorization-endpoint",
+        metavar="VALUE",
+        help="the metadata's authorization_endpoint is VALUE ({base}: the AS base URL), e.g. javascript:...",
+    )
     p.add_argument("--prm-at-root", action="store_true", help="protected resource metadata only at the root")
     p.add_argument("--no-prm", action="store_true", help="no protected resource metadata (a 2025-03-26 server)")
     p.add_argument(

@@ -40,13 +40,32 @@ def make_pkce() -> tuple[str, str]:
     return verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
+def authorization_endpoint(info: ServerAuthInfo) -> str:
+    """The authorization endpoint the code flow sends the user to, or AuthError saying what is wrong
+    with the metadata's (the manager asks before it registers a client: nothing is registered for a
+    flow that cannot run)."""
+    endpoint = info.authorization_endpoint
+    if endpoint:
+        return endpoint
+    refused = info.refused.get("authorization_endpoint")
+    if refused is not None:
+        raise AuthError(
+            f"the authorization server's authorization_endpoint {refused} is not a usable http(s) URL: refused "
+            "(no client was registered; a person cannot be sent there)",
+            spec="RFC 8414 §2; OAuth 2.1 §3.1",
+        )
+    raise AuthError(
+        "the authorization server metadata has no authorization_endpoint: the authorization code flow cannot "
+        "run (no client was registered; a grant without a user, --oauth-grant client_credentials, may work)",
+        spec="RFC 8414 §2",
+    )
+
+
 def authorization_url(
     info: ServerAuthInfo, client: ClientInfo, redirect_uri: str, *, state: str, challenge: str, scope: str | None
 ) -> tuple[str, dict[str, str]]:
     """The authorization request URL and its parameters (the endpoint's own query kept)."""
-    endpoint = info.authorization_endpoint
-    if not endpoint:
-        raise AuthError("the authorization server metadata has no authorization_endpoint", spec="RFC 8414 §2")
+    endpoint = authorization_endpoint(info)
     params = {
         "response_type": "code",
         "client_id": client.client_id,

@@ -21,6 +21,7 @@ import ipaddress
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from ..protocol.errors import printable, quote_line
 from ..traffic.masking import mask_url
 from .http import BODY_CAP, AuthHttp, AuthResponse
 from .model import AuthError, AuthStep, ServerAuthInfo
@@ -70,7 +71,9 @@ class MetadataNotFound(AuthError):
 
 
 def _http_url(url: object) -> bool:
-    if not isinstance(url, str) or not url or any(c in url for c in "\r\n\t "):
+    """An absolute http(s) URL with a host, without spaces or control characters (an escape
+    sequence in an endpoint would act on the terminal the URL is printed to)."""
+    if not isinstance(url, str) or not url or " " in url or printable(url) != url:
         return False
     try:
         parts = urlsplit(url)
@@ -78,6 +81,12 @@ def _http_url(url: object) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+
+
+def shown_value(value: object) -> str:
+    """A metadata value as a message may quote it: masked, bounded, control characters visible."""
+    text = mask_url(value) if isinstance(value, str) else repr(value)
+    return f"'{quote_line(printable(text), 200)}'"
 
 
 def _resolve(base: str, reference: str) -> str | None:
@@ -352,9 +361,16 @@ async def _find_server_metadata(
 
 
 def _check_document(
-    http: AuthHttp, step: AuthStep, document: dict[str, Any], issuer: str, *, require_pkce: bool
+    http: AuthHttp,
+    step: AuthStep,
+    document: dict[str, Any],
+    issuer: str,
+    *,
+    require_pkce: bool,
+    refused: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Validate a metadata document in its step; returns it with malformed fields dropped."""
+    """Validate a metadata document in its step; returns it with malformed fields dropped
+    (the endpoints dropped go into ``refused``: name -> the value as it may be shown)."""
     got = document.get("issuer")
     if got != issuer:
         shown = repr(got)[:300] if got is not None else "missing"
@@ -370,7 +386,9 @@ def _check_document(
             continue
         value = doc[key]
         if not _http_url(value):
-            step.check(False, f"{key} is not an http(s) URL: ignored", SPEC_METADATA)
+            step.check(False, f"{key} {shown_value(value)} is not a usable http(s) URL: ignored", SPEC_METADATA)
+            if refused is not None:
+                refused[key] = shown_value(value)
             del doc[key]
         elif urlsplit(value).scheme.lower() != "https" and not is_loopback(value):
             step.check(
@@ -529,6 +547,8 @@ async def discover(
             http.log.done(step)
             return info
     info.metadata_url = url
-    info.metadata = _check_document(http, step, document, info.issuer or "", require_pkce=require_pkce)
+    info.metadata = _check_document(
+        http, step, document, info.issuer or "", require_pkce=require_pkce, refused=info.refused
+    )
     http.log.done(step)
     return info

@@ -428,6 +428,10 @@ class OAuthManager:
             previous=previous,
             require_pkce=grant == "authorization_code",
         )
+        if grant == "authorization_code":
+            from .code_flow import authorization_endpoint
+
+            authorization_endpoint(info)  # a flow that cannot send the user anywhere registers nothing
         stored = self.client
         if stored is not None and stored.issuer is not None and stored.issuer != info.issuer:
             stored = None  # registered with another authorization server: never presented to this one

@@ -71,6 +71,8 @@ class ServerAuthInfo:
     metadata_url: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)  # RFC 8414 / OIDC document (or the defaults)
     defaults_used: bool = False  # 2025-03-26: no metadata at all, default endpoints
+    #: endpoints of the metadata refused as unusable (not http(s), control characters): name -> value as shown
+    refused: dict[str, str] = field(default_factory=dict)
 
     @property
     def authorization_endpoint(self) -> str | None:

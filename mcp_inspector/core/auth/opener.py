@@ -178,7 +178,7 @@ class PrintOpener(Opener):
             raise AuthError("no way to ask for the redirect URL here: use --oauth-open fetch or browser")
         self.ui.say(
             "Open this URL in a browser and authorize; the browser then fails to load a page at "
-            f"{self.redirect_uri}: copy that page's whole address (URL) and paste it here.\n\n{url}\n"
+            f"{self.redirect_uri}: copy that page's whole address (URL) and paste it here.\n\n{printable(url)}\n"
         )
         answer = (await self.ui.ask_redirect_url(url)).strip()
         if not answer:
@@ -236,7 +236,7 @@ class BrowserOpener(Opener):
                     if opened
                     else "Could not open a browser; visit this URL to authorize:"
                 )
-                + f"\n\n{url}\n"
+                + f"\n\n{printable(url)}\n"
             )
         elif not opened:
             raise AuthError("could not open a browser (use --oauth-open print or fetch)")
