@@ -1,15 +1,20 @@
 """The CLI's side of an OAuth flow (``core/auth/opener.AuthUi``): what to say goes to stderr,
 and ``--oauth-open print`` reads the pasted redirect URL from the terminal (``/dev/tty``, so
 that ``pipe``'s stdin stays the protocol's), else from stdin when it is a terminal. Without a
-terminal it says what to use instead, never waits for input that cannot come.
+terminal it says what to use instead, never waits for input that cannot come. The line is read
+in a daemon thread: a flow that ends without it (time limit, ctrl+c) does not keep the process.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 
 from ..core.auth.model import AuthError
 
@@ -33,10 +38,22 @@ class CliAuthUi:
         if reader is None:
             raise AuthError("no terminal to paste the redirect URL into: use --oauth-open fetch or browser")
         self.say("Redirect URL: ")
-        try:
-            line = await anyio.to_thread.run_sync(_read_line, reader, abandon_on_cancel=True)
-        finally:
-            pass
+        # A daemon thread of our own, not anyio's worker: a flow that ends without a paste
+        # (--oauth-timeout, ctrl+c) leaves it blocked in readline, and the process must still exit.
+        send, receive = anyio.create_memory_object_stream[str | None](1)
+        token = anyio.lowlevel.current_token()
+
+        def read() -> None:
+            try:
+                line = _read_line(reader)
+            except (OSError, ValueError):
+                line = None
+            with contextlib.suppress(RuntimeError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                anyio.from_thread.run_sync(send.send_nowait, line, token=token)
+
+        threading.Thread(target=read, name="redirect-url", daemon=True).start()
+        async with receive:
+            line = await receive.receive()
         if line is None:
             raise AuthError("no redirect URL was given (end of input)")
         return line

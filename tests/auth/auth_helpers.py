@@ -128,12 +128,15 @@ def _controlling_terminal() -> None:
 
 
 def cli_pasting_redirect(
-    env: dict[str, str], *args: str, timeout: float = 60, paste: Callable[[str], str] = lambda location: location
+    env: dict[str, str],
+    *args: str,
+    timeout: float = 60,
+    paste: Callable[[str], str] | None = lambda location: location,
 ) -> tuple[subprocess.CompletedProcess, str]:
     """Run the CLI in ``--oauth-open print`` mode as a person would: wait for the authorization URL
     it prints (stdout or stderr), open it (``follow_authorization``), and type the redirect's
     address (or ``paste(address)``: a person's mistake) on its terminal (a pty: the CLI reads the
-    pasted URL from /dev/tty). Returns the run and the URL it printed."""
+    pasted URL from /dev/tty). ``paste=None``: a person who never pastes. Returns the run and the URL it printed."""
     master, slave = pty.openpty()
     try:
         process = subprocess.Popen(
@@ -181,7 +184,8 @@ def cli_pasting_redirect(
         match = AUTHORIZE_URL.search(text())
         if match:
             url = match.group(0)
-            os.write(master, paste(follow_authorization(url)).encode() + b"\n")
+            if paste is not None:
+                os.write(master, paste(follow_authorization(url)).encode() + b"\n")
         process.wait(timeout)
     finally:
         if process.poll() is None:

@@ -177,3 +177,16 @@ def test_print_mode_refuses_a_hostile_authorization_endpoint_before_registering(
     assert "is not a usable http(s) URL: refused (no client was registered" in result.stderr
     stats = server.stats()
     assert stats["register"] == 0 and stats["authorize"] == 0
+
+
+def test_print_mode_without_a_paste_ends_at_the_flows_time_limit(oauth_server, env):
+    """Nobody pastes: --oauth-timeout ends the flow and the process exits (it used to stay, blocked
+    in interpreter shutdown on the worker thread still reading the terminal)."""
+    server = oauth_server()
+    result, url = cli_pasting_redirect(
+        env, "tools", "--url", server.url, "--oauth-open", "print", "--oauth-timeout", "2", timeout=30, paste=None
+    )
+    assert url, result.stderr
+    assert result.returncode == 3, result.stderr
+    assert "did not finish within 2 s (--oauth-timeout)" in result.stderr
+    assert_no_traceback(result)
