@@ -248,11 +248,17 @@ def test_merge_all_of_tightens_constraints():
 def test_merge_all_of_patterns_are_both_enforced():
     merged, problems = merge_all_of({}, {"allOf": [{"pattern": "^a"}, {"pattern": "z$"}]})
     assert problems == []
-    from mcp_inspector.core.schema.validation import validate
+    # Listed, not joined into one regex of lookaheads (beyond the bounded engine, server_regex.py):
+    # a form field built from the merged schema checks both, and says both.
+    from mcp_inspector.core.schema.form import build_form, validate_field
+    from mcp_inspector.core.schema.formats import ALL_PATTERNS
 
-    assert validate({"type": "string", "pattern": merged["pattern"]}, "abcz") == []
-    assert validate({"type": "string", "pattern": merged["pattern"]}, "abc") != []
-    assert validate({"type": "string", "pattern": merged["pattern"]}, "bz") != []
+    assert merged[ALL_PATTERNS] == ["^a", "z$"]
+    spec = build_form({"type": "object", "properties": {"s": {"type": "string", **merged}}}).root.children[0]
+    assert validate_field(spec, "abcz") is None
+    assert validate_field(spec, "abc") == "must match the pattern z$"
+    assert validate_field(spec, "bz") == "must match the pattern ^a"
+    assert "matches ^a" in spec.hints and "matches z$" in spec.hints
 
 
 def test_merge_all_of_reports_conflicts():

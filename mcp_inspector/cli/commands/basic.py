@@ -314,6 +314,8 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
         query_code = await emit(ctx, outcome.result, None, raw or json.dumps(outcome.result, ensure_ascii=False))
         for issue in view.structured_issues:
             ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
+        for note in view.unchecked:
+            ctx.warn(f"outputSchema: {note}")
     else:
         out(render.tool_result(view))
     if view.is_error:  # an error result need not match the outputSchema: isError decides

@@ -283,7 +283,8 @@ def tool_result(view: Any) -> str:
             lines.append("outputSchema: INVALID")
             lines.extend(f"  {issue.path}: {issue.message}" for issue in view.structured_issues)
         else:
-            lines.append("outputSchema: valid")
+            lines.append("outputSchema: valid" + (" (not every pattern checked)" if view.unchecked else ""))
+        lines.extend(f"  note: {note}" for note in view.unchecked)
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .form import FieldSpec, FormSpec, build_form, values_to_arguments
-from .validation import Issue, validate
+from .validation import Issue, Verdict, check, validate
 
 ACTIONS = ("accept", "decline", "cancel")
 
@@ -76,6 +76,11 @@ def elicitation_content(form: FormSpec, values: dict[str, Any]) -> dict[str, Any
 def elicitation_issues(form: FormSpec, content: dict[str, Any]) -> list[Issue]:
     """What is wrong with ``content`` for the ``requestedSchema`` (empty when it can be sent)."""
     return validate(form.schema, content)
+
+
+def elicitation_check(form: FormSpec, content: dict[str, Any]) -> Verdict:
+    """``elicitation_issues`` with the patterns that could not be checked (to be said)."""
+    return check(form.schema, content)
 
 
 def elicit_result(action: str, content: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -8,6 +8,9 @@ import ipaddress
 import re
 from typing import Any
 
+# allOf members' patterns, and-ed by resolve.merge_all_of: "pattern" keeps the first, this key lists
+# them all (one regex of lookaheads would be beyond the bounded engine of server_regex.py).
+ALL_PATTERNS = "x-inspector-all-patterns"
 SAFE_INTEGER = 2**53 - 1  # zod emits +-Number.MAX_SAFE_INTEGER for "any integer": not a real limit
 
 
@@ -62,8 +65,13 @@ def describe_constraints(schema: Any) -> list[str]:
     length = _count(schema.get("minLength"), schema.get("maxLength"), "character", "characters")
     if length:
         out.append(length)
-    if isinstance(schema.get("pattern"), str):
-        out.append(f"matches {schema['pattern']}")
+    patterns = schema.get(ALL_PATTERNS) or [schema.get("pattern")]
+    for pattern in patterns:
+        if isinstance(pattern, str):
+            from .server_regex import unsupported
+
+            reason = unsupported(pattern)
+            out.append(f"matches {pattern}" + (f" (not checked: {reason})" if reason else ""))
     if isinstance(schema.get("format"), str):
         out.append(f"format: {schema['format']}")
     items = _count(schema.get("minItems"), schema.get("maxItems"), "item", "items")

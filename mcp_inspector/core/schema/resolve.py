@@ -24,7 +24,7 @@ import math
 from typing import Any
 from urllib.parse import unquote
 
-from .formats import is_number, num_text
+from .formats import ALL_PATTERNS, is_number, num_text
 
 MAX_REF_CHAIN = 32
 
@@ -270,7 +270,8 @@ def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
             else:
                 out[key] = combined
         elif key == "pattern" and isinstance(mine, str) and isinstance(value, str):
-            out[key] = f"^(?=[\\s\\S]*?(?:{mine}))(?=[\\s\\S]*?(?:{value}))"
+            patterns = out.get(ALL_PATTERNS) or [mine]
+            out[ALL_PATTERNS] = patterns if value in patterns else [*patterns, value]
         elif key == "uniqueItems":
             out[key] = bool(mine) or bool(value)
         elif key == "enum" and isinstance(mine, list) and isinstance(value, list):

@@ -57,7 +57,8 @@ def _multiple_of(validator, step, instance, schema):
         yield ValidationError(f"{instance!r} is not a multiple of {step}")
 
 
-_EXACT: dict[type, type] = {}
+_EXTENDED: dict[tuple, type] = {}
+_CHECKERS: dict[type, Any] = {}
 
 
 def _validator_for(schema_text: str):
@@ -65,17 +66,24 @@ def _validator_for(schema_text: str):
     import jsonschema.validators
     from referencing import Registry
 
+    from . import regex_keywords
+
     schema = json.loads(schema_text)
     cls = (
         jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         if isinstance(schema, dict)
         else jsonschema.Draft202012Validator
     )
-    cls.check_schema(schema)
-    exact = _EXACT.get(cls)
-    if exact is None:
-        exact = _EXACT[cls] = jsonschema.validators.extend(cls, {"multipleOf": _multiple_of})
-    return exact(schema, registry=Registry(retrieve=_retrieve), format_checker=cls.FORMAT_CHECKER)
+    checker = _CHECKERS.get(cls)
+    if checker is None:  # format "regex" (every pattern in check_schema, too) by our bounded engine
+        checker = _CHECKERS[cls] = regex_keywords.format_checker(cls.FORMAT_CHECKER)
+    cls.check_schema(schema, format_checker=checker)
+    keywords = regex_keywords.keywords_for(cls, schema)
+    key = (cls, tuple(sorted(keywords)))
+    extended = _EXTENDED.get(key)
+    if extended is None:
+        extended = _EXTENDED[key] = jsonschema.validators.extend(cls, {"multipleOf": _multiple_of, **keywords})
+    return extended(schema, registry=Registry(retrieve=_retrieve), format_checker=checker)
 
 
 # -- fast accept -------------------------------------------------------------------
@@ -249,25 +257,44 @@ def json_path(parts) -> str:
     return path
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What validation found: ``issues``, and ``unchecked`` patterns (why each was not matched:
+    beyond the bounded regex engine, or too costly for the text), which are not issues but must
+    be shown."""
+
+    issues: list[Issue]
+    unchecked: list[str]
+
+
 def validate(schema: Any, instance: Any) -> list[Issue]:
-    """Validate ``instance``; a broken schema is itself reported as an issue."""
+    """Validate ``instance``; a broken schema is itself reported as an issue. Unchecked patterns
+    are left out: a caller that shows results to the user calls ``check``."""
+    return check(schema, instance).issues
+
+
+def check(schema: Any, instance: Any) -> Verdict:
+    """``validate`` with the patterns that could not be checked."""
     if schema is None:
-        return []
+        return Verdict([], [])
     if schema is True or schema == {}:
-        return []
+        return Verdict([], [])
     if schema is False:
-        return [Issue("$", "the schema is `false`: no value is valid")]
+        return Verdict([Issue("$", "the schema is `false`: no value is valid")], [])
     try:
         validator, fast = _compiled(schema)
     except Exception as exc:  # SchemaError, unresolvable dialect...
-        return [Issue("$", f"the schema itself is invalid: {_first_line(exc)}")]
+        return Verdict([Issue("$", f"the schema itself is invalid: {_first_line(exc)}")], [])
     if fast is not None and fast(instance):
-        return []
-    try:
-        errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
-    except Exception as exc:  # unresolvable (e.g. remote) $ref
-        return [Issue("$", f"cannot validate: {_first_line(_root_cause(exc))}")]
-    return [Issue(json_path(error.absolute_path), error.message) for error in errors]
+        return Verdict([], [])
+    from .regex_keywords import collecting_notes
+
+    with collecting_notes() as unchecked:
+        try:
+            errors = sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))
+        except Exception as exc:  # unresolvable (e.g. remote) $ref
+            return Verdict([Issue("$", f"cannot validate: {_first_line(_root_cause(exc))}")], [])
+    return Verdict([Issue(json_path(error.absolute_path), error.message) for error in errors], unchecked)
 
 
 def _root_cause(exc: BaseException) -> BaseException:

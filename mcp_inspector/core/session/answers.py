@@ -26,7 +26,7 @@ from typing import Any
 from ..config.files import FileReadError, read_bounded
 from ..protocol.errors import RpcError
 from ..protocol.json_text import JsonTextError, loads_strict
-from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_issues
+from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_check
 from ..traffic.entry import TrafficEntry
 
 Handler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
@@ -115,7 +115,10 @@ def elicitation_answer(
     if others:
         report(f"elicitation/create: answers not in this requestedSchema were left out: {', '.join(others)}")
     content = {**schema_defaults(schema), **{k: v for k, v in (answers or {}).items() if k in fields}}
-    issues = elicitation_issues(form, content)
+    verdict = elicitation_check(form, content)
+    for note in verdict.unchecked:
+        report(f"elicitation/create: requestedSchema {note}")
+    issues = verdict.issues
     if issues:
         problems = "; ".join(f"{issue.path}: {issue.message}" for issue in issues[:5])
         report(f"elicitation/create: the answer would not match the requestedSchema ({problems}); declined")

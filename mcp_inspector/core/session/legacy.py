@@ -22,7 +22,7 @@ from ... import __version__
 from ..protocol.errors import ConnectError, InspectorError, ProtocolViolation, RpcError, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LEGACY_VERSIONS
-from ..schema.validation import Issue, validate
+from ..schema.validation import Issue, check
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Transport
@@ -323,11 +323,13 @@ class McpSession(ListMethods, tasks.TaskMethods):
 
     # -- tools ---------------------------------------------------------
     def check_arguments(self, name: str, arguments: dict[str, Any]) -> list[Issue]:
-        """Validate arguments against the tool's inputSchema (a warning, never a block)."""
+        """Validate arguments against the tool's inputSchema (a warning, never a block); a pattern
+        that could not be checked is one more warning, at ``$``."""
         tool = self.tool(name)
         if tool is None:
             return []
-        return validate(tool.get("inputSchema"), arguments)
+        verdict = check(tool.get("inputSchema"), arguments)
+        return verdict.issues + [Issue("$", note) for note in verdict.unchecked]
 
     async def begin_tool_call(
         self, name: str, arguments: dict[str, Any] | None = None, *, as_task: bool | None = None, **options: Any

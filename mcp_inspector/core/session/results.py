@@ -13,7 +13,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema.validation import Issue, validate
+from ..schema.validation import Issue, check
 
 KNOWN_BLOCK_TYPES = {"text", "image", "audio", "resource_link", "resource"}
 
@@ -38,6 +38,7 @@ class ToolResultView:
     structured_issues: list[Issue] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # shape problems of the result itself
     output_schema: Any = None
+    unchecked: list[str] = field(default_factory=list)  # outputSchema patterns not matched, and why
 
 
 def analyze_tool_result(result: dict[str, Any], tool: dict[str, Any] | None = None) -> ToolResultView:
@@ -58,12 +59,16 @@ def analyze_tool_result(result: dict[str, Any], tool: dict[str, Any] | None = No
     has_structured = "structuredContent" in result
     structured = result.get("structuredContent")
     issues: list[Issue] = []
+    unchecked: list[str] = []
     if output_schema is not None and not is_error:
         if not has_structured:
             issues.append(Issue("$", "the tool declares an outputSchema but the result has no structuredContent"))
         else:
-            issues = validate(output_schema, structured)
-    return ToolResultView(result, is_error, blocks, has_structured, structured, issues, problems, output_schema)
+            verdict = check(output_schema, structured)
+            issues, unchecked = verdict.issues, verdict.unchecked
+    return ToolResultView(
+        result, is_error, blocks, has_structured, structured, issues, problems, output_schema, unchecked
+    )
 
 
 def describe_block(index: int, block: Any) -> BlockInfo:

@@ -4,11 +4,11 @@ schema with each issue routed to the field that owns it."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from ...protocol.json_text import JsonTextError, loads_strict
-from ..formats import check_format
+from .. import server_regex
+from ..formats import ALL_PATTERNS, check_format
 from ..validation import Issue, is_multiple_of, json_path, validate
 from .spec import (
     _REQUIRED_MESSAGE,
@@ -102,14 +102,16 @@ def _constraint_message(spec: FieldSpec, value: Any) -> str | None:
             return f"at least {c['minLength']} characters (now {length})"
         if isinstance(c.get("maxLength"), int) and length > c["maxLength"]:
             return f"at most {c['maxLength']} characters (now {length})"
-        pattern = c.get("pattern")
-        if isinstance(pattern, str):
-            try:
-                if re.search(pattern, value) is None:
-                    return f"must match the pattern {pattern}"
-            except re.error:
-                pass  # a broken pattern is the schema's problem; validate() reports it
-        return check_format(c.get("format"), value)
+        unchecked = None
+        for pattern in c.get(ALL_PATTERNS) or [c.get("pattern")]:
+            if not isinstance(pattern, str):
+                continue
+            verdict = server_regex.search(pattern, value)  # bounded: this runs on every keystroke
+            if verdict is False:
+                return f"must match the pattern {pattern}"
+            if isinstance(verdict, server_regex.Unchecked):
+                unchecked = unchecked or str(verdict)
+        return check_format(c.get("format"), value) or unchecked
     if _is_number(value):
         if _num(c.get("minimum")) and value < c["minimum"]:
             return f"must be ≥ {c['minimum']}"

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import server_regex
 from ..classify import understood, variants
-from ..formats import describe_constraints
+from ..formats import ALL_PATTERNS, describe_constraints
 from ..resolve import enum_options, multi_select_options, normalize
 from ..validation import json_path
 
@@ -40,6 +41,7 @@ CONSTRAINT_KEYS = (
     "minLength",
     "maxLength",
     "pattern",
+    ALL_PATTERNS,
     "format",
     "minItems",
     "maxItems",
@@ -411,13 +413,18 @@ def _build_array(spec: FieldSpec, schema: dict) -> None:
 
 
 def key_message(spec: FieldSpec, name: str) -> str | None:
-    """A message for a free-form entry's name (its pattern), or None."""
+    """A message for a free-form entry's name (its pattern, or why it was not checked), or None."""
     if spec.key_pattern is None:
         return None
-    try:
-        return None if re.search(spec.key_pattern, name) else f"the name must match {spec.key_pattern}"
-    except re.error:
-        return None
+    verdict = server_regex.search(spec.key_pattern, name)
+    if isinstance(verdict, server_regex.Unchecked):
+        return str(verdict)
+    return None if verdict else f"the name must match {spec.key_pattern}"
+
+
+def key_allowed(spec: FieldSpec, name: str) -> bool:
+    """The name may be a free-form entry: its pattern matches it, or could not be checked."""
+    return spec.key_pattern is None or server_regex.search(spec.key_pattern, name) is not False
 
 
 def _num(value: Any) -> bool:

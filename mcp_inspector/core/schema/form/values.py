@@ -21,7 +21,7 @@ from .spec import (
     FormValueError,
     _is_number,
     format_scalar,
-    key_message,
+    key_allowed,
     parse_scalar,
     subform,
 )
@@ -156,7 +156,7 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
     for name, argument in arguments.items():
         child = by_name.get(name)
         if child is None:
-            if spec.has_entries and key_message(spec, name) is None:
+            if spec.has_entries and key_allowed(spec, name):
                 sub = sub_values(subform(spec), argument)
                 if sub is not MISSING:
                     entries.append([name, sub])

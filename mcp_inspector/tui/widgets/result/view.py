@@ -664,6 +664,9 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             )
         elif not view.is_error:
             widgets.append(Static("✓ valid against outputSchema", classes="valid"))
+        if view.unchecked:
+            notes = "\n".join(f"  • {note}" for note in view.unchecked[:20])
+            widgets.append(Static(Text(f"not every pattern was checked:\n{notes}"), classes="issues"))
         return [Vertical(*widgets, classes="block structured")]
 
     # -- save / pager ----------------------------------------------------
