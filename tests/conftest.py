@@ -172,9 +172,13 @@ def connect() -> Callable[..., Any]:
         initialize: bool = True,
         close_grace: float = 2.0,
         term_grace: float = 2.0,
+        idle_close_grace: float | None = None,
         **session_options: Any,
     ) -> AsyncIterator[Connected]:
-        transport = StdioTransport(command, env=env, cwd=cwd, close_grace=close_grace, term_grace=term_grace)
+        graces = {"close_grace": close_grace, "term_grace": term_grace}
+        if idle_close_grace is not None:
+            graces["idle_close_grace"] = idle_close_grace
+        transport = StdioTransport(command, env=env, cwd=cwd, **graces)
         session_options.setdefault("timeout", 10.0)
         session_options.setdefault("init_timeout", 10.0)
         session_options.setdefault("era", "legacy")  # these tests are about the legacy era; era tests pass era="auto"

@@ -26,10 +26,13 @@ class SpawnError(Exception):
 
 def spawn(command: list[str], env: dict[str, str], cwd: str | None) -> subprocess.Popen:
     """Start the server in its own process group with pipes for all three streams."""
+    from ..core import reaping
+
     full_env = dict(os.environ)
     full_env.update(env)
+    tag = full_env[reaping.TAG_VAR] = reaping.new_tag()
     try:
-        return subprocess.Popen(
+        process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -44,6 +47,11 @@ def spawn(command: list[str], env: dict[str, str], cwd: str | None) -> subproces
         raise SpawnError(f"cannot start the server: permission denied: {command[0]}") from None
     except OSError as exc:
         raise SpawnError(f"cannot start the server: {exc.strerror or exc}") from None
+    process.inspector_tag = tag  # type: ignore[attr-defined]  # the adopting transport finds its descendants by it
+    # Orphaned descendants come to us from now on (the server has not run a line of its own
+    # yet: importing ctypes here overlaps its start-up instead of delaying it).
+    reaping.become_subreaper()
+    return process
 
 
 def early_spawn(argv: list[str]) -> subprocess.Popen | None:

@@ -28,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
             raise
         except BaseException:  # noqa: BLE001 - the normal route will start (and report on) the server
             early = None
+        if early is None:  # (early_spawn did it right after starting the server)
+            from ..core import reaping
+
+            reaping.become_subreaper()  # a server's orphaned descendants come to us, to be ended with it
         from .dispatch import run_command_line
 
         code = run_command_line(argv, early)

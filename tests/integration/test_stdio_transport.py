@@ -197,7 +197,7 @@ async def test_late_answer_after_timeout_is_marked_late(connect, raw_server) -> 
 
 
 async def test_server_ignoring_eof_and_sigterm_is_killed_and_reaped(raw_server) -> None:
-    transport = StdioTransport(raw_server("no-exit-on-eof"), close_grace=0.3, term_grace=0.3)
+    transport = StdioTransport(raw_server("no-exit-on-eof"), close_grace=0.3, idle_close_grace=0.3, term_grace=0.3)
     with anyio.fail_after(60):
         async with McpSession(transport, timeout=30) as session:
             await session.initialize()
@@ -224,6 +224,50 @@ async def test_well_behaved_server_exits_on_eof_without_signals(raw_server) -> N
     assert time.perf_counter() - started < 30  # returned when the server exited, not when the 30 s grace ended
     assert transport.returncode == 0 and session.closed.exit_code == 0 and session.closed.expected
     assert not os.path.exists(f"/proc/{pid}")
+
+
+AFTER_EOF = r"""
+import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("method") == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\n")
+        sys.stdout.flush()
+    # any other request stays unanswered: it is in flight until we close
+time.sleep(float(sys.argv[1]))  # stdin is at EOF: linger, then exit 0
+"""
+
+
+async def test_an_idle_server_that_ignores_eof_is_not_waited_for_the_whole_grace() -> None:
+    """Nothing of ours in flight: the short grace, then SIGTERM (server-everything ignores EOF once the
+    client declared roots; a 2 s wait made a cold `tools` 2.8x a minimal client's time)."""
+    transport = StdioTransport([sys.executable, "-c", AFTER_EOF, "3600"], close_grace=30)
+    with anyio.fail_after(20):  # the 30 s grace would run past this
+        async with McpSession(transport, era="legacy") as session:
+            await session.initialize()
+    assert session.closed is not None and session.closed.expected
+    assert session.closed.signal == signal.SIGTERM and transport.returncode == -signal.SIGTERM
+
+
+async def test_a_server_with_a_request_in_flight_gets_the_whole_grace() -> None:
+    """A request unanswered: the server may still be at it, so it gets ``close_grace`` to exit itself."""
+    transport = StdioTransport([sys.executable, "-c", AFTER_EOF, "0.5"], close_grace=30, idle_close_grace=0)
+    with anyio.fail_after(40):
+        async with McpSession(transport, era="legacy") as session:
+            await session.initialize()
+
+            async def ask() -> None:
+                with pytest.raises(ConnectionLost):
+                    await session.connection.request("tools/list", {}, timeout=None)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(ask)
+                while not session.connection.pending:
+                    await anyio.sleep(0.01)
+                assert session.connection.work_in_flight()
+                await session.close()
+    assert session.closed is not None and session.closed.exit_code == 0  # exited by itself, not SIGTERMed
 
 
 @pytest.mark.parametrize(
@@ -290,7 +334,11 @@ while True:
 async def test_close_escalates_eof_then_sigterm_then_sigkill(connect) -> None:
     with anyio.fail_after(60):
         async with connect(
-            [sys.executable, "-c", TRAPS_SIGTERM], initialize=False, close_grace=0.3, term_grace=0.3
+            [sys.executable, "-c", TRAPS_SIGTERM],
+            initialize=False,
+            close_grace=0.3,
+            idle_close_grace=0.3,
+            term_grace=0.3,
         ) as c:
             with anyio.fail_after(30):
                 while not any(e.text == "ready" for e in c.store if e.kind is Kind.STDERR):

@@ -14,6 +14,10 @@ Usage::
   after answering ``tools/list``.
 * ``--polite``: a well-behaved server instead: default signal handling, no
   grandchild, exits at once on stdin EOF (pids line: ``SERVER_PID``).
+* ``--detach``: also start two descendants out of reach of its process group, as daemons
+  do: one that called ``setsid`` (still its child), and one double-forked (``setsid``,
+  then its parent exits, so it is orphaned at once). Both sleep, stdio on /dev/null; their
+  pids follow on the pids line.
 * ``--hang METHOD``: never answer requests for METHOD (repeatable), so a CLI
   command keeps waiting.
 
@@ -37,6 +41,20 @@ GRANDCHILD = (
     "    signal.signal(s, signal.SIG_IGN)\n"
     "time.sleep(3600)\n"
 )
+# setsid (its own session and group), then sleep: still the server's child
+SETSID_CHILD = "import os, time\nos.setsid()\ntime.sleep(3600)\n"
+# a daemon: fork, the child calls setsid and sleeps, the parent prints its pid and exits
+DAEMON = (
+    "import os, sys, time\n"
+    "pid = os.fork()\n"
+    "if pid:\n"
+    "    sys.stdout.write(f'{pid}\\n'); sys.stdout.flush(); os._exit(0)\n"
+    "os.setsid()\n"
+    "null = os.open(os.devnull, os.O_RDWR)\n"
+    "for fd in (0, 1, 2):\n"
+    "    os.dup2(null, fd)\n"
+    "time.sleep(3600)\n"
+)
 TOOL = {
     "name": "echo",
     "description": "Echo the text back",
@@ -54,6 +72,7 @@ def main() -> None:
     parser.add_argument("--pids", required=True)
     parser.add_argument("--polite", action="store_true")
     parser.add_argument("--hang", action="append", default=[])
+    parser.add_argument("--detach", action="store_true")
     args = parser.parse_args()
 
     pids = [os.getpid()]
@@ -62,6 +81,11 @@ def main() -> None:
             signal.signal(sig, signal.SIG_IGN)
         child = subprocess.Popen([sys.executable, "-c", GRANDCHILD], stdin=subprocess.DEVNULL)
         pids.append(child.pid)
+    if args.detach:
+        quiet = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        pids.append(subprocess.Popen([sys.executable, "-c", SETSID_CHILD], **quiet).pid)
+        daemon = subprocess.run([sys.executable, "-c", DAEMON], stdin=subprocess.DEVNULL, capture_output=True)
+        pids.append(int(daemon.stdout))
     with open(args.pids + ".tmp", "w") as file:
         file.write(" ".join(map(str, pids)) + "\n")
     os.rename(args.pids + ".tmp", args.pids)

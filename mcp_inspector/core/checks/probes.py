@@ -354,7 +354,7 @@ class ExitOnEofProbe:
         transport = ctx.session.transport
         if not ctx.stdio or not hasattr(transport, "exited_on_eof"):
             return
-        transport.close_grace = EOF_WAIT
+        transport.close_grace = transport.idle_close_grace = EOF_WAIT  # the wait is what is checked
         await ctx.session.close()
         if transport.exited_on_eof is False:
             ctx.add(

@@ -80,6 +80,12 @@ class RpcConnection:
         #: Called as ``meta_provider(method, params) -> params`` for every request sent with
         #: send_request (the session adds the 2026-07-28 ``_meta`` there); not for send_raw.
         self.meta_provider: Callable[[str, dict | None], dict | None] | None = None
+        transport.work_in_flight = self.work_in_flight
+
+    def work_in_flight(self) -> bool:
+        """A request of ours unanswered (or given up on: the server may still be at it), or one
+        of the server's being answered."""
+        return bool(self._pending or self._abandoned or self._incoming)
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:

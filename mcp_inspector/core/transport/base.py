@@ -109,6 +109,11 @@ class Transport(ABC):
     #: request carrying ``Mcp-Session-Id``): the session re-initializes. Set by the session.
     on_session_expired: Callable[[], None] | None = None
 
+    #: Called (no arguments) at ``close``: True while the server still has work of ours in flight
+    #: (a request unanswered, cancelled or timed out; a request of its own being answered).
+    #: A transport may close an idle server sooner. Set by the connection.
+    work_in_flight: Callable[[], bool] | None = None
+
     def set_protocol_version(self, version: str | None) -> None:
         """The protocol revision the session settled on (HTTP sends it as a header)."""
 

@@ -23,6 +23,7 @@ import anyio
 import anyio.abc
 import anyio.lowlevel
 
+from .. import reaping
 from ..protocol.errors import quote_line
 from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
@@ -31,6 +32,9 @@ READ_CHUNK = 1 << 20
 YIELD_EVERY = 100  # frames delivered between two yields to the event loop
 STDERR_TAIL = 50
 EXIT_DRAIN = 1.0  # seconds to wait for stdout to end once the process has exited
+IDLE_CLOSE_GRACE = 0.2  # seconds for a server with no work of ours in flight to exit on stdin EOF
+ESCAPED_TERM_GRACE = 0.5  # seconds for a server's orphaned descendant to go after SIGTERM
+REAP_POLL = 0.01
 MAX_STDERR_LINE_BYTES = 1 << 20  # stderr is for people: a longer line is cut (its size kept)
 
 
@@ -44,6 +48,7 @@ class StdioTransport(Transport):
         cwd: str | None = None,
         inherit_env: bool = True,
         close_grace: float = 2.0,
+        idle_close_grace: float = IDLE_CLOSE_GRACE,
         term_grace: float = 2.0,
         started: subprocess.Popen | None = None,
         write_stall: float = 30.0,
@@ -61,9 +66,12 @@ class StdioTransport(Transport):
         self.env = dict(env or {})
         self.cwd = cwd
         self._started = started
+        #: the mark in the server's environment that finds its descendants (reaping.py)
+        self.tag: str | None = getattr(started, "inspector_tag", None) if started is not None else reaping.new_tag()
         self.write_stall = write_stall
         self.inherit_env = inherit_env
         self.close_grace = close_grace
+        self.idle_close_grace = idle_close_grace
         self.term_grace = term_grace
         self.process: anyio.abc.Process | None = None
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
@@ -124,6 +132,8 @@ class StdioTransport(Transport):
     async def _spawn(self) -> anyio.abc.Process:
         env = dict(os.environ) if self.inherit_env else {}
         env.update(self.env)
+        if self.tag is not None:
+            env[reaping.TAG_VAR] = self.tag
         executable = self.command[0]
         if os.sep not in executable and shutil.which(executable, path=env.get("PATH")) is None:
             raise TransportError(f"command not found: {executable}")
@@ -266,7 +276,11 @@ class StdioTransport(Transport):
             self._sink(Closed(reason, exit_code, sig, list(self.stderr_tail)[-10:], expected=self._closing))
 
     async def close(self) -> None:
-        """Close stdin, wait, then SIGTERM, then SIGKILL the process group; reap it."""
+        """Close stdin, wait, then SIGTERM, then SIGKILL the process group; reap it.
+
+        The wait is ``close_grace`` while the server has work of ours in flight, else at most
+        ``idle_close_grace``: a server that ignores EOF (server-everything once the client
+        declared roots) must not hold up an exit whose output is already printed."""
         process = self.process
         if process is None or self._closing:
             if process is not None:
@@ -278,15 +292,25 @@ class StdioTransport(Transport):
             if process.stdin is not None:
                 with contextlib.suppress(Exception):
                     await process.stdin.aclose()
-            exited = await _wait(process, self.close_grace)
+            grace = self.close_grace
+            if self.work_in_flight is not None and not self.work_in_flight():
+                # Nothing of ours left to finish: a server that ignores EOF is not waited for long.
+                grace = min(grace, self.idle_close_grace)
+            escaped: set[reaping.Process] = set()
+            exited = await _wait(process, grace)
             self.exited_on_eof = exited if running else None
             if not exited:
+                # Descendants that left the group (setsid) get the same signals (reaping.py).
+                escaped = reaping.escaped(process.pid, self.tag)
                 _signal_group(process.pid, signal.SIGTERM)
+                reaping.signal_all(escaped, signal.SIGTERM)
                 if not await _wait(process, self.term_grace):
                     _signal_group(process.pid, signal.SIGKILL)
                     await process.wait()
-            # Also end anything left in the group (e.g. a wrapper's child).
+            # Also end anything left in the group (e.g. a wrapper's child), and whatever left it:
+            # orphans reparented to us (we may be their subreaper) are found by the server's mark.
             _signal_group(process.pid, signal.SIGKILL)
+            await self._end_escaped(process.pid, escaped)
             with anyio.move_on_after(3.0):
                 await self._closed_event.wait()
             # Once the group is gone the pipes reach EOF: let the readers finish with them
@@ -307,6 +331,22 @@ class StdioTransport(Transport):
             # ("Event loop is closed" traceback at exit).
             _close_pipes(process)
             await anyio.lowlevel.checkpoint()
+
+    async def _end_escaped(self, pid: int, signalled: set[reaping.Process]) -> None:
+        """SIGKILL the descendants already sent SIGTERM with the group; those found only now
+        (orphans of a server that exited) get SIGTERM and a short wait first. Reap our own."""
+        late = reaping.escaped(pid, self.tag) - signalled
+        reaping.signal_all(signalled, signal.SIGKILL)
+        if late:
+            reaping.signal_all(late, signal.SIGTERM)
+            with anyio.move_on_after(min(self.term_grace, ESCAPED_TERM_GRACE)):
+                while late := reaping.reap(late):
+                    await anyio.sleep(REAP_POLL)
+            reaping.signal_all(late, signal.SIGKILL)
+        left = signalled | late
+        with anyio.move_on_after(1.0):
+            while left := reaping.reap(left):
+                await anyio.sleep(REAP_POLL)
 
 
 def _new_lock() -> anyio.Lock:
