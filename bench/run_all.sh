@@ -9,10 +9,10 @@ if [ -z "${PYTHON:-}" ]; then
 fi
 if [ -n "${QUICK:-}" ]; then
     CORE="--rounds 3 --calls 500"; CLI="--runs 3"; INGEST="--rounds 2"; PIPE="--quick"; HTTP="--quick"; QUERY="--quick"
-    WATCH="--rounds 3"; TOOLS="--rounds 2"
+    WATCH="--rounds 3"; TOOLS="--rounds 2"; CHECK="--runs 2"
 else
     CORE="--rounds 7 --calls 2000"; CLI="--runs 10"; INGEST="--rounds 5"; PIPE="--rounds 3"; HTTP=""; QUERY=""
-    WATCH="--rounds 7"; TOOLS=""
+    WATCH="--rounds 7"; TOOLS=""; CHECK="--runs 5"
 fi
 
 echo "### bench_core_calls (not pinned)"
@@ -49,6 +49,10 @@ echo "### bench_watch"
 echo
 echo "### bench_result_view"
 "$PYTHON" bench/bench_result_view.py
+
+echo
+echo "### bench_check"
+"$PYTHON" bench/bench_check.py $CHECK || echo "(bench_check skipped or failed: see above)"
 
 echo
 echo "### bench_tool_list"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from mcp_inspector.core.checks.catalog import RULES, finding
+from mcp_inspector.core.checks.docs import rules_table, table_in
 from mcp_inspector.core.checks.model import RuleKind, Severity
 
 ISSUE_IDS = {
@@ -37,3 +39,10 @@ def test_a_finding_takes_the_rules_hint_and_source_unless_given():
     assert made.severity is Severity.ERROR and made.hint == RULES["ping"].fix and made.spec == RULES["ping"].source
     milder = finding("ping", "not empty", severity=Severity.WARNING, hint="own")
     assert milder.severity is Severity.WARNING and milder.hint == "own"
+
+
+def test_the_readme_rule_table_is_the_registrys():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert table_in(readme) == rules_table(), "run: python scripts/check_rules_table.py"
+    for rule_id in RULES:
+        assert f"| `{rule_id}` |" in readme

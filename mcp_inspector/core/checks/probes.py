@@ -22,7 +22,9 @@ from .catalog import finding
 from .model import Finding, Severity, cut
 
 STARTUP_LIMIT = 5.0  # seconds from start to the handshake's answer (startup-slow)
-EOF_WAIT = 3.0  # seconds a stdio server gets to exit after its stdin closed (exit-on-eof)
+EOF_WAIT = (
+    2.0  # seconds a stdio server gets to exit after its stdin closed (exit-on-eof): the inspector's own close_grace
+)
 NOT_JSON_LINE = b"mcp-inspector check: this line is not JSON"
 UNKNOWN_METHOD = "mcp-inspector/no-such-method"
 

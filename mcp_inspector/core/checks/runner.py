@@ -80,6 +80,7 @@ class CheckReport:
             "findings": [item.to_json() for item in self.findings],
             "summary": self.summary(),
             "notes": list(self.notes),
+            "seconds": round(self.seconds, 3),
         }
 
     def fails(self, strict: bool = False) -> bool:
