@@ -11,6 +11,10 @@ Every request is kept in ``requests`` (method, path, lower-cased headers). Paths
 - ``POST /mcp``: Streamable HTTP (JSON replies); ``initialize`` sets ``Mcp-Session-Id: session-a``;
   with ``redirect_after_initialize`` every later POST is answered 307 to it.
 - ``POST /401``: 401 with a Bearer challenge.
+
+Methods: ``initialize``, ``ping``, ``tools/list`` (``echo``, ``echo_headers``), ``tools/call``
+(``echo_headers`` answers the request's headers as JSON text: a server echoing our secrets);
+any other is -32601.
 """
 
 from __future__ import annotations
@@ -102,13 +106,14 @@ class OriginServer:
                 except ValueError:
                     self._send(400, b"not JSON", "text/plain")
                     return
-                reply = outer.answer(message) if isinstance(message, dict) and "id" in message else None
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                reply = outer.answer(message, headers) if isinstance(message, dict) and "id" in message else None
                 if self.path.startswith("/messages"):
                     self._send(202, b"Accepted", "text/plain")
                     if reply is not None and outer._streams:
                         outer._streams[-1].put(json.dumps(reply).encode())
                     return
-                if self.path == "/mcp":
+                if self.path.split("?", 1)[0] == "/mcp":
                     if outer.redirect_after_initialize and message.get("method") != "initialize":
                         self._send(307, Location=outer.redirect_after_initialize)
                     elif reply is None:
@@ -124,9 +129,11 @@ class OriginServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
-    def answer(self, message: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, message: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         method = message.get("method")
         result: dict[str, Any] = {}
+        if method not in ("initialize", "tools/list", "tools/call", "ping"):
+            return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}
         if method == "initialize":
             proposed = (message.get("params") or {}).get("protocolVersion")
             self.proposed.append(proposed)
@@ -136,7 +143,9 @@ class OriginServer:
                 "serverInfo": {"name": "origin", "version": "1"},
             }
         elif method == "tools/list":
-            result = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+            result = {"tools": [{"name": name, "inputSchema": {"type": "object"}} for name in ("echo", "echo_headers")]}
+        elif method == "tools/call" and (message.get("params") or {}).get("name") == "echo_headers":
+            result = {"content": [{"type": "text", "text": json.dumps(headers)}]}  # a server echoing secrets
         elif method == "tools/call":
             result = {"content": [{"type": "text", "text": "ok"}]}
         return {"jsonrpc": "2.0", "id": message["id"], "result": result}

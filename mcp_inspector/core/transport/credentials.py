@@ -6,20 +6,48 @@ gave us) go only to that server's origin (scheme, host, port: RFC 6454). Every r
 the HTTP transports goes through ``headers_for`` (``http_util.open_response``, at each
 redirect hop), and the OAuth client asks ``allows`` before it adds a token: a redirect, an
 HTTP+SSE ``endpoint`` event or anything else naming another origin gets none of them.
+
+It also knows which of them are secrets (``secrets``) and has them masked wherever a server
+echoes one (``masking.remember_secret``).
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..protocol.errors import printable, quote_line
-from ..traffic.masking import mask_url
+from ..traffic.masking import is_secret_name, mask_url, remember_secret
 
 SHOWN_CHARS = 300  # characters of a server's URL quoted in a message
+MIN_SECRET_CHARS = 6  # shorter secret values are not searched for in server text (too many false hits)
 
 #: Headers that carry a credential or a session of ours, whoever set them (the user, the OAuth
 #: client, the transport): never sent to another origin.
 CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "dpop", "cookie", "mcp-session-id"})
+
+
+def secret_values(headers: dict[str, str], url: str) -> list[str]:
+    """The secrets a server might echo back (its error page quoting our request): the values of
+    secret-looking headers (and the credential after ``Bearer``), the URL's password and secret
+    query parameters. Longest first, for ``redact``."""
+    found: set[str] = set()
+    for name, value in headers.items():
+        if is_secret_name(name):
+            found.add(value.strip())
+            parts = value.split(None, 1)
+            if len(parts) == 2:
+                found.add(parts[1].strip())
+    try:
+        parts_url = urlsplit(url)
+        if parts_url.password:
+            found.add(parts_url.password)
+            found.add(unquote(parts_url.password))
+        for key, value in parse_qsl(parts_url.query, keep_blank_values=True):
+            if is_secret_name(key):
+                found.add(value)
+    except ValueError:
+        pass
+    return sorted((v for v in found if len(v) >= MIN_SECRET_CHARS), key=len, reverse=True)
 
 
 def origin_of(url: str) -> tuple[str, str, int | None]:
@@ -52,6 +80,11 @@ class CredentialPolicy:
         except ValueError:
             self.origin = None  # a URL that does not parse is nobody's origin: nothing is sent
         self.user_names = frozenset(str(name).lower() for name in (user_headers or {}))
+        #: the secrets among them (and in the URL), longest first: masked in server text we quote,
+        #: and remembered (``remember_secret``) so that a server echoing one (a tool result, an error
+        #: page) has it masked wherever it is written: recordings, reports, the screen
+        self.secrets = secret_values({str(k): str(v) for k, v in (user_headers or {}).items()}, url)
+        remember_secret(*self.secrets)
 
     @property
     def origin_text(self) -> str:

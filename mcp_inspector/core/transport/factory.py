@@ -65,8 +65,11 @@ def make_transport(
         )
     if not spec.command:
         raise TransportError(f"server {spec.name!r} has neither a command nor a URL")
+    from ..traffic.masking import is_secret_name, remember_secret
     from .stdio import StdioTransport
 
+    # a secret the user gives the server (API_TOKEN=...) is masked wherever the server echoes it
+    remember_secret(*(str(value) for name, value in (spec.env or {}).items() if is_secret_name(str(name))))
     return StdioTransport(
         spec.command, spec.env, spec.cwd, started=started, write_stall=write_stall, max_line_bytes=max_frame_bytes
     )

@@ -17,13 +17,13 @@ import re
 import ssl
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import anyio
 import httpx2
 
 from ..protocol.errors import printable, quote_line
-from ..traffic.masking import is_secret_name, mask_url, mask_value
+from ..traffic.masking import mask_url, mask_value
 from .base import AUTH_FAILED, TransportError
 from .credentials import CredentialPolicy
 
@@ -421,12 +421,9 @@ def content_type(response: httpx2.Response) -> str:
 _TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>", re.S | re.I)
 
 
-MIN_SECRET_CHARS = 6  # shorter secret values are not searched for in server text (too many false hits)
-
-
 def quote_body(body: bytes, secrets: list[str] | None = None) -> str:
     """A response body as a short one-line quote; an HTML page reads as its text.
-    ``secrets`` (``secret_values``) are masked before it is cut, so no part of one shows."""
+    ``secrets`` (``credentials.secret_values``) are masked before it is cut, so no part of one shows."""
     text = body[:ERROR_BODY_CAP].decode("utf-8", errors="replace").strip()
     if text[:1] == "<" and re.search(r"<(!doctype html|html|body|head|title|h1|p|pre)\b", text[:2048], re.I):
         text = html.unescape(_TAG.sub(" ", text))
@@ -434,30 +431,6 @@ def quote_body(body: bytes, secrets: list[str] | None = None) -> str:
     if secrets:
         text = redact(text, secrets)
     return quote_line(text, QUOTE_CHARS) if text else "(empty body)"
-
-
-def secret_values(headers: dict[str, str], url: str) -> list[str]:
-    """The secrets a server might echo back (its error page quoting our request): the values of
-    secret-looking headers (and the credential after ``Bearer``), the URL's password and secret
-    query parameters. Longest first, for ``redact``."""
-    found: set[str] = set()
-    for name, value in headers.items():
-        if is_secret_name(name):
-            found.add(value.strip())
-            parts = value.split(None, 1)
-            if len(parts) == 2:
-                found.add(parts[1].strip())
-    try:
-        parts_url = urlsplit(url)
-        if parts_url.password:
-            found.add(parts_url.password)
-            found.add(unquote(parts_url.password))
-        for key, value in parse_qsl(parts_url.query, keep_blank_values=True):
-            if is_secret_name(key):
-                found.add(value)
-    except ValueError:
-        pass
-    return sorted((v for v in found if len(v) >= MIN_SECRET_CHARS), key=len, reverse=True)
 
 
 def redact(text: str, secrets: list[str]) -> str:

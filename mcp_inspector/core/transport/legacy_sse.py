@@ -40,7 +40,6 @@ from .http_util import (
     quote_body,
     read_error_body,
     redact,
-    secret_values,
     status_text,
 )
 from .http_util import LazyEvent as _LazyEvent
@@ -74,7 +73,7 @@ class LegacySseTransport(Transport):
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         #: what may go where: the user's headers, the token and the session id only to the URL's origin
         self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
-        self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
+        self._secrets = self.credentials.secrets  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout

@@ -60,7 +60,6 @@ from .http_util import (
     read_capped,
     read_error_body,
     redact,
-    secret_values,
     status_text,
 )
 from .http_util import (
@@ -112,7 +111,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         #: what may go where: the user's headers, the token and the session id only to the URL's origin
         self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
-        self._secrets = secret_values(self.user_headers, self.url)  # masked in server text we quote
+        self._secrets = self.credentials.secrets  # masked in server text we quote
         self.verify = verify
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
