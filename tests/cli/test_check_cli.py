@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from cli_helpers import assert_no_traceback, cli, raw
+from cli_helpers import REPO_ROOT, assert_no_traceback, cli, raw
 
 from mcp_inspector.core.checks.catalog import RULES
 
@@ -71,3 +71,70 @@ def test_check_open_judges_a_recording_with_the_live_rules(tmp_path):
     document = json.loads(result.stdout)
     assert {f["rule"] for f in document["findings"]} == {"stdout-not-jsonrpc"}
     assert any("only the live rules" in note for note in document["notes"])
+
+
+FIXTURES = REPO_ROOT / "tests" / "servers" / "check"
+
+
+def fixture(name: str) -> list[str]:
+    return ["python3", str(FIXTURES / f"{name}.py")]
+
+
+def test_strict_fails_on_a_warning():
+    plain = cli("check", "--", *fixture("no_description"), timeout=90)
+    assert plain.returncode == 0 and "tool-description" in plain.stdout
+    strict = cli("check", "--strict", "--", *fixture("no_description"), timeout=90)
+    assert strict.returncode == 8
+
+
+def test_a_config_entrys_ignore_list(tmp_path):
+    config = tmp_path / "mcp.json"
+    entry = {"command": "python3", "args": [str(FIXTURES / "stdout_banner.py")], "ignore": ["stdout-not-jsonrpc"]}
+    config.write_text(json.dumps({"mcpServers": {"banner": entry}}))
+    result = cli("check", "--json", "--config", str(config), "--server", "banner", timeout=90)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["findings"] == []
+    config.write_text(json.dumps({"mcpServers": {"banner": {**entry, "ignore": ["no-such-rule"]}}}))
+    assert cli("check", "--config", str(config), "--server", "banner", timeout=30).returncode == 64
+
+
+def test_token_budget_sets_what_the_tool_list_may_take():
+    result = cli("check", "--json", "--token-budget", "50", "--", *fixture("clean"), timeout=90)
+    (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "tool-list-tokens"]
+    assert "over the budget of 50" in finding["message"] and "estimate" in finding["evidence"]
+    assert finding["tokenMethod"] == "estimate" and finding["tokens"] > 50
+    assert result.returncode == 0  # a warning
+
+
+def test_era_both_checks_each_era_the_server_speaks():
+    result = cli("check", "--json", "--era", "both", "--", *fixture("dual_era_mismatch"), timeout=120)
+    document = json.loads(result.stdout)
+    assert document["era"] == "both" and [e["era"] for e in document["eras"]] == ["legacy", "modern"]
+    (mismatch,) = [f for f in document["findings"] if f["rule"] == "era-mismatch"]
+    assert "only in 2026-07-28: modern_only" in mismatch["message"]
+    legacy_only = cli("check", "--json", "--era", "both", "--", *fixture("clean"), timeout=120)
+    document = json.loads(legacy_only.stdout)
+    assert legacy_only.returncode == 0 and [e["era"] for e in document["eras"]] == ["legacy"]
+    assert any("does not speak the modern era" in note for note in document["notes"])
+
+
+def test_era_both_goes_with_check_only():
+    result = cli("tools", "--era", "both", timeout=30)
+    assert result.returncode == 64 and "--era both goes with the check command" in result.stderr
+
+
+def test_a_request_left_unanswered_is_a_finding_bounded_by_the_timeout():
+    result = cli("check", "--json", "--timeout", "1", "--", *raw("never-answer"), timeout=120)
+    assert_no_traceback(result)
+    assert result.returncode == 8, result.stderr
+    (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "unknown-tool"]
+    assert (
+        finding["severity"] == "error" and "no answer to tools/call of an unknown tool within 1 s" in finding["message"]
+    )
+
+
+def test_a_server_that_never_answers_keeps_the_timeout_exit_code():
+    silent = ["python3", "-c", "import sys, time; sys.stdin.read(); time.sleep(30)"]
+    result = cli("check", "--timeout", "1", "--", *silent, timeout=60)
+    assert_no_traceback(result)
+    assert result.returncode in (3, 4), result.stderr

@@ -20,6 +20,7 @@ from ...core.checks.catalog import RULES, finding, unknown_ids
 from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
 from ...core.checks.runner import CheckReport, run_check, sort_findings
+from ...core.config.files import writable_problem
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output import check_output
@@ -55,6 +56,10 @@ def check_calls(args: Any) -> list[tuple[str, dict[str, Any]]]:
 
 def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
     ignore = ignored_rules(args, spec)
+    if args.junit:  # refused before any server starts
+        problem = writable_problem(args.junit)
+        if problem is not None:
+            raise UsageError(f"--junit: {problem}")
     if args.check_open is not None:
         return _check_recording(args.check_open, ignore, args)
     calls = check_calls(args)
@@ -169,7 +174,8 @@ def _emit(reports: list[CheckReport], args: Any, ignore: set[str], target: str) 
         except OSError as exc:
             raise UsageError(f"cannot write the JUnit file {args.junit}: {exc.strerror or exc}") from None
     if args.json:
-        out(json.dumps(check_output.json_document(reports, target), indent=2, ensure_ascii=False))
+        document = check_output.json_document(reports, target, both=getattr(args, "check_era", None) == "both")
+        out(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         out(check_output.text(reports, target))
     sys.stdout.flush()

@@ -8,9 +8,6 @@ passes with them in ``<system-out>``, an ignored or unimplemented rule is ``<ski
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -80,10 +77,10 @@ def _rule_lines(rule_id: str, items: list[Finding]) -> list[str]:
     return lines
 
 
-def json_document(reports: list[Any], target: str) -> dict[str, Any]:
+def json_document(reports: list[Any], target: str, both: bool = False) -> dict[str, Any]:
     """``{"server", "era", "findings", "summary"}`` (one era); with ``--era both``, the same
     merged: findings tagged with their era, ``eras`` the per-era documents' heads."""
-    if len(reports) == 1:
+    if len(reports) == 1 and not both:
         document = reports[0].to_json()
         document["server"] = {**document["server"], "target": target}
         return document
@@ -153,14 +150,10 @@ def _plain(item: Finding) -> str:
 
 
 def write_file(path: str, content: str) -> None:
-    """Written whole (a temporary file renamed over it), so CI never reads half a report."""
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".junit-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    """The JUnit file, through the one helper for files we write server data into (0600, no
+    symbolic link or FIFO followed); a secret this process holds is masked, as on stdout."""
+    from ...core.config.files import open_private
+    from ...core.traffic.masking import scrub
+
+    with open_private(path) as stream:
+        stream.write(scrub(content))

@@ -213,6 +213,57 @@ class Server:
         self.on_eof()
 
 
+MODERN = "2026-07-28"
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+
+class ModernServer(Server):
+    """The same surface in the 2026-07-28 era only: server/discover, the version in every
+    request's _meta (-32022 with data.supported for another), resultType and _meta serverInfo
+    on every result, no initialize, ping or logging."""
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"tools": {"listChanged": True}, "resources": {}, "prompts": {}, "completions": {}}
+
+    def reply(self, msg_id: Any, result: dict[str, Any]) -> None:
+        meta = dict(result.get("_meta") or {})
+        meta.setdefault(SERVER_INFO_KEY, {"name": self.name, "version": "1.0.0"})
+        self.send({"id": msg_id, "result": {**self.cache(result), "resultType": "complete", **result, "_meta": meta}})
+
+    def cache(self, result: dict[str, Any]) -> dict[str, Any]:
+        """ttlMs and cacheScope, which discover, list and read results carry (SEP-2549)."""
+        cacheable = ("supportedVersions", "tools", "prompts", "resources", "resourceTemplates", "contents")
+        return {"ttlMs": 0, "cacheScope": "private"} if any(key in result for key in cacheable) else {}
+
+    def discover(self, msg_id: Any) -> None:
+        self.reply(msg_id, {"supportedVersions": [MODERN], "capabilities": self.capabilities()})
+
+    def unsupported(self, msg_id: Any, requested: Any) -> None:
+        self.send(
+            {
+                "id": msg_id,
+                "error": {
+                    "code": -32022,
+                    "message": f"Unsupported protocol version: {requested}",
+                    "data": {"supported": [MODERN], "requested": requested},
+                },
+            }
+        )
+
+    def handle(self, msg_id: Any, method: str, params: dict[str, Any]) -> None:
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        requested = meta.get(VERSION_KEY)
+        if method in ("initialize", "ping", "logging/setLevel"):
+            self.unknown_method(msg_id, method)
+        elif requested != MODERN:
+            self.unsupported(msg_id, requested)
+        elif method == "server/discover":
+            self.discover(msg_id)
+        else:
+            super().handle(msg_id, method, params)
+
+
 def run(cls: type[Server]) -> None:
     with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
         cls().serve()

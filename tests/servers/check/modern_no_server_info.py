@@ -1,0 +1,11 @@
+"""check fixture: 2026-07-28 results without _meta serverInfo (draws server-info-meta)."""
+
+from base import SERVER_INFO_KEY, ModernServer, run  # noqa: F401
+
+
+class Fixture(ModernServer):
+    def reply(self, msg_id, result):
+        self.send({"id": msg_id, "result": {**self.cache(result), "resultType": "complete", **result}})
+
+
+run(Fixture)
