@@ -150,3 +150,18 @@ def test_raw_member_keys_with_escapes_and_nested_same_name() -> None:
 @pytest.mark.parametrize("raw", [b'{"a"', b"{x}", b'{"a":1', b'{"a":1 "result":2}', b'{"result"'])
 def test_raw_member_of_a_malformed_frame_is_none_not_an_exception(raw: bytes) -> None:
     assert raw_member(raw, "result") is None
+
+
+def test_shallow_members_finds_top_level_members_at_any_depth_without_parsing() -> None:
+    from mcp_inspector.core.protocol.jsonrpc import SHALLOW_TOKEN_BUDGET, shallow_members
+
+    deep = b"[{" * 50_000 + b"}]" * 50_000
+    assert shallow_members(b'{"jsonrpc":"2.0","id":7,"result":' + deep + b"}", ("id", "method")) == {"id": "7"}
+    tail = b'{"result":' + deep + b', "id" : "a,}\\"" }'
+    assert shallow_members(tail, ("id",)) == {"id": '"a,}\\""'}
+    # a nested "id" is not the top-level one; a request's method is seen; a head cut short still gives the id
+    assert shallow_members(b'{"result":{"id":1},"x":2}', ("id",)) == {}
+    assert shallow_members(b'{"method":"m","id":3,"params":[[[', ("id", "method")) == {"method": '"m"', "id": "3"}
+    assert shallow_members(b'[{"id":1}]', ("id",)) == {}
+    # past the token budget nothing is claimed (a hostile frame cannot hold the loop for seconds)
+    assert shallow_members(b'{"id":1,"r":' + b"[1," * (SHALLOW_TOKEN_BUDGET // 2 + 1), ("id",)) == {}

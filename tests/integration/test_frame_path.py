@@ -103,6 +103,23 @@ async def test_a_frame_nested_1000_deep_is_invalid_and_the_session_goes_on() -> 
             assert text_of(await s.call_tool("echo", {"text": "after"})) == "after"
 
 
+@pytest.mark.parametrize("id_last", [False, True], ids=["id first", "id after the result"])
+async def test_a_reply_too_deep_to_parse_fails_its_request_at_once_and_is_linked(id_last: bool) -> None:
+    """Issue 19 item 15: only the depth is wrong, so the frame has no parsed id; its top level is
+    scanned for one, and the request fails now (a ProtocolViolation), not at its timeout."""
+    with anyio.fail_after(60):
+        async with session() as (s, _):
+            with pytest.raises(ProtocolViolation, match="nested deeper than 128 levels"):
+                await s.connection.request(
+                    "tools/call", {"name": "deep-reply", "arguments": {"depth": 1000, "id_last": id_last}}, timeout=None
+                )
+            request = next(e for e in s.store if e.method == "tools/call")
+            reply = next(e for e in s.store if e.kind is Kind.INVALID)
+            assert reply.reply_to == request.seq and request.reply_seq == reply.seq
+            assert reply.msg_id == request.msg_id
+            assert text_of(await s.call_tool("echo", {"text": "next"})) == "next"
+
+
 async def test_a_reply_arriving_while_its_request_is_still_being_written_is_linked(tmp_path: Path) -> None:
     """The server answers a 4 MB request from its first bytes and reads the rest only
     once the test has seen the reply: the client's write is blocked the whole time."""

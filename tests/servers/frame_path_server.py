@@ -26,6 +26,8 @@ Tools (``tools/call`` by name; every result is text):
   ``"stderr"``; then the newline and the result ``"after long"``.
 * ``huge`` {bytes}: a result whose text is ``bytes`` ``x`` (one line).
 * ``deep`` {depth}: writes ``depth`` ``[`` and a newline, then the result ``"after deep"``.
+* ``deep-reply`` {depth, id_last}: the reply itself nests ``depth`` levels (in
+  ``structuredContent``); with ``id_last`` its ``id`` is its last member, after the result.
 * ``dup``: the result ``"dup"`` twice (same id).
 * ``batch``: the result inside a batch (with a ``notifications/message``).
 * ``crash`` {bytes}: a stderr line of ``bytes`` ``e``, then exit code 3, no answer.
@@ -43,7 +45,8 @@ import time
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 TOOLS = [
-    {"name": n, "inputSchema": {"type": "object"}} for n in ("long", "huge", "deep", "dup", "batch", "crash", "echo")
+    {"name": n, "inputSchema": {"type": "object"}}
+    for n in ("long", "huge", "deep", "deep-reply", "dup", "batch", "crash", "echo")
 ]
 out = sys.stdout.buffer
 
@@ -109,6 +112,14 @@ def handle(msg: dict, early: bool) -> None:
         elif name == "deep":
             write(b"[" * int(args["depth"]) + b"\n")
             send(text(msg_id, "after deep"))
+        elif name == "deep-reply":
+            depth = int(args["depth"])
+            result = b'{"content":[],"structuredContent":{"a":' + b"[" * depth + b"]" * depth + b"}}"
+            ident = json.dumps(msg_id).encode()
+            if args.get("id_last"):
+                write(b'{"jsonrpc":"2.0","result":' + result + b',"id":' + ident + b"}\n")
+            else:
+                write(b'{"jsonrpc":"2.0","id":' + ident + b',"result":' + result + b"}\n")
         elif name == "dup":
             send(text(msg_id, "dup"))
             send(text(msg_id, "dup"))

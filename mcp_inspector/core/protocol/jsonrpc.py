@@ -8,6 +8,7 @@ notification). Invalid frames are reported with the reason.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -271,3 +272,59 @@ def _skip_ws(text: str, pos: int) -> int:
     while pos < len(text) and text[pos] in " \t\r\n":
         pos += 1
     return pos
+
+
+SHALLOW_TOKEN_BUDGET = 1_000_000
+_SHALLOW_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]+|[\]}]+|[,:]', re.S)
+
+
+def shallow_members(raw: bytes, keys: tuple[str, ...]) -> dict[str, str]:
+    """The text of the top-level members named ``keys`` of a frame that could not be parsed
+    (nested too deep, or only its head received), found by scanning strings and runs of
+    brackets without parsing any nested value: linear, no recursion, at any depth. A member
+    is returned once its value is followed by ``,`` or ``}`` at the top level; a frame whose
+    top level is not an object gives nothing, and so does one of more than
+    ``SHALLOW_TOKEN_BUDGET`` tokens (strings, bracket runs, commas, colons: any frame under
+    ~1 MB fits), so that a hostile frame cannot hold the event loop for seconds."""
+    text = raw.decode("utf-8", "replace")
+    found: dict[str, str] = {}
+    depth = 0
+    key: str | None = None
+    expect_key = False
+    value_start = -1
+
+    def keep(end: int) -> None:
+        if key is not None and key in keys and value_start >= 0:
+            found[key] = text[value_start:end].strip()
+
+    for count, match in enumerate(_SHALLOW_TOKEN.finditer(text)):
+        if count > SHALLOW_TOKEN_BUDGET:
+            return {}
+        token = match.group()
+        first = token[0]
+        if first == '"':
+            if depth == 1 and expect_key:
+                try:
+                    name = json.loads(token)
+                except ValueError:
+                    return found
+                key = name if isinstance(name, str) else None
+                expect_key = False
+        elif first in "{[":
+            if depth == 0:
+                if token != "{":
+                    return found
+                expect_key = True
+            depth += len(token)
+        elif first in "}]":
+            if depth - len(token) <= 0:  # the run closes the top-level object
+                keep(match.start() + depth - 1)
+                return found
+            depth -= len(token)
+        elif depth == 1:
+            if first == ":":
+                value_start = match.end()
+            else:  # ","
+                keep(match.start())
+                key, expect_key, value_start = None, True, -1
+    return found

@@ -364,6 +364,12 @@ class RpcConnection:
         # appended, so reply_to, latency and the late flag must already be on it.
         info = classify(raw)
         kind = info.kind
+        if kind is Kind.INVALID and info.message is None and not info.has_id:
+            # Not parsed at all (nested too deep, not JSON): if its top level shows the id of a
+            # request of ours, that request fails now instead of waiting for its timeout.
+            msg_id = _head_id(raw)
+            if msg_id is not None:
+                info.id, info.has_id = msg_id, True
         # Plain locals rather than a dict of fields: this runs for every frame.
         problem = info.problem
         reply_to: int | None = None
@@ -672,14 +678,16 @@ class RpcConnection:
 
 
 def _head_id(head: bytes) -> Any:
-    """The id of a response whose head is all we have, if its top-level ``id`` comes
-    before anything unreadable and it has no ``method`` there (None otherwise)."""
+    """The id of a response that could not be parsed (its head is all we have, or it nests too
+    deep), if its top level shows one and no ``method`` (None otherwise). A shallow scan: the
+    nested values are never parsed, so any depth is safe."""
+    members = jsonrpc.shallow_members(head, ("id", "method"))
+    text = members.get("id")
+    if text is None or "method" in members:
+        return None
     try:
-        text = jsonrpc.raw_member(head, "id")
-        if text is None or jsonrpc.raw_member(head, "method") is not None:
-            return None
         value = loads_strict(text)
-    except (ValueError, RecursionError):  # JsonTextError is a ValueError; raw_member may recurse on a deep head
+    except ValueError:  # JsonTextError is a ValueError
         return None
     return value if jsonrpc.valid_id(value) else None
 
