@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -23,24 +24,33 @@ def server_command(script: Path) -> list[str]:
     return [sys.executable, str(script)]
 
 
+def save(script: Path, text: str) -> None:
+    """Save as an editor's safe-write does: a temporary file (``.tmp``, ignored) renamed over the
+    script. One save is one change: ``write_text`` truncates, then writes, and a writer descheduled in
+    between on a loaded machine let the watcher see (and run) an empty file as an edit of its own."""
+    temporary = script.with_name(script.name + ".tmp")
+    temporary.write_text(text)
+    os.replace(temporary, script)
+
+
 def add_tool(script: Path, name: str, description: str) -> None:
     text = script.read_text()
     tool = (
         f'@server.tool(description="{description}", structured_output=False)\n'
         f"def {name}(text: str) -> str:\n    return text.upper()\n\n\n# more tools"
     )
-    script.write_text(text.replace("# more tools", tool, 1))
+    save(script, text.replace("# more tools", tool, 1))
 
 
 def set_description(script: Path, old: str, new: str) -> None:
     text = script.read_text()
     assert f'description="{old}"' in text
-    script.write_text(text.replace(f'description="{old}"', f'description="{new}"', 1))
+    save(script, text.replace(f'description="{old}"', f'description="{new}"', 1))
 
 
 def break_file(script: Path) -> None:
-    script.write_text(script.read_text() + BROKEN)
+    save(script, script.read_text() + BROKEN)
 
 
 def fix_file(script: Path) -> None:
-    script.write_text(script.read_text().replace(BROKEN, ""))
+    save(script, script.read_text().replace(BROKEN, ""))

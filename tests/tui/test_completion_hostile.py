@@ -87,6 +87,31 @@ async def test_a_result_that_is_not_an_object_is_a_note_and_values_that_are_not_
             assert options_text(field)[0] == "item00"
 
 
+async def test_a_finished_request_is_not_answered_until_its_answer_is_shown(connect):
+    """The window that made the list look settled on the older answer: the request has ended (not busy),
+    the list of the value before is still open, and the answer is a message not handled yet."""
+    from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
+
+    at_arrival: list[tuple[bool, bool, bool]] = []
+
+    def hook(message) -> None:
+        if isinstance(message, CompletionInput.Suggested) and message.value == "nonstr" and not at_arrival:
+            field = message.input
+            at_arrival.append((field.busy, field.list_open, field.answered))
+
+    async with connect([sys.executable, str(SERVER)]) as c:
+        app = FormApp(c.session)
+        async with app.run_test(size=(100, 24), message_hook=hook) as pilot:
+            field = app.field("first")
+            field.focus()
+            await pilot.press(*"garbage")
+            await settled(pilot, field, "the note")
+            await pilot.press("ctrl+u", *"nonstr")
+            await settled(pilot, field, "the suggestions")
+            assert at_arrival == [(False, True, False)]  # idle, open on the old note, not answered yet
+            assert field.answered and options_text(field) == ["nonstr-a", "nonstr-b"]
+
+
 async def test_no_answer_says_it_waits_escape_stops_it_and_a_timeout_is_said(connect):
     async with connect([sys.executable, str(SERVER)]) as c:
         app = FormApp(c.session)
@@ -168,7 +193,7 @@ async def test_enter_while_the_list_answers_an_older_value_keeps_what_was_typed(
             await pilot.press("ctrl+u", *"item0")
             await wait_for(
                 pilot,
-                lambda: not field.busy and field.list_open and not field.dropdown.has_class("-stale"),
+                lambda: not field.busy and field.list_open and field.answered,
                 what="fresh suggestions",
             )
             await pilot.press("down", "enter")  # fresh ones are taken as before

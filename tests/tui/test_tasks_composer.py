@@ -49,20 +49,28 @@ async def test_optional_task_toggle_off_then_on_and_required_note():
         assert isinstance(done[0], CallFinished) and done[0].outcome.task_id is None
 
         await composer.set_arguments({"topic": "owls", "sections": 2, "duration_seconds": 1.0})
+        # what the row shows is looked at on each progress notification, from the row's creation on:
+        # sampling it between pauses missed the whole task on a loaded machine (seen: only "progress 2/2")
+        seen: set[str] = set()
+        rows: list = []
+        track = main.inflight.track
+
+        def track_and_watch(pending):
+            row = track(pending)
+            rows.append(row)
+            record_row_updates(row, seen, lambda r: str(r.query_one(".inflight-message", Static).render()))
+            pending.on_progress = lambda _pending: row.update_view()
+            return row
+
+        main.inflight.track = track_and_watch
         toggle.focus()
+        await wait_for(pilot, lambda: toggle.has_focus, what="the toggle focused")  # focus() is applied later
         await pilot.press("space")  # on, by keyboard
         assert toggle.value and composer.run_as_task
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: main.inflight.rows and main.inflight.rows[-1].task_id, what="the task row")
-        row = main.inflight.rows[-1]
-        seen: set[str] = set()
-        record_row_updates(row, seen, lambda r: str(r.query_one(".inflight-message", Static).render()))
-
-        def watch() -> bool:
-            seen.add(str(row.query_one(".inflight-message", Static).render()))
-            return len(done) == 2
-
-        await wait_for(pilot, watch, timeout=15, what="the task")
+        await wait_for(pilot, lambda: len(done) == 2, timeout=15, what="the task")
+        row = rows[-1]
+        assert row.task_id is not None
         assert any("· working" in text and "progress 1/2" in text for text in seen), (
             seen
         )  # its progress, on the task's line
@@ -102,7 +110,7 @@ async def test_two_quick_list_changes_leave_no_half_removed_form_behind():
             ),
             what="the form",
         )
-        await pilot.pause(0.3)  # timed out (WaitForScreenTimeout) with the half-removed form
+        await pilot.pause()  # timed out (WaitForScreenTimeout, awaited by every pause) with the half-removed form
         await pilot.press("3")
         view = app.main.query_one("#view-notifications")
         await wait_for(pilot, lambda: bool(view.children), what="the notifications view composed")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_for_tools
+from textual.notifications import Notify
 from textual.widgets import Input
 from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy
 
@@ -25,8 +26,15 @@ def tool_names(main) -> list[str]:
 async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_changed(tmp_path):
     script = watched_copy(tmp_path)
     finished: list[CallFinished] = []
+    titles: list[str] = []  # every notification (app._notifications drops them when they time out)
     app = live_app(ServerSpec("watched", server_command(script), source="test"), watch=[""], cwd=str(tmp_path))
-    hook = lambda message: finished.append(message) if isinstance(message, CallFinished) else None  # noqa: E731
+
+    def hook(message) -> None:
+        if isinstance(message, CallFinished):
+            finished.append(message)
+        elif isinstance(message, Notify):
+            titles.append(str(message.notification.title))
+
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         main = app.main
         await wait_for_tools(pilot, app)
@@ -51,8 +59,9 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         )
         assert main.tool_list.marks == {"shout": "added"}
         assert main.status_bar.watching_text.startswith("restarted after edit of server.py (")
-        titles = [str(n.title) for n in app._notifications]
-        assert "Tool list changed after the edit of server.py" in titles
+        await wait_for(
+            pilot, lambda: "Tool list changed after the edit of server.py" in titles, what="the notification"
+        )
         # the log is kept, with the restart as a marker line
         assert app.store.first_seq == first_seq and len(outgoing(app, "tools/list")) >= 2
         assert any(
@@ -102,7 +111,7 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         # ctrl+b: watching off
         await pilot.press("ctrl+b")
         assert main._watcher is None and main.status_bar.watching_text == ""
-        assert "Watch off" in [str(n.title) for n in app._notifications]
+        await wait_for(pilot, lambda: "Watch off" in titles, what="the Watch off notification")
 
 
 async def test_watching_a_server_whose_files_cannot_be_told_says_so(tmp_path):

@@ -404,6 +404,11 @@ class CompletionInput(Input):
         return self._timer is not None or self._sending > 0 or self._pending is not None
 
     @property
+    def answered(self) -> bool:
+        """What the field holds (suggestions or a note) answers the value as typed now, not an older one."""
+        return self._shown == self._generation
+
+    @property
     def list_open(self) -> bool:
         return self.dropdown.has_class("-open")
 
