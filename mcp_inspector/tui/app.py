@@ -465,8 +465,8 @@ class InspectorApp(App[int]):
             else self.main.query_one("#live-traffic")
         )
         entry = log.cursor_entry
-        exchange_id = entry.meta.get("exchange") if entry is not None and isinstance(entry.meta, dict) else None
-        if not isinstance(exchange_id, int):
+        exchange_id = self.main.store.exchange_of(entry) if entry is not None else None
+        if exchange_id is None:
             self.notify("The selected frame was not carried over HTTP.", severity="warning")
             return
         self.open_http_exchange(exchange_id)

@@ -336,3 +336,38 @@ async def test_a_remote_server_that_went_away_shows_in_the_status_bar(fresh_sdk_
         line, _ = describe_status(app.main.status_bar.status)
         assert "connected to sdk" in line and "⚠ last request not delivered: cannot connect to" in line
         assert "connection refused" in line
+
+
+async def test_our_reply_to_roots_list_is_a_frame_its_post_carried(everything_http_url):
+    """server-everything asks roots/list; the POST carrying our answer showed "Frames carried: none"
+    and the reply's frame detail had no exchange (h: "not carried over HTTP"). Now each frame we
+    send is linked to the exchange whose body carried it, both ways."""
+    app = live_app(ServerSpec("everything", url=everything_http_url, transport="http"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+
+        def our_reply():
+            for entry in main.store:
+                asked = main.store.get(entry.reply_to) if entry.reply_to is not None else None
+                if entry.direction is Direction.OUT and asked is not None and asked.method == "roots/list":
+                    return entry
+            return None
+
+        await wait_for(pilot, lambda: our_reply() is not None, what="our reply to roots/list", timeout=15)
+        reply = our_reply()
+        await pilot.press("5")
+        traffic_log = main.query_one("#view-traffic").log_view
+        traffic_log.sync(force=True)
+        assert traffic_log.move_cursor_to_seq(reply.seq)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
+        assert re.search(r"HTTP exchange #\d+ POST", static_text(app.screen.query_one("#frame-header")))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange detail")
+        exchange = main.store.http_log.get(app.screen.exchange_id)
+        assert exchange.method == "POST" and exchange.status == 202
+        frames = app.screen.query_one("#http-frames", OptionList)
+        await wait_for(pilot, lambda: frames.option_count == 1, what="the carried frame")
+        assert int(frames.get_option_at_index(0).id) == reply.seq
+        assert "Frames carried (1)" in str(app.screen.query_one("#http-frames-caption").render())

@@ -242,10 +242,8 @@ class RpcConnection:
     ) -> None:
         """Write a recorded frame; a failure is recorded beside it and raised as ConnectionLost."""
         try:
-            if meta is None:
-                await self.transport.send(data)
-            else:
-                await self.transport.send(data, meta)
+            # the entry's seq goes with the frame: an HTTP transport links it to the exchange that carries it
+            await self.transport.send(data, {**meta, "seq": entry.seq} if meta else {"seq": entry.seq})
         except TransportError as exc:
             entry.problem = f"not delivered: {exc}"
             # The entry was already recorded as sent: the session file gets the failure too.

@@ -4,8 +4,9 @@ An HTTP transport records each POST, GET (SSE stream) and DELETE here: URL,
 status, request and response headers (secrets masked, see ``masking``),
 timings, and for an SSE response each event with its id. Frames carried by an
 exchange point back at it through ``meta["exchange"]`` in the traffic store;
-``HttpExchange.frame_seqs`` is the other direction, filled in by the
-connection as it records them. The TUI's HTTP view reads ``HttpLog``.
+``HttpExchange.frame_seqs`` is the other direction: the frame the request's body
+carried (its seq given to ``begin`` by the transport), then those that came back,
+filled in by the store as it records them. The TUI's HTTP view reads ``HttpLog``.
 
 Memory is bounded: past ``cap`` exchanges the oldest are dropped, and an
 exchange keeps at most ``MAX_EVENTS`` SSE event records (the count goes on).
@@ -62,6 +63,7 @@ class HttpExchange:
     error: str | None = None
     resumes: int | None = None  # the exchange whose stream this one resumes (Last-Event-ID)
     note: str | None = None  # what it was for: "standalone stream", "session end", "resume"...
+    sent_seq: int | None = None  # the traffic entry of the frame in the request's body
 
     def header(self, name: str, response: bool = True) -> str | None:
         lower = name.lower()
@@ -81,6 +83,7 @@ class HttpLog:
         self.cap = cap
         self.exchanges: deque[HttpExchange] = deque(maxlen=cap)
         self._by_id: dict[int, HttpExchange] = {}
+        self._carriers: dict[int, int] = {}  # seq of a frame we sent -> the exchange whose body carried it
         self._next_id = 1
         self._clock = clock
         self._listeners: list[Listener] = []
@@ -108,11 +111,15 @@ class HttpLog:
         request_size: int = 0,
         resumes: int | None = None,
         note: str | None = None,
+        frame_seq: int | None = None,
     ) -> HttpExchange:
-        """A request is about to go out; headers are masked here."""
+        """A request is about to go out; headers are masked here. ``frame_seq``: the traffic
+        entry of the frame in its body (our request, reply or notification), first of ``frame_seqs``."""
         if len(self.exchanges) == self.cap:
             old = self.exchanges[0]
             self._by_id.pop(old.id, None)
+            if old.sent_seq is not None and self._carriers.get(old.sent_seq) == old.id:
+                del self._carriers[old.sent_seq]
             self.dropped += 1
         exchange = HttpExchange(
             self._next_id,
@@ -126,6 +133,10 @@ class HttpLog:
             resumes=resumes,
             note=note,
         )
+        if frame_seq is not None:
+            exchange.sent_seq = frame_seq
+            exchange.frame_seqs.append(frame_seq)
+            self._carriers.setdefault(frame_seq, exchange.id)  # after a redirect: the first hop
         self._next_id += 1
         self.exchanges.append(exchange)
         self._by_id[exchange.id] = exchange
@@ -171,6 +182,10 @@ class HttpLog:
 
     def get(self, exchange_id: int) -> HttpExchange | None:
         return self._by_id.get(exchange_id)
+
+    def carrier(self, seq: int) -> int | None:
+        """The exchange whose request body carried the frame we sent as ``seq`` (None: none known)."""
+        return self._carriers.get(seq)
 
     def __len__(self) -> int:
         return len(self.exchanges)

@@ -323,6 +323,14 @@ class TrafficStore:
         """Raw bytes of the entries held in memory (kept under ``mem_limit``, the newest entry aside)."""
         return self._held
 
+    def exchange_of(self, entry: TrafficEntry) -> int | None:
+        """The HTTP exchange that carried ``entry``: the one it came on (``meta["exchange"]``), or
+        for a frame we sent, the one whose request body carried it; None when not over HTTP."""
+        exchange_id = entry.meta.get("exchange") if isinstance(entry.meta, dict) else None
+        if isinstance(exchange_id, int) and not isinstance(exchange_id, bool):
+            return exchange_id
+        return self.http_log.carrier(entry.seq)
+
     def get(self, seq: int) -> TrafficEntry | None:
         index = seq - self._first_seq
         if 0 <= index < len(self._entries):

@@ -187,13 +187,15 @@ async def open_response(
     note: str | None = None,
     resumes: int | None = None,
     read_timeout: Any = "default",
+    frame_seq: int | None = None,
     auth: AuthHook | None = None,
 ) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """Send a request and return the streaming response (the caller closes it), its
     HttpLog exchange and the final URL. Raises ``httpx2.HTTPError`` for network
     failures and TransportError for a redirect that cannot be followed. ``credentials``
     says which headers may go to each hop (none of the user's, nor a token or session id,
-    to another origin than the server the user named).
+    to another origin than the server the user named). ``frame_seq``: the traffic entry of
+    the frame in the body (``Transport.send``'s ``meta["seq"]``), linked to each exchange.
 
     With ``auth`` (an ``OAuthManager``): ``auth.prepare`` adds the credentials before each
     sending; an answer it handles (``auth_challenge_status``) has its body read (bounded), its
@@ -216,6 +218,7 @@ async def open_response(
             note=note,
             resumes=resumes,
             read_timeout=read_timeout,
+            frame_seq=frame_seq,
         )
     from ..auth.model import AuthError
 
@@ -239,6 +242,7 @@ async def open_response(
             note=note if attempt == 1 else f"{note or method} (after authorization)",
             resumes=resumes,
             read_timeout=read_timeout,
+            frame_seq=frame_seq,
         )
         # a challenge from another origin (a redirect took the request there) is not ours to answer
         if not auth_challenge_status(response) or attempt == MAX_AUTH_ATTEMPTS or not credentials.allows(final):
@@ -286,6 +290,7 @@ async def _open_once(
     note: str | None = None,
     resumes: int | None = None,
     read_timeout: Any = "default",
+    frame_seq: int | None = None,
 ) -> tuple[httpx2.Response, HttpExchange | None, str]:
     """One sending, following redirects (see ``open_response``)."""
     left = False  # a hop went to another origin: no credentials for the rest of the chain
@@ -304,6 +309,7 @@ async def _open_once(
                 request_size=len(content or b""),
                 resumes=resumes,
                 note=note if hop == 0 else f"{note or method} (after redirect)",
+                frame_seq=frame_seq,  # each hop carried the body
             )
         options: dict[str, Any] = {}
         if read_timeout != "default":

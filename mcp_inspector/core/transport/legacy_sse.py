@@ -317,8 +317,9 @@ class LegacySseTransport(Transport):
             self._barrier = done
             self._side_posts += 1  # until its task ends (the stream waits while there are many)
         extra = (meta or {}).get("headers") or {}
+        frame_seq = (meta or {}).get("seq")  # the traffic entry of this frame: linked to its exchange
         self._tg.start_soon(
-            self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done
+            self._post_task, data, method if isinstance(method, str) else None, msg_id, extra, previous, done, frame_seq
         )
 
     async def _post_task(
@@ -329,6 +330,7 @@ class LegacySseTransport(Transport):
         extra: dict,
         previous: anyio.Event | None,
         done: anyio.Event | None,
+        frame_seq: int | None = None,
     ) -> None:
         scope = anyio.CancelScope()
         self._tasks.add(scope)
@@ -340,7 +342,7 @@ class LegacySseTransport(Transport):
                     with anyio.move_on_after(self.connect_timeout * 3):
                         await previous.wait()
                 try:
-                    await self._post(data, method, msg_id, extra, done)
+                    await self._post(data, method, msg_id, extra, done, frame_seq)
                 except Exception as exc:  # a last resort: a failure here must not end the whole connection
                     self._undelivered(msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, None)
         finally:
@@ -351,7 +353,15 @@ class LegacySseTransport(Transport):
                     self._side_room.set()
             self._tasks.discard(scope)
 
-    async def _post(self, data: bytes, method: str | None, msg_id: Any, extra: dict, done: anyio.Event | None) -> None:
+    async def _post(
+        self,
+        data: bytes,
+        method: str | None,
+        msg_id: Any,
+        extra: dict,
+        done: anyio.Event | None,
+        frame_seq: int | None = None,
+    ) -> None:
         assert self._client is not None and self.endpoint is not None
         headers = dict(self.user_headers)
         headers["Content-Type"] = "application/json"
@@ -369,6 +379,7 @@ class LegacySseTransport(Transport):
                 rpc_method=method,
                 rpc_id=msg_id,
                 auth=self.auth,
+                frame_seq=frame_seq,
             )
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.endpoint), None, getattr(exc, "exchange", None))

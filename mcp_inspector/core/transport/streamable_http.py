@@ -253,6 +253,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         version = body_protocol_version(message)
         modern = is_modern(version) or (version is None and self.modern)
         extra = (meta or {}).get("headers") or {}
+        frame_seq = (meta or {}).get("seq")  # the traffic entry of this frame: linked to its exchange
         # The idle timeout between bytes: meta["read_timeout"] (None: none) overrides it; a
         # subscriptions/listen stream is meant to stay quiet for long, so it has none.
         read_timeout: Any = "default"
@@ -290,6 +291,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             done,
             scope,
             read_timeout,
+            frame_seq,
         )
 
     def _base_headers(self) -> dict[str, str]:
@@ -330,6 +332,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         done: anyio.Event | None,
         scope: anyio.CancelScope,
         read_timeout: Any = "default",
+        frame_seq: int | None = None,
     ) -> None:
         self._tasks.add(scope)
         exchange_box: list[HttpExchange | None] = [None]
@@ -343,7 +346,17 @@ class StreamableHttpTransport(StandaloneStream, Transport):
                         await previous.wait()
                 try:
                     await self._post(
-                        data, message, method, msg_id, is_request, modern, extra, done, exchange_box, read_timeout
+                        data,
+                        message,
+                        method,
+                        msg_id,
+                        is_request,
+                        modern,
+                        extra,
+                        done,
+                        exchange_box,
+                        read_timeout,
+                        frame_seq,
                     )
                 except Exception as exc:  # a last resort: a failure here must not end the whole connection
                     self._finish(exchange_box[0], f"{exc.__class__.__name__}: {exc}")
@@ -377,13 +390,20 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         done: anyio.Event | None,
         exchange_box: list,
         read_timeout: Any = "default",
+        frame_seq: int | None = None,
     ) -> None:
         assert self._client is not None
         headers = self._post_headers(message, method, modern, extra)
         sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
             response, exchange = await self._open(
-                "POST", headers, content=data, rpc_method=method, rpc_id=msg_id, read_timeout=read_timeout
+                "POST",
+                headers,
+                content=data,
+                rpc_method=method,
+                rpc_id=msg_id,
+                read_timeout=read_timeout,
+                frame_seq=frame_seq,
             )
         except (httpx2.HTTPError, TransportError, OSError) as exc:
             self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))

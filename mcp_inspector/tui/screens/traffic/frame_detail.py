@@ -154,7 +154,7 @@ def http_line(entry: TrafficEntry, store: TrafficStore) -> Text | None:
     """The HTTP exchange that carried an entry, and what its status or typed error means."""
     meta = entry.meta if isinstance(entry.meta, dict) else {}
     status = meta.get("status") if isinstance(meta.get("status"), int) else None
-    exchange_id = meta.get("exchange")
+    exchange_id = store.exchange_of(entry)
     error = error_object(entry)
     text = Text()
     if isinstance(exchange_id, int):
@@ -284,8 +284,8 @@ class FrameDetailScreen(ModalScreen[None]):
 
     def action_open_exchange(self) -> None:
         entry = self.entry
-        exchange_id = entry.meta.get("exchange") if entry is not None and isinstance(entry.meta, dict) else None
-        if not isinstance(exchange_id, int):
+        exchange_id = self.store.exchange_of(entry) if entry is not None else None
+        if exchange_id is None:
             self.notify("This entry was not carried over HTTP.", severity="warning")
             return
         opener = getattr(self.app, "open_http_exchange", None)

@@ -136,8 +136,10 @@ def exchange_body(
 
 
 def carried_seqs(exchange: HttpExchange, store: TrafficStore) -> list[int]:
-    """The frames the exchange carried: the request in its body (found through the reply that
-    names it), then what came back (``frame_seqs``, linked by the store)."""
+    """The frames the exchange carried (``frame_seqs``): the frame in its request body (linked
+    when it was sent: our request, reply or notification), then what came back (linked by the
+    store). An exchange recorded without the first (an older log) gets its request through the
+    reply that names it."""
     seqs = list(exchange.frame_seqs)
     if exchange.rpc_id is not None and seqs:
         for seq in seqs[:20]:
