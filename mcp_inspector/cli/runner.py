@@ -213,6 +213,8 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
         pid = getattr(transport, "pid", None)
         if stop.cancel_called:
             if pid is not None:
+                if hasattr(transport, "stopped_by_us"):
+                    transport.stopped_by_us = True
                 signal_group(pid, signal.SIGKILL)
             return
         if hasattr(transport, "close_grace"):

@@ -70,6 +70,8 @@ class ServerOutputWatch:
     def __call__(self, entry: TrafficEntry) -> None:
         if entry.direction is not Direction.IN:
             return
+        if entry.meta is not None and entry.meta.get("torn_by_shutdown"):
+            return  # a line our own shutdown cut short: not the server's output
         if entry.kind is not Kind.INVALID:
             notes = not_strict_notes(entry.problem)
             if notes:

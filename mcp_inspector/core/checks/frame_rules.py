@@ -135,8 +135,8 @@ class ServerOutput:
         if problem is None:
             return
         if entry.kind is Kind.INVALID:
-            if problem.startswith("too long"):
-                return  # the line cap is ours, not the server's fault
+            if problem.startswith("too long") or (entry.meta is not None and entry.meta.get("torn_by_shutdown")):
+                return  # the line cap is ours, not the server's fault; so is a line our shutdown cut short
             not_json = problem.startswith(NOT_JSONRPC)
             when = "after the handshake" if state.handshake_seen else "before the handshake"
             if not_json and state.transport == "stdio":

@@ -31,6 +31,11 @@ class Received:
     problem: str | None = None
 
 
+#: The problem of a stdout line cut off because we stopped the server (a signal at shutdown) while
+#: it was writing it: recorded, raw, but not the server's fault (``meta["torn_by_shutdown"]``).
+TORN_BY_SHUTDOWN = "cut off: the server was stopped by us (a signal at shutdown) while writing this line"
+
+
 @dataclass(slots=True)
 class StderrLine:
     """One line the server wrote to stderr (stdio only); ``meta`` says if it was cut."""

@@ -26,7 +26,7 @@ import anyio.lowlevel
 from .. import reaping
 from ..protocol.errors import quote_line
 from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
-from .base import Closed, Note, Received, Sink, StderrLine, Transport, TransportError
+from .base import TORN_BY_SHUTDOWN, Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20
 YIELD_EVERY = 100  # frames delivered between two yields to the event loop
@@ -80,6 +80,9 @@ class StdioTransport(Transport):
         self._send_lock = _new_lock()
         self._writer: asyncio.StreamWriter | None = None
         self._closing = False
+        #: Set once we signal the server (shutdown, or the CLI's second stop signal): an unterminated
+        #: last stdout line is then ours to explain (TORN_BY_SHUTDOWN), not the server's invalid output.
+        self.stopped_by_us = False
         self._closed_event = anyio.Event()
         self._stdout_done = anyio.Event()
         self._stderr_done = anyio.Event()
@@ -199,8 +202,14 @@ class StdioTransport(Transport):
                 if not terminated:
                     meta["unterminated"] = True
                 sink(Received(bytes(line), meta, f"too long: {line.size} bytes (cap {cap})"))
+            elif terminated:
+                if not is_blank(line):
+                    sink(Received(line))
+            elif self.stopped_by_us:
+                # Our signal cut this line short (a server flooding stdout at shutdown): kept, not its fault.
+                sink(Received(line, {"unterminated": True, "torn_by_shutdown": True}, TORN_BY_SHUTDOWN))
             elif not is_blank(line):
-                sink(Received(line) if terminated else Received(line, {"unterminated": True}))
+                sink(Received(line, {"unterminated": True}))
 
         await _pump(self.process.stdout, on_line, self._stdout_done, self.stdout_framer)
 
@@ -302,6 +311,7 @@ class StdioTransport(Transport):
             if not exited:
                 # Descendants that left the group (setsid) get the same signals (reaping.py).
                 escaped = reaping.escaped(process.pid, self.tag)
+                self.stopped_by_us = True
                 _signal_group(process.pid, signal.SIGTERM)
                 reaping.signal_all(escaped, signal.SIGTERM)
                 if not await _wait(process, self.term_grace):
