@@ -138,3 +138,13 @@ def test_a_server_that_never_answers_keeps_the_timeout_exit_code():
     result = cli("check", "--timeout", "1", "--", *silent, timeout=60)
     assert_no_traceback(result)
     assert result.returncode in (3, 4), result.stderr
+
+
+def test_over_streamable_http_findings_name_their_http_exchange(sdk_http_stateful_url):
+    result = cli("check", "--json", "--era", "legacy", "--url", sdk_http_stateful_url, timeout=120)
+    assert_no_traceback(result)
+    document = json.loads(result.stdout)
+    assert document["summary"]["error"] == 0, document["findings"]
+    about_frames = [f for f in document["findings"] if "seq" in f]
+    assert about_frames and all(isinstance(f.get("exchange"), int) for f in about_frames), about_frames
+    assert not any(f["rule"] in ("malformed-input", "exit-on-eof", "stdout-not-jsonrpc") for f in document["findings"])

@@ -41,7 +41,11 @@ def _where(entry: TrafficEntry) -> str:
 
 class Handshake:
     """Keeps the state: the version offered and chosen, the era, the capabilities, initialized.
-    Judges ``initialize-version``. Also queues every server frame for the deferred checks."""
+    Judges ``initialize-version``."""
+
+    kinds = frozenset(
+        {(Direction.OUT, Kind.REQUEST), (Direction.OUT, Kind.NOTIFICATION), (Direction.IN, Kind.RESPONSE)}
+    )
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         kind = entry.kind
@@ -60,18 +64,15 @@ class Handshake:
                 version = meta.get(MODERN_VERSION_KEY) if isinstance(meta, dict) else None
                 state.requested_version = version if isinstance(version, str) else None
             return
-        if entry.direction is not Direction.IN:
-            return
-        method = None
-        if kind is Kind.RESPONSE or kind is Kind.ERROR:
+        if kind is Kind.RESPONSE and (not state.handshake_seen or state.transport != "stdio"):
+            # the answer to initialize / server/discover (until a handshake is seen; over HTTP a
+            # session may be initialized again)
             request = state.request_of(entry)
             method = request.method if request is not None else None
-            if kind is Kind.RESPONSE and method == "initialize":
+            if method == "initialize":
                 self._initialized(entry, state, emit)
-            elif kind is Kind.RESPONSE and method == "server/discover":
+            elif method == "server/discover" and state.era is None:
                 self._discovered(entry, state)
-        if state.defer is not None and kind in (Kind.RESPONSE, Kind.NOTIFICATION, Kind.REQUEST):
-            state.defer(entry, method)
 
     def _initialized(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         message = _message(entry)
@@ -127,6 +128,9 @@ NOT_JSONRPC = ("not JSON", "not UTF-8", "not a JSON object")
 class ServerOutput:
     """``stdout-not-jsonrpc`` (a stdio line that is not a JSON-RPC message), and the envelope
     and JSON-text part of ``schema-violation`` (an invalid envelope, a bare NaN, invalid UTF-8)."""
+
+    kinds = frozenset((Direction.IN, kind) for kind in Kind if kind not in (Kind.STDERR, Kind.EVENT))
+    problem_only = True
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         if entry.direction is not Direction.IN or entry.kind is Kind.STDERR or entry.kind is Kind.EVENT:
@@ -185,6 +189,9 @@ class ServerOutput:
 class ResponseIds:
     """``response-id``: the rpc layer marks a reply to no request and a second reply to one."""
 
+    kinds = frozenset({(Direction.IN, Kind.RESPONSE), (Direction.IN, Kind.ERROR)})
+    problem_only = True
+
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         if entry.direction is not Direction.IN or not (entry.kind is Kind.RESPONSE or entry.kind is Kind.ERROR):
             return
@@ -203,6 +210,8 @@ class ResponseIds:
 class Lifecycle:
     """``lifecycle``: a server request other than ping before notifications/initialized (legacy);
     any server request in 2026-07-28 (servers ask through MRTR results there)."""
+
+    kinds = frozenset({(Direction.IN, Kind.REQUEST)})
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         if entry.direction is not Direction.IN or entry.kind is not Kind.REQUEST:
@@ -234,6 +243,9 @@ class Lifecycle:
 class ListChanged:
     """``list-changed-undeclared``: a */list_changed whose capability lacks listChanged: true."""
 
+    kinds = frozenset({(Direction.IN, Kind.NOTIFICATION)})
+    methods = frozenset(LIST_CHANGED)
+
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         if entry.direction is not Direction.IN or entry.kind is not Kind.NOTIFICATION:
             return
@@ -259,6 +271,9 @@ class ListChanged:
 class ProgressRule:
     """``progress``: a token of no request in flight (marked by the rpc layer), or a value that
     does not increase (the last value per request is kept, bounded)."""
+
+    kinds = frozenset({(Direction.IN, Kind.NOTIFICATION)})
+    methods = frozenset({"notifications/progress"})
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
         if (

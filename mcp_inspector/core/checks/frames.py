@@ -41,8 +41,12 @@ class LiveState:
 class FrameRule(Protocol):
     """A live rule: judges one entry, cheaply, with the state so far; emits findings.
 
-    ``observe`` runs for every entry of the timeline (both directions, stderr, events): return
-    at once for what it does not judge. Deep work goes to ``LiveChecker.defer``."""
+    ``observe`` runs for the entries it says it judges, through optional class attributes:
+    ``kinds`` (a set of ``(Direction, Kind)`` pairs), ``methods`` (a set of method names) and
+    ``problem_only`` (True: only entries the rpc layer marked with a ``problem``). Without them it
+    sees every entry (both directions, stderr, events) and returns at once for what it does not
+    judge. Every server frame is also queued for the deferred checks (schema, content), so a rule
+    does no deep work here."""
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None: ...
 
@@ -53,3 +57,13 @@ class DeferredCheck(Protocol):
     def check(
         self, entry: TrafficEntry, method: str | None, version: str | None, era: str | None, emit: Emit
     ) -> None: ...
+
+
+def exchange_of(store: Any, seq: int | None) -> int | None:
+    """The HttpLog exchange a frame came or went in (remote servers), from its entry's meta."""
+    if store is None or seq is None:
+        return None
+    entry = store.get(seq)
+    meta = entry.meta if entry is not None else None
+    exchange = meta.get("exchange") if isinstance(meta, dict) else None
+    return exchange if isinstance(exchange, int) and not isinstance(exchange, bool) else None

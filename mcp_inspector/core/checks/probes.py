@@ -19,6 +19,7 @@ from ..protocol.errors import ConnectionLost, InspectorError, RequestTimeout, Rp
 from ..protocol.jsonrpc import Kind
 from ..traffic.entry import Direction
 from .catalog import finding
+from .frames import exchange_of
 from .model import Finding, Severity, cut
 
 STARTUP_LIMIT = 5.0  # seconds from start to the handshake's answer (startup-slow)
@@ -66,6 +67,8 @@ class ProbeContext:
             return
         if item.era is None:
             item.era = self.options.era
+        if item.exchange is None and item.seq is not None and not self.stdio:
+            item.exchange = exchange_of(self.store, item.seq)
         self.findings.append(item)
 
     def note(self, text: str) -> None:
