@@ -13,7 +13,11 @@ from cli_helpers import assert_no_traceback, cli
 from mcp_inspector.core.checks.catalog import RULES
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1] / "servers" / "check"
-EXTRA_ARGS = {"structured_mismatch": ["--call", "add", "a=1", "b=2"], "dual_era_mismatch": ["--era", "both"]}
+EXTRA_ARGS = {
+    "structured_mismatch": ["--call", "add", "a=1", "b=2"],
+    "dual_era_mismatch": ["--era", "both"],
+    "progress_backwards": ["--call", "count"],
+}
 # what a defect also breaks by nature (an outputSchema of type array fails the schema too)
 ALSO = {"schema-violation"}
 
