@@ -162,6 +162,28 @@ def test_elicitation_as_an_mrtr_input_request(sdk_modern_http_url, tmp_path):
     assert "declined" in declined.stdout
 
 
+def test_json_call_prints_the_final_result_after_an_mrtr_round(sdk_modern_http_url, tmp_path):
+    """Issue 19 item 17: --json printed the first round's InputRequiredResult, not the final result."""
+    answers = tmp_path / "a.json"
+    answers.write_text(json.dumps({"name": "Ada"}))
+    result = cli(
+        "--json",
+        "call",
+        "ask_user",
+        "--elicitation",
+        f"@{answers}",
+        "--url",
+        sdk_modern_http_url,
+        "--protocol-version",
+        MODERN,
+    )
+    assert_no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert "Hello, Ada!" in json.dumps(document)
+    assert "inputRequests" not in document and document.get("resultType") != "input_required", document
+
+
 # -- the policies themselves (the factories the TUI can reuse) -----------------------------
 
 SEP_1034_SCHEMA = {

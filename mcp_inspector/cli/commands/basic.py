@@ -289,8 +289,9 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
         try:
             outcome = await session.finish_tool_call(pending)
         except RpcError:
-            if ctx.options.json and pending.reply is not None:
-                out(jsonrpc.raw_member(pending.reply.raw, "error") or "null")
+            last = _last_round(pending)  # an MRTR retry may be what failed
+            if ctx.options.json and last.reply is not None:
+                out(jsonrpc.raw_member(last.reply.raw, "error") or "null")
             raise
     finally:
         ctx.log_sink = None
@@ -310,7 +311,9 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
         if outcome.task_id is not None:  # the result came by tasks/result (legacy) or tasks/get (modern)
             raw = task_result_raw(session, outcome.task_id)
         else:
-            raw = jsonrpc.raw_member(pending.reply.raw, "result") if pending.reply is not None else None
+            # the last round's reply: after MRTR rounds the first one is an InputRequiredResult
+            last = outcome.rounds[-1] if outcome.rounds else _last_round(pending)
+            raw = jsonrpc.raw_member(last.reply.raw, "result") if last.reply is not None else None
         query_code = await emit(ctx, outcome.result, None, raw or json.dumps(outcome.result, ensure_ascii=False))
         for issue in view.structured_issues:
             ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
