@@ -561,3 +561,35 @@ class socket_port:
 
     def __exit__(self, *exc: Any) -> None:
         self.sock.close()
+
+
+async def test_a_cancelled_legacy_request_has_its_stream_closed_after_notifications_cancelled(base_url):
+    """Legacy era: ctrl+k (PendingRequest.cancel) sends notifications/cancelled; the request's SSE
+    response stream then stayed open for as long as the server kept it (90 s seen). Now it is
+    closed once the cancellation is sent."""
+    async with connected(f"{base_url}/silent") as h:
+        await h.handshake()
+        log = h.store.http_log
+        changed = anyio.Event()
+
+        def on_change(exchange: Any) -> None:
+            changed.set()
+
+        log.add_listener(on_change)
+
+        async def until(condition: Any) -> None:
+            nonlocal changed
+            with anyio.fail_after(10):
+                while not condition():
+                    changed = anyio.Event()
+                    await changed.wait()
+
+        pending = await h.conn.send_request("tools/call", {"name": "echo", "arguments": {}}, timeout=None)
+        await until(lambda: any(ex.rpc_method == "tools/call" and ex.status == 200 for ex in log.exchanges))
+        call = next(ex for ex in log.exchanges if ex.rpc_method == "tools/call")  # the server opened its stream
+        assert call.state == "open"
+        await pending.cancel()
+        await until(lambda: call.state != "open")
+        assert call.error == "closed by the client (cancelled)" and call.total_ms is not None
+        cancels = [ex for ex in log.exchanges if ex.rpc_method == "notifications/cancelled"]
+        assert cancels and cancels[0].id > call.id

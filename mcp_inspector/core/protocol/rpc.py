@@ -298,6 +298,7 @@ class RpcConnection:
                     return
                 with contextlib.suppress(ConnectionLost):
                     await self.notify("notifications/cancelled", {"requestId": pending.id, "reason": reason})
+                await self.transport.abandon_request(pending.id)  # e.g. its HTTP response stream closed
 
     def release(self, pending: PendingRequest, error: BaseException, reason: str = "ended by the server") -> None:
         """End a request the server ended itself (``notifications/cancelled`` for a

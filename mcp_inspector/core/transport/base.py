@@ -131,6 +131,11 @@ class Transport(ABC):
         """
         return None
 
+    async def abandon_request(self, msg_id: Any) -> None:
+        """The caller gave up on a request (cancelled, timed out) and has told the server
+        (``notifications/cancelled``): what the transport still holds open for it alone (an HTTP
+        response stream) can go. Nothing by default."""
+
     @property
     def description(self) -> str:
         """What we are connected to, for humans."""

@@ -159,6 +159,9 @@ class HttpTransport(Transport):
     async def cancel_request(self, msg_id: Any) -> str | None:
         return await self.inner.cancel_request(msg_id)
 
+    async def abandon_request(self, msg_id: Any) -> None:
+        await self.inner.abandon_request(msg_id)
+
     async def close(self) -> None:
         try:
             await self.inner.close()

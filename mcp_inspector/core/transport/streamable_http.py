@@ -15,7 +15,9 @@ sends DELETE.
 2026-07-28 (a body whose ``_meta`` names that version, or
 ``set_protocol_version``): POST only, the standard headers from
 ``http_headers``, no session, no GET stream, no resumption; closing a request's
-response stream is its cancellation (``cancel_request``).
+response stream is its cancellation (``cancel_request``). In the legacy era a request is
+cancelled by ``notifications/cancelled``; its stream is closed after that
+(``abandon_request``).
 
 Every exchange goes to the HttpLog; failures become ``Undelivered`` (with
 ``legacy_hint`` on 400/404/405 without a JSON-RPC body, for era detection) or
@@ -796,3 +798,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             entry[0].cancel()
             return f"closed the response stream of request {msg_id!r} (the 2026-07-28 cancellation on HTTP)"
         return f"request {msg_id!r} has no open response stream (nothing to close)"
+
+    async def abandon_request(self, msg_id: Any) -> None:
+        """Legacy era, after ``notifications/cancelled``: the request's response stream (or its
+        resumption) is of no use any more; closed, so it does not stay open for the server's time."""
+        entry = self._inflight.get(_key(msg_id))
+        if entry is not None:
+            entry[0].cancel()
