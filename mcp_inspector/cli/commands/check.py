@@ -20,6 +20,7 @@ from ...core.checks.catalog import RULES, finding, unknown_ids
 from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
 from ...core.checks.runner import CheckReport, run_check, sort_findings
+from ...core.checks.schema_check import preload
 from ...core.config.files import writable_problem
 from .. import exit_codes
 from ..exit_codes import UsageError
@@ -90,26 +91,11 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
     return _emit(reports, args, ignore, spec.describe())
 
 
-def preload() -> None:
-    """Import the schema models (mcp-types: ~0.7-1.7 s) and jsonschema in a thread while the server
-    starts, so the check does not wait for them after it."""
-    import threading
-
-    def load() -> None:
-        try:
-            import jsonschema  # noqa: F401
-            import mcp_types.methods  # noqa: F401
-        except Exception:  # noqa: BLE001 - the check imports them again and says what failed
-            pass
-
-    threading.Thread(target=load, name="check-preload", daemon=True).start()
-
-
 def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget: float) -> tuple[int, Any]:
     from ...core.protocol.versions import LATEST_LEGACY
     from ..runner import RunOptions, run
 
-    preload()
+    preload()  # the schema models load while the server starts
     holder: dict[str, Any] = {}
 
     def attach(store: Any) -> None:

@@ -167,6 +167,17 @@ _RULES = [
         "lifecycle",
     ),
     Rule(
+        "logging-undeclared",
+        E,
+        LIVE,
+        "notifications/message from a server that does not declare the logging capability",
+        "Clients set up log handling (and logging/setLevel) from the capability: undeclared log "
+        "messages are dropped, or rejected by strict SDK clients.",
+        'Declare "logging": {} in the capabilities when the server sends log notifications.',
+        f"{SPEC}/server/utilities/logging (servers that emit log message notifications MUST declare logging)",
+        "lifecycle",
+    ),
+    Rule(
         "progress",
         E,
         LIVE,

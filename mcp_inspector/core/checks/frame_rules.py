@@ -268,6 +268,30 @@ class ListChanged:
         )
 
 
+class LoggingUndeclared:
+    """``logging-undeclared``: a log notification without the logging capability (legacy; said once)."""
+
+    kinds = frozenset({(Direction.IN, Kind.NOTIFICATION)})
+    methods = frozenset({"notifications/message"})
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
+        if self.said or not state.handshake_seen or state.era != "legacy" or "logging" in state.capabilities:
+            return
+        self.said = True
+        emit(
+            finding(
+                "logging-undeclared",
+                "the server sends notifications/message but does not declare the logging capability (said once)",
+                where=_where(entry),
+                seq=entry.seq,
+                evidence=cut(entry.text, 200),
+            )
+        )
+
+
 class ProgressRule:
     """``progress``: a token of no request in flight (marked by the rpc layer), or a value that
     does not increase (the last value per request is kept, bounded)."""
@@ -318,7 +342,7 @@ class ProgressRule:
 
 def default_rules() -> list[Any]:
     """The frame rules every session runs, Handshake first (the others read its state)."""
-    return [Handshake(), ServerOutput(), ResponseIds(), Lifecycle(), ListChanged(), ProgressRule()]
+    return [Handshake(), ServerOutput(), ResponseIds(), Lifecycle(), ListChanged(), LoggingUndeclared(), ProgressRule()]
 
 
 def default_deferred() -> list[Any]:

@@ -34,10 +34,11 @@ from .probes import (
 from .probes_surface import CallProbe, CompletionProbe, ListProbe, LoggingProbe, PromptGetProbe, ResourceReadProbe
 
 
-def default_probes() -> list[Probe]:
+def default_probes(disruptive: bool = True) -> list[Probe]:
     """In order: what needs the lists after ListProbe; what may kill the server (a line that is
-    not JSON) near the end; the stdin close last."""
-    return [
+    not JSON) near the end; the stdin close last. ``disruptive=False`` leaves those two out: for
+    checks run on demand in a session the user goes on using (the TUI)."""
+    probes: list[Probe] = [
         StartupProbe(),
         PingProbe(),
         ListProbe(),
@@ -49,9 +50,10 @@ def default_probes() -> list[Probe]:
         LoggingProbe(),
         CallProbe(),
         UnsupportedVersionProbe(),
-        MalformedInputProbe(),
-        ExitOnEofProbe(),
     ]
+    if disruptive:
+        probes += [MalformedInputProbe(), ExitOnEofProbe()]
+    return probes
 
 
 @dataclass

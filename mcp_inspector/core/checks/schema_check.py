@@ -28,6 +28,22 @@ SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 KNOWN_RESULT_TYPES = {"complete", "input_required", "task"}
 
 
+def preload() -> None:
+    """Import the schema models (``mcp_types``: 0.7-1.7 s) and jsonschema in a daemon thread, so the
+    first ``LiveChecker.drain`` (or a check's probes) does not wait for them on the event loop.
+    Call it when a session starts; calling it again costs nothing."""
+    import threading
+
+    def load() -> None:
+        try:
+            import jsonschema  # noqa: F401
+            import mcp_types.methods  # noqa: F401
+        except Exception:  # noqa: BLE001 - drain imports them again and reports what failed
+            pass
+
+    threading.Thread(target=load, name="checks-preload", daemon=True).start()
+
+
 def _message(entry: TrafficEntry) -> dict[str, Any] | None:
     try:
         message = parse_json(entry.raw)[0]
