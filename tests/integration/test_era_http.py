@@ -143,5 +143,24 @@ async def test_server_everything_over_http_is_legacy(everything_http_url, everyt
         assert await s.list_tools()
     async with session_for(everything_sse_url) as s:
         await s.initialize()
-        assert s.era == "legacy" and s.transport.fell_back and s.protocol_version == "2024-11-05"
+        assert s.era == "legacy" and s.transport.fell_back and s.protocol_version == "2025-11-25"
         assert await s.list_tools()
+
+
+async def test_the_fallback_to_http_sse_proposes_what_transport_sse_proposes(everything_sse_url):
+    """server-everything's HTTP+SSE endpoint: --transport auto fell back proposing 2024-11-05 (and got
+    it), --transport sse proposed and got 2025-11-25. The fallback now proposes what the first
+    initialize proposed, as --transport sse does."""
+    got: dict[str, tuple[str, str | None]] = {}
+    for mode in ("auto", "sse"):
+        store = TrafficStore()
+        transport = HttpTransport(everything_sse_url, mode=mode, http_log=store.http_log)
+        async with McpSession(transport, store=store, timeout=10.0, auto_refresh=False) as s:
+            await s.initialize()
+            proposed = [
+                json.loads(e.raw)["params"]["protocolVersion"]
+                for e in s.store
+                if e.direction.value == "out" and e.method == "initialize"
+            ]
+            got[mode] = (proposed[-1], s.protocol_version)
+    assert got["auto"] == got["sse"] == ("2025-11-25", "2025-11-25")

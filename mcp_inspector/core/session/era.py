@@ -19,7 +19,6 @@ from ..transport.base import AUTH_FAILED, TransportError
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
 
 DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
-SSE_VERSION = "2024-11-05"  # the only revision of the HTTP+SSE transport
 
 
 def resolve(era: str, protocol_version: str | None) -> tuple[str, str, str | None]:
@@ -181,7 +180,9 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
         except TransportError as failed:
             raise ConnectError(str(failed)) from None
         try:
-            return await session._initialize(SSE_VERSION, f"{reason}; {why}" if reason else why)
+            # the same version as over Streamable HTTP, as --transport sse proposes: the HTTP+SSE
+            # transport is a 2024-11-05 design, but servers that speak it often speak later revisions
+            return await session._initialize(proposed, f"{reason}; {why}" if reason else why)
         except TransportFailure as again:
             raise ConnectError(f"initialize failed over HTTP+SSE too: {again.reason}") from None
     except RpcError as exc:
