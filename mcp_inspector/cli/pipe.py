@@ -233,7 +233,7 @@ class Pipe:
                 if code is not None:
                     return code
         if info.kind is not Kind.REQUEST:
-            await self.connection.send_raw(line)
+            await self.connection.send_raw(line, info=info)
             return None
         msg_id = info.id  # an int or a str (classify checked): 1 and "1" are distinct
         if msg_id in self.sent_ids:
@@ -247,7 +247,7 @@ class Pipe:
             self.sent_order.append(msg_id)
         self.ctx.step = f"{info.method} (input line {number})"
         try:
-            _, pending = await self.connection.send_raw(line, timeout=self.ctx.options.timeout)
+            _, pending = await self.connection.send_raw(line, timeout=self.ctx.options.timeout, info=info)
         except ValueError as exc:  # the same id is still in flight
             self.fail(exit_codes.USAGE, f"input line {number} skipped: {exc}")
             return None

@@ -100,7 +100,9 @@ Body = Callable[[McpSession, Context], Awaitable[int]]
 def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
     """``started``: the server process main.py already started (see early.py), or None."""
     # Only pipe does its own handshake; evicted entries go to --record or a spill file.
-    store, writer = make_store(spec, options, None if options.handshake else PIPE_STORE_CAP)
+    # pipe has printed every frame to stdout when it leaves memory: no spill file for it (store.py)
+    pipe = not options.handshake
+    store, writer = make_store(spec, options, PIPE_STORE_CAP if pipe else None, spill=not pipe)
     if started is not None:
         started.claimed = True  # from here on the transport adopts it (and shuts it down)
     # pipe prints invalid frames itself: only the count and summary there
@@ -121,11 +123,11 @@ def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
 
 
 def make_store(
-    spec: ServerSpec, options: RunOptions, cap: int | None = None
+    spec: ServerSpec, options: RunOptions, cap: int | None = None, spill: bool = True
 ) -> tuple[TrafficStore, SessionWriter | None]:
     """The session's TrafficStore (``cap``: the entries kept in memory), with the ``--record`` writer
     attached before any server starts and the ``--show-stderr`` echo."""
-    store = TrafficStore() if cap is None else TrafficStore(cap=cap)
+    store = TrafficStore(spill=spill) if cap is None else TrafficStore(cap=cap, spill=spill)
     writer = None
     if options.record:
         try:

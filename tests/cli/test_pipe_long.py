@@ -63,6 +63,9 @@ def test_a_long_pipe_keeps_a_bounded_store_and_prints_every_reply(tmp_path, monk
     store = pipe.ctx.store
     assert store.total >= 2 * calls
     assert len(store) <= PIPE_STORE_CAP + PIPE_STORE_CAP // 10  # held in memory: bounded, not every frame
+    # every frame went to stdout: what left memory is not also written to a spill file (bench_pipe: ~50 us a call)
+    assert store.session_file is None and store.dropped == store.total - len(store)
+    assert not list((tmp_path / "state").rglob("spill-*"))
 
 
 def test_the_reused_id_warning_remembers_a_bounded_window(tmp_path, monkeypatch, capsys):

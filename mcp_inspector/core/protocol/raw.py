@@ -31,7 +31,7 @@ import anyio
 from ..traffic.entry import Direction, TrafficEntry
 from . import jsonrpc
 from .errors import RequestCancelled, RpcError
-from .jsonrpc import Kind, classify, classify_message, id_key
+from .jsonrpc import Classified, Kind, classify, classify_message, id_key
 from .pending import PendingRequest
 
 RAW_ID_PREFIX = "raw-"
@@ -215,9 +215,13 @@ def _pending_for(connection: Any, msg_id: Any, method: str, params: Any, timeout
     return pending
 
 
-async def send_frame(connection: Any, data: bytes, timeout: float | None | str = "default") -> RawSent:
-    """Send ``data`` as it is on ``connection`` (an RpcConnection) and register what it asks."""
-    info = classify(data)
+async def send_frame(
+    connection: Any, data: bytes, timeout: float | None | str = "default", info: Classified | None = None
+) -> RawSent:
+    """Send ``data`` as it is on ``connection`` (an RpcConnection) and register what it asks.
+    ``info`` is ``classify(data)`` if the caller already made it (it must be of these bytes)."""
+    if info is None:
+        info = classify(data)
     if info.kind is Kind.REQUEST or (
         info.kind is Kind.INVALID and info.method is not None and jsonrpc.valid_id(info.id)
     ):

@@ -188,13 +188,14 @@ class RpcConnection:
         return await self._send(data, Kind.NOTIFICATION, method=method)
 
     async def send_raw(
-        self, data: bytes, timeout: float | None | str = "default"
+        self, data: bytes, timeout: float | None | str = "default", info: jsonrpc.Classified | None = None
     ) -> tuple[TrafficEntry, PendingRequest | None]:
         """Send bytes as they are (for ``pipe``; the raw frame screen uses ``raw.send_frame``,
         which says more). A request gets a pending entry so its response is correlated (an id
         in flight is refused: ``raw.IdInFlight``, a ValueError); anything else, even an invalid
-        frame on purpose, is recorded and sent."""
-        sent = await send_frame(self, data, timeout)
+        frame on purpose, is recorded and sent. ``info``: ``classify(data)`` when the caller
+        already has it (pipe classifies each line first), so the line is parsed once."""
+        sent = await send_frame(self, data, timeout, info)
         return sent.entry, sent.pending
 
     def _track(self, pending: PendingRequest) -> None:
