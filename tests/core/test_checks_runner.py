@@ -36,6 +36,8 @@ run(Slow)
 
 
 def test_the_whole_check_stops_at_its_budget_and_says_what_was_not_run(tmp_path):
+    import mcp_types.methods  # noqa: F401 - its import (up to 2 s on a loaded machine) is not the probes' time
+
     script = tmp_path / "slow.py"
     script.write_text(SLOW.format(fixtures=str(FIXTURES)))
 
@@ -81,3 +83,14 @@ def test_token_estimate_and_the_biggest_tools_are_named():
     (finding,) = [f for f in tool_findings(tools, token_budget=100) if f.rule == "tool-list-tokens"]
     assert finding.message.index("t3 (") < finding.message.index("t2 (")
     assert finding.extra["tokenMethod"] == "estimate"
+
+
+def test_a_huge_tool_list_is_judged_in_bounded_time_and_says_what_was_not_validated():
+    from mcp_inspector.core.checks.surface import MAX_VALIDATED
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]}
+    tools = [{"name": f"t{i}", "description": "d", "inputSchema": schema} for i in range(MAX_VALIDATED + 5)]
+    found = tool_findings(tools)
+    (note,) = [f for f in found if f.rule == "input-schema-invalid"]
+    assert note.severity is Severity.INFO and f"past the first {MAX_VALIDATED:,}" in note.message
+    assert len([f for f in found if f.rule == "input-schema-required"]) == len(tools)  # cheap: every tool
