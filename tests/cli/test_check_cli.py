@@ -148,3 +148,16 @@ def test_over_streamable_http_findings_name_their_http_exchange(sdk_http_statefu
     about_frames = [f for f in document["findings"] if "seq" in f]
     assert about_frames and all(isinstance(f.get("exchange"), int) for f in about_frames), about_frames
     assert not any(f["rule"] in ("malformed-input", "exit-on-eof", "stdout-not-jsonrpc") for f in document["findings"])
+
+
+def test_record_and_report_go_with_check_and_the_recording_is_judged_the_same(tmp_path):
+    record, report = tmp_path / "c.jsonl", tmp_path / "r.json"
+    result = cli(
+        "--record", str(record), "--report", str(report), "check", "--json", "--", *fixture("stdout_banner"), timeout=90
+    )
+    assert result.returncode == 8
+    assert json.loads(report.read_text())["exitCode"] == 8 and json.loads(report.read_text())["notJson"] == 1
+    live = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "stdout-not-jsonrpc"]
+    again = cli("check", "--open", str(record), timeout=60)
+    assert again.returncode == 8 and f"check of check-fixture 1.0.0 (recording {record}" in again.stdout
+    assert f"[frame #{live[0]['seq']}]" in again.stdout  # the same frame, by the same number

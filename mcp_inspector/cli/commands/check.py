@@ -106,7 +106,7 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
         store.add_listener(live)
 
     async def body(session: Any, context: Any) -> int:
-        holder["report"] = await run_check(
+        holder["report"] = report = await run_check(
             session,
             holder["live"],
             options,
@@ -116,7 +116,8 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
                 "version": (session.server_info or {}).get("version"),
             },
         )
-        return exit_codes.OK
+        # the code --report records; the command's own exit is decided over every era
+        return exit_codes.CHECK_FAILED if report.fails(args.strict) else exit_codes.OK
 
     run_options = RunOptions(
         timeout=options.timeout,
@@ -193,8 +194,9 @@ def _check_recording(path: str, ignore: set[str], args: Any) -> int:
         notes.append(loaded.describe_skipped())
     notes.append("a recording: only the live rules are judged (no probes)")
     notes.extend(f"internal: a live rule failed: {problem}" for problem in live.errors)
+    info = live.state.server_info
     report = CheckReport(
-        server={"name": header.get("name"), "recording": path},
+        server={"name": info.get("name") or header.get("name"), "version": info.get("version"), "recording": path},
         era=live.state.era,
         protocol_version=live.state.version,
         findings=sort_findings(live.findings),

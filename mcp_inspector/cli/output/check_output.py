@@ -24,9 +24,11 @@ def text(reports: list[Any], target: str) -> str:
         name = report.server.get("name") or target
         version = report.server.get("version")
         era = f", {report.era} era" if report.era else ""
+        source = f"recording {report.server['recording']}, " if report.server.get("recording") else ""
+        took = "" if source else f", {report.seconds:.1f} s"
         lines.append(
-            f"check of {name}{' ' + str(version) if version else ''} (protocol {report.protocol_version or '?'}{era}), "
-            f"{report.seconds:.1f} s"
+            f"check of {name}{' ' + str(version) if version else ''} "
+            f"({source}protocol {report.protocol_version or '?'}{era}){took}"
         )
         by_severity: dict[Severity, list[Finding]] = {severity: [] for severity in Severity}
         for item in report.findings:

@@ -83,6 +83,8 @@ class Handshake:
         state.era = "legacy"
         capabilities = result.get("capabilities")
         state.capabilities = capabilities if isinstance(capabilities, dict) else {}
+        info = result.get("serverInfo")
+        state.server_info = info if isinstance(info, dict) else {}
         version = result.get("protocolVersion")
         offered = state.requested_version
         if not isinstance(version, str):
@@ -120,6 +122,9 @@ class Handshake:
         state.version = state.requested_version if state.requested_version in MODERN_VERSIONS else MODERN_VERSIONS[-1]
         capabilities = result.get("capabilities")
         state.capabilities = capabilities if isinstance(capabilities, dict) else {}
+        meta = result.get("_meta")
+        info = meta.get("io.modelcontextprotocol/serverInfo") if isinstance(meta, dict) else None
+        state.server_info = info if isinstance(info, dict) else {}
 
 
 NOT_JSONRPC = ("not JSON", "not UTF-8", "not a JSON object")

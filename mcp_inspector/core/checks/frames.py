@@ -27,6 +27,7 @@ class LiveState:
     handshake_seen: bool = False  # the answer to initialize / server/discover arrived
     initialized: bool = False  # the client sent notifications/initialized (legacy)
     requested_version: str | None = None  # what the client's initialize offered
+    server_info: dict[str, Any] = field(default_factory=dict)  # serverInfo of the handshake
     progress: dict[int, float] = field(default_factory=dict)  # request seq -> last progress value
     store: Any = None  # the TrafficStore (to find a response's request); None: request_of() is None
     #: ``defer(entry, method)``: queue a server frame for the deferred checks (LiveChecker.defer)
