@@ -47,3 +47,23 @@ async def wait_for_form(app) -> None:
             await app.workers.wait_for_complete(loading)
         except WorkerCancelled:  # replaced by a newer load (exclusive group)
             await wait_for_form(app)
+
+
+async def ticked(pilot, interval: float, times: int = 2, what: str = "timer ticks") -> None:
+    """Wait until a timer of ``interval`` seconds, started now on the app, has fired ``times`` times.
+
+    For a test that something does NOT happen on a widget's timer of that interval: once this one
+    fired twice, a running timer of the same interval had a tick in between (the proof is the
+    event loop's own timer, not a sleep that a loaded machine can outlast).
+    """
+    fired = 0
+
+    def tick() -> None:
+        nonlocal fired
+        fired += 1
+
+    timer = pilot.app.set_interval(interval, tick, name="pilot-ticked")
+    try:
+        await wait_for(pilot, lambda: fired >= times, timeout=30.0 + interval * times, what=what)
+    finally:
+        timer.stop()

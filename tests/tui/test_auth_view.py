@@ -12,9 +12,10 @@ import json
 import pytest
 from auth_apps import AuthViewApp, failed_flow
 from rich.console import Console
-from traffic_apps import ThemedApp, screen_text, wait_until
+from traffic_apps import ThemedApp, screen_text
 
 from mcp_inspector.core.auth.model import AuthError, AuthLog
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.screens.dialogs.auth_prompt import CANCELLED, AuthPromptScreen, TuiAuthUi
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
@@ -37,7 +38,7 @@ async def test_the_steps_are_rows_and_the_newest_is_shown():
     app = AuthViewApp(lambda: log)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(AuthView)
-        await wait_until(pilot, lambda: view.step_list.option_count == 7)
+        await wait_for(pilot, lambda: view.step_list.option_count == 7)
         text = screen_text(app)
         assert "Auth  failed at step 7: the token endpoint answered 500" in text
         rows = [line for line in text.splitlines() if "resource-metadata" in line or " challenge " in line]
@@ -62,20 +63,20 @@ async def test_moving_in_the_list_shows_that_step():
     app = AuthViewApp(lambda: log)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(AuthView)
-        await wait_until(pilot, lambda: view.step_list.option_count == 7)
+        await wait_for(pilot, lambda: view.step_list.option_count == 7)
         await pilot.press("up", "up")
-        await wait_until(pilot, lambda: "Step 5 · authorization" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 5 · authorization" in detail_text(app))
         detail = detail_text(app)
         # the authorization URL's parameters, decoded, one a line
         assert "code_challenge_method" in detail and "S256" in detail
         assert "resource" in detail and "http://127.0.0.1:45123/mcp" in detail
         await pilot.press("home")
-        await wait_until(pilot, lambda: "Step 1 · challenge" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 1 · challenge" in detail_text(app))
         detail = detail_text(app)
         assert "401 Unauthorized" in detail and "www-authenticate" in detail and "resource_metadata" in detail
         assert "✓ WWW-Authenticate names the resource metadata (resource_metadata)  (RFC 9728 §5.1)" in detail
         await pilot.press("down")
-        await wait_until(pilot, lambda: "Step 2 · resource-metadata · ! ok, with deviations" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 2 · resource-metadata · ! ok, with deviations" in detail_text(app))
         assert '"authorization_servers"' in detail_text(app)  # the document, pretty-printed
         assert "✗ resource http://127.0.0.1:45123/mcp/ is not the server's URL" in detail_text(app)
 
@@ -88,20 +89,20 @@ async def test_new_steps_are_followed_unless_an_older_one_is_selected():
         log.begin_flow("401")
         first = await log.step("challenge", "401 from POST")
         log.done(first)
-        await wait_until(pilot, lambda: "Step 1 · challenge" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 1 · challenge" in detail_text(app))
         second = await log.step("resource-metadata", "metadata")
-        await wait_until(pilot, lambda: "Step 2 · resource-metadata · … running" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 2 · resource-metadata · … running" in detail_text(app))
         log.done(second)
-        await wait_until(pilot, lambda: "Step 2 · resource-metadata · ✓ ok" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 2 · resource-metadata · ✓ ok" in detail_text(app))
         await pilot.press("up")
-        await wait_until(pilot, lambda: "Step 1 · challenge" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 1 · challenge" in detail_text(app))
         log.done(await log.step("server-metadata", "more metadata"))
-        await wait_until(pilot, lambda: view.step_list.option_count == 3)
+        await wait_for(pilot, lambda: view.step_list.option_count == 3)
         assert "Step 1 · challenge" in detail_text(app)  # the user's choice stays
         await pilot.press("end")
-        await wait_until(pilot, lambda: "Step 3 · server-metadata" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 3 · server-metadata" in detail_text(app))
         log.done(await log.step("registration", "register"))
-        await wait_until(pilot, lambda: "Step 4 · registration" in detail_text(app))  # following again
+        await wait_for(pilot, lambda: "Step 4 · registration" in detail_text(app))  # following again
 
 
 async def test_step_by_step_holds_each_step_until_n():
@@ -122,27 +123,27 @@ async def test_step_by_step_holds_each_step_until_n():
             log.end_flow(True, "authorized as client c with scopes mcp")
 
         task = asyncio.ensure_future(flow())
-        await wait_until(pilot, lambda: view.pending is not None)
+        await wait_for(pilot, lambda: view.pending is not None)
         assert made == [] and not log.steps
-        await wait_until(pilot, lambda: "⏸ challenge" in screen_text(app))
+        await wait_for(pilot, lambda: "⏸ challenge" in screen_text(app))
         text = screen_text(app)
         assert "step-by-step: n / enter runs the next step" in text
         assert "waiting for n / enter (step-by-step)" in detail_text(app)
         await pilot.press("n")
-        await wait_until(
+        await wait_for(
             pilot,
             lambda: made == ["challenge"] and view.pending is not None and view.pending.kind == "resource-metadata",
         )
-        await wait_until(pilot, lambda: "⏸ resource-metadata" in screen_text(app))
+        await wait_for(pilot, lambda: "⏸ resource-metadata" in screen_text(app))
         assert " 1 ✓ challenge" in screen_text(app)
         await pilot.press("enter")  # enter on the list lets it go too
-        await wait_until(pilot, lambda: made == ["challenge", "resource-metadata"])
+        await wait_for(pilot, lambda: made == ["challenge", "resource-metadata"])
         await pilot.press("s")  # off: the waiting step runs and so does the rest
-        await wait_until(pilot, lambda: task.done())
+        await wait_for(pilot, lambda: task.done())
         assert made == ["challenge", "resource-metadata", "server-metadata"] and log.gate is None
-        await wait_until(pilot, lambda: "Auth  authorized: authorized as client c with scopes mcp" in screen_text(app))
+        await wait_for(pilot, lambda: "Auth  authorized: authorized as client c with scopes mcp" in screen_text(app))
         await pilot.press("n")  # nothing waits: said, not an error
-        await wait_until(pilot, lambda: any("No step is waiting" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("No step is waiting" in str(n.message) for n in app._notifications))
 
 
 async def test_c_copies_the_selected_step_as_json():
@@ -150,9 +151,9 @@ async def test_c_copies_the_selected_step_as_json():
     app = AuthViewApp(lambda: log)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(AuthView)
-        await wait_until(pilot, lambda: view.step_list.option_count == 7)
+        await wait_for(pilot, lambda: view.step_list.option_count == 7)
         await pilot.press("home", "down", "down", "down", "c")
-        await wait_until(pilot, lambda: bool(app.clipboard))
+        await wait_for(pilot, lambda: bool(app.clipboard))
         copied = json.loads(app.clipboard)
         assert copied["number"] == 4 and copied["kind"] == "registration"
         assert copied["response"]["body"]["client_secret"] == "••••••"
@@ -164,8 +165,8 @@ async def test_80x24_puts_the_detail_under_the_list():
     app = AuthViewApp(lambda: log)
     async with app.run_test(size=(80, 24)) as pilot:
         view = app.query_one(AuthView)
-        await wait_until(pilot, lambda: view.step_list.option_count == 7 and view.has_class("-narrow"))
-        await wait_until(pilot, lambda: view.query_one("#auth-detail").region.y > view.step_list.region.y)
+        await wait_for(pilot, lambda: view.step_list.option_count == 7 and view.has_class("-narrow"))
+        await wait_for(pilot, lambda: view.query_one("#auth-detail").region.y > view.step_list.region.y)
         steps = view.step_list.region
         detail = view.query_one("#auth-detail").region
         assert detail.y >= steps.bottom and detail.width >= 78
@@ -173,7 +174,7 @@ async def test_80x24_puts_the_detail_under_the_list():
         assert all(len(line) <= 80 for line in text.splitlines())
         assert "Step 7 · token · ✗ failed" in text
         await pilot.resize_terminal(120, 40)
-        await wait_until(pilot, lambda: not view.has_class("-narrow"))
+        await wait_for(pilot, lambda: not view.has_class("-narrow"))
         await pilot.pause(0.1)
         assert view.query_one("#auth-detail").region.x >= view.step_list.region.right
 
@@ -191,10 +192,10 @@ async def test_without_a_flow_the_view_says_why(transport, source, said):
     log = AuthLog()
     app = AuthViewApp((lambda: log) if source == "log" else (lambda: None), transport=transport)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: said in screen_text(app).replace("\n", " "))
+        await wait_for(pilot, lambda: said in screen_text(app).replace("\n", " "))
         assert not app.query_one("#auth-body").display
         await pilot.press("r")  # nothing to restart with: said, no traceback
-        await wait_until(
+        await wait_for(
             pilot, lambda: any("No authorization for this connection" in str(n.message) for n in app._notifications)
         )
 
@@ -224,7 +225,7 @@ async def test_the_print_modal_returns_the_pasted_redirect_url():
     app = PromptApp()
     async with app.run_test(size=(80, 24)) as pilot:
         app.ask(AUTH_URL)
-        await wait_until(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app))
+        await wait_for(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app))
         text = screen_text(app)
         assert "http://127.0.0.1:39001/callback" in text  # where the browser will land
         await pilot.press("enter")  # nothing pasted: asked again, not submitted
@@ -234,7 +235,7 @@ async def test_the_print_modal_returns_the_pasted_redirect_url():
         redirect = "http://127.0.0.1:39001/callback?code=abc&state=s-1"
         app.screen.query_one("#auth-prompt-input").value = redirect
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.answers == [redirect])
+        await wait_for(pilot, lambda: app.answers == [redirect])
         assert not isinstance(app.screen, AuthPromptScreen)
 
 
@@ -242,9 +243,9 @@ async def test_escape_in_the_print_modal_cancels_the_authorization():
     app = PromptApp()
     async with app.run_test(size=(120, 40)) as pilot:
         app.ask(AUTH_URL)
-        await wait_until(pilot, lambda: isinstance(app.screen, AuthPromptScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthPromptScreen))
         await pilot.press("escape")
-        await wait_until(pilot, lambda: bool(app.answers))
+        await wait_for(pilot, lambda: bool(app.answers))
         assert isinstance(app.answers[0], AuthError) and str(app.answers[0]) == CANCELLED
 
 
@@ -258,13 +259,13 @@ async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette
         await wait_for_tools(pilot, app)
         assert "0 Auth" in str(app.main.query_one("#nav").render())[:80]
         await pilot.press("0")
-        await wait_until(pilot, lambda: app.main.current_view == "auth")
-        await wait_until(pilot, lambda: "not an HTTP server" in screen_text(app))
+        await wait_for(pilot, lambda: app.main.current_view == "auth")
+        await wait_for(pilot, lambda: "not an HTTP server" in screen_text(app))
         assert app.focused is app.main.query_one("#view-auth", AuthView).step_list
         titles = [title for title, _, _ in app.extra_commands()]
         assert "auth: restart the authorization flow" in titles and "auth: step-by-step on / off" in titles
         await pilot.press("f1")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         from mcp_inspector.tui.screens.dialogs.help import VIEWS_TEXT, bindings_table
 
         console = Console(width=200, file=io.StringIO(), color_system=None, legacy_windows=False)
@@ -294,11 +295,11 @@ async def test_a_hostile_document_is_shown_bounded_and_without_control_codes():
     log.done(huge)
     app = AuthViewApp(lambda: log)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "Step 2 · resource-metadata" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 2 · resource-metadata" in detail_text(app))
         detail = detail_text(app)
         assert len(detail) < 100_000 and "… (cut)" in detail
         await pilot.press("up")
-        await wait_until(pilot, lambda: "Step 1 · server-metadata" in detail_text(app))
+        await wait_for(pilot, lambda: "Step 1 · server-metadata" in detail_text(app))
         detail = detail_text(app)
         assert "(a document nested too deeply to show)" in detail
         text = screen_text(app) + detail

@@ -14,12 +14,14 @@ from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 from textual.app import ComposeResult
 from textual.widgets import ContentSwitcher, Footer, Static
 from textual.widgets._footer import FooterKey
-from traffic_apps import ThemedApp, frame, wait_until
+from traffic_apps import ThemedApp, frame
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import ticked
+from mcp_inspector.tui.widgets.store_lines import StoreLinesView
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
@@ -63,10 +65,11 @@ def counts_text(notes: NotificationsView) -> str:
 
 
 async def feed_over_ticks(pilot, store: TrafficStore, start: int, rounds: int = 8, per_round: int = 40) -> int:
-    """Entries arriving over several poll ticks (1/15 s) and counts ticks (1/2 s)."""
+    """Entries arriving over several poll ticks (1/15 s), then a counts tick (1/2 s) gone by."""
     for r in range(rounds):
         feed(store, start + r * per_round, per_round)
-        await pilot.pause(0.09)
+        await ticked(pilot, StoreLinesView.REFRESH_INTERVAL, what="a poll tick")
+    await ticked(pilot, NotificationsView.COUNTS_INTERVAL, what="a counts tick")
     return start + rounds * per_round
 
 
@@ -79,53 +82,50 @@ async def test_hidden_views_stay_put_during_a_stream_and_catch_up_when_shown():
         notes = app.query_one(NotificationsView)
         lines = app.query_one(NotificationLines)
         console = app.query_one(ConsoleView)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: counts_text(notes), what="the counts line")
         counts_before = counts_text(notes)
 
         # never shown yet: the traffic log follows, the other two do nothing per tick
         end = await feed_over_ticks(pilot, store, 1)
-        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        await wait_for(pilot, lambda: log.virtual_size.height == len(store))
         assert lines.row_count == 0 and console.row_count == 0
         assert lines.virtual_size.height == 0 and console.virtual_size.height == 0
         assert counts_text(notes) == counts_before
 
         # shown: caught up at once, tail on the newest
         switcher.current = "notes"
-        await wait_until(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
-        await pilot.pause(0.05)
-        assert f"note {end - 1}" in shown_text(lines)
+        await wait_for(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
+        await wait_for(pilot, lambda: f"note {end - 1}" in shown_text(lines), what="the newest note drawn")
         assert f"{end - 1} notifications" in counts_text(notes)
 
         # hidden again: more arrive, the notifications view keeps what it had
         switcher.current = "log"
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: not lines.is_on_screen and log.is_on_screen, what="the log shown")
         seen_rows, seen_counts = lines.row_count, counts_text(notes)
         end = await feed_over_ticks(pilot, store, end)
-        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
+        await wait_for(pilot, lambda: log.virtual_size.height == len(store))
         assert lines.row_count == seen_rows
         assert counts_text(notes) == seen_counts
         assert f"#{store.last_seq}" in shown_text(log)
 
         # and each view, once shown, shows the latest
         switcher.current = "notes"
-        await wait_until(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
-        await pilot.pause(0.05)
-        assert f"note {end - 1}" in shown_text(lines)
+        await wait_for(pilot, lambda: lines.row_count == store.kind_counts[Kind.NOTIFICATION])
+        await wait_for(pilot, lambda: f"note {end - 1}" in shown_text(lines), what="the newest note drawn")
         assert f"{end - 1} notifications" in counts_text(notes)
         switcher.current = "console"
-        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
-        await pilot.pause(0.05)
-        assert f"stderr line {end - 1}" in shown_text(console)
+        await wait_for(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await wait_for(pilot, lambda: f"stderr line {end - 1}" in shown_text(console), what="the newest line drawn")
         # the traffic log, hidden now, stops following (it has no index: its size tells)
         height = log.virtual_size.height
         assert height == log.row_count
         feed(store, end, 20)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR], what="the console's poll")
+        await ticked(pilot, StoreLinesView.REFRESH_INTERVAL)  # and one more tick of the same interval
         assert log.virtual_size.height == height
         switcher.current = "log"
-        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
-        await pilot.pause(0.05)
-        assert f"#{store.last_seq}" in shown_text(log)
+        await wait_for(pilot, lambda: log.virtual_size.height == len(store))
+        await wait_for(pilot, lambda: f"#{store.last_seq}" in shown_text(log), what="the newest row drawn")
 
 
 async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
@@ -145,27 +145,26 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
         main._call_tool(session, "long_running_task", {"duration_seconds": 60, "steps": 600})
         await wait_for(pilot, lambda: bool(main.inflight.rows), what="the in-flight row")
         await session.call_tool("emit_logs", {"count": 40})
-        await pilot.pause(0.3)
+        await ticked(pilot, NotificationLines.REFRESH_INTERVAL)
         assert lines.row_count < store_notifications(app)  # hidden: not indexed per tick
 
         # another view shown: the in-flight row is not updated per tick
         await app.action_show_view("console")
-        await pilot.pause(0.2)
         row = main.inflight.rows[0]
         timing = row.query_one(".inflight-timing", Static)
+        await wait_for(pilot, lambda: not timing.is_on_screen, what="the main view hidden")
         before = str(timing.render())
-        await pilot.pause(0.4)
+        await ticked(pilot, 0.1, times=3)  # the in-flight rows' interval: a tick would have come (the clock moved)
         assert str(timing.render()) == before
 
         # shown again: updated at once
         await app.action_show_view("main")
-        await pilot.pause(0.05)
-        assert str(timing.render()) != before
+        await wait_for(pilot, lambda: str(timing.render()) != before, what="the row updated")
         await app.action_show_view("notifications")
         await wait_for(pilot, lambda: lines.row_count == store_notifications(app), what="the catch-up")
-        await pilot.pause(0.05)
-        text = "\n".join(lines.render_line(y).text for y in range(lines.scrollable_content_region.height))
-        assert "Demo log message 40 of 40" in text
+        # the logs are in it (progress notifications of the running call may come after them and fill the screen)
+        rows = [lines.entry_at(row) for row in range(lines.row_count)]
+        assert any("Demo log message 40 of 40" in entry.text for entry in rows if entry is not None)
         await app.action_show_view("main")
         await main.action_cancel_request()
         await wait_for(pilot, lambda: not main.in_flight, what="the call to end")
@@ -188,7 +187,7 @@ async def test_footer_is_not_rebuilt_when_its_keys_do_not_change():
         # a bindings refresh with nothing changed (Textual sends several per focus move)
         for _ in range(3):
             app.main.refresh_bindings()
-            await pilot.pause(0.05)
+            await pilot.pause()
         assert shown_keys(app) == keys
         # a view with other keys: shown, with them
         await app.action_show_view("traffic")
@@ -222,8 +221,8 @@ async def test_a_shown_view_growing_does_not_lay_out_the_screen():
         log = app.query_one(TrafficLog)
         switcher = app.query_one(ContentSwitcher)
         feed(store, 1, 5)
-        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: log.virtual_size.height == len(store))
+        await pilot.pause()
         layouts = 0
         refresh_layout = app.screen._refresh_layout
 
@@ -234,8 +233,8 @@ async def test_a_shown_view_growing_does_not_lay_out_the_screen():
 
         app.screen._refresh_layout = counting
         end = await feed_over_ticks(pilot, store, 6)
-        await wait_until(pilot, lambda: log.virtual_size.height == len(store))
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: log.virtual_size.height == len(store))
+        await pilot.pause()
         assert layouts == 0
         # the scrollbar and the view follow the rows all the same
         assert log.vertical_scrollbar.window_virtual_size == len(store)
@@ -244,12 +243,12 @@ async def test_a_shown_view_growing_does_not_lay_out_the_screen():
         # and the same for a view shown after a switch (its catch-up included)
         switcher.current = "console"
         console = app.query_one(ConsoleView)
-        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await pilot.pause()
         layouts = 0
         end = await feed_over_ticks(pilot, store, end)
-        await wait_until(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR])
+        await pilot.pause()
         assert layouts == 0
         assert console.vertical_scrollbar.window_virtual_size == console.row_count
         assert f"stderr line {end - 1}" in shown_text(console)
@@ -272,8 +271,7 @@ async def test_focusing_the_overview_does_not_restyle_its_markdown():
             lambda: "Not connected" not in str(overview.query_one("#overview-server", Static).render()),
             what="the overview",
         )
-        await pilot.pause(0.1)
-        assert app.focused is overview
+        await wait_for(pilot, lambda: app.focused is overview, what="the overview focused")
         markdown = overview.query_one(Markdown)
         inside = set(markdown.walk_children(with_self=True))
         assert len(inside) > 1
@@ -287,9 +285,9 @@ async def test_focusing_the_overview_does_not_restyle_its_markdown():
 
         app.stylesheet.update_nodes = recording
         await app.action_show_view("main")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: app.focused is not overview, what="the main view focused")
         await app.action_show_view("overview")
-        await pilot.pause(0.1)
-        assert app.focused is overview
+        await wait_for(pilot, lambda: app.focused is overview, what="the overview focused again")
+        await pilot.pause()
         assert overview in restyled  # its own focus styles follow
         assert not inside.intersection(restyled)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 from http_apps import URL, Clock, HttpViewApp, modern_session, request_headers
-from traffic_apps import screen_text, wait_until
+from traffic_apps import screen_text
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.text.http_text import explain_error, header_line, status_meaning
 
 pytestmark = pytest.mark.anyio
@@ -38,7 +39,7 @@ async def test_each_exchange_is_a_row_with_its_columns():
     app = HttpViewApp(store)
     async with app.run_test(size=(140, 20)) as pilot:
         view = app.query_one("#view-http")
-        await wait_until(pilot, lambda: view.exchange_list.row_count == 6)
+        await wait_for(pilot, lambda: view.exchange_list.row_count == 6)
         text = screen_text(app)
         assert "6 HTTP exchanges  ·  1 open  ·  1 failed  ·  http" in text
         assert header_line(140).plain.rstrip() in text
@@ -61,7 +62,7 @@ async def test_narrow_terminal_keeps_the_essential_columns():
     app = HttpViewApp(store)
     async with app.run_test(size=(80, 24)) as pilot:
         view = app.query_one("#view-http")
-        await wait_until(pilot, lambda: view.exchange_list.row_count == 6)
+        await wait_for(pilot, lambda: view.exchange_list.row_count == 6)
         text = screen_text(app)
         assert "Mcp-Method/Name" not in text  # the column goes, Mcp-Name joins the method
         line = next(line for line in text.splitlines() if "long_run" in line)
@@ -78,7 +79,7 @@ async def test_thousands_of_exchanges_render_only_what_is_visible_and_the_cursor
     async with app.run_test(size=(120, 30)) as pilot:
         view = app.query_one("#view-http")
         exchanges = view.exchange_list
-        await wait_until(pilot, lambda: exchanges.row_count == 5_000)
+        await wait_for(pilot, lambda: exchanges.row_count == 5_000)
         assert exchanges.cursor_id == log.exchanges[-1].id == 12_000  # following the newest
         assert "5000 HTTP exchanges" in screen_text(app) and "7000 older dropped" in screen_text(app)
         height = exchanges.scrollable_content_region.height
@@ -99,7 +100,7 @@ async def test_thousands_of_exchanges_render_only_what_is_visible_and_the_cursor
         await pilot.pause(0.2)
         assert exchanges.cursor_id == chosen and not exchanges.tail
         fill(log, clock, 5_000, start=12_200)  # now it is dropped: the cursor goes to the oldest left
-        await wait_until(pilot, lambda: exchanges.cursor_id == log.exchanges[0].id)
+        await wait_for(pilot, lambda: exchanges.cursor_id == log.exchanges[0].id)
         await pilot.press("end")
         await pilot.pause(0.05)
         assert exchanges.tail and exchanges.cursor_id == 17_200
@@ -112,7 +113,7 @@ async def test_a_hidden_http_view_does_no_work_and_catches_up_when_shown():
     app = HttpViewApp(store)
     async with app.run_test(size=(120, 20)) as pilot:
         view = app.query_one("#view-http")
-        await wait_until(pilot, lambda: view.exchange_list.row_count == 10)
+        await wait_for(pilot, lambda: view.exchange_list.row_count == 10)
         view.display = False
         await pilot.pause(0.2)
         seen = view.exchange_list._seen_version
@@ -120,7 +121,7 @@ async def test_a_hidden_http_view_does_no_work_and_catches_up_when_shown():
         await pilot.pause(0.3)
         assert view.exchange_list._seen_version == seen  # no polling while hidden
         view.display = True
-        await wait_until(pilot, lambda: view.exchange_list._seen_version == store.http_log.version)
+        await wait_for(pilot, lambda: view.exchange_list._seen_version == store.http_log.version)
         assert view.exchange_list.cursor_id == 60
 
 

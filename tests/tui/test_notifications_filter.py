@@ -10,7 +10,7 @@ import time
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Input, Select, Static
-from traffic_apps import ThemedApp, frame, wait_until
+from traffic_apps import ThemedApp, frame
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -18,6 +18,7 @@ from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.views.notifications.filter import MethodSuggester, NotificationFilter
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
@@ -63,12 +64,12 @@ async def test_level_and_method_filter_on_the_demos_logs(tmp_path):
         async with McpSession(StdioTransport(DEMO), store=store, timeout=20) as session:
             await session.initialize()
             await session.call_tool("emit_logs", {"count": 8})
-            await wait_until(pilot, lambda: lines.row_count == 9)  # initialized + one message per level
+            await wait_for(pilot, lambda: lines.row_count == 9)  # initialized + one message per level
         # logs at or above error (4 of the 8); the initialized notification is no log and stays
         level = view.query_one("#notifications-min-level", Select)
         await choose(pilot, level, 4)  # every level, info, notice, warning, error
         assert level.value == "error"
-        await wait_until(pilot, lambda: lines.row_count == 5)
+        await wait_for(pilot, lambda: lines.row_count == 5)
         shown = rows(lines)
         assert [line.split()[2] for line in shown[1:]] == ["ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
         assert "notifications/initialized" in shown[0]
@@ -76,22 +77,22 @@ async def test_level_and_method_filter_on_the_demos_logs(tmp_path):
         method = view.query_one("#notifications-method", Input)
         method.focus()
         await pilot.press(*"init")
-        await wait_until(pilot, lambda: method._suggestion == "initialized")
+        await wait_for(pilot, lambda: method._suggestion == "initialized")
         await pilot.press("right", "enter")
         assert method.value == "initialized"
-        await wait_until(pilot, lambda: lines.row_count == 1)
+        await wait_for(pilot, lambda: lines.row_count == 1)
         assert lines.has_focus  # enter goes back to the list
         # !term hides: every log at or above error, not the initialized one
         method.value = "!initialized"
-        await wait_until(pilot, lambda: lines.row_count == 4)
+        await wait_for(pilot, lambda: lines.row_count == 4)
         assert all("notifications/initialized" not in line for line in rows(lines))
-        await wait_until(pilot, lambda: "4 rows shown" in str(view.query_one("#notifications-shown", Static).render()))
+        await wait_for(pilot, lambda: "4 rows shown" in str(view.query_one("#notifications-shown", Static).render()))
         # a glob, and everything back
         method.value = "*/mess*"
         level.clear()
-        await wait_until(pilot, lambda: lines.row_count == 8)
+        await wait_for(pilot, lambda: lines.row_count == 8)
         method.value = ""
-        await wait_until(pilot, lambda: lines.row_count == 9)
+        await wait_for(pilot, lambda: lines.row_count == 9)
 
 
 async def test_a_storm_of_list_changed_is_one_row_with_a_count(tmp_path):
@@ -108,8 +109,8 @@ async def test_a_storm_of_list_changed_is_one_row_with_a_count(tmp_path):
             await session.call_tool("emit_logs", {"count": 1})
             for _ in range(2):
                 await session.call_tool("toggle_extra_tools", {})
-            await wait_until(pilot, lambda: store.method_counts["notifications/tools/list_changed"] == 7)
-            await wait_until(pilot, lambda: lines.row_count == 4 and "×2" in rows(lines)[3])
+            await wait_for(pilot, lambda: store.method_counts["notifications/tools/list_changed"] == 7)
+            await wait_for(pilot, lambda: lines.row_count == 4 and "×2" in rows(lines)[3])
         shown = rows(lines)
         assert "×5" in shown[1] and "tools list changed" in shown[1]
         assert "DEBUG" in shown[2]
@@ -117,13 +118,13 @@ async def test_a_storm_of_list_changed_is_one_row_with_a_count(tmp_path):
         # the count grows on the row as more of the run arrive (no new row)
         raw = frame(jsonrpc.notification("notifications/tools/list_changed", {}))
         store.append(Direction.IN, Kind.NOTIFICATION, raw, method="notifications/tools/list_changed")
-        await wait_until(pilot, lambda: "×3" in rows(lines)[3])
+        await wait_for(pilot, lambda: "×3" in rows(lines)[3])
         assert lines.row_count == 4
         # folding off (keyboard): one row each
         toggle = view.query_one("#notifications-collapse", FilterToggle)
         toggle.focus()
         await pilot.press("space")
-        await wait_until(pilot, lambda: lines.row_count == 1 + 5 + 1 + 3)
+        await wait_for(pilot, lambda: lines.row_count == 1 + 5 + 1 + 3)
         assert not any("×" in line for line in rows(lines))
 
 
@@ -148,7 +149,7 @@ async def test_rates_per_method_and_the_cost_of_a_tick_in_a_100k_storm(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         view = app.query_one(NotificationsView)
         lines = view.notification_lines
-        await wait_until(pilot, lambda: lines.row_count == 100_000)  # alternating: nothing folds
+        await wait_for(pilot, lambda: lines.row_count == 100_000)  # alternating: nothing folds
         now = time.time()
         for i in range(240):  # the storm: 240 in the last few seconds
             store.append(

@@ -9,7 +9,6 @@ import os
 import stat
 import tempfile
 
-import anyio
 import pytest
 from conftest import demo_server_command
 from textual.app import App, ComposeResult
@@ -22,6 +21,7 @@ from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.inflight import InFlightPanel
 from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, MediaBlock, ResultPanel
 
@@ -65,12 +65,6 @@ def texts(panel) -> str:
 
 def demo_session() -> McpSession:
     return McpSession(StdioTransport(demo_server_command()), timeout=10)
-
-
-async def wait_until(pilot, condition, timeout: float = 5.0) -> None:
-    with anyio.fail_after(timeout):
-        while not condition():
-            await pilot.pause(0.05)
 
 
 async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
@@ -209,7 +203,7 @@ async def test_pending_then_in_flight_progress_and_cancel():
             assert "waiting for tools/call long_running_task" in panel.status_text
             assert len(inflight.rows) == 2
 
-            await wait_until(pilot, lambda: slow.progress_count >= 3)
+            await wait_for(pilot, lambda: slow.progress_count >= 3)
             await pilot.pause(0.15)  # one more timer tick
             bar = slow_row.query_one(ProgressBar)
             assert bar.total == 200 and bar.progress >= 3
@@ -221,8 +215,8 @@ async def test_pending_then_in_flight_progress_and_cancel():
 
             # the short one finishes on its own, then goes away
             await session.finish_tool_call(other)
-            await wait_until(pilot, lambda: other_row.has_class("finished-ok"))
-            await wait_until(pilot, lambda: other_row not in inflight.rows)
+            await wait_for(pilot, lambda: other_row.has_class("finished-ok"))
+            await wait_for(pilot, lambda: other_row not in inflight.rows)
 
             # cancel the long one with the key
             slow_row.focus()
@@ -239,7 +233,7 @@ async def test_pending_then_in_flight_progress_and_cancel():
             ]
             assert len(cancels) == 1
             assert json.loads(cancels[0].raw)["params"] == {"requestId": slow.id, "reason": "cancelled by the user"}
-            await wait_until(pilot, lambda: not inflight.rows)
+            await wait_for(pilot, lambda: not inflight.rows)
             assert inflight.query_one("#inflight-empty").display
 
 
@@ -309,7 +303,7 @@ async def test_files_named_from_a_hostile_tool_name_stay_in_their_directory(tmp_
         media = panel.query_one(MediaBlock)
         media.focus()
         await pilot.press("o")
-        await wait_until(pilot, opened.exists)
+        await wait_for(pilot, opened.exists)
     paged = said[0].rsplit(" is in ", 1)[1]
     viewed = opened.read_text().strip()
     for made in (paged, viewed):
@@ -344,7 +338,7 @@ async def test_images_in_a_result_are_drawn_where_the_terminal_draws_images(monk
         drawn = [m for m in media if m.query(HalfcellImage)]
         assert [m.info.type for m in drawn] == ["image", "resource"]  # not the audio
         picture = drawn[0].query_one(HalfcellImage)
-        await wait_until(pilot, lambda: picture.size.height > 0)
+        await wait_for(pilot, lambda: picture.size.height > 0)
         assert 0 < picture.size.height <= images.MAX_ROWS
         assert drawn[0].query(".save-block") and drawn[0].query(".open-block")
 

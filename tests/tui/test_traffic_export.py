@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from traffic_apps import LogApp, sample_store, wait_until
+from traffic_apps import LogApp, sample_store
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -81,9 +82,9 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
         await pilot.pause()
         assert not app.exports  # a single key asks where first (screens/dialogs/save_as.py)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: len(app.exports) == 1)
+        await wait_for(pilot, lambda: len(app.exports) == 1)
         await pilot.press("E", "enter")
-        await wait_until(pilot, lambda: len(app.exports) == 2)
+        await wait_for(pilot, lambda: len(app.exports) == 2)
         await pilot.pause(0.05)
         session, array = (message.result for message in app.exports)
         assert session.path.parent == tmp_path and session.path.suffix == ".jsonl"
@@ -98,7 +99,7 @@ async def test_export_failure_is_reported_not_raised(tmp_path):
     app = LogApp(sample_store(), export_dir=blocker / "sub")  # the save-as check passes (a folder made when writing)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("e", "enter")
-        await wait_until(pilot, lambda: len(app.exports) == 1)
+        await wait_for(pilot, lambda: len(app.exports) == 1)
         await pilot.pause(0.05)
         assert app.exports[0].result is None and app.exports[0].error
         assert any("Export failed" in n.message for n in app._notifications)

@@ -9,7 +9,7 @@ import time
 import pytest
 from textual import events
 from textual.widgets import Input
-from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key, wait_until
+from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -17,6 +17,7 @@ from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.text.traffic_text import PREVIEW_BYTES
 from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
@@ -61,8 +62,8 @@ async def test_live_session_lines_appear_with_latency(tmp_path):
         await session.list_tools()
         await session.call_tool("echo", {"message": "hello from the log"})
         log = app.query_one(TrafficLog)
-        await wait_until(pilot, lambda: log.row_count == len(store) and len(store) >= 7)
-        await pilot.pause(0.15)
+        await wait_for(pilot, lambda: log.row_count == len(store) and len(store) >= 7)
+        await wait_for(pilot, lambda: "hello from the l" in screen_text(app), what="the rows drawn")
         text = screen_text(app)
     assert "→ req" in text and "initialize" in text and "tools/list" in text and "tools/call" in text
     assert "notifications/initialized" in text
@@ -81,8 +82,8 @@ async def test_invalid_frames_and_stderr_are_shown(raw_server, tmp_path):
             await session.initialize()
             await session.ping()
             log = app.query_one(TrafficLog)
-            await wait_until(pilot, lambda: store.kind_counts[Kind.STDERR] >= 2 and log.row_count == len(store))
-            await pilot.pause(0.15)
+            await wait_for(pilot, lambda: store.kind_counts[Kind.STDERR] >= 2 and log.row_count == len(store))
+            await wait_for(pilot, lambda: "raw-server: received" in screen_text(app), what="the rows drawn")
             text = screen_text(app)
     assert "INVALID" in text and "Server starting..." in text
     assert "✗" in text  # the invalid-frame marker with the reason
@@ -94,8 +95,7 @@ async def test_filter_by_method_direction_kind_and_text():
     app = LogApp(store, time_format=fixed_time)
     async with app.run_test(size=(120, 30)) as pilot:
         log = app.query_one(TrafficLog)
-        await pilot.pause(0.1)
-        assert log.row_count == len(store)
+        await wait_for(pilot, lambda: log.row_count == len(store), what="the log filled")
 
         def shown() -> list[int]:
             return [log.seq_at(row) for row in range(log.row_count)]
@@ -131,7 +131,8 @@ async def test_filter_by_method_direction_kind_and_text():
             msg_id=99,
             has_id=True,
         )
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: log.row_count == before + 1, what="the new notification matched")
+        log.sync()  # what the poll does: both new entries are looked at now, the ping is not matched
         assert log.row_count == before + 1
         log.set_filter(None)
         assert log.row_count == len(store) and log.index_size == 0
@@ -144,17 +145,15 @@ async def test_filter_bar_applies_to_the_log():
         log = app.query_one(TrafficLog)
         await pilot.click("#filter-methods")
         await pilot.press(*"tools/call")
-        await pilot.pause(0.3)  # typing is debounced
-        assert log.current_filter.methods == "tools/call"
+        filtered = lambda: log.current_filter is not None and log.current_filter.methods == "tools/call"  # noqa: E731
+        await wait_for(pilot, filtered, what="the debounced filter")
         assert {store.get(log.seq_at(r)).method for r in range(log.row_count)} == {"tools/call"}
         await pilot.click("#filter-dir-out")  # hide outgoing: no tools/call requests left
-        await pilot.pause(0.1)
-        assert log.row_count == 0
+        await wait_for(pilot, lambda: log.row_count == 0, what="outgoing hidden")
         await pilot.click("#filter-dir-out")
         app.query_one("#filter-methods", Input).value = ""
         await pilot.click("#filter-kind-stderr")
-        await pilot.pause(0.1)
-        assert log.row_count == len(store) - 1
+        await wait_for(pilot, lambda: log.row_count == len(store) - 1, what="stderr hidden, methods cleared")
 
 
 async def test_jump_between_request_and_response():
@@ -162,7 +161,7 @@ async def test_jump_between_request_and_response():
     app = LogApp(store, time_format=fixed_time)
     async with app.run_test(size=(120, 30)) as pilot:
         log = app.query_one(TrafficLog)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: log.row_count == len(store), what="the log filled")
         request = next(e for e in store if e.method == "tools/call")
         assert log.move_cursor_to_seq(request.seq)
         await pilot.press("j")
@@ -174,16 +173,14 @@ async def test_jump_between_request_and_response():
         stderr = next(e for e in store if e.kind is Kind.STDERR)
         log.move_cursor_to_seq(stderr.seq)
         await pilot.press("j")
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: any("no linked" in n.message for n in app._notifications), what="the note")
         assert log.cursor_entry.seq == stderr.seq
-        assert any("no linked" in n.message for n in app._notifications)
         # jumping to an entry the filter hides is refused with a message
         log.set_filter(TrafficFilter(kinds=frozenset({Kind.REQUEST})))
         log.move_cursor_to_seq(request.seq)
         await pilot.press("j")
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: any("hidden by the filter" in n.message for n in app._notifications))
         assert log.cursor_entry.seq == request.seq
-        assert any("hidden by the filter" in n.message for n in app._notifications)
 
 
 async def test_enter_opens_detail_with_pretty_and_raw():
@@ -194,7 +191,7 @@ async def test_enter_opens_detail_with_pretty_and_raw():
         request = next(e for e in store if e.method == "tools/call")
         log.move_cursor_to_seq(request.seq)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, FrameDetailScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen))
         screen = app.screen
         pretty = screen.query_one("#frame-pretty").text
         raw = screen.query_one("#frame-raw").text
@@ -202,11 +199,10 @@ async def test_enter_opens_detail_with_pretty_and_raw():
         assert '\n  "method": "tools/call",' in pretty
         assert f"#{request.seq}" in str(screen.query_one("#frame-header").render())
         await pilot.press("j")  # to the response, and the log follows
-        await pilot.pause(0.05)
-        assert screen.seq == request.reply_seq
+        await wait_for(pilot, lambda: screen.seq == request.reply_seq, what="the response")
         assert '"result"' in screen.query_one("#frame-pretty").text
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not isinstance(app.screen, FrameDetailScreen))
+        await wait_for(pilot, lambda: not isinstance(app.screen, FrameDetailScreen))
         assert log.cursor_entry.seq == request.reply_seq
     assert app.selected == [request.seq]
 
@@ -224,12 +220,11 @@ async def test_copy_frame_and_copy_as_cli_command():
         # copy-as-CLI on something that is not a tools/call leaves the clipboard alone
         log.move_cursor_to_seq(request.reply_seq)
         await pilot.press("C")
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: any("not a tools/call" in n.message for n in app._notifications))
         assert app.clipboard == request.text
-        assert any("not a tools/call" in n.message for n in app._notifications)
         log.move_cursor_to_seq(request.seq)
         await pilot.press("C")
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: app.clipboard != request.text, what="the command line copied")
         try:
             from mcp_inspector.core.config.cli_command import call_command_line
         except ImportError:
@@ -246,14 +241,13 @@ async def test_tail_mode_follows_and_turns_off_when_moving_up():
     app = LogApp(store)
     async with app.run_test(size=(100, 20)) as pilot:
         log = app.query_one(TrafficLog)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: log.cursor_entry is not None and log.max_scroll_y > 0, what="the log laid out")
+        await wait_for(pilot, lambda: log.scroll_y == log.max_scroll_y, what="the log at its end")
         assert log.tail and log.cursor_entry.seq == store.last_seq
-        assert log.scroll_y == log.max_scroll_y > 0
         for i in range(50):
             store.append(Direction.IN, Kind.STDERR, f"more {i}".encode())
-        await wait_until(pilot, lambda: log.virtual_size.height == 150)
-        await pilot.pause(0.1)
-        assert log.cursor_entry.seq == store.last_seq and log.scroll_y == log.max_scroll_y
+        await wait_for(pilot, lambda: log.virtual_size.height == 150)
+        await wait_for(pilot, lambda: log.cursor_entry.seq == store.last_seq and log.scroll_y == log.max_scroll_y)
         assert "more 49" in visible_lines(log)[-1]
 
         await pilot.press("up")
@@ -261,23 +255,21 @@ async def test_tail_mode_follows_and_turns_off_when_moving_up():
         held, held_scroll = log.cursor_entry.seq, log.scroll_y
         for i in range(50):
             store.append(Direction.IN, Kind.STDERR, f"later {i}".encode())
-        await wait_until(pilot, lambda: log.virtual_size.height == 200)
+        await wait_for(pilot, lambda: log.virtual_size.height == 200)
         assert log.cursor_entry.seq == held and log.scroll_y == held_scroll < log.max_scroll_y
 
         await pilot.press("end")
-        await pilot.pause(0.1)
-        assert log.tail and log.cursor_entry.seq == store.last_seq and log.scroll_y == log.max_scroll_y
+        await wait_for(pilot, lambda: log.scroll_y == log.max_scroll_y, what="scrolled to the end")
+        assert log.tail and log.cursor_entry.seq == store.last_seq
 
         await pilot.press("home")
         assert not log.tail and log.cursor_row == 0 and log.scroll_y == 0
         await pilot.press("end")
         # the mouse wheel scrolling up also stops following
-        await pilot.pause(0.1)
-        assert log.tail
+        await wait_for(pilot, lambda: log.tail and log.scroll_y == log.max_scroll_y, what="following again")
         bottom = log.scroll_y
         log.post_message(events.MouseScrollUp(log, 1, 1, 0, 0, 0, False, False, False))
-        await pilot.pause(0.1)
-        assert not log.tail and log.scroll_y < bottom
+        await wait_for(pilot, lambda: not log.tail and log.scroll_y < bottom, what="the wheel scrolled up")
 
 
 async def test_memory_stays_bounded_when_the_store_evicts(tmp_path):
@@ -291,9 +283,9 @@ async def test_memory_stays_bounded_when_the_store_evicts(tmp_path):
             for _ in range(1000):
                 store.append(Direction.IN, Kind.NOTIFICATION, raw, method="notifications/message")
             if chunk % 10 == 0:
-                await pilot.pause(0.07)  # let the view poll in between (it may also miss many evictions)
+                log.sync()  # what its poll does, in between (the poll may also miss many evictions)
             assert len(store) <= 1100
-        await wait_until(pilot, lambda: log.seq_at(log.row_count - 1) == store.last_seq)
+        await wait_for(pilot, lambda: log.seq_at(log.row_count - 1) == store.last_seq)
         assert store.total == 100_000
         assert log.index_size == log.row_count <= len(store) <= 1100
         assert log.seq_at(0) >= store.first_seq
@@ -323,7 +315,7 @@ async def test_keys_stay_responsive_during_a_flood(tmp_path):
                 await asyncio.sleep(0.005)
 
         task = asyncio.create_task(flood())
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: store.total >= 500, what="the flood under way")
         handled_at = []  # store.total when each key was sent and when it had been handled
         for i in range(12):
             before = log.cursor_entry.seq if log.cursor_entry else None
@@ -334,13 +326,15 @@ async def test_keys_stay_responsive_during_a_flood(tmp_path):
                 assert time.monotonic() < deadline, f"key {i} not handled at all"
                 await asyncio.sleep(0.001)
             assert not task.done(), "the flood ended before the key was handled"
-            handled_at.append((sent_at, store.total))
-            await asyncio.sleep(0.05)
+            handled = store.total
+            handled_at.append((sent_at, handled))
+            while store.total == handled:  # the flood goes on before the next key
+                await asyncio.sleep(0.001)
         stop.set()
         await asyncio.wait_for(task, 60)
         # the flood went on between the keys (they were handled during it, not after it)
         assert all(later > earlier for (_, earlier), (later, _) in zip(handled_at, handled_at[1:])), handled_at
-        await wait_until(pilot, lambda: log.row_count == len(store) and log.seq_at(log.row_count - 1) == store.last_seq)
+        await wait_for(pilot, lambda: log.row_count == len(store) and log.seq_at(log.row_count - 1) == store.last_seq)
         assert not log.tail
     store.close()
 
@@ -355,8 +349,8 @@ async def test_set_store_switches_to_another_timeline():
         await pilot.press("home")
         log.set_filter(TrafficFilter(kinds=frozenset({Kind.STDERR})))
         log.set_store(second)
-        await pilot.pause(0.1)
-        assert log.tail and log.row_count == 3 and log.cursor_entry is second.get(3)
+        await wait_for(pilot, lambda: log.row_count == 3 and log.cursor_entry is second.get(3), what="the other store")
+        assert log.tail
         assert "other 2" in visible_lines(log)[2]
 
 
@@ -374,7 +368,7 @@ async def test_hostile_text_and_huge_frames_stay_on_one_cheap_line():
     app = LogApp(store)
     async with app.run_test(size=(120, 10)) as pilot:
         log = app.query_one(TrafficLog)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: log.row_count == 2, what="the log filled")
         log._cache.clear()
         huge_raw.decoded.clear()
         lines = visible_lines(log)[:2]

@@ -8,13 +8,13 @@ import pytest
 from textual.app import ComposeResult
 from textual.widgets import Input, Static, TextArea
 from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
-from traffic_apps import wait_until as _wait_until
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.query_bar import QueryBar
 from mcp_inspector.tui.widgets.result import query as result_query
 from mcp_inspector.tui.widgets.result.view import ResultPanel
@@ -25,10 +25,6 @@ from mcp_inspector.tui.widgets.views.traffic.query import QueryProgress
 
 pytestmark = pytest.mark.anyio
 WAIT = 120  # seconds a condition may take on a machine loaded by other jobs (a bound, not a speed check)
-
-
-async def wait_until(pilot, predicate, timeout: float = WAIT) -> None:
-    await _wait_until(pilot, predicate, timeout=timeout)
 
 
 KEYS = {
@@ -73,7 +69,7 @@ async def test_type_a_query_see_the_count_and_the_matching_frames_then_clear_it(
         await pilot.press("vertical_line")
         assert isinstance(app.focused, Input) and app.focused.id == "query-input"
         await type_text(pilot, 'select(.method == "tools/call")')
-        await wait_until(pilot, lambda: caught_up(log) and "of" in status(app))
+        await wait_for(pilot, lambda: caught_up(log) and "of" in status(app), timeout=WAIT)
         assert status(app) == "2 of 14 frames match · 2 not JSON or failed"  # the invalid line and the batch
         assert [log.entry_at(row).method for row in range(log.row_count)] == ["tools/call", "tools/call"]
         text = screen_text(app)
@@ -82,7 +78,7 @@ async def test_type_a_query_see_the_count_and_the_matching_frames_then_clear_it(
         await pilot.press("escape")  # leaves the input, the query stays
         assert app.focused is log and log.row_count == 2
         await pilot.press("x")
-        await wait_until(pilot, lambda: log.query_run is None)
+        await wait_for(pilot, lambda: log.query_run is None, timeout=WAIT)
         assert log.row_count == everything and not app.query_one("#traffic-query").has_class("-shown")
 
 
@@ -93,12 +89,12 @@ async def test_errors_show_as_you_type_and_leave_the_log_as_it_was():
         rows = log.row_count
         await pilot.press("vertical_line")
         await type_text(pilot, "select(.method ==")
-        await wait_until(pilot, lambda: status(app).startswith("✗"))
+        await wait_for(pilot, lambda: status(app).startswith("✗"), timeout=WAIT)
         assert status(app) == "✗ syntax error, unexpected end of file (column 16)"
         assert app.query_one("#traffic-query #query-status").has_class("-error")
         assert log.query_run is None and log.row_count == rows
         await type_text(pilot, ' "initialize")')
-        await wait_until(pilot, lambda: caught_up(log) and "match" in status(app))
+        await wait_for(pilot, lambda: caught_up(log) and "match" in status(app), timeout=WAIT)
         assert log.row_count == 1 and not app.query_one("#traffic-query #query-status").has_class("-error")
 
 
@@ -109,9 +105,9 @@ async def test_the_selected_frames_outputs_are_shown_under_the_log():
         await pilot.press("vertical_line")
         await type_text(pilot, ".result.tools[]? | .name")
         await pilot.press("enter")  # applies at once and goes back to the log
-        await wait_until(pilot, lambda: caught_up(log) and log.row_count == 1)
+        await wait_for(pilot, lambda: caught_up(log) and log.row_count == 1, timeout=WAIT)
         outputs = app.query_one("#query-outputs", Static)
-        await wait_until(pilot, lambda: "echo" in str(outputs.render()))
+        await wait_for(pilot, lambda: "echo" in str(outputs.render()), timeout=WAIT)
         assert str(outputs.render()).splitlines() == ["#7 →", "echo", "add"]  # strings raw, one a line
 
 
@@ -123,7 +119,7 @@ async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter(
         await pilot.press("vertical_line")
         await type_text(pilot, ".params.progress")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: caught_up(log) and "match" in status(app))
+        await wait_for(pilot, lambda: caught_up(log) and "match" in status(app), timeout=WAIT)
         assert log.row_count == 0
         for n in range(1, 301):
             method = "notifications/progress"
@@ -134,7 +130,7 @@ async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter(
                 method=method,
                 ts=BASE_TS + 5 + n / 1000,
             )
-        await wait_until(pilot, lambda: caught_up(log) and log.row_count == 300)
+        await wait_for(pilot, lambda: caught_up(log) and log.row_count == 300, timeout=WAIT)
         assert status(app).startswith("300 of 314 frames match")
         log.set_filter(TrafficFilter(text='"progressToken":1'))  # the text filter narrows the query's rows
         assert log.row_count == 150
@@ -164,7 +160,7 @@ async def test_a_big_store_is_matched_in_chunks_and_a_stale_run_is_stopped():
         first = log.query_run
         log.set_query(".result.n % 1000 == 0")
         assert first.cancelled and log.query_run is not first
-        await wait_until(pilot, lambda: caught_up(log), timeout=WAIT)
+        await wait_for(pilot, lambda: caught_up(log), timeout=WAIT)
         assert log.row_count == 20
         ours = [m for m in progress if m.run is log.query_run]
         assert len(ours) >= 20_000 // traffic_query.CHUNK  # one message per chunk, never one for the whole store
@@ -179,11 +175,11 @@ async def test_an_endless_query_is_stopped_and_the_view_stays_usable(monkeypatch
         await pilot.press("vertical_line")
         await type_text(pilot, "last(range(1e12))")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "stopped" in status(app), timeout=WAIT)
+        await wait_for(pilot, lambda: "stopped" in status(app), timeout=WAIT)
         assert "more than 1 s of CPU" in status(app)
         assert app.query_one("#traffic-query #query-status").has_class("-error")
         await pilot.press("x")
-        await wait_until(pilot, lambda: log.query_run is None)
+        await wait_for(pilot, lambda: log.query_run is None, timeout=WAIT)
         assert log.row_count == len(log.store)
 
 
@@ -221,12 +217,12 @@ async def test_the_result_query_replaces_the_rendered_result_until_cleared():
             await type_text(pilot, ".structuredContent | .city, {humidity_percent}")
             await pilot.press("enter")
             body = panel.query_one("#result-body")
-            await wait_until(pilot, lambda: "Oslo" in shown_outputs(panel))
+            await wait_for(pilot, lambda: "Oslo" in shown_outputs(panel), timeout=WAIT)
             assert shown_outputs(panel).splitlines() == ["Oslo", '{"humidity_percent":61}']
             assert not body.display and str(panel.query_one("#result-query #query-status").render()) == "2 outputs"
             # a new result is queried again
             panel.show_outcome(await session.call_tool("weather_report", {"city": "Lima"}))
-            await wait_until(pilot, lambda: "Lima" in shown_outputs(panel))
+            await wait_for(pilot, lambda: "Lima" in shown_outputs(panel), timeout=WAIT)
             await pilot.press("x")
             assert body.display and not panel.query_one("#result-query-outputs").display
 
@@ -243,10 +239,10 @@ async def test_a_50_mb_result_is_queried_in_a_worker():
         await pilot.press("vertical_line")
         await type_text(pilot, ".structuredContent.items[].id, (.content[0].text | length)")
         await pilot.press("enter")
-        await wait_until(
+        await wait_for(
             pilot, lambda: "running" in str(bar.query_one("#query-status").render()) or "7" in shown_outputs(panel)
         )
-        await wait_until(pilot, lambda: "7" in shown_outputs(panel), timeout=WAIT)
+        await wait_for(pilot, lambda: "7" in shown_outputs(panel), timeout=WAIT)
         assert shown_outputs(panel).splitlines() == ["7", "8", "50000000"]
 
 
@@ -261,12 +257,12 @@ async def test_an_error_of_the_result_query_is_said(monkeypatch):
         await type_text(pilot, ".content.x")
         await pilot.press("enter")
         status_line = panel.query_one("#result-query #query-status")
-        await wait_until(pilot, lambda: "✗" in str(status_line.render()))
+        await wait_for(pilot, lambda: "✗" in str(status_line.render()), timeout=WAIT)
         assert str(status_line.render()) == '0 outputs · ✗ Cannot index array with string ("x")'
         await pilot.press("vertical_line")
         app.focused.value = "last(range(1e12))"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: "CPU" in str(status_line.render()), timeout=WAIT)
+        await wait_for(pilot, lambda: "CPU" in str(status_line.render()), timeout=WAIT)
         assert json.dumps(panel.payload)  # the result itself is untouched
 
 
@@ -332,7 +328,7 @@ async def test_matches_that_left_memory_are_forgotten():
                 ts=BASE_TS + n / 1000,
             )
             if n % 100 == 0:  # each hundred tested before the next: every frame is tested
-                await wait_until(pilot, lambda: caught_up(log), timeout=WAIT)
+                await wait_for(pilot, lambda: caught_up(log), timeout=WAIT)
         run = log.query_run
         assert run.matched == run.tested == 3000 and log.row_count == len(store)
         assert len(log.query_run.hits) <= 2 * 1000 + traffic_query.CHUNK  # not one seq per match ever made

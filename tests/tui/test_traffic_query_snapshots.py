@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from traffic_apps import LogApp, fixed_time, sample_store, wait_until
+from traffic_apps import LogApp, fixed_time, sample_store
 
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 
@@ -17,14 +18,14 @@ def test_traffic_view_with_a_query(snap_compare, size):
         await pilot.press("vertical_line")
         app.focused.value = '.result.tools[]?.name, (select(.method == "tools/call") | .params.name)'
         await pilot.press("enter")
-        await wait_until(
+        await wait_for(
             pilot,
             lambda: log.query_run is not None and log.query_run.through >= log.store.last_seq and log.row_count == 3,
             timeout=120,
         )
         log.move_cursor_to_seq(7)  # the tools/list response: its outputs under the log
         outputs = app.query_one("#query-outputs")
-        await wait_until(pilot, lambda: "echo" in str(outputs.render()), timeout=120)
+        await wait_for(pilot, lambda: "echo" in str(outputs.render()), timeout=120)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=query)

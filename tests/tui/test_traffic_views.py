@@ -7,13 +7,14 @@ import sys
 import pytest
 from textual.app import ComposeResult
 from textual.widgets import Select
-from traffic_apps import ThemedApp, frame, screen_text, wait_until
+from traffic_apps import ThemedApp, frame, screen_text
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.views.console_view import ConsoleView
 from mcp_inspector.tui.widgets.views.notifications.view import NotificationLines, NotificationsView
 
@@ -47,7 +48,7 @@ async def test_notifications_from_the_demo_with_levels_counts_and_set_level(tmp_
             await session.initialize()
             await session.call_tool("emit_logs", {"count": 8})
             lines = app.query_one(NotificationLines)
-            await wait_until(pilot, lambda: lines.row_count >= 9)  # initialized + 8 messages
+            await wait_for(pilot, lambda: lines.row_count >= 9)  # initialized + 8 messages
             await pilot.pause(0.6)  # the counts refresh at 2 Hz
             text = screen_text(app)
     for level in ("DEBUG", "INFO", "WARNING", "ERROR", "EMERGENCY"):
@@ -69,8 +70,8 @@ async def test_console_shows_stderr_and_process_events(raw_server, tmp_path):
         async with McpSession(StdioTransport(raw_server("stderr-chatter")), store=store, timeout=20) as session:
             await session.initialize()
             await session.ping()
-            await wait_until(pilot, lambda: store.kind_counts[Kind.STDERR] >= 3)
-        await wait_until(
+            await wait_for(pilot, lambda: store.kind_counts[Kind.STDERR] >= 3)
+        await wait_for(
             pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR] + store.kind_counts[Kind.EVENT]
         )
         await pilot.pause(0.1)

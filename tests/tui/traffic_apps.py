@@ -181,17 +181,6 @@ def screen_text(app: App) -> str:
     return "\n".join(strip.text.rstrip() for strip in strips)
 
 
-async def wait_until(pilot, predicate, timeout: float = 10.0, step: float = 0.05) -> None:
-    """Let the app run until ``predicate()`` holds; fail with a clear message after ``timeout``."""
-    import time as _time
-
-    deadline = _time.monotonic() + timeout
-    while not predicate():
-        if _time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s")
-        await pilot.pause(step)
-
-
 def send_key(app: App, key: str) -> None:
     """Deliver a key the way the terminal driver does, without Pilot's wait-for-idle
     (which measures the test harness, not the app, while a flood keeps the loop busy)."""
