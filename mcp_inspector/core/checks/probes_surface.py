@@ -16,7 +16,7 @@ from ..traffic.entry import Direction
 from .catalog import finding
 from .model import Severity, cut
 from .probes import ProbeContext, _seq, _text
-from .surface import template_findings, tool_findings
+from .surface import template_findings, tool_findings, tool_sizes
 
 KINDS = ("tools", "prompts", "resources", "resource_templates")
 MAX_COMPLETION_VALUES = 100
@@ -65,6 +65,11 @@ class ListProbe:
         if "tools" in first:
             for item in tool_findings(first["tools"], ctx.options.token_budget):
                 ctx.add(item)
+            total = sum(size for size, _ in tool_sizes(first["tools"]))
+            ctx.note(
+                f"the {len(first['tools'])} tools take about {total:,} tokens as a model receives them "
+                f"(an estimate: no tokenizer offline; --token-budget {ctx.options.token_budget:,})"
+            )
         if "resource_templates" in first:
             for item in template_findings(first["resource_templates"]):
                 ctx.add(item)

@@ -263,8 +263,13 @@ def model_view(tool: dict[str, Any]) -> str:
     )
 
 
+def tool_sizes(tools: list[dict[str, Any]]) -> list[tuple[int, Any]]:
+    """(estimated tokens, name) of each tool as a model receives it, the biggest first."""
+    return sorted(((estimate_tokens(model_view(tool)), tool.get("name")) for tool in tools), key=lambda p: -p[0])
+
+
 def token_findings(tools: list[dict[str, Any]], budget: int) -> list[Finding]:
-    sizes = sorted(((estimate_tokens(model_view(tool)), tool.get("name")) for tool in tools), key=lambda p: -p[0])
+    sizes = tool_sizes(tools)
     total = sum(size for size, _ in sizes)
     if total <= budget:
         return []
