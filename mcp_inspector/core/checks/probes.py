@@ -307,6 +307,10 @@ class UnsupportedVersionProbe:
     async def run(self, ctx: ProbeContext) -> None:
         if ctx.era != "modern":
             return
+        if not ctx.stdio:
+            # over HTTP the MCP-Protocol-Version header would contradict the body (-32020): the
+            # header handling is the HTTP probes' (http-protocol-version)
+            return
         meta = dict(ctx.session.request_meta() or {})
         meta["io.modelcontextprotocol/protocolVersion"] = "1999-01-01"
         msg_id = f"check-version-{secrets.token_hex(3)}"
@@ -372,10 +376,13 @@ class ExitOnEofProbe:
 
 
 def lost(ctx: ProbeContext, probe: Probe, exc: InspectorError) -> None:
-    """A probe's request got no answer because the server went away or never answered."""
+    """A probe stopped on an error it did not handle: no answer in time or the server gone (a
+    finding of the probe's first rule), or an answer the session refused (a note: the live rules
+    judge that frame, e.g. schema-violation)."""
     rule_id = probe.rules[0]
     if isinstance(exc, RequestTimeout):
-        message = f"{exc.method}: no answer within {exc.seconds:g} s"
+        ctx.add(finding(rule_id, f"{exc.method}: no answer within {exc.seconds:g} s", where=type(probe).__name__))
+    elif isinstance(exc, ConnectionLost):
+        ctx.add(finding(rule_id, f"the server went away during this check: {exc}", where=type(probe).__name__))
     else:
-        message = f"the server went away during this check: {exc}"
-    ctx.add(finding(rule_id, message, where=type(probe).__name__))
+        ctx.note(f"{type(probe).__name__} stopped: {exc}")
