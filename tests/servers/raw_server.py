@@ -84,6 +84,10 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
                     notification, a JSON-array batch of two ``notifications/message``, the
                     bare number ``42``, a ``notifications/message`` with extra unknown
                     top-level fields.  Then behaves normally.
+``nonfinite-ids``   After ``notifications/initialized`` writes, as raw lines: a ``ping``
+                    request with ``"id": 1e400`` (infinity to a JSON parser), a response
+                    with ``"id": NaN`` and a ``notifications/message`` whose data is
+                    ``-Infinity``.  Then behaves normally.
 ``server-requests`` Tool ``ask`` {}: sends the client requests ``ping``, ``roots/list`` and
                     ``custom/thing`` (integer ids from a server-side counter starting at 1,
                     so they may collide with the client's own ids), waits up to 10 s for
@@ -147,6 +151,7 @@ MODES = {
     "cursor-loop",
     "list-changed",
     "bad-frames",
+    "nonfinite-ids",
     "server-requests",
     "unsupported-version",
     "is-error",
@@ -344,6 +349,14 @@ class Server:
         elif method == "notifications/initialized":
             if "bad-frames" in self.modes:
                 self.send_bad_frames()
+            if "nonfinite-ids" in self.modes:
+                with self.lock:
+                    for line in (
+                        b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+                        b'{"jsonrpc":"2.0","id":NaN,"result":{}}',
+                        b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":-Infinity}}',
+                    ):
+                        self.write_raw(line + self.eol)
             if "invalid-utf8" in self.modes:
                 with self.lock:
                     self.write_raw(b"\xff\xfe garbage" + self.eol)

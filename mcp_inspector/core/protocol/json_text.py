@@ -170,6 +170,31 @@ def loads_strict(text: str | bytes) -> Any:
     return value
 
 
+def dumps_strict(value: Any, **options: Any) -> str:
+    """JSON text that :func:`loads_strict` reads back, for everything we write to a file.
+
+    A value parsed leniently from a server (``parse_frame``) may hold a non-finite number
+    (``1e400`` is infinity, a bare ``NaN``); ``json.dumps`` would write ``Infinity`` or
+    ``NaN``, which no strict reader takes. Such a number is written as ``null``, as
+    ``JSON.stringify`` does (the frame's raw bytes keep it as it came). ``options`` go
+    to ``json.dumps``.
+    """
+    try:
+        return json.dumps(value, allow_nan=False, **options)
+    except ValueError:  # a non-finite float somewhere (circular values do not come from JSON)
+        return json.dumps(_finite(value), allow_nan=False, **options)
+
+
+def _finite(value: Any) -> Any:
+    if type(value) is float:
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """Whether a parsed value nests deeper than ``limit`` (iterative: safe on any depth)."""
     stack: list[tuple[Any, int]] = [(value, 1)]

@@ -10,12 +10,12 @@ gets none (there is no line to rewrite). The file is replaced atomically and sta
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from ..config.files import write_atomic
-from ..protocol.json_text import loads_strict
+from ..protocol.json_text import dumps_strict, loads_strict
+from ..traffic.recording import record_line
 from .plan import MAX_FILE, PlanError
 from .run import ReplayReport
 
@@ -31,7 +31,7 @@ def updated_lines(report: ReplayReport) -> dict[int, bytes]:
         if plan.kind == "jsonl":
             value = plan.lines[step.line - 1]
             frame = value.get("send") if isinstance(value, dict) and "send" in value else value
-            new[step.line] = json.dumps({"send": frame, "expect": now}, ensure_ascii=False).encode("utf-8")
+            new[step.line] = dumps_strict({"send": frame, "expect": now}, ensure_ascii=False).encode("utf-8")
         elif step.expect_line:
             new[step.expect_line] = b""  # filled from the file's own line below
     return new
@@ -43,7 +43,7 @@ def _rewrite_record(line: bytes, now: dict[str, Any]) -> bytes:
     message: dict[str, Any] = {"jsonrpc": "2.0", "id": old.get("id") if isinstance(old, dict) else None}
     message.update(now)
     record.pop("raw_b64", None)
-    record["raw"] = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    record["raw"] = dumps_strict(message, ensure_ascii=False, separators=(",", ":"))
     if "error" in now:
         record["kind"] = "error"
         code = now["error"].get("code") if isinstance(now["error"], dict) else None
@@ -54,7 +54,7 @@ def _rewrite_record(line: bytes, now: dict[str, Any]) -> bytes:
     else:
         record["kind"] = "response"
         record.pop("error_code", None)
-    return json.dumps(record).encode("ascii")
+    return record_line(record).encode("ascii")
 
 
 def write_update(report: ReplayReport) -> int:

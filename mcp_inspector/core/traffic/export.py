@@ -11,16 +11,15 @@ Files are created 0600 (they hold whatever the server sent).
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..config.files import open_private
-from ..protocol.json_text import loads_strict
+from ..protocol.json_text import dumps_strict, loads_strict
 from .entry import TrafficEntry
-from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record
+from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record, record_line
 from .store import TrafficStore
 
 
@@ -77,9 +76,9 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
             head["spill_file"] = str(spill)
     _private_parent(path)
     with open_private(path) as handle:
-        handle.write(json.dumps(head, ensure_ascii=False) + "\n")
+        handle.write(dumps_strict(head, ensure_ascii=False) + "\n")
         for entry in entries:
-            handle.write(json.dumps(entry_to_record(entry), ensure_ascii=False) + "\n")
+            handle.write(record_line(entry_to_record(entry)) + "\n")
     return ExportResult(path, len(entries), evicted, spill)
 
 
@@ -99,6 +98,5 @@ def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
         items.append(record)
     _private_parent(path)
     with open_private(path) as handle:
-        json.dump(items, handle, ensure_ascii=False, indent=2)
-        handle.write("\n")
+        handle.write(dumps_strict(items, ensure_ascii=False, indent=2) + "\n")
     return ExportResult(path, len(entries), evicted, spill)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import json
+import math
 import os
 import threading
 import time
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config.files import open_private
-from ..protocol.json_text import SAFE_INTEGER, loads_strict
+from ..protocol.json_text import SAFE_INTEGER, dumps_strict, loads_strict
 from ..protocol.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
 from .masking import scrub_bytes, scrub_value
@@ -61,12 +61,24 @@ def entry_to_record(entry: TrafficEntry) -> dict[str, Any]:
         if value is not None:
             record[name] = scrub_value(value) if name in ("problem", "meta") else value
     if entry.has_id:
-        record["id"] = entry.msg_id
+        msg_id = entry.msg_id
+        if type(msg_id) is float and not math.isfinite(msg_id):  # a server's 1e400 or NaN, read leniently
+            record["id"] = None  # strict JSON has no such number (record_line)
+            record["id_nonfinite"] = repr(msg_id)  # "inf", "-inf" or "nan": read back as that float
+        else:
+            record["id"] = msg_id
     if entry.late:
         record["late"] = True
     return record
 
 
+def record_line(record: dict[str, Any]) -> str:
+    """One line of a session file (without its newline): strict JSON, ASCII (lone surrogates survive
+    and ``len()`` is bytes). Every line any writer puts in a session file is made here."""
+    return dumps_strict(record)
+
+
+_NONFINITE = ("inf", "-inf", "nan")
 _DIRECTIONS = {d.value: d for d in Direction}
 _KINDS = {k.value: k for k in Kind}
 
@@ -137,6 +149,12 @@ def record_to_entry(record: Any) -> TrafficEntry:
         raise _wrong("late", late)
     if meta is not None and type(meta) is not dict:
         raise _wrong("meta", meta)
+    msg_id = get("id")
+    nonfinite = get("id_nonfinite")
+    if nonfinite is not None:
+        if nonfinite not in _NONFINITE or msg_id is not None:
+            raise _wrong("id_nonfinite", nonfinite)
+        msg_id = float(nonfinite)
     return TrafficEntry(
         seq,
         ts,
@@ -144,7 +162,7 @@ def record_to_entry(record: Any) -> TrafficEntry:
         kind,
         raw,
         method,
-        get("id"),
+        msg_id,
         "id" in record,
         problem,
         error_code,
@@ -169,7 +187,7 @@ class SessionWriter:
         self._flush_each = flush_each
         head = {"type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION, "started": time.time()}
         head.update(header or {})
-        line = json.dumps(head, ensure_ascii=False) + "\n"
+        line = dumps_strict(head, ensure_ascii=False) + "\n"
         self._file.write(line)
         self._file.flush()
         self._position = len(line.encode("utf-8"))
@@ -182,7 +200,7 @@ class SessionWriter:
     def write_entry(self, entry: TrafficEntry) -> None:
         if self._file.closed:
             return
-        line = json.dumps(entry_to_record(entry)) + "\n"  # ASCII: lone surrogates survive, and len() is bytes
+        line = record_line(entry_to_record(entry)) + "\n"
         self._file.write(line)
         if self.first_seq is None:
             self.first_seq = entry.seq
