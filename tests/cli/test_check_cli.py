@@ -161,3 +161,11 @@ def test_record_and_report_go_with_check_and_the_recording_is_judged_the_same(tm
     again = cli("check", "--open", str(record), timeout=60)
     assert again.returncode == 8 and f"check of check-fixture 1.0.0 (recording {record}" in again.stdout
     assert f"[frame #{live[0]['seq']}]" in again.stdout  # the same frame, by the same number
+
+
+def test_the_sdks_modern_http_server_draws_no_error(sdk_modern_http_url):
+    result = cli("check", "--json", "--era", "modern", "--url", sdk_modern_http_url, timeout=120)
+    assert_no_traceback(result)
+    document = json.loads(result.stdout)
+    assert document["era"] == "modern"
+    assert document["summary"]["error"] == 0, document["findings"]
