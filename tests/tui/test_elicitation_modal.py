@@ -79,6 +79,8 @@ async def open_modal(pilot, app, tool: str, arguments: dict | None = None) -> Se
     await wait_for(
         pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus in the modal"
     )
+    if screen.form is not None and screen.form.body._editors:  # then on its first field (first the scroll may have it)
+        await wait_for(pilot, lambda: app.focused in screen.form.body._editors.values(), what="the first field focused")
     return screen
 
 
@@ -137,7 +139,7 @@ async def test_legacy_invalid_values_are_refused_with_reasons_then_accepted():
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
         await pilot.press("tab", *"200")  # no name, and an age over the maximum of 150
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "2 fields to fix before accepting" in error_text(screen), what="the refusal")
         assert app.screen is screen and legacy_answers(app) == [] and not done  # refused: nothing sent
         assert "150" in (screen.form.body.message_for("$.age") or "")
         assert "required" in (screen.form.body.message_for("$.name") or "")
@@ -165,7 +167,8 @@ async def test_legacy_decline_and_cancel():
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the second modal")
-        await pilot.pause(0.1)
+        second = app.screen
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is second, what="its focus")
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(done) == 2, what="the cancelled call")
         assert legacy_answers(app) == [{"action": "decline"}, {"action": "cancel"}]
@@ -177,15 +180,15 @@ async def test_legacy_at_80x24_the_buttons_stay_on_screen():
     app = live_app(demo_spec("--client-timeout", "600"), timeout=LEGACY_CALL_TIMEOUT)
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await open_modal(pilot, app, "ask_the_client", {"kind": "elicitation"})
-        await pilot.pause(0.2)
         buttons = [screen.query_one(f"#elicitation-{b}", Button) for b in ("accept", "decline", "cancel")]
-        assert all(visible(screen, b) for b in buttons)
-        assert visible(screen, screen.query_one("#request-keys"))
+        keys = screen.query_one("#request-keys")
+        await wait_for(pilot, lambda: all(visible(screen, b) for b in [*buttons, keys]), what="the buttons laid out")
         await pilot.press(*"Ada")
         for name in ("age", "subscribe", "colour"):  # every field comes into view, the buttons stay
             await pilot.press("tab")
-            await pilot.pause(0.1)
-            assert app.focused is editor(screen, name) and visible(screen, app.focused), name
+            await wait_for(
+                pilot, lambda: app.focused is editor(screen, name) and visible(screen, app.focused), what=name
+            )
             assert all(visible(screen, b) for b in buttons), name
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
@@ -208,9 +211,10 @@ async def test_modern_mrtr_form_refuses_an_empty_required_name_then_sends_it():
         assert isinstance(editor(screen, "name"), Input) and editor(screen, "name").value == ""
 
         await pilot.press("ctrl+s")  # the name is required
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot, lambda: (screen.form.body.message_for("$.name") or "").startswith("required"), what="the refusal"
+        )
         assert app.screen is screen and modern_answers(app, "who") == []
-        assert (screen.form.body.message_for("$.name") or "").startswith("required")
         await pilot.press(*"Ada", "ctrl+s")
 
         await wait_for(
@@ -252,8 +256,8 @@ async def test_modern_url_mode_opens_only_on_request_and_accepts():
         assert all(
             visible(screen, screen.query_one(f"#{b}", Button)) for b in ("open-url", "accept", "decline", "cancel")
         )
-        await pilot.pause(0.3)
-        assert opened == []  # never opened (nor fetched) without asking
+        await pilot.pause()
+        assert opened == []  # never opened (nor fetched) without asking: the modal is up, nothing was opened
 
         await pilot.press("ctrl+o")
         await pilot.pause()
@@ -344,8 +348,8 @@ async def test_defaults_are_pre_filled_and_sent_unchanged_and_the_fields_scroll_
     app = ModalApp(DEFAULTS)
     async with app.run_test(size=SMALL) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.2)
         screen = app.screen
+        await wait_for(pilot, lambda: screen.form.query_one("VerticalScroll").max_scroll_y > 0, what="the layout")
         assert editor(screen, "name").value == "Ada" and editor(screen, "count").value == "3"
         assert editor(screen, "size").value == 1 and editor(screen, "ok").value is True
         assert list(editor(screen, "tags").selected) == [1]
@@ -355,8 +359,9 @@ async def test_defaults_are_pre_filled_and_sent_unchanged_and_the_fields_scroll_
         assert fields.max_scroll_y > 0 and fields.scroll_y == 0  # five fields do not fit in 24 rows
         assert all(visible(screen, b) for b in buttons) and not visible(screen, editor(screen, "ok"))
         await pilot.press("tab", "tab", "tab", "tab")  # to the last field: the body scrolls, the buttons do not
-        await pilot.pause(0.2)
-        assert app.focused is editor(screen, "ok") and visible(screen, app.focused)
+        await wait_for(
+            pilot, lambda: app.focused is editor(screen, "ok") and visible(screen, app.focused), what="the last field"
+        )
         assert fields.scroll_y > 0 and all(visible(screen, b) for b in buttons)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.answers, what="the answer")
@@ -371,8 +376,8 @@ async def test_a_schema_the_form_cannot_take_falls_back_to_raw_json_with_a_note(
     app = ModalApp(nested)
     async with app.run_test(size=SMALL) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.2)
         screen = app.screen
+        await wait_for(pilot, lambda: app.focused is screen.query_one("#request-text", Input), what="the JSON field")
         assert screen.kind == "raw" and not screen.query(ElicitationForm)
         note = screen.query_one("#request-note")
         assert str(note.render()).startswith(
@@ -404,8 +409,8 @@ async def test_an_unknown_mode_and_a_url_that_cannot_be_opened():
     app.open_url = lambda url, **_: opened.append(url)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.1)
         screen = app.screen
+        await wait_for(pilot, lambda: screen.query(".url-warning"), what="the warning")
         assert screen.query_one("#open-url", Button).disabled
         assert "not a web address (javascript): it will not be opened" in " ".join(
             str(w.render()) for w in screen.query(".url-warning")
@@ -429,14 +434,14 @@ async def test_no_fields_asked_and_keys_remapped_by_id():
     app = Remapped({"mode": "form", "message": "Ready?", "requestedSchema": {"type": "object", "properties": {}}})
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.2)
         screen = app.screen
+        await wait_for(pilot, lambda: screen.query(".form-empty"), what="the empty form")
         assert "The server asks for no fields: Accept sends an empty answer." in str(
             screen.query_one(".form-empty").render()
         )
         assert "ctrl+y accept · ctrl+b decline · esc cancel" in str(screen.query_one("#request-keys").render())
         await pilot.press("ctrl+s")  # no longer bound here
-        await pilot.pause(0.1)
+        await pilot.pause()  # the key was handled (press waits for that); the queue after it too
         assert app.answers == []
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.answers, what="the answer")
@@ -447,13 +452,14 @@ async def test_the_buttons_stay_on_screen_when_the_terminal_shrinks():
     app = ModalApp(DEFAULTS)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.2)
         screen = app.screen
         buttons = [screen.query_one(f"#elicitation-{b}", Button) for b in ("accept", "decline", "cancel")]
-        assert all(visible(screen, b) for b in buttons) and visible(screen, editor(screen, "ok"))  # all fits at 120x40
+
+        def laid_out(ok_shown: bool) -> bool:
+            return all(visible(screen, b) for b in buttons) and visible(screen, editor(screen, "ok")) is ok_shown
+
+        await wait_for(pilot, lambda: laid_out(True), what="all of it at 120x40")
         await pilot.resize_terminal(80, 20)
-        await pilot.pause(0.3)
-        assert all(visible(screen, b) for b in buttons) and not visible(screen, editor(screen, "ok"))
+        await wait_for(pilot, lambda: laid_out(False), what="the buttons at 80x20, the last field scrolled off")
         await pilot.resize_terminal(*SIZE)
-        await pilot.pause(0.3)
-        assert all(visible(screen, b) for b in buttons) and visible(screen, editor(screen, "ok"))
+        await wait_for(pilot, lambda: laid_out(True), what="all of it again")
