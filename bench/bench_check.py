@@ -12,7 +12,7 @@ everything`` over stdio (``$MCP_SERVER_EVERYTHING``, or the repo's node_modules/
               non-JSON line, the live rules' schema checks) and the exit-on-eof wait.
 
 The two alternate; the figures are medians over ``--runs`` and the difference check - info is
-"seconds beyond its startup". Also shown: the probes' own time as the check reports it.
+"seconds beyond its startup".
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def main() -> None:
         raise SystemExit("server-everything not found (set MCP_SERVER_EVERYTHING): skipped")
     info_cmd = [PYTHON, "-m", "mcp_inspector", "info", "--", *server]
     check_cmd = [PYTHON, "-m", "mcp_inspector", "check", "--json", "--", *server]
-    infos, checks, inside = [], [], []
+    infos, checks = [], []
     summary = None
     for _ in range(options.runs):
         seconds, done = timed(info_cmd)
@@ -54,7 +54,6 @@ def main() -> None:
         checks.append(seconds)
         document = json.loads(done.stdout)
         summary = document["summary"]
-        inside.append(document.get("seconds", float("nan")))
     info, check = statistics.median(infos), statistics.median(checks)
     print(machine_note())
     print(f"info  (start-up, handshake, shutdown): median {info:.2f} s  (min {min(infos):.2f}, max {max(infos):.2f})")
@@ -62,7 +61,6 @@ def main() -> None:
         f"check (everything):                    median {check:.2f} s  (min {min(checks):.2f}, max {max(checks):.2f})"
     )
     print(f"check beyond start-up: {check - info:.2f} s  (ratio check/info {check / info:.2f}x)")
-    print(f"probes and live rules, as the check reports them: median {statistics.median(inside):.2f} s")
     print(f"findings: {summary}")
 
 

@@ -30,7 +30,7 @@ def test_stdout_garbage_is_an_error_exit_8_with_the_line_quoted():
 def test_json_shape_is_the_issues():
     result = cli("check", "--json", "--", *raw("garbage-stdout"), timeout=90)
     document = json.loads(result.stdout)
-    assert set(document) >= {"server", "era", "findings", "summary"}
+    assert set(document) == {"server", "era", "findings", "summary"}
     assert set(document["summary"]) == {"error", "warning", "info"}
     finding = document["findings"][0]
     assert {"rule", "severity", "message", "where", "hint", "spec", "evidence"} <= set(finding)
@@ -70,7 +70,7 @@ def test_check_open_judges_a_recording_with_the_live_rules(tmp_path):
     assert result.returncode == 8, result.stdout + result.stderr
     document = json.loads(result.stdout)
     assert {f["rule"] for f in document["findings"]} == {"stdout-not-jsonrpc"}
-    assert any("only the live rules" in note for note in document["notes"])
+    assert "note: a recording: only the live rules are judged" in result.stderr
 
 
 FIXTURES = REPO_ROOT / "tests" / "servers" / "check"
@@ -102,20 +102,20 @@ def test_token_budget_sets_what_the_tool_list_may_take():
     result = cli("check", "--json", "--token-budget", "50", "--", *fixture("clean"), timeout=90)
     (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "tool-list-tokens"]
     assert "over the budget of 50" in finding["message"] and "estimate" in finding["evidence"]
-    assert finding["tokenMethod"] == "estimate" and finding["tokens"] > 50
+    assert "no tokenizer is available offline" in finding["evidence"]
     assert result.returncode == 0  # a warning
 
 
 def test_era_both_checks_each_era_the_server_speaks():
     result = cli("check", "--json", "--era", "both", "--", *fixture("dual_era_mismatch"), timeout=120)
     document = json.loads(result.stdout)
-    assert document["era"] == "both" and [e["era"] for e in document["eras"]] == ["legacy", "modern"]
+    assert document["era"] == "both" and {f.get("era") for f in document["findings"]} >= {"both"}
     (mismatch,) = [f for f in document["findings"] if f["rule"] == "era-mismatch"]
     assert "only in 2026-07-28: modern_only" in mismatch["message"]
     legacy_only = cli("check", "--json", "--era", "both", "--", *fixture("clean"), timeout=120)
     document = json.loads(legacy_only.stdout)
-    assert legacy_only.returncode == 0 and [e["era"] for e in document["eras"]] == ["legacy"]
-    assert any("does not speak the modern era" in note for note in document["notes"])
+    assert legacy_only.returncode == 0 and document["era"] == "legacy"
+    assert "does not speak the modern era (not checked there)" in legacy_only.stderr
 
 
 def test_era_both_goes_with_check_only():

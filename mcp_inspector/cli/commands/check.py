@@ -25,6 +25,7 @@ from ...core.config.files import writable_problem
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output import check_output
+from ..output.report import PROGRAM, write_err
 from .basic import out
 
 DEFAULT_TIMEOUT = 10.0
@@ -161,8 +162,12 @@ def _emit(reports: list[CheckReport], args: Any, ignore: set[str], target: str) 
         except OSError as exc:
             raise UsageError(f"cannot write the JUnit file {args.junit}: {exc.strerror or exc}") from None
     if args.json:
-        document = check_output.json_document(reports, target, both=getattr(args, "check_era", None) == "both")
-        out(json.dumps(document, indent=2, ensure_ascii=False))
+        out(json.dumps(check_output.json_document(reports, target), indent=2, ensure_ascii=False))
+        if not args.quiet:  # stdout is the exact document: what was not checked goes to stderr
+            for report in reports:
+                era = f" ({report.era})" if len(reports) > 1 and report.era else ""
+                for note in report.notes:
+                    write_err(f"{PROGRAM}: note{era}: {note}")
     else:
         out(check_output.text(reports, target))
     sys.stdout.flush()

@@ -79,26 +79,22 @@ def _rule_lines(rule_id: str, items: list[Finding]) -> list[str]:
     return lines
 
 
-def json_document(reports: list[Any], target: str, both: bool = False) -> dict[str, Any]:
-    """``{"server", "era", "findings", "summary"}`` (one era); with ``--era both``, the same
-    merged: findings tagged with their era, ``eras`` the per-era documents' heads."""
-    if len(reports) == 1 and not both:
+def json_document(reports: list[Any], target: str) -> dict[str, Any]:
+    """``{"server", "era", "findings", "summary"}``, the issue's shape. Over two eras (``--era
+    both``) the same, ``era`` "both", each finding tagged with its era."""
+    if len(reports) == 1:
         document = reports[0].to_json()
         document["server"] = {**document["server"], "target": target}
         return document
-    findings = [item.to_json() for report in reports for item in report.findings]
     summary = {"error": 0, "warning": 0, "info": 0}
     for report in reports:
         for key, value in report.summary().items():
             summary[key] += value
-    first = reports[0]
     return {
-        "server": {**first.server, "target": target},
+        "server": {**reports[0].to_json()["server"], "target": target},
         "era": "both",
-        "eras": [{"era": r.era, "protocolVersion": r.protocol_version, "summary": r.summary()} for r in reports],
-        "findings": findings,
+        "findings": [item.to_json() for report in reports for item in report.findings],
         "summary": summary,
-        "notes": [note for report in reports for note in report.notes],
     }
 
 

@@ -67,10 +67,11 @@ class Finding:
     era: str | None = None  # "legacy" / "modern" when the check ran in one era
     seq: int | None = None  # the traffic entry it is about (the TUI jumps there)
     exchange: int | None = None  # the HttpLog exchange it is about
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # for front ends (e.g. tokens); not in to_json
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` shape: rule, severity, message, where, hint, spec, evidence (+ era, seq, exchange)."""
+        """The ``--json`` shape: rule, severity, message, where, hint, spec, evidence (+ era, and seq
+        and exchange when it is about a frame)."""
         document: dict[str, Any] = {
             "rule": self.rule,
             "severity": self.severity.value,
@@ -86,8 +87,6 @@ class Finding:
             document["seq"] = self.seq
         if self.exchange is not None:
             document["exchange"] = self.exchange
-        if self.extra:
-            document.update(self.extra)
         return document
 
     @property

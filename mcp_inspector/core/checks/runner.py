@@ -75,14 +75,12 @@ class CheckReport:
         return counts
 
     def to_json(self) -> dict[str, Any]:
+        """The issue's shape, exactly: server, era, findings, summary (the notes go to stderr)."""
         return {
-            "server": self.server,
+            "server": {**self.server, "protocolVersion": self.protocol_version},
             "era": self.era,
-            "protocolVersion": self.protocol_version,
             "findings": [item.to_json() for item in self.findings],
             "summary": self.summary(),
-            "notes": list(self.notes),
-            "seconds": round(self.seconds, 3),
         }
 
     def fails(self, strict: bool = False) -> bool:
