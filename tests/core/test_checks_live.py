@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from mcp_inspector.core.checks.catalog import RULES
+from mcp_inspector.core.checks.catalog import RULES, finding
 from mcp_inspector.core.checks.live import LiveChecker
 from mcp_inspector.core.checks.model import Severity
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -257,3 +257,38 @@ def test_deferred_work_waits_for_drain_and_is_bounded():
     assert line.checker.pending == 2 and line.checker.findings == []  # the initialize answer and this one
     assert line.checker.drain(budget=1) == 1
     assert line.checker.drain() == 0 and [f.rule for f in line.checker.findings] == ["schema-violation"]
+
+
+class CountingRule:
+    """A rule as a front end adds one: it says what it judges, and is called for that only."""
+
+    kinds = frozenset({(Direction.IN, Kind.NOTIFICATION)})
+    methods = frozenset({"custom/ping"})
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def observe(self, entry, state, emit) -> None:
+        self.seen.append(entry.seq)
+        emit(finding("lifecycle", "custom", seq=entry.seq, where=f"frame #{entry.seq}"))
+
+
+def test_an_added_rule_is_called_for_its_kinds_and_methods_only():
+    line = Timeline()
+    rule = CountingRule()
+    line.checker.add_rule(rule)
+    line.handshake()
+    line.notify_in("notifications/message", {"level": "info", "data": "x"})
+    wanted = line.notify_in("custom/ping")
+    assert rule.seen == [wanted.seq]
+    assert [f.rule for f in line.checker.by_seq[wanted.seq]] == ["lifecycle"]
+
+
+def test_the_deferred_queue_is_bounded_and_counts_what_it_left_out(monkeypatch):
+    from mcp_inspector.core.checks import live
+
+    monkeypatch.setattr(live, "MAX_QUEUED", 10)
+    line = Timeline()
+    for _ in range(15):
+        line.notify_in("notifications/message", {"level": "info", "data": "x"})
+    assert line.checker.pending == 10 and line.checker.skipped == 5
