@@ -75,14 +75,14 @@ async def test_open_rebuilds_every_view_read_only(tmp_path):
             ("5", "#view-traffic"),
         ):
             await pilot.press(key)
-            await pilot.pause(0.1)
-            assert main.query_one(view_id).display and main.query_one(view_id).region.area > 0
+            await wait_for(
+                pilot, lambda: main.query_one(view_id).display and main.query_one(view_id).region.area > 0, what=view_id
+            )
         overview = rendered(capabilities_table(main.facts))
         assert "the server announces tool list changes" in overview
         await pilot.press("1")
         await pilot.press("ctrl+s")  # sending from a recording is refused with a message, not a crash
-        await pilot.pause(0.1)
-        assert any("read-only" in str(n.message) for n in app._notifications)
+        await wait_for(pilot, lambda: any("read-only" in str(n.message) for n in app._notifications), what="the note")
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff")
     assert not (tmp_path / "state" / "mcp-inspector" / "drafts.json").exists()  # a recording saves no drafts
@@ -104,8 +104,7 @@ async def test_keymap_from_config_remaps_bindings_by_id():
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("f9")
-        await pilot.pause(0.1)
-        assert app.main.current_view == "overview"
+        await wait_for(pilot, lambda: app.main.current_view == "overview", what="the overview")
         await pilot.press("f10")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
         # the help screen shows the remapped keys
@@ -136,8 +135,8 @@ async def test_every_bound_action_is_in_the_command_palette():
             assert title in titles
         callback = dict((t, c) for t, c, _ in provider._commands())["theme: inspector-light"]
         callback()
-        await pilot.pause(0.1)
-        assert app.theme == "inspector-light"
+        await wait_for(pilot, lambda: app.theme == "inspector-light", what="the light theme")
+        await pilot.pause()
         # the app's own colours follow the theme
         assert app.theme_variables["tool-added"] == "#008700"
 
@@ -210,9 +209,8 @@ async def test_slash_focuses_the_tool_filter_and_snapshot_mode_stops_blinking():
         await loaded(pilot)
         await pilot.press("2")
         await pilot.press("slash")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: app.focused is app.main.tool_list.filter_input, what="the filter focused")
         assert app.main.current_view == "main"
-        assert app.focused is app.main.tool_list.filter_input
         assert app.focused.cursor_blink is False
 
 

@@ -9,7 +9,7 @@ from traffic_apps import screen_text
 
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import ticked, wait_for
 from mcp_inspector.tui.text.http_text import explain_error, header_line, status_meaning
 
 pytestmark = pytest.mark.anyio
@@ -86,24 +86,22 @@ async def test_thousands_of_exchanges_render_only_what_is_visible_and_the_cursor
         exchanges.focus()
         for _ in range(5):
             await pilot.press("pageup")
-        await pilot.pause(0.1)
+        await pilot.pause()
         # each screenful rendered once per cursor move at most: never the 5000 rows
         assert exchanges.renders < height * 12
         assert not exchanges.tail
         chosen = exchanges.cursor_id
         assert chosen is not None and chosen < 12_000
         await pilot.press("enter")
-        await pilot.pause(0.05)
-        assert app.opened == [chosen]
+        await wait_for(pilot, lambda: app.opened == [chosen], what="the exchange opened")
 
         fill(log, clock, 200, start=12_000)  # the chosen one is still in memory: the cursor stays
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: exchanges.row_count == len(log.exchanges), what="the new exchanges listed")
         assert exchanges.cursor_id == chosen and not exchanges.tail
         fill(log, clock, 5_000, start=12_200)  # now it is dropped: the cursor goes to the oldest left
         await wait_for(pilot, lambda: exchanges.cursor_id == log.exchanges[0].id)
         await pilot.press("end")
-        await pilot.pause(0.05)
-        assert exchanges.tail and exchanges.cursor_id == 17_200
+        await wait_for(pilot, lambda: exchanges.tail and exchanges.cursor_id == 17_200, what="the end")
 
 
 async def test_a_hidden_http_view_does_no_work_and_catches_up_when_shown():
@@ -115,10 +113,10 @@ async def test_a_hidden_http_view_does_no_work_and_catches_up_when_shown():
         view = app.query_one("#view-http")
         await wait_for(pilot, lambda: view.exchange_list.row_count == 10)
         view.display = False
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not view.exchange_list.is_on_screen, what="the view hidden")
         seen = view.exchange_list._seen_version
         fill(store.http_log, clock, 50, start=10)
-        await pilot.pause(0.3)
+        await ticked(pilot, view.exchange_list.REFRESH_INTERVAL)  # a poll would have come by now
         assert view.exchange_list._seen_version == seen  # no polling while hidden
         view.display = True
         await wait_for(pilot, lambda: view.exchange_list._seen_version == store.http_log.version)
@@ -128,11 +126,9 @@ async def test_a_hidden_http_view_does_no_work_and_catches_up_when_shown():
 async def test_an_empty_log_says_why():
     app = HttpViewApp(store_with(Clock()), transport="stdio")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        assert "runs over stdio: there is no HTTP level" in screen_text(app)
+        await wait_for(pilot, lambda: "runs over stdio: there is no HTTP level" in screen_text(app), what="stdio")
         app.query_one("#view-http").transport = "http"
-        await pilot.pause(0.1)
-        assert "No HTTP exchanges yet" in screen_text(app)
+        await wait_for(pilot, lambda: "No HTTP exchanges yet" in screen_text(app), what="the empty log")
 
 
 def test_typed_errors_and_statuses_in_words():

@@ -12,7 +12,14 @@ from traffic_apps import ThemedApp, fixed_time, sample_store
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.screens.traffic.frame_detail import DISPLAY_LIMIT, FrameDetailScreen
+
+
+def composed(screen) -> bool:
+    """The detail screen is composed and its header written."""
+    return bool(str(screen.query_one("#frame-header").render()))
+
 
 pytestmark = pytest.mark.anyio
 
@@ -38,9 +45,10 @@ async def test_big_frame_opens_fast_and_shows_only_a_part(tmp_path):
     entry = store.append(Direction.IN, Kind.RESPONSE, raw, msg_id=1, has_id=True)
     app = DetailApp(store, entry.seq)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FrameDetailScreen) and app.screen.query_one("#frame-raw").text
+        )
         screen = app.screen
-        assert isinstance(screen, FrameDetailScreen)
         assert len(screen.query_one("#frame-raw").text) == DISPLAY_LIMIT
         assert len(screen.query_one("#frame-pretty").text) <= DISPLAY_LIMIT
         assert "50.0 MB" in str(screen.query_one("#raw-caption").render())
@@ -54,7 +62,9 @@ async def test_non_json_lines_and_error_details():
     invalid = next(e for e in store if e.kind is Kind.INVALID)
     app = DetailApp(store, invalid.seq)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FrameDetailScreen) and composed(app.screen), what="the detail"
+        )
         screen = app.screen
         header = str(screen.query_one("#frame-header").render())
         assert "invalid" in header and "problem: not JSON" in header
@@ -68,8 +78,7 @@ async def test_non_json_lines_and_error_details():
         await pilot.press("j")
         assert screen.seq == error.reply_to
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, FrameDetailScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, FrameDetailScreen), what="the detail closed")
 
 
 async def test_entry_that_left_memory_is_explained(tmp_path):
@@ -78,8 +87,7 @@ async def test_entry_that_left_memory_is_explained(tmp_path):
         store.append(Direction.IN, Kind.STDERR, f"line {i}".encode())
     app = DetailApp(store, 1)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.1)
-        assert "no longer in memory" in str(app.screen.query_one("#frame-header").render())
+        await wait_for(pilot, lambda: "no longer in memory" in str(app.screen.query_one("#frame-header").render()))
     store.close()
 
 
@@ -89,8 +97,9 @@ async def test_a_frame_too_deep_to_parse_is_shown_raw_with_the_reason():
     entry = store.append(Direction.IN, Kind.INVALID, raw, problem="nested deeper than 128 levels")
     app = DetailApp(store, entry.seq)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FrameDetailScreen) and composed(app.screen), what="the detail"
+        )
         screen = app.screen
-        assert isinstance(screen, FrameDetailScreen)
         assert "Nested deeper than 128 levels" in str(screen.query_one("#pretty-caption").render())
         assert screen.query_one("#frame-pretty").text == raw.decode()
