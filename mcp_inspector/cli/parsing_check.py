@@ -47,7 +47,7 @@ def add_check_options(check: argparse.ArgumentParser) -> None:
     )
     check.add_argument(
         "--call",
-        metavar="TOOL",
+        metavar=("TOOL", "KEY=VALUE"),
         nargs="+",
         action="append",
         dest="check_calls",

@@ -57,6 +57,8 @@ def check_calls(args: Any) -> list[tuple[str, dict[str, Any]]]:
 
 
 def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
+    if args.query is not None:
+        raise UsageError("--query does not go with check: use --json and jq on its output")
     ignore = ignored_rules(args, spec)
     if args.junit:  # refused before any server starts
         problem = writable_problem(args.junit)
