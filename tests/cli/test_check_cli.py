@@ -58,7 +58,9 @@ def test_junit_has_one_case_per_rule_and_fails_the_errors(tmp_path):
     cases = {case.get("name"): case for case in suite.findall("testcase")}
     assert set(cases) == set(RULES)
     assert cases["stdout-not-jsonrpc"].find("failure") is not None
-    assert cases["ping"].find("failure") is None and cases["http-origin"].find("skipped") is not None
+    assert cases["ping"].find("failure") is None
+    planned = [rule.id for rule in RULES.values() if not rule.implemented]  # judged by nobody yet: skipped
+    assert all(cases[rule_id].find("skipped") is not None for rule_id in planned)
     assert int(suite.get("failures")) >= 1
 
 
