@@ -16,6 +16,9 @@ from .exit_codes import UsageError
 from .output.report import error
 from .parsing import parse
 
+#: warnings about how the server's requests were answered, at most (then one line says the rest are not shown)
+ANSWER_WARNINGS = 20
+
 
 def run_command_line(argv: list[str], early=None) -> int:
     """Run the command line and return the exit code; never lets a traceback out.
@@ -303,13 +306,25 @@ def _answer_handlers(args: argparse.Namespace, spec=None) -> dict:
     from ..core.session.answers import AnswerPolicyError, build_handlers, headless_handlers
     from .output.report import warn
 
+    said = [0]
+
     def report(message: str) -> None:
+        # bounded: a server that asks a thousand times does not get a thousand lines
+        if args.quiet or said[0] > ANSWER_WARNINGS:
+            return
+        said[0] += 1
+        if said[0] > ANSWER_WARNINGS:
+            message = f"more than {ANSWER_WARNINGS} warnings about answers to the server: the rest are not shown"
+        warn(message)
+
+    def refused(message: str) -> None:
         if not args.quiet:
             warn(message)
 
     try:
-        build = headless_handlers if headless else build_handlers
-        return build(args.elicitation, args.sampling, roots, report=report)
+        if headless:
+            return headless_handlers(args.elicitation, args.sampling, roots, report=report, report_refused=refused)
+        return build_handlers(args.elicitation, args.sampling, roots, report=report)
     except AnswerPolicyError as exc:
         raise UsageError(str(exc)) from None
 

@@ -24,6 +24,7 @@ from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent, Undelivered
 from . import jsonrpc
 from .errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailure
+from .incoming import WaitingRequests
 from .json_text import loads_strict
 from .jsonrpc import Kind, classify, classify_message, id_key
 from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
@@ -55,8 +56,9 @@ class RpcConnection:
         self._by_token: dict[tuple[bool, Any], PendingRequest] = {}
         self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
         self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
-        #: Server requests being answered (a handler runs), by id: ``server_requests`` lists them.
-        self._incoming: dict[tuple[bool, Any], IncomingRequest] = {}
+        #: Server requests being answered (a handler runs), by id, bounded (incoming.py):
+        #: ``server_requests`` lists them; ``refused_requests`` counts those refused meanwhile.
+        self._incoming = WaitingRequests(self.store)
         #: Frames sent by hand that may get an answer naming no id (not JSON, a batch): an
         #: error with ``"id": null`` is linked to the oldest (raw.py).
         self._idless: list[IdlessFrame] = []
@@ -106,12 +108,17 @@ class RpcConnection:
     @property
     def server_requests(self) -> list[IncomingRequest]:
         """The server's requests waiting for our answer (a person may be at the answering screen)."""
-        return list(self._incoming.values())
+        return list(self._incoming)
+
+    @property
+    def refused_requests(self) -> int:
+        """Server requests answered with an error at once because too many already waited."""
+        return self._incoming.refused
 
     def withdraw(self, msg_id: Any) -> IncomingRequest | None:
         """A server request answered some other way (a response sent by hand): its handler is
         stopped, so it sends nothing, and it is no longer listed. None if no such request waits."""
-        incoming = self._incoming.pop(id_key(msg_id), None) if jsonrpc.valid_id(msg_id) else None
+        incoming = self._incoming.pop(id_key(msg_id)) if jsonrpc.valid_id(msg_id) else None
         if incoming is not None:
             incoming.withdrawn = True
             incoming.scope.cancel()
@@ -594,20 +601,45 @@ class RpcConnection:
         if handler is None and method == "ping" and not self.modern:
             handler = _pong
         assert self._task_group is not None
+        msg_id = message["id"]
+        incoming = None
+        if handler is None:
+            refusal = (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
+        elif handler is not _pong and self._incoming.full():  # a flood: bounded, each refused at once
+            refusal = self._incoming.refuse(method, handler)
+        else:
+            # registered now, not when its task starts: a flood read in one chunk sees the count grow
+            refusal = None
+            incoming = IncomingRequest(msg_id, method, entry, anyio.CancelScope(), time.perf_counter())
+            self._incoming.add(id_key(msg_id), incoming)
         self._task_group.start_soon(
-            self._answer, message["id"], method, params if isinstance(params, dict) else None, handler, entry
+            self._answer,
+            msg_id,
+            method,
+            params if isinstance(params, dict) else None,
+            handler,
+            entry,
+            incoming,
+            refusal,
         )
 
     async def _answer(
-        self, msg_id: Any, method: str, params: dict | None, handler: RequestHandler | None, entry: TrafficEntry
+        self,
+        msg_id: Any,
+        method: str,
+        params: dict | None,
+        handler: RequestHandler | None,
+        entry: TrafficEntry,
+        incoming: IncomingRequest | None,
+        refusal: tuple[int, str] | None,
     ) -> None:
-        started = time.perf_counter()
-        if handler is None:
-            reply = jsonrpc.error_response(msg_id, jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
+        started = incoming.started if incoming is not None else time.perf_counter()
+        if handler is None or incoming is None or refusal is not None:
+            code, text = refusal or (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
+            reply = jsonrpc.error_response(msg_id, code, text)
         else:
-            scope = anyio.CancelScope()
+            scope = incoming.scope
             key = id_key(msg_id)
-            incoming = self._incoming[key] = IncomingRequest(msg_id, method, entry, scope, started)
             reply = None
             # The server waits for this answer before it can reply to what we asked, so the
             # time spent answering does not count against our requests' timeouts.
@@ -629,8 +661,7 @@ class RpcConnection:
             except Exception as exc:  # a handler bug must not kill the connection
                 reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR, f"{exc.__class__.__name__}: {exc}")
             finally:
-                if self._incoming.get(key) is incoming:
-                    del self._incoming[key]
+                self._incoming.done(key, incoming)
                 self.answering -= 1
                 spent = time.perf_counter() - started
                 for pending, deadline in paused.values():
@@ -668,7 +699,7 @@ class RpcConnection:
             pending._resolve(error=error)
         self._pending.clear()
         self._by_token.clear()
-        for incoming in self._incoming.values():
+        for incoming in self._incoming:
             incoming.scope.cancel()
         for listener in self._close_listeners:
             try:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..config.files import FileReadError, read_bounded
 from ..protocol.errors import RpcError
+from ..protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
 from ..protocol.json_text import JsonTextError, loads_strict
 from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_check
 from ..traffic.entry import TrafficEntry
@@ -276,16 +277,41 @@ def no_sampling_policy(report: Report = _quiet) -> Handler:
 
 
 def headless_handlers(
-    elicitation: str | None = None, sampling: str | None = None, roots: list[str] | None = None, report: Report = _quiet
+    elicitation: str | None = None,
+    sampling: str | None = None,
+    roots: list[str] | None = None,
+    report: Report = _quiet,
+    report_refused: Report | None = None,
 ) -> dict[str, Handler]:
     """All three handlers, as the TUI declares them (sampling, elicitation {form, url}, roots),
-    with the defaults of the module doc for a policy not given."""
+    with the defaults of the module doc for a policy not given. ``report_refused`` (else
+    ``report``) is told once when a flood of requests is refused (protocol/incoming.py)."""
     elicit = elicitation_handler(elicitation, report) if elicitation is not None else no_elicitation_policy(report)
     elicit.mcp_capability = dict(ELICITATION_CAPABILITY)  # type: ignore[attr-defined]
     sample = sampling_handler(sampling) if sampling is not None else no_sampling_policy(report)
     sample.mcp_capability = dict(SAMPLING_CAPABILITY)  # type: ignore[attr-defined]
-    return {
+    handlers = {
         "elicitation/create": elicit,
         "sampling/createMessage": sample,
         "roots/list": roots_handler(list(roots or [])),
     }
+    refused = refusal_reporter(report_refused or report)
+    for handler in handlers.values():
+        handler.mcp_refused = refused  # type: ignore[attr-defined]
+    return handlers
+
+
+def refusal_reporter(report: Report) -> Callable[[str], None]:
+    """The ``mcp_refused`` hook of handlers (protocol/incoming.py): says once that requests
+    beyond those allowed to wait at once were refused with an error."""
+    said: list[str] = []
+
+    def refused(method: str) -> None:
+        if not said:
+            said.append(method)
+            report(
+                f"the server sent more requests than may wait for an answer at once ({MAX_WAITING_SERVER_REQUESTS}): "
+                f"the rest are refused with error {TOO_MANY_WAITING} (first: {method})"
+            )
+
+    return refused

@@ -40,6 +40,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
     ServerRequestScreen > #request-box { width: 90; max-width: 95%; height: auto; max-height: 90%; border: thick $warning; background: $surface; }
     ServerRequestScreen #request-title { background: $warning 30%; padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-context { padding: 0 1; color: $text-muted; }
+    ServerRequestScreen #request-queue { padding: 0 1; color: $text-warning; text-style: bold; }
+    ServerRequestScreen #request-queue.-empty { display: none; }
     ServerRequestScreen #request-server { padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-server.-hidden-server { color: $text-warning; }
     ServerRequestScreen #request-note { padding: 0 1; color: $text-warning; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -75,6 +77,7 @@ class ServerRequestScreen(ModalScreen[Answer]):
         self.url = None  # the UrlFacts (URL mode only)
         self.origin: str | None = None  # the name of the server that asks (set before the screen is shown)
         self.origin_hidden = False  # that server is not the one on screen (a switch waits for it)
+        self.queue_line = ""  # how many requests wait after this one, how many were refused (queue.py)
         self._done = False
 
     # -- what subclasses give --------------------------------------------
@@ -111,8 +114,20 @@ class ServerRequestScreen(ModalScreen[Answer]):
                 )
             if self.context:
                 yield Static(self.context, id="request-context", markup=False)
+            yield Static(self.queue_line, id="request-queue", markup=False, classes="" if self.queue_line else "-empty")
             yield from self.compose_body()
             yield Static(self.key_hint(), id="request-keys", markup=False)
+
+    def show_queue_line(self, text: str) -> None:
+        """Say how many requests wait after this one (and how many were refused)."""
+        if text == self.queue_line:
+            return
+        self.queue_line = text
+        if self.is_mounted:
+            line = self.query_one("#request-queue", Static)
+            line.update(text)
+            line.set_class(not text, "-empty")
+            self.call_after_refresh(self._fit)
 
     def origin_text(self) -> str:
         if self.origin_hidden:

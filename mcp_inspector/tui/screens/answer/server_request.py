@@ -29,6 +29,7 @@ from ....core.traffic.store import TrafficStore
 from ...text.traffic_text import clean, mrtr_round
 from .base import Answer, ServerRequestScreen
 from .elicitation import FormScreen, RawScreen, describe_elicitation, elicitation_template, make_form
+from .queue import AnswerQueue
 from .sampling import SamplingScreen
 from .sampling_text import describe_sampling
 from .url_elicitation import UrlFacts, UrlScreen, url_facts
@@ -165,20 +166,38 @@ def client_handlers(
     (the roots the user gave; without it an empty list, never made up); sampling by a saved rule or
     by hand; elicitation by hand. ``handler.for_spec(spec)`` is the handler of one server's session
     (connection.bound_handlers): its screens name that server (``origin(spec)``), which matters
-    while a switch (F7) keeps the old server on screen and the new one already asks."""
-    elicit = _answering(app, store, rules_file, origin, None)["elicitation/create"]
-    sample = _answering(app, store, rules_file, origin, None)["sampling/createMessage"]
+    while a switch (F7) keeps the old server on screen and the new one already asks.
+    Every server's questions wait in ONE line (queue.py): one answering screen at a time."""
+    queue = AnswerQueue(app)
+    elicit = _answering(app, store, rules_file, origin, None, queue)["elicitation/create"]
+    sample = _answering(app, store, rules_file, origin, None, queue)["sampling/createMessage"]
     for method, handler in (("elicitation/create", elicit), ("sampling/createMessage", sample)):
-        handler.for_spec = lambda spec, method=method: _answering(app, store, rules_file, origin, spec)[method]
+        handler.for_spec = lambda spec, method=method: _answering(app, store, rules_file, origin, spec, queue)[method]
     return {
-        "roots/list": roots if roots is not None else live_roots_handler(lambda: []),
+        "roots/list": _counted(roots if roots is not None else live_roots_handler(lambda: []), queue),
         "sampling/createMessage": sample,
         "elicitation/create": elicit,
     }
 
 
+def _counted(handler: Any, queue: AnswerQueue) -> Any:
+    """``handler`` (and what its ``for_spec`` binds) with the hook that counts refused requests on the queue."""
+    handler.mcp_refused = queue.count_refused
+    bind = getattr(handler, "for_spec", None)
+    if callable(bind) and not getattr(bind, "counted", False):
+        bound = lambda spec: _counted(bind(spec), queue)  # noqa: E731
+        bound.counted = True
+        handler.for_spec = bound
+    return handler
+
+
 def _answering(
-    app: Callable[[], Any], store: TrafficStore, rules_file: Path | None, origin: Origin | None, spec: Any
+    app: Callable[[], Any],
+    store: TrafficStore,
+    rules_file: Path | None,
+    origin: Origin | None,
+    spec: Any,
+    queue: AnswerQueue,
 ) -> dict[str, Any]:
     """The sampling and elicitation handlers of the server ``spec`` (None: the one shown)."""
 
@@ -187,25 +206,11 @@ def _answering(
             screen.origin, screen.origin_hidden = origin(spec)
         return screen
 
-    async def ask(screen: ServerRequestScreen) -> Answer:
-        the_app = app()
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
-
-        def answered(answer) -> None:
-            if not future.done():
-                future.set_result(answer)
-
-        the_app.push_screen(named(screen), callback=answered)
-        try:
-            return await future
-        except BaseException:
-            # the server cancelled, went away, or a response sent by hand answered: the question
-            # leaves the screen (at once, or when the screen over it closes)
-            screen.withdraw()
-            raise
-
     async def elicit(params: dict | None, entry: TrafficEntry) -> dict:
-        answer = await ask(ServerRequestScreen("elicitation/create", params, context=request_context(entry, store)))
+        # built when its turn comes (a flood's thousandth request costs nothing while it waits)
+        answer = await queue.ask(
+            lambda: named(ServerRequestScreen("elicitation/create", params, context=request_context(entry, store)))
+        )
         return build_reply("elicitation/create", answer)
 
     async def sample(params: dict | None, entry: TrafficEntry) -> dict:
@@ -229,9 +234,18 @@ def _answering(
                         f"Answered by a saved rule: {rule.describe()}", title="sampling/createMessage", markup=False
                     )
                     return result
-        screen = SamplingScreen("sampling/createMessage", params, context=request_context(entry, store), server=server)
-        answer = await ask(screen)
+        shown: list[SamplingScreen] = []
+
+        def make() -> ServerRequestScreen:
+            screen = SamplingScreen(
+                "sampling/createMessage", params, context=request_context(entry, store), server=server
+            )
+            shown.append(screen)
+            return named(screen)
+
+        answer = await queue.ask(make)
         reply = build_reply("sampling/createMessage", answer)
+        screen = shown[0]
         if screen.remembered is not None and server is not None:
             remembered = screen.remembered
             rule = SamplingRule(
@@ -254,6 +268,7 @@ def _answering(
         return reply
 
     sample.mcp_capability = {"tools": {}}  # the reply editor can answer with a tool_use block
+    sample.mcp_refused = elicit.mcp_refused = queue.count_refused  # a flood's refused requests, counted on screen
     elicit.mcp_capability = {"form": {}, "url": {}}  # the modal shows URL mode too: declare it (both eras)
     return {"sampling/createMessage": sample, "elicitation/create": elicit}
 
