@@ -7,7 +7,9 @@ import base64
 import json
 import os
 import stat
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 from conftest import demo_server_command
@@ -182,6 +184,23 @@ async def test_structured_content_validation_shown():
             shown = texts(panel)
             assert "✗ does not match the outputSchema (" in shown
             assert "'three' is not of type 'integer'" in shown
+
+
+async def test_a_tool_error_without_structured_content_shows_no_structured_block():
+    """An ``isError`` result of a tool with an ``outputSchema`` need not carry ``structuredContent``
+    (raw_server.py ``structured`` + ``is-error``: ``weather`` answers isError, text "bad")."""
+    raw = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "raw_server.py")]
+    app = ResultApp()
+    async with McpSession(StdioTransport([*raw, "--mode", "structured,is-error"]), timeout=10) as session:
+        await session.initialize()
+        assert any("outputSchema" in tool for tool in await session.list_tools())
+        async with app.run_test(size=(120, 40)) as pilot:
+            panel = app.query_one(ResultPanel)
+            panel.show_outcome(await session.call_tool("weather", {"city": "Oslo"}))
+            await settle(pilot, app)
+            assert panel.kind == "tool-error" and "bad" in texts(panel)
+            assert not panel.query(".structured")  # no empty bold "structuredContent" heading
+            assert "structuredContent" not in texts(panel)
 
 
 async def test_pending_then_in_flight_progress_and_cancel():

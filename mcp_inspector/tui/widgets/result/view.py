@@ -636,8 +636,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
 
     def _structured(self, outcome: ToolCallOutcome) -> list[Widget]:
         view = outcome.view
-        if not view.has_structured and view.output_schema is None:
-            return []
+        if not view.has_structured and (view.output_schema is None or view.is_error):
+            return []  # an error result need not carry structuredContent: nothing to show under a heading
         widgets: list[Widget] = [Static(Text("structuredContent", style="bold"), classes="block-header")]
         if view.has_structured:
             pretty, cut = bounded_json(view.structured)
