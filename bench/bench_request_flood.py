@@ -100,6 +100,7 @@ def run_once(source: str, count: int, presses: int) -> dict:
         stderr=subprocess.DEVNULL,
         text=True,
         env=env,
+        cwd=source,  # python -c puts the working directory first on sys.path
     )
     marks: dict = {}
     lines: queue.Queue = queue.Queue()
