@@ -29,17 +29,20 @@ def stubborn_command(pids: Path, *extra: str) -> list[str]:
     return [sys.executable, str(STUBBORN_SERVER), "--pids", str(pids), *extra]
 
 
-def read_pids(path: Path, timeout: float = 20.0, listed: bool = False) -> list[int]:
-    """The server's pids once it wrote them (and, with ``listed``, once it answered tools/list)."""
+def read_pids(path: Path, timeout: float = 20.0, listed: bool = False, initialized: bool = False) -> list[int]:
+    """The server's pids once it wrote them (and, with ``listed``, once it answered tools/list; with
+    ``initialized``, once ``initialize`` reached it: the client is up, not only the server, which a
+    client may start before its own imports)."""
+    wanted = "listed" if listed else "initialize" if initialized else None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if path.exists():
             lines = path.read_text().splitlines()
-            if lines and (not listed or "listed" in lines[1:]):
+            if lines and (wanted is None or wanted in lines[1:]):
                 return [int(word) for word in lines[0].split()]
         time.sleep(0.02)
     raise AssertionError(
-        f"the server did not write {path}" + (" and list its tools" if listed else "") + f" within {timeout} s"
+        f"the server did not write {path}" + (f" and {wanted}" if wanted else "") + f" within {timeout} s"
     )
 
 

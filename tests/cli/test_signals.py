@@ -111,8 +111,7 @@ def test_a_second_signal_kills_at_once(tmp_path):
     process, _ = start(tmp_path, ["tools", "--", *stubborn_command(pids_file, "--hang", "tools/list")])
     pids: list[int] = []
     try:
-        pids = read_pids(pids_file)
-        time.sleep(0.5)
+        pids = read_pids(pids_file, initialized=True)  # the CLI is in its event loop, not still importing
         process.send_signal(signal.SIGTERM)
         time.sleep(0.1)  # inside the 0.5 s the server gets after its stdin is closed
         process.send_signal(signal.SIGTERM)

@@ -10,8 +10,8 @@ Usage::
   those signals and inherits stdout and stderr (so it keeps the pipes open, as a
   wrapper's helper does).
 * Writes ``SERVER_PID GRANDCHILD_PID`` as the first line of FILE once both run
-  (atomically: written to FILE.tmp, then renamed), and appends a line ``listed``
-  after answering ``tools/list``.
+  (atomically: written to FILE.tmp, then renamed), appends a line ``initialize`` when
+  ``initialize`` arrives, and a line ``listed`` after answering ``tools/list``.
 * ``--polite``: a well-behaved server instead: default signal handling, no
   grandchild, exits at once on stdin EOF (pids line: ``SERVER_PID``).
 * ``--detach``: also start two descendants out of reach of its process group, as daemons
@@ -98,6 +98,9 @@ def main() -> None:
         if not isinstance(message, dict) or "id" not in message or "method" not in message:
             continue
         method, ident = message["method"], message["id"]
+        if method == "initialize":
+            with open(args.pids, "a") as file:
+                file.write("initialize\n")  # the client is up: its handshake reached us
         if method in args.hang:
             continue
         if method == "initialize":

@@ -27,7 +27,8 @@ def start_tui(tmp_path, *server_options: str) -> tuple[PtyProcess, list[int]]:
     pids_file = tmp_path / "pids"
     tui = PtyProcess([sys.executable, "-m", "mcp_inspector", "--", *stubborn_command(pids_file, *server_options)])
     try:
-        pids = read_pids(pids_file, listed="--hang" not in server_options)
+        # the TUI starts the server before its own imports: wait for its handshake, not only for the server
+        pids = read_pids(pids_file, listed="--hang" not in server_options, initialized=True)
     except BaseException:
         tui.kill()
         raise
@@ -64,8 +65,7 @@ def test_no_server_process_survives_the_tui(tmp_path, how):
 def test_quit_during_a_handshake_that_never_ends(tmp_path):
     tui, pids = start_tui(tmp_path, "--hang", "initialize")
     try:
-        time.sleep(0.3)  # let the initialize request go out
-        stop(tui, "ctrl+q")
+        stop(tui, "ctrl+q")  # initialize went out (start_tui waited for it)
         assert tui.wait(20) == 0
         assert survivors(pids, timeout=10) == []
     finally:

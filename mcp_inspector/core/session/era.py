@@ -67,6 +67,14 @@ async def _connect(session: Any) -> dict[str, Any]:
     asked = session.requested_era
     if asked == "legacy":
         return await legacy(session, session.era_given)
+    if asked == "auto" and session.era_hint == "legacy" and session.proposed_version is None:
+        # Legacy at its last connection (config/eras.py): initialize first, no probe before it. A
+        # server that changed era rejects it (a modern one with -32022: legacy() goes modern); any
+        # other refusal and the probe runs as for an unknown server.
+        try:
+            return await legacy(session, "legacy at the last connection: initialize without the server/discover probe")
+        except (RpcError, ConnectError):
+            pass
     forced = asked == "modern"
     version = session.proposed_version or LATEST_MODERN
     tried: dict[str, int] = {}  # version -> times proposed

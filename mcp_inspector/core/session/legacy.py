@@ -83,7 +83,10 @@ class McpSession(ListMethods, tasks.TaskMethods):
         auto_refresh: bool = True,
         era: str = "auto",
         discover_timeout: float = era_detection.DISCOVER_TIMEOUT,
+        era_hint: str | None = None,
     ) -> None:
+        """``era_hint``: the era the server spoke last time (config/eras.py); with ``era="auto"`` a
+        legacy hint sends ``initialize`` first instead of probing with ``server/discover``."""
         self.store = store if store is not None else TrafficStore()
         self.connection = RpcConnection(transport, self.store, default_timeout=timeout)
         self.transport = transport
@@ -94,6 +97,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         #: contradiction initialize() reports (era and protocol_version disagreeing).
         self.requested_era, self.era_given, self._era_error = era_detection.resolve(era, protocol_version)
         self.discover_timeout = discover_timeout
+        self.era_hint = era_hint
         self.client_info = client_info or CLIENT_INFO
         self.auto_refresh = auto_refresh
         for method, handler in (handlers or {}).items():

@@ -3,6 +3,9 @@ HTTP (Streamable HTTP, with fallback to the 2024-11-05 HTTP+SSE transport) for a
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +25,32 @@ URL_MODES = {
     "streamableHttp": "streamable-http",
     "sse": "sse",
 }
+
+
+#: Server processes started before the UI was built (``offer_started``), by what they run.
+_offered: dict[tuple[Any, ...], subprocess.Popen] = {}
+
+
+def _launch_key(spec: ServerSpec) -> tuple[Any, ...]:
+    return (tuple(spec.command or ()), tuple(sorted((spec.env or {}).items())), spec.cwd)
+
+
+def offer_started(spec: ServerSpec, process: subprocess.Popen) -> None:
+    """A process already running ``spec``'s command (the TUI starts it before importing its UI, so
+    the server boots while the UI does): the next stdio transport made for that spec adopts it."""
+    _offered[_launch_key(spec)] = process
+
+
+def discard_offered() -> None:
+    """End any offered process no transport adopted (the UI failed before connecting)."""
+    while _offered:
+        _, process = _offered.popitem()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def make_transport(
@@ -70,6 +99,8 @@ def make_transport(
 
     # a secret the user gives the server (API_TOKEN=...) is masked wherever the server echoes it
     remember_secret(*(str(value) for name, value in (spec.env or {}).items() if is_secret_name(str(name))))
+    if started is None and _offered:
+        started = _offered.pop(_launch_key(spec), None)  # adopted even if it exited: its stderr says why
     return StdioTransport(
         spec.command, spec.env, spec.cwd, started=started, write_stall=write_stall, max_line_bytes=max_frame_bytes
     )

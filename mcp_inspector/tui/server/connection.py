@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 
 from ...core.auth.model import AuthLog
+from ...core.config import eras
 from ...core.config.servers import ServerSpec
 from ...core.protocol.errors import InspectorError
 from ...core.protocol.framing import MAX_LINE_BYTES
@@ -84,8 +85,13 @@ def describe_spec(spec: ServerSpec) -> str:
 
 
 def make_session(transport: Any, spec: ServerSpec, **options: Any) -> McpSession:
-    """An McpSession in the era the spec asks for (``auto`` unless it says: --era, --protocol-version)."""
-    return McpSession(transport, era=spec.era or "auto", protocol_version=spec.protocol_version, **options)
+    """An McpSession in the era the spec asks for (``auto`` unless it says: --era, --protocol-version);
+    with ``auto``, the era the server spoke last time spares a legacy server the probe (config/eras.py)."""
+    era = spec.era or "auto"
+    # stdio only: over HTTP a refused initialize would fall back to HTTP+SSE, not to the probe
+    if era == "auto" and not spec.url and spec.protocol_version is None and "era_hint" not in options:
+        options["era_hint"] = eras.remembered(spec.key)
+    return McpSession(transport, era=era, protocol_version=spec.protocol_version, **options)
 
 
 def transport_facts(transport: Any) -> tuple[str, str | None, str | None]:
@@ -366,6 +372,8 @@ class Connection:
         """Handshake, tool list, then wait for the server to go away."""
         self._update(pid=getattr(transport, "pid", None))
         await session.initialize()
+        if self.spec is not None and session.era is not None and session.era != session.era_hint:
+            await anyio.to_thread.run_sync(eras.remember, self.spec.key, session.era)
         facts = session_facts(session)
         self._update(
             state="connected",

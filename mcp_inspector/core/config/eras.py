@@ -1,0 +1,60 @@
+"""The protocol era each server spoke at its last connection, so the next one skips the probe.
+
+The file is ``$XDG_STATE_HOME/mcp-inspector/eras.json`` (state: losing it costs one probe):
+``{"eras": {SERVER_KEY: "legacy" | "modern"}}``. With ``--era auto`` a server known to be
+legacy gets ``initialize`` at once instead of ``server/discover`` first (one round trip less
+before the tools show); if it rejects that, the probe runs as usual (core/session/era.py). A
+modern server is probed anyway (the probe is its handshake). A file that cannot be read is
+ignored; writes are atomic and merge with what is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..protocol.json_text import loads_strict
+from .drafts import state_dir
+from .files import write_atomic
+
+ERAS = ("legacy", "modern")
+MAX_SERVERS = 500  # entries kept: the oldest go first
+
+
+def default_path() -> Path:
+    return state_dir() / "eras.json"
+
+
+def _read(path: Path) -> dict[str, str]:
+    try:
+        data = loads_strict(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    eras = data.get("eras") if isinstance(data, dict) else None
+    if not isinstance(eras, dict):
+        return {}
+    return {key: era for key, era in eras.items() if isinstance(key, str) and era in ERAS}
+
+
+def remembered(server_key: str, path: Path | None = None) -> str | None:
+    """The era the server spoke last time, if known."""
+    return _read(path or default_path()).get(server_key)
+
+
+def remember(server_key: str, era: str, path: Path | None = None) -> None:
+    """Keep the era a server spoke (no write when it is what the file says already)."""
+    if era not in ERAS:
+        return
+    path = path or default_path()
+    eras = _read(path)
+    if eras.get(server_key) == era:
+        return
+    eras.pop(server_key, None)
+    eras[server_key] = era
+    while len(eras) > MAX_SERVERS:
+        eras.pop(next(iter(eras)))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_atomic(path, json.dumps({"eras": eras}, ensure_ascii=False).encode("utf-8"))
+    except OSError:
+        pass  # state: a next connection just probes again
