@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import select
+import signal
 import stat
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -222,6 +226,65 @@ def test_not_a_file_and_bad_ignore_paths_are_usage_errors(tmp_path, add_recordin
     assert bad.returncode == 64 and "is not a jq path" in bad.stderr
     assert "a path starts with '.'" in cli("replay", add_recording, "--ignore", "result", *DEMO).stderr
     assert "not a jq path" in cli("replay", add_recording, "--ignore", ".a + 1", *DEMO).stderr
+
+
+# --ignore runs jq in the query sandbox: a path that loops is stopped, and signals work meanwhile
+LOOPS_AT_ITS_CHECK = ".a | last(range(1e12))"
+LOOPS_ON_A_RESULT = ".result.content[]? as $x | .result | last(range(1e12))"  # nothing to walk on tools/list
+
+
+def test_an_ignore_path_that_loops_at_its_check_is_a_usage_error(add_recording):
+    result = cli("replay", add_recording, "--ignore", LOOPS_AT_ITS_CHECK, *DEMO, timeout=60)  # was: for ever
+    assert_no_traceback(result)
+    assert result.returncode == 64, result.stderr
+    assert "could not be checked: the query ran for more than 2 s of CPU" in result.stderr
+
+
+def test_an_ignore_path_that_loops_on_a_response_is_stopped(add_recording):
+    result = cli("replay", add_recording, "--ignore", LOOPS_ON_A_RESULT, *DEMO, timeout=60)  # was: for ever
+    assert_no_traceback(result)
+    assert result.returncode == 7, result.stderr
+    assert result.stdout.splitlines() == ["✓ tools/list"]
+    assert "the query ran for more than 2 s of CPU" in result.stderr
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used by ``pid`` and its living descendants (Linux /proc)."""
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+    return total
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_signal_ends_a_replay_whose_ignore_path_loops(add_recording, signum, code):
+    env = dict(os.environ, MCP_INSPECTOR_NO_EARLY_START="1")
+    command = [sys.executable, "-m", "mcp_inspector", "replay", add_recording, "--ignore", LOOPS_ON_A_RESULT, *DEMO]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert process.stdout.readline() == "✓ tools/list\n".encode()  # the call's comparison comes next
+        # the signal goes once the loop is running (0.5 s of CPU burnt since), wherever it runs
+        start = _tree_cpu(process.pid)
+        deadline = time.monotonic() + 60
+        while _tree_cpu(process.pid) - start < 0.5 and process.poll() is None:
+            assert time.monotonic() < deadline, "the loop never started"
+            select.select([], [], [], 0.05)  # polling /proc: no event says "CPU used"
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=20)  # was: jq held the GIL in this process, no handler ran
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == code, stderr
+    assert b"Traceback" not in stderr
 
 
 def test_a_server_that_fails_to_start_is_exit_3(add_recording):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_inspector.core.query import QuerySandbox
 from mcp_inspector.core.replay.compare import ABSENT, IgnoreError, Ignores, compare
 from mcp_inspector.core.replay.plan import PlanError, read_plan
 
@@ -101,10 +102,10 @@ def test_tool_list_added_removed_changed():
 
 
 def test_ignore_paths_and_their_validation():
-    ignores = Ignores([".result.structuredContent.items[].id", '.result["odd key"]', ".result.missing[0].x"])
     recorded = {"result": {"structuredContent": {"items": [{"id": 1, "v": "a"}]}, "odd key": 1}}
     now = {"result": {"structuredContent": {"items": [{"id": 2, "v": "a"}]}, "odd key": 2}}
-    assert compare("tools/call", recorded, now, ignores) == []
+    with Ignores([".result.structuredContent.items[].id", '.result["odd key"]', ".result.missing[0].x"]) as ignores:
+        assert compare("tools/call", recorded, now, ignores) == []
     assert paths(compare("tools/call", recorded, now)) == [
         ".result.structuredContent.items[0].id",
         '.result["odd key"]',
@@ -112,6 +113,19 @@ def test_ignore_paths_and_their_validation():
     for bad in ("result", ".a[", "1 + 1", ".a | length"):
         with pytest.raises(IgnoreError):
             Ignores([bad])
+
+
+def test_an_ignore_path_that_grows_is_stopped_in_its_sandbox_not_in_this_process():
+    # was: jq in this process took all the memory and the inspector died of SIGABRT (rc -6)
+    grows = '.result.content[]? as $x | .result | getpath([reduce range(40) as $i ("x"; . + .)])'
+    sandbox = QuerySandbox(cpu_limit=2, memory_limit=512 << 20)
+    with Ignores([grows], sandbox=sandbox) as ignores:  # on null (the check) it has nothing to walk
+        listing = {"result": {"tools": []}}
+        assert ignores.apply(listing, listing) == [listing, listing]
+        with pytest.raises(IgnoreError, match="ran out of memory"):
+            ignores.apply({"result": {"content": [1]}}, {"result": {"content": [2]}})
+        # the next comparison gets a fresh child
+        assert ignores.apply({"result": {"x": 1}}) == [{"result": {"x": 1}}]
 
 
 def test_a_response_that_changed_everything_is_capped():

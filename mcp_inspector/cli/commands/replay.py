@@ -17,6 +17,7 @@ from ...core.replay.run import EQUAL, NO_RESPONSE, SENT, UNCHECKED, RecordedAnsw
 from ...core.session.legacy import McpSession
 from .. import exit_codes
 from ..exit_codes import UsageError
+from ..output.report import error
 from ..runner import Context
 from .basic import out, out_json
 
@@ -24,14 +25,14 @@ MARKS = {EQUAL: "✓", UNCHECKED: "?", NO_RESPONSE: "✗"}
 
 
 def prepare(args: Any) -> None:
-    """Read the plan and compile the ignores now (usage errors before any server starts)."""
-    try:
-        args.ignores = Ignores(args.ignore)
-    except IgnoreError as exc:
-        raise UsageError(str(exc)) from None
+    """Read the plan and check the ignores now (usage errors before any server starts)."""
     try:
         args.plan = read_plan(args.session_file, max_line=max(args.max_frame_size * 2, 1 << 20))
     except PlanError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        args.ignores = Ignores(args.ignore)  # each path is checked in the query sandbox (bounded)
+    except IgnoreError as exc:
         raise UsageError(str(exc)) from None
     args.answers = RecordedAnswers(args.plan.answers)
 
@@ -73,7 +74,14 @@ async def cmd_replay(session: McpSession, ctx: Context, args: Any) -> int:
         if not ctx.options.json and outcome.status != SENT:
             out(render_outcome(outcome))
 
-    report = await replay(session, plan, args.ignores, args.answers, timeout=ctx.options.timeout, on_outcome=show)
+    try:
+        report = await replay(session, plan, args.ignores, args.answers, timeout=ctx.options.timeout, on_outcome=show)
+    except IgnoreError as exc:  # jq was stopped (CPU, memory) on a response: no comparison can be trusted
+        ctx.step = ""
+        error(f"replay: {exc}")
+        return exit_codes.QUERY_ERROR
+    finally:
+        args.ignores.close()
     ctx.step = ""
     if report.unused_answers:
         ctx.note(f"replay: {report.unused_answers} recorded answer(s) to server requests were not asked for")

@@ -18,7 +18,7 @@ import contextlib
 import json
 import sys
 
-MEMORY_LIMIT = 4 << 30  # bytes of address space
+MEMORY_LIMIT = 4 << 30  # bytes of address space (the first argument, when given, says otherwise)
 
 
 def _limit(resource, which, soft):
@@ -68,7 +68,7 @@ def main():
 
     import jq
 
-    _limit(resource, resource.RLIMIT_AS, MEMORY_LIMIT)
+    _limit(resource, resource.RLIMIT_AS, int(sys.argv[1]) if len(sys.argv) > 1 else MEMORY_LIMIT)
     programs = {}
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:

@@ -90,8 +90,11 @@ def batches(
 class QuerySandbox:
     """A child process that runs jq; one request at a time (a lock), restarted after a stop."""
 
-    def __init__(self, cpu_limit: float = CPU_LIMIT, wall_limit: float | None = None) -> None:
+    def __init__(
+        self, cpu_limit: float = CPU_LIMIT, wall_limit: float | None = None, memory_limit: int | None = None
+    ) -> None:
         self.cpu_limit = cpu_limit
+        self.memory_limit = memory_limit  # bytes of the child's address space (None: child.MEMORY_LIMIT)
         # the kernel stops a looping child by CPU time; the wall clock only guards against a child
         # that stopped answering for another reason (it is generous: the machine may be busy)
         self.wall_limit = wall_limit if wall_limit is not None else 60 + cpu_limit * 10
@@ -241,7 +244,7 @@ class QuerySandbox:
             raise QueryStopped("the query was stopped")
         # -E -s: none of this environment's PYTHON* settings; env={}: jq's $ENV shows nothing of ours
         self._process = subprocess.Popen(
-            [sys.executable, "-E", "-s", str(CHILD)],
+            [sys.executable, "-E", "-s", str(CHILD), *([str(self.memory_limit)] if self.memory_limit else [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

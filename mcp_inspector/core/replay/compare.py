@@ -30,7 +30,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol.json_text import loads_strict
+from ..protocol.json_text import dumps_strict, loads_strict
+from ..query.expression import QueryError, check_expression
+from ..query.sandbox import QuerySandbox, QueryStopped
 from ..session.tooldiff import diff_items, item_key
 
 MAX_DIFFERENCES = 50  # per response: a build that changed everything says so without drowning the report
@@ -102,44 +104,91 @@ def _piped(path: str) -> str:
 # -- --ignore ------------------------------------------------------------------------
 
 
+IGNORE_CPU_LIMIT = 2.0  # CPU seconds an --ignore program may take on one pair of responses (or its check)
+
+
 class Ignores:
-    """The ``--ignore`` paths, each compiled as ``del(PATH)`` once; checked up front."""
+    """The ``--ignore`` paths: checked up front, then deleted from both sides of each comparison.
 
-    def __init__(self, paths: list[str] | None = None) -> None:
+    jq runs the way every user-supplied expression does, in the query sandbox (``core/query``):
+    a child process with a CPU limit and an address-space cap, so a path that loops or grows
+    is stopped with one line (:class:`IgnoreError`) and signals keep working. The paths are
+    compiled here (bounded) and run as one program: ``del(PATH)`` after ``del(PATH)``, each
+    leaving the response as it was when it does not fit its shape. Blocking: call ``apply``
+    from a thread (``run.run_step`` does). ``close()`` stops the child (from any thread).
+    """
+
+    def __init__(self, paths: list[str] | None = None, sandbox: QuerySandbox | None = None) -> None:
         self.paths = list(paths or [])
-        self._programs = []
-        for path in self.paths:
-            self._programs.append(compile_ignore(path))
+        texts = [_check_syntax(path) for path in self.paths]
+        self._program = " | ".join(f"(. as $in | try del({text}\n) catch $in)" for text in texts)
+        self._sandbox = sandbox if sandbox is not None else QuerySandbox(cpu_limit=IGNORE_CPU_LIMIT)
+        try:
+            for path, text in zip(self.paths, texts, strict=True):
+                _check_path(self._sandbox, path, text)
+            if self._program:
+                _compile(self._program, "--ignore")
+        except BaseException:  # a usage error, or a stop signal while a check ran: no child left behind
+            self.close()
+            raise
 
-    def apply(self, message: Any) -> Any:
-        for program in self._programs:
-            try:
-                message = program.input_value(message).first()
-            except (ValueError, StopIteration):  # the path does not fit this response's shape: nothing to delete
-                continue
-        return message
+    def apply(self, *messages: Any) -> list[Any]:
+        """Each message with every path deleted (as it was where a path does not fit it);
+        IgnoreError when jq was stopped (CPU, memory)."""
+        if not self._program:
+            return list(messages)
+        frames = [
+            dumps_strict(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+            for message in messages
+        ]
+        try:  # del only shrinks a value: its output fits twice the input (numbers may be spelled longer)
+            found = self._sandbox.outputs(
+                self._program, frames, max_outputs=1, max_bytes=2 * max(map(len, frames)) + 64
+            )
+        except QueryStopped as exc:
+            raise IgnoreError(f"--ignore {' '.join(repr(p) for p in self.paths)}: {exc}") from None
+        return [
+            json.loads(outputs.outputs[0]) if outputs.outputs and not outputs.cut and outputs.error is None else message
+            for message, outputs in zip(messages, found, strict=True)
+        ]
+
+    def close(self) -> None:
+        self._sandbox.close()
+
+    def __enter__(self) -> Ignores:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._sandbox.__exit__(*exc)
 
 
-def compile_ignore(path: str):
-    """``del(PATH)`` compiled; IgnoreError if PATH is not a jq path expression."""
-    import jq
+def _compile(text: str, what: str) -> str:
+    try:
+        return check_expression(text)
+    except QueryError as exc:
+        raise IgnoreError(f"{what} is not a jq path: {str(exc)[:200]}") from None
 
+
+def _check_syntax(path: str) -> str:
+    """PATH stripped, checked for shape and compiled (in this process: compiling runs nothing)."""
     text = path.strip()
     if not text.startswith("."):
         raise IgnoreError(f"--ignore {path!r}: a path starts with '.' (e.g. .result.content[0].text)")
     if len(text) > 1000:
         raise IgnoreError("--ignore: a path is at most 1000 characters")
+    _compile(f"del({text}\n)", f"--ignore {path!r}")
+    return text
+
+
+def _check_path(sandbox: QuerySandbox, path: str, text: str) -> None:
+    """A path expression, not any filter: jq tells when it runs (on null, where a path is empty), in the sandbox."""
     try:
-        program = jq.compile(f"del({text})")
-        try:  # a path expression, not any filter: jq tells when it runs (on null, where a path is empty)
-            jq.compile(f"[path({text})]").input_value(None).first()
-        except ValueError as exc:
-            if "Invalid path expression" in str(exc):
-                raise
-        return program
-    except ValueError as exc:
-        reason = " ".join(str(exc).split()).removeprefix("jq: error: ").split(" at <top-level>")[0]
-        raise IgnoreError(f"--ignore {path!r} is not a jq path: {reason[:200]}") from None
+        found = sandbox.value_outputs(f"[path({text}\n)]", "null", max_outputs=1, max_bytes=1 << 20)
+    except QueryStopped as exc:
+        raise IgnoreError(f"--ignore {path!r} could not be checked: {exc}") from None
+    if found.error is not None and "Invalid path expression" in found.error:
+        reason = found.error.removeprefix("jq: error: ")
+        raise IgnoreError(f"--ignore {path!r} is not a jq path: {reason[:200]}")
 
 
 # -- the comparison ---------------------------------------------------------------------
@@ -151,7 +200,7 @@ def compare(
     """The differences between a recorded response part (``{"result": ...}`` or ``{"error": ...}``)
     and the one received now, at most MAX_DIFFERENCES (the last one then says how many more)."""
     if ignores is not None:
-        recorded, now = ignores.apply(recorded), ignores.apply(now)
+        recorded, now = ignores.apply(recorded, now)
     out: list[Difference] = []
     if not isinstance(recorded, dict) or not isinstance(now, dict):
         _diff(recorded, now, "", out, "")
