@@ -31,6 +31,8 @@ def test_cold_tools_imports_no_ui_models_or_schema_validation():
     modules = imported_modules("tools", "--json", "--", *raw())
     for heavy in ("textual", "rich", "pydantic", "mcp_types", "jsonschema"):
         assert heavy not in modules, f"{heavy} is imported by a cold `tools`"
+    # the form machinery answers an elicitation: loaded when one comes, not by every command
+    assert "mcp_inspector.core.schema.elicitation_form" not in modules
 
 
 def test_call_imports_no_ui_or_models():

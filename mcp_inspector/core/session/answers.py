@@ -27,7 +27,6 @@ from ..config.files import FileReadError, read_bounded
 from ..protocol.errors import RpcError
 from ..protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
 from ..protocol.json_text import JsonTextError, loads_strict
-from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_check
 from ..traffic.entry import TrafficEntry
 
 Handler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
@@ -103,6 +102,9 @@ def elicitation_answer(
         report("elicitation/create asks to open a URL; declined (a headless client cannot open it)")
         return {"action": "decline"}
     schema = params.get("requestedSchema")
+    # imported here: the form machinery (~10 ms) is not loaded by a command no server asks anything of
+    from ..schema.elicitation_form import ElicitationSchemaError, build_elicitation_form, elicitation_check
+
     try:
         form = build_elicitation_form(schema)
     except ElicitationSchemaError as exc:
