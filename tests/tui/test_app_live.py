@@ -120,7 +120,7 @@ async def test_type_to_filter_the_tool_list():
         tools = app.main.tool_list
         tools.option_list.focus()
         await pilot.press(*"weather")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: len(tools._ids) == 2, what="the filtered list")
         assert tools.filter_input.value == "weather"
         # by title/name (weather_report) and by description (toggle_extra_tools mentions weather_forecast)
         assert sorted(t["name"] for t in tools._ids.values()) == ["toggle_extra_tools", "weather_report"]
@@ -128,8 +128,7 @@ async def test_type_to_filter_the_tool_list():
         assert tools.filter_input.value == ""
         tools.option_list.focus()
         await pilot.press(*"weather_rep")
-        await pilot.pause(0.1)
-        assert [t["name"] for t in tools._ids.values()] == ["weather_report"]
+        await wait_for(pilot, lambda: [t["name"] for t in tools._ids.values()] == ["weather_report"], what="one tool")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.current_tool["name"] == "weather_report", what="the chosen tool")
 
@@ -148,7 +147,7 @@ async def test_enter_after_filtering_chooses_a_tool_the_filter_names():
         )
         tools.option_list.focus()
         await pilot.press(*"weather")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: len(tools._ids) < len(tools.tools), what="the filtered list")
         assert "toggle_extra_tools" in [t["name"] for t in tools._ids.values()]  # still listed
         await pilot.press("enter")
         await wait_for(
@@ -160,7 +159,7 @@ async def test_enter_after_filtering_chooses_a_tool_the_filter_names():
         assert tools.select_name("generate_report")
         tools.option_list.focus()
         await pilot.press(*"report")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: len(tools._ids) < len(tools.tools), what="the filtered list")
         assert tools.highlighted_tool()["name"] == "generate_report"
 
 
@@ -171,21 +170,26 @@ async def test_several_calls_in_flight_and_cancel_sends_notifications_cancelled(
         await wait_for_tools(pilot, app)
         main = app.main
         await choose_tool(pilot, app, "long_running_task")
-        await main.composer.set_arguments({"duration_seconds": 6, "steps": 30})
+        # long enough to be still running when cancelled on a loaded machine (both are cancelled)
+        await main.composer.set_arguments({"duration_seconds": 120, "steps": 600})
         await pilot.press("ctrl+s")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(main.in_flight) == 2, what="two calls in flight")
         assert main.status_bar.status.in_flight == 2
         first = next(iter(main.in_flight))
         await wait_for(pilot, lambda: all(p.progress is not None for p in main.in_flight), what="progress")
-        assert first.progress.total == 30
+        assert first.progress.total == 600
         # cancel both through the in-flight panel's key (it cancels the newest waiting one)
         rows = main.inflight.rows
         assert len(rows) == 2
         rows[-1].focus()
+        await wait_for(pilot, lambda: rows[-1].has_focus_within or rows[-1].has_focus, what="the row focused")
         await pilot.press("c")
         await wait_for(pilot, lambda: len(main.in_flight) == 1, what="the first cancel")
         main.inflight.focus()
+        await wait_for(
+            pilot, lambda: main.inflight.has_focus_within or main.inflight.has_focus, what="the panel focused"
+        )
         await pilot.press("c")
         await wait_for(pilot, lambda: not main.in_flight, what="the calls to end")
         cancelled = [json.loads(e.raw)["params"] for e in outgoing(app, "notifications/cancelled")]
@@ -207,7 +211,7 @@ async def test_app_stays_responsive_during_a_notification_flood():
         await choose_tool(pilot, app, "flood_notifications")
         await main.composer.set_arguments({"count": 20000, "kind": "message"})
         main.tool_list.option_list.focus()
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: main.tool_list.option_list.has_focus, what="the list focused")
         main.composer.action_send()
         deadline = time.monotonic() + 10
         while app.store.method_counts.get("notifications/message", 0) == 0:
@@ -247,7 +251,7 @@ async def test_reconnect_keeps_the_log_the_selected_tool_and_the_draft():
             what="the new connection",
         )
         await wait_for(pilot, lambda: len(outgoing(app, "tools/list")) >= 2, what="the tools of the new connection")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: (main.current_tool or {}).get("name") == "echo", what="the tool chosen again")
         assert app.store.first_seq == 1 and app.store.total > before
         assert len(outgoing(app, "initialize")) == 2
         assert main.current_tool["name"] == "echo"

@@ -105,7 +105,7 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
             lambda: view.selected_step() is not None and view.selected_step().kind == "token",
             what="the token step",
         )
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: "Step 7 · token" in rendered(view.detail), what="the token step's detail")
         detail = rendered(view.detail)
         assert "Step 7 · token · ✓ ok" in detail
         assert "grant type: authorization_code" in detail and "client auth: none" in detail
@@ -122,7 +122,7 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
                 lambda: view.selected_step() is not None and view.selected_step().number == number,
                 what=f"step {number}",
             )
-            await pilot.pause(0.05)
+            await wait_for(pilot, lambda: f"Step {number} ·" in rendered(view.detail), what=f"step {number}'s detail")
             await pilot.press("c")
             await wait_for(pilot, lambda: f'"number": {number},' in (app.clipboard or ""), what="the copy")
             seen = screen_text(app) + rendered(view.detail) + app.clipboard
@@ -232,7 +232,7 @@ async def test_print_mode_asks_in_a_modal_and_the_pasted_redirect_authorizes(oau
         url = app.screen.url
         assert url.startswith(server.base + "/authorize?")
         await wait_for(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app), what="the modal drawn")
-        await pilot.pause(0.2)
+        await pilot.pause()  # what the modal's mount posted was handled
         assert not app._notifications  # the modal says it: no toast repeating the URL beside it
         location = await asyncio.to_thread(follow_authorization, url)
         app.screen.query_one("#auth-prompt-input").value = location
@@ -356,8 +356,7 @@ async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log
         app.main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
         panel = app.main.result_panel
-        await wait_for(pilot, lambda: panel.kind == "ok", what="the result")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: panel.kind == "ok" and "you sent: Bearer" in screen_text(app), what="the result")
         seen = [screen_text(app)]
         assert "you sent: Bearer" in seen[0]
         await pilot.press("5")
@@ -366,7 +365,11 @@ async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log
         reply = [entry for entry in app.main.connection.store if b"you sent" in entry.raw][-1]
         app.push_screen(FrameDetailScreen(app.main.connection.store, reply.seq))
         await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen), what="the frame detail")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: any("you sent: Bearer" in area.text for area in app.screen.query("TextArea")),
+            what="its text",
+        )
         seen.append(screen_text(app) + "\n".join(area.text for area in app.screen.query("TextArea")))
         assert "you sent: Bearer" in seen[2]
         leaked = [secret for secret in server.secrets() if any(secret in text for text in seen)]

@@ -51,8 +51,7 @@ async def test_deep_raw_bytes_in_an_opened_file_are_shown_not_fatal(tmp_path, mo
         await wait_for(pilot, lambda: app.main.replay is not None, what="the recording")
         for key, view_id in (("3", "#view-notifications"), ("5", "#view-traffic"), ("1", "#view-main")):
             await pilot.press(key)
-            await pilot.pause(0.2)
-            assert app.main.query_one(view_id).display
+            await wait_for(pilot, lambda: app.main.query_one(view_id).display, what=view_id)
         assert app.is_running
         request = next(entry for entry in app.store if entry.method == "tools/call")
         with pytest.raises(ValueError, match="not a well-formed tools/call request"):
@@ -133,23 +132,25 @@ async def test_a_crafted_discover_result_and_meta_are_shown_short_and_safe(tmp_p
         assert (facts.era, facts.protocol_version) == ("modern", "2026-07-28")
         assert app.main.log_spec.url == "https://mcp.example.com/mcp"
         await pilot.press("2")
-        await pilot.pause(0.2)
         from traffic_apps import screen_text
+
+        await wait_for(pilot, lambda: app.main.current_view == "overview" and "ttlMs" in screen_text(app))
 
         text = screen_text(app)
         assert "ttlMs 9999999999999999999…" in text and "9" * 30 not in text
         assert "\x1b" not in text
         for key in ("5", "6", "1"):
             await pilot.press(key)
-            await pilot.pause(0.1)
+            await pilot.pause()
         await pilot.press("5")
         log = app.main.query_one("#view-traffic").log_view
         log.sync(force=True)
+        base = app.screen
         for seq in (2, 3):
             assert log.move_cursor_to_seq(seq)
             await pilot.press("enter")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: app.screen is not base, what="the frame detail")
             await pilot.press("h")  # not an int exchange: a warning, not a crash
-            await pilot.pause(0.1)
+            await pilot.pause()
             await pilot.press("escape")
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: app.screen is base, what="the detail closed")

@@ -26,12 +26,15 @@ def with_http_log(*keys: str):
         clock = Clock()
         pilot.app.store.http_log = HttpLog(clock=clock)
         modern_session(clock, pilot.app.store.http_log)
+        log = pilot.app.store.http_log
         for key in keys:
             await pilot.press(key)
-            await pilot.pause(0.1)
-        await pilot.pause(0.3)
+            if key == "6":  # the HTTP view: its rows in before the cursor moves
+                view = pilot.app.query_one("#view-http")
+                await wait_for(pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the rows")
+            await pilot.pause()
         pilot.app.clear_notifications()
-        await pilot.pause(0.1)
+        await pilot.pause()
 
     return run_before
 
@@ -74,6 +77,9 @@ def test_mrtr_round_modal(snap_compare, size):
         await loaded(pilot)
         pilot.app.push_screen(ServerRequestScreen("elicitation/create", MRTR_PARAMS, context=MRTR_CONTEXT))
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ServerRequestScreen), what="the modal")
-        await pilot.pause(0.2)
+        screen = pilot.app.screen
+        await wait_for(
+            pilot, lambda: pilot.app.focused is not None and pilot.app.focused.screen is screen, what="focus"
+        )
 
     assert snap_compare(recorded_app(), terminal_size=size, run_before=run_before)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from traffic_apps import LogApp, fixed_time, sample_store
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
 
 SIZE = (120, 40)
@@ -29,7 +31,7 @@ def test_frame_detail_snapshot(snap_compare):
         log = app.query_one(TrafficLog)
         log.move_cursor_to_seq(request.seq)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen) and app.screen.is_mounted)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=open_request)
 
@@ -38,20 +40,17 @@ def test_filtered_log_snapshot(snap_compare):
     app = LogApp(sample_store(), panel=True, time_format=fixed_time)
 
     async def filter_errors(pilot) -> None:
-        await pilot.pause(0.1)  # let the bar lay out before clicking it
+        # let the bar lay out before clicking it
+        await wait_for(pilot, lambda: app.query_one("#filter-kind-stderr").region.area > 0, what="the filter bar")
         await pilot.click("#filter-kind-request")
         await pilot.click("#filter-kind-notification")
         await pilot.click("#filter-kind-event")
         await pilot.click("#filter-kind-stderr")
-        await pilot.pause(0.1)
         log = app.query_one(TrafficLog)
+        wanted = {Kind.RESPONSE, Kind.ERROR, Kind.INVALID, Kind.BATCH}
+        shown = lambda: {e.kind for e in map(app.store.get, (log.seq_at(r) for r in range(log.row_count)))}  # noqa: E731
+        await wait_for(pilot, lambda: shown() == wanted, what="the four kinds hidden")
         log.focus()
-        await pilot.pause(0.1)
-        assert {e.kind for e in map(app.store.get, (log.seq_at(r) for r in range(log.row_count)))} == {
-            Kind.RESPONSE,
-            Kind.ERROR,
-            Kind.INVALID,
-            Kind.BATCH,
-        }
+        await wait_for(pilot, lambda: log.has_focus, what="the log focused")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=filter_errors)

@@ -42,14 +42,14 @@ async def test_notifications_from_the_demo_with_levels_counts_and_set_level(tmp_
     async with app.run_test(size=(140, 40)) as pilot:
         view = app.query_one(NotificationsView)
         view.query_one(Select).value = "warning"
-        await pilot.pause(0.05)
-        assert app.levels == ["warning"]
+        await wait_for(pilot, lambda: app.levels == ["warning"], what="the level chosen")
         async with McpSession(StdioTransport(DEMO), store=store, timeout=20) as session:
             await session.initialize()
             await session.call_tool("emit_logs", {"count": 8})
             lines = app.query_one(NotificationLines)
             await wait_for(pilot, lambda: lines.row_count >= 9)  # initialized + 8 messages
-            await pilot.pause(0.6)  # the counts refresh at 2 Hz
+            # the counts refresh at 2 Hz: wait for them to count the 8 messages
+            await wait_for(pilot, lambda: "9 notifications" in screen_text(app), what="the counts")
             text = screen_text(app)
     for level in ("DEBUG", "INFO", "WARNING", "ERROR", "EMERGENCY"):
         assert level in text
@@ -74,7 +74,6 @@ async def test_console_shows_stderr_and_process_events(raw_server, tmp_path):
         await wait_for(
             pilot, lambda: console.row_count == store.kind_counts[Kind.STDERR] + store.kind_counts[Kind.EVENT]
         )
-        await pilot.pause(0.1)
         lines = [console.render_line(y).text for y in range(console.row_count)]
     assert any("raw-server: received initialize" in line for line in lines)
     assert any("raw-server: received ping" in line for line in lines)
@@ -102,8 +101,8 @@ async def test_notification_lines_word_each_method():
     store.append(Direction.IN, Kind.RESPONSE, frame({"jsonrpc": "2.0", "id": 1, "result": {}}))
     app = ViewsApp(store)
     async with app.run_test(size=(140, 30)) as pilot:
-        await pilot.pause(0.1)
         lines = app.query_one(NotificationLines)
+        await wait_for(pilot, lambda: lines.row_count == len(cases), what="the notifications listed")
         rendered = [lines.render_line(y).text for y in range(lines.row_count)]
     assert len(rendered) == len(cases)
     for line, (_, expected) in zip(rendered, cases.values()):
