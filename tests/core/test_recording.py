@@ -149,3 +149,63 @@ def test_not_a_session_file(tmp_path) -> None:
         load_session(text)
     with pytest.raises(SessionFileError, match="cannot open"):
         load_session(tmp_path / "missing.jsonl")
+
+
+# -- changes after an entry was written: annotation lines (issue 19, item 8) ---------------
+
+
+def _ping(store: TrafficStore, n: int):
+    return store.append(
+        Direction.OUT,
+        Kind.REQUEST,
+        b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n,
+        method="ping",
+        msg_id=n,
+        has_id=True,
+    )
+
+
+def test_a_flag_or_link_after_writing_reaches_the_recording_and_is_read_back(tmp_path) -> None:
+    path = tmp_path / "s.jsonl"
+    store = TrafficStore(cap=10)
+    writer = SessionWriter(path)
+    store.attach_recorder(writer)
+    request = _ping(store, 1)
+    reply = store.append(Direction.IN, Kind.RESPONSE, b'{"jsonrpc":"2.0","id":1,"result":{}}', msg_id=1, has_id=True)
+    version = store.version
+    store.flag(request, "found later")  # what the screen shows from now on...
+    store.link(request, reply, 12.5)
+    assert store.version == version + 2
+    annotations = [r for r in map(json.loads, path.read_text().splitlines()) if r.get("type") == "annotation"]
+    assert annotations == [  # ...the recording has too
+        {"type": "annotation", "seq": request.seq, "problem": "found later"},
+        {"type": "annotation", "seq": reply.seq, "reply_to": request.seq, "latency_ms": 12.5},
+    ]
+    for n in range(2, 40):  # both leave memory: read back from the recording, annotations folded in
+        _ping(store, n)
+    assert store.get(request.seq) is None
+    assert store.fetch(request.seq).problem == "found later"
+    assert (store.fetch(reply.seq).reply_to, store.fetch(reply.seq).latency_ms) == (request.seq, 12.5)
+    writer.close()
+
+    for cap in (1_000, 10):  # --open, held in memory or read back from the file
+        loaded = load_session(path, cap=cap)
+        assert loaded.skipped == 0
+        assert loaded.store.fetch(request.seq).problem == "found later"
+        assert loaded.store.fetch(reply.seq).latency_ms == 12.5
+        assert loaded.store.fetch(request.seq + 1).reply_to == request.seq
+        assert [e.problem for e in loaded.store.iter_all()][0] == "found later"
+    _, lines = iter_session(path)  # query: no line unreadable, each entry once
+    assert [entry.seq for _, entry in lines] == list(range(1, 41))
+
+
+def test_a_flag_on_an_entry_already_spilled_reaches_the_spill_file(tmp_path) -> None:
+    store = TrafficStore(cap=10, spill_dir=tmp_path)
+    first = _ping(store, 1)
+    for n in range(2, 40):
+        _ping(store, n)
+    assert store.get(first.seq) is None and store.fetch(first.seq).problem is None
+    store.flag(first, "found after it left memory")
+    assert store.fetch(first.seq).problem == "found after it left memory"
+    assert [e.problem for e in store.iter_all()][0] == "found after it left memory"
+    store.close()

@@ -264,7 +264,7 @@ async def send_frame(
     entry = sent.entry = connection.store.append(Direction.OUT, info.kind, data, **fields)
     if sent.answered is not None:
         sent.answered.entry.reply_seq = entry.seq
-        connection.store.version += 1
+        connection.store.changed()
     if info.kind is Kind.INVALID:
         remember_idless(connection._idless, IdlessFrame(entry, time.perf_counter()))
     await connection._transmit(entry, data, info.kind, info.method)

@@ -253,7 +253,7 @@ class RpcConnection:
             # the entry's seq goes with the frame: an HTTP transport links it to the exchange that carries it
             await self.transport.send(data, {**meta, "seq": entry.seq} if meta else {"seq": entry.seq})
         except TransportError as exc:
-            entry.problem = f"not delivered: {exc}"
+            self.store.flag(entry, f"not delivered: {exc}")
             # The entry was already recorded as sent: the session file gets the failure too.
             self.store.append(
                 Direction.LOCAL,
@@ -541,7 +541,7 @@ class RpcConnection:
         pending.reply = entry
         if pending.entry is not None:
             pending.entry.reply_seq = entry.seq
-            self.store.version += 1
+            self.store.changed()
         self._deliver(pending, message)
 
     def _deliver(self, pending: PendingRequest, message: dict) -> None:
@@ -683,7 +683,7 @@ class RpcConnection:
         except ConnectionLost:
             return
         entry.reply_seq = sent.seq
-        self.store.version += 1
+        self.store.changed()
 
     def _on_closed(self, event: Closed) -> None:
         self.closed = event

@@ -29,7 +29,7 @@ from ..config.files import NotRegularFile, open_regular
 from ..protocol.json_text import loads_strict
 from ..protocol.jsonrpc import Kind, classify_message
 from ..traffic.entry import Direction, TrafficEntry
-from ..traffic.recording import FORMAT_NAME, MAX_LINE, record_to_entry
+from ..traffic.recording import FORMAT_NAME, MAX_LINE, is_annotation, record_to_entry
 
 MAX_FILE = 256 << 20  # a replay holds its expectations in memory: a bigger file is refused
 HANDSHAKE = ("initialize", "server/discover", "notifications/initialized")
@@ -201,6 +201,8 @@ def _session_plan(plan: Plan, lines) -> None:
     for number, value in lines:
         if value is TORN:
             plan.skipped.append(f"line {number}: a torn last line (the recording was cut short)")
+            continue
+        if is_annotation(value):  # a later note on an entry (a problem found after): nothing to replay
             continue
         try:
             entry = record_to_entry(value)

@@ -467,18 +467,16 @@ class McpSession(ListMethods, tasks.TaskMethods):
             if route == "acknowledged" or (route == "listen" and method == "notifications/cancelled"):
                 return
             if route is None and (method in _CHANGED or method == "notifications/resources/updated"):
-                entry.problem = (
-                    entry.problem
-                    or "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
+                self.store.flag(
+                    entry, "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
                 )
-                self.store.version += 1
                 return
             if route is None and method == "notifications/cancelled":
-                entry.problem = entry.problem or (
+                self.store.flag(
+                    entry,
                     "references no subscriptions/listen stream: a 2026-07-28 server sends "
-                    "notifications/cancelled only to end one (cancellation.mdx)"
+                    "notifications/cancelled only to end one (cancellation.mdx)",
                 )
-                self.store.version += 1
                 return
         kinds = _CHANGED.get(method)
         if kinds is not None:

@@ -164,10 +164,7 @@ def note_complete(session: Any, params: dict | None, entry: TrafficEntry) -> Non
     emitted as ``ElicitationCompleted``; without an ``elicitationId`` the frame is marked."""
     ident = (params or {}).get("elicitationId")
     if not isinstance(ident, str) or not ident:
-        entry.problem = (
-            entry.problem or "notifications/elicitation/complete without an elicitationId string (2025-11-25)"
-        )
-        session.store.version += 1
+        session.store.flag(entry, "notifications/elicitation/complete without an elicitationId string (2025-11-25)")
         return
     session.completed_elicitations[ident] = entry.seq
     session._emit(ElicitationCompleted(ident, entry.seq))

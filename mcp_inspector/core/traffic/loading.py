@@ -21,7 +21,7 @@ from typing import Any
 from ..config.files import NotRegularFile, open_regular
 from ..protocol.json_text import loads_strict
 from .entry import TrafficEntry
-from .recording import FORMAT_NAME, MAX_LINE, SessionPages, placeholder, record_to_entry
+from .recording import FORMAT_NAME, MAX_LINE, Annotation, SessionPages, parse_record, placeholder
 from .store import MEM_LIMIT, TrafficStore
 
 MAX_HEADER = 1 << 20  # bytes of the first line; a real header is a few hundred
@@ -118,10 +118,10 @@ def _lines(handle: Any, position: int, number: int, max_line: int) -> Iterator[t
             yield number, offset, line
 
 
-def _parse(line: bytes | None, max_line: int) -> TrafficEntry:
+def _parse(line: bytes | None, max_line: int) -> TrafficEntry | Annotation:
     if line is None:
         raise ValueError(f"the line is longer than {max_line} bytes")
-    return record_to_entry(loads_strict(line))
+    return parse_record(loads_strict(line))
 
 
 def iter_session(
@@ -129,7 +129,8 @@ def iter_session(
 ) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
     """Read a session file lazily: (header, iterator of (line number, entry or None if unreadable)).
 
-    Entries come as written in the file (seqs not checked); ``load_session`` makes a store of them.
+    Entries come as written in the file (seqs not checked; annotation lines are left out: they
+    change no frame); ``load_session`` makes a store of them, annotations folded in.
     """
     handle, header, size = _open_session(Path(path))
 
@@ -137,9 +138,12 @@ def iter_session(
         with handle:
             for number, _, line in _lines(handle, size, 1, max_line):
                 try:
-                    yield number, _parse(line, max_line)
+                    parsed = _parse(line, max_line)
                 except ValueError:
                     yield number, None
+                    continue
+                if not isinstance(parsed, Annotation):
+                    yield number, parsed
 
     return header, entries()
 
@@ -204,6 +208,9 @@ def load_session(
                     loaded.reasons[number] = str(exc)
                 pending.append(number)
                 continue
+            if isinstance(entry, Annotation):  # a later change of an entry read before: folded back into it
+                _fold(store, pages, entry, numbering, offset)
+                continue
             file_seq = entry.seq
             if expected is None:
                 expected = file_seq
@@ -223,7 +230,25 @@ def load_session(
                 entry.reply_to = numbering(entry.reply_to)
             store.load_entry(entry)
             offsets.append(offset)
+            if pages.notes is not None:
+                pages.notes.append(0)
             expected += 1
             if on_entry is not None:
                 on_entry(entry)
     return loaded
+
+
+def _fold(store: TrafficStore, pages: SessionPages, annotation: Annotation, numbering: _Numbering, offset: int) -> None:
+    """An annotation line: applied to its entry if it is in memory, and noted for when it is read back
+    from the file (evicted now or later). One for an entry not (yet) in the file is ignored."""
+    seq = numbering(annotation.seq)
+    first = pages.first_seq
+    if first is None or not 0 <= seq - first < len(pages):
+        return
+    if pages.notes is None:
+        pages.notes = array("q", bytes(8 * len(pages)))
+    pages.notes[seq - first] = offset
+    entry = store.get(seq)
+    if entry is not None:
+        annotation.apply(entry, numbering)
+        store.changed()

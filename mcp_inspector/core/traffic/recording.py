@@ -1,9 +1,13 @@
 """Session files: the timeline as JSONL, written as it happens and read back by page.
 
 One JSON object per line. The first line is a header; each further line is one
-entry. ``raw`` holds the frame text when it is valid UTF-8, otherwise
-``raw_b64`` holds the exact bytes. Each entry is flushed as it is written (when
-recording), so the file survives a crash of the server or of the inspector; a
+entry, or an annotation. ``raw`` holds the frame text when it is valid UTF-8, otherwise
+``raw_b64`` holds the exact bytes. An entry changed after it was written (a problem
+found later: ``TrafficStore.flag``, a link: ``TrafficStore.link``) gets an annotation
+line with those fields as they are now
+(``{"type": "annotation", "seq": N, "problem": ..., "reply_to": ..., "latency_ms": ...}``);
+readers fold it back into entry N (the last one wins). Each entry is flushed as it is
+written (when recording), so the file survives a crash of the server or of the inspector; a
 torn last line is skipped on reading. Files are opened by ``config.files.open_private``
 (0600, never through a symbolic link, never a FIFO): they hold whatever the server and the
 user exchanged.
@@ -22,6 +26,7 @@ import threading
 import time
 from array import array
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +81,58 @@ def record_line(record: dict[str, Any]) -> str:
     """One line of a session file (without its newline): strict JSON, ASCII (lone surrogates survive
     and ``len()`` is bytes). Every line any writer puts in a session file is made here."""
     return dumps_strict(record)
+
+
+ANNOTATED = ("problem", "reply_to", "latency_ms")  # the fields of an entry that may change after it is written
+
+
+def annotation_record(entry: TrafficEntry) -> dict[str, Any]:
+    """The annotation line of an entry written earlier: its changeable fields as they are now."""
+    record: dict[str, Any] = {"type": "annotation", "seq": entry.seq}
+    for name in ANNOTATED:
+        value = getattr(entry, name)
+        if value is not None:
+            record[name] = scrub_value(value) if name == "problem" else value
+    return record
+
+
+def is_annotation(record: Any) -> bool:
+    return type(record) is dict and record.get("type") == "annotation"
+
+
+@dataclass(slots=True)
+class Annotation:
+    """An annotation line, read: the seq of the entry it changes and the fields it sets."""
+
+    seq: int
+    fields: dict[str, Any]
+
+    def apply(self, entry: TrafficEntry, translate: Callable[[int], int] | None = None) -> None:
+        for name, value in self.fields.items():
+            if name == "reply_to" and translate is not None:
+                value = translate(value)
+            setattr(entry, name, value)
+
+
+def record_to_annotation(record: dict[str, Any]) -> Annotation:
+    """An annotation from one parsed line; ValueError (one line) if a field is of the wrong type."""
+    seq = _seq_like(record.get("seq"), "seq")
+    fields: dict[str, Any] = {}
+    problem = record.get("problem")
+    if problem is not None:
+        if type(problem) is not str:
+            raise _wrong("problem", problem)
+        fields["problem"] = problem
+    if record.get("reply_to") is not None:
+        fields["reply_to"] = _seq_like(record["reply_to"], "reply_to")
+    if record.get("latency_ms") is not None:
+        fields["latency_ms"] = _float(record["latency_ms"], "latency_ms")
+    return Annotation(seq, fields)
+
+
+def parse_record(record: Any) -> TrafficEntry | Annotation:
+    """One parsed line after the header: an entry or an annotation; ValueError (one line) if neither."""
+    return record_to_annotation(record) if is_annotation(record) else record_to_entry(record)
 
 
 _NONFINITE = ("inf", "-inf", "nan")
@@ -178,7 +235,8 @@ class SessionWriter:
     """Appends entries to a JSONL session file. Usable as a store listener.
 
     The file is created 0600 and its directory must exist. The writer notes the byte
-    offset of every entry line, so a store can read evicted entries back (:meth:`pages`).
+    offset of every entry line, so a store can read evicted entries back (:meth:`pages`),
+    and of the last annotation line of each entry (``notes``, made at the first one).
     """
 
     def __init__(self, path: Path | str, header: dict[str, Any] | None = None, flush_each: bool = True) -> None:
@@ -193,6 +251,8 @@ class SessionWriter:
         self._position = len(line.encode("utf-8"))
         self.first_seq: int | None = None  # seq of offsets[0]
         self.offsets = array("q")  # byte offset of each entry line, while the seqs written follow on
+        self.notes: array | None = None  # beside offsets: the offset of an entry's last annotation line, or 0
+        self.last_seq = 0  # the newest seq written
 
     def __call__(self, entry: TrafficEntry) -> None:
         self.write_entry(entry)
@@ -206,9 +266,27 @@ class SessionWriter:
             self.first_seq = entry.seq
         if entry.seq == self.first_seq + len(self.offsets):
             self.offsets.append(self._position)
+            if self.notes is not None:
+                self.notes.append(0)
+        self.last_seq = max(self.last_seq, entry.seq)
         self._position += len(line)
         if self._flush_each:
             self._file.flush()
+
+    def annotate(self, entry: TrafficEntry) -> None:
+        """An entry this file has already changed since: an annotation line (nothing if the entry
+        is not written yet: it will be, as it is then)."""
+        if self._file.closed or self.first_seq is None or not self.first_seq <= entry.seq <= self.last_seq:
+            return
+        line = record_line(annotation_record(entry)) + "\n"
+        self._file.write(line)
+        index = entry.seq - self.first_seq
+        if index < len(self.offsets):
+            if self.notes is None:
+                self.notes = array("q", bytes(8 * len(self.offsets)))
+            self.notes[index] = self._position
+        self._position += len(line)
+        self._file.flush()  # also when not flush_each (a spill file): pages may read the entry back at once
 
     @property
     def size(self) -> int:
@@ -234,6 +312,8 @@ class SessionPages:
     ``offsets[i]`` is the offset of the entry whose seq is ``first_seq + i``; a negative
     value ``-n`` marks the place of line ``n``, which could not be read. ``first`` is an
     int or an object with a ``first_seq`` attribute (a writer still filling ``offsets``).
+    ``notes[i]`` (``notes``, or the writer's), when not 0, is the offset of the last
+    annotation line of that entry, folded into it when it is read back.
     ``translate`` maps a ``reply_to`` read from the file to the store's numbering.
     """
 
@@ -255,6 +335,7 @@ class SessionPages:
         self._handle = None
         self._lock = threading.Lock()  # an export thread reads while the app may page too
         self._closed = False
+        self.notes: array | None = None  # beside offsets (a loaded file's); else the writer's, if any
 
     @property
     def first_seq(self) -> int | None:
@@ -266,7 +347,19 @@ class SessionPages:
             return None
         return self._offsets[seq - first]
 
-    def _entry(self, seq: int, offset: int, line: bytes) -> TrafficEntry:
+    def __len__(self) -> int:
+        """How many entries (from ``first_seq`` on) the file has a place for."""
+        return len(self._offsets)
+
+    def _note(self, seq: int) -> int:
+        """The offset of the entry's last annotation line, or 0."""
+        notes = self.notes if self.notes is not None else getattr(self._first, "notes", None)
+        first = self.first_seq
+        if notes is None or first is None or not 0 <= seq - first < len(notes):
+            return 0
+        return notes[seq - first]
+
+    def _entry(self, seq: int, offset: int, line: bytes, note: bytes = b"") -> TrafficEntry:
         if offset < 0:
             return placeholder(seq, 0.0, -offset, None)
         try:
@@ -276,7 +369,17 @@ class SessionPages:
         entry.seq = seq
         if entry.reply_to is not None and self._translate is not None:
             entry.reply_to = self._translate(entry.reply_to)
+        if note:
+            with contextlib.suppress(ValueError):  # the file changed under us: the entry as first written
+                record_to_annotation(loads_strict(note)).apply(entry, self._translate)
         return entry
+
+    def _note_line(self, handle: Any, seq: int) -> bytes:
+        offset = self._note(seq)
+        if not offset:
+            return b""
+        handle.seek(offset)
+        return handle.readline(MAX_LINE + 1)
 
     def _open(self):
         if self._handle is None:
@@ -296,9 +399,10 @@ class SessionPages:
                 handle = self._open()
                 handle.seek(offset)
                 line = handle.readline(MAX_LINE + 1)
+                note = self._note_line(handle, seq)
             except OSError:
                 return None
-        return self._entry(seq, offset, line)
+        return self._entry(seq, offset, line, note)
 
     def iter_range(self, start: int, stop: int) -> Iterator[TrafficEntry]:
         """The entries with start <= seq < stop that the file has, in order, read sequentially."""
@@ -315,12 +419,13 @@ class SessionPages:
             with open(self.path, "rb") as handle:  # its own handle: read() may seek the shared one meanwhile
                 for seq in range(seq, stop):
                     offset = self._offsets[seq - first]
-                    line = b""
+                    line = note = b""
                     if offset >= 0:
                         if handle.tell() != offset:
                             handle.seek(offset)
                         line = handle.readline(MAX_LINE + 1)
-                    yield self._entry(seq, offset, line)
+                        note = self._note_line(handle, seq)
+                    yield self._entry(seq, offset, line, note)
         except OSError:
             return
 

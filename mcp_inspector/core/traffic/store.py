@@ -77,7 +77,7 @@ class TrafficStore:
         self.kind_counts: Counter[str] = Counter()
         self.method_counts: Counter[str] = Counter()
         self._method_names: dict[str, str] = {}
-        self.version = 0  # bumps on every change; views poll it
+        self.version = 0  # bumps on every change (changed()); views poll it
         #: The HTTP exchanges under the frames of a remote server (empty for stdio).
         self.http_log = HttpLog(clock=clock)
 
@@ -127,7 +127,7 @@ class TrafficStore:
         self.kind_counts[kind] += 1
         if method is not None:
             self.method_counts[method] += 1
-        self.version += 1
+        self.changed()
         if meta is not None and "exchange" in meta:
             self.http_log.link(meta["exchange"], entry.seq)
         if self._listeners:
@@ -170,7 +170,7 @@ class TrafficStore:
             request = self.get(entry.reply_to)
             if request is not None and request.kind is Kind.REQUEST:
                 request.reply_seq = entry.seq
-        self.version += 1
+        self.changed()
         if len(self._entries) > self.cap + max(1, self.cap // 10) or self._held > self.mem_limit:
             self._trim()
 
@@ -197,7 +197,7 @@ class TrafficStore:
         self._spill, other._spill = other._spill, None
         self.session_file, self._recorded = other.session_file, other._recorded
         self._trim(slack=0)
-        self.version += 1
+        self.changed()
 
     def now(self) -> float:
         """The store's clock (entries' ``ts``), for latencies computed before appending."""
@@ -207,19 +207,38 @@ class TrafficStore:
         """Record something the inspector itself observed (process start, exit...)."""
         return self.append(Direction.LOCAL, Kind.EVENT, text.encode("utf-8"), meta=meta or None)
 
+    def changed(self) -> None:
+        """Something the views show changed (an entry added or edited, a link made): the one place
+        ``version`` moves. An edit of a recorded field goes through :meth:`flag` or :meth:`link`."""
+        self.version += 1
+
     def flag(self, entry: TrafficEntry | None, problem: str) -> None:
-        """Add ``problem`` to an entry's problems (after any it has); nothing when ``entry`` is None."""
+        """Add ``problem`` to an entry's problems (after any it has); nothing when ``entry`` is None.
+
+        The one way to mark an entry after it was appended: the recorder (and the spill file),
+        which wrote it already, get an annotation record that readers fold back into it."""
         if entry is not None:
             entry.problem = f"{entry.problem}; {problem}" if entry.problem else problem
-            self.version += 1
+            self._annotated(entry)
 
     def link(self, request: TrafficEntry | None, reply: TrafficEntry, latency_ms: float | None) -> None:
-        """Tie a response to its request in both directions."""
+        """Tie a response to its request in both directions (recorded like :meth:`flag`)."""
         if request is not None:
             reply.reply_to = request.seq
             request.reply_seq = reply.seq
         reply.latency_ms = latency_ms
-        self.version += 1
+        self._annotated(reply)
+
+    def _annotated(self, entry: TrafficEntry) -> None:
+        self.changed()
+        for writer in (self._recorder if self._recorder in self._listeners else None, self._spill):
+            annotate = getattr(writer, "annotate", None)
+            if annotate is None:
+                continue
+            try:
+                annotate(entry)
+            except Exception as exc:  # a full disk: said, like a failing listener
+                self.note(f"could not record a later change of #{entry.seq}: {exc.__class__.__name__}: {exc}")
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
