@@ -74,7 +74,7 @@ def import_report(server: list[str], env: dict | None, label: str, top: int = 12
         f"\n-X importtime of `python -m mcp_inspector tools` ({label}): {total / 1000:.1f} ms in top-level imports; "
         f"heaviest top-level imports (cumulative):"
     )
-    for cumulative, depth, name in sorted((r for r in rows if r[1] == 0), reverse=True)[:top]:
+    for cumulative, _depth, name in sorted((r for r in rows if r[1] == 0), reverse=True)[:top]:
         print(f"  {cumulative / 1000:7.1f} ms  {name}")
     interesting = ("pydantic", "jsonschema", "mcp_types", "textual", "rich", "httpx", "anyio", "referencing")
     seen = {name.split(".")[0] for _, _, name in rows}
@@ -139,14 +139,14 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     print(summary("python -c pass", times["python -c pass"]))
     print(summary("python -c 'import ...cli.main'", times["import cli.main"]))
     ratio = statistics.median(times["ours"]) / statistics.median(times["minimal"])
-    paired = [o / m for o, m in zip(times["ours"], times["minimal"])]
+    paired = [o / m for o, m in zip(times["ours"], times["minimal"], strict=True)]
     status = "meets" if ratio <= target else "MISSES"
     print(
         f"{label}: ours / minimal: {ratio:.2f}x ({status} the target of <= {target}x); paired per run: median "
         f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}"
     )
     full = statistics.median(times["full"]) / statistics.median(times["minimal"])
-    paired_full = [o / m for o, m in zip(times["full"], times["minimal"])]
+    paired_full = [o / m for o, m in zip(times["full"], times["minimal"], strict=True)]
     print(
         f"{label}: ours without early start / minimal: {full:.2f}x (information); paired per run: median "
         f"{statistics.median(paired_full):.2f}x, {min(paired_full):.2f}..{max(paired_full):.2f}"

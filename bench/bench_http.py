@@ -488,7 +488,7 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
         if name not in walls:
             continue
         ratio = statistics.median(walls[name]) / statistics.median(walls[minimal_name])
-        paired = [o / m for o, m in zip(walls[name], walls[minimal_name])]
+        paired = [o / m for o, m in zip(walls[name], walls[minimal_name], strict=True)]
         extra = statistics.median(walls[name]) - statistics.median(walls[minimal_name])
         cpu_ratio = statistics.median(cpus[name]) / statistics.median(cpus[minimal_name])
         print(

@@ -63,7 +63,8 @@ for line in sys.stdin.buffer:
         out.flush()
         continue
     else:
-        out.write(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}).encode() + b"\n")
+        error = {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}
+        out.write(json.dumps(error).encode() + b"\n")
         out.flush()
         continue
     out.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode() + b"\n")
@@ -204,7 +205,8 @@ def report(what: str, count: int, mb: float, rounds: int) -> None:
     print(f"\n{label}  ({rounds} rounds, fresh process each):")
     rate_label = "frames/s" if what == "flood" else "MB/s"
     print(
-        f"  {'variant':<9} {'median time':>12} {'min..max':>21} {rate_label:>11} {'tracemalloc peak':>17} {'RSS growth':>11} {'peak RSS':>10}"
+        f"  {'variant':<9} {'median time':>12} {'min..max':>21} {rate_label:>11} {'tracemalloc peak':>17} "
+        f"{'RSS growth':>11} {'peak RSS':>10}"
     )
     med = {}
     for variant in ("baseline", "ours"):
@@ -217,7 +219,7 @@ def report(what: str, count: int, mb: float, rounds: int) -> None:
             f"  {variant:<9} {med[variant] * 1000:9.1f} ms {min(times) * 1000:9.1f}..{max(times) * 1000:<9.1f} "
             f"{fps:11,.0f} {fmt_bytes(traced[variant]['traced_peak']):>17} {fmt_bytes(rss):>11} {fmt_bytes(peak):>10}"
         )
-    ratios = [o["seconds"] / b["seconds"] for o, b in zip(runs["ours"], runs["baseline"])]
+    ratios = [o["seconds"] / b["seconds"] for o, b in zip(runs["ours"], runs["baseline"], strict=True)]
     print(
         f"  ours / baseline: time {med['ours'] / med['baseline']:.2f}x (paired per round: median "
         f"{statistics.median(ratios):.2f}x, {min(ratios):.2f}..{max(ratios):.2f}), "

@@ -23,7 +23,8 @@ the early server start) is not spread over the calls; the whole-process wall tim
 ratios of both to the minimal client (median of per-round ratios, min..max); and the peak
 RSS of each child (``ru_maxrss`` from ``wait4``). **Target: pipe <= 1.3x the minimal
 client per call.** CPU per call (the child's with its server's, from ``wait4``) is printed too:
-on a busy machine wall time per call is mostly waiting for a CPU. Every run's stdout is checked to hold one reply per call, in order.
+on a busy machine wall time per call is mostly waiting for a CPU. Every run's stdout is checked to
+hold one reply per call, in order.
 """
 
 from __future__ import annotations
@@ -200,7 +201,7 @@ def main() -> None:
 
     def per_call(name: str) -> list[float]:
         res = results[name]
-        return [(f - e) / args.calls for f, e in zip(res["full"], res["empty"])]
+        return [(f - e) / args.calls for f, e in zip(res["full"], res["empty"], strict=True)]
 
     base = "minimal anyio"
     print(
@@ -209,8 +210,8 @@ def main() -> None:
     )
     for name, _, _ in variants:
         pc = per_call(name)
-        ratios = [o / b for o, b in zip(pc, per_call(base))]
-        whole = [o / b for o, b in zip(results[name]["full"], results[base]["full"])]
+        ratios = [o / b for o, b in zip(pc, per_call(base), strict=True)]
+        whole = [o / b for o, b in zip(results[name]["full"], results[base]["full"], strict=True)]
         print(
             f"  {name:<14} {statistics.median(pc) * 1e6:6.1f} us {statistics.median(ratios):5.2f}x "
             f"{min(ratios):5.2f}..{max(ratios):<5.2f}  {statistics.median(results[name]['full']):7.2f} s "
@@ -225,7 +226,7 @@ def main() -> None:
         return [(f - e) / args.calls for f, e in zip(res["cpu"], res["cpu0"], strict=True)]
 
     for name, _, _ in variants[1:]:
-        ratio = statistics.median(o / b for o, b in zip(per_call(name), per_call(base)))
+        ratio = statistics.median(o / b for o, b in zip(per_call(name), per_call(base), strict=True))
         status = "meets" if ratio <= TARGET else "MISSES"
         print(f"  per call: {name} / {base}: {ratio:.2f}x ({status} the target of <= {TARGET}x)")
     print("\n  CPU per call (the child's and its server's, from wait4; steadier than wall time on a busy machine):")

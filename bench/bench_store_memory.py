@@ -56,7 +56,8 @@ def main() -> None:
         after = rss_mb()
         held = getattr(store, "held_bytes", sum(len(e.raw) for e in store))
         print(
-            f"{args.frames} x {args.size} MB responses: RSS {before:.0f} -> {after:.0f} MB (+{after - before:.0f} MB, peak {rss_mb('VmHWM'):.0f} MB), "
+            f"{args.frames} x {args.size} MB responses: RSS {before:.0f} -> {after:.0f} MB (+{after - before:.0f} MB, "
+            f"peak {rss_mb('VmHWM'):.0f} MB), "
             f"{len(store)} entries / {held / 1e6:.0f} MB raw held in memory, first held seq {store.first_seq}, "
             f"{elapsed:.1f} s"
         )

@@ -315,11 +315,13 @@ def views_main(args) -> int:
         for variant in VIEW_VARIANTS:
             rows = runs[label, variant]
             # paired per round: the ratio to "still" measured next to it
-            ratios = [r["ingest_s"] / s["ingest_s"] for r, s in zip(rows, still)]
-            cpu_ratios = [r["cpu_s"] / s["cpu_s"] for r, s in zip(rows, still)]
+            ratios = [r["ingest_s"] / s["ingest_s"] for r, s in zip(rows, still, strict=True)]
+            cpu_ratios = [r["cpu_s"] / s["cpu_s"] for r, s in zip(rows, still, strict=True)]
             print(
-                f"{label + variant:16}{spread([r['ingest_s'] for r in rows]):>18}{spread([r['cpu_s'] for r in rows]):>18}"
-                f"{statistics.median(r['frames'] for r in rows):>8.0f}{statistics.median(r['switches'] for r in rows):>10.0f}"
+                f"{label + variant:16}{spread([r['ingest_s'] for r in rows]):>18}"
+                f"{spread([r['cpu_s'] for r in rows]):>18}"
+                f"{statistics.median(r['frames'] for r in rows):>8.0f}"
+                f"{statistics.median(r['switches'] for r in rows):>10.0f}"
                 f"{spread(ratios):>20}{spread(cpu_ratios):>20}"
             )
     print(f"server: {runs[next(iter(sources)), 'still'][-1]['tool_said']}")
@@ -459,7 +461,8 @@ def updates_main(args) -> int:
             runs[label].append(json.loads(child.stdout.strip().splitlines()[-1]))
     print(
         f"view switches by key (f3 f4 f5 f6 f2) quiet, then during a flood of notifications/resources/updated "
-        f"({args.seconds} s, subscribed to {args.uri}), whole app on hostile_surface_server.py, 120x40 headless, {args.rounds} rounds"
+        f"({args.seconds} s, subscribed to {args.uri}), whole app on hostile_surface_server.py, 120x40 headless, "
+        f"{args.rounds} rounds"
     )
     for label, source in sources.items():
         print(f"  {label or 'mcp_inspector '}from {source}")

@@ -123,7 +123,7 @@ def main() -> None:
         raise SystemExit(f"the app failed (exit {child.returncode}):\n{child.stderr[-3000:]}")
     result = json.loads(lines[-1])
     f8, edit = Series("F8 restart (baseline)"), Series("edit -> tools")
-    for a, b in zip(result["f8"], result["edit"]):  # one round = one F8 and one edit, alternating order
+    for a, b in zip(result["f8"], result["edit"], strict=True):  # one round = one F8 and one edit, alternating order
         f8.add_round([a])
         edit.add_round([b])
     server = "the SDK's watched_server.py" if args.sdk else "minimal_server.py"

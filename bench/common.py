@@ -133,7 +133,7 @@ def print_series_table(series: Sequence[Series], baseline: Series | None = None,
 
 def paired_ratio(ours: Series, base: Series) -> tuple[float, float, float]:
     """Median, min and max over rounds of ours/base round medians (same round = same conditions)."""
-    ratios = [o / b for o, b in zip(ours.round_medians, base.round_medians)]
+    ratios = [o / b for o, b in zip(ours.round_medians, base.round_medians, strict=True)]
     return statistics.median(ratios), min(ratios), max(ratios)
 
 

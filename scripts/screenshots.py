@@ -2,16 +2,16 @@
 
     python scripts/screenshots.py [--out screenshots] [--only mrtr-modal,http]
 
-Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.demo -v``
-(``-v`` makes it trace to stderr, so the console view has something to show)
-and writes: main (a tool called, its result), tools-changed + tool-diff
-(after toggle_extra_tools), overview, traffic-detail, notifications, console
-connect, help and prompts (explain_error got, its error narrowed by the language); then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py
-on 127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP
-view), http-detail (a tools/call answered on an SSE stream) and remote-overview; then, on the
-OAuth fixture (tests/servers/oauth_server.py: a protected MCP server and its authorization
-server on 127.0.0.1, authorized with --oauth-open fetch): auth (the Auth view on the token step,
-its JWT claims decoded) and auth-metadata (the authorization server metadata step).
+Runs headless (Pilot, 120x40), calls real tools on ``python -m mcp_inspector.demo -v`` (``-v`` makes
+it trace to stderr, so the console view has something to show) and writes: main (a tool called, its
+result), tools-changed + tool-diff (after toggle_extra_tools), overview, traffic-detail,
+notifications, console connect, help and prompts (explain_error got, its error narrowed by the
+language); then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_http_server.py on
+127.0.0.1, 2026-07-28): remote-main, mrtr-modal (an input round of ask_user), http (the HTTP view),
+http-detail (a tools/call answered on an SSE stream) and remote-overview; then, on the OAuth fixture
+(tests/servers/oauth_server.py: a protected MCP server and its authorization server on 127.0.0.1,
+authorized with --oauth-open fetch): auth (the Auth view on the token step, its JWT claims decoded)
+and auth-metadata (the authorization server metadata step).
 ``--only`` writes just the pictures named (and skips a server none of them needs).
 """
 
@@ -133,7 +133,10 @@ async def raw_frame_shot(pilot, out: Path, app) -> None:
     await pilot.press("p")
     await wait_for(pilot, lambda: app.screen is screen, what="the ping template")
     await pilot.press("ctrl+s")
-    sent = lambda: [e for e in app.store if isinstance(e.meta, dict) and e.meta.get("by_hand")]
+
+    def sent() -> list:
+        return [e for e in app.store if isinstance(e.meta, dict) and e.meta.get("by_hand")]
+
     await wait_for(pilot, lambda: bool(sent()) and sent()[-1].reply_seq is not None, what="the reply")
     await pilot.pause(0.3)
     await take(pilot, out, "raw-frame")

@@ -238,7 +238,8 @@ class Pipe:
         msg_id = info.id  # an int or a str (classify checked): 1 and "1" are distinct
         if msg_id in self.sent_ids:
             self.ctx.warn(
-                f"input line {number} reuses id {json.dumps(msg_id)}; a late reply to the earlier request would be taken for this one's"
+                f"input line {number} reuses id {json.dumps(msg_id)}; a late reply to the earlier request would be "
+                "taken for this one's"
             )
         else:
             if len(self.sent_order) >= SEEN_IDS:

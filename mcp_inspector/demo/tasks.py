@@ -150,7 +150,9 @@ class TaskManager:
         return {
             "task": task.to_json(),
             "_meta": {
-                "io.modelcontextprotocol/model-immediate-response": f"{task.tool} is running as task {task.task_id}; poll tasks/get or wait in tasks/result."
+                "io.modelcontextprotocol/model-immediate-response": (
+                    f"{task.tool} is running as task {task.task_id}; poll tasks/get or wait in tasks/result."
+                )
             },
         }
 

@@ -4,7 +4,8 @@ where the terminal answers for one, else none (the image's size, save and open k
 The terminal can only be asked before Textual starts (Textual's input thread would take the
 answer), so ``prepare()`` runs just before the app: on a terminal, it imports
 ``textual_image`` (whose import asks, 0.1 s at most per question) and keeps which protocol it
-found (not inside tmux or GNU screen: see ``inside_multiplexer``). ``MCP_INSPECTOR_IMAGES`` overrides: ``off`` never draws and never asks; ``halfcell``
+found (not inside tmux or GNU screen: see ``inside_multiplexer``). ``MCP_INSPECTOR_IMAGES``
+overrides: ``off`` never draws and never asks; ``halfcell``
 (coloured half blocks) or ``unicode`` draw with those on any terminal, without asking. Tests
 use ``halfcell`` to draw without a terminal.
 """

@@ -309,8 +309,8 @@ def test_a_textual_blob_that_is_utf8_is_printed_as_text():
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert (
-        "[resource] res://textblobs#md  (text/markdown)  [base64 blob, 26 bytes of UTF-8 text]\n# Blob title\n\ncafé *text*"
-        in out
+        "[resource] res://textblobs#md  (text/markdown)  [base64 blob, 26 bytes of UTF-8 text]\n# Blob title\n\ncafé "
+        "*text*" in out
     )
     assert '(application/json)  [base64 blob, 25 bytes of UTF-8 text]\n{\n  "from": "blob",' in out
     assert "[resource] res://textblobs#latin1  (text/plain)  [blob, 4 bytes]" in out

@@ -97,7 +97,7 @@ def test_update_rewrites_the_expectations_in_place(add_recording):
     assert stat.S_IMODE(os.stat(add_recording).st_mode) == 0o600
     after = record_lines(add_recording)
     assert len(after) == len(before)
-    changed_lines = [(a, b) for a, b in zip(before, after) if a != b]
+    changed_lines = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     assert len(changed_lines) == 1  # only the recorded response of tools/call
     old, new = changed_lines[0]
     assert (new["seq"], new["reply_to"], new["id"]) == (old["seq"], old["reply_to"], old["id"])
@@ -135,7 +135,8 @@ def test_hand_written_plan_with_expectations_and_update(tmp_path):
         "\n".join(
             [
                 "# a hand-written check",
-                '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 2}}}',
+                '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, '
+                '"b": 2}}}',
                 '{"send": {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}},'
                 ' "expect": {"result": {"content": [{"type": "text", "text": "bye"}]}}}',
                 '{"method": "ping"}',

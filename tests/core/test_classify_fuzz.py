@@ -73,7 +73,7 @@ def frames(draw) -> bytes:
         inner = draw(st.sampled_from(["1", "", '{"jsonrpc":"2.0","method":"x"}']))
         text = opener * depth + inner + closer * draw(st.integers(0, depth))
     elif shape == "number":
-        text = '{"jsonrpc":"2.0","id":%s,"result":{"n":%s}}' % (draw(numbers), draw(numbers))
+        text = f'{{"jsonrpc":"2.0","id":{draw(numbers)},"result":{{"n":{draw(numbers)}}}}}'
     elif shape == "big":
         text = encode({"jsonrpc": "2.0", "id": 1, "result": {"text": "x" * draw(st.integers(0, 200_000))}})
     elif shape == "duplicate":

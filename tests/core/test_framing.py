@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
-from mcp_inspector.core.protocol.framing import LineFramer, is_blank
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_inspector.core.protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 
 
 def feed_all(framer: LineFramer, chunks: list[bytes]) -> list[bytes]:
@@ -101,9 +105,6 @@ def test_50mb_line_in_64k_chunks_is_linear() -> None:
     assert framer.max_held == len(fed) * chunk
 
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 _line = st.text(alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)), max_size=40)
 
 
@@ -119,15 +120,13 @@ def test_any_chunking_gives_the_same_lines(lines: list[str], crlf: bool, cuts: l
     points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
     framer = LineFramer()
     got: list[bytes] = []
-    for start, end in zip(points, points[1:]):
+    for start, end in itertools.pairwise(points):
         got.extend(framer.feed(data[start:end]))
     assert got == [line.encode() for line in lines]
     assert framer.flush() is None
 
 
 # -- the line cap -------------------------------------------------------------
-
-from mcp_inspector.core.protocol.framing import MAX_LINE_BYTES, OverlongLine
 
 
 def test_default_cap_is_well_above_the_results_we_support() -> None:
@@ -181,11 +180,11 @@ def test_capped_framing_is_the_same_however_chunked(sizes: list[int], cuts: list
     points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
     framer = LineFramer(max_line=cap, head=16)
     got: list[bytes] = []
-    for start, end in zip(points, points[1:]):
+    for start, end in itertools.pairwise(points):
         got.extend(framer.feed(data[start:end]))
         assert framer.pending_size <= cap
     assert len(got) == len(lines)
-    for line, out in zip(lines, got):
+    for line, out in zip(lines, got, strict=True):
         if len(line) > cap:
             assert type(out) is OverlongLine and out.size == len(line) and out == line[: min(16, cap)]
         else:

@@ -489,7 +489,7 @@ async def test_recorded_session_keeps_links_latency_and_late_flags(tmp_path) -> 
     originals = list(store)
     copies = list(loaded.store)
     assert [e.seq for e in copies] == [e.seq for e in originals]
-    for original, copy in zip(originals, copies):
+    for original, copy in zip(originals, copies, strict=True):
         assert (copy.kind, copy.direction, copy.raw, copy.reply_to, copy.late) == (
             original.kind,
             original.direction,

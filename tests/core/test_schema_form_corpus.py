@@ -69,7 +69,9 @@ def test_hand_written_fallbacks_are_exactly_the_unshowable_subtrees_with_reasons
         "all_of_conflicts.weird": "allOf cannot be merged: types conflict: string and integer",
         "conditional_and_not.payment": "it uses if/then/else (a conditional schema)",
         "conditional_and_not.not_admin": "it uses `not` (a value that must NOT match a schema)",
-        "conditional_and_not.billing": "it uses dependentSchemas (a schema that applies only when a property is present)",
+        "conditional_and_not.billing": (
+            "it uses dependentSchemas (a schema that applies only when a property is present)"
+        ),
         "conditional_and_not.dynamic": "it uses $dynamicRef",
     }
 

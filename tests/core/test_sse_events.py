@@ -3,6 +3,8 @@ boundaries anywhere, and bounded memory for an over-long event."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +153,7 @@ def _serialise(events: list[dict], sep: bytes) -> bytes:
 def test_any_split_gives_the_same_events(events, sep, bom, data):
     stream = (b"\xef\xbb\xbf" if bom else b"") + _serialise(events, sep)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=12)))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+    chunks = [stream[a:b] for a, b in itertools.pairwise([0, *cuts, len(stream)])]
     got, parser = parse(*chunks)
     expected = [
         ("message" if e["event"] is None else e["event"], "\n".join(e["data"]).encode(), e["id"]) for e in events
@@ -167,7 +169,7 @@ def test_any_split_gives_the_same_events(events, sep, bom, data):
 def test_arbitrary_bytes_never_raise_and_split_does_not_matter(stream, data):
     whole, _ = parse(stream, max_event_bytes=64, head=16)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+    chunks = [stream[a:b] for a, b in itertools.pairwise([0, *cuts, len(stream)])]
     split, _ = parse(*chunks, max_event_bytes=64, head=16)
     assert split == whole
     assert all(len(e.data) <= 64 for e in whole)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import socket
 
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mcp_inspector.core.schema.validation import Issue, validate
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
@@ -78,9 +82,6 @@ def test_trivial_and_broken_schemas() -> None:
 
 
 # -- validate() must agree with jsonschema itself, shortcuts or not ---------------------------
-import jsonschema
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 _json = st.recursive(
     st.none()

@@ -29,7 +29,8 @@ def answer(msg, result): send({"jsonrpc": "2.0", "id": msg["id"], "result": resu
 for line in sys.stdin:
     msg = json.loads(line)
     if msg.get("method") == "initialize":
-        answer(msg, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "hostile", "version": "1"}})
+        info = {"name": "hostile", "version": "1"}
+        answer(msg, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": info})
     else:
         behave(msg)
 """

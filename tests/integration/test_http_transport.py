@@ -339,9 +339,12 @@ async def test_polling_for_an_abandoned_request_stops(base_url):
         await h.handshake()
         with pytest.raises(RequestTimeout):
             await h.conn.request("tools/call", {"name": "echo", "arguments": {}}, timeout=0.6)
-        polls = lambda: len(
-            [e for e in server_log(base_url, "poll") if e["method"] == "GET" and "last-event-id" in e["headers"]]
-        )
+
+        def polls() -> int:
+            return len(
+                [e for e in server_log(base_url, "poll") if e["method"] == "GET" and "last-event-id" in e["headers"]]
+            )
+
         assert polls() >= 2  # it was polling (each poll brought a new event id: progress)
         before = polls()
         await anyio.sleep(0.6)  # six retry periods

@@ -6,6 +6,8 @@ an optional tool called plainly or as a task, and tasks/list over several pages
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from conftest import demo_server_command
 from task_helpers import sent
@@ -92,5 +94,5 @@ async def test_status_notifications_do_not_make_the_polls_faster_than_the_poll_i
         statuses = [e for e in c.store if e.method == "notifications/tasks/status"]
         assert len(statuses) >= 6
         polls = [e.ts for e in c.store if e.direction is Direction.OUT and e.method == "tasks/get"]
-        assert 1 <= len(polls) <= 2 and all(b - a >= 0.9 for a, b in zip(polls, polls[1:])), polls
+        assert 1 <= len(polls) <= 2 and all(b - a >= 0.9 for a, b in itertools.pairwise(polls)), polls
         assert "notification" in [e.source for e in c.of_type(TaskUpdated)]

@@ -7,6 +7,7 @@ with ``tasks/cancel``; ``tasks/list`` lists it (core/session/tasks.py)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -35,7 +36,7 @@ async def test_a_required_task_tool_goes_as_a_task_and_completes(connect, server
         assert call["params"]["task"] == {}
         polls = [e.ts for e in c.store if e.direction is Direction.OUT and e.method == "tasks/get"]
         assert len(polls) >= 2  # polled at the server's pollInterval (1 s), status notifications or not
-        assert all(b - a >= 0.9 for a, b in zip(polls, polls[1:])), polls
+        assert all(b - a >= 0.9 for a, b in itertools.pairwise(polls)), polls
         assert [r["params"]["taskId"] for r in sent(c.store, "tasks/result")] == [outcome.task_id]
         record = c.session.tasks[outcome.task_id]
         assert record.status == "completed" and record.tool == TOOL and record.result == outcome.result

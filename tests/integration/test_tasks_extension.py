@@ -230,15 +230,8 @@ async def test_status_notifications_come_on_the_listen_stream_while_the_task_is_
         assert outcome.result["content"][0]["text"] == "Report on tides (historical)" and len(calls) == 1
         listens = sent(c.store, "subscriptions/listen")
         assert ["task-1"] in [m["params"]["notifications"].get("taskIds") for m in listens]
-        notes = [
-            json.loads(e.raw)["params"]
-            for e in c.store
-            if e.direction is Direction.IN and e.method == "notifications/tasks"
-        ]
-        assert notes and all(
-            n["taskId"] == "task-1" and e is None
-            for n, e in zip(notes, [e.problem for e in c.store if e.method == "notifications/tasks"])
-        )
+        notes = [e for e in c.store if e.direction is Direction.IN and e.method == "notifications/tasks"]
+        assert notes and all(json.loads(e.raw)["params"]["taskId"] == "task-1" and e.problem is None for e in notes)
         assert "notification" in [e.source for e in c.of_type(TaskUpdated)]
         await until(lambda: "taskIds" not in sent(c.store, "subscriptions/listen")[-1]["params"]["notifications"])
         assert c.session.subscriptions.task_ids == []

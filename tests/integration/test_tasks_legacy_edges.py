@@ -40,7 +40,8 @@ SERVER = textwrap.dedent("""
         if rid is None:
             continue
         if method == "initialize":
-            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "edges", "version": "1"}}
+            info = {"name": "edges", "version": "1"}
+            result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": info}
         elif method == "tools/list":
             result = {"tools": TOOLS}
         elif method == "tools/call" and params.get("name") == "dies":

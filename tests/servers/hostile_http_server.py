@@ -366,7 +366,8 @@ async def route(
     if mode == "badutf8" and rpc == "tools/call":
         writer.write(head("200 OK", {**SSE, **session}))
         writer.write(
-            b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\xff\xfe bad"}}\n\n'
+            b'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\xff\xfe '
+            b'bad"}}\n\n'
         )
         writer.write(
             b'data: {"jsonrpc":"2.0","id":'

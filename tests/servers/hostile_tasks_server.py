@@ -78,7 +78,7 @@ def task_json(task_id: str, status: str) -> str:
 
 
 def answer(rid, result_text: str) -> None:
-    write('{"jsonrpc": "2.0", "id": %s, "result": %s}' % (json.dumps(rid), result_text))
+    write('{"jsonrpc": "2.0", "id": ' + json.dumps(rid) + ', "result": ' + result_text + "}")
 
 
 def error(rid, code: int, message: str) -> None:
@@ -88,7 +88,9 @@ def error(rid, code: int, message: str) -> None:
 def later_completed(task_id: str) -> None:
     time.sleep(0.3)
     tasks[task_id]["done"] = True
-    write('{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": %s}' % task_json(task_id, "completed"))
+    write(
+        '{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": ' + task_json(task_id, "completed") + "}"
+    )
 
 
 def status_of(task_id: str) -> str:
@@ -143,7 +145,7 @@ def handle(message: dict) -> None:
             return
         task_id = f"{name}-{len(tasks) + 1}"
         tasks[task_id] = {"tool": name, "polls": 0}
-        answer(rid, '{"task": %s}' % task_json(task_id, "working"))
+        answer(rid, '{"task": ' + task_json(task_id, "working") + "}")
         if name in SLOW:
             threading.Thread(target=later_completed, args=(task_id,), daemon=True).start()
         if name in ("status_storm", "strangers_storm"):
@@ -152,8 +154,9 @@ def handle(message: dict) -> None:
                 base = base.replace(f'"taskId": "{task_id}"', '"taskId": "stranger-%d"')
             write(
                 "\n".join(
-                    '{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": %s, '
-                    '"statusMessage": "step %d"}}' % (base.replace("%d", str(i)), i)
+                    '{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": '
+                    + base.replace("%d", str(i))
+                    + f', "statusMessage": "step {i}"}}}}'
                     for i in range(20000)
                 )
             )
@@ -186,7 +189,7 @@ def handle(message: dict) -> None:
                 }
             )
     elif method == "tasks/list":
-        answer(rid, '{"tasks": [%s]}' % ", ".join(task_json(t, status_of(t)) for t in tasks))
+        answer(rid, '{"tasks": [' + ", ".join(task_json(t, status_of(t)) for t in tasks) + "]}")
     else:
         error(rid, -32601, f"no method {method}")
 

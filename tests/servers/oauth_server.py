@@ -6,8 +6,9 @@ Usage::
         [--jwt] [--expires-in S] [--no-refresh] [--refresh-fails] [--issuer-path /p]
         [--metadata-at-root] [--wrong-issuer] [--no-s256] [--no-iss] [--wrong-iss] [--wrong-state]
         [--token-error 500|garbage|huge|hang] [--no-dcr] [--dcr-auth-method M] [--deny]
-        [--prm-at-root] [--no-prm] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata] [--no-challenge-scope]
-        [--authorization-endpoint VALUE] [--resource-optional] [--client ID:SECRET[:METHOD]]...
+        [--prm-at-root] [--no-prm] [--prm-resource URL] [--as-unreachable] [--no-challenge-metadata]
+        [--no-challenge-scope] [--authorization-endpoint VALUE] [--resource-optional]
+        [--client ID:SECRET[:METHOD]]...
 
 Prints ``PORT <n>``, then ``URL <MCP endpoint>``, ``ISSUER <issuer>`` and ``STATS <stats URL>`` on
 stdout once it accepts connections; logs go to stderr. Stops on SIGTERM/SIGINT, and with

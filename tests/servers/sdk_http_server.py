@@ -75,6 +75,7 @@ user message ``"Please greet <name>."``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import socket
 import sys
@@ -84,6 +85,7 @@ from collections import OrderedDict
 from typing import Annotated, Any
 
 import anyio
+import mcp_types as types
 import uvicorn
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.lowlevel.server import NotificationOptions
@@ -100,10 +102,6 @@ low = server._lowlevel_server
 low.create_initialization_options = functools.partial(  # type: ignore[method-assign]
     low.create_initialization_options, NotificationOptions(tools_changed=True)
 )
-
-import contextlib
-
-import mcp_types as types  # noqa: E402
 
 
 async def set_level(ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:

@@ -218,7 +218,7 @@ def test_split_writes(spawn):
     s = spawn("--mode", "split-writes", read_stdout=False)
     fd = s.p.stdout.fileno()
     split_mid_char = False
-    for i in range(3):
+    for _ in range(3):
         s.start_request("tools/call", {"name": "echo", "arguments": {"text": "é✓日本"}})
         chunks = []
         while not b"".join(chunks).endswith(b"\n"):

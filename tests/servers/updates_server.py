@@ -27,6 +27,7 @@ import json
 import os
 import sys
 import threading
+from typing import Any
 
 URI = "ticker://clock"
 MODERN = "2026-07-28"
@@ -100,10 +101,10 @@ def main() -> None:
                 log(f"listen-ended {params['requestId']}")
             continue
 
-        def reply(result: dict) -> None:
+        def reply(result: dict, rid: Any = rid) -> None:
             send({"jsonrpc": "2.0", "id": rid, "result": result})
 
-        def fail(code: int, text: str) -> None:
+        def fail(code: int, text: str, rid: Any = rid) -> None:
             send({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}})
 
         if method == "initialize":

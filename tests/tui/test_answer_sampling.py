@@ -26,7 +26,9 @@ pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
 MODERN = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "modern_raw_server.py")]
 SMALL = (80, 24)
-CALL_TIMEOUT = 600.0  # a bound: the legacy tools/call waits while the modal is typed into, and so does the demo (--client-timeout 600); on a loaded machine typing the reply took over 60 s
+# A bound: the legacy tools/call waits while the modal is typed into, and so does the demo
+# (--client-timeout 600); on a loaded machine typing the reply took over 60 s.
+CALL_TIMEOUT = 600.0
 
 
 def collect(into: list):

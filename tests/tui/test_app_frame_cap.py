@@ -31,7 +31,7 @@ async def test_a_frame_over_the_cap_is_recorded_as_too_long_and_the_session_goes
             await pilot.press("ctrl+r")
             await wait_for(
                 pilot,
-                lambda: app.connection.live is not None and app.connection.live is not session,
+                lambda session=session: app.connection.live is not None and app.connection.live is not session,
                 what="the reconnect",
             )
         too_long = [e for e in app.store if e.kind is Kind.INVALID and (e.problem or "").startswith("too long")]

@@ -76,7 +76,9 @@ async def test_open_rebuilds_every_view_read_only(tmp_path):
         ):
             await pilot.press(key)
             await wait_for(
-                pilot, lambda: main.query_one(view_id).display and main.query_one(view_id).region.area > 0, what=view_id
+                pilot,
+                lambda view_id=view_id: main.query_one(view_id).display and main.query_one(view_id).region.area > 0,
+                what=view_id,
             )
         overview = rendered(capabilities_table(main.facts))
         assert "the server announces tool list changes" in overview

@@ -119,12 +119,16 @@ async def test_a_fetch_flow_is_shown_step_by_step_and_no_secret_reaches_the_scre
         for number in range(1, len(FLOW) + 1):
             await wait_for(
                 pilot,
-                lambda: view.selected_step() is not None and view.selected_step().number == number,
+                lambda number=number: view.selected_step() is not None and view.selected_step().number == number,
                 what=f"step {number}",
             )
-            await wait_for(pilot, lambda: f"Step {number} ·" in rendered(view.detail), what=f"step {number}'s detail")
+            await wait_for(
+                pilot, lambda number=number: f"Step {number} ·" in rendered(view.detail), what=f"step {number}'s detail"
+            )
             await pilot.press("c")
-            await wait_for(pilot, lambda: f'"number": {number},' in (app.clipboard or ""), what="the copy")
+            await wait_for(
+                pilot, lambda number=number: f'"number": {number},' in (app.clipboard or ""), what="the copy"
+            )
             seen = screen_text(app) + rendered(view.detail) + app.clipboard
             leaked = [secret for secret in secrets if secret in seen]
             assert not leaked, (number, leaked)
@@ -152,7 +156,7 @@ async def test_restart_step_by_step_waits_for_n_at_each_step(oauth_server):
                 break
             ran.append(step.kind)
             await pilot.press("n")
-            await wait_for(pilot, lambda: view.pending is not step, what=f"{step.kind} let go")
+            await wait_for(pilot, lambda step=step: view.pending is not step, what=f"{step.kind} let go")
             await wait_for(
                 pilot,
                 lambda: view.pending is not None or app.main.connection.auth.log.state != "authorizing",

@@ -51,7 +51,7 @@ async def test_deep_raw_bytes_in_an_opened_file_are_shown_not_fatal(tmp_path, mo
         await wait_for(pilot, lambda: app.main.replay is not None, what="the recording")
         for key, view_id in (("3", "#view-notifications"), ("5", "#view-traffic"), ("1", "#view-main")):
             await pilot.press(key)
-            await wait_for(pilot, lambda: app.main.query_one(view_id).display, what=view_id)
+            await wait_for(pilot, lambda view_id=view_id: app.main.query_one(view_id).display, what=view_id)
         assert app.is_running
         request = next(entry for entry in app.store if entry.method == "tools/call")
         with pytest.raises(ValueError, match="not a well-formed tools/call request"):

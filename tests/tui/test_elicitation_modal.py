@@ -187,7 +187,7 @@ async def test_legacy_at_80x24_the_buttons_stay_on_screen():
         for name in ("age", "subscribe", "colour"):  # every field comes into view, the buttons stay
             await pilot.press("tab")
             await wait_for(
-                pilot, lambda: app.focused is editor(screen, name) and visible(screen, app.focused), what=name
+                pilot, lambda name=name: app.focused is editor(screen, name) and visible(screen, app.focused), what=name
             )
             assert all(visible(screen, b) for b in buttons), name
         await pilot.press("ctrl+s")

@@ -31,7 +31,9 @@ def with_http_log(*keys: str):
             await pilot.press(key)
             if key == "6":  # the HTTP view: its rows in before the cursor moves
                 view = pilot.app.query_one("#view-http")
-                await wait_for(pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the rows")
+                await wait_for(
+                    pilot, lambda view=view: view.exchange_list.row_count == len(log.exchanges), what="the rows"
+                )
             await pilot.pause()
         pilot.app.clear_notifications()
         await pilot.pause()

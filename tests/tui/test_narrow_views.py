@@ -16,7 +16,7 @@ def test_every_view_fits_on_the_nav_bar_at_80_and_120_columns():
     for width in (80, 100, 120):
         for current, _ in VIEWS:
             shown = nav_text(current, {}, False, width).plain[:width]
-            for name, label in VIEWS:
+            for name, _label in VIEWS:
                 number = VIEW_KEYS[name].key.split(",")[-1]
                 assert f" {number} " in shown, (width, current, shown)
             assert "9 Tasks" in shown and "7 Res" in shown and "0 Auth" in shown, shown

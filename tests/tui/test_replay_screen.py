@@ -191,7 +191,7 @@ async def add_twice(pilot, app, calls: list):
     for n, (a, b) in enumerate([(1, 2), (10, 20)], start=1):
         await main.composer.set_arguments({"a": a, "b": b})
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(calls) == n and main.result_panel.kind == "ok", what=f"call {n}")
+        await wait_for(pilot, lambda n=n: len(calls) == n and main.result_panel.kind == "ok", what=f"call {n}")
     return main
 
 

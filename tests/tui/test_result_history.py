@@ -40,7 +40,7 @@ async def test_f10_lists_a_tools_results_and_reopens_one(size):
         for n, (a, b) in enumerate([(1, 2), (10, 20)], start=1):
             await main.composer.set_arguments({"a": a, "b": b})
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: len(calls) == n and panel.kind == "ok", what=f"call {n}")
+            await wait_for(pilot, lambda n=n: len(calls) == n and panel.kind == "ok", what=f"call {n}")
         assert panel.payload["structuredContent"] == {"sum": 30}
 
         main.tool_list.option_list.focus()

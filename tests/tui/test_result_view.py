@@ -274,8 +274,8 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
         assert panel.truncated
         shown = texts(panel)
         assert (
-            f"truncated — showing the first {TRUNCATE_AT // 1000} KB of 50,000,000 characters · s: save whole result · p: open in $PAGER"
-            in shown
+            f"truncated — showing the first {TRUNCATE_AT // 1000} KB of 50,000,000 characters · s: save whole result "
+            "· p: open in $PAGER" in shown
         )
         area = panel.query(TextArea).first()
         assert len(area.text.replace("\n", "")) == TRUNCATE_AT  # the first 100 KB, in display lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sys
 import time
 
@@ -333,7 +334,7 @@ async def test_keys_stay_responsive_during_a_flood(tmp_path):
         stop.set()
         await asyncio.wait_for(task, 60)
         # the flood went on between the keys (they were handled during it, not after it)
-        assert all(later > earlier for (_, earlier), (later, _) in zip(handled_at, handled_at[1:])), handled_at
+        assert all(later > earlier for (_, earlier), (later, _) in itertools.pairwise(handled_at)), handled_at
         await wait_for(pilot, lambda: log.row_count == len(store) and log.seq_at(log.row_count - 1) == store.last_seq)
         assert not log.tail
     store.close()

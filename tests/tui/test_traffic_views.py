@@ -105,5 +105,5 @@ async def test_notification_lines_word_each_method():
         await wait_for(pilot, lambda: lines.row_count == len(cases), what="the notifications listed")
         rendered = [lines.render_line(y).text for y in range(lines.row_count)]
     assert len(rendered) == len(cases)
-    for line, (_, expected) in zip(rendered, cases.values()):
+    for line, (_, expected) in zip(rendered, cases.values(), strict=True):
         assert expected in line

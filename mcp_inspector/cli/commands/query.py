@@ -144,13 +144,13 @@ def cmd_query(args: Any) -> int:
             ):
                 if matching:
                     counts["failed"] += results.count(-1)
-                    for entry, code in zip(chunk, results):
+                    for entry, code in zip(chunk, results, strict=True):
                         if code == 1:
                             counts["matched"] += 1
                             if args.frames:
                                 write(entry.text.replace("\n", " ").rstrip() + "\n")
                     continue
-                for entry, found in zip(chunk, results):
+                for entry, found in zip(chunk, results, strict=True):
                     counts["matched"] += found.matched
                     for output in found.outputs:
                         write(output_line(output, args.json) + "\n")

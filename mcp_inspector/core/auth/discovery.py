@@ -255,7 +255,8 @@ async def _find_resource_metadata(
             elif advertised and not _http_url(advertised):
                 step.check(
                     False,
-                    f"The 401's resource_metadata {advertised[:200]!r} is relative; RFC 9728 §5.1 wants an absolute URL",
+                    f"The 401's resource_metadata {advertised[:200]!r} is relative; RFC 9728 §5.1 wants an absolute "
+                    "URL",
                     "RFC 9728 §5.1",
                 )
             elif advertised:
@@ -419,7 +420,10 @@ def _check_document(
     methods = doc.get("code_challenge_methods_supported")
     if methods is None or "S256" not in methods:
         what = "is missing" if methods is None else f"does not list S256 ({', '.join(methods)[:200] or 'empty'})"
-        message = f"code_challenge_methods_supported {what}: PKCE with S256 is not advertised, and MCP clients MUST refuse to proceed"
+        message = (
+            f"code_challenge_methods_supported {what}: PKCE with S256 is not advertised, "
+            "and MCP clients MUST refuse to proceed"
+        )
         if require_pkce:
             raise http.log.fail(step, message, SPEC_PKCE)
         step.check(False, message, SPEC_PKCE)

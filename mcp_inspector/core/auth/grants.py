@@ -248,7 +248,8 @@ async def idp_token_endpoint(http: AuthHttp, settings: AuthSettings) -> str:
     issuer = (settings.idp_issuer or "").rstrip("/")
     if not issuer:
         raise AuthError(
-            "enterprise-managed authorization needs the identity provider: --idp-token-endpoint URL or --idp-issuer URL",
+            "enterprise-managed authorization needs the identity provider: --idp-token-endpoint URL or --idp-issuer "
+            "URL",
             spec=SPEC_XAA,
         )
     step = await http.log.step("idp-metadata", f"Identity provider metadata for {issuer}")

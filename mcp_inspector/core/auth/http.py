@@ -144,7 +144,7 @@ class AuthHttp:
                 self.http_log.finish(exchange, why)
             message = f"{method} {mask_url(url)} failed: {why}"
             if step is not None:
-                raise self.log.fail(step, message)
+                raise self.log.fail(step, message) from None
             raise AuthError(message) from None
         try:
             if exchange is not None and self.http_log is not None:
@@ -159,7 +159,7 @@ class AuthHttp:
                     self.http_log.finish(exchange, why)
                 message = f"{method} {mask_url(url)}: the response broke off: {why}"
                 if step is not None:
-                    raise self.log.fail(step, message)
+                    raise self.log.fail(step, message) from None
                 raise AuthError(message) from None
         finally:
             await response.aclose()

@@ -143,7 +143,9 @@ class AuthStep:
     """One step of a flow: a request made (or a decision), what came back, what was checked."""
 
     number: int
-    kind: str  # challenge | resource-metadata | server-metadata | registration | authorization | redirect | token | refresh | retry | step-up | store | ...
+    # challenge | resource-metadata | server-metadata | registration | authorization | redirect | token
+    # | refresh | retry | step-up | store | ...
+    kind: str
     title: str  # one line: "Protected resource metadata from /.well-known/oauth-protected-resource/mcp"
     status: StepStatus = "running"
     started: float = field(default_factory=time.time)

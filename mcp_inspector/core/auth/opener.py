@@ -101,7 +101,7 @@ class Opener(ABC):
     @abstractmethod
     async def authorize(self, url: str, state: str, step: AuthStep) -> str: ...
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 an optional hook: most openers hold nothing to close
         pass
 
 

@@ -430,7 +430,10 @@ class RpcConnection:
             elif info.problem is None:
                 problem = "progress for a token with no request in flight"
         elif kind is Kind.REQUEST and self.modern:
-            modern = "a request from the server, which 2026-07-28 forbids (servers ask through MRTR results): answered -32601"
+            modern = (
+                "a request from the server, which 2026-07-28 forbids (servers ask through MRTR results): "
+                "answered -32601"
+            )
             problem = modern if problem is None else f"{problem}; {modern}"
         elif kind is Kind.REQUEST and not self.initialized and info.method != "ping":
             early = "sent before initialization (the client had not sent notifications/initialized)"

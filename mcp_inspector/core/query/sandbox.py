@@ -110,7 +110,9 @@ class QuerySandbox:
         for batch in batches(frames):
             sendable = [frame if len(frame) <= MAX_FRAME else b"" for frame in batch]
             codes = self._run({"mode": "match", "program": program}, sendable)
-            results.extend(MATCH_ERROR if len(frame) > MAX_FRAME else code for frame, code in zip(batch, codes))
+            results.extend(
+                MATCH_ERROR if len(frame) > MAX_FRAME else code for frame, code in zip(batch, codes, strict=True)
+            )
         return results
 
     def outputs(
@@ -129,7 +131,7 @@ class QuerySandbox:
         header = {"mode": "outputs", "program": program, "max_outputs": max_outputs, "max_bytes": max_bytes}
         for batch in batches(frames):
             sendable = [frame if len(frame) <= MAX_FRAME else b"null" for frame in batch]
-            for frame, (outputs, cut, error) in zip(batch, self._run(header, sendable)):
+            for frame, (outputs, cut, error) in zip(batch, self._run(header, sendable), strict=True):
                 if len(frame) > MAX_FRAME:
                     found.append(FrameOutputs(error=f"not queried: larger than {MAX_FRAME >> 20} MiB"))
                 else:

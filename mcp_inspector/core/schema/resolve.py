@@ -462,7 +462,7 @@ def enum_options(schema: Any) -> list[tuple[Any, str]] | None:
     if isinstance(enum, list) and enum:
         names = schema.get("enumNames")
         if isinstance(names, list) and len(names) == len(enum) and all(isinstance(n, str) for n in names):
-            return list(zip(enum, names))
+            return list(zip(enum, names, strict=True))
         return [(value, _label(value)) for value in enum]
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)

@@ -118,10 +118,13 @@ async def _connect(session: Any) -> dict[str, Any]:
                     )
                 raise ConnectError(
                     f"the server supports none of the protocol versions mcp-inspector speaks (it supports: "
-                    f"{', '.join(supported) or 'none listed'}; mcp-inspector: {', '.join(LEGACY_VERSIONS + MODERN_VERSIONS)})"
-                )
+                    f"{', '.join(supported) or 'none listed'}; mcp-inspector: "
+                    f"{', '.join(LEGACY_VERSIONS + MODERN_VERSIONS)})"
+                ) from None
             if name is not None:
-                raise ConnectError(f"server/discover failed with the modern error {exc.code} ({name}): {exc.message}")
+                raise ConnectError(
+                    f"server/discover failed with the modern error {exc.code} ({name}): {exc.message}"
+                ) from None
             if forced:
                 raise ConnectError(
                     f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)"

@@ -133,7 +133,8 @@ class ListMethods:
                 raise PaginationError(f"{method}: nextCursor must be a string, got {cursor!r}", items)
             if cursor in seen:
                 raise PaginationError(
-                    f"{method}: cursor loop, the server returned cursor {cursor!r} twice (stopped after {len(seen) + 1} pages)",
+                    f"{method}: cursor loop, the server returned cursor {cursor!r} twice (stopped after "
+                    f"{len(seen) + 1} pages)",
                     items,
                 )
             seen.add(cursor)

@@ -87,9 +87,6 @@ from ..traffic.entry import TrafficEntry
 from .events import TaskUpdated
 from .modern import TASKS_EXTENSION
 from .task_follow import Follower
-
-#: Tasks first seen in a status notification (not made by a call, not listed) kept per session.
-STRANGER_LIMIT = 1000
 from .task_model import (
     CANCEL_LIMIT,
     LEGACY_CLIENT_CAPABILITY,
@@ -107,6 +104,9 @@ from .task_model import (
     poll_interval,
     wants_task,
 )
+
+#: Tasks first seen in a status notification (not made by a call, not listed) kept per session.
+STRANGER_LIMIT = 1000
 
 __all__ = [
     "LEGACY_CLIENT_CAPABILITY",

@@ -178,11 +178,11 @@ def load_session(
 ) -> LoadedSession:
     """Load a session file into a fresh store, keeping seq numbers and links.
 
-    At most ``cap`` entries (and ``mem_limit`` raw bytes, the newest entry aside) are held in memory; the others are read back from the
-    file itself when needed (nothing is copied). ``on_entry`` sees every entry as it
-    is loaded (with its links set); ``cancelled`` is asked every few thousand lines
-    and stops the load with LoadCancelled. Time and memory are bounded by the file:
-    one entry (or the place of one skipped line) per line, whatever the seqs say.
+    At most ``cap`` entries (and ``mem_limit`` raw bytes, the newest entry aside) are held in
+    memory; the others are read back from the file itself when needed (nothing is copied).
+    ``on_entry`` sees every entry as it is loaded (with its links set); ``cancelled`` is asked
+    every few thousand lines and stops the load with LoadCancelled. Time and memory are bounded by
+    the file: one entry (or the place of one skipped line) per line, whatever the seqs say.
     """
     path = Path(path)
     handle, header, size = _open_session(path)

@@ -409,15 +409,15 @@ class SessionPages:
         first = self.first_seq
         if first is None or self._closed:
             return
-        seq = max(start, first)
+        start = max(start, first)
         stop = min(stop, first + len(self._offsets))
-        if seq >= stop:
+        if start >= stop:
             return
         if self._flush is not None:
             self._flush()
         try:
             with open(self.path, "rb") as handle:  # its own handle: read() may seek the shared one meanwhile
-                for seq in range(seq, stop):
+                for seq in range(start, stop):
                     offset = self._offsets[seq - first]
                     line = note = b""
                     if offset >= 0:

@@ -119,7 +119,7 @@ class Transport(ABC):
     #: A transport may close an idle server sooner. Set by the connection.
     work_in_flight: Callable[[], bool] | None = None
 
-    def set_protocol_version(self, version: str | None) -> None:
+    def set_protocol_version(self, version: str | None) -> None:  # noqa: B027 optional: only HTTP sends it
         """The protocol revision the session settled on (HTTP sends it as a header)."""
 
     async def cancel_request(self, msg_id: Any) -> str | None:
@@ -131,7 +131,7 @@ class Transport(ABC):
         """
         return None
 
-    async def abandon_request(self, msg_id: Any) -> None:
+    async def abandon_request(self, msg_id: Any) -> None:  # noqa: B027 optional: only HTTP holds a stream
         """The caller gave up on a request (cancelled, timed out) and has told the server
         (``notifications/cancelled``): what the transport still holds open for it alone (an HTTP
         response stream) can go. Nothing by default."""

@@ -213,7 +213,10 @@ def invalid_header_reason(tool: dict) -> str | None:
             return f"x-mcp-header {value!r} on {label} is not a valid header name (RFC 9110 token characters only)"
         key = value.lower()
         if key in seen:
-            return f"x-mcp-header {value!r} on {label} repeats the one on {seen[key]} (names must be unique, ignoring case)"
+            return (
+                f"x-mcp-header {value!r} on {label} repeats the one on {seen[key]} "
+                "(names must be unique, ignoring case)"
+            )
         seen[key] = label
         problem = _type_problem(prop)
         if problem is not None:

@@ -101,7 +101,8 @@ class StandaloneStream:
                             what = (
                                 "the server offers no standalone SSE stream (GET answered 405)"
                                 if status == 405
-                                else f"standalone SSE stream refused: {status_text(response)}: {quote_body(body, self._secrets)}; not retried"
+                                else f"standalone SSE stream refused: {status_text(response)}: "
+                                f"{quote_body(body, self._secrets)}; not retried"
                             )
                             self._emit(Note(what, {"exchange": exchange.id if exchange else None, "status": status}))
                         if not (status == 404 and headers.get("Mcp-Session-Id")):

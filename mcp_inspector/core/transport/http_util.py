@@ -355,7 +355,8 @@ async def _open_once(
             raise TransportError(f"redirected to a non-HTTP URL: {mask_url(location)}")
         if response.status_code == 303 and method != "GET":
             raise TransportError(
-                f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message would be lost)"
+                f"the server answered {method} with 303 See Other to {mask_url(location)} (not followed: the message "
+                "would be lost)"
             )
         url = location
     raise AssertionError("unreachable")
@@ -475,7 +476,10 @@ def describe_error(exc: BaseException, url: str) -> str:
         cursor = cursor.__cause__ or cursor.__context__
     for item in chain:
         if isinstance(item, ssl.SSLCertVerificationError):
-            return f"TLS certificate verification failed for {where}: {item.verify_message or item} (use --insecure to skip the check)"
+            return (
+                f"TLS certificate verification failed for {where}: {item.verify_message or item} "
+                "(use --insecure to skip the check)"
+            )
         if isinstance(item, ssl.SSLError):
             return f"TLS failure talking to {where}: {item.reason or item}"
     if isinstance(exc, httpx2.ConnectTimeout):

@@ -193,7 +193,11 @@ class LegacySseTransport(Transport):
                     self._failure = (
                         f"GET {mask_url(self.url)} answered {status_text(response)}"
                         f"{'' if response.is_success else ': ' + quote_body(body, self._secrets)}"
-                        f"{'' if not response.is_success else ' with content type ' + repr(content_type(response)) + ', not an SSE stream'}"
+                        + (
+                            f" with content type {content_type(response)!r}, not an SSE stream"
+                            if response.is_success
+                            else ""
+                        )
                     )
                     self._finish(exchange, self._failure)
                     self._ready.set()

@@ -533,7 +533,10 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             }
             if over:
                 meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
-                problem = f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); the rest was not read"
+                problem = (
+                    f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); "
+                    "the rest was not read"
+                )
                 self._emit(Received(body, meta, problem))
                 if msg_id is not None and head_id(body) != msg_id:
                     # Its head does not name the request (the id comes late, or only whitespace so far),

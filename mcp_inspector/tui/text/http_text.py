@@ -95,7 +95,8 @@ def explain_error(code: int | None, message: str = "", data: Any = None, status:
         if code == -32022 and isinstance(data, dict):
             supported = data.get("supported")
             if isinstance(supported, list):
-                line += f" (supported: {', '.join(clean(str(v)) for v in supported[:8])}; requested: {clean(str(data.get('requested')))})"
+                shown = ", ".join(clean(str(v)) for v in supported[:8])
+                line += f" (supported: {shown}; requested: {clean(str(data.get('requested')))})"
         elif code == -32021 and isinstance(data, dict) and isinstance(data.get("requiredCapabilities"), dict):
             line += f" (required: {', '.join(clean(str(k)) for k in list(data['requiredCapabilities'])[:8])})"
         parts.append(line)

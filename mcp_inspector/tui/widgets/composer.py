@@ -50,7 +50,15 @@ class ConfirmSendScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Send anyway", show=False)]
     DEFAULT_CSS = """
     ConfirmSendScreen { align: center middle; }
-    ConfirmSendScreen > Vertical { width: 80; max-width: 95%; height: auto; max-height: 80%; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmSendScreen > Vertical {
+        width: 80;
+        max-width: 95%;
+        height: auto;
+        max-height: 80%;
+        border: thick $warning;
+        background: $surface;
+        padding: 1 2;
+    }
     ConfirmSendScreen #confirm-issues { height: auto; max-height: 16; }
     ConfirmSendScreen #confirm-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     ConfirmSendScreen Button { margin-left: 2; }
@@ -330,7 +338,8 @@ class ComposerPanel(Widget):
         if not isinstance(value, dict):
             return (
                 None,
-                f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid arguments.",
+                f"The arguments must be a JSON object, not {type(value).__name__}. The form keeps the last valid "
+                "arguments.",
             )
         return value, None
 

@@ -66,7 +66,7 @@ def diff_rows(left: str, right: str) -> list[Row]:
     rows: list[Row] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
-            rows.extend(Row(x, y, False) for x, y in zip(a[i1:i2], b[j1:j2]))
+            rows.extend(Row(x, y, False) for x, y in zip(a[i1:i2], b[j1:j2], strict=True))
             continue
         olds, news = a[i1:i2], b[j1:j2]
         for index in range(max(len(olds), len(news))):

@@ -136,7 +136,7 @@ def test_round_trip_of_well_formed_challenges(challenges):
     )
     got = parse_www_authenticate(header)
     assert [c.scheme for c in got] == [scheme for scheme, _ in challenges]
-    for c, (_, params) in zip(got, challenges):
+    for c, (_, params) in zip(got, challenges, strict=True):
         expected: dict[str, str] = {}
         for k, v in params.items():
             expected.setdefault(k.lower(), v)

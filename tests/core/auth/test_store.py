@@ -158,16 +158,19 @@ def test_the_server_url_is_kept_masked_and_found_by_its_hash(tmp_path):
         (b'{"format": "something-else"}', "not a token store file"),
         (b'{"format": "mcp-inspector-auth", "version": 99}', "format version 99"),
         (
-            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": 5, "resource": "r"}',
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": 5, '
+            b'"resource": "r"}',
             "'server_url' is not a string",
         ),
         (
-            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", '
+            b'"resource": "r",'
             b' "tokens": {"token_type": "Bearer"}}',
             "the access token is missing",
         ),
         (
-            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", "resource": "r",'
+            b'{"format": "mcp-inspector-auth", "version": 1, "key": "KEY", "secrets": "file", "server_url": "u", '
+            b'"resource": "r",'
             b' "client": {"client_id": "c", "registered_via": "stolen"}}',
             "'client.registered_via' is not known",
         ),

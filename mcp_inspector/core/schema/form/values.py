@@ -204,7 +204,7 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
 
 
 def _tuple_into(spec: FieldSpec, arguments: list, values: dict[str, Any]) -> None:
-    for child, argument in zip(spec.children, arguments):
+    for child, argument in zip(spec.children, arguments, strict=False):  # a short or long list fills what it has
         if argument is None and child.nullable:
             values[child.key + NULL] = True
             continue
@@ -425,7 +425,7 @@ def _tuple_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
         last = max([last] + [index for index, child in enumerate(spec.children) if child.required])
     items = [
         value if present else ("" if child.kind == "string" else None)
-        for (present, value), child in zip(outs[: last + 1], spec.children)
+        for (present, value), child in zip(outs[: last + 1], spec.children, strict=False)  # up to the last filled
     ]
     if has_extra:
         items = items + [None] * (len(spec.children) - len(items)) + list(extra)

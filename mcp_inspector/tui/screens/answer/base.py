@@ -37,14 +37,26 @@ class ServerRequestScreen(ModalScreen[Answer]):
 
     DEFAULT_CSS = """
     ServerRequestScreen { align: center middle; }
-    ServerRequestScreen > #request-box { width: 90; max-width: 95%; height: auto; max-height: 90%; border: thick $warning; background: $surface; }
+    ServerRequestScreen > #request-box {
+        width: 90;
+        max-width: 95%;
+        height: auto;
+        max-height: 90%;
+        border: thick $warning;
+        background: $surface;
+    }
     ServerRequestScreen #request-title { background: $warning 30%; padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-context { padding: 0 1; color: $text-muted; }
     ServerRequestScreen #request-queue { padding: 0 1; color: $text-warning; text-style: bold; }
     ServerRequestScreen #request-queue.-empty { display: none; }
     ServerRequestScreen #request-server { padding: 0 1; text-style: bold; }
     ServerRequestScreen #request-server.-hidden-server { color: $text-warning; }
-    ServerRequestScreen #request-note { padding: 0 1; color: $text-warning; text-wrap: nowrap; text-overflow: ellipsis; }
+    ServerRequestScreen #request-note {
+        padding: 0 1;
+        color: $text-warning;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
     ServerRequestScreen #request-body { height: auto; padding: 0 1; }
     ServerRequestScreen #request-buttons { height: auto; align-horizontal: right; }
     ServerRequestScreen #request-buttons Button { margin-left: 1; }

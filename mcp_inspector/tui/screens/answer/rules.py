@@ -21,7 +21,14 @@ from ...text.traffic_text import clean
 class SamplingRulesScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     SamplingRulesScreen { align: center middle; }
-    SamplingRulesScreen > #rules-box { width: 100; max-width: 95%; height: auto; max-height: 90%; border: thick $accent; background: $surface; }
+    SamplingRulesScreen > #rules-box {
+        width: 100;
+        max-width: 95%;
+        height: auto;
+        max-height: 90%;
+        border: thick $accent;
+        background: $surface;
+    }
     SamplingRulesScreen #rules-title { background: $accent 30%; padding: 0 1; text-style: bold; }
     SamplingRulesScreen #rules-note { padding: 0 1; color: $text-muted; }
     SamplingRulesScreen OptionList { height: auto; max-height: 20; }

@@ -103,7 +103,9 @@ class ConnectScreen(ModalScreen[ServerSpec | None]):
         with Vertical():
             yield Static("Connect to a server", id="connect-title")
             yield Input(
-                placeholder="command line or URL, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)",
+                placeholder=(
+                    "command line or URL, e.g. npx -y @modelcontextprotocol/server-everything  (enter connects)"
+                ),
                 id="connect-command",
             )
             yield OptionList(id="connect-servers")

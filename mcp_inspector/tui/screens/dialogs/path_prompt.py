@@ -35,7 +35,14 @@ class PathPromptScreen(ModalScreen[Path | None]):
     ID_PREFIX = "path-prompt"
     DEFAULT_CSS = """
     PathPromptScreen { align: center middle; }
-    PathPromptScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    PathPromptScreen > Vertical {
+        width: 90%;
+        max-width: 100;
+        height: auto;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
     PathPromptScreen .path-prompt-title { text-style: bold; }
     PathPromptScreen .path-prompt-path { margin: 1 0 0 0; }
     PathPromptScreen .path-prompt-problem { color: $text-warning; height: auto; }

@@ -40,7 +40,14 @@ ERA_EFFECT = {
 class RootsEditor(ModalScreen[list[str] | None]):
     DEFAULT_CSS = """
     RootsEditor { align: center middle; }
-    RootsEditor > Vertical { width: 100; max-width: 96%; height: auto; max-height: 90%; border: thick $primary; background: $surface; }
+    RootsEditor > Vertical {
+        width: 100;
+        max-width: 96%;
+        height: auto;
+        max-height: 90%;
+        border: thick $primary;
+        background: $surface;
+    }
     RootsEditor #roots-title { background: $primary 30%; padding: 0 1; text-style: bold; }
     RootsEditor #roots-effect, RootsEditor #roots-hint { color: $text-muted; padding: 0 1; }
     RootsEditor #roots-list { height: auto; min-height: 3; max-height: 12; border: round $primary 50%; }

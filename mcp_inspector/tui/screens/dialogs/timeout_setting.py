@@ -46,7 +46,14 @@ class TimeoutScreen(ModalScreen[tuple[bool, float | None]]):
 
     DEFAULT_CSS = """
     TimeoutScreen { align: center middle; }
-    TimeoutScreen > Vertical { width: 70; max-width: 95%; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    TimeoutScreen > Vertical {
+        width: 70;
+        max-width: 95%;
+        height: auto;
+        border: thick $accent;
+        background: $surface;
+        padding: 0 1;
+    }
     TimeoutScreen #timeout-title { text-style: bold; }
     TimeoutScreen #timeout-problem { color: $text-warning; height: auto; }
     TimeoutScreen #timeout-hint { color: $text-muted; }

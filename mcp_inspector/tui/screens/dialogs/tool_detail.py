@@ -85,7 +85,13 @@ class ToolDetailScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     ToolDetailScreen { align: center middle; }
-    ToolDetailScreen > Vertical { width: 95%; max-width: 120; height: 90%; border: thick $accent; background: $surface; }
+    ToolDetailScreen > Vertical {
+        width: 95%;
+        max-width: 120;
+        height: 90%;
+        border: thick $accent;
+        background: $surface;
+    }
     ToolDetailScreen #tool-detail-title { padding: 0 1; background: $accent 30%; text-style: bold; }
     ToolDetailScreen VerticalScroll { padding: 0 1; }
     ToolDetailScreen .tool-detail-heading { text-style: bold underline; margin-top: 1; }
@@ -128,7 +134,14 @@ class ConfirmDestructiveScreen(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     ConfirmDestructiveScreen { align: center middle; }
-    ConfirmDestructiveScreen > Vertical { width: 80%; max-width: 80; height: auto; border: thick $error; background: $surface; padding: 0 1; }
+    ConfirmDestructiveScreen > Vertical {
+        width: 80%;
+        max-width: 80;
+        height: auto;
+        border: thick $error;
+        background: $surface;
+        padding: 0 1;
+    }
     ConfirmDestructiveScreen #destructive-hint { color: $text-muted; }
     """
     BINDINGS = [

@@ -20,7 +20,14 @@ from textual.widgets.option_list import Option
 class PickList(ModalScreen[Any]):
     DEFAULT_CSS = """
     PickList { align: center middle; }
-    PickList > Vertical { width: 90; max-width: 96%; height: auto; max-height: 90%; border: thick $accent; background: $surface; }
+    PickList > Vertical {
+        width: 90;
+        max-width: 96%;
+        height: auto;
+        max-height: 90%;
+        border: thick $accent;
+        background: $surface;
+    }
     PickList #pick-title { background: $accent 30%; padding: 0 1; text-style: bold; }
     PickList #pick-note { color: $text-muted; padding: 0 1; height: auto; }
     PickList OptionList { height: auto; max-height: 20; border: none; }

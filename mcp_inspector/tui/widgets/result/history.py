@@ -122,7 +122,13 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
 
     DEFAULT_CSS = """
     ResultHistoryScreen { align: center middle; }
-    ResultHistoryScreen > Vertical { width: 90%; max-width: 110; height: 80%; border: thick $accent; background: $surface; }
+    ResultHistoryScreen > Vertical {
+        width: 90%;
+        max-width: 110;
+        height: 80%;
+        border: thick $accent;
+        background: $surface;
+    }
     ResultHistoryScreen #history-title { padding: 0 1; background: $accent 30%; text-style: bold; }
     ResultHistoryScreen OptionList { height: 1fr; border: none; }
     ResultHistoryScreen #history-hint { color: $text-muted; padding: 0 1; }

@@ -139,7 +139,8 @@ def readable_dump(result: Any) -> str:
         elif kind in ("image", "audio"):
             data = block.get("data")
             out.append(
-                f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} base64 chars, not shown) ===\n"
+                f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} "
+                "base64 chars, not shown) ===\n"
             )
         elif (
             kind == "resource"
@@ -154,7 +155,8 @@ def readable_dump(result: Any) -> str:
                 for k, v in (block.items() if isinstance(block, dict) else [])
             }
             out.append(
-                f"=== content[{index}] {kind} ===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n"
+                f"=== content[{index}] {kind} "
+                f"===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n"
             )
     for key, value in result.items():
         if key != "content":
@@ -195,7 +197,10 @@ def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], 
         area.add_class("block-text-area")
         widgets.append(area)
     if truncated:
-        note = f"truncated — showing the first {TRUNCATE_AT // 1000} KB of {size:,} characters · s: save whole result · p: open in $PAGER"
+        note = (
+            f"truncated — showing the first {TRUNCATE_AT // 1000} KB of {size:,} characters · "
+            "s: save whole result · p: open in $PAGER"
+        )
         widgets.append(Static(note, classes="truncated-note"))
     return widgets, truncated
 
@@ -228,7 +233,8 @@ class MediaBlock(Vertical, can_focus=True):
         block = info.block
         what = "embedded blob" if info.type == "resource" else info.type
         header = Text(
-            f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · {human_size(info.size)} decoded",
+            f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · "
+            f"{human_size(info.size)} decoded",
             style="bold",
         )
         yield Static(header, classes="block-header")
@@ -612,7 +618,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             widgets.append(
                 Static(
                     Text(
-                        f"{ICONS['resource']} #{info.index} embedded resource · {resource.get('uri')} · {resource.get('mimeType') or 'no mimeType'}",
+                        f"{ICONS['resource']} #{info.index} embedded resource · {resource.get('uri')} · "
+                        f"{resource.get('mimeType') or 'no mimeType'}",
                         style="bold",
                     ),
                     classes="block-header",
@@ -646,7 +653,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             if cut:
                 widgets.append(
                     Static(
-                        f"truncated — showing the first {TRUNCATE_AT // 1000} KB · s: save whole result · p: open in $PAGER",
+                        f"truncated — showing the first {TRUNCATE_AT // 1000} KB · s: save whole result · p: open in "
+                        "$PAGER",
                         classes="truncated-note",
                     )
                 )
@@ -657,7 +665,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             widgets.append(
                 Static(
                     Text(
-                        f"✗ does not match the outputSchema ({len(view.structured_issues)} issue{'s' if len(view.structured_issues) != 1 else ''}):\n{listing}"
+                        f"✗ does not match the outputSchema ({len(view.structured_issues)} "
+                        f"issue{'s' if len(view.structured_issues) != 1 else ''}):\n{listing}"
                     ),
                     classes="issues",
                 )

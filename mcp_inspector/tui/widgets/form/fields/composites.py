@@ -62,7 +62,8 @@ class ItemHeader(Static, can_focus=True):
         text = "" if row.is_open else summary(row.owner.item_root, row.owner.value[row.index])
         flag = "  ⚠" if row.has_issues else ""
         return Content.from_markup(
-            "[@click=toggle][b]$marker $number.[/b] [dim]$text[/dim][/]$flag  [@click=move_up] ↑ [/][@click=move_down] ↓ [/][@click=remove] ✕ [/]",
+            "[@click=toggle][b]$marker $number.[/b] [dim]$text[/dim][/]$flag  [@click=move_up] ↑ "
+            "[/][@click=move_down] ↓ [/][@click=remove] ✕ [/]",
             marker=marker,
             number=str(row.index + 1),
             text=text,

@@ -159,7 +159,12 @@ class PromptMessages(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     PromptMessages { height: 1fr; padding: 0 1; }
     PromptMessages:focus { background: $boost; }
-    PromptMessages .prompt-message { height: auto; margin-top: 1; padding: 0 0 0 1; border-left: thick $panel-lighten-2; }
+    PromptMessages .prompt-message {
+        height: auto;
+        margin-top: 1;
+        padding: 0 0 0 1;
+        border-left: thick $panel-lighten-2;
+    }
     PromptMessages .role-user { border-left: thick $primary; }
     PromptMessages .role-assistant { border-left: thick $success; }
     PromptMessages .role-unknown { border-left: thick $warning; }

@@ -103,7 +103,8 @@ def readable_contents(result: Any) -> str:
             out.append(f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} ===\n{item['text']}\n")
         elif isinstance(item, dict) and (text := blob_text(item.get("blob"), item.get("mimeType"))) is not None:
             out.append(
-                f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} (a base64 blob, as text) ===\n{text}\n"
+                f"=== contents[{index}] {item.get('uri')} {item.get('mimeType') or ''} (a base64 blob, as text) "
+                f"===\n{text}\n"
             )
         elif isinstance(item, dict) and isinstance(item.get("blob"), str):
             out.append(

@@ -207,7 +207,10 @@ class ResourcesView(SessionView):
         if self.read_only:
             note = READ_ONLY_NOTE
         elif session is None:
-            note = "Not connected: the lists are as last seen; reading and subscribing need a live session (ctrl+r reconnects)."
+            note = (
+                "Not connected: the lists are as last seen; reading and subscribing need a live session "
+                "(ctrl+r reconnects)."
+            )
         elif not session.supports("resources"):
             note = "This server does not declare the resources capability, so it offers no resources."
         self._note(note)

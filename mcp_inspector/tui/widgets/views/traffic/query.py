@@ -110,7 +110,7 @@ def match_frames(
                 )
             return
         scanned = entries[-1].seq
-        hits = [entry.seq for entry, code in zip(frames, codes) if code == 1]
+        hits = [entry.seq for entry, code in zip(frames, codes, strict=True) if code == 1]
         post(QueryProgress(run, hits, scanned, len(frames), codes.count(-1)))
 
 
