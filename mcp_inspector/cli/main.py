@@ -14,6 +14,9 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; ``argv`` None (the console script, ``python -m``) means this is the
+    program itself, which then ends with ``exit_now`` once everything is shut down and flushed."""
+    program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     from . import stopping
 
@@ -43,7 +46,30 @@ def main(argv: list[str] | None = None) -> int:
             from .early import discard
 
             discard(early)
-    return stopping.exit_code(code)
+    code = stopping.exit_code(code)
+    if program:
+        exit_now(code)
+    return code
+
+
+def exit_now(code: int) -> None:
+    """End the process without the interpreter's teardown of every module and object (~150 ms
+    wall, ~40 ms CPU of a cold ``--url ... tools`` here, after its work was done). Only once all
+    is closed: the server shut down, files closed by their owners; threads still running that
+    are not daemons are waited for (as the interpreter would), and the streams are flushed."""
+    import contextlib
+    import os
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    if "logging" in sys.modules:
+        sys.modules["logging"].shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe: nothing more to say there
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
