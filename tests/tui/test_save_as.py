@@ -4,6 +4,7 @@ existing file is replaced only after a second enter; escape saves nothing."""
 from __future__ import annotations
 
 import json
+import stat
 
 import pytest
 from app_helpers import wait_for
@@ -85,3 +86,21 @@ async def test_the_suggestion_never_names_an_existing_file(tmp_path):
         save_as(app.query_one(Holder), lambda: b"{}", "r", ".json", "the result")
         await wait_for(pilot, lambda: ready(app), what="the modal")
         assert app.screen.query_one("#save-as-path", Input).value == str(tmp_path / "r-1.json")
+
+
+async def test_saving_never_writes_through_a_planted_link_and_the_file_is_private(tmp_path):
+    # the temporary file was ".NAME.part" beside it, opened through any symlink there
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    (tmp_path / ".r.json.part").symlink_to(victim)
+    app = SaveApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        holder = app.query_one(Holder)
+        save_as(holder, lambda: b'{"saved": true}', "r", ".json", "the result")
+        await wait_for(pilot, lambda: ready(app), what="the save-as modal")
+        app.screen.query_one("#save-as-path", Input).value = str(tmp_path / "r.json")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: holder.saved_path is not None, what="the saved file")
+    assert victim.read_text() == "keep me\n"
+    assert json.loads((tmp_path / "r.json").read_text()) == {"saved": True}
+    assert stat.S_IMODE((tmp_path / "r.json").stat().st_mode) == 0o600

@@ -10,7 +10,6 @@ log's export).
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.widget import Widget
 
+from ....core.config.files import write_atomic
 from ...widgets.result.files import file_stem, human_size, output_dir
 from .path_prompt import PathPromptScreen, typed_path
 
@@ -89,18 +89,16 @@ def ask_path(
 
 
 def write_file(widget: Widget, path: Path, produce: Callable[[], bytes], what: str) -> None:
-    """Write ``produce()`` to ``path`` (replacing it: the user confirmed), in a worker thread."""
+    """Write ``produce()`` to ``path`` (replacing it: the user confirmed), in a worker thread; the file is
+    private (0600), like every file the inspector writes user data into."""
 
     def work() -> None:
-        tmp = path.with_name(f".{path.name}.part")
         try:
             data = produce()
-            with open(tmp, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
+            # a fresh temporary file beside it (0600, never through a symlink: a planted
+            # ".NAME.part" link once had its target truncated), then renamed over it
+            write_atomic(path, data, prefix=f".{path.name}.")
         except (OSError, TypeError, ValueError, KeyError) as exc:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
             widget.notify(f"Could not save {what}: {exc}", severity="error", markup=False)
             return
         widget.saved_path = path  # type: ignore[attr-defined]
