@@ -57,3 +57,7 @@ echo "### bench_check"
 echo
 echo "### bench_tool_list"
 "$PYTHON" bench/bench_tool_list.py $TOOLS
+
+echo
+echo "### bench_schema_check"
+"$PYTHON" bench/bench_schema_check.py $([ -n "${QUICK:-}" ] && echo "--rounds 2")

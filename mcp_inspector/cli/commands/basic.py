@@ -315,8 +315,10 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
             last = outcome.rounds[-1] if outcome.rounds else _last_round(pending)
             raw = jsonrpc.raw_member(last.reply.raw, "result") if last.reply is not None else None
         query_code = await emit(ctx, outcome.result, None, raw or json.dumps(outcome.result, ensure_ascii=False))
-        for issue in view.structured_issues:
-            ctx.warn(f"structuredContent does not match the outputSchema: {issue}")
+        from ..output.repeats import summarized
+
+        for line in summarized(str(issue) for issue in view.structured_issues):
+            ctx.warn(f"structuredContent does not match the outputSchema: {line}")
         for note in view.unchecked:
             ctx.warn(f"outputSchema: {note}")
     else:
@@ -370,8 +372,11 @@ async def _check_call(session: McpSession, ctx: Context, name: str, arguments: d
     if tool is None:
         ctx.warn(f"the server lists no tool named {name!r}; sending the call anyway")
         return
-    for issue in session.check_arguments(name, arguments):
-        ctx.warn(f"argument {issue.path}: {issue.message} (sending anyway)")
+    from ..output.repeats import summarized
+
+    issues = session.check_arguments(name, arguments)
+    for line in summarized(f"argument {issue.path}: {issue.message} (sending anyway)" for issue in issues):
+        ctx.warn(line)
 
 
 COMMANDS = {

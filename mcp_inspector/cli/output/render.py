@@ -281,7 +281,9 @@ def tool_result(view: Any) -> str:
     if view.output_schema is not None and not view.is_error:
         if view.structured_issues:
             lines.append("outputSchema: INVALID")
-            lines.extend(f"  {issue.path}: {issue.message}" for issue in view.structured_issues)
+            from .repeats import summarized
+
+            lines.extend(f"  {line}" for line in summarized(str(issue) for issue in view.structured_issues))
         else:
             lines.append("outputSchema: valid" + (" (not every pattern checked)" if view.unchecked else ""))
         lines.extend(f"  note: {note}" for note in view.unchecked)

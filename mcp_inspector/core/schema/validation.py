@@ -7,6 +7,7 @@ a network ``$ref`` is never fetched (the spec forbids it), it is reported.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,7 +67,7 @@ def _validator_for(schema_text: str):
     import jsonschema.validators
     from referencing import Registry
 
-    from . import regex_keywords
+    from . import regex_keywords, schema_check
 
     schema = json.loads(schema_text)
     cls = (
@@ -77,7 +78,7 @@ def _validator_for(schema_text: str):
     checker = _CHECKERS.get(cls)
     if checker is None:  # format "regex" (every pattern in check_schema, too) by our bounded engine
         checker = _CHECKERS[cls] = regex_keywords.format_checker(cls.FORMAT_CHECKER)
-    cls.check_schema(schema, format_checker=checker)
+    schema_check.check_schema(cls, schema, checker)  # on a skeleton: one subschema per shape
     keywords = regex_keywords.keywords_for(cls, schema)
     key = (cls, tuple(sorted(keywords)))
     extended = _EXTENDED.get(key)
@@ -248,6 +249,30 @@ def _compiled(schema: Any) -> tuple:
             _BY_REPR.clear()
         _BY_REPR[key] = hit
     return hit
+
+
+# A schema whose repr is shorter compiles in milliseconds; a longer one (a 20,000-property
+# inputSchema is ~1 MB) is compiled by ``prepare`` in a worker thread before it is used on an
+# event loop.
+SMALL_SCHEMA = 20_000
+
+
+def ready(schema: Any) -> bool:
+    """``check(schema, value)`` now costs only the walk of the value: the schema is compiled
+    already (once per schema text), trivial, or small enough to compile at once."""
+    if schema is None or isinstance(schema, bool) or schema == {}:
+        return True
+    key = repr(schema)
+    return len(key) < SMALL_SCHEMA or key in _BY_REPR
+
+
+def prepare(schema: Any) -> None:
+    """Check and compile ``schema`` now (e.g. in a worker thread), so ``check`` finds it ready;
+    a broken schema is left for ``check`` to report."""
+    if ready(schema):
+        return
+    with contextlib.suppress(Exception):
+        _compiled(schema)
 
 
 def json_path(parts) -> str:

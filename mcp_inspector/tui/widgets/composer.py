@@ -27,8 +27,9 @@ from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
 
 from ...core.config.drafts import DraftStore
 from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.schema import validation
 from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
-from ...core.schema.validation import Issue, validate
+from ...core.schema.validation import Issue
 from .form.schema_form import SchemaForm
 from .result.json_text import json_code_editor
 from .views.traffic.filter import FilterToggle
@@ -94,6 +95,11 @@ class ConfirmSendScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#confirm-cancel")
     def _cancel(self) -> None:
         self.dismiss(False)
+
+
+def _prepare_all(schemas: list[Any]) -> None:  # in a worker thread
+    for schema in schemas:
+        validation.prepare(schema)
 
 
 class ComposerPanel(Widget):
@@ -230,6 +236,10 @@ class ComposerPanel(Widget):
         self._as_task.set_class(support == "optional", "-offered")
         self._task_note.set_class(support == "required", "-required")
         self.run_worker(partial(self._load_tool, tool), group="composer-load", exclusive=True)
+        schemas = [tool.get(key) for key in ("inputSchema", "outputSchema")] if isinstance(tool, dict) else []
+        large = [schema for schema in schemas if not validation.ready(schema)]
+        if large:  # compiled off the event loop (a 20,000-property schema: ~0.3 s) before a send needs it
+            self.run_worker(partial(_prepare_all, large), thread=True, group="schema-prepare")
 
     def get_arguments(self) -> dict[str, Any]:
         """The current arguments (raises FormValueError if a JSON field does not parse)."""
@@ -409,7 +419,15 @@ class ComposerPanel(Widget):
             return
         name = str(self.tool.get("name", ""))
         as_task = True if self.run_as_task else None
-        issues = validate(self.tool.get("inputSchema"), arguments)
+        schema = self.tool.get("inputSchema")
+        if not validation.ready(schema):  # compile it in a thread, then send from here again
+            self._status("checking the arguments against a large inputSchema…")
+            self.run_worker(partial(self._prepare_then_send, schema), thread=True, group="schema-prepare")
+            return
+        verdict = validation.check(schema, arguments)
+        issues = verdict.issues
+        for note in verdict.unchecked:
+            self.notify(f"inputSchema: {note}", severity="warning", markup=False)
         form = self.schema_form
         if form is not None:
             form.show_issues(issues)
@@ -426,6 +444,10 @@ class ComposerPanel(Widget):
                 self._status("not sent")
 
         self.app.push_screen(ConfirmSendScreen(name, issues), confirmed)
+
+    def _prepare_then_send(self, schema: Any) -> None:  # in a worker thread
+        validation.prepare(schema)
+        self.app.call_from_thread(self._send_now)
 
     def on_filter_toggle_changed(self, event: FilterToggle.Changed) -> None:
         event.stop()  # read when sending (run_as_task)

@@ -163,11 +163,16 @@ def issues_under(key: str, issues: list[Issue]) -> list[Issue]:
 
 
 def _owner(path: str, keys: set[str]) -> str:
-    best = "$"
-    for key in keys:
-        if (path == key or path.startswith(key + ".") or path.startswith(key + "[")) and len(key) > len(best):
-            best = key
-    return best
+    """The longest key that is ``path`` or a prefix of it ending before a ``.`` or ``[``: the path's
+    prefixes are looked up, longest first (a loop over every key for every issue was 2,000 x 2,000
+    steps, 9 s on the event loop, for a 2,000-property form sent empty)."""
+    candidate = path
+    while candidate not in keys:
+        cut = max(candidate.rfind("."), candidate.rfind("["))
+        if cut <= 0:
+            return "$"
+        candidate = candidate[:cut]
+    return candidate
 
 
 def variant_issues(spec: FieldSpec, value: Any) -> list[Issue]:
