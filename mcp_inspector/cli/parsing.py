@@ -93,7 +93,7 @@ examples:
 class Parser(argparse.ArgumentParser):
     """argparse exits with 2 on bad input, which is our JSON-RPC error code: raise instead."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         raise UsageError(f"{message} (see mcp-inspector --help)")
 
 

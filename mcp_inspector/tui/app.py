@@ -101,7 +101,7 @@ class InspectorApp(App[int]):
     # -- setup -----------------------------------------------------------
     _control_filter = ControlCharacters()
 
-    def get_line_filters(self):  # type: ignore[override]
+    def get_line_filters(self):
         """Textual's filters, then control characters removed: server text never drives the terminal."""
         return [*super().get_line_filters(), self._control_filter]
 
@@ -277,12 +277,12 @@ class InspectorApp(App[int]):
             return
         from textual.drivers._writer_thread import WriterThread
 
-        fresh = WriterThread(writer._file)
+        fresh = WriterThread(writer._file)  # noqa: SLF001 Textual internals (issue 22: textual_compat)
         fresh.start()
-        self._driver._writer_thread = fresh  # type: ignore[union-attr]
+        self._driver._writer_thread = fresh  # type: ignore[union-attr]  # noqa: SLF001 Textual internals, as above
         # The old thread is dead already or about to fail: what it holds can reach no screen.
         # Not blocking: the signal may have landed while this thread held the queue's lock.
-        queue = writer._queue
+        queue = writer._queue  # noqa: SLF001 Textual internals, as above
         if queue.mutex.acquire(blocking=False):
             try:
                 queue.queue.clear()
@@ -430,7 +430,7 @@ class InspectorApp(App[int]):
 
     def _http_list(self):
         main = self.main
-        return main.query_one("#view-http").exchange_list if main._has_view("view-http") else None
+        return main.query_one("#view-http").exchange_list if main.has_view("view-http") else None
 
     def _open_selected_exchange(self) -> None:
         exchanges = self._http_list()
@@ -461,7 +461,7 @@ class InspectorApp(App[int]):
     def _open_frame_exchange(self) -> None:
         log = (
             self.main.query_one("#view-traffic").log_view
-            if self.main._has_view("view-traffic")
+            if self.main.has_view("view-traffic")
             else self.main.query_one("#live-traffic")
         )
         entry = log.cursor_entry

@@ -115,7 +115,7 @@ async def test_many_requests_in_flight_answered_out_of_order() -> None:
             h.transport.reply(message["id"], {"n": message["params"]["n"]})
         results = [await p.wait() for p in pendings]
         assert [r["n"] for r in results] == list(range(50))
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         for p in pendings:
             assert p.reply is not None and p.entry is not None
             assert p.reply.reply_to == p.entry.seq and p.entry.reply_seq == p.reply.seq
@@ -163,7 +163,7 @@ async def test_timeout_cleans_up_sends_cancelled_and_raises_clear_error() -> Non
         message = str(caught.value)
         assert "tools/call timed out" in message and "0.2 s" in message and "notifications/cancelled" in message
         assert caught.value.hard_limit is False
-        assert h.connection._pending == {} and h.connection._by_token == {}
+        assert h.connection.by_id == {} and h.connection.by_token == {}
         assert h.connection.pending == []
         assert h.transport.cancellations() == [{"requestId": pending.id, "reason": "timeout"}]
 
@@ -179,7 +179,7 @@ async def test_reply_after_timeout_is_recorded_late_and_not_delivered() -> None:
         assert "late" in late.problem and "timeout" in late.problem
         assert late.reply_to == pending.entry.seq and pending.entry.reply_seq == late.seq
         assert pending.result is None and isinstance(pending.error, RequestTimeout)
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
 
 
 async def test_progress_resets_the_timeout() -> None:
@@ -229,7 +229,7 @@ async def test_reset_on_progress_stops_at_max_total() -> None:
         assert caught.value.hard_limit is True
         assert "maximum total time of 0.8 s" in str(caught.value)
         assert 0.7 < pending.elapsed < 30  # not before the maximum; the upper bound is loose (hard_limit says which)
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         assert h.transport.cancellations()[-1]["requestId"] == pending.id
 
 
@@ -249,7 +249,7 @@ async def test_pending_cancel_sends_cancelled_and_late_reply_is_marked() -> None
         await pending.cancel("user pressed Esc")
         with pytest.raises(RequestCancelled, match="user pressed Esc"):
             await pending.wait()
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         assert h.transport.cancellations() == [{"requestId": pending.id, "reason": "user pressed Esc"}]
         h.transport.reply(pending.id, {"content": []})
         late = h.store.get(h.store.last_seq)
@@ -274,7 +274,7 @@ async def test_task_cancellation_sends_the_same_notification() -> None:
         cancel = await h.transport.next_sent()
         assert cancel["method"] == "notifications/cancelled"
         assert cancel["params"]["requestId"] == request["id"]
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         await anyio.sleep(0.01)
         assert outcome == {"cancelled": True}
 
@@ -325,7 +325,7 @@ async def test_invalid_answer_fails_the_request_with_a_protocol_violation() -> N
         h.transport.feed({"jsonrpc": "2.0", "id": pending.id, "result": {}, "error": {"code": 1, "message": "m"}})
         with pytest.raises(ProtocolViolation, match="both result and error"):
             await pending.wait()
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         assert pending.reply.reply_to == pending.entry.seq
 
 
@@ -437,7 +437,7 @@ async def test_close_fails_pending_requests_at_once() -> None:
             await pending.wait()
         assert caught.value.exit_code == 3 and caught.value.stderr_tail == ["fatal: boom"]
         assert "fatal: boom" in str(caught.value)
-        assert h.connection._pending == {}
+        assert h.connection.by_id == {}
         with pytest.raises(ConnectionLost):
             await h.connection.send_request("ping")
         closed = h.store.get(h.store.last_seq)
@@ -527,7 +527,7 @@ async def test_max_total_alone_is_a_hard_limit() -> None:
         pending = await h.connection.send_request("work", timeout=None, max_total=0.2)
         with pytest.raises(RequestTimeout, match="maximum total time of 0.2 s") as caught:
             await pending.wait()
-        assert caught.value.hard_limit and h.connection._pending == {}
+        assert caught.value.hard_limit and h.connection.by_id == {}
 
 
 async def test_a_handler_returning_a_non_object_gives_internal_error() -> None:

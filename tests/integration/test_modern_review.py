@@ -329,7 +329,7 @@ async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connec
             await anyio.sleep(0.4)  # the retry (300 KB) is stuck in the pipe by then
             await first[0].cancel("the user pressed cancel")
 
-        c.session._task_group.start_soon(cancel_later)
+        c.session.task_group.start_soon(cancel_later)
         return {"action": "accept", "content": {"name": "Ada"}}
 
     handlers = {"elicitation/create": answer_then_cancel_soon}

@@ -140,7 +140,7 @@ async def test_crash_mid_call_fails_the_call_at_once(connect, raw_server) -> Non
             closed = c.of_type(ServerClosed)
             assert len(closed) == 1 and closed[0].closed.exit_code == 3 and not closed[0].closed.expected
             assert c.session.state is SessionState.CLOSED
-            assert c.session.connection._pending == {}
+            assert c.session.connection.by_id == {}
             stderr = [e.text for e in c.store if e.kind is Kind.STDERR]
             assert "fatal: boom" in stderr
             with pytest.raises(ConnectionLost):
@@ -174,7 +174,7 @@ async def test_request_never_answered_times_out_and_server_is_told(connect, raw_
             with pytest.raises(RequestTimeout, match="tools/call timed out"):
                 await c.session.finish_tool_call(pending)
             assert 0.3 < pending.elapsed < 30  # not before its limit; the upper bound is loose (a loaded machine)
-            assert c.session.connection._pending == {}
+            assert c.session.connection.by_id == {}
             with anyio.fail_after(30):  # the server logs each cancellation it receives to stderr
                 while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
                     await anyio.sleep(0.02)

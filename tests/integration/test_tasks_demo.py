@@ -57,7 +57,7 @@ async def test_progress_on_the_call_token_stays_linked_while_the_task_runs(conne
         assert result_reply.problem is None  # the demo's tasks/result carries related-task
         assert all(e.problem is None and e.reply_to == pending.entry.seq for e in progress)
         assert len(sent(c.store, "tasks/get")) >= 2  # pollInterval 50 ms, clamped to 100 ms
-        assert c.session.connection._by_token == {}  # unlinked once the task ended
+        assert c.session.connection.by_token == {}  # unlinked once the task ended
 
 
 async def test_an_optional_tool_goes_plainly_unless_asked(connect):

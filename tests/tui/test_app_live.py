@@ -304,8 +304,8 @@ async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the elicitation modal")
         form = app.screen.form
-        form.body._editors["$.name"].value = "Ada"
-        form.body._editors["$.age"].value = "36"
+        form.body.editors["$.name"].value = "Ada"
+        form.body.editors["$.age"].value = "36"
         await pilot.pause()
         await pilot.click("#elicitation-accept")
         await wait_for(pilot, lambda: len(finished) == 2, what="the elicitation call")

@@ -84,7 +84,7 @@ async def answer(pilot, app, value: str) -> None:
     screen = app.screen
     if screen.form is not None:
         for name, typed in json.loads(value).items():
-            screen.form.body._editors[f"$.{name}"].value = typed
+            screen.form.body.editors[f"$.{name}"].value = typed
         await pilot.pause()
         await pilot.press("ctrl+s")
         return

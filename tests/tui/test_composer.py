@@ -38,7 +38,7 @@ async def test_fill_a_nested_enum_and_array_form(tmp_path, demo_tools):
     async with app.run_test(size=(100, 80)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
-        editors = form._editors
+        editors = form.editors
         # defaults are filled in
         assert app.query_one(ComposerPanel).get_arguments() == {"priority": "medium", "count": 1, "notify": True}
 
@@ -150,7 +150,7 @@ async def test_json_editor_and_form_stay_in_sync(tmp_path, demo_tools):
         await settle(pilot, app)
         await pilot.press("ctrl+t")
         await settle(pilot, app)
-        await type_into(pilot, form._editors["$.title"], "!")
+        await type_into(pilot, form.editors["$.title"], "!")
         await settle(pilot, app)
         assert json.loads(composer.json_editor.text)["title"] == "From JSON!"
         assert json.loads(composer.json_editor.text)["unknown"] == [1, 2]
@@ -162,7 +162,7 @@ async def test_invalid_arguments_ask_first_and_can_still_be_sent(tmp_path, demo_
     async with app.run_test(size=(100, 60)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
-        await type_into(pilot, form._editors["$.count"], "00")  # "1" becomes "100"
+        await type_into(pilot, form.editors["$.count"], "00")  # "1" becomes "100"
         await settle(pilot, app)
         await pilot.click("#send-button")
         await settle(pilot, app)
@@ -191,14 +191,14 @@ async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
-        await type_into(pilot, form_of(app)._editors["$.city"], "Lisbon")
+        await type_into(pilot, form_of(app).editors["$.city"], "Lisbon")
         await pilot.pause(0.3)  # past the debounce
         await settle(pilot, app)
         assert DraftStore(drafts).get("demo", "weather_report") == {"city": "Lisbon"}
 
         composer.set_tool(demo_tools["echo"])
         await settle(pilot, app)
-        await type_into(pilot, form_of(app)._editors["$.message"], "hi")
+        await type_into(pilot, form_of(app).editors["$.message"], "hi")
         composer.set_tool(demo_tools["weather_report"])  # switching away saves at once
         await settle(pilot, app)
         assert composer.get_arguments() == {"city": "Lisbon"}
@@ -248,7 +248,7 @@ async def test_fallback_subtree_is_a_json_field(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
-        area = form._editors["$.point"]
+        area = form.editors["$.point"]
         assert "edited as JSON: it uses `not`" in str(form.query_one(".field-note").render())
         area.text = '{"x": "no"}'
         await settle(pilot, app)
@@ -279,11 +279,11 @@ async def test_server_text_with_markup_characters_is_shown_literally(tmp_path):
     async with app.run_test(size=(100, 50)) as pilot:
         await settle(pilot, app)
         form = form_of(app)
-        form._editors["$.e"].focus()
+        form.editors["$.e"].focus()
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("down", "down", "enter")
-        form._editors["$.l"].focus()
+        form.editors["$.l"].focus()
         await pilot.press("space")
         await settle(pilot, app)
         assert app.query_one(ComposerPanel).get_arguments() == {"e": "a[b", "l": ["[/]"]}

@@ -124,9 +124,9 @@ async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
         form = composer.schema_form
-        await type_into(pilot, form._editors["$.path"], "a.txt")
-        await type_into(pilot, form._editors["$.oldText"], "x")
-        new_text = form._editors["$.newText"]
+        await type_into(pilot, form.editors["$.path"], "a.txt")
+        await type_into(pilot, form.editors["$.oldText"], "x")
+        new_text = form.editors["$.newText"]
         assert isinstance(new_text, Input)
         assert composer.get_arguments() == {"path": "a.txt", "oldText": "x"}  # empty: left out
         await pilot.press("ctrl+s")
@@ -154,7 +154,7 @@ async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
         # "" typed in the JSON view comes back as a flagged field, not as a hidden extra
         await composer.set_arguments({"path": "", "oldText": "x", "newText": ""})
         await pilot.pause()
-        assert form._editors["$.path"].has_class("-empty-string") and new_text.has_class("-empty-string")
+        assert form.editors["$.path"].has_class("-empty-string") and new_text.has_class("-empty-string")
         assert form.query_one("#form-extras").has_class("has-note") is False
         assert composer.get_arguments() == {"path": "", "oldText": "x", "newText": ""}
 

@@ -79,14 +79,14 @@ async def open_modal(pilot, app, tool: str, arguments: dict | None = None) -> Se
     await wait_for(
         pilot, lambda: app.focused is not None and app.focused.screen is screen, what="the focus in the modal"
     )
-    if screen.form is not None and screen.form.body._editors:  # then on its first field (first the scroll may have it)
-        await wait_for(pilot, lambda: app.focused in screen.form.body._editors.values(), what="the first field focused")
+    if screen.form is not None and screen.form.body.editors:  # then on its first field (first the scroll may have it)
+        await wait_for(pilot, lambda: app.focused in screen.form.body.editors.values(), what="the first field focused")
     return screen
 
 
 def editor(screen: ServerRequestScreen, name: str):
     assert screen.form is not None
-    return screen.form.body._editors[f"$.{name}"]
+    return screen.form.body.editors[f"$.{name}"]
 
 
 def error_text(screen: ServerRequestScreen) -> str:

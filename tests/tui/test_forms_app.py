@@ -33,9 +33,9 @@ async def test_nested_ref_model_is_a_form_and_the_call_goes_through():
         form = composer.schema_form
         # person is {"$ref": "#/$defs/Person"} whose address is another $ref: all fields, no JSON box
         assert form.spec.fallback_notes == []
-        assert {"$.person.name", "$.person.address.city", "$.person.address.country"} <= set(form._editors)
+        assert {"$.person.name", "$.person.address.city", "$.person.address.country"} <= set(form.editors)
         for key, text in (("$.person.name", "Ada"), ("$.person.address.city", "Paris")):
-            form._editors[key].focus()
+            form.editors[key].focus()
             await pilot.press("end", *text)
         await pilot.pause()
         assert composer.get_arguments()["person"] == {"name": "Ada", "address": {"city": "Paris", "country": "FR"}}

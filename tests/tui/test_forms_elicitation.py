@@ -45,7 +45,7 @@ async def test_fill_and_accept_after_fixing_what_is_missing():
         assert app.answers == []  # email is required: refused, with the reason on the field
         assert form.body.message_for("$.email") == 'required (ctrl+n sends "")'
         assert "1 field to fix" in str(form.query_one("#elicitation-error").render())
-        email = form.body._editors["$.email"]
+        email = form.body.editors["$.email"]
         assert isinstance(email, Input)
         email.focus()
         await pilot.press(*"ada@example")
@@ -67,7 +67,7 @@ async def test_multi_select_and_decline():
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         form = app.query_one(ElicitationForm)
-        days = form.body._editors["$.days"]
+        days = form.body.editors["$.days"]
         assert isinstance(days, SelectionList)
         days.focus()
         await pilot.press("down", "space")  # Tuesday too

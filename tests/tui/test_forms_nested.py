@@ -90,16 +90,16 @@ async def test_fill_a_list_of_objects_switch_a_variant_and_send(tmp_path):
         form = app.query_one(SchemaForm)
         # required parts start usable: one traveller (minItems 1), the first transport with its const
         assert composer.get_arguments() == {"travellers": [{}], "transport": {"kind": "train"}}
-        travellers = form._editors["$.travellers"]
+        travellers = form.editors["$.travellers"]
         assert isinstance(travellers, ListField) and len(rows(travellers)) == 1
 
-        await type_into(pilot, rows(travellers)[0].body._editors["$.name"], "Ada")
+        await type_into(pilot, rows(travellers)[0].body.editors["$.name"], "Ada")
         await pilot.click(travellers.query_one(".list-add-item"))
         await settle(pilot, app)
         second = rows(travellers)[1]
-        assert app.focused is second.body._editors["$.name"]  # the new item is open and focused
+        assert app.focused is second.body.editors["$.name"]  # the new item is open and focused
         await pilot.press(*"Bo")
-        await type_into(pilot, second.body._editors["$.age"], "7")
+        await type_into(pilot, second.body.editors["$.age"], "7")
         await settle(pilot, app)
         assert composer.get_arguments()["travellers"] == [{"name": "Ada"}, {"name": "Bo", "age": 7}]
 
@@ -113,7 +113,7 @@ async def test_fill_a_list_of_objects_switch_a_variant_and_send(tmp_path):
         assert composer.get_arguments()["travellers"] == [{"name": "Bo", "age": 7}]
 
         # switch the variant: the discriminator follows, the new alternative's fields appear
-        transport = form._editors["$.transport"]
+        transport = form.editors["$.transport"]
         assert isinstance(transport, VariantField)
         transport.query_one(Select).focus()
         await pilot.press("enter")
@@ -121,14 +121,14 @@ async def test_fill_a_list_of_objects_switch_a_variant_and_send(tmp_path):
         await pilot.press("down", "enter")
         await settle(pilot, app)
         assert transport.value["choice"] == 1
-        await type_into(pilot, transport.body._editors["$.seats"], "4")
+        await type_into(pilot, transport.body.editors["$.seats"], "4")
 
         # null, explicitly
         note_null = form.body._null_boxes["$.note"]
         assert isinstance(note_null, Checkbox)
         await pilot.click(note_null)
         await settle(pilot, app)
-        assert form._editors["$.note"].disabled
+        assert form.editors["$.note"].disabled
 
         # a free-form entry
         labels = form.query_one(EntriesField)
@@ -167,14 +167,14 @@ async def test_json_edits_rebuild_items_and_pick_the_variant(tmp_path):
         }
         composer.json_editor.text = json.dumps(edited)
         await settle(pilot, app)
-        travellers = form._editors["$.travellers"]
+        travellers = form.editors["$.travellers"]
         assert len(rows(travellers)) == 6 and not any(row.is_open for row in rows(travellers))  # many: folded
         assert "T5" in str(rows(travellers)[5].header.render())  # a folded item shows a summary
-        assert form._editors["$.transport"].value["choice"] == 1  # the discriminator picked "Car"
+        assert form.editors["$.transport"].value["choice"] == 1  # the discriminator picked "Car"
         assert composer.get_arguments() == edited  # unknown keys survive JSON -> form -> JSON
         await rows(travellers)[2].toggle()
         await settle(pilot, app)
-        await type_into(pilot, rows(travellers)[2].body._editors["$.name"], "x")
+        await type_into(pilot, rows(travellers)[2].body.editors["$.name"], "x")
         await settle(pilot, app)
         assert json.loads(composer.json_editor.text)["travellers"][2] == {"name": "T2x", "age": 2}
 
@@ -192,10 +192,10 @@ async def test_issues_land_inside_list_items_and_variants(tmp_path):
         await pilot.press("escape")
         await settle(pilot, app)
         form = app.query_one(SchemaForm)
-        second = rows(form._editors["$.travellers"])[1]
+        second = rows(form.editors["$.travellers"])[1]
         assert second.body.message_for("$.name") == "required"  # minLength 1: no hint about sending ""
         assert second.body.message_for("$.age") == "must be ≥ 0"
-        transport = form._editors["$.transport"]
+        transport = form.editors["$.transport"]
         assert transport.body.message_for("$.seats") == "required"  # precise: the chosen alternative's issue
         assert form.message_for("$.transport") == "does not match the chosen alternative: see below"
         assert app.sent == []
@@ -207,15 +207,15 @@ async def test_recursive_part_is_opened_on_demand(tmp_path):
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
         form = app.query_one(SchemaForm)
-        await type_into(pilot, form._editors["$.node.label"], "leaf")
-        parent = form._editors["$.node.parent"]
+        await type_into(pilot, form.editors["$.node.label"], "leaf")
+        parent = form.editors["$.node.parent"]
         assert isinstance(parent, NestedField) and parent.body is None
         await pilot.click(parent.query_one(".nested-open"))
         await settle(pilot, app)
-        await type_into(pilot, parent.body._editors["$.label"], "root")
+        await type_into(pilot, parent.body.editors["$.label"], "root")
         await settle(pilot, app)
         assert composer.get_arguments() == {"node": {"label": "leaf", "parent": {"label": "root"}}}
-        grand = parent.body._editors["$.parent"]
+        grand = parent.body.editors["$.parent"]
         assert isinstance(grand, NestedField) and grand.body is None  # one level at a time
         await pilot.click(parent.query_one(".nested-clear"))
         await settle(pilot, app)

@@ -445,7 +445,7 @@ async def fetch_server_metadata(
     protocol_version: str | None = None,
     require_pkce: bool = False,
     timeout: float | None = None,
-) -> tuple[str, dict]:
+) -> tuple[str, dict[str, Any]]:
     """The metadata document of an authorization server: ``(url it came from, document)``.
 
     ``issuer`` is the issuer identifier (from protected resource metadata, or an identity

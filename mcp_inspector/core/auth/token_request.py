@@ -249,7 +249,7 @@ def _token_set(
     )
 
 
-def _claims(token: str) -> dict | None:
+def _claims(token: str) -> dict[str, Any] | None:
     """The token's claims decoded (not verified) when it is a JWT (H3's ``assertions.decode_claims``)."""
     try:
         from .assertions import decode_claims

@@ -74,7 +74,7 @@ class ProbeContext:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
-    async def request(self, method: str, params: dict | None = None) -> tuple[Any, Any]:
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> tuple[Any, Any]:
         """(result or the RpcError, the reply entry or None). Timeouts and a lost server raise."""
         pending = await self.session.begin_request(method, params)
         try:

@@ -101,7 +101,9 @@ class ListProbe:
                 )
             return None
 
-    def _compare(self, ctx: ProbeContext, kind: str, before: list[dict], after: list[dict], start: int) -> None:
+    def _compare(
+        self, ctx: ProbeContext, kind: str, before: list[dict[str, Any]], after: list[dict], start: int
+    ) -> None:
         notification = LISTS[kind][3]
         announced = any(
             entry.direction is Direction.IN and entry.kind is Kind.NOTIFICATION and entry.method == notification

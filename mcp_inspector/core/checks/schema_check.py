@@ -74,7 +74,7 @@ def problems(method: str, kind: Kind, version: str | None, message: dict[str, An
     return []
 
 
-def _union_member(loc: tuple) -> tuple | None:
+def _union_member(loc: tuple[Any, ...]) -> tuple | None:
     """The location up to a union member's name ("content.0.ImageContent"), if it has one."""
     for index, part in enumerate(loc):
         if isinstance(part, str) and part[:1].isupper():

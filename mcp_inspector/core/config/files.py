@@ -114,7 +114,7 @@ def _symlink_refused(path: str | os.PathLike[str]) -> OSError:
     return OSError(errno.ELOOP, "a symbolic link (refused: name the file itself)", os.fspath(path))
 
 
-def open_private(path: str | os.PathLike[str], binary: bool = False) -> IO:
+def open_private(path: str | os.PathLike[str], binary: bool = False) -> IO[bytes]:
     """Open ``path`` to write user data into (a recording, an export, a report), from its start.
 
     Created 0600; an existing regular file is made 0600 before it is truncated; a symbolic link

@@ -52,7 +52,7 @@ def expand_variables(text: str, what: str, environ: dict[str, str] | None = None
     """
     source = os.environ if environ is None else environ
 
-    def value(match: re.Match) -> str:
+    def value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in source:
             raise ConfigError(f"{what}: the environment variable {name} is not set")
@@ -267,7 +267,7 @@ def _json_type(value: Any) -> str:
     return "an object"
 
 
-def _string(name: str, entry: dict, key: str, *, empty: bool = False) -> str | None:
+def _string(name: str, entry: dict[str, Any], key: str, *, empty: bool = False) -> str | None:
     """``entry[key]``: absent (or null) gives None; anything but a string is an error."""
     value = entry.get(key)
     if value is None:
@@ -281,7 +281,7 @@ def _string(name: str, entry: dict, key: str, *, empty: bool = False) -> str | N
     return value
 
 
-def _string_map(name: str, entry: dict, key: str, *, env: bool = False) -> dict[str, str]:
+def _string_map(name: str, entry: dict[str, Any], key: str, *, env: bool = False) -> dict[str, str]:
     """``entry[key]`` as an object of string -> string; values are never shown in errors (secrets)."""
     value = entry.get(key)
     if value is None:

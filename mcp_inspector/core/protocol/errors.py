@@ -34,7 +34,7 @@ class InspectorError(Exception):
 class RpcError(InspectorError):
     """The server answered with a JSON-RPC error object."""
 
-    def __init__(self, code: int, message: str, data: Any = None, error: dict | None = None) -> None:
+    def __init__(self, code: int, message: str, data: Any = None, error: dict[str, Any] | None = None) -> None:
         self.code = code
         self.message = message
         self.data = data

@@ -50,7 +50,7 @@ class _Unusual(Exception):
     """Raised by the fast path's hooks: parse again, with the noting hooks, to say what."""
 
 
-def _fast_pairs(pairs: list[tuple[str, Any]]) -> dict:
+def _fast_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
         raise _Unusual
@@ -85,7 +85,7 @@ class _Parse:
         self.strict = strict
         self.duplicates = 0
 
-    def pairs(self, pairs: list[tuple[str, Any]]) -> dict:
+    def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
         if len(result) != len(pairs):
             self._duplicate(pairs)

@@ -171,7 +171,7 @@ def _invalid(message: Any, problem: str, method: Any, msg_id: Any, has_id: bool)
     )
 
 
-def _extra_keys(message: dict, shape: str) -> str | None:
+def _extra_keys(message: dict[str, Any], shape: str) -> str | None:
     allowed = _ENVELOPE_KEYS[shape]
     if message.keys() <= allowed:  # the usual case, without building a set
         return None
@@ -197,25 +197,25 @@ def dumps(message: Any) -> bytes:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
-def request(msg_id: Any, method: str, params: dict | None = None) -> dict:
+def request(msg_id: Any, method: str, params: dict[str, Any] | None = None) -> dict:
     message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": msg_id, "method": method}
     if params is not None:
         message["params"] = params
     return message
 
 
-def notification(method: str, params: dict | None = None) -> dict:
+def notification(method: str, params: dict[str, Any] | None = None) -> dict:
     message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "method": method}
     if params is not None:
         message["params"] = params
     return message
 
 
-def response(msg_id: Any, result: dict) -> dict:
+def response(msg_id: Any, result: dict[str, Any]) -> dict:
     return {"jsonrpc": JSONRPC_VERSION, "id": msg_id, "result": result}
 
 
-def error_response(msg_id: Any, code: int, message: str, data: Any = None) -> dict:
+def error_response(msg_id: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
         error["data"] = data

@@ -33,7 +33,7 @@ class PendingRequest:
         connection: Any,  # the RpcConnection (rpc.py imports this module)
         msg_id: Any,
         method: str,
-        params: dict | None,
+        params: dict[str, Any] | None,
         timeout: float | None,
         reset_on_progress: bool,
         max_total: float | None,
@@ -65,13 +65,13 @@ class PendingRequest:
         self.progress_count = 0
         self.entry: TrafficEntry | None = None  # the request as recorded
         self.reply: TrafficEntry | None = None  # the response as recorded
-        self.result: dict | None = None
+        self.result: dict[str, Any] | None = None
         self.error: BaseException | None = None
         self.finished: float | None = None
         self._resolved = False
         self._auth_held = False  # the timeout waited for an OAuth flow (see wait)
         self._done: anyio.Event | None = None  # made only for waits outside asyncio
-        self._wakers: list[asyncio.Future] | None = None  # asyncio waiters (see _sleep)
+        self._wakers: list[asyncio.Future[Any]] | None = None  # asyncio waiters (see _sleep)
 
     @property
     def done(self) -> bool:
@@ -92,7 +92,7 @@ class PendingRequest:
         deadline = self.effective_deadline()
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
-    def _resolve(self, result: dict | None = None, error: BaseException | None = None) -> None:
+    def resolve(self, result: dict[str, Any] | None = None, error: BaseException | None = None) -> None:
         if self._resolved:
             return
         self.result = result
@@ -105,7 +105,7 @@ class PendingRequest:
             for waker in self._wakers:
                 _wake_up(waker)
 
-    def _progressed(self, progress: Progress) -> None:
+    def progressed(self, progress: Progress) -> None:
         self.progress = progress
         self.progress_count += 1
         if self.reset_on_progress and self.timeout is not None:
@@ -118,7 +118,7 @@ class PendingRequest:
                     f"error in a progress callback: {exc.__class__.__name__}: {exc}", listener_error=True
                 )
 
-    async def wait(self) -> dict:
+    async def wait(self) -> dict[str, Any]:
         """The result, or raise RpcError / RequestTimeout / RequestCancelled / ConnectionLost."""
         try:
             while not self._resolved:
@@ -145,9 +145,9 @@ class PendingRequest:
                         self.deadline = now + self.timeout
                         continue
                     seconds = self.max_total if hard else self.timeout
-                    await self.connection._abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
+                    await self.connection.abandon(self, RequestTimeout(self.method, seconds or 0.0, hard), "timeout")
                     break
-                loop = self.connection._loop
+                loop = self.connection.loop
                 if loop is not None:
                     await self._sleep(loop, None if deadline is None else deadline - now)
                 else:
@@ -158,7 +158,7 @@ class PendingRequest:
         except anyio.get_cancelled_exc_class():
             if not self._resolved:
                 with anyio.CancelScope(shield=True):
-                    await self.connection._abandon(
+                    await self.connection.abandon(
                         self, RequestCancelled(self.method, "the caller stopped waiting"), "the caller stopped waiting"
                     )
             raise
@@ -193,10 +193,10 @@ class PendingRequest:
         target: PendingRequest = self
         while target.successor is not None:
             target = target.successor
-        if not target._resolved:
-            await target.connection._abandon(target, RequestCancelled(target.method, reason), reason)
+        if not target._resolved:  # noqa: SLF001 the same class, in its own module
+            await target.connection.abandon(target, RequestCancelled(target.method, reason), reason)
 
 
-def _wake_up(waker: asyncio.Future) -> None:
+def _wake_up(waker: asyncio.Future[Any]) -> None:
     if not waker.done():
         waker.set_result(None)

@@ -176,9 +176,9 @@ def _one_line(text: str) -> str:
 def fresh_id(connection: Any) -> str:
     """A ``"raw-N"`` id not in flight on ``connection``."""
     while True:
-        candidate = f"{RAW_ID_PREFIX}{connection._next_raw_id}"
-        connection._next_raw_id += 1
-        if id_key(candidate) not in connection._pending:
+        candidate = f"{RAW_ID_PREFIX}{connection.next_raw_id}"
+        connection.next_raw_id += 1
+        if id_key(candidate) not in connection.by_id:
             return candidate
 
 
@@ -186,7 +186,7 @@ def fresh_id(connection: Any) -> str:
 
 
 def _in_flight(connection: Any, msg_id: Any) -> None:
-    pending = connection._pending.get(id_key(msg_id))
+    pending = connection.by_id.get(id_key(msg_id))
     if pending is not None:
         where = f", #{pending.entry.seq}" if pending.entry is not None else ""
         raise IdInFlight(
@@ -228,12 +228,12 @@ async def send_frame(
         _in_flight(connection, info.id)
         params = info.message.get("params") if isinstance(info.message, dict) else None
         pending = _pending_for(connection, info.id, info.method or "", params, timeout)
-        await connection._send_tracked(pending, data, info.kind, info.problem)
+        await connection.send_tracked(pending, data, info.kind, info.problem)
         assert pending.entry is not None
         return RawSent(pending.entry, info.kind, pending=pending)
     if info.kind is Kind.BATCH:
         return await _send_batch(connection, data, info)
-    connection._check_open()
+    connection.check_open()
     sent = RawSent(None, info.kind)  # type: ignore[arg-type]  # the entry is set below
     fields: dict[str, Any] = {
         "method": info.method,
@@ -256,7 +256,7 @@ async def send_frame(
     elif info.kind is Kind.NOTIFICATION and info.method == "notifications/cancelled":
         params = info.message.get("params")
         request_id = params.get("requestId") if isinstance(params, dict) else None
-        target = connection._pending.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
+        target = connection.by_id.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
         if target is None:
             sent.notes.append(f"no request with id {json.dumps(request_id)} is in flight (sent anyway)")
     elif info.kind is Kind.NOTIFICATION and info.method == "notifications/initialized":
@@ -266,8 +266,8 @@ async def send_frame(
         sent.answered.entry.reply_seq = entry.seq
         connection.store.changed()
     if info.kind is Kind.INVALID:
-        remember_idless(connection._idless, IdlessFrame(entry, time.perf_counter()))
-    await connection._transmit(entry, data, info.kind, info.method)
+        remember_idless(connection.idless, IdlessFrame(entry, time.perf_counter()))
+    await connection.transmit(entry, data, info.kind, info.method)
     if target is not None and not target.done:  # the server will not answer it now: it ends here too
         sent.cancelled = target
         connection.release(
@@ -290,7 +290,7 @@ async def _send_batch(connection: Any, data: bytes, info: Any) -> RawSent:
             members.append(_pending_for(connection, sub.id, sub.method or "", member.get("params"), timeout="default"))
         elif sub.kind in (Kind.RESPONSE, Kind.ERROR):
             answers.append(sub.id)
-    connection._check_open()
+    connection.check_open()
     sent = RawSent(None, Kind.BATCH, members=members)  # type: ignore[arg-type]
     version = connection.protocol_version
     if version is not None and version >= BATCHES_REMOVED_IN:
@@ -303,14 +303,14 @@ async def _send_batch(connection: Any, data: bytes, info: Any) -> RawSent:
     )
     for pending in members:
         pending.entry = entry
-        connection._track(pending)
+        connection.track(pending)
     if members:
-        remember_idless(connection._idless, IdlessFrame(entry, time.perf_counter(), members))
+        remember_idless(connection.idless, IdlessFrame(entry, time.perf_counter(), members))
     try:
-        await connection._transmit(entry, data, Kind.BATCH, None)
+        await connection.transmit(entry, data, Kind.BATCH, None)
     except BaseException:
         for pending in members:
-            connection._forget(pending)
+            connection.forget(pending)
         raise
     return sent
 
@@ -333,7 +333,7 @@ def take_idless(frames: list[IdlessFrame]) -> IdlessFrame | None:
     return None
 
 
-def batch_request(pending: dict, frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
+def batch_request(pending: dict[str, Any], frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
     """The batch we sent that a batch from the server answers (its first member whose id is in flight)."""
     for member in message if isinstance(message, list) else ():
         if (
@@ -356,11 +356,11 @@ def end_idless_batch(connection: Any, request: TrafficEntry, message: Any, reply
     error = message.get("error") if isinstance(message, dict) else None
     code = error.get("code") if isinstance(error, dict) else None
     text = error.get("message") if isinstance(error, dict) else None
-    for pending in list(connection._pending.values()):
+    for pending in list(connection.by_id.values()):
         if pending.entry is request and not pending.done:
-            connection._forget(pending)
+            connection.forget(pending)
             pending.reply = reply
-            pending._resolve(
+            pending.resolve(
                 error=RpcError(
                     code if isinstance(code, int) else jsonrpc.INVALID_REQUEST,
                     text if isinstance(text, str) else "the batch was refused",

@@ -30,8 +30,8 @@ from .jsonrpc import Kind, classify, classify_message, id_key
 from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
 from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
 
-RequestHandler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
-NotificationListener = Callable[[str, dict | None, TrafficEntry], None]
+RequestHandler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict]]
+NotificationListener = Callable[[str, dict[str, Any] | None, TrafficEntry], None]
 CloseListener = Callable[[Closed], None]
 
 ABANDONED_MEMORY = 1000  # ids of timed-out/cancelled requests remembered to mark late replies
@@ -52,8 +52,8 @@ class RpcConnection:
         self.handlers: dict[str, RequestHandler] = {}
         self._notification_listeners: list[NotificationListener] = []
         self._close_listeners: list[CloseListener] = []
-        self._pending: dict[tuple[bool, Any], PendingRequest] = {}
-        self._by_token: dict[tuple[bool, Any], PendingRequest] = {}
+        self.by_id: dict[tuple[bool, Any], PendingRequest] = {}
+        self.by_token: dict[tuple[bool, Any], PendingRequest] = {}
         self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
         self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
         #: Server requests being answered (a handler runs), by id, bounded (incoming.py):
@@ -61,15 +61,15 @@ class RpcConnection:
         self._incoming = WaitingRequests(self.store)
         #: Frames sent by hand that may get an answer naming no id (not JSON, a batch): an
         #: error with ``"id": null`` is linked to the oldest (raw.py).
-        self._idless: list[IdlessFrame] = []
-        self._next_raw_id = 1  # "raw-N" ids offered for frames sent by hand (raw.fresh_id)
+        self.idless: list[IdlessFrame] = []
+        self.next_raw_id = 1  # "raw-N" ids offered for frames sent by hand (raw.fresh_id)
         #: Server requests being answered now (a person may be filling an elicitation form):
         #: while it is above 0, the timeouts of our own requests wait (see PendingRequest.wait).
         self.answering = 0
         self._next_id = 1
         self._task_group: anyio.abc.TaskGroup | None = None
         self.closed: Closed | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None  # set on asyncio: PendingRequest.wait uses its timers
+        self.loop: asyncio.AbstractEventLoop | None = None  # set on asyncio: PendingRequest.wait uses its timers
         #: The negotiated protocol revision (the session sets it): frames are judged by it.
         self.protocol_version: str | None = None
         #: True once the client sent ``notifications/initialized`` (seen on the way out, or
@@ -81,21 +81,21 @@ class RpcConnection:
         self.modern = False
         #: Called as ``meta_provider(method, params) -> params`` for every request sent with
         #: send_request (the session adds the 2026-07-28 ``_meta`` there); not for send_raw.
-        self.meta_provider: Callable[[str, dict | None], dict | None] | None = None
+        self.meta_provider: Callable[[str, dict[str, Any] | None], dict | None] | None = None
         transport.work_in_flight = self.work_in_flight
 
     def work_in_flight(self) -> bool:
         """A request of ours unanswered (or given up on: the server may still be at it), or one
         of the server's being answered."""
-        return bool(self._pending or self._abandoned or self._incoming)
+        return bool(self.by_id or self._abandoned or self._incoming)
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
         self._task_group = task_group
         try:
-            self._loop = asyncio.get_running_loop()
+            self.loop = asyncio.get_running_loop()
         except RuntimeError:  # another anyio backend: waits use cancel scopes
-            self._loop = None
+            self.loop = None
         await self.transport.start(task_group, self._on_event)
 
     async def aclose(self) -> None:
@@ -103,7 +103,7 @@ class RpcConnection:
 
     @property
     def pending(self) -> list[PendingRequest]:
-        return list(self._pending.values())
+        return list(self.by_id.values())
 
     @property
     def server_requests(self) -> list[IncomingRequest]:
@@ -132,7 +132,7 @@ class RpcConnection:
 
     # -- sending -------------------------------------------------------
     def allocate_id(self) -> int:
-        while id_key(self._next_id) in self._pending:
+        while id_key(self._next_id) in self.by_id:
             self._next_id += 1
         msg_id = self._next_id
         self._next_id += 1
@@ -141,7 +141,7 @@ class RpcConnection:
     async def send_request(
         self,
         method: str,
-        params: dict | None = None,
+        params: dict[str, Any] | None = None,
         *,
         timeout: float | None | str = "default",
         reset_on_progress: bool = False,
@@ -182,15 +182,15 @@ class RpcConnection:
             entry_meta,
         )
         data = jsonrpc.dumps(jsonrpc.request(msg_id, method, params))
-        await self._send_tracked(pending, data)
+        await self.send_tracked(pending, data)
         return pending
 
-    async def request(self, method: str, params: dict | None = None, **options: Any) -> dict:
+    async def request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> dict:
         """Send a request and wait for its result."""
         pending = await self.send_request(method, params, **options)
         return await pending.wait()
 
-    async def notify(self, method: str, params: dict | None = None) -> TrafficEntry:
+    async def notify(self, method: str, params: dict[str, Any] | None = None) -> TrafficEntry:
         data = jsonrpc.dumps(jsonrpc.notification(method, params))
         return await self._send(data, Kind.NOTIFICATION, method=method)
 
@@ -205,20 +205,20 @@ class RpcConnection:
         sent = await send_frame(self, data, timeout, info)
         return sent.entry, sent.pending
 
-    def _track(self, pending: PendingRequest) -> None:
+    def track(self, pending: PendingRequest) -> None:
         """Register a request about to be sent, so its reply finds it."""
         key = id_key(pending.id)
-        self._pending[key] = pending
+        self.by_id[key] = pending
         self._answered.pop(key, None)  # the id is in use again: its replies are not duplicates
         self._abandoned.pop(key, None)
         if pending.progress_token is not None:
-            self._by_token[id_key(pending.progress_token)] = pending
+            self.by_token[id_key(pending.progress_token)] = pending
 
-    async def _send_tracked(
+    async def send_tracked(
         self, pending: PendingRequest, data: bytes, kind: Kind = Kind.REQUEST, problem: str | None = None
     ) -> None:
-        self._check_open()
-        self._track(pending)
+        self.check_open()
+        self.track(pending)
         # Recorded before the write is awaited: a reply may arrive while a large
         # request is still draining, and it must find the entry to link to.
         pending.entry = self.store.append(
@@ -232,20 +232,20 @@ class RpcConnection:
             meta=pending.entry_meta,
         )
         try:
-            await self._transmit(pending.entry, data, kind, pending.method, pending.transport_meta)
+            await self.transmit(pending.entry, data, kind, pending.method, pending.transport_meta)
         except BaseException:
-            self._forget(pending)
+            self.forget(pending)
             raise
 
     async def _send(self, data: bytes, kind: Kind, **fields: Any) -> TrafficEntry:
-        self._check_open()
+        self.check_open()
         entry = self.store.append(Direction.OUT, kind, data, **fields)
         if kind is Kind.NOTIFICATION and fields.get("method") == "notifications/initialized":
             self.initialized = True
-        await self._transmit(entry, data, kind, fields.get("method"))
+        await self.transmit(entry, data, kind, fields.get("method"))
         return entry
 
-    async def _transmit(
+    async def transmit(
         self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None, meta: dict[str, Any] | None = None
     ) -> None:
         """Write a recorded frame; a failure is recorded beside it and raised as ConnectionLost."""
@@ -266,25 +266,25 @@ class RpcConnection:
                 f"cannot send {method or kind.value}: {exc}", stderr_tail=self._stderr_tail()
             ) from None
 
-    def _check_open(self) -> None:
+    def check_open(self) -> None:
         if self.closed is not None:
             raise ConnectionLost(self.closed.reason, self.closed.exit_code, self.closed.signal, self.closed.stderr_tail)
 
-    def _forget(self, pending: PendingRequest) -> None:
-        self._pending.pop(id_key(pending.id), None)
+    def forget(self, pending: PendingRequest) -> None:
+        self.by_id.pop(id_key(pending.id), None)
         if pending.progress_token is not None:
-            self._by_token.pop(id_key(pending.progress_token), None)
+            self.by_token.pop(id_key(pending.progress_token), None)
 
-    async def _abandon(self, pending: PendingRequest, error: BaseException, reason: str) -> None:
+    async def abandon(self, pending: PendingRequest, error: BaseException, reason: str) -> None:
         """Time out or cancel: forget the request, tell the server, resolve the waiter."""
         if pending.done:
             return
-        self._forget(pending)
+        self.forget(pending)
         key = id_key(pending.id)
         self._abandoned[key] = (pending.entry, reason)
         while len(self._abandoned) > ABANDONED_MEMORY:
             self._abandoned.popitem(last=False)
-        pending._resolve(error=error)
+        pending.resolve(error=error)
         # Neither initialize nor the era probe (server/discover before any handshake: a
         # legacy server must get nothing but initialize and pings first) is cancelled.
         if (
@@ -314,11 +314,11 @@ class RpcConnection:
         resolved with ``error``, nothing sent; a late reply is marked with ``reason``."""
         if pending.done:
             return
-        self._forget(pending)
+        self.forget(pending)
         self._abandoned[id_key(pending.id)] = (pending.entry, reason)
         while len(self._abandoned) > ABANDONED_MEMORY:
             self._abandoned.popitem(last=False)
-        pending._resolve(error=error)
+        pending.resolve(error=error)
 
     def _stderr_tail(self) -> list[str]:
         tail = getattr(self.transport, "stderr_tail", None)
@@ -343,7 +343,7 @@ class RpcConnection:
     def _on_undelivered(self, event: Undelivered) -> None:
         """The transport says a request will get no reply (an HTTP error without a
         JSON-RPC body, a cut stream): record why, linked to the request, and fail it."""
-        pending = self._pending.get(id_key(event.msg_id)) if jsonrpc.valid_id(event.msg_id) else None
+        pending = self.by_id.get(id_key(event.msg_id)) if jsonrpc.valid_id(event.msg_id) else None
         request_entry = pending.entry if pending is not None else None
         prefix = f"#{request_entry.seq} " if request_entry is not None else ""
         entry = self.store.append(
@@ -356,17 +356,17 @@ class RpcConnection:
         )
         if pending is None:
             return
-        self._forget(pending)
+        self.forget(pending)
         if request_entry is not None and request_entry.reply_seq is None:
             request_entry.reply_seq = entry.seq
         status = event.meta.get("status") if event.meta else None
-        pending._resolve(
+        pending.resolve(
             error=TransportFailure(
                 pending.method, event.reason, status if isinstance(status, int) else None, event.meta
             )
         )
 
-    def _on_frame(self, raw: bytes, meta: dict | None) -> None:
+    def _on_frame(self, raw: bytes, meta: dict[str, Any] | None) -> None:
         # Correlate first, append second: a recorder writes the entry the moment it is
         # appended, so reply_to, latency and the late flag must already be on it.
         info = classify(raw)
@@ -389,20 +389,20 @@ class RpcConnection:
         is_reply = kind is Kind.RESPONSE or kind is Kind.ERROR
         if is_reply or (kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None):
             key = id_key(info.id)
-            pending = self._pending.get(key)
+            pending = self.by_id.get(key)
             if pending is None and info.id is None and meta is not None and "request_id" in meta:
                 # An error with "id": null in the response to an HTTP POST answers the
                 # request that POST carried (a server that could not read the id, or
                 # refused the request before reading it).
                 key = id_key(meta["request_id"])
-                pending = self._pending.get(key)
+                pending = self.by_id.get(key)
             if pending is not None:
-                self._forget(pending)
+                self.forget(pending)
                 request_entry = pending.entry
                 reply_to = request_entry.seq if request_entry is not None else None
                 latency_ms = (time.perf_counter() - pending.started) * 1000
-            elif kind is Kind.ERROR and info.id is None and self._idless:
-                idless = take_idless(self._idless)
+            elif kind is Kind.ERROR and info.id is None and self.idless:
+                idless = take_idless(self.idless)
                 if idless is not None:  # an error naming no id, after a frame sent by hand that had none
                     request_entry = idless.entry
                     reply_to = request_entry.seq
@@ -444,7 +444,7 @@ class RpcConnection:
                     f"a batch, but batching was removed in {BATCHES_REMOVED_IN} (negotiated {self.protocol_version})"
                 )
                 problem = removed if problem is None else f"{problem}; {removed}"
-            request_entry = batch_request(self._pending, self._idless, info.message)
+            request_entry = batch_request(self.by_id, self.idless, info.message)
             if request_entry is not None:  # a batch answering a batch we sent (by hand)
                 reply_to = request_entry.seq
                 latency_ms = (self.store.now() - request_entry.ts) * 1000
@@ -471,7 +471,7 @@ class RpcConnection:
             self._remember_answered(pending.id, entry.seq)
             pending.reply = entry
             if kind is Kind.INVALID:
-                pending._resolve(
+                pending.resolve(
                     error=ProtocolViolation(
                         f"the server answered {pending.method} with an invalid frame: {info.problem}"
                     )
@@ -500,16 +500,16 @@ class RpcConnection:
         if len(answered) > ANSWERED_MEMORY:
             answered.popitem(last=False)
 
-    def _on_unreadable(self, raw: bytes, problem: str, meta: dict | None) -> None:
+    def _on_unreadable(self, raw: bytes, problem: str, meta: dict[str, Any] | None) -> None:
         """A frame the transport could not deliver whole (over the line cap): ``raw`` is
         its head. Recorded as invalid; if the head shows it answers a request in flight,
         that request fails now rather than at its timeout."""
         msg_id = _head_id(raw)
-        pending = self._pending.get(id_key(msg_id)) if msg_id is not None else None
+        pending = self.by_id.get(id_key(msg_id)) if msg_id is not None else None
         reply_to: int | None = None
         latency_ms: float | None = None
         if pending is not None:
-            self._forget(pending)
+            self.forget(pending)
             reply_to = pending.entry.seq if pending.entry is not None else None
             latency_ms = (time.perf_counter() - pending.started) * 1000
         entry = self.store.append(
@@ -528,18 +528,18 @@ class RpcConnection:
                 pending.entry.reply_seq = entry.seq
             pending.reply = entry
             self._remember_answered(pending.id, entry.seq)
-            pending._resolve(
+            pending.resolve(
                 error=ProtocolViolation(
                     f"the server answered {pending.method} with a frame it could not read: {problem}"
                 )
             )
 
-    def _on_batch_reply(self, message: dict, msg_id: Any, entry: TrafficEntry) -> None:
+    def _on_batch_reply(self, message: dict[str, Any], msg_id: Any, entry: TrafficEntry) -> None:
         """A response inside a batch: the batch entry is already recorded, so link it here."""
-        pending = self._pending.get(id_key(msg_id))
+        pending = self.by_id.get(id_key(msg_id))
         if pending is None:
             return
-        self._forget(pending)
+        self.forget(pending)
         self._remember_answered(pending.id, entry.seq)
         pending.reply = entry
         if pending.entry is not None:
@@ -547,19 +547,19 @@ class RpcConnection:
             self.store.changed()
         self._deliver(pending, message)
 
-    def _deliver(self, pending: PendingRequest, message: dict) -> None:
+    def _deliver(self, pending: PendingRequest, message: dict[str, Any]) -> None:
         if "error" in message:
             error = message["error"]
-            pending._resolve(error=RpcError(error["code"], error["message"], error.get("data"), error))
+            pending.resolve(error=RpcError(error["code"], error["message"], error.get("data"), error))
         else:
             result = message["result"]
             if not isinstance(result, dict):
-                pending._resolve(error=ProtocolViolation(f"the result of {pending.method} is not an object"))
+                pending.resolve(error=ProtocolViolation(f"the result of {pending.method} is not an object"))
             else:
                 if pending.method == "initialize" and isinstance(result.get("protocolVersion"), str):
                     # Seen here too, so a raw handshake (pipe, the composer) sets it as well.
                     self.protocol_version = result["protocolVersion"]
-                pending._resolve(result=result)
+                pending.resolve(result=result)
 
     def _progress_target(self, params: Any) -> PendingRequest | None:
         if not isinstance(params, dict):
@@ -567,7 +567,7 @@ class RpcConnection:
         token = params.get("progressToken")
         if not jsonrpc.valid_id(token):
             return None
-        return self._by_token.get(id_key(token))
+        return self.by_token.get(id_key(token))
 
     def _on_notification(
         self, method: str, params: Any, entry: TrafficEntry, progress_for: PendingRequest | None = None
@@ -576,7 +576,7 @@ class RpcConnection:
             progress = params.get("progress")
             total = params.get("total")
             message = params.get("message")
-            progress_for._progressed(
+            progress_for.progressed(
                 Progress(
                     float(progress) if isinstance(progress, (int, float)) and not isinstance(progress, bool) else 0.0,
                     float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None,
@@ -597,7 +597,7 @@ class RpcConnection:
                     f"error in a notification listener: {exc.__class__.__name__}: {exc}", listener_error=True
                 )
 
-    def _on_request(self, message: dict, entry: TrafficEntry) -> None:
+    def _on_request(self, message: dict[str, Any], entry: TrafficEntry) -> None:
         method = message["method"]
         params = message.get("params")
         handler = None if self.modern else self.handlers.get(method)
@@ -630,7 +630,7 @@ class RpcConnection:
         self,
         msg_id: Any,
         method: str,
-        params: dict | None,
+        params: dict[str, Any] | None,
         handler: RequestHandler | None,
         entry: TrafficEntry,
         incoming: IncomingRequest | None,
@@ -646,7 +646,7 @@ class RpcConnection:
             reply = None
             # The server waits for this answer before it can reply to what we asked, so the
             # time spent answering does not count against our requests' timeouts.
-            paused = {id(p): (p, p.deadline) for p in self._pending.values() if p.deadline is not None}
+            paused = {id(p): (p, p.deadline) for p in self.by_id.values() if p.deadline is not None}
             self.answering += 1
             try:
                 with scope:
@@ -698,10 +698,10 @@ class RpcConnection:
             meta={"exit_code": event.exit_code, "signal": event.signal, "expected": event.expected, "closed": True},
         )
         error = ConnectionLost(event.reason, event.exit_code, event.signal, event.stderr_tail)
-        for pending in list(self._pending.values()):
-            pending._resolve(error=error)
-        self._pending.clear()
-        self._by_token.clear()
+        for pending in list(self.by_id.values()):
+            pending.resolve(error=error)
+        self.by_id.clear()
+        self.by_token.clear()
         for incoming in self._incoming:
             incoming.scope.cancel()
         for listener in self._close_listeners:
@@ -726,5 +726,5 @@ def _head_id(head: bytes) -> Any:
     return value if jsonrpc.valid_id(value) else None
 
 
-async def _pong(params: dict | None, entry: TrafficEntry) -> dict:
+async def _pong(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
     return {}

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .expression import MATCH_ERROR, QueryError, check_expression, clean_error, match_text
 
@@ -60,7 +60,7 @@ class FrameOutputs:
         """At least one output that is not false or null (the filter's rule)."""
         return any(text not in ("false", "null") for text in self.outputs)
 
-    def values(self) -> list:
+    def values(self) -> list[Any]:
         """The outputs as Python values (a byte-cut last output stays a string)."""
         out = []
         for index, text in enumerate(self.outputs):
@@ -98,7 +98,7 @@ class QuerySandbox:
         # the kernel stops a looping child by CPU time; the wall clock only guards against a child
         # that stopped answering for another reason (it is generous: the machine may be busy)
         self.wall_limit = wall_limit if wall_limit is not None else 60 + cpu_limit * 10
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._closed_by: str | None = None
 
@@ -160,7 +160,7 @@ class QuerySandbox:
         match: bool = True,
         max_outputs: int = MAX_OUTPUTS,
         max_bytes: int = MAX_OUTPUT_BYTES,
-    ) -> Iterator[tuple[list[T], list]]:
+    ) -> Iterator[tuple[list[T], list[Any]]]:
         """(chunk, its results) for each chunk of items, pipelined: a thread reads the next chunk
         (``chunks`` may be a file being parsed) and sends it while the child works on the one before,
         so parsing and jq run at once. Results are ``match`` codes, else ``FrameOutputs``."""
@@ -174,7 +174,7 @@ class QuerySandbox:
             if self._closed_by == "closed":
                 raise QueryStopped("the query was stopped")
             process = self._start()
-            sent: queue.Queue = queue.Queue(maxsize=2)  # chunks sent whose replies are not read yet
+            sent: queue.Queue[Any] = queue.Queue(maxsize=2)  # chunks sent whose replies are not read yet
             failure: list[BaseException] = []
 
             def send() -> None:
@@ -237,7 +237,7 @@ class QuerySandbox:
             self._reap()
 
     # -- the child ------------------------------------------------------------
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> subprocess.Popen[bytes]:
         process = self._process
         if process is not None and process.poll() is None:
             return process
@@ -270,7 +270,7 @@ class QuerySandbox:
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
 
-    def _run(self, header: dict, frames: list[bytes]) -> list:
+    def _run(self, header: dict[str, Any], frames: list[bytes]) -> list[Any]:
         with self._lock:
             if self._closed_by == "closed":
                 raise QueryStopped("the query was stopped")
@@ -286,14 +286,14 @@ class QuerySandbox:
             raise QueryError(clean_error(reply["compile_error"]))
         return reply["results"]
 
-    def _write(self, process: subprocess.Popen, header: dict, frames: list[bytes]) -> None:
+    def _write(self, process: subprocess.Popen[bytes], header: dict[str, Any], frames: list[bytes]) -> None:
         head = json.dumps({**header, "cpu": self.cpu_limit, "sizes": [len(frame) for frame in frames]}).encode()
         payload = b"".join([head, b"\n", *frames])
         process.stdin.write(len(payload).to_bytes(4, "big"))
         process.stdin.write(payload)
         process.stdin.flush()
 
-    def _read_reply(self, process: subprocess.Popen) -> dict | None:
+    def _read_reply(self, process: subprocess.Popen[bytes]) -> dict[str, Any] | None:
         fd = process.stdout.fileno()
         deadline = time.monotonic() + self.wall_limit
         head = self._read(fd, 4, deadline)
@@ -317,7 +317,7 @@ class QuerySandbox:
             size -= len(chunk)
         return b"".join(chunks)
 
-    def _why_stopped(self, process: subprocess.Popen) -> str:
+    def _why_stopped(self, process: subprocess.Popen[bytes]) -> str:
         try:
             code = process.wait(timeout=5)
         except subprocess.TimeoutExpired:

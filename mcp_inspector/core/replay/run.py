@@ -110,7 +110,7 @@ class RecordedAnswers:
             self.queues[answer.method].append(answer.message)
         self.current: StepOutcome | None = None  # the step running now: an unanswered request is its difference
 
-    def handlers(self) -> dict[str, Callable]:
+    def handlers(self) -> dict[str, Callable[..., Any]]:
         return {method: self._handler(method) for method in ANSWERED_METHODS}
 
     @property
@@ -118,7 +118,7 @@ class RecordedAnswers:
         return sum(len(queue) for queue in self.queues.values())
 
     def _handler(self, method: str):
-        async def answer(params: dict | None, entry: Any) -> dict:
+        async def answer(params: dict[str, Any] | None, entry: Any) -> dict:
             queue = self.queues[method]
             if not queue:
                 if self.current is not None:

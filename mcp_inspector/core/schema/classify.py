@@ -44,7 +44,7 @@ class Variant:
     discriminator: tuple[str, Any] | None = None
     problems: tuple[str, ...] = ()
     # What validating against ``schema`` needs from the root (its $defs/definitions/$schema).
-    context: dict = field(default_factory=dict, repr=False, compare=False)
+    context: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def variants(root: Any, schema: Any) -> list[Variant]:
@@ -106,7 +106,7 @@ def variants(root: Any, schema: Any) -> list[Variant]:
     return out
 
 
-def _discriminator(union: dict, members: list[Any]) -> str | None:
+def _discriminator(union: dict[str, Any], members: list[Any]) -> str | None:
     if len(members) < 2 or not all(isinstance(m, dict) and isinstance(m.get("properties"), dict) for m in members):
         return None
     candidates = list(members[0]["properties"])

@@ -78,7 +78,7 @@ def _checked_match(patrn: str, key: str) -> bool:
     return verdict
 
 
-def _extras(instance: dict, schema: dict) -> list[str]:
+def _extras(instance: dict[str, Any], schema: dict) -> list[str]:
     properties = schema.get("properties")
     properties = properties if isinstance(properties, dict) else {}
     patterns = schema.get("patternProperties")
@@ -104,7 +104,7 @@ def additional_properties(validator, additional, instance, schema):
             yield _error(f"Additional properties are not allowed ({_extras_message(sorted(extras, key=str))})")
 
 
-def _extras_message(extras: list) -> str:
+def _extras_message(extras: list[Any]) -> str:
     verb = "was" if len(extras) == 1 else "were"
     return f"{', '.join(repr(extra) for extra in extras)} {verb} unexpected"
 
@@ -135,7 +135,7 @@ def _valid(validator, instance: Any, subschema: Any) -> bool:
     return next(validator.descend(instance, subschema), None) is None
 
 
-def _evaluated_keys(validator, instance: dict, schema: Any) -> set[str]:
+def _evaluated_keys(validator, instance: dict[str, Any], schema: Any) -> set[str]:
     if not isinstance(schema, dict):
         return set()
     if "$ref" in schema or "$dynamicRef" in schema:

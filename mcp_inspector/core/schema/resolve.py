@@ -164,7 +164,7 @@ def deref(root: Any, schema: Any, depth: int = MAX_REF_CHAIN) -> tuple[Any, str 
     keep_all_siblings = dialect(root) not in _REF_OVERRIDES_SIBLINGS
     current = schema
     seen: list[str] = []
-    layers: list[dict] = []  # siblings of each $ref, outermost first
+    layers: list[dict[str, Any]] = []  # siblings of each $ref, outermost first
     while isinstance(current, dict) and "$ref" in current:
         ref = current["$ref"]
         if ref in seen:
@@ -233,7 +233,7 @@ def merge_all_of(root: Any, schema: Any, _depth: int = 0) -> tuple[Any, list[str
     return merged, problems
 
 
-def _combine(a: dict, b: dict) -> tuple[dict, list[str]]:
+def _combine(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
     """Both schemas at once (their conjunction) as one dict; a's annotations win."""
     problems: list[str] = []
     out = dict(a)

@@ -58,7 +58,7 @@ def _multiple_of(validator, step, instance, schema):
         yield ValidationError(f"{instance!r} is not a multiple of {step}")
 
 
-_EXTENDED: dict[tuple, type] = {}
+_EXTENDED: dict[tuple[Any, ...], type] = {}
 _CHECKERS: dict[type, Any] = {}
 
 
@@ -179,21 +179,21 @@ def _compile_fast(schema: Any, root: bool = False):
 
 
 # Plain loops, not all()/any() over generators: these run on every tools/call.
-def _all_of(checks: tuple):
+def _all_of(checks: tuple[Any, ...]):
     def check(value: Any) -> bool:
         return all(test(value) for test in checks)
 
     return check
 
 
-def _any_of(tests: tuple):
+def _any_of(tests: tuple[Any, ...]):
     def check(value: Any) -> bool:
         return any(test(value) for test in tests)
 
     return check
 
 
-def _has_keys(required: tuple):
+def _has_keys(required: tuple[Any, ...]):
     def check(value: Any) -> bool:
         if type(value) is not dict:
             return True
@@ -235,10 +235,10 @@ def _compiled_for(schema_text: str):
     return validator, fast
 
 
-_BY_REPR: dict[str, tuple] = {}
+_BY_REPR: dict[str, tuple[Any, ...]] = {}
 
 
-def _compiled(schema: Any) -> tuple:
+def _compiled(schema: Any) -> tuple[Any, ...]:
     """``_compiled_for`` keyed by repr first: for JSON values equal reprs mean equal
     documents, and repr costs half of the canonical json.dumps, on every call."""
     key = repr(schema)

@@ -29,7 +29,7 @@ from ..protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
 from ..protocol.json_text import JsonTextError, loads_strict
 from ..traffic.entry import TrafficEntry
 
-Handler = Callable[[dict | None, TrafficEntry], Awaitable[dict]]
+Handler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict]]
 Report = Callable[[str], None]
 
 ELICITATION_POLICIES = ("defaults", "decline", "cancel")
@@ -93,7 +93,7 @@ def schema_defaults(requested_schema: Any) -> dict[str, Any]:
 
 
 def elicitation_answer(
-    params: dict | None, answers: dict[str, Any] | None = None, report: Report = _quiet
+    params: dict[str, Any] | None, answers: dict[str, Any] | None = None, report: Report = _quiet
 ) -> dict[str, Any]:
     """The ``ElicitResult`` for one request: accept with the defaults (and ``answers`` over them)
     when that gives content the schema accepts, else decline, saying why through ``report``."""
@@ -135,7 +135,7 @@ def elicitation_handler(policy: str, report: Report = _quiet) -> Handler:
     if policy in ("decline", "cancel"):
         result = {"action": policy}
 
-        async def fixed(params: dict | None, entry: TrafficEntry) -> dict:
+        async def fixed(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
             return dict(result)
 
         return fixed
@@ -146,7 +146,7 @@ def elicitation_handler(policy: str, report: Report = _quiet) -> Handler:
     else:
         raise AnswerPolicyError(f"--elicitation: expected defaults, decline, cancel or @FILE, got {policy!r}")
 
-    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+    async def answer(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         return elicitation_answer(params, answers, report)
 
     return answer
@@ -179,7 +179,7 @@ def sampling_handler(policy: str) -> Handler:
     """``decline`` (a JSON-RPC error, the spec's "user rejected") or ``@FILE``."""
     if policy == "decline":
 
-        async def decline(params: dict | None, entry: TrafficEntry) -> dict:
+        async def decline(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
             raise RpcError(SAMPLING_REJECTED, "User rejected sampling request")
 
         return decline
@@ -187,7 +187,7 @@ def sampling_handler(policy: str) -> Handler:
         raise AnswerPolicyError(f"--sampling: expected decline or @FILE, got {policy!r}")
     result = sampling_result(_read_json_object(policy[1:], "--sampling"))
 
-    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+    async def answer(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         return dict(result)
 
     return answer
@@ -220,7 +220,7 @@ def live_roots_handler(current: Callable[[], list[str]]) -> Handler:
     """Answers ``roots/list`` with the roots ``current()`` gives at the time of asking (the TUI's:
     they change in its Roots editor); a root that cannot be one is left out, never replaced."""
 
-    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+    async def answer(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         roots = []
         for path in current():
             try:
@@ -236,7 +236,7 @@ def roots_handler(paths: list[str]) -> Handler:
     """Answers ``roots/list`` with exactly these roots."""
     roots = root_entries(paths)
 
-    async def answer(params: dict | None, entry: TrafficEntry) -> dict:
+    async def answer(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         return {"roots": [dict(root) for root in roots]}
 
     return answer
@@ -259,7 +259,7 @@ def build_handlers(
 def no_elicitation_policy(report: Report = _quiet) -> Handler:
     """The default elicitation answer: decline, saying so through ``report``."""
 
-    async def decline(params: dict | None, entry: TrafficEntry) -> dict:
+    async def decline(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         message = (params or {}).get("message")
         asked = f" ({message!r})" if isinstance(message, str) and message else ""
         report(f"the server asked for elicitation{asked}; declined: no --elicitation policy given")
@@ -271,7 +271,7 @@ def no_elicitation_policy(report: Report = _quiet) -> Handler:
 def no_sampling_policy(report: Report = _quiet) -> Handler:
     """The default sampling answer: a JSON-RPC error saying no policy was given."""
 
-    async def refuse(params: dict | None, entry: TrafficEntry) -> dict:
+    async def refuse(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
         report("the server asked for sampling/createMessage; refused with an error: no --sampling policy given")
         raise RpcError(SAMPLING_REJECTED, NO_SAMPLING_POLICY)
 

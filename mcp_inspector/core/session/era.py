@@ -58,7 +58,7 @@ async def connect(session: Any) -> dict[str, Any]:
         return await _connect(session)
     except BaseException:
         if session.era is None:  # no era was reached: requests must not carry a probe's _meta
-            session._meta_version = None
+            session.meta_version = None
             session.transport.set_protocol_version(None)
         raise
 
@@ -83,7 +83,7 @@ async def _connect(session: Any) -> dict[str, Any]:
         limits = [t for t in (session.discover_timeout, session.timeout, session.init_timeout) if t is not None]
         timeout = session.init_timeout if forced else min(limits, default=DISCOVER_TIMEOUT)
         try:
-            result = await session._discover(version, timeout=timeout)
+            result = await session.send_discover(version, timeout=timeout)
         except RequestTimeout as exc:
             if forced:
                 raise ConnectError(f"--era modern: server/discover got no answer within {exc.seconds:g} s") from None
@@ -170,7 +170,7 @@ async def _connect(session: Any) -> dict[str, Any]:
         except ProtocolViolation as exc:
             raise ConnectError(f"server/discover: {exc}") from None
         reason = "server/discover answered with a DiscoverResult" + (f" ({session.era_given})" if forced else "")
-        session._become_modern(version, result, reason)
+        session.become_modern(version, result, reason)
         return result
 
 
@@ -181,19 +181,19 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
     )
     session.transport.set_protocol_version(None)
     try:
-        return await session._initialize(proposed, reason)
+        return await session.send_initialize(proposed, reason)
     except TransportFailure as exc:
         if not (exc.legacy_hint and getattr(session.transport, "can_fall_back", False)):
             raise ConnectError(f"initialize failed: {exc.reason}") from None
         why = f"initialize failed over Streamable HTTP ({exc.reason}): fell back to the HTTP+SSE transport"
         try:
-            await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
+            await session.transport.fall_back_to_sse(why)
         except TransportError as failed:
             raise ConnectError(str(failed)) from None
         try:
             # the same version as over Streamable HTTP, as --transport sse proposes: the HTTP+SSE
             # transport is a 2024-11-05 design, but servers that speak it often speak later revisions
-            return await session._initialize(proposed, f"{reason}; {why}" if reason else why)
+            return await session.send_initialize(proposed, f"{reason}; {why}" if reason else why)
         except TransportFailure as again:
             raise ConnectError(f"initialize failed over HTTP+SSE too: {again.reason}") from None
     except RpcError as exc:
@@ -217,7 +217,7 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
 async def _modern_after_initialize(session: Any, version: str, reason: str) -> dict[str, Any]:
     """``server/discover`` again, with a version the server said it supports."""
     try:
-        result = await session._discover(version, timeout=session.init_timeout)
+        result = await session.send_discover(version, timeout=session.init_timeout)
     except (RpcError, RequestTimeout, TransportFailure, ProtocolViolation) as exc:
         raise ConnectError(f"{reason}, but server/discover with {version} failed too: {exc}") from None
     versions = result.get("supportedVersions")
@@ -227,5 +227,5 @@ async def _modern_after_initialize(session: Any, version: str, reason: str) -> d
         check_result_type("server/discover", result)
     except ProtocolViolation as exc:
         raise ConnectError(f"server/discover: {exc}") from None
-    session._become_modern(version, result, f"{reason}: server/discover with {version} answered with a DiscoverResult")
+    session.become_modern(version, result, f"{reason}: server/discover with {version} answered with a DiscoverResult")
     return result

@@ -123,11 +123,11 @@ class McpSession(ListMethods, tasks.TaskMethods):
         # elicitationId -> seq of the notifications/elicitation/complete that said it is done
         self.completed_elicitations: dict[str, int] = {}
         self._init_tasks()
-        self._meta_version: str | None = None  # the version put in every request's _meta (modern)
+        self.meta_version: str | None = None  # the version put in every request's _meta (modern)
         self._reinitializing = False
         self.lists: dict[str, list[dict[str, Any]]] = {}
         self._listeners: list[Listener] = []
-        self._task_group: anyio.abc.TaskGroup | None = None
+        self.task_group: anyio.abc.TaskGroup | None = None
         # list kind -> "running" (a refetch is under way) or "again" (another is due after it)
         self._refresh: dict[str, str] = {}
         # list kind -> whether a list_changed arrived while its first listing runs
@@ -142,7 +142,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _emit(self, event: SessionEvent) -> None:
+    def emit(self, event: SessionEvent) -> None:
         for listener in list(self._listeners):
             try:
                 listener(event)
@@ -151,28 +151,28 @@ class McpSession(ListMethods, tasks.TaskMethods):
 
     def _set_state(self, state: SessionState, detail: str = "") -> None:
         self.state = state
-        self._emit(StateChanged(state, detail))
+        self.emit(StateChanged(state, detail))
 
     # -- lifecycle -----------------------------------------------------
     async def __aenter__(self) -> McpSession:
-        self._task_group = anyio.create_task_group()
-        await self._task_group.__aenter__()
+        self.task_group = anyio.create_task_group()
+        await self.task_group.__aenter__()
         try:
             self._set_state(SessionState.CONNECTING, self.transport.description)
-            await self.connection.start(self._task_group)
+            await self.connection.start(self.task_group)
         except BaseException as exc:
             self._set_state(SessionState.FAILED, str(exc))
-            self._task_group.cancel_scope.cancel()
-            await self._task_group.__aexit__(None, None, None)
+            self.task_group.cancel_scope.cancel()
+            await self.task_group.__aexit__(None, None, None)
             raise
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
         with anyio.CancelScope(shield=True):
             await self.connection.aclose()
-        assert self._task_group is not None
-        self._task_group.cancel_scope.cancel()
-        return await self._task_group.__aexit__(*exc_info)
+        assert self.task_group is not None
+        self.task_group.cancel_scope.cancel()
+        return await self.task_group.__aexit__(*exc_info)
 
     async def close(self) -> None:
         await self.connection.aclose()
@@ -182,7 +182,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         return self.connection.closed
 
     def client_capabilities(self) -> dict[str, Any]:
-        if self._meta_version is not None:
+        if self.meta_version is not None:
             return modern.client_capabilities(self.connection.handlers)
         caps: dict[str, Any] = {}
         for method, (name, value) in HANDLER_CAPABILITIES.items():
@@ -207,9 +207,9 @@ class McpSession(ListMethods, tasks.TaskMethods):
             self.subscriptions.start()
         return result
 
-    async def _initialize(self, version: str, reason: str) -> dict[str, Any]:
+    async def send_initialize(self, version: str, reason: str) -> dict[str, Any]:
         """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
-        self._meta_version = None
+        self.meta_version = None
         params = {
             "protocolVersion": version,
             "capabilities": self.client_capabilities(),
@@ -234,20 +234,20 @@ class McpSession(ListMethods, tasks.TaskMethods):
         await self.connection.notify("notifications/initialized")
         return result
 
-    async def _discover(self, version: str, timeout: float | None) -> dict[str, Any]:
+    async def send_discover(self, version: str, timeout: float | None) -> dict[str, Any]:
         """``server/discover`` with ``version`` in its _meta (the probe of era.connect)."""
-        self._meta_version = version
+        self.meta_version = version
         self.transport.set_protocol_version(version)
         try:
             return await self.connection.request("server/discover", None, timeout=timeout)
         except BaseException:
-            self._meta_version = None
+            self.meta_version = None
             self.transport.set_protocol_version(None)
             raise
 
-    def _become_modern(self, version: str, result: dict[str, Any], reason: str) -> None:
+    def become_modern(self, version: str, result: dict[str, Any], reason: str) -> None:
         self.era, self.era_reason = "modern", reason
-        self._meta_version = version
+        self.meta_version = version
         self.protocol_version = version
         self.connection.protocol_version = version
         self.connection.initialized = True
@@ -263,11 +263,11 @@ class McpSession(ListMethods, tasks.TaskMethods):
     def request_meta(self) -> dict[str, Any] | None:
         """The ``_meta`` a modern request carries now (None in the legacy era), for
         callers that build frames themselves (``pipe``, the raw composer)."""
-        if self._meta_version is None:
+        if self.meta_version is None:
             return None
-        return modern.request_meta(self._meta_version, self.client_capabilities(), self.client_info, self.log_level)
+        return modern.request_meta(self.meta_version, self.client_capabilities(), self.client_info, self.log_level)
 
-    def _add_meta(self, method: str, params: dict | None) -> dict | None:
+    def _add_meta(self, method: str, params: dict[str, Any] | None) -> dict | None:
         """Every request in the modern era carries version, capabilities and identity."""
         meta = self.request_meta()
         return params if meta is None else modern.add_request_meta(params, meta)
@@ -297,7 +297,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
                 self.store.flag(reply, modern.undeclared_result_type(result))
         return note
 
-    async def begin_request(self, method: str, params: dict | None = None, **options: Any) -> PendingRequest:
+    async def begin_request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> PendingRequest:
         """Send any request (with the modern _meta in that era); finish_request waits."""
         return mrtr.remember(await self.connection.send_request(method, params, **options), params, options)
 
@@ -314,7 +314,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         self._accept(pending.method, result, last.reply)
         return result
 
-    async def _call(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
+    async def _call(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> dict[str, Any]:
         """A request and its result, through MRTR rounds where the era allows them."""
         return await self.finish_request(await self.begin_request(method, params, **options))
 
@@ -456,12 +456,12 @@ class McpSession(ListMethods, tasks.TaskMethods):
             params["context"] = context
         return await self._call("completion/complete", params)
 
-    async def request(self, method: str, params: dict | None = None, **options: Any) -> dict[str, Any]:
+    async def request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> dict[str, Any]:
         """Any request, for the raw composer."""
         return await self._call(method, params, **options)
 
     # -- server-initiated traffic ---------------------------------------
-    def _on_notification(self, method: str, params: dict | None, entry: TrafficEntry) -> None:
+    def _on_notification(self, method: str, params: dict[str, Any] | None, entry: TrafficEntry) -> None:
         if self.era == "modern":
             route = self.subscriptions.route(method, params, entry)
             if route == "acknowledged" or (route == "listen" and method == "notifications/cancelled"):
@@ -485,14 +485,12 @@ class McpSession(ListMethods, tasks.TaskMethods):
                     if not self._during_first_listing(kind):
                         self._schedule_refresh(kind)
         elif method == "notifications/message" and params is not None:
-            self._emit(
-                LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq)
-            )
+            self.emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
         elif method == "notifications/resources/updated" and params is not None:
             uri = str(params.get("uri", ""))
             if uri in self.resource_updates or len(self.resource_updates) < MAX_COUNTED_URIS:
                 self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
-            self._emit(ResourceUpdated(uri, entry.seq))
+            self.emit(ResourceUpdated(uri, entry.seq))
         elif method == url_elicitation.COMPLETE:
             url_elicitation.note_complete(self, params, entry)
         elif method in tasks.STATUS_NOTIFICATIONS and params is not None:
@@ -500,15 +498,15 @@ class McpSession(ListMethods, tasks.TaskMethods):
 
     def _on_session_expired(self) -> None:
         """The HTTP server ended the legacy session (404): handshake again, once at a time."""
-        if self.era != "legacy" or self._reinitializing or self._task_group is None or self.closed is not None:
+        if self.era != "legacy" or self._reinitializing or self.task_group is None or self.closed is not None:
             return
         self._reinitializing = True
-        self._task_group.start_soon(self._reinitialize)
+        self.task_group.start_soon(self._reinitialize)
 
     async def _reinitialize(self) -> None:
         try:
             assert self.protocol_version is not None
-            await self._initialize(self.protocol_version, self.era_reason)
+            await self.send_initialize(self.protocol_version, self.era_reason)
             self.store.note("the server ended the session (HTTP 404): re-initialized", session_expired=True)
         except Exception as exc:  # anything: this runs in the session's task group
             self.store.note(
@@ -519,4 +517,4 @@ class McpSession(ListMethods, tasks.TaskMethods):
 
     def _on_closed(self, closed: Closed) -> None:
         self._set_state(SessionState.CLOSED, closed.reason)
-        self._emit(ServerClosed(closed, closed.stderr_tail))
+        self.emit(ServerClosed(closed, closed.stderr_tail))

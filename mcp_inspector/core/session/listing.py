@@ -103,7 +103,7 @@ class ListMethods:
         self.lists[kind] = items
         diff = diff_items(before or [], items) if before is not None else ListDiff(added=list(items))
         # the first list of a connection is the baseline, whatever asked for it (a list_changed refetch too)
-        self._emit(ListChanged(kind, items, diff, "initial" if before is None else cause, error))
+        self.emit(ListChanged(kind, items, diff, "initial" if before is None else cause, error))
 
     async def _paginate(self, method: str, key: str) -> list[dict[str, Any]]:
         items: list[dict[str, Any]] = []
@@ -158,8 +158,8 @@ class ListMethods:
             self._refresh[kind] = "again"
             return
         self._refresh[kind] = "running"
-        assert self._task_group is not None
-        self._task_group.start_soon(self._refresh_loop, kind)
+        assert self.task_group is not None
+        self.task_group.start_soon(self._refresh_loop, kind)
 
     async def _refresh_loop(self, kind: str) -> None:
         try:

@@ -88,7 +88,7 @@ def request_meta(
     return meta
 
 
-def add_request_meta(params: dict | None, meta: dict[str, Any]) -> dict:
+def add_request_meta(params: dict[str, Any] | None, meta: dict[str, Any]) -> dict:
     """A copy of ``params`` whose ``_meta`` has the modern keys (keys the caller set
     itself, e.g. in the raw composer, are kept as they are)."""
     merged = dict(params or {})

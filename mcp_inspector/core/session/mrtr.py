@@ -40,7 +40,7 @@ class MrtrOutcome:
     rounds: list[PendingRequest] = field(default_factory=list)
 
 
-def remember(pending: PendingRequest, params: dict | None, options: dict[str, Any]) -> PendingRequest:
+def remember(pending: PendingRequest, params: dict[str, Any] | None, options: dict[str, Any]) -> PendingRequest:
     """Keep what a retry needs on the first request (its params before ``_meta`` was
     added, and the send options)."""
     pending.mrtr_params = dict(params) if params is not None else None  # type: ignore[attr-defined]
@@ -51,7 +51,7 @@ def remember(pending: PendingRequest, params: dict | None, options: dict[str, An
 async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
     """Wait for ``first`` and run the rounds until a result that is not input_required."""
     method = first.method
-    params: dict | None = getattr(first, "mrtr_params", first.params)
+    params: dict[str, Any] | None = getattr(first, "mrtr_params", first.params)
     options: dict[str, Any] = dict(getattr(first, "mrtr_options", {}))
     options.pop("msg_id", None)
     first_seq = first.entry.seq if first.entry is not None else None
@@ -66,7 +66,7 @@ async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
         requests, state = _parse(method, result)
         if first.cancel_requested is not None:  # cancelled once this answer was in: ask no one
             raise RequestCancelled(method, first.cancel_requested)
-        session._emit(InputRequested(round_no, requests, first_seq))
+        session.emit(InputRequested(round_no, requests, first_seq))
         responses = await answer_inputs(session, method, requests, pending)
         if first.cancel_requested is not None:  # cancelled while the input was being gathered
             raise RequestCancelled(method, first.cancel_requested)

@@ -69,9 +69,9 @@ class Subscriptions:
         """Open the stream (in the background) if there is anything to listen for."""
         if self._running or not self.wanted():
             return
-        assert self.session._task_group is not None
+        assert self.session.task_group is not None
         self._running = True
-        self.session._task_group.start_soon(self._run)
+        self.session.task_group.start_soon(self._run)
 
     async def update(self) -> None:
         """The filter changed (a resource subscription): reopen the stream with it."""
@@ -156,7 +156,7 @@ class Subscriptions:
         finally:
             self._running = False
 
-    def route(self, method: str, params: dict | None, entry: TrafficEntry) -> str | None:
+    def route(self, method: str, params: dict[str, Any] | None, entry: TrafficEntry) -> str | None:
         """Where a notification belongs in the modern era: "listen" when it is tagged
         with a listen stream's id, "acknowledged" for the acknowledgment, None otherwise."""
         meta = params.get("_meta") if params is not None else None

@@ -69,7 +69,7 @@ class Follower:
         pending.cancel_hook = self.on_cancel
         token = id_key(pending.progress_token) if pending.progress_token is not None else None
         if token is not None and not self.modern:
-            connection._by_token[token] = pending  # progress stays linked to the call while the task runs
+            connection.by_token[token] = pending  # progress stays linked to the call while the task runs
         watched = False
         try:
             if self.modern:  # notifications/tasks on the open subscriptions/listen stream, if one runs
@@ -101,8 +101,8 @@ class Follower:
             raise
         finally:
             pending.cancel_hook = None
-            if token is not None and connection._by_token.get(token) is pending:
-                del connection._by_token[token]
+            if token is not None and connection.by_token.get(token) is pending:
+                del connection.by_token[token]
             request = self.result_request
             if request is not None and not request.done:
                 with anyio.CancelScope(shield=True):
@@ -143,7 +143,7 @@ class Follower:
                     return modern_outcome(record, "tools/call")
                 finally:
                     record.updates += 1
-                    self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
+                    self.session.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
             if record.status == "input_required":
                 if self.modern:
                     await self._answer_inputs()
@@ -193,7 +193,7 @@ class Follower:
         task = check_task(result, "tasks/get", self.record.task_id)
         if task.get("status") == "input_required":
             self.asked = request
-        self.session._take_task(task, "poll", always=False)
+        self.session.take_task(task, "poll", always=False)
 
     async def _start_result(self, timeout: float | None = None) -> None:
         """``tasks/result``, waited for in the session's task group (input_required: it
@@ -201,7 +201,7 @@ class Follower:
         self.result_request = await self.session.connection.send_request(
             "tasks/result", {"taskId": self.record.task_id}, timeout=timeout, max_total=self._remaining()
         )
-        self.session._task_group.start_soon(self._wait_result, self.result_request)
+        self.session.task_group.start_soon(self._wait_result, self.result_request)
 
     async def _wait_result(self, request: PendingRequest) -> None:
         result: dict[str, Any] | None = None
@@ -249,7 +249,7 @@ class Follower:
         else:
             record.result = self.result
         record.updates += 1
-        self.session._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
+        self.session.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
         if self.result_error is not None:
             raise self.result_error
         assert self.result is not None
@@ -266,7 +266,7 @@ class Follower:
         if not new:
             return  # the same outstanding requests again: already answered (deduplicated)
         self.rounds += 1
-        self.session._emit(InputRequested(self.rounds, new, record.first_seq))
+        self.session.emit(InputRequested(self.rounds, new, record.first_seq))
         responses = await mrtr.answer_inputs(self.session, self.where, new, self.asked)
         self.answered.update(new)
         if self.cancel_reason is not None:

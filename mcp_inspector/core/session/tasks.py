@@ -191,7 +191,7 @@ class TaskMethods:
         return self.era == "legacy" and isinstance(tasks, dict) and "list" in tasks  # type: ignore[attr-defined]
 
     # -- records and events ---------------------------------------------
-    def _take_task(
+    def take_task(
         self,
         task: dict[str, Any],
         source: str,
@@ -209,7 +209,7 @@ class TaskMethods:
                 if not self._strangers_noted:
                     self._strangers_noted = True
                     self.store.note(
-                        f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "  # type: ignore[attr-defined]
+                        f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "
                         "no call of this session made: later ones are not kept",
                         task_list=True,
                     )
@@ -223,7 +223,7 @@ class TaskMethods:
             changed = task != record.task
             if record.terminal and task["status"] != record.status:
                 self.store.note(
-                    f"task {record.task_id}: the server moved it from the terminal status {record.status!r} "  # type: ignore[attr-defined]
+                    f"task {record.task_id}: the server moved it from the terminal status {record.status!r} "
                     f"to {task['status']!r} (a terminal task MUST NOT change status)",
                     task=record.task_id,
                 )
@@ -232,7 +232,7 @@ class TaskMethods:
             record.first_seq = record.first_seq if record.first_seq is not None else first_seq
         if changed or always:
             record.updates += 1
-            self._emit(TaskUpdated(dict(record.task), record.first_seq, source))  # type: ignore[attr-defined]
+            self.emit(TaskUpdated(dict(record.task), record.first_seq, source))  # type: ignore[attr-defined]
         follower = self._followers.get(record.task_id)
         if follower is not None:
             follower.poke()
@@ -252,7 +252,7 @@ class TaskMethods:
         if problem is not None:
             self.store.flag(entry, problem)  # type: ignore[attr-defined]
         if task is not None:
-            self._take_task(task, "notification")
+            self.take_task(task, "notification")
 
     # -- requests -------------------------------------------------------
     async def _task_request(self, method: str, task_id: str, **options: Any) -> tuple[dict[str, Any], PendingRequest]:
@@ -267,7 +267,7 @@ class TaskMethods:
     async def get_task(self, task_id: str, *, source: str = "poll", **options: Any) -> TaskRecord:
         """``tasks/get``: the record, updated (TaskUpdated when something changed)."""
         result, _ = await self._task_request("tasks/get", task_id, **options)
-        return self._take_task(check_task(result, "tasks/get", task_id), source, always=source != "poll")
+        return self.take_task(check_task(result, "tasks/get", task_id), source, always=source != "poll")
 
     async def cancel_task(self, task_id: str, reason: str = "tasks/cancel was sent", **options: Any) -> TaskRecord:
         """``tasks/cancel``; legacy answers the Task, modern only acknowledges (then one
@@ -275,21 +275,21 @@ class TaskMethods:
         record = self.tasks.get(task_id)
         result, _ = await self._task_request("tasks/cancel", task_id, **options)
         if self.era != "modern":  # type: ignore[attr-defined]
-            record = self._take_task(check_task(result, "tasks/cancel", task_id), "cancel")
+            record = self.take_task(check_task(result, "tasks/cancel", task_id), "cancel")
         else:
             try:
                 options["timeout"] = min(CANCEL_LIMIT, self.timeout or CANCEL_LIMIT)  # type: ignore[attr-defined]
                 record = await self.get_task(task_id, source="cancel", **options)
             except (InspectorError, ProtocolViolation) as exc:  # MAY be deleted at once: the ack is what counts
                 self.store.note(
-                    f"tasks/cancel of task {task_id} was acknowledged; tasks/get after it failed: {exc}",  # type: ignore[attr-defined]
+                    f"tasks/cancel of task {task_id} was acknowledged; tasks/get after it failed: {exc}",
                     task=task_id,
                 )
                 if record is None:
                     record = TaskRecord(task_id, None, None, {"taskId": task_id}, "working")
                     self.tasks[task_id] = record
                 record.updates += 1
-                self._emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))  # type: ignore[attr-defined]
+                self.emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))  # type: ignore[attr-defined]
         record.cancel_requested = record.cancel_requested or reason
         follower = self._followers.get(task_id)
         if follower is not None and follower.cancel_reason is None:
@@ -314,7 +314,7 @@ class TaskMethods:
         if record is not None:
             record.result = result
             record.updates += 1
-            self._emit(TaskUpdated(dict(record.task), record.first_seq, "result"))  # type: ignore[attr-defined]
+            self.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))  # type: ignore[attr-defined]
         return result
 
     async def list_tasks(self) -> list[TaskRecord]:
@@ -331,7 +331,7 @@ class TaskMethods:
             except MalformedTask as exc:
                 self.store.note(str(exc), task_list=True)  # type: ignore[attr-defined]
                 continue
-            records.append(self._take_task(task, "list"))
+            records.append(self.take_task(task, "list"))
         return records
 
     # -- a tool call's task ---------------------------------------------
@@ -348,11 +348,10 @@ class TaskMethods:
             if "task" not in params:
                 self.store.flag(
                     last.reply,
-                    "a CreateTaskResult to a tools/call that did not ask for a task "  # type: ignore[attr-defined]
-                    "(no params.task)",
+                    "a CreateTaskResult to a tools/call that did not ask for a task (no params.task)",
                 )
         first_seq = pending.entry.seq if pending.entry is not None else None
-        record = self._take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
+        record = self.take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
         follower = Follower(self, pending, record, last, modern)
         self._followers[record.task_id] = follower
         try:

@@ -149,7 +149,7 @@ class UrlElicitationRequired(RpcError):
         return lines
 
 
-def url_required(error: RpcError, call_params: dict | None) -> RpcError:
+def url_required(error: RpcError, call_params: dict[str, Any] | None) -> RpcError:
     """``error`` as :class:`UrlElicitationRequired` when it is a ``-32042``, else unchanged
     (``call_params``: the ``tools/call`` params, name and arguments)."""
     if error.code != URL_ELICITATION_REQUIRED or isinstance(error, UrlElicitationRequired):
@@ -159,7 +159,7 @@ def url_required(error: RpcError, call_params: dict | None) -> RpcError:
     return UrlElicitationRequired(error, str(params.get("name", "")), arguments if isinstance(arguments, dict) else {})
 
 
-def note_complete(session: Any, params: dict | None, entry: TrafficEntry) -> None:
+def note_complete(session: Any, params: dict[str, Any] | None, entry: TrafficEntry) -> None:
     """A ``notifications/elicitation/complete``: kept in ``session.completed_elicitations`` and
     emitted as ``ElicitationCompleted``; without an ``elicitationId`` the frame is marked."""
     ident = (params or {}).get("elicitationId")
@@ -167,4 +167,4 @@ def note_complete(session: Any, params: dict | None, entry: TrafficEntry) -> Non
         session.store.flag(entry, "notifications/elicitation/complete without an elicitationId string (2025-11-25)")
         return
     session.completed_elicitations[ident] = entry.seq
-    session._emit(ElicitationCompleted(ident, entry.seq))
+    session.emit(ElicitationCompleted(ident, entry.seq))

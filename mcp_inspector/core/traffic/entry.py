@@ -38,7 +38,7 @@ class TrafficEntry:
     reply_seq: int | None = None  # on a request: seq of its response, once it arrives
     latency_ms: float | None = None
     late: bool = False
-    meta: dict | None = None
+    meta: dict[str, Any] | None = None
 
     @property
     def text(self) -> str:

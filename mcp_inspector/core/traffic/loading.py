@@ -214,7 +214,7 @@ def load_session(
             file_seq = entry.seq
             if expected is None:
                 expected = file_seq
-                pages._first = file_seq
+                pages.first_seq = file_seq
                 numbering.add(file_seq, 0)
             elif file_seq > newest:
                 # keep the places of skipped lines that the jump in seqs accounts for, no more

@@ -341,6 +341,10 @@ class SessionPages:
     def first_seq(self) -> int | None:
         return self._first if isinstance(self._first, int) else self._first.first_seq
 
+    @first_seq.setter
+    def first_seq(self, seq: int) -> None:
+        self._first = seq
+
     def _offset(self, seq: int) -> int | None:
         first = self.first_seq
         if first is None or not 0 <= seq - first < len(self._offsets):

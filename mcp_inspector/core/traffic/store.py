@@ -97,7 +97,7 @@ class TrafficStore:
         reply_seq: int | None = None,
         latency_ms: float | None = None,
         late: bool = False,
-        meta: dict | None = None,
+        meta: dict[str, Any] | None = None,
         ts: float | None = None,
     ) -> TrafficEntry:
         # Explicit keywords and a positional constructor call: this runs for every frame.

@@ -53,7 +53,9 @@ class _PipeWriter:
 class AdoptedProcess:
     """A started Popen seen through anyio's Process interface (the parts we use)."""
 
-    def __init__(self, popen: subprocess.Popen, stdin: _PipeWriter, stdout: _PipeReader, stderr: _PipeReader) -> None:
+    def __init__(
+        self, popen: subprocess.Popen[bytes], stdin: _PipeWriter, stdout: _PipeReader, stderr: _PipeReader
+    ) -> None:
         self._popen = popen
         self.stdin = stdin
         self.stdout = stdout
@@ -77,7 +79,7 @@ class AdoptedProcess:
         self.stderr.close_pipe()
 
 
-async def adopt(popen: subprocess.Popen) -> AdoptedProcess:
+async def adopt(popen: subprocess.Popen[bytes]) -> AdoptedProcess:
     """Connect asyncio to the three pipes of a running process."""
     if popen.stdin is None or popen.stdout is None or popen.stderr is None:
         raise ValueError("the process must have been started with stdin, stdout and stderr pipes")

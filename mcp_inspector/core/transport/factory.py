@@ -28,14 +28,14 @@ URL_MODES = {
 
 
 #: Server processes started before the UI was built (``offer_started``), by what they run.
-_offered: dict[tuple[Any, ...], subprocess.Popen] = {}
+_offered: dict[tuple[Any, ...], subprocess.Popen[bytes]] = {}
 
 
 def _launch_key(spec: ServerSpec) -> tuple[Any, ...]:
     return (tuple(spec.command or ()), tuple(sorted((spec.env or {}).items())), spec.cwd)
 
 
-def offer_started(spec: ServerSpec, process: subprocess.Popen) -> None:
+def offer_started(spec: ServerSpec, process: subprocess.Popen[bytes]) -> None:
     """A process already running ``spec``'s command (the TUI starts it before importing its UI, so
     the server boots while the UI does): the next stdio transport made for that spec adopts it."""
     _offered[_launch_key(spec)] = process
@@ -59,7 +59,7 @@ def make_transport(
     max_frame_bytes: int = MAX_LINE_BYTES,
     http_log: HttpLog | None = None,
     insecure: bool = False,
-    started: subprocess.Popen | None = None,
+    started: subprocess.Popen[bytes] | None = None,
     write_stall: float = 30.0,
     auth_log: Any = None,
     auth_ui: Any = None,

@@ -57,7 +57,7 @@ class HttpTransport(Transport):
         self.http_log = http_log
         #: The OAuth client (core/auth/manager.OAuthManager), or None: no authorization.
         self.auth = auth
-        self._client: httpx2.AsyncClient | None = None
+        self.client: httpx2.AsyncClient | None = None
         self._sink: Sink | None = None
         self._tg: anyio.abc.TaskGroup | None = None
         self._protocol_version: str | None = None
@@ -72,7 +72,7 @@ class HttpTransport(Transport):
         inner = cls(
             self.url,
             headers=self.headers,
-            client=self._client,
+            client=self.client,
             verify=self.verify,
             connect_timeout=self.connect_timeout,
             read_timeout=self.read_timeout,
@@ -129,11 +129,11 @@ class HttpTransport(Transport):
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         self._tg = task_group
         self._sink = sink
-        if self._client is None:
-            self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        if self.client is None:
+            self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
         if self.auth is not None:
-            self.auth.attach(self._client)  # type: ignore[attr-defined]
-        self.inner._client = self._client
+            self.auth.attach(self.client)  # type: ignore[attr-defined]
+        self.inner.client = self.client
         try:
             await self.inner.start(task_group, sink)
         except BaseException:
@@ -169,7 +169,7 @@ class HttpTransport(Transport):
             await self._close_client()
 
     async def _close_client(self) -> None:
-        client, self._client = self._client, None
+        client, self.client = self.client, None
         if client is not None:
             with anyio.CancelScope(shield=True):
                 with contextlib.suppress(Exception):
@@ -180,7 +180,7 @@ class HttpTransport(Transport):
 
         Raises TransportError when the server does not offer it either (no SSE
         stream, no endpoint event in time): then the server speaks neither."""
-        if self._tg is None or self._sink is None or self._client is None:
+        if self._tg is None or self._sink is None or self.client is None:
             raise TransportError("the transport is not started")
         if isinstance(self.inner, LegacySseTransport):
             return
@@ -189,7 +189,7 @@ class HttpTransport(Transport):
         old.emit_closed = False
         await old.close()
         new = self._make("sse")
-        new._client = self._client
+        new.client = self.client
         self.inner = new
         self.fell_back = True
         try:

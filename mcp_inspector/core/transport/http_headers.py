@@ -101,7 +101,7 @@ def decode_header_value(value: str) -> str:
     return value
 
 
-def standard_headers(message: dict, protocol_version: str | None) -> dict[str, str]:
+def standard_headers(message: dict[str, Any], protocol_version: str | None) -> dict[str, str]:
     """The standard request headers for one JSON-RPC message.
 
     ``MCP-Protocol-Version`` (when a version is given), ``Mcp-Method`` for a
@@ -141,7 +141,7 @@ def body_protocol_version(message: Any) -> str | None:
 
 def _annotations(
     schema: Any, path: tuple[str, ...], reachable: bool, where: str
-) -> Iterator[tuple[tuple[str, ...], bool, str, dict]]:
+) -> Iterator[tuple[tuple[str, ...], bool, str, dict[str, Any]]]:
     """Every ``x-mcp-header`` in a schema: (property path, statically reachable, where, its schema).
 
     Walks only schema positions (``const``/``enum``/``default``/``examples`` are data)."""
@@ -172,7 +172,7 @@ def _annotations(
                 yield from _annotations(sub, path, False, f"{where}.{key}.{name}")
 
 
-def _type_problem(schema: dict) -> str | None:
+def _type_problem(schema: dict[str, Any]) -> str | None:
     declared = schema.get("type")
     types = declared if isinstance(declared, list) else [declared]
     if declared is None:
@@ -186,7 +186,7 @@ def _type_problem(schema: dict) -> str | None:
     return None
 
 
-def invalid_header_reason(tool: dict) -> str | None:
+def invalid_header_reason(tool: dict[str, Any]) -> str | None:
     """Why the tool's ``x-mcp-header`` annotations are invalid, or None when they are valid
     (or absent). A client on Streamable HTTP must leave such a tool out of ``tools/list``."""
     if not isinstance(tool, dict):
@@ -224,7 +224,7 @@ def invalid_header_reason(tool: dict) -> str | None:
     return None
 
 
-def header_params(tool: dict) -> list[tuple[tuple[str, ...], str]]:
+def header_params(tool: dict[str, Any]) -> list[tuple[tuple[str, ...], str]]:
     """The (property path, header name) pairs of a tool's usable ``x-mcp-header`` annotations."""
     schema = tool.get("inputSchema") if isinstance(tool, dict) else None
     found = []
@@ -249,7 +249,7 @@ def _header_text(value: Any) -> str | None:
     return None
 
 
-def tool_param_headers(tool: dict, arguments: dict | None) -> dict[str, str]:
+def tool_param_headers(tool: dict[str, Any], arguments: dict | None) -> dict[str, str]:
     """``Mcp-Param-{Name}: value`` for each annotated parameter with a value in ``arguments``.
 
     The value is read at the property's exact path; no value there (absent, or

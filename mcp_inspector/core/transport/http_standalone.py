@@ -57,7 +57,7 @@ class StandaloneStream:
         self._tg.start_soon(self._standalone_loop, self._standalone)
 
     async def _standalone_loop(self, scope: anyio.CancelScope) -> None:
-        assert self._client is not None
+        assert self.client is not None
         try:
             await self._standalone_stream(scope)
         except Exception as exc:  # a last resort: the stream is optional, the connection goes on
@@ -66,7 +66,7 @@ class StandaloneStream:
             self._standalone_ready.set()
 
     async def _standalone_stream(self, scope: anyio.CancelScope) -> None:
-        assert self._client is not None
+        assert self.client is not None
         with scope:
             failures = 0
             last_id: str | None = None

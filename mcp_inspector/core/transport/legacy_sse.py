@@ -80,7 +80,7 @@ class LegacySseTransport(Transport):
         self.max_frame_bytes = max_frame_bytes
         self.http_log = http_log
         self.endpoint_timeout = endpoint_timeout
-        self._client = client
+        self.client = client
         self._own_client = client is None
         self.endpoint: str | None = None
         self.protocol_version: str | None = None
@@ -129,8 +129,8 @@ class LegacySseTransport(Transport):
         """Open the stream and wait (bounded) for the ``endpoint`` event."""
         self._tg = task_group
         self._sink = sink
-        if self._client is None:
-            self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        if self.client is None:
+            self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
         self._reader_scope = anyio.CancelScope()
         task_group.start_soon(self._reader, self._reader_scope)
         with anyio.move_on_after(self.endpoint_timeout):
@@ -139,14 +139,14 @@ class LegacySseTransport(Transport):
             with anyio.move_on_after(self.endpoint_timeout):  # a person authorizing: the flow has its own limit
                 await self._ready.wait()
         if self.endpoint is None:
-            self._reader_scope.cancel()  # type: ignore[union-attr]
+            self._reader_scope.cancel()
             reason = redact(
                 self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s",
                 self._secrets,
             )
             if self._own_client:
                 with anyio.CancelScope(shield=True):
-                    await self._client.aclose()
+                    await self.client.aclose()
             self._closed = True
             self._closed_event.set()
             raise TransportError(f"HTTP+SSE: {reason}")
@@ -163,14 +163,14 @@ class LegacySseTransport(Transport):
                 self._report_closed(why)
 
     async def _read_stream(self, scope: anyio.CancelScope) -> None:
-        assert self._client is not None
+        assert self.client is not None
         headers = dict(self.user_headers)
         headers["Accept"] = "text/event-stream"
         error: str | None = None
         with scope:
             try:
                 response, exchange, final_url = await open_response(
-                    self._client,
+                    self.client,
                     "GET",
                     self.url,
                     headers,
@@ -331,7 +331,7 @@ class LegacySseTransport(Transport):
         data: bytes,
         method: str | None,
         msg_id: Any,
-        extra: dict,
+        extra: dict[str, Any],
         previous: anyio.Event | None,
         done: anyio.Event | None,
         frame_seq: int | None = None,
@@ -362,18 +362,18 @@ class LegacySseTransport(Transport):
         data: bytes,
         method: str | None,
         msg_id: Any,
-        extra: dict,
+        extra: dict[str, Any],
         done: anyio.Event | None,
         frame_seq: int | None = None,
     ) -> None:
-        assert self._client is not None and self.endpoint is not None
+        assert self.client is not None and self.endpoint is not None
         headers = dict(self.user_headers)
         headers["Content-Type"] = "application/json"
         for name, value in extra.items():
             headers[str(name)] = str(value)
         try:
             response, exchange, _ = await open_response(
-                self._client,
+                self.client,
                 "POST",
                 self.endpoint,
                 headers,
@@ -433,7 +433,7 @@ class LegacySseTransport(Transport):
                 scope.cancel()
             await anyio.lowlevel.checkpoint()
             self._finish(self.stream_exchange)
-            if self._own_client and self._client is not None:
+            if self._own_client and self.client is not None:
                 with contextlib.suppress(Exception):
-                    await self._client.aclose()
+                    await self.client.aclose()
             self._report_closed("the client closed the connection")

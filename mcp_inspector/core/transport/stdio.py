@@ -50,7 +50,7 @@ class StdioTransport(Transport):
         close_grace: float = 2.0,
         idle_close_grace: float = IDLE_CLOSE_GRACE,
         term_grace: float = 2.0,
-        started: subprocess.Popen | None = None,
+        started: subprocess.Popen[bytes] | None = None,
         write_stall: float = 30.0,
         max_line_bytes: int = MAX_LINE_BYTES,
         max_stderr_line_bytes: int = MAX_STDERR_LINE_BYTES,

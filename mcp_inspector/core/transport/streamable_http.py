@@ -122,7 +122,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self.resume_attempts = resume_attempts
         self.default_retry_ms = default_retry_ms
         self.max_retry_ms = max_retry_ms
-        self._client = client
+        self.client = client
         self._own_client = client is None
         self.session_id: str | None = None
         self.protocol_version: str | None = None
@@ -171,8 +171,8 @@ class StreamableHttpTransport(StandaloneStream, Transport):
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         self._tg = task_group
         self._sink = sink
-        if self._client is None:
-            self._client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        if self.client is None:
+            self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
 
     def _emit(self, event: TransportEvent) -> None:
         if self._sink is not None and not self._closed:
@@ -197,7 +197,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             return
         self._closing = True
         with anyio.CancelScope(shield=True):
-            if self.session_id and not self.modern and self._client is not None:
+            if self.session_id and not self.modern and self.client is not None:
                 await self._delete_session()
             for scope in list(self._tasks):
                 scope.cancel()
@@ -206,16 +206,16 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             await anyio.lowlevel.checkpoint()
             for exchange in list(self._live):
                 self._finish(exchange)  # streams the client closed: done, not failed
-            if self._own_client and self._client is not None:
+            if self._own_client and self.client is not None:
                 with contextlib.suppress(Exception):
-                    await self._client.aclose()
+                    await self.client.aclose()
             if self.emit_closed and self._sink is not None:
                 self._sink(Closed("the client closed the connection", expected=True))
             self._closed = True
             self._closed_event.set()
 
     async def _delete_session(self) -> None:
-        assert self._client is not None
+        assert self.client is not None
         headers = self._base_headers()
         with anyio.move_on_after(DELETE_LIMIT):
             try:
@@ -244,7 +244,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
         if self._closing or self._closed:
             raise TransportError("the connection is closed")
-        if self._tg is None or self._client is None:
+        if self._tg is None or self.client is None:
             raise TransportError("the transport is not started")
         message = _parse(data)
         method = message.get("method") if isinstance(message, dict) else None
@@ -304,7 +304,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             _set(headers, "MCP-Protocol-Version", self.protocol_version)
         return headers
 
-    def _post_headers(self, message: Any, method: str | None, modern: bool, extra: dict) -> dict[str, str]:
+    def _post_headers(self, message: Any, method: str | None, modern: bool, extra: dict[str, Any]) -> dict[str, str]:
         headers = dict(self.user_headers)
         _set(headers, "Accept", "application/json, text/event-stream")
         _set(headers, "Content-Type", "application/json")
@@ -329,7 +329,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         msg_id: Any,
         is_request: bool,
         modern: bool,
-        extra: dict,
+        extra: dict[str, Any],
         previous: anyio.Event | None,
         done: anyio.Event | None,
         scope: anyio.CancelScope,
@@ -388,13 +388,13 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         msg_id: Any,
         is_request: bool,
         modern: bool,
-        extra: dict,
+        extra: dict[str, Any],
         done: anyio.Event | None,
-        exchange_box: list,
+        exchange_box: list[Any],
         read_timeout: Any = "default",
         frame_seq: int | None = None,
     ) -> None:
-        assert self._client is not None
+        assert self.client is not None
         headers = self._post_headers(message, method, modern, extra)
         sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
@@ -429,9 +429,9 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self, method: str, headers: dict[str, str], **options: Any
     ) -> tuple[httpx2.Response, HttpExchange | None]:
         """``open_response`` on this transport's URL; the exchange is tracked until finished."""
-        assert self._client is not None
+        assert self.client is not None
         response, exchange, _ = await open_response(
-            self._client,
+            self.client,
             method,
             self.url,
             headers,
@@ -721,7 +721,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: StreamState, why: str
     ) -> None:
         """Resume a cut POST stream by GET with Last-Event-ID, after the server's retry delay."""
-        assert self._client is not None
+        assert self.client is not None
         attempts = 0
         previous = exchange
         while attempts < self.resume_attempts:

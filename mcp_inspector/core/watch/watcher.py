@@ -20,6 +20,7 @@ import os
 import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 QUIET = 0.1  # seconds without a change before a burst is reported
 LONGEST = 1.6  # seconds a burst that keeps changing is gathered at most
@@ -71,7 +72,7 @@ class FileChanges:
         return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
-def lasting(raw: set) -> tuple[str, ...]:
+def lasting(raw: set[Any]) -> tuple[str, ...]:
     """The paths of a burst, without the temporary files made and removed within it (``sed -i``,
     an editor's safe-write): a file added that no longer exists was never a source."""
     from watchfiles import Change

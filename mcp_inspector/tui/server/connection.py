@@ -184,7 +184,7 @@ class Connection:
         self._idle.set()
         self._generation = 0
         self._shutting_down = False
-        self._groups: set[int] = set()  # process groups started and not yet shut down
+        self.process_groups: set[int] = set()  # process groups started and not yet shut down
         # the OAuthManager of the last HTTP transport (kept after the run: the Auth view shows a failed
         # flow), the ui the app gives it (the print-mode modal), and the AuthLog of the server: one
         # across reconnects, so the Auth view keeps every flow; a new one for another server
@@ -222,10 +222,10 @@ class Connection:
     def kill_now(self) -> None:
         """SIGKILL every process group we started that was not shut down (no waiting: last resort)."""
         self._shutting_down = True
-        for group in list(self._groups):
+        for group in list(self.process_groups):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(group, signal.SIGKILL)
-        self._groups.clear()
+        self.process_groups.clear()
 
     @property
     def live(self) -> McpSession | None:
@@ -341,7 +341,7 @@ class Connection:
             async with session:
                 group = getattr(transport, "pid", None)
                 if group is not None:
-                    self._groups.add(group)
+                    self.process_groups.add(group)
                 # A stop cancels only what runs inside the session: its exit then closes the
                 # server while the transport's readers still run to see it go.
                 with anyio.CancelScope() as self._scope:
@@ -349,23 +349,23 @@ class Connection:
                         self._scope.cancel()
                     await self._serve(session, transport, closed)
         except (InspectorError, TransportError) as exc:
-            self._groups.discard(group)
+            self.process_groups.discard(group)
             self._closed_status(spec, session, str(exc))
             return
         except BaseExceptionGroup as exc_group:  # the session's task group wraps what it raises
             error = first_error(exc_group)
             if error is None:
                 if isinstance(exc_group, Exception):  # no cancellation inside: the session did close
-                    self._groups.discard(group)
+                    self.process_groups.discard(group)
                 raise
-            self._groups.discard(group)
+            self.process_groups.discard(group)
             self._closed_status(spec, session, str(error))
             return
         except Exception:
-            self._groups.discard(group)  # the session closed the server on its way out
+            self.process_groups.discard(group)  # the session closed the server on its way out
             raise
         # Reached only when the session's exit (which shuts the server down) completed.
-        self._groups.discard(group)
+        self.process_groups.discard(group)
         self._closed_status(spec, session, None)
 
     async def _serve(self, session: McpSession, transport: Any, closed: anyio.Event) -> None:

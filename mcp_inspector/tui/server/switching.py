@@ -77,7 +77,7 @@ class SwitchingConnection:
         connection = Connection(lambda message: None, **self._options)
         connection.post = lambda message, source=connection: self._post_from(source, message)
         if getattr(self, "current", None) is not None:
-            connection._groups = self.current._groups  # kill_now reaches every process either started
+            connection.process_groups = self.current.process_groups  # kill_now reaches every process either started
             connection.auth_ui = self._auth_ui
         return connection
 

@@ -395,7 +395,7 @@ class ComposerPanel(Widget):
         self._sync_json_from_form()
         self.run_worker(
             lambda: self._delete_draft(self.server_key, str(self.tool.get("name", ""))), thread=True, group="drafts"
-        )  # type: ignore[union-attr]
+        )
         self._status("reset to defaults")
 
     def action_send(self) -> None:

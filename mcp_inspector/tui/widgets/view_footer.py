@@ -21,7 +21,7 @@ class KeysFooter(Footer):
 
     def __init__(self, compact: bool = False) -> None:
         super().__init__(compact=compact)
-        self.set_reactive(Footer._bindings_ready, True)
+        self.set_reactive(Footer._bindings_ready, True)  # noqa: SLF001 Textual internals (issue 22: textual_compat)
         self.showing: tuple | None = None
 
     def compose(self) -> ComposeResult:
@@ -52,7 +52,8 @@ def key_width(widget: Widget) -> int:
     """The cells a compact footer key (or a group of them) takes, its margin aside."""
     if isinstance(widget, FooterKey):
         return cell_len(widget.key_display) + (1 + cell_len(widget.description) if widget.description else 0)
-    return sum(key_width(child) + 1 for child in widget._pending_children) + 1  # a KeyGroup
+    # a KeyGroup, not composed yet: its children are still pending
+    return sum(key_width(child) + 1 for child in widget._pending_children) + 1  # noqa: SLF001 Textual internals
 
 
 def footer_showing(footer: Widget) -> tuple:

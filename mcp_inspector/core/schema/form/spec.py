@@ -119,8 +119,8 @@ class FieldSpec:
     closed_items: bool = False  # kind "tuple": no items beyond the prefix
     deprecated: bool = False
     doc: Any = field(default=None, repr=False)  # the whole schema document ($ref resolves in it)
-    refs: tuple = field(default=(), repr=False)  # $refs entered on the way here (recursion guard)
-    subs: dict = field(default_factory=dict, repr=False)  # sub-forms built so far
+    refs: tuple[Any, ...] = field(default=(), repr=False)  # $refs entered on the way here (recursion guard)
+    subs: dict[str, Any] = field(default_factory=dict, repr=False)  # sub-forms built so far
 
     @property
     def label(self) -> str:
@@ -221,12 +221,12 @@ def _own_refs(schema: Any) -> list[str]:
     return found
 
 
-def _text(schema: dict, key: str) -> str | None:
+def _text(schema: dict[str, Any], key: str) -> str | None:
     value = schema.get(key)
     return value if isinstance(value, str) and value else None
 
 
-def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tuple) -> FieldSpec:
+def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tuple[Any, ...]) -> FieldSpec:
     if schema is True or schema == {}:
         return _json_field(schema, name, key, required, "any JSON value is accepted", doc)
     if not isinstance(schema, dict):
@@ -296,7 +296,7 @@ def _build(schema: Any, name: str, key: str, required: bool, doc: Any, refs: tup
     return spec
 
 
-def _base(schema: dict, name: str, key: str, required: bool, doc: Any, refs: tuple) -> FieldSpec:
+def _base(schema: dict[str, Any], name: str, key: str, required: bool, doc: Any, refs: tuple[Any, ...]) -> FieldSpec:
     examples = schema.get("examples")
     return FieldSpec(
         kind="json",
@@ -338,7 +338,7 @@ def _label(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _build_object(spec: FieldSpec, schema: dict) -> None:
+def _build_object(spec: FieldSpec, schema: dict[str, Any]) -> None:
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         spec.note = "`properties` is not an object"
@@ -382,7 +382,7 @@ def _is_primitive_item(schema: Any, doc: Any) -> FieldSpec | None:
     return inner
 
 
-def _build_array(spec: FieldSpec, schema: dict) -> None:
+def _build_array(spec: FieldSpec, schema: dict[str, Any]) -> None:
     prefix = schema.get("prefixItems")
     items = schema.get("items", MISSING)
     if not isinstance(prefix, list) and isinstance(items, list):  # draft-07 tuple
@@ -476,7 +476,7 @@ def all_fallbacks(form: FormSpec | FieldSpec, depth: int = 4) -> list[tuple[str,
     return found
 
 
-def _collect_fallbacks(root: FieldSpec, prefix: str, depth: int, found: list) -> None:
+def _collect_fallbacks(root: FieldSpec, prefix: str, depth: int, found: list[Any]) -> None:
     for spec in root.walk():
         where = prefix + spec.key[1:] if prefix else spec.key
         if spec.kind == "json" and spec.note:

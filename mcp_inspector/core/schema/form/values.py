@@ -203,7 +203,7 @@ def _arguments_into(spec: FieldSpec, arguments: dict[str, Any], values: dict[str
             values[child.key + OMIT] = True
 
 
-def _tuple_into(spec: FieldSpec, arguments: list, values: dict[str, Any]) -> None:
+def _tuple_into(spec: FieldSpec, arguments: list[Any], values: dict[str, Any]) -> None:
     for child, argument in zip(spec.children, arguments, strict=False):  # a short or long list fills what it has
         if argument is None and child.nullable:
             values[child.key + NULL] = True

@@ -81,7 +81,7 @@ class FormScreen(ServerRequestScreen):
         return self.form.query_one(VerticalScroll) if self.form is not None and self.form.is_mounted else None
 
     def focus_first(self) -> None:
-        for editor in self.form.body._editors.values():
+        for editor in self.form.body.editors.values():
             if editor.focusable:
                 editor.focus()
                 return

@@ -100,7 +100,8 @@ def apply_timeout(app: Any, seconds: float | None) -> None:
         if each is None:
             continue
         if isinstance(getattr(each, "_options", None), dict):
-            each._options["timeout"] = seconds  # the connections it makes next
+            # noqa reason: a server's transport options (duck-typed); a typed setter is issue 22's
+            each._options["timeout"] = seconds  # noqa: SLF001
         if hasattr(each, "timeout"):
             each.timeout = seconds
         session = getattr(each, "session", None)

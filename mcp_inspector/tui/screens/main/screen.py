@@ -183,7 +183,7 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         status = message.status
         status.in_flight = len(self.in_flight)
         self.status_bar.status = status
-        if self._has_view("view-http"):
+        if self.has_view("view-http"):
             self.query_one("#view-http").transport = status.transport
         if status.state != "connected":
             self._session_views_changed()
@@ -214,7 +214,7 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     def _apply_facts(self, facts: ServerFacts) -> None:
         self.facts = facts
         self.tool_list.set_excluded(facts.excluded_tools)
-        if self._has_view("view-overview"):
+        if self.has_view("view-overview"):
             self.query_one("#view-overview").show(facts)
 
     def on_connection_problem(self, message: ConnectionProblem) -> None:

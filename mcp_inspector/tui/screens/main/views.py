@@ -158,7 +158,7 @@ class ViewsMixin:
         view_id = f"view-{name}"
         if self.focused is not None:
             self._last_focus[self.current_view] = self.focused
-        if name != "main" and not self._has_view(view_id):
+        if name != "main" and not self.has_view(view_id):
             view = self._make_view(name)
             await switcher.mount(view)
             if name == "overview" and self.facts is not None:
@@ -173,7 +173,7 @@ class ViewsMixin:
         self._focus_view(name)
         self.query_one(ViewFooter).show_cached()
 
-    def _has_view(self, view_id: str) -> bool:
+    def has_view(self, view_id: str) -> bool:
         return bool(self.query_one("#views", ContentSwitcher).query_children(f"#{view_id}"))
 
     def _focus_view(self, name: str) -> None:

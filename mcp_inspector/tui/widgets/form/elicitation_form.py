@@ -77,7 +77,7 @@ class ElicitationForm(Vertical):
 
     def first_invalid(self) -> Any:
         """The editor of the first field showing a reason (after a refused accept), or None."""
-        for key, editor in self.body._editors.items():
+        for key, editor in self.body.editors.items():
             if self.body.message_for(key) is not None:
                 return editor
         return None

@@ -64,8 +64,8 @@ class SchemaForm(VerticalScroll):
         return self.body.values
 
     @property
-    def _editors(self) -> dict[str, Widget]:
-        return self.body._editors
+    def editors(self) -> dict[str, Widget]:
+        return self.body.editors
 
     # -- public API ------------------------------------------------------
     def get_values(self) -> dict[str, Any]:

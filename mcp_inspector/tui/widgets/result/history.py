@@ -69,7 +69,7 @@ def server_key(app: Any) -> str:
 
 
 def _keeps(panel: Any) -> bool:
-    return panel.id == MAIN_PANEL_ID and not getattr(panel, "_history_replay", False)
+    return panel.id == MAIN_PANEL_ID and not getattr(panel, "replaying_history", False)
 
 
 def record_outcome(panel: Any, outcome: Any) -> None:
@@ -101,14 +101,14 @@ def record_error(
 
 def reopen(panel: Any, entry: HistoryEntry) -> None:
     """Show a kept result again in ``panel`` (not recorded a second time)."""
-    panel._history_replay = True
+    panel.replaying_history = True
     try:
         if entry.outcome is not None:
             panel.show_outcome(entry.outcome)
         elif entry.error is not None:
             panel.show_error(entry.error, entry.elapsed_ms, http_status=entry.http_status)
     finally:
-        panel._history_replay = False
+        panel.replaying_history = False
     panel.status_text = f"{panel.status_text} · from the history ({clock(entry.at)})"
     panel.query_one("#result-status", Static).update(Text(panel.status_text))
 

@@ -113,7 +113,7 @@ class ResultQueryMixin:
             exclusive=True,
             group="result-query",
             exit_on_error=False,
-        )  # type: ignore[attr-defined]
+        )
 
     def _query_work(self, key: tuple, payload: Any, frame: bytes | None) -> None:
         if self._query_sandbox is None:

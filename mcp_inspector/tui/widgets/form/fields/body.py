@@ -86,12 +86,12 @@ class LazySection(Vertical):
         if self.opened:
             return
         self.opened = True
-        widgets = [widget for spec in self.fields for widget in self.body._field(spec)]
+        widgets = [widget for spec in self.fields for widget in self.body.field_widgets(spec)]
         await self.query_one(".section-open").remove()
         await self.mount_all(widgets)
         for spec in self.fields:
             for inner in spec.walk():
-                self.body._refresh_message(inner.key)
+                self.body.refresh_message(inner.key)
 
     @on(Button.Pressed, ".section-open")
     async def _pressed(self, event: Button.Pressed) -> None:
@@ -151,7 +151,7 @@ class FormBody(Vertical):
         self.values = values
         self.top = top
         self._specs = {spec.key: spec for spec in root.walk()}
-        self._editors: dict[str, Widget] = {}
+        self.editors: dict[str, Widget] = {}
         self._errors: dict[str, Static] = {}
         self._null_boxes: dict[str, Checkbox] = {}
         self._issues: dict[str, list[str]] = {}  # whole-form issues, until the field is edited
@@ -171,7 +171,7 @@ class FormBody(Vertical):
             yield from self._members(root)
             yield self._error_label(root)
         else:
-            yield from self._field(root, bare=not self.top)
+            yield from self.field_widgets(root, bare=not self.top)
 
     def _members(self, spec: FieldSpec, limit: int | None = None) -> Iterable[Widget]:
         if self.top and spec is self.root and not spec.children and not spec.has_entries:
@@ -183,17 +183,17 @@ class FormBody(Vertical):
         if limit is not None and len(children) > limit:
             children, rest = children[:limit], list(children[limit:])
         for child in children:
-            yield from self._field(child)
+            yield from self.field_widgets(child)
         for start in range(0, len(rest), MOUNT_CHUNK):  # the rest waits, folded, until opened
             yield LazySection(self, rest[start : start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
         if spec.has_entries:
             key = spec.key + ENTRIES
             editor = EntriesField(spec, self.values.setdefault(key, []), FormBody)
             editor.field_key = key  # type: ignore[attr-defined]
-            self._editors[key] = editor
+            self.editors[key] = editor
             yield editor
 
-    def _field(self, spec: FieldSpec, bare: bool = False) -> Iterable[Widget]:
+    def field_widgets(self, spec: FieldSpec, bare: bool = False) -> Iterable[Widget]:
         if spec.kind in ("object", "tuple"):
             parts: list[Widget] = []
             if spec.nullable:
@@ -226,7 +226,7 @@ class FormBody(Vertical):
         editor = self._editor(spec, self.values.get(spec.key, empty_value(spec)))
         editor.field_key = spec.key  # type: ignore[attr-defined]
         editor.disabled = bool(self.values.get(spec.key + NULL))
-        self._editors[spec.key] = editor
+        self.editors[spec.key] = editor
         parts.append(editor)
         parts.append(self._error_label(spec))
         yield Vertical(*parts, classes=f"field {spec.kind}-field")
@@ -349,7 +349,7 @@ class FormBody(Vertical):
         ):
             for key, box in self._null_boxes.items():
                 box.value = bool(values.get(key + NULL))
-            for key, editor in self._editors.items():
+            for key, editor in self.editors.items():
                 spec = self._specs.get(key)
                 if key.endswith(ENTRIES) and spec is None:
                     await editor.set_value(values.setdefault(key, []))  # type: ignore[attr-defined]
@@ -382,11 +382,11 @@ class FormBody(Vertical):
             )
         ]
         self._issues = issues_by_field(self.root, own)
-        for key, editor in self._editors.items():
+        for key, editor in self.editors.items():
             if key.endswith(ENTRIES) and key not in self._specs:
                 editor.show_issues(issues_under(key[: -len(ENTRIES)], issues))  # type: ignore[attr-defined]
         for key in composite:
-            editor = self._editors.get(key)
+            editor = self.editors.get(key)
             if editor is not None:
                 editor.show_issues(issues_under(key, issues))  # type: ignore[attr-defined]
                 if self._specs[key].kind == "variant" and key in self._issues:
@@ -448,12 +448,12 @@ class FormBody(Vertical):
             if editor.text != text:
                 editor.load_text(text)
         elif hasattr(editor, "set_value"):
-            await editor.set_value(value)  # type: ignore[attr-defined]
+            await editor.set_value(value)
 
     # -- user edits ------------------------------------------------------
     def _mine(self, widget: Widget) -> str | None:
         key = getattr(widget, "field_key", None)
-        return key if key is not None and self._editors.get(key) is widget else None
+        return key if key is not None and self.editors.get(key) is widget else None
 
     def _changed(self, key: str, value: Any, force: bool = False) -> None:
         if not force and _same(self.values.get(key), value) and type(self.values.get(key)) is type(value):
@@ -461,12 +461,12 @@ class FormBody(Vertical):
         self.values[key] = value
         self.values.pop(key + OMIT, None)  # edited: a required part is sent again
         if self.values.pop(key + EMPTY, None):  # typing replaces an explicit ""
-            editor = self._editors.get(key)
+            editor = self.editors.get(key)
             if isinstance(editor, Input):
                 self._show_empty_flag(self._specs[key], editor)
         self._touched.add(key)
         self._issues.pop(key, None)
-        self._refresh_message(key)
+        self.refresh_message(key)
         self.post_message(self.Changed(self, key))
 
     def action_toggle_empty_string(self) -> None:
@@ -485,7 +485,7 @@ class FormBody(Vertical):
         self._show_empty_flag(spec, focused)  # type: ignore[arg-type]
         self._touched.add(key)
         self._issues.pop(key, None)
-        self._refresh_message(key)
+        self.refresh_message(key)
         self.post_message(self.Changed(self, key))
 
     @on(Input.Changed)
@@ -512,11 +512,11 @@ class FormBody(Vertical):
             self.values[key + NULL] = True
         else:
             self.values.pop(key + NULL, None)
-        editor = self._editors.get(key)
+        editor = self.editors.get(key)
         if editor is not None:
             editor.disabled = event.value
         self._touched.add(key)
-        self._refresh_message(key)
+        self.refresh_message(key)
         self.post_message(self.Changed(self, key))
 
     @on(Select.Changed)
@@ -531,7 +531,7 @@ class FormBody(Vertical):
         elif spec.kind == "boolean":
             value = event.value
         else:
-            value = spec.options[event.value].value  # type: ignore[index]
+            value = spec.options[event.value].value
         self._changed(key, value)
 
     @on(SelectionList.SelectedChanged)
@@ -572,9 +572,9 @@ class FormBody(Vertical):
     # -- messages --------------------------------------------------------
     def _refresh_messages(self) -> None:
         for key in self._errors:
-            self._refresh_message(key)
+            self.refresh_message(key)
 
-    def _refresh_message(self, key: str) -> None:
+    def refresh_message(self, key: str) -> None:
         label = self._errors.get(key)
         if label is None:
             return

@@ -292,7 +292,7 @@ class VariantField(Vertical):
         if event.select is not self._select:
             return
         event.stop()
-        choice = None if event.value is Select.NULL else int(event.value)  # type: ignore[arg-type]
+        choice = None if event.value is Select.NULL else int(event.value)
         if choice == self.value.get("choice"):
             return
         self.value = switch_variant(self.spec, self.value, choice)
