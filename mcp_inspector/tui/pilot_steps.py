@@ -67,3 +67,24 @@ async def ticked(pilot, interval: float, times: int = 2, what: str = "timer tick
         await wait_for(pilot, lambda: fired >= times, timeout=30.0 + interval * times, what=what)
     finally:
         timer.stop()
+
+
+async def palette_pick(pilot, text: str) -> None:
+    """Open the command palette, type ``text`` and wait until the highlighted command is one that
+    shows it (the palette searches in a worker: a list for a shorter text may still be up)."""
+    from textual.command import CommandList, CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the command palette")
+    await pilot.press(*text)
+    wanted = text.lower()
+
+    def found() -> bool:
+        commands = app.screen.query_one(CommandList)
+        index = commands.highlighted
+        if index is None or commands.option_count == 0:
+            return False
+        return wanted in str(commands.get_option_at_index(index).prompt).lower()
+
+    await wait_for(pilot, found, what=f"the command {text!r} highlighted")

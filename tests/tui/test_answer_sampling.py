@@ -155,8 +155,9 @@ async def test_a_tool_use_reply_for_an_offered_tool_in_an_mrtr_round():
         reply = screen.query_one("#sampling-reply", TextArea)
         reply.text = '{"query": ['  # not JSON: refused, with the reason
         await pilot.press("ctrl+s")
-        await pilot.pause(0.1)
-        assert app.screen is screen and "not valid JSON" in str(screen.query_one("#sampling-error").render())
+        error = screen.query_one("#sampling-error")
+        await wait_for(pilot, lambda: "not valid JSON" in str(error.render()), what="the refusal")
+        assert app.screen is screen
         reply.text = '{"query": "bees"}'
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
@@ -173,17 +174,9 @@ async def test_at_80x24_the_reply_and_the_buttons_stay_on_screen():
     app = live_app(demo_spec("--client-timeout", "600"), timeout=CALL_TIMEOUT)
     async with app.run_test(size=SMALL, message_hook=collect(done)) as pilot:
         screen = await ask(pilot, app)
-        await pilot.pause(0.2)
-        for part in (
-            "#sampling-reply",
-            "#sampling-model",
-            "#sampling-always",
-            "#accept",
-            "#decline",
-            "#cancel",
-            "#request-keys",
-        ):
-            assert visible(screen, screen.query_one(part)), part
+        parts = ("#sampling-reply", "#sampling-model", "#sampling-always", "#accept", "#decline", "#cancel")
+        parts += ("#request-keys",)
+        await wait_for(pilot, lambda: all(visible(screen, screen.query_one(p)) for p in parts), what="all on screen")
         await pilot.press(*"short", "ctrl+s")
         await wait_for(pilot, lambda: done, what="the call")
         assert sampling_replies(app)[0]["result"]["content"]["text"] == "short"

@@ -137,10 +137,10 @@ def showing(*keys: str):
         await wait_for(pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the modal")
         for widget in app.screen.query("Input, TextArea"):
             widget.cursor_blink = False
-        await pilot.pause(0.2)
+        await pilot.pause()
         for key in keys:
             await pilot.press(key)
-        await pilot.pause(0.3)
+        await pilot.pause()
 
     return run_before
 
@@ -176,7 +176,7 @@ def test_url_elicitation_required(snap_compare, size):
         pilot.app.open_url = lambda url, **_: None
         screen.open_url(1)
         screen.mark_complete("e-1")
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     assert snap_compare(Host("tools/call", {}), terminal_size=size, run_before=run_before)
 

@@ -20,6 +20,7 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.pilot_steps import palette_pick
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.screens.traffic.http_detail import HttpExchangeScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
@@ -105,10 +106,7 @@ async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_fr
         assert main.store.get(reply_seq).kind is Kind.RESPONSE
 
         # and back, from the command palette: the selected frame's exchange
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        await pilot.press(*"selected frame's HTTP")
-        await pilot.pause(0.3)
+        await palette_pick(pilot, "selected frame's HTTP")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HttpExchangeScreen), what="the exchange from the palette")
         assert app.screen.exchange_id == calls[0].id and main.current_view == "http"
@@ -166,7 +164,7 @@ async def test_everything_streamable_http_overview_shows_the_http_session(everyt
         assert facts.http_session_id  # server-everything keeps a session (Mcp-Session-Id)
         assert facts.era_reason
         await pilot.press("2")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "HTTP session" in screen_text(app), what="the overview")
         text = screen_text(app)
         assert re.search(rf"HTTP session +{facts.http_session_id}", text)
         assert f"legacy {facts.protocol_version}" in text and facts.era_reason[:40] in text

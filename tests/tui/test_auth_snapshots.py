@@ -73,7 +73,7 @@ async def after_the_flow(pilot) -> None:
     )
     await settle(app)
     app.clear_notifications()
-    await pilot.pause(0.3)
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])
@@ -97,6 +97,6 @@ def test_print_mode_modal(snap_compare):
     async def run_before(pilot) -> None:
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuthPromptScreen), what="the modal")
         pilot.app.screen.query_one("#auth-prompt-input").cursor_blink = False
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     assert snap_compare(PromptApp(), terminal_size=SMALL, run_before=run_before)

@@ -175,8 +175,7 @@ async def test_80x24_puts_the_detail_under_the_list():
         assert "Step 7 · token · ✗ failed" in text
         await pilot.resize_terminal(120, 40)
         await wait_for(pilot, lambda: not view.has_class("-narrow"))
-        await pilot.pause(0.1)
-        assert view.query_one("#auth-detail").region.x >= view.step_list.region.right
+        await wait_for(pilot, lambda: view.query_one("#auth-detail").region.x >= view.step_list.region.right)
 
 
 @pytest.mark.parametrize(

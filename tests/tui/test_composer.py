@@ -13,6 +13,7 @@ from textual.widgets import Select, SelectionList, Switch, TabbedContent
 from mcp_inspector.core.config.drafts import DraftStore
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.form.schema_form import ListEditor, SchemaForm
 
@@ -192,9 +193,9 @@ async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
         await type_into(pilot, form_of(app).editors["$.city"], "Lisbon")
-        await pilot.pause(0.3)  # past the debounce
+        saved = lambda: DraftStore(drafts).get("demo", "weather_report") == {"city": "Lisbon"}  # noqa: E731
+        await wait_for(pilot, saved, what="the draft saved (after its debounce)")
         await settle(pilot, app)
-        assert DraftStore(drafts).get("demo", "weather_report") == {"city": "Lisbon"}
 
         composer.set_tool(demo_tools["echo"])
         await settle(pilot, app)

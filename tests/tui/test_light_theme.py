@@ -62,7 +62,7 @@ async def test_the_muted_parts_stay_readable_after_switching_to_the_light_theme(
         log = app.main.query_one("#live-traffic", StoreLinesView)
         await wait_for(pilot, lambda: log.entry_at(4) is not None, what="traffic rows")
         app.theme = "inspector-light"
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: worst_contrast(log, 5)[0] >= 3.0, what="the light theme's colours")
         ratio, text = worst_contrast(log, 5)
         assert ratio >= 3.0, f"{text!r}: contrast {ratio:.2f} after the switch"
 

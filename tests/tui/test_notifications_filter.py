@@ -47,12 +47,13 @@ def counts_text(view: NotificationsView) -> str:
 async def choose(pilot, select: Select, downs: int) -> None:
     """Pick an option by keyboard: focus, open, move down, enter."""
     select.focus()
+    await wait_for(pilot, lambda: select.has_focus, what="the select focused")
     await pilot.press("enter")
-    await pilot.pause(0.05)
+    await wait_for(pilot, lambda: select.expanded, what="the select open")
     for _ in range(downs):
         await pilot.press("down")
     await pilot.press("enter")
-    await pilot.pause(0.05)
+    await wait_for(pilot, lambda: not select.expanded, what="the select closed")
 
 
 async def test_level_and_method_filter_on_the_demos_logs(tmp_path):

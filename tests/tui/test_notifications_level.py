@@ -35,8 +35,9 @@ async def choose_level(pilot, view, level: str) -> None:
     """By keyboard: focus the level select, open it, type the level's first letters, enter."""
     select = view.query_one("#notifications-level", Select)
     select.focus()
+    await wait_for(pilot, lambda: select.has_focus, what="the select focused")
     await pilot.press("enter")
-    await pilot.pause(0.05)
+    await wait_for(pilot, lambda: select.expanded, what="the select open")
     await pilot.press(*level[:3], "enter")
     await wait_for(pilot, lambda: select.value == level, what=f"the level {level}")
 

@@ -46,7 +46,7 @@ async def prompts_view(pilot) -> PromptsView:
 async def quiet(pilot) -> None:
     await settle(pilot.app)
     pilot.app.clear_notifications()
-    await pilot.pause(0.2)
+    await pilot.pause()
 
 
 async def form_with_suggestions(pilot) -> None:

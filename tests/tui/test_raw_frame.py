@@ -14,6 +14,7 @@ from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.pilot_steps import palette_pick
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.traffic.pick_list import PickList
 from mcp_inspector.tui.screens.traffic.raw_frame import RawFrameScreen
@@ -195,9 +196,8 @@ async def test_a_response_by_hand_answers_the_elicitation_and_the_answering_scre
             pilot, lambda: isinstance(app.screen, ServerRequestScreen), what="the answering screen", timeout=15
         )
         modal = app.screen
-        await pilot.press("ctrl+p")  # the focus is in the modal's form, whose fields keep ctrl+e: the palette
-        await pilot.press(*"raw frame: send")
-        await pilot.pause(0.3)
+        # the focus is in the modal's form, whose fields keep ctrl+e: the palette
+        await palette_pick(pilot, "raw frame: send")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RawFrameScreen), what="the raw frame screen")
         screen = app.screen

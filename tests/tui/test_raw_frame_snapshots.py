@@ -57,7 +57,7 @@ def replied():
         )
         sent.reply_seq = reply.seq
         await wait_for(pilot, lambda: sent.seq in screen._replies, what="the reply")
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     return run_before
 
@@ -74,7 +74,7 @@ def test_the_raw_frame_screen_on_text_that_is_not_json(snap_compare, size):
         await wait_for(pilot, lambda: isinstance(app.screen, RawFrameScreen), what="the screen")
         app.screen.editor.cursor_blink = False
         await pilot.press("end", "backspace", "ctrl+n")
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     assert snap_compare(Host(), terminal_size=size, run_before=run_before)
 

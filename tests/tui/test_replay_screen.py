@@ -290,6 +290,6 @@ class DiffHost(ThemedApp):
 def test_diff_screen_snapshot(snap_compare, size):
     async def ready(pilot) -> None:
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, SideDiffScreen), what="the diff")
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     assert snap_compare(DiffHost(), terminal_size=size, run_before=ready)

@@ -240,8 +240,7 @@ async def test_a_recording_says_it_is_read_only():
         note = view.query_one("#resources-note", Static)
         assert note.has_class("-shown") and "read-only" in str(note.render())
         await pilot.press("s")
-        await pilot.pause(0.1)
-        assert any("read-only" in str(n.message) for n in app._notifications)
+        await wait_for(pilot, lambda: any("read-only" in str(n.message) for n in app._notifications), what="the note")
 
 
 @pytest.mark.anyio
@@ -363,7 +362,7 @@ async def test_a_flood_of_updates_keeps_the_view_usable_and_counts_right():
         assert since <= session.resource_updates["flood://x"] - before
         await pilot.press("s")  # unsubscribe: the flood stops
         await wait_for(pilot, lambda: "flood://x" not in session.subscribed, timeout=60, what="the unsubscription")
-        await pilot.pause(0.3)  # (updates already on the way still come in)
+        await session.ping()  # the updates sent before it are in (a round trip after them, not a time)
         count = session.resource_updates["flood://x"]
         await wait_for(
             pilot,
@@ -534,7 +533,7 @@ async def test_a_flood_of_list_changed_refetches_coalesced_and_keeps_keys_workin
         await session.unsubscribe("flood://lists")
         await pilot.press("f2")
         await wait_for(pilot, lambda: app.main.current_view == "main", what="the Main view")
-        await pilot.pause(0.3)
+        await session.ping()  # the list_changed sent before it are in
         await wait_for(pilot, lambda: not session._refresh, timeout=60, what="the last refetch")
         notes = sum(
             store.method_counts[f"notifications/{kind}/list_changed"] for kind in ("tools", "prompts", "resources")

@@ -39,7 +39,7 @@ async def resources_view(pilot) -> ResourcesView:
 async def quiet(pilot) -> None:
     await settle(pilot.app)
     pilot.app.clear_notifications()
-    await pilot.pause(0.3)
+    await pilot.pause()
 
 
 def read_readme():

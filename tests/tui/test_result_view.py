@@ -223,9 +223,8 @@ async def test_pending_then_in_flight_progress_and_cancel():
             assert len(inflight.rows) == 2
 
             await wait_for(pilot, lambda: slow.progress_count >= 3)
-            await pilot.pause(0.15)  # one more timer tick
             bar = slow_row.query_one(ProgressBar)
-            assert bar.total == 200 and bar.progress >= 3
+            await wait_for(pilot, lambda: bar.total == 200 and bar.progress >= 3, what="the row's next tick")
             assert "step" in str(slow_row.query_one(".inflight-message").render())
             timing = str(slow_row.query_one(".inflight-timing").render())
             assert "times out in" in timing and "(resets on progress)" in timing

@@ -20,6 +20,7 @@ from traffic_apps import screen_text
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.pilot_steps import palette_pick
 from mcp_inspector.tui.screens.dialogs.roots_editor import RootsEditor
 from mcp_inspector.tui.server.roots import RootsBook
 
@@ -178,10 +179,7 @@ async def test_palette_opens_the_roots_editor():
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_tools(pilot, app)
-        await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
-        await pilot.press(*"Roots")
-        await pilot.pause(0.3)
+        await palette_pick(pilot, "Roots")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RootsEditor), what="the roots editor from the palette")
 

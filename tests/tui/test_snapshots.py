@@ -41,7 +41,7 @@ async def loaded(pilot, tool: str = "create_ticket") -> None:
     )
     await settle(app)
     app.main.tool_list.option_list.focus()
-    await pilot.pause(0.2)
+    await pilot.pause()
     app.clear_notifications()
     await pilot.pause()
 
@@ -51,10 +51,10 @@ def keys_then_settle(*keys: str, tool: str = "create_ticket"):
         await loaded(pilot, tool)
         for key in keys:
             await pilot.press(key)
-            await pilot.pause(0.1)
+            await pilot.pause()
         await settle(pilot.app)
         pilot.app.clear_notifications()
-        await pilot.pause(0.2)
+        await pilot.pause()
 
     return run_before
 

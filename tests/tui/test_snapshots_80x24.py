@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from test_snapshots import keys_then_settle, recorded_app
 
+from mcp_inspector.tui.pilot_steps import wait_for
+
 SMALL = (80, 24)
 
 
@@ -40,9 +42,11 @@ def test_an_open_dropdown_at_80x24(snap_compare):
         select = pilot.app.main.composer.query(Select).first()
         select.scroll_visible(animate=False)
         select.expanded = True  # as enter on it does (the recorded app's focus stays on the tool list)
-        await pilot.pause(0.3)
         overlay = select.query_one("SelectOverlay")
-        assert select.expanded and pilot.app.screen.region.contains_region(overlay.region)
+        await wait_for(
+            pilot, lambda: overlay.region.area and pilot.app.screen.region.contains_region(overlay.region), what="open"
+        )
+        assert select.expanded
         assert overlay.styles.border_top[0] == "round"
 
     assert snap_compare(recorded_app(), terminal_size=SMALL, run_before=run_before)

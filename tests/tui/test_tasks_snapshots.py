@@ -43,7 +43,7 @@ async def two_tasks(pilot) -> None:
     view.refresh_rows()
     await settle(app)
     app.clear_notifications()
-    await pilot.pause(0.3)
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])

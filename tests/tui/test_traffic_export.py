@@ -85,7 +85,6 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
         await wait_for(pilot, lambda: len(app.exports) == 1)
         await pilot.press("E", "enter")
         await wait_for(pilot, lambda: len(app.exports) == 2)
-        await pilot.pause(0.05)
         session, array = (message.result for message in app.exports)
         assert session.path.parent == tmp_path and session.path.suffix == ".jsonl"
         assert load_session(session.path).store.total == store.total
@@ -100,6 +99,5 @@ async def test_export_failure_is_reported_not_raised(tmp_path):
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("e", "enter")
         await wait_for(pilot, lambda: len(app.exports) == 1)
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: any("Export failed" in n.message for n in app._notifications), what="the note")
         assert app.exports[0].result is None and app.exports[0].error
-        assert any("Export failed" in n.message for n in app._notifications)

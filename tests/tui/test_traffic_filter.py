@@ -8,6 +8,7 @@ from traffic_apps import ThemedApp, sample_store
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.widgets.views.traffic.filter import TEXT_SEARCH_LIMIT, TrafficFilter, TrafficFilterBar
 
 pytestmark = pytest.mark.anyio
@@ -83,7 +84,7 @@ async def test_filter_bar_posts_the_edited_filter():
         await pilot.click("#filter-regex")
         await pilot.click("#filter-dir-in")
         await pilot.click("#filter-kind-invalid")
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: app.filters and Kind.INVALID not in app.filters[-1].kinds, what="the last click")
         last = app.filters[-1]
         assert last.text == "ab" and last.regex
         assert last.directions == frozenset({Direction.OUT, Direction.LOCAL})
@@ -91,5 +92,5 @@ async def test_filter_bar_posts_the_edited_filter():
         # a bad regex is explained in the bar
         await pilot.click("#filter-text")
         await pilot.press("(")
-        await pilot.pause(0.3)  # typing is debounced
-        assert "bad regex" in str(app.query_one("#filter-error").render())
+        error = app.query_one("#filter-error")
+        await wait_for(pilot, lambda: "bad regex" in str(error.render()), what="the (debounced) error")

@@ -18,6 +18,7 @@ from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.text.http_text import reply_status
 from mcp_inspector.tui.widgets.result.view import ResultPanel
 
@@ -73,7 +74,7 @@ async def test_a_400_with_a_header_mismatch_error_is_explained(base_url):
     async with app.run_test(size=(120, 30)) as pilot:
         panel = app.query_one(ResultPanel)
         panel.show_error(error, 5.0, http_status=status)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "JSON-RPC error -32020" in shown(panel), what="the error shown")
         text = shown(panel)
         assert "JSON-RPC error -32020" in text
         assert "HTTP 400 with -32020: header mismatch: Header mismatch: Mcp-Name header value 'foo'" in text
@@ -86,7 +87,7 @@ async def test_an_http_error_without_a_json_rpc_body_says_what_the_status_means(
     async with app.run_test(size=(120, 30)) as pilot:
         panel = app.query_one(ResultPanel)
         panel.show_error(error, 5.0)
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "not delivered (HTTP 500)" in shown(panel), what="the error shown")
         text = shown(panel)
         assert "not delivered (HTTP 500)" in text
         assert "HTTP 500 internal server error" in text

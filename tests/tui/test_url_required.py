@@ -62,9 +62,8 @@ async def test_urls_shown_opened_on_request_marked_done_then_the_call_retried_by
         bodies = [str(s.render()) for s in screen.query(".url-item Static")]
         assert "Opens a page on auth.example" in bodies and "https://auth.example/start" in bodies
         assert "Opens a page on pay.example" in bodies and "Approve the payment" in bodies
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.focused is screen.query_one("#open-0", Button), what="the first URL focused")
         assert opened == []  # nothing opened (nor fetched) without asking
-        assert app.focused is screen.query_one("#open-0", Button)
 
         await pilot.press("ctrl+o")  # the focused one, then the focus goes to the next
         await wait_for(pilot, lambda: opened == ["https://auth.example/start"], what="the first URL opened")
@@ -100,7 +99,7 @@ async def test_escape_closes_without_retrying_and_ctrl_s_retries_by_hand(server_
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is not screen, what="the screen closed")
         calls = len(outgoing(app, "tools/call"))
-        await pilot.pause(0.3)
+        await app.main.connection.live.ping()  # a retry would have gone out before this round trip's end
         assert len(outgoing(app, "tools/call")) == calls and opened == []  # closed: not retried
 
         # (the same arguments again would count as the retry of the first: the server remembers them)
