@@ -7,14 +7,30 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
 from ..traffic.entry import TrafficEntry
+from ..traffic.store import TrafficStore
 from .errors import RequestCancelled, RequestTimeout
 
 ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
+
+
+class RequestOwner(Protocol):
+    """What a request needs of the RpcConnection that made it (rpc.py imports this module)."""
+
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def answering(self) -> int: ...  # server requests being answered: timeouts wait meanwhile
+    @property
+    def transport(self) -> object: ...  # asked whether it is ``authorizing``
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None: ...
+
+    async def abandon(self, pending: PendingRequest, error: BaseException, reason: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -30,7 +46,7 @@ class PendingRequest:
 
     def __init__(
         self,
-        connection: Any,  # the RpcConnection (rpc.py imports this module)
+        connection: RequestOwner,
         msg_id: Any,
         method: str,
         params: dict[str, Any] | None,

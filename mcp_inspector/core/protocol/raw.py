@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
@@ -32,7 +32,7 @@ from ..traffic.entry import Direction, TrafficEntry
 from . import jsonrpc
 from .errors import RequestCancelled, RpcError
 from .jsonrpc import Classified, Kind, classify, classify_message, id_key
-from .pending import PendingRequest
+from .pending import PendingRequest, RequestOwner
 
 RAW_ID_PREFIX = "raw-"
 IDLESS_WINDOW = 30.0  # seconds a frame sent by hand waits for an error naming no id
@@ -93,6 +93,34 @@ class RawSent:
 
 
 # -- the hint and the bytes ------------------------------------------------
+
+
+class RawConnection(RequestOwner, Protocol):
+    """What sending by hand needs of the RpcConnection (rpc.py imports this module)."""
+
+    next_raw_id: int
+    initialized: bool
+
+    @property
+    def by_id(self) -> dict[tuple[bool, Any], PendingRequest]: ...
+    @property
+    def idless(self) -> list[IdlessFrame]: ...
+    @property
+    def default_timeout(self) -> float | None: ...
+    @property
+    def protocol_version(self) -> str | None: ...
+
+    def check_open(self) -> None: ...
+    def track(self, pending: PendingRequest) -> None: ...
+    def forget(self, pending: PendingRequest) -> None: ...
+    def release(self, pending: PendingRequest, error: BaseException, reason: str = ...) -> None: ...
+    def withdraw(self, msg_id: Any) -> IncomingRequest | None: ...
+    async def send_tracked(
+        self, pending: PendingRequest, data: bytes, kind: Kind = ..., problem: str | None = None
+    ) -> None: ...
+    async def transmit(
+        self, entry: TrafficEntry, data: bytes, kind: Kind, method: str | None, meta: dict[str, Any] | None = None
+    ) -> None: ...
 
 
 @dataclass(slots=True)
@@ -173,7 +201,7 @@ def _one_line(text: str) -> str:
     return "".join(out)
 
 
-def fresh_id(connection: Any) -> str:
+def fresh_id(connection: RawConnection) -> str:
     """A ``"raw-N"`` id not in flight on ``connection``."""
     while True:
         candidate = f"{RAW_ID_PREFIX}{connection.next_raw_id}"
@@ -185,7 +213,7 @@ def fresh_id(connection: Any) -> str:
 # -- sending ---------------------------------------------------------------
 
 
-def _in_flight(connection: Any, msg_id: Any) -> None:
+def _in_flight(connection: RawConnection, msg_id: Any) -> None:
     pending = connection.by_id.get(id_key(msg_id))
     if pending is not None:
         where = f", #{pending.entry.seq}" if pending.entry is not None else ""
@@ -195,7 +223,7 @@ def _in_flight(connection: Any, msg_id: Any) -> None:
         )
 
 
-def _pending_for(connection: Any, msg_id: Any, method: str, params: Any, timeout: Any) -> PendingRequest:
+def _pending_for(connection: RawConnection, msg_id: Any, method: str, params: Any, timeout: Any) -> PendingRequest:
     pending = PendingRequest(
         connection,
         msg_id,
@@ -216,7 +244,7 @@ def _pending_for(connection: Any, msg_id: Any, method: str, params: Any, timeout
 
 
 async def send_frame(
-    connection: Any, data: bytes, timeout: float | None | str = "default", info: Classified | None = None
+    connection: RawConnection, data: bytes, timeout: float | None | str = "default", info: Classified | None = None
 ) -> RawSent:
     """Send ``data`` as it is on ``connection`` (an RpcConnection) and register what it asks.
     ``info`` is ``classify(data)`` if the caller already made it (it must be of these bytes)."""
@@ -276,7 +304,7 @@ async def send_frame(
     return sent
 
 
-async def _send_batch(connection: Any, data: bytes, info: Any) -> RawSent:
+async def _send_batch(connection: RawConnection, data: bytes, info: Any) -> RawSent:
     members: list[PendingRequest] = []
     seen: set[tuple[bool, Any]] = set()
     answers: list[Any] = []
@@ -333,7 +361,7 @@ def take_idless(frames: list[IdlessFrame]) -> IdlessFrame | None:
     return None
 
 
-def batch_request(pending: dict[str, Any], frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
+def batch_request(pending: dict[tuple[bool, Any], PendingRequest], frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
     """The batch we sent that a batch from the server answers (its first member whose id is in flight)."""
     for member in message if isinstance(message, list) else ():
         if (
@@ -348,7 +376,7 @@ def batch_request(pending: dict[str, Any], frames: list[IdlessFrame], message: A
     return None
 
 
-def end_idless_batch(connection: Any, request: TrafficEntry, message: Any, reply: TrafficEntry) -> None:
+def end_idless_batch(connection: RawConnection, request: TrafficEntry, message: Any, reply: TrafficEntry) -> None:
     """An error naming no id answered a batch sent by hand: the server refused the whole batch,
     so its requests end with that error (rather than at their timeout)."""
     if request.kind is not Kind.BATCH:

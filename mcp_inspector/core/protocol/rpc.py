@@ -30,7 +30,7 @@ from .jsonrpc import Kind, classify, classify_message, id_key
 from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
 from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
 
-RequestHandler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict]]
+RequestHandler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict[str, Any]]]
 NotificationListener = Callable[[str, dict[str, Any] | None, TrafficEntry], None]
 CloseListener = Callable[[Closed], None]
 
@@ -81,7 +81,7 @@ class RpcConnection:
         self.modern = False
         #: Called as ``meta_provider(method, params) -> params`` for every request sent with
         #: send_request (the session adds the 2026-07-28 ``_meta`` there); not for send_raw.
-        self.meta_provider: Callable[[str, dict[str, Any] | None], dict | None] | None = None
+        self.meta_provider: Callable[[str, dict[str, Any] | None], dict[str, Any] | None] | None = None
         transport.work_in_flight = self.work_in_flight
 
     def work_in_flight(self) -> bool:
@@ -185,7 +185,7 @@ class RpcConnection:
         await self.send_tracked(pending, data)
         return pending
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> dict:
+    async def request(self, method: str, params: dict[str, Any] | None = None, **options: Any) -> dict[str, Any]:
         """Send a request and wait for its result."""
         pending = await self.send_request(method, params, **options)
         return await pending.wait()
@@ -637,6 +637,7 @@ class RpcConnection:
         refusal: tuple[int, str] | None,
     ) -> None:
         started = incoming.started if incoming is not None else time.perf_counter()
+        reply: dict[str, Any] | None
         if handler is None or incoming is None or refusal is not None:
             code, text = refusal or (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
             reply = jsonrpc.error_response(msg_id, code, text)
@@ -726,5 +727,5 @@ def _head_id(head: bytes) -> Any:
     return value if jsonrpc.valid_id(value) else None
 
 
-async def _pong(params: dict[str, Any] | None, entry: TrafficEntry) -> dict:
+async def _pong(params: dict[str, Any] | None, entry: TrafficEntry) -> dict[str, Any]:
     return {}
