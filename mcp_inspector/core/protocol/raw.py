@@ -361,7 +361,9 @@ def take_idless(frames: list[IdlessFrame]) -> IdlessFrame | None:
     return None
 
 
-def batch_request(pending: dict[tuple[bool, Any], PendingRequest], frames: list[IdlessFrame], message: Any) -> TrafficEntry | None:
+def batch_request(
+    pending: dict[tuple[bool, Any], PendingRequest], frames: list[IdlessFrame], message: Any
+) -> TrafficEntry | None:
     """The batch we sent that a batch from the server answers (its first member whose id is in flight)."""
     for member in message if isinstance(message, list) else ():
         if (
