@@ -27,7 +27,8 @@ from .errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailur
 from .incoming import WaitingRequests
 from .json_text import loads_strict
 from .jsonrpc import Kind, classify, classify_message, id_key
-from .pending import PendingRequest, Progress  # PendingRequest is imported from here too
+from .pending import PendingRequest as PendingRequest  # re-exported: the session modules import it from here
+from .pending import Progress
 from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
 
 RequestHandler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict[str, Any]]]

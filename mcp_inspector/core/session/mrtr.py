@@ -14,11 +14,12 @@ marked ``meta={"mrtr": {"first": <seq of the first request>, "round": n}}``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol.errors import InputDeclined, InspectorError, ProtocolViolation, RequestCancelled, RpcError
-from ..protocol.rpc import PendingRequest
-from .events import InputRequested
+from ..protocol.rpc import PendingRequest, RpcConnection
+from ..traffic.store import TrafficStore
+from .events import InputRequested, SessionEvent
 from .modern import result_type
 
 MAX_ROUNDS = 32
@@ -32,6 +33,18 @@ DECLINED_ELICITATION = {"action": "decline"}
 class MrtrError(ProtocolViolation):
     """A multi round-trip request that cannot go on (a malformed InputRequiredResult,
     too many rounds, an input request the client cannot answer)."""
+
+
+class MrtrSession(Protocol):
+    """What the input rounds need of the session (legacy.py imports this module)."""
+
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def connection(self) -> RpcConnection: ...
+
+    def emit(self, event: SessionEvent) -> None: ...
+    def client_capabilities(self) -> dict[str, Any]: ...
 
 
 @dataclass(slots=True)
@@ -48,7 +61,7 @@ def remember(pending: PendingRequest, params: dict[str, Any] | None, options: di
     return pending
 
 
-async def complete(session: Any, first: PendingRequest) -> MrtrOutcome:
+async def complete(session: MrtrSession, first: PendingRequest) -> MrtrOutcome:
     """Wait for ``first`` and run the rounds until a result that is not input_required."""
     method = first.method
     params: dict[str, Any] | None = getattr(first, "mrtr_params", first.params)
@@ -121,7 +134,7 @@ def check_input_requests(method: str, requests: dict[str, Any]) -> dict[str, dic
 
 
 async def answer_inputs(
-    session: Any, method: str, requests: dict[str, dict[str, Any]], pending: PendingRequest
+    session: MrtrSession, method: str, requests: dict[str, dict[str, Any]], pending: PendingRequest
 ) -> dict[str, Any]:
     """The responses to checked input requests, each answered by the handler registered for
     its method (a declined elicitation when there is none), one at a time (a person may be
@@ -196,7 +209,7 @@ def _undeclared(request: dict[str, Any], capabilities: dict[str, Any]) -> str | 
     return None
 
 
-def _flag_undeclared(session: Any, method: str, requests: dict[str, dict[str, Any]], reply: Any) -> None:
+def _flag_undeclared(session: MrtrSession, method: str, requests: dict[str, dict[str, Any]], reply: Any) -> None:
     """Mark the InputRequiredResult: servers MUST NOT ask for what the client did not
     declare (mrtr.mdx §Server Requirements; elicitation.mdx: no undeclared modes)."""
     capabilities = session.client_capabilities()

@@ -15,14 +15,17 @@ tasks): a task being followed joins an already-open stream (tasks.py still polls
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
+import anyio.abc
 
 from ..protocol.errors import ConnectionLost, InspectorError, RequestCancelled, RpcError
 from ..protocol.jsonrpc import id_key, valid_id
-from ..protocol.rpc import PendingRequest
+from ..protocol.rpc import PendingRequest, RpcConnection
 from ..traffic.entry import TrafficEntry
+from ..traffic.store import TrafficStore
+from ..transport.base import Closed
 from .events import SessionState
 from .modern import SUBSCRIPTION_ID_KEY
 
@@ -35,10 +38,29 @@ REMEMBERED_IDS = 64
 LIST_FILTERS = {"toolsListChanged": "tools", "promptsListChanged": "prompts", "resourcesListChanged": "resources"}
 
 
+class ListeningSession(Protocol):
+    """What the listen stream needs of the session (legacy.py imports this module)."""
+
+    subscription_ack: dict[str, Any] | None
+
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def connection(self) -> RpcConnection: ...
+    @property
+    def capabilities(self) -> dict[str, Any]: ...
+    @property
+    def state(self) -> SessionState: ...
+    @property
+    def closed(self) -> Closed | None: ...
+    @property
+    def task_group(self) -> anyio.abc.TaskGroup | None: ...
+
+
 class Subscriptions:
     """The session's one listen stream: what it asks for, its acknowledgment, reopening."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: ListeningSession) -> None:
         self.session = session
         self.uris: list[str] = []
         self.task_ids: list[str] = []  # tasks followed now (the tasks extension's taskIds)
@@ -165,7 +187,7 @@ class Subscriptions:
         current = pending is not None and not pending.done
         if method == "notifications/cancelled" and params is not None:
             request_id = params.get("requestId")
-            if current and self._same(request_id, pending.id):
+            if current and pending is not None and self._same(request_id, pending.id):
                 reason = params.get("reason")
                 self.session.connection.release(
                     pending,
@@ -180,7 +202,7 @@ class Subscriptions:
             return None
         if method == ACKNOWLEDGED:
             # Only the open stream's acknowledgment counts (a late one of an old stream does not).
-            if current and self._same(tagged, pending.id):
+            if current and pending is not None and self._same(tagged, pending.id):
                 honoured = params.get("notifications") if params is not None else None
                 self.ack = honoured if isinstance(honoured, dict) else {}
                 self.session.subscription_ack = self.ack

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
+import anyio.abc
 
 from ..protocol.errors import (
     ConnectionLost,
@@ -23,16 +24,41 @@ from ..protocol.errors import (
 )
 from ..protocol.jsonrpc import id_key
 from ..protocol.rpc import PendingRequest
+from ..transport.base import Closed
 from . import mrtr
 from .events import InputRequested, TaskUpdated
+from .subscriptions import Subscriptions
 from .task_model import CANCEL_LIMIT, TaskRecord, check_related, check_task, judge_modern, modern_outcome, poll_interval
+
+
+class FollowedSession(mrtr.MrtrSession, Protocol):
+    """What following a task needs of the session (legacy.py imports this module)."""
+
+    @property
+    def closed(self) -> Closed | None: ...
+    @property
+    def subscriptions(self) -> Subscriptions: ...
+    @property
+    def task_group(self) -> anyio.abc.TaskGroup | None: ...
+
+    async def get_task(self, task_id: str, *, source: str = ..., **options: Any) -> TaskRecord: ...
+    async def cancel_task(self, task_id: str, reason: str = ..., **options: Any) -> TaskRecord: ...
+    def take_task(
+        self,
+        task: dict[str, Any],
+        source: str,
+        *,
+        tool: str | None = None,
+        first_seq: int | None = None,
+        always: bool = True,
+    ) -> TaskRecord: ...
 
 
 class Follower:
     """Follows one task to its end for finish_tool_call."""
 
     def __init__(
-        self, session: Any, pending: PendingRequest, record: TaskRecord, last: PendingRequest, modern: bool
+        self, session: FollowedSession, pending: PendingRequest, record: TaskRecord, last: PendingRequest, modern: bool
     ) -> None:
         self.session = session
         self.pending = pending
@@ -201,7 +227,9 @@ class Follower:
         self.result_request = await self.session.connection.send_request(
             "tasks/result", {"taskId": self.record.task_id}, timeout=timeout, max_total=self._remaining()
         )
-        self.session.task_group.start_soon(self._wait_result, self.result_request)
+        group = self.session.task_group
+        assert group is not None, "a session that sends requests is open: it has its task group"
+        group.start_soon(self._wait_result, self.result_request)
 
     async def _wait_result(self, request: PendingRequest) -> None:
         result: dict[str, Any] | None = None

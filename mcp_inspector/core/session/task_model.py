@@ -6,10 +6,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError, TaskCancelled
 from ..protocol.rpc import PendingRequest
+from ..traffic.store import TrafficStore
+
+
+class HasStore(Protocol):
+    """A session, as far as judging a task result needs it: where problems are noted."""
+
+    @property
+    def store(self) -> TrafficStore: ...
+
 
 STATUSES = ("working", "input_required", "completed", "failed", "cancelled")
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
@@ -105,7 +114,7 @@ def rpc_error(error: Any, where: str) -> RpcError:
     return RpcError(error["code"], error["message"], error.get("data"), error)
 
 
-def check_related(session: Any, result: dict[str, Any], task_id: str, pending: PendingRequest) -> None:
+def check_related(session: HasStore, result: dict[str, Any], task_id: str, pending: PendingRequest) -> None:
     """A 2025-11-25 ``tasks/result`` answer MUST carry ``_meta["io.modelcontextprotocol/
     related-task"] = {taskId}`` (its result has no task id of its own): flagged if not."""
     meta = result.get("_meta")
@@ -119,7 +128,7 @@ def check_related(session: Any, result: dict[str, Any], task_id: str, pending: P
     )
 
 
-def judge_modern(session: Any, method: str, result: dict[str, Any], pending: PendingRequest) -> None:
+def judge_modern(session: HasStore, method: str, result: dict[str, Any], pending: PendingRequest) -> None:
     """A tasks/* result must say resultType "complete" (the extension's own example of a
     failed task says "task": flagged, and read anyway)."""
     kind = result.get("resultType", "complete")

@@ -261,7 +261,7 @@ class TaskMethods:
         pending = await self.connection.send_request(method, {"taskId": task_id}, **options)  # type: ignore[attr-defined]
         result = await pending.wait()
         if self.era == "modern":  # type: ignore[attr-defined]
-            judge_modern(self, method, result, pending)
+            judge_modern(self, method, result, pending)  # type: ignore[arg-type]  # a mixin: self is the McpSession
         return result, pending
 
     async def get_task(self, task_id: str, *, source: str = "poll", **options: Any) -> TaskRecord:
@@ -310,7 +310,7 @@ class TaskMethods:
             if record is not None:
                 record.error = exc
             raise
-        check_related(self, result, task_id, request)
+        check_related(self, result, task_id, request)  # type: ignore[arg-type]  # a mixin: self is the McpSession
         if record is not None:
             record.result = result
             record.updates += 1
@@ -352,7 +352,7 @@ class TaskMethods:
                 )
         first_seq = pending.entry.seq if pending.entry is not None else None
         record = self.take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
-        follower = Follower(self, pending, record, last, modern)
+        follower = Follower(self, pending, record, last, modern)  # type: ignore[arg-type]  # a mixin: self is the McpSession
         self._followers[record.task_id] = follower
         try:
             return await follower.run(), record

@@ -18,12 +18,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..protocol.errors import RpcError
 from ..traffic.entry import TrafficEntry
-from .events import ElicitationCompleted
+from ..traffic.store import TrafficStore
+from .events import ElicitationCompleted, SessionEvent
+
+
+class ElicitingSession(Protocol):
+    """What noting a completed URL elicitation needs of the session (legacy.py imports this)."""
+
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def completed_elicitations(self) -> dict[str, int]: ...
+
+    def emit(self, event: SessionEvent) -> None: ...
+
 
 URL_ELICITATION_REQUIRED = -32042
 COMPLETE = "notifications/elicitation/complete"
@@ -159,7 +172,7 @@ def url_required(error: RpcError, call_params: dict[str, Any] | None) -> RpcErro
     return UrlElicitationRequired(error, str(params.get("name", "")), arguments if isinstance(arguments, dict) else {})
 
 
-def note_complete(session: Any, params: dict[str, Any] | None, entry: TrafficEntry) -> None:
+def note_complete(session: ElicitingSession, params: dict[str, Any] | None, entry: TrafficEntry) -> None:
     """A ``notifications/elicitation/complete``: kept in ``session.completed_elicitations`` and
     emitted as ``ElicitationCompleted``; without an ``elicitationId`` the frame is marked."""
     ident = (params or {}).get("elicitationId")
