@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..traffic.entry import TrafficEntry
+from ..traffic.store import TrafficStore
 from .model import Finding
 
 Emit = Callable[[Finding], None]
@@ -29,7 +30,7 @@ class LiveState:
     requested_version: str | None = None  # what the client's initialize offered
     server_info: dict[str, Any] = field(default_factory=dict)  # serverInfo of the handshake
     progress: dict[int, float] = field(default_factory=dict)  # request seq -> last progress value
-    store: Any = None  # the TrafficStore (to find a response's request); None: request_of() is None
+    store: TrafficStore | None = None  # the TrafficStore (to find a response's request); None: request_of() is None
     #: ``defer(entry, method)``: queue a server frame for the deferred checks (LiveChecker.defer)
     defer: Callable[[TrafficEntry, str | None], None] | None = None
 
@@ -60,7 +61,7 @@ class DeferredCheck(Protocol):
     ) -> None: ...
 
 
-def exchange_of(store: Any, seq: int | None) -> int | None:
+def exchange_of(store: TrafficStore | None, seq: int | None) -> int | None:
     """The HttpLog exchange a frame came or went in (remote servers), from its entry's meta."""
     if store is None or seq is None:
         return None

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..protocol.jsonrpc import Kind
 from ..traffic.entry import Direction, TrafficEntry
+from ..traffic.store import TrafficStore
 from .frames import DeferredCheck, Emit, FrameRule, LiveState, exchange_of
 from .model import Finding, Severity
 
@@ -38,7 +39,7 @@ class LiveChecker:
 
     def __init__(
         self,
-        store: Any = None,
+        store: TrafficStore | None = None,
         *,
         transport: str = "stdio",
         ignore: Iterable[str] = (),
@@ -176,7 +177,7 @@ class LiveChecker:
         return {severity.value: count for severity, count in self.counts.items()}
 
 
-def judge_entries(entries: Iterable[TrafficEntry], store: Any = None, **options: Any) -> LiveChecker:
+def judge_entries(entries: Iterable[TrafficEntry], store: TrafficStore | None = None, **options: Any) -> LiveChecker:
     """Judge a whole timeline (a recording) with the live rules, deferred checks included."""
     checker = LiveChecker(store, **options)
     for entry in entries:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from ..protocol import jsonrpc
 from ..protocol.errors import ConnectionLost, InspectorError, RequestTimeout, RpcError
 from ..protocol.jsonrpc import Kind
+from ..session.legacy import McpSession
 from ..traffic.entry import Direction
 from .catalog import finding
 from .frames import exchange_of
@@ -44,7 +45,7 @@ class CheckOptions:
 class ProbeContext:
     """What a probe works with: the session (connected), its store, the options, the findings."""
 
-    session: Any  # McpSession
+    session: McpSession
     options: CheckOptions
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was not checked, and why (shown as info lines)
@@ -316,6 +317,7 @@ class UnsupportedVersionProbe:
         msg_id = f"check-version-{secrets.token_hex(3)}"
         frame = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": "server/discover", "params": {"_meta": meta}})
         _, pending = await ctx.session.connection.send_raw(frame.encode())
+        assert pending is not None, "a request frame sent by hand is registered"
         try:
             await pending.wait()
             result: Any = None
@@ -363,7 +365,8 @@ class ExitOnEofProbe:
         transport = ctx.session.transport
         if not ctx.stdio or not hasattr(transport, "exited_on_eof"):
             return
-        transport.close_grace = transport.idle_close_grace = EOF_WAIT  # the wait is what is checked
+        # the wait is what is checked; a transport with exited_on_eof (stdio) has these graces
+        transport.close_grace = transport.idle_close_grace = EOF_WAIT  # type: ignore[attr-defined]
         await ctx.session.close()
         if transport.exited_on_eof is False:
             ctx.add(

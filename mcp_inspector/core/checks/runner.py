@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 
 from ..protocol.errors import ConnectionLost, InspectorError
+from ..session.legacy import McpSession
 from .catalog import RULES
 from .live import LiveChecker
 from .model import Finding, Severity
@@ -95,7 +96,7 @@ def sort_findings(findings: list[Finding]) -> list[Finding]:
 
 
 async def run_check(
-    session: Any,
+    session: McpSession,
     live: LiveChecker,
     options: CheckOptions,
     *,

@@ -23,6 +23,7 @@ import anyio
 from ..protocol.errors import InspectorError, RequestTimeout, RpcError
 from ..protocol.json_text import loads_strict
 from ..protocol.jsonrpc import INTERNAL_ERROR
+from ..session.legacy import McpSession
 from .compare import ABSENT, Difference, Ignores, compare
 from .plan import ANSWERED_METHODS, Answer, Plan, Step, response_part
 
@@ -160,7 +161,11 @@ def _reply_part(pending: Any) -> dict[str, Any] | None:
 
 
 async def run_step(
-    session: Any, step: Step, ignores: Ignores | None, timeout: Any = "default", answers: RecordedAnswers | None = None
+    session: McpSession,
+    step: Step,
+    ignores: Ignores | None,
+    timeout: Any = "default",
+    answers: RecordedAnswers | None = None,
 ) -> StepOutcome:
     outcome = StepOutcome(step)
     if answers is not None:
@@ -216,7 +221,7 @@ async def run_step(
 
 
 async def replay(
-    session: Any,
+    session: McpSession,
     plan: Plan,
     ignores: Ignores | None = None,
     answers: RecordedAnswers | None = None,
