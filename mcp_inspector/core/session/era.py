@@ -11,14 +11,42 @@ and when ``initialize`` gets one too, to the deprecated HTTP+SSE transport.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
-from ..transport.base import AUTH_FAILED, TransportError
+from ..transport.base import AUTH_FAILED, Transport, TransportError
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
 
 DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
+
+
+class EraSession(Protocol):
+    """What choosing the era needs of the session (legacy.py imports this module)."""
+
+    era: str | None
+    meta_version: str | None
+
+    @property
+    def transport(self) -> Transport: ...
+    @property
+    def timeout(self) -> float | None: ...
+    @property
+    def init_timeout(self) -> float | None: ...
+    @property
+    def discover_timeout(self) -> float: ...
+    @property
+    def proposed_version(self) -> str | None: ...
+    @property
+    def requested_era(self) -> str: ...
+    @property
+    def era_given(self) -> str: ...
+    @property
+    def era_hint(self) -> str | None: ...
+
+    async def send_initialize(self, version: str, reason: str) -> dict[str, Any]: ...
+    async def send_discover(self, version: str, timeout: float | None) -> dict[str, Any]: ...
+    def become_modern(self, version: str, result: dict[str, Any], reason: str) -> None: ...
 
 
 def resolve(era: str, protocol_version: str | None) -> tuple[str, str, str | None]:
@@ -51,7 +79,7 @@ def _supported(data: Any) -> list[str]:
     return [v for v in supported if isinstance(v, str)] if isinstance(supported, list) else []
 
 
-async def connect(session: Any) -> dict[str, Any]:
+async def connect(session: EraSession) -> dict[str, Any]:
     """Detect the era (unless it was given) and connect in it; returns the
     DiscoverResult or the InitializeResult."""
     try:
@@ -63,7 +91,7 @@ async def connect(session: Any) -> dict[str, Any]:
         raise
 
 
-async def _connect(session: Any) -> dict[str, Any]:
+async def _connect(session: EraSession) -> dict[str, Any]:
     asked = session.requested_era
     if asked == "legacy":
         return await legacy(session, session.era_given)
@@ -174,7 +202,7 @@ async def _connect(session: Any) -> dict[str, Any]:
         return result
 
 
-async def legacy(session: Any, reason: str, version: str | None = None) -> dict[str, Any]:
+async def legacy(session: EraSession, reason: str, version: str | None = None) -> dict[str, Any]:
     """The legacy handshake; over HTTP, falls back to HTTP+SSE when the transport says so."""
     proposed = (
         version or (session.proposed_version if era_of(session.proposed_version) != "modern" else None) or LATEST_LEGACY
@@ -187,7 +215,8 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
             raise ConnectError(f"initialize failed: {exc.reason}") from None
         why = f"initialize failed over Streamable HTTP ({exc.reason}): fell back to the HTTP+SSE transport"
         try:
-            await session.transport.fall_back_to_sse(why)
+            # can_fall_back (above) is True on the Streamable HTTP transport only, which has this
+            await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
         except TransportError as failed:
             raise ConnectError(str(failed)) from None
         try:
@@ -214,7 +243,7 @@ async def legacy(session: Any, reason: str, version: str | None = None) -> dict[
         raise
 
 
-async def _modern_after_initialize(session: Any, version: str, reason: str) -> dict[str, Any]:
+async def _modern_after_initialize(session: EraSession, version: str, reason: str) -> dict[str, Any]:
     """``server/discover`` again, with a version the server said it supports."""
     try:
         result = await session.send_discover(version, timeout=session.init_timeout)
