@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import raw_server_command
+from waiting import until
 
 
 def tool_events(events: list) -> list:
@@ -38,11 +39,8 @@ async def test_list_changed_after_the_first_listing_is_a_change(connect):
         c.session.add_listener(events.append)
         await c.session.list_tools()
         await c.session.call_tool("mutate", {})
-        import anyio
 
-        with anyio.fail_after(30):
-            while len(tool_events(events)) < 2:
-                await anyio.sleep(0.02)
+        await until(lambda: not (len(tool_events(events)) < 2))
         first, second = tool_events(events)[:2]
         assert first.cause == "initial"
         assert second.cause == "notification"

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol import jsonrpc
 from mcp_inspector.core.protocol.errors import (
@@ -135,9 +136,7 @@ async def test_second_request_while_first_in_flight_is_not_blocked() -> None:
         second = await h.transport.next_sent()
         assert second["method"] == "ping" and second["id"] != first["id"]
         h.transport.reply(second["id"], {})
-        with anyio.fail_after(30):  # a hang guard
-            while "ping" not in result:
-                await anyio.sleep(0.01)
+        await until(lambda: not ("ping" not in result))
         assert not slow.done  # still waiting, independently
         h.transport.reply(first["id"], {"content": []})
         assert await slow.wait() == {"content": []}
@@ -422,9 +421,7 @@ async def test_server_can_cancel_its_request_to_us() -> None:
         with anyio.fail_after(30):  # a hang guard
             await started.wait()
         h.transport.feed(jsonrpc.notification("notifications/cancelled", {"requestId": 9}))
-        with anyio.fail_after(30):  # a hang guard
-            while not finished:
-                await anyio.sleep(0.01)
+        await until(lambda: finished)
         await anyio.sleep(0.05)
         assert [m for m in h.transport.sent if m.get("id") == 9] == []  # no response after cancel
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
+from waiting import until  # noqa: F401  (re-exported: the task tests import it from here)
 
 from mcp_inspector.core.protocol.errors import TaskCancelled
 from mcp_inspector.core.traffic.entry import Direction
@@ -16,13 +17,6 @@ from mcp_inspector.core.traffic.entry import Direction
 def sent(store, method: str) -> list[dict]:
     """The messages of ``method`` the client sent, decoded."""
     return [json.loads(e.raw) for e in store if e.direction is Direction.OUT and e.method == method]
-
-
-async def until(condition: Callable[[], Any], seconds: float = 30.0) -> None:
-    """Wait until ``condition()`` holds (a hang guard, not a speed target: generous by default)."""
-    with anyio.fail_after(seconds):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 async def cancel_followed(

@@ -10,9 +10,9 @@ import subprocess
 import sys
 from typing import Any
 
-import anyio
 import pytest
 from conftest import SERVERS_DIR
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ToolExcluded, TransportFailure
 from mcp_inspector.core.session.legacy import McpSession
@@ -105,9 +105,7 @@ async def test_an_expired_legacy_session_is_initialized_again(raw_http_base):
         assert s.transport.session_id == "s1"
         with pytest.raises(TransportFailure):
             await s.call_tool("echo", {"text": "x"})
-        with anyio.fail_after(30):
-            while not any(b"re-initialized" in e.raw for e in s.store):
-                await anyio.sleep(0.02)
+        await until(lambda: any(b"re-initialized" in e.raw for e in s.store))
         assert s.transport.session_id == "s2"
         assert sent_methods(s.store).count("initialize") == 2
         outcome = await s.call_tool("echo", {"text": "again"})
@@ -124,13 +122,9 @@ async def test_subscriptions_listen_over_http_drives_the_live_refresh(fresh_sdk_
         await s.initialize()
         assert s.era == "modern"
         await s.list_tools()
-        with anyio.fail_after(30):
-            while s.subscription_ack is None:
-                await anyio.sleep(0.02)
+        await until(lambda: s.subscription_ack is not None)
         await s.call_tool("change_tools", {})
-        with anyio.fail_after(30):
-            while not [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"]:
-                await anyio.sleep(0.02)
+        await until(lambda: [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"])
         changed = [e for e in events if isinstance(e, ListChanged) and e.cause == "notification"][0]
         assert [t["name"] for t in changed.diff.added] == ["extra_1"]
 

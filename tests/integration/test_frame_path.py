@@ -15,6 +15,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import PYTHON, SERVERS_DIR
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation
 from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
@@ -36,7 +37,7 @@ def command(*flags: str) -> list[str]:
 @asynccontextmanager
 async def session(*flags: str, version: str = "2025-11-25", **transport_options):
     transport = StdioTransport(command(*flags), **transport_options)
-    async with McpSession(transport, protocol_version=version, timeout=30) as s:
+    async with McpSession(transport, protocol_version=version) as s:
         await s.initialize()
         yield s, transport
 
@@ -78,9 +79,7 @@ async def test_a_long_stderr_line_is_cut_and_not_quoted_whole() -> None:
     with anyio.fail_after(60):
         async with session() as (s, transport):
             assert text_of(await s.call_tool("long", {"bytes": 5 * MiB, "stream": "stderr"})) == "after long"
-            with anyio.fail_after(30):
-                while not any(e.kind is Kind.STDERR for e in s.store):
-                    await anyio.sleep(0.01)
+            await until(lambda: any(e.kind is Kind.STDERR for e in s.store))
             [line] = [e for e in s.store if e.kind is Kind.STDERR]
             assert len(line.raw) == OVERLONG_HEAD
             assert line.meta == {"truncated": True, "size": 5 * MiB, "cap": MAX_STDERR_LINE_BYTES}
@@ -184,9 +183,7 @@ async def test_a_server_request_before_initialized_is_flagged_but_ping_is_not() 
     with anyio.fail_after(30):
         async with session("--early-request") as (s, _):
             await s.ping()
-            with anyio.fail_after(30):
-                while not any(e.direction is Direction.OUT and e.msg_id == "p" for e in s.store):
-                    await anyio.sleep(0.01)
+            await until(lambda: any(e.direction is Direction.OUT and e.msg_id == "p" for e in s.store))
             early = next(e for e in s.store if e.method == "roots/list")
             ping = next(e for e in s.store if e.direction is Direction.IN and e.method == "ping")
             assert early.problem == "sent before initialization (the client had not sent notifications/initialized)"
@@ -226,7 +223,7 @@ def test_cli_exits_without_a_traceback_when_a_detached_grandchild_holds_the_pipe
 async def test_a_raw_handshake_sets_the_version_and_the_initialized_state() -> None:
     """pipe and the raw composer send initialize themselves: the connection still learns both."""
     with anyio.fail_after(30):
-        async with McpSession(StdioTransport(command("--early-request")), timeout=30) as s:
+        async with McpSession(StdioTransport(command("--early-request"))) as s:
             connection = s.connection
             _, pending = await connection.send_raw(
                 b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'

@@ -9,9 +9,9 @@ import textwrap
 import time
 from pathlib import Path
 
-import anyio
 import pytest
 from conftest import PYTHON, RAW_SERVER, run_async
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ConnectionLost
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -64,9 +64,7 @@ def test_lone_surrogates_in_method_and_id_are_recorded_and_answered(tmp_path):
         async with session:
             await session.initialize()
             assert await session.list_tools() == []
-            with anyio.fail_after(30):
-                while not any(e.kind is Kind.STDERR and b"got reply" in e.raw for e in session.store):
-                    await anyio.sleep(0.02)
+            await until(lambda: any(e.kind is Kind.STDERR and b"got reply" in e.raw for e in session.store))
         writer.close()
         return session.store
 

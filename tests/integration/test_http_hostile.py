@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import RequestTimeout, TransportFailure
 from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
@@ -113,9 +114,7 @@ async def test_a_huge_retry_before_a_resume_is_capped_and_the_reply_comes(hostil
 async def test_a_huge_retry_on_the_standalone_stream_does_not_lose_what_follows(hostile_url):
     async with connected(HttpTransport(f"{hostile_url}/standaloneretry")) as h:
         await h.handshake()
-        with anyio.fail_after(30):
-            while not any(b"after the long retry" in e.raw for e in h.of(Received)):
-                await anyio.sleep(0.05)
+        await until(lambda: any(b"after the long retry" in e.raw for e in h.of(Received)))
         assert not [n for n in h.of(Note) if "failed" in n.text]
 
 

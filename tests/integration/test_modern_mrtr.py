@@ -10,6 +10,7 @@ import json
 import anyio
 import pytest
 from conftest import PYTHON, SERVERS_DIR
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ProtocolViolation, RequestCancelled
 from mcp_inspector.core.session.events import InputRequested
@@ -156,9 +157,7 @@ async def test_cancelling_reaches_the_retry_in_flight(connect):
                     failures.append(exc)
 
             tg.start_soon(finish)
-            with anyio.fail_after(30):
-                while len(calls(c.store)) < 2:
-                    await anyio.sleep(0.01)
+            await until(lambda: not (len(calls(c.store)) < 2))
             assert pending.successor is not None
             await pending.cancel("enough")
         assert len(failures) == 1

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PYTHON, SERVERS_DIR, raw_server_command
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import (
     ConnectError,
@@ -183,14 +184,6 @@ async def test_a_declared_input_request_is_not_flagged(connect):
         assert reply_to_first_call(c.store).problem is None
 
 
-async def until(predicate, seconds: float = 5.0) -> None:
-    import anyio
-
-    with anyio.fail_after(seconds):
-        while not predicate():
-            await anyio.sleep(0.02)
-
-
 async def test_an_acknowledgment_that_leaves_things_out_is_noted(connect):
     """subscriptions.mdx §Acknowledgment: "The client SHOULD check the acknowledged filter
     against what it requested and handle any unsupported types gracefully." What the
@@ -349,7 +342,6 @@ async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connec
 async def test_a_call_cancelled_before_its_input_is_asked_asks_nobody(connect):
     """A call cancelled once its InputRequiredResult was in, but before the input was
     gathered, used to put the elicitation to the user anyway (then drop the answer)."""
-    import anyio
 
     asked = []
 
@@ -359,9 +351,7 @@ async def test_a_call_cancelled_before_its_input_is_asked_asks_nobody(connect):
 
     async with connect(MODERN, era="auto", handlers={"elicitation/create": elicit}) as c:
         first = await c.session.begin_tool_call("slow_retry", {})
-        with anyio.fail_after(30):
-            while not first.done:
-                await anyio.sleep(0.01)
+        await until(lambda: first.done)
         await first.cancel("the user closed the call")
         with pytest.raises(RequestCancelled, match="the user closed the call"):
             await c.session.finish_tool_call(first)

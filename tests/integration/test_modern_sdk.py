@@ -4,8 +4,8 @@ _meta, the live tool list through subscriptions/listen, and --era legacy refused
 
 from __future__ import annotations
 
-import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ConnectError
 from mcp_inspector.core.session.events import InputRequested, ListChanged, LogMessage
@@ -34,13 +34,9 @@ async def test_the_sdk_modern_server_end_to_end(connect, sdk_modern_stdio_comman
         assert logged.result["content"][0]["text"] == "done 2 steps"
         assert [e.data for e in c.of_type(LogMessage)][-2:] == ["step 1", "step 2"]
 
-        with anyio.fail_after(30):
-            while s.subscription_ack is None:
-                await anyio.sleep(0.02)
+        await until(lambda: s.subscription_ack is not None)
         await s.call_tool("change_tools", {})
-        with anyio.fail_after(30):
-            while not [e for e in c.of_type(ListChanged) if e.cause == "notification"]:
-                await anyio.sleep(0.02)
+        await until(lambda: [e for e in c.of_type(ListChanged) if e.cause == "notification"])
         changed = [e for e in c.of_type(ListChanged) if e.cause == "notification"][0]
         assert [t["name"] for t in changed.diff.added] == ["extra_1"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import pytest
 from conftest import PYTHON, SERVERS_DIR
+from waiting import until
 
 from mcp_inspector.core.session.events import ListChanged, ResourceUpdated
 from mcp_inspector.core.traffic.entry import Direction, Kind
@@ -25,13 +25,6 @@ def listens(store) -> list[dict]:
         for e in store
         if e.direction is Direction.OUT and e.kind is Kind.REQUEST and e.method == "subscriptions/listen"
     ]
-
-
-async def until(predicate) -> None:
-    """Wait (bounded by the test's own limit) until predicate() holds."""
-    with anyio.fail_after(30):
-        while not predicate():
-            await anyio.sleep(0.02)
 
 
 async def test_listen_is_opened_and_drives_the_live_refresh(connect):

@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
+from waiting import until, until_async
 
 from mcp_inspector.core.protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
 from mcp_inspector.core.traffic.entry import Direction
@@ -23,13 +23,6 @@ pytestmark = pytest.mark.anyio
 
 SERVER = [sys.executable, str(Path(__file__).resolve().parent.parent / "servers" / "request_flood_server.py")]
 FLOOD = 1000
-
-
-async def until(condition, what: str, timeout: float = 30.0) -> None:
-    """Poll ``condition`` until true (a hang guard, not a timing assertion)."""
-    with anyio.fail_after(timeout):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 def notes(store) -> list[str]:
@@ -50,7 +43,7 @@ async def test_at_most_the_cap_wait_and_the_rest_are_refused_at_once(connect):
         result = await c.session.call_tool("flood", {"count": FLOOD})
         assert result.result["content"][0]["text"] == f"asked {FLOOD}"
         excess = FLOOD - MAX_WAITING_SERVER_REQUESTS
-        await until(lambda: conn.refused_requests == excess, "the excess refused")
+        await until(lambda: conn.refused_requests == excess, what="the excess refused")
         assert len(conn.server_requests) == MAX_WAITING_SERVER_REQUESTS
         assert hooked == ["elicitation/create"] * excess
         assert len(notes(c.store)) == 1 and "more are refused" in notes(c.store)[0]  # said once, not 900 times
@@ -58,21 +51,21 @@ async def test_at_most_the_cap_wait_and_the_rest_are_refused_at_once(connect):
             lambda: (
                 sum(1 for e in c.store if e.direction is Direction.OUT and e.error_code == TOO_MANY_WAITING) == excess
             ),
-            "the refusals sent",
+            what="the refusals sent",
         )
         release.set()
-        await until(lambda: not conn.server_requests, "the waiting requests answered")
+        await until(lambda: not conn.server_requests, what="the waiting requests answered")
         tally = json.loads((await c.session.call_tool("tally", {})).result["content"][0]["text"])
         assert tally["answered"] == FLOOD
         assert tally["codes"] == {str(TOO_MANY_WAITING): excess}
         assert tally["actions"] == {"decline": MAX_WAITING_SERVER_REQUESTS}
         assert tally["first_result"] == "f-1"  # the first ones waited; the last ones were refused
-        await until(lambda: len(notes(c.store)) == 2, "the count said once fewer wait")
+        await until(lambda: len(notes(c.store)) == 2, what="the count said once fewer wait")
         assert f"{excess} server requests refused" in notes(c.store)[1]
         # the line is open again: a new request waits instead of being refused
         release.clear()
         await c.session.call_tool("flood", {"count": 1})
-        await until(lambda: len(conn.server_requests) == 1, "a new request waiting")
+        await until(lambda: len(conn.server_requests) == 1, what="a new request waiting")
         assert conn.refused_requests == excess
         release.set()
 
@@ -87,7 +80,7 @@ async def test_pings_are_answered_while_the_line_is_full(connect):
     async with connect(SERVER, handlers={"elicitation/create": elicit}) as c:
         conn = c.session.connection
         await c.session.call_tool("flood", {"count": MAX_WAITING_SERVER_REQUESTS + 5})
-        await until(lambda: conn.refused_requests == 5, "the line full")
+        await until(lambda: conn.refused_requests == 5, what="the line full")
         await c.session.call_tool("flood", {"count": 3, "method": "ping"})
         tally_text = ""
 
@@ -96,7 +89,5 @@ async def test_pings_are_answered_while_the_line_is_full(connect):
             tally_text = (await c.session.call_tool("tally", {})).result["content"][0]["text"]
             return json.loads(tally_text)["results"] == 3
 
-        with anyio.fail_after(30):
-            while not await pongs():
-                await anyio.sleep(0.01)
+        await until_async(pongs, what="three pongs")
         assert json.loads(tally_text)["codes"] == {str(TOO_MANY_WAITING): 5}

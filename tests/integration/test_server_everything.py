@@ -10,6 +10,7 @@ import json
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.events import ListChanged, SessionState
@@ -21,9 +22,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.everything]
 
 async def assert_links_are_right(c) -> None:
     """Every request we sent has exactly its own response, linked both ways."""
-    with anyio.fail_after(30):  # a list_changed refetch may still be in flight
-        while c.session.connection.pending:
-            await anyio.sleep(0.02)
+    await until(lambda: not (c.session.connection.pending))  # a list_changed refetch may still be in flight
     store = c.store
     requests = [e for e in store if e.direction is Direction.OUT and e.kind is Kind.REQUEST]
     assert requests

@@ -8,6 +8,7 @@ import sys
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -114,9 +115,7 @@ async def test_list_changed_refetches_and_reports_the_diff(connect, raw_server) 
         async with connect(raw_server("list-changed")) as c:
             await c.session.list_tools()
             assert text_of(await c.session.call_tool("mutate", {})) == "mutated"
-            with anyio.fail_after(30):
-                while not [e for e in c.of_type(ListChanged) if e.cause == "notification"]:
-                    await anyio.sleep(0.01)
+            await until(lambda: [e for e in c.of_type(ListChanged) if e.cause == "notification"])
             event = [e for e in c.of_type(ListChanged) if e.cause == "notification"][0]
             assert event.kind == "tools"
             assert [t["name"] for t in event.diff.added] == ["new_tool"]
@@ -185,9 +184,7 @@ async def test_cancel_a_running_call(connect, raw_server) -> None:
             await pending.cancel("user pressed Esc")
             with pytest.raises(RequestCancelled, match="user pressed Esc"):
                 await pending.wait()
-            with anyio.fail_after(30):
-                while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
-                    await anyio.sleep(0.02)
+            await until(lambda: any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR))
             cancel = sent_messages(c.store, "notifications/cancelled")
             assert cancel == [
                 {
@@ -220,9 +217,9 @@ async def test_bad_frames_are_classified_and_the_session_goes_on(connect, raw_se
     with anyio.fail_after(60):
         async with connect(raw_server("bad-frames")) as c:
             assert await c.session.ping() == {}
-            with anyio.fail_after(30):  # the frame with unknown fields is the last bad one sent
-                while not any(b"x-unknown" in e.raw for e in c.store):
-                    await anyio.sleep(0.01)
+            await until(
+                lambda: any(b"x-unknown" in e.raw for e in c.store)
+            )  # the frame with unknown fields is the last bad one sent
             incoming = [e for e in c.store if e.direction is Direction.IN and e.kind not in (Kind.STDERR, Kind.EVENT)]
             problems = {e.raw: (e.kind, e.problem) for e in incoming}
             assert problems[b'{"jsonrpc":"2.0","id":true,"method":"ping"}'][0] is Kind.INVALID

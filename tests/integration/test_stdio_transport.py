@@ -10,6 +10,7 @@ import time
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import ConnectionLost, RequestTimeout
 from mcp_inspector.core.protocol.jsonrpc import Kind
@@ -84,9 +85,7 @@ async def test_crlf_frames_and_blank_lines(connect, raw_server) -> None:
 async def test_invalid_utf8_does_not_kill_the_connection(connect, raw_server) -> None:
     with anyio.fail_after(60):
         async with connect(raw_server("invalid-utf8")) as c:
-            with anyio.fail_after(30):
-                while not c.of_type(LogMessage):
-                    await anyio.sleep(0.01)
+            await until(lambda: c.of_type(LogMessage))
             garbage = next(e for e in c.store if e.raw == b"\xff\xfe garbage")
             assert garbage.kind is Kind.INVALID
             note = next(e for e in c.store if e.method == "notifications/message")
@@ -152,7 +151,7 @@ async def test_killed_by_signal_is_reported_as_such(connect, raw_server) -> None
         async with connect(raw_server("die-by-signal")) as c:
             await c.session.list_tools()
             with pytest.raises(ConnectionLost) as caught:
-                await c.session.call_tool("echo", {"text": "x"}, timeout=30)
+                await c.session.call_tool("echo", {"text": "x"})
             assert caught.value.signal == signal.SIGKILL and caught.value.exit_code is None
             assert "killed by signal 9 (SIGKILL)" in str(caught.value)
 
@@ -175,9 +174,9 @@ async def test_request_never_answered_times_out_and_server_is_told(connect, raw_
                 await c.session.finish_tool_call(pending)
             assert 0.3 < pending.elapsed < 30  # not before its limit; the upper bound is loose (a loaded machine)
             assert c.session.connection.by_id == {}
-            with anyio.fail_after(30):  # the server logs each cancellation it receives to stderr
-                while not any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR):
-                    await anyio.sleep(0.02)
+            await until(
+                lambda: any(e.text == f"cancelled {pending.id}" for e in c.store if e.kind is Kind.STDERR), timeout=30
+            )  # the server logs each cancellation it receives to stderr
             assert await c.session.ping() == {}
 
 
@@ -187,9 +186,7 @@ async def test_late_answer_after_timeout_is_marked_late(connect, raw_server) -> 
             pending = await c.session.begin_tool_call("echo", {"text": "x"}, timeout=0.2)
             with pytest.raises(RequestTimeout):
                 await pending.wait()
-            with anyio.fail_after(30):
-                while pending.entry.reply_seq is None:
-                    await anyio.sleep(0.02)
+            await until(lambda: pending.entry.reply_seq is not None)
             late = c.store.get(pending.entry.reply_seq)
             assert late.late and late.kind is Kind.RESPONSE and late.reply_to == pending.entry.seq
             assert late.latency_ms > 500
@@ -199,7 +196,7 @@ async def test_late_answer_after_timeout_is_marked_late(connect, raw_server) -> 
 async def test_server_ignoring_eof_and_sigterm_is_killed_and_reaped(raw_server) -> None:
     transport = StdioTransport(raw_server("no-exit-on-eof"), close_grace=0.3, idle_close_grace=0.3, term_grace=0.3)
     with anyio.fail_after(60):
-        async with McpSession(transport, timeout=30) as session:
+        async with McpSession(transport) as session:
             await session.initialize()
             pid = transport.pid
             started = time.perf_counter()
@@ -306,9 +303,7 @@ async def test_stderr_is_captured_line_by_line(connect, raw_server) -> None:
     with anyio.fail_after(60):
         async with connect(raw_server("stderr-chatter")) as c:
             await c.session.ping()
-            with anyio.fail_after(30):
-                while not any(b"received ping" in e.raw for e in c.store if e.kind is Kind.STDERR):
-                    await anyio.sleep(0.02)
+            await until(lambda: any(b"received ping" in e.raw for e in c.store if e.kind is Kind.STDERR))
             lines = [e.text for e in c.store if e.kind is Kind.STDERR]
             assert "raw-server: received initialize id=1" in lines
             assert any(line.startswith("raw-server: received notifications/initialized") for line in lines)
@@ -341,9 +336,7 @@ async def test_close_escalates_eof_then_sigterm_then_sigkill(connect) -> None:
             idle_close_grace=0.3,
             term_grace=0.3,
         ) as c:
-            with anyio.fail_after(30):
-                while not any(e.text == "ready" for e in c.store if e.kind is Kind.STDERR):
-                    await anyio.sleep(0.02)
+            await until(lambda: any(e.text == "ready" for e in c.store if e.kind is Kind.STDERR))
             pid = c.transport.pid
     stderr = [e.text for e in c.store if e.kind is Kind.STDERR]
     assert stderr == ["ready", "got EOF", "got SIGTERM"]  # in that order, then SIGKILL
@@ -372,9 +365,7 @@ async def test_unterminated_last_frame_is_still_delivered(connect) -> None:
             assert result["serverInfo"]["name"] == "abrupt"
             reply = next(e for e in c.store if e.kind is Kind.RESPONSE)
             assert reply.meta == {"unterminated": True}
-            with anyio.fail_after(30):
-                while c.session.closed is None:
-                    await anyio.sleep(0.02)
+            await until(lambda: c.session.closed is not None)
             assert c.session.closed.exit_code == 0
 
 
@@ -435,7 +426,7 @@ def test_permission_denied_names_the_working_directory_not_the_command(tmp_path)
         "anyio.run(main)\n"
     )
     try:
-        result = subprocess.run([*prefix, sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+        result = subprocess.run([*prefix, sys.executable, "-c", script], capture_output=True, text=True)
     finally:
         closed.chmod(0o755)
     assert result.stdout.strip() == f"permission denied: working directory {closed}", result.stderr

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import RpcError
 from mcp_inspector.core.session.answers import headless_handlers
@@ -45,9 +46,7 @@ async def test_minus_32042_lists_the_urls_and_the_call_to_retry(connect) -> None
 
             await c.session.call_tool("complete", {"id": "e-1"})
             await c.session.call_tool("complete", {"id": "e-2"})
-            with anyio.fail_after(30):
-                while len(c.of_type(ElicitationCompleted)) < 2:
-                    await anyio.sleep(0.02)
+            await until(lambda: not (len(c.of_type(ElicitationCompleted)) < 2))
             assert [e.elicitation_id for e in c.of_type(ElicitationCompleted)] == ["e-1", "e-2"]
             assert set(c.session.completed_elicitations) == {"e-1", "e-2"}
             outcome = await c.session.call_tool("signin", {"why": "test"})  # the retry goes through
@@ -58,9 +57,7 @@ async def test_a_complete_notification_without_an_id_is_marked_not_counted(conne
     with anyio.fail_after(30):
         async with connect(RAW) as c:
             await c.session.call_tool("complete", {})
-            with anyio.fail_after(30):
-                while not [e for e in c.store if e.method == "notifications/elicitation/complete"]:
-                    await anyio.sleep(0.02)
+            await until(lambda: [e for e in c.store if e.method == "notifications/elicitation/complete"])
             frame = next(e for e in c.store if e.method == "notifications/elicitation/complete")
             assert "without an elicitationId" in (frame.problem or "")
             assert c.session.completed_elicitations == {} and not c.of_type(ElicitationCompleted)
