@@ -9,6 +9,7 @@ runs first: it keeps the state (revision, era, capabilities) the other rules rea
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..protocol.jsonrpc import Kind, parse_json
@@ -297,20 +298,41 @@ class LoggingUndeclared:
         )
 
 
+_PROGRESS_KEY = b'"progress"'
+_PROGRESS_NUMBER = re.compile(rb'"progress"\s*:\s*(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}]')
+
+
+def _progress_value(raw: bytes) -> Any:
+    """params.progress of a progress notification. The key once in the frame, a plain number after
+    it: read without parsing the frame (1 us, not 20: a progress flood is common); else parsed."""
+    at = raw.find(_PROGRESS_KEY)
+    if at >= 0 and raw.find(_PROGRESS_KEY, at + 10) < 0:
+        match = _PROGRESS_NUMBER.match(raw, at)
+        if match is not None:
+            number = match.group(1)
+            return float(number) if b"." in number or b"e" in number or b"E" in number else int(number)
+    message = _message_of(raw)
+    params = message.get("params") if isinstance(message, dict) else None
+    return params.get("progress") if isinstance(params, dict) else None
+
+
+def _message_of(raw: bytes) -> Any:
+    try:
+        return parse_json(raw)[0]
+    except ValueError:
+        return None
+
+
 class ProgressRule:
-    """``progress``: a token of no request in flight (marked by the rpc layer), or a value that
-    does not increase (the last value per request is kept, bounded)."""
+    """``progress``, live part: a token of no request in flight (the rpc layer marks it). Whether the
+    value increases is judged with the deferred checks (:class:`ProgressOrder`): a progress flood
+    then costs observe nothing."""
 
     kinds = frozenset({(Direction.IN, Kind.NOTIFICATION)})
     methods = frozenset({"notifications/progress"})
+    problem_only = True
 
     def observe(self, entry: TrafficEntry, state: LiveState, emit: Emit) -> None:
-        if (
-            entry.direction is not Direction.IN
-            or entry.kind is not Kind.NOTIFICATION
-            or entry.method != "notifications/progress"
-        ):
-            return
         if entry.problem and "progress for a token with no request in flight" in entry.problem:
             emit(
                 finding(
@@ -321,15 +343,23 @@ class ProgressRule:
                     evidence=cut(entry.text, 200),
                 )
             )
+
+
+class ProgressOrder:
+    """``progress``, deferred part: a value that does not increase (the last value per request is
+    kept, bounded). The queue keeps the frames' order, so this judges them in the order they came."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, float] = {}  # request seq -> last progress value
+
+    def check(self, entry: TrafficEntry, method: str | None, version: str | None, era: str | None, emit: Emit) -> None:
+        if entry.kind is not Kind.NOTIFICATION or entry.method != "notifications/progress" or entry.reply_to is None:
             return
-        if entry.reply_to is None:
-            return
-        message = _message(entry)
-        params = message.get("params") if isinstance(message, dict) else None
-        value = params.get("progress") if isinstance(params, dict) else None
+        value = _progress_value(entry.raw)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return  # the schema check says so
-        last = state.progress.get(entry.reply_to)
+        progress = self.last
+        last = progress.get(entry.reply_to)
         if last is not None and value <= last:
             emit(
                 finding(
@@ -340,9 +370,9 @@ class ProgressRule:
                     evidence=cut(entry.text, 200),
                 )
             )
-        if len(state.progress) >= 10_000 and entry.reply_to not in state.progress:
-            state.progress.pop(next(iter(state.progress)))
-        state.progress[entry.reply_to] = float(value) if last is None or value > last else last
+        if len(progress) >= 10_000 and entry.reply_to not in progress:
+            progress.pop(next(iter(progress)))
+        progress[entry.reply_to] = float(value) if last is None or value > last else last
 
 
 def default_rules() -> list[Any]:
@@ -352,4 +382,4 @@ def default_rules() -> list[Any]:
 
 def default_deferred() -> list[Any]:
     """The deferred checks (fresh instances: some remember what they said once per session)."""
-    return [SchemaCheck(), ContentCheck(), ModernResultCheck()]
+    return [SchemaCheck(), ContentCheck(), ModernResultCheck(), ProgressOrder()]

@@ -192,6 +192,8 @@ class Connection:
         self.auth_ui: Any = None
         self.auth_log: AuthLog = AuthLog()
         self._auth_key: Any = None
+        #: called with the transport's kind just before a session is made (the live checks start afresh)
+        self.on_session: Callable[[str], None] | None = None
 
     # -- control -------------------------------------------------------
     def request_stop(self) -> None:
@@ -277,6 +279,8 @@ class Connection:
                 self.auth_log = AuthLog()
             transport = make_transport(spec, self.max_frame_bytes, self.store.http_log, self.auth_log, self.auth_ui)
             self.auth = getattr(transport, "auth", None)
+            if self.on_session is not None:
+                self.on_session(str(getattr(transport, "kind", "") or "stdio"))
             session = make_session(
                 transport, spec, store=self.store, timeout=self.timeout, handlers=bound_handlers(self.handlers, spec)
             )

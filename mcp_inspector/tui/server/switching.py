@@ -72,14 +72,21 @@ class SwitchingConnection:
         self.candidate: Connection | None = None
         self._held: list[Any] = []
         self._auth_ui: Any = None
+        #: each connection's ``on_session`` (a switch's candidate too: its frames are the new server's)
+        self.on_session: Callable[[str], None] | None = None
 
     def _new(self) -> Connection:
         connection = Connection(lambda message: None, **self._options)
         connection.post = lambda message, source=connection: self._post_from(source, message)
+        connection.on_session = self._session_started
         if getattr(self, "current", None) is not None:
             connection.process_groups = self.current.process_groups  # kill_now reaches every process either started
             connection.auth_ui = self._auth_ui
         return connection
+
+    def _session_started(self, kind: str) -> None:
+        if self.on_session is not None:
+            self.on_session(kind)
 
     # -- what the screen reads: the current connection's ----------------
     @property
