@@ -129,6 +129,14 @@ class Demo:
         assert "result" in reply, reply
         return reply["result"]
 
+    def ran_for(self, seconds: float) -> None:
+        """Return once the server's own event loop has run ``seconds`` (a long_running_task that long,
+        without a progress token, answered). For a test that something the server does on a timer did
+        NOT happen: the server's timers had their chances, which a sleep in the test cannot promise
+        (it can pass while the server gets no CPU on a loaded machine)."""
+        arguments = {"duration_seconds": seconds, "steps": 1}
+        self.call("tools/call", {"name": "long_running_task", "arguments": arguments})
+
     def error(self, method: str, params: dict | None = None) -> dict:
         reply = self.response(self.request(method, params))
         assert "error" in reply, reply
@@ -415,7 +423,7 @@ def test_cancellation_stops_progress_and_other_requests_still_run(demo):
     demo.notify("notifications/cancelled", {"requestId": call_id, "reason": "test"})
     assert demo.call("ping") == {}
     demo.notifications("notifications/progress")  # discard anything sent before the cancel landed
-    time.sleep(0.4)
+    demo.ran_for(0.4)  # four steps of the cancelled task
     assert demo.notifications("notifications/progress") == []
     assert not [m for m in demo.backlog if m.get("id") == call_id]  # no response for a cancelled request
 

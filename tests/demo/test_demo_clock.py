@@ -21,7 +21,7 @@ def test_clock_is_listed_and_readable(demo):
 
 def test_clock_sends_updates_while_subscribed_and_stops_after_unsubscribe(start_demo):
     server = start_demo("--tick-interval", "0.05")
-    time.sleep(0.2)
+    server.ran_for(0.2)  # four tick intervals of the server's own loop
     assert updates(server) == []  # nothing before subscribing
     assert server.call("resources/subscribe", {"uri": CLOCK}) == {}
     for _ in range(3):
@@ -31,7 +31,7 @@ def test_clock_sends_updates_while_subscribed_and_stops_after_unsubscribe(start_
     assert server.call("resources/unsubscribe", {"uri": CLOCK}) == {}
     updates(server)  # drop any sent before the unsubscribe landed
     ticks = json.loads(server.call("resources/read", {"uri": CLOCK})["contents"][0]["text"])["ticks"]
-    time.sleep(0.3)  # six intervals: a running ticker would have sent several
+    server.ran_for(0.3)  # six intervals of the server's loop: a running ticker would have sent several
     assert updates(server) == []
     after = json.loads(server.call("resources/read", {"uri": CLOCK})["contents"][0]["text"])
     assert after["ticks"] == ticks and after["subscribed"] is False

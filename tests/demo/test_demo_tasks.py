@@ -145,7 +145,7 @@ def test_cancel(start_demo):
     assert again["code"] == -32602 and "terminal status 'cancelled'" in again["message"]
     server.notifications("notifications/progress")
     server.notifications("notifications/tasks/status")
-    time.sleep(0.5)  # two steps' worth: a job still running would have sent progress
+    server.ran_for(0.5)  # two steps' worth of the server's loop: a job still running would have sent progress
     assert server.notifications("notifications/progress") == []
     assert statuses(server, task["taskId"]) == []
     listed = {t["taskId"]: t["status"] for t in server.call("tasks/list")["tasks"]}
@@ -157,7 +157,7 @@ def test_input_required_delivers_the_elicitation_in_tasks_result(start_demo):
     task = call_as_task(server, "long_job", {"steps": 2, "duration_seconds": 0.1, "ask": True})
     wait_status(server, task["taskId"], "input_required")
     assert server.call("tasks/get", {"taskId": task["taskId"]})["status"] == "input_required"
-    time.sleep(0.2)
+    server.call("ping")  # a question sent on input_required would be in before this answer
     server.notifications("notifications/tasks/status")
     assert not [m for m in server.backlog if m.get("method") == "elicitation/create"]  # held until tasks/result
     waiting = server.request("tasks/result", {"taskId": task["taskId"]})
@@ -178,7 +178,7 @@ def test_cancel_while_input_required_drops_the_held_question(start_demo):
     assert server.call("tasks/cancel", {"taskId": task["taskId"]})["status"] == "cancelled"
     error = server.error("tasks/result", {"taskId": task["taskId"]})
     assert error["code"] == -32602 and "cancelled" in error["message"]
-    time.sleep(0.2)
+    server.call("ping")  # a question sent after all would be in before this answer
     server.notifications("notifications/tasks/status")
     assert not [m for m in server.backlog if m.get("method") == "elicitation/create"]
     assert server.call("tasks/get", {"taskId": task["taskId"]})["status"] == "cancelled"
