@@ -22,6 +22,7 @@ from ...core.checks.probes import CheckOptions
 from ...core.checks.runner import CheckReport, run_check, sort_findings
 from ...core.checks.schema_check import preload
 from ...core.config.files import writable_problem
+from ...core.session.legacy import McpSession
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output import check_output
@@ -108,7 +109,7 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
         )
         store.add_listener(live)
 
-    async def body(session: Any, context: Any) -> int:
+    async def body(session: McpSession, context: Any) -> int:
         holder["report"] = report = await run_check(
             session,
             holder["live"],

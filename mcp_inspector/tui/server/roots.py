@@ -19,6 +19,7 @@ from typing import Any
 
 from ...core.config.servers import ServerSpec
 from ...core.session.answers import live_roots_handler
+from ...core.session.legacy import McpSession
 
 
 def root_problem(path: str) -> str | None:
@@ -74,7 +75,7 @@ def roots_answer(book: Callable[[], RootsBook], spec: Callable[[], ServerSpec | 
     return handler
 
 
-async def announce_change(session: Any) -> str:
+async def announce_change(session: McpSession | None) -> str:
     """After an edit: tell the connected server, and say what happens, in one sentence."""
     if session is None:
         return "Not connected: the server gets these roots when it asks (roots/list)."
@@ -87,7 +88,7 @@ async def announce_change(session: Any) -> str:
     return "Sent notifications/roots/list_changed: the server asks roots/list again when it wants them."
 
 
-def declared_capabilities(session: Any) -> dict[str, Any] | None:
+def declared_capabilities(session: McpSession | None) -> dict[str, Any] | None:
     """What the client declares to this session (initialize, or every 2026-07-28 request's _meta)."""
     if session is None:
         return None

@@ -37,6 +37,7 @@ from ....core.protocol.errors import ConnectionLost, InspectorError, RequestTime
 from ....core.protocol.json_text import JsonTextError, parse_frame
 from ....core.protocol.jsonrpc import Kind
 from ....core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, fresh_id, prepare, send_frame
+from ....core.session.legacy import McpSession
 from ....core.traffic.entry import Direction, TrafficEntry
 from ...keymap import display_key
 from ...text.traffic_text import clean
@@ -258,7 +259,7 @@ class RawFrameScreen(ModalScreen[None]):
             self._send(session, data, text, self.as_is, warnings), group="raw-frame", exit_on_error=False
         )
 
-    async def _send(self, session: Any, data: bytes, text: str, as_is: bool, warnings: list[str]) -> None:
+    async def _send(self, session: McpSession, data: bytes, text: str, as_is: bool, warnings: list[str]) -> None:
         """An app worker (it outlives the screen: closing it must not stop waiting, which would cancel)."""
         try:
             sent = await send_frame(session.connection, data)

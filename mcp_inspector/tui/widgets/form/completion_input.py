@@ -44,6 +44,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ....core.protocol.errors import InspectorError, RequestTimeout, RpcError
+from ....core.session.legacy import McpSession
 from ...text.traffic_text import clean
 
 MAX_SHOWN = 100  # the spec caps a completion at 100 values; never show more
@@ -300,7 +301,7 @@ class CompletionInput(Input):
             Text("… waiting for the server's suggestions (esc stops)", no_wrap=True, overflow="ellipsis")
         )
 
-    async def _complete(self, session: Any, params: dict[str, Any], generation: int) -> None:
+    async def _complete(self, session: McpSession, params: dict[str, Any], generation: int) -> None:
         value = params["argument"]["value"]
         try:
             pending = await session.begin_request("completion/complete", params, timeout=self.TIMEOUT)

@@ -21,6 +21,7 @@ from typing import Any
 from textual.containers import Vertical
 from textual.widget import Widget
 
+from ....core.session.legacy import McpSession
 from ....core.traffic.store import TrafficStore
 from ...text.traffic_text import clock_time
 
@@ -39,11 +40,11 @@ class SessionView(Vertical):
         super().__init__(id=id, classes=classes)
         self.store = store
         self.time_format = time_format or clock_time
-        self.session: Any = None
+        self.session: McpSession | None = None
         self.facts: Any = None
         self.read_only = False
 
-    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+    def set_session(self, session: McpSession | None, facts: Any, read_only: bool = False) -> None:
         self.session, self.facts, self.read_only = session, facts, read_only
 
     def list_fetched(self, event: Any) -> None:

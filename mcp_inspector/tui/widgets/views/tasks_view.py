@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from ....core.protocol.errors import InspectorError, ProtocolViolation, TaskCancelled
+from ....core.session.legacy import McpSession
 from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result
 from ..inflight import seconds_text, short_id
@@ -70,7 +71,7 @@ STATUS_STYLES = {
 }
 
 
-def declares_tasks(session: Any) -> bool:
+def declares_tasks(session: McpSession | None) -> bool:
     """The server offers tasks at all (2025-11-25 ``capabilities.tasks``; 2026-07-28 the extension)."""
     caps = getattr(session, "capabilities", None)
     if not isinstance(caps, dict):
@@ -196,7 +197,7 @@ class TasksView(SessionView):
         return self.table
 
     # -- the session's tasks -------------------------------------------------
-    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+    def set_session(self, session: McpSession | None, facts: Any, read_only: bool = False) -> None:
         changed = session is not self.session
         super().set_session(session, facts, read_only)
         if changed:
@@ -360,6 +361,8 @@ class TasksView(SessionView):
     @work(group="task-result", exclusive=True, exit_on_error=False)
     async def _fetch_result(self, task_id: str) -> None:
         session = self.session
+        if session is None:  # disconnected meanwhile
+            return
         record = session.tasks.get(task_id)
         if record is None:
             return
@@ -399,6 +402,8 @@ class TasksView(SessionView):
 
     @work(group="task-cancel", exit_on_error=False)
     async def _cancel(self, task_id: str) -> None:
+        if self.session is None:  # disconnected meanwhile
+            return
         try:
             record = await self.session.cancel_task(task_id, "cancelled by the user (Tasks view)")
         except (InspectorError, ProtocolViolation) as exc:
@@ -414,6 +419,8 @@ class TasksView(SessionView):
 
     @work(group="task-poll", exit_on_error=False)
     async def _poll(self, task_id: str) -> None:
+        if self.session is None:  # disconnected meanwhile
+            return
         try:
             record = await self.session.get_task(task_id)
         except (InspectorError, ProtocolViolation) as exc:
@@ -444,6 +451,8 @@ class TasksView(SessionView):
 
     @work(group="task-list", exclusive=True, exit_on_error=False)
     async def _list(self) -> None:
+        if self.session is None:  # disconnected meanwhile
+            return
         try:
             records = await self.session.list_tasks()
         except (InspectorError, ProtocolViolation) as exc:

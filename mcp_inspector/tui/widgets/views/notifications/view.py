@@ -34,6 +34,7 @@ from textual.widgets import Input, Label, Select, Static
 from .....core.protocol.errors import InspectorError
 from .....core.protocol.json_text import JsonTextError, parse_frame
 from .....core.protocol.jsonrpc import Kind
+from .....core.session.legacy import McpSession
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore
 from ....text.traffic_text import ARROWS, clean, clock_time, preview_text
@@ -178,11 +179,11 @@ LEVEL_COLUMN = max(len(level) for level in LOG_LEVELS) + 1
 _APPLIED_LEVELS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
-def declares_logging(session: Any) -> bool:
-    return isinstance(getattr(session, "capabilities", None), dict) and "logging" in session.capabilities
+def declares_logging(session: McpSession | None) -> bool:
+    return session is not None and isinstance(session.capabilities, dict) and "logging" in session.capabilities
 
 
-def level_state(session: Any) -> str:
+def level_state(session: McpSession | None) -> str:
     """The log level in force on ``session`` and how it is set, in words."""
     if session is None:
         return "not connected"
@@ -194,7 +195,7 @@ def level_state(session: Any) -> str:
     return f"now: {_APPLIED_LEVELS.get(session) or 'server default'} · logging/setLevel"
 
 
-async def apply_log_level(session: Any, level: str) -> tuple[str, str]:
+async def apply_log_level(session: McpSession, level: str) -> tuple[str, str]:
     """Set the server's log level the way the session's era does it: (severity, what happened)."""
     if getattr(session, "era", None) == "modern":
         await session.set_log_level(level)
@@ -366,7 +367,7 @@ class NotificationsView(SessionView):
         self.notification_lines.focus()
 
     # -- the session and its log level -------------------------------------
-    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+    def set_session(self, session: McpSession | None, facts: Any, read_only: bool = False) -> None:
         changed = session is not self.session
         super().set_session(session, facts, read_only)
         if changed and self.is_mounted:

@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, Static
 
 from .....core.protocol.errors import InspectorError, RequestCancelled, RpcError
 from .....core.protocol.jsonrpc import ERROR_NAMES
+from .....core.session.legacy import McpSession
 from ....text.http_text import explain_error
 from ....text.traffic_text import clean
 from ...form.completion_input import CompletionInput
@@ -82,7 +83,7 @@ class PromptFailed(Message):
 
 
 class PromptsListed(Message):
-    def __init__(self, session: Any, items: list[dict[str, Any]] | None, error: str | None = None) -> None:
+    def __init__(self, session: McpSession, items: list[dict[str, Any]] | None, error: str | None = None) -> None:
         super().__init__()
         self.session, self.items, self.error = session, items, error
 
@@ -189,7 +190,7 @@ class PromptsView(SessionView):
         line.update(hint_text(getattr(self.app, "keymap", None) or {}, getattr(self, "_hint", HINT), width))
 
     # -- the session ---------------------------------------------------------
-    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+    def set_session(self, session: McpSession | None, facts: Any, read_only: bool = False) -> None:
         changed = session is not self.session
         super().set_session(session, facts, read_only)
         if self.is_mounted:
@@ -239,7 +240,7 @@ class PromptsView(SessionView):
             self._show_recorded()
 
     @work(group="prompts-list", exclusive=True, exit_on_error=False)
-    async def _fetch(self, session: Any) -> None:
+    async def _fetch(self, session: McpSession) -> None:
         try:
             items = await session.list_all("prompts")
         except InspectorError as exc:
@@ -434,7 +435,7 @@ class PromptsView(SessionView):
         self._get(session, name, arguments)
 
     @work(group="prompts-get", exit_on_error=False)
-    async def _get(self, session: Any, name: str, arguments: dict[str, str]) -> None:
+    async def _get(self, session: McpSession, name: str, arguments: dict[str, str]) -> None:
         started = time.perf_counter()
         params: dict[str, Any] = {"name": name}
         if arguments:

@@ -32,6 +32,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .....core.protocol.errors import InspectorError
+from .....core.session.legacy import McpSession
 from ..hints import hint_text
 from ..session_view import SessionView
 from .contents import ContentsPanel
@@ -195,7 +196,7 @@ class ResourcesView(SessionView):
         self._apply_session()
 
     # -- the session ----------------------------------------------------------
-    def set_session(self, session: Any, facts: Any, read_only: bool = False) -> None:
+    def set_session(self, session: McpSession | None, facts: Any, read_only: bool = False) -> None:
         changed = session is not self.session or read_only != self.read_only
         super().set_session(session, facts, read_only)
         if changed and self.is_mounted:
@@ -233,7 +234,7 @@ class ResourcesView(SessionView):
         note.update(Text(text))
         note.set_class(bool(text), "-shown")
 
-    async def _fetch(self, session: Any, kinds: list[str]) -> None:
+    async def _fetch(self, session: McpSession, kinds: list[str]) -> None:
         """List every page; the ListChanged each fetch emits comes back through list_fetched."""
         for kind in kinds:
             try:
@@ -330,7 +331,7 @@ class ResourcesView(SessionView):
         self.reads += 1
         self.run_worker(self._read(session, uri, item), group="resources-read", exclusive=True, exit_on_error=False)
 
-    async def _read(self, session: Any, uri: str, item: dict[str, Any] | None) -> None:
+    async def _read(self, session: McpSession, uri: str, item: dict[str, Any] | None) -> None:
         updates = session.resource_updates.get(uri, 0)
         started = time.perf_counter()
         pending = None
@@ -463,16 +464,16 @@ class ResourcesView(SessionView):
         if why_not is not None:
             self.notify(f"Cannot subscribe: {why_not}.", severity="warning", markup=False)
             return
-        subscribe = uri not in self.session.subscribed
+        session = self.session
+        assert session is not None, "can_subscribe() said not connected otherwise"
+        subscribe = uri not in session.subscribed
         if subscribe and self.undeclared():
             self.notify(
                 "The server does not declare resources.subscribe: subscribing anyway.", severity="warning", markup=False
             )
-        self.run_worker(
-            self._subscription(self.session, uri, subscribe), group="resources-subscribe", exit_on_error=False
-        )
+        self.run_worker(self._subscription(session, uri, subscribe), group="resources-subscribe", exit_on_error=False)
 
-    async def _subscription(self, session: Any, uri: str, subscribe: bool) -> None:
+    async def _subscription(self, session: McpSession, uri: str, subscribe: bool) -> None:
         try:
             if subscribe:
                 await session.subscribe(uri)
@@ -490,7 +491,7 @@ class ResourcesView(SessionView):
         if subscribe and getattr(session, "era", None) == "modern":
             await self._check_acknowledged(session, uri)
 
-    async def _check_acknowledged(self, session: Any, uri: str) -> None:
+    async def _check_acknowledged(self, session: McpSession, uri: str) -> None:
         """2026-07-28: the listen stream's acknowledgment says which URIs the server honours; one
         it left out will never be updated, so the user is told (as the CLI's subscribe does)."""
         listen = session.subscriptions
