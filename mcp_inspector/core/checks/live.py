@@ -59,7 +59,7 @@ class LiveChecker:
         self.on_finding = on_finding
         self.era_tag = era  # tagged on findings (--era both)
         self.rules: list[FrameRule] = list(rules) if rules is not None else default_rules()
-        self._table: dict[tuple[Direction, Kind, bool], list[tuple[FrameRule, Any]]] = {}
+        self._table: dict[tuple[Direction, Kind, bool], tuple[list[FrameRule], dict[str | None, list[FrameRule]]]] = {}
         self._index()
         self.deferred: list[DeferredCheck] = list(deferred) if deferred is not None else default_deferred()
         self.findings: list[Finding] = []

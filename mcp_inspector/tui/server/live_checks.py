@@ -158,9 +158,9 @@ class LiveChecks:
                 checker.observe(entry)
         if not self.ready:
             return self.version != before
-        for checker in (*self._retired, self._recording_checker, self.checker):
-            while checker is not None and checker.pending and self.clock() < deadline:
-                checker.drain(STEP)
+        for each in (*self._retired, self._recording_checker, self.checker):
+            while each is not None and each.pending and self.clock() < deadline:
+                each.drain(STEP)
         self._retired = [c for c in self._retired if c.pending]
         if self._recording_checker is not None and self._recorded is None and not self._recording_checker.pending:
             self._recording_checker = None
