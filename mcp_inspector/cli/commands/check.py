@@ -23,6 +23,7 @@ from ...core.checks.runner import CheckReport, run_check, sort_findings
 from ...core.checks.schema_check import preload
 from ...core.config.files import writable_problem
 from ...core.session.legacy import McpSession
+from ...core.traffic.store import TrafficStore
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output import check_output
@@ -102,7 +103,7 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
     preload()  # the schema models load while the server starts
     holder: dict[str, Any] = {}
 
-    def attach(store: Any) -> None:
+    def attach(store: TrafficStore) -> None:
         holder["store"] = store
         holder["live"] = live = LiveChecker(
             store, transport="http" if spec.url else "stdio", ignore=options.ignore, era=options.era

@@ -19,6 +19,7 @@ import anyio
 from textual.message import Message
 
 from ...core.config.servers import ServerSpec
+from ...core.traffic.store import TrafficStore
 from ..messages import ConnectionChanged, ConnectionStatus, ServerReady
 from .connection import Connection, describe_spec
 
@@ -59,7 +60,7 @@ class SwitchingConnection:
     def __init__(
         self,
         post: Callable[[Any], Any],
-        store: Any,
+        store: TrafficStore,
         timeout: float | None,
         handlers: dict[str, Any] | None = None,
         max_frame_bytes: int | None = None,

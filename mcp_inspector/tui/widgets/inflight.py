@@ -31,6 +31,7 @@ from ...core.protocol.errors import RequestCancelled, RequestTimeout
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.task_model import ms_to_seconds
 from ...core.traffic.entry import Direction, TrafficEntry
+from ...core.traffic.store import TrafficStore
 from .shown_timer import ShownTimer
 
 LINGER = 2.0  # seconds a finished request stays visible
@@ -124,7 +125,7 @@ class TaskPolls:
         self.counts: dict[str, int] = {}
         self._stores: set[int] = set()
 
-    def watch(self, store: Any) -> None:
+    def watch(self, store: TrafficStore | None) -> None:
         if store is not None and id(store) not in self._stores:
             self._stores.add(id(store))
             store.add_listener(self._entry)
@@ -386,7 +387,7 @@ class InFlightPanel(VerticalScroll):
         row = InFlightRow(pending)
         row.polls = self.task_polls
         if pending.method == "tools/call":
-            self.task_polls.watch(getattr(pending.connection, "store", None))  # the call may become a task
+            self.task_polls.watch(pending.connection.store)  # the call may become a task
         self._empty.display = False
         if self.is_attached:
             self.mount(row)

@@ -39,6 +39,7 @@ from ....core.protocol.jsonrpc import Kind
 from ....core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, fresh_id, prepare, send_frame
 from ....core.session.legacy import McpSession
 from ....core.traffic.entry import Direction, TrafficEntry
+from ....core.traffic.store import TrafficStore
 from ...keymap import display_key
 from ...text.traffic_text import clean
 from ...widgets.result.json_text import json_code_editor
@@ -143,7 +144,7 @@ class RawFrameScreen(ModalScreen[None]):
         server_name: str,
         server_key: str | None,
         live: Callable[[], Any],
-        store: Any,
+        store: TrafficStore,
         history: RawHistory | None,
         text: str = "",
     ) -> None:

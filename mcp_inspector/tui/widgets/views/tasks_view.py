@@ -27,6 +27,7 @@ from ....core.protocol.errors import InspectorError, ProtocolViolation, TaskCanc
 from ....core.session.legacy import McpSession
 from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result
+from ....core.traffic.store import TrafficStore
 from ..inflight import seconds_text, short_id
 from ..result.view import ResultPanel
 from ..shown_timer import ShownTimer
@@ -150,7 +151,7 @@ class TasksView(SessionView):
     AGE_INTERVAL = 1.0
 
     def __init__(
-        self, store: Any, *, time_format: Any = None, id: str | None = None, classes: str | None = None
+        self, store: TrafficStore, *, time_format: Any = None, id: str | None = None, classes: str | None = None
     ) -> None:
         super().__init__(store, time_format=time_format, id=id, classes=classes)
         self.table: DataTable = DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)

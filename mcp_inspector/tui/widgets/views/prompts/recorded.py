@@ -9,6 +9,7 @@ from typing import Any
 from .....core.protocol.json_text import loads_strict
 from .....core.protocol.jsonrpc import Kind
 from .....core.traffic.entry import Direction, TrafficEntry
+from .....core.traffic.store import TrafficStore
 
 
 def _message(entry: TrafficEntry | None) -> dict[str, Any] | None:
@@ -26,7 +27,7 @@ def _params(message: dict[str, Any] | None) -> dict[str, Any]:
     return params if isinstance(params, dict) else {}
 
 
-def recorded_prompts(store: Any) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
+def recorded_prompts(store: TrafficStore) -> tuple[list[dict[str, Any]] | None, dict[str, Any]]:
     """(the last complete prompts/list, or None; prompt name -> its last prompts/get result)."""
     listed: list[dict[str, Any]] | None = None
     current: list[dict[str, Any]] | None = None
