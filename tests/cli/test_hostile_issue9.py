@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli
+from waiting import until_sync
 
 HOSTILE = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "hostile_surface_server.py")]
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
@@ -20,13 +21,6 @@ DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
 
 def hostile(log: Path) -> list[str]:
     return [*HOSTILE, "--log", str(log)]
-
-
-def wait_for(predicate, timeout: float = 60.0) -> None:  # a hang guard only
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.02)
 
 
 def test_an_empty_task_id_is_a_usage_error():
@@ -88,7 +82,7 @@ def test_an_unanswered_unsubscribe_is_said_and_ctrl_c_does_not_wait_long(tmp_pat
     command = [sys.executable, "-m", "mcp_inspector", "subscribe", "stuck-unsub://x", "--", *hostile(log)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
     try:
-        wait_for(lambda: log.exists() and "subscribe stuck-unsub://x" in log.read_text())
+        until_sync(lambda: log.exists() and "subscribe stuck-unsub://x" in log.read_text())
         time.sleep(0.2)  # the subscribe's answer read, "subscribed" said
         process.send_signal(signal.SIGINT)
         signalled = time.monotonic()
@@ -112,7 +106,7 @@ def test_ctrl_c_during_a_task_call_cancels_the_task(tmp_path):
     command = [sys.executable, "-m", "mcp_inspector", "call", "never_ends", "--", *hostile(log)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        wait_for(lambda: log.exists() and "tasks/get t-1" in log.read_text())
+        until_sync(lambda: log.exists() and "tasks/get t-1" in log.read_text())
         process.send_signal(signal.SIGINT)
         signalled = time.monotonic()
         _, stderr = process.communicate(timeout=60)
@@ -243,7 +237,7 @@ def test_ctrl_c_when_tasks_cancel_is_never_answered(tmp_path):
         stderr=subprocess.PIPE,
     )
     try:
-        wait_for(lambda: log.exists() and "tasks/get stuck" in log.read_text())
+        until_sync(lambda: log.exists() and "tasks/get stuck" in log.read_text())
         process.send_signal(signal.SIGINT)
         signalled = time.monotonic()
         _, stderr = process.communicate(timeout=60)

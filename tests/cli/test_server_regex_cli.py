@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli
+from waiting import until_sync
 
 SERVER = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "regex_server.py")]
 EVIL = "^(a+)+$"
@@ -66,13 +67,6 @@ def test_a_pattern_beyond_re2_is_said_to_be_unchecked_never_passed_silently():
     assert "outputSchema: pattern '^(a)\\\\1$' not checked" in as_json.stderr
 
 
-def _wait_for(predicate, timeout: float = 30.0) -> None:  # a hang guard only
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.02)
-
-
 def test_ctrl_c_is_answered_at_once_while_a_server_pattern_is_being_matched(tmp_path: Path):
     """The server asks (elicitation/create with the evil pattern and default) and never answers the
     call. SIGINT right after it asked: it was ignored for ever while ``re`` held the GIL; now the
@@ -93,7 +87,7 @@ def test_ctrl_c_is_answered_at_once_while_a_server_pattern_is_being_matched(tmp_
     ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        _wait_for(lambda: log.exists() and "tools/call ask_then_hang" in log.read_text())
+        until_sync(lambda: log.exists() and "tools/call ask_then_hang" in log.read_text())
         process.send_signal(signal.SIGINT)
         signalled = time.monotonic()
         _, stderr = process.communicate(timeout=30)

@@ -67,11 +67,12 @@ def test_a_stop_signal_shuts_the_server_down(tmp_path, signame, way):
     process, _ = start(tmp_path, [*words, "--", *server], early_start=early, stdin=stdin)
     pids: list[int] = []
     try:
-        pids = read_pids(pids_file)
-        if pipe:
-            process.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')  # never answered
+        if pipe:  # what pipe forwards: an initialize, then a tools/list that is never answered
+            process.stdin.write(b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n')
+            process.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
             process.stdin.flush()
-        time.sleep(0.5)  # well inside the command (the early start is covered below)
+        # well inside the command: an initialize reached the server (the early start is covered below)
+        pids = read_pids(pids_file, initialized=True)
         process.send_signal(getattr(signal, signame))
         status, err = finish(process)
         left = survivors(pids, timeout=10)
