@@ -20,7 +20,7 @@ def read_escape_digit_as_alt() -> None:
     """Drop Textual's option+digit readings of ``ESC digit`` (once, for the whole process)."""
     table = _ansi_sequences.ANSI_SEQUENCES_KEYS
     for digit in DIGITS:
-        table.pop(f"\x1b{digit}", None)  # type: ignore[attr-defined]
+        table.pop(f"\x1b{digit}", None)  # type: ignore[attr-defined]  # Textual's private key table (issue 22: textual_compat)
 
 
 def escape_then_digit(event: events.Event) -> list[events.Key] | None:

@@ -111,7 +111,7 @@ class DpopKey:
         fields = dict(data)
         alg = alg or fields.pop("alg", None) or "ES256"
         classes = {"EC": ECKey, "RSA": RSAKey, "OKP": OKPKey}
-        cls_key = classes.get(fields.get("kty"))  # type: ignore[arg-type]
+        cls_key = classes.get(fields.get("kty"))  # type: ignore[arg-type]  # a missing kty is a None key: .get() then gives None
         if cls_key is None:
             raise AuthError(f"the stored DPoP key has key type {fields.get('kty')!r}; EC, RSA or OKP expected")
         try:

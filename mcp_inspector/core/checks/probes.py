@@ -366,7 +366,7 @@ class ExitOnEofProbe:
         if not ctx.stdio or not hasattr(transport, "exited_on_eof"):
             return
         # the wait is what is checked; a transport with exited_on_eof (stdio) has these graces
-        transport.close_grace = transport.idle_close_grace = EOF_WAIT  # type: ignore[attr-defined]
+        transport.close_grace = transport.idle_close_grace = EOF_WAIT  # type: ignore[attr-defined]  # stdio transports (exited_on_eof) have these graces
         await ctx.session.close()
         if transport.exited_on_eof is False:
             ctx.add(

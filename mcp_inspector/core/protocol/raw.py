@@ -319,7 +319,7 @@ async def _send_batch(connection: RawConnection, data: bytes, info: Any) -> RawS
         elif sub.kind in (Kind.RESPONSE, Kind.ERROR):
             answers.append(sub.id)
     connection.check_open()
-    sent = RawSent(None, Kind.BATCH, members=members)  # type: ignore[arg-type]
+    sent = RawSent(None, Kind.BATCH, members=members)  # type: ignore[arg-type]  # a batch has no id
     version = connection.protocol_version
     if version is not None and version >= BATCHES_REMOVED_IN:
         sent.notes.append(f"batches were removed in {BATCHES_REMOVED_IN} (this session speaks {version}): sent anyway")

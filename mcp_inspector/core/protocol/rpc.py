@@ -174,7 +174,7 @@ class RpcConnection:
             msg_id,
             method,
             params,
-            self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]
+            self.default_timeout if timeout == "default" else timeout,  # type: ignore[arg-type]  # timeout is "default" or a number; the str case is taken
             reset_on_progress,
             max_total,
             on_progress,

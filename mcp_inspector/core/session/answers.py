@@ -289,9 +289,9 @@ def headless_handlers(
     with the defaults of the module doc for a policy not given. ``report_refused`` (else
     ``report``) is told once when a flood of requests is refused (protocol/incoming.py)."""
     elicit = elicitation_handler(elicitation, report) if elicitation is not None else no_elicitation_policy(report)
-    elicit.mcp_capability = dict(ELICITATION_CAPABILITY)  # type: ignore[attr-defined]
+    elicit.mcp_capability = dict(ELICITATION_CAPABILITY)  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     sample = sampling_handler(sampling) if sampling is not None else no_sampling_policy(report)
-    sample.mcp_capability = dict(SAMPLING_CAPABILITY)  # type: ignore[attr-defined]
+    sample.mcp_capability = dict(SAMPLING_CAPABILITY)  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     handlers = {
         "elicitation/create": elicit,
         "sampling/createMessage": sample,
@@ -299,7 +299,7 @@ def headless_handlers(
     }
     refused = refusal_reporter(report_refused or report)
     for handler in handlers.values():
-        handler.mcp_refused = refused  # type: ignore[attr-defined]
+        handler.mcp_refused = refused  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     return handlers
 
 

@@ -216,7 +216,7 @@ async def legacy(session: EraSession, reason: str, version: str | None = None) -
         why = f"initialize failed over Streamable HTTP ({exc.reason}): fell back to the HTTP+SSE transport"
         try:
             # can_fall_back (above) is True on the Streamable HTTP transport only, which has this
-            await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]
+            await session.transport.fall_back_to_sse(why)  # type: ignore[attr-defined]  # only the Streamable HTTP transport (can_fall_back) has it
         except TransportError as failed:
             raise ConnectError(str(failed)) from None
         try:

@@ -56,8 +56,8 @@ class MrtrOutcome:
 def remember(pending: PendingRequest, params: dict[str, Any] | None, options: dict[str, Any]) -> PendingRequest:
     """Keep what a retry needs on the first request (its params before ``_meta`` was
     added, and the send options)."""
-    pending.mrtr_params = dict(params) if params is not None else None  # type: ignore[attr-defined]
-    pending.mrtr_options = dict(options)  # type: ignore[attr-defined]
+    pending.mrtr_params = dict(params) if params is not None else None  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
+    pending.mrtr_options = dict(options)  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     return pending
 
 

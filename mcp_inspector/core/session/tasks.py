@@ -136,8 +136,8 @@ class TaskMethods:
 
     # -- what the server offers -----------------------------------------
     def _server_declares_tasks(self) -> bool:
-        caps: dict[str, Any] = self.capabilities  # type: ignore[attr-defined]
-        if self.era == "modern":  # type: ignore[attr-defined]
+        caps: dict[str, Any] = self.capabilities  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             extensions = caps.get("extensions")
             return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
         node: Any = caps.get("tasks")
@@ -149,7 +149,7 @@ class TaskMethods:
 
     def task_support(self, tool_name: str) -> str:
         """required, optional or forbidden (see the module docstring)."""
-        tool = self.tool(tool_name)  # type: ignore[attr-defined]
+        tool = self.tool(tool_name)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         execution = tool.get("execution") if isinstance(tool, dict) else None
         declared = execution.get("taskSupport") if isinstance(execution, dict) else None
         if declared is not None and declared not in SUPPORT:
@@ -159,7 +159,7 @@ class TaskMethods:
                 f"{', '.join(SUPPORT)}: taken as forbidden",
             )
         server = self._server_declares_tasks()
-        if self.era == "modern":  # type: ignore[attr-defined]
+        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             if declared in SUPPORT:
                 return declared
             return "optional" if server else "forbidden"
@@ -183,12 +183,12 @@ class TaskMethods:
     def _note_support(self, tool_name: str, text: str) -> None:
         if text not in self._support_noted:
             self._support_noted.add(text)
-            self.store.note(text, task_support=tool_name)  # type: ignore[attr-defined]
+            self.store.note(text, task_support=tool_name)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
 
     def can_list_tasks(self) -> bool:
         """Legacy servers that declare ``tasks.list`` (the extension has no tasks/list)."""
-        tasks = self.capabilities.get("tasks")  # type: ignore[attr-defined]
-        return self.era == "legacy" and isinstance(tasks, dict) and "list" in tasks  # type: ignore[attr-defined]
+        tasks = self.capabilities.get("tasks")  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        return self.era == "legacy" and isinstance(tasks, dict) and "list" in tasks  # type: ignore[attr-defined]  # a mixin: self is the McpSession
 
     # -- records and events ---------------------------------------------
     def take_task(
@@ -232,7 +232,7 @@ class TaskMethods:
             record.first_seq = record.first_seq if record.first_seq is not None else first_seq
         if changed or always:
             record.updates += 1
-            self.emit(TaskUpdated(dict(record.task), record.first_seq, source))  # type: ignore[attr-defined]
+            self.emit(TaskUpdated(dict(record.task), record.first_seq, source))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         follower = self._followers.get(record.task_id)
         if follower is not None:
             follower.poke()
@@ -242,15 +242,15 @@ class TaskMethods:
         """``notifications/tasks/status`` (legacy) or ``notifications/tasks`` (modern)."""
         era = STATUS_NOTIFICATIONS[method]
         problem = None
-        if era != self.era:  # type: ignore[attr-defined]
-            problem = f"{method} belongs to the {era} era's tasks, not this {self.era} session"  # type: ignore[attr-defined]
+        if era != self.era:  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+            problem = f"{method} belongs to the {era} era's tasks, not this {self.era} session"  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         try:
             task = check_task(params, method)
         except MalformedTask as exc:
             problem = str(exc)
             task = None
         if problem is not None:
-            self.store.flag(entry, problem)  # type: ignore[attr-defined]
+            self.store.flag(entry, problem)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         if task is not None:
             self.take_task(task, "notification")
 
@@ -258,9 +258,9 @@ class TaskMethods:
     async def _task_request(self, method: str, task_id: str, **options: Any) -> tuple[dict[str, Any], PendingRequest]:
         if not isinstance(task_id, str) or not task_id:
             raise InspectorError(f"{method}: a task id (a non-empty string) is needed, got {task_id!r}")
-        pending = await self.connection.send_request(method, {"taskId": task_id}, **options)  # type: ignore[attr-defined]
+        pending = await self.connection.send_request(method, {"taskId": task_id}, **options)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         result = await pending.wait()
-        if self.era == "modern":  # type: ignore[attr-defined]
+        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             judge_modern(self, method, result, pending)  # type: ignore[arg-type]  # a mixin: self is the McpSession
         return result, pending
 
@@ -274,11 +274,11 @@ class TaskMethods:
         tasks/get shows what the server says now). Emits TaskUpdated source "cancel"."""
         record = self.tasks.get(task_id)
         result, _ = await self._task_request("tasks/cancel", task_id, **options)
-        if self.era != "modern":  # type: ignore[attr-defined]
+        if self.era != "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             record = self.take_task(check_task(result, "tasks/cancel", task_id), "cancel")
         else:
             try:
-                options["timeout"] = min(CANCEL_LIMIT, self.timeout or CANCEL_LIMIT)  # type: ignore[attr-defined]
+                options["timeout"] = min(CANCEL_LIMIT, self.timeout or CANCEL_LIMIT)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
                 record = await self.get_task(task_id, source="cancel", **options)
             except (InspectorError, ProtocolViolation) as exc:  # MAY be deleted at once: the ack is what counts
                 self.store.note(
@@ -289,7 +289,7 @@ class TaskMethods:
                     record = TaskRecord(task_id, None, None, {"taskId": task_id}, "working")
                     self.tasks[task_id] = record
                 record.updates += 1
-                self.emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))  # type: ignore[attr-defined]
+                self.emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         record.cancel_requested = record.cancel_requested or reason
         follower = self._followers.get(task_id)
         if follower is not None and follower.cancel_reason is None:
@@ -301,7 +301,7 @@ class TaskMethods:
         """The task's CallToolResult: legacy ``tasks/result`` (blocks until the task ends;
         its JSON-RPC error raises), modern the ``result`` of ``tasks/get``."""
         record = self.tasks.get(task_id)
-        if self.era == "modern":  # type: ignore[attr-defined]
+        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             record = await self.get_task(task_id, source="result", **options)
             return modern_outcome(record, "tools/call")
         try:
@@ -314,22 +314,22 @@ class TaskMethods:
         if record is not None:
             record.result = result
             record.updates += 1
-            self.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))  # type: ignore[attr-defined]
+            self.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         return result
 
     async def list_tasks(self) -> list[TaskRecord]:
         """``tasks/list``, every page (legacy; the extension has none). Emits TaskUpdated
         source "list" for each task; a malformed one is a note, the others are kept."""
-        if self.era == "modern":  # type: ignore[attr-defined]
+        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             raise InspectorError(
                 "the 2026-07-28 tasks extension has no tasks/list: only the tasks this session created are known"
             )
         records = []
-        for item in await self._paginate("tasks/list", "tasks"):  # type: ignore[attr-defined]
+        for item in await self._paginate("tasks/list", "tasks"):  # type: ignore[attr-defined]  # a mixin: self is the McpSession
             try:
                 task = check_task(item, "tasks/list")
             except MalformedTask as exc:
-                self.store.note(str(exc), task_list=True)  # type: ignore[attr-defined]
+                self.store.note(str(exc), task_list=True)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
                 continue
             records.append(self.take_task(task, "list"))
         return records
@@ -339,7 +339,7 @@ class TaskMethods:
         self, pending: PendingRequest, result: dict[str, Any], last: PendingRequest
     ) -> tuple[dict[str, Any], TaskRecord]:
         """Follow the task a tools/call answered with; (its CallToolResult, its record)."""
-        modern = self.era == "modern"  # type: ignore[attr-defined]
+        modern = self.era == "modern"  # type: ignore[attr-defined]  # a mixin: self is the McpSession
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         if modern:
             task = check_task(result, 'tools/call (resultType "task")')

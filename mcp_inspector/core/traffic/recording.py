@@ -166,8 +166,8 @@ def record_to_entry(record: Any) -> TrafficEntry:
     get = record.get
     seq = _seq_like(get("seq"), "seq")
     ts = _float(get("ts"), "ts")
-    direction = _DIRECTIONS.get(get("dir"))  # type: ignore[arg-type]
-    kind = _KINDS.get(get("kind"))  # type: ignore[arg-type]
+    direction = _DIRECTIONS.get(get("dir"))  # type: ignore[arg-type]  # a missing or odd value is looked up as it is and gives None
+    kind = _KINDS.get(get("kind"))  # type: ignore[arg-type]  # a missing or odd value is looked up as it is and gives None
     if direction is None or kind is None:
         raise ValueError("unknown 'dir' or 'kind'")
     text = get("raw")

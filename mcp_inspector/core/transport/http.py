@@ -94,7 +94,7 @@ class HttpTransport(Transport):
 
     # -- facts -----------------------------------------------------------------
     @property
-    def kind(self) -> str:  # type: ignore[override]
+    def kind(self) -> str:  # type: ignore[override]  # a property where the base has a plain attribute
         return self.inner.kind
 
     @property
@@ -132,7 +132,7 @@ class HttpTransport(Transport):
         if self.client is None:
             self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
         if self.auth is not None:
-            self.auth.attach(self.client)  # type: ignore[attr-defined]
+            self.auth.attach(self.client)
         self.inner.client = self.client
         try:
             await self.inner.start(task_group, sink)
@@ -142,7 +142,7 @@ class HttpTransport(Transport):
 
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
         if self.auth is not None and getattr(self.auth, "protocol_version", "") is None:
-            self.auth.protocol_version = _proposed_version(data)  # type: ignore[attr-defined]
+            self.auth.protocol_version = _proposed_version(data)
         await self.inner.send(data, meta)
 
     @property
@@ -154,7 +154,7 @@ class HttpTransport(Transport):
         self._protocol_version = version
         self.inner.set_protocol_version(version)
         if self.auth is not None and version:
-            self.auth.protocol_version = version  # type: ignore[attr-defined]
+            self.auth.protocol_version = version
 
     async def cancel_request(self, msg_id: Any) -> str | None:
         return await self.inner.cancel_request(msg_id)

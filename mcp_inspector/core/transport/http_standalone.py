@@ -61,7 +61,7 @@ class StandaloneStream:
         try:
             await self._standalone_stream(scope)
         except Exception as exc:  # a last resort: the stream is optional, the connection goes on
-            self._emit(Note(f"standalone SSE stream failed: {exc.__class__.__name__}: {exc}"))  # type: ignore[attr-defined]
+            self._emit(Note(f"standalone SSE stream failed: {exc.__class__.__name__}: {exc}"))  # type: ignore[attr-defined]  # a mixin: self is the Streamable HTTP transport
         finally:
             self._standalone_ready.set()
 

@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 class AuthHook(Protocol):
     """What ``open_response`` calls around a request (``core/auth/manager.OAuthManager``)."""
 
+    protocol_version: str | None  # set by the transport: discovery's fallbacks depend on it
+
+    def attach(self, client: httpx2.AsyncClient) -> None: ...
+
     async def prepare(
         self, method: str, url: str, headers: dict[str, str], *, state: dict[str, Any] | None = None
     ) -> None: ...

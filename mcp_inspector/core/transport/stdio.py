@@ -117,7 +117,7 @@ class StdioTransport(Transport):
         if self._started is not None:
             from .adopted import adopt
 
-            self.process = await adopt(self._started)  # type: ignore[assignment]
+            self.process = await adopt(self._started)  # type: ignore[assignment]  # an adopted process stands in for anyio's Process
         else:
             self.process = await self._spawn()
         stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here

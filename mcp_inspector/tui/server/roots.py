@@ -71,7 +71,7 @@ def roots_answer(book: Callable[[], RootsBook], spec: Callable[[], ServerSpec | 
     """The ``roots/list`` handler: the roots of ``spec()`` (the server asking) at the time it asks.
     ``handler.for_spec(spec)`` is the same handler bound to one server (connection.bound_handlers)."""
     handler = live_roots_handler(lambda: book().paths(spec()))
-    handler.for_spec = lambda bound: live_roots_handler(lambda: book().paths(bound))  # type: ignore[attr-defined]
+    handler.for_spec = lambda bound: live_roots_handler(lambda: book().paths(bound))  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     return handler
 
 

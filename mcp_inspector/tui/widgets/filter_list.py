@@ -69,9 +69,9 @@ class FilterListKeys:
             self._filter_timer.stop()
             self._filter_timer = None
         if items > DEBOUNCE_ABOVE:
-            self._filter_timer = self.set_timer(0.12, self._rebuild)  # type: ignore[attr-defined]
+            self._filter_timer = self.set_timer(0.12, self._rebuild)  # type: ignore[attr-defined]  # a mixin: self is the list widget
         else:
-            self._rebuild()  # type: ignore[attr-defined]
+            self._rebuild()  # type: ignore[attr-defined]  # a mixin: self is the list widget
 
     def on_key(self, event: events.Key) -> None:
         field = self.filter_input

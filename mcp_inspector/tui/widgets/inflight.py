@@ -431,7 +431,7 @@ class InFlightPanel(VerticalScroll):
         while focused is not None and focused is not self:
             if isinstance(focused, InFlightRow):
                 return focused
-            focused = focused.parent  # type: ignore[assignment]
+            focused = focused.parent  # type: ignore[assignment]  # walking up from a widget to its ancestors
         waiting = [row for row in self.rows if row.active]
         return waiting[-1] if waiting else None
 

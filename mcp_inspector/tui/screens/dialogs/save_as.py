@@ -101,7 +101,7 @@ def write_file(widget: Widget, path: Path, produce: Callable[[], bytes], what: s
         except (OSError, TypeError, ValueError, KeyError) as exc:
             widget.notify(f"Could not save {what}: {exc}", severity="error", markup=False)
             return
-        widget.saved_path = path  # type: ignore[attr-defined]
+        widget.saved_path = path  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         widget.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
 
     widget.run_worker(work, thread=True, group="save-as", exit_on_error=False)

@@ -22,7 +22,7 @@ try:
     from textual._tree_sitter import get_language
 except ImportError:  # textual without the syntax extra
 
-    def get_language(name: str):  # type: ignore[misc]
+    def get_language(name: str):  # type: ignore[misc]  # the fallback has no annotations the import's signature has
         return None
 
 

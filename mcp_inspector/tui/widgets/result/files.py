@@ -70,7 +70,7 @@ def save_new_file(widget: Widget, produce: Callable[[], bytes], stem: str, suffi
     except (OSError, TypeError, ValueError, KeyError) as exc:
         widget.notify(f"Could not save {what}: {exc}", severity="error", markup=False)
         return
-    widget.saved_path = path  # type: ignore[attr-defined]
+    widget.saved_path = path  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
     widget.notify(f"Saved {human_size(len(data))} to {path}", title="Saved", markup=False)
 
 

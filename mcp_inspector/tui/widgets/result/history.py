@@ -185,7 +185,7 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
         entry = self._highlighted()
         if entry is None:
             return
-        self.app.marked_result = entry  # type: ignore[attr-defined]
+        self.app.marked_result = entry  # type: ignore[attr-defined]  # self.app is typed as Textual's App; it is an InspectorApp
         self.notify(
             f"Marked the result of {self.time_format(entry.at)}: highlight another and press =.",
             title="Marked",

@@ -72,14 +72,14 @@ class ResultQueryMixin:
 
     @property
     def result_query(self) -> QueryBar:
-        return self.query_one("#result-query", QueryBar)  # type: ignore[attr-defined]
+        return self.query_one("#result-query", QueryBar)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
 
     def action_query_result(self) -> None:
         self.result_query.open()
 
     def action_clear_result_query(self) -> None:
         self.result_query.clear()
-        self.focus()  # type: ignore[attr-defined]
+        self.focus()  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
 
     def on_query_bar_changed(self, event: QueryBar.Changed) -> None:
         event.stop()
@@ -87,14 +87,14 @@ class ResultQueryMixin:
 
     def on_query_bar_left(self, event: QueryBar.Left) -> None:
         event.stop()
-        self.focus()  # type: ignore[attr-defined]
+        self.focus()  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
 
     def run_result_query(self) -> None:
         """(Re)run the query on the shown result; with none (or no result) the rendered result is back."""
-        if not self.is_mounted:  # type: ignore[attr-defined]
+        if not self.is_mounted:  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
             return
         bar = self.result_query
-        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]
+        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
         expression = bar.expression
         if expression is None or self.payload is None:
             self._query_key = None
@@ -125,16 +125,16 @@ class ResultQueryMixin:
                 text = json.dumps(payload, ensure_ascii=False)
                 found = self._query_sandbox.value_outputs(key[0], text, SHOWN_OUTPUTS, SHOWN_BYTES)
         except (QueryStopped, QueryError, ValueError) as exc:
-            self.post_message(ResultQueryDone(key, None, str(exc)))  # type: ignore[attr-defined]
+            self.post_message(ResultQueryDone(key, None, str(exc)))  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
             return
-        self.post_message(ResultQueryDone(key, found))  # type: ignore[attr-defined]
+        self.post_message(ResultQueryDone(key, found))  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
 
     def on_result_query_done(self, message: ResultQueryDone) -> None:
         message.stop()
         if message.key != self._query_key:
             return  # a stale run (the expression or the result changed since)
         bar = self.result_query
-        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]
+        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
         box.remove_children()
         if message.found is None:
             bar.set_status(f"✗ {message.error}", error=True)

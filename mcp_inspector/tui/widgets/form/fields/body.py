@@ -185,11 +185,11 @@ class FormBody(Vertical):
         for child in children:
             yield from self.field_widgets(child)
         for start in range(0, len(rest), MOUNT_CHUNK):  # the rest waits, folded, until opened
-            yield LazySection(self, rest[start : start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]
+            yield LazySection(self, rest[start : start + MOUNT_CHUNK], limit + start + 1)  # type: ignore[operator]  # LazySection is defined later in this module
         if spec.has_entries:
             key = spec.key + ENTRIES
             editor = EntriesField(spec, self.values.setdefault(key, []), FormBody)
-            editor.field_key = key  # type: ignore[attr-defined]
+            editor.field_key = key  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
             self.editors[key] = editor
             yield editor
 
@@ -224,7 +224,7 @@ class FormBody(Vertical):
         if spec.kind == "json" and spec.note:
             parts.append(Static(f"edited as JSON: {spec.note}", classes="field-note", markup=False))
         editor = self._editor(spec, self.values.get(spec.key, empty_value(spec)))
-        editor.field_key = spec.key  # type: ignore[attr-defined]
+        editor.field_key = spec.key  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         editor.disabled = bool(self.values.get(spec.key + NULL))
         self.editors[spec.key] = editor
         parts.append(editor)
@@ -239,7 +239,7 @@ class FormBody(Vertical):
             classes="null-box",
             tooltip="send null for this field",
         )
-        box.null_key = spec.key  # type: ignore[attr-defined]
+        box.null_key = spec.key  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         self._null_boxes[spec.key] = box
         return box
 
@@ -352,7 +352,7 @@ class FormBody(Vertical):
             for key, editor in self.editors.items():
                 spec = self._specs.get(key)
                 if key.endswith(ENTRIES) and spec is None:
-                    await editor.set_value(values.setdefault(key, []))  # type: ignore[attr-defined]
+                    await editor.set_value(values.setdefault(key, []))  # type: ignore[attr-defined]  # the composite editors have it; editors is typed dict[str, Widget]
                     continue
                 if spec is not None:
                     await self._show_value(spec, editor, values.get(key, empty_value(spec)))
@@ -384,11 +384,11 @@ class FormBody(Vertical):
         self._issues = issues_by_field(self.root, own)
         for key, editor in self.editors.items():
             if key.endswith(ENTRIES) and key not in self._specs:
-                editor.show_issues(issues_under(key[: -len(ENTRIES)], issues))  # type: ignore[attr-defined]
+                editor.show_issues(issues_under(key[: -len(ENTRIES)], issues))  # type: ignore[attr-defined]  # the composite editors have it; editors is typed dict[str, Widget]
         for key in composite:
             editor = self.editors.get(key)
             if editor is not None:
-                editor.show_issues(issues_under(key, issues))  # type: ignore[attr-defined]
+                editor.show_issues(issues_under(key, issues))  # type: ignore[attr-defined]  # the composite editors have it; editors is typed dict[str, Widget]
                 if self._specs[key].kind == "variant" and key in self._issues:
                     precise = variant_issues(self._specs[key], self.values.get(key))
                     if precise:
@@ -477,12 +477,12 @@ class FormBody(Vertical):
         if spec is None or spec.kind != "string":
             self.notify(f'{EMPTY_KEY} sends "" from an empty text field of the form', severity="warning")
             return
-        if focused.value:  # type: ignore[union-attr]
+        if focused.value:  # type: ignore[union-attr]  # a text field had the focus (checked above)
             self.notify(f"Clear the field first: {EMPTY_KEY} then sends an empty string", severity="warning")
             return
         if self.values.pop(key + EMPTY, None) is None:
             self.values[key + EMPTY] = True
-        self._show_empty_flag(spec, focused)  # type: ignore[arg-type]
+        self._show_empty_flag(spec, focused)  # type: ignore[arg-type]  # a text field had the focus (checked above)
         self._touched.add(key)
         self._issues.pop(key, None)
         self.refresh_message(key)
@@ -560,7 +560,7 @@ class FormBody(Vertical):
         key = self._mine(event.editor)
         if key is not None:
             event.stop()
-            self._changed(key, event.editor.value, force=True)  # type: ignore[attr-defined]
+            self._changed(key, event.editor.value, force=True)  # type: ignore[attr-defined]  # the editor posting a change is a field with a value
 
     @on(TextArea.Changed)
     def _on_text_area(self, event: TextArea.Changed) -> None:

@@ -341,13 +341,13 @@ class EntriesField(Vertical):
     def _row(self, index: int) -> Vertical:
         name, sub = self.value[index]
         name_input = FormInput(value=name, placeholder="name", compact=True, classes="entry-name")
-        name_input.entry_index = index  # type: ignore[attr-defined]
+        name_input.entry_index = index  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         remove = Button("✕", classes="entry-remove", compact=True, tooltip="remove this entry")
-        remove.entry_index = index  # type: ignore[attr-defined]
+        remove.entry_index = index  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         error = Static(self._name_message(index) or "", classes="entry-error", markup=False)
         body = self.body_class(self.entry_root, sub)
         row = Vertical(Horizontal(name_input, remove, classes="entry-head"), error, body, classes="entry")
-        row.entry_index = index  # type: ignore[attr-defined]
+        row.entry_index = index  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         return row
 
     def _name_message(self, index: int) -> str | None:

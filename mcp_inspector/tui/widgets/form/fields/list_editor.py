@@ -60,9 +60,9 @@ class ListEditor(Vertical):
             ("✕", "list-remove", "remove this item"),
         ):
             button = Button(label, classes=cls, compact=True, tooltip=tip)
-            button.item_index = index  # type: ignore[attr-defined]
+            button.item_index = index  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
             buttons.append(button)
-        editor.item_index = index  # type: ignore[attr-defined]
+        editor.item_index = index  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         return Horizontal(*buttons, classes="list-row")
 
     async def set_items(self, items: list[Any]) -> None:

@@ -332,7 +332,7 @@ def step_detail(
                 if times:
                     parts.append(Text(times, style="dim"))
             else:
-                label.append_text(_detail_value(value, mask))  # type: ignore[arg-type]
+                label.append_text(_detail_value(value, mask))  # type: ignore[arg-type]  # _detail_value returns Text for the values it is given here
                 parts.append(label)
     return Group(*parts)
 

@@ -190,7 +190,7 @@ class TemplateForm(VerticalScroll):
             field = make_field(
                 ref, name, self._field_context, self.session, saved.get(name, ""), placeholder, f"template-var-{index}"
             )
-            field.variable_name = name  # type: ignore[attr-defined]
+            field.variable_name = name  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
             widgets.append(Vertical(Static(label, classes="template-label"), field, classes="template-field"))
         await fields.mount_all(widgets)
         self._update_uri()

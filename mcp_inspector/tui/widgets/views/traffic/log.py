@@ -316,7 +316,7 @@ class TrafficLog(StoreLinesView):
         entry = self._need_entry()
         if entry is None:
             return
-        self.app.marked_frame = (self.store, entry.seq)  # type: ignore[attr-defined]
+        self.app.marked_frame = (self.store, entry.seq)  # type: ignore[attr-defined]  # self.app is typed as Textual's App; it is an InspectorApp
         self.notify(
             f"Frame #{entry.seq} marked: select another and press = to see them side by side.",
             title="Marked",
