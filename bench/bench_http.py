@@ -219,8 +219,8 @@ async def minimal_calls(url: str, era: str, n: int, warmup: int) -> tuple[list[f
 def ours_available() -> str | None:
     """None when our HTTP transport can be imported, else why not."""
     try:
-        from mcp_inspector.core.transport import http  # noqa: F401
-        from mcp_inspector.core.transport.factory import make_transport  # noqa: F401
+        from mcp_inspector.core.transport import http  # noqa: F401 - only whether it imports
+        from mcp_inspector.core.transport.factory import make_transport  # noqa: F401 - only whether it imports
     except ImportError as exc:
         return f"mcp_inspector's HTTP transport is not importable ({exc})"
     return None

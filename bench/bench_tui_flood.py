@@ -64,16 +64,16 @@ REPO = Path(__file__).resolve().parent.parent
 SOURCE = os.environ.get("BENCH_SOURCE") or str(REPO)
 sys.path.insert(0, SOURCE)
 
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.widgets import Log  # noqa: E402
+from textual.app import App, ComposeResult  # noqa: E402 - after the sys.path/environment setup above
+from textual.widgets import Log  # noqa: E402 - after the sys.path/environment setup above
 
-from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402
-from mcp_inspector.core.session.legacy import McpSession  # noqa: E402
-from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402
-from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402
-from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402
-from mcp_inspector.tui.text.traffic_text import clock_time, preview_text  # noqa: E402
-from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402
+from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.session.legacy import McpSession  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.text.traffic_text import clock_time, preview_text  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402 - after the sys.path/environment setup above
 
 DEMO = [sys.executable, "-m", "mcp_inspector.demo"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mcp_inspector.core.checks.docs import replace_table  # noqa: E402
+from mcp_inspector.core.checks.docs import replace_table  # noqa: E402 - after the sys.path/environment setup above
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

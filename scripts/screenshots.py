@@ -28,11 +28,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402
-from mcp_inspector.tui.app import make_app  # noqa: E402
-from mcp_inspector.tui.config import TuiConfig  # noqa: E402
-from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402
-from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402
+from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.app import make_app  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.config import TuiConfig  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.pilot_steps import wait_for, wait_for_form  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog  # noqa: E402 - after the sys.path/environment setup above
 
 SIZE = (120, 40)
 LOCAL_SHOTS = (

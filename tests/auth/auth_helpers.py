@@ -34,7 +34,7 @@ from typing import Any
 TESTS_DIR = Path(__file__).resolve().parents[1]
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
-from http_fixtures import RunningServer, ServerStartError, _launch  # noqa: E402
+from http_fixtures import RunningServer, ServerStartError, _launch  # noqa: E402 - after the sys.path/environment setup above
 
 OAUTH_SERVER = TESTS_DIR / "servers" / "oauth_server.py"
 PYTHON = sys.executable

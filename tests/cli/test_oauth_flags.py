@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
-from auth_helpers import ServerStartError, cli, isolated_env, start_oauth_server  # noqa: E402
+from auth_helpers import ServerStartError, cli, isolated_env, start_oauth_server  # noqa: E402 - after the sys.path/environment setup above
 
 FLAGS = (
     "--client-id",

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_inspector.core.schema.classify import Variant, pick_variant, understood, variants
 from mcp_inspector.core.schema.formats import check_format, describe_constraints
@@ -655,8 +657,6 @@ def test_normalize_runs_deref_merge_nullable_in_order():
 
 # -- robustness ----------------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _KEYWORDS = [
     "type",

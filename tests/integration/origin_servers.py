@@ -62,7 +62,7 @@ class OriginServer:
                 outer.requests.append({"method": self.command, "path": self.path, "headers": headers})
                 return body
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:  # noqa: N802 - http.server calls this name
                 self._seen()
                 if self.path.startswith("/to/"):
                     self._send(307, Location=self.path[len("/to/") :])
@@ -93,7 +93,7 @@ class OriginServer:
                 finally:
                     self.close_connection = True
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:  # noqa: N802 - http.server calls this name
                 body = self._seen()
                 if self.path.startswith("/to/"):
                     self._send(307, Location=self.path[len("/to/") :])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-from cli_helpers import assert_no_traceback, cli  # noqa: E402
+from cli_helpers import assert_no_traceback, cli  # noqa: E402 - after the sys.path/environment setup above
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # the warnings the TypeScript SDK's servers draw, and why (README): an unknown tool answered with

@@ -112,8 +112,8 @@ from starlette.routing import Route
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import contextlib
 
-from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
-from oauth_as import AuthServer, Grant  # noqa: E402
+from mcp.server.mcpserver import Context, MCPServer  # noqa: E402 - after the sys.path/environment setup above
+from oauth_as import AuthServer, Grant  # noqa: E402 - after the sys.path/environment setup above
 
 warnings.filterwarnings("ignore")
 

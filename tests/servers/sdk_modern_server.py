@@ -38,7 +38,7 @@ import anyio
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from mcp.server.runner import _serve_modern_stream  # noqa: E402  (private: the SDK has no public modern-only entry)
-from mcp.server.stdio import stdio_server  # noqa: E402
+from mcp.server.stdio import stdio_server  # noqa: E402 - after the sys.path/environment setup above
 from sdk_http_server import server  # noqa: E402  (the same tools as the HTTP fixture)
 
 warnings.filterwarnings("ignore")

@@ -29,10 +29,10 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import mcp_types as types  # noqa: E402
-import sdk_http_server  # noqa: E402
-from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage  # noqa: E402
-from sdk_http_server import server  # noqa: E402
+import mcp_types as types  # noqa: E402 - after the sys.path/environment setup above
+import sdk_http_server  # noqa: E402 - after the sys.path/environment setup above
+from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage  # noqa: E402 - after the sys.path/environment setup above
+from sdk_http_server import server  # noqa: E402 - after the sys.path/environment setup above
 
 warnings.filterwarnings("ignore")
 

@@ -88,7 +88,7 @@ def add(a: int, b: int) -> AddResult:
 
 
 @server.tool(description="Greet a person (nested object, enum and array arguments)", structured_output=False)
-def greet(person: Person, style: Literal["formal", "casual", "pirate"] = "casual", tags: list[str] = []) -> str:  # noqa: B006
+def greet(person: Person, style: Literal["formal", "casual", "pirate"] = "casual", tags: list[str] = []) -> str:  # noqa: B006 - the SDK reads the default into the schema; never mutated
     hello = {"formal": "Good day", "casual": "Hello", "pirate": "Ahoy"}[style]
     suffix = f" [{', '.join(tags)}]" if tags else ""
     return f"{hello}, {person.name} from {person.address.city}{suffix}"

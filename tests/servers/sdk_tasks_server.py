@@ -27,11 +27,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import contextlib
 
-from mcp.server.extension import Extension, MethodBinding  # noqa: E402
-from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.server.extension import Extension, MethodBinding  # noqa: E402 - after the sys.path/environment setup above
+from mcp.server.mcpserver import MCPServer  # noqa: E402 - after the sys.path/environment setup above
 from mcp.server.runner import _serve_modern_stream  # noqa: E402  (private: no public modern-only entry)
-from mcp.server.stdio import stdio_server  # noqa: E402
-from mcp_types import RequestParams  # noqa: E402
+from mcp.server.stdio import stdio_server  # noqa: E402 - after the sys.path/environment setup above
+from mcp_types import RequestParams  # noqa: E402 - after the sys.path/environment setup above
 
 warnings.filterwarnings("ignore")
 TASKS = "io.modelcontextprotocol/tasks"

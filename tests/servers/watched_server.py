@@ -8,7 +8,7 @@ import warnings
 
 warnings.filterwarnings("ignore")
 
-from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.server.mcpserver import MCPServer  # noqa: E402 - after the sys.path/environment setup above
 
 server = MCPServer("watched", version="1.0.0", log_level="WARNING")
 

@@ -23,7 +23,7 @@ from mcp_inspector.tui.widgets.views.auth.step_text import step_detail
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
-from auth_helpers import follow_authorization, install_fake_browser, start_oauth_server  # noqa: E402
+from auth_helpers import follow_authorization, install_fake_browser, start_oauth_server  # noqa: E402 - after the sys.path/environment setup above
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 

@@ -24,7 +24,7 @@ from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "auth"))
-from auth_helpers import start_oauth_server  # noqa: E402
+from auth_helpers import start_oauth_server  # noqa: E402 - after the sys.path/environment setup above
 
 SMALL = (80, 24)
 FLOW = [

@@ -193,7 +193,7 @@ async def test_draft_survives_switching_tools_and_a_restart(tmp_path, demo_tools
         await settle(pilot, app)
         composer = app.query_one(ComposerPanel)
         await type_into(pilot, form_of(app).editors["$.city"], "Lisbon")
-        saved = lambda: DraftStore(drafts).get("demo", "weather_report") == {"city": "Lisbon"}  # noqa: E731
+        saved = lambda: DraftStore(drafts).get("demo", "weather_report") == {"city": "Lisbon"}  # noqa: E731 - a one-line function, kept beside its use
         await wait_for(pilot, saved, what="the draft saved (after its debounce)")
         await settle(pilot, app)
 

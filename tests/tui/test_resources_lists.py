@@ -72,7 +72,7 @@ async def test_subscribe_without_the_capability_warns_and_asks_anyway():
         await highlight(pilot, view, "res://text")
         await pilot.press("s")
         await wait_for(pilot, lambda: sent(app, "resources/subscribe") == [{"uri": "res://text"}], what="the request")
-        messages = lambda: [str(n.message) for n in app._notifications]  # noqa: E731
+        messages = lambda: [str(n.message) for n in app._notifications]  # noqa: E731 - a one-line function, kept beside its use
         assert any("does not declare resources.subscribe" in m and "anyway" in m for m in messages())
         await wait_for(
             pilot,

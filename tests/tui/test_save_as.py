@@ -39,7 +39,7 @@ async def test_save_asks_where_and_confirms_an_overwrite(tmp_path):
     data = {"content": [{"type": "text", "text": "hi"}]}
     async with app.run_test(size=(80, 24)) as pilot:
         holder = app.query_one(Holder)
-        produce = lambda: json.dumps(data).encode()  # noqa: E731
+        produce = lambda: json.dumps(data).encode()  # noqa: E731 - a one-line function, kept beside its use
         save_as(holder, produce, "mcp-result-echo", ".json", "the result")
         await wait_for(pilot, lambda: ready(app), what="the save-as modal")
         field = app.screen.query_one("#save-as-path", Input)

@@ -146,7 +146,7 @@ async def test_filter_bar_applies_to_the_log():
         log = app.query_one(TrafficLog)
         await pilot.click("#filter-methods")
         await pilot.press(*"tools/call")
-        filtered = lambda: log.current_filter is not None and log.current_filter.methods == "tools/call"  # noqa: E731
+        filtered = lambda: log.current_filter is not None and log.current_filter.methods == "tools/call"  # noqa: E731 - a one-line function, kept beside its use
         await wait_for(pilot, filtered, what="the debounced filter")
         assert {store.get(log.seq_at(r)).method for r in range(log.row_count)} == {"tools/call"}
         await pilot.click("#filter-dir-out")  # hide outgoing: no tools/call requests left

@@ -48,7 +48,7 @@ def test_filtered_log_snapshot(snap_compare):
         await pilot.click("#filter-kind-stderr")
         log = app.query_one(TrafficLog)
         wanted = {Kind.RESPONSE, Kind.ERROR, Kind.INVALID, Kind.BATCH}
-        shown = lambda: {e.kind for e in map(app.store.get, (log.seq_at(r) for r in range(log.row_count)))}  # noqa: E731
+        shown = lambda: {e.kind for e in map(app.store.get, (log.seq_at(r) for r in range(log.row_count)))}  # noqa: E731 - a one-line function, kept beside its use
         await wait_for(pilot, lambda: shown() == wanted, what="the four kinds hidden")
         log.focus()
         await wait_for(pilot, lambda: log.has_focus, what="the log focused")

@@ -175,7 +175,7 @@ class LiveChecker:
             for check in self.deferred:
                 try:
                     check.check(entry, method, version, era, self.emit)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001 - a rule's bug is reported as its own finding, not raised
                     self._rule_failed(check, exc, entry)
             done += 1
         return len(self._queue)

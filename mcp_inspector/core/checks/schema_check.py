@@ -36,8 +36,8 @@ def preload() -> None:
 
     def load() -> None:
         try:
-            import jsonschema  # noqa: F401
-            import mcp_types.methods  # noqa: F401
+            import jsonschema  # noqa: F401 - imported ahead, off the event loop
+            import mcp_types.methods  # noqa: F401 - imported ahead, off the event loop
         except Exception:  # noqa: BLE001 - drain imports them again and reports what failed
             pass
 

@@ -102,7 +102,7 @@ def check_url(url: str) -> str:
     """A usable http(s) URL, or a TransportError saying what is wrong (masked)."""
     try:
         parts = urlsplit(url)
-        parts.port  # raises for a port out of range  # noqa: B018
+        parts.port  # noqa: B018 - read for its ValueError on a port out of range
         httpx2.URL(url)  # raises for what httpx cannot send (spaces in the host, control characters)
     except (ValueError, httpx2.InvalidURL) as exc:
         raise TransportError(f"not a valid URL: {mask_url(url)} ({exc})") from None

@@ -63,8 +63,8 @@ class LiveChecks:
 
         def load() -> None:
             try:
-                import jsonschema  # noqa: F401
-                import mcp_types.methods  # noqa: F401
+                import jsonschema  # noqa: F401 - imported ahead, off the event loop
+                import mcp_types.methods  # noqa: F401 - imported ahead, off the event loop
             except Exception as exc:  # noqa: BLE001 - the deferred checks then report their own failure
                 self.load_error = f"{exc.__class__.__name__}: {exc}"
             self._loaded.set()

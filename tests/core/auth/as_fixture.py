@@ -88,10 +88,10 @@ class DocServer:
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(answer.body)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:  # noqa: N802 - http.server calls this name
                 self._serve("GET")
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:  # noqa: N802 - http.server calls this name
                 self._serve("POST")
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -142,7 +142,7 @@ class OAuthServers:
                     record["auth"] = "workload"
             else:
                 return JSONResponse({"error": "unsupported_grant_type"}, 400)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - the fixture refuses any bad grant with a 400
             return JSONResponse({"error": "invalid_grant", "error_description": f"refused: {exc}"}, 400)
         body: dict[str, Any] = {
             "access_token": "at-" + secrets.token_urlsafe(12),

@@ -1,6 +1,6 @@
 """check fixture: a resource blob that is not base64 (draws content)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: an inputSchema whose pattern is not a regex (draws input-schema-invalid)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: a resource template that is not RFC 6570 (draws uri-template)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

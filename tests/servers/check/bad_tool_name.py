@@ -1,6 +1,6 @@
 """check fixture: names a tool with a space and a slash (draws tool-name-format)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: an inputSchema with a type JSON Schema does not have (draws input-schema-invalid)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: readOnlyHint and destructiveHint both true (draws tool-annotations)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: returns the same nextCursor for ever (draws pagination)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: exits on a line that is not JSON (draws malformed-input)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: answers every ping twice (draws response-id)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

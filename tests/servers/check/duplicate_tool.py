@@ -1,6 +1,6 @@
 """check fixture: lists the same tool name twice (draws tool-name-duplicate)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: asks for roots before notifications/initialized (draws lifecycle)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: 80 tools with long descriptions (about 25,000 tokens) (draws tool-list-tokens)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

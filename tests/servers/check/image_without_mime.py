@@ -1,6 +1,6 @@
 """check fixture: a prompt message image without mimeType (draws content)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: a server/discover result without supportedVersions (draws discover-result)."""
 
-from base import SERVER_INFO_KEY, ModernServer, run  # noqa: F401
+from base import ModernServer, run
 
 
 class Fixture(ModernServer):

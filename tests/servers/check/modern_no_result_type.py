@@ -1,6 +1,6 @@
 """check fixture: 2026-07-28 results with a resultType no revision defines (draws result-type)."""
 
-from base import SERVER_INFO_KEY, ModernServer, run  # noqa: F401
+from base import SERVER_INFO_KEY, ModernServer, run
 
 
 class Fixture(ModernServer):

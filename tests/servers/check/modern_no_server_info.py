@@ -1,6 +1,6 @@
 """check fixture: 2026-07-28 results without _meta serverInfo (draws server-info-meta)."""
 
-from base import SERVER_INFO_KEY, ModernServer, run  # noqa: F401
+from base import ModernServer, run
 
 
 class Fixture(ModernServer):

@@ -1,6 +1,6 @@
 """check fixture: an unsupported version answered -32602 without data.supported (draws unsupported-version)."""
 
-from base import SERVER_INFO_KEY, ModernServer, run  # noqa: F401
+from base import ModernServer, run
 
 
 class Fixture(ModernServer):

@@ -1,6 +1,6 @@
 """check fixture: writes a bare NaN in a result (Python's json.dumps default) (draws schema-violation)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

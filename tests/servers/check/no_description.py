@@ -1,6 +1,6 @@
 """check fixture: a tool without a description (draws tool-description)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

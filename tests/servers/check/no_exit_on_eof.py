@@ -1,6 +1,6 @@
 """check fixture: keeps running after stdin closes (until a signal) (draws exit-on-eof)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run, sleep
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: an outputSchema of type array (draws output-schema-invalid)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: answers ping with -32601 (draws ping)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: a prompt without required arguments that errors when got (draws prompt-get)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

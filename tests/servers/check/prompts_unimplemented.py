@@ -1,6 +1,6 @@
 """check fixture: declares prompts but prompts/list is -32601 (draws capability-unimplemented)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

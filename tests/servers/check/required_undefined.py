@@ -1,6 +1,6 @@
 """check fixture: required names a property that is not defined (draws input-schema-required)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: lists a resource without its required name (draws schema-violation)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: changes a tool's description on each listing, announcing nothing (draws list-unstable)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

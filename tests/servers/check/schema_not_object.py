@@ -1,6 +1,6 @@
 """check fixture: an inputSchema without type object (draws input-schema-type)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

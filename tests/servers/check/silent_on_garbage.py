@@ -1,6 +1,6 @@
 """check fixture: ignores a line that is not JSON (no -32700) (draws malformed-input)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

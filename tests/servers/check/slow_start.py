@@ -1,6 +1,6 @@
 """check fixture: answers initialize after 5.5 s (draws startup-slow)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run, sleep
 
 
 class Fixture(Server):

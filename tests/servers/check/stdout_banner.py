@@ -1,6 +1,6 @@
 """check fixture: prints a banner on stdout before the handshake (draws stdout-not-jsonrpc)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: sends progress for a token no request carries (draws progress)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: add's structuredContent does not match its outputSchema (--call add) (draws structured-content)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

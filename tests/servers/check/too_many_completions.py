@@ -1,6 +1,6 @@
 """check fixture: 150 completion values (draws completion)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: sends tools/list_changed without declaring listChanged (draws list-changed-undeclared)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

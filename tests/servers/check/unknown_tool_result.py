@@ -1,6 +1,6 @@
 """check fixture: answers a call of an unknown tool with an isError result (draws unknown-tool)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -1,6 +1,6 @@
 """check fixture: answers initialize with a version no revision has (draws initialize-version)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

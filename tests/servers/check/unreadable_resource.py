@@ -1,6 +1,6 @@
 """check fixture: lists a resource that resources/read does not know (draws resource-read)."""
 
-from base import Server, run, sleep  # noqa: F401
+from base import Server, run
 
 
 class Fixture(Server):

@@ -30,14 +30,14 @@ entries as ``[name, sub-values]`` pairs.
 
 from __future__ import annotations
 
-from .check import (  # noqa: F401
+from .check import (  # noqa: F401 - re-exported: the package's API
     check_arguments,
     issues_by_field,
     issues_under,
     validate_field,
     variant_issues,
 )
-from .spec import (  # noqa: F401
+from .spec import (  # noqa: F401 - re-exported: the package's API
     CONSTRAINT_KEYS,
     EMPTY,
     ENTRIES,
@@ -60,7 +60,7 @@ from .spec import (  # noqa: F401
     parse_scalar,
     subform,
 )
-from .values import (  # noqa: F401
+from .values import (  # noqa: F401 - re-exported: the package's API
     arguments_to_values,
     default_values,
     empty_value,

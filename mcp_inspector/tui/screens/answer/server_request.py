@@ -185,7 +185,7 @@ def _counted(handler: Any, queue: AnswerQueue) -> Any:
     handler.mcp_refused = queue.count_refused
     bind = getattr(handler, "for_spec", None)
     if callable(bind) and not getattr(bind, "counted", False):
-        bound = lambda spec: _counted(bind(spec), queue)  # noqa: E731
+        bound = lambda spec: _counted(bind(spec), queue)  # noqa: E731 - a function object that carries .counted
         bound.counted = True
         handler.for_spec = bound
     return handler

@@ -100,8 +100,7 @@ def apply_timeout(app: Any, seconds: float | None) -> None:
         if each is None:
             continue
         if isinstance(getattr(each, "_options", None), dict):
-            # noqa reason: a server's transport options (duck-typed); a typed setter is issue 22's
-            each._options["timeout"] = seconds  # noqa: SLF001
+            each._options["timeout"] = seconds  # noqa: SLF001 - duck-typed transport options; issue 22
         if hasattr(each, "timeout"):
             each.timeout = seconds
         session = getattr(each, "session", None)

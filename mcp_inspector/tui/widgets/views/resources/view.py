@@ -497,8 +497,7 @@ class ResourcesView(SessionView):
         listen = session.subscriptions
         with anyio.move_on_after(ACK_WAIT):
             # the acknowledgment of a stream that asked for this URI (an older stream's does not count)
-            # noqa reason: issue 22 replaces this poll of the listen's request with an event
-            while not (listen.ack is not None and uri in (listen._requested.get("resourceSubscriptions") or ())):  # noqa: SLF001
+            while not (listen.ack is not None and uri in (listen._requested.get("resourceSubscriptions") or ())):  # noqa: SLF001 - a poll issue 22 replaces
                 if session.closed is not None or uri not in session.subscribed:
                     return
                 await anyio.sleep(0.05)
