@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+import pytest
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli, raw
 
 from mcp_inspector.core.checks.catalog import RULES
@@ -82,6 +83,7 @@ def fixture(name: str) -> list[str]:
     return ["python3", str(FIXTURES / f"{name}.py")]
 
 
+@pytest.mark.slow
 def test_strict_fails_on_a_warning():
     plain = cli("check", "--", *fixture("no_description"), timeout=90)
     assert plain.returncode == 0 and "tool-description" in plain.stdout
@@ -108,6 +110,7 @@ def test_token_budget_sets_what_the_tool_list_may_take():
     assert result.returncode == 0  # a warning
 
 
+@pytest.mark.slow
 def test_era_both_checks_each_era_the_server_speaks():
     result = cli("check", "--json", "--era", "both", "--", *fixture("dual_era_mismatch"), timeout=120)
     document = json.loads(result.stdout)

@@ -296,6 +296,7 @@ def start_research(url: str, **arguments) -> str:
     return result["taskId"]
 
 
+@pytest.mark.slow
 def test_tasks_result_of_a_modern_task_waits_for_its_end(modern_http_url):
     # the server's task moves on at each tasks/get: working first, completed on the next poll
     done = start_research(modern_http_url, topic="tides")
@@ -323,6 +324,7 @@ def test_tasks_result_of_a_modern_task_waits_for_its_end(modern_http_url):
     assert_no_traceback(stuck)
 
 
+@pytest.mark.slow
 def test_frames_read_only_by_leniency_are_warned_and_counted_apart(tmp_path):
     report = tmp_path / "report.json"
     # a bare NaN (Python's json.dumps writes it; JSON.parse throws): used, but said

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli
 from waiting import until_sync
 
@@ -49,6 +50,7 @@ def test_a_malformed_completion_warns_in_json_mode_too(tmp_path):
     assert "no completion.values array" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_million_completion_values(tmp_path):
     result = cli(
         "complete", "--prompt", "p", "a", "huge", "--", *hostile(tmp_path / "log"), timeout=120

@@ -234,6 +234,7 @@ LOOPS_AT_ITS_CHECK = ".a | last(range(1e12))"
 LOOPS_ON_A_RESULT = ".result.content[]? as $x | .result | last(range(1e12))"  # nothing to walk on tools/list
 
 
+@pytest.mark.slow
 def test_an_ignore_path_that_loops_at_its_check_is_a_usage_error(add_recording):
     result = cli("replay", add_recording, "--ignore", LOOPS_AT_ITS_CHECK, *DEMO, timeout=60)  # was: for ever
     assert_no_traceback(result)

@@ -74,6 +74,7 @@ def test_endless_outputs_are_cut_by_count_and_bytes(sandbox):
     assert sandbox.match("repeat(1)", FRAMES[:1]) == [1]  # the matcher stops at the first output
 
 
+@pytest.mark.slow
 def test_a_query_that_never_yields_is_stopped_and_the_next_one_runs(sandbox):
     with pytest.raises(QueryStopped, match="more than 2 s of CPU"):
         sandbox.match("last(range(1e12))", FRAMES)

@@ -18,6 +18,7 @@ import json
 import math
 import string
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -355,6 +356,7 @@ def check_fields_agree(root: FieldSpec, values: dict) -> None:
 # -- properties ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(schema=tool_schema(with_default=True))
 def test_property_defaults_make_valid_arguments(schema):

@@ -339,6 +339,7 @@ def test_notifications_answered_with_endless_streams_do_not_take_the_pool(hostil
     )
 
 
+@pytest.mark.slow
 def test_a_flood_of_server_requests_on_the_standalone_stream_is_read_as_fast_as_answered(hostile_url):
     """The standalone stream sends pings as fast as we read; each wants an answer POSTed (one at a
     time). The stream pauses while 64 answers wait, so memory stays flat and the call, answered
@@ -348,6 +349,7 @@ def test_a_flood_of_server_requests_on_the_standalone_stream_is_read_as_fast_as_
     assert peak < 300 << 20, f"peak RSS {peak >> 20} MB"
 
 
+@pytest.mark.slow
 def test_a_flood_of_server_requests_on_the_http_sse_stream_keeps_memory_flat(hostile_url):
     """HTTP+SSE: the one stream floods pings after initialized. Replies come on that stream behind
     the flood, so the call may time out; but it ends in words, with memory flat (449 MB at 20 s)."""

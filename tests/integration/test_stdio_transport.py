@@ -106,6 +106,7 @@ async def test_50mb_result_arrives_intact(connect, raw_server) -> None:
             assert await c.session.ping() == {}
 
 
+@pytest.mark.slow
 async def test_100k_notification_burst_is_fully_recorded(connect, raw_server) -> None:
     count = 100_000
     with anyio.fail_after(120):  # a hang guard only
