@@ -180,7 +180,7 @@ async def test_cancel_a_running_call(connect, raw_server) -> None:
     with anyio.fail_after(60):
         async with connect(raw_server()) as c:
             pending = await c.session.begin_tool_call("slow", {"seconds": 5})
-            await anyio.sleep(0.2)
+            # sent: the server reads the call before the cancellation that follows it on the same pipe
             await pending.cancel("user pressed Esc")
             with pytest.raises(RequestCancelled, match="user pressed Esc"):
                 await pending.wait()
