@@ -9,6 +9,16 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import Notification
+
+
+def shown_notifications(app: App[object]) -> list[Notification]:
+    """The toasts the app holds now (Textual keeps them in a private list, with no public view)."""
+    return list(app._notifications)  # noqa: SLF001 - the one place that reads Textual's private list
 
 
 async def wait_for(pilot, condition: Callable[[], object], timeout: float = 30.0, what: str = "condition") -> None:

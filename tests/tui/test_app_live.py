@@ -12,6 +12,7 @@ from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_fo
 from textual.widgets import Input
 
 from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 
@@ -82,7 +83,7 @@ async def test_tool_list_updates_on_list_changed_and_shows_the_diff():
         assert "weather_forecast" in {t["name"] for t in tools.tools}
         assert set(tools.changes["echo"].fields) >= {"description", "inputSchema"}
         # a toast summarises the change
-        assert any("weather_forecast" in str(n.message) for n in app._notifications)
+        assert any("weather_forecast" in str(n.message) for n in shown_notifications(app))
         tools.option_list.focus()
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff modal")

@@ -23,6 +23,7 @@ from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.status_bar import describe_status
@@ -222,7 +223,7 @@ async def test_excluded_tools_are_listed_apart_and_refused(modern_http_url):
         calls_before = sum(1 for e in main.store if e.method == "tools/call")
         main.tool_list.option_list.focus()
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("bad_header is excluded" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("bad_header is excluded" in str(n.message) for n in shown_notifications(app)))
         assert sum(1 for e in main.store if e.method == "tools/call") == calls_before
 
         await pilot.press("2")

@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 from mcp_inspector.tui.screens.dialogs.help import HelpScreen, bindings_table
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
@@ -84,7 +85,9 @@ async def test_open_rebuilds_every_view_read_only(tmp_path):
         assert "the server announces tool list changes" in overview
         await pilot.press("1")
         await pilot.press("ctrl+s")  # sending from a recording is refused with a message, not a crash
-        await wait_for(pilot, lambda: any("read-only" in str(n.message) for n in app._notifications), what="the note")
+        await wait_for(
+            pilot, lambda: any("read-only" in str(n.message) for n in shown_notifications(app)), what="the note"
+        )
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff")
     assert not (tmp_path / "state" / "mcp-inspector" / "drafts.json").exists()  # a recording saves no drafts
@@ -157,7 +160,7 @@ async def test_user_theme_file_and_config_theme(tmp_path):
         assert app.theme == "solar"
         assert app.theme_variables["traffic-in"] == "#859900"
         assert app.theme_variables["tool-removed"]  # defaults fill what the file leaves out
-        assert any("broken.toml" in str(n.message) for n in app._notifications)
+        assert any("broken.toml" in str(n.message) for n in shown_notifications(app))
 
 
 @pytest.mark.anyio
@@ -250,7 +253,7 @@ async def test_open_a_crafted_recording_skips_bad_lines_and_says_which(tmp_path)
         status = app.main.status_bar.status
         assert status.state == "read-only" and "3 unreadable lines skipped" in status.detail
         first_bad = len(lines) + 1
-        said = [str(n.message) for n in app._notifications]
+        said = [str(n.message) for n in shown_notifications(app)]
         assert any(
             f"lines {first_bad}, {first_bad + 1}, {first_bad + 2})" in text and "not an object" in text for text in said
         )

@@ -18,6 +18,7 @@ from traffic_apps import screen_text
 
 from mcp_inspector.core.auth.model import AuthSettings
 from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.auth_prompt import AuthPromptScreen, ConfirmForgetScreen
 from mcp_inspector.tui.widgets.views.auth.step_text import step_detail
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
@@ -192,7 +193,7 @@ async def test_d_asks_then_clears_the_stored_credentials(oauth_server, tmp_path)
         assert app.main.connection.auth.tokens is None
         await wait_for(
             pilot,
-            lambda: any("1 stored entry removed" in str(n.message) for n in app._notifications),
+            lambda: any("1 stored entry removed" in str(n.message) for n in shown_notifications(app)),
             what="what was removed",
         )
 
@@ -237,7 +238,7 @@ async def test_print_mode_asks_in_a_modal_and_the_pasted_redirect_authorizes(oau
         assert url.startswith(server.base + "/authorize?")
         await wait_for(pilot, lambda: "Authorize at 127.0.0.1" in screen_text(app), what="the modal drawn")
         await pilot.pause()  # what the modal's mount posted was handled
-        assert not app._notifications  # the modal says it: no toast repeating the URL beside it
+        assert not shown_notifications(app)  # the modal says it: no toast repeating the URL beside it
         location = await asyncio.to_thread(follow_authorization, url)
         app.screen.query_one("#auth-prompt-input").value = location
         await pilot.press("enter")
@@ -335,7 +336,7 @@ async def test_browser_mode_says_so_and_the_view_shows_the_loopback_listener(oau
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(
             pilot,
-            lambda: any("Opened the browser to authorize" in str(n.message) for n in app._notifications),
+            lambda: any("Opened the browser to authorize" in str(n.message) for n in shown_notifications(app)),
             what="the notification",
         )
         await wait_for_tools(pilot, app)

@@ -15,7 +15,7 @@ from rich.console import Console
 from traffic_apps import ThemedApp, screen_text
 
 from mcp_inspector.core.auth.model import AuthError, AuthLog
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.screens.dialogs.auth_prompt import CANCELLED, AuthPromptScreen, TuiAuthUi
 from mcp_inspector.tui.widgets.views.auth.view import AuthView
 
@@ -143,7 +143,7 @@ async def test_step_by_step_holds_each_step_until_n():
         assert made == ["challenge", "resource-metadata", "server-metadata"] and log.gate is None
         await wait_for(pilot, lambda: "Auth  authorized: authorized as client c with scopes mcp" in screen_text(app))
         await pilot.press("n")  # nothing waits: said, not an error
-        await wait_for(pilot, lambda: any("No step is waiting" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("No step is waiting" in str(n.message) for n in shown_notifications(app)))
 
 
 async def test_c_copies_the_selected_step_as_json():
@@ -195,7 +195,8 @@ async def test_without_a_flow_the_view_says_why(transport, source, said):
         assert not app.query_one("#auth-body").display
         await pilot.press("r")  # nothing to restart with: said, no traceback
         await wait_for(
-            pilot, lambda: any("No authorization for this connection" in str(n.message) for n in app._notifications)
+            pilot,
+            lambda: any("No authorization for this connection" in str(n.message) for n in shown_notifications(app)),
         )
 
 

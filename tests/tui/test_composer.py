@@ -13,7 +13,7 @@ from textual.widgets import Select, SelectionList, Switch, TabbedContent
 from mcp_inspector.core.config.drafts import DraftStore
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen
 from mcp_inspector.tui.widgets.form.schema_form import ListEditor, SchemaForm
 
@@ -232,7 +232,7 @@ async def test_corrupt_drafts_file_is_reported_not_fatal(tmp_path, demo_tools):
     app = ComposerApp(drafts, server="demo", tool=demo_tools["echo"])
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot, app)
-        assert any("corrupt" in n.message for n in app._notifications)
+        assert any("corrupt" in n.message for n in shown_notifications(app))
         assert app.query_one(ComposerPanel).get_arguments() == {}
 
 

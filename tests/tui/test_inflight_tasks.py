@@ -24,6 +24,7 @@ from textual.widgets import Static
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.widgets.inflight import InFlightRow
 
@@ -123,7 +124,7 @@ async def test_cancel_a_running_task_from_its_row_sends_tasks_cancel(server_ever
         await wait_for(pilot, lambda: done, timeout=15, what="the call to end")
         assert isinstance(done[0], CallFailed)
         assert "cancelled" in row_text(row)
-        assert any("tasks/cancel sent" in str(n.message) for n in app._notifications)
+        assert any("tasks/cancel sent" in str(n.message) for n in shown_notifications(app))
         assert app.main.connection.live.tasks[row.task_id].status == "cancelled"
 
 

@@ -14,6 +14,7 @@ from textual.widgets import Select, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.pilot_steps import shown_notifications
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 SERVERS = Path(__file__).resolve().parent.parent / "servers"
@@ -43,7 +44,7 @@ async def choose_level(pilot, view, level: str) -> None:
 
 
 def said(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in shown_notifications(app)]
 
 
 async def test_legacy_demo_gets_logging_set_level_and_then_logs_only_at_that_level():

@@ -10,6 +10,7 @@ from conftest import raw_server_command
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.tui.pilot_steps import shown_notifications
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -25,7 +26,7 @@ def answered(app, method: str) -> bool:
 
 
 def changed_titles(app) -> list[str]:
-    return [str(n.title) for n in app._notifications if "Tool list changed" in str(n.title or "")]
+    return [str(n.title) for n in shown_notifications(app) if "Tool list changed" in str(n.title or "")]
 
 
 async def test_list_changed_during_the_first_listing_marks_nothing_then_reconnect_shows_the_diff(tmp_path):
@@ -56,7 +57,7 @@ async def test_list_changed_during_the_first_listing_marks_nothing_then_reconnec
         await wait_for(pilot, lambda: "extra_one" in {t["name"] for t in main.tool_list.tools}, what="the new tool")
         assert main.tool_list.marks == {"extra_one": "added"}
         assert changed_titles(app) == ["Tool list changed since the last connection"]
-        message = [str(n.message) for n in app._notifications if "since the last connection" in str(n.title)][-1]
+        message = [str(n.message) for n in shown_notifications(app) if "since the last connection" in str(n.title)][-1]
         assert "added extra_one" in message
 
 

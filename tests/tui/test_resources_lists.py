@@ -16,6 +16,7 @@ from test_resources_view import body_text, highlight, open_view, read_by_key, ro
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 from mcp_inspector.tui.widgets.result.view import MediaBlock
 
@@ -72,7 +73,7 @@ async def test_subscribe_without_the_capability_warns_and_asks_anyway():
         await highlight(pilot, view, "res://text")
         await pilot.press("s")
         await wait_for(pilot, lambda: sent(app, "resources/subscribe") == [{"uri": "res://text"}], what="the request")
-        messages = lambda: [str(n.message) for n in app._notifications]  # noqa: E731 - a one-line function, kept beside its use
+        messages = lambda: [str(n.message) for n in shown_notifications(app)]  # noqa: E731 - a one-line function, kept beside its use
         assert any("does not declare resources.subscribe" in m and "anyway" in m for m in messages())
         await wait_for(
             pilot,
@@ -127,9 +128,9 @@ async def test_binary_multi_big_malformed_and_broken_reads():
         app.clear_notifications()
         await pilot.press("p")  # headless: no pager to suspend to, so it says where the text is
         await wait_for(
-            pilot, lambda: any("the text is in" in str(n.message) for n in app._notifications), what="the pager"
+            pilot, lambda: any("the text is in" in str(n.message) for n in shown_notifications(app)), what="the pager"
         )
-        paged = next(str(n.message) for n in app._notifications if "the text is in" in str(n.message)).split(
+        paged = next(str(n.message) for n in shown_notifications(app) if "the text is in" in str(n.message)).split(
             "the text is in "
         )[-1]
         assert "=== contents[0] res://multi#1 text/plain ===\nfirst part" in Path(paged).read_text()
@@ -240,7 +241,9 @@ async def test_a_recording_says_it_is_read_only():
         note = view.query_one("#resources-note", Static)
         assert note.has_class("-shown") and "read-only" in str(note.render())
         await pilot.press("s")
-        await wait_for(pilot, lambda: any("read-only" in str(n.message) for n in app._notifications), what="the note")
+        await wait_for(
+            pilot, lambda: any("read-only" in str(n.message) for n in shown_notifications(app)), what="the note"
+        )
 
 
 @pytest.mark.anyio
@@ -294,7 +297,7 @@ async def test_ctrl_k_cancels_a_read_in_flight():
         await pilot.press("ctrl+k")
         await wait_for(
             pilot,
-            lambda: any("No request to cancel" in str(n.message) for n in app._notifications),
+            lambda: any("No request to cancel" in str(n.message) for n in shown_notifications(app)),
             what="the main screen's answer",
         )
 
@@ -418,7 +421,7 @@ async def test_modern_subscription_the_server_does_not_honour_is_said():
         assert view.session.era == "modern"
 
         def warned() -> list[str]:
-            return [str(n.message) for n in app._notifications if "did not acknowledge" in str(n.message)]
+            return [str(n.message) for n in shown_notifications(app) if "did not acknowledge" in str(n.message)]
 
         await highlight(pilot, view, "ticker://clock")
         await pilot.press("s")

@@ -23,7 +23,7 @@ from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.widgets.inflight import InFlightPanel
 from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, MediaBlock, ResultPanel
 
@@ -118,7 +118,7 @@ async def test_every_content_type_from_the_demo(tmp_path, monkeypatch):
             await pilot.press("s", "enter")
             await settle(pilot, app)
             assert json.loads(panel.saved_path.read_text()) == outcome.result
-            assert any("Saved" in n.title for n in app._notifications if n.title)
+            assert any("Saved" in n.title for n in shown_notifications(app) if n.title)
 
 
 async def test_tool_error_rpc_error_and_transport_failures_look_different():
@@ -288,7 +288,7 @@ async def test_a_50_mb_result_is_truncated_and_does_not_block(tmp_path, monkeypa
 
         await pilot.press("p")  # headless: cannot suspend, so it says where the file is
         await settle(pilot, app)
-        assert any("cannot be suspended" in n.message for n in app._notifications)
+        assert any("cannot be suspended" in n.message for n in shown_notifications(app))
 
 
 async def test_files_named_from_a_hostile_tool_name_stay_in_their_directory(tmp_path, monkeypatch):
@@ -316,8 +316,8 @@ async def test_files_named_from_a_hostile_tool_name_stay_in_their_directory(tmp_
         panel.focus()
         await pilot.press("p")  # headless: cannot suspend, so it says where the file is
         await settle(pilot, app)
-        said = [n.message for n in app._notifications if "cannot be suspended" in n.message]
-        assert said, [n.message for n in app._notifications]
+        said = [n.message for n in shown_notifications(app) if "cannot be suspended" in n.message]
+        assert said, [n.message for n in shown_notifications(app)]
         media = panel.query_one(MediaBlock)
         media.focus()
         await pilot.press("o")

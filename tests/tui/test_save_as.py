@@ -11,6 +11,7 @@ from app_helpers import wait_for
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen, save_as
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
@@ -76,7 +77,7 @@ async def test_save_asks_where_and_confirms_an_overwrite(tmp_path):
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, SaveAsScreen), what="the modal to close")
         assert not (tmp_path / "never.json").exists()
-        assert any("Not saved" in n.message for n in app._notifications)
+        assert any("Not saved" in n.message for n in shown_notifications(app))
 
 
 async def test_the_suggestion_never_names_an_existing_file(tmp_path):

@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 from mcp_inspector.cli.dispatch import timeout_given
 from mcp_inspector.tui.config import config_path, load_config
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -69,10 +70,10 @@ async def test_a_broken_config_file_is_not_overwritten_by_a_setting():
         await set_timeout_by_f11(pilot, app, "5")
         await wait_for(
             pilot,
-            lambda: len([n for n in app._notifications if n.title == "Setting not kept"]) == 2,
+            lambda: len([n for n in shown_notifications(app) if n.title == "Setting not kept"]) == 2,
             what="the warnings",
         )
-        said = [str(n.message) for n in app._notifications if n.title == "Setting not kept"]
+        said = [str(n.message) for n in shown_notifications(app) if n.title == "Setting not kept"]
         assert "is not valid TOML" in said[0] and "the destructive-tool confirmation was not saved" in said[0]
         assert "the request timeout was not saved" in said[1]
         assert app.confirm_destructive is True and app.timeout == 5.0  # applied all the same, for this run

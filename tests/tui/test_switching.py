@@ -13,6 +13,7 @@ from conftest import raw_server_command, sdk_server_command
 
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 
 DEMO_ONLY = "ask_the_client"
@@ -157,7 +158,7 @@ async def test_a_switch_that_fails_leaves_the_working_server_usable():
             what="the failed switch",
         )
         # it said why (the server's stderr), and that the demo is still there
-        shown = [n for n in app._notifications if "Could not switch to broken" in (n.title or "")]
+        shown = [n for n in shown_notifications(app) if "Could not switch to broken" in (n.title or "")]
         assert shown and "missing API_KEY" in shown[-1].message and "Still connected to demo" in shown[-1].message
         status = main.status_bar.status
         assert status.state == "connected" and status.pid == pid and server_of(app) == "demo"

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed, CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -56,7 +57,7 @@ async def test_modern_task_with_an_input_request_in_the_row_the_modal_and_the_ta
         assert "offers no tasks/list" in note
         await pilot.press("r")
         await wait_for(
-            pilot, lambda: any("no tasks/list" in str(n.message) for n in app._notifications), what="the refusal"
+            pilot, lambda: any("no tasks/list" in str(n.message) for n in shown_notifications(app)), what="the refusal"
         )
         assert not outgoing(app, "tasks/list")
         await pilot.press("enter")

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFailed
+from mcp_inspector.tui.pilot_steps import shown_notifications
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 TOOL = "simulate-research-query"
@@ -37,7 +38,7 @@ def note(view) -> str:
 
 
 def said(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in shown_notifications(app)]
 
 
 async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(server_everything):

@@ -9,6 +9,7 @@ from app_helpers import live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text
 
 from mcp_inspector.tui.config import config_path, load_config
+from mcp_inspector.tui.pilot_steps import shown_notifications
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 
@@ -62,8 +63,10 @@ async def test_a_broken_config_file_is_not_overwritten():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_tools(pilot, app)
         await choose_theme_in_palette(pilot, app, "inspector-light")
-        await wait_for(pilot, lambda: any(n.title == "Theme not kept" for n in app._notifications), what="the warning")
-        said = next(str(n.message) for n in app._notifications if n.title == "Theme not kept")
+        await wait_for(
+            pilot, lambda: any(n.title == "Theme not kept" for n in shown_notifications(app)), what="the warning"
+        )
+        said = next(str(n.message) for n in shown_notifications(app) if n.title == "Theme not kept")
         assert "is not valid TOML" in said and str(path) in said
     assert path.read_text(encoding="utf-8") == "theme = [unclosed\n"
 

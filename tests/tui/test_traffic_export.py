@@ -12,7 +12,7 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.store import TrafficStore
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -89,7 +89,7 @@ async def test_export_keys_write_files_in_a_thread_and_notify(tmp_path):
         assert session.path.parent == tmp_path and session.path.suffix == ".jsonl"
         assert load_session(session.path).store.total == store.total
         assert len(json.loads(array.path.read_text())) == len(store)
-        assert any(str(session.path) in n.message for n in app._notifications)
+        assert any(str(session.path) in n.message for n in shown_notifications(app))
 
 
 async def test_export_failure_is_reported_not_raised(tmp_path):
@@ -99,5 +99,7 @@ async def test_export_failure_is_reported_not_raised(tmp_path):
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("e", "enter")
         await wait_for(pilot, lambda: len(app.exports) == 1)
-        await wait_for(pilot, lambda: any("Export failed" in n.message for n in app._notifications), what="the note")
+        await wait_for(
+            pilot, lambda: any("Export failed" in n.message for n in shown_notifications(app)), what="the note"
+        )
         assert app.exports[0].result is None and app.exports[0].error

@@ -18,7 +18,7 @@ from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
-from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.text.traffic_text import PREVIEW_BYTES
 from mcp_inspector.tui.widgets.views.traffic.filter import TrafficFilter
@@ -174,13 +174,13 @@ async def test_jump_between_request_and_response():
         stderr = next(e for e in store if e.kind is Kind.STDERR)
         log.move_cursor_to_seq(stderr.seq)
         await pilot.press("j")
-        await wait_for(pilot, lambda: any("no linked" in n.message for n in app._notifications), what="the note")
+        await wait_for(pilot, lambda: any("no linked" in n.message for n in shown_notifications(app)), what="the note")
         assert log.cursor_entry.seq == stderr.seq
         # jumping to an entry the filter hides is refused with a message
         log.set_filter(TrafficFilter(kinds=frozenset({Kind.REQUEST})))
         log.move_cursor_to_seq(request.seq)
         await pilot.press("j")
-        await wait_for(pilot, lambda: any("hidden by the filter" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("hidden by the filter" in n.message for n in shown_notifications(app)))
         assert log.cursor_entry.seq == request.seq
 
 
@@ -221,7 +221,7 @@ async def test_copy_frame_and_copy_as_cli_command():
         # copy-as-CLI on something that is not a tools/call leaves the clipboard alone
         log.move_cursor_to_seq(request.reply_seq)
         await pilot.press("C")
-        await wait_for(pilot, lambda: any("not a tools/call" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("not a tools/call" in n.message for n in shown_notifications(app)))
         assert app.clipboard == request.text
         log.move_cursor_to_seq(request.seq)
         await pilot.press("C")
@@ -229,7 +229,7 @@ async def test_copy_frame_and_copy_as_cli_command():
         try:
             from mcp_inspector.core.config.cli_command import call_command_line
         except ImportError:
-            assert any("not available" in n.message for n in app._notifications)
+            assert any("not available" in n.message for n in shown_notifications(app))
             pytest.skip("mcp_inspector.core.config.cli_command is not written yet")
         assert app.clipboard == call_command_line(spec, "echo", {"text": "hello"})
         assert "echo" in app.clipboard

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.widgets import Input, Select
 
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.view_commands import view_bindings_of, view_commands, view_key_classes
 from mcp_inspector.tui.widgets.views.traffic.filter import FilterToggle
 
@@ -87,7 +88,8 @@ async def test_the_palette_finds_subscribe_and_log_level_and_they_work():
         await wait_for(
             pilot,
             lambda: (
-                main.current_view == "resources" and any("template first" in str(n.message) for n in app._notifications)
+                main.current_view == "resources"
+                and any("template first" in str(n.message) for n in shown_notifications(app))
             ),
             what="the hint",
         )

@@ -13,6 +13,7 @@ from watch_helpers import add_tool, break_file, fix_file, server_command, set_de
 
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.messages import CallFinished
+from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -26,7 +27,7 @@ def tool_names(main) -> list[str]:
 async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_changed(tmp_path):
     script = watched_copy(tmp_path)
     finished: list[CallFinished] = []
-    titles: list[str] = []  # every notification (app._notifications drops them when they time out)
+    titles: list[str] = []  # every notification (shown_notifications(app) drops them when they time out)
     app = live_app(ServerSpec("watched", server_command(script), source="test"), watch=[""], cwd=str(tmp_path))
 
     def hook(message) -> None:
@@ -119,8 +120,10 @@ async def test_watching_a_server_whose_files_cannot_be_told_says_so(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         main = app.main
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: any(str(n.title) == "Cannot watch" for n in app._notifications), what="the error")
-        message = [str(n.message) for n in app._notifications if str(n.title) == "Cannot watch"][0]
+        await wait_for(
+            pilot, lambda: any(str(n.title) == "Cannot watch" for n in shown_notifications(app)), what="the error"
+        )
+        message = [str(n.message) for n in shown_notifications(app) if str(n.title) == "Cannot watch"][0]
         assert "--watch PATH" in message and not main.watching
 
 
