@@ -11,7 +11,8 @@ language); then, on the SDK's Streamable HTTP fixture server (tests/servers/sdk_
 http-detail (a tools/call answered on an SSE stream) and remote-overview; then, on the OAuth fixture
 (tests/servers/oauth_server.py: a protected MCP server and its authorization server on 127.0.0.1,
 authorized with --oauth-open fetch): auth (the Auth view on the token step, its JWT claims decoded)
-and auth-metadata (the authorization server metadata step).
+and auth-metadata (the authorization server metadata step); then checks (the Checks view on
+tests/servers/checks_tui_server.py, a server with known defects, after r ran the active checks).
 ``--only`` writes just the pictures named (and skips a server none of them needs).
 """
 
@@ -56,6 +57,7 @@ LOCAL_SHOTS = (
 )
 REMOTE_SHOTS = ("remote-main", "mrtr-modal", "http", "http-detail", "remote-overview")
 AUTH_SHOTS = ("auth", "auth-metadata")
+CHECKS_SHOTS = ("checks",)
 ONLY: set[str] = set()  # --only: the pictures to write (empty: all)
 
 
@@ -296,6 +298,22 @@ async def run(out: Path) -> None:
         await tasks_shot(pilot, out)
 
 
+async def run_checks(out: Path) -> None:
+    """The Checks view on a server with known defects: the live findings, then the active checks'."""
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+    spec = ServerSpec("weather", ["python", "tests/servers/checks_tui_server.py"], source="built-in")
+    app = make_app(spec, config=TuiConfig(), snapshot_mode=True, cwd=str(REPO))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        main = app.main
+        await wait_for(pilot, lambda: bool(main.tool_list.tools), what="the tool list")
+        await wait_for(pilot, lambda: len(main.checks.findings) >= 3, what="the live findings")
+        await pilot.press("exclamation_mark")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: main.checks.runs == 1, what="the active checks")
+        app.clear_notifications()
+        await take(pilot, out, "checks")
+
+
 def start_http_server() -> tuple[subprocess.Popen, str]:
     """The SDK fixture server over Streamable HTTP on 127.0.0.1 (a free port)."""
     server = subprocess.Popen(
@@ -424,11 +442,11 @@ def main() -> None:
         "--only",
         default="",
         help="comma-separated picture names to write (default: all): "
-        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS),
+        + ", ".join(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS + CHECKS_SHOTS),
     )
     args = parser.parse_args()
     ONLY.update(name.strip() for name in args.only.split(",") if name.strip())
-    unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS)
+    unknown = ONLY - set(LOCAL_SHOTS + REMOTE_SHOTS + AUTH_SHOTS + CHECKS_SHOTS)
     if unknown:
         parser.error(f"unknown picture(s): {', '.join(sorted(unknown))}")
 
@@ -439,6 +457,8 @@ def main() -> None:
             await run_remote(Path(args.out))
         if not ONLY or ONLY & set(AUTH_SHOTS):
             await run_auth(Path(args.out))
+        if not ONLY or ONLY & set(CHECKS_SHOTS):
+            await run_checks(Path(args.out))
 
     asyncio.run(both())
 

@@ -44,6 +44,7 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("view-prompts", "8", "show_view('prompts')", "Prompts", "Views", show=False),
     KeySpec("view-tasks", "9", "show_view('tasks')", "Tasks", "Views", show=False),
     KeySpec("view-auth", "0", "show_view('auth')", "Auth", "Views", show=False),
+    KeySpec("view-checks", "exclamation_mark", "show_view('checks')", "Checks", "Views", show=False),
     KeySpec("refresh-tools", "ctrl+l", "refresh_tools", "Refresh tools", "Tools", show=False),
     KeySpec("show-tool-diff", "ctrl+g", "show_tool_diff", "Tool diff", "Tools", show=False),
     KeySpec("dismiss-tool-changes", "ctrl+x", "dismiss_tool_changes", "Dismiss tool changes", "Tools", show=False),
@@ -70,5 +71,5 @@ def effective_key(spec: KeySpec, keymap: dict[str, str]) -> str:
 
 
 def display_key(keys: str) -> str:
-    names = {"question_mark": "?", "slash": "/", "escape": "esc", "vertical_line": "|"}
+    names = {"question_mark": "?", "slash": "/", "escape": "esc", "vertical_line": "|", "exclamation_mark": "!"}
     return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))

@@ -19,6 +19,7 @@ from .keymap import VIEW_KEYS, display_key, effective_key
 
 def view_key_classes() -> list[tuple[str, str, list[type]]]:
     """(view name, label, the widget classes whose BINDINGS are the view's keys)."""
+    from .widgets.views.checks_view import ChecksView
     from .widgets.views.notifications.view import NotificationsView
     from .widgets.views.prompts.messages import PromptMessages
     from .widgets.views.prompts.view import PromptsView
@@ -32,6 +33,7 @@ def view_key_classes() -> list[tuple[str, str, list[type]]]:
         ("resources", "Resources", [ResourcesView, ContentsPanel, TemplateForm]),
         ("prompts", "Prompts", [PromptsView, PromptMessages]),
         ("tasks", "Tasks", [TasksView]),
+        ("checks", "Checks", [ChecksView]),
     ]
 
 

@@ -163,6 +163,17 @@ def test_outgoing_frames_and_stderr_are_not_checked():
     assert line.rules() == []
 
 
+def test_tasks_of_2025_11_25_are_not_schema_violations():
+    """A task-augmented tools/call answers a CreateTaskResult (no content), and the server sends
+    notifications/tasks/status: both are 2025-11-25 (the TUI's task calls drew errors and infos)."""
+    line = Timeline()
+    line.handshake()
+    task = {"taskId": "t1", "status": "working", "createdAt": "2026-01-01T00:00:00Z", "ttl": 1000}
+    line.reply(line.request("tools/call", {"name": "x", "task": {"ttl": 1000}}), {"task": task})
+    line.notify_in("notifications/tasks/status", task)
+    assert line.rules() == []
+
+
 def test_older_revision_judged_by_its_own_content_types():
     line = Timeline()
     line.handshake(version="2024-11-05")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from app_helpers import live_app, wait_for, wait_for_tools
 
-from mcp_inspector.tui.keymap import VIEW_KEYS
+from mcp_inspector.tui.keymap import VIEW_KEYS, display_key
 from mcp_inspector.tui.screens.main.views import VIEWS, nav_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -17,7 +17,7 @@ def test_every_view_fits_on_the_nav_bar_at_80_and_120_columns():
         for current, _ in VIEWS:
             shown = nav_text(current, {}, False, width).plain[:width]
             for name, _label in VIEWS:
-                number = VIEW_KEYS[name].key.split(",")[-1]
+                number = display_key(VIEW_KEYS[name].key).split(",")[-1].strip()  # "!" for exclamation_mark
                 assert f" {number} " in shown, (width, current, shown)
             assert "9 Tasks" in shown and "7 Res" in shown and "0 Auth" in shown, shown
     assert "7 Resources" in nav_text("main", {}, False, 120).plain[:120]

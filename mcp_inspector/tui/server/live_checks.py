@@ -55,6 +55,8 @@ class LiveChecks:
         self._last_seen = store.last_seq
         self._loaded = threading.Event()
         self.load_error: str | None = None
+        self.runs = 0  # active check runs finished
+        self.progress = ""  # what the active checks are doing ("running ping (2/10)"), set by the screen
 
     # -- set-up ------------------------------------------------------------------------
     def preload(self) -> None:

@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..messages import ConnectionStatus, era_label
+from ..text.check_text import counts_text
 
 ICONS = {
     "idle": ("○", "$text-muted"),
@@ -122,6 +123,7 @@ class StatusBar(Static):
         self._server_name = ""
         self._switching = ""
         self._watching_text = ""
+        self._checks: dict = {}
 
     @property
     def watching_text(self) -> str:
@@ -133,6 +135,27 @@ class StatusBar(Static):
         if text != self._watching_text:
             self._watching_text = text
             self.watch_status(self.status)
+
+    @property
+    def checks(self) -> dict:
+        """The live checks' counts by severity (errors and warnings are shown)."""
+        return self._checks
+
+    @checks.setter
+    def checks(self, counts: dict) -> None:
+        if counts != self._checks:
+            self._checks = dict(counts)
+            self.watch_status(self.status)
+
+    def _checks_part(self, room: int) -> str:
+        """ "  ·  2 errors · 3 warnings" when it fits ``room`` cells, else "  ·  ✖2 ▲3"."""
+        counts = {severity: count for severity, count in self._checks.items() if severity.value != "info"}
+        full = counts_text(counts)
+        if not full:
+            return ""
+        if cell_len(SEPARATOR + full) <= room:
+            return SEPARATOR + full
+        return SEPARATOR + counts_text(counts, compact=True)
 
     @property
     def server_name(self) -> str:
@@ -166,13 +189,17 @@ class StatusBar(Static):
             f"{SEPARATOR}switching to {self._switching}…" if self._switching and status.state == "connected" else ""
         )
         watching = f"{SEPARATOR}⟳ {self._watching_text}" if self._watching_text else ""
+        room = self.content_size.width - 2 - cell_len(switching) - cell_len(watching) - cell_len(line)
+        checks = self._checks_part(room if self.content_size.width > 0 else 10_000)
         # one line whatever the width (80 columns): pid, transport, era go first, then the end is cut
-        width = self.content_size.width - 2 - cell_len(switching) - cell_len(watching)
+        width = self.content_size.width - 2 - cell_len(switching) - cell_len(watching) - cell_len(checks)
         if status.state == "connected" and width > 0:
             line = fit_parts(connected_parts(status, self.mask_volatile, self._server_name), width)
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         text.append(f"{icon} ", style="bold")
         text.append(line)
+        if checks:
+            text.append(checks, style="bold red" if "error" in checks or "✖" in checks else "bold yellow")
         if switching:
             text.append(switching, style="bold")
         if watching:

@@ -55,12 +55,13 @@ from ...widgets.status_bar import StatusBar
 from ...widgets.tool_list import EXCLUDED_KEY, ToolList
 from ...widgets.view_footer import ViewFooter
 from ...widgets.views.traffic.log import TrafficLog
+from .checks_state import ChecksMixin
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
 from .watch_state import WatchMixin
 
 
-class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -105,6 +106,7 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         self.cwd = cwd or os.getcwd()
         # the current server's connection, and the one a switch waits for (tui/server/switching.py)
         self.connection = SwitchingConnection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
+        self._init_checks()  # live checks on every session (checks_state.py)
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
@@ -130,7 +132,13 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
                     with Vertical(id="result-column"):
                         yield ResultPanel(id="result")
                         yield InFlightPanel(id="inflight")
-                yield TrafficLog(self.store, server_spec=self.log_spec, time_format=self.time_format, id="live-traffic")
+                yield TrafficLog(
+                    self.store,
+                    server_spec=self.log_spec,
+                    time_format=self.time_format,
+                    marks=self.checks,
+                    id="live-traffic",
+                )
         yield ViewFooter()
 
     @property
@@ -156,6 +164,7 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     def on_mount(self) -> None:
         # what a live session learns later (the subscriptions/listen acknowledgement) shows on the overview
         self.set_interval(1.0, self._refresh_overview_facts, name="overview-facts")
+        self._start_checks()
         self._show_nav()
         self.tool_list.option_list.focus()
         if self.read_only:
@@ -606,6 +615,7 @@ class MainScreen(WatchMixin, ServerStateMixin, ViewsMixin, Screen):
             self.recorded_arguments.replay = replay
         header = loaded.header
         server = str(header.get("server") or header.get("command") or "")
+        self._judge_recording(server)
         facts = replay.facts or ServerFacts()
         name = str(facts.server_info.get("name") or server or "server")
         detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"

@@ -33,6 +33,7 @@ VIEWS = [
     ("prompts", "Prompts"),
     ("tasks", "Tasks"),
     ("auth", "Auth"),
+    ("checks", "Checks"),
 ]
 
 # the list kinds each session view follows
@@ -46,8 +47,9 @@ SHORT_LABELS = {
     "console": "Cons",
     "traffic": "Traffic",
     "resources": "Res",
-    "prompts": "Prompts",
+    "prompts": "Prom",
     "tasks": "Tasks",
+    "checks": "Chk",
 }
 NAV_TAIL = "  F7 Servers  F1 Help  ^p Palette"
 
@@ -121,7 +123,13 @@ class ViewsMixin:
         if name == "traffic":
             from ...widgets.views.traffic.log import TrafficPanel
 
-            return TrafficPanel(self.store, server_spec=self.log_spec, time_format=self.time_format, id="view-traffic")
+            return TrafficPanel(
+                self.store,
+                server_spec=self.log_spec,
+                time_format=self.time_format,
+                marks=self.checks,
+                id="view-traffic",
+            )
         if name == "http":
             from ...widgets.views.http_view import HttpView
 
@@ -140,6 +148,10 @@ class ViewsMixin:
             from ...widgets.views.tasks_view import TasksView
 
             return TasksView(self.store, time_format=self.time_format, id="view-tasks")
+        if name == "checks":
+            from ...widgets.views.checks_view import ChecksView
+
+            return ChecksView(self.checks, id="view-checks")
         if name == "auth":
             from ...widgets.views.auth.view import AuthView
 
@@ -195,6 +207,8 @@ class ViewsMixin:
             targets = [view.exchange_list]
         elif name == "auth":
             targets = [view.step_list]
+        elif name == "checks":
+            targets = [view.table]
         elif isinstance(view, SessionView) and view.first_focus() is not None:
             targets = [view.first_focus()]
         if targets:

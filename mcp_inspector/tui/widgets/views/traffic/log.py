@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual import on, work
@@ -53,6 +53,15 @@ BADGES = {
     Kind.EVENT: "event",
 }
 BADGE_WIDTH = 7
+#: the traffic log's mark of a frame that drew a finding of the live checks (its worst severity)
+FINDING_MARKS = {"error": ("✖", "error"), "warning": ("▲", "warning"), "info": ("·", "seq")}
+
+
+class FindingMarks(Protocol):
+    """What the traffic log reads of the live checks (tui/server/live_checks.LiveChecks)."""
+
+    version: int
+    worst: dict[int, Any]  # seq -> Severity
 
 
 class TrafficLog(StoreLinesView):
@@ -112,6 +121,7 @@ class TrafficLog(StoreLinesView):
         time_format: Callable[[float], str] = clock_time,
         export_dir: Path | str | None = None,
         open_detail_on_enter: bool = True,
+        marks: FindingMarks | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -119,6 +129,8 @@ class TrafficLog(StoreLinesView):
         self.current_filter = TrafficFilter()
         self._compiled: CompiledFilter | None = None
         self.query_run: QueryRun | None = None  # the jq query narrowing the rows (traffic_query.py)
+        self.marks = marks  # the live checks: a frame that drew a finding is marked
+        self._marks_seen = -1
         super().__init__(store, time_format=time_format, name=name, id=id, classes=classes)
         self.server_spec = server_spec  # a ServerSpec, for "copy as CLI command"
         self.export_dir = Path(export_dir) if export_dir is not None else None
@@ -159,7 +171,16 @@ class TrafficLog(StoreLinesView):
         run = self.query_run
         return self.store.last_seq if run is None else min(self.store.last_seq, run.through)
 
+    def cache_key(self, entry: TrafficEntry) -> tuple:
+        marks = self.marks
+        worst = marks.worst.get(entry.seq) if marks is not None else None
+        return (*super().cache_key(entry), worst)
+
     def sync(self, force: bool = False) -> None:
+        marks = self.marks
+        if marks is not None and marks.version != self._marks_seen:
+            self._marks_seen = marks.version
+            self.refresh()  # a finding came (often after its frame was drawn): the cache key has its mark
         if self.query_run is not None and self.store.last_seq > self.query_run.through:
             self.query_run.more.set()  # the worker tests the new frames
         super().sync(force)
@@ -217,6 +238,10 @@ class TrafficLog(StoreLinesView):
             (f"#{entry.seq}", style("seq")),
             " ",
         )
+        worst = self.marks.worst.get(entry.seq) if self.marks is not None else None
+        if worst is not None:
+            mark, mark_style = FINDING_MARKS[worst.value]
+            text.append(f"{mark} ", style(mark_style))
         rounds = mrtr_round(entry, self.store)
         if rounds is not None and kind is Kind.REQUEST:
             text.append("↳ ", style("notification"))
@@ -415,11 +440,12 @@ class TrafficPanel(Vertical):
         *,
         server_spec: Any = None,
         time_format: Callable[[float], str] = clock_time,
+        marks: FindingMarks | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
-        self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format)
+        self._log = TrafficLog(store, server_spec=server_spec, time_format=time_format, marks=marks)
         self._outputs_key: tuple | None = None  # (expression, seq) whose outputs are shown
         self._outputs_sandbox = None
         self._outputs_timer = None

@@ -1,0 +1,135 @@
+"""The main screen's part in the server check: live checks on every session, the count in the
+status bar, the active checks on demand, and jumping from a finding to its frame.
+
+``LiveChecks`` (tui/server/live_checks.py) is made with the screen, before the first connection,
+and every connection tells it when it makes a session (``on_session``), so the handshake is judged.
+A timer drains its deferred checks within a time budget and updates the status bar when a finding
+came. ``Run checks`` runs the probes that leave the session as it was (``default_probes(
+disruptive=False)``: no line that is not JSON, no stdin close) in a worker, one after the other,
+the view saying which runs; what they find is merged in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+
+from ...server.live_checks import LiveChecks
+from ...text.check_text import counts_text
+from ...widgets.views.checks_view import ChecksView
+
+TICK = 0.1  # seconds between drains of the deferred checks
+RUN_BUDGET = 120.0  # seconds for the whole on-demand check
+RUN_TIMEOUT = 10.0  # per request of the check (the CLI's default)
+
+
+class ChecksMixin:
+    """Mixed into MainScreen: ``self.checks`` and the actions around it."""
+
+    checks: LiveChecks
+    _checks_seen: int
+
+    def _init_checks(self) -> None:
+        self.checks = LiveChecks(self.store)
+        self._checks_seen = -1
+        self.connection.on_session = self.checks.session_started
+
+    def _start_checks(self) -> None:
+        """On mount: the schema models in a thread, then the drain timer."""
+        self.checks.preload()
+        self.set_interval(TICK, self._checks_tick, name="live-checks")
+
+    def _checks_tick(self) -> None:
+        checks = self.checks
+        checks.tick()
+        if checks.version != self._checks_seen:
+            self._checks_seen = checks.version
+            self.status_bar.checks = dict(checks.counts)
+
+    def _judge_recording(self, server: str) -> None:
+        self.checks.judge_recording("http" if "://" in server else "stdio")
+
+    # -- the Checks view -----------------------------------------------------------------
+    async def on_checks_view_jump(self, message: ChecksView.Jump) -> None:
+        message.stop()
+        item = message.finding
+        if item.exchange is not None and self.status_bar.status.transport not in ("", "stdio"):
+            await self.show_exchange(item.exchange, open_detail=False)
+            return
+        if item.seq is None:
+            return
+        if self.store.get(item.seq) is None:
+            self.notify(f"#{item.seq} is no longer in memory (see the session file).", severity="warning")
+            return
+        await self.show_frame(item.seq)
+
+    def on_checks_view_run_requested(self, message: ChecksView.RunRequested) -> None:
+        message.stop()
+        self.run_checks()
+
+    def run_checks(self) -> None:
+        session = self.connection.live
+        if session is None:
+            reason = "a recording is judged by the live rules only" if self.read_only else "not connected"
+            self.notify(f"Cannot run the active checks: {reason}.", severity="warning")
+            return
+        if self.checks.progress:
+            self.notify("The checks are running already.", severity="information")
+            return
+        self._run_checks(session)
+
+    @work(group="run-checks", exclusive=True, exit_on_error=False)
+    async def _run_checks(self, session: Any) -> None:
+        from ....core.checks.live import LiveChecker
+        from ....core.checks.probes import CheckOptions, StartupProbe
+        from ....core.checks.runner import default_probes, run_check
+
+        checks = self.checks
+        # StartupProbe reads the whole store from its first entry (this store keeps every server of
+        # the session): not here. The live findings come from the session's own checker.
+        probes = [probe for probe in default_probes(disruptive=False) if not isinstance(probe, StartupProbe)]
+        announced = [_announced(probe, index, len(probes), checks) for index, probe in enumerate(probes)]
+        timeout = min(self.timeout, RUN_TIMEOUT) if self.timeout else RUN_TIMEOUT
+        try:
+            report = await run_check(
+                session, LiveChecker(None), CheckOptions(timeout=timeout), budget=RUN_BUDGET, probes=announced
+            )
+        except Exception as exc:  # noqa: BLE001 - a probe's bug is said, never a traceback
+            checks.progress = ""
+            checks.runs += 1
+            checks.version += 1
+            self.notify(f"The checks stopped: {exc.__class__.__name__}: {exc}", severity="error", markup=False)
+            return
+        checks.progress = ""
+        checks.runs += 1
+        new = checks.add(report.findings)
+        checks.version += 1
+        summary = counts_text({item.severity: 0 for item in report.findings} | _counts(report.findings))
+        self.notify(
+            f"{len(report.findings)} findings ({summary or 'nothing at all'}), {new} new, in {report.seconds:.1f} s",
+            title="Checks done",
+            markup=False,
+        )
+        for note in report.notes[:3]:
+            self.notify(note, severity="information", markup=False, timeout=6)
+
+
+def _counts(findings: list[Any]) -> dict[Any, int]:
+    counts: dict[Any, int] = {}
+    for item in findings:
+        counts[item.severity] = counts.get(item.severity, 0) + 1
+    return counts
+
+
+def _announced(probe: Any, index: int, total: int, checks: LiveChecks) -> Any:
+    """The probe, saying in ``checks.progress`` that it runs (the view shows it). A subclass of the
+    wrapper named like the probe, so the run's notes name it."""
+    name = type(probe).__name__
+
+    async def run(self: Any, ctx: Any) -> None:
+        checks.progress = f"running {name.removesuffix('Probe').lower()} ({index + 1}/{total})"
+        checks.version += 1
+        await probe.run(ctx)
+
+    return type(name, (), {"rules": probe.rules, "run": run})()
