@@ -99,6 +99,8 @@ def test_checks_view_snapshot(snap_compare, size):
         app = pilot.app
         await wait_for(pilot, lambda: app.main.replay is not None, what="the recording")
         await wait_for(pilot, lambda: len(rules(app)) == 3, what="the findings")
+        checks = app.main.checks
+        await wait_for(pilot, lambda: checks.ready and not checks.pending, what="the schema checks")
         await pilot.press("exclamation_mark")
         view = await _view(pilot)
         await wait_for(pilot, lambda: view.table.row_count == 3, what="the rows")

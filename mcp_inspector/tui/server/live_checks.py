@@ -54,6 +54,7 @@ class LiveChecks:
         self._recording_checker: LiveChecker | None = None
         self._last_seen = store.last_seq
         self._loaded = threading.Event()
+        self._preloading = False
         self.load_error: str | None = None
         self.runs = 0  # active check runs finished
         self.progress = ""  # what the active checks are doing ("running ping (2/10)"), set by the screen
@@ -61,7 +62,11 @@ class LiveChecks:
     # -- set-up ------------------------------------------------------------------------
     def preload(self) -> None:
         """Import the schema models (0.7-1.7 s) in a thread; nothing is drained before they are in
-        (an import on the event loop would freeze it, and a second import would wait on the lock)."""
+        (an import on the event loop would freeze it, and a second import would wait on the lock).
+        Once: a second call does nothing."""
+        if self._preloading:
+            return
+        self._preloading = True
 
         def load() -> None:
             try:

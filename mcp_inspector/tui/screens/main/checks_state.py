@@ -11,6 +11,7 @@ the view saying which runs; what they find is merged in.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual import work
@@ -22,6 +23,7 @@ from ...widgets.views.checks_view import ChecksView
 TICK = 0.1  # seconds between drains of the deferred checks
 RUN_BUDGET = 120.0  # seconds for the whole on-demand check
 RUN_TIMEOUT = 10.0  # per request of the check (the CLI's default)
+PRELOAD_AFTER = 1.5  # seconds after mount: the schema models are imported then
 
 
 class ChecksMixin:
@@ -36,8 +38,10 @@ class ChecksMixin:
         self.connection.on_session = self.checks.session_started
 
     def _start_checks(self) -> None:
-        """On mount: the schema models in a thread, then the drain timer."""
-        self.checks.preload()
+        """On mount: the drain timer; the schema models in a thread a little later (an import of
+        0.7-1.7 s beside the first paint and the handshake would hold the GIL against them; the
+        frames wait in the checker's queue meanwhile)."""
+        self.set_timer(PRELOAD_AFTER, self.checks.preload, name="live-checks-preload")
         self.set_interval(TICK, self._checks_tick, name="live-checks")
 
     def _checks_tick(self) -> None:
@@ -86,6 +90,10 @@ class ChecksMixin:
         from ....core.checks.runner import default_probes, run_check
 
         checks = self.checks
+        checks.preload()  # the surface rules use jsonschema: imported in the thread, not on the loop
+        while not checks.ready:
+            checks.progress = "loading the schema models"
+            await asyncio.sleep(0.05)
         # StartupProbe reads the whole store from its first entry (this store keeps every server of
         # the session): not here. The live findings come from the session's own checker.
         probes = [probe for probe in default_probes(disruptive=False) if not isinstance(probe, StartupProbe)]
