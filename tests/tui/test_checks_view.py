@@ -118,3 +118,18 @@ def test_checks_view_snapshot(snap_compare, size):
 async def _view(pilot):
     await wait_for(pilot, lambda: pilot.app.main.current_view == "checks", what="the Checks view")
     return pilot.app.main.query_one("#view-checks")
+
+
+@pytest.mark.anyio
+async def test_the_palette_runs_the_checks_from_another_view():
+    """ctrl+p "run checks" from the Main view: the Checks view is shown and the probes run."""
+    from test_view_palette import palette
+
+    app = defects_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        first = await palette(pilot, app, "run checks")
+        assert first.lower().startswith("checks: run checks"), first
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.checks.runs == 1, what="the checks run from the palette")
+        assert app.main.current_view == "checks" and "tool-name-format" in rules(app)

@@ -65,7 +65,7 @@ class ChecksView(Vertical):
             "run_checks",
             "Run checks",
             id="checks.run",
-            tooltip="Run the active checks (probes that keep the session)",
+            tooltip="Run checks: the active checks (the probes that keep the session as it was)",
         ),
         Binding(
             "enter",
