@@ -133,3 +133,19 @@ async def test_the_palette_runs_the_checks_from_another_view():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.checks.runs == 1, what="the checks run from the palette")
         assert app.main.current_view == "checks" and "tool-name-format" in rules(app)
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_findings_shows_the_worst_thousand():
+    from mcp_inspector.core.checks.catalog import finding
+    from mcp_inspector.tui.widgets.views.checks_view import MAX_ROWS
+
+    app = make_app(open_file=str(SESSION), snapshot_mode=True, config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(rules(app)) == 3, what="the recording's findings")
+        app.main.checks.add([finding("tool-description", f"tool t{i} has no description") for i in range(1500)])
+        await pilot.press("exclamation_mark")
+        view = await _view(pilot)
+        await wait_for(pilot, lambda: view.table.row_count == MAX_ROWS, what="the capped table")
+        assert view.selected().severity is Severity.ERROR  # the worst are kept
+        assert "the worst 1,000 shown" in str(view.query_one("#checks-summary").render())

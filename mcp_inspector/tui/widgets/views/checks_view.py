@@ -23,6 +23,7 @@ from ....core.checks.model import Finding
 from ...text.check_text import SEVERITY_MARK, SEVERITY_STYLE, counts_text
 
 POLL = 0.25  # seconds between looks at the findings while shown
+MAX_ROWS = 1_000  # rows in the table (worst first): a flood of findings must not rebuild a huge table
 
 
 def detail_text(item: Finding) -> Text:
@@ -139,7 +140,7 @@ class ChecksView(Vertical):
         self._shown_version = checks.version
         table = self.table
         selected = self._rows[table.cursor_row] if self._rows and 0 <= table.cursor_row < len(self._rows) else None
-        rows = sorted(checks.findings, key=lambda item: item.severity.rank)
+        rows = sorted(checks.findings, key=lambda item: item.severity.rank)[:MAX_ROWS]
         self._rows = rows
         table.clear()
         width = max(20, table.size.width - 9 - 24 - 18 - 9)  # the message column: what is left
@@ -162,6 +163,8 @@ class ChecksView(Vertical):
         text.append(counts or "no findings", "bold" if counts else "dim")
         if getattr(checks, "progress", ""):
             text.append(f"  ·  {checks.progress}", "bold")
+        if len(checks.findings) > MAX_ROWS:
+            text.append(f"  ·  the worst {MAX_ROWS:,} shown", "dim")
         if checks.pending:
             text.append(f"  ·  {checks.pending:,} frames to schema-check", "dim")
         if checks.skipped:
