@@ -435,7 +435,6 @@ _RULES = [
         "Answer POSTs that carry only notifications or responses with 202 Accepted and no body.",
         f"{SPEC}/basic/transports#sending-messages-to-the-server",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-get",
@@ -446,18 +445,16 @@ _RULES = [
         "Answer GET with text/event-stream, or 405 Method Not Allowed when you offer no stream.",
         f"{SPEC}/basic/transports#listening-for-messages-from-the-server",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-origin",
         E,
         HTTP,
-        "a request with a foreign Origin is served",
+        "a request with a foreign Origin (and, for a local server, Host) is served",
         "DNS rebinding: a web page can reach a server on localhost through the browser.",
         "Validate the Origin header: answer 403 to an origin you do not expect.",
         f"{SPEC}/basic/transports#security-warning (servers MUST validate the Origin header)",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-session-id",
@@ -468,7 +465,6 @@ _RULES = [
         "Use a cryptographically random id (a UUID or 128+ random bits), visible ASCII only.",
         f"{SPEC}/basic/transports#session-management",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-session-unknown",
@@ -479,7 +475,6 @@ _RULES = [
         "Answer a request with an unknown or terminated session id with 404 Not Found.",
         f"{SPEC}/basic/transports#session-management (the server MUST respond with 404)",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-content-type",
@@ -490,7 +485,6 @@ _RULES = [
         "Reply with Content-Type application/json or text/event-stream.",
         f"{SPEC}/basic/transports#sending-messages-to-the-server",
         "http",
-        implemented=False,
     ),
     Rule(
         "http-protocol-version",
@@ -501,7 +495,6 @@ _RULES = [
         "Answer an unsupported or invalid MCP-Protocol-Version header with 400 Bad Request.",
         f"{SPEC}/basic/transports#protocol-version-header",
         "http",
-        implemented=False,
     ),
     # -- both eras ------------------------------------------------------------------------
     Rule(

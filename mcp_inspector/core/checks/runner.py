@@ -32,6 +32,7 @@ from .probes import (
     UnsupportedVersionProbe,
     lost,
 )
+from .probes_http import http_probes
 from .probes_surface import CallProbe, CompletionProbe, ListProbe, LoggingProbe, PromptGetProbe, ResourceReadProbe
 
 
@@ -51,6 +52,7 @@ def default_probes(disruptive: bool = True) -> list[Probe]:
         LoggingProbe(),
         CallProbe(),
         UnsupportedVersionProbe(),
+        *http_probes(),  # Streamable HTTP only (each does nothing over stdio)
     ]
     if disruptive:
         probes += [MalformedInputProbe(), ExitOnEofProbe()]
