@@ -102,6 +102,16 @@ def _main(argv: list[str], early=None) -> int:
         from .commands.query import cmd_query
 
         return cmd_query(args)
+    if args.command == "diff" and args.new is not None:
+        if args.server_command or args.url or args.config or args.server:
+            raise UsageError("diff: give NEW (a snapshot file) or a server for the new side, not both")
+        from .commands.surface import cmd_diff_files
+
+        return cmd_diff_files(args)
+    if args.command == "diff":
+        from .commands.surface import load_snapshot
+
+        load_snapshot(args.old)  # a bad OLD file is a usage error before the server starts
     if args.command == "check" and args.check_open is not None:
         from .commands.check import run_check_command
 
@@ -222,6 +232,8 @@ def _main(argv: list[str], early=None) -> int:
             from .commands.tasks import COMMANDS
         elif args.command == "replay":
             from .commands.replay import COMMANDS
+        elif args.command in ("snapshot", "diff"):
+            from .commands.surface import COMMANDS
         command = COMMANDS[args.command]
 
         async def body(session, context):

@@ -11,6 +11,7 @@ OUTPUT_SCHEMA = 5  # the result (not isError) has structuredContent that violate
 DIFFERENCES = 6  # replay: a response differs from the recorded one (or never came)
 QUERY_ERROR = 7  # --query: the expression failed on the data (jq's runtime error) or was stopped (CPU, memory)
 CHECK_FAILED = 8  # check: a finding of severity error (--strict: a warning too)
+SURFACE_CHANGED = 9  # diff: a breaking (or impact-unknown) change; --fail-on compatible: any non-cosmetic one
 USAGE = 64  # bad arguments, bad config, missing file (EX_USAGE)
 INTERNAL = 70  # a bug in mcp-inspector itself (EX_SOFTWARE)
 INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM gives 143 and SIGHUP 129, after the same shutdown
@@ -30,6 +31,8 @@ exit codes:
   7    --query / query: the expression failed on the output (e.g. Cannot index array), or it
        was stopped (over its CPU time or memory); a bad expression is 64, before connecting
   8    check: the server drew a finding of severity error (--strict: or warning)
+  9    diff: a breaking change, or one whose impact is unknown (--fail-on compatible:
+       also a compatible one)
   64   usage error: bad arguments, bad config, missing file
   70   internal error in mcp-inspector (please report it)
   130  interrupted (Ctrl-C); 143 on SIGTERM, 129 on SIGHUP. Each stops the server

@@ -498,8 +498,14 @@ COMMAND_HELP = {
     "and the --call result",
     "auth": "show (status) or remove (logout) the stored OAuth authorizations; connects to no server",
     "check": CHECK_HELP,
+    "snapshot": "write the server's surface (info, capabilities, tools, resources, templates, prompts) "
+    "as canonical JSON, for git and `diff`",
+    "diff": "compare two surfaces (snapshot files; the new side may be a live server): breaking, unknown, "
+    "compatible, cosmetic changes; exit 9 when one breaks",
 }
 COMMAND_ARGS = {
+    "snapshot": " [-o FILE]",
+    "diff": " OLD [NEW] [--fail-on breaking|compatible]",
     "check": CHECK_ARGS,
     "call": " TOOL [KEY=VALUE ...] [--args JSON]",
     "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
@@ -660,6 +666,7 @@ COMMAND_ONLY_OPTIONS = {
     "--direction": "query",
     "--frames": "query",
     "--all": "auth logout",
+    "--fail-on": "diff",
 }
 
 
@@ -842,6 +849,21 @@ def build_parser(only: str | None = None) -> Parser:
         action="store_true",
         default=False,
         help="after the run, write the responses received into FILE as the new expectations",
+    )
+    snapshot = add("snapshot")
+    snapshot.add_argument(
+        "-o", "--output", dest="output", metavar="FILE", default=None, help="write to FILE (default: stdout)"
+    )
+    surface_diff = add("diff")
+    surface_diff.add_argument("old", metavar="OLD", help="a snapshot file (mcp-inspector snapshot)")
+    surface_diff.add_argument(
+        "new", metavar="NEW", nargs="?", default=None, help="a snapshot file; without it, the server given"
+    )
+    surface_diff.add_argument(
+        "--fail-on",
+        choices=("breaking", "compatible"),
+        default="breaking",
+        help="exit 9 on a breaking (or impact-unknown) change; compatible: on any non-cosmetic change",
     )
     query = add("query")
     query.add_argument("session", metavar="SESSION", help="a session file (--record's format)")
