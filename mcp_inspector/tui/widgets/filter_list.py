@@ -48,11 +48,12 @@ def change_words(marks: dict[str, str], gone: int, colour: Callable[[str], str] 
 
 class FilterListKeys:
     """Mixed into a widget with a ``filter_input`` over an ``option_list``: down in the filter goes
-    to the list, escape clears the filter; letters typed on the list go to the filter."""
+    to the list; escape clears the filter, and escape in an empty filter goes back to the list (where
+    the digits switch views again); letters typed on the list go to the filter."""
 
     TYPE_TO_FILTER = True  # letters (and backspace) pressed on the list edit the filter
     LIST_ESCAPE_CLEARS = True  # escape on the list clears the filter (False: the view's escape binding has it)
-    ESCAPE_TO_LIST = False  # escape in an empty filter goes back to the list
+    ESCAPE_TO_LIST = True  # escape in an empty filter goes back to the list (False: the view's escape has it)
     _filter_timer: Any = None
 
     filter_input: Input

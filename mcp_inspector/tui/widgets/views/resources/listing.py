@@ -98,7 +98,6 @@ class ResourceList(FilterListKeys, Vertical):
     """Filter input, the two sections, and a summary line (counts, changes)."""
 
     TYPE_TO_FILTER = False  # letters on the list are the view's keys (s subscribe, r read again...); / filters
-    ESCAPE_TO_LIST = True
 
     DEFAULT_CSS = """
     ResourceList { width: 42%; max-width: 52; min-width: 28; }

@@ -12,7 +12,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, field, replace
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -185,6 +185,9 @@ class TrafficFilterBar(Horizontal):
         def control(self) -> TrafficFilterBar:
             return self.bar
 
+    class Left(Message):
+        """Escape in an empty field of the bar: the host puts the focus back on the log."""
+
     def __init__(
         self, initial: TrafficFilter | None = None, *, id: str | None = None, classes: str | None = None
     ) -> None:
@@ -250,6 +253,17 @@ class TrafficFilterBar(Horizontal):
         if self._debounce is not None:
             self._debounce.stop()
         self._debounce = self.set_timer(self.TYPING_DEBOUNCE, self._publish)
+
+    def on_key(self, event: events.Key) -> None:
+        """Escape in a field: the first clears it, the next leaves it for the log (where digits switch views)."""
+        field = self.app.focused
+        if event.key != "escape" or not isinstance(field, Input) or field not in self.query(Input):
+            return
+        event.stop()
+        if field.value:
+            field.value = ""
+        else:
+            self.post_message(self.Left())
 
     @on(Input.Submitted)
     def _input_submitted(self, event: Input.Submitted) -> None:

@@ -505,7 +505,8 @@ class TrafficPanel(Vertical):
             self._follow_cursor()
 
     @on(QueryBar.Left)
-    def _leave_query(self, event: QueryBar.Left) -> None:
+    @on(TrafficFilterBar.Left)
+    def _leave_query(self, event: QueryBar.Left | TrafficFilterBar.Left) -> None:
         event.stop()
         self._log.focus()
 
