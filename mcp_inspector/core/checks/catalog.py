@@ -357,9 +357,8 @@ _RULES = [
         "Each client has its own limits on tool names, schema keywords and tool counts: a tool that "
         "breaks one is silently missing there.",
         "See the finding: it names the client and its documented limit.",
-        "each finding names its client's documentation",
+        "each finding names its client's documentation (README: Client compatibility)",
         "tools",
-        implemented=False,
     ),
     Rule(
         "structured-content",

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..protocol.uri_template import expression_problem
 from .catalog import finding
+from .client_compat import client_findings
 from .model import Finding, Severity, cut
 from .regex_syntax import pattern_problem
 
@@ -49,6 +50,7 @@ def tool_findings(tools: list[dict[str, Any]], token_budget: int = DEFAULT_TOKEN
             )
     for index, tool in enumerate(tools):
         found.extend(_tool(tool, validate=index < MAX_VALIDATED))
+    found.extend(client_findings(tools))  # client_compat.py: per-client limits, as data
     if len(tools) > MAX_VALIDATED:
         found.append(
             finding(
