@@ -28,6 +28,7 @@ from textual.app import App
 from ..core.config.servers import ServerSpec, demo_spec
 from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.traffic.store import TrafficStore
+from . import textual_compat
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
 from .keymap import APP_KEYS, bindings
@@ -77,6 +78,7 @@ class InspectorApp(App[int]):
         self.config = config if config is not None else load_config()
         super().__init__()
         read_escape_digit_as_alt()  # ESC digit is alt+digit (terminal_keys.py): when an app is made, not on import
+        textual_compat.install()  # highlighted TextArea documents are freed when replaced (textual_compat.py)
         self.spec = spec
         self.open_file = open_file
         self.record = record

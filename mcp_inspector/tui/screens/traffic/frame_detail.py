@@ -18,19 +18,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
-try:
-    from textual._tree_sitter import get_language
-except ImportError:  # textual without the syntax extra
-
-    def get_language(name: str):  # type: ignore[misc]  # the fallback has no annotations the import's signature has
-        return None
-
-
 from ....core.protocol.json_text import JsonTextError, parse_frame
 from ....core.protocol.jsonrpc import ERROR_NAMES, Kind
 from ....core.traffic.entry import TrafficEntry
 from ....core.traffic.masking import scrub
 from ....core.traffic.store import TrafficStore
+from ... import textual_compat
 from ...text.http_text import explain_error, status_meaning
 from ...text.traffic_text import ARROWS, clean, clock_time, format_latency, human_size, linked_seq, mrtr_round, short_id
 from ...widgets.result.json_text import JSON_HIGHLIGHTS
@@ -47,6 +40,7 @@ class JsonTextArea(TextArea):
     (see ``widgets/result/json_text.py``)."""
 
     def __init__(self, text: str = "", *, json: bool = True, id: str | None = None, classes: str | None = None) -> None:
+        textual_compat.install()  # replaced documents are freed (textual_compat.py)
         super().__init__(
             text,
             language=None,
@@ -58,7 +52,7 @@ class JsonTextArea(TextArea):
             id=id,
             classes=classes,
         )
-        language = get_language("json")
+        language = textual_compat.get_language("json")
         self._has_json = language is not None
         if language is not None:
             self.register_language("json", language, JSON_HIGHLIGHTS)

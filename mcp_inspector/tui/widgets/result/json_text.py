@@ -13,6 +13,8 @@ from typing import Any
 
 from textual.widgets import TextArea
 
+from ... import textual_compat
+
 JSON_HIGHLIGHTS = """
 [ (true) (false) ] @boolean
 (null) @json.null
@@ -29,7 +31,9 @@ JSON_HIGHLIGHTS = """
 
 
 def use_safe_json(area: TextArea) -> TextArea:
-    """Switch ``area`` to JSON highlighting with the safe query."""
+    """Switch ``area`` to JSON highlighting with the safe query (its replaced documents are freed:
+    textual_compat.py)."""
+    textual_compat.install()
     area.update_highlight_query("json", JSON_HIGHLIGHTS)
     try:
         area.language = "json"
