@@ -57,7 +57,7 @@ def test_undecidable_changes_are_unknown_never_compatible():
 def test_annotation_hints_and_output_schema():
     old = tool(
         {"type": "object"},
-        annotations={"readOnlyHint": True},
+        annotations={"readOnlyHint": True, "destructiveHint": False},
         outputSchema={"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
     )
     new = tool(
@@ -70,6 +70,26 @@ def test_annotation_hints_and_output_schema():
         ("breaking", "/tools/t/annotations/readOnlyHint"),
         ("breaking", "/tools/t/annotations/destructiveHint"),
         ("breaking", "/tools/t/outputSchema/properties/x"),
+    }
+
+
+def test_hints_compare_by_effective_value():
+    def hints(old, new):
+        changes = diff(surface(tool({}, annotations=old)), surface(tool({}, annotations=new)))
+        return {(c.kind, c.path.rsplit("/", 1)[1]) for c in changes}
+
+    # absent destructiveHint means true, absent openWorldHint means true: spelling them out is cosmetic
+    assert hints({}, {"destructiveHint": True, "openWorldHint": True}) == {
+        ("cosmetic", "destructiveHint"),
+        ("cosmetic", "openWorldHint"),
+    }
+    assert hints({}, {"destructiveHint": False, "readOnlyHint": True}) == {
+        ("compatible", "destructiveHint"),
+        ("compatible", "readOnlyHint"),
+    }
+    assert hints({"destructiveHint": False, "idempotentHint": True}, {}) == {
+        ("breaking", "destructiveHint"),
+        ("breaking", "idempotentHint"),
     }
 
 

@@ -20,6 +20,8 @@ MAX_DEPTH = 32
 ANNOTATION_WORDS = ("title", "description", "examples", "$comment", "default", "deprecated")
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+# ToolAnnotations defaults (schema.ts): what an absent hint means
+HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 HANDLED = {
     "type",
     "properties",
@@ -162,12 +164,18 @@ class _Differ:
             if _text(was) == _text(now):
                 continue
             where = _pointer(path, word)
-            if word == "readOnlyHint" and was is True:
-                self.add("breaking", where, "readOnlyHint dropped")
-            elif word == "destructiveHint" and now is True:
-                self.add("breaking", where, "destructiveHint added")
-            elif word == "idempotentHint" and was is True:
-                self.add("breaking", where, "idempotentHint dropped")
+            if word in HINT_DEFAULTS:  # compared by effective value: absent means the spec's default
+                default = HINT_DEFAULTS[word]
+                was_on = was if isinstance(was, bool) else default
+                now_on = now if isinstance(now, bool) else default
+                if was_on == now_on:
+                    self.add("cosmetic", where, f"{word}: {_text(was)} -> {_text(now)} (same effective value)")
+                elif word == "destructiveHint" and now_on:
+                    self.add("breaking", where, "destructiveHint added")
+                elif word != "destructiveHint" and was_on and word != "openWorldHint":
+                    self.add("breaking", where, f"{word} dropped")
+                else:
+                    self.add("compatible", where, f"{word}: {_text(was)} -> {_text(now)}")
             elif word == "title":
                 self.add("cosmetic", where, "title changed")
             else:
