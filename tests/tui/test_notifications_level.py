@@ -101,3 +101,20 @@ async def test_modern_server_gets_the_level_in_meta_and_no_request():
         )
         levels = [json.loads(e.raw)["params"]["level"] for e in app.store if e.method == "notifications/message"]
         assert levels == ["critical", "alert", "emergency"]
+
+
+async def test_l_opens_the_level_dropdown_on_the_current_level_so_down_enter_picks_the_next():
+    """Keys only: with no level set, `l` opens on "(unchanged)" (nothing was highlighted, and down
+    enter picked "(unchanged)"), so down enter picks debug; after that `l` opens on debug."""
+    app = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_view(pilot, app)
+        select = view.query_one("#notifications-level", Select)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: select.expanded, what="the select open")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: select.value == "debug", what="debug chosen")
+        await pilot.press("escape", "l")
+        await wait_for(pilot, lambda: select.expanded, what="the select open again")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: select.value == "info", what="info chosen (the one after debug)")

@@ -30,6 +30,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
+from textual.widgets._select import SelectOverlay
 
 from .....core.protocol.errors import InspectorError
 from .....core.protocol.json_text import JsonTextError, parse_frame
@@ -349,6 +350,15 @@ class NotificationsView(SessionView):
         select = self.query_one(selector, Select)
         select.focus()
         select.expanded = True
+        self.call_after_refresh(self._highlight_current, select)
+
+    @staticmethod
+    def _highlight_current(select: Select) -> None:
+        """Open on the current choice: with none chosen yet, the prompt row ("(unchanged)": the server's
+        default), not on nothing (down then enter picked "(unchanged)" instead of the first level)."""
+        overlay = select.query_one(SelectOverlay)
+        if overlay.highlighted is None and overlay.option_count:
+            overlay.highlighted = 0
 
     def action_choose_level(self) -> None:
         self._open_select("#notifications-level")
