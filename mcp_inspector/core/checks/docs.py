@@ -50,7 +50,9 @@ def rules_table() -> str:
             if rule.group != group:
                 continue
             planned = " (not checked yet)" if not rule.implemented else ""
-            what = f"{GROUP_NAMES[group]}: {_cell(rule.title)}{planned}"
+            # A title that already names its group (the 2026-07-28 ones) is not prefixed twice.
+            prefix = "" if rule.title.startswith(GROUP_NAMES[group]) else f"{GROUP_NAMES[group]}: "
+            what = f"{prefix}{_cell(rule.title)}{planned}"
             cells = [f"`{rule.id}`", rule.severity.value, JUDGED[rule.kind.value], what]
             cells += [_cell(rule.why), _cell(rule.fix), _source(rule.source)]
             lines.append("| " + " | ".join(cells) + " |")

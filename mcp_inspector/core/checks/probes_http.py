@@ -115,7 +115,9 @@ class Wire:
     async def close(self) -> None:
         await self.client.aclose()
 
-    def headers(self, *, credentials: bool = True, session: str | None = None, version: str | None = None) -> dict:
+    def headers(
+        self, *, credentials: bool = True, session: str | None = None, version: str | None = None
+    ) -> dict[str, str]:
         """The user's headers (``credentials``), a session id and a protocol version header."""
         headers = dict(getattr(self.transport, "headers", {}) or {}) if credentials else {}
         if session is not None:
@@ -128,7 +130,7 @@ class Wire:
         self,
         method: str,
         headers: dict[str, str],
-        message: dict | None = None,
+        message: dict[str, Any] | None = None,
         *,
         note: str,
         credentials: bool = True,
@@ -209,7 +211,7 @@ def _new_id() -> str:
     return f"mcp-inspector-check-{secrets.token_hex(4)}"
 
 
-def initialize_message(ctx: ProbeContext) -> dict:
+def initialize_message(ctx: ProbeContext) -> dict[str, Any]:
     """The request that opens a session (legacy) or asks who the server is (2026-07-28)."""
     if ctx.era == "modern":
         meta = dict(ctx.session.request_meta() or {})

@@ -10,7 +10,7 @@ version a few times a second while it is shown.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,9 @@ from textual.widgets import DataTable, Static
 
 from ....core.checks.model import Finding
 from ...text.check_text import SEVERITY_MARK, SEVERITY_STYLE, counts_text
+
+if TYPE_CHECKING:
+    from ..shown_timer import ShownTimer
 
 POLL = 0.25  # seconds between looks at the findings while shown
 MAX_ROWS = 1_000  # rows in the table (worst first): a flood of findings must not rebuild a huge table
@@ -93,7 +96,7 @@ class ChecksView(Vertical):
         self.checks = checks  # tui/server/live_checks.LiveChecks
         self._shown_version = -1
         self._rows: list[Finding] = []
-        self._timer = None
+        self._timer: ShownTimer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="checks-summary")
