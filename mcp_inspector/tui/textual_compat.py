@@ -29,7 +29,7 @@ from textual.widgets.text_area import SyntaxAwareDocument
 try:
     from textual._tree_sitter import get_language as _get_language
 except ImportError:  # textual without the syntax extra
-    _get_language = None
+    _get_language = None  # type: ignore[assignment]  # the extra is absent: callers check for None
 
 #: where TextArea looks up the document class it builds for a highlighted language
 _PATCHED_MODULE: Any = _text_area
