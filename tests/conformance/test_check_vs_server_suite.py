@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,10 @@ FIXTURE_BOUND = {
 }
 
 
+#: the suite names each result folder "<scenario>-<ISO time>", seconds and all: 2026-11-28T07-21-20
+TIMESTAMP = re.compile(r"-\d{4}-\d{2}-\d{2}T[\d-]*(?:\.\d+)?Z?$")
+
+
 def suite_failures(url: str) -> dict[str, tuple[str, str]]:
     """check id -> (scenario, error message) of every FAILURE of the server suite."""
     with tempfile.TemporaryDirectory(prefix="mcpi-server-suite-") as out:
@@ -63,7 +68,7 @@ def suite_failures(url: str) -> dict[str, tuple[str, str]]:
         runs = sorted(Path(out).glob("*/checks.json"))
         assert runs, "the suite wrote no results"
         for path in runs:
-            scenario = path.parent.name.removeprefix("server-").rsplit("-20", 1)[0]
+            scenario = TIMESTAMP.sub("", path.parent.name.removeprefix("server-"))
             for check in json.loads(path.read_text()):
                 if check.get("status") == "FAILURE":
                     failed[check["id"]] = (scenario, check.get("errorMessage") or "")
