@@ -11,7 +11,7 @@ import argparse
 from .. import __version__
 from ..core.protocol.framing import MAX_LINE_BYTES
 from .exit_codes import EPILOG, UsageError
-from .parsing_check import CHECK_ARGS, CHECK_DETAILS, CHECK_HELP, ERA_CHECK_CHOICES, add_check_options
+from .parsing_check import CHECK_ARGS, CHECK_DETAILS, CHECK_HELP, ERA_CHECK_CHOICES, add_check_options, positive_int
 
 DESCRIPTION = """\
 Inspect and debug MCP servers. With a COMMAND it runs headless (for scripts and CI);
@@ -131,16 +131,6 @@ def _positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError("must be a number of seconds > 0")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
     return value
 
 
@@ -811,7 +801,7 @@ def build_parser(only: str | None = None) -> Parser:
         help="stop (and unsubscribe) after this long, an unanswered resources/subscribe too "
         "(exit 4); default: until Ctrl-C",
     )
-    subscribe.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N updates")
+    subscribe.add_argument("--count", metavar="N", type=positive_int, default=None, help="stop after N updates")
     subscribe.add_argument(
         "--call",
         metavar="TOOL",
@@ -889,7 +879,7 @@ def build_parser(only: str | None = None) -> Parser:
     )
     watch.add_argument("pairs", nargs="*", default=[], metavar="KEY=VALUE", help="an argument of the --call tool")
     watch.add_argument("--args", metavar="JSON", help="the --call tool's arguments as a JSON object (or @file.json)")
-    watch.add_argument("--count", metavar="N", type=_count, default=None, help="stop after N restarts")
+    watch.add_argument("--count", metavar="N", type=positive_int, default=None, help="stop after N restarts")
     add_check_options(add("check"))
     auth = add("auth")
     auth.add_argument("auth_action", choices=AUTH_ACTIONS, metavar="ACTION", help="status or logout")

@@ -22,7 +22,8 @@ CHECK_DETAILS = (
 ERA_CHECK_CHOICES = ("auto", "legacy", "modern", "both")
 
 
-def _budget(text: str) -> int:
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1."""
     try:
         value = int(text)
     except ValueError:
@@ -58,7 +59,7 @@ def add_check_options(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--token-budget",
         metavar="N",
-        type=_budget,
+        type=positive_int,
         default=15_000,
         help="tool-list-tokens: the tokens the tool list may take as a model receives it (default 15000)",
     )
