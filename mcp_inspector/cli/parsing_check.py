@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 
 CHECK_HELP = "judge the server against the MCP spec and what clients accept: findings with why and how to fix"
-CHECK_ARGS = " [--strict] [--junit FILE] [--ignore RULE ...] [--call TOOL [KEY=VALUE ...]] [--open SESSION]"
+CHECK_ARGS = (
+    " [--strict] [--junit FILE] [--ignore RULE ...] [--call TOOL [KEY=VALUE ...]] [--baseline SNAPSHOT]"
+    " [--open SESSION]"
+)
 CHECK_DETAILS = (
     "Connects, lists everything twice (every page), reads the first 20 resources, gets the prompts\n"
     "without required arguments, completes their arguments, pings, sends a made-up method and calls a\n"
@@ -62,6 +65,14 @@ def add_check_options(check: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=15_000,
         help="tool-list-tokens: the tokens the tool list may take as a model receives it (default 15000)",
+    )
+    check.add_argument(
+        "--baseline",
+        metavar="SNAPSHOT",
+        dest="check_baseline",
+        default=None,
+        help="also diff the server's surface against SNAPSHOT (from mcp-inspector snapshot): a breaking "
+        "change is a surface-breaking error, one of unknown impact a warning",
     )
     check.add_argument(
         "--open",

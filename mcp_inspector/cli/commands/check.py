@@ -16,6 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ...core.checks.baseline import baseline_findings, current_surface
 from ...core.checks.catalog import RULES, finding, unknown_ids
 from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
@@ -66,6 +67,13 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
         problem = writable_problem(args.junit)
         if problem is not None:
             raise UsageError(f"--junit: {problem}")
+    baseline = None
+    if args.check_baseline is not None:
+        if args.check_open is not None:
+            raise UsageError("--baseline compares a running server's surface: it does not go with --open")
+        from .surface import load_snapshot
+
+        baseline = (args.check_baseline, load_snapshot(args.check_baseline))
     if args.check_open is not None:
         return _check_recording(args.check_open, ignore, args)
     calls = check_calls(args)
@@ -80,7 +88,7 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
     for era in eras:
         run_spec = replace(spec, era=era) if era is not None else spec
         options = CheckOptions(timeout=timeout, token_budget=args.token_budget, calls=calls, ignore=ignore, era=era)
-        code, report = _one_run(run_spec, args, handlers, options, budget)
+        code, report = _one_run(run_spec, args, handlers, options, budget, baseline)
         if report is None:
             if len(eras) > 1:
                 skipped_eras.append(era or "?")
@@ -96,7 +104,14 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
     return _emit(reports, args, ignore, spec.describe())
 
 
-def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget: float) -> tuple[int, Any]:
+def _one_run(
+    spec: Any,
+    args: Any,
+    handlers: dict,
+    options: CheckOptions,
+    budget: float,
+    baseline: tuple[str, dict[str, Any]] | None = None,
+) -> tuple[int, Any]:
     from ...core.protocol.versions import LATEST_LEGACY
     from ..runner import RunOptions, run
 
@@ -121,6 +136,8 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
                 "version": (session.server_info or {}).get("version"),
             },
         )
+        if baseline is not None and "surface-breaking" not in options.ignore:
+            _compare_baseline(report, session, *baseline, era=options.era)
         # the code --report records; the command's own exit is decided over every era
         return exit_codes.CHECK_FAILED if report.fails(args.strict) else exit_codes.OK
 
@@ -142,6 +159,23 @@ def _one_run(spec: Any, args: Any, handlers: dict, options: CheckOptions, budget
     if report is None and "live" in holder and code == exit_codes.SERVER_FAILURE:
         report = _failed_run(holder["live"], options)
     return code, report
+
+
+def _compare_baseline(
+    report: CheckReport, session: McpSession, source: str, snapshot: dict[str, Any], *, era: str | None
+) -> None:
+    current, missing = current_surface(
+        snapshot,
+        report.lists,
+        server_info=session.server_info,
+        protocol_version=session.protocol_version,
+        era=session.era,
+        capabilities=session.capabilities,
+        instructions=session.instructions,
+    )
+    found, notes = baseline_findings(snapshot, current, source=source, missing=missing, era=era)
+    report.findings = sort_findings(report.findings + found)
+    report.notes.extend(notes)
 
 
 def _failed_run(live: LiveChecker, options: CheckOptions) -> CheckReport | None:

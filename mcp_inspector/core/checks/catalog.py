@@ -495,6 +495,19 @@ _RULES = [
         f"{SPEC}/basic/transports#protocol-version-header",
         "http",
     ),
+    # -- compatibility with an earlier version -------------------------------------------
+    Rule(
+        "surface-breaking",
+        E,
+        SURFACE,
+        "--baseline FILE: a change since the snapshot breaks clients (or its impact is unknown)",
+        "A removed or renamed tool, prompt or argument, a newly required property or a narrowed type "
+        "breaks every host, prompt and script that used the old surface, with no error until then.",
+        "Keep the old name or argument working (add, don't rename or narrow), or make a new major "
+        "version and update the snapshot on purpose (mcp-inspector snapshot -o FILE).",
+        "mcp-inspector diff (the classification is in the README, 'Comparing versions')",
+        "tools",
+    ),
     # -- both eras ------------------------------------------------------------------------
     Rule(
         "era-mismatch",
