@@ -93,6 +93,26 @@ def test_hints_compare_by_effective_value():
     }
 
 
+def test_task_support_compares_by_effective_value():
+    """Absent execution.taskSupport means "forbidden" (schema.ts): server-filesystem 2026.8.31
+    spells it out on every tool, which is no change to a client."""
+
+    def support(old, new):
+        changes = diff(surface(tool({}, **old)), surface(tool({}, **new)))
+        return {(c.kind, c.path.split("/t/", 1)[1]) for c in changes}
+
+    forbidden, optional, required = (
+        {"execution": {"taskSupport": word}} for word in ("forbidden", "optional", "required")
+    )
+    assert support({}, forbidden) == support({"execution": {}}, forbidden) == {("cosmetic", "execution/taskSupport")}
+    assert support(forbidden, optional) == support(required, optional) == {("compatible", "execution/taskSupport")}
+    assert support(optional, required) == support(optional, {}) == {("breaking", "execution/taskSupport")}
+    assert support(forbidden, required) == {("breaking", "execution/taskSupport")}
+    assert support({}, {"execution": {"taskSupport": "someday"}}) == {("unknown", "execution/taskSupport")}
+    assert support({}, {"execution": {"other": 1}}) == {("unknown", "execution")}
+    assert support({}, {"execution": "yes"}) == {("unknown", "execution")}
+
+
 def test_additional_properties_false_and_bounds():
     found = kinds(
         {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 9}}},

@@ -150,9 +150,39 @@ class _Differ:
             self.add("compatible", out_path, "outputSchema added")
         elif "outputSchema" in old:
             self.schema(old["outputSchema"], new["outputSchema"], out_path, "output")
+        self.execution(old.get("execution"), new.get("execution"), _pointer(path, "execution"))
         for word in sorted((set(old) | set(new)) - {"name", "title", "description", "icons", "_meta", "annotations"}):
-            if word not in ("inputSchema", "outputSchema") and _text(old.get(word)) != _text(new.get(word)):
+            if word in ("inputSchema", "outputSchema", "execution"):
+                continue
+            if _text(old.get(word)) != _text(new.get(word)):
                 self.add("unknown", _pointer(path, word), f"{word} changed")
+
+    def execution(self, old: Any, new: Any, path: str) -> None:
+        """``execution.taskSupport`` by effective value (absent means "forbidden", schema.ts): a
+        client that called the tool plainly breaks when tasks become required; one that used tasks
+        breaks when they become forbidden."""
+        if _text(old) == _text(new):
+            return
+        if not isinstance(old or {}, dict) or not isinstance(new or {}, dict):
+            self.add("unknown", path, "execution changed")
+            return
+        was, now = dict(old or {}), dict(new or {})
+        was_support, now_support = was.pop("taskSupport", "forbidden"), now.pop("taskSupport", "forbidden")
+        where = _pointer(path, "taskSupport")
+        if was_support != now_support:
+            allowed = {"forbidden": {"plain"}, "optional": {"plain", "task"}, "required": {"task"}}
+            before, after = allowed.get(str(was_support)), allowed.get(str(now_support))
+            move = f"taskSupport {_text(was_support)} -> {_text(now_support)}"
+            if before is None or after is None:
+                self.add("unknown", where, move)
+            elif before <= after:
+                self.add("compatible", where, move)
+            else:
+                self.add("breaking", where, move + " (a way of calling it is gone)")
+        elif _text(was) == _text(now):  # only the default spelled out or left out
+            self.add("cosmetic", where, f"taskSupport {_text(was_support)} either way (same effective value)")
+        if _text(was) != _text(now):
+            self.add("unknown", path, "execution changed")
 
     def annotations(self, old: dict, new: dict, path: str) -> None:
         if not isinstance(old, dict) or not isinstance(new, dict):
