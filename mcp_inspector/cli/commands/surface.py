@@ -7,36 +7,25 @@ import sys
 from typing import Any
 
 from ...core.config.files import FileReadError, open_private, read_bounded
-from ...core.protocol.errors import RpcError
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
+from ...core.surface.collect import collect
 from ...core.surface.diff import KINDS, Change, diff
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..runner import Context
-from .basic import _list, list_templates, out, out_json
+from .basic import out, out_json
 
 MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
 
 
 async def surface_of(session: McpSession, ctx: Context) -> dict[str, Any]:
     """The connected server's snapshot document (every page of every list it declares)."""
-    lists: dict[str, list[Any]] = {}
-    for kind, key in (("tools", "tools"), ("prompts", "prompts"), ("resources", "resources")):
-        try:
-            lists[key] = await _list(session, ctx, kind) if session.supports(kind) else []
-        except RpcError as exc:
-            ctx.note(f"{kind}/list failed ({exc}); recorded as empty")
-            lists[key] = []
-    lists["resourceTemplates"] = await list_templates(session, ctx) if session.supports("resources") else []
-    return surface_snapshot.build(
-        server_info=session.server_info,
-        protocol_version=session.protocol_version,
-        era=session.era,
-        capabilities=session.capabilities,
-        instructions=session.instructions,
-        lists=lists,
-    )
+
+    def step(method: str) -> None:
+        ctx.step = method
+
+    return await collect(session, ctx.note, step=step)
 
 
 def write_output(path: str | None, text: str) -> None:
