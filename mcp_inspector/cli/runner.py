@@ -71,6 +71,8 @@ class RunOptions:
     #: Called with the session's TrafficStore as soon as it exists, before any server starts (the
     #: check command attaches its live rules there, so the handshake is judged too).
     on_store: Callable[[TrafficStore], None] | None = None
+    #: The OAuth client's step log for a URL server (core/auth's AuthLog; the check judges its steps).
+    auth_log: Any = None
 
 
 @dataclass
@@ -181,6 +183,7 @@ def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStor
         started=started,
         write_stall=options.timeout or 30.0,
         auth_ui=auth_ui,
+        auth_log=options.auth_log,
     )
 
 

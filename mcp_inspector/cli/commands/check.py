@@ -16,6 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ...core.checks.auth_steps import auth_findings
 from ...core.checks.baseline import baseline_findings, current_surface
 from ...core.checks.catalog import RULES, finding, unknown_ids
 from ...core.checks.live import LiveChecker
@@ -112,11 +113,14 @@ def _one_run(
     budget: float,
     baseline: tuple[str, dict[str, Any]] | None = None,
 ) -> tuple[int, Any]:
+    from ...core.auth.model import AuthLog
     from ...core.protocol.versions import LATEST_LEGACY
     from ..runner import RunOptions, run
 
     preload()  # the schema models load while the server starts
     holder: dict[str, Any] = {}
+    auth_log = AuthLog() if spec.url else None
+    judge_auth = auth_log is not None and "oauth-step" not in options.ignore
 
     def attach(store: TrafficStore) -> None:
         holder["store"] = store
@@ -136,6 +140,8 @@ def _one_run(
                 "version": (session.server_info or {}).get("version"),
             },
         )
+        if judge_auth:
+            report.findings = sort_findings(report.findings + auth_findings(auth_log, era=options.era))
         if baseline is not None and "surface-breaking" not in options.ignore:
             _compare_baseline(report, session, *baseline, era=options.era)
         # the code --report records; the command's own exit is decided over every era
@@ -153,11 +159,12 @@ def _one_run(
         report=args.report,
         command="check",
         on_store=attach,
+        auth_log=auth_log,
     )
     code = run(spec, run_options, body)
     report = holder.get("report")
-    if report is None and "live" in holder and code == exit_codes.SERVER_FAILURE:
-        report = _failed_run(holder["live"], options)
+    if report is None and "live" in holder and code != exit_codes.OK:
+        report = _failed_run(holder["live"], options, auth_findings(auth_log, era=options.era) if judge_auth else [])
     return code, report
 
 
@@ -178,17 +185,19 @@ def _compare_baseline(
     report.notes.extend(notes)
 
 
-def _failed_run(live: LiveChecker, options: CheckOptions) -> CheckReport | None:
+def _failed_run(live: LiveChecker, options: CheckOptions, auth: list[Any]) -> CheckReport | None:
     """The server could not be connected (the error is on stderr), but what it sent was judged:
-    a handshake refused for a version no revision has is ``initialize-version``, not only exit 3."""
+    a handshake refused for a version no revision has is ``initialize-version``, not only exit 3;
+    an OAuth flow that broke at a step is ``oauth-step``, not only exit 4."""
     live.drain()
-    if not any(item.severity.rank <= 1 for item in live.findings):
+    findings = live.findings + auth
+    if not any(item.severity.rank <= 1 for item in findings):
         return None
     return CheckReport(
         server={"name": None, "version": None},
         era=live.state.era,
         protocol_version=live.state.version,
-        findings=sort_findings(live.findings),
+        findings=sort_findings(findings),
         notes=["the connection failed (the error is above): only what the server sent until then was judged"],
     )
 

@@ -495,6 +495,20 @@ _RULES = [
         f"{SPEC}/basic/transports#protocol-version-header",
         "http",
     ),
+    # -- authorization ------------------------------------------------------------------
+    Rule(
+        "oauth-step",
+        E,
+        HTTP,
+        "a step of the OAuth flow (metadata, registration, authorization, token) broke the spec",
+        "Each client follows the authorization spec to the letter: metadata at the wrong place, a "
+        "wrong issuer, no PKCE S256 or a token response it cannot read stops every client at that "
+        "step (an error); what a client works around is a warning.",
+        "The finding names the step, the check and its source (RFC 9728, RFC 8414, OAuth 2.1); the "
+        "Auth view (8 in the TUI) shows the step's whole request and response.",
+        f"{SPEC}/basic/authorization",
+        "http",
+    ),
     # -- compatibility with an earlier version -------------------------------------------
     Rule(
         "surface-breaking",
