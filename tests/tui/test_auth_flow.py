@@ -379,3 +379,25 @@ async def test_a_token_the_server_echoes_is_masked_in_the_result_the_traffic_log
         assert "you sent: Bearer" in seen[2]
         leaked = [secret for secret in server.secrets() if any(secret in text for text in seen)]
         assert not leaked, leaked
+
+
+async def test_a_step_check_that_failed_is_an_oauth_step_finding_in_the_checks_view(oauth_server):
+    """Issue 20: the Auth view's step checks are findings of the check engine too (oauth-step), in
+    the Checks view and the status bar's count, once the step is done."""
+    server = oauth_server("--no-s256")
+    app = oauth_app(server)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main
+        await wait_for(
+            pilot,
+            lambda: any(item.rule == "oauth-step" for item in main.checks.findings),
+            what="the oauth-step finding",
+        )
+        (found,) = [item for item in main.checks.findings if item.rule == "oauth-step"]
+        assert found.severity.value == "error" and "code_challenge_methods_supported" in found.message
+        assert found.where.startswith("auth step ")
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: main.current_view == "checks", what="the Checks view")
+        view = main.query_one("#view-checks")
+        await wait_for(pilot, lambda: view.table.row_count >= 1, what="its row")
+        await wait_for(pilot, lambda: main.checks.summary()["error"] >= 1, what="the count")

@@ -45,6 +45,8 @@ class StepLog(Protocol):
 def auth_findings(log: StepLog | None, *, era: str | None = None) -> list[Finding]:
     found = []
     for step in list(log.steps) if log is not None else []:
+        if step.status == "running":  # judged when it is done: failed or not decides the severity
+            continue
         for check in list(step.findings):
             if check.ok:
                 continue

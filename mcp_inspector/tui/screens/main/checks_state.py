@@ -16,6 +16,7 @@ from typing import Any
 
 from textual import work
 
+from ....core.checks.auth_steps import auth_findings
 from ...server.live_checks import LiveChecks
 from ...text.check_text import counts_text
 from ...widgets.views.checks_view import ChecksView
@@ -31,10 +32,12 @@ class ChecksMixin:
 
     checks: LiveChecks
     _checks_seen: int
+    _auth_seen: tuple[int, int]
 
     def _init_checks(self) -> None:
         self.checks = LiveChecks(self.store)
         self._checks_seen = -1
+        self._auth_seen = (0, 0)
         self.connection.on_session = self.checks.session_started
 
     def _start_checks(self) -> None:
@@ -47,6 +50,10 @@ class ChecksMixin:
     def _checks_tick(self) -> None:
         checks = self.checks
         checks.tick()
+        log = self.connection.auth_log
+        if (id(log), log.version) != self._auth_seen:  # the OAuth client's step checks (oauth-step)
+            self._auth_seen = (id(log), log.version)
+            checks.add(auth_findings(log))
         if checks.version != self._checks_seen:
             self._checks_seen = checks.version
             self.status_bar.checks = dict(checks.counts)
