@@ -1,4 +1,8 @@
-"""``ListEditor``: an editable list of primitive items (one input per item, add, remove, reorder)."""
+"""``ListEditor``: an editable list of primitive items (one input per item, add, remove, reorder).
+
+By keys: enter in an item adds an item after it and moves there (enter in an empty last item drops
+it and goes on to the next field), ctrl+delete removes the item the focus is in.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
@@ -17,6 +22,17 @@ from .base import FormInput
 
 class ListEditor(Vertical):
     """An editable list of primitive items: one input per item, add, remove and reorder."""
+
+    BINDINGS = [
+        Binding(
+            "ctrl+delete",
+            "remove_item",
+            "Remove item",
+            id="list.remove-item",
+            show=False,
+            tooltip="Form list: remove the item the focus is in",
+        ),
+    ]
 
     DEFAULT_CSS = """
     ListEditor { height: auto; }
@@ -100,6 +116,50 @@ class ListEditor(Vertical):
             self.items[index], self.items[other] = self.items[other], self.items[index]
             focus = other
         await self._rebuild(focus_index=focus)
+        self.post_message(self.Changed(self))
+
+    def _focused_index(self) -> int | None:
+        focused = self.app.focused
+        for node in focused.ancestors_with_self if focused is not None else []:
+            if node is self:
+                return None
+            index = getattr(node, "item_index", None)
+            if index is not None and node.parent is not None and node.parent.parent is self:
+                return index
+        return None
+
+    async def action_remove_item(self) -> None:
+        index = self._focused_index()
+        if index is None or index >= len(self.items):
+            return
+        del self.items[index]
+        if self.items:
+            await self._rebuild(focus_index=min(index, len(self.items) - 1))
+        else:
+            await self._rebuild()
+            self.query_one(".list-add", Button).focus()
+        self.post_message(self.Changed(self))
+
+    @on(Input.Submitted)
+    async def _entered(self, event: Input.Submitted) -> None:
+        """Enter in an item: a new item after it (an empty last item: dropped, on to the next field)."""
+        index = getattr(event.input, "item_index", None)
+        if index is None or event.input.parent is None or event.input.parent.parent is not self:
+            return
+        event.stop()
+        if index >= len(self.items):
+            return
+        if event.value == "" and index == len(self.items) - 1:
+            del self.items[index]
+            await self._rebuild()
+            chain = self.screen.focus_chain
+            add = self.query_one(".list-add", Button)
+            after = chain.index(add) + 1 if add in chain else len(chain)
+            (chain[after] if after < len(chain) else add).focus()
+            self.post_message(self.Changed(self))
+            return
+        self.items.insert(index + 1, "")
+        await self._rebuild(focus_index=index + 1)
         self.post_message(self.Changed(self))
 
     @on(Input.Changed)
