@@ -20,7 +20,7 @@ import os
 import signal
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from textual.app import App
@@ -31,7 +31,8 @@ from ..core.traffic.store import TrafficStore
 from . import textual_compat
 from .commands import InspectorCommands
 from .config import TuiConfig, load_config
-from .keymap import APP_KEYS, bindings
+from .key_reach import reaches
+from .keymap import APP_KEYS, KEYS_BY_ID, bindings
 from .look.theme_vars import theme_variable_defaults
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
 from .text.control_filter import ControlCharacters
@@ -301,7 +302,17 @@ class InspectorApp(App[int]):
 
     @property
     def keymap(self) -> dict[str, str]:
-        return dict(self.config.keymap)
+        """The keymap in force: config.toml's, or what ``set_keymap`` / ``update_keymap`` set since."""
+        applied = getattr(self, "_applied_keymap", None)
+        return dict(applied if applied is not None else self.config.keymap)
+
+    def set_keymap(self, keymap: Mapping[str, str]) -> None:
+        self._applied_keymap = {str(k): str(v) for k, v in dict(keymap).items()}
+        super().set_keymap(keymap)
+
+    def update_keymap(self, keymap: Mapping[str, str]) -> None:
+        self._applied_keymap = {**self.keymap, **{str(k): str(v) for k, v in dict(keymap).items()}}
+        super().update_keymap(keymap)
 
     @property
     def main(self):
@@ -404,6 +415,16 @@ class InspectorApp(App[int]):
         from .screens.traffic.raw_frame import open_raw_frame
 
         open_raw_frame(self)
+
+    async def action_reach_key(self, binding_id: str) -> None:
+        """A key that goes before a text field's own (keymap ``reach``): its action, as the palette runs it."""
+        await self.run_action(KEYS_BY_ID[binding_id].action)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reach_key" and parameters:
+            spec = KEYS_BY_ID.get(str(parameters[0]))
+            return spec is not None and reaches(self, spec)  # False: the key goes on to the focused widget
+        return True
 
     def toggle_confirm_destructive(self) -> None:
         self.confirm_destructive = not self.confirm_destructive

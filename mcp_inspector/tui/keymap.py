@@ -22,6 +22,8 @@ class KeySpec:
     show: bool = True
     priority: bool = False
     palette: bool = True  # offered in the command palette
+    # priority only where it should be (tui/key_reach.py): the key runs ``reach_key(id)``, the palette the action
+    reach: bool = False
 
 
 APP_KEYS: list[KeySpec] = [
@@ -54,15 +56,29 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
     KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
     KeySpec("replay", "ctrl+n", "replay", "re-run a recording against this server", "Replay", show=False),
-    # not a priority key: in a text field ctrl+e stays "end of line" (the palette opens it from anywhere)
-    KeySpec("raw-frame", "ctrl+e", "raw_frame", "send a JSON-RPC frame by hand", "Raw frame", show=False),
+    # reach: it opens from a composer field too, where ctrl+e was the field's end of line (end still is);
+    # only on the main screen and where no widget binds the key itself (tui/key_reach.py)
+    KeySpec("raw-frame", "ctrl+e", "raw_frame", "send a JSON-RPC frame by hand", "Raw frame", show=False, reach=True),
 ]
 
 VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}
 
 
 def bindings(specs: list[KeySpec]) -> list[Binding]:
-    return [Binding(s.key, s.action, s.description, show=s.show, priority=s.priority, id=s.id) for s in specs]
+    return [
+        Binding(
+            s.key,
+            f"reach_key('{s.id}')" if s.reach else s.action,
+            s.description,
+            show=s.show,
+            priority=s.priority or s.reach,
+            id=s.id,
+        )
+        for s in specs
+    ]
+
+
+KEYS_BY_ID = {spec.id: spec for spec in APP_KEYS}
 
 
 def effective_key(spec: KeySpec, keymap: dict[str, str]) -> str:

@@ -134,10 +134,10 @@ async def test_a_required_string_can_be_sent_empty_and_shows_it(tmp_path):
         assert isinstance(app.screen, ConfirmSendScreen)
         await pilot.press("escape")
         await pilot.pause()
-        assert form.message_for("$.newText") == 'required (ctrl+n sends "")'  # how to send ""
+        assert form.message_for("$.newText") == 'required (ctrl+delete sends "")'  # how to send ""
         new_text.focus()
         await pilot.pause()
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+delete")
         await pilot.pause()
         assert new_text.placeholder.startswith('""  empty string, sent') and new_text.has_class("-empty-string")
         assert form.message_for("$.newText") is None

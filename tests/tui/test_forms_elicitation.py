@@ -43,7 +43,7 @@ async def test_fill_and_accept_after_fixing_what_is_missing():
         await pilot.click("#elicitation-accept")
         await pilot.pause()
         assert app.answers == []  # email is required: refused, with the reason on the field
-        assert form.body.message_for("$.email") == 'required (ctrl+n sends "")'
+        assert form.body.message_for("$.email") == 'required (ctrl+delete sends "")'
         assert "1 field to fix" in str(form.query_one("#elicitation-error").render())
         email = form.body.editors["$.email"]
         assert isinstance(email, Input)

@@ -54,9 +54,10 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
     extra = [
         ("ctrl+s", "Send the request (composer)", "send-request"),
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
-        ("ctrl+n", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
+        ("ctrl+delete", 'Form: an empty text field sends "" (again: leaves it out)', "send-empty-string"),
         ("enter", "Form list: add an item after this one (in an empty last item: on to the next field)", ""),
         ("ctrl+delete", "Form list: remove the item the focus is in", "list.remove-item"),
+        ("ctrl+e, ctrl+n", "Raw frame, replay: from a composer field too (end: end of line)", ""),
         (
             "ctrl+k",
             "Cancel the newest request in flight (c on a selected one); in a text field too while "

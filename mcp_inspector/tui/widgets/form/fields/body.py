@@ -46,7 +46,7 @@ from .labels import field_label, object_title, type_hint
 from .list_editor import ListEditor
 
 UNSET_PROMPT = "(not set)"
-EMPTY_KEY = "ctrl+n"
+EMPTY_KEY = "ctrl+delete"  # not ctrl+n: that is the app's replay, which must work from a form field too
 EMPTY_PLACEHOLDER = f'""  empty string, sent ({EMPTY_KEY}: leave it out)'
 MOUNT_AT_ONCE = 20  # a big form mounts this many fields; the rest sit in folded sections
 MOUNT_CHUNK = 20
