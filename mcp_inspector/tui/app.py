@@ -416,6 +416,11 @@ class InspectorApp(App[int]):
 
         open_raw_frame(self)
 
+    def action_toggle_maximize(self) -> None:
+        from .maximize import toggle_maximize
+
+        toggle_maximize(self)
+
     async def action_reach_key(self, binding_id: str) -> None:
         """A key that goes before a text field's own (keymap ``reach``): its action, as the palette runs it."""
         await self.run_action(KEYS_BY_ID[binding_id].action)
@@ -516,6 +521,11 @@ class InspectorApp(App[int]):
                 "request: switch the composer between form and JSON",
                 main.composer.action_toggle_view,
                 "key: ctrl+t in the composer",
+            ),
+            (
+                "tools: widen the tool list (on/off)",
+                main.tool_list.action_widen,
+                "key: ctrl+z in the tool list",
             ),
             ("result: save the whole result to a file", main.result_panel.action_save_result, "key: s in the result"),
             ("result: open the whole result in $PAGER", main.result_panel.action_open_pager, "key: p in the result"),

@@ -22,8 +22,10 @@ class KeySpec:
     show: bool = True
     priority: bool = False
     palette: bool = True  # offered in the command palette
-    # priority only where it should be (tui/key_reach.py): the key runs ``reach_key(id)``, the palette the action
-    reach: bool = False
+    # priority only where it should be (tui/key_reach.py): the key runs ``reach_key(id)``, the palette the action.
+    # "main": on the main screen, before a text field's own key; "panels": on any screen, before an Input's
+    # or a read-only TextArea's key (an editable TextArea keeps it: ctrl+z is its undo)
+    reach: str = ""
 
 
 APP_KEYS: list[KeySpec] = [
@@ -53,12 +55,21 @@ APP_KEYS: list[KeySpec] = [
     KeySpec("focus-tools", "slash", "focus_tools", "Filter tools", "Tools", show=False),
     KeySpec("tool-detail", "ctrl+o", "tool_detail", "Tool details (full definition, legend)", "Tools", show=False),
     KeySpec("result-history", "f10", "result_history", "Result history of the tool", "Tools", show=False),
+    KeySpec(
+        "maximize",
+        "ctrl+z",
+        "toggle_maximize",
+        "Maximize the focused panel: form, result, traffic, frame detail (again or escape: restore)",
+        "General",
+        show=False,
+        reach="panels",
+    ),
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
     KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
     KeySpec("replay", "ctrl+n", "replay", "re-run a recording against this server", "Replay", show=False),
     # reach: it opens from a composer field too, where ctrl+e was the field's end of line (end still is);
     # only on the main screen and where no widget binds the key itself (tui/key_reach.py)
-    KeySpec("raw-frame", "ctrl+e", "raw_frame", "send a JSON-RPC frame by hand", "Raw frame", show=False, reach=True),
+    KeySpec("raw-frame", "ctrl+e", "raw_frame", "send a JSON-RPC frame by hand", "Raw frame", show=False, reach="main"),
 ]
 
 VIEW_KEYS = {spec.id.removeprefix("view-"): spec for spec in APP_KEYS if spec.id.startswith("view-")}
@@ -71,7 +82,7 @@ def bindings(specs: list[KeySpec]) -> list[Binding]:
             f"reach_key('{s.id}')" if s.reach else s.action,
             s.description,
             show=s.show,
-            priority=s.priority or s.reach,
+            priority=s.priority or bool(s.reach),
             id=s.id,
         )
         for s in specs

@@ -105,6 +105,9 @@ def _prepare_all(schemas: list[Any]) -> None:  # in a worker thread
 class ComposerPanel(Widget):
     """Compose a ``tools/call``: ``set_server``, ``set_tool``, then the user sends."""
 
+    ALLOW_MAXIMIZE = True
+    MAXIMIZE_PANEL = True  # ctrl+z maximizes all of it (tui/maximize.py)
+
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="send-request", tooltip="Send the tools/call request"),
         Binding(

@@ -13,6 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, OptionList, Static
@@ -86,6 +87,18 @@ def match_rank(tool: dict[str, Any], needle: str) -> int:
 class ToolList(FilterListKeys, Vertical):
     """Filter input, list of tools, and a one-line summary of the last change."""
 
+    BINDINGS = [
+        # the app's ctrl+z maximizes the focused panel; here it widens the list (app.tcss) instead
+        Binding(
+            "ctrl+z",
+            "widen",
+            "Wider list",
+            id="tools.widen",
+            show=False,
+            tooltip="Tool list: wider (half the screen) or back to its width",
+        ),
+    ]
+
     DEFAULT_CSS = """
     ToolList { width: 32; }
     ToolList #tool-filter { margin: 0; border: none; height: 1; padding: 0 1; background: $boost; }
@@ -123,6 +136,9 @@ class ToolList(FilterListKeys, Vertical):
         yield Input(placeholder="filter tools (type)", id="tool-filter", select_on_focus=False)
         yield OptionList(id="tool-options")
         yield Static("", id="tool-summary")
+
+    def action_widen(self) -> None:
+        self.toggle_class("-widened")
 
     @property
     def option_list(self) -> OptionList:

@@ -58,6 +58,7 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
         ("enter", "Form list: add an item after this one (in an empty last item: on to the next field)", ""),
         ("ctrl+delete", "Form list: remove the item the focus is in", "list.remove-item"),
         ("ctrl+e, ctrl+n", "Raw frame, replay: from a composer field too (end: end of line)", ""),
+        ("ctrl+z", "Tool list: wider (half the screen) or back", "tools.widen"),
         (
             "ctrl+k",
             "Cancel the newest request in flight (c on a selected one); in a text field too while "

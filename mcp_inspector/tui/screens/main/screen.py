@@ -67,6 +67,7 @@ class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
     # of beside it; below 32 rows the live traffic strip gives its rows to them (5: the Traffic view).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    ALLOW_IN_MAXIMIZED_VIEW = "ViewFooter"  # ctrl+z (tui/maximize.py): the panel and the footer's keys
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     # Same id as the composer's own binding, so one keymap entry remaps both;

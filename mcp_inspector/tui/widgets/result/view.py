@@ -346,6 +346,9 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
     """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``;
     ``|`` queries it with jq (result_query.py)."""
 
+    ALLOW_MAXIMIZE = True
+    MAXIMIZE_PANEL = True  # ctrl+z maximizes it (tui/maximize.py)
+
     BINDINGS = [
         Binding("s", "save_result", "Save result", id="save-result", tooltip="Save the whole result as JSON"),
         Binding("p", "open_pager", "Pager", id="open-result-pager", tooltip="Open the whole result in $PAGER"),

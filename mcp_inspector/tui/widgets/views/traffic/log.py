@@ -67,6 +67,9 @@ class FindingMarks(Protocol):
 class TrafficLog(StoreLinesView):
     """Every frame, stderr line and event, one line each, with filter, jump, copy and export."""
 
+    ALLOW_MAXIMIZE = True
+    MAXIMIZE_PANEL = True  # ctrl+z maximizes it (tui/maximize.py)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open_entry", "Details", id="traffic.open"),
         Binding("j", "jump_linked", "Req↔resp", id="traffic.jump"),
