@@ -647,8 +647,11 @@ class RpcConnection:
             key = id_key(msg_id)
             reply = None
             # The server waits for this answer before it can reply to what we asked, so the
-            # time spent answering does not count against our requests' timeouts.
+            # time spent answering does not count against our requests' timeouts: the handler's
+            # own time, not the wait since the request was read (in a flood of pings that wait
+            # is seconds per ping, and adding it each time pushed a call's timeout away forever).
             paused = {id(p): (p, p.deadline) for p in self.by_id.values() if p.deadline is not None}
+            handler_started = time.perf_counter()
             self.answering += 1
             try:
                 with scope:
@@ -668,7 +671,7 @@ class RpcConnection:
             finally:
                 self._incoming.done(key, incoming)
                 self.answering -= 1
-                spent = time.perf_counter() - started
+                spent = time.perf_counter() - handler_started
                 for pending, deadline in paused.values():
                     if pending.deadline is not None:
                         pending.deadline = max(pending.deadline, deadline + spent)
