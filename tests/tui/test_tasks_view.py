@@ -41,11 +41,6 @@ def said(app) -> list[str]:
     return [str(n.message) for n in shown_notifications(app)]
 
 
-@pytest.mark.xfail(
-    reason="fails on main since this session's landings: choose_tool times out waiting for "
-    "simulate-research-query in the composer (passes when driven by hand); not yet diagnosed",
-    strict=False,
-)
 async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(server_everything):
     done: list = []
     app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)

@@ -101,3 +101,37 @@ async def test_long_titles_keep_to_their_line_at_80_columns(server_everything, i
             assert all(line[:1] in (" ", "~", "+", "-") for line in shown if line.strip()), shown
             option_list.scroll_page_down(animate=False)
             await pilot.pause()
+
+
+@pytest.mark.anyio
+async def test_a_list_arriving_while_a_pick_waits_does_not_pick_the_first_tool_again(raw_server, isolated_state):
+    """The first list picks its first tool (a ToolSelected on its way); the user picks another;
+    a refetched list (server-everything sends tools/list_changed right after initialized) is
+    handled before the first ToolSelected reaches the screen. It picked the first tool again,
+    behind the user's pick: the composer stayed on it (test_tasks_view timed out under load)."""
+    from app_helpers import live_app, wait_for_tools
+
+    from mcp_inspector.core.config.servers import ServerSpec
+    from mcp_inspector.core.session.events import ListChanged
+    from mcp_inspector.core.session.tooldiff import ListDiff
+    from mcp_inspector.tui.messages import ToolsFetched
+
+    app = live_app(ServerSpec("raw", raw_server(), source="test"))
+    injected: list[str] = []
+
+    def hook(message) -> None:
+        # the first list's pick of its first tool, about to be handled: nothing is current yet
+        if isinstance(message, ToolList.ToolSelected) and not injected and app.main.current_tool is None:
+            injected.append(str(message.tool.get("name")))
+            tools = app.main.tool_list.tools
+            assert app.main.tool_list.select_name("add")
+            app.main.post_message(ToolsFetched(ListChanged("tools", list(tools), ListDiff(), "notification")))
+
+    async with app.run_test(size=(120, 40), message_hook=hook) as pilot:
+        await wait_for_tools(pilot, app)
+        await wait_for(pilot, lambda: injected, what="the first pick")
+        assert injected == ["echo"]
+        await wait_for(pilot, lambda: app.main.current_tool is not None, what="a current tool")
+        await pilot.pause()
+        assert app.main.composer.tool is not None and app.main.composer.tool.get("name") == "add"
+        assert app.main.current_tool.get("name") == "add"

@@ -163,7 +163,10 @@ class ServerStateMixin:
                 severity="warning",
                 markup=False,
             )
-        name = (self.current_tool or {}).get("name") or self._restore_tool
+        # a tool picked whose ToolSelected is not handled yet counts as the current one: a list
+        # arriving meanwhile (everything's tools/list_changed just after initialized) must not
+        # pick the first tool again behind it
+        name = (self.current_tool or {}).get("name") or self._restore_tool or self.tool_list.selected_name
         self._restore_tool = None
         fresh = next((t for t in tools if t.get("name") == name), None) if name else None
         if fresh is not None:
