@@ -44,6 +44,19 @@ async def settle(app) -> None:
             await app.workers.wait_for_complete(busy)
 
 
+async def checks_settled(pilot) -> None:
+    """Wait until the live checks have judged every frame so far and the status bar shows their
+    count (its "2 errors"): they start 1.5 s after mount (checks_state.PRELOAD_AFTER) and drain
+    on a timer, so a snapshot taken sooner or later than that differed."""
+    main = pilot.app.main
+    checks = main.checks
+    await wait_for(
+        pilot,
+        lambda: checks.ready and not checks.pending and main.status_bar.checks == dict(checks.counts),
+        what="the live checks",
+    )
+
+
 async def wait_for_tools(pilot, app: InspectorApp) -> None:
     await wait_for(pilot, lambda: bool(app.main.tool_list.tools), what="the tool list")
 
