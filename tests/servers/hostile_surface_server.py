@@ -16,6 +16,9 @@ Resources (``subscribe: true``): subscribing to
 - ``flood://x`` floods ``notifications/resources/updated`` of it, as fast as the pipe takes
   them, until it is unsubscribed; ``flood://lists`` floods ``notifications/tools/list_changed``,
   ``prompts/list_changed`` and ``resources/list_changed`` (in turn) the same way;
+- ``burst://x``: 30,000 updates of it written before the subscribe's answer (more than a
+  client buffers: how many it drops does not depend on how fast this machine is), then floods
+  as ``flood://x``;
 - ``odd://x`` sends malformed updates (``uri`` a number, no params, params a string), then
   a good one with an extra member;
 - ``die://x`` is answered, gets one update, then the server exits (status 7);
@@ -46,6 +49,7 @@ import time
 
 LIST_MALFORMED = "--bad-list" in sys.argv
 LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
+BURST = 30_000  # burst://x: updates before the answer (the CLI buffers 10,000)
 lock = threading.Lock()
 out = sys.stdout.buffer
 flooding: dict[str, threading.Event] = {}
@@ -152,6 +156,11 @@ def handle(message: dict) -> None:
         log(f"subscribe {uri}")
         if uri == "hang://x":
             return
+        if uri == "burst://x":  # BURST updates before the answer: they wait in the client's buffer
+            frame = json.dumps({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}})
+            with lock:
+                out.write((frame + "\n").encode() * BURST)
+                out.flush()
         result(rid, {})
         if uri == "odd://x":  # malformed updates, then a good one
             for params in ({"uri": 5}, None, "str", {"uri": "odd://x", "extra": [1, 2]}):
@@ -167,7 +176,7 @@ def handle(message: dict) -> None:
             sys.stderr.write("dying now\n")
             sys.stderr.flush()
             os._exit(7)
-        if uri in ("flood://x", "flood://lists"):
+        if uri in ("flood://x", "flood://lists", "burst://x"):
             stop = flooding[uri] = threading.Event()
             threading.Thread(target=flood, args=(uri, stop), daemon=True).start()
     elif method == "resources/unsubscribe":
