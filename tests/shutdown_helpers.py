@@ -46,6 +46,16 @@ def read_pids(path: Path, timeout: float = 20.0, listed: bool = False, initializ
     )
 
 
+def wait_for_eof(pids: Path, timeout: float = 20.0) -> None:
+    """Until the stubborn server saw its stdin closed (the client began to stop it): ``FILE.eof``."""
+    mark = Path(f"{pids}.eof")
+    deadline = time.monotonic() + timeout
+    while not mark.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the server did not see its stdin closed within {timeout} s")
+        time.sleep(0.02)
+
+
 def is_alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as file:

@@ -12,10 +12,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from shutdown_helpers import kill_all, read_pids, stubborn_command, survivors
+from shutdown_helpers import kill_all, read_pids, stubborn_command, survivors, wait_for_eof
 
 pytestmark = pytest.mark.slow
 
@@ -114,7 +113,7 @@ def test_a_second_signal_kills_at_once(tmp_path):
     try:
         pids = read_pids(pids_file, initialized=True)  # the CLI is in its event loop, not still importing
         process.send_signal(signal.SIGTERM)
-        time.sleep(0.1)  # inside the 0.5 s the server gets after its stdin is closed
+        wait_for_eof(pids_file)  # its stdin closed: inside the 0.5 s the server gets then
         process.send_signal(signal.SIGTERM)
         status, err = finish(process)
         assert survivors(pids, timeout=10) == []

@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.protocol.errors import RpcError, TransportFailure
 from mcp_inspector.core.protocol.rpc import RpcConnection
@@ -51,6 +52,11 @@ def base_url(raw_http_server: tuple[str, str]) -> str:
 def server_log(base_url: str, mode: str) -> list[dict]:
     with urllib.request.urlopen(f"{base_url}/_log/{mode}", timeout=5) as response:
         return json.loads(response.read())
+
+
+def call_streaming(store: TrafficStore, rpc_id: Any) -> bool:
+    """The server answered the POST of request ``rpc_id`` with its headers: the call is under way."""
+    return any(x.rpc_id == rpc_id and x.status is not None for x in store.http_log.exchanges)
 
 
 class Harness:
@@ -103,10 +109,8 @@ async def test_legacy_session_headers_standalone_405_and_delete(base_url):
         assert h.transport.session_id == "s1"
         result = await h.conn.request("tools/call", {"name": "echo", "arguments": {"text": "hi"}})
         assert json.loads(result["content"][0]["text"]) == {"text": "hi"}
-        for _ in range(50):  # the standalone GET runs in the background
-            if any("405" in n.text for n in h.of(Note)):
-                break
-            await anyio.sleep(0.02)
+        # the standalone GET runs in the background
+        await until(lambda: any("405" in n.text for n in h.of(Note)), what="the GET's 405 noted")
         received = [e for e in h.of(Received) if e.meta and e.meta.get("request_id") is not None]
         assert all(e.meta["status"] == 200 and isinstance(e.meta["exchange"], int) for e in received)
     log = server_log(base_url, "ok")
@@ -138,10 +142,7 @@ async def test_the_standalone_stream_is_open_before_the_next_request(base_url):
     async with connected(f"{base_url}/pushget") as h:
         await h.handshake()
         await h.conn.request("tools/call", {"name": "echo", "arguments": {}})  # right after initialized
-        for _ in range(100):
-            if any(b"on the GET stream" in e.raw for e in h.of(Received)):
-                break
-            await anyio.sleep(0.02)
+        await until(lambda: any(b"on the GET stream" in e.raw for e in h.of(Received)), what="the pushed notification")
         pushed = [e for e in h.of(Received) if b"on the GET stream" in e.raw]
         assert pushed, "the server sent its notification before the GET stream was open"
         stream = h.store.http_log.get(pushed[0].meta["exchange"])
@@ -157,10 +158,10 @@ async def test_a_batch_reply_and_a_parse_error_are_delivered(base_url):
             b'[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]'
         )
         await h.conn.send_raw(b'{"jsonrpc":"2.0", "id": 5, "method": "ping"')  # cut short
-        for _ in range(100):
-            if len([e for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]) >= 2:
-                break
-            await anyio.sleep(0.02)
+        await until(
+            lambda: len([e for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]) >= 2,
+            what="the two replies",
+        )
         bodies = [e.raw for e in h.of(Received) if e.meta and e.meta.get("request_id") is None]
         assert any(raw.startswith(b"[") and b'"b2"' in raw for raw in bodies)
         assert any(b"-32700" in raw for raw in bodies)
@@ -401,10 +402,7 @@ async def test_legacy_sse_fallback_after_a_404(base_url):
         assert any("falling back" in n.text for n in h.of(Note))
         assert any("messages go to" in n.text for n in h.of(Note))
         await h.conn.request("tools/call", {"name": "goodbye", "arguments": {}})
-        for _ in range(100):
-            if h.of(Closed):
-                break
-            await anyio.sleep(0.02)
+        await until(lambda: h.of(Closed), what="the closed stream")
         assert h.of(Closed)[0].reason == "the server closed the SSE stream" and not h.of(Closed)[0].expected
     assert h.transport.details["mode"].startswith("auto")
 
@@ -447,12 +445,12 @@ async def test_2026_era_headers_no_session_and_cancel_closes_the_stream(base_url
         assert result["content"][0]["text"] == "modern ok"
         assert h.transport.session_id is None
         pending = await h.conn.send_request("tools/call", {"name": "slow_tool", "arguments": {}, "_meta": meta})
-        await anyio.sleep(0.2)
+        await until(lambda: call_streaming(h.store, pending.id), what="the slow call's response stream")
         await pending.cancel()
-        for _ in range(100):
-            if any(entry["method"] == "CLOSED" for entry in server_log(base_url, "modern")):
-                break
-            await anyio.sleep(0.05)
+        await until(
+            lambda: any(entry["method"] == "CLOSED" for entry in server_log(base_url, "modern")),
+            what="the server to see the stream closed",
+        )
         texts = [entry.raw for entry in list(h.store)]
         assert any(b"closed the response stream" in raw for raw in texts)
         assert not any(b"notifications/cancelled" in raw for raw in texts)

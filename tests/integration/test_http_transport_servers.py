@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+from waiting import until
 
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore
@@ -126,7 +127,8 @@ async def test_sdk_2026_era_headers_no_session_and_cancel(sdk_modern_http_url):
         assert call.header("Mcp-Name", response=False) == "echo"
         assert call.header("Mcp-Session-Id", response=False) is None
         pending = await session.begin_tool_call("sleep", {"seconds": 30})
-        await anyio.sleep(0.3)
+        # its POST under way (the SDK sends the response headers with the first event: none here)
+        await until(lambda: any(x.rpc_id == pending.id for x in exchanges(session, "POST")), what="the call's POST")
         await pending.cancel()
         assert any(b"closed the response stream" in e.raw for e in session.store)
         assert not any(e.method == "notifications/cancelled" for e in session.store)

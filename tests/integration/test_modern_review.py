@@ -313,13 +313,13 @@ async def test_a_cancel_while_a_retry_is_being_written_reaches_that_retry(connec
     for the request in flight). A cancel that came while an MRTR retry was still being
     written (a large retry in a full pipe) found no retry to cancel yet and was lost: the
     call went on to its result."""
-    import anyio
-
     first = []
 
     async def answer_then_cancel_soon(params, entry):
         async def cancel_later():
-            await anyio.sleep(0.4)  # the retry (300 KB) is stuck in the pipe by then
+            # the retry is in the store once it is being written: 300 KB into a pipe the server
+            # does not read for 1.5 s (stall-after-input), so its write is still stuck
+            await until(lambda: len(tool_calls(c.store)) == 2, what="the retry being written")
             await first[0].cancel("the user pressed cancel")
 
         c.session.task_group.start_soon(cancel_later)

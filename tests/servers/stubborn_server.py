@@ -11,7 +11,8 @@ Usage::
   wrapper's helper does).
 * Writes ``SERVER_PID GRANDCHILD_PID`` as the first line of FILE once both run
   (atomically: written to FILE.tmp, then renamed), appends a line ``initialize`` when
-  ``initialize`` arrives, and a line ``listed`` after answering ``tools/list``.
+  ``initialize`` arrives, and a line ``listed`` after answering ``tools/list``; creates
+  ``FILE.eof`` when stdin reaches EOF.
 * ``--polite``: a well-behaved server instead: default signal handling, no
   grandchild, exits at once on stdin EOF (pids line: ``SERVER_PID``).
 * ``--detach``: also start two descendants out of reach of its process group, as daemons
@@ -124,6 +125,8 @@ def main() -> None:
                 file.write("listed\n")
         else:
             write({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"Method not found: {method}"}})
+    with open(args.pids + ".eof", "w"):  # the client closed our stdin (a stop began)
+        pass
     if args.polite:
         return
     while True:  # stdin is at EOF: stay anyway

@@ -12,11 +12,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 
 import pytest
 from app_helpers import live_app, wait_for
-from shutdown_helpers import PtyProcess, kill_all, read_pids, stubborn_command, survivors
+from shutdown_helpers import PtyProcess, kill_all, read_pids, stubborn_command, survivors, wait_for_eof
 
 from mcp_inspector.core.config.servers import ServerSpec
 
@@ -77,7 +76,7 @@ def test_a_second_signal_kills_at_once(tmp_path):
     tui, pids = start_tui(tmp_path)
     try:
         stop(tui, "SIGTERM")
-        time.sleep(0.1)  # the first one started the graceful sequence (0.5 s + 1 s of waits)
+        wait_for_eof(tmp_path / "pids")  # the first one started the graceful sequence: stdin closed
         stop(tui, "SIGTERM")
         assert tui.wait(20) == 143
         assert survivors(pids, timeout=10) == []
