@@ -1,7 +1,7 @@
-"""Write the check's rule table into README.md from the registry (core/checks/catalog.py).
+"""Write the check's rule table into docs/checks.md from the registry (core/checks/catalog.py).
 
 python scripts/check_rules_table.py          # rewrite the block between the markers
-python scripts/check_rules_table.py --check  # exit 1 when the README is out of date
+python scripts/check_rules_table.py --check  # exit 1 when the page is out of date
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mcp_inspector.core.checks.docs import replace_table  # noqa: E402 - after the sys.path/environment setup above
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "checks.md"
 
 
 def main() -> int:
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     fresh = replace_table(text)
     if "--check" in sys.argv[1:]:
         return 0 if fresh == text else 1
     if fresh != text:
-        README.write_text(fresh, encoding="utf-8")
+        PAGE.write_text(fresh, encoding="utf-8")
     return 0
 
 

@@ -309,7 +309,7 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
 def _add_auth_options(parser: argparse.ArgumentParser, default) -> None:
     """The OAuth options (core/auth/options.py reads them; a config entry's "auth" object has the same names)."""
     auth = parser.add_argument_group(
-        "authorization (OAuth 2.1, for a remote server that answers 401; see 'Protected servers' in the README)"
+        "authorization (OAuth 2.1, for a remote server that answers 401; see docs/oauth.md)"
     )
     auth.add_argument(
         "--client-id",

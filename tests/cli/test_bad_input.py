@@ -228,7 +228,7 @@ def test_bad_input_is_a_usage_error(tmp_path, files, words, message):
 
 @pytest.mark.slow
 def test_nan_and_infinity_in_a_pair_are_strings_not_bare_tokens(record):
-    """``k=NaN`` is not JSON, so (the README's rule) it is the string "NaN": the frame sent stays valid JSON."""
+    """``k=NaN`` is not JSON, so (the docs' rule) it is the string "NaN": the frame sent stays valid JSON."""
     result = cli("call", "echo", "message=NaN", "--json", "--record", record)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["content"][0]["text"] == "NaN"

@@ -1,5 +1,5 @@
 """The check on the reference servers: server-everything and server-filesystem over stdio draw no
-error, and only the warnings the README explains (each real: see "What the reference servers draw")."""
+error, and only the warnings docs/checks.md explains (each real: see "What the reference servers draw")."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 from cli_helpers import assert_no_traceback, cli  # noqa: E402 - after the sys.path/environment setup above
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# the warnings the TypeScript SDK's servers draw, and why (README): an unknown tool answered with
+# the warnings the TypeScript SDK's servers draw, and why (docs/checks.md): an unknown tool answered with
 # an isError result; a line that is not JSON dropped without -32700; server-everything's timers
 # keeping it alive after stdin closes (in most runs)
 EXPLAINED = {"unknown-tool", "malformed-input", "exit-on-eof"}

@@ -44,7 +44,7 @@ def ignored_rules(args: Any, spec: Any) -> set[str]:
     if unknown:
         raise UsageError(
             f"unknown rule id{'s' if len(unknown) > 1 else ''} to ignore: {', '.join(unknown)} "
-            "(the rules are listed in the README, 'Checking a server')"
+            "(the rules are listed in docs/checks.md)"
         )
     return set(given)
 

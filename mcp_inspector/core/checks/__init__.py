@@ -11,7 +11,7 @@ Modules:
 - ``surface``: rules on what the server listed (``tool_findings``, ``template_findings``).
 - ``probes`` / ``probes_surface``: the active probes (:class:`Probe`, :class:`ProbeContext`,
   :class:`CheckOptions`); ``runner``: ``run_check`` and :class:`CheckReport`.
-- ``docs``: the README's rule table from the registry.
+- ``docs``: the rule table of docs/checks.md from the registry.
 
 Using it from a front end (the TUI's Checks view, an HTTP bench):
 

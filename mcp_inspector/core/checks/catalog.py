@@ -1,6 +1,6 @@
 """The registry: every rule id, its severity policy, what it checks, why, the fix and its source.
 
-Ids are fixed (tests, docs and users' ``--ignore`` lists rely on them). The README's rule table is
+Ids are fixed (tests, docs and users' ``--ignore`` lists rely on them). The rule table of docs/checks.md is
 generated from :data:`RULES` (``scripts/check_rules_table.py``; a test keeps the two equal).
 Severity policy: **error** breaks a MUST of the negotiated revision, or makes a major client refuse
 the server or the tool; **warning** is a SHOULD, or something some clients refuse; **info** is advice.
@@ -357,7 +357,7 @@ _RULES = [
         "Each client has its own limits on tool names, schema keywords and tool counts: a tool that "
         "breaks one is silently missing there.",
         "See the finding: it names the client and its documented limit.",
-        "each finding names its client's documentation (README: Client compatibility)",
+        "each finding names its client's documentation (docs/checks.md: Client compatibility)",
         "tools",
     ),
     Rule(
@@ -519,7 +519,7 @@ _RULES = [
         "breaks every host, prompt and script that used the old surface, with no error until then.",
         "Keep the old name or argument working (add, don't rename or narrow), or make a new major "
         "version and update the snapshot on purpose (mcp-inspector snapshot -o FILE).",
-        "mcp-inspector diff (the classification is in the README, 'Comparing versions')",
+        "mcp-inspector diff (the classification is in docs/surface.md)",
         "tools",
     ),
     # -- both eras ------------------------------------------------------------------------

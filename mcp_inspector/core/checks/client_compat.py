@@ -5,7 +5,7 @@ combined server+tool name limit, and where that is documented); :func:`client_fi
 one rule over it. A name the spec itself refuses is ``tool-name-format``'s (an error), not
 judged again here, and a dot (which the spec allows) is left alone: MCP clients rewrite names
 before a model API sees them.
-The README's "Client compatibility" table lists the same rows.
+The "Client compatibility" table of docs/checks.md lists the same rows.
 """
 
 from __future__ import annotations

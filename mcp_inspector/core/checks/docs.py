@@ -1,4 +1,4 @@
-"""The README's rule table, made from the registry (``scripts/check_rules_table.py`` writes it
+"""The rule table of docs/checks.md, made from the registry (``scripts/check_rules_table.py`` writes it
 between the markers; ``tests/core/test_checks_registry.py`` keeps the two equal)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The check engine's vocabulary: a rule (fixed id, severity policy, why, fix, source) and a finding.
 
-A :class:`Rule` is data: the registry (``catalog.py``) holds one per id, and the README table,
+A :class:`Rule` is data: the registry (``catalog.py``) holds one per id, and the docs' table (docs/checks.md),
 ``--ignore`` and the JUnit output are made from it. A :class:`Finding` is one thing a rule found,
 located (a tool, resource or prompt name; the traffic entry's ``seq``; the HTTP exchange) so a
 front end can jump to it. Both are plain data (no I/O), shared by the live rules (``live.py``),
