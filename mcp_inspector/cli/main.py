@@ -18,6 +18,13 @@ def main(argv: list[str] | None = None) -> int:
     program itself, which then ends with ``exit_now`` once everything is shut down and flushed."""
     program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["proxy"]:  # its own options, signals and exit status (commands/proxy.py)
+        from .commands.proxy import main as proxy_main
+
+        code = proxy_main(argv[1:], program)
+        if program:
+            exit_now(code)
+        return code
     from . import stopping
 
     stopping.install()  # SIGTERM/SIGHUP/SIGINT from here on: shut the server down, then exit 128 + signal

@@ -1,0 +1,155 @@
+"""``mcp-inspector proxy``: stand between a real host and its server, record (and publish) the session.
+
+    mcp-inspector proxy [--record FILE] [--name NAME] [--quiet] -- SERVER_COMMAND [args]
+
+A host's config runs this in place of the server command. Everything the host and the
+server exchange goes through unchanged (core/proxy/stdio.py) and is recorded as an
+ordinary session file (``--open``, ``query``, ``replay``, ``check --open`` read it).
+Our own messages go to stderr only with the server's (a host shows it as the server's
+log); ``--quiet`` keeps them out. Parsed here, apart from the other commands: its
+options and the server command are all it takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from typing import Any
+
+from ...core.proxy.recorder import FrameRecorder
+from ...core.proxy.stdio import FORWARDED, ExitStatus, ProxyStartError, StdioProxy
+from ...core.traffic.recording import SessionWriter
+from ...core.traffic.store import TrafficStore
+from .. import exit_codes
+
+PROXY_USAGE = "mcp-inspector proxy [--record FILE] [--name NAME] [--quiet] -- SERVER_COMMAND [server args]"
+PROXY_DESCRIPTION = (
+    "Run SERVER_COMMAND as a host's MCP server and stand in between: every byte goes through unchanged "
+    "both ways, and every frame is recorded with the host's clientInfo. Put it in the host's config in "
+    "place of the server command. The server's exit code and the signals a host sends pass through."
+)
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise exit_codes.UsageError(f"proxy: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mcp-inspector proxy", usage=PROXY_USAGE, description=PROXY_DESCRIPTION)
+    parser.add_argument("--record", metavar="FILE", help="write the session to FILE (a session file, 0600)")
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the session's name (default: the server command's name); attach NAME finds it",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="say nothing of our own on stderr")
+    return parser
+
+
+def parse_proxy(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """(options, server command) from the words after ``proxy``; UsageError if they do not make sense."""
+    if "--" in argv:
+        index = argv.index("--")
+        own, command = argv[:index], argv[index + 1 :]
+    else:
+        own, command = argv, []
+    args = build_parser().parse_args(own)
+    if not command:
+        raise exit_codes.UsageError("proxy: give the server command after --: mcp-inspector proxy -- SERVER_COMMAND")
+    if args.name is None:
+        args.name = _default_name(command)
+    elif not NAME_PATTERN.match(args.name):
+        raise exit_codes.UsageError(
+            f"proxy: --name {args.name!r}: letters, digits, '.', '_' and '-' only (64 at most), first a letter or digit"
+        )
+    return args, command
+
+
+def _default_name(command: list[str]) -> str:
+    base = os.path.basename(command[0]) or "server"
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", base).lstrip("._-")[:64]
+    return cleaned or "server"
+
+
+def record_header(command: list[str], name: str) -> dict[str, Any]:
+    return {
+        "recorded_by": "mcp-inspector proxy",
+        "client": "proxy",
+        "server": subprocess.list2cmdline(command),
+        "command": command,
+        "name": name,
+        "transport": "stdio",
+    }
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        with contextlib.suppress(OSError):
+            os.write(2, f"mcp-inspector proxy: {text}\n".encode())
+
+
+def run_proxy(argv: list[str]) -> tuple[int, int | None]:
+    """Run the proxy to the server's end: (exit code, the signal that killed the server or None)."""
+    try:
+        args, command = parse_proxy(argv)
+    except exit_codes.UsageError as exc:
+        _say(argparse.Namespace(quiet=False), str(exc))
+        return exit_codes.USAGE, None
+    store = TrafficStore(spill=args.record is not None)
+    writer = None
+    if args.record:
+        try:
+            writer = SessionWriter(args.record, header=record_header(command, args.name))
+        except OSError as exc:
+            _say(args, f"cannot write the record file {args.record}: {exc.strerror or exc}")
+            return exit_codes.USAGE, None
+        store.attach_recorder(writer)
+    recorder = FrameRecorder(store)
+    recorder.start()
+    proxy = StdioProxy(command, recorder)
+
+    def on_signal(signum: int, frame: Any) -> None:
+        proxy.pass_signal(signum)
+        proxy.note_signal(signum)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in FORWARDED}
+    try:
+        try:
+            proxy.start()
+        except ProxyStartError as exc:
+            _say(args, str(exc))
+            return exit_codes.SERVER_FAILURE, None
+        status: ExitStatus = proxy.wait()
+    finally:
+        for sig, handler in previous.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(sig, handler)
+        recorder.close()
+        store.close()
+        if writer is not None:
+            writer.close()
+    if status.signal is not None:
+        return 128 + status.signal, status.signal
+    return status.code, None
+
+
+def main(argv: list[str], program: bool) -> int:
+    """The ``proxy`` command; ``program``: this is the process itself, which then dies by the
+    signal that killed the server (the host sees the same status as without us)."""
+    code, killed_by = run_proxy(argv)
+    if program and killed_by is not None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP have no handler to reset
+            signal.signal(killed_by, signal.SIG_DFL)
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), killed_by)
+    return code
