@@ -505,7 +505,7 @@ _RULES = [
         "wrong issuer, no PKCE S256 or a token response it cannot read stops every client at that "
         "step (an error); what a client works around is a warning.",
         "The finding names the step, the check and its source (RFC 9728, RFC 8414, OAuth 2.1); the "
-        "Auth view (8 in the TUI) shows the step's whole request and response.",
+        "Auth view (0 in the TUI) shows the step's whole request and response.",
         f"{SPEC}/basic/authorization",
         "http",
     ),
