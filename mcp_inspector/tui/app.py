@@ -523,6 +523,11 @@ class InspectorApp(App[int]):
                 "key: ctrl+t in the composer",
             ),
             (
+                "request: send untouched schema defaults (on/off)",
+                main.composer.toggle_send_defaults,
+                "the composer's 'send defaults' switch (tab to it, space); per tool",
+            ),
+            (
                 "tools: widen the tool list (on/off)",
                 main.tool_list.action_widen,
                 "key: ctrl+z in the tool list",

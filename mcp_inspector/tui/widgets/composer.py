@@ -28,7 +28,16 @@ from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
 from ...core.config.drafts import DraftStore
 from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.schema import validation
-from ...core.schema.form import FormSpec, FormValueError, arguments_to_values, build_form, default_values
+from ...core.schema.form import (
+    FormSpec,
+    FormValueError,
+    arguments_to_values,
+    build_form,
+    default_values,
+    fill_defaults,
+    may_default,
+    strip_defaults,
+)
 from ...core.schema.validation import Issue
 from .form.schema_form import SchemaForm
 from .result.json_text import json_code_editor
@@ -129,9 +138,11 @@ class ComposerPanel(Widget):
     ComposerPanel #json-error { height: auto; color: $text-error; display: none; padding: 0 1; }
     ComposerPanel #json-error.has-error { display: block; }
     ComposerPanel #composer-actions { height: auto; padding: 0 1; }
-    ComposerPanel #composer-actions Button { margin-right: 1; }
+    ComposerPanel #composer-actions Button { margin-right: 1; min-width: 8; }
     ComposerPanel #composer-status { width: 1fr; height: auto; color: $text-muted; padding-left: 1; }
     ComposerPanel #composer-task-row { height: auto; padding: 0 1; }
+    ComposerPanel #composer-send-defaults { display: none; padding-left: 1; }
+    ComposerPanel #composer-send-defaults.-offered { display: block; }
     ComposerPanel #composer-as-task { display: none; }
     ComposerPanel #composer-as-task.-offered { display: block; }
     ComposerPanel #composer-task-note { width: auto; display: none; color: $text-accent; padding-right: 1; }
@@ -181,6 +192,14 @@ class ComposerPanel(Widget):
         self._as_task.tooltip = (
             "The tool allows a task (execution.taskSupport optional): call it as a task (tasks/get, tasks/result)"
         )
+        # per form (server, tool), off at first: a field holding its schema default is left out, so the
+        # server's own default handling runs (core/schema/form/defaults.py)
+        self._send_defaults = FilterToggle("send defaults", False, id="composer-send-defaults")
+        self._send_defaults.tooltip = (
+            "On: the fields holding their schema default are sent too. Off: they are left out "
+            "(the server applies its own defaults); the JSON view shows what goes"
+        )
+        self._defaults_choice: dict[tuple[str, str], bool] = {}
         self._task_note = Static("runs as a task (the tool requires one)", id="composer-task-note")
         self._task_note.tooltip = "The tool requires a task (execution.taskSupport required)"
         self._form_pane = TabPane("Form", id=FORM_TAB)
@@ -206,6 +225,7 @@ class ComposerPanel(Widget):
             yield Button(
                 "Reset", id="reset-button", tooltip="Back to the schema defaults (drops the draft)", compact=True
             )
+            yield self._send_defaults  # on the Send row: at 80x24 the form keeps its rows
             yield self._status_label
         with Horizontal(id="composer-task-row"):
             yield self._as_task
@@ -236,6 +256,11 @@ class ComposerPanel(Widget):
         self.json_error = None
         support = tool_task_support(tool)
         self._as_task.value = False  # off by default for every tool
+        name = str(tool.get("name", "")) if isinstance(tool, dict) else ""
+        send_defaults = self._defaults_choice.get((self.server_key, name), False)
+        self._send_defaults.set_reactive(FilterToggle.value, send_defaults)  # quietly: the old form stays as it is
+        self._send_defaults.set_class(send_defaults, "-on")
+        self._send_defaults.refresh()
         self._as_task.set_class(support == "optional", "-offered")
         self._task_note.set_class(support == "required", "-required")
         self.run_worker(partial(self._load_tool, tool), group="composer-load", exclusive=True)
@@ -287,11 +312,15 @@ class ComposerPanel(Widget):
         self._title.update(heading)
         self._description.update(str(tool.get("description") or ""))
         self.form_spec = build_form(tool.get("inputSchema"))
+        send_defaults = self._send_defaults.value
+        self._send_defaults.set_class(any(may_default(spec) for spec in self.form_spec.fields()), "-offered")
         draft = self.drafts.get(self.server_key, name)
         values = arguments_to_values(self.form_spec, draft) if draft is not None else default_values(self.form_spec)
+        if draft is not None and not send_defaults:  # a draft saved without them: the form shows them again
+            values = fill_defaults(self.form_spec, values)
         if not self._form_pane.is_attached:
             return  # torn down meanwhile
-        form = SchemaForm(self.form_spec, values)
+        form = SchemaForm(self.form_spec, values, send_defaults=send_defaults)
         self._form = form
         await self._form_pane.mount(form)
         self._sync_json_from_form()
@@ -337,6 +366,9 @@ class ComposerPanel(Widget):
             same = False
         if not same:
             await form.set_arguments(arguments)
+            left_out = [] if form.send_defaults else strip_defaults(form.spec, arguments)[1]  # typed, not sent
+            if left_out:
+                self._status(f"not sent (schema defaults): {', '.join(left_out)}; 'send defaults' sends them")
         self._schedule_draft()
 
     def _parse_json_editor(self) -> tuple[dict[str, Any] | None, str | None]:
@@ -453,7 +485,22 @@ class ComposerPanel(Widget):
         self.app.call_from_thread(self._send_now)
 
     def on_filter_toggle_changed(self, event: FilterToggle.Changed) -> None:
-        event.stop()  # read when sending (run_as_task)
+        event.stop()  # "run as task" is read when sending
+        if event.toggle is self._send_defaults:
+            self._apply_send_defaults(self._send_defaults.value)
+
+    def toggle_send_defaults(self) -> None:
+        """The palette's "request: send untouched schema defaults (on/off)"."""
+        self._send_defaults.value = not self._send_defaults.value
+
+    def _apply_send_defaults(self, on: bool) -> None:
+        form = self.schema_form
+        if self.tool is not None:
+            self._defaults_choice[(self.server_key, str(self.tool.get("name", "")))] = on
+        if form is not None and form.send_defaults != on:
+            form.set_send_defaults(on)
+            self._sync_json_from_form()
+            self._schedule_draft()
 
     @property
     def run_as_task(self) -> bool:

@@ -37,6 +37,7 @@ from .check import (  # noqa: F401 - re-exported: the package's API
     validate_field,
     variant_issues,
 )
+from .defaults import fill_defaults, holds_default, may_default, same_json, strip_defaults  # noqa: F401
 from .spec import (  # noqa: F401 - re-exported: the package's API
     CONSTRAINT_KEYS,
     EMPTY,

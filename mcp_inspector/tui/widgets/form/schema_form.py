@@ -23,7 +23,9 @@ from ....core.schema.form import (
     FormValueError,
     arguments_to_values,
     default_values,
+    fill_defaults,
     hidden_values,
+    strip_defaults,
     values_to_arguments,
 )
 from ....core.schema.validation import Issue
@@ -54,10 +56,16 @@ class SchemaForm(VerticalScroll):
         def control(self) -> SchemaForm:
             return self.form
 
-    def __init__(self, form: FormSpec, values: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, form: FormSpec, values: dict[str, Any] | None = None, *, send_defaults: bool = True, **kwargs: Any
+    ) -> None:
+        """``send_defaults``: False leaves out the optional fields that hold their schema default
+        (each says so); the form still shows them (core/schema/form/defaults.py)."""
         super().__init__(**kwargs)
         self.spec = form
+        self.send_defaults = send_defaults
         self.body = FormBody(form.root, dict(values) if values is not None else default_values(form), top=True)
+        self.body.defaults_sent = send_defaults
 
     @property
     def values(self) -> dict[str, Any]:
@@ -73,11 +81,23 @@ class SchemaForm(VerticalScroll):
 
     def get_arguments(self) -> dict[str, Any]:
         """The arguments to send; raises FormValueError if a JSON field does not parse."""
+        arguments = self.all_arguments()
+        return arguments if self.send_defaults else strip_defaults(self.spec, arguments)[0]
+
+    def all_arguments(self) -> dict[str, Any]:
+        """What the form shows, the fields holding their schema default included."""
         return values_to_arguments(self.spec, self.values)
 
     async def set_arguments(self, arguments: dict[str, Any]) -> None:
-        """Show these arguments (anything the form cannot show is kept and sent back as is)."""
-        await self.set_values(arguments_to_values(self.spec, arguments))
+        """Show these arguments (anything the form cannot show is kept and sent back as is); while
+        defaults are left out, an optional field they leave out shows its default (sent the same)."""
+        values = arguments_to_values(self.spec, arguments)
+        await self.set_values(values if self.send_defaults else fill_defaults(self.spec, values))
+
+    def set_send_defaults(self, on: bool) -> None:
+        self.send_defaults = on
+        self.body.defaults_sent = on
+        self.body.refresh_messages()
 
     async def set_values(self, values: dict[str, Any]) -> None:
         await self.body.set_values(dict(values))

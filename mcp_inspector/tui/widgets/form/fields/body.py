@@ -30,8 +30,10 @@ from .....core.schema.form import (
     OMIT,
     FieldSpec,
     empty_value,
+    holds_default,
     issues_by_field,
     issues_under,
+    may_default,
     validate_field,
     variant_issues,
 )
@@ -130,6 +132,8 @@ class FormBody(Vertical):
     FormBody SelectionList { height: auto; max-height: 10; }
     FormBody Switch { width: auto; }
     FormBody .fixed-value { height: auto; color: $text-accent; }
+    FormBody .field-default { height: auto; color: $text-muted; text-style: italic; display: none; }
+    FormBody .field-default.-default { display: block; }
     FormBody Input.-empty-string > .input--placeholder { color: $text-accent; text-style: italic; }
     """
 
@@ -157,6 +161,9 @@ class FormBody(Vertical):
         self._issues: dict[str, list[str]] = {}  # whole-form issues, until the field is edited
         self._touched: set[str] = set()  # fields edited since the form was filled
         self._tail: Widget | None = None
+        #: None: no default marks (a sub-form); else whether untouched schema defaults are sent (SchemaForm)
+        self.defaults_sent: bool | None = None
+        self._default_marks: dict[str, Static] = {}
 
     # -- building --------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -228,6 +235,9 @@ class FormBody(Vertical):
         editor.disabled = bool(self.values.get(spec.key + NULL))
         self.editors[spec.key] = editor
         parts.append(editor)
+        if self.defaults_sent is not None and may_default(spec):
+            self._default_marks[spec.key] = mark = Static("", classes="field-default", markup=False)
+            parts.append(mark)
         parts.append(self._error_label(spec))
         yield Vertical(*parts, classes=f"field {spec.kind}-field")
 
@@ -570,11 +580,19 @@ class FormBody(Vertical):
             self._changed(key, event.text_area.text)
 
     # -- messages --------------------------------------------------------
+    def refresh_messages(self) -> None:
+        self._refresh_messages()
+
     def _refresh_messages(self) -> None:
         for key in self._errors:
             self.refresh_message(key)
 
     def refresh_message(self, key: str) -> None:
+        mark = self._default_marks.get(key)
+        if mark is not None:
+            default = holds_default(self._specs[key], self.values)
+            mark.update(f"schema default: {'sent' if self.defaults_sent else 'not sent'}" if default else "")
+            mark.set_class(default, "-default")
         label = self._errors.get(key)
         if label is None:
             return
