@@ -53,11 +53,19 @@ async def test_f10_lists_a_tools_results_and_reopens_one(size):
         options = app.screen.query_one("#history-list", OptionList)
         assert options.option_count == 2 and app.screen.focused is options
         assert "add" in str(options.get_option_at_index(0).prompt)
-        await pilot.press("down", "enter")  # the older one
+        # each call's arguments under its status (issue 21)
+        assert '{"a": 10, "b": 20}' in str(options.get_option_at_index(0).prompt)
+        assert '{"a": 1, "b": 2}' in str(options.get_option_at_index(1).prompt)
+        await pilot.press("down", "enter")  # the older one: its result, and its arguments in the form
         await wait_for(pilot, lambda: app.screen is main, what="the main screen")
         assert panel.payload["structuredContent"] == {"sum": 3}
         assert "from the history" in panel.status_text
-        assert len(history_of(app).of(server_key(app), "add")) == 2  # re-opening records nothing
+        await wait_for(pilot, lambda: main.composer.get_arguments() == {"a": 1, "b": 2}, what="the form re-filled")
+        assert "from the history" in str(main.composer.query_one("#composer-status").render())
+        await pilot.press("ctrl+s")  # sent again as it was
+        await wait_for(pilot, lambda: len(calls) == 3 and panel.kind == "ok", what="call 3")
+        assert panel.payload["structuredContent"] == {"sum": 3}
+        assert len(history_of(app).of(server_key(app), "add")) == 3  # re-opening recorded nothing; call 3 did
 
         # another tool has its own (empty) history
         await choose_tool(pilot, app, "echo")

@@ -510,6 +510,10 @@ class ComposerPanel(Widget):
     def _status(self, text: str) -> None:
         self._status_label.update(text)
 
+    def set_status(self, text: str) -> None:
+        """A note beside Send (the result history says where the arguments came from)."""
+        self._status(text)
+
     # -- drafts ----------------------------------------------------------
     def _schedule_draft(self) -> None:
         if self.tool is None:

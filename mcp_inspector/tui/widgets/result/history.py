@@ -1,5 +1,6 @@
 """A history per tool: the last ``HISTORY_LIMIT`` results the result panel showed,
-each re-openable (F10 or the palette's "result: history of the selected tool").
+each re-openable (F10 or the palette's "result: history of the selected tool"), with the
+arguments of its call: enter shows the result again and fills the composer with them.
 
 The main screen's result panel records what it shows (``record_outcome`` and
 ``record_error`` are called from ``ResultPanel.show_outcome`` / ``show_error``);
@@ -10,6 +11,7 @@ through the same panel, without recording it twice.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 HISTORY_LIMIT = 20
+ARGUMENTS_SHOWN = 96  # characters of a call's arguments (JSON) in the list
 MAIN_PANEL_ID = "result"  # only the main screen's panel keeps a history (not the resources or tasks views')
 
 
@@ -38,6 +41,7 @@ class HistoryEntry:
     error: BaseException | None = None  # an error with its elapsed time and HTTP status
     elapsed_ms: float | None = None
     http_status: int | None = None
+    arguments: dict[str, Any] | None = None  # what the call sent (None: not known)
 
 
 @dataclass
@@ -76,12 +80,37 @@ def record_outcome(panel: Any, outcome: Any) -> None:
     if _keeps(panel):
         history_of(panel.app).add(
             server_key(panel.app),
-            HistoryEntry(str(outcome.name), panel.status_text, panel.kind, time.time(), outcome=outcome),
+            HistoryEntry(
+                str(outcome.name),
+                panel.status_text,
+                panel.kind,
+                time.time(),
+                outcome=outcome,
+                arguments=_arguments(getattr(outcome, "arguments", None)),
+            ),
         )
 
 
+def _arguments(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def abbreviated(arguments: dict[str, Any] | None, width: int = ARGUMENTS_SHOWN) -> str:
+    """A call's arguments on one line, cut (with …) to ``width`` characters."""
+    if arguments is None:
+        return "(arguments not known)"
+    text = json.dumps(arguments, ensure_ascii=False, separators=(", ", ": "))
+    text = " ".join(text.split())  # a newline inside a string value is shown escaped; none of its own
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def record_error(
-    panel: Any, tool: str | None, error: BaseException, elapsed_ms: float | None, http_status: int | None
+    panel: Any,
+    tool: str | None,
+    error: BaseException,
+    elapsed_ms: float | None,
+    http_status: int | None,
+    arguments: Any = None,
 ) -> None:
     """``tool``: the name of the call the panel was waiting for (an error with no call is not kept)."""
     if tool and _keeps(panel):
@@ -95,6 +124,7 @@ def record_error(
                 error=error,
                 elapsed_ms=elapsed_ms,
                 http_status=http_status,
+                arguments=_arguments(arguments),
             ),
         )
 
@@ -118,7 +148,8 @@ def clock(ts: float) -> str:
 
 
 class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
-    """One tool's last results, newest first: enter re-opens one, escape closes."""
+    """One tool's last results, newest first, each with its arguments: enter re-opens one (and fills
+    the composer with its arguments), escape closes."""
 
     DEFAULT_CSS = """
     ResultHistoryScreen { align: center middle; }
@@ -163,14 +194,20 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
                 f"Results of {self.tool} (the last {HISTORY_LIMIT}, newest first)", id="history-title", markup=False
             )
             options = [
-                Option(Text.assemble((self.time_format(e.at), "dim"), "  ", e.status), id=str(i))
+                Option(
+                    Text.assemble(
+                        (self.time_format(e.at), "dim"), "  ", e.status, "\n  ", (abbreviated(e.arguments), "dim")
+                    ),
+                    id=str(i),
+                )
                 for i, e in enumerate(self.entries)
             ]
             if not options:
                 options = [Option(f"No result of {self.tool} yet: send a request (ctrl+s).", id="none", disabled=True)]
             yield OptionList(*options, id="history-list")
             yield Static(
-                "enter: show in the result panel · m: mark · =: diff with the marked one · escape: close",
+                "enter: show it and fill the form with its arguments · m: mark · =: diff with the marked one · "
+                "escape: close",
                 id="history-hint",
             )
 
@@ -241,7 +278,17 @@ def open_history(app: Any) -> None:
     entries = history_of(app).of(server_key(app), str(tool))
 
     def chosen(entry: HistoryEntry | None) -> None:
-        if entry is not None:
-            reopen(main.result_panel, entry)
+        if entry is None:
+            return
+        reopen(main.result_panel, entry)
+        composer = main.composer
+        if entry.arguments is not None and (composer.tool or {}).get("name") == entry.tool:
+            app.run_worker(refill(composer, entry), exit_on_error=False)
 
     app.push_screen(ResultHistoryScreen(str(tool), entries, getattr(main, "time_format", None)), chosen)
+
+
+async def refill(composer: Any, entry: HistoryEntry) -> None:
+    """The composer's form with the arguments of a call from the history (ctrl+s sends it again)."""
+    await composer.set_arguments(dict(entry.arguments or {}))
+    composer.set_status(f"arguments of the call at {clock(entry.at)} (from the history)")

@@ -537,7 +537,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         call = self.pending_call if self.kind == "pending" and self.pending_call is not None else None
         self._show(kind, status, widgets, payload, "mcp-error")
         if call is not None and call.method == "tools/call":
-            record_error(self, (call.params or {}).get("name"), error, elapsed_ms, http_status)
+            params = call.params or {}
+            record_error(self, params.get("name"), error, elapsed_ms, http_status, params.get("arguments"))
 
     # -- rendering -------------------------------------------------------
     def _show(
