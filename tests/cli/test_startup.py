@@ -34,6 +34,10 @@ def test_cold_tools_imports_no_ui_models_or_schema_validation():
     # the form machinery answers an elicitation: loaded when one comes, not by every command
     assert "mcp_inspector.core.schema.elicitation_form" not in modules
     assert "ctypes" not in modules  # the subreaper prctl goes through _ctypes (core/reaping.py): 2-12 ms less
+    # stdlib modules a plain `tools` never uses: shutil (argparse's width, stdio's which) brings bz2 and
+    # lzma, tempfile brings random; difflib (tool diffs), fractions/decimal (multipleOf): ~15 ms in all
+    for unused in ("shutil", "tempfile", "bz2", "lzma", "difflib", "fractions", "decimal"):
+        assert unused not in modules, f"{unused} is imported by a cold `tools`"
 
 
 def test_call_imports_no_ui_or_models():

@@ -7,7 +7,6 @@ and, for a modified one, which fields changed with a readable diff.
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +36,8 @@ class ItemChange:
 
     def field_diff(self, name: str) -> str:
         """A unified diff of one field, pretty-printed as JSON."""
+        import difflib  # only when a diff is shown: not on every cold command
+
         old = _pretty(self.before.get(name))
         new = _pretty(self.after.get(name))
         return "\n".join(

@@ -17,7 +17,6 @@ in the timeline and counted in ``dropped``; ``--record`` keeps everything.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -291,6 +290,8 @@ class TrafficStore:
             directory = self._spill_dir or default_session_dir()
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Unique per store: two sessions spilling in the same second must not share a file.
+            import tempfile  # (only when spilling: with shutil, bz2, lzma, ~8 ms at import)
+
             handle, name = tempfile.mkstemp(
                 prefix=time.strftime("spill-%Y%m%d-%H%M%S-"), suffix=".jsonl", dir=directory
             )

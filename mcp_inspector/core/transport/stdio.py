@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 from collections import deque
@@ -138,6 +137,8 @@ class StdioTransport(Transport):
         if self.tag is not None:
             env[reaping.TAG_VAR] = self.tag
         executable = self.command[0]
+        import shutil  # here, not at import: an adopted (early-started) server never needs it
+
         if os.sep not in executable and shutil.which(executable, path=env.get("PATH")) is None:
             raise TransportError(f"command not found: {executable}")
         if self.cwd is not None and not os.path.isdir(self.cwd):
