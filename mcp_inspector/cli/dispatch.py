@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 
-from . import exit_codes
+from . import exit_codes, gc_pause
 from .exit_codes import UsageError
 from .output.report import error
 from .parsing import parse
@@ -91,6 +91,12 @@ def timeout_given(argv: list[str]) -> bool:
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
     args.timeout_given = timeout_given(argv)
+    if (
+        args.command in ("auth", "query", "watch")
+        or (args.command == "diff" and args.new is not None)
+        or (args.command == "check" and args.check_open is not None)
+    ):
+        gc_pause.resume()  # no session through runner.run (which resumes it), nor the TUI (below)
     if args.command in ("auth", "query") and (args.report is not None or args.log_level is not None):
         # neither talks to a server: a --report FILE never written would fool a script
         raise UsageError(f"--report and --log-level go with a command that runs a server, not {args.command}")
@@ -373,6 +379,7 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
             from ..tui.app import run_tui
         except ImportError as exc:
             raise UsageError(f"the terminal UI is not available ({exc}); run a COMMAND instead") from None
+        gc_pause.resume()  # Textual is imported: the app may run for hours
         return run_tui(
             spec,
             open_file=args.open,

@@ -25,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
         if program:
             exit_now(code)
         return code
-    from . import stopping
+    from . import gc_pause, stopping
+
+    if program:
+        gc_pause.pause()  # resumed once the command's imports are done (dispatch.py, runner.py)
 
     stopping.install()  # SIGTERM/SIGHUP/SIGINT from here on: shut the server down, then exit 128 + signal
     early = None
@@ -48,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     except stopping.Stopped:  # before dispatch could catch it
         code = 130
     finally:
+        gc_pause.resume()
         if early is not None and early.poll() is None:
             # a stop signal (or anything) ended us before the session could shut it down
             from .early import discard

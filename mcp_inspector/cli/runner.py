@@ -40,7 +40,7 @@ from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import AUTH_FAILED, TransportError
-from . import exit_codes, stopping
+from . import exit_codes, gc_pause, stopping
 from .early import signal_group
 from .exit_codes import UsageError
 from .output.report import PROGRAM, error
@@ -209,6 +209,9 @@ async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body:
         era=spec.era,
         protocol_version=spec.protocol_version,
     )
+    # The imports are done (anyio's backend, the transport's: httpx for a URL); a pipe or a
+    # subscribe may run for hours.
+    gc_pause.resume()
     # SIGINT, SIGTERM, SIGHUP: cancel the command only, so that the session's exit closes the
     # server (the transport's readers still running to see it go); a second one kills it now.
     stop = anyio.CancelScope()

@@ -45,3 +45,48 @@ def test_call_imports_no_ui_or_models():
     for heavy in ("textual", "rich", "pydantic", "mcp_types"):
         assert heavy not in modules, f"{heavy} is imported by `call`"
     assert "jsonschema" in modules  # arguments are validated against inputSchema
+
+
+def test_the_collector_paused_for_start_up_is_on_again_in_the_session():
+    """main.py pauses the cyclic collector while a cold command imports (gc_pause.py); a
+    session (a pipe, a subscribe may run for hours) must run with it on again."""
+    import gc
+
+    from mcp_inspector.cli import gc_pause
+    from mcp_inspector.cli.runner import RunOptions, run
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    seen: dict[str, bool] = {}
+
+    async def body(session, context) -> int:
+        seen["enabled"] = gc.isenabled()
+        return 0
+
+    assert gc.isenabled()
+    gc_pause.pause()
+    try:
+        assert not gc.isenabled()
+        code = run(ServerSpec(name="raw", command=raw()), RunOptions(quiet=True), body)
+    finally:
+        gc_pause.resume()
+        gc.enable()
+    assert code == 0
+    assert seen == {"enabled": True}
+
+
+def test_a_command_without_a_session_turns_the_collector_on_again(tmp_path):
+    """``query`` reads a file of any size without a session: the collector is on while it runs."""
+    import gc
+
+    from mcp_inspector.cli import gc_pause
+    from mcp_inspector.cli.dispatch import run_command_line
+
+    session = tmp_path / "s.jsonl"
+    session.write_text("")
+    gc_pause.pause()
+    try:
+        run_command_line(["query", str(session), ".", "--count"])
+        assert gc.isenabled()
+    finally:
+        gc_pause.resume()
+        gc.enable()
