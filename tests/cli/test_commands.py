@@ -107,6 +107,15 @@ def test_call_structured_content_and_output_schema_issues():
     assert "outputSchema: INVALID" in broken.stdout and "$.count: 'three' is not of type 'integer'" in broken.stdout
 
 
+def test_call_prints_structured_content_once_when_a_text_block_holds_the_same_json():
+    same = cli("call", "create_ticket", "title=Crash on start")
+    assert same.returncode == 0, same.stderr
+    assert same.stdout.count('"title": "Crash on start"') == 1  # not twice (issue 21)
+    assert "(structuredContent: same as the text above)" in same.stdout and "outputSchema: valid" in same.stdout
+    differs = cli("call", "add", "a=1", "b=2")  # text "3", structuredContent {"sum": 3}: both shown
+    assert 'structuredContent:\n{\n  "sum": 3\n}' in differs.stdout and "same as the text" not in differs.stdout
+
+
 def test_call_json_is_the_result_exactly_as_received(record):
     result = cli("call", "create_ticket", "title=Crash on start", 'tags=["a","b"]', "--json", "--record", record)
     assert result.returncode == 0, result.stderr

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.schema.form.defaults import same_json
 from ...core.session.results import blob_text
 
 if TYPE_CHECKING:
@@ -275,7 +276,9 @@ def tool_result(view: Any) -> str:
         lines.append(content_block(block.block))
     if not view.blocks and not view.problems:
         lines.append("(no content)")
-    if view.has_structured:
+    if view.has_structured and _in_a_text_block(view):
+        lines.append("(structuredContent: same as the text above)")
+    elif view.has_structured:
         lines.append("structuredContent:")
         lines.append(pretty(view.structured))
     if view.output_schema is not None and not view.is_error:
@@ -288,6 +291,22 @@ def tool_result(view: Any) -> str:
             lines.append("outputSchema: valid" + (" (not every pattern checked)" if view.unchecked else ""))
         lines.extend(f"  note: {note}" for note in view.unchecked)
     return "\n".join(lines)
+
+
+def _in_a_text_block(view: Any) -> bool:
+    """A text block holds the same JSON as structuredContent (servers send both, as the spec advises
+    for backwards compatibility): printed once."""
+    for block in view.blocks:
+        raw = block.block
+        text = raw.get("text") if isinstance(raw, dict) and raw.get("type") == "text" else None
+        if not isinstance(text, str) or text.strip()[:1] not in ("{", "["):
+            continue
+        try:
+            if same_json(loads_strict(text.strip()), view.structured):
+                return True
+        except JsonTextError:
+            continue
+    return False
 
 
 def read_result(result: dict[str, Any]) -> str:
