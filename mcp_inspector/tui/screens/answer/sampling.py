@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static, TextArea
 
 from ....core.config.sampling_rules import STOP_REASONS
 from ....core.protocol.json_text import JsonTextError, loads_strict
+from ...widgets.toggles import StateCheckbox
 from .base import Answer, ServerRequestScreen
 from .sampling_text import describe_limits, describe_message, describe_preferences, describe_tools, tool_names
 
@@ -99,7 +100,7 @@ class SamplingScreen(ServerRequestScreen):
             yield Input(DEFAULT_MODEL, placeholder="model", compact=True, id="sampling-model")
         yield Static("", id="sampling-error", markup=False)
         with Horizontal(id="sampling-remember"):
-            yield Checkbox(
+            yield StateCheckbox(
                 "Always answer this server like this", compact=True, id="sampling-always", disabled=self.server is None
             )
             yield Input(

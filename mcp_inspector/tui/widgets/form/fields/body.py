@@ -42,6 +42,7 @@ from .....core.schema.form import (
 )
 from .....core.schema.validation import Issue, json_path
 from ...result.json_text import use_safe_json
+from ...toggles import OnOffSwitch, StateCheckbox, StateSelectionList
 from .base import EditorChanged, FormInput, FormTextArea
 from .composites import EntriesField, ListField, NestedField, VariantField
 from .labels import field_label, object_title, type_hint
@@ -242,7 +243,7 @@ class FormBody(Vertical):
         yield Vertical(*parts, classes=f"field {spec.kind}-field")
 
     def _null_box(self, spec: FieldSpec) -> Checkbox:
-        box = Checkbox(
+        box = StateCheckbox(
             "null",
             value=bool(self.values.get(spec.key + NULL)),
             compact=True,
@@ -289,7 +290,7 @@ class FormBody(Vertical):
             return editor
         if spec.kind == "boolean":
             if spec.required or spec.has_default:
-                return Switch(value=bool(value))
+                return OnOffSwitch(value=bool(value))
             return Select(
                 [("true", True), ("false", False)],
                 prompt=UNSET_PROMPT,
@@ -306,7 +307,7 @@ class FormBody(Vertical):
             selections = [
                 (Content(o.label), i, any(_same(o.value, v) for v in chosen)) for i, o in enumerate(spec.item.options)
             ]
-            return SelectionList(*selections, compact=True)
+            return StateSelectionList(*selections, compact=True)
         if spec.kind == "array" and spec.item is not None:
             return ListEditor(spec.item, value if isinstance(value, list) else [])
         if spec.kind in COMPOSITE_KINDS:

@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Switch
 
 from .....core.schema.form import FieldSpec
+from ...toggles import OnOffSwitch
 from .base import FormInput
 
 
@@ -63,7 +64,7 @@ class ListEditor(Vertical):
 
     def _row(self, index: int, value: Any) -> Horizontal:
         if self.item.kind == "boolean":
-            editor: Widget = Switch(value=bool(value))
+            editor: Widget = OnOffSwitch(value=bool(value))
         else:
             kind = {"integer": "integer", "number": "number"}.get(self.item.kind, "text")
             editor = FormInput(
