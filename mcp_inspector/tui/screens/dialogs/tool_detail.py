@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -45,22 +46,24 @@ def is_destructive(tool: dict[str, Any] | None) -> bool:
     )
 
 
-def legend_text(tool: dict[str, Any] | None = None) -> Text:
-    """The chips and their meaning; with a tool, each says whether that tool sets it."""
+def legend_text(tool: dict[str, Any] | None = None) -> Table:
+    """The chips and their meaning; with a tool, each says whether that tool sets it.
+
+    A grid (chip, hint, value, meaning): the meaning wraps inside its own column, so a long one
+    does not run into the next chip's line (``RO readOnlyHint: false read-only: does not…``).
+    """
     annotations = (tool or {}).get("annotations")
     annotations = annotations if isinstance(annotations, dict) else {}
-    text = Text()
-    for number, (chip, key, meaning) in enumerate(LEGEND):
-        if number:
-            text.append("\n")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for chip, key, meaning in LEGEND:
         value = annotations.get(key)
-        text.append(f"{chip:<6}", style="bold")
-        text.append(f"{key}: ", style="dim")
-        text.append(
-            "set " if value is True else "false " if value is False else "— ", style="bold" if value is True else "dim"
-        )
-        text.append(meaning)
-    return text
+        shown = Text("set", style="bold") if value is True else Text("false" if value is False else "—", style="dim")
+        grid.add_row(chip, key, shown, meaning)
+    return grid
 
 
 def definition_text(tool: dict[str, Any]) -> Text:
