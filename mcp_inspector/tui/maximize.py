@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widget import Widget
+from textual.widgets import Input
 
 
 def panel_to_maximize(focused: Widget | None) -> Widget | None:
@@ -20,7 +21,9 @@ def panel_to_maximize(focused: Widget | None) -> Widget | None:
     for node in focused.ancestors_with_self:
         if getattr(type(node), "MAXIMIZE_PANEL", False) and isinstance(node, Widget):
             return node
-    return focused if focused.allow_maximize else None
+    # a scrolling view (a TextArea, a list) says so itself; an Input (a ScrollView too) alone on the
+    # screen helps no one
+    return focused if type(focused).ALLOW_MAXIMIZE is True and not isinstance(focused, Input) else None
 
 
 def toggle_maximize(app: Any) -> None:

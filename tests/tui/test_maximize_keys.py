@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 
+from mcp_inspector.tui.pilot_steps import shown_notifications
+from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
@@ -58,3 +60,13 @@ async def test_ctrl_z_maximizes_the_focused_panel_and_widens_the_tool_list(size)
         await pilot.press("escape")
         await wait_for(pilot, lambda: detail.maximized is None, what="restored")
         assert app.screen is detail
+
+        await pilot.press("escape", "f7")  # a one-line field alone on the screen helps no one: not maximized
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen), what="the server picker")
+        await pilot.press("ctrl+z")
+        await wait_for(
+            pilot,
+            lambda: any("Nothing here to maximize" in str(n.message) for n in shown_notifications(app)),
+            what="the note",
+        )
+        assert app.screen.maximized is None
