@@ -95,3 +95,34 @@ async def test_a_100_item_list_of_objects_mounts_folded_and_paged():
         await pilot.pause()
         assert len(field.query(ItemRow)) == 2 * PAGE
         assert form.get_arguments() == data  # folded or not, every item is sent
+
+
+async def test_a_20000_field_form_folds_its_sections_into_sections():
+    """20,000 fields made 999 folded sections: 16 s of layout on the event loop before the form
+    showed (issue 19). Past MAX_SECTIONS, a section holds sections: 20 at the top here."""
+    app = Bare()
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(20_000)}}
+    spec = build_form({**schema, "required": ["p12345"]})
+    async with app.run_test(size=(120, 50)) as pilot:
+        form = SchemaForm(spec)
+        elapsed = await timed_mount(pilot, app, form)
+        print(f"20,000-field form mounted in {elapsed * 1000:.0f} ms")
+        assert len(form.editors) == 20
+        top = list(form.query(LazySection))
+        assert len(top) == 20 and top[0].title.startswith("▸ fields 21–1020: p20, p21")
+        section = top[12]  # fields 12021-13020: p12345 is field 12346
+        assert section.title.startswith("▸ fields 12021–13020") and "1 required" in section.title
+        section.query_one("Button").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        inner = list(section.query(LazySection))
+        assert len(inner) == 50 and inner[16].title.startswith("▸ fields 12341–12360")
+        assert "$.p12345" not in form.editors and not form.body.fully_mounted
+        inner[16].query_one("Button").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert form.editors["$.p12345"].is_mounted
+        form.editors["$.p12345"].focus()
+        await pilot.press(*"hi")
+        await pilot.pause()
+        assert form.get_arguments() == {"p12345": "hi"}
