@@ -13,6 +13,7 @@ from textual.widgets import Markdown, Static
 
 from ...messages import ServerFacts, era_label
 from ...server.capabilities import explain_capabilities, render_value
+from ...text.icon_text import describe_icons
 from ...text.traffic_text import clean
 
 
@@ -34,6 +35,9 @@ def server_table(facts: ServerFacts) -> Table:
             table.add_row(label, Text(str(value)))
     extra = {k: v for k, v in info.items() if k not in ("name", "title", "version", "websiteUrl", "description")}
     for key, value in extra.items():
+        if key == "icons" and isinstance(value, list):
+            table.add_row("Icons", Text(describe_icons(value)))  # not a raw data: URI
+            continue
         table.add_row(key, Text(json.dumps(value, ensure_ascii=False)[:400], style="dim"))
     return table
 

@@ -33,6 +33,7 @@ from textual.widgets import Static
 from .....core.protocol.json_text import JsonTextError, loads_strict
 from .....core.session.results import BlockInfo, blob_text, content_problem
 from .... import images
+from ....text.icon_text import describe_icons
 from ....text.traffic_text import clean
 from ...result.files import human_size
 from ...result.view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
@@ -359,9 +360,8 @@ class ContentsPanel(ResultPanel):
             )
         icons = item.get("icons")
         if isinstance(icons, list) and icons:
-            sources = [str(i.get("src", ""))[:40] for i in icons if isinstance(i, dict)]
             lines.append("icons: ", style="bold")
-            lines.append(clean(f"{len(icons)} ({', '.join(sources)})") + "\n")
+            lines.append(describe_icons(icons) + "\n")
         lines.rstrip()
         return [Static(lines, classes="resource-meta")] if lines.plain else []
 
