@@ -25,6 +25,13 @@ def main(argv: list[str] | None = None) -> int:
         if program:
             exit_now(code)
         return code
+    if argv[:1] == ["attach"]:  # its own options: a running proxy, not a server (commands/attach.py)
+        from .commands.attach import main as attach_main
+
+        code = attach_main(argv[1:])
+        if program:
+            exit_now(code)
+        return code
     from . import gc_pause, stopping
 
     if program:

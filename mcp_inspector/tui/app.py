@@ -21,7 +21,7 @@ import signal
 import termios
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -36,6 +36,9 @@ from .keymap import APP_KEYS, KEYS_BY_ID, bindings
 from .look.theme_vars import theme_variable_defaults
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
 from .text.control_filter import ControlCharacters
+
+if TYPE_CHECKING:
+    from ..core.proxy.viewer import LiveFeed
 
 DEFAULT_THEME = "inspector-dark"
 QUIT_CLOSE_GRACE = 0.5  # seconds for the server to exit once its stdin is closed
@@ -71,6 +74,7 @@ class InspectorApp(App[int]):
         watch: list[str] | None = None,
         rerun: bool = False,
         timeout_given: bool = True,
+        live_feed: LiveFeed | None = None,
     ) -> None:
         """``handle_signals``: quit cleanly on SIGTERM, SIGHUP and SIGINT (``run_tui``; tests leave it off).
         ``watch``: the paths whose edits restart ``spec`` ("" infers them); ``rerun``: then call the last
@@ -82,6 +86,7 @@ class InspectorApp(App[int]):
         textual_compat.install()  # highlighted TextArea documents are freed when replaced (textual_compat.py)
         self.spec = spec
         self.open_file = open_file
+        self.live_feed = live_feed  # a running proxy's session (mcp-inspector attach)
         self.record = record
         self.timeout = self.config.request_timeout if not timeout_given and self.config.request_timeout_set else timeout
         self.max_frame_bytes = max_frame_bytes
@@ -125,6 +130,7 @@ class InspectorApp(App[int]):
             max_frame_bytes=self.max_frame_bytes,
             watch=self.watch,
             rerun=self.rerun,
+            live_feed=self.live_feed,
         )
         self.connection = screen.connection
         from .screens.dialogs.auth_prompt import TuiAuthUi
@@ -631,9 +637,10 @@ def make_app(
     watch: list[str] | None = None,
     rerun: bool = False,
     timeout_given: bool = True,
+    live_feed: LiveFeed | None = None,
 ) -> InspectorApp:
     """Build the app (tests call this; ``run_tui`` runs it). No spec and no file means the demo server."""
-    if spec is None and open_file is None and use_demo:
+    if spec is None and open_file is None and live_feed is None and use_demo:
         spec = demo_spec()
     return InspectorApp(
         spec,
@@ -648,6 +655,7 @@ def make_app(
         watch=watch,
         rerun=rerun,
         timeout_given=timeout_given,
+        live_feed=live_feed,
     )
 
 
@@ -662,6 +670,7 @@ def run_tui(
     watch: list[str] | None = None,
     rerun: bool = False,
     timeout_given: bool = True,
+    live_feed: LiveFeed | None = None,
 ) -> int:
     """Run the TUI until the user quits; returns the exit code (``timeout_given``: --timeout was on
     the command line, so it wins over the config file's request_timeout)."""
@@ -675,6 +684,7 @@ def run_tui(
         watch=watch,
         rerun=rerun,
         timeout_given=timeout_given,
+        live_feed=live_feed,
     )
     app.handle_signals = True
     from . import images

@@ -36,6 +36,12 @@ HOST_INPUT = (
 )
 
 
+@pytest.fixture(autouse=True)
+def _private_run_dir(tmp_path, monkeypatch):
+    """Each proxy's live-view socket in the test's own directory."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+
+
 def proxy_command(*own: str) -> list[str]:
     return [sys.executable, "-m", "mcp_inspector", "proxy", *own, "--"]
 

@@ -21,13 +21,14 @@ import subprocess
 import sys
 from typing import Any
 
+from ...core.proxy.feed import FeedError, FeedPublisher
 from ...core.proxy.recorder import FrameRecorder
 from ...core.proxy.stdio import FORWARDED, ExitStatus, ProxyStartError, StdioProxy
 from ...core.traffic.recording import SessionWriter
 from ...core.traffic.store import TrafficStore
 from .. import exit_codes
 
-PROXY_USAGE = "mcp-inspector proxy [--record FILE] [--name NAME] [--quiet] -- SERVER_COMMAND [server args]"
+PROXY_USAGE = "mcp-inspector proxy [--record FILE] [--name NAME] [--no-live] [--quiet] -- SERVER_COMMAND [server args]"
 PROXY_DESCRIPTION = (
     "Run SERVER_COMMAND as a host's MCP server and stand in between: every byte goes through unchanged "
     "both ways, and every frame is recorded with the host's clientInfo. Put it in the host's config in "
@@ -48,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--name",
         metavar="NAME",
         help="the session's name (default: the server command's name); attach NAME finds it",
+    )
+    parser.add_argument(
+        "--no-live", action="store_true", help="publish no live view (mcp-inspector attach cannot watch it)"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="say nothing of our own on stderr")
     return parser
@@ -111,6 +115,17 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
             _say(args, f"cannot write the record file {args.record}: {exc.strerror or exc}")
             return exit_codes.USAGE, None
         store.attach_recorder(writer)
+    publisher = None
+    if not args.no_live:
+        try:
+            publisher = FeedPublisher(args.name, record_header(command, args.name))
+        except FeedError as exc:  # the host's session goes on: only the live view is off
+            _say(args, f"no live view: {exc}")
+            store.note(f"no live view: {exc}")
+        else:
+            store.add_listener(publisher)
+            if publisher.name != args.name:
+                _say(args, f"a proxy named {args.name} is running already: this one is {publisher.name}")
     recorder = FrameRecorder(store)
     recorder.start()
     proxy = StdioProxy(command, recorder)
@@ -132,6 +147,8 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(sig, handler)
         recorder.close()
+        if publisher is not None:
+            publisher.close()
         store.close()
         if writer is not None:
             writer.close()

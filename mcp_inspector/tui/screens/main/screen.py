@@ -28,6 +28,7 @@ from ....core.config.servers import ServerSpec
 from ....core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
 from ....core.protocol.framing import MAX_LINE_BYTES
 from ....core.protocol.rpc import PendingRequest
+from ....core.proxy.viewer import LiveFeed
 from ....core.session.tooldiff import diff_items
 from ....core.session.url_elicitation import UrlElicitationRequired
 from ....core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
@@ -55,13 +56,14 @@ from ...widgets.status_bar import StatusBar
 from ...widgets.tool_list import EXCLUDED_KEY, ToolList
 from ...widgets.view_footer import ViewFooter
 from ...widgets.views.traffic.log import TrafficLog
+from .attach_state import AttachMixin
 from .checks_state import ChecksMixin
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
 from .watch_state import WatchMixin
 
 
-class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -94,13 +96,16 @@ class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         max_frame_bytes: int = MAX_LINE_BYTES,
         watch: list[str] | None = None,
         rerun: bool = False,
+        live_feed: LiveFeed | None = None,
     ) -> None:
-        """``watch``: the paths to watch for ``spec`` ("" infers them; screens/main/watch_state.py)."""
+        """``watch``: the paths to watch for ``spec`` ("" infers them; screens/main/watch_state.py).
+        ``live_feed``: a running proxy's session to show, read-only (attach_state.py)."""
         super().__init__()
         self.store = store
         self.spec = spec
         self.open_file = open_file
-        self.read_only = open_file is not None
+        self.live_feed = live_feed
+        self.read_only = open_file is not None or live_feed is not None
         self.timeout = timeout
         self.snapshot_mode = snapshot_mode
         self.time_format = time_format or clock_time
@@ -168,7 +173,10 @@ class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
         self._start_checks()
         self._show_nav()
         self.tool_list.option_list.focus()
-        if self.read_only:
+        if self.live_feed is not None:
+            self.composer.disabled = True
+            self._start_attach()
+        elif self.read_only:
             self.composer.disabled = True
             self.status_bar.status = ConnectionStatus(
                 "read-only", detail=f"loading {self._display_path(self.open_file)}…"
@@ -182,6 +190,8 @@ class MainScreen(ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
 
     def on_unmount(self) -> None:
         self.stop_watching(quiet=True)
+        if self.live_feed is not None:
+            self.live_feed.close()
 
     def _display_path(self, path: str | None) -> str:
         if path is None:

@@ -1,0 +1,139 @@
+"""The proxy's live feed (core/proxy/feed.py, viewer.py): a Unix socket in a private directory,
+late viewers from the start, a viewer that stops reading never holding the publisher up."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+
+import pytest
+from waiting import until_sync
+
+from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.proxy.feed import FeedError, FeedPublisher, checked_dir
+from mcp_inspector.core.proxy.viewer import Dropped, Ended, FeedReader, find_proxy, running_proxies
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.store import TrafficStore
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    directory = tmp_path / "run"
+    directory.mkdir(mode=0o700)
+    return directory / "mcp-inspector"
+
+
+def publish(publisher: FeedPublisher, count: int, start: int = 0) -> TrafficStore:
+    store = TrafficStore(spill=False)
+    store.add_listener(publisher)
+    for number in range(start, start + count):
+        store.append(Direction.IN, Kind.NOTIFICATION, b'{"jsonrpc":"2.0","method":"n","params":{"i":%d}}' % number)
+    return store
+
+
+def test_the_directory_and_socket_are_private(run_dir):
+    publisher = FeedPublisher("demo", {"server": "srv"}, directory=run_dir)
+    try:
+        assert os.stat(run_dir).st_mode & 0o777 == 0o700
+        assert os.stat(publisher.path).st_mode & 0o777 == 0o600
+        assert publisher.path == run_dir / "demo.sock"
+    finally:
+        publisher.close()
+    assert not publisher.path.exists()
+
+
+def test_a_directory_open_to_others_or_not_ours_or_a_link_is_refused(tmp_path):
+    open_dir = tmp_path / "open"
+    open_dir.mkdir(mode=0o700)
+    os.chmod(open_dir, 0o755)
+    with pytest.raises(FeedError, match="open to other users"):
+        FeedPublisher("demo", {}, directory=open_dir)
+    assert os.stat(open_dir).st_mode & 0o777 == 0o755  # refused, never repaired
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    with pytest.raises(FeedError, match="not a directory"):
+        checked_dir(link)
+    if os.getuid() == 0:  # only root can make a directory another user owns
+        theirs = tmp_path / "theirs"
+        theirs.mkdir(mode=0o700)
+        os.chown(theirs, 65534, 65534)
+        with pytest.raises(FeedError, match="another user"):
+            checked_dir(theirs)
+
+
+def test_two_proxies_with_one_name_and_a_stale_socket(run_dir):
+    first = FeedPublisher("same", {}, directory=run_dir)
+    second = FeedPublisher("same", {}, directory=run_dir)
+    try:
+        assert (first.name, second.name) == ("same", "same-2")
+        assert sorted(p.name for p in running_proxies(run_dir)) == ["same", "same-2"]
+        assert find_proxy("same-2", run_dir).path == second.path
+        with pytest.raises(FeedError, match="2 proxies are running"):
+            find_proxy(None, run_dir)
+    finally:
+        first.close()
+        second.close()
+    # a socket whose proxy is gone (killed: never removed) is replaced, not counted
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(os.fspath(run_dir / "same.sock"))
+    stale.close()
+    assert running_proxies(run_dir) == []
+    third = FeedPublisher("same", {}, directory=run_dir)
+    try:
+        assert third.name == "same"
+    finally:
+        third.close()
+
+
+def test_a_late_viewer_gets_the_session_from_its_start_then_live(run_dir):
+    publisher = FeedPublisher("late", {"server": "srv"}, directory=run_dir)
+    try:
+        store = publish(publisher, 50)
+        reader = FeedReader(publisher.path)
+        assert reader.header["server"] == "srv" and reader.header["pid"] == os.getpid()
+        events = reader.events()
+        seen = [next(events) for _ in range(50)]
+        assert [e.seq for e in seen] == list(range(1, 51))
+        assert seen[0].raw == store.get(1).raw
+        store.append(Direction.OUT, Kind.REQUEST, b'{"jsonrpc":"2.0","id":1,"method":"ping"}', method="ping")
+        live = next(events)
+        assert live.method == "ping" and live.direction is Direction.OUT
+    finally:
+        publisher.close()
+    assert isinstance(next(events), Ended)
+    reader.close()
+
+
+def test_a_viewer_that_stops_reading_never_holds_the_publisher(run_dir):
+    publisher = FeedPublisher("slow", {}, directory=run_dir, ring_entries=1000)
+    try:
+        reader = FeedReader(publisher.path)  # connected, reading nothing
+        until_sync(lambda: publisher.viewers == 1, what="the viewer")
+        started = time.monotonic()
+        done = threading.Event()
+        total = 50_000
+
+        def flood() -> None:
+            publish(publisher, total)
+            done.set()
+
+        threading.Thread(target=flood, daemon=True).start()
+        until_sync(done.is_set, what="the flood to be published while the viewer reads nothing")
+        assert time.monotonic() - started < 25
+        publisher.close(drain=0)
+        got = dropped = 0
+        for event in reader.events():
+            if isinstance(event, Dropped):
+                dropped += event.count
+            elif isinstance(event, Ended):
+                break
+            else:
+                got += 1
+        assert dropped > 0 and got + dropped == total  # every line either shown or counted
+        assert publisher.dropped == dropped
+    finally:
+        publisher.close(drain=0)
+        reader.close()
