@@ -29,8 +29,10 @@ def test_attach_lists_running_proxies_and_reads_one_live(tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     run_dir = tmp_path / "mcp-inspector"
     first = start_proxy(env, "--name", "peer")
-    second = start_proxy(env, "--name", "peer")
+    second = None
     try:
+        until_sync(lambda: len(running_proxies(run_dir)) == 1, what="the first proxy")
+        second = start_proxy(env, "--name", "peer")  # the same name: it gets peer-2
         until_sync(lambda: len(running_proxies(run_dir)) == 2, what="two proxies")
         listed = subprocess.run(
             [sys.executable, "-m", "mcp_inspector", "attach", "--list"], capture_output=True, env=env, check=False
@@ -54,6 +56,8 @@ def test_attach_lists_running_proxies_and_reads_one_live(tmp_path):
         assert first.wait(timeout=30) == 0
     finally:
         for process in (first, second):
+            if process is None:
+                continue
             process.kill()
             process.wait()
 
