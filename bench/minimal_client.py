@@ -59,14 +59,15 @@ class _Conn:
             return self.proc.wait()
 
 
-def run_calls(server_cmd: list[str], n: int) -> list[float]:
+def run_calls(server_cmd: list[str], n: int, tool: str = "add") -> list[float]:
+    """``tool`` takes ``a`` and ``b`` (the minimal server's add, server-everything's get-sum)."""
     conn = _Conn(server_cmd)
     try:
         conn.initialize()
         latencies = []
         for i in range(n):
             t0 = time.perf_counter()
-            conn.request("tools/call", {"name": "add", "arguments": {"a": i, "b": 1}})
+            conn.request("tools/call", {"name": tool, "arguments": {"a": i, "b": 1}})
             latencies.append(time.perf_counter() - t0)
         return latencies
     finally:

@@ -61,3 +61,6 @@ echo "### bench_tool_list"
 echo
 echo "### bench_schema_check"
 "$PYTHON" bench/bench_schema_check.py $([ -n "${QUICK:-}" ] && echo "--rounds 2")
+
+echo "### bench_proxy (the recording proxy: round trips vs direct, a flood with viewers)"
+"$PYTHON" bench/bench_proxy.py

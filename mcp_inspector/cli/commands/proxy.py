@@ -34,6 +34,7 @@ PROXY_DESCRIPTION = (
     "both ways, and every frame is recorded with the host's clientInfo. Put it in the host's config in "
     "place of the server command. The server's exit code and the signals a host sends pass through."
 )
+SWITCH_INTERVAL = 1e-5  # seconds (see run_proxy)
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -126,6 +127,9 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
             store.add_listener(publisher)
             if publisher.name != args.name:
                 _say(args, f"a proxy named {args.name} is running already: this one is {publisher.name}")
+    # The forward threads wait for the GIL whenever the recorder holds it; a short switch interval
+    # hands it back within SWITCH_INTERVAL, not Python's default 5 ms (a round trip through us).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     recorder = FrameRecorder(store)
     recorder.start()
     proxy = StdioProxy(command, recorder)

@@ -1,0 +1,140 @@
+"""The recording proxy's cost: round trips through it vs direct, and a flood through it with a viewer.
+
+    python bench/bench_proxy.py [--calls N] [--rounds R] [--flood N]
+
+1. Sequential ``tools/call`` round trips (``minimal_client.run_calls``, blocking pipes) against
+   the minimal server and server-everything, direct and through ``mcp-inspector proxy --record``,
+   interleaved per round. Reported: median per call and the paired ratio proxy / direct.
+   **Target: <= 1.1x** (issue 24). The proxy adds two pipe hops and two thread wake-ups per
+   round trip (~2 x 30-60 us here): against a server that answers in microseconds that is most
+   of a round trip; against a real server (node, ~0.3 ms+) it is the small part.
+2. A flood of N notifications (tests/servers/proxy_peer.py --flood) through the proxy, recorded,
+   with a viewer attached that reads nothing (the worst viewer) and one that reads everything;
+   the host reads it all. Reported: the host's time vs direct, frames the host and the recording
+   got (all of them), what the viewers got + missed, and the proxy's peak RSS.
+
+The HTTP proxy is not benched here (not built yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from common import PYTHON, REPO, minimal_server_cmd, server_everything_cmd
+from minimal_client import run_calls
+
+PEER = [PYTHON, str(REPO / "tests" / "servers" / "proxy_peer.py")]
+
+
+def proxy(record: Path, *command: str, name: str = "bench") -> list[str]:
+    return [PYTHON, "-m", "mcp_inspector", "proxy", "--record", str(record), "--name", name, "--", *command]
+
+
+def round_trips(label: str, server: list[str], calls: int, rounds: int, tmp: Path, tool: str = "add") -> None:
+    direct: list[float] = []
+    through: list[float] = []
+    ratios: list[float] = []
+    run_calls(server, 20, tool)  # warm-up: caches, JIT of node
+    for number in range(rounds):
+        d = statistics.median(run_calls(server, calls, tool))
+        p = statistics.median(run_calls(proxy(tmp / f"rt-{number}.jsonl", *server), calls, tool))
+        direct.append(d)
+        through.append(p)
+        ratios.append(p / d)
+    direct_us, through_us = statistics.median(direct) * 1e6, statistics.median(through) * 1e6
+    print(
+        f"{label:<22} direct {direct_us:8.1f} us   proxy {through_us:8.1f} us"
+        f"   ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}..{max(ratios):.2f}; target <= 1.10x)"
+    )
+
+
+def _host(command: list[str], env: dict[str, str]) -> tuple[float, int, subprocess.Popen]:
+    """Run the flood, the host reading everything: (seconds, frames, the process, still to reap)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert process.stdout is not None and process.stdin is not None
+    process.stdin.close()
+    frames = process.stdout.read().count(b"notifications/progress")
+    return time.perf_counter() - started, frames, process
+
+
+def _viewer(path: Path, reads: bool, counts: dict[str, int]) -> None:
+    from mcp_inspector.core.proxy.viewer import Dropped, Ended, FeedReader
+
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.001)
+    reader = FeedReader(path)
+    if not reads:
+        counts["stalled"] = 1
+        time.sleep(3600)  # a daemon thread: it never reads (its socket buffer fills, then the ring drops)
+    for event in reader.events():
+        if isinstance(event, Dropped):
+            counts["missed"] += event.count
+        elif isinstance(event, Ended):
+            break
+        else:
+            counts["got"] += 1
+    reader.close()
+
+
+def flood(count: int, tmp: Path) -> None:
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp))
+    direct_s, direct_frames, process = _host([*PEER, "--flood", str(count)], env)
+    process.wait()
+    record = tmp / "flood.jsonl"
+    counts = {"got": 0, "missed": 0}
+    sock = tmp / "mcp-inspector" / "flood.sock"
+    threading.Thread(target=_viewer, args=(sock, False, {}), daemon=True).start()
+    reading = threading.Thread(target=_viewer, args=(sock, True, counts), daemon=True)
+    reading.start()
+    proxied_s, proxied_frames, process = _host(proxy(record, *PEER, "--flood", str(count), name="flood"), env)
+    _, status, usage = os.wait4(process.pid, 0)
+    reading.join(30)
+    from mcp_inspector.core.traffic.loading import load_session
+
+    recorded = sum(1 for e in load_session(record).store.iter_all() if e.method == "notifications/progress")
+    print(
+        f"flood {count:,}: host got {proxied_frames:,} through the proxy ({direct_frames:,} direct); "
+        f"time {proxied_s:.2f} s vs {direct_s:.2f} s direct ({proxied_s / direct_s:.2f}x)"
+    )
+    print(
+        f"  recorded {recorded:,}; a reading viewer got {counts['got']:,} + missed {counts['missed']:,} "
+        f"(entries, with the proxy's notes); a stalled viewer attached throughout; "
+        f"proxy peak RSS {usage.ru_maxrss / 1024:.0f} MiB; exit status {os.waitstatus_to_exitcode(status)}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    quick = bool(os.environ.get("QUICK"))
+    parser.add_argument("--calls", type=int, default=200 if quick else 1000)
+    parser.add_argument("--rounds", type=int, default=3 if quick else 7)
+    parser.add_argument("--flood", type=int, default=20_000 if quick else 100_000)
+    args = parser.parse_args()
+    socket.setdefaulttimeout(None)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        os.chmod(tmp, 0o700)
+        print(f"stdio round trips ({args.calls} sequential tools/call per round, {args.rounds} rounds, --record on)")
+        round_trips("minimal server", minimal_server_cmd(), args.calls, args.rounds, tmp)
+        everything = server_everything_cmd()
+        if everything is not None:
+            round_trips("server-everything", everything, args.calls, args.rounds, tmp, tool="get-sum")
+        flood(args.flood, tmp)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
