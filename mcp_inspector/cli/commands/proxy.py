@@ -28,7 +28,10 @@ from ...core.traffic.recording import SessionWriter
 from ...core.traffic.store import TrafficStore
 from .. import exit_codes
 
-PROXY_USAGE = "mcp-inspector proxy [--record FILE] [--name NAME] [--no-live] [--quiet] -- SERVER_COMMAND [server args]"
+PROXY_USAGE = (
+    "mcp-inspector proxy [--record FILE] [--name NAME] [--no-live] [--quiet] -- SERVER_COMMAND [server args]\n"
+    "       mcp-inspector proxy --listen HOST:PORT --url UPSTREAM [--record FILE] [--name NAME] [--no-live] [--quiet]"
+)
 PROXY_DESCRIPTION = (
     "Run SERVER_COMMAND as a host's MCP server and stand in between: every byte goes through unchanged "
     "both ways, and every frame is recorded with the host's clientInfo. Put it in the host's config in "
@@ -52,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the session's name (default: the server command's name); attach NAME finds it",
     )
     parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="HTTP: serve on this address (loopback; another address only with a warning); with --url",
+    )
+    parser.add_argument("--url", metavar="UPSTREAM", help="HTTP: the server's URL, every exchange passed to it")
+    parser.add_argument(
         "--no-live", action="store_true", help="publish no live view (mcp-inspector attach cannot watch it)"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="say nothing of our own on stderr")
@@ -66,10 +75,14 @@ def parse_proxy(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     else:
         own, command = argv, []
     args = build_parser().parse_args(own)
-    if not command:
+    if (args.listen is None) != (args.url is None):
+        raise exit_codes.UsageError("proxy: --listen and --url go together (the HTTP proxy)")
+    if args.url is not None and command:
+        raise exit_codes.UsageError("proxy: either --listen/--url (HTTP) or -- SERVER_COMMAND (stdio), not both")
+    if args.url is None and not command:
         raise exit_codes.UsageError("proxy: give the server command after --: mcp-inspector proxy -- SERVER_COMMAND")
     if args.name is None:
-        args.name = _default_name(command)
+        args.name = _default_name(command) if command else _url_name(args.url)
     elif not NAME_PATTERN.match(args.name):
         raise exit_codes.UsageError(
             f"proxy: --name {args.name!r}: letters, digits, '.', '_' and '-' only (64 at most), first a letter or digit"
@@ -83,7 +96,25 @@ def _default_name(command: list[str]) -> str:
     return cleaned or "server"
 
 
-def record_header(command: list[str], name: str) -> dict[str, Any]:
+def _url_name(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or "server"
+    return re.sub(r"[^A-Za-z0-9._-]", "-", host).lstrip("._-")[:64] or "server"
+
+
+def record_header(command: list[str], name: str, url: str | None = None) -> dict[str, Any]:
+    if url is not None:
+        from ...core.traffic.masking import mask_url
+
+        return {
+            "recorded_by": "mcp-inspector proxy",
+            "client": "proxy",
+            "server": f"http {mask_url(url)}",
+            "url": mask_url(url),
+            "name": name,
+            "transport": "http",
+        }
     return {
         "recorded_by": "mcp-inspector proxy",
         "client": "proxy",
@@ -111,7 +142,7 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     writer = None
     if args.record:
         try:
-            writer = SessionWriter(args.record, header=record_header(command, args.name))
+            writer = SessionWriter(args.record, header=record_header(command, args.name, args.url))
         except OSError as exc:
             _say(args, f"cannot write the record file {args.record}: {exc.strerror or exc}")
             return exit_codes.USAGE, None
@@ -119,7 +150,7 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     publisher = None
     if not args.no_live:
         try:
-            publisher = FeedPublisher(args.name, record_header(command, args.name))
+            publisher = FeedPublisher(args.name, record_header(command, args.name, args.url))
         except FeedError as exc:  # the host's session goes on: only the live view is off
             _say(args, f"no live view: {exc}")
             store.note(f"no live view: {exc}")
@@ -132,6 +163,16 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     sys.setswitchinterval(SWITCH_INTERVAL)
     recorder = FrameRecorder(store)
     recorder.start()
+    if args.url is not None:
+        try:
+            return _run_http(args, recorder), None
+        finally:
+            recorder.close()
+            if publisher is not None:
+                publisher.close()
+            store.close()
+            if writer is not None:
+                writer.close()
     proxy = StdioProxy(command, recorder)
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -159,6 +200,56 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     if status.signal is not None:
         return 128 + status.signal, status.signal
     return status.code, None
+
+
+def _run_http(args: argparse.Namespace, recorder: FrameRecorder) -> int:
+    """The HTTP reverse proxy until a stop signal: 0, or 128 + the signal."""
+    import anyio
+
+    from ...core.proxy.http import HttpProxy, ListenError, parse_listen
+
+    try:
+        address = parse_listen(args.listen)
+        if not address.loopback:
+            _say(
+                argparse.Namespace(quiet=False),
+                f"warning: listening on {address.host}, not loopback: anyone who can reach it can use the server "
+                "through this proxy (and its credentials)",
+            )
+        proxy = HttpProxy(args.url, address, recorder, on_listening=lambda url: _say(args, f"listening on {url}"))
+    except ListenError as exc:
+        _say(argparse.Namespace(quiet=False), str(exc))
+        return exit_codes.USAGE
+    stopped: list[int] = []
+
+    async def run() -> None:
+        async with anyio.create_task_group() as group:
+
+            async def until_signal() -> None:
+                with anyio.open_signal_receiver(*FORWARDED) as signals:
+                    async for signum in signals:
+                        stopped.append(signum)
+                        group.cancel_scope.cancel()
+                        return
+
+            group.start_soon(until_signal)
+            try:
+                await proxy.serve()
+            finally:
+                group.cancel_scope.cancel()
+
+    try:
+        anyio.run(run)
+    except ListenError as exc:
+        _say(argparse.Namespace(quiet=False), str(exc))
+        return exit_codes.USAGE
+    except BaseExceptionGroup as group:
+        listen = [exc for exc in group.exceptions if isinstance(exc, ListenError)]
+        if not listen:
+            raise
+        _say(argparse.Namespace(quiet=False), str(listen[0]))
+        return exit_codes.USAGE
+    return 128 + stopped[0] if stopped else 0
 
 
 def main(argv: list[str], program: bool) -> int:

@@ -46,6 +46,16 @@ class _Chunk:
 
 
 @dataclass(slots=True)
+class _Frame:
+    """A whole frame (HTTP: a request body, a JSON response, an SSE event's data)."""
+
+    direction: Direction
+    raw: bytes
+    meta: dict[str, Any] | None
+    ts: float
+
+
+@dataclass(slots=True)
 class _Note:
     text: str
     meta: dict[str, Any]
@@ -65,7 +75,7 @@ class FrameRecorder:
         self.store = store
         self.backlog = backlog
         self._clock = clock
-        self._queue: deque[_Chunk | _Note] = deque()
+        self._queue: deque[_Chunk | _Frame | _Note] = deque()
         self._queued = 0  # bytes in _queue
         self._cond = threading.Condition()
         self._closing = False
@@ -97,6 +107,14 @@ class FrameRecorder:
                     self._cond.wait()
             self._queue.append(_Chunk(source, data, self._clock()))
             self._queued += len(data)
+            self._cond.notify_all()
+
+    def put_frame(self, direction: Direction, raw: bytes, meta: dict[str, Any] | None = None) -> None:
+        """A whole frame (the HTTP proxy's); never waits (the event loop calls it): HTTP bodies are
+        bounded by the proxy's own caps."""
+        with self._cond:
+            self._queue.append(_Frame(direction, raw, meta, self._clock()))
+            self._queued += len(raw)
             self._cond.notify_all()
 
     def end(self, source: str) -> None:
@@ -137,6 +155,9 @@ class FrameRecorder:
                     self.store.append(
                         Direction.LOCAL, Kind.EVENT, item.text.encode("utf-8"), meta=meta or None, ts=item.ts
                     )
+                elif isinstance(item, _Frame):
+                    self.frames += 1
+                    self._record(item.direction, item.raw, item.ts, item.meta)
                 else:
                     self._chunk(item)
 
@@ -167,6 +188,9 @@ class FrameRecorder:
                 direction, Kind.INVALID, bytes(line), problem=f"too long: {line.size} bytes", meta=meta, ts=ts
             )
             return
+        self._record(direction, line, ts, meta)
+
+    def _record(self, direction: Direction, line: bytes, ts: float, meta: dict[str, Any] | None) -> None:
         found = classify(line)
         request = None
         if found.kind in (Kind.RESPONSE, Kind.ERROR) and found.has_id:

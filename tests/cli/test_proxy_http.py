@@ -1,0 +1,143 @@
+"""``mcp-inspector proxy --listen 127.0.0.1:0 --url UPSTREAM``: the HTTP reverse proxy (issue 24).
+
+A host nobody here wrote (the ``mcp`` SDK's Streamable HTTP and legacy SSE clients) talks to
+server-everything through the proxy: the same results as direct, every frame recorded,
+``Authorization`` passed upstream and masked in the recording, the legacy ``endpoint`` rewritten.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+
+import anyio
+import pytest
+from waiting import until_sync
+
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.loading import load_session
+
+TOKEN = "s3cret-token-of-the-host-0123456789"
+
+
+@pytest.fixture
+def start_proxy(tmp_path):
+    started: list[subprocess.Popen] = []
+
+    def start(url: str, *own: str) -> tuple[str, subprocess.Popen]:
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcp_inspector", "proxy", "--listen", "127.0.0.1:0", "--url", url, *own],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        started.append(process)
+        err = bytearray()
+
+        def listening() -> bool:
+            if select.select([process.stderr], [], [], 0.05)[0]:
+                err.extend(os.read(process.stderr.fileno(), 4096))
+            return re.search(rb"listening on \S+\n", bytes(err)) is not None
+
+        until_sync(listening, what="the proxy to listen")
+        found = re.search(rb"listening on (\S+)", bytes(err))
+        assert found is not None
+        return found.group(1).decode(), process
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+async def _streamable(url: str, headers: dict[str, str] | None = None) -> dict:
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(headers=headers or {}, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as streams,
+        ClientSession(streams[0], streams[1]) as session,
+    ):
+        return await _session_results(session)
+
+
+async def _legacy(url: str) -> dict:
+    from mcp import ClientSession
+    from mcp.client.sse import sse_client
+
+    async with sse_client(url) as streams, ClientSession(streams[0], streams[1]) as session:
+        return await _session_results(session)
+
+
+async def _session_results(session) -> dict:
+    init = await session.initialize()
+    tools = await session.list_tools()
+    echo = await session.call_tool("echo", {"message": "through the http proxy"})
+    return {
+        "server": init.server_info.name,
+        "tools": sorted(tool.name for tool in tools.tools),
+        "echo": echo.model_dump(mode="json"),
+    }
+
+
+def test_streamable_http_through_the_proxy_same_results_recorded_and_masked(tmp_path, everything_http_url, start_proxy):
+    record = tmp_path / "http.jsonl"
+    proxy_url, process = start_proxy(everything_http_url, "--record", str(record))
+    assert proxy_url.endswith("/mcp")
+    direct = anyio.run(_streamable, everything_http_url)
+    proxied = anyio.run(_streamable, proxy_url, {"Authorization": f"Bearer {TOKEN}"})
+    assert proxied == direct
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 128 + signal.SIGTERM
+    text = record.read_text()
+    assert TOKEN not in text  # passed upstream, never written
+    entries = list(load_session(record).store.iter_all())
+    sent = [e for e in entries if e.direction is Direction.OUT]
+    received = [e for e in entries if e.direction is Direction.IN]
+    assert [e.method for e in sent][:3] == ["initialize", "notifications/initialized", "tools/list"]
+    assert any(e.method == "tools/call" for e in sent)
+    call = next(e for e in sent if e.method == "tools/call")
+    assert call.meta["http"]["headers"]["authorization"] != f"Bearer {TOKEN}"
+    reply = next(e for e in received if e.reply_to == call.seq)
+    assert b"through the http proxy" in reply.raw
+    hello = next(e for e in entries if e.meta and "client_info" in e.meta)
+    assert hello.meta["client_info"]["name"] == "mcp"
+
+
+def test_legacy_sse_endpoint_is_rewritten_to_the_proxy(tmp_path, everything_sse_url, start_proxy):
+    record = tmp_path / "sse.jsonl"
+    proxy_url, process = start_proxy(everything_sse_url, "--record", str(record))
+    direct = anyio.run(_legacy, everything_sse_url)
+    proxied = anyio.run(_legacy, proxy_url)
+    assert proxied == direct
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    entries = list(load_session(record).store.iter_all())
+    # the host's POSTs came through us: its requests are recorded, and the replies from the stream
+    assert any(e.method == "tools/call" and e.direction is Direction.OUT for e in entries)
+    assert any(e.direction is Direction.IN and b"through the http proxy" in e.raw for e in entries)
+
+
+def test_listen_refuses_a_bad_address_and_warns_off_loopback(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", "proxy", "--listen", "nowhere", "--url", "http://127.0.0.1:1/mcp"],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 64 and b"HOST:PORT" in result.stderr and b"Traceback" not in result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_inspector", "proxy", "--url", "http://127.0.0.1:1/mcp"],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 64 and b"go together" in result.stderr
