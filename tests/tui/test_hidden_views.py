@@ -291,3 +291,39 @@ async def test_focusing_the_overview_does_not_restyle_its_markdown():
         await pilot.pause()
         assert overview in restyled  # its own focus styles follow
         assert not inside.intersection(restyled)
+
+
+async def test_behind_a_modal_the_in_flight_bar_stops_pulsing_and_pulses_again_after(raw_server, isolated_state):
+    """A call in flight with no progress shows a pulsing bar (15 frames a second); behind a modal
+    (an answering screen while the call waits for that answer) each frame redrew the whole
+    dimmed screen: a core kept busy (the elicitation and sampling tests took 20-110 s under
+    load, 3-7 s now)."""
+    from app_helpers import choose_tool
+    from textual.screen import ModalScreen
+
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    class Covering(ModalScreen[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("on top")
+
+    app = live_app(ServerSpec("raw", raw_server("never-answer"), source="test"), timeout=600)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "echo")
+        await app.main.composer.set_arguments({"text": "hi"})
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        panel = app.main.inflight
+
+        def pulses() -> list:
+            return [bar.auto_refresh for bar in panel.query(".inflight-progress > #bar")]
+
+        await wait_for(pilot, lambda: pulses() and all(pulses()), what="the pulsing bar of the call")
+        await app.push_screen(Covering())
+        row = panel.rows[0]
+        await wait_for(pilot, lambda: not any(pulses()) or row.finished_at is not None, what="the bar stilled")
+        assert row.finished_at is None  # still waiting for its answer: stilled because it is covered
+        app.pop_screen()
+        await wait_for(pilot, lambda: pulses() and all(pulses()), what="the bar pulsing again")
+        assert row.finished_at is None

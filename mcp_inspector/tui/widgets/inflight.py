@@ -25,6 +25,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, ProgressBar, Static
 
 from ...core.protocol.errors import RequestCancelled, RequestTimeout
@@ -364,12 +365,13 @@ class InFlightPanel(VerticalScroll):
         self._empty = Static("No requests in flight.", id="inflight-empty")
         self._timer: ShownTimer | None = None
         self.task_polls = TaskPolls()
+        self._stilled: list[tuple[Widget, float]] = []  # bars whose animation waits for the screen to be on top
 
     def compose(self) -> ComposeResult:
         yield self._empty
 
     def on_mount(self) -> None:
-        self._timer = ShownTimer(self, 0.1, self._tick, "inflight-rows")
+        self._timer = ShownTimer(self, 0.1, self._tick, "inflight-rows", covered=self._still_bars)
 
     def on_hide(self) -> None:
         if self._timer is not None:
@@ -395,7 +397,21 @@ class InFlightPanel(VerticalScroll):
             self.call_later(self.mount, row)  # tracked before mount
         return row
 
+    def _still_bars(self) -> None:
+        """Another screen is on top (an answering modal, while the call waits for that answer):
+        stop the bars' pulse. Behind a modal each of its 15 frames a second redrew the whole dimmed
+        screen (~0.1 s of CPU at 120x40): a core kept busy for as long as the modal was up."""
+        for bar in self.query(".inflight-progress > #bar"):
+            if bar.auto_refresh is not None:
+                self._stilled.append((bar, bar.auto_refresh))
+                bar.auto_refresh = None
+
     def _tick(self) -> None:
+        if self._stilled:  # on top again: the bars pulse again
+            for bar, interval in self._stilled:
+                if bar.is_mounted:
+                    bar.auto_refresh = interval
+            self._stilled.clear()
         now = time.monotonic()
         for row in self.rows:
             if not row.is_mounted:
