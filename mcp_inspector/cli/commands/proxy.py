@@ -30,7 +30,8 @@ from .. import exit_codes
 
 PROXY_USAGE = (
     "mcp-inspector proxy [--record FILE] [--name NAME] [--no-live] [--quiet] -- SERVER_COMMAND [server args]\n"
-    "       mcp-inspector proxy --listen HOST:PORT --url UPSTREAM [--record FILE] [--name NAME] [--no-live] [--quiet]"
+    "       mcp-inspector proxy --listen HOST:PORT --url UPSTREAM [--record FILE] [--name NAME] [--no-live] [--quiet]\n"
+    "       mcp-inspector proxy (--wrap | --unwrap) --config FILE --server NAME [--record FILE] [--write]"
 )
 PROXY_DESCRIPTION = (
     "Run SERVER_COMMAND as a host's MCP server and stand in between: every byte goes through unchanged "
@@ -60,6 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="HTTP: serve on this address (loopback; another address only with a warning); with --url",
     )
     parser.add_argument("--url", metavar="UPSTREAM", help="HTTP: the server's URL, every exchange passed to it")
+    setup = parser.add_mutually_exclusive_group()
+    setup.add_argument(
+        "--wrap",
+        action="store_true",
+        help="print the --config file's --server entry rewritten to run through the proxy (--write: edit the file)",
+    )
+    setup.add_argument("--unwrap", action="store_true", help="the other way: the entry back to the server's command")
+    parser.add_argument("--config", metavar="FILE", help="--wrap/--unwrap: the host's config file")
+    parser.add_argument("--server", metavar="NAME", help="--wrap/--unwrap: the entry's name in it")
+    parser.add_argument(
+        "--write", action="store_true", help="--wrap/--unwrap: edit the file in place, after a copy (FILE.bak)"
+    )
     parser.add_argument(
         "--no-live", action="store_true", help="publish no live view (mcp-inspector attach cannot watch it)"
     )
@@ -75,6 +88,14 @@ def parse_proxy(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     else:
         own, command = argv, []
     args = build_parser().parse_args(own)
+    if args.wrap or args.unwrap:
+        if command or args.url or args.listen:
+            raise exit_codes.UsageError("proxy --wrap/--unwrap edits a config entry: no server command, no --url")
+        if not args.config or not args.server:
+            raise exit_codes.UsageError("proxy --wrap/--unwrap needs --config FILE and --server NAME")
+        return args, command
+    if args.config or args.server or args.write:
+        raise exit_codes.UsageError("proxy: --config, --server and --write go with --wrap or --unwrap")
     if (args.listen is None) != (args.url is None):
         raise exit_codes.UsageError("proxy: --listen and --url go together (the HTTP proxy)")
     if args.url is not None and command:
@@ -138,6 +159,8 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     except exit_codes.UsageError as exc:
         _say(argparse.Namespace(quiet=False), str(exc))
         return exit_codes.USAGE, None
+    if args.wrap or args.unwrap:
+        return _run_wrap(args), None
     store = TrafficStore(spill=args.record is not None)
     writer = None
     if args.record:
@@ -200,6 +223,30 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
     if status.signal is not None:
         return 128 + status.signal, status.signal
     return status.code, None
+
+
+def _run_wrap(args: argparse.Namespace) -> int:
+    """Print the rewritten entry; with --write, edit the file (after a backup)."""
+    import json
+    from pathlib import Path
+
+    from ...core.proxy.wrap import WrapError, rewrite, write_with_backup
+
+    path = Path(args.config).expanduser()
+    try:
+        text, entry = rewrite(path, args.server, unwrap=args.unwrap, record=args.record)
+        if args.write:
+            backup = write_with_backup(path, text)
+    except WrapError as exc:
+        _say(argparse.Namespace(quiet=False), str(exc))
+        return exit_codes.USAGE
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(argparse.Namespace(quiet=False), f"cannot rewrite {path}: {getattr(exc, 'strerror', None) or exc}")
+        return exit_codes.USAGE
+    print(json.dumps({args.server: entry}, indent=2, ensure_ascii=False))
+    if args.write:
+        _say(args, f"{path} rewritten; the previous version is {backup}")
+    return exit_codes.OK
 
 
 def _run_http(args: argparse.Namespace, recorder: FrameRecorder) -> int:
