@@ -13,7 +13,9 @@
    the host reads it all. Reported: the host's time vs direct, frames the host and the recording
    got (all of them), what the viewers got + missed, and the proxy's peak RSS.
 
-The HTTP proxy is not benched here (not built yet).
+3. HTTP: the same sequential calls over Streamable HTTP (a blocking httpx2 client, one POST per
+   call, the session id kept) against server-everything ``streamableHttp``, direct and through
+   ``proxy --listen 127.0.0.1:0 --url``. Same target.
 """
 
 from __future__ import annotations
@@ -116,6 +118,94 @@ def flood(count: int, tmp: Path) -> None:
     )
 
 
+def _http_calls(url: str, count: int) -> list[float]:
+    import httpx2
+
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    with httpx2.Client(timeout=30) as client:
+        hello = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        }
+        first = client.post(url, json=hello, headers=headers)
+        session = first.headers.get("mcp-session-id")
+        if session:
+            headers["mcp-session-id"] = session
+        client.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+        latencies = []
+        for number in range(1, count + 1):
+            call = {
+                "jsonrpc": "2.0",
+                "id": number,
+                "method": "tools/call",
+                "params": {"name": "get-sum", "arguments": {"a": number, "b": 1}},
+            }
+            started = time.perf_counter()
+            reply = client.post(url, json=call, headers=headers)
+            if b'"result"' not in reply.content:
+                raise RuntimeError(f"no result: {reply.status_code} {reply.content[:200]!r}")
+            latencies.append(time.perf_counter() - started)
+        if session:
+            client.delete(url, headers=headers)
+        return latencies
+
+
+def _start_http_proxy(url: str, record: Path, env: dict[str, str]) -> tuple[str, subprocess.Popen]:
+    process = subprocess.Popen(
+        [PYTHON, "-m", "mcp_inspector", "proxy", "--listen", "127.0.0.1:0", "--url", url, "--record", str(record)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stderr is not None
+    line = process.stderr.readline().decode()
+    if "listening on " not in line:
+        process.kill()
+        raise RuntimeError(f"the proxy did not start: {line}")
+    return line.split("listening on ", 1)[1].strip(), process
+
+
+def http_round_trips(calls: int, rounds: int, tmp: Path) -> None:
+    everything = server_everything_cmd()
+    if everything is None:
+        print("HTTP: server-everything not installed, skipped")
+        return
+    sys.path.insert(0, str(REPO / "tests"))
+    from http_fixtures import start_everything  # the test suite's launcher: PORT=0 on 127.0.0.1
+
+    server = start_everything([everything[1]], "streamableHttp")
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp))
+    try:
+        direct: list[float] = []
+        through: list[float] = []
+        ratios: list[float] = []
+        _http_calls(server.url, 20)
+        for number in range(rounds):
+            d = statistics.median(_http_calls(server.url, calls))
+            url, process = _start_http_proxy(server.url, tmp / f"http-{number}.jsonl", env)
+            try:
+                p = statistics.median(_http_calls(url, calls))
+            finally:
+                process.terminate()
+                process.wait()
+            direct.append(d)
+            through.append(p)
+            ratios.append(p / d)
+        direct_us, through_us = statistics.median(direct) * 1e6, statistics.median(through) * 1e6
+        print(
+            f"{'HTTP server-everything':<22} direct {direct_us:8.1f} us   proxy {through_us:8.1f} us"
+            f"   ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}..{max(ratios):.2f}; target <= 1.10x)"
+        )
+    finally:
+        server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     quick = bool(os.environ.get("QUICK"))
@@ -132,6 +222,7 @@ def main() -> None:
         everything = server_everything_cmd()
         if everything is not None:
             round_trips("server-everything", everything, args.calls, args.rounds, tmp, tool="get-sum")
+        http_round_trips(max(50, args.calls // 4), args.rounds, tmp)
         flood(args.flood, tmp)
     sys.stdout.flush()
 
