@@ -39,8 +39,8 @@ APP_KEYS: list[KeySpec] = [
         "watch", "ctrl+b", "toggle_watch", "Restart the server when its files change (on/off)", "Watch", show=False
     ),
     KeySpec("view-main", "f2,1", "show_view('main')", "Main", "Views", show=False),
-    KeySpec("view-overview", "f3,2", "show_view('overview')", "Overview", "Views", show=False),
-    KeySpec("view-notifications", "f4,3", "show_view('notifications')", "Notifications", "Views", show=False),
+    KeySpec("view-overview", "f3,2", "show_view('overview')", "Info", "Views", show=False),
+    KeySpec("view-notifications", "f4,3", "show_view('notifications')", "Notifs", "Views", show=False),
     KeySpec("view-console", "f5,4", "show_view('console')", "Console", "Views", show=False),
     KeySpec("view-traffic", "f6,5", "show_view('traffic')", "Traffic", "Views", show=False),
     KeySpec("view-http", "f9,6", "show_view('http')", "HTTP", "Views", show=False),

@@ -29,7 +29,7 @@ def view_key_classes() -> list[tuple[str, str, list[type]]]:
     from .widgets.views.tasks_view import TasksView
 
     return [
-        ("notifications", "Notifications", [NotificationsView]),
+        ("notifications", "Notifs", [NotificationsView]),
         ("resources", "Resources", [ResourcesView, ContentsPanel, TemplateForm]),
         ("prompts", "Prompts", [PromptsView, PromptMessages]),
         ("tasks", "Tasks", [TasksView]),

@@ -26,7 +26,7 @@ def test_every_binding_of_the_views_has_an_id_and_a_palette_command():
             title = f"{label.lower()}: {binding.tooltip or binding.description}"
             assert title in titles, title
             assert titles[title].startswith("key: "), titles[title]
-    assert any(title.startswith("notifications: Set the server's log level") for title in titles)
+    assert any(title.startswith("notifs: Set the server's log level") for title in titles)
 
 
 async def palette(pilot, app, words: str) -> str:

@@ -14,8 +14,8 @@ from ...keymap import APP_KEYS, VIEW_KEYS, display_key, effective_key
 
 VIEWS_TEXT = """\
 Main: tools on the left, the request composer and the result in the middle, the live traffic below.
-Overview: who the server is, its era and protocol version (and why), its instructions and its capabilities explained.
-Notifications (3): log messages, list changes, resource updates and progress, with counts and rates;
+Info (2): who the server is, its era and protocol version (and why), its instructions and its capabilities explained.
+Notifs (3), notifications: log messages, list changes, resource updates and progress, with counts and rates;
   l sets the server's log level, / filters by method, m by log level, f folds repeats.
 Console: the server's stderr, live.
 Traffic: the full log; enter opens a frame with pretty and raw JSON side by side (h: its HTTP exchange);

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
@@ -22,10 +23,13 @@ from ...widgets.view_footer import ViewFooter
 from ...widgets.views.session_view import SessionView
 from ...widgets.views.traffic.log import TrafficLog
 
+# One name per view, the same on the bar, in F1, the palette and the help (issue 21: the bar
+# said "2 Info", "4 Cons", "7 Res" at 80 columns while F1 said Overview, Console, Resources).
+# Short enough that all eleven fit 80 columns in the bar's tightest form.
 VIEWS = [
     ("main", "Main"),
-    ("overview", "Overview"),
-    ("notifications", "Notifications"),
+    ("overview", "Info"),
+    ("notifications", "Notifs"),
     ("console", "Console"),
     ("traffic", "Traffic"),
     ("http", "HTTP"),
@@ -39,42 +43,29 @@ VIEWS = [
 # the list kinds each session view follows
 LIST_KINDS = {"resources": "resources", "resource_templates": "resources", "prompts": "prompts"}
 
-
-# shorter labels for a narrow terminal (80 columns): every view stays on the bar
-SHORT_LABELS = {
-    "overview": "Info",
-    "notifications": "Notif",
-    "console": "Cons",
-    "traffic": "Traffic",
-    "resources": "Res",
-    "prompts": "Prom",
-    "tasks": "Tasks",
-    "checks": "Chk",
-}
 NAV_TAIL = "  F7 Servers  F1 Help  ^p Palette"
 
 
-def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int = 0) -> Text:
-    """The views with their keys; the widest form that fits ``width`` (0: the widest)."""
+def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int = 0, key_style: str = "bold") -> Text:
+    """The views with their keys; the widest form that fits ``width`` (0: the widest).
+
+    Narrower forms drop spaces, never words: the key is drawn bold in the accent colour, so
+    ``5Traffic6HTTP`` still reads as two views.
+    """
     keys = {name: display_key(effective_key(VIEW_KEYS[name], keymap)).split(",")[-1].strip() for name, _ in VIEWS}
     # the hints after the views may be cut (the footer has them too); the views may not
-    # (pattern, gap, short labels, the current view's label short too)
-    forms = [
-        (" {k} {l} ", " ", False, False),
-        (" {k} {l}", " ", False, False),
-        (" {k} {l}", "", True, False),
-        (" {k} {l}", "", True, True),
-    ]
+    # (before the key, between key and label, after the label)
+    forms = [(" ", " ", " "), (" ", " ", ""), ("", " ", " "), ("", "", " "), ("", "", "")]
     text = Text()
-    for pattern, gap, short, short_current in forms:
+    for before, between, after in forms:
         text = Text(no_wrap=True, overflow="ellipsis")
         for name, label in VIEWS:
-            label = SHORT_LABELS.get(name, label) if short and (short_current or name != current) else label
-            chunk = Text.from_markup(f"[@click=app.show_view('{name}')]{pattern.format(k=keys[name], l=label)}[/]")
+            key = f"[{key_style}]{escape(keys[name])}[/]"
+            chunk = Text.from_markup(f"[@click=app.show_view('{name}')]{before}{key}{between}{label}[/]")
             if name == current:
                 chunk.stylize("bold reverse")
             text.append_text(chunk)
-            text.append(gap)
+            text.append(after)
         if not width or text.cell_len <= width:
             break
     text.append(NAV_TAIL, style="dim")
@@ -85,7 +76,7 @@ def nav_text(current: str, keymap: dict[str, str], read_only: bool, width: int =
 
 class NavBar(Static):
     """The views, one key each; the current one highlighted. Clickable. Narrower terminals
-    get shorter labels, so every view stays on the bar."""
+    get fewer spaces (never other names), so every view stays on the bar."""
 
     DEFAULT_CSS = """
     NavBar { height: 1; background: $panel; color: $text-muted; }
@@ -93,12 +84,17 @@ class NavBar(Static):
 
     def show(self, current: str, keymap: dict[str, str], read_only: bool) -> None:
         self._shown = (current, keymap, read_only)
-        self.update(nav_text(current, keymap, read_only, self.size.width))
+        self.update(nav_text(current, keymap, read_only, self.size.width, self._key_style()))
 
     def on_resize(self) -> None:
         shown = getattr(self, "_shown", None)
         if shown is not None:
-            self.update(nav_text(*shown, self.size.width))
+            self.update(nav_text(*shown, self.size.width, self._key_style()))
+
+    def _key_style(self) -> str:
+        """Keys bold in the theme's accent: with no space between views they mark where each starts."""
+        accent = self.app.current_theme.accent if self.is_attached else None
+        return f"bold {accent}" if accent else "bold"
 
 
 class ViewsMixin:
