@@ -214,6 +214,25 @@ async def test_command_palette_and_f7_offer_remote_servers(tmp_path, monkeypatch
         assert "sk-live-abcdef0123456789" not in app.main.status_bar.status.command
 
 
+async def test_a_url_server_is_named_by_its_server_info_with_the_host_after(sdk_http_stateful_url):
+    """Issue 21: the status bar named a remote server ``127.0.0.1`` and the same server over stdio
+    by its serverInfo: now the serverInfo name everywhere, the host in brackets after it."""
+    from mcp_inspector.tui.screens.dialogs.connect import parse_command_line
+
+    spec = parse_command_line(sdk_http_stateful_url)
+    assert spec.source == "command line" and spec.name == "127.0.0.1"
+    app = live_app(spec)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        session = main.connection.live
+        assert session is not None
+        info_name = session.server_info.get("title") or session.server_info.get("name")
+        await wait_for(
+            pilot, lambda: f"connected to {info_name} (127.0.0.1)" in static_text(main.status_bar), what="the name"
+        )
+
+
 @pytest.mark.slow
 def test_mcp_inspector_url_opens_the_tui_on_the_remote_server(sdk_http_stateful_url):
     """The real program on a pseudo-terminal: ``mcp-inspector --url URL`` connects over HTTP."""
@@ -223,7 +242,7 @@ def test_mcp_inspector_url_opens_the_tui_on_the_remote_server(sdk_http_stateful_
 
     tui = PtyProcess([sys.executable, "-m", "mcp_inspector", "--url", sdk_http_stateful_url])
     try:
-        tui.wait_for_output("connected to 127.0.0.1", timeout=30)
+        tui.wait_for_output("(127.0.0.1)", timeout=30)  # the serverInfo name, then the host
         tui.wait_for_output("modern 2026-07-28", timeout=10)
         assert "http" in tui.text()
         tui.send(b"\x11")  # ctrl+q

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from ....core.config.servers import ServerSpec, demo_spec, discover_servers
 from ....core.traffic.masking import mask_url
+from ...text.traffic_text import clean
 
 LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "docker", "pnpm", "yarn"}
 
@@ -38,17 +39,19 @@ URL_TRANSPORTS = ("http", "streamable-http", "sse")
 
 
 def display_name(spec: ServerSpec, server_info: dict | None = None) -> str:
-    """How the UI names a server: a config entry's (or the built-in's) own name, a URL's host; for a command line
-    the server's serverInfo (title, else name) once it answered, else a name guessed from the words
-    (never just the launcher: ``node``, ``python3``)."""
-    if spec.source != "command line" or spec.url:  # a URL's name is its host: where it is, not a command
+    """How the UI names a server: a config entry's (or the built-in's) own name; for a command line or
+    URL the server's serverInfo (title, else name) once it answered, a URL's host after it in brackets
+    (the same server is called the same over stdio and HTTP: issue 21 named one ``127.0.0.1``); before
+    that a URL's host, or a name guessed from the words (never just the launcher: ``node``, ``python3``)."""
+    if spec.source != "command line":
         return spec.name
     info = server_info or {}
     for key in ("title", "name"):
         value = info.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()[:60]
-    if spec.command:
+        if isinstance(value, str) and clean(value).strip():
+            name = clean(value).strip()[:60]
+            return f"{name} ({url_name(spec.url)})" if spec.url else name
+    if spec.command and not spec.url:
         return guess_name(list(spec.command))
     return spec.name
 
