@@ -54,6 +54,11 @@ class ToolDiffScreen(ModalScreen[None]):
         super().__init__()
         self.change = change
 
+    def on_mount(self) -> None:
+        # the "Tool list changed … (ctrl+g shows the diff)" notice led here and drew over this
+        # dialog's border (a toast sits above every screen): its job is done, it goes
+        self.app.clear_notifications()
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
