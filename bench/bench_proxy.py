@@ -114,7 +114,8 @@ def flood(count: int, tmp: Path) -> None:
     print(
         f"  recorded {recorded:,}; a reading viewer got {counts['got']:,} + missed {counts['missed']:,} "
         f"(entries, with the proxy's notes); a stalled viewer attached throughout; "
-        f"proxy peak RSS {usage.ru_maxrss / 1024:.0f} MiB; exit status {os.waitstatus_to_exitcode(status)}"
+        f"peak RSS of the proxy (or its recorder) {usage.ru_maxrss / 1024:.0f} MiB; "
+        f"exit status {os.waitstatus_to_exitcode(status)}"
     )
 
 

@@ -21,8 +21,10 @@ import subprocess
 import sys
 from typing import Any
 
+from ...core.config.files import open_private
 from ...core.proxy.feed import FeedError, FeedPublisher
 from ...core.proxy.recorder import FrameRecorder
+from ...core.proxy.relay import RecordPipe
 from ...core.proxy.stdio import FORWARDED, ExitStatus, ProxyStartError, StdioProxy
 from ...core.traffic.recording import SessionWriter
 from ...core.traffic.store import TrafficStore
@@ -161,42 +163,26 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
         return exit_codes.USAGE, None
     if args.wrap or args.unwrap:
         return _run_wrap(args), None
-    store = TrafficStore(spill=args.record is not None)
-    writer = None
+    header = record_header(command, args.name, args.url)
+    if args.url is not None:
+        return _run_http_recorded(args, header), None
     if args.record:
         try:
-            writer = SessionWriter(args.record, header=record_header(command, args.name, args.url))
+            open_private(args.record).close()  # a path we cannot write is a usage error now, not later
         except OSError as exc:
             _say(args, f"cannot write the record file {args.record}: {exc.strerror or exc}")
             return exit_codes.USAGE, None
-        store.attach_recorder(writer)
-    publisher = None
-    if not args.no_live:
-        try:
-            publisher = FeedPublisher(args.name, record_header(command, args.name, args.url))
-        except FeedError as exc:  # the host's session goes on: only the live view is off
-            _say(args, f"no live view: {exc}")
-            store.note(f"no live view: {exc}")
-        else:
-            store.add_listener(publisher)
-            if publisher.name != args.name:
-                _say(args, f"a proxy named {args.name} is running already: this one is {publisher.name}")
-    # The forward threads wait for the GIL whenever the recorder holds it; a short switch interval
-    # hands it back within SWITCH_INTERVAL, not Python's default 5 ms (a round trip through us).
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    recorder = FrameRecorder(store)
-    recorder.start()
-    if args.url is not None:
-        try:
-            return _run_http(args, recorder), None
-        finally:
-            recorder.close()
-            if publisher is not None:
-                publisher.close()
-            store.close()
-            if writer is not None:
-                writer.close()
-    proxy = StdioProxy(command, recorder)
+    # recorded (and published) by a process of its own: the forward threads here keep the GIL (relay.py)
+    sink = RecordPipe(
+        {
+            "record": os.path.abspath(args.record) if args.record else None,
+            "name": args.name,
+            "header": header,
+            "live": not args.no_live,
+            "quiet": args.quiet,
+        }
+    )
+    proxy = StdioProxy(command, sink)
 
     def on_signal(signum: int, frame: Any) -> None:
         proxy.pass_signal(signum)
@@ -214,15 +200,47 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
         for sig, handler in previous.items():
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(sig, handler)
+        sink.close()
+    if status.signal is not None:
+        return 128 + status.signal, status.signal
+    return status.code, None
+
+
+def _run_http_recorded(args: argparse.Namespace, header: dict[str, Any]) -> int:
+    """The HTTP proxy, recorded in this process (its event loop hands whole frames to the recorder)."""
+    store = TrafficStore(spill=args.record is not None)
+    writer = None
+    if args.record:
+        try:
+            writer = SessionWriter(args.record, header=header)
+        except OSError as exc:
+            _say(args, f"cannot write the record file {args.record}: {exc.strerror or exc}")
+            return exit_codes.USAGE
+        store.attach_recorder(writer)
+    publisher = None
+    if not args.no_live:
+        try:
+            publisher = FeedPublisher(args.name, header)
+        except FeedError as exc:  # the host's session goes on: only the live view is off
+            _say(args, f"no live view: {exc}")
+            store.note(f"no live view: {exc}")
+        else:
+            store.add_listener(publisher)
+            if publisher.name != args.name:
+                _say(args, f"a proxy named {args.name} is running already: this one is {publisher.name}")
+    # the event loop waits for the GIL while the recorder holds it: handed back within 10 us, not 5 ms
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    recorder = FrameRecorder(store)
+    recorder.start()
+    try:
+        return _run_http(args, recorder)
+    finally:
         recorder.close()
         if publisher is not None:
             publisher.close()
         store.close()
         if writer is not None:
             writer.close()
-    if status.signal is not None:
-        return 128 + status.signal, status.signal
-    return status.code, None
 
 
 def _run_wrap(args: argparse.Namespace) -> int:

@@ -216,7 +216,7 @@ class HttpProxy:
             for k, v in response.headers.multi_items()
             if k.lower() not in HOP_BY_HOP or k.lower() == "content-length"
         ]
-        meta = {
+        meta: dict[str, Any] = {
             "exchange": exchange,
             "http": {"status": response.status_code, "headers": dict(mask_headers(out_headers))},
         }

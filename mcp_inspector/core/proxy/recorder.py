@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from ..protocol.jsonrpc import Kind, classify, id_key
@@ -36,6 +36,17 @@ HOST = "host"
 SERVER = "server"
 STDERR = "stderr"
 _DIRECTIONS = {HOST: Direction.OUT, SERVER: Direction.IN, STDERR: Direction.IN}
+
+
+class ChunkSink(Protocol):
+    """Where the stdio pumps hand what they forward: a :class:`FrameRecorder`, or ``relay.RecordPipe``
+    (the same calls, recorded in a process of its own)."""
+
+    def put(self, source: str, data: bytes, ts: float | None = None) -> None: ...
+
+    def end(self, source: str, ts: float | None = None) -> None: ...
+
+    def note(self, text: str, ts: float | None = None, **meta: Any) -> None: ...
 
 
 @dataclass(slots=True)
@@ -98,14 +109,14 @@ class FrameRecorder:
         self._thread.start()
 
     # -- the forward threads' side ------------------------------------------
-    def put(self, source: str, data: bytes) -> None:
+    def put(self, source: str, data: bytes, ts: float | None = None) -> None:
         """A chunk as read (before it is written on); waits only while the backlog is full."""
         with self._cond:
             if self._queued + len(data) > self.backlog and self._queue:
                 self.waited += 1
                 while self._queued + len(data) > self.backlog and self._queue and not self._closing:
                     self._cond.wait()
-            self._queue.append(_Chunk(source, data, self._clock()))
+            self._queue.append(_Chunk(source, data, ts or self._clock()))
             self._queued += len(data)
             self._cond.notify_all()
 
@@ -117,16 +128,16 @@ class FrameRecorder:
             self._queued += len(raw)
             self._cond.notify_all()
 
-    def end(self, source: str) -> None:
+    def end(self, source: str, ts: float | None = None) -> None:
         """That stream reached its end (an unterminated last line is recorded now)."""
         with self._cond:
-            self._queue.append(_Chunk(source, None, self._clock()))
+            self._queue.append(_Chunk(source, None, ts or self._clock()))
             self._cond.notify_all()
 
-    def note(self, text: str, **meta: Any) -> None:
+    def note(self, text: str, ts: float | None = None, **meta: Any) -> None:
         """Something the proxy observed (host closed stdin, signal passed on, exit code)."""
         with self._cond:
-            self._queue.append(_Note(text, meta, self._clock()))
+            self._queue.append(_Note(text, meta, ts or self._clock()))
             self._cond.notify_all()
 
     def close(self, timeout: float | None = None) -> None:

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .recorder import HOST, SERVER, STDERR, FrameRecorder
+from .recorder import HOST, SERVER, STDERR, ChunkSink
 
 READ_CHUNK = 1 << 16
 DRAIN_AFTER_EXIT = 2.0  # seconds to wait for the server's stdout/stderr to end once it has exited
@@ -68,7 +68,7 @@ class StdioProxy:
     def __init__(
         self,
         command: Sequence[str],
-        recorder: FrameRecorder,
+        recorder: ChunkSink,
         *,
         host_in: int = 0,
         host_out: int = 1,
@@ -154,6 +154,11 @@ class StdioProxy:
         with contextlib.suppress(OSError):
             assert self.process is not None and self.process.stdout is not None
             self.process.stdout.close()  # the server now gets EPIPE, as it would have from the host
+        # the host sees the end of our stdout when the server's ends, not when the recording is done
+        with contextlib.suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self.host_out)
+            os.close(null)
 
     def _stderr_to_host(self, server_err: int) -> None:
         forward = True
