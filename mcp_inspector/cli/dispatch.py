@@ -30,6 +30,9 @@ def run_command_line(argv: list[str], early=None) -> int:
     except BaseException as exc:  # noqa: BLE001 - the promise is "never a traceback"
         return _exit_code_for(_leaf(exc))
     finally:
+        telemetry = sys.modules.get("mcp_inspector.core.telemetry")
+        if telemetry is not None:  # imported once a connection was made: flush any spans (bounded)
+            telemetry.shutdown()
         if early is not None and early.returncode is None and not getattr(early, "claimed", False):
             from .early import discard
 
@@ -88,9 +91,27 @@ def timeout_given(argv: list[str]) -> bool:
     return any(word == "--timeout" or word.startswith("--timeout=") for word in own)
 
 
+def _start_tracing(args: argparse.Namespace) -> None:
+    """--otlp URL or OTEL_EXPORTER_OTLP_ENDPOINT: spans for every session of this run (core/telemetry).
+    Nothing of OpenTelemetry is imported otherwise."""
+    if not (
+        args.otlp
+        or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+        or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+    ):
+        return
+    from ..core import telemetry
+
+    try:
+        telemetry.configure(args.otlp, quiet=args.command is None)
+    except telemetry.TelemetryUnavailable as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _main(argv: list[str], early=None) -> int:
     args = parse(argv)
     args.timeout_given = timeout_given(argv)
+    _start_tracing(args)
     if (
         args.command in ("auth", "query", "watch")
         or (args.command == "diff" and args.new is not None)

@@ -305,6 +305,14 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
     )
     protocol = parser.add_argument_group("protocol")
     protocol.add_argument(
+        "--otlp",
+        metavar="URL",
+        default=default(None),
+        help="export a span per request and notification (OpenTelemetry's MCP conventions) and the "
+        "session metrics to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (default: "
+        "$OTEL_EXPORTER_OTLP_ENDPOINT if set, else nothing is exported); needs mcp-inspector[otel]",
+    )
+    protocol.add_argument(
         "--timeout", metavar="SECONDS", type=_timeout, default=default(60.0), help="per request (default 60; 0 = none)"
     )
     protocol.add_argument(

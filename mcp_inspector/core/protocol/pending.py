@@ -11,9 +11,10 @@ from typing import Any, Protocol
 
 import anyio
 
+from ..telemetry import Operation
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
-from .errors import RequestCancelled, RequestTimeout
+from .errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 
 ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
 
@@ -88,6 +89,7 @@ class PendingRequest:
         self._auth_held = False  # the timeout waited for an OAuth flow (see wait)
         self._done: anyio.Event | None = None  # made only for waits outside asyncio
         self._wakers: list[asyncio.Future[Any]] | None = None  # asyncio waiters (see _sleep)
+        self.operation: Operation | None = None  # its span, while tracing is on (core/telemetry)
 
     @property
     def done(self) -> bool:
@@ -115,6 +117,8 @@ class PendingRequest:
         self.error = error
         self.finished = time.perf_counter()
         self._resolved = True
+        if self.operation is not None:
+            end_operation(self.operation, self.method, result, error)
         if self._done is not None:
             self._done.set()
         if self._wakers:
@@ -211,6 +215,28 @@ class PendingRequest:
             target = target.successor
         if not target._resolved:  # noqa: SLF001 the same class, in its own module
             await target.connection.abandon(target, RequestCancelled(target.method, reason), reason)
+
+
+def end_operation(
+    operation: Operation, method: str, result: dict[str, Any] | None, error: BaseException | None
+) -> None:
+    """End a request's span with the conventions' error.type: the JSON-RPC code as text,
+    ``tool_error`` for a tools/call result with isError, else the kind of failure."""
+    if error is None:
+        if method == "tools/call" and result is not None and result.get("isError") is True:
+            operation.finish("tool_error")
+        else:
+            operation.finish()
+    elif isinstance(error, RpcError):
+        operation.finish(str(error.code), error.message, error.code)
+    elif isinstance(error, RequestTimeout):
+        operation.finish("timeout", str(error))
+    elif isinstance(error, RequestCancelled):
+        operation.finish("cancelled", str(error))
+    elif isinstance(error, ConnectionLost):
+        operation.finish("connection_lost", str(error))
+    else:
+        operation.finish(type(error).__qualname__, str(error))
 
 
 def _wake_up(waker: asyncio.Future[Any]) -> None:

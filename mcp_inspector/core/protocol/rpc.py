@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from .. import telemetry
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent, Undelivered
@@ -83,6 +84,10 @@ class RpcConnection:
         #: Called as ``meta_provider(method, params) -> params`` for every request sent with
         #: send_request (the session adds the 2026-07-28 ``_meta`` there); not for send_raw.
         self.meta_provider: Callable[[str, dict[str, Any] | None], dict[str, Any] | None] | None = None
+        #: Spans for the frames we send (core/telemetry): read once; None (tracing off) costs
+        #: one test per frame.
+        self.telemetry: telemetry.Telemetry | None = telemetry.active()
+        self.started: float | None = None  # perf_counter at start (mcp.client.session.duration)
         transport.work_in_flight = self.work_in_flight
 
     def work_in_flight(self) -> bool:
@@ -93,6 +98,7 @@ class RpcConnection:
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
         self._task_group = task_group
+        self.started = time.perf_counter()
         try:
             self.loop = asyncio.get_running_loop()
         except RuntimeError:  # another anyio backend: waits use cancel scopes
@@ -169,6 +175,10 @@ class RpcConnection:
             meta = dict(params.get("_meta") or {})
             meta["progressToken"] = token
             params["_meta"] = meta
+        operation = None
+        if self.telemetry is not None:
+            operation = self.telemetry.start(method, params, msg_id, self.peer())
+            params = telemetry.with_trace_context(params, operation)
         pending = PendingRequest(
             self,
             msg_id,
@@ -182,6 +192,7 @@ class RpcConnection:
             transport_meta,
             entry_meta,
         )
+        pending.operation = operation
         data = jsonrpc.dumps(jsonrpc.request(msg_id, method, params))
         await self.send_tracked(pending, data)
         return pending
@@ -192,8 +203,24 @@ class RpcConnection:
         return await pending.wait()
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> TrafficEntry:
+        operation = None
+        if self.telemetry is not None:
+            operation = self.telemetry.start(method, params, None, self.peer())
+            params = telemetry.with_trace_context(params, operation)
         data = jsonrpc.dumps(jsonrpc.notification(method, params))
-        return await self._send(data, Kind.NOTIFICATION, method=method)
+        try:
+            entry = await self._send(data, Kind.NOTIFICATION, method=method)
+        except ConnectionLost:
+            if operation is not None:
+                operation.finish("connection_lost", "not delivered")
+            raise
+        if operation is not None:  # a notification has no ack: its span ends once it is written
+            operation.finish()
+        return entry
+
+    def peer(self) -> telemetry.Peer:
+        """What a span says about this connection (only asked while tracing is on)."""
+        return telemetry.peer_of(self.transport, self.protocol_version)
 
     async def send_raw(
         self, data: bytes, timeout: float | None | str = "default", info: jsonrpc.Classified | None = None
@@ -709,6 +736,10 @@ class RpcConnection:
         self.by_token.clear()
         for incoming in self._incoming:
             incoming.scope.cancel()
+        if self.telemetry is not None and self.started is not None:
+            self.telemetry.session_ended(
+                time.perf_counter() - self.started, self.peer(), None if event.expected else "connection_lost"
+            )
         for listener in self._close_listeners:
             try:
                 listener(event)

@@ -20,6 +20,7 @@ from textual.widgets import Label, Static, TextArea
 
 from ....core.protocol.json_text import JsonTextError, parse_frame
 from ....core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ....core.telemetry.api import frame_trace
 from ....core.traffic.entry import TrafficEntry
 from ....core.traffic.masking import scrub
 from ....core.traffic.store import TrafficStore
@@ -122,11 +123,27 @@ def describe_entry(entry: TrafficEntry, store: TrafficStore, time_format: Callab
         text.append("\nlate: arrived after the request ended", "bold yellow")
     if entry.problem and not (entry.late and entry.problem.startswith("late")):
         text.append(f"\nproblem: {clean(entry.problem)}", "bold red")
+    trace = trace_line(entry, store)
+    if trace is not None:
+        text.append(f"\n{trace}")
     http = http_line(entry, store)
     if http is not None:
         text.append("\n")
         text.append_text(http)
     return text
+
+
+def trace_line(entry: TrafficEntry, store: TrafficStore) -> str | None:
+    """The W3C trace context the frame carries in ``params._meta`` (sent while tracing is on, or
+    a host's through the proxy); a reply shows its request's, which its span covers."""
+    found = frame_trace(entry.raw)
+    if found is not None:
+        return f"trace {found[0]}  span {found[1]}"
+    request = store.get(entry.reply_to) if entry.reply_to is not None else None
+    found = frame_trace(request.raw) if request is not None else None
+    if found is None:
+        return None
+    return f"trace {found[0]}  span {found[1]} (of #{entry.reply_to})"
 
 
 ERROR_PARSE_LIMIT = 64 * 1024
