@@ -141,3 +141,42 @@ def test_listen_refuses_a_bad_address_and_warns_off_loopback(tmp_path):
         check=False,
     )
     assert result.returncode == 64 and b"go together" in result.stderr
+
+
+def test_a_host_that_leaves_an_sse_stream_closes_it_upstream(tmp_path, everything_http_url, start_proxy):
+    """The host opens the GET stream and goes away while it is quiet: the proxy sees it at once
+    (not at the upstream's next event), closes the upstream stream and says so."""
+    import socket
+    from urllib.parse import urlsplit
+
+    import httpx2
+
+    record = tmp_path / "gone.jsonl"
+    proxy_url, process = start_proxy(everything_http_url, "--record", str(record))
+    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    with httpx2.Client(timeout=30) as client:
+        session = client.post(proxy_url, json=hello, headers=headers).headers["mcp-session-id"]
+        headers["mcp-session-id"] = session
+        client.post(proxy_url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    parts = urlsplit(proxy_url)
+    raw = socket.create_connection((parts.hostname, parts.port), timeout=30)
+    raw.sendall(
+        f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nAccept: text/event-stream\r\n"
+        f"Mcp-Session-Id: {session}\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += raw.recv(4096)
+    assert head.startswith(b"HTTP/1.1 200")
+    raw.close()  # the host leaves mid-stream
+    until_sync(lambda: b"host_gone" in record.read_bytes(), what="the proxy to notice the host left")
+    # and it still serves the next host
+    assert anyio.run(_streamable, proxy_url)["server"]
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)

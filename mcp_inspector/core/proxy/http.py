@@ -228,23 +228,65 @@ class HttpProxy:
             self.recorder.note(f"{method} {target} -> {response.status_code} {kind}".rstrip(), **meta)
         parser = SseParser() if kind == "text/event-stream" else None
         kept: list[bytes] = []
-        kept_size = 0
-        async for chunk in response.aiter_raw():
-            if rewrite and b"endpoint" in chunk:
-                chunk = chunk.replace(self.upstream_origin.encode(), self.origin.encode())
-            await stream.send(conn.send(h11.Data(data=chunk)))
-            if parser is not None:
-                for event in parser.feed(chunk):
-                    if event.data and event.event in ("message", ""):
-                        self.recorder.put_frame(Direction.IN, event.data, {**meta, "sse_id": event.id})
-                    elif event.event == "endpoint":
-                        self.recorder.note(f"legacy SSE endpoint: {event.data.decode('utf-8', 'replace')}", **meta)
-            elif kind == "application/json" and kept_size < MAX_RECORDED_BODY:
-                kept.append(chunk)
-                kept_size += len(chunk)
-        await stream.send(conn.send(h11.EndOfMessage()))
+
+        async def body() -> None:
+            kept_size = 0
+            async for chunk in response.aiter_raw():
+                if rewrite and b"endpoint" in chunk:
+                    chunk = chunk.replace(self.upstream_origin.encode(), self.origin.encode())
+                await stream.send(conn.send(h11.Data(data=chunk)))
+                if parser is not None:
+                    for event in parser.feed(chunk):
+                        if event.data and event.event in ("message", ""):
+                            self.recorder.put_frame(Direction.IN, event.data, {**meta, "sse_id": event.id})
+                        elif event.event == "endpoint":
+                            text = event.data.decode("utf-8", "replace")
+                            self.recorder.note(f"legacy SSE endpoint: {text}", **meta)
+                elif kind == "application/json" and kept_size < MAX_RECORDED_BODY:
+                    kept.append(chunk)
+                    kept_size += len(chunk)
+            await stream.send(conn.send(h11.EndOfMessage()))
+
+        if parser is None:
+            await body()
+        elif await _unless_host_leaves(conn, stream, body):
+            self.recorder.note(
+                f"the host closed its {method} {target} stream (exchange {exchange}): closed upstream too",
+                exchange=exchange,
+                host_gone=True,
+            )
+            raise anyio.BrokenResourceError  # this connection is over
         if kept:
             self.recorder.put_frame(Direction.IN, b"".join(kept)[:MAX_RECORDED_BODY], meta)
+
+
+async def _unless_host_leaves(conn: h11.Connection, stream: Any, body: Callable[[], Any]) -> bool:
+    """Run ``body`` (an SSE stream, which may stay quiet for long) while watching the host's side:
+    True if the host went away first (``body`` is then cancelled, so the upstream stream is closed
+    now, not at its next event)."""
+    gone = False
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            nonlocal gone
+            while True:
+                try:
+                    data = await stream.receive(READ_SIZE)
+                except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    data = b""
+                if not data:
+                    gone = True
+                    group.cancel_scope.cancel()
+                    return
+                conn.receive_data(data)  # a pipelined request: h11 keeps it for the next cycle
+
+        async def relay() -> None:
+            await body()
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        group.start_soon(relay)
+    return gone
 
 
 class _BodyTooLarge(Exception):
