@@ -60,6 +60,11 @@ commands:
                             error (see mcp-inspector check --help)
   auth status [URL]         the stored OAuth authorizations (issuer, client, scopes, expiry; never a secret)
   auth logout URL|--all     remove the stored authorization of a server, or of every server
+  proxy [--record FILE] [--name NAME] -- SERVER_COMMAND
+                            stand between a real host and its server: bytes through unchanged, every
+                            frame recorded and published live (--listen/--url: HTTP; --wrap: a config
+                            entry; see mcp-inspector proxy --help)
+  attach [NAME] | --list    watch a running proxy's session in the terminal UI, read-only
 
 arguments (call, get): k=v takes v as JSON when it parses as JSON, else as a string
   (n=3 is a number, flag=true a boolean, s=hello a string, tags='["a","b"]' a list);

@@ -177,7 +177,7 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
         {
             "record": os.path.abspath(args.record) if args.record else None,
             "name": args.name,
-            "header": header,
+            "header": {**header, "pid": os.getpid()},
             "live": not args.no_live,
             "quiet": args.quiet,
         }

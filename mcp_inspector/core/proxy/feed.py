@@ -127,7 +127,8 @@ class FeedPublisher:
     ) -> None:
         self._listener, self.path, self.name = _bind(checked_dir(directory), name)
         head = {"type": "header", "format": FORMAT_NAME, "version": FORMAT_VERSION, "started": time.time()}
-        head.update(header, name=self.name, pid=os.getpid())
+        head.update(header, name=self.name)
+        head.setdefault("pid", os.getpid())  # the proxy's, when it records in a process of its own
         self._header = (dumps_strict(head) + "\n").encode("utf-8")
         self._ring: deque[bytes] = deque()
         self._ring_bytes = 0

@@ -1,8 +1,9 @@
 """The proxy's recorder: the bytes both sides exchanged, as timeline entries, off the forward path.
 
-The threads that forward bytes (``stdio``) hand every chunk to :meth:`FrameRecorder.put`
-*before* writing it on, so the recording keeps causal order (a reply is never recorded
-before the request it answers). One recorder thread splits the chunks into lines
+The threads that forward bytes (``stdio``, through ``relay`` and ``sink``: the recorder runs
+in a process of its own there) hand every chunk to :meth:`FrameRecorder.put` *before* writing
+it on, so the recording keeps causal order (a reply is never recorded before the request it
+answers). One recorder thread splits the chunks into lines
 (``framing.LineFramer``), classifies each frame (``jsonrpc.classify``), appends it to the
 :class:`TrafficStore` (whose recorder writes the session file) and links replies to
 requests in both directions (the host's requests, and the server's requests the host answers).
