@@ -3,8 +3,9 @@
 Bytes go through unchanged, as they come: one thread per stream reads a chunk, hands it
 to the recorder (``ChunkSink.put``: ``relay.RecordPipe``, which records in a process of its
 own; before writing it on, so the recording keeps causal order) and writes it on whole.
-Nothing is parsed, re-encoded or reordered on the way, so a non-JSON line, a CRLF, a split UTF-8 character or the host's ``_meta``
-(``traceparent``...) reaches the other side exactly as it was sent.
+Nothing is parsed, re-encoded or reordered on the way, so a non-JSON line, a CRLF, a split
+UTF-8 character or the host's ``_meta`` (``traceparent``...) reaches the other side exactly as
+it was sent.
 
 So that the host cannot tell we are there:
 
