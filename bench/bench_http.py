@@ -219,8 +219,8 @@ async def minimal_calls(url: str, era: str, n: int, warmup: int) -> tuple[list[f
 def ours_available() -> str | None:
     """None when our HTTP transport can be imported, else why not."""
     try:
+        from mcp_inspector.core.config.factory import make_transport  # noqa: F401 - only whether it imports
         from mcp_inspector.core.transport import http  # noqa: F401 - only whether it imports
-        from mcp_inspector.core.transport.factory import make_transport  # noqa: F401 - only whether it imports
     except ImportError as exc:
         return f"mcp_inspector's HTTP transport is not importable ({exc})"
     return None
@@ -229,9 +229,9 @@ def ours_available() -> str | None:
 async def ours_calls(
     url: str, era: str, n: int, warmup: int, profiler: cProfile.Profile | None = None
 ) -> tuple[list[float], float]:
+    from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.core.session.legacy import McpSession
-    from mcp_inspector.core.transport.factory import make_transport
 
     spec = ServerSpec(name="bench", url=url, transport="http")
     async with McpSession(make_transport(spec), era=era, timeout=30, init_timeout=30) as session:

@@ -59,7 +59,7 @@ print(count)
 def make_recording(path: Path, frames: int, seed: int = 12) -> None:
     """A session file in --record's format (header line, then one entry a line)."""
     sys.path.insert(0, SOURCE)
-    from mcp_inspector.core.protocol.jsonrpc import Kind
+    from mcp_inspector.core.base.jsonrpc import Kind
     from mcp_inspector.core.traffic.entry import Direction, TrafficEntry
     from mcp_inspector.core.traffic.recording import entry_to_record
 

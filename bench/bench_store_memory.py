@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.environ.get("BENCH_SOURCE") or str(Path(__file__).resolve().parent.parent))
 
-from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.base.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.traffic.entry import Direction  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402 - after the sys.path/environment setup above
 

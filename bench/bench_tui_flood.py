@@ -67,7 +67,7 @@ sys.path.insert(0, SOURCE)
 from textual.app import App, ComposeResult  # noqa: E402 - after the sys.path/environment setup above
 from textual.widgets import Log  # noqa: E402 - after the sys.path/environment setup above
 
-from mcp_inspector.core.protocol.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.base.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.session.legacy import McpSession  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402 - after the sys.path/environment setup above

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.config.files import FileReadError, read_bounded
-from ..core.protocol.json_text import JsonTextError, loads_strict
+from ..core.base.files import FileReadError, read_bounded
+from ..core.base.json_text import JsonTextError, loads_strict
 from .exit_codes import UsageError
 
 # An argument file bigger than this is refused (``k=@/dev/zero`` would otherwise eat the memory).

@@ -372,7 +372,7 @@ def _check_record_path(path: str, option: str = "--record") -> None:
     """--record and --report make their file (0600) but never its directory (a typo is an error, not a
     new tree), and write only a regular file: a symlink, a FIFO or a device is refused before the
     server starts (``open_private`` refuses them again when the file is opened)."""
-    from ..core.config.files import writable_problem
+    from ..core.base.files import writable_problem
 
     problem = writable_problem(path)
     if problem is not None:
@@ -412,7 +412,7 @@ def _run_tui(spec, args: argparse.Namespace) -> int:
             timeout_given=args.timeout_given,
         )
     finally:
-        from ..core.transport.factory import discard_offered
+        from ..core.config.factory import discard_offered
 
         discard_offered()  # a server started early that no transport adopted
 
@@ -429,6 +429,6 @@ def _start_early(spec, args: argparse.Namespace) -> None:
         process = spawn(list(spec.command), dict(spec.env or {}), spec.cwd)
     except SpawnError:
         return
-    from ..core.transport.factory import offer_started
+    from ..core.config.factory import offer_started
 
     offer_started(spec, process)

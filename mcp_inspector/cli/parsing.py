@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import __version__
-from ..core.protocol.framing import MAX_LINE_BYTES
+from ..core.base.framing import MAX_LINE_BYTES
 from .exit_codes import EPILOG, UsageError
 from .parsing_check import CHECK_ARGS, CHECK_DETAILS, CHECK_HELP, ERA_CHECK_CHOICES, add_check_options, positive_int
 

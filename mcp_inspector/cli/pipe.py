@@ -34,7 +34,7 @@ import anyio.from_thread
 import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectSendStream
 
-from ..core.protocol.errors import (
+from ..core.base.errors import (
     ConnectError,
     ConnectionLost,
     ProtocolViolation,
@@ -42,9 +42,9 @@ from ..core.protocol.errors import (
     RpcError,
     TransportFailure,
 )
-from ..core.protocol.framing import LineFramer, OverlongLine, is_blank
-from ..core.protocol.json_text import JsonTextError, parse_frame
-from ..core.protocol.jsonrpc import Kind, classify
+from ..core.base.framing import LineFramer, OverlongLine, is_blank
+from ..core.base.json_text import JsonTextError, parse_frame
+from ..core.base.jsonrpc import Kind, classify
 from ..core.protocol.versions import LEGACY_VERSIONS
 from ..core.session.legacy import McpSession
 from ..core.traffic.entry import Direction, TrafficEntry

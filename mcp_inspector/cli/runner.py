@@ -18,8 +18,7 @@ from typing import Any
 
 import anyio
 
-from ..core.config.servers import ServerSpec
-from ..core.protocol.errors import (
+from ..core.base.errors import (
     ConnectError,
     ConnectionLost,
     InspectorError,
@@ -30,8 +29,9 @@ from ..core.protocol.errors import (
     TaskCancelled,
     TransportFailure,
 )
-from ..core.protocol.framing import MAX_LINE_BYTES
-from ..core.protocol.jsonrpc import Kind
+from ..core.base.framing import MAX_LINE_BYTES
+from ..core.base.jsonrpc import Kind
+from ..core.config.servers import ServerSpec
 from ..core.protocol.versions import LATEST_LEGACY
 from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
@@ -153,7 +153,7 @@ def record_header(spec: ServerSpec) -> dict[str, Any]:
         "client": "mcp-inspector cli",
     }
     if spec.url:
-        from ..core.traffic.masking import mask_headers, mask_url
+        from ..core.base.masking import mask_headers, mask_url
 
         header.update(
             url=mask_url(spec.url),
@@ -167,9 +167,9 @@ def record_header(spec: ServerSpec) -> dict[str, Any]:
 
 
 def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStore, started=None):
-    """The transport for a spec (core/transport/factory.py): stdio adopts a process main.py
+    """The transport for a spec (core/config/factory.py): stdio adopts a process main.py
     may have started; a URL gets HTTP, its exchanges logged in the store's HttpLog."""
-    from ..core.transport.factory import make_transport
+    from ..core.config.factory import make_transport
 
     auth_ui = None
     if spec.url:

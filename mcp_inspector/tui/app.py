@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+from ..core.base.framing import MAX_LINE_BYTES
 from ..core.config.servers import ServerSpec, demo_spec
-from ..core.protocol.framing import MAX_LINE_BYTES
 from ..core.traffic.store import TrafficStore
 from . import textual_compat
 from .commands import InspectorCommands

@@ -23,7 +23,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.config.files import write_atomic
+from ..core.base.files import write_atomic
 
 
 def config_dir() -> Path:

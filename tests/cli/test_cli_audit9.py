@@ -49,7 +49,7 @@ def test_call_json_of_a_modern_task_prints_the_result_as_sent(record):
     # the server writes "\u00e9" (json.dumps' ASCII escape): a re-serialization would print é
     result = cli("call", "research", "topic=é", "--json", "--record", record, *MODERN_RAW)
     assert result.returncode == 0, result.stderr
-    from mcp_inspector.core.protocol.jsonrpc import raw_member
+    from mcp_inspector.core.base.jsonrpc import raw_member
 
     last_get = [r for r in record_lines(record) if r.get("method") == "tasks/get" and r.get("dir") == "out"][-1]
     reply = next(r for r in record_lines(record) if r.get("reply_to") == last_get["seq"])

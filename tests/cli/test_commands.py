@@ -120,7 +120,7 @@ def test_call_json_is_the_result_exactly_as_received(record):
     result = cli("call", "create_ticket", "title=Crash on start", 'tags=["a","b"]', "--json", "--record", record)
     assert result.returncode == 0, result.stderr
     response = recorded_reply(record_lines(record), "tools/call")
-    from mcp_inspector.core.protocol.jsonrpc import raw_member
+    from mcp_inspector.core.base.jsonrpc import raw_member
 
     assert result.stdout == raw_member(response["raw"].encode(), "result") + "\n"
     assert json.loads(result.stdout)["structuredContent"]["tags"] == ["a", "b"]
@@ -160,7 +160,7 @@ def test_read_and_get_both_modes(record):
     assert readable.stdout.startswith("[resource] demo://readme  (text/markdown)\n# MCP Inspector demo server")
     exact = cli("read", "demo://config.json", "--json", "--record", record)
     reply = recorded_reply(record_lines(record), "resources/read")
-    from mcp_inspector.core.protocol.jsonrpc import raw_member
+    from mcp_inspector.core.base.jsonrpc import raw_member
 
     assert exact.stdout == raw_member(reply["raw"].encode(), "result") + "\n"
     prompt = cli("get", "summarize", "text=hello", "style=short")

@@ -21,7 +21,7 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR
 from waiting import until_sync
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.loading import load_session
 

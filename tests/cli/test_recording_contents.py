@@ -11,7 +11,7 @@ from pathlib import Path
 from cli_helpers import assert_no_traceback, cli, raw
 
 import mcp_inspector
-from mcp_inspector.core.protocol.json_text import loads_strict
+from mcp_inspector.core.base.json_text import loads_strict
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.loading import load_session
 

@@ -124,7 +124,7 @@ def test_complete_a_prompt_argument_on_server_everything(server_everything):
 def test_complete_json_prints_the_result_exactly(record):
     result = cli("complete", "--prompt", "code_review", "language", "py", "--json", "--record", record, *DEMO)
     assert result.returncode == 0, result.stderr
-    from mcp_inspector.core.protocol.jsonrpc import raw_member
+    from mcp_inspector.core.base.jsonrpc import raw_member
 
     reply = next(r for r in record_lines(record) if r.get("dir") == "in" and '"completion"' in r.get("raw", ""))
     assert result.stdout.rstrip("\n") == raw_member(reply["raw"].encode(), "result")

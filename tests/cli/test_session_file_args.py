@@ -130,7 +130,7 @@ def test_a_fifo_is_refused_at_once(tmp_path, args, words):
 
 
 def test_a_fifo_made_after_the_check_is_refused_without_blocking(tmp_path):
-    from mcp_inspector.core.config.files import FileReadError, NotRegularFile, open_private, read_bounded
+    from mcp_inspector.core.base.files import FileReadError, NotRegularFile, open_private, read_bounded
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

@@ -36,7 +36,7 @@ def test_call_a_task_tool_waits_for_its_result(server_everything, record):
     call = next(r for r in records if r.get("method") == "tools/call")
     assert "task" in json.loads(call["raw"])["params"]  # the tool requires a task: asked for one
     # --json prints the tasks/result result exactly as it came
-    from mcp_inspector.core.protocol.jsonrpc import raw_member
+    from mcp_inspector.core.base.jsonrpc import raw_member
 
     request = [r for r in records if r.get("method") == "tasks/result" and r.get("dir") == "out"][-1]
     reply = next(r for r in records if r.get("reply_to") == request["seq"] and r.get("dir") == "in")

@@ -10,10 +10,10 @@ import json
 
 import pytest
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.checks.catalog import RULES, finding
 from mcp_inspector.core.checks.live import LiveChecker
 from mcp_inspector.core.checks.model import Severity
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 

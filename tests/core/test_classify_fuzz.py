@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_inspector.core.protocol.jsonrpc import Kind, classify
+from mcp_inspector.core.base.jsonrpc import Kind, classify
 
 FRAME_KINDS = {Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE, Kind.ERROR, Kind.BATCH, Kind.INVALID}
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

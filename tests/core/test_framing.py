@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_inspector.core.protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from mcp_inspector.core.base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 
 
 def feed_all(framer: LineFramer, chunks: list[bytes]) -> list[bytes]:

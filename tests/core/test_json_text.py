@@ -4,7 +4,7 @@ import codecs
 
 import pytest
 
-from mcp_inspector.core.protocol.json_text import MAX_DEPTH, JsonTextError, loads_strict, parse_frame, too_deep
+from mcp_inspector.core.base.json_text import MAX_DEPTH, JsonTextError, loads_strict, parse_frame, too_deep
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_malformed(text):
 
 
 def test_ids_beyond_what_javascript_can_hold_are_noted():
-    from mcp_inspector.core.protocol.jsonrpc import classify
+    from mcp_inspector.core.base.jsonrpc import classify
 
     info = classify(b'{"jsonrpc":"2.0","id":9007199254740993,"result":{}}')
     assert info.id == 9007199254740993

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.jsonrpc import Kind, classify, classify_message, id_key, raw_member
+from mcp_inspector.core.base import jsonrpc
+from mcp_inspector.core.base.jsonrpc import Kind, classify, classify_message, id_key, raw_member
 
 
 def test_request() -> None:
@@ -153,7 +153,7 @@ def test_raw_member_of_a_malformed_frame_is_none_not_an_exception(raw: bytes) ->
 
 
 def test_shallow_members_finds_top_level_members_at_any_depth_without_parsing() -> None:
-    from mcp_inspector.core.protocol.jsonrpc import SHALLOW_TOKEN_BUDGET, shallow_members
+    from mcp_inspector.core.base.jsonrpc import SHALLOW_TOKEN_BUDGET, shallow_members
 
     deep = b"[{" * 50_000 + b"}]" * 50_000
     assert shallow_members(b'{"jsonrpc":"2.0","id":7,"result":' + deep + b"}", ("id", "method")) == {"id": "7"}

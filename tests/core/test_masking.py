@@ -1,7 +1,7 @@
 """Secrets are shown as a head and a mask, never whole."""
 
+from mcp_inspector.core.base.masking import MASK, mask_header, mask_headers, mask_url, mask_value
 from mcp_inspector.core.traffic.http_log import HttpLog
-from mcp_inspector.core.traffic.masking import MASK, mask_header, mask_headers, mask_url, mask_value
 
 
 def test_authorization_keeps_its_scheme_and_hides_the_token():

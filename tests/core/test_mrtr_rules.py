@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.core.protocol.errors import ProtocolViolation
+from mcp_inspector.core.base.errors import ProtocolViolation
 from mcp_inspector.core.session import era, modern
 from mcp_inspector.core.session.mrtr import MrtrError, _parse
 

@@ -11,7 +11,7 @@ import time
 import pytest
 from waiting import until_sync
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.proxy.feed import FeedError, FeedPublisher, checked_dir
 from mcp_inspector.core.proxy.viewer import Dropped, Ended, FeedReader, find_proxy, running_proxies
 from mcp_inspector.core.traffic.entry import Direction

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.loading import SessionFileError, iter_session, load_session
 from mcp_inspector.core.traffic.recording import SessionWriter

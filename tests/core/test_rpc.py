@@ -12,15 +12,15 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.errors import (
+from mcp_inspector.core.base import jsonrpc
+from mcp_inspector.core.base.errors import (
     ConnectionLost,
     ProtocolViolation,
     RequestCancelled,
     RequestTimeout,
     RpcError,
 )
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.loading import load_session

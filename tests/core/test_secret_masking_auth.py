@@ -24,13 +24,8 @@ from conftest import run_async
 
 from mcp_inspector.core.auth.http import AuthHttp
 from mcp_inspector.core.auth.model import AuthLog, AuthSettings
-from mcp_inspector.core.config.cli_command import call_command_line
-from mcp_inspector.core.config.servers import ServerSpec, server_from_config
-from mcp_inspector.core.protocol.jsonrpc import Kind
-from mcp_inspector.core.traffic.entry import Direction
-from mcp_inspector.core.traffic.export import export_json, export_session
-from mcp_inspector.core.traffic.http_log import HttpLog
-from mcp_inspector.core.traffic.masking import (
+from mcp_inspector.core.base.jsonrpc import Kind
+from mcp_inspector.core.base.masking import (
     MASK,
     header_secret_values,
     mask_header,
@@ -40,6 +35,11 @@ from mcp_inspector.core.traffic.masking import (
     scrub,
     scrub_bytes,
 )
+from mcp_inspector.core.config.cli_command import call_command_line
+from mcp_inspector.core.config.servers import ServerSpec, server_from_config
+from mcp_inspector.core.traffic.entry import Direction
+from mcp_inspector.core.traffic.export import export_json, export_session
+from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.traffic.recording import SessionWriter
 from mcp_inspector.core.traffic.store import TrafficStore
 

@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.loading import LoadCancelled, SessionFileError, load_session, read_header
 from mcp_inspector.core.traffic.recording import SessionWriter

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.core.protocol.errors import (
+from mcp_inspector.core.base.errors import (
     MalformedTask,
     ProtocolViolation,
     RequestCancelled,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction, TrafficEntry
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.recording import SessionWriter

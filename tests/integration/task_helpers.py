@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 from waiting import until  # noqa: F401  (re-exported: the task tests import it from here)
 
-from mcp_inspector.core.protocol.errors import TaskCancelled
+from mcp_inspector.core.base.errors import TaskCancelled
 from mcp_inspector.core.traffic.entry import Direction
 
 

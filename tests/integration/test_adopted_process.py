@@ -9,8 +9,8 @@ import anyio
 import pytest
 from conftest import raw_server_command
 
-from mcp_inspector.core.protocol.errors import ConnectionLost
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectionLost
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 

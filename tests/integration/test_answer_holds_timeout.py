@@ -6,7 +6,7 @@ import anyio
 import pytest
 from conftest import demo_server_command
 
-from mcp_inspector.core.protocol.errors import RequestTimeout
+from mcp_inspector.core.base.errors import RequestTimeout
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 

@@ -13,10 +13,9 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR
 
 from mcp_inspector.cli.early import spawn
-from mcp_inspector.core.config import eras
+from mcp_inspector.core.config import eras, factory
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.session.legacy import McpSession
-from mcp_inspector.core.transport import factory
 from mcp_inspector.tui.server.connection import make_session
 
 pytestmark = pytest.mark.anyio

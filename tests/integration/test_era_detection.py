@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, SERVERS_DIR, demo_server_command, raw_server_command, sdk_server_command
 
-from mcp_inspector.core.protocol.errors import ConnectError
+from mcp_inspector.core.base.errors import ConnectError
 from mcp_inspector.core.session.events import SessionState
 from mcp_inspector.core.traffic.entry import Direction
 

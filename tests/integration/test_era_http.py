@@ -14,7 +14,7 @@ import pytest
 from conftest import SERVERS_DIR
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ToolExcluded, TransportFailure
+from mcp_inspector.core.base.errors import ToolExcluded, TransportFailure
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.messages import CallFinished

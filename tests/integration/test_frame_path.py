@@ -17,9 +17,9 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ConnectionLost, ProtocolViolation
-from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectionLost, ProtocolViolation
+from mcp_inspector.core.base.framing import OVERLONG_HEAD
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import MAX_STDERR_LINE_BYTES, StdioTransport

@@ -13,8 +13,8 @@ import pytest
 from conftest import PYTHON, RAW_SERVER, run_async
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ConnectionLost
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectionLost
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.recording import SessionWriter

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_inspector.core.config.factory import make_transport
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.traffic.http_log import HttpLog
 from mcp_inspector.core.transport.base import TransportError
-from mcp_inspector.core.transport.factory import make_transport
 from mcp_inspector.core.transport.http import HttpTransport
 from mcp_inspector.core.transport.stdio import StdioTransport
 

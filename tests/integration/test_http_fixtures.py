@@ -331,9 +331,9 @@ async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fr
     delivered before its stream is read to the end, so the next call may find that connection
     still busy and open a second one (seen on a loaded machine, alternating between pooled
     connections): at most half as many connections as calls, never one per call."""
+    from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.core.session.legacy import McpSession
-    from mcp_inspector.core.transport.factory import make_transport
 
     server = fresh_sdk_http_server("--mode", "stateful", "--access-log")
     spec = ServerSpec(name="fixture", url=server.url, transport="streamable-http")
@@ -352,9 +352,9 @@ async def test_a_plain_http_session_never_loads_the_ca_store(sdk_http_stateful_u
     """Loading the CA store costs ~30 ms of a cold `--url http://... tools`: only https pays it."""
     import ssl
 
+    from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
     from mcp_inspector.core.session.legacy import McpSession
-    from mcp_inspector.core.transport.factory import make_transport
 
     loads: list[str] = []
     for name in ("load_verify_locations", "load_default_certs", "set_default_verify_paths"):

@@ -18,8 +18,8 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import RequestTimeout, TransportFailure
-from mcp_inspector.core.protocol.framing import OVERLONG_HEAD
+from mcp_inspector.core.base.errors import RequestTimeout, TransportFailure
+from mcp_inspector.core.base.framing import OVERLONG_HEAD
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.base import Note, Received, Transport

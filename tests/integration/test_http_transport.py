@@ -17,7 +17,7 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import RpcError, TransportFailure
+from mcp_inspector.core.base.errors import RpcError, TransportFailure
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.base import Closed, Note, Received, TransportError, Undelivered
@@ -334,7 +334,7 @@ async def test_priming_event_then_close_is_resumed_with_last_event_id(base_url):
 
 
 async def test_polling_for_an_abandoned_request_stops(base_url):
-    from mcp_inspector.core.protocol.errors import RequestTimeout
+    from mcp_inspector.core.base.errors import RequestTimeout
 
     async with connected(f"{base_url}/poll") as h:
         await h.handshake()

@@ -12,7 +12,7 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ProtocolViolation, RequestCancelled
+from mcp_inspector.core.base.errors import ProtocolViolation, RequestCancelled
 from mcp_inspector.core.session.events import InputRequested
 from mcp_inspector.core.session.mrtr import MAX_ROUNDS, MrtrError
 from mcp_inspector.core.traffic.entry import Direction, Kind

@@ -12,7 +12,7 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR, raw_server_command
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import (
+from mcp_inspector.core.base.errors import (
     ConnectError,
     InputDeclined,
     ProtocolViolation,

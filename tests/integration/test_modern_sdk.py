@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ConnectError
+from mcp_inspector.core.base.errors import ConnectError
 from mcp_inspector.core.session.events import InputRequested, ListChanged, LogMessage
 
 pytestmark = pytest.mark.anyio

@@ -10,7 +10,7 @@ import json
 import pytest
 from conftest import PYTHON, SERVERS_DIR
 
-from mcp_inspector.core.protocol.errors import MalformedTask, ProtocolViolation
+from mcp_inspector.core.base.errors import MalformedTask, ProtocolViolation
 from mcp_inspector.core.session.events import LogMessage
 from mcp_inspector.core.traffic.entry import Direction, Kind
 

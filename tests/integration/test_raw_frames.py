@@ -11,9 +11,9 @@ import anyio
 import pytest
 from conftest import demo_server_command
 
+from mcp_inspector.core.base.errors import RequestCancelled, RpcError
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.protocol import raw_templates as templates
-from mcp_inspector.core.protocol.errors import RequestCancelled, RpcError
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.protocol.raw import IdInFlight, fresh_id, prepare, send_frame
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction

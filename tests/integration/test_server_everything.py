@@ -12,7 +12,7 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.events import ListChanged, SessionState
 from mcp_inspector.core.session.results import decode_block_bytes
 from mcp_inspector.core.traffic.entry import Direction

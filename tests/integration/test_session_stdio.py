@@ -10,8 +10,8 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectError, RequestCancelled, RequestTimeout, RpcError
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.events import ListChanged, LogMessage, SessionState, StateChanged
 from mcp_inspector.core.session.listing import PaginationError
 from mcp_inspector.core.traffic.entry import Direction

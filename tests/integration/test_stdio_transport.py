@@ -12,8 +12,8 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import ConnectionLost, RequestTimeout
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectionLost, RequestTimeout
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.events import LogMessage, ServerClosed, SessionState
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction

@@ -12,7 +12,7 @@ import pytest
 from conftest import demo_server_command
 from task_helpers import sent
 
-from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.base.errors import RpcError
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction
 

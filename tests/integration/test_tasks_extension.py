@@ -16,7 +16,7 @@ import pytest
 from conftest import PYTHON, SERVERS_DIR
 from task_helpers import cancel_followed, sent, until
 
-from mcp_inspector.core.protocol.errors import (
+from mcp_inspector.core.base.errors import (
     InputDeclined,
     InspectorError,
     MalformedTask,

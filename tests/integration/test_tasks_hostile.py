@@ -13,7 +13,7 @@ import pytest
 from task_helpers import cancel_followed
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import MalformedTask, RpcError
+from mcp_inspector.core.base.errors import MalformedTask, RpcError
 from mcp_inspector.core.session.task_model import poll_interval
 from mcp_inspector.core.traffic.entry import Direction, Kind
 

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from mcp_inspector.core.protocol.errors import ConnectionLost, MalformedTask
+from mcp_inspector.core.base.errors import ConnectionLost, MalformedTask
 from mcp_inspector.core.session.events import TaskUpdated
 from mcp_inspector.core.traffic.entry import Direction, Kind
 

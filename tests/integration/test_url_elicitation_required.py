@@ -16,7 +16,7 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.base.errors import RpcError
 from mcp_inspector.core.session.answers import headless_handlers
 from mcp_inspector.core.session.events import ElicitationCompleted
 from mcp_inspector.core.session.url_elicitation import UrlElicitationRequired, read_elicitations

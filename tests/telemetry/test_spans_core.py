@@ -11,7 +11,7 @@ from otlp_receiver import Receiver
 from waiting import until
 
 from mcp_inspector.core import telemetry
-from mcp_inspector.core.protocol.errors import RequestCancelled, RpcError
+from mcp_inspector.core.base.errors import RequestCancelled, RpcError
 from mcp_inspector.core.telemetry.otel import OtelTelemetry
 from mcp_inspector.core.traffic.entry import Direction
 

@@ -14,9 +14,9 @@ import pytest
 from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_for_tools
 from textual.widgets import Checkbox, Input, TextArea
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.sampling_rules import SamplingRules
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.sampling import SamplingScreen

@@ -10,7 +10,7 @@ import pytest
 from app_helpers import SIZE, wait_for
 from traffic_apps import ThemedApp
 
-from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.base.errors import RpcError
 from mcp_inspector.core.session.url_elicitation import UrlElicitationRequired
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.answer.url_required import UrlRequiredScreen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from app_helpers import DEMO_SESSION, SIZE, wait_for
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.proxy.feed import FeedPublisher
 from mcp_inspector.core.proxy.viewer import FeedReader
 from mcp_inspector.core.traffic.entry import Direction

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from app_helpers import SIZE, live_app, wait_for, wait_for_tools
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 
 pytestmark = pytest.mark.anyio
 

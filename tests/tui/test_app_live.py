@@ -316,8 +316,8 @@ async def test_server_requests_roots_and_elicitation_are_answered(tmp_path):
 
 @pytest.mark.anyio
 async def test_server_killed_during_a_call_shows_the_signal_and_the_call_fails(raw_server):
+    from mcp_inspector.core.base.errors import ConnectionLost
     from mcp_inspector.core.config.servers import ServerSpec
-    from mcp_inspector.core.protocol.errors import ConnectionLost
     from mcp_inspector.tui.messages import CallFailed
 
     failed: list[CallFailed] = []

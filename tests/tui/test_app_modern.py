@@ -19,8 +19,8 @@ import pytest
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 from traffic_apps import screen_text
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.pilot_steps import shown_notifications

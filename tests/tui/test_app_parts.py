@@ -8,7 +8,7 @@ import json
 import pytest
 from app_helpers import DEMO_SESSION
 
-from mcp_inspector.core.protocol.errors import RpcError
+from mcp_inspector.core.base.errors import RpcError
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.tui.config import load_config
 from mcp_inspector.tui.keymap import APP_KEYS

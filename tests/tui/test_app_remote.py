@@ -16,8 +16,8 @@ from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 from textual.widgets import Input, OptionList, Static
 from traffic_apps import screen_text
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFinished
 from mcp_inspector.tui.pilot_steps import palette_pick

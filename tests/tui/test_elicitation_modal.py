@@ -19,8 +19,8 @@ from app_helpers import SIZE, choose_tool, demo_spec, live_app, wait_for, wait_f
 from textual.widgets import Button, Input, Switch
 from traffic_apps import ThemedApp
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen

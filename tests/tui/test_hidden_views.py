@@ -16,8 +16,8 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from textual.widgets._footer import FooterKey
 from traffic_apps import ThemedApp, frame
 
-from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base import jsonrpc
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.pilot_steps import ticked

@@ -8,7 +8,7 @@ import pytest
 from app_helpers import SIZE, collect_calls, live_app, wait_for, wait_for_tools
 from textual.widgets import OptionList, TextArea
 
-from mcp_inspector.core.protocol.errors import RequestCancelled
+from mcp_inspector.core.base.errors import RequestCancelled
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 from mcp_inspector.tui.screens.dialogs.save_as import SaveAsScreen

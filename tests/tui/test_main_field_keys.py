@@ -80,7 +80,7 @@ async def test_escape_escape_3_typed_quickly_switches_to_notifications_the_first
 async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_otherwise():
     from app_helpers import collect_calls
 
-    from mcp_inspector.core.protocol.errors import RequestCancelled
+    from mcp_inspector.core.base.errors import RequestCancelled
 
     calls: list = []
     app = live_app()

@@ -12,8 +12,8 @@ from textual.app import ComposeResult
 from textual.widgets import Input, Select, Static
 from traffic_apps import ThemedApp, frame
 
-from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base import jsonrpc
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore

@@ -11,7 +11,7 @@ import json
 import pytest
 from app_helpers import SIZE, choose_tool, live_app, wait_for, wait_for_tools
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.pilot_steps import palette_pick

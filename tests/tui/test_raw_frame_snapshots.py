@@ -10,8 +10,8 @@ import pytest
 from app_helpers import SIZE, wait_for
 from traffic_apps import ThemedApp
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.protocol import raw_templates as templates
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.protocol.raw import RawSent
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore

@@ -14,8 +14,8 @@ from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wa
 from textual.widgets import Input, OptionList
 from traffic_apps import ThemedApp
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.screens.traffic.replay_run import OpenRecordingScreen, ReplayScreen
 from mcp_inspector.tui.screens.traffic.side_diff import SideDiffScreen

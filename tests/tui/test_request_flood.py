@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from app_helpers import SIZE, live_app, wait_for
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 

@@ -16,8 +16,8 @@ from conftest import demo_server_command
 from textual.app import App, ComposeResult
 from textual.widgets import ProgressBar, Static, TextArea
 
-from mcp_inspector.core.protocol.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession, ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction

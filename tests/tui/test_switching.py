@@ -191,7 +191,7 @@ async def test_status_bar_names_a_command_line_server_by_its_server_info():
 @pytest.mark.anyio
 async def test_a_request_from_the_server_switched_to_names_it_over_the_old_servers_screen():
     """The new server asks during its start (the switch still waits): the modal says who asks."""
-    from mcp_inspector.core.protocol.jsonrpc import Kind
+    from mcp_inspector.core.base.jsonrpc import Kind
     from mcp_inspector.tui.screens.answer.server_request import ServerRequestScreen
 
     app = live_app()

@@ -7,7 +7,7 @@ import pytest
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, wait_for, wait_for_tools
 from textual.widgets import Input, Static
 
-from mcp_inspector.core.protocol.errors import RequestTimeout
+from mcp_inspector.core.base.errors import RequestTimeout
 from mcp_inspector.tui.messages import CallFailed, CallFinished
 from mcp_inspector.tui.screens.dialogs.timeout_setting import TimeoutScreen, parse_timeout
 

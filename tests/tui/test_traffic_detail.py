@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 from traffic_apps import ThemedApp, fixed_time, sample_store
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.pilot_steps import wait_for

@@ -7,7 +7,7 @@ import json
 import pytest
 from traffic_apps import LogApp, sample_store
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.loading import load_session

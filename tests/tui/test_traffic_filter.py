@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from traffic_apps import ThemedApp, sample_store
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.pilot_steps import wait_for

@@ -12,8 +12,8 @@ from textual import events
 from textual.widgets import Input
 from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, send_key
 
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.protocol.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input, Static, TextArea
 from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from traffic_apps import LogApp, fixed_time, sample_store
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.tui.pilot_steps import wait_for
 from mcp_inspector.tui.screens.traffic.frame_detail import FrameDetailScreen
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog

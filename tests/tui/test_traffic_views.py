@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import Select
 from traffic_apps import ThemedApp, frame, screen_text
 
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore

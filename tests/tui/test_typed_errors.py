@@ -13,7 +13,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from mcp_inspector.core.protocol.errors import InspectorError, RpcError, TransportFailure
+from mcp_inspector.core.base.errors import InspectorError, RpcError, TransportFailure
 from mcp_inspector.core.protocol.rpc import RpcConnection
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport

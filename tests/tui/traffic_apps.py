@@ -7,8 +7,8 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from mcp_inspector.core.protocol import jsonrpc
-from mcp_inspector.core.protocol.jsonrpc import Kind
+from mcp_inspector.core.base import jsonrpc
+from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS

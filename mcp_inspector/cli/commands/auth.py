@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from ...core.auth.store import StoredAuth, StoreError, TokenStore
-from ...core.traffic.masking import mask_url
+from ...core.base.masking import mask_url
 from .. import exit_codes
 from ..output.report import error, for_stream, warn
 

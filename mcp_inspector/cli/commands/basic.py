@@ -14,12 +14,12 @@ import sys
 import time
 from typing import Any
 
-from ...core.protocol import jsonrpc
-from ...core.protocol.errors import ProtocolViolation, RequestTimeout, RpcError, ToolExcluded
+from ...core.base import jsonrpc
+from ...core.base.errors import ProtocolViolation, RequestTimeout, RpcError, ToolExcluded
+from ...core.base.masking import scrub
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.events import LogMessage, TaskUpdated
 from ...core.session.legacy import McpSession
-from ...core.traffic.masking import scrub
 from .. import exit_codes
 from ..output import render
 from ..output.report import error, for_stream

@@ -16,6 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ...core.base.files import writable_problem
 from ...core.checks.auth_steps import auth_findings
 from ...core.checks.baseline import baseline_findings, current_surface
 from ...core.checks.catalog import RULES, finding, unknown_ids
@@ -23,7 +24,6 @@ from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
 from ...core.checks.runner import CheckReport, run_check, sort_findings
 from ...core.checks.schema_check import preload
-from ...core.config.files import writable_problem
 from ...core.session.legacy import McpSession
 from ...core.traffic.store import TrafficStore
 from .. import exit_codes

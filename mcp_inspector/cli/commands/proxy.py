@@ -21,7 +21,7 @@ import subprocess
 import sys
 from typing import Any
 
-from ...core.config.files import open_private
+from ...core.base.files import open_private
 from ...core.proxy.feed import FeedError, FeedPublisher
 from ...core.proxy.recorder import FrameRecorder
 from ...core.proxy.relay import RecordPipe
@@ -128,7 +128,7 @@ def _url_name(url: str) -> str:
 
 def record_header(command: list[str], name: str, url: str | None = None) -> dict[str, Any]:
     if url is not None:
-        from ...core.traffic.masking import mask_url
+        from ...core.base.masking import mask_url
 
         return {
             "recorded_by": "mcp-inspector proxy",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
-from ...core.protocol.jsonrpc import Kind
+from ...core.base.jsonrpc import Kind
 from ...core.query import FrameOutputs, QueryError, QuerySandbox, QueryStopped, check_expression
 from ...core.traffic.entry import TrafficEntry
 from .. import exit_codes

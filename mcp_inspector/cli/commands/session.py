@@ -34,8 +34,8 @@ from typing import Any
 
 import anyio
 
-from ...core.protocol.errors import ConnectionLost, InspectorError, TransportFailure
-from ...core.protocol.json_text import JsonTextError, loads_strict
+from ...core.base.errors import ConnectionLost, InspectorError, TransportFailure
+from ...core.base.json_text import JsonTextError, loads_strict
 from ...core.protocol.uri_template import EXPRESSION, expression_problem, is_template
 from ...core.session.events import ResourceUpdated, ServerClosed
 from ...core.session.legacy import McpSession

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from ...core.config.files import FileReadError, open_private, read_bounded
+from ...core.base.files import FileReadError, open_private, read_bounded
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect

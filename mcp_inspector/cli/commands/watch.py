@@ -25,9 +25,9 @@ from typing import Any
 
 import anyio
 
+from ...core.base import jsonrpc
+from ...core.base.errors import ConnectionLost, InspectorError, RpcError
 from ...core.config.servers import ServerSpec
-from ...core.protocol import jsonrpc
-from ...core.protocol.errors import ConnectionLost, InspectorError, RpcError
 from ...core.session.legacy import McpSession
 from ...core.session.tooldiff import ListDiff, diff_items
 from ...core.traffic.store import TrafficStore

@@ -150,8 +150,8 @@ def _plain(item: Finding) -> str:
 def write_file(path: str, content: str) -> None:
     """The JUnit file, through the one helper for files we write server data into (0600, no
     symbolic link or FIFO followed); a secret this process holds is masked, as on stdout."""
-    from ...core.config.files import open_private
-    from ...core.traffic.masking import scrub
+    from ...core.base.files import open_private
+    from ...core.base.masking import scrub
 
     with open_private(path) as stream:
         stream.write(scrub(content))

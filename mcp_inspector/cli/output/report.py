@@ -6,7 +6,7 @@ import re
 import sys
 from typing import TextIO
 
-from ...core.traffic.masking import scrub
+from ...core.base.masking import scrub
 
 PROGRAM = "mcp-inspector"
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline

@@ -26,8 +26,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...core.config.files import open_private
-from ...core.protocol.jsonrpc import Kind
+from ...core.base.files import open_private
+from ...core.base.jsonrpc import Kind
 from ...core.traffic.entry import Direction, TrafficEntry
 from .report import PROGRAM, write_err
 
@@ -44,7 +44,7 @@ def is_too_long(problem: str | None) -> bool:
     return bool(problem) and problem.startswith("too long")
 
 
-# the parser's notes (core/protocol/json_text.py) on a frame that is not JSON text but was read
+# the parser's notes (core/base/json_text.py) on a frame that is not JSON text but was read
 NOT_STRICT = ("is not JSON (a bare token", "invalid UTF-", "encoded as ")
 
 

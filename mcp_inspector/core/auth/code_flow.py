@@ -16,7 +16,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..traffic.masking import mask_url, mask_value
+from ..base.masking import mask_url, mask_value
 from ..transport.http_util import printable
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet

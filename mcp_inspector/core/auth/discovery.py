@@ -21,8 +21,8 @@ import ipaddress
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from ..protocol.errors import printable, quote_line
-from ..traffic.masking import mask_url
+from ..base.errors import printable, quote_line
+from ..base.masking import mask_url
 from .http import BODY_CAP, AuthHttp, AuthResponse
 from .model import AuthError, AuthStep, ServerAuthInfo
 

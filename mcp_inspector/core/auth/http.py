@@ -16,8 +16,7 @@ from urllib.parse import urlencode
 
 import httpx2
 
-from ..traffic.http_log import HttpLog
-from ..traffic.masking import (
+from ..base.masking import (
     ISSUED_SECRET_FIELDS,
     header_secret_values,
     mask_form,
@@ -29,6 +28,7 @@ from ..traffic.masking import (
     scrub,
     scrub_value,
 )
+from ..traffic.http_log import HttpLog
 from ..transport.http_util import describe_error, read_bounded
 from .model import AuthError, AuthLog, AuthStep
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ..traffic.masking import mask_headers, mask_url, remember_secret
+from ..base.masking import mask_headers, mask_url, remember_secret
 from ..transport.credentials import CredentialPolicy
 from .http import AuthHttp
 from .model import AuthError, AuthLog, AuthSettings, ClientInfo, ServerAuthInfo, TokenSet
@@ -344,7 +344,7 @@ class OAuthManager:
         return None
 
     async def _challenge_step(self, method: str, url: str, status: int, headers: Any, challenges: list[Challenge]):
-        from ..traffic.masking import mask_url
+        from ..base.masking import mask_url
 
         step = await self.log.step("challenge", f"HTTP {status} from the MCP server ({method} {mask_url(url)})")
         pairs = (

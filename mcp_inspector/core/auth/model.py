@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..protocol.errors import InspectorError
+from ..transport.base import AuthHookError
 
 OpenMode = Literal["browser", "print", "fetch"]
 OPEN_MODES: tuple[str, ...] = ("browser", "print", "fetch")
@@ -116,7 +116,7 @@ class TokenSet:
         return self.expires_at is not None and time.time() > self.expires_at - margin
 
 
-class AuthError(InspectorError):
+class AuthError(AuthHookError):
     """Authorization failed; ``step`` is the number of the AuthStep that says where, ``spec``
     the spec document (and section) broken, when the server is at fault."""
 

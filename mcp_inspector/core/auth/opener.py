@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import anyio
 
-from ..traffic.masking import mask_url
+from ..base.masking import mask_url
 from ..transport.http_util import printable
 from .http import AuthHttp
 from .model import AuthError, AuthSettings, AuthStep

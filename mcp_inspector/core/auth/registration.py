@@ -21,7 +21,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..traffic.masking import mask_url, scrub
+from ..base.masking import mask_url, scrub
 from .discovery import TIMEOUT, is_loopback
 from .http import AuthHttp
 from .model import TOKEN_AUTH_METHODS, AuthError, AuthSettings, AuthStep, ClientInfo, ServerAuthInfo

@@ -34,10 +34,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..config.drafts import state_dir
-from ..config.files import write_atomic
-from ..protocol.errors import InspectorError
-from ..traffic.masking import mask_oauth_fields, mask_url, remember_secret
+from ..base.errors import InspectorError
+from ..base.files import state_dir, write_atomic
+from ..base.masking import mask_oauth_fields, mask_url, remember_secret
 from .model import STORES, ClientInfo, TokenSet
 
 FORMAT_NAME = "mcp-inspector-auth"

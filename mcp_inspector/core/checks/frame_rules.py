@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from ..protocol.jsonrpc import Kind, parse_json
+from ..base.jsonrpc import Kind, parse_json
 from ..protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
 from ..traffic.entry import Direction, TrafficEntry
 from .catalog import finding

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from ..protocol.jsonrpc import Kind
+from ..base.jsonrpc import Kind
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 from .frames import DeferredCheck, Emit, FrameRule, LiveState, exchange_of

@@ -14,9 +14,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..protocol import jsonrpc
-from ..protocol.errors import ConnectionLost, InspectorError, RequestTimeout, RpcError
-from ..protocol.jsonrpc import Kind
+from ..base import jsonrpc
+from ..base.errors import ConnectionLost, InspectorError, RequestTimeout, RpcError
+from ..base.jsonrpc import Kind
 from ..session.legacy import McpSession
 from ..traffic.entry import Direction
 from .catalog import finding

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import anyio
 import httpx2
 
-from ..protocol.jsonrpc import Kind
+from ..base.jsonrpc import Kind
 from ..transport.base import TransportError
 from ..transport.http_headers import standard_headers
 from ..transport.http_util import make_client, open_response, read_bounded

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..protocol import jsonrpc
-from ..protocol.errors import RequestTimeout, RpcError
-from ..protocol.jsonrpc import Kind
+from ..base import jsonrpc
+from ..base.errors import RequestTimeout, RpcError
+from ..base.jsonrpc import Kind
 from ..session.listing import LISTS, PaginationError
 from ..traffic.entry import Direction
 from .catalog import finding

@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 
-from ..protocol.errors import ConnectionLost, InspectorError
+from ..base.errors import ConnectionLost, InspectorError
 from ..session.legacy import McpSession
 from .catalog import RULES
 from .live import LiveChecker

@@ -9,7 +9,7 @@ from __future__ import annotations
 import binascii
 from typing import Any
 
-from ..protocol.jsonrpc import Kind, parse_json
+from ..base.jsonrpc import Kind, parse_json
 from ..protocol.versions import LATEST_LEGACY
 from ..traffic.entry import TrafficEntry
 from .catalog import finding

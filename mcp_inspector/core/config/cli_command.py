@@ -27,7 +27,7 @@ import shlex
 from typing import Any
 
 from ..auth.model import AuthSettings
-from ..traffic.masking import mask_header, mask_url
+from ..base.masking import mask_header, mask_url
 from .servers import ConfigError, ServerSpec, server_from_config
 
 PROGRAM = "mcp-inspector"

@@ -10,21 +10,15 @@ aside and say so in ``warning``.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from ..protocol.json_text import loads_strict
-from .files import set_aside, write_atomic
+from ..base.files import set_aside, state_dir, write_atomic
+from ..base.json_text import loads_strict
 
 FORMAT_VERSION = 1
-
-
-def state_dir() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "mcp-inspector"
 
 
 def default_drafts_path() -> Path:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..protocol.json_text import loads_strict
-from .drafts import state_dir
-from .files import write_atomic
+from ..base.files import state_dir, write_atomic
+from ..base.json_text import loads_strict
 
 ERAS = ("legacy", "modern")
 MAX_SERVERS = 500  # entries kept: the oldest go first

@@ -15,9 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..protocol.json_text import loads_strict
-from .drafts import state_dir
-from .files import FileReadError, read_bounded, set_aside, write_atomic
+from ..base.files import FileReadError, read_bounded, set_aside, state_dir, write_atomic
+from ..base.json_text import loads_strict
 
 FORMAT_VERSION = 1
 PER_SERVER = 50

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files import FileReadError, read_bounded, write_atomic
+from ..base.files import FileReadError, read_bounded, write_atomic
 
 FILE_NAME = "sampling-rules.json"
 MAX_RULES_FILE = 4 * 1024 * 1024

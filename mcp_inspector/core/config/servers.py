@@ -88,7 +88,7 @@ class ServerSpec:
     ignore: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # the URL may carry a token in its query: masked, as in describe()
-        from ..traffic.masking import mask_url
+        from ..base.masking import mask_url
 
         return (
             f"ServerSpec(name={self.name!r}, command={self.command!r}, cwd={self.cwd!r}, "
@@ -107,7 +107,7 @@ class ServerSpec:
     def describe(self) -> str:
         """One line for messages and session files: credentials in the URL are masked."""
         if self.url:
-            from ..traffic.masking import mask_url
+            from ..base.masking import mask_url
 
             return f"{self.transport} {mask_url(self.url)}"
         import subprocess
@@ -192,8 +192,8 @@ class _BadEntry:
 
 
 def _read_config(path: Path) -> dict[str, ServerSpec | _BadEntry]:
-    from ..protocol.json_text import JsonTextError, loads_strict
-    from .files import FileReadError, read_bounded
+    from ..base.files import FileReadError, read_bounded
+    from ..base.json_text import JsonTextError, loads_strict
 
     try:
         data = read_bounded(path, MAX_CONFIG_SIZE)

@@ -11,10 +11,10 @@ from typing import Any, Protocol
 
 import anyio
 
+from ..base.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 from ..telemetry import Operation
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
-from .errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 
 ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
 

@@ -28,10 +28,10 @@ from typing import Any, Protocol
 
 import anyio
 
+from ..base import jsonrpc
+from ..base.errors import RequestCancelled, RpcError
+from ..base.jsonrpc import Classified, Kind, classify, classify_message, id_key
 from ..traffic.entry import Direction, TrafficEntry
-from . import jsonrpc
-from .errors import RequestCancelled, RpcError
-from .jsonrpc import Classified, Kind, classify, classify_message, id_key
 from .pending import PendingRequest, RequestOwner
 
 RAW_ID_PREFIX = "raw-"

@@ -20,14 +20,14 @@ import anyio
 import anyio.abc
 
 from .. import telemetry
+from ..base import jsonrpc
+from ..base.errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailure
+from ..base.json_text import loads_strict
+from ..base.jsonrpc import Kind, classify, classify_message, id_key
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent, Undelivered
-from . import jsonrpc
-from .errors import ConnectionLost, ProtocolViolation, RpcError, TransportFailure
 from .incoming import WaitingRequests
-from .json_text import loads_strict
-from .jsonrpc import Kind, classify, classify_message, id_key
 from .pending import PendingRequest as PendingRequest  # re-exported: the session modules import it from here
 from .pending import Progress
 from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless

@@ -31,7 +31,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from ..protocol.json_text import dumps_strict
+from ..base.json_text import dumps_strict
 from ..traffic.entry import TrafficEntry
 from ..traffic.recording import FORMAT_NAME, FORMAT_VERSION, entry_to_record, record_line
 

@@ -33,8 +33,8 @@ import anyio.abc
 import h11
 import httpx2
 
+from ..base.masking import mask_headers, remember_secret
 from ..traffic.entry import Direction
-from ..traffic.masking import mask_headers, remember_secret
 from ..transport.sse_events import SseParser
 from .recorder import FrameRecorder
 

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
-from ..protocol.jsonrpc import Kind, classify, id_key
+from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from ..base.jsonrpc import Kind, classify, id_key
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 

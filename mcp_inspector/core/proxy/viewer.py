@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..protocol.json_text import loads_strict
+from ..base.json_text import loads_strict
 from ..traffic.entry import TrafficEntry
 from ..traffic.recording import FORMAT_NAME, MAX_LINE, parse_record
 from .feed import SOCKET_SUFFIX, FeedError, checked_dir, socket_dir

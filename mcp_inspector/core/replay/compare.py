@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol.json_text import dumps_strict, loads_strict
+from ..base.json_text import dumps_strict, loads_strict
 from ..query.expression import QueryError, check_expression
 from ..query.sandbox import QuerySandbox, QueryStopped
 from ..session.tooldiff import diff_items, item_key

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config.files import NotRegularFile, open_regular
-from ..protocol.json_text import loads_strict
-from ..protocol.jsonrpc import Kind, classify_message
+from ..base.files import NotRegularFile, open_regular
+from ..base.json_text import loads_strict
+from ..base.jsonrpc import Kind, classify_message
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.recording import FORMAT_NAME, MAX_LINE, is_annotation, record_to_entry
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import anyio
 
-from ..protocol.errors import InspectorError, RequestTimeout, RpcError
-from ..protocol.json_text import loads_strict
-from ..protocol.jsonrpc import INTERNAL_ERROR
+from ..base.errors import InspectorError, RequestTimeout, RpcError
+from ..base.json_text import loads_strict
+from ..base.jsonrpc import INTERNAL_ERROR
 from ..session.legacy import McpSession
 from .compare import ABSENT, Difference, Ignores, compare
 from .plan import ANSWERED_METHODS, Answer, Plan, Step, response_part

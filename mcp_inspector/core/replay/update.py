@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..config.files import write_atomic
-from ..protocol.json_text import dumps_strict, loads_strict
+from ..base.files import write_atomic
+from ..base.json_text import dumps_strict, loads_strict
 from ..traffic.recording import record_line
 from .plan import MAX_FILE, PlanError
 from .run import ReplayReport

@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ..config.files import FileReadError, read_bounded
-from ..protocol.errors import RpcError
+from ..base.errors import RpcError
+from ..base.files import FileReadError, read_bounded
+from ..base.json_text import JsonTextError, loads_strict
 from ..protocol.incoming import MAX_WAITING_SERVER_REQUESTS, TOO_MANY_WAITING
-from ..protocol.json_text import JsonTextError, loads_strict
 from ..traffic.entry import TrafficEntry
 
 Handler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict]]

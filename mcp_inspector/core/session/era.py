@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..protocol.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
+from ..base.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
 from ..transport.base import AUTH_FAILED, Transport, TransportError
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error

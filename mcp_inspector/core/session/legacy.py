@@ -19,7 +19,7 @@ import anyio
 import anyio.abc
 
 from ... import __version__
-from ..protocol.errors import ConnectError, InspectorError, ProtocolViolation, RpcError, ToolExcluded
+from ..base.errors import ConnectError, InspectorError, ProtocolViolation, RpcError, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LEGACY_VERSIONS
 from ..schema.validation import Issue, check

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol.errors import ConnectionLost, InspectorError, ProtocolViolation
+from ..base.errors import ConnectionLost, InspectorError, ProtocolViolation
 from ..protocol.versions import LEGACY_VERSIONS
 from . import modern
 from .events import ListChanged

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol.errors import ProtocolViolation
+from ..base.errors import ProtocolViolation
 
 # The reserved _meta keys (the same strings as mcp_types' *_META_KEY constants).
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..protocol.errors import InputDeclined, InspectorError, ProtocolViolation, RequestCancelled, RpcError
+from ..base.errors import InputDeclined, InspectorError, ProtocolViolation, RequestCancelled, RpcError
 from ..protocol.rpc import PendingRequest, RpcConnection
 from ..traffic.store import TrafficStore
 from .events import InputRequested, SessionEvent

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import anyio
 import anyio.abc
 
-from ..protocol.errors import ConnectionLost, InspectorError, RequestCancelled, RpcError
-from ..protocol.jsonrpc import id_key, valid_id
+from ..base.errors import ConnectionLost, InspectorError, RequestCancelled, RpcError
+from ..base.jsonrpc import id_key, valid_id
 from ..protocol.rpc import PendingRequest, RpcConnection
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore

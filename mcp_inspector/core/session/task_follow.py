@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import anyio
 import anyio.abc
 
-from ..protocol.errors import (
+from ..base.errors import (
     ConnectionLost,
     InputDeclined,
     InspectorError,
@@ -22,7 +22,7 @@ from ..protocol.errors import (
     TaskCancelled,
     TaskTimedOut,
 )
-from ..protocol.jsonrpc import id_key
+from ..base.jsonrpc import id_key
 from ..protocol.rpc import PendingRequest
 from ..transport.base import Closed
 from . import mrtr

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..protocol.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError, TaskCancelled
+from ..base.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError, TaskCancelled
 from ..protocol.rpc import PendingRequest
 from ..traffic.store import TrafficStore
 

@@ -41,9 +41,9 @@ The API (the TUI and the CLI code against it)
   ran) follows a task to its end, emitting ``TaskUpdated(task, first_seq, source)``
   (source ``created``, ``poll`` when a poll changed something, ``notification``,
   ``result``, ``cancel``; ``list`` from list_tasks). A failed task raises the RpcError it
-  carries; a cancelled one :class:`~..protocol.errors.TaskCancelled` (a RequestCancelled);
-  past ``max_total`` :class:`~..protocol.errors.TaskTimedOut` (tasks/cancel is sent); a
-  malformed task :class:`~..protocol.errors.MalformedTask`. While it follows, ``pending.
+  carries; a cancelled one :class:`~..base.errors.TaskCancelled` (a RequestCancelled);
+  past ``max_total`` :class:`~..base.errors.TaskTimedOut` (tasks/cancel is sent); a
+  malformed task :class:`~..base.errors.MalformedTask`. While it follows, ``pending.
   cancel()`` ends the task with ``tasks/cancel`` (through ``pending.cancel_hook``; it
   returns at once, finish_tool_call raises TaskCancelled once tasks/cancel answered);
   a follow that ends any other way while the task lives (a caller that stops waiting, a
@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError
+from ..base.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError
 from ..protocol.rpc import PendingRequest
 from ..traffic.entry import TrafficEntry
 from .events import TaskUpdated

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from ..protocol.errors import RpcError
+from ..base.errors import RpcError
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
 from .events import ElicitationCompleted, SessionEvent

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..protocol import jsonrpc
-from ..protocol.errors import RpcError
+from ..base import jsonrpc
+from ..base.errors import RpcError
 from . import snapshot
 
 #: the session's list kinds -> the snapshot's keys

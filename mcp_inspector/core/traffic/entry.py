@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..protocol.jsonrpc import Kind
+from ..base.jsonrpc import Kind
 
 
 class Direction(StrEnum):

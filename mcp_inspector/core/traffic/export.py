@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config.files import open_private
-from ..protocol.json_text import dumps_strict, loads_strict
+from ..base.files import open_private
+from ..base.json_text import dumps_strict, loads_strict
 from .entry import TrafficEntry
 from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record, record_line
 from .store import TrafficStore

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .masking import mask_headers, mask_url
+from ..base.masking import mask_headers, mask_url
 
 MAX_EVENTS = 2_000  # SSE events remembered per exchange (frames themselves are in the traffic store)
 MAX_SEQS = 2_000

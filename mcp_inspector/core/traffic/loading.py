@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config.files import NotRegularFile, open_regular
-from ..protocol.json_text import loads_strict
+from ..base.files import NotRegularFile, open_regular
+from ..base.json_text import loads_strict
 from .entry import TrafficEntry
 from .recording import FORMAT_NAME, MAX_LINE, Annotation, SessionPages, parse_record, placeholder
 from .store import MEM_LIMIT, TrafficStore

@@ -8,7 +8,7 @@ line with those fields as they are now
 (``{"type": "annotation", "seq": N, "problem": ..., "reply_to": ..., "latency_ms": ...}``);
 readers fold it back into entry N (the last one wins). Each entry is flushed as it is
 written (when recording), so the file survives a crash of the server or of the inspector; a
-torn last line is skipped on reading. Files are opened by ``config.files.open_private``
+torn last line is skipped on reading. Files are opened by ``base.files.open_private``
 (0600, never through a symbolic link, never a FIFO): they hold whatever the server and the
 user exchanged.
 
@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config.files import open_private
-from ..protocol.json_text import SAFE_INTEGER, dumps_strict, loads_strict
-from ..protocol.jsonrpc import Kind
+from ..base.files import open_private
+from ..base.json_text import SAFE_INTEGER, dumps_strict, loads_strict
+from ..base.jsonrpc import Kind
+from ..base.masking import scrub_bytes, scrub_value
 from .entry import Direction, TrafficEntry
-from .masking import scrub_bytes, scrub_value
 
 FORMAT_NAME = "mcp-inspector-session"
 FORMAT_VERSION = 1

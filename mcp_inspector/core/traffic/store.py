@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..protocol.jsonrpc import Kind
+from ..base.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
 from .http_log import HttpLog
 from .recording import SessionWriter, default_session_dir

@@ -17,6 +17,8 @@ from typing import Any
 
 import anyio.abc
 
+from ..base.errors import InspectorError
+
 
 @dataclass(slots=True)
 class Received:
@@ -90,6 +92,12 @@ class TransportError(Exception):
 #: How a TransportError (and the request it failed) begins when the OAuth flow failed: the rest
 #: says what the flow found wrong; callers show it as it is, without naming the request.
 AUTH_FAILED = "authorization failed: "
+
+
+class AuthHookError(InspectorError):
+    """What an :class:`AuthHook` raises when it cannot authorize a request (``core/auth``'s
+    ``AuthError`` is one); the transport turns it into a TransportError. Defined here so the
+    transport does not import the auth layer above it."""
 
 
 class Transport(ABC):

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from ..protocol.errors import printable, quote_line
-from ..traffic.masking import is_secret_name, mask_url, remember_secret
+from ..base.errors import printable, quote_line
+from ..base.masking import is_secret_name, mask_url, remember_secret
 
 SHOWN_CHARS = 300  # characters of a server's URL quoted in a message
 MIN_SECRET_CHARS = 6  # shorter secret values are not searched for in server text (too many false hits)

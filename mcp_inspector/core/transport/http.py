@@ -17,9 +17,9 @@ import anyio
 import anyio.abc
 import httpx2
 
-from ..protocol.framing import MAX_LINE_BYTES
+from ..base.framing import MAX_LINE_BYTES
+from ..base.masking import mask_url
 from ..traffic.http_log import HttpLog
-from ..traffic.masking import mask_url
 from .base import Note, Sink, Transport, TransportError
 from .credentials import CredentialPolicy
 from .http_util import AuthHook, check_url, make_client

@@ -22,9 +22,9 @@ from urllib.parse import urljoin, urlsplit
 import anyio
 import httpx2
 
-from ..protocol.errors import printable, quote_line
-from ..traffic.masking import mask_url, mask_value
-from .base import AUTH_FAILED, TransportError
+from ..base.errors import printable, quote_line
+from ..base.masking import mask_url, mask_value
+from .base import AUTH_FAILED, AuthHookError, TransportError
 from .credentials import CredentialPolicy
 
 if TYPE_CHECKING:
@@ -224,14 +224,12 @@ async def open_response(
             read_timeout=read_timeout,
             frame_seq=frame_seq,
         )
-    from ..auth.model import AuthError
-
     state: dict[str, Any] = {}  # the request's own, kept by the OAuth client (its step-ups)
     for attempt in range(1, MAX_AUTH_ATTEMPTS + 1):
         sent = dict(headers)
         try:
             await auth.prepare(method, url, sent, state=state)
-        except AuthError as exc:
+        except AuthHookError as exc:
             raise TransportError(f"{AUTH_FAILED}{exc}") from None
         response, exchange, final = await _open_once(
             client,
@@ -264,7 +262,7 @@ async def open_response(
             again = await auth.challenged(
                 method, url, response.status_code, response.headers, attempt, sent=sent, state=state
             )
-        except AuthError as exc:
+        except AuthHookError as exc:
             raise TransportError(f"{AUTH_FAILED}{exc}") from None
         if not again:
             kept = [
@@ -415,8 +413,8 @@ async def read_capped(response: httpx2.Response, cap: int, head: int) -> tuple[b
 def head_id(head: bytes) -> Any:
     """The top-level ``id`` readable in the head of a cut frame (what the connection
     links a too-long frame by), or None."""
-    from ..protocol import jsonrpc
-    from ..protocol.json_text import loads_strict
+    from ..base import jsonrpc
+    from ..base.json_text import loads_strict
 
     try:
         text = jsonrpc.raw_member(head, "id")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
+from ..base.framing import MAX_LINE_BYTES, OVERLONG_HEAD
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"

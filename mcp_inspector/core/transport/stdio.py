@@ -23,8 +23,8 @@ import anyio.abc
 import anyio.lowlevel
 
 from .. import reaping
-from ..protocol.errors import quote_line
-from ..protocol.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from ..base.errors import quote_line
+from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from .base import TORN_BY_SHUTDOWN, Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20

@@ -35,10 +35,10 @@ import anyio.abc
 import anyio.lowlevel
 import httpx2
 
-from ..protocol.errors import quote_line
-from ..protocol.framing import MAX_LINE_BYTES, OVERLONG_HEAD
+from ..base.errors import quote_line
+from ..base.framing import MAX_LINE_BYTES, OVERLONG_HEAD
+from ..base.masking import mask_url
 from ..traffic.http_log import HttpExchange, HttpLog
-from ..traffic.masking import mask_url
 from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
 from .credentials import CredentialPolicy
 from .http_headers import body_protocol_version, standard_headers

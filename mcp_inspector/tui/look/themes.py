@@ -18,7 +18,7 @@ from typing import Any
 
 from textual.theme import Theme
 
-from ...core.protocol.json_text import loads_strict
+from ...core.base.json_text import loads_strict
 from ..config import config_dir
 
 COLOUR_KEYS = (

@@ -25,10 +25,12 @@ from typing import Any
 import anyio
 
 from ...core.auth.model import AuthLog
+from ...core.base.errors import InspectorError
+from ...core.base.framing import MAX_LINE_BYTES
+from ...core.base.masking import mask_url
 from ...core.config import eras
+from ...core.config.factory import make_transport as factory
 from ...core.config.servers import ServerSpec
-from ...core.protocol.errors import InspectorError
-from ...core.protocol.framing import MAX_LINE_BYTES
 from ...core.protocol.rpc import RequestHandler
 from ...core.session.events import (
     ElicitationCompleted,
@@ -41,10 +43,8 @@ from ...core.session.events import (
 )
 from ...core.session.events import InputRequested as SessionInputRequested
 from ...core.session.legacy import McpSession
-from ...core.traffic.masking import mask_url
 from ...core.traffic.store import TrafficStore
 from ...core.transport.base import TransportError
-from ...core.transport.factory import make_transport as factory
 from ..messages import (
     ConnectionChanged,
     ConnectionProblem,

@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...core.base.errors import RpcError
+from ...core.base.json_text import loads_strict
+from ...core.base.jsonrpc import Kind
 from ...core.config.drafts import DraftStore
 from ...core.config.servers import ServerSpec
-from ...core.protocol.errors import RpcError
-from ...core.protocol.json_text import loads_strict
-from ...core.protocol.jsonrpc import Kind
 from ...core.session.legacy import ToolCallOutcome
 from ...core.session.results import analyze_tool_result
 from ...core.traffic.entry import Direction, TrafficEntry

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.protocol.json_text import parse_frame
-from ...core.protocol.jsonrpc import Kind
+from ...core.base.json_text import parse_frame
+from ...core.base.jsonrpc import Kind
 from ...core.traffic.entry import TrafficEntry
 
 

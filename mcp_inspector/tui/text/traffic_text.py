@@ -11,8 +11,8 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+from ...core.base.masking import scrub
 from ...core.traffic.entry import Direction, TrafficEntry
-from ...core.traffic.masking import scrub
 
 if TYPE_CHECKING:
     from ...core.traffic.store import TrafficStore

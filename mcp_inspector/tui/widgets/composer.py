@@ -25,8 +25,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent, TabPane, TextArea
 
+from ...core.base.json_text import JsonTextError, loads_strict
 from ...core.config.drafts import DraftStore
-from ...core.protocol.json_text import JsonTextError, loads_strict
 from ...core.schema import validation
 from ...core.schema.form import (
     FormSpec,

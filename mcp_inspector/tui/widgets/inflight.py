@@ -28,7 +28,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, ProgressBar, Static
 
-from ...core.protocol.errors import RequestCancelled, RequestTimeout
+from ...core.base.errors import RequestCancelled, RequestTimeout
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.task_model import ms_to_seconds
 from ...core.traffic.entry import Direction, TrafficEntry

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...core.protocol.json_text import JsonTextError, parse_frame
+from ...core.base.json_text import JsonTextError, parse_frame
 
 SIDE_BY_SIDE_MIN = 100  # columns: below this the sides are stacked
 MAX_LINES = 4000  # lines of each side shown and compared

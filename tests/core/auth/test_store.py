@@ -18,7 +18,7 @@ import pytest
 
 from mcp_inspector.core.auth.model import ClientInfo, TokenSet
 from mcp_inspector.core.auth.store import MAX_FILE, StoredAuth, StoreError, TokenStore, url_key
-from mcp_inspector.core.traffic.masking import scrub
+from mcp_inspector.core.base.masking import scrub
 
 URL = "https://mcp.example.com/mcp"
 ACCESS = "at-7Hq2mXv9Lr4Kp0Zs3Wd8"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...protocol.json_text import JsonTextError, loads_strict
+from ...base.json_text import JsonTextError, loads_strict
 from .. import server_regex
 from ..formats import ALL_PATTERNS, check_format
 from ..validation import Issue, is_multiple_of, json_path, validate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...protocol.json_text import JsonTextError, loads_strict
+from ...base.json_text import JsonTextError, loads_strict
 from ..validation import json_path
 from .spec import (
     EMPTY,

@@ -16,8 +16,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Select, Static, TextArea
 
+from ....core.base.json_text import JsonTextError, loads_strict
 from ....core.config.sampling_rules import STOP_REASONS
-from ....core.protocol.json_text import JsonTextError, loads_strict
 from ...widgets.toggles import StateCheckbox
 from .base import Answer, ServerRequestScreen
 from .sampling_text import describe_limits, describe_message, describe_preferences, describe_tools, tool_names

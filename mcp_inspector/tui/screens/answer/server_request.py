@@ -19,10 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ....core.base.errors import RpcError
+from ....core.base.json_text import JsonTextError, loads_strict, parse_frame
+from ....core.base.jsonrpc import Kind
 from ....core.config.sampling_rules import SamplingRule, SamplingRuleError, SamplingRules
-from ....core.protocol.errors import RpcError
-from ....core.protocol.json_text import JsonTextError, loads_strict, parse_frame
-from ....core.protocol.jsonrpc import Kind
 from ....core.session.answers import live_roots_handler
 from ....core.traffic.entry import TrafficEntry
 from ....core.traffic.store import TrafficStore

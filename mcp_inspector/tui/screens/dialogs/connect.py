@@ -15,8 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ....core.base.masking import mask_url
 from ....core.config.servers import ServerSpec, demo_spec, discover_servers
-from ....core.traffic.masking import mask_url
 from ...text.traffic_text import clean
 
 LAUNCHERS = {"python", "python3", "node", "npx", "uvx", "uv", "bunx", "bun", "deno", "pipx", "docker", "pnpm", "yarn"}

@@ -17,7 +17,7 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.widget import Widget
 
-from ....core.config.files import write_atomic
+from ....core.base.files import write_atomic
 from ...widgets.result.files import file_stem, human_size, output_dir
 from .path_prompt import PathPromptScreen, typed_path
 

@@ -24,9 +24,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, TextArea
 
+from ....core.base.errors import InspectorError, ToolExcluded, TransportFailure
+from ....core.base.framing import MAX_LINE_BYTES
 from ....core.config.servers import ServerSpec
-from ....core.protocol.errors import InspectorError, ToolExcluded, TransportFailure
-from ....core.protocol.framing import MAX_LINE_BYTES
 from ....core.protocol.rpc import PendingRequest
 from ....core.proxy.viewer import LiveFeed
 from ....core.session.tooldiff import diff_items

@@ -18,11 +18,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
-from ....core.protocol.json_text import JsonTextError, parse_frame
-from ....core.protocol.jsonrpc import ERROR_NAMES, Kind
+from ....core.base.json_text import JsonTextError, parse_frame
+from ....core.base.jsonrpc import ERROR_NAMES, Kind
+from ....core.base.masking import scrub
 from ....core.telemetry.api import frame_trace
 from ....core.traffic.entry import TrafficEntry
-from ....core.traffic.masking import scrub
 from ....core.traffic.store import TrafficStore
 from ... import textual_compat
 from ...text.http_text import explain_error, status_meaning

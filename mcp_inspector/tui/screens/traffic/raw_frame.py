@@ -31,11 +31,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from ....core.base.errors import ConnectionLost, InspectorError, RequestTimeout
+from ....core.base.json_text import JsonTextError, parse_frame
+from ....core.base.jsonrpc import Kind
 from ....core.config.raw_history import RawHistory
 from ....core.protocol import raw_templates as templates
-from ....core.protocol.errors import ConnectionLost, InspectorError, RequestTimeout
-from ....core.protocol.json_text import JsonTextError, parse_frame
-from ....core.protocol.jsonrpc import Kind
 from ....core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, fresh_id, prepare, send_frame
 from ....core.session.legacy import McpSession
 from ....core.traffic.entry import Direction, TrafficEntry

@@ -43,7 +43,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
-from ....core.protocol.errors import InspectorError, RequestTimeout, RpcError
+from ....core.base.errors import InspectorError, RequestTimeout, RpcError
 from ....core.session.legacy import McpSession
 from ...text.traffic_text import clean
 

@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from ....core.protocol.errors import (
+from ....core.base.errors import (
     ConnectionLost,
     ProtocolViolation,
     RequestCancelled,
@@ -36,12 +36,12 @@ from ....core.protocol.errors import (
     TaskCancelled,
     TransportFailure,
 )
-from ....core.protocol.json_text import JsonTextError, loads_strict
-from ....core.protocol.jsonrpc import ERROR_NAMES
+from ....core.base.json_text import JsonTextError, loads_strict
+from ....core.base.jsonrpc import ERROR_NAMES
+from ....core.base.masking import scrub
 from ....core.protocol.rpc import PendingRequest
 from ....core.session.legacy import ToolCallOutcome
 from ....core.session.results import BlockInfo, decode_block_bytes
-from ....core.traffic.masking import scrub
 from ...messages import OpenResource
 from ...screens.dialogs.save_as import save_as
 from ...text.http_text import explain_error

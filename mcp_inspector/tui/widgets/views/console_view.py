@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from rich.text import Text
 
-from ....core.protocol.jsonrpc import Kind
+from ....core.base.jsonrpc import Kind
 from ....core.traffic.entry import TrafficEntry
 from ...text.traffic_text import preview_text
 from ..store_lines import StoreLinesView

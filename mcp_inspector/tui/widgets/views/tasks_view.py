@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from ....core.protocol.errors import InspectorError, ProtocolViolation, TaskCancelled
+from ....core.base.errors import InspectorError, ProtocolViolation, TaskCancelled
 from ....core.session.legacy import McpSession
 from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result

@@ -30,7 +30,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from .....core.auth.model import AuthLog, AuthStep
-from .....core.protocol.errors import InspectorError
+from .....core.base.errors import InspectorError
 from ....clipboard import copy_text
 from ...shown_timer import ShownTimer
 from .step_text import head_text, identity, mask_volatile, none_text, step_detail, step_json, step_row

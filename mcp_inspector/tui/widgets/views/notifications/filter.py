@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from textual.suggester import Suggester
 
-from .....core.protocol.jsonrpc import Kind
+from .....core.base.jsonrpc import Kind
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore
 

@@ -32,9 +32,9 @@ from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
 from textual.widgets._select import SelectOverlay
 
-from .....core.protocol.errors import InspectorError
-from .....core.protocol.json_text import JsonTextError, parse_frame
-from .....core.protocol.jsonrpc import Kind
+from .....core.base.errors import InspectorError
+from .....core.base.json_text import JsonTextError, parse_frame
+from .....core.base.jsonrpc import Kind
 from .....core.session.legacy import McpSession
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore

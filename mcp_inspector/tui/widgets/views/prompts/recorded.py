@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .....core.protocol.json_text import loads_strict
-from .....core.protocol.jsonrpc import Kind
+from .....core.base.json_text import loads_strict
+from .....core.base.jsonrpc import Kind
 from .....core.traffic.entry import Direction, TrafficEntry
 from .....core.traffic.store import TrafficStore
 

@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
-from .....core.protocol.errors import InspectorError, RequestCancelled, RpcError
-from .....core.protocol.jsonrpc import ERROR_NAMES
+from .....core.base.errors import InspectorError, RequestCancelled, RpcError
+from .....core.base.jsonrpc import ERROR_NAMES
 from .....core.session.legacy import McpSession
 from ....text.http_text import explain_error
 from ....text.traffic_text import clean

@@ -30,7 +30,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .....core.protocol.json_text import JsonTextError, loads_strict
+from .....core.base.json_text import JsonTextError, loads_strict
 from .....core.session.results import BlockInfo, blob_text, content_problem
 from .... import images
 from ....text.icon_text import describe_icons

@@ -31,7 +31,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from .....core.protocol.errors import InspectorError
+from .....core.base.errors import InspectorError
 from .....core.session.legacy import McpSession
 from ..hints import hint_text
 from ..session_view import SessionView

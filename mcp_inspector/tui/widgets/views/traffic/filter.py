@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
-from .....core.protocol.jsonrpc import Kind
+from .....core.base.jsonrpc import Kind
 from .....core.traffic.entry import Direction, TrafficEntry
 
 ALL_DIRECTIONS = frozenset(Direction)

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 
-from .....core.protocol.jsonrpc import ERROR_NAMES, Kind
+from .....core.base.jsonrpc import ERROR_NAMES, Kind
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.export import ExportResult, default_export_path, export_json, export_session
 from .....core.traffic.store import TrafficStore

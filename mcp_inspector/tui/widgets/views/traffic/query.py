@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from .....core.protocol.jsonrpc import Kind
+from .....core.base.jsonrpc import Kind
 from .....core.query import QueryError, QuerySandbox, QueryStopped
 from .....core.traffic.store import TrafficStore
 

@@ -199,3 +199,9 @@ def set_aside(path: Path) -> str:
     except OSError:
         return ""
     return f" (kept as {aside})"
+
+
+def state_dir() -> Path:
+    """Where the inspector keeps its own state (drafts, eras, tokens): $XDG_STATE_HOME/mcp-inspector."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "mcp-inspector"

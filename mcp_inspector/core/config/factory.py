@@ -9,12 +9,12 @@ import signal
 import subprocess
 from typing import TYPE_CHECKING, Any
 
-from ..protocol.framing import MAX_LINE_BYTES
-from .base import Transport, TransportError
+from ..base.framing import MAX_LINE_BYTES
+from ..transport.base import Transport, TransportError
 
 if TYPE_CHECKING:
-    from ..config.servers import ServerSpec
     from ..traffic.http_log import HttpLog
+    from .servers import ServerSpec
 
 #: ``ServerSpec.transport`` values for a URL, and the HttpTransport mode each means.
 URL_MODES = {
@@ -75,7 +75,7 @@ def make_transport(
     ``http_options`` go to ``HttpTransport`` as they are (``connect_timeout``,
     ``read_timeout``, ``mode``) and override what the spec says."""
     if spec.url:
-        from .http import HttpTransport
+        from ..transport.http import HttpTransport
 
         mode = http_options.pop("mode", None) or URL_MODES.get(spec.transport or "http")
         if mode is None:
@@ -94,8 +94,8 @@ def make_transport(
         )
     if not spec.command:
         raise TransportError(f"server {spec.name!r} has neither a command nor a URL")
-    from ..traffic.masking import is_secret_name, remember_secret
-    from .stdio import StdioTransport
+    from ..base.masking import is_secret_name, remember_secret
+    from ..transport.stdio import StdioTransport
 
     # a secret the user gives the server (API_TOKEN=...) is masked wherever the server echoes it
     remember_secret(*(str(value) for name, value in (spec.env or {}).items() if is_secret_name(str(name))))
