@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+UI = ("textual", "rich")
+
 SCRIPT = r"""
 import importlib, json, pkgutil, sys
 import mcp_inspector.core as core
@@ -35,3 +37,28 @@ def test_core_imports_neither_textual_nor_rich() -> None:
     ):
         assert expected in modules
     assert report["ui"] == [], f"core pulled in: {report['ui']}"
+
+
+def test_no_core_module_names_textual_or_rich_anywhere() -> None:
+    """The import above only runs module bodies; an import inside a function (or under
+    TYPE_CHECKING) would slip by it, so every import statement in core is read too."""
+    import ast
+    from pathlib import Path
+
+    import mcp_inspector.core
+
+    core_dir = Path(mcp_inspector.core.__file__).resolve().parent
+    found = []
+    read = 0
+    for path in sorted(core_dir.rglob("*.py")):
+        read += 1
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            found += [f"{path.relative_to(core_dir)}:{node.lineno} {n}" for n in names if n.split(".")[0] in UI]
+    assert read > 100
+    assert found == [], f"core names a UI library: {found}"
