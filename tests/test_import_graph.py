@@ -144,9 +144,6 @@ KNOWN_FOLDER_CYCLES: dict[frozenset[str], str] = {
     frozenset({"mcp_inspector.tui.screens.dialogs", "mcp_inspector.tui.screens.traffic"}): (
         "the help screen (a dialog) reads the traffic screens' bindings; replay_run asks for a path"
     ),
-    frozenset(
-        {"mcp_inspector.tui.widgets.form", "mcp_inspector.tui.widgets.result", "mcp_inspector.tui.widgets.views"}
-    ): ("a result shows resource links with the resources view's ResourceBlock"),
     frozenset({"mcp_inspector.tui.screens", "mcp_inspector.tui.widgets"}): (
         "8 widgets push a screen themselves (save_as, tool_detail, frame_detail...): they should post a message"
     ),

@@ -12,8 +12,8 @@ from app_helpers import SIZE, choose_tool, live_app, outgoing, wait_for, wait_fo
 from textual.widgets import Markdown
 
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
+from mcp_inspector.tui.widgets.result.links import ResourceBlock
 from mcp_inspector.tui.widgets.result.view import MediaBlock
-from mcp_inspector.tui.widgets.views.resources.links import ResourceBlock
 from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")

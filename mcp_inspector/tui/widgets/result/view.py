@@ -45,10 +45,10 @@ from ....core.session.results import BlockInfo, decode_block_bytes
 from ...messages import OpenResource
 from ...screens.dialogs.save_as import save_as
 from ...text.http_text import explain_error
-from ..views.resources.links import ResourceBlock
 from .files import extension_for, human_size, private_temp, system_opener
 from .history import record_error, record_outcome
 from .json_text import json_text_area
+from .links import ResourceBlock
 from .query import ResultQueryMixin, reply_frame
 
 TRUNCATE_AT = 100_000  # characters of one block shown in the UI

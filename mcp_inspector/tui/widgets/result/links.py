@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Button
 
-from ....messages import OpenResource
+from ...messages import OpenResource
 
 
 class ResourceBlock(Vertical, can_focus=True):
