@@ -141,9 +141,6 @@ def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path) -> Non
 # Folder cycles that were there when the check came in (issue 22), each with why it is still
 # there. The test fails on any other cycle, and on an entry here that no longer is one (drop it).
 KNOWN_FOLDER_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"mcp_inspector.tui.screens.dialogs", "mcp_inspector.tui.screens.traffic"}): (
-        "the help screen (a dialog) reads the traffic screens' bindings; replay_run asks for a path"
-    ),
     frozenset({"mcp_inspector.tui.screens", "mcp_inspector.tui.widgets"}): (
         "8 widgets push a screen themselves (save_as, tool_detail, frame_detail...): they should post a message"
     ),

@@ -336,7 +336,7 @@ class InspectorApp(App[int]):
         await self.main.show_view(name)
 
     def action_help(self) -> None:
-        from .screens.dialogs.help import HelpScreen
+        from .screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

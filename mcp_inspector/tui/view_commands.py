@@ -1,7 +1,7 @@
 """The keys of the Resources, Prompts, Tasks and Notifications views, for the help and the palette.
 
 Each view's keys live in its widgets' own ``BINDINGS``; this table says which widgets make up
-which view, so F1 lists them (``screens/dialogs/help.py``) and the command palette offers each one
+which view, so F1 lists them (``screens/help.py``) and the command palette offers each one
 (``view_commands``), titled ``view: what it does`` ("resources: Subscribe to the highlighted
 resource"). A palette command shows the view first, then runs the action on the widget that owns
 the binding (the highlighted resource, the selected task, the shown messages), as the key does.

@@ -234,7 +234,7 @@ async def test_the_saved_answers_are_listed_from_the_palette_and_keys_in_the_hel
         await wait_for(pilot, lambda: isinstance(app.screen, SamplingRulesScreen), what="the rules list")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.main, what="back")
-    from mcp_inspector.tui.screens.dialogs.help import view_bindings
+    from mcp_inspector.tui.screens.help import view_bindings
 
     groups = dict(view_bindings())
     assert "Saved sampling answers (palette)" in groups  # its keys in F1, read from its BINDINGS

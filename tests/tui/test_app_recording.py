@@ -14,8 +14,8 @@ from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.connect import ConnectScreen
-from mcp_inspector.tui.screens.dialogs.help import HelpScreen, bindings_table
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
+from mcp_inspector.tui.screens.help import HelpScreen, bindings_table
 from mcp_inspector.tui.widgets.views.overview import capabilities_table
 
 

@@ -252,7 +252,7 @@ async def test_escape_in_the_print_modal_cancels_the_authorization():
 async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette(isolated_state):
     from app_helpers import live_app, wait_for_tools
 
-    from mcp_inspector.tui.screens.dialogs.help import HelpScreen
+    from mcp_inspector.tui.screens.help import HelpScreen
 
     app = live_app()  # the demo server, over stdio
     async with app.run_test(size=(80, 24)) as pilot:
@@ -266,7 +266,7 @@ async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette
         assert "auth: restart the authorization flow" in titles and "auth: step-by-step on / off" in titles
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        from mcp_inspector.tui.screens.dialogs.help import VIEWS_TEXT, bindings_table
+        from mcp_inspector.tui.screens.help import VIEWS_TEXT, bindings_table
 
         console = Console(width=200, file=io.StringIO(), color_system=None, legacy_windows=False)
         console.print(bindings_table(app.keymap))

@@ -8,7 +8,7 @@ from app_helpers import live_app, wait_for
 from rich.console import Console
 from textual.binding import Binding
 
-from mcp_inspector.tui.screens.dialogs.help import HelpScreen, bindings_table
+from mcp_inspector.tui.screens.help import HelpScreen, bindings_table
 from mcp_inspector.tui.widgets.views.prompts.messages import PromptMessages
 from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 from mcp_inspector.tui.widgets.views.resources.contents import ContentsPanel

@@ -273,7 +273,7 @@ async def test_a_corrupt_history_file_is_set_aside_with_a_note(tmp_path):
 
 async def test_the_key_is_in_the_help_and_the_palette():
     from mcp_inspector.tui.commands import InspectorCommands
-    from mcp_inspector.tui.screens.dialogs.help import view_bindings
+    from mcp_inspector.tui.screens.help import view_bindings
 
     app = live_app()
     async with app.run_test(size=SIZE) as pilot:

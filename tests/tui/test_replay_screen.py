@@ -246,7 +246,7 @@ async def test_m_and_equals_diff_two_results_of_the_history():
 
 def test_the_keys_are_in_the_keymap_the_palette_and_help():
     from mcp_inspector.tui.keymap import APP_KEYS
-    from mcp_inspector.tui.screens.dialogs.help import view_bindings
+    from mcp_inspector.tui.screens.help import view_bindings
 
     spec = next(s for s in APP_KEYS if s.id == "replay")
     assert (spec.key, spec.action) == ("ctrl+n", "replay")

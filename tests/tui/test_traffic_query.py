@@ -272,7 +272,7 @@ async def test_the_palette_and_f1_reach_the_queries(tmp_path, monkeypatch):
     from mcp_inspector.tui.app import make_app
     from mcp_inspector.tui.commands import InspectorCommands
     from mcp_inspector.tui.config import TuiConfig
-    from mcp_inspector.tui.screens.dialogs.help import bindings_table
+    from mcp_inspector.tui.screens.help import bindings_table
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

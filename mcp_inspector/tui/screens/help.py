@@ -10,7 +10,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...keymap import APP_KEYS, VIEW_KEYS, display_key, effective_key
+from ..keymap import APP_KEYS, VIEW_KEYS, display_key, effective_key
 
 VIEWS_TEXT = """\
 Main: tools on the left, the request composer and the result in the middle, the live traffic below.
@@ -109,17 +109,17 @@ COMPLETION_KEYS = [
 def view_bindings(keymap: dict[str, str] | None = None) -> list[tuple[str, list[Binding]]]:
     """The Notifications, Resources, Prompts, Tasks and Auth views' keys (and other screens'),
     read from their own BINDINGS (one row per id)."""
-    from ...view_commands import view_key_classes
-    from ...widgets.query_bar import QueryBar
-    from ...widgets.result.history import ResultHistoryScreen
-    from ...widgets.views.auth.view import AuthView
-    from ...widgets.views.traffic.log import TrafficLog, TrafficPanel
-    from ..answer.rules import SamplingRulesScreen
-    from ..traffic.pick_list import PickList
-    from ..traffic.raw_frame import RawFrameScreen
-    from ..traffic.replay_run import ReplayScreen
-    from ..traffic.side_diff import SideDiffScreen
-    from .roots_editor import RootsEditor, RootsList
+    from ..view_commands import view_key_classes
+    from ..widgets.query_bar import QueryBar
+    from ..widgets.result.history import ResultHistoryScreen
+    from ..widgets.views.auth.view import AuthView
+    from ..widgets.views.traffic.log import TrafficLog, TrafficPanel
+    from .answer.rules import SamplingRulesScreen
+    from .dialogs.roots_editor import RootsEditor, RootsList
+    from .traffic.pick_list import PickList
+    from .traffic.raw_frame import RawFrameScreen
+    from .traffic.replay_run import ReplayScreen
+    from .traffic.side_diff import SideDiffScreen
 
     keymap = keymap or {}
     diff_ids = ("traffic.mark", "traffic.diff", "result-history.mark", "result-history.diff")
