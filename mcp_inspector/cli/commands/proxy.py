@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-live", action="store_true", help="publish no live view (mcp-inspector attach cannot watch it)"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="say nothing of our own on stderr")
+    parser.add_argument(
+        "--otlp",
+        metavar="URL",
+        help="export a span per forwarded request and notification, parented on the host's traceparent, "
+        "to this OTLP/HTTP collector (default: $OTEL_EXPORTER_OTLP_ENDPOINT if set); needs mcp-inspector[otel]",
+    )
     return parser
 
 
@@ -148,6 +154,13 @@ def record_header(command: list[str], name: str, url: str | None = None) -> dict
     }
 
 
+def _tracing_url(args: argparse.Namespace) -> str | None:
+    """--otlp URL, or the standard variables' (the exporter reads them itself); None: no tracing."""
+    if args.otlp:
+        return str(args.otlp)
+    return os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+
+
 def _say(args: argparse.Namespace, text: str) -> None:
     if not args.quiet:
         with contextlib.suppress(OSError):
@@ -180,6 +193,8 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
             "header": {**header, "pid": os.getpid()},
             "live": not args.no_live,
             "quiet": args.quiet,
+            "otlp": args.otlp,
+            "trace": _tracing_url(args) is not None,
         }
     )
     proxy = StdioProxy(command, sink)
@@ -231,11 +246,24 @@ def _run_http_recorded(args: argparse.Namespace, header: dict[str, Any]) -> int:
     # the event loop waits for the GIL while the recorder holds it: handed back within 10 us, not 5 ms
     sys.setswitchinterval(SWITCH_INTERVAL)
     recorder = FrameRecorder(store)
+    tracing = _tracing_url(args)
+    if tracing is not None:
+        from ...core import telemetry
+
+        try:
+            telemetry.configure(args.otlp, "mcp-inspector-proxy", quiet=args.quiet)
+        except telemetry.TelemetryUnavailable as exc:
+            _say(args, f"no tracing: {exc}")
+        recorder.spans = telemetry.relay_spans(args.url)
     recorder.start()
     try:
         return _run_http(args, recorder)
     finally:
         recorder.close()
+        if recorder.spans is not None:
+            from ...core import telemetry
+
+            telemetry.shutdown()
         if publisher is not None:
             publisher.close()
         store.close()

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
 from ..base.jsonrpc import Kind, classify, id_key
+from ..telemetry.relay import RelaySpans
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 
@@ -37,6 +38,7 @@ HOST = "host"
 SERVER = "server"
 STDERR = "stderr"
 _DIRECTIONS = {HOST: Direction.OUT, SERVER: Direction.IN, STDERR: Direction.IN}
+_SPAN_KINDS = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE, Kind.ERROR))
 
 
 class ChunkSink(Protocol):
@@ -104,6 +106,9 @@ class FrameRecorder:
         self.client_info: dict[str, Any] | None = None
         self.waited = 0  # times the forward path waited for the recorder (a full backlog)
         self.frames = 0
+        #: Spans for the frames forwarded (core/telemetry/relay.py), when tracing is on; made and
+        #: called in the recorder's thread, never on the forward path.
+        self.spans: RelaySpans | None = None
         self._thread = threading.Thread(target=self._run, name="proxy-recorder", daemon=True)
 
     def start(self) -> None:
@@ -156,6 +161,8 @@ class FrameRecorder:
                 while not self._queue and not self._closing:
                     self._cond.wait()
                 if not self._queue:
+                    if self.spans is not None:
+                        self.spans.close()
                     return
                 batch = list(self._queue)
                 self._queue.clear()
@@ -222,6 +229,8 @@ class FrameRecorder:
             meta=meta,
             ts=ts,
         )
+        if self.spans is not None and found.kind in _SPAN_KINDS:
+            self.spans.frame(direction is Direction.OUT, found.kind.value, found.id, found.method, found.message)
         if request is not None:
             request.reply_seq = entry.seq  # linked as it is written: no annotation line needed
         elif found.kind is Kind.REQUEST:

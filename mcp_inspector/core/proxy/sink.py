@@ -63,6 +63,15 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
             if publisher.name != config["name"]:
                 _say(config, f"a proxy named {config['name']} is running already: this one is {publisher.name}")
     recorder = FrameRecorder(store)
+    if config.get("trace"):  # spans for the forwarded frames (core/telemetry/relay.py)
+        from .. import telemetry
+
+        try:
+            # --otlp URL, else None: the exporters read OTEL_EXPORTER_OTLP_* (inherited) themselves
+            telemetry.configure(config.get("otlp"), "mcp-inspector-proxy", quiet=bool(config.get("quiet")))
+        except telemetry.TelemetryUnavailable as exc:
+            _say(config, f"no tracing: {exc}")
+        recorder.spans = telemetry.relay_spans(None)
     recorder.start()
     try:
         while True:
@@ -83,6 +92,10 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
                     recorder.note(str(note["text"]), ts, **dict(note.get("meta") or {}))
     finally:
         recorder.close()
+        if recorder.spans is not None:
+            from .. import telemetry
+
+            telemetry.shutdown()
         if publisher is not None:
             publisher.close()
         store.close()

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .api import Operation, Peer, Telemetry, frame_trace, parse_traceparent
+from .relay import RelaySpans
 
 __all__ = [
     "Operation",
@@ -116,3 +117,19 @@ def with_trace_context(params: dict[str, Any] | None, operation: Operation) -> d
         meta["tracestate"] = operation.tracestate
     params["_meta"] = meta
     return params
+
+
+def relay_spans(url: str | None) -> RelaySpans | None:
+    """Spans for a proxy's forwarded frames (relay.py) if tracing is on: ``url`` is the upstream
+    (HTTP proxy), None for a stdio server. None when tracing is off."""
+    telemetry = _active
+    if telemetry is None:
+        return None
+    if url is None:
+        return RelaySpans(telemetry, Peer("pipe"))
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        port = None
+    return RelaySpans(telemetry, Peer("tcp", parts.hostname, port))
