@@ -2,7 +2,7 @@
 
 - docs/cli.md: `mcp-inspector --help` and each command's `--help`, from the argparse parser,
   with the exit codes (cli/exit_codes.py's EPILOG, which --help prints);
-- docs/keys.md: the key table F1 shows (tui/screens/dialogs/help.py, from the keymap and the
+- docs/keys.md: the key table F1 shows (tui/screens/help.py, from the keymap and the
   views' own BINDINGS), at the default keys;
 - docs/checks.md: the check's rule table between its markers (core/checks/catalog.py).
 
@@ -106,7 +106,7 @@ def _key(text: object) -> str:
 def keys_page() -> str:
     from rich.text import Text
 
-    from mcp_inspector.tui.screens.dialogs.help import VIEWS_TEXT, bindings_table
+    from mcp_inspector.tui.screens.help import VIEWS_TEXT, bindings_table
 
     table = bindings_table({})
     columns = [list(column.cells) for column in table.columns]
