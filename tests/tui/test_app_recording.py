@@ -203,7 +203,7 @@ async def test_the_view_bar_is_clickable():
     app = recorded()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        await pilot.click("#nav", offset=(15, 0))  # " 2 Overview "
+        await pilot.click("#nav", offset=(11, 0))  # " 2 Info"
         await wait_for(pilot, lambda: app.main.current_view == "overview", what="the click")
 
 

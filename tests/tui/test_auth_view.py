@@ -257,7 +257,7 @@ async def test_key_0_shows_the_view_and_its_keys_are_in_the_help_and_the_palette
     app = live_app()  # the demo server, over stdio
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_tools(pilot, app)
-        assert "0 Auth" in str(app.main.query_one("#nav").render())[:80]
+        assert "0Auth" in str(app.main.query_one("#nav").render())[:80]
         await pilot.press("0")
         await wait_for(pilot, lambda: app.main.current_view == "auth")
         await wait_for(pilot, lambda: "not an HTTP server" in screen_text(app))
