@@ -127,8 +127,8 @@ def keys_page() -> str:
     header = ["", "| Key | Action | Binding id |", "|---|---|---|"]
     started = False
     for key, action, binding_id in zip(*columns, strict=True):
-        if isinstance(key, Text) and not str(action) and not str(binding_id) and "underline" in str(key.style):
-            parts += ["", f"## {key.plain}", *header]
+        if isinstance(action, Text) and not str(key) and not str(binding_id) and "underline" in str(action.style):
+            parts += ["", f"## {action.plain}", *header]
             started = True
             continue
         if not started:  # a row before any group title (none today)

@@ -73,3 +73,22 @@ def test_the_actions_stay_readable_in_the_help_at_80_columns():
     text = console.export_text()
     for words in ("Help", "Reconnect", "Dismiss tool changes", "Set the server's"):
         assert words in text, words
+
+
+def test_the_help_columns_at_80_and_each_group_once():
+    """Issue 21: the Key column was ~36 wide (the group titles sat in it) and mostly empty, the
+    Binding id column took 27 of 80, "General" came twice. Narrow: the id follows the action."""
+    console = Console(width=70, record=True)
+    console.print(bindings_table({}, narrow=True))
+    lines = console.export_text().splitlines()
+    assert "Binding id" not in lines[0]
+    action_at = lines[0].index("Action")
+    assert action_at <= 20, lines[0]
+    quit_row = next(line for line in lines if line.split()[:1] == ["ctrl+q"])
+    assert quit_row.split() == ["ctrl+q", "Quit", "quit"]
+    titles = [line.strip() for line in lines if line[:action_at].strip() == "" and line.strip()]
+    assert titles.count("General") == 1 and titles.count("Views") == 1
+    wide = Console(width=96, record=True)
+    wide.print(bindings_table({}))
+    head = wide.export_text().splitlines()[0]
+    assert head.index("Action") <= 20 and "Binding id" in head

@@ -33,24 +33,35 @@ Every action is also in the command palette (ctrl+p)."""
 
 
 def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
-    table = Table(box=None, padding=(0, 2), show_header=True, header_style="bold")
-    # narrow (80 columns) the Action column must keep its room: the group titles (in the Key
-    # column) wrap instead of widening it, and a long binding id folds
-    table.add_column("Key", style="bold", no_wrap=not narrow, max_width=14 if narrow else None)
-    table.add_column("Action", ratio=1 if narrow else None)
-    table.add_column(
-        "Binding id",
-        style="dim",
-        no_wrap=not narrow,
-        overflow="fold" if narrow else None,
-        max_width=24 if narrow else None,
-    )
-    group = None
+    """Key, Action, Binding id; a group's title is a row of its own in the Action column (in the
+    Key column it made that column ~36 wide and mostly empty). Narrow (80 columns) there is no
+    Binding id column: the id follows the action, dim, so Action keeps the room (it had 27 of 80)."""
+    table = Table(box=None, padding=(0, 2 if not narrow else 1), show_header=True, header_style="bold")
+    table.add_column("Key", style="bold", no_wrap=not narrow, max_width=16 if narrow else None)
+    table.add_column("Action", ratio=1)
+    if not narrow:
+        table.add_column("Binding id", style="dim", no_wrap=True)
+
+    def heading(title: str) -> None:
+        table.add_row("", Text(title, style="bold underline"), *([] if narrow else [""]))
+
+    def row(key: str | Text, action: str | Text, binding_id: str) -> None:
+        if narrow:
+            cell = Text(action) if isinstance(action, str) else action.copy()
+            if binding_id:
+                cell.append(f"  {binding_id}", style="dim")
+            table.add_row(key, cell)
+        else:
+            table.add_row(key, action, binding_id)
+
+    # one heading per group, in the order the groups first appear ("General" came twice)
+    groups: dict[str, list] = {}
     for spec in APP_KEYS:
-        if spec.group != group:
-            group = spec.group
-            table.add_row(Text(group, style="underline"), "", "")
-        table.add_row(display_key(effective_key(spec, keymap)), spec.description, spec.id)
+        groups.setdefault(spec.group, []).append(spec)
+    for group, specs in groups.items():
+        heading(group)
+        for spec in specs:
+            row(display_key(effective_key(spec, keymap)), spec.description, spec.id)
     extra = [
         ("ctrl+s", "Send the request (composer)", "send-request"),
         ("ctrl+t", "Composer: switch between form and JSON", "toggle-json-editor"),
@@ -71,29 +82,29 @@ def bindings_table(keymap: dict[str, str], narrow: bool = False) -> Table:
         ("|", "Result: a jq query over the whole result (outputs in its place; x clears)", "result.query"),
         ("e,E", "Traffic log: export the session as JSONL, JSON (asks where first)", "traffic.export"),
     ]
-    table.add_row(Text("Requests and palette", style="underline"), "", "")
+    heading("Requests and palette")
     for key, text, binding_id in extra:
-        table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
+        row(display_key(keymap.get(binding_id, key)), text, binding_id)
     asked = [  # ServerRequestScreen: elicitation (form or URL) and sampling, legacy or an MRTR input round
         ("ctrl+s", "Accept (a form is checked first); URL required (-32042): retry the call", "server-request.accept"),
         ("ctrl+r", "Decline", "server-request.decline"),
         ("escape", "Cancel (URL required: close, no retry)", "cancel-server-request"),
         ("ctrl+o", "URL elicitation: open the (focused) URL in the browser", "server-request.open-url"),
     ]
-    table.add_row(Text("When the server asks", style="underline"), "", "")
+    heading("When the server asks")
     for key, text, binding_id in asked:
-        table.add_row(display_key(keymap.get(binding_id, key)), text, binding_id)
+        row(display_key(keymap.get(binding_id, key)), text, binding_id)
     for title, bindings in view_bindings(keymap):
-        table.add_row(Text(title, style="underline"), "", "")
+        heading(title)
         for binding in bindings:
-            table.add_row(
+            row(
                 display_key(keymap.get(binding.id or "", binding.key)),
                 binding.tooltip or binding.description,
                 binding.id or "",
             )
-    table.add_row(Text("Completion fields", style="underline"), "", "")
+    heading("Completion fields")
     for key, text in COMPLETION_KEYS:
-        table.add_row(key, text, "")
+        row(key, text, "")
     return table
 
 
