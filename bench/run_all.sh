@@ -66,4 +66,4 @@ echo "### bench_proxy (the recording proxy: round trips vs direct, a flood with 
 "$PYTHON" bench/bench_proxy.py
 
 echo "### bench_telemetry (tracing off vs on, per call over a loopback transport)"
-"$PYTHON" bench/bench_telemetry.py $([ -n "${QUICK:-}" ] \&\& echo "--calls 1000 --rounds 2")
+"$PYTHON" bench/bench_telemetry.py $([ -n "${QUICK:-}" ] && echo "--calls 1000 --rounds 2")
