@@ -16,7 +16,7 @@ Resources (``subscribe: true``): subscribing to
 - ``flood://x`` floods ``notifications/resources/updated`` of it, as fast as the pipe takes
   them, until it is unsubscribed; ``flood://lists`` floods ``notifications/tools/list_changed``,
   ``prompts/list_changed`` and ``resources/list_changed`` (in turn) the same way;
-- ``burst://x``: 30,000 updates of it written before the subscribe's answer (more than a
+- ``burst://x``: 12,000 updates of it written before the subscribe's answer (more than a
   client buffers: how many it drops does not depend on how fast this machine is), then floods
   as ``flood://x``;
 - ``odd://x`` sends malformed updates (``uri`` a number, no params, params a string), then
@@ -49,7 +49,7 @@ import time
 
 LIST_MALFORMED = "--bad-list" in sys.argv
 LOG = sys.argv[sys.argv.index("--log") + 1] if "--log" in sys.argv else None
-BURST = 30_000  # burst://x: updates before the answer (the CLI buffers 10,000)
+BURST = 12_000  # burst://x: updates before the answer (the CLI buffers 10,000)
 lock = threading.Lock()
 out = sys.stdout.buffer
 flooding: dict[str, threading.Event] = {}
