@@ -114,6 +114,24 @@ async def test_a_cancelled_request_ends_its_span(connect, sdk_server, receiver, 
     assert cancelled and cancelled[0].kind == CLIENT
 
 
+async def test_http_spans_name_the_server_and_the_session(sdk_http_stateful_url, receiver, tracing) -> None:
+    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.transport.streamable_http import StreamableHttpTransport
+
+    transport = StreamableHttpTransport(sdk_http_stateful_url)
+    async with McpSession(transport, era="legacy", timeout=10, init_timeout=10) as session:
+        await session.initialize()
+        await session.call_tool("add", {"a": 1, "b": 2})
+        session_id = transport.session_id
+    tracing.shutdown()
+    await until(lambda: receiver.named("tools/call add"), what="the span")
+    (span,) = receiver.named("tools/call add")
+    port = int(sdk_http_stateful_url.split(":")[2].split("/")[0])
+    assert span.attributes["network.transport"] == "tcp"
+    assert (span.attributes["server.address"], span.attributes["server.port"]) == ("127.0.0.1", port)
+    assert session_id and span.attributes["mcp.session.id"] == session_id
+
+
 async def test_tracing_off_sends_no_traceparent(connect, sdk_server) -> None:
     assert telemetry.active() is None
     async with connect(sdk_server) as c:
