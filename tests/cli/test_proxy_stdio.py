@@ -235,3 +235,34 @@ def test_the_recording_replays_against_the_server(tmp_path, server_everything):
         timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_recording_is_finished_when_the_proxy_itself_is_killed(tmp_path):
+    """The recorder runs in a process of its own (core/proxy/relay.py): a SIGKILL of the proxy
+    ends its pipe, and it records what it was given and closes the file."""
+    record = tmp_path / "session.jsonl"
+    process = subprocess.Popen(
+        [*proxy_command("--record", str(record)), *PEER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        process.stdin.write(b'{"jsonrpc":"2.0","id":"k","method":"ping"}\n')
+        process.stdin.flush()
+        _read_lines_until(process, b'"id": "k"', bytearray())
+        process.kill()
+        process.wait()
+    finally:
+        process.kill()
+
+    def recorded() -> bool:
+        try:
+            entries = list(load_session(record).store.iter_all())
+        except Exception:  # noqa: BLE001 - not written yet
+            return False
+        return any(e.direction is Direction.IN and e.msg_id == "k" for e in entries)
+
+    until_sync(recorded, what="the ping's reply in the recording")
+    ping = next(e for e in load_session(record).store.iter_all() if e.method == "ping")
+    assert ping.reply_seq is not None
