@@ -103,3 +103,31 @@ async def test_a_frame_too_deep_to_parse_is_shown_raw_with_the_reason():
         screen = app.screen
         assert "Nested deeper than 128 levels" in str(screen.query_one("#pretty-caption").render())
         assert screen.query_one("#frame-pretty").text == raw.decode()
+
+
+async def test_a_traced_frame_shows_its_trace_and_span_ids():
+    """A request carrying a traceparent in params._meta (sent with --otlp, or a host's through the
+    proxy) shows its trace and span ids; its reply shows the request's."""
+    trace, span = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    store = TrafficStore()
+    params = {"name": "add", "_meta": {"traceparent": f"00-{trace}-{span}-01"}}
+    raw = json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params}).encode()
+    request = store.append(Direction.OUT, Kind.REQUEST, raw, method="tools/call", msg_id=4, has_id=True)
+    reply = store.append(
+        Direction.IN,
+        Kind.RESPONSE,
+        b'{"jsonrpc":"2.0","id":4,"result":{}}',
+        msg_id=4,
+        has_id=True,
+        reply_to=request.seq,
+    )
+    app = DetailApp(store, request.seq)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FrameDetailScreen) and composed(app.screen), what="the detail"
+        )
+        screen = app.screen
+        assert f"trace {trace}  span {span}" in str(screen.query_one("#frame-header").render())
+        screen.show_entry(reply.seq)
+        header = str(screen.query_one("#frame-header").render())
+        assert f"trace {trace}  span {span} (of #{request.seq})" in header
