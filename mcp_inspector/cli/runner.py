@@ -67,7 +67,7 @@ class RunOptions:
     log_level: str | None = None  # --log-level: asked of the server after connecting; its logs go to stderr
     report: str | None = None  # --report FILE ("-": stderr): the server-output summary (server_output.py)
     command: str | None = None  # the command's name, for the report
-    query: str | None = None  # --query: a jq expression over what --json would print (query_commands.py)
+    query: str | None = None  # --query: a jq expression over what --json would print (commands/query.py)
     #: Called with the session's TrafficStore as soon as it exists, before any server starts (the
     #: check command attaches its live rules there, so the handshake is judged too).
     on_store: Callable[[TrafficStore], None] | None = None

@@ -1,5 +1,5 @@
 """The one-shot commands: info, tools, resources, prompts, call, get, ping (the others:
-session_commands.py and task_commands.py).
+commands/session.py and commands/tasks.py).
 
 Each is ``async (session, context, args) -> exit code``. With ``--json``,
 ``call``/``read``/``get`` print the ``result`` (or ``error``) member exactly as

@@ -1,5 +1,5 @@
 """The deferred checks: each server frame against the negotiated revision's schema (``mcp-types``'
-validators; folded in from the old ``core/protocol/conformance.py``, which nothing called), content blocks
+validators; folded in from an old protocol module that nothing called), content blocks
 (base64, mimeType, types) and the 2026-07-28 result rules. ``mcp_types`` takes ~0.7 s to import,
 so it is imported on the first frame judged (``LiveChecker.drain``), never on the ingest path.
 """

@@ -344,7 +344,7 @@ def annotation_line(block: Any) -> list[Widget]:
 
 class ResultPanel(ResultQueryMixin, VerticalScroll):
     """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``;
-    ``|`` queries it with jq (result_query.py)."""
+    ``|`` queries it with jq (result/query.py)."""
 
     ALLOW_MAXIMIZE = True
     MAXIMIZE_PANEL = True  # ctrl+z maximizes it (tui/maximize.py)
@@ -478,7 +478,7 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         widgets.extend(self._structured(outcome))
         self._show(kind, status, widgets, outcome.result, stem, reply_frame(outcome))
         self.truncated = truncated
-        record_outcome(self, outcome)  # the per-tool history (result_history.py)
+        record_outcome(self, outcome)  # the per-tool history (result/history.py)
 
     def show_error(self, error: BaseException, elapsed_ms: float | None = None, http_status: int | None = None) -> None:
         """``http_status``: the HTTP status of the response that carried the error, if any."""
@@ -545,7 +545,7 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         self, kind: str, status: str, widgets: list[Widget], payload: Any, name: str, frame: bytes | None = None
     ) -> None:
         self._generation += 1
-        self.payload_frame = frame  # the reply the result came in: what a jq query reads (result_query.py)
+        self.payload_frame = frame  # the reply the result came in: what a jq query reads (result/query.py)
         self.kind = kind
         self.pending_call: PendingRequest | None = None
         self.status_text = status

@@ -131,7 +131,7 @@ class TrafficLog(StoreLinesView):
     ) -> None:
         self.current_filter = TrafficFilter()
         self._compiled: CompiledFilter | None = None
-        self.query_run: QueryRun | None = None  # the jq query narrowing the rows (traffic_query.py)
+        self.query_run: QueryRun | None = None  # the jq query narrowing the rows (views/traffic/query.py)
         self.marks = marks  # the live checks: a frame that drew a finding is marked
         self._marks_seen = -1
         super().__init__(store, time_format=time_format, name=name, id=id, classes=classes)
