@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 DRAW_MAX_BYTES = 4 << 20  # images larger than this (decoded) are not drawn: size and save only
@@ -61,7 +61,7 @@ def prepare() -> str | None:
     return _kind
 
 
-def inside_multiplexer(environ: os._Environ[str] | dict[str, str]) -> bool:
+def inside_multiplexer(environ: Mapping[str, str]) -> bool:
     """tmux or GNU screen: they draw neither protocol for the app, and the Kitty query (an APC
     sequence) became tmux's pane title (``Gi=…;AAAA``), so the terminal is not asked there."""
     return bool(environ.get("TMUX") or environ.get("STY")) or environ.get("TERM", "").startswith(("tmux", "screen"))

@@ -252,7 +252,7 @@ async def cmd_call(session: McpSession, ctx: Context, args: Any) -> int:
     name = args.tool
     arguments = args.arguments  # parsed before connecting, so bad input is a usage error
     try:
-        await _check_call(session, ctx, name, arguments)
+        await check_call(session, ctx, name, arguments)
     except ToolExcluded as exc:  # a tool the client must not call: the request is never sent
         error(str(exc))
         return exit_codes.USAGE
@@ -357,7 +357,7 @@ def task_result_raw(session: McpSession, task_id: str) -> str | None:
     return None
 
 
-async def _check_call(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
+async def check_call(session: McpSession, ctx: Context, name: str, arguments: dict[str, Any]) -> None:
     """Fetch the tool list and validate the arguments: warnings only, the call is sent anyway."""
     if session.supports("tools"):
         ctx.step = "tools/list"

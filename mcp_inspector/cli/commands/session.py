@@ -46,7 +46,7 @@ from ..exit_codes import UsageError
 from ..output import render
 from ..output.line_feed import LineFeed
 from ..runner import Context
-from .basic import ToolExcluded, _check_call, emit, finish_exact, list_templates, out
+from .basic import ToolExcluded, check_call, emit, finish_exact, list_templates, out
 
 UNSUBSCRIBE_WAIT = 5.0  # seconds for resources/unsubscribe on the way out
 OUTPUT_WAIT = 2.0  # seconds for stdout to take the updates still queued, on the way out
@@ -367,7 +367,7 @@ async def _call_trigger(session: McpSession, ctx: Context, name: str, arguments:
     """``--call TOOL``: one tool call in the same session once subscribed (a server that sends
     updates only after some tool ran, e.g. server-everything's toggle-subscriber-updates)."""
     try:
-        await _check_call(session, ctx, name, arguments)  # the tool list: its taskSupport, as call does
+        await check_call(session, ctx, name, arguments)  # the tool list: its taskSupport, as call does
     except ToolExcluded as exc:
         raise UsageError(str(exc)) from None
     ctx.step = f"tools/call {name}"

@@ -99,11 +99,11 @@ class Probe(Protocol):
     async def run(self, ctx: ProbeContext) -> None: ...
 
 
-def _seq(entry: Any) -> int | None:
+def entry_seq(entry: Any) -> int | None:
     return entry.seq if entry is not None else None
 
 
-def _text(entry: Any) -> str:
+def entry_text(entry: Any) -> str:
     return cut(entry.text, 200) if entry is not None else ""
 
 
@@ -157,8 +157,8 @@ class PingProbe:
                     "ping",
                     f"ping answered with an error: {result}",
                     where="ping",
-                    seq=_seq(reply),
-                    evidence=_text(reply),
+                    seq=entry_seq(reply),
+                    evidence=entry_text(reply),
                 )
             )
         elif result != {}:
@@ -168,8 +168,8 @@ class PingProbe:
                     f"ping answered with a result that is not empty: {cut(json.dumps(result), 80)}",
                     severity=Severity.WARNING,
                     where="ping",
-                    seq=_seq(reply),
-                    evidence=_text(reply),
+                    seq=entry_seq(reply),
+                    evidence=entry_text(reply),
                 )
             )
 
@@ -200,8 +200,8 @@ class UnknownMethodProbe:
                 "unknown-method",
                 f"{UNKNOWN_METHOD} (a method no server has) was answered with {what}, not -32601",
                 where=UNKNOWN_METHOD,
-                seq=_seq(reply),
-                evidence=_text(reply),
+                seq=entry_seq(reply),
+                evidence=entry_text(reply),
             )
         )
 
@@ -241,8 +241,8 @@ class UnknownToolProbe:
                 f"tools/call of {name!r} (no such tool) was answered with {what}, not -32602",
                 severity=Severity.ERROR if what == "a successful result" else None,
                 where=f"tool {name}",
-                seq=_seq(reply),
-                evidence=_text(reply),
+                seq=entry_seq(reply),
+                evidence=entry_text(reply),
             )
         )
 
@@ -294,7 +294,7 @@ class MalformedInputProbe:
                     severity=Severity.WARNING,
                     where=f"frame #{entry.seq}",
                     seq=entry.seq if reply is None else reply.seq,
-                    evidence=NOT_JSON_LINE.decode() if reply is None else _text(reply),
+                    evidence=NOT_JSON_LINE.decode() if reply is None else entry_text(reply),
                 )
             )
 
@@ -349,8 +349,8 @@ class UnsupportedVersionProbe:
                 "unsupported-version",
                 f"a request of protocol version 1999-01-01 was answered with {what}",
                 where="server/discover",
-                seq=_seq(reply),
-                evidence=_text(reply),
+                seq=entry_seq(reply),
+                evidence=entry_text(reply),
             )
         )
 

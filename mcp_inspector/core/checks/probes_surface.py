@@ -15,7 +15,7 @@ from ..session.listing import LISTS, PaginationError
 from ..traffic.entry import Direction
 from .catalog import finding
 from .model import Severity, cut
-from .probes import ProbeContext, _seq, _text
+from .probes import ProbeContext, entry_seq, entry_text
 from .surface import template_findings, tool_findings, tool_sizes
 
 KINDS = ("tools", "prompts", "resources", "resource_templates")
@@ -168,8 +168,8 @@ class ResourceReadProbe:
                         "resource-read",
                         f"listed, but resources/read answered {result}",
                         where=f"resource {uri}",
-                        seq=_seq(reply),
-                        evidence=_text(reply),
+                        seq=entry_seq(reply),
+                        evidence=entry_text(reply),
                     )
                 )
             elif not isinstance(result.get("contents"), list) or not result["contents"]:
@@ -179,8 +179,8 @@ class ResourceReadProbe:
                         "resources/read returned no contents",
                         severity=Severity.WARNING,
                         where=f"resource {uri}",
-                        seq=_seq(reply),
-                        evidence=_text(reply),
+                        seq=entry_seq(reply),
+                        evidence=entry_text(reply),
                     )
                 )
 
@@ -214,8 +214,8 @@ class PromptGetProbe:
                         "prompt-get",
                         f"the prompt has no required arguments, but prompts/get answered {result}",
                         where=f"prompt {name}",
-                        seq=_seq(reply),
-                        evidence=_text(reply),
+                        seq=entry_seq(reply),
+                        evidence=entry_text(reply),
                     )
                 )
 
@@ -280,8 +280,8 @@ class CompletionProbe:
                             "capability-unimplemented",
                             "the server declares completions but answers completion/complete with -32601",
                             where="completion/complete",
-                            seq=_seq(reply),
-                            evidence=_text(reply),
+                            seq=entry_seq(reply),
+                            evidence=entry_text(reply),
                         )
                     )
                     return
@@ -294,8 +294,8 @@ class CompletionProbe:
                         "completion",
                         "the result has no completion.values array",
                         where=f"{where} {argument}",
-                        seq=_seq(reply),
-                        evidence=_text(reply),
+                        seq=entry_seq(reply),
+                        evidence=entry_text(reply),
                     )
                 )
             elif len(values) > MAX_COMPLETION_VALUES:
@@ -304,7 +304,7 @@ class CompletionProbe:
                         "completion",
                         f"{len(values)} values (at most {MAX_COMPLETION_VALUES}; use total and hasMore)",
                         where=f"{where} {argument}",
-                        seq=_seq(reply),
+                        seq=entry_seq(reply),
                         evidence=cut(json.dumps(values[:5]), 120),
                     )
                 )
@@ -314,7 +314,7 @@ class CompletionProbe:
                         "completion",
                         "values that are not strings",
                         where=f"{where} {argument}",
-                        seq=_seq(reply),
+                        seq=entry_seq(reply),
                         evidence=cut(json.dumps(values[:5]), 120),
                     )
                 )
@@ -335,8 +335,8 @@ class LoggingProbe:
                     "capability-unimplemented",
                     "the server declares logging but answers logging/setLevel with -32601",
                     where="logging/setLevel",
-                    seq=_seq(reply),
-                    evidence=_text(reply),
+                    seq=entry_seq(reply),
+                    evidence=entry_text(reply),
                 )
             )
 
@@ -369,7 +369,7 @@ class CallProbe:
                         f"{len(issues)} issue{'s' if len(issues) != 1 else ''} against the outputSchema: "
                         + "; ".join(str(issue) for issue in issues[:3]),
                         where=f"tool {name}",
-                        seq=_seq(reply),
+                        seq=entry_seq(reply),
                         evidence=cut(json.dumps(outcome.view.structured), 200),
                     )
                 )

@@ -9,21 +9,21 @@ from typing import Any
 from urllib.parse import unquote
 
 from .resolve import (
-    _NOT_UNDERSTOOD,
     ANNOTATIONS,
     MAX_REF_CHAIN,
-    _canonical,
-    _combine,
-    _const_of,
-    _is_null_schema,
-    _is_schema,
-    _label,
-    _type_list,
-    _type_text,
+    NOT_UNDERSTOOD,
+    canonical_json,
+    combine_schemas,
+    const_of,
     deref,
     enum_options,
+    is_null_schema,
+    is_schema,
     merge_all_of,
     nullable,
+    schema_label,
+    type_list,
+    type_text,
 )
 from .validation import validate
 
@@ -65,14 +65,14 @@ def variants(root: Any, schema: Any) -> list[Variant]:
     )
     context = {k: root[k] for k in ("$schema", "$defs", "definitions") if isinstance(root, dict) and k in root}
     if key is None:
-        types = [name for name in _type_list(schema.get("type")) if name != "null"]
+        types = [name for name in type_list(schema.get("type")) if name != "null"]
         if len(types) < 2:
             return []
         return [Variant(name, {**schema, "type": name}, None, (), context) for name in types]
     shared = {k: v for k, v in schema.items() if k not in (key, *ANNOTATIONS)}
     found: list[tuple[str | None, Any, list[str], Any]] = []
     for member in schema[key]:
-        if _is_null_schema(member):
+        if is_null_schema(member):
             continue
         ref_name = None
         if isinstance(member, dict) and isinstance(member.get("$ref"), str):
@@ -83,7 +83,7 @@ def variants(root: Any, schema: Any) -> list[Variant]:
             resolved, merge_problems = merge_all_of(root, resolved)
             problems.extend(merge_problems)
             if shared:
-                resolved, shared_problems = _combine(resolved, shared)
+                resolved, shared_problems = combine_schemas(resolved, shared)
                 problems.extend(shared_problems)
         found.append((ref_name, resolved, problems, member))
     discriminator = _discriminator(schema, [resolved for _, resolved, _, _ in found])
@@ -91,15 +91,15 @@ def variants(root: Any, schema: Any) -> list[Variant]:
     for index, (ref_name, resolved, problems, _member) in enumerate(found):
         disc = None
         if discriminator is not None:
-            disc = (discriminator, _const_of(resolved["properties"][discriminator])[1])
+            disc = (discriminator, const_of(resolved["properties"][discriminator])[1])
         title = resolved.get("title") if isinstance(resolved, dict) else None
         if not (isinstance(title, str) and title):
             if disc is not None:
-                title = _label(disc[1])
+                title = schema_label(disc[1])
             elif ref_name:
                 title = ref_name
-            elif isinstance(resolved, dict) and _type_list(resolved.get("type")):
-                title = _type_text(resolved.get("type"))
+            elif isinstance(resolved, dict) and type_list(resolved.get("type")):
+                title = type_text(resolved.get("type"))
             else:
                 title = f"option {index + 1}"
         out.append(Variant(title, resolved, disc, tuple(problems), context))
@@ -116,10 +116,10 @@ def _discriminator(union: dict[str, Any], members: list[Any]) -> str | None:
     for name in candidates:
         values = []
         for member in members:
-            is_const, value = _const_of(member["properties"].get(name))
+            is_const, value = const_of(member["properties"].get(name))
             if not is_const:
                 break
-            values.append(_canonical(value))
+            values.append(canonical_json(value))
         else:
             if len(set(values)) == len(values):
                 return name
@@ -136,13 +136,13 @@ def pick_variant(choices: list[Variant], value: Any) -> int | None:
         return None
     discriminator = choices[0].discriminator
     if discriminator is not None and isinstance(value, dict) and discriminator[0] in value:
-        wanted = _canonical(value[discriminator[0]])
+        wanted = canonical_json(value[discriminator[0]])
         for index, choice in enumerate(choices):
-            if choice.discriminator is not None and _canonical(choice.discriminator[1]) == wanted:
+            if choice.discriminator is not None and canonical_json(choice.discriminator[1]) == wanted:
                 return index
         return None
     for index, choice in enumerate(choices):
-        if choice.problems or not _is_schema(choice.schema):
+        if choice.problems or not is_schema(choice.schema):
             continue
         schema = choice.schema if isinstance(choice.schema, bool) else {**choice.context, **choice.schema}
         if not validate(schema, value):
@@ -174,7 +174,7 @@ def understood(schema: Any, root: Any = None, _depth: int = 0) -> tuple[bool, st
     resolved, problems = merge_all_of(root, resolved)
     if problems:
         return False, "allOf cannot be merged: " + "; ".join(problems)
-    for keyword, reason in _NOT_UNDERSTOOD.items():
+    for keyword, reason in NOT_UNDERSTOOD.items():
         if keyword in resolved:
             return False, reason
     dependencies = resolved.get("dependencies")

@@ -60,7 +60,7 @@ _REF_OVERRIDES_SIBLINGS = frozenset({"draft-07", "draft-06", "draft-04", "draft-
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 # The node keywords a form cannot represent, with the reason shown to the user.
-_NOT_UNDERSTOOD = {
+NOT_UNDERSTOOD = {
     "if": "it uses if/then/else (a conditional schema)",
     "then": "it uses if/then/else (a conditional schema)",
     "else": "it uses if/then/else (a conditional schema)",
@@ -183,7 +183,7 @@ def deref(root: Any, schema: Any, depth: int = MAX_REF_CHAIN) -> tuple[Any, str 
     result: Any = dict(current) if isinstance(current, dict) else {}
     conflicts: list[str] = []
     for siblings in reversed(layers):  # innermost first, so the outermost annotations end up winning
-        result, found = _combine(siblings, result)
+        result, found = combine_schemas(siblings, result)
         conflicts.extend(found)
     if conflicts:
         return schema, f"$ref {seen[0]} and its sibling keywords contradict: {conflicts[0]}"
@@ -228,12 +228,12 @@ def merge_all_of(root: Any, schema: Any, _depth: int = 0) -> tuple[Any, list[str
             continue
         member, inner = merge_all_of(root, member, _depth + 1)
         problems.extend(inner)
-        merged, found = _combine(merged, member)
+        merged, found = combine_schemas(merged, member)
         problems.extend(found)
     return merged, problems
 
 
-def _combine(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
+def combine_schemas(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
     """Both schemas at once (their conjunction) as one dict; a's annotations win."""
     problems: list[str] = []
     out = dict(a)
@@ -249,7 +249,7 @@ def _combine(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
         if key == "type":
             types = _intersect_types(mine, value)
             if not types:
-                problems.append(f"types conflict: {_type_text(mine)} and {_type_text(value)}")
+                problems.append(f"types conflict: {type_text(mine)} and {type_text(value)}")
             else:
                 out[key] = types[0] if len(types) == 1 else types
         elif key == "properties" and isinstance(mine, dict) and isinstance(value, dict):
@@ -285,8 +285,8 @@ def _combine(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
             out[key] = False
         elif (
             key in ("items", "additionalProperties", "contains", "propertyNames")
-            and _is_schema(mine)
-            and _is_schema(value)
+            and is_schema(mine)
+            and is_schema(value)
         ):
             out[key] = {"allOf": [mine, value]}
         elif key == "format":
@@ -314,18 +314,18 @@ def _combine(a: dict[str, Any], b: dict) -> tuple[dict, list[str]]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return a == b and type(a) is type(b) if not isinstance(a, (dict, list)) else _canonical(a) == _canonical(b)
+    return a == b and type(a) is type(b) if not isinstance(a, (dict, list)) else canonical_json(a) == canonical_json(b)
 
 
-def _canonical(value: Any) -> str:
+def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def _is_schema(value: Any) -> bool:
+def is_schema(value: Any) -> bool:
     return isinstance(value, (dict, bool))
 
 
-def _type_list(value: Any) -> list[str]:
+def type_list(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
@@ -333,12 +333,12 @@ def _type_list(value: Any) -> list[str]:
     return []
 
 
-def _type_text(value: Any) -> str:
-    return " | ".join(_type_list(value)) or json.dumps(value)
+def type_text(value: Any) -> str:
+    return " | ".join(type_list(value)) or json.dumps(value)
 
 
 def _intersect_types(a: Any, b: Any) -> list[str]:
-    left, right = _type_list(a), _type_list(b)
+    left, right = type_list(a), type_list(b)
     out: list[str] = []
     for name in left:
         if name in right:
@@ -363,7 +363,7 @@ def _common_multiple(a: float, b: float) -> float | None:
 # -- nullable ------------------------------------------------------------------------
 
 
-def _is_null_schema(schema: Any) -> bool:
+def is_null_schema(schema: Any) -> bool:
     return (
         isinstance(schema, dict)
         and (
@@ -414,15 +414,15 @@ def nullable(schema: Any) -> tuple[Any, bool]:
             inner["enum"] = rest_enum
     for key in ("anyOf", "oneOf"):
         members = inner.get(key)
-        if not isinstance(members, list) or not any(_is_null_schema(member) for member in members):
+        if not isinstance(members, list) or not any(is_null_schema(member) for member in members):
             continue
-        rest_members = [member for member in members if not _is_null_schema(member)]
+        rest_members = [member for member in members if not is_null_schema(member)]
         if not rest_members:
             continue
         found = True
         del inner[key]
         if len(rest_members) == 1 and isinstance(rest_members[0], dict):
-            inner, _ = _combine(inner, rest_members[0])
+            inner, _ = combine_schemas(inner, rest_members[0])
         else:
             inner[key] = rest_members
     if found and "default" in inner and inner["default"] is None:
@@ -433,11 +433,11 @@ def nullable(schema: Any) -> tuple[Any, bool]:
 # -- enums ---------------------------------------------------------------------------
 
 
-def _label(value: Any) -> str:
+def schema_label(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _const_of(member: Any) -> tuple[bool, Any]:
+def const_of(member: Any) -> tuple[bool, Any]:
     if not isinstance(member, dict):
         return False, None
     if "const" in member:
@@ -463,18 +463,18 @@ def enum_options(schema: Any) -> list[tuple[Any, str]] | None:
         names = schema.get("enumNames")
         if isinstance(names, list) and len(names) == len(enum) and all(isinstance(n, str) for n in names):
             return list(zip(enum, names, strict=True))
-        return [(value, _label(value)) for value in enum]
+        return [(value, schema_label(value)) for value in enum]
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)
         if not isinstance(members, list) or not members:
             continue
         options = []
         for member in members:
-            is_const, value = _const_of(member)
+            is_const, value = const_of(member)
             if not is_const:
                 return None
             title = member.get("title")
-            options.append((value, title if isinstance(title, str) and title else _label(value)))
+            options.append((value, title if isinstance(title, str) and title else schema_label(value)))
         return options
     return None
 
@@ -486,7 +486,7 @@ def multi_select_options(schema: Any) -> list[tuple[Any, str]] | None:
     """
     if not isinstance(schema, dict):
         return None
-    if "array" not in _type_list(schema.get("type")) and not (schema.get("type") is None and "items" in schema):
+    if "array" not in type_list(schema.get("type")) and not (schema.get("type") is None and "items" in schema):
         return None
     return enum_options(schema.get("items"))
 

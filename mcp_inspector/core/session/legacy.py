@@ -29,7 +29,7 @@ from ..transport.base import Closed, Transport
 from . import era as era_detection
 from . import modern, mrtr, tasks, url_elicitation
 from .events import LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
-from .listing import _CHANGED, ListMethods
+from .listing import CHANGED, ListMethods
 from .results import ToolResultView, analyze_tool_result
 from .subscriptions import Subscriptions
 
@@ -466,7 +466,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
             route = self.subscriptions.route(method, params, entry)
             if route == "acknowledged" or (route == "listen" and method == "notifications/cancelled"):
                 return
-            if route is None and (method in _CHANGED or method == "notifications/resources/updated"):
+            if route is None and (method in CHANGED or method == "notifications/resources/updated"):
                 self.store.flag(
                     entry, "not tagged with the subscriptionId of an open subscriptions/listen stream (2026-07-28)"
                 )
@@ -478,7 +478,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
                     "notifications/cancelled only to end one (cancellation.mdx)",
                 )
                 return
-        kinds = _CHANGED.get(method)
+        kinds = CHANGED.get(method)
         if kinds is not None:
             if self.auto_refresh and self.state is SessionState.READY:
                 for kind in kinds:

@@ -36,7 +36,7 @@ LISTS = {
         "notifications/resources/list_changed",
     ),
 }
-_CHANGED = {
+CHANGED = {
     notification: [k for k, v in LISTS.items() if v[3] == notification]
     for notification in {v[3] for v in LISTS.values()}
 }

@@ -81,7 +81,7 @@ class HttpTransport(Transport):
             auth=self.auth,
             credentials=self.credentials,
         )
-        inner._own_client = False  # the client is ours, shared across a fallback
+        inner.owns_client = False  # the client is ours, shared across a fallback
         inner.on_session_expired = self._session_expired
         if self._protocol_version is not None:
             inner.set_protocol_version(self._protocol_version)

@@ -81,7 +81,7 @@ class LegacySseTransport(Transport):
         self.http_log = http_log
         self.endpoint_timeout = endpoint_timeout
         self.client = client
-        self._own_client = client is None
+        self.owns_client = client is None
         self.endpoint: str | None = None
         self.protocol_version: str | None = None
         self._sink: Sink | None = None
@@ -144,7 +144,7 @@ class LegacySseTransport(Transport):
                 self._failure or f"no endpoint event on the SSE stream within {self.endpoint_timeout:g} s",
                 self._secrets,
             )
-            if self._own_client:
+            if self.owns_client:
                 with anyio.CancelScope(shield=True):
                     await self.client.aclose()
             self._closed = True
@@ -433,7 +433,7 @@ class LegacySseTransport(Transport):
                 scope.cancel()
             await anyio.lowlevel.checkpoint()
             self._finish(self.stream_exchange)
-            if self._own_client and self.client is not None:
+            if self.owns_client and self.client is not None:
                 with contextlib.suppress(Exception):
                     await self.client.aclose()
             self._report_closed("the client closed the connection")

@@ -123,7 +123,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         self.default_retry_ms = default_retry_ms
         self.max_retry_ms = max_retry_ms
         self.client = client
-        self._own_client = client is None
+        self.owns_client = client is None
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.successes = 0  # 2xx answers so far (an HTTP+SSE fallback only makes sense before the first)
@@ -206,7 +206,7 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             await anyio.lowlevel.checkpoint()
             for exchange in list(self._live):
                 self._finish(exchange)  # streams the client closed: done, not failed
-            if self._own_client and self.client is not None:
+            if self.owns_client and self.client is not None:
                 with contextlib.suppress(Exception):
                     await self.client.aclose()
             if self.emit_closed and self._sink is not None:

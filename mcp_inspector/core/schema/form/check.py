@@ -11,18 +11,18 @@ from .. import server_regex
 from ..formats import ALL_PATTERNS, check_format
 from ..validation import Issue, is_multiple_of, json_path, validate
 from .spec import (
-    _REQUIRED_MESSAGE,
     MISSING,
+    REQUIRED_MESSAGE,
     TEXT_KINDS,
     FieldSpec,
     FormSpec,
     FormValueError,
-    _is_number,
-    _num,
+    is_num,
+    is_number,
     parse_scalar,
     subform,
 )
-from .values import _list_item_out, _node_out
+from .values import list_item_out, node_out
 
 # -- field-level validation ---------------------------------------------------------
 
@@ -41,7 +41,7 @@ def validate_field(spec: FieldSpec, raw: Any, empty: bool = False) -> str | None
         value = parse_scalar(spec.kind, text)
         if spec.kind == "integer" and not isinstance(value, int):
             return "must be an integer"
-        if spec.kind == "number" and not _is_number(value):
+        if spec.kind == "number" and not is_number(value):
             return "must be a number"
         return _constraint_message(spec, value)
     if spec.kind == "json":
@@ -76,7 +76,7 @@ def validate_field(spec: FieldSpec, raw: Any, empty: bool = False) -> str | None
             return f"allows at most {high} item{'s' if high != 1 else ''}"
         if spec.constraints.get("uniqueItems"):
             try:
-                parsed = [json.dumps(_list_item_out(spec, v), sort_keys=True) for v in items]
+                parsed = [json.dumps(list_item_out(spec, v), sort_keys=True) for v in items]
             except FormValueError:
                 parsed = []
             if len(set(parsed)) != len(parsed):
@@ -112,17 +112,17 @@ def _constraint_message(spec: FieldSpec, value: Any) -> str | None:
             if isinstance(verdict, server_regex.Unchecked):
                 unchecked = unchecked or str(verdict)
         return check_format(c.get("format"), value) or unchecked
-    if _is_number(value):
-        if _num(c.get("minimum")) and value < c["minimum"]:
+    if is_number(value):
+        if is_num(c.get("minimum")) and value < c["minimum"]:
             return f"must be ≥ {c['minimum']}"
-        if _num(c.get("maximum")) and value > c["maximum"]:
+        if is_num(c.get("maximum")) and value > c["maximum"]:
             return f"must be ≤ {c['maximum']}"
-        if _num(c.get("exclusiveMinimum")) and value <= c["exclusiveMinimum"]:
+        if is_num(c.get("exclusiveMinimum")) and value <= c["exclusiveMinimum"]:
             return f"must be > {c['exclusiveMinimum']}"
-        if _num(c.get("exclusiveMaximum")) and value >= c["exclusiveMaximum"]:
+        if is_num(c.get("exclusiveMaximum")) and value >= c["exclusiveMaximum"]:
             return f"must be < {c['exclusiveMaximum']}"
         step = c.get("multipleOf")
-        if _num(step) and step > 0 and not is_multiple_of(value, step):
+        if is_num(step) and step > 0 and not is_multiple_of(value, step):
             return f"must be a multiple of {step}"
     return None
 
@@ -142,7 +142,7 @@ def issues_by_field(form: FormSpec | FieldSpec, issues: list[Issue]) -> dict[str
     by_field: dict[str, list[str]] = {}
     for issue in issues:
         path, message = issue.path, issue.message
-        missing = _REQUIRED_MESSAGE.match(message)
+        missing = REQUIRED_MESSAGE.match(message)
         if missing:
             candidate = path + json_path([missing.group("name")])[1:]
             if candidate in keys:
@@ -157,7 +157,7 @@ def issues_under(key: str, issues: list[Issue]) -> list[Issue]:
     for issue in issues:
         if issue.path.startswith(key + ".") or issue.path.startswith(key + "["):
             out.append(Issue("$" + issue.path[len(key) :], issue.message))
-        elif issue.path == key and _REQUIRED_MESSAGE.match(issue.message):
+        elif issue.path == key and REQUIRED_MESSAGE.match(issue.message):
             out.append(Issue("$", issue.message))
     return out
 
@@ -181,7 +181,7 @@ def variant_issues(spec: FieldSpec, value: Any) -> list[Issue]:
     if choice is None or spec.kind != "variant":
         return []
     try:
-        present, out = _node_out(subform(spec, choice), value.get("values") or {})
+        present, out = node_out(subform(spec, choice), value.get("values") or {})
     except FormValueError:
         return []
     if not present:

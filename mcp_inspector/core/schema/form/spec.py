@@ -55,7 +55,7 @@ EMPTY = "#empty"  # values[key + EMPTY]: an empty string field sends "" (without
 OMIT = "#omit"  # values[key + OMIT]: a required object/list the loaded arguments lacked stays out until filled
 MAX_NESTING = 24  # sub-forms built for defaults stop here (recursive schemas)
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_REQUIRED_MESSAGE = re.compile(r"^'(?P<name>.+)' is a required property$")
+REQUIRED_MESSAGE = re.compile(r"^'(?P<name>.+)' is a required property$")
 
 
 class _Missing:
@@ -427,11 +427,11 @@ def key_allowed(spec: FieldSpec, name: str) -> bool:
     return spec.key_pattern is None or server_regex.search(spec.key_pattern, name) is not False
 
 
-def _num(value: Any) -> bool:
-    return _is_number(value)
+def is_num(value: Any) -> bool:
+    return is_number(value)
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
     return (
         isinstance(value, (int, float))
         and not isinstance(value, bool)

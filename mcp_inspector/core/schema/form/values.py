@@ -19,8 +19,8 @@ from .spec import (
     FieldSpec,
     FormSpec,
     FormValueError,
-    _is_number,
     format_scalar,
+    is_number,
     key_allowed,
     parse_scalar,
     subform,
@@ -143,7 +143,7 @@ def sub_values(root: FieldSpec, argument: Any) -> dict[str, Any] | Any:
         if shown is not MISSING:
             values[root.key] = shown
     try:
-        present, out = _node_out(root, values)
+        present, out = node_out(root, values)
     except FormValueError:
         return MISSING
     return values if present and _same(out, argument) else MISSING
@@ -303,8 +303,8 @@ def switch_variant(spec: FieldSpec, value: Any, choice: int | None) -> dict[str,
         text = (value.get("values") or {}).get("$", "")
         return {"choice": choice, "values": {**fresh, "$": text if isinstance(text, str) else ""}}
     try:
-        present, old = _node_out(old_root, value.get("values") or {})
-        _, new = _node_out(new_root, fresh)
+        present, old = node_out(old_root, value.get("values") or {})
+        _, new = node_out(new_root, fresh)
     except FormValueError:
         return {"choice": choice, "values": fresh}
     if present and new_root.kind == "object" and isinstance(old, dict) and isinstance(new, dict):
@@ -325,7 +325,7 @@ def _item_value(spec: FieldSpec, argument: Any) -> Any:
     if spec.kind == "string":
         return argument if isinstance(argument, str) else MISSING
     if spec.kind in ("number", "integer"):
-        return format_scalar(argument) if _is_number(argument) else MISSING
+        return format_scalar(argument) if is_number(argument) else MISSING
     if spec.kind == "boolean":
         return argument if isinstance(argument, bool) else MISSING
     if spec.kind == "enum":
@@ -347,10 +347,10 @@ def values_to_arguments(form: FormSpec, values: dict[str, Any]) -> dict[str, Any
 
 def sub_arguments(root: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
     """(is anything sent, the JSON) of a sub-form's values."""
-    return _node_out(root, values)
+    return node_out(root, values)
 
 
-def _node_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
+def node_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
     if spec.nullable and values.get(spec.key + NULL):
         return True, None
     omit = bool(values.get(spec.key + OMIT))
@@ -370,7 +370,7 @@ def _node_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
 def _object_out(spec: FieldSpec, values: dict[str, Any], force: bool = False) -> dict[str, Any] | None:
     """An object's arguments; an optional object is left out until something in it is filled."""
     if spec.nullable and values.get(spec.key + NULL):
-        return None  # the caller sends null (see _node_out)
+        return None  # the caller sends null (see node_out)
     out: dict[str, Any] = {}
     filled = False
     for child in spec.children:
@@ -384,7 +384,7 @@ def _object_out(spec: FieldSpec, values: dict[str, Any], force: bool = False) ->
                 out[child.name] = sub
                 filled = filled or bool(sub) or not child.required
             continue
-        present, value = _node_out(child, values)
+        present, value = node_out(child, values)
         if present:
             out[child.name] = value
             filled = filled or not _blank(value)  # a required list/tuple is sent empty, but that alone fills nothing
@@ -392,7 +392,7 @@ def _object_out(spec: FieldSpec, values: dict[str, Any], force: bool = False) ->
         entry = subform(spec)
         for pair in values.get(spec.key + ENTRIES) or []:
             name, sub = pair[0], pair[1]
-            present, value = _node_out(entry, sub)
+            present, value = node_out(entry, sub)
             if present and isinstance(name, str):
                 out[name] = value
                 filled = True
@@ -415,7 +415,7 @@ def _tuple_out(spec: FieldSpec, values: dict[str, Any]) -> tuple[bool, Any]:
     filled it is not sent (a required one is then reported missing), except that a
     required tuple with no required positions is sent as ``[]``.
     """
-    outs = [_node_out(child, values) for child in spec.children]
+    outs = [node_out(child, values) for child in spec.children]
     last = max((index for index, (present, _) in enumerate(outs) if present), default=-1)
     extra = values.get(spec.key)
     has_extra = isinstance(extra, list) and bool(extra)
@@ -447,16 +447,16 @@ def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
         items = value if isinstance(value, list) else []
         if not items and not spec.required:
             return False, None
-        return True, [_list_item_out(spec, item) for item in items]
+        return True, [list_item_out(spec, item) for item in items]
     if spec.kind == "variant":
         choice = value.get("choice") if isinstance(value, dict) else None
         if choice is None or not 0 <= choice < len(spec.choices):
             return False, None
-        return _node_out(subform(spec, choice), value.get("values") or {})
+        return node_out(subform(spec, choice), value.get("values") or {})
     if spec.kind == "nested":
         if not isinstance(value, dict):
             return False, None
-        return _node_out(subform(spec), value)
+        return node_out(subform(spec), value)
     if spec.kind == "json":
         text = value if isinstance(value, str) else ""
         if not text.strip():
@@ -468,9 +468,9 @@ def _field_out(spec: FieldSpec, value: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def _list_item_out(spec: FieldSpec, value: Any) -> Any:
+def list_item_out(spec: FieldSpec, value: Any) -> Any:
     if spec.kind == "list":
-        present, out = _node_out(subform(spec), value if isinstance(value, dict) else {})
+        present, out = node_out(subform(spec), value if isinstance(value, dict) else {})
         return out if present else None
     assert spec.item is not None
     return _item_out(spec.item, value)
