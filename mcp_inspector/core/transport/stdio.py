@@ -25,6 +25,7 @@ import anyio.lowlevel
 from .. import reaping
 from ..base.errors import quote_line
 from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from .anyio_compat import close_pipes, stream_writer
 from .base import TORN_BY_SHUTDOWN, Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20
@@ -119,8 +120,7 @@ class StdioTransport(Transport):
             self.process = await adopt(self._started)  # type: ignore[assignment]  # an adopted process stands in for anyio's Process
         else:
             self.process = await self._spawn()
-        stream = getattr(self.process.stdin, "_stream", None)  # anyio's asyncio wrapper keeps the StreamWriter here
-        self._writer = stream if isinstance(stream, asyncio.StreamWriter) else None
+        self._writer = stream_writer(self.process.stdin)
         sink(
             Note(
                 f"started {self.description} (pid {self.process.pid})",
@@ -402,11 +402,7 @@ def _close_pipes(process: Any) -> None:
     if closer is not None:
         closer()
         return
-    inner = getattr(process, "_process", None)  # anyio's asyncio Process wraps asyncio's
-    transport = getattr(inner, "_transport", None)
-    if transport is not None and hasattr(transport, "close"):
-        with contextlib.suppress(Exception):
-            transport.close()
+    close_pipes(process)
 
 
 async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
