@@ -26,15 +26,15 @@ from ..base.errors import quote_line
 from ..base.framing import MAX_LINE_BYTES
 from ..base.masking import mask_url
 from ..traffic.http_log import HttpExchange, HttpLog
-from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .base import Closed, Note, Received, Sink, TransportError, Undelivered
 from .credentials import CredentialPolicy, origin_text
+from .http_base import HttpTransportBase
 from .http_util import (
     AuthHook,
     auth_refusal,
     check_url,
     content_type,
     describe_error,
-    make_client,
     open_response,
     printable,
     quote_body,
@@ -50,7 +50,7 @@ MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the str
 ENDPOINT_QUOTE = 300  # characters of an endpoint URI quoted in a message
 
 
-class LegacySseTransport(Transport):
+class LegacySseTransport(HttpTransportBase):
     kind = "sse"
 
     def __init__(
@@ -68,40 +68,24 @@ class LegacySseTransport(Transport):
         auth: AuthHook | None = None,
         credentials: CredentialPolicy | None = None,
     ) -> None:
-        self.url = check_url(url)
-        self.auth = auth  # the OAuth client (http_util.open_response)
-        self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
-        #: what may go where: the user's headers, the token and the session id only to the URL's origin
-        self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
-        self._secrets = self.credentials.secrets  # masked in server text we quote
-        self.verify = verify
-        self.connect_timeout = connect_timeout
-        self.read_timeout = read_timeout
-        self.max_frame_bytes = max_frame_bytes
-        self.http_log = http_log
+        super().__init__(
+            url,
+            headers=headers,
+            client=client,
+            verify=verify,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            max_frame_bytes=max_frame_bytes,
+            http_log=http_log,
+            auth=auth,
+            credentials=credentials,
+        )
         self.endpoint_timeout = endpoint_timeout
-        self.client = client
-        self.owns_client = client is None
         self.endpoint: str | None = None
-        self.protocol_version: str | None = None
-        self._sink: Sink | None = None
-        self._tg: anyio.abc.TaskGroup | None = None
         self._ready = _LazyEvent()
         self._failure: str | None = None
         self._reader_scope: anyio.CancelScope | None = None  # made in start (needs a running loop)
-        self._tasks: set[anyio.CancelScope] = set()
-        self._barrier: anyio.Event | None = None
-        self._closing = False
-        self._closed = False
-        self._closed_event = _LazyEvent()
-        self.emit_closed = True
         self.stream_exchange: HttpExchange | None = None
-        self._side_posts = 0  # notifications and responses sent and not yet answered
-        self._side_room = _LazyEvent()
-
-    @property
-    def description(self) -> str:
-        return mask_url(self.url)
 
     @property
     def details(self) -> dict[str, Any]:
@@ -112,25 +96,10 @@ class LegacySseTransport(Transport):
             info["protocol version"] = self.protocol_version
         return info
 
-    def set_protocol_version(self, version: str | None) -> None:
-        self.protocol_version = version
-
-    def _emit(self, event: TransportEvent) -> None:
-        if self._sink is not None and not self._closed:
-            if self._secrets:  # an error page may quote our request, token included
-                if isinstance(event, Note):
-                    event.text = redact(event.text, self._secrets)
-                elif isinstance(event, Undelivered):
-                    event.reason = redact(event.reason, self._secrets)
-            self._sink(event)
-
     # -- the SSE stream ------------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         """Open the stream and wait (bounded) for the ``endpoint`` event."""
-        self._tg = task_group
-        self._sink = sink
-        if self.client is None:
-            self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
+        client = self._begin(task_group, sink)
         self._reader_scope = anyio.CancelScope()
         task_group.start_soon(self._reader, self._reader_scope)
         with anyio.move_on_after(self.endpoint_timeout):
@@ -146,7 +115,7 @@ class LegacySseTransport(Transport):
             )
             if self.owns_client:
                 with anyio.CancelScope(shield=True):
-                    await self.client.aclose()
+                    await client.aclose()
             self._closed = True
             self._closed_event.set()
             raise TransportError(f"HTTP+SSE: {reason}")

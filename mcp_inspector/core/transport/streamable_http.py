@@ -39,8 +39,9 @@ from ..base.errors import quote_line
 from ..base.framing import MAX_LINE_BYTES, OVERLONG_HEAD
 from ..base.masking import mask_url
 from ..traffic.http_log import HttpExchange, HttpLog
-from .base import Closed, Note, Received, Sink, Transport, TransportError, TransportEvent, Undelivered
+from .base import Closed, Note, Received, Sink, TransportError, Undelivered
 from .credentials import CredentialPolicy
+from .http_base import HttpTransportBase
 from .http_headers import body_protocol_version, standard_headers
 from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS, StandaloneStream
 from .http_util import (
@@ -50,13 +51,11 @@ from .http_util import (
     LazyEvent,
     StreamState,
     auth_refusal,
-    check_url,
     content_type,
     describe_error,
     head_id,
     is_modern,
     jsonrpc_body,
-    make_client,
     open_response,
     quote_body,
     read_capped,
@@ -88,7 +87,7 @@ REPLY_DRAIN = (
 )
 
 
-class StreamableHttpTransport(StandaloneStream, Transport):
+class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
     kind = "http"
 
     def __init__(
@@ -108,39 +107,27 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         auth: AuthHook | None = None,
         credentials: CredentialPolicy | None = None,
     ) -> None:
-        self.url = check_url(url)
-        self.auth = auth  # the OAuth client: credentials on every request, 401/403 answered (http_util)
-        self.user_headers = {str(k): str(v) for k, v in (headers or {}).items()}
-        #: what may go where: the user's headers, the token and the session id only to the URL's origin
-        self.credentials = credentials or CredentialPolicy(self.url, self.user_headers)
-        self._secrets = self.credentials.secrets  # masked in server text we quote
-        self.verify = verify
-        self.connect_timeout = connect_timeout
-        self.read_timeout = read_timeout
-        self.max_frame_bytes = max_frame_bytes
-        self.http_log = http_log
+        super().__init__(
+            url,
+            headers=headers,
+            client=client,
+            verify=verify,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            max_frame_bytes=max_frame_bytes,
+            http_log=http_log,
+            auth=auth,
+            credentials=credentials,
+        )
         self.resume_attempts = resume_attempts
         self.default_retry_ms = default_retry_ms
         self.max_retry_ms = max_retry_ms
-        self.client = client
-        self.owns_client = client is None
         self.session_id: str | None = None
-        self.protocol_version: str | None = None
         self.successes = 0  # 2xx answers so far (an HTTP+SSE fallback only makes sense before the first)
-        self._sink: Sink | None = None
-        self._tg: anyio.abc.TaskGroup | None = None
-        self._closing = False
-        self._closed = False
-        self._closed_event = LazyEvent()
-        self.emit_closed = True  # HttpTransport turns it off when it swaps this transport out
-        self._barrier: anyio.Event | None = None  # the last notification's POST got its answer
         self._inflight: dict[str, tuple[anyio.CancelScope, bool]] = {}  # request id -> (its task's scope, modern)
-        self._tasks: set[anyio.CancelScope] = set()
         self._standalone: anyio.CancelScope | None = None
         self._standalone_note = False
         self._stream_note = False  # said once: notifications get streams that stay open
-        self._side_posts = 0  # notifications and responses sent and not yet answered (they go one at a time)
-        self._side_room = LazyEvent()  # set when _side_posts drops under MAX_SIDE_POSTS
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
         self._resuming: set[str] = set()  # requests whose cut stream is being resumed by GET
         self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
@@ -152,10 +139,6 @@ class StreamableHttpTransport(StandaloneStream, Transport):
         return is_modern(self.protocol_version)
 
     @property
-    def description(self) -> str:
-        return mask_url(self.url)
-
-    @property
     def details(self) -> dict[str, Any]:
         info: dict[str, Any] = {"url": mask_url(self.url), "mode": "streamable-http"}
         if self.session_id:
@@ -164,24 +147,9 @@ class StreamableHttpTransport(StandaloneStream, Transport):
             info["protocol version"] = self.protocol_version
         return info
 
-    def set_protocol_version(self, version: str | None) -> None:
-        self.protocol_version = version
-
     # -- lifecycle ---------------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
-        self._tg = task_group
-        self._sink = sink
-        if self.client is None:
-            self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
-
-    def _emit(self, event: TransportEvent) -> None:
-        if self._sink is not None and not self._closed:
-            if self._secrets:  # an error page may quote our request, token included
-                if isinstance(event, Note):
-                    event.text = redact(event.text, self._secrets)
-                elif isinstance(event, Undelivered):
-                    event.reason = redact(event.reason, self._secrets)
-            self._sink(event)
+        self._begin(task_group, sink)
 
     def _undelivered(
         self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None, legacy_hint: bool = False
