@@ -37,7 +37,6 @@ KNOWN_REACHES: dict[str, str] = {
     "tui/widgets/view_footer.py: _bindings_ready": "Footer composes only after this reactive is set",
     "tui/widgets/view_footer.py: _pending_children": "the keys a Footer is about to mount, to size it",
     "tui/screens/dialogs/timeout_setting.py: _options": "transports keep their timeout in a duck-typed dict",
-    "tui/widgets/views/resources/view.py: _requested": "a poll for the subscription's ack (issue 22 item: events)",
 }
 
 

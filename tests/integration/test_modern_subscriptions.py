@@ -103,3 +103,21 @@ async def test_an_untagged_list_changed_is_flagged_and_ignored(connect):
         assert len(stray) == 1 and "not tagged with the subscriptionId" in (stray[0].problem or "")
         await s.ping()  # a round trip after it: a refresh would have started by now
         assert [e.method for e in c.store if e.direction is Direction.OUT].count("tools/list") == 1
+
+
+async def test_acknowledgment_for_a_uri_waits_for_the_stream_that_asked_for_it(connect):
+    """The wait is on events (no poll): it returns the ack of the reopened stream that carries the
+    URI, not the first stream's, and None at once for a URI no longer subscribed or a closed session."""
+    async with connect(MODERN, era="auto") as c:
+        s = c.session
+        await until(lambda: s.subscription_ack is not None)  # the first stream's ack: no URI in it
+        await s.subscribe("memo://one")
+        ack = await s.subscriptions.acknowledgment_for("memo://one")
+        assert ack == {"toolsListChanged": True, "resourceSubscriptions": ["memo://one"]}
+        assert len(listens(c.store)) == 2
+        assert await s.subscriptions.acknowledgment_for("memo://never") is None
+        await s.subscribe("memo://two")
+        await s.unsubscribe("memo://two")
+        assert await s.subscriptions.acknowledgment_for("memo://two") is None
+        await s.close()
+        assert await s.subscriptions.acknowledgment_for("memo://one") is None

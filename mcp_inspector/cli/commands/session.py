@@ -388,8 +388,7 @@ async def _check_acknowledged(session: McpSession, ctx: Context, uri: str) -> No
     """2026-07-28: wait (a little) for the listen stream's acknowledgment; a URI the server
     does not honour gets a warning, since no update of it will come."""
     with anyio.move_on_after(min(ACK_WAIT, ctx.options.timeout or ACK_WAIT)):
-        while session.subscription_ack is None and session.closed is None:
-            await anyio.sleep(0.02)
+        await session.subscriptions.acknowledgment_for(uri)
     ack = session.subscription_ack
     if ack is None:
         ctx.warn("subscriptions/listen was not acknowledged yet: updates may not come")

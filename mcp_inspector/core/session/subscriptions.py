@@ -69,6 +69,8 @@ class Subscriptions:
         self._running = False
         self._reopen = False
         self._requested: dict[str, Any] = {}  # the filter the open stream asked for
+        self._changed: anyio.Event | None = None  # set when the stream, its ack or the filter changes
+        self._hears_close = False
         # keys of the listen ids we opened, newest last (a late frame of an old stream is ours too)
         self._ids: OrderedDict[Any, None] = OrderedDict()
 
@@ -95,8 +97,31 @@ class Subscriptions:
         self._running = True
         self.session.task_group.start_soon(self._run)
 
+    async def acknowledgment_for(self, uri: str) -> dict[str, Any] | None:
+        """The acknowledged filter of a stream that asked for ``uri`` (an older stream's does not
+        count), as soon as it comes; None once ``uri`` is no longer asked for or the session closed.
+        Waits on events, not time: the caller bounds the wait."""
+        if not self._hears_close:
+            self._hears_close = True
+            self.session.connection.add_close_listener(lambda _event: self._signal())
+        while True:
+            if self.session.closed is not None or uri not in self.uris:
+                return None
+            if self.ack is not None and uri in (self._requested.get("resourceSubscriptions") or ()):
+                return self.ack
+            if self._changed is None:
+                self._changed = anyio.Event()
+            await self._changed.wait()
+
+    def _signal(self) -> None:
+        """Wake whoever waits in ``acknowledgment_for`` to look again."""
+        changed, self._changed = self._changed, None
+        if changed is not None:
+            changed.set()
+
     async def update(self) -> None:
         """The filter changed (a resource subscription): reopen the stream with it."""
+        self._signal()
         if not self._running:
             self.start()
             return
@@ -132,6 +157,7 @@ class Subscriptions:
                 session.subscription_ack = None
                 self._reopen = False
                 self._requested = notifications
+                self._signal()
                 try:
                     pending = await session.connection.send_request(
                         "subscriptions/listen", {"notifications": notifications}, timeout=None
@@ -177,6 +203,7 @@ class Subscriptions:
             session.store.note(f"subscriptions/listen stopped: {exc.__class__.__name__}: {exc}", subscription=True)
         finally:
             self._running = False
+            self._signal()
 
     def route(self, method: str, params: dict[str, Any] | None, entry: TrafficEntry) -> str | None:
         """Where a notification belongs in the modern era: "listen" when it is tagged
@@ -207,6 +234,7 @@ class Subscriptions:
                 self.ack = honoured if isinstance(honoured, dict) else {}
                 self.session.subscription_ack = self.ack
                 self._check_ack(self.ack)
+                self._signal()
             return "acknowledged"
         return "listen"
 

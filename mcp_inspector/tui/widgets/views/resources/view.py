@@ -494,14 +494,12 @@ class ResourcesView(SessionView):
     async def _check_acknowledged(self, session: McpSession, uri: str) -> None:
         """2026-07-28: the listen stream's acknowledgment says which URIs the server honours; one
         it left out will never be updated, so the user is told (as the CLI's subscribe does)."""
-        listen = session.subscriptions
         with anyio.move_on_after(ACK_WAIT):
             # the acknowledgment of a stream that asked for this URI (an older stream's does not count)
-            while not (listen.ack is not None and uri in (listen._requested.get("resourceSubscriptions") or ())):  # noqa: SLF001 - a poll issue 22 replaces
-                if session.closed is not None or uri not in session.subscribed:
-                    return
-                await anyio.sleep(0.05)
-            honoured = listen.ack.get("resourceSubscriptions")
+            ack = await session.subscriptions.acknowledgment_for(uri)
+            if ack is None:  # unsubscribed meanwhile, or the session closed
+                return
+            honoured = ack.get("resourceSubscriptions")
             if not (isinstance(honoured, list) and uri in honoured):
                 self.notify(
                     f"The server did not acknowledge the subscription to {uri} (subscriptions/listen): "
