@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from . import exit_codes, gc_pause
 from .exit_codes import UsageError
@@ -202,33 +205,9 @@ def _main(argv: list[str], early=None) -> int:
         code = run_check_command(spec, args, handlers)
         sys.stdout.flush()
         return code
-    if args.command == "call":
-        from .arguments import tool_arguments
-
-        args.arguments = tool_arguments(args.pairs, args.args)
-        # The arguments are checked against the inputSchema mid-session: load the validator now,
-        # so its ~60 ms of imports does not stall the event loop (and the transport's streams) then.
-        from ..core.schema.validation import validate
-
-        validate({"type": "object"}, {})
-    elif args.command in ("read", "complete", "subscribe"):
-        from .commands.session import prepare
-
-        prepare(args)  # the template and its variables, the completion's reference: usage errors now
-    elif args.command == "replay":
-        from .commands.replay import answer_handlers
-        from .commands.replay import prepare as prepare_replay
-
-        prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
-        handlers = {**handlers, **answer_handlers(args, handlers)}
-    elif args.command == "get":
-        from .arguments import prompt_arguments
-        from .output.report import warn
-
-        args.arguments, warnings = prompt_arguments(args.pairs, args.args)
-        if not args.quiet:
-            for message in warnings:
-                warn(message)
+    prepare = PREPARE.get(args.command)
+    if prepare is not None:
+        handlers = prepare(args, handlers)
     from ..core.protocol.versions import LATEST_LEGACY
     from .runner import RunOptions, run
 
@@ -251,17 +230,8 @@ def _main(argv: list[str], early=None) -> int:
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:
-        from .commands.basic import COMMANDS
-
-        if args.command in ("templates", "read", "complete", "subscribe"):
-            from .commands.session import COMMANDS
-        elif args.command == "tasks":
-            from .commands.tasks import COMMANDS
-        elif args.command == "replay":
-            from .commands.replay import COMMANDS
-        elif args.command in ("snapshot", "diff"):
-            from .commands.surface import COMMANDS
-        command = COMMANDS[args.command]
+        module = importlib.import_module(f".commands.{COMMAND_MODULES.get(args.command, 'basic')}", __package__)
+        command = module.COMMANDS[args.command]
 
         async def body(session, context):
             return await command(session, context, args)
@@ -269,6 +239,73 @@ def _main(argv: list[str], early=None) -> int:
     code = run(spec, options, body, started=early)
     sys.stdout.flush()
     return code
+
+
+# -- the command tables ----------------------------------------------------------------------
+
+#: the module of cli/commands/ whose COMMANDS table has a headless command (the rest: basic.py)
+COMMAND_MODULES: dict[str, str] = {
+    "templates": "session",
+    "read": "session",
+    "complete": "session",
+    "subscribe": "session",
+    "tasks": "tasks",
+    "replay": "replay",
+    "snapshot": "surface",
+    "diff": "surface",
+}
+
+Handlers = dict[str, Any]
+
+
+def _prepare_call(args: argparse.Namespace, handlers: Handlers) -> Handlers:
+    from .arguments import tool_arguments
+
+    args.arguments = tool_arguments(args.pairs, args.args)
+    # The arguments are checked against the inputSchema mid-session: load the validator now,
+    # so its ~60 ms of imports does not stall the event loop (and the transport's streams) then.
+    from ..core.schema.validation import validate
+
+    validate({"type": "object"}, {})
+    return handlers
+
+
+def _prepare_session_command(args: argparse.Namespace, handlers: Handlers) -> Handlers:
+    from .commands.session import prepare
+
+    prepare(args)  # the template and its variables, the completion's reference: usage errors now
+    return handlers
+
+
+def _prepare_replay(args: argparse.Namespace, handlers: Handlers) -> Handlers:
+    from .commands.replay import answer_handlers
+    from .commands.replay import prepare as prepare_replay
+
+    prepare_replay(args)  # the file and the --ignore paths: usage errors before the server starts
+    return {**handlers, **answer_handlers(args, handlers)}
+
+
+def _prepare_get(args: argparse.Namespace, handlers: Handlers) -> Handlers:
+    from .arguments import prompt_arguments
+    from .output.report import warn
+
+    args.arguments, warnings = prompt_arguments(args.pairs, args.args)
+    if not args.quiet:
+        for message in warnings:
+            warn(message)
+    return handlers
+
+
+#: what a command checks and derives from its arguments before the server starts (usage errors
+#: first), and the answer handlers it runs with
+PREPARE: dict[str, Callable[[argparse.Namespace, Handlers], Handlers]] = {
+    "call": _prepare_call,
+    "read": _prepare_session_command,
+    "complete": _prepare_session_command,
+    "subscribe": _prepare_session_command,
+    "replay": _prepare_replay,
+    "get": _prepare_get,
+}
 
 
 def watch_paths(spec, given: list[str]) -> list[str]:
