@@ -355,6 +355,5 @@ def describe_transport_failure(exc: TransportFailure, step: str = "") -> str:
 async def _wait_closed(session: McpSession):
     """The server vanished: give the transport a moment to report its exit status and stderr."""
     with anyio.move_on_after(CLOSE_WAIT):
-        while session.closed is None:
-            await anyio.sleep(0.02)
+        await session.wait_closed()
     return session.closed

@@ -366,8 +366,9 @@ async def test_unterminated_last_frame_is_still_delivered(connect) -> None:
             assert result["serverInfo"]["name"] == "abrupt"
             reply = next(e for e in c.store if e.kind is Kind.RESPONSE)
             assert reply.meta == {"unterminated": True}
-            await until(lambda: c.session.closed is not None)
-            assert c.session.closed.exit_code == 0
+            closed = await c.session.wait_closed()  # an event: the server's exit wakes it
+            assert closed is c.session.closed and closed.exit_code == 0
+            assert await c.session.wait_closed() is closed  # already closed: at once
 
 
 def process_alive(pid: int) -> bool:

@@ -120,8 +120,7 @@ class ServerRun:
         closed = None
         if session is not None:
             with anyio.move_on_after(CLOSE_WAIT):
-                while session.closed is None:
-                    await anyio.sleep(0.02)
+                await session.wait_closed()
             closed = session.closed
         reason = str(exc)
         tail = list(getattr(exc, "stderr_tail", None) or [])

@@ -181,6 +181,18 @@ class McpSession(ListMethods, tasks.TaskMethods):
     def closed(self) -> Closed | None:
         return self.connection.closed
 
+    async def wait_closed(self) -> Closed:
+        """Until the connection has closed and the transport said how the server ended (its exit
+        status, its stderr). An event, not a poll: the caller bounds the wait."""
+        closed = self.connection.closed
+        if closed is None:
+            ended = anyio.Event()
+            self.connection.add_close_listener(lambda _event: ended.set())
+            await ended.wait()
+            closed = self.connection.closed
+        assert closed is not None
+        return closed
+
     def client_capabilities(self) -> dict[str, Any]:
         if self.meta_version is not None:
             return modern.client_capabilities(self.connection.handlers)
