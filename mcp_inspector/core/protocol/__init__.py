@@ -1,1 +1,3 @@
-"""JSON-RPC and MCP on the wire: framing, strict JSON text, classification, the rpc connection, errors, versions."""
+"""The rpc connection over a transport: requests and their pending answers, incoming requests,
+hand-sent frames, protocol versions. The message model, framing and errors it uses are in
+``core/base``."""
