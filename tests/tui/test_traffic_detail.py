@@ -131,3 +131,23 @@ async def test_a_traced_frame_shows_its_trace_and_span_ids():
         screen.show_entry(reply.seq)
         header = str(screen.query_one("#frame-header").render())
         assert f"trace {trace}  span {span} (of #{request.seq})" in header
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_the_pretty_json_wraps_rather_than_cutting(size, tmp_path):
+    """Issue 21: at 80 columns the pretty pane cut ``"name": "create_ticket`` with no closing quote
+    and no mark. Its lines wrap now: nothing lies beyond the right edge."""
+    store = TrafficStore(cap=100, spill_dir=tmp_path)
+    params = {"name": "create_ticket", "arguments": {"title": "Login page is slow " * 4, "priority": "high"}}
+    raw = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}).encode()
+    entry = store.append(Direction.OUT, Kind.REQUEST, raw, msg_id=7, has_id=True, method="tools/call")
+    app = DetailApp(store, entry.seq)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, FrameDetailScreen) and composed(app.screen))
+        pretty = app.screen.query_one("#frame-pretty")
+        await wait_for(pilot, lambda: "create_ticket" in pretty.text and pretty.size.width > 0)
+        await pilot.pause()
+        assert pretty.virtual_size.width <= pretty.scrollable_content_region.width
+        assert pretty.wrapped_document.height > pretty.document.line_count
+        shown = "".join(pretty.render_line(y).text for y in range(pretty.size.height))
+        assert '"create_ticket"' in shown.replace(" ", "") or "create_ticket" in shown

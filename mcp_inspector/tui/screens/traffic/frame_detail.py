@@ -46,7 +46,7 @@ class JsonTextArea(TextArea):
             text,
             language=None,
             theme="monokai",
-            soft_wrap=False,
+            soft_wrap=True,  # at 80 columns a long line was cut with no mark ("name": "create_ticket)
             tab_behavior="indent",
             read_only=True,
             show_line_numbers=True,
