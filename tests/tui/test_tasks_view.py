@@ -51,7 +51,9 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
         await wait_for(pilot, lambda: table_rows(view), what="the task row")
         (task_id,) = app.main.connection.live.tasks
         row = table_rows(view)[0]
-        assert row[0] == task_id[:8] + "…" and row[1] == TOOL and row[2] in ("working", "input required")
+        # the research takes a few seconds: on a loaded machine it may have ended before the view was drawn
+        states = ("working", "input required", "completed")
+        assert row[0] == task_id[:8] + "…" and row[1] == TOOL and row[2] in states
         assert row[5] == "5 min" and row[6] == "1 s"  # ttl 300000 ms, pollInterval 1000 ms
         assert "1 task in this session · r: tasks/list" in note(view)
         if not done:  # still running: no tasks/result beside the call that follows it
