@@ -6,6 +6,8 @@ tasks says so."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from app_helpers import SIZE, choose_tool, collect_calls, live_app, outgoing, wait_for, wait_for_tools
@@ -90,11 +92,18 @@ async def test_a_finished_task_listed_with_its_result_and_tasks_list_and_get(ser
         assert not outgoing(app, "tasks/cancel")
 
 
-async def test_cancel_from_the_tasks_view(server_everything):
+async def test_cancel_from_the_tasks_view():
+    """On a task that never ends (tests/servers/hostile_surface_server.py's never_ends): server-
+    everything's research ended on its own before the c of a loaded run, so nothing was cancelled."""
     done: list = []
-    app = live_app(ServerSpec("everything", server_everything, source="test"), timeout=30)
+    hostile = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "hostile_surface_server.py")]
+    app = live_app(ServerSpec("hostile", hostile, source="test"), timeout=30)
     async with app.run_test(size=SIZE, message_hook=collect_calls(done)) as pilot:
-        await start_research(pilot, app, "owls")
+        await wait_for_tools(pilot, app)
+        await choose_tool(pilot, app, "never_ends")
+        app.main.tool_list.option_list.focus()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.main.connection.live.tasks, what="the task")
         await pilot.press("9")
         view = app.main.query_one("#view-tasks")
         await wait_for(pilot, lambda: table_rows(view), what="the task row")
