@@ -4,7 +4,7 @@ reply showing its request's."""
 from __future__ import annotations
 
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.telemetry import frame_trace
+from mcp_inspector.core.telemetry.api import frame_trace
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.screens.traffic.frame_detail import describe_entry, trace_line

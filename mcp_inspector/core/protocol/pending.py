@@ -7,14 +7,16 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
 from ..base.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
-from ..telemetry import Operation
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
+
+if TYPE_CHECKING:  # tracing's types only (core/telemetry)
+    from ..telemetry.api import Operation
 
 ANSWER_RECHECK = 0.25  # seconds between looks at a timeout held while a server request is answered
 

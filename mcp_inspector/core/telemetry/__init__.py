@@ -12,22 +12,13 @@ The conventions followed are OpenTelemetry's GenAI semantic conventions for MCP
 from __future__ import annotations
 
 import os
-from typing import Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
 
-from .api import Operation, Peer, Telemetry, frame_trace, parse_traceparent
-from .relay import RelaySpans
-
-__all__ = [
-    "Operation",
-    "Peer",
-    "Telemetry",
-    "TelemetryUnavailable",
-    "frame_trace",
-    "parse_traceparent",
-    "peer_of",
-    "with_trace_context",
-]
+if TYPE_CHECKING:  # the types only: every RpcConnection imports this package, tracing on or not
+    from .api import Operation as Operation
+    from .api import Peer as Peer
+    from .api import Telemetry as Telemetry
+    from .relay import RelaySpans
 
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
 TRACES_ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
@@ -89,6 +80,10 @@ def shutdown() -> None:
 
 def peer_of(transport: object, protocol_version: str | None) -> Peer:
     """network.transport, server.address/port and the HTTP session id of a transport."""
+    from urllib.parse import urlsplit
+
+    from .api import Peer
+
     url = getattr(transport, "url", None)
     session_id = getattr(transport, "session_id", None)
     if not isinstance(url, str):
@@ -125,6 +120,11 @@ def relay_spans(url: str | None) -> RelaySpans | None:
     telemetry = _active
     if telemetry is None:
         return None
+    from urllib.parse import urlsplit
+
+    from .api import Peer
+    from .relay import RelaySpans
+
     if url is None:
         return RelaySpans(telemetry, Peer("pipe"))
     parts = urlsplit(url)
