@@ -24,9 +24,7 @@ REFERENCE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[A-Za-z_][\w-]*\.py)\b")
 EXAMPLES = {"x.py", "script.py", "my_server.py", "util.py", "src/app.py", "src/util.py"}
 
 # Stale references not fixed yet: "path:reference". Fix one and drop it.
-KNOWN_STALE: set[str] = {
-    "mcp_inspector/tui/screens/main/screen.py: main_views.py",
-}
+KNOWN_STALE: set[str] = set()
 
 
 def repository_files(root: Path) -> list[str]:

@@ -290,3 +290,19 @@ async def test_server_text_with_markup_characters_is_shown_literally(tmp_path):
         await settle(pilot, app)
         assert app.query_one(ComposerPanel).get_arguments() == {"e": "a[b", "l": ["[/]"]}
         assert "[/]obj[" in str(form.query_one("CollapsibleTitle").render())
+
+
+async def test_wait_loaded_wakes_when_the_last_tools_form_is_built(tmp_path, demo_tools):
+    """Enter on a tool focuses its first field after this wait (an event, no poll): a tool set
+    while another's form was loading is the one waited for."""
+    app = ComposerApp(tmp_path / "drafts.json", server="demo", tool=demo_tools["echo"])
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        composer.set_tool(demo_tools["create_ticket"])
+        composer.set_tool(demo_tools["weather_report"])
+        await composer.wait_loaded()
+        assert composer.tool is demo_tools["weather_report"]
+        assert composer.schema_form is not None and composer.schema_form.is_attached
+        assert composer.form_spec is not None and "city" in [f.name for f in composer.form_spec.fields()]
+        await composer.wait_loaded()  # nothing loading: at once

@@ -222,6 +222,8 @@ class ComposerPanel(Widget):
         # The form is held here, never looked up: Textual caches query_one results under a key
         # that changes with every mount, so a query would pin every replaced form in memory.
         self._form: SchemaForm | None = None
+        self._loaded = asyncio.Event()  # set when the form of the tool last set is built (or its load ended)
+        self._loaded.set()
 
     # -- layout ----------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -277,7 +279,9 @@ class ComposerPanel(Widget):
         self._send_defaults.refresh()
         self._as_task.set_class(support == "optional", "-offered")
         self._task_note.set_class(support == "required", "-required")
-        self.run_worker(partial(self._load_tool, tool), group="composer-load", exclusive=True)
+        self._loaded.set()  # whoever waited for the previous tool's form looks again
+        self._loaded = asyncio.Event()
+        self.run_worker(partial(self._load_tool, tool, self._loaded), group="composer-load", exclusive=True)
         schemas = [tool.get(key) for key in ("inputSchema", "outputSchema")] if isinstance(tool, dict) else []
         large = [schema for schema in schemas if not validation.ready(schema)]
         if large:  # compiled off the event loop (a 20,000-property schema: ~0.3 s) before a send needs it
@@ -297,8 +301,19 @@ class ComposerPanel(Widget):
         self._sync_json_from_form()
         self._schedule_draft()
 
+    async def wait_loaded(self) -> None:
+        """Until the form of the tool last set is built (an event, not a poll; the caller bounds it)."""
+        while not (loaded := self._loaded).is_set() or loaded is not self._loaded:
+            await loaded.wait()
+
     # -- loading ---------------------------------------------------------
-    async def _load_tool(self, tool: dict[str, Any] | None) -> None:
+    async def _load_tool(self, tool: dict[str, Any] | None, loaded: asyncio.Event) -> None:
+        try:
+            await self._build_form(tool)
+        finally:
+            loaded.set()
+
+    async def _build_form(self, tool: dict[str, Any] | None) -> None:
         if not self.is_attached:
             return
         old, self._form = self._form, None

@@ -4,12 +4,13 @@ connection and the widgets.
 The connection worker and the call workers only post messages; the handlers
 here own the state (current tool, calls in flight, what the server declared)
 and update the widgets. The views themselves are made and
-fed in main_views.py.
+fed in views.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -61,6 +62,8 @@ from .checks_state import ChecksMixin
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
 from .watch_state import WatchMixin
+
+FOCUS_WAIT = 2.0  # seconds enter on a tool waits for its form before focusing what is there
 
 
 class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
@@ -264,18 +267,10 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
 
     @work(group="focus-composer", exclusive=True, exit_on_error=False)
     async def _focus_composer(self, tool: dict[str, Any]) -> None:
-        """After enter on a tool: focus the first field once its form is built."""
-        from textual.worker import WorkerState
-
+        """After enter on a tool: focus the first field once its form is built (2 s at most)."""
         composer = self.composer
-        for _ in range(80):
-            loading = any(
-                w.group == "composer-load" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                for w in self.app.workers
-            )
-            if composer.tool is tool and not loading and composer.schema_form is not None:
-                break
-            await asyncio.sleep(0.025)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(composer.wait_loaded(), FOCUS_WAIT)
         # the form's first field (not the Form/JSON tabs above it); a tool without arguments: Send
         form = composer.schema_form
         fields = [w for w in form.query("*") if w.focusable] if form is not None else []
@@ -431,7 +426,7 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
 
     def session_notice(self, event: Any) -> None:
         """A task's news goes to the in-flight row of the call that made it, and to the result
-        panel while it shows that call (main_views.py calls this)."""
+        panel while it shows that call (views.py calls this)."""
         from ....core.session.events import ElicitationCompleted, TaskUpdated
         from ..answer.url_required import UrlRequiredScreen
 
