@@ -5,7 +5,9 @@ parented on the ``traceparent`` the inspector put in ``params._meta``), and the 
 from __future__ import annotations
 
 import json
+import sys
 
+import anyio
 import pytest
 from otlp_receiver import Receiver
 from waiting import until
@@ -138,3 +140,34 @@ async def test_tracing_off_sends_no_traceparent(connect, sdk_server) -> None:
         assert c.session.connection.telemetry is None
         await c.session.call_tool("add", {"a": 1, "b": 2})
         assert not any(b"traceparent" in e.raw for e in c.store)
+
+
+async def test_a_hostile_error_message_is_cut_in_the_span(receiver, tracing) -> None:
+    """A server's megabyte-long error message reaches the collector cut to MAX_TEXT characters."""
+    from mcp_inspector.core.telemetry.otel import MAX_TEXT
+    from mcp_inspector.core.transport.stdio import StdioTransport
+
+    server = (
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    msg = json.loads(line)\n"
+        "    if 'id' in msg:\n"
+        "        error = {'code': -32000, 'message': 'x' * 1_000_000}\n"
+        "        print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'error': error}), flush=True)\n"
+    )
+    from mcp_inspector.core.protocol.rpc import RpcConnection
+
+    connection = RpcConnection(StdioTransport([sys.executable, "-c", server]), default_timeout=10)
+    async with anyio.create_task_group() as group:
+        await connection.start(group)
+        with pytest.raises(RpcError):
+            await connection.request("tools/call", {"name": "y" * 100_000})
+        await connection.aclose()
+        group.cancel_scope.cancel()
+    tracing.shutdown()
+    await until(lambda: receiver.spans, what="the span")
+    (span,) = receiver.spans
+    assert span.attributes["error.type"] == "-32000"
+    assert len(span.status_message) == MAX_TEXT
+    assert len(span.attributes["gen_ai.tool.name"]) == MAX_TEXT
+    assert span.name == "tools/call " + "y" * MAX_TEXT

@@ -30,7 +30,7 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace import SpanLimits, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.trace import Span, SpanKind, StatusCode, set_span_in_context
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
@@ -39,6 +39,9 @@ from .api import Peer
 
 SCOPE = "mcp-inspector"
 SHUTDOWN_LIMIT_MS = 3000  # at exit, what is buffered gets this long to reach the collector
+#: A server's error message, a host's tool name or URI (the proxy) are cut to this many characters:
+#: a hostile peer's 100 MB message does not travel to the collector.
+MAX_TEXT = 4096
 EXPORT_TIMEOUT = 2.0  # seconds for one export, retries included: an unreachable collector costs no more
 _PROPAGATOR = TraceContextTextMapPropagator()
 _RESOURCE_METHODS = frozenset(
@@ -77,7 +80,7 @@ class OtelOperation:
             if code is not None:
                 attributes["rpc.response.status_code"] = str(code)
                 span.set_attribute("rpc.response.status_code", str(code))
-            span.set_status(StatusCode.ERROR, message)
+            span.set_status(StatusCode.ERROR, message[:MAX_TEXT] if message else None)
         span.end()
         self._owner.operation_duration.record(time.perf_counter() - self._started, _metric_attributes(attributes))
 
@@ -91,7 +94,7 @@ class OtelTelemetry:
         logging.getLogger("opentelemetry").setLevel(logging.CRITICAL + 1 if quiet else logging.ERROR)
         resource = Resource.create({"service.name": service_name})
         # endpoint None: the exporters read OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)ENDPOINT themselves.
-        self.tracer_provider = TracerProvider(resource=resource)
+        self.tracer_provider = TracerProvider(resource=resource, span_limits=SpanLimits(max_attribute_length=MAX_TEXT))
         self.tracer_provider.add_span_processor(
             BatchSpanProcessor(OTLPSpanExporter(_base(endpoint, "/v1/traces"), timeout=EXPORT_TIMEOUT))
         )
@@ -143,7 +146,10 @@ class OtelTelemetry:
             if carrier:
                 context = _PROPAGATOR.extract(carrier)
         span = self.tracer.start_span(
-            f"{method} {target}" if target else method, context=context, kind=SpanKind.CLIENT, attributes=attributes
+            f"{method} {target[:MAX_TEXT]}" if target else method,
+            context=context,
+            kind=SpanKind.CLIENT,
+            attributes=attributes,
         )
         return OtelOperation(self, span, attributes)
 
