@@ -36,7 +36,6 @@ KNOWN_REACHES: dict[str, str] = {
     "tui/terminal_keys.py: _ansi_sequences": "Textual's key table gets the kitty keys it lacks",
     "tui/widgets/view_footer.py: _bindings_ready": "Footer composes only after this reactive is set",
     "tui/widgets/view_footer.py: _pending_children": "the keys a Footer is about to mount, to size it",
-    "tui/screens/dialogs/timeout_setting.py: _options": "transports keep their timeout in a duck-typed dict",
 }
 
 

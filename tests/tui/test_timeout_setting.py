@@ -49,6 +49,7 @@ async def test_f11_sets_the_timeout_of_new_requests():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is main, what="the main screen")
         assert main.timeout == 0.3 and main.connection.session.connection.default_timeout == 0.3
+        assert main.connection.timeout == 0.3  # what the connection of a switch starts with
 
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: calls, what="the call's end", timeout=15)
@@ -65,7 +66,7 @@ async def test_f11_sets_the_timeout_of_new_requests():
         app.screen.query_one("#timeout-input", Input).value = "none"
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is main, what="the main screen")
-        assert main.timeout is None
+        assert main.timeout is None and main.connection.timeout is None
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(calls) == 2, what="the second call's end", timeout=15)
         assert isinstance(calls[1], CallFinished)

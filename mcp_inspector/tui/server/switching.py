@@ -13,7 +13,7 @@ dropped, ``SwitchFailed`` says why, and the working connection is left as it was
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from textual.message import Message
@@ -88,6 +88,15 @@ class SwitchingConnection:
     def _session_started(self, kind: str) -> None:
         if self.on_session is not None:
             self.on_session(kind)
+
+    @property
+    def timeout(self) -> float | None:
+        """The default request timeout a connection made from now on (a switch's) starts with."""
+        return cast("float | None", self._options["timeout"])
+
+    @timeout.setter
+    def timeout(self, seconds: float | None) -> None:
+        self._options["timeout"] = seconds
 
     # -- what the screen reads: the current connection's ----------------
     @property

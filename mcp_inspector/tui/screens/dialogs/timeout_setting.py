@@ -99,8 +99,6 @@ def apply_timeout(app: Any, seconds: float | None) -> None:
     for each in (connection, getattr(connection, "current", None), getattr(connection, "candidate", None)):
         if each is None:
             continue
-        if isinstance(getattr(each, "_options", None), dict):
-            each._options["timeout"] = seconds  # noqa: SLF001 - duck-typed transport options; issue 22
         if hasattr(each, "timeout"):
             each.timeout = seconds
         session = getattr(each, "session", None)
