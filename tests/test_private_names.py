@@ -29,13 +29,6 @@ PUBLIC_UNDERSCORED = {"os._exit"}
 KNOWN_REACHES: dict[str, str] = {
     "core/reaping.py: _ctypes": "ctypes' C module, for the base class below",
     "core/reaping.py: _SimpleCData": "ctypes.c_int's own base class, to declare a 32-bit int field",
-    "tui/app.py: _file": "Textual's writer thread is replaced by one that drops output on a full queue",
-    "tui/app.py: _queue": "as above",
-    "tui/app.py: _writer_thread": "as above",
-    "tui/pilot_steps.py: _notifications": "Textual keeps the toasts shown in a private list; tests read it",
-    "tui/terminal_keys.py: _ansi_sequences": "Textual's key table gets the kitty keys it lacks",
-    "tui/widgets/view_footer.py: _bindings_ready": "Footer composes only after this reactive is set",
-    "tui/widgets/view_footer.py: _pending_children": "the keys a Footer is about to mount, to size it",
 }
 
 
@@ -69,6 +62,9 @@ def reaches(source: str) -> Iterator[tuple[int, str, str]]:
     own = _own_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
+            hidden = [part for part in (node.module or "").split(".") if _private(part)]
+            if hidden:  # from textual.widgets._footer import FooterKey
+                yield node.lineno, hidden[-1], "from "
             for alias in node.names:
                 if _private(alias.name):
                     yield node.lineno, alias.name, f"from {'.' * node.level}{node.module or ''} import"
@@ -119,6 +115,7 @@ def test_each_kind_of_reach_is_found() -> None:
 from .resolve import _label, public
 import textual._ansi_sequences
 from textual import _wait
+from textual.widgets._footer import FooterKey
 
 class Owner:
     def __init__(self):
@@ -135,6 +132,7 @@ class Owner:
 """
     assert sorted((name, how) for _line, name, how in reaches(source)) == [
         ("_ansi_sequences", "import"),
+        ("_footer", "from "),
         ("_hidden", "cls_name."),
         ("_label", "from .resolve import"),
         ("_resolve", "pending."),

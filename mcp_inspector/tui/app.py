@@ -150,7 +150,7 @@ class InspectorApp(App[int]):
     async def _replay_keys(self, keys: list) -> None:
         """One key at a time, each handled before the next (as Pilot presses them): the escape
         must have left the composer field before the digit arrives, or the field types it."""
-        from textual._wait import wait_for_idle
+        from .textual_compat import wait_for_idle
 
         for key in keys:
             self.post_message(key)
@@ -281,17 +281,17 @@ class InspectorApp(App[int]):
             os.close(devnull)
         except OSError:
             return
-        writer = getattr(self._driver, "_writer_thread", None)
+        from .textual_compat import WriterThread, driver_writer, set_driver_writer, writer_file, writer_queue
+
+        writer = driver_writer(self._driver)
         if writer is None:
             return
-        from textual.drivers._writer_thread import WriterThread
-
-        fresh = WriterThread(writer._file)  # noqa: SLF001 Textual internals (issue 22: textual_compat)
+        fresh = WriterThread(writer_file(writer))
         fresh.start()
-        self._driver._writer_thread = fresh  # type: ignore[union-attr]  # noqa: SLF001 Textual internals, as above
+        set_driver_writer(self._driver, fresh)
         # The old thread is dead already or about to fail: what it holds can reach no screen.
         # Not blocking: the signal may have landed while this thread held the queue's lock.
-        queue = writer._queue  # noqa: SLF001 Textual internals, as above
+        queue = writer_queue(writer)
         if queue.mutex.acquire(blocking=False):
             try:
                 queue.queue.clear()

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 def shown_notifications(app: App[object]) -> list[Notification]:
     """The toasts the app holds now (Textual keeps them in a private list, with no public view)."""
-    return list(app._notifications)  # noqa: SLF001 - the one place that reads Textual's private list
+    from .textual_compat import notifications
+
+    return notifications(app)
 
 
 async def wait_for(pilot, condition: Callable[[], object], timeout: float = 30.0, what: str = "condition") -> None:

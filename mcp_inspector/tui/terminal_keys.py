@@ -11,16 +11,16 @@ of switching to the Notifications view; the next ``3`` did. Here ``ESC digit`` i
 
 from __future__ import annotations
 
-from textual import _ansi_sequences, events
+from textual import events
+
+from .textual_compat import drop_key_sequences
 
 DIGITS = "1234567890"
 
 
 def read_escape_digit_as_alt() -> None:
     """Drop Textual's option+digit readings of ``ESC digit`` (once, for the whole process)."""
-    table = _ansi_sequences.ANSI_SEQUENCES_KEYS
-    for digit in DIGITS:
-        table.pop(f"\x1b{digit}", None)  # type: ignore[attr-defined]  # Textual's private key table (issue 22: textual_compat)
+    drop_key_sequences([f"\x1b{digit}" for digit in DIGITS])
 
 
 def escape_then_digit(event: events.Event) -> list[events.Key] | None:

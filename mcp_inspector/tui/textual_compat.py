@@ -1,6 +1,8 @@
 """Workarounds that touch Textual's private internals: ALL of them live here, each checked by
 tests/tui/test_textual_compat.py, which fails loudly when an upgrade of Textual (or
-tree-sitter) breaks one.
+tree-sitter) breaks one. The other internals the app reads are here too, each a small function
+or a re-export (``FooterKey``, ``SelectOverlay``, ``WriterThread``, ``wait_for_idle``), checked by
+the same tests.
 
 **Every syntax-highlighted TextArea document leaked** (Textual 8.2.8, py-tree-sitter 0.25.2).
 ``SyntaxAwareDocument`` parses through ``Parser.parse(self._read_callable)``, a bound method
@@ -21,9 +23,19 @@ from one buffer is no slower than one Python call per line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual.widgets import _text_area
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import Notification
+    from textual.widget import Widget
+
+from textual import _ansi_sequences
+from textual._wait import wait_for_idle
+from textual.drivers._writer_thread import WriterThread
+from textual.widgets import Footer, _text_area
+from textual.widgets._footer import FooterKey
+from textual.widgets._select import SelectOverlay
 from textual.widgets.text_area import SyntaxAwareDocument
 
 try:
@@ -91,3 +103,48 @@ def syntax_tree(document: Any) -> Any:
 
 def installed() -> bool:
     return getattr(_PATCHED_MODULE, _PATCHED_NAME, None) is BytesParsedDocument
+
+
+# -- the other internals the app reads ------------------------------------------------------
+__all__ = ["FooterKey", "SelectOverlay", "WriterThread", "wait_for_idle"]
+
+
+def notifications(app: App[object]) -> list[Notification]:
+    """The toasts the app holds now (Textual keeps them in a private list, with no public view)."""
+    return list(app._notifications)
+
+
+def footer_composes_now(footer: Footer) -> None:
+    """A Footer composes its keys only once ``_bindings_ready`` is set (at its first bindings
+    change); one that shows a fixed set of keys sets it at once."""
+    footer.set_reactive(Footer._bindings_ready, True)
+
+
+def pending_children(widget: Widget) -> list[Widget]:
+    """The children a widget will mount when composed (a footer's KeyGroup, not composed yet)."""
+    return list(widget._pending_children)
+
+
+def drop_key_sequences(sequences: list[str]) -> None:
+    """Remove escape sequences from Textual's key table (for the whole process)."""
+    table = _ansi_sequences.ANSI_SEQUENCES_KEYS
+    for sequence in sequences:
+        table.pop(sequence, None)  # type: ignore[attr-defined]  # a Mapping in its stubs, a dict at run time
+
+
+def writer_file(writer: WriterThread) -> Any:
+    """The file a Textual driver's writer thread writes to."""
+    return writer._file
+
+
+def writer_queue(writer: WriterThread) -> Any:
+    """The queue a Textual driver's writer thread reads from."""
+    return writer._queue
+
+
+def driver_writer(driver: Any) -> WriterThread | None:
+    return getattr(driver, "_writer_thread", None)
+
+
+def set_driver_writer(driver: Any, writer: WriterThread) -> None:
+    driver._writer_thread = writer

@@ -96,3 +96,47 @@ async def test_the_composers_json_editor_frees_the_documents_of_the_forms_it_sho
         alive = [ref() for ref in olds if ref() is not None and ref() is not editor.document]
         assert alive == []
         assert isinstance(editor.document, BytesParsedDocument)
+
+
+def test_the_other_internals_the_app_reads_are_still_there() -> None:
+    """Each of textual_compat's small accessors against the Textual installed: an upgrade that
+    renames one fails here, not as a blank footer, a lost toast or a hung terminal at SIGHUP."""
+    import io
+
+    from textual import _ansi_sequences
+    from textual.reactive import Reactive
+    from textual.widgets import Footer, Static
+
+    from mcp_inspector.tui.textual_compat import (
+        WriterThread,
+        driver_writer,
+        drop_key_sequences,
+        notifications,
+        pending_children,
+        set_driver_writer,
+        writer_file,
+        writer_queue,
+    )
+
+    assert isinstance(Footer.__dict__.get("_bindings_ready"), Reactive), "Footer._bindings_ready is gone"
+    assert pending_children(Static()) == []
+    assert notifications(App()) == []
+    table = _ansi_sequences.ANSI_SEQUENCES_KEYS
+    assert isinstance(table, dict) and "\x1b[A" in table, "Textual's key table moved"
+    table["\x1bmcp-inspector-test"] = ("escape",)
+    drop_key_sequences(["\x1bmcp-inspector-test"])
+    assert "\x1bmcp-inspector-test" not in table
+    out = io.StringIO()
+    writer = WriterThread(out)
+    assert writer_file(writer) is out
+    queue = writer_queue(writer)
+    for part in ("mutex", "not_empty", "not_full", "queue"):
+        assert hasattr(queue, part), f"the writer thread's queue has no {part}"
+
+    class Driver:
+        _writer_thread = None
+
+    driver = Driver()
+    assert driver_writer(driver) is None
+    set_driver_writer(driver, writer)
+    assert driver_writer(driver) is writer

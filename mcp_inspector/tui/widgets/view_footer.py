@@ -9,7 +9,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from ..textual_compat import FooterKey, footer_composes_now, pending_children
 
 #: below this width the footers are compact (less space around each key), so that the Traffic
 #: view's keys and the palette's fit in 80 columns
@@ -21,7 +22,7 @@ class KeysFooter(Footer):
 
     def __init__(self, compact: bool = False) -> None:
         super().__init__(compact=compact)
-        self.set_reactive(Footer._bindings_ready, True)  # noqa: SLF001 Textual internals (issue 22: textual_compat)
+        footer_composes_now(self)
         self.showing: tuple | None = None
 
     def compose(self) -> ComposeResult:
@@ -53,7 +54,7 @@ def key_width(widget: Widget) -> int:
     if isinstance(widget, FooterKey):
         return cell_len(widget.key_display) + (1 + cell_len(widget.description) if widget.description else 0)
     # a KeyGroup, not composed yet: its children are still pending
-    return sum(key_width(child) + 1 for child in widget._pending_children) + 1  # noqa: SLF001 Textual internals
+    return sum(key_width(child) + 1 for child in pending_children(widget)) + 1
 
 
 def footer_showing(footer: Widget) -> tuple:

@@ -30,7 +30,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
-from textual.widgets._select import SelectOverlay
 
 from .....core.base.errors import InspectorError
 from .....core.base.json_text import JsonTextError, parse_frame
@@ -39,6 +38,7 @@ from .....core.session.legacy import McpSession
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore
 from ....text.traffic_text import ARROWS, clean, clock_time, preview_text
+from ....textual_compat import SelectOverlay
 from ...shown_timer import ShownTimer
 from ...store_lines import StoreLinesView
 from ..session_view import SessionView
