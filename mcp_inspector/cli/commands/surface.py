@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from ...core.base.files import FileReadError, open_private, read_bounded
+from ...core.base.files import open_private
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect
@@ -15,8 +15,6 @@ from .. import exit_codes
 from ..exit_codes import UsageError
 from ..runner import Context
 from .basic import out, out_json
-
-MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
 
 
 async def surface_of(session: McpSession, ctx: Context) -> dict[str, Any]:
@@ -46,21 +44,9 @@ async def cmd_snapshot(session: McpSession, ctx: Context, args: Any) -> int:
 
 def load_snapshot(path: str) -> dict[str, Any]:
     try:
-        data = read_bounded(path, MAX_SNAPSHOT_BYTES)
-    except FileReadError as exc:
-        raise UsageError(
-            exc.words(
-                missing=f"no such snapshot file: {path}",
-                too_large=f"{path} is over {MAX_SNAPSHOT_BYTES // (1024 * 1024)} MiB: not a snapshot",
-                unreadable=f"cannot read {path}",
-            )
-        ) from None
-    try:
-        return surface_snapshot.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text: not a snapshot") from None
+        return surface_snapshot.read_file(path)
     except surface_snapshot.SnapshotError as exc:
-        raise UsageError(f"{path}: {exc}") from None
+        raise UsageError(str(exc)) from None
 
 
 def report(changes: list[Change], as_json: bool, fail_on: str) -> int:

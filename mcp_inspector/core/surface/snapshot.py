@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
+from ..base.files import FileReadError, read_bounded
+
 FORMAT = 1
+MAX_BYTES = 64 * 1024 * 1024  # a snapshot file larger than this is not read
 LISTS = (("tools", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name"))
 
 
@@ -64,3 +68,26 @@ def loads(text: str) -> dict[str, Any]:
     if not isinstance(document.get("capabilities", {}), dict):
         raise SnapshotError("capabilities is not an object")
     return document
+
+
+def read_file(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> dict[str, Any]:
+    """The snapshot in the file at ``path``, read bounded (at most ``limit`` bytes); any file that
+    is not one raises :class:`SnapshotError` with the whole message (it names the path). The CLI
+    (``diff``, ``check --baseline``) and the TUI ("compare with a snapshot") read them here."""
+    try:
+        data = read_bounded(path, limit)
+    except FileReadError as exc:
+        raise SnapshotError(
+            exc.words(
+                missing=f"no such snapshot file: {path}",
+                too_large=f"{path} is over {limit // (1024 * 1024)} MiB: not a snapshot",
+                unreadable=f"cannot read {path}" + (f": {exc.reason}" if exc.reason else ""),
+                directory=f"{path} is a directory, not a snapshot file",
+            )
+        ) from None
+    try:
+        return loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SnapshotError(f"{path} is not UTF-8 text: not a snapshot") from None
+    except SnapshotError as exc:
+        raise SnapshotError(f"{path}: {exc}") from None
