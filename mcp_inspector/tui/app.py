@@ -417,6 +417,11 @@ class InspectorApp(App[int]):
 
         open_replay(self)
 
+    def action_compare_snapshot(self) -> None:
+        from .screens.dialogs.surface_compare import open_compare
+
+        open_compare(self)
+
     def action_raw_frame(self) -> None:
         from .screens.traffic.raw_frame import open_raw_frame
 

@@ -66,6 +66,7 @@ APP_KEYS: list[KeySpec] = [
     ),
     KeySpec("screenshot", "f12", "screenshot", "Save screenshot", "General", show=False),
     KeySpec("request-timeout", "f11", "request_timeout", "Request timeout", "Settings", show=False),
+    KeySpec("compare-snapshot", "ctrl+w", "compare_snapshot", "compare with a snapshot…", "Surface", show=False),
     KeySpec("replay", "ctrl+n", "replay", "re-run a recording against this server", "Replay", show=False),
     # reach: it opens from a composer field too, where ctrl+e was the field's end of line (end still is);
     # only on the main screen and where no widget binds the key itself (tui/key_reach.py)

@@ -1,0 +1,188 @@
+"""ctrl+w (palette "surface: compare with a snapshot…"): the connected server's surface against
+a snapshot file (``mcp-inspector snapshot``), classified by core/surface/diff.py like the CLI's
+``diff``: breaking first, each change with its JSON pointer, in a modal that looks like ctrl+g's.
+
+The file is read bounded in a thread (core/surface/snapshot.read_file); the live surface is made
+from the lists the session holds already (collect with ``reuse``: the TUI keeps them current on
+list_changed), a kind not listed yet is fetched. A file that is not a snapshot closes the modal
+with a notification saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ....core.surface import snapshot as surface_snapshot
+from ....core.surface.collect import ListingSession, collect
+from ....core.surface.diff import KINDS, Change, diff
+from ...widgets.result.files import output_dir
+from .path_prompt import PathPromptScreen
+
+#: each kind's mark (in the text, not only in colour), heading and style
+MARKS = {
+    "breaking": ("✖", "breaking", "bold red"),
+    "unknown": ("?", "changed, impact unknown", "bold yellow"),
+    "compatible": ("+", "compatible", "green"),
+    "cosmetic": ("·", "cosmetic", "dim"),
+}
+
+
+class SnapshotPathScreen(PathPromptScreen):
+    """Which snapshot file: enter compares, escape cancels (the file is checked when it is read)."""
+
+    ID_PREFIX = "compare-snapshot"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="compare-snapshot.cancel")]
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__(
+            "Compare the connected server with a snapshot",
+            suggestion,
+            "a file made by mcp-inspector snapshot · enter: compare · escape: cancel",
+        )
+
+
+def counts_line(changes: list[Change]) -> str:
+    counts = [(kind, sum(1 for c in changes if c.kind == kind)) for kind in KINDS]
+    return ", ".join(f"{count} {MARKS[kind][1]}" for kind, count in counts if count) or "no changes"
+
+
+def changes_text(changes: list[Change]) -> Text:
+    """The changes grouped by kind, breaking first: a heading per kind, a line per change."""
+    out = Text()
+    if not changes:
+        out.append("No changes: the server offers what the snapshot recorded.", style="green")
+        return out
+    for kind in KINDS:
+        mine = [c for c in changes if c.kind == kind]
+        if not mine:
+            continue
+        mark, title, style = MARKS[kind]
+        if out:
+            out.append("\n")
+        out.append(f"{mark} {title} ({len(mine)})\n", style=f"{style} underline" if kind == "breaking" else style)
+        for change in mine:
+            out.append(f"  {mark} ", style=style)
+            out.append(change.path, style="cyan")
+            out.append(f": {change.message}\n")
+    return out
+
+
+def compare(old: dict[str, Any], live_text: str) -> list[Change]:
+    """The classified changes from the snapshot to the live surface (its canonical text)."""
+    return diff(old, json.loads(live_text))
+
+
+class SurfaceDiffScreen(ModalScreen[None]):
+    """The comparison of one snapshot file with the live server: runs on mount. Escape closes."""
+
+    DEFAULT_CSS = """
+    SurfaceDiffScreen { align: center middle; }
+    SurfaceDiffScreen > Vertical {
+        width: 90%; max-width: 110; height: 80%; border: thick $accent; background: $surface;
+    }
+    SurfaceDiffScreen #surface-diff-title { padding: 0 1; background: $accent 30%; text-style: bold; }
+    SurfaceDiffScreen #surface-diff-notes { padding: 0 1; height: auto; color: $text-warning; }
+    SurfaceDiffScreen VerticalScroll { padding: 0 1; }
+    SurfaceDiffScreen #surface-diff-hint { color: $text-muted; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,q", "close", "Close", id="surface-diff.close")]
+
+    class Compared(Message):
+        def __init__(self, changes: list[Change] | None, notes: list[str], problem: str = "") -> None:
+            super().__init__()
+            self.changes = changes
+            self.notes = notes
+            self.problem = problem
+
+    def __init__(self, path: Path, session: ListingSession) -> None:
+        super().__init__()
+        self.path = path
+        self.session = session
+        self.changes: list[Change] | None = None  # None until compared
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Compared with {self.path.name}: reading…", id="surface-diff-title", markup=False)
+            yield Static("", id="surface-diff-notes", markup=False)
+            with VerticalScroll(id="surface-diff-scroll"):
+                yield Static("", id="surface-diff-body")
+            yield Static("was: the snapshot · now: the server · up/down scroll · escape: close", id="surface-diff-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#surface-diff-notes", Static).display = False
+        self.query_one(VerticalScroll).focus()
+        self.run_worker(self._compare(), group="compare-snapshot", exclusive=True, exit_on_error=False)
+
+    async def _compare(self) -> None:
+        try:
+            old = await anyio.to_thread.run_sync(surface_snapshot.read_file, self.path)
+        except surface_snapshot.SnapshotError as exc:
+            self.post_message(self.Compared(None, [], str(exc)))
+            return
+        notes: list[str] = []
+        try:
+            live = await collect(self.session, notes.append, reuse=True)
+        except Exception as exc:  # the server went away mid-listing
+            self.post_message(self.Compared(None, notes, f"could not list the server's surface: {exc}"))
+            return
+        live_text = surface_snapshot.dumps(live)  # here: the session's lists as they are now
+        try:
+            changes = await anyio.to_thread.run_sync(compare, old, live_text)
+        except Exception as exc:  # a crafted snapshot the classifier could not walk
+            self.post_message(self.Compared(None, notes, f"{self.path}: could not compare: {exc}"))
+            return
+        self.post_message(self.Compared(changes, notes))
+
+    @on(Compared)
+    def _compared(self, message: Compared) -> None:
+        if message.changes is None:
+            self.app.notify(message.problem, title="Not compared", severity="error", markup=False)
+            self.dismiss(None)
+            return
+        self.changes = changes = message.changes
+        self.query_one("#surface-diff-title", Static).update(f"Compared with {self.path.name}: {counts_line(changes)}")
+        if message.notes:
+            notes = self.query_one("#surface-diff-notes", Static)
+            notes.update("\n".join(f"note: {note}" for note in message.notes))
+            notes.display = True
+        self.query_one("#surface-diff-body", Static).update(changes_text(changes))
+
+    def action_close(self) -> None:
+        self.workers.cancel_group(self, "compare-snapshot")
+        self.dismiss(None)
+
+
+def open_compare(app: Any) -> None:
+    """Ask for the snapshot file, then compare the connected server with it."""
+    try:
+        main = app.main
+    except LookupError:
+        return
+    if app.screen is not main:
+        return
+    connection = getattr(app, "connection", None)
+    session = connection.live if connection is not None else None
+    if session is None:
+        app.notify(
+            "No server is connected: connect one first (F7), then compare it with a snapshot.", severity="warning"
+        )
+        return
+
+    def chosen(path: Path | None) -> None:
+        if path is not None:
+            app.push_screen(SurfaceDiffScreen(path, session))
+
+    app.push_screen(SnapshotPathScreen(str(output_dir()) + os.sep), chosen)
