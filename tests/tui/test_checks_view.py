@@ -149,3 +149,17 @@ async def test_a_flood_of_findings_shows_the_worst_thousand():
         await wait_for(pilot, lambda: view.table.row_count == MAX_ROWS, what="the capped table")
         assert view.selected().severity is Severity.ERROR  # the worst are kept
         assert "the worst 1,000 shown" in str(view.query_one("#checks-summary").render())
+
+
+@pytest.mark.anyio
+async def test_run_checks_waits_for_the_schema_models_on_their_event() -> None:
+    """The active checks wait for preload's thread to set its event (no 50 ms poll): wait_ready
+    returns once the models are in, and at once after."""
+    from mcp_inspector.core.traffic.store import TrafficStore
+    from mcp_inspector.tui.server.live_checks import LiveChecks
+
+    checks = LiveChecks(TrafficStore())
+    checks.preload()
+    await checks.wait_ready()
+    assert checks.ready and "mcp_types.methods" in sys.modules
+    await checks.wait_ready()

@@ -18,6 +18,7 @@ for the traffic log's marks. A loaded recording is judged the same way, its entr
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -81,6 +82,11 @@ class LiveChecks:
     @property
     def ready(self) -> bool:
         return self._loaded.is_set()
+
+    async def wait_ready(self) -> None:
+        """Until the schema models are in (``preload``): a thread waits on the event, not a poll."""
+        if not self._loaded.is_set():
+            await asyncio.to_thread(self._loaded.wait)
 
     def session_started(self, transport: str = "stdio") -> None:
         """A connection is about to make a session: its frames go to a fresh checker."""

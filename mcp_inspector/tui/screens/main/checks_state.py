@@ -11,7 +11,6 @@ the view saying which runs; what they find is merged in.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from textual import work
@@ -98,9 +97,9 @@ class ChecksMixin:
 
         checks = self.checks
         checks.preload()  # the surface rules use jsonschema: imported in the thread, not on the loop
-        while not checks.ready:
+        if not checks.ready:
             checks.progress = "loading the schema models"
-            await asyncio.sleep(0.05)
+            await checks.wait_ready()
         # StartupProbe reads the whole store from its first entry (this store keeps every server of
         # the session): not here. The live findings come from the session's own checker.
         probes = [probe for probe in default_probes(disruptive=False) if not isinstance(probe, StartupProbe)]
