@@ -24,11 +24,13 @@ def test_a_snapshot_reads_back_and_every_bad_file_says_why(tmp_path):
     (tmp_path / "list.json").write_text('{"snapshotFormat": 1, "tools": {}}')
     (tmp_path / "big.json").write_text(" " * 2048)
     (tmp_path / "folder").mkdir()
+    (tmp_path / "deep.json").write_text("[" * 200_000 + "]" * 200_000)  # was an internal error (exit 70)
     cases = {
         "missing.json": "no such snapshot file: ",
         "latin1.json": "latin1.json is not UTF-8 text: not a snapshot",
         "list.json": "list.json: tools is not a list",
         "folder": "folder is a directory, not a snapshot file",
+        "deep.json": "deep.json: nested too deeply to read: not a snapshot",
     }
     for name, words in cases.items():
         with pytest.raises(SnapshotError, match=words):

@@ -60,6 +60,8 @@ def loads(text: str) -> dict[str, Any]:
         document = json.loads(text)
     except ValueError as exc:
         raise SnapshotError(f"not JSON: {exc}") from None
+    except RecursionError:  # a crafted file: json's decoder recurses once per nesting level
+        raise SnapshotError("nested too deeply to read: not a snapshot") from None
     if not isinstance(document, dict) or "snapshotFormat" not in document:
         raise SnapshotError("not a snapshot (no snapshotFormat member): make one with mcp-inspector snapshot")
     for name, _field in LISTS:
