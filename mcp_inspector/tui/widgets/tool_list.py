@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -84,6 +85,11 @@ def match_rank(tool: dict[str, Any], needle: str) -> int:
     return 1 if needle in name or needle in tool_title(tool).lower() else 2
 
 
+MIN_WIDTH = 22  # the tool list's narrowest (the filter's placeholder fits)
+CHROME = 4  # the list's border, its scrollbar (2) and the cell kept free beside the rows
+WIDTH_SAMPLE = 2000  # tools looked at for the list's width (a huge list: its first ones)
+
+
 class ToolList(FilterListKeys, Vertical):
     """Filter input, list of tools, and a one-line summary of the last change."""
 
@@ -139,6 +145,36 @@ class ToolList(FilterListKeys, Vertical):
 
     def action_widen(self) -> None:
         self.toggle_class("-widened")
+        self.fit_width()
+
+    # -- width -----------------------------------------------------------
+    def natural_width(self) -> int:
+        """Cells the longest row would take whole: the marker, then a title, or a name and its chips."""
+        widest = 0
+        for tool in self.tools[:WIDTH_SAMPLE]:
+            name, title = str(tool.get("name", "")), tool_title(tool)
+            chips = sum(len(chip) + 1 for _, chip, _ in badges(tool))
+            if name == title:
+                widest = max(widest, 2 + cell_len(title) + chips)
+            else:
+                widest = max(widest, 2 + cell_len(title), 2 + cell_len(name) + chips)
+        return widest
+
+    def fit_width(self, screen_width: int | None = None) -> None:
+        """As wide as the longest row needs, within 3/10 of the screen (at least MIN_WIDTH): at 80
+        columns the form keeps the room (the list had 30 of 80), at 140 names are whole (they were
+        cut at 30). The widened list (ctrl+z) is the stylesheet's, not this."""
+        if not self.is_mounted:
+            return
+        if self.has_class("-widened"):
+            self.styles.width = None
+            return
+        screen_width = screen_width or self.app.size.width
+        cap = max(MIN_WIDTH, screen_width * 3 // 10)
+        wanted = self.natural_width() + CHROME if self.tools else MIN_WIDTH
+        width = max(MIN_WIDTH, min(cap, wanted))
+        if self.styles.width is None or self.styles.width.value != width:
+            self.styles.width = width
 
     @property
     def option_list(self) -> OptionList:
@@ -153,6 +189,7 @@ class ToolList(FilterListKeys, Vertical):
         """Show a new list; a non-empty diff marks what changed since the last one."""
         self.tools = list(tools)
         self._prompts.clear()
+        self.fit_width()
         if diff is not None and not diff.empty:
             self.marks = {str(t.get("name")): "added" for t in diff.added}
             self.marks.update({c.name: "changed" for c in diff.changed})
@@ -230,13 +267,15 @@ class ToolList(FilterListKeys, Vertical):
         name = str(tool.get("name", ""))
         title = tool_title(tool)
         strike = append_mark(text, mark, self._colour)
-        text.append(fit(title, width - 2), style="bold" + strike)
         chips = badges(tool)
-        if name == title and not chips:
-            return text  # nothing more to say: one line
         chips_width = sum(len(chip) + 1 for _, chip, _ in chips)
-        text.append("\n  ")
-        text.append(fit(name, max(4, width - 2 - chips_width)) if name != title else "", style="dim" + strike)
+        if name == title:
+            # no title of its own: the chips go on its one row (a second row held only them)
+            text.append(fit(title, max(4, width - 2 - chips_width)), style="bold" + strike)
+        else:
+            text.append(fit(title, width - 2), style="bold" + strike)
+            text.append("\n  ")
+            text.append(fit(name, max(4, width - 2 - chips_width)), style="dim" + strike)
         background = self._chip_background()
         for _, chip, variable in chips:
             colour = self._colour(f"badge-{chip.lower()}") or self._colour(variable.lstrip("$"))

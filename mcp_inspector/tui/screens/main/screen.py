@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -190,6 +190,9 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
             self.connect(self.spec)
             if self.watch_given:
                 self.start_watching(announce=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.tool_list.fit_width(event.size.width)
 
     def on_unmount(self) -> None:
         self.stop_watching(quiet=True)
