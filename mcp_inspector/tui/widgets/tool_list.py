@@ -381,7 +381,7 @@ class ToolList(FilterListKeys, Vertical):
         if changes:
             lines.append(" · ".join(changes))
             if len(changes) > (1 if self.excluded else 0):
-                lines.append("[dim]ctrl+g diff · ctrl+x dismiss[/]")
+                lines.append("[dim]^g diff · ^x dismiss[/]")
         self.query_one("#tool-summary", Static).update("\n".join(lines))
 
     # -- events --------------------------------------------------------
