@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.markup import escape
 
 from .....core.schema.form import FieldSpec
+
+ONE_LINE = 40  # cells a label keeps on one line (the form is ~40 wide beside the result at 120 columns)
 
 
 def field_label(spec: FieldSpec) -> Text:
@@ -17,7 +20,10 @@ def field_label(spec: FieldSpec) -> Text:
         text.append(f"  {spec.name}", style="dim")
     hint = type_hint(spec)
     if hint:
-        text.append(f"  {hint}", style="dim italic")
+        # a long label puts its type and constraints on a line of their own, indented: wrapped at
+        # the form's width, "… number · ≥ 0 · ≤" / "600" read as the field's value (issue 21)
+        gap = "\n  " if cell_len(text.plain) + 2 + cell_len(hint) > ONE_LINE else "  "
+        text.append(f"{gap}{hint}", style="dim italic")
     if spec.deprecated:
         text.append("  deprecated", style="italic yellow")
     return text
