@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mcp_inspector.core.checks.catalog import RULES, finding
+from mcp_inspector.core.checks.catalog import GROUPS, RULES, finding
 from mcp_inspector.core.checks.docs import rules_table, table_in
 from mcp_inspector.core.checks.model import RuleKind, Severity
 
@@ -31,7 +31,7 @@ def test_each_rule_is_complete_and_its_id_is_kebab_case():
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule_id)
         assert rule.id == rule_id and isinstance(rule.severity, Severity) and isinstance(rule.kind, RuleKind)
         assert rule.title and rule.why and rule.fix and rule.source, rule_id
-        assert rule.group in ("stdio", "lifecycle", "modern", "tools", "resources", "prompts", "completion", "http")
+        assert rule.group in GROUPS
 
 
 def test_a_finding_takes_the_rules_hint_and_source_unless_given():

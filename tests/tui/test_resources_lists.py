@@ -118,7 +118,7 @@ async def test_binary_multi_big_malformed_and_broken_reads():
 
         await read_by_key(pilot, view, "res://icon")  # the list's facts in full above the contents
         meta = str(view.contents.query_one(".resource-meta", Static).render())
-        assert 'lastModified="2026-01-02T03:04:05Z"' in meta and "icons: 1 (data:image/png;base64,AAAA)" in meta
+        assert 'lastModified="2026-01-02T03:04:05Z"' in meta and "icons: PNG icon, 3 B" in meta
 
         await read_by_key(pilot, view, "res://multi")
         assert "2 contents" in view.contents.status_text

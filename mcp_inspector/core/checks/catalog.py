@@ -499,7 +499,7 @@ _RULES = [
     Rule(
         "oauth-step",
         E,
-        HTTP,
+        PROBE,
         "a step of the OAuth flow (metadata, registration, authorization, token) broke the spec",
         "Each client follows the authorization spec to the letter: metadata at the wrong place, a "
         "wrong issuer, no PKCE S256 or a token response it cannot read stops every client at that "
@@ -507,7 +507,7 @@ _RULES = [
         "The finding names the step, the check and its source (RFC 9728, RFC 8414, OAuth 2.1); the "
         "Auth view (0 in the TUI) shows the step's whole request and response.",
         f"{SPEC}/basic/authorization",
-        "http",
+        "auth",
     ),
     # -- compatibility with an earlier version -------------------------------------------
     Rule(
@@ -538,7 +538,7 @@ _RULES = [
 RULES: dict[str, Rule] = {rule.id: rule for rule in _RULES}
 assert len(RULES) == len(_RULES), "duplicate rule id"
 
-GROUPS = ("stdio", "lifecycle", "modern", "tools", "resources", "prompts", "completion", "http")
+GROUPS = ("stdio", "lifecycle", "modern", "tools", "resources", "prompts", "completion", "http", "auth")
 
 
 def rule(rule_id: str) -> Rule:

@@ -16,6 +16,7 @@ GROUP_NAMES = {
     "prompts": "prompts",
     "completion": "completion",
     "http": "Streamable HTTP",
+    "auth": "authorization (OAuth)",
 }
 
 
