@@ -36,3 +36,19 @@ def test_gemini_wants_a_letter_or_underscore_first_and_vs_code_at_most_128_tools
     many = [tool(f"t{i}") for i in range(129)]
     assert clients(client_findings(many)) == {"VS Code / GitHub Copilot"}
     assert any(f.rule == "client-compat" for f in tool_findings(many))  # wired into the surface rules
+
+
+def test_gemini_refuses_argument_names_outside_its_pattern():
+    def with_args(*names):
+        return {
+            "name": "t",
+            "description": "d",
+            "inputSchema": {"type": "object", "properties": {n: {} for n in names}},
+        }
+
+    assert client_findings([with_args("path", "dryRun", "_private", "max_tokens")]) == []
+    (found,) = client_findings([with_args("file-path", "2nd", "ok", "x" * 65)])
+    assert found.rule == "client-compat" and found.severity.value == "warning"
+    assert found.spec.startswith("Gemini function declarations: https://cloud.google.com/vertex-ai/")
+    assert found.evidence == f"t.file-path, t.2nd, t.{'x' * 65}" and found.where == "tool t"
+    assert client_findings([{"name": "t", "inputSchema": {"properties": ["not", "an", "object"]}}]) == []

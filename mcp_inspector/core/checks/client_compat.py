@@ -29,6 +29,9 @@ class ClientRule:
     max_tools: int | None  # tools per request, or None
     combined_name: int | None  # characters of server name + tool name, or None
     source: str  # where this is documented (a URL we found)
+    param_pattern: str | None = None  # a full-match regex for a top-level argument name, or None
+    param_rule: str = ""  # the pattern in words
+    param_source: str = ""  # where the argument-name rule is documented
 
 
 CLIENTS: tuple[ClientRule, ...] = (
@@ -55,6 +58,9 @@ CLIENTS: tuple[ClientRule, ...] = (
         None,
         None,
         "https://googleapis.github.io/java-genai/javadoc/google-genai/com.google.genai.types/-function-declaration/-builder/name.html",
+        param_pattern=r"[a-zA-Z_][a-zA-Z0-9_]{0,63}",
+        param_rule="starts with a letter or underscore; a-z, A-Z, 0-9 and underscores; at most 64",
+        param_source="https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration",
     ),
     ClientRule(
         "VS Code / GitHub Copilot",
@@ -84,6 +90,36 @@ def _listed(names: list[str]) -> str:
     return shown + (f" and {len(names) - SHOWN} more" if len(names) > SHOWN else "")
 
 
+def _argument_names(rule: ClientRule, tools: list[dict[str, Any]]) -> list[Finding]:
+    """Top-level argument names the client's function declarations refuse (one finding per client)."""
+    assert rule.param_pattern is not None
+    pattern = re.compile(rule.param_pattern)
+    refused: list[str] = []
+    first = ""
+    for tool in tools:
+        schema = tool.get("inputSchema")
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(properties, dict) or not isinstance(tool.get("name"), str):
+            continue
+        bad = [f"{tool['name']}.{key}" for key in properties if isinstance(key, str) and not pattern.fullmatch(key)]
+        if bad and not refused:
+            first = tool["name"]
+        refused += bad
+    if not refused:
+        return []
+    return [
+        finding(
+            "client-compat",
+            f"{rule.client} takes argument names matching {rule.param_rule}: {_listed(refused)} would be refused "
+            "where a client declares the arguments as parameters (not as parametersJsonSchema)",
+            where=f"tool {first}",
+            hint="Name arguments with letters, digits and underscores, starting with a letter (snake_case, camelCase).",
+            spec=f"{rule.client}: {rule.param_source}",
+            evidence=", ".join(refused[:SHOWN]),
+        )
+    ]
+
+
 def client_findings(tools: list[dict[str, Any]]) -> list[Finding]:
     """One finding per client and kind of trouble, naming the client and its source."""
     found: list[Finding] = []
@@ -106,6 +142,8 @@ def client_findings(tools: list[dict[str, Any]]) -> list[Finding]:
                         evidence=", ".join(refused[:SHOWN]),
                     )
                 )
+        if rule.param_pattern is not None:
+            found += _argument_names(rule, tools)
         if rule.max_tools is not None and len(tools) > rule.max_tools:
             found.append(
                 finding(
