@@ -4,6 +4,7 @@ sampling modal ("Always answer this server like this")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import work
@@ -96,7 +97,7 @@ class SamplingRulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def rules_command(app) -> tuple[str, object, str]:
+def rules_command(app) -> tuple[str, Callable[[], object], str]:
     """The palette entry (app.extra_commands): list and remove the saved sampling rules."""
     return (
         "sampling: saved auto-answers (list, remove)",
