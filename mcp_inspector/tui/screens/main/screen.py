@@ -280,6 +280,10 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
         target = fields[0] if fields else composer.query_one_optional("#send-button")
         if target is not None and target.focusable:
             target.focus()
+            # focusing scrolls the input alone into view: the field's label above it must show too
+            field = next((a for a in target.ancestors if a.has_class("field")), None)
+            if field is not None:
+                self.call_after_refresh(field.scroll_visible, animate=False, top=True)
 
     def action_leave_field(self) -> None:
         """Escape in the composer (the other views have their own escape): back to the tool list."""
