@@ -23,11 +23,18 @@ async def test_enter_on_a_tool_shows_the_first_label(size):
             lambda: app.focused is not None and main.composer in app.focused.ancestors,
             what="the first field focused",
         )
-        field = next(a for a in app.focused.ancestors if a.has_class("field"))
-        label = field.children[0]
-        scroller = next(a for a in field.ancestors if getattr(a, "allow_vertical_scroll", False))
-        await wait_for(
-            pilot,
-            lambda: label.region.height > 0 and scroller.region.contains_region(label.region),
-            what="the label in view",
-        )
+
+        def label_in_view() -> bool:
+            """The focused field's label inside its scroller's region, looked up anew each time (a
+            form rebuilt meanwhile, e.g. by a tools/list_changed, has new widgets)."""
+            focused = app.focused
+            if focused is None or main.composer not in focused.ancestors:
+                return False
+            field = next((a for a in focused.ancestors if a.has_class("field")), None)
+            if field is None or not field.children:
+                return False
+            label = field.children[0]
+            scroller = next((a for a in field.ancestors if getattr(a, "allow_vertical_scroll", False)), None)
+            return scroller is not None and label.region.height > 0 and scroller.region.contains_region(label.region)
+
+        await wait_for(pilot, label_in_view, what="the label in view")
