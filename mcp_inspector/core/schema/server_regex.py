@@ -14,7 +14,8 @@ JSON Schema patterns are ECMA-262 regexes, searched unanchored. ``translate`` re
 RE2's syntax, keeping ECMA's meaning where the two differ: ``.`` excludes \\r, U+2028 and U+2029 as
 well as \\n; ``\\s`` is Unicode whitespace (RE2's is ASCII only); ``$`` is the end of the text
 (Python's also matches before a final newline; RE2's does not, like ECMA's); ``[]`` matches
-nothing and ``[^]`` anything; ``\\uXXXX`` (surrogate pairs joined), ``\\u{X}``, ``\\cX``, ``\\0``;
+nothing and ``[^]`` anything; ``\\u`` with four hex digits (surrogate pairs joined),
+``\\u{hex}``, ``\\c`` with a letter, ``\\0``;
 a ``{`` that is not a quantifier is a literal; an unknown escape (``\\a``, ``\\z``) is the letter
 itself; ``\\p{Letter}`` and ``\\p{Script=Greek}`` are given RE2's names. Text is matched by code
 point (ECMA's ``u`` mode, as the JSON Schema test suite expects). What RE2 cannot express
@@ -285,7 +286,8 @@ def _escape(source: str, i: int, in_class: bool) -> tuple[str, int]:
 
 
 def _unicode_escape(source: str, i: int) -> tuple[str, int]:
-    """``\\uXXXX`` (a surrogate pair joined), ``\\u{X}``, or a plain ``u``; ``i`` is at the ``u``."""
+    """``\\u`` with four hex digits (a surrogate pair joined), ``\\u{hex}``, or a plain ``u``;
+    ``i`` is at the ``u``."""
     braced = _BRACED_HEX.match(source, i + 1)
     if braced:
         code = int(braced.group(1), 16)
