@@ -9,8 +9,6 @@ fed in views.py.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -62,8 +60,6 @@ from .checks_state import ChecksMixin
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
 from .watch_state import WatchMixin
-
-FOCUS_WAIT = 2.0  # seconds enter on a tool waits for its form before focusing what is there
 
 
 class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
@@ -270,18 +266,27 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
 
     @work(group="focus-composer", exclusive=True, exit_on_error=False)
     async def _focus_composer(self, tool: dict[str, Any]) -> None:
-        """After enter on a tool: focus the first field once its form is built (2 s at most)."""
+        """After enter on a tool: focus the first field once its form is built.
+
+        No time bound: on a loaded machine a form can take seconds, and focusing what was there
+        before it (the Send button) left the user below the form. If the user moved the focus
+        meanwhile, it stays where they put it; another tool picked cancels this (exclusive).
+        """
         composer = self.composer
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(composer.wait_loaded(), FOCUS_WAIT)
+        before = self.focused
+        await composer.wait_loaded()
+        if self.focused is not before:
+            return
         # the form's first field (not the Form/JSON tabs above it); a tool without arguments: Send
         form = composer.schema_form
         fields = [w for w in form.query("*") if w.focusable] if form is not None else []
         target = fields[0] if fields else composer.query_one_optional("#send-button")
         if target is not None and target.focusable:
-            target.focus()
-            # focusing scrolls the input alone into view: the field's label above it must show too
+            # Focusing would center the input alone, computed while the new form may still be laid
+            # out (a scroller 1 row high on a loaded machine left the label above the view): the
+            # field, label included, is brought to the top once, after the refresh, instead.
             field = next((a for a in target.ancestors if a.has_class("field")), None)
+            target.focus(scroll_visible=field is None)
             if field is not None:
                 self.call_after_refresh(field.scroll_visible, animate=False, top=True)
 
