@@ -22,7 +22,8 @@ Prompts (``prompts/list``, ``listChanged``):
 - hostile answers: ``many`` -> 10,000 values (``many00000`` ...; no total); ``long`` -> a
   5 MB string then ``long-short``; ``garbage`` -> a result that is a JSON string;
   ``nonstr`` -> two strings among numbers, null, an object; ``nostr`` -> only those (no
-  string); ``never`` -> no answer at all;
+  string); ``never`` and its prefixes (``n`` .. ``neve``: a loaded machine may ask for each
+  while the word is typed) -> no answer at all;
 - a value starting with ``hold`` is answered (``["stale-<value>"]``, cancellation ignored)
   only after the next completion request that does not start with ``hold`` was answered:
   a late answer to a stale request.
@@ -202,7 +203,7 @@ async def answer(msg_id, method: str, params: dict) -> None:
         if value.startswith("hold"):
             held.append((msg_id, value))
             return
-        if value == "never":
+        if value and "never".startswith(value):
             return
         if value == "boom":
             write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32602, "message": "no completions for boom"}})
