@@ -14,7 +14,7 @@ import json
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -37,7 +37,6 @@ from ..core.session.events import LogMessage
 from ..core.session.legacy import McpSession
 from ..core.session.url_elicitation import UrlElicitationRequired
 from ..core.traffic.entry import TrafficEntry
-from ..core.traffic.recording import SessionWriter
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import AUTH_FAILED, TransportError
 from . import exit_codes, gc_pause, stopping
@@ -46,6 +45,9 @@ from .exit_codes import UsageError
 from .output.report import PROGRAM, error
 from .output.report import write_err as _write_err
 from .output.server_output import ServerOutputWatch
+
+if TYPE_CHECKING:
+    from ..core.traffic.recording import SessionWriter
 
 STDERR_PREFIX = "[server] "
 CLOSE_WAIT = 1.0  # seconds to wait for the exit status after the server vanished
@@ -132,6 +134,8 @@ def make_store(
     store = TrafficStore(spill=spill) if cap is None else TrafficStore(cap=cap, spill=spill)
     writer = None
     if options.record:
+        from ..core.traffic.recording import SessionWriter  # (only with --record)
+
         try:
             writer = SessionWriter(options.record, header=record_header(spec))
         except OSError as exc:

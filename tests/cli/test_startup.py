@@ -33,6 +33,10 @@ def test_cold_tools_imports_no_ui_models_or_schema_validation():
         assert heavy not in modules, f"{heavy} is imported by a cold `tools`"
     # the form machinery answers an elicitation: loaded when one comes, not by every command
     assert "mcp_inspector.core.schema.elicitation_form" not in modules
+    # nor the form package (render's JSON equality lives in core/base), nor the session-file
+    # writer without --record (nor a spill): ~10 ms of a cold `tools` between them
+    assert "mcp_inspector.core.schema.form" not in modules
+    assert "mcp_inspector.core.traffic.recording" not in modules
     assert "ctypes" not in modules  # the subreaper prctl goes through _ctypes (core/reaping.py): 2-12 ms less
     # stdlib modules a plain `tools` never uses: shutil (argparse's width, stdio's which) brings bz2 and
     # lzma, tempfile brings random; difflib (tool diffs), fractions/decimal (multipleOf): ~15 ms in all

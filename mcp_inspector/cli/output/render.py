@@ -7,8 +7,7 @@ import binascii
 import json
 from typing import TYPE_CHECKING
 
-from ...core.base.json_text import JsonTextError, loads_strict
-from ...core.schema.form.defaults import same_json
+from ...core.base.json_text import JsonTextError, loads_strict, same_json
 from ...core.session.results import blob_text
 
 if TYPE_CHECKING:

@@ -26,7 +26,6 @@ from typing import Any
 from ..base.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
 from .http_log import HttpLog
-from .recording import SessionWriter, default_session_dir
 
 Listener = Callable[[TrafficEntry], None]
 SPILL_LIMIT = 1 << 30  # bytes a store's own spill file may grow to
@@ -287,6 +286,8 @@ class TrafficStore:
 
     def _spill_entries(self, entries: list[TrafficEntry]) -> None:
         if self._spill is None:
+            from .recording import SessionWriter, default_session_dir  # (only when spilling)
+
             directory = self._spill_dir or default_session_dir()
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Unique per store: two sessions spilling in the same second must not share a file.
