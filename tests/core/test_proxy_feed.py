@@ -137,3 +137,44 @@ def test_a_viewer_that_stops_reading_never_holds_the_publisher(run_dir):
     finally:
         publisher.close(drain=0)
         reader.close()
+
+
+def test_http_exchange_lines_are_checked_and_played_into_the_viewers_http_log(run_dir):
+    from mcp_inspector.core.proxy import http_feed
+    from mcp_inspector.core.proxy.http_feed import HttpOp
+
+    publisher = FeedPublisher("web", {"server": "http"}, directory=run_dir)
+    reader = FeedReader(publisher.path)
+    try:
+        good = http_feed.begin(7, "POST", "http://127.0.0.1:1/mcp?key=k", [("Authorization", "Bearer tok-123456")], 40)
+        publisher.publish_record(good)
+        publisher.publish_record({"type": "http", "op": "response", "exchange": 7, "at": 1.0, "status": "200"})
+        publisher.publish_record({"type": "http", "op": "explode", "exchange": 7, "at": 1.0})
+        publisher.publish_record(http_feed.response(8, 200, "OK", []))  # never begun here: ignored
+        publisher.publish_record(http_feed.response(7, 200, "OK", [("content-type", "application/json")]))
+        publisher.publish_record(http_feed.finish(7))
+        ops = []
+        for event in reader.events():
+            ops.append(event)
+            if isinstance(event, HttpOp) and event.op == "finish":
+                break
+        assert [op.op for op in ops] == ["begin", "response", "response", "finish"] and reader.skipped == 2
+        store = TrafficStore(spill=False)
+        for op in ops:
+            http_feed.apply(store.http_log, op)
+        (exchange,) = store.http_log.exchanges
+        assert (exchange.id, exchange.status, exchange.state, exchange.content_type) == (
+            7,
+            200,
+            "done",
+            "application/json",
+        )
+        assert "tok-123456" not in str(exchange.request_headers)
+        entry = store.append(
+            Direction.OUT, Kind.REQUEST, b"{}", method="ping", msg_id=1, has_id=True, meta={"exchange": 7}
+        )
+        http_feed.link_entry(store.http_log, entry)
+        assert exchange.sent_seq == entry.seq and exchange.rpc_method == "ping" and store.exchange_of(entry) == 7
+    finally:
+        reader.close()
+        publisher.close(drain=0)

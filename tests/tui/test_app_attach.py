@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import re
+import select
+import subprocess
+import sys
+
 import pytest
 from app_helpers import DEMO_SESSION, SIZE, wait_for
+from traffic_apps import screen_text
+from waiting import until_sync
 
 from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.proxy.feed import FeedPublisher
@@ -56,3 +64,85 @@ async def test_attach_shows_the_hosts_session_from_its_start_then_live(tmp_path)
             ]
     finally:
         publisher.close(drain=0)
+
+
+TOKEN = "s3cret-token-of-the-host-0123456789"
+
+
+def _start_http_proxy(env: dict, url: str, name: str) -> tuple[str, subprocess.Popen]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcp_inspector", "proxy", "--listen", "127.0.0.1:0", "--url", url, "--name", name],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    said = bytearray()
+
+    def listening() -> bool:
+        if select.select([process.stderr], [], [], 0.05)[0]:
+            said.extend(os.read(process.stderr.fileno(), 4096))
+        return re.search(rb"listening on \S+\n", bytes(said)) is not None
+
+    until_sync(listening, what="the proxy to listen")
+    found = re.search(rb"listening on (\S+)", bytes(said))
+    assert found is not None
+    return found.group(1).decode(), process
+
+
+async def _host_session(url: str) -> None:
+    """A host nobody here wrote: the mcp SDK's Streamable HTTP client, with a bearer token."""
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as streams,
+        ClientSession(streams[0], streams[1]) as session,
+    ):
+        await session.initialize()
+        await session.call_tool("echo", {"text": "seen by the viewer"})
+
+
+@pytest.mark.anyio
+async def test_attached_to_an_http_proxy_the_http_view_shows_the_hosts_exchanges(tmp_path, sdk_http_stateful_url):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    proxy_url, process = _start_http_proxy(env, sdk_http_stateful_url, "web")
+    try:
+        reader = FeedReader(tmp_path / "mcp-inspector" / "web.sock")
+        app = make_app(None, live_feed=reader, config=TuiConfig())
+        async with app.run_test(size=SIZE) as pilot:
+            await _host_session(proxy_url)  # while the viewer watches
+            main = app.main
+            log = main.store.http_log
+
+            def the_call():
+                return next((ex for ex in log.exchanges if ex.rpc_method == "tools/call" and ex.state == "done"), None)
+
+            await wait_for(pilot, lambda: the_call() is not None, what="the host's tools/call exchange")
+            call = the_call()
+            assert call.method == "POST" and call.url == sdk_http_stateful_url and call.status == 200
+            assert call.header("authorization", response=False) not in (None, f"Bearer {TOKEN}")  # masked
+            assert call.header("mcp-session-id", response=False) and call.header("content-type")
+            assert call.headers_ms is not None and call.total_ms is not None
+            request = main.store.get(call.sent_seq)
+            assert request.method == "tools/call" and request.direction is Direction.OUT
+            replies = [main.store.get(seq) for seq in call.frame_seqs if seq != call.sent_seq]
+            assert any(e.reply_to == request.seq and b"seen by the viewer" in e.raw for e in replies)
+            assert main.store.exchange_of(request) == call.id
+            assert [ex.rpc_method for ex in log.exchanges][:2] == ["initialize", "notifications/initialized"]
+            stream = next(ex for ex in log.exchanges if ex.method == "GET")
+            assert stream.note == "stream" and stream.state == "done"  # the host closed it: not a failure
+
+            await pilot.press("f9")  # the HTTP view
+            view = main.query_one("#view-http")
+            await wait_for(pilot, lambda: view.exchange_list.row_count == len(log.exchanges), what="the HTTP view")
+            text = screen_text(app)
+            assert "·  http" in text and TOKEN not in text
+            row = next(line for line in text.splitlines() if "tools/call" in line and " POST " in line)
+            assert "200" in row and "done" in row
+    finally:
+        process.kill()
+        process.wait()

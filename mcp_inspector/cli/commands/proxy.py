@@ -246,6 +246,8 @@ def _run_http_recorded(args: argparse.Namespace, header: dict[str, Any]) -> int:
     # the event loop waits for the GIL while the recorder holds it: handed back within 10 us, not 5 ms
     sys.setswitchinterval(SWITCH_INTERVAL)
     recorder = FrameRecorder(store)
+    if publisher is not None:  # the exchanges themselves, for the viewer's HTTP view
+        recorder.http_listeners.append(publisher.publish_record)
     tracing = _tracing_url(args)
     if tracing is not None:
         from ...core import telemetry

@@ -7,7 +7,8 @@ gets ``NAME-2.sock`` (a socket left by a proxy that is gone is replaced). No TCP
 
 What: the session file's format, one JSON line at a time (``recording.entry_to_record``): a
 header line, then every entry. A viewer that falls behind gets ``{"type": "dropped", "count":
-N}`` in place of what it missed; the session's end is ``{"type": "end"}``.
+N}`` in place of what it missed; the session's end is ``{"type": "end"}``. The HTTP proxy's
+exchanges come as ``{"type": "http", ...}`` lines (``http_feed``) among the entries.
 
 How the forward path stays first: the store's listener (the recorder thread) encodes each entry
 once into a ring bounded in entries and bytes, and returns. Each viewer has a thread of its own
@@ -145,7 +146,13 @@ class FeedPublisher:
         self.publish(entry)
 
     def publish(self, entry: TrafficEntry) -> None:
-        line = (record_line(entry_to_record(entry)) + "\n").encode("utf-8")
+        self._append((record_line(entry_to_record(entry)) + "\n").encode("utf-8"))
+
+    def publish_record(self, record: dict[str, Any]) -> None:
+        """A line that is not an entry (``http_feed``'s: what happened to an HTTP exchange)."""
+        self._append((dumps_strict(record) + "\n").encode("utf-8"))
+
+    def _append(self, line: bytes) -> None:
         with self._cond:
             self._ring.append(line)
             self._ring_bytes += len(line)

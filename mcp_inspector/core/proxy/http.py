@@ -12,7 +12,9 @@ ours, so the host's POSTs come through us too.
 Recorded (``recorder.put_frame``): each request body the host sent (``out``), each JSON
 response body and each SSE event's data (``in``), with the exchange's method, path, status and
 headers in ``meta``, ``Authorization`` and the like masked (``masking.mask_headers``; the values
-are remembered as secrets, so a body echoing one is masked in the recording too).
+are remembered as secrets, so a body echoing one is masked in the recording too). What happens
+to each exchange (begun, answered, each SSE event, ended) goes to the live view too (``http_feed``),
+so a viewer's HTTP view shows the host's exchanges.
 
 HTTP/1.1 by ``h11`` (the HTTP client's own parser) on an ``anyio`` listener; one request at a
 time per connection, as h11 serves them.
@@ -36,6 +38,7 @@ import httpx2
 from ..base.masking import mask_headers, remember_secret
 from ..traffic.entry import Direction
 from ..transport.sse_events import SseParser
+from . import http_feed
 from .recorder import FrameRecorder
 
 MAX_BODY = 64 << 20  # bytes of a request body the host may send
@@ -188,6 +191,7 @@ class HttpProxy:
             "exchange": exchange,
             "http": {"method": method, "path": target, "headers": dict(mask_headers(headers))},
         }
+        self.recorder.http(http_feed.begin(exchange, method, self.upstream_origin + target, headers, len(body)))
         if body:
             self.recorder.put_frame(Direction.OUT, body, meta)
         else:
@@ -200,11 +204,18 @@ class HttpProxy:
         except httpx2.HTTPError as exc:
             text = f"the upstream {self.upstream_origin} did not answer: {exc.__class__.__name__}"
             self.recorder.note(text, exchange=exchange, upstream_error=True)
+            self.recorder.http(http_feed.finish(exchange, text))
             await _send_simple(conn, stream, 502, text.encode())
             return
+        error: str | None = "the host went away"
         try:
             await self._relay(conn, stream, response, exchange, method, target)
+            error = None
+        except _HostLeft:
+            error = None  # the host closed its stream: that is how a stream ends
+            raise
         finally:
+            self.recorder.http(http_feed.finish(exchange, error))
             await response.aclose()
 
     async def _relay(
@@ -223,13 +234,21 @@ class HttpProxy:
         rewrite = kind == "text/event-stream"
         if rewrite:  # a rewritten endpoint changes the length: the body goes chunked
             out_headers = [(k, v) for k, v in out_headers if k.lower() != "content-length"]
+        self.recorder.http(
+            http_feed.response(
+                exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items())
+            )
+        )
         await stream.send(conn.send(h11.Response(status_code=response.status_code, headers=out_headers)))
         if response.status_code >= 400 or kind not in ("application/json", "text/event-stream"):
             self.recorder.note(f"{method} {target} -> {response.status_code} {kind}".rstrip(), **meta)
         parser = SseParser() if kind == "text/event-stream" else None
         kept: list[bytes] = []
 
+        body_size = 0
+
         async def body() -> None:
+            nonlocal body_size
             kept_size = 0
             async for chunk in response.aiter_raw():
                 if rewrite and b"endpoint" in chunk:
@@ -237,14 +256,17 @@ class HttpProxy:
                 await stream.send(conn.send(h11.Data(data=chunk)))
                 if parser is not None:
                     for event in parser.feed(chunk):
+                        self.recorder.http(http_feed.event(exchange, event.event, event.id, event.size, event.retry))
                         if event.data and event.event in ("message", ""):
                             self.recorder.put_frame(Direction.IN, event.data, {**meta, "sse_id": event.id})
                         elif event.event == "endpoint":
                             text = event.data.decode("utf-8", "replace")
                             self.recorder.note(f"legacy SSE endpoint: {text}", **meta)
-                elif kind == "application/json" and kept_size < MAX_RECORDED_BODY:
-                    kept.append(chunk)
-                    kept_size += len(chunk)
+                else:
+                    body_size += len(chunk)
+                    if kind == "application/json" and kept_size < MAX_RECORDED_BODY:
+                        kept.append(chunk)
+                        kept_size += len(chunk)
             await stream.send(conn.send(h11.EndOfMessage()))
 
         if parser is None:
@@ -255,7 +277,9 @@ class HttpProxy:
                 exchange=exchange,
                 host_gone=True,
             )
-            raise anyio.BrokenResourceError  # this connection is over
+            raise _HostLeft  # this connection is over
+        if body_size:
+            self.recorder.http(http_feed.body(exchange, body_size))
         if kept:
             self.recorder.put_frame(Direction.IN, b"".join(kept)[:MAX_RECORDED_BODY], meta)
 
@@ -291,6 +315,10 @@ async def _unless_host_leaves(conn: h11.Connection, stream: Any, body: Callable[
 
 class _BodyTooLarge(Exception):
     pass
+
+
+class _HostLeft(anyio.BrokenResourceError):
+    """The host closed an SSE stream it had open (the connection is over)."""
 
 
 async def _send_simple(conn: h11.Connection, stream: Any, status: int, text: bytes) -> None:

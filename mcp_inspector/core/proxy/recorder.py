@@ -70,6 +70,13 @@ class _Frame:
 
 
 @dataclass(slots=True)
+class _Http:
+    """What happened to an HTTP exchange (``http_feed``'s record), for the live view."""
+
+    record: dict[str, Any]
+
+
+@dataclass(slots=True)
 class _Note:
     text: str
     meta: dict[str, Any]
@@ -89,7 +96,7 @@ class FrameRecorder:
         self.store = store
         self.backlog = backlog
         self._clock = clock
-        self._queue: deque[_Chunk | _Frame | _Note] = deque()
+        self._queue: deque[_Chunk | _Frame | _Note | _Http] = deque()
         self._queued = 0  # bytes in _queue
         self._cond = threading.Condition()
         self._closing = False
@@ -109,6 +116,9 @@ class FrameRecorder:
         #: Spans for the frames forwarded (core/telemetry/relay.py), when tracing is on; made and
         #: called in the recorder's thread, never on the forward path.
         self.spans: RelaySpans | None = None
+        #: Called in the recorder's thread with each ``http_feed`` record, in order with the
+        #: frames (the live view's publisher: ``feed.FeedPublisher.publish_record``).
+        self.http_listeners: list[Callable[[dict[str, Any]], None]] = []
         self._thread = threading.Thread(target=self._run, name="proxy-recorder", daemon=True)
 
     def start(self) -> None:
@@ -132,6 +142,12 @@ class FrameRecorder:
         with self._cond:
             self._queue.append(_Frame(direction, raw, meta, self._clock()))
             self._queued += len(raw)
+            self._cond.notify_all()
+
+    def http(self, record: dict[str, Any]) -> None:
+        """What happened to an HTTP exchange (``http_feed``); never waits (the event loop calls it)."""
+        with self._cond:
+            self._queue.append(_Http(record))
             self._cond.notify_all()
 
     def end(self, source: str, ts: float | None = None) -> None:
@@ -177,6 +193,9 @@ class FrameRecorder:
                 elif isinstance(item, _Frame):
                     self.frames += 1
                     self._record(item.direction, item.raw, item.ts, item.meta)
+                elif isinstance(item, _Http):
+                    for listener in self.http_listeners:
+                        listener(item.record)
                 else:
                     self._chunk(item)
 

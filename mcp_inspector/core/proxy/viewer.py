@@ -19,7 +19,9 @@ from typing import Any, Protocol
 from ..base.json_text import loads_strict
 from ..traffic.entry import TrafficEntry
 from ..traffic.recording import FORMAT_NAME, MAX_LINE, parse_record
+from . import http_feed
 from .feed import SOCKET_SUFFIX, FeedError, checked_dir, socket_dir
+from .http_feed import HttpOp
 
 MAX_HEADER = 1 << 20
 CONNECT_TIMEOUT = 2.0
@@ -39,7 +41,7 @@ class Ended:
     lost: bool = False
 
 
-FeedEvent = TrafficEntry | Dropped | Ended
+FeedEvent = TrafficEntry | HttpOp | Dropped | Ended
 
 
 class LiveFeed(Protocol):
@@ -89,7 +91,8 @@ class FeedReader:
         self._socket.settimeout(None)
 
     def events(self) -> Iterator[FeedEvent]:
-        """Entries as they come (blocking), ``Dropped`` where this viewer fell behind, ``Ended`` last."""
+        """Entries as they come (blocking), ``HttpOp`` for what the HTTP proxy's exchanges did (``http_feed``),
+        ``Dropped`` where this viewer fell behind, ``Ended`` last."""
         while True:
             try:
                 line = self._file.readline(MAX_LINE + 1)
@@ -113,6 +116,9 @@ class FeedReader:
                 if isinstance(record, dict) and record.get("type") == "end":
                     yield Ended()
                     return
+                if isinstance(record, dict) and record.get("type") == http_feed.TYPE:
+                    yield http_feed.parse(record)
+                    continue
                 parsed = parse_record(record)
             except ValueError:
                 self.skipped += 1

@@ -112,9 +112,12 @@ class HttpLog:
         resumes: int | None = None,
         note: str | None = None,
         frame_seq: int | None = None,
+        exchange_id: int | None = None,
+        at: float | None = None,
     ) -> HttpExchange:
         """A request is about to go out; headers are masked here. ``frame_seq``: the traffic
-        entry of the frame in its body (our request, reply or notification), first of ``frame_seqs``."""
+        entry of the frame in its body (our request, reply or notification), first of ``frame_seqs``.
+        ``exchange_id`` and ``at``: an exchange seen elsewhere (a proxy's), its id and start kept."""
         if len(self.exchanges) == self.cap:
             old = self.exchanges[0]
             self._by_id.pop(old.id, None)
@@ -122,10 +125,10 @@ class HttpLog:
                 del self._carriers[old.sent_seq]
             self.dropped += 1
         exchange = HttpExchange(
-            self._next_id,
+            exchange_id if exchange_id is not None else self._next_id,
             method,
             mask_url(url),
-            self._clock(),
+            at if at is not None else self._clock(),
             mask_headers(request_headers),
             rpc_method,
             rpc_id,
@@ -137,26 +140,37 @@ class HttpLog:
             exchange.sent_seq = frame_seq
             exchange.frame_seqs.append(frame_seq)
             self._carriers.setdefault(frame_seq, exchange.id)  # after a redirect: the first hop
-        self._next_id += 1
+        self._next_id = max(self._next_id, exchange.id) + 1
         self.exchanges.append(exchange)
         self._by_id[exchange.id] = exchange
         self._changed(exchange)
         return exchange
 
     def response(
-        self, exchange: HttpExchange, status: int, reason: str, headers: list[tuple[str, str]] | dict[str, str]
+        self,
+        exchange: HttpExchange,
+        status: int,
+        reason: str,
+        headers: list[tuple[str, str]] | dict[str, str],
+        at: float | None = None,
     ) -> None:
         exchange.status = status
         exchange.reason = reason
         exchange.response_headers = mask_headers(headers)
         exchange.content_type = exchange.header("content-type")
-        exchange.headers_ms = (self._clock() - exchange.started) * 1000
+        exchange.headers_ms = ((at if at is not None else self._clock()) - exchange.started) * 1000
         self._changed(exchange)
 
     def event(
-        self, exchange: HttpExchange, event: str, event_id: str | None, size: int, retry: int | None = None
+        self,
+        exchange: HttpExchange,
+        event: str,
+        event_id: str | None,
+        size: int,
+        retry: int | None = None,
+        at: float | None = None,
     ) -> SseEventRecord:
-        record = SseEventRecord(self._clock(), event, event_id, size, retry)
+        record = SseEventRecord(at if at is not None else self._clock(), event, event_id, size, retry)
         exchange.event_count += 1
         if len(exchange.events) < MAX_EVENTS:
             exchange.events.append(record)
@@ -167,17 +181,30 @@ class HttpLog:
     def body(self, exchange: HttpExchange, size: int) -> None:
         exchange.response_size += size
 
-    def finish(self, exchange: HttpExchange, error: str | None = None) -> None:
-        exchange.total_ms = (self._clock() - exchange.started) * 1000
+    def finish(self, exchange: HttpExchange, error: str | None = None, at: float | None = None) -> None:
+        exchange.total_ms = ((at if at is not None else self._clock()) - exchange.started) * 1000
         exchange.state = "failed" if error else "done"
         exchange.error = error
         self._changed(exchange)
 
-    def link(self, exchange_id: Any, seq: int) -> None:
-        """A traffic entry (``seq``) was carried by this exchange."""
+    def link(
+        self, exchange_id: Any, seq: int, *, sent: bool = False, rpc_method: str | None = None, rpc_id: Any = None
+    ) -> None:
+        """A traffic entry (``seq``) was carried by this exchange. ``sent``: it is the frame in the
+        request's body (a proxy's exchange, whose body is recorded after ``begin``), with its
+        JSON-RPC method and id."""
         exchange = self._by_id.get(exchange_id) if isinstance(exchange_id, int) else None
-        if exchange is not None and len(exchange.frame_seqs) < MAX_SEQS:
+        if exchange is None:
+            return
+        if sent and exchange.sent_seq is None:
+            exchange.sent_seq = seq
+            exchange.rpc_method, exchange.rpc_id = rpc_method, rpc_id
+            self._carriers.setdefault(seq, exchange.id)
+        if len(exchange.frame_seqs) < MAX_SEQS:
             exchange.frame_seqs.append(seq)
+        if sent:
+            self._changed(exchange)  # its line in the view names the JSON-RPC method now
+        else:
             self.version += 1
 
     def get(self, exchange_id: int) -> HttpExchange | None:

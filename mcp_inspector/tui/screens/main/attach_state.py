@@ -5,7 +5,8 @@ screen moves what has come into the store (``load_entry``: the proxy's seqs and 
 at most ``BATCH`` entries a tick, so a flood never holds the event loop. The same
 ``ReplayBuilder`` that rebuilds a recording follows the entries: the server's facts and the
 tool list as the host received it (a change shown as a diff). The live checks judge the
-host's session as they would a recording. Entries the viewer missed (it fell behind the
+host's session as they would a recording. An HTTP proxy's exchanges go into the store's
+``http_log`` (core/proxy/http_feed.py), for the HTTP view. Entries the viewer missed (it fell behind the
 proxy's ring) are said in the timeline with their count.
 """
 
@@ -16,6 +17,8 @@ from collections import deque
 
 from textual import work
 
+from ....core.proxy import http_feed
+from ....core.proxy.http_feed import HttpOp
 from ....core.proxy.viewer import Dropped, Ended, FeedEvent, LiveFeed
 from ....core.session.tooldiff import diff_items
 from ....core.traffic.entry import TrafficEntry
@@ -61,7 +64,13 @@ class AttachMixin:
         if self._feed_missed:
             detail += f" · {self._feed_missed} missed"
         return ConnectionStatus(
-            "read-only", name, str(header.get("server") or ""), facts.protocol_version, detail=detail, era=facts.era
+            "read-only",
+            name,
+            str(header.get("server") or ""),
+            facts.protocol_version,
+            detail=detail,
+            era=facts.era,
+            transport=str(header.get("transport") or ""),
         )
 
     @work(thread=True, group="attach", exit_on_error=False)
@@ -86,7 +95,10 @@ class AttachMixin:
             moved += 1
             if isinstance(event, TrafficEntry):
                 store.load_entry(event)
+                http_feed.link_entry(store.http_log, event)
                 builder.feed(event)
+            elif isinstance(event, HttpOp):  # an HTTP proxy's exchange: the HTTP view shows it
+                http_feed.apply(store.http_log, event)
             elif isinstance(event, Dropped):
                 self._feed_missed += event.count
                 store.note(
