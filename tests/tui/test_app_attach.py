@@ -134,7 +134,9 @@ async def test_attached_to_an_http_proxy_the_http_view_shows_the_hosts_exchanges
             assert main.store.exchange_of(request) == call.id
             assert [ex.rpc_method for ex in log.exchanges][:2] == ["initialize", "notifications/initialized"]
             stream = next(ex for ex in log.exchanges if ex.method == "GET")
-            assert stream.note == "stream" and stream.state == "done"  # the host closed it: not a failure
+            assert stream.note == "stream"
+            await wait_for(pilot, lambda: stream.state != "open", what="the host's GET stream to end")
+            assert stream.state == "done"  # the host closed it: not a failure
 
             await pilot.press("f9")  # the HTTP view
             view = main.query_one("#view-http")
