@@ -12,18 +12,21 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import exit_codes, gc_pause
 from .exit_codes import UsageError
 from .output.report import error
 from .parsing import parse
 
+if TYPE_CHECKING:
+    from ..core.started import StartedServer
+
 #: warnings about how the server's requests were answered, at most (then one line says the rest are not shown)
 ANSWER_WARNINGS = 20
 
 
-def run_command_line(argv: list[str], early=None) -> int:
+def run_command_line(argv: list[str], early: StartedServer | None = None) -> int:
     """Run the command line and return the exit code; never lets a traceback out.
 
     ``early`` is the server process main.py may already have started.
@@ -36,10 +39,8 @@ def run_command_line(argv: list[str], early=None) -> int:
         telemetry = sys.modules.get("mcp_inspector.core.telemetry")
         if telemetry is not None:  # imported once a connection was made: flush any spans (bounded)
             telemetry.shutdown()
-        if early is not None and early.returncode is None and not getattr(early, "claimed", False):
-            from .early import discard
-
-            discard(early)
+        if early is not None and early.process.returncode is None and not early.claimed:
+            early.discard()
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -111,7 +112,7 @@ def _start_tracing(args: argparse.Namespace) -> None:
         raise UsageError(str(exc)) from None
 
 
-def _main(argv: list[str], early=None) -> int:
+def _main(argv: list[str], early: StartedServer | None = None) -> int:
     args = parse(argv)
     args.timeout_given = timeout_given(argv)
     _start_tracing(args)
@@ -460,12 +461,12 @@ def _start_early(spec, args: argparse.Namespace) -> None:
     a command that cannot start is left to the transport, which reports it its way."""
     if spec is None or spec.url or not spec.command or args.open is not None:
         return
-    from .early import SpawnError, spawn
+    from ..core.started import SpawnError, start_server
 
     try:
-        process = spawn(list(spec.command), dict(spec.env or {}), spec.cwd)
+        started = start_server(list(spec.command), dict(spec.env or {}), spec.cwd)
     except SpawnError:
         return
     from ..core.config.factory import offer_started
 
-    offer_started(spec, process)
+    offer_started(spec, started)

@@ -1,93 +1,75 @@
 """Start the server before anything else, when the command line plainly allows it.
 
-For ``tools``/``info``/``prompts``/``resources``/``templates``/``ping`` with a plain
-``-- CMD``, the server's start-up then overlaps our own imports and argument
-parsing, which is what keeps a cold ``mcp-inspector tools`` near a minimal
-client's time. Only stdlib modules that the interpreter has mostly loaded
-anyway are imported here. Anything unusual (config, env, cwd, record, help)
-takes the normal route, which also reports any failure to start.
+For the stdio commands below with a plain ``-- CMD``, the server's start-up then overlaps
+our own imports and argument parsing, which is what keeps a cold ``mcp-inspector tools``
+near a minimal client's time. The command line is read only far enough to know that it
+names one of them with options that do not change how the server is started; the parser
+proper comes later and judges it whole (a usage error then ends the server unheard,
+``StartedServer.discard``). Only stdlib modules that the interpreter has mostly loaded anyway
+are imported here. Anything unusual (config, env, cwd, help) takes the normal route, which
+also reports any failure to start with its own message.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import subprocess
 
-QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "templates", "ping")
-EARLY_FLAGS = {"--json", "-q", "--quiet", "--show-stderr", "--progress"}
-EARLY_VALUE_OPTIONS = {"--timeout", "--protocol-version", "--record"}
+from ..core.started import SpawnError, StartedServer, start_server
 
-
-class SpawnError(Exception):
-    """The server command could not be started (a one-line reason)."""
-
-
-def spawn(command: list[str], env: dict[str, str], cwd: str | None) -> subprocess.Popen:
-    """Start the server in its own process group with pipes for all three streams."""
-    from ..core import reaping
-
-    full_env = dict(os.environ)
-    full_env.update(env)
-    tag = full_env[reaping.TAG_VAR] = reaping.new_tag()
-    try:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=full_env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        raise SpawnError(f"cannot start the server: command not found: {command[0]}") from None
-    except PermissionError:
-        raise SpawnError(f"cannot start the server: permission denied: {command[0]}") from None
-    except OSError as exc:
-        raise SpawnError(f"cannot start the server: {exc.strerror or exc}") from None
-    process.inspector_tag = tag  # type: ignore[attr-defined]  # the adopting transport finds its descendants by it
-    # Orphaned descendants come to us from now on (the server has not run a line of its own
-    # yet: importing ctypes here overlaps its start-up instead of delaying it).
-    reaping.become_subreaper()
-    return process
+#: commands that take no words of their own
+QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "templates", "ping", "pipe")
+#: commands whose own words (TOOL, URI, PROMPT, KEY=VALUE...) come before ``--``
+WORD_COMMANDS = ("call", "read", "get")
+EARLY_FLAGS = {"--json", "-q", "--quiet", "--show-stderr", "--progress", "--task", "--no-task"}
+EARLY_VALUE_OPTIONS = {"--timeout", "--protocol-version", "--record", "--args"}
 
 
-def early_spawn(argv: list[str]) -> subprocess.Popen | None:
-    if os.environ.get("MCP_INSPECTOR_NO_EARLY_START") or "--" not in argv:
+def early_command(argv: list[str]) -> list[str] | None:
+    """The server command to start at once, or None when the command line is anything but a
+    plain stdio command (its options from the sets above, then ``-- CMD``)."""
+    if "--" not in argv:
         return None
     index = argv.index("--")
     own, command = argv[:index], argv[index + 1 :]
     if not command:
         return None
-    names = 0
+    name: str | None = None
     skip = False
     for word in own:
         if skip:
             skip = False
         elif word in EARLY_VALUE_OPTIONS:
             skip = True
-        elif word in QUICK_COMMANDS:
-            names += 1
-        elif word not in EARLY_FLAGS:
+        elif word in EARLY_FLAGS:
+            continue
+        elif name is None and word in QUICK_COMMANDS + WORD_COMMANDS:
+            name = word
+        elif name in WORD_COMMANDS and not word.startswith("-"):
+            continue  # the command's own words: the parser judges them
+        else:
             return None
-    if names != 1:
+    return command if name is not None and not skip else None
+
+
+def early_spawn(argv: list[str]) -> StartedServer | None:
+    if os.environ.get("MCP_INSPECTOR_NO_EARLY_START"):
+        return None
+    command = early_command(argv)
+    if command is None:
         return None
     try:
-        return spawn(command, {}, None)
+        started = start_server(command, {}, None)
     except SpawnError:
-        return None
+        return None  # the transport tries again and reports it its way
+    # Orphaned descendants come to us from now on (the server has not run a line of its own
+    # yet: importing _ctypes here overlaps its start-up instead of delaying it).
+    from ..core import reaping
+
+    reaping.become_subreaper()
+    return started
 
 
 def signal_group(pid: int, sig: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-
-
-def discard(process: subprocess.Popen) -> None:
-    """A server started early for a command line that turned out to be wrong."""
-    signal_group(process.pid, signal.SIGKILL)
-    process.wait()
-    for stream in (process.stdin, process.stdout, process.stderr):
-        stream.close()

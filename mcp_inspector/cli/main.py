@@ -59,11 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         code = 130
     finally:
         gc_pause.resume()
-        if early is not None and early.poll() is None:
+        if early is not None and early.process.poll() is None:
             # a stop signal (or anything) ended us before the session could shut it down
-            from .early import discard
-
-            discard(early)
+            early.discard()
     code = stopping.exit_code(code)
     if program:
         exit_now(code)

@@ -47,6 +47,7 @@ from .output.report import write_err as _write_err
 from .output.server_output import ServerOutputWatch
 
 if TYPE_CHECKING:
+    from ..core.started import StartedServer
     from ..core.traffic.recording import SessionWriter
 
 STDERR_PREFIX = "[server] "
@@ -101,7 +102,7 @@ class Context:
 Body = Callable[[McpSession, Context], Awaitable[int]]
 
 
-def run(spec: ServerSpec, options: RunOptions, body: Body, started=None) -> int:
+def run(spec: ServerSpec, options: RunOptions, body: Body, started: StartedServer | None = None) -> int:
     """``started``: the server process main.py already started (see early.py), or None."""
     # Only pipe does its own handshake; evicted entries go to --record or a spill file.
     # pipe has printed every frame to stdout when it leaves memory: no spill file for it (store.py)
@@ -170,7 +171,9 @@ def record_header(spec: ServerSpec) -> dict[str, Any]:
     return header
 
 
-def make_cli_transport(spec: ServerSpec, options: RunOptions, store: TrafficStore, started=None):
+def make_cli_transport(
+    spec: ServerSpec, options: RunOptions, store: TrafficStore, started: StartedServer | None = None
+):
     """The transport for a spec (core/config/factory.py): stdio adopts a process main.py
     may have started; a URL gets HTTP, its exchanges logged in the store's HttpLog."""
     from ..core.config.factory import make_transport
@@ -196,7 +199,9 @@ def _echo_stderr(entry: TrafficEntry) -> None:
         _write_err(STDERR_PREFIX + entry.text)
 
 
-async def _run(spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started=None) -> int:
+async def _run(
+    spec: ServerSpec, options: RunOptions, store: TrafficStore, body: Body, started: StartedServer | None = None
+) -> int:
     try:
         transport = make_cli_transport(spec, options, store, started)
     except (TransportError, InspectorError) as exc:

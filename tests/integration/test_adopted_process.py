@@ -12,6 +12,7 @@ from conftest import raw_server_command
 from mcp_inspector.core.base.errors import ConnectionLost
 from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.started import StartedServer
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 
@@ -26,7 +27,7 @@ def test_adopted_process_handshake_call_stderr_and_clean_exit():
     popen = _popen(command)
 
     async def body():
-        transport = StdioTransport(command, started=popen)
+        transport = StdioTransport(command, started=StartedServer(popen, None))
         async with McpSession(transport) as session:
             await session.initialize()
             outcome = await session.call_tool("add", {"a": 2, "b": 3})
@@ -45,7 +46,7 @@ def test_adopted_process_crash_fails_the_call_at_once():
     popen = _popen(command)
 
     async def body():
-        async with McpSession(StdioTransport(command, started=popen), timeout=30) as session:
+        async with McpSession(StdioTransport(command, started=StartedServer(popen, None)), timeout=30) as session:
             await session.initialize()
             with anyio.fail_after(30):
                 with pytest.raises(ConnectionLost) as caught:
@@ -62,7 +63,7 @@ def test_adopted_process_that_ignores_eof_is_killed_and_reaped():
     popen = _popen(command)
 
     async def body():
-        transport = StdioTransport(command, started=popen, close_grace=0.3, term_grace=0.3)
+        transport = StdioTransport(command, started=StartedServer(popen, None), close_grace=0.3, term_grace=0.3)
         async with McpSession(transport) as session:
             await session.initialize()
 

@@ -12,10 +12,10 @@ import anyio
 import pytest
 from conftest import PYTHON, SERVERS_DIR
 
-from mcp_inspector.cli.early import spawn
 from mcp_inspector.core.config import eras, factory
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.started import start_server
 from mcp_inspector.tui.server.connection import make_session
 
 pytestmark = pytest.mark.anyio
@@ -27,7 +27,7 @@ def methods_sent(session: McpSession) -> list[str]:
 
 async def test_a_server_started_early_is_adopted_by_its_first_transport(raw_server) -> None:
     spec = ServerSpec("raw", raw_server())
-    process = spawn(list(spec.command), {}, None)
+    process = start_server(list(spec.command), {}, None)
     factory.offer_started(spec, process)
     transport = factory.make_transport(spec)
     with anyio.fail_after(60):
@@ -35,22 +35,22 @@ async def test_a_server_started_early_is_adopted_by_its_first_transport(raw_serv
             await session.initialize()
             assert transport.pid == process.pid  # the one started before, not a second server
             assert {t["name"] for t in await session.list_tools()} >= {"echo"}
-    assert process.poll() is not None  # shut down with the session
+    assert process.process.poll() is not None  # shut down with the session
     other = factory.make_transport(spec)  # offered once: the next transport starts its own
     assert getattr(other, "_started", None) is None
 
 
 def test_an_early_server_no_transport_adopted_is_ended(raw_server) -> None:
     spec = ServerSpec("raw", raw_server())
-    process = spawn(list(spec.command), {}, None)
+    process = start_server(list(spec.command), {}, None)
     factory.offer_started(spec, process)
     try:
         factory.discard_offered()
-        assert process.poll() is not None
+        assert process.process.poll() is not None
     finally:
-        if process.poll() is None:
+        if process.process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            process.process.wait()
 
 
 async def test_a_server_legacy_last_time_is_not_probed(raw_server, tmp_path) -> None:

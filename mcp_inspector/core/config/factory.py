@@ -3,16 +3,13 @@ HTTP (Streamable HTTP, with fallback to the 2024-11-05 HTTP+SSE transport) for a
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
 from typing import TYPE_CHECKING, Any
 
 from ..base.framing import MAX_LINE_BYTES
 from ..transport.base import Transport, TransportError
 
 if TYPE_CHECKING:
+    from ..started import StartedServer
     from ..traffic.http_log import HttpLog
     from .servers import ServerSpec
 
@@ -28,14 +25,14 @@ URL_MODES = {
 
 
 #: Server processes started before the UI was built (``offer_started``), by what they run.
-_offered: dict[tuple[Any, ...], subprocess.Popen[bytes]] = {}
+_offered: dict[tuple[Any, ...], StartedServer] = {}
 
 
 def _launch_key(spec: ServerSpec) -> tuple[Any, ...]:
     return (tuple(spec.command or ()), tuple(sorted((spec.env or {}).items())), spec.cwd)
 
 
-def offer_started(spec: ServerSpec, process: subprocess.Popen[bytes]) -> None:
+def offer_started(spec: ServerSpec, process: StartedServer) -> None:
     """A process already running ``spec``'s command (the TUI starts it before importing its UI, so
     the server boots while the UI does): the next stdio transport made for that spec adopts it."""
     _offered[_launch_key(spec)] = process
@@ -45,12 +42,7 @@ def discard_offered() -> None:
     """End any offered process no transport adopted (the UI failed before connecting)."""
     while _offered:
         _, process = _offered.popitem()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+        process.discard()
 
 
 def make_transport(
@@ -59,7 +51,7 @@ def make_transport(
     max_frame_bytes: int = MAX_LINE_BYTES,
     http_log: HttpLog | None = None,
     insecure: bool = False,
-    started: subprocess.Popen[bytes] | None = None,
+    started: StartedServer | None = None,
     write_stall: float = 30.0,
     auth_log: Any = None,
     auth_ui: Any = None,

@@ -25,6 +25,7 @@ import anyio.lowlevel
 from .. import reaping
 from ..base.errors import quote_line
 from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
+from ..started import StartedServer
 from .anyio_compat import close_pipes, stream_writer
 from .base import TORN_BY_SHUTDOWN, Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
@@ -50,12 +51,13 @@ class StdioTransport(Transport):
         close_grace: float = 2.0,
         idle_close_grace: float = IDLE_CLOSE_GRACE,
         term_grace: float = 2.0,
-        started: subprocess.Popen[bytes] | None = None,
+        started: StartedServer | None = None,
         write_stall: float = 30.0,
         max_line_bytes: int = MAX_LINE_BYTES,
         max_stderr_line_bytes: int = MAX_STDERR_LINE_BYTES,
     ) -> None:
-        """``started``: a process already running this command (see ``adopted``).
+        """``started``: a process already running this command (core/started.py), adopted
+        (``adopted``) and from then on shut down by this transport.
         ``write_stall``: how long a write may wait for a server that does not read its input.
         ``max_line_bytes``: the longest stdout frame read whole; a longer one is recorded as
         invalid ("too long") from its head while the rest is discarded as it arrives.
@@ -67,7 +69,7 @@ class StdioTransport(Transport):
         self.cwd = cwd
         self._started = started
         #: the mark in the server's environment that finds its descendants (reaping.py)
-        self.tag: str | None = getattr(started, "inspector_tag", None) if started is not None else reaping.new_tag()
+        self.tag: str | None = started.tag if started is not None else reaping.new_tag()
         self.write_stall = write_stall
         self.inherit_env = inherit_env
         self.close_grace = close_grace
@@ -117,7 +119,8 @@ class StdioTransport(Transport):
         if self._started is not None:
             from .adopted import adopt
 
-            self.process = await adopt(self._started)  # type: ignore[assignment]  # an adopted process stands in for anyio's Process
+            self._started.claimed = True
+            self.process = await adopt(self._started.process)  # type: ignore[assignment]  # an adopted process stands in for anyio's Process
         else:
             self.process = await self._spawn()
         self._writer = stream_writer(self.process.stdin)
