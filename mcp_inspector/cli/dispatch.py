@@ -228,6 +228,10 @@ def _main(argv: list[str], early: StartedServer | None = None) -> int:
         command=args.command,
         query=args.query,
     )
+    if args.surface_eras:  # snapshot / diff --era both: a run in each era
+        from .commands.surface import run_both_eras
+
+        return run_both_eras(spec, options, args)
     if args.command == "pipe":
         from .pipe import run_pipe as body
     else:

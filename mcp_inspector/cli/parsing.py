@@ -339,7 +339,8 @@ def _add_options(parser: argparse.ArgumentParser, top: bool) -> None:
         choices=ERA_CHECK_CHOICES,
         default=default(None),
         help="auto (default): detect whether the server speaks the modern (2026-07-28, stateless) "
-        "or the legacy (initialize handshake) protocol; or force one; check also takes both",
+        "or the legacy (initialize handshake) protocol; or force one; check, snapshot and diff also "
+        "take both (one run in each era)",
     )
 
 
@@ -531,8 +532,8 @@ COMMAND_HELP = {
     "compatible, cosmetic changes; exit 9 when one breaks",
 }
 COMMAND_ARGS = {
-    "snapshot": " [-o FILE]",
-    "diff": " OLD [NEW] [--fail-on breaking|compatible]",
+    "snapshot": " [-o FILE] [--era both]",
+    "diff": " OLD [NEW] [--fail-on breaking|compatible] [--era both]",
     "check": CHECK_ARGS,
     "call": " TOOL [KEY=VALUE ...] [--args JSON]",
     "read": " URI|URI_TEMPLATE [KEY=VALUE ...]",
@@ -547,6 +548,11 @@ COMMAND_ARGS = {
 }
 COMMAND_DETAILS = {
     "check": CHECK_DETAILS,
+    "snapshot": "--era both: one run in each era, one file holding both surfaces (snapshotFormat 2;\n"
+    "an era the server does not speak is listed in erasNotSpoken). See docs/surface.md.",
+    "diff": "A two-era snapshot (snapshot --era both) is compared era by era, each change's path under\n"
+    "/eras/ERA; an era only one side records is not compared (a note says so); --era both makes\n"
+    "the live side in both eras.",
     "replay": 'FILE is a --record session file, or JSONL with one request per line ({"method": ..., "params": ...},\n'
     'or {"send": FRAME, "expect": RESPONSE}). The handshake is the replay\'s own; server requests\n'
     "are answered as recorded. Compared: result or error, every member by path, tools/list as a tool\n"
@@ -986,6 +992,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if args.open is not None and (args.watch or args.rerun):
         raise UsageError("--watch and --rerun restart a server; --open shows a recording")
     args.check_era = None
+    args.surface_eras = False
     if args.command == "check":
         args.check_era = args.era
         if args.era == "both":
@@ -994,8 +1001,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
             args.check_open, args.open = args.check_open or args.open, None
         if args.check_open is not None and (args.server_command or args.url or args.config or args.check_calls):
             raise UsageError("check --open judges a recording: it takes no server and no --call")
+    elif args.era == "both" and args.command in ("snapshot", "diff"):
+        args.era, args.surface_eras = None, True  # each era in a run of its own (commands/surface.py)
     elif args.era == "both":
-        raise UsageError("--era both goes with the check command (auto, legacy or modern otherwise)")
+        raise UsageError(
+            "--era both goes with the check, snapshot and diff commands (auto, legacy or modern otherwise)"
+        )
     if args.command is not None and args.open is not None:
         raise UsageError("--open opens a recorded session in the TUI; it does not go with a command")
     return args

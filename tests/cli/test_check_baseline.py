@@ -60,3 +60,28 @@ def test_a_bad_baseline_is_a_usage_error_before_any_server_starts(tmp_path):
         assert result.returncode == 64 and words in result.stderr, result.stderr
     with_open = cli("check", "--baseline", str(not_a_snapshot), "--open", str(not_a_snapshot))
     assert with_open.returncode == 64 and "does not go with --open" in with_open.stderr
+
+
+def test_a_two_era_baseline_is_checked_era_by_era_and_a_lost_era_breaks(tmp_path):
+    """snapshot --era both's file: the demo (legacy only) against a baseline that recorded a
+    tool since retired in the legacy era, and a modern era the demo does not speak."""
+    _, legacy = _snapshot(tmp_path)
+    legacy.pop("snapshotFormat")
+    legacy["tools"].append({"name": "retired_tool", "inputSchema": {"type": "object"}})
+    modern = dict(legacy, era="modern", protocolVersion="2026-07-28")
+    baseline = tmp_path / "both.json"
+    baseline.write_text(json.dumps({"snapshotFormat": 2, "eras": {"legacy": legacy, "modern": modern}}))
+
+    result = cli("check", "--era", "both", "--json", "--baseline", str(baseline), timeout=90)
+    assert_no_traceback(result)
+    assert result.returncode == 8, result.stdout + result.stderr
+    found = {(f["era"], f["where"], f["message"]) for f in _surface_findings(json.loads(result.stdout))}
+    assert found == {
+        ("legacy", "/eras/legacy/tools/retired_tool", f"tool retired_tool removed (since {baseline})"),
+        (
+            "modern",
+            "/eras/modern",
+            f"the modern era is no longer spoken (its clients cannot connect) (since {baseline})",
+        ),
+    }
+    assert "not compared" not in result.stderr  # each era is compared in its own run

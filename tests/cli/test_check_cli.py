@@ -123,9 +123,9 @@ def test_era_both_checks_each_era_the_server_speaks():
     assert "does not speak the modern era (not checked there)" in legacy_only.stderr
 
 
-def test_era_both_goes_with_check_only():
+def test_era_both_goes_with_check_snapshot_and_diff_only():
     result = cli("tools", "--era", "both", timeout=30)
-    assert result.returncode == 64 and "--era both goes with the check command" in result.stderr
+    assert result.returncode == 64 and "--era both goes with the check, snapshot and diff commands" in result.stderr
 
 
 def test_a_request_left_unanswered_is_a_finding_bounded_by_the_timeout():

@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 
+import pytest
 from cli_helpers import REPO_ROOT, assert_no_traceback, cli
 
 SERVER = [sys.executable, str(REPO_ROOT / "tests" / "servers" / "versioned_server.py"), "--version"]
@@ -89,3 +90,86 @@ def test_diff_bad_files_are_usage_errors(tmp_path):
     assert missing.returncode == 64 and "no such snapshot file" in missing.stderr
     both = cli("diff", good, good, "--", *SERVER, "1")
     assert both.returncode == 64
+
+
+# -- snapshot --era both (snapshotFormat 2) ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sdk_both(tmp_path_factory):
+    """The SDK fixture in both eras (the SDK's stdio serving speaks each), one real run each."""
+    path = tmp_path_factory.mktemp("eras") / "v1-both.json"
+    result = cli("snapshot", "--era", "both", "-o", path, "--", *SERVER, "1")
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def test_snapshot_era_both_records_each_era_and_what_the_server_does_not_speak(tmp_path, sdk_both):
+    document = json.loads(sdk_both.read_text())
+    assert (document["snapshotFormat"], document["erasNotSpoken"]) == (2, [])
+    assert {era: body["protocolVersion"] for era, body in document["eras"].items()} == {
+        "legacy": "2025-11-25",
+        "modern": "2026-07-28",
+    }
+    for body in document["eras"].values():
+        assert [tool["name"] for tool in body["tools"]] == ["convert", "delete_all", "describe", "search"]
+    # the demo server speaks the legacy era only: recorded as not speaking the modern one
+    demo = tmp_path / "demo.json"
+    result = cli("snapshot", "--era", "both", "-o", demo)
+    assert result.returncode == 0, result.stderr
+    assert "the server does not speak the modern era" in result.stderr
+    demo_document = json.loads(demo.read_text())
+    assert (list(demo_document["eras"]), demo_document["erasNotSpoken"]) == (["legacy"], ["modern"])
+    # the SDK server's surface against the demo's: the modern era is lost, which breaks
+    lost = cli("diff", sdk_both, demo, "--json")
+    assert lost.returncode == 9
+    assert {
+        "kind": "breaking",
+        "path": "/eras/modern",
+        "message": "the modern era is no longer spoken (its clients cannot connect)",
+    } in json.loads(lost.stdout)["changes"]
+
+
+def test_diff_compares_era_with_era_and_names_what_one_side_lacks(tmp_path, sdk_both):
+    document = json.loads(sdk_both.read_text())
+    document["eras"]["modern"]["tools"] = [t for t in document["eras"]["modern"]["tools"] if t["name"] != "delete_all"]
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(document))
+    result = cli("diff", sdk_both, changed)
+    assert result.returncode == 9, result.stderr
+    assert result.stdout.splitlines() == ["breaking (1):", "  /eras/modern/tools/delete_all: tool delete_all removed"]
+    # a one-era file (the plain snapshot) against the two-era one: legacy compared, modern named
+    # (a two-era body is what snapshot --era legacy writes, less its snapshotFormat)
+    one = tmp_path / "legacy.json"
+    one.write_text(json.dumps(dict(json.loads(sdk_both.read_text())["eras"]["legacy"], snapshotFormat=1)))
+    mixed = cli("diff", one, sdk_both, "--json")
+    assert mixed.returncode == 0, mixed.stderr
+    assert json.loads(mixed.stdout)["eras"] == {
+        "compared": ["legacy"],
+        "notCompared": [f"the modern era was not compared: only {sdk_both} records it ({one} has the legacy era only)"],
+    }
+    assert f"note: the modern era was not compared: only {sdk_both} records it" in mixed.stderr
+    # the live side in both eras against the two-era file: nothing changed in either
+    live = cli("diff", sdk_both, "--era", "both", "--", *SERVER, "1")
+    assert (live.returncode, live.stdout.strip()) == (0, "no changes"), live.stderr
+
+
+def test_a_crafted_two_era_file_is_a_usage_error_never_a_traceback(tmp_path, sdk_both):
+    document = json.loads(sdk_both.read_text())
+    cases = {
+        "version.json": (dict(document, snapshotFormat=7), "snapshotFormat 7 is not one this mcp-inspector reads"),
+        "missing.json": (
+            dict(document, eras={"legacy": document["eras"]["legacy"]}),
+            "the modern era is missing: neither in eras nor in erasNotSpoken",
+        ),
+    }
+    for name, (content, words) in cases.items():
+        (tmp_path / name).write_text(json.dumps(content))
+        result = cli("diff", sdk_both, tmp_path / name)
+        assert_no_traceback(result)
+        assert result.returncode == 64 and f"{name}: {words}" in result.stderr, result.stderr
+    baseline = cli("check", "--baseline", tmp_path / "missing.json", "--", "false")
+    assert baseline.returncode == 64 and "the modern era is missing" in baseline.stderr, baseline.stderr
+    both_files = cli("diff", sdk_both, sdk_both, "--era", "both")
+    assert both_files.returncode == 64 and "--era both makes the live side" in both_files.stderr
+    assert cli("info", "--era", "both").returncode == 64

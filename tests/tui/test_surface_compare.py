@@ -128,6 +128,32 @@ async def test_compare_with_an_edited_snapshot_marks_the_breaking_changes(tmp_pa
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.main, what="the main screen")
 
+        # a two-era snapshot (snapshot --era both): the era the demo speaks (legacy) is compared,
+        # the modern one is named as not compared
+        legacy = json.loads(snapshot.read_text())
+        legacy.pop("snapshotFormat")
+        modern = dict(legacy, era="modern", protocolVersion="2026-07-28")
+        both = {"snapshotFormat": 2, "eras": {"legacy": legacy, "modern": modern}, "erasNotSpoken": []}
+        (tmp_path / "b").write_text(json.dumps(both))
+        await pilot.press("ctrl+w")
+        await type_path(pilot, "b")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SurfaceDiffScreen) and app.screen.changes is not None,
+            what="the two-era comparison",
+        )
+        screen = app.screen
+        assert [c.path for c in screen.changes if c.kind == "breaking"] == [
+            "/eras/legacy/tools/add/inputSchema/properties/b",
+            "/eras/legacy/tools/retired",
+        ]
+        notes = str(screen.query_one("#surface-diff-notes").render())
+        assert "note: the modern era was not compared: only b records it (the server has the legacy era only)" in (
+            " ".join(notes.split())
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.main, what="the main screen")
+
 
 @pytest.mark.anyio
 async def test_compare_without_a_server_says_so():

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...core.base.files import writable_problem
 from ...core.checks.auth_steps import auth_findings
-from ...core.checks.baseline import baseline_findings, current_surface
+from ...core.checks.baseline import baseline_findings, current_surface, lost_eras
 from ...core.checks.catalog import RULES, finding, unknown_ids
 from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
@@ -98,6 +98,10 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
         reports.append(report)
     if not reports:
         return code
+    if skipped_eras and baseline is not None and "surface-breaking" not in ignore:
+        reports[0].findings = sort_findings(
+            reports[0].findings + lost_eras(baseline[1], skipped_eras, source=baseline[0])
+        )
     if skipped_eras:
         reports[0].notes.append(f"the server does not speak the {' and '.join(skipped_eras)} era (not checked there)")
     if len(reports) == 2:

@@ -1,19 +1,26 @@
-"""snapshot (a server's surface as canonical JSON) and diff (two surfaces, classified)."""
+"""snapshot (a server's surface as canonical JSON) and diff (two surfaces, classified).
+
+With ``--era both`` the server is run once in each era (:func:`run_both_eras`) and the two
+surfaces make one snapshotFormat-2 document (core/surface/snapshot.py); ``diff`` compares a
+two-era side era by era (core/surface/eras.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from ...core.base.files import open_private
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect
-from ...core.surface.diff import KINDS, Change, diff
+from ...core.surface.diff import KINDS
+from ...core.surface.eras import Comparison, compare
 from .. import exit_codes
 from ..exit_codes import UsageError
-from ..runner import Context
+from ..output.report import PROGRAM, write_err
+from ..runner import Context, RunOptions, run
 from .basic import out, out_json
 
 
@@ -49,11 +56,15 @@ def load_snapshot(path: str) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
-def report(changes: list[Change], as_json: bool, fail_on: str) -> int:
+def report(comparison: Comparison, as_json: bool, fail_on: str, quiet: bool = False) -> int:
+    changes = comparison.changes
     failing = {"breaking", "unknown"} | ({"compatible"} if fail_on == "compatible" else set())
     if as_json:
         counts = {kind: sum(1 for c in changes if c.kind == kind) for kind in KINDS}
-        out_json({"changes": [c.as_json() for c in changes], "counts": counts})
+        document: dict[str, Any] = {"changes": [c.as_json() for c in changes], "counts": counts}
+        if comparison.compared:
+            document["eras"] = {"compared": comparison.compared, "notCompared": comparison.notes}
+        out_json(document)
     elif not changes:
         out("no changes")
     else:
@@ -70,12 +81,25 @@ def report(changes: list[Change], as_json: bool, fail_on: str) -> int:
                 lines.append(f"{titles[kind]} ({len(mine)}):")
                 lines.extend(f"  {c.path}: {c.message}" for c in mine)
         out("\n".join(lines))
+    if not quiet:  # what was not compared: on stderr, so stdout stays the changes alone
+        for note in comparison.notes:
+            write_err(f"{PROGRAM}: note: {note}")
     return exit_codes.SURFACE_CHANGED if any(c.kind in failing for c in changes) else exit_codes.OK
+
+
+def _compare(old: dict[str, Any], new: dict[str, Any], old_name: str, new_name: str) -> Comparison:
+    try:
+        return compare(old, new, old_name=old_name, new_name=new_name)
+    except surface_snapshot.SnapshotError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_diff_files(args: Any) -> int:
     """Both sides are files: no server is started."""
-    code = report(diff(load_snapshot(args.old), load_snapshot(args.new)), args.json, args.fail_on)
+    if args.surface_eras:
+        raise UsageError("diff: --era both makes the live side in both eras; two files are compared as they are")
+    old, new = load_snapshot(args.old), load_snapshot(args.new)
+    code = report(_compare(old, new, args.old, args.new), args.json, args.fail_on, args.quiet)
     sys.stdout.flush()
     return code
 
@@ -83,7 +107,44 @@ def cmd_diff_files(args: Any) -> int:
 async def cmd_diff_live(session: McpSession, ctx: Context, args: Any) -> int:
     old = load_snapshot(args.old)
     new = json.loads(surface_snapshot.dumps(await surface_of(session, ctx)))
-    return report(diff(old, new), ctx.options.json, args.fail_on)
+    return report(_compare(old, new, args.old, "the server"), ctx.options.json, args.fail_on, ctx.options.quiet)
+
+
+def run_both_eras(spec: Any, options: RunOptions, args: Any) -> int:
+    """snapshot / diff with ``--era both``: a run in each era, one two-era document. An era whose
+    handshake fails (exit 3 before the session is up) is one the server does not speak; any
+    other failure, or neither era spoken, ends the command with its code."""
+    surfaces: dict[str, dict[str, Any]] = {}
+    not_spoken: list[str] = []
+    code = exit_codes.OK
+    for era in surface_snapshot.ERAS:
+        holder: dict[str, Any] = {}
+
+        async def body(session: McpSession, ctx: Context, holder: dict[str, Any] = holder) -> int:
+            holder["connected"] = True
+            holder["surface"] = json.loads(surface_snapshot.dumps(await surface_of(session, ctx)))
+            return exit_codes.OK
+
+        code = run(replace(spec, era=era), options, body)
+        if "surface" in holder:
+            surfaces[era] = holder["surface"]
+        elif code == exit_codes.SERVER_FAILURE and not holder.get("connected"):
+            not_spoken.append(era)
+            if not options.quiet:
+                write_err(f"{PROGRAM}: note: the server does not speak the {era} era (listed in erasNotSpoken)")
+        else:
+            return code
+    if not surfaces:
+        return code
+    document = surface_snapshot.build_eras(surfaces, not_spoken)
+    if args.command == "snapshot":
+        write_output(args.output, surface_snapshot.dumps(document))
+        code = exit_codes.OK
+    else:
+        document = json.loads(surface_snapshot.dumps(document))
+        code = report(_compare(load_snapshot(args.old), document, args.old, "the server"), args.json, args.fail_on)
+    sys.stdout.flush()
+    return code
 
 
 COMMANDS = {"snapshot": cmd_snapshot, "diff": cmd_diff_live}

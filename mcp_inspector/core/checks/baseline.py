@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from ..surface import snapshot as surface_snapshot
-from ..surface.diff import diff
+from ..surface.eras import compare, surface_in
 from .catalog import finding
 from .model import Finding, Severity
 
@@ -40,6 +40,7 @@ def current_surface(
 ) -> tuple[dict[str, Any], list[str]]:
     """The snapshot of what the check saw, and the lists it could not compare (they are taken
     from the baseline, so that they show no change)."""
+    baseline = surface_in(baseline, era)  # a two-era baseline: the body of the era connected in
     taken: dict[str, list[Any]] = {}
     missing = []
     for check_key, snapshot_key in LIST_KEYS.items():
@@ -66,7 +67,11 @@ def baseline_findings(
 ) -> tuple[list[Finding], list[str]]:
     """``surface-breaking`` findings for the breaking and unknown changes from ``baseline`` to
     ``current``, and notes (what else changed; what was not compared)."""
-    changes = diff(baseline, current)
+    try:
+        comparison = compare(baseline, current, old_name=source, new_name="the server", only=era)
+    except surface_snapshot.SnapshotError as exc:
+        return [], [f"baseline {source} was not compared: {exc}"]
+    changes = comparison.changes
     findings = []
     for change in changes:
         if change.kind == "breaking":
@@ -88,6 +93,23 @@ def baseline_findings(
         f"baseline {source}: {counts['breaking']} breaking, {counts['unknown']} of unknown impact, "
         f"{counts['compatible']} compatible, {counts['cosmetic']} cosmetic change(s)"
     ]
+    notes.extend(f"baseline: {note} (check --era both compares each era)" for note in comparison.notes)
     if missing:
         notes.append(f"baseline: {', '.join(missing)} could not be listed, so not compared")
     return findings, notes
+
+
+def lost_eras(baseline: dict[str, Any], not_spoken: list[str], *, source: str) -> list[Finding]:
+    """``check --era both``: an era the baseline records and the server no longer speaks is a
+    breaking change (its clients cannot connect), as ``diff`` classifies it."""
+    recorded = baseline.get("eras") if baseline.get("snapshotFormat") == surface_snapshot.FORMAT_ERAS else None
+    return [
+        finding(
+            "surface-breaking",
+            f"the {era} era is no longer spoken (its clients cannot connect) (since {source})",
+            where=f"/eras/{era}",
+            era=era,
+        )
+        for era in not_spoken
+        if isinstance(recorded, dict) and era in recorded
+    ]

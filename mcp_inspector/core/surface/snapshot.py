@@ -1,4 +1,13 @@
-"""The canonical snapshot: deterministic JSON of what a server offers, made to diff well in git."""
+"""The canonical snapshot: deterministic JSON of what a server offers, made to diff well in git.
+
+Two formats, both read here. ``snapshotFormat: 1`` is one era's surface (``snapshot``, or
+``snapshot --era legacy|modern``): serverInfo, protocolVersion, era, capabilities, instructions
+and the four lists at the top level. ``snapshotFormat: 2`` (``snapshot --era both``) holds the
+surface as each protocol era sees it: ``eras`` maps ``legacy`` and/or ``modern`` to a format-1
+body (without its own ``snapshotFormat``), and ``erasNotSpoken`` lists the eras the server was
+asked in and did not speak; each era is in exactly one of the two (core/surface/eras.py compares
+them era by era).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +18,8 @@ from typing import Any
 from ..base.files import FileReadError, read_bounded
 
 FORMAT = 1
+FORMAT_ERAS = 2  # snapshot --era both: one format-1 body per era
+ERAS = ("legacy", "modern")
 MAX_BYTES = 64 * 1024 * 1024  # a snapshot file larger than this is not read
 LISTS = (("tools", "name"), ("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name"))
 
@@ -42,6 +53,16 @@ def build(
     return document
 
 
+def build_eras(surfaces: dict[str, dict[str, Any]], not_spoken: list[str]) -> dict[str, Any]:
+    """The two-era document: each era's :func:`build` body (its ``snapshotFormat`` left out), and
+    the eras the server did not speak."""
+    return {
+        "snapshotFormat": FORMAT_ERAS,
+        "eras": {era: {k: v for k, v in body.items() if k != "snapshotFormat"} for era, body in surfaces.items()},
+        "erasNotSpoken": sorted(not_spoken),
+    }
+
+
 def canonical_text(document: Any) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
@@ -64,12 +85,52 @@ def loads(text: str) -> dict[str, Any]:
         raise SnapshotError("nested too deeply to read: not a snapshot") from None
     if not isinstance(document, dict) or "snapshotFormat" not in document:
         raise SnapshotError("not a snapshot (no snapshotFormat member): make one with mcp-inspector snapshot")
-    for name, _field in LISTS:
-        if not isinstance(document.get(name, []), list):
-            raise SnapshotError(f"{name} is not a list")
-    if not isinstance(document.get("capabilities", {}), dict):
-        raise SnapshotError("capabilities is not an object")
+    version = document["snapshotFormat"]
+    if version == FORMAT and not isinstance(version, bool):
+        _check_body(document, "")
+    elif version == FORMAT_ERAS and not isinstance(version, bool):
+        _check_eras(document)
+    else:
+        raise SnapshotError(
+            f"snapshotFormat {json.dumps(version)[:40]} is not one this mcp-inspector reads "
+            f"({FORMAT} or {FORMAT_ERAS}): a newer version's file, or not a snapshot"
+        )
     return document
+
+
+def _check_body(body: Any, where: str) -> None:
+    if not isinstance(body, dict):
+        raise SnapshotError(f"{where} is not an object")
+    for name, _field in LISTS:
+        if not isinstance(body.get(name, []), list):
+            raise SnapshotError(f"{where}{'/' if where else ''}{name} is not a list")
+    if not isinstance(body.get("capabilities", {}), dict):
+        raise SnapshotError(f"{where}{'/' if where else ''}capabilities is not an object")
+
+
+def _check_eras(document: dict[str, Any]) -> None:
+    """A two-era file accounts for each era: recorded in ``eras`` or listed in ``erasNotSpoken``."""
+    eras, not_spoken = document.get("eras"), document.get("erasNotSpoken", [])
+    if not isinstance(eras, dict):
+        raise SnapshotError(f"snapshotFormat {FORMAT_ERAS} needs an eras object (legacy, modern)")
+    if not isinstance(not_spoken, list) or not all(isinstance(era, str) for era in not_spoken):
+        raise SnapshotError("erasNotSpoken is not a list of era names")
+    for era in [*eras, *not_spoken]:
+        if era not in ERAS:
+            raise SnapshotError(f"unknown era {json.dumps(era)[:40]} (the eras are legacy and modern)")
+    for era in ERAS:
+        if era in eras and era in not_spoken:
+            raise SnapshotError(f"the {era} era is both recorded and listed as not spoken")
+        if era not in eras and era not in not_spoken:
+            raise SnapshotError(
+                f"the {era} era is missing: neither in eras nor in erasNotSpoken (a two-era file records both)"
+            )
+    if not eras:
+        raise SnapshotError("no era is recorded (the server spoke neither): nothing to compare")
+    for era, body in eras.items():
+        _check_body(body, f"eras/{era}")
+        if body.get("era", era) != era:
+            raise SnapshotError(f"eras/{era} says its era is {json.dumps(body.get('era'))[:40]}")
 
 
 def read_file(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> dict[str, Any]:

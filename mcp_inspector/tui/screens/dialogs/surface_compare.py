@@ -5,7 +5,8 @@ a snapshot file (``mcp-inspector snapshot``), classified by core/surface/diff.py
 The file is read bounded in a thread (core/surface/snapshot.read_file); the live surface is made
 from the lists the session holds already (collect with ``reuse``: the TUI keeps them current on
 list_changed), a kind not listed yet is fetched. A file that is not a snapshot closes the modal
-with a notification saying why.
+with a notification saying why. A two-era snapshot (``snapshot --era both``) is compared in the
+era the session speaks (core/surface/eras.py); the notes say which era was not compared.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from textual.widgets import Static
 
 from ....core.surface import snapshot as surface_snapshot
 from ....core.surface.collect import ListingSession, collect
-from ....core.surface.diff import KINDS, Change, diff
+from ....core.surface.diff import KINDS, Change
+from ....core.surface.eras import Comparison
+from ....core.surface.eras import compare as compare_eras
 from ...widgets.result.files import output_dir
 from .path_prompt import PathPromptScreen
 
@@ -80,9 +83,10 @@ def changes_text(changes: list[Change]) -> Text:
     return out
 
 
-def compare(old: dict[str, Any], live_text: str) -> list[Change]:
-    """The classified changes from the snapshot to the live surface (its canonical text)."""
-    return diff(old, json.loads(live_text))
+def compare(old: dict[str, Any], live_text: str, name: str = "the snapshot") -> Comparison:
+    """The classified changes from the snapshot to the live surface (its canonical text), era by
+    era when the snapshot holds two."""
+    return compare_eras(old, json.loads(live_text), old_name=name, new_name="the server")
 
 
 class SurfaceDiffScreen(ModalScreen[None]):
@@ -140,11 +144,11 @@ class SurfaceDiffScreen(ModalScreen[None]):
             return
         live_text = surface_snapshot.dumps(live)  # here: the session's lists as they are now
         try:
-            changes = await anyio.to_thread.run_sync(compare, old, live_text)
+            comparison = await anyio.to_thread.run_sync(compare, old, live_text, self.path.name)
         except Exception as exc:  # a crafted snapshot the classifier could not walk
             self.post_message(self.Compared(None, notes, f"{self.path}: could not compare: {exc}"))
             return
-        self.post_message(self.Compared(changes, notes))
+        self.post_message(self.Compared(comparison.changes, notes + comparison.notes))
 
     @on(Compared)
     def _compared(self, message: Compared) -> None:
