@@ -82,13 +82,22 @@ async def test_tool_list_updates_on_list_changed_and_shows_the_diff():
         assert tools.marks == {"weather_forecast": "added", "echo": "changed"}
         assert "weather_forecast" in {t["name"] for t in tools.tools}
         assert set(tools.changes["echo"].fields) >= {"description", "inputSchema"}
-        # a toast summarises the change
-        assert any("weather_forecast" in str(n.message) for n in shown_notifications(app))
+        # a toast summarises the change, classified in the words of mcp-inspector diff
+        (notice,) = [n for n in shown_notifications(app) if "weather_forecast" in str(n.message)]
+        assert str(notice.message).splitlines()[-1] == "2 compatible, 1 cosmetic  (ctrl+g shows the diff)"
+        assert notice.severity == "information"
         tools.option_list.focus()
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff modal")
         body = str(app.screen.query_one("#diff-body").render())
         assert "uppercase" in body and "+Echoes the message back, optionally" in body
+        assert str(app.screen.query_one("#diff-verdict").render()).splitlines() == [
+            "+ compatible (1)",
+            "  + /tools/echo/inputSchema/properties/uppercase: optional argument uppercase added",
+            "",
+            "· cosmetic (1)",
+            "  · /tools/echo/description: description changed",
+        ]
         await pilot.press("escape")
 
         # toggling back removes the tool: it stays visible, struck through, until dismissed
@@ -96,6 +105,8 @@ async def test_tool_list_updates_on_list_changed_and_shows_the_diff():
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: tools.removed, what="the second list change")
         assert [t["name"] for t in tools.removed] == ["weather_forecast"]
+        (notice,) = [n for n in shown_notifications(app) if "removed weather_forecast" in str(n.message)]
+        assert "2 breaking, 1 cosmetic" in str(notice.message) and notice.severity == "warning"
         assert "removed:weather_forecast" in tools._ids
         tools.option_list.focus()
         await pilot.press("ctrl+x")

@@ -59,6 +59,7 @@ async def test_list_changed_during_the_first_listing_marks_nothing_then_reconnec
         assert changed_titles(app) == ["Tool list changed since the last connection"]
         message = [str(n.message) for n in shown_notifications(app) if "since the last connection" in str(n.title)][-1]
         assert "added extra_one" in message
+        assert message.splitlines()[-1] == "1 compatible"  # classified as mcp-inspector diff would
 
 
 @pytest.mark.everything

@@ -58,6 +58,8 @@ async def test_paged_lists_then_list_changed_marks_diff_and_dismiss():
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, ToolDiffScreen), what="the diff")
         assert app.screen.change.fields == ["description"]
+        verdict = str(app.screen.query_one("#diff-verdict").render())
+        assert "· /resources/res:~1~1text/description: description changed" in verdict
         await pilot.press("escape")
         await pilot.press("ctrl+x")
         assert listing.marks == {} and listing.removed["resources"] == []

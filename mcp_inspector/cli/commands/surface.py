@@ -15,7 +15,7 @@ from ...core.base.files import open_private
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect
-from ...core.surface.diff import KINDS
+from ...core.surface.diff import KINDS, TITLES
 from ...core.surface.eras import Comparison, compare
 from .. import exit_codes
 from ..exit_codes import UsageError
@@ -68,17 +68,11 @@ def report(comparison: Comparison, as_json: bool, fail_on: str, quiet: bool = Fa
     elif not changes:
         out("no changes")
     else:
-        titles = {
-            "breaking": "breaking",
-            "unknown": "changed, impact unknown",
-            "compatible": "compatible",
-            "cosmetic": "cosmetic",
-        }
         lines: list[str] = []
         for kind in KINDS:
             mine = [c for c in changes if c.kind == kind]
             if mine:
-                lines.append(f"{titles[kind]} ({len(mine)}):")
+                lines.append(f"{TITLES[kind]} ({len(mine)}):")
                 lines.extend(f"  {c.path}: {c.message}" for c in mine)
         out("\n".join(lines))
     if not quiet:  # what was not compared: on stderr, so stdout stays the changes alone

@@ -16,6 +16,13 @@ from typing import Any
 from ..schema.resolve import deref, merge_all_of
 
 KINDS = ("breaking", "unknown", "compatible", "cosmetic")
+#: each kind's words, as ``diff`` prints its headings and the TUI marks its changes
+TITLES = {
+    "breaking": "breaking",
+    "unknown": "changed, impact unknown",
+    "compatible": "compatible",
+    "cosmetic": "cosmetic",
+}
 MAX_DEPTH = 32
 ANNOTATION_WORDS = ("title", "description", "examples", "$comment", "default", "deprecated")
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
@@ -429,3 +436,16 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     differ.surface(old, new)
     order = {kind: index for index, kind in enumerate(KINDS)}
     return sorted(set(differ.changes), key=lambda c: (order[c.kind], c.path, c.message))
+
+
+def diff_list(key: str, before: list[Any], after: list[Any]) -> list[Change]:
+    """The changes between two versions of one list of the surface (``key``: tools, prompts,
+    resources, resourceTemplates), as :func:`diff` classifies them in a whole snapshot: the TUI's
+    list_changed and reconnect diffs."""
+    return diff({key: before}, {key: after})
+
+
+def counts_text(changes: list[Change]) -> str:
+    """``2 breaking, 1 compatible``: how many of each kind, in :data:`TITLES`' words."""
+    counts = [(kind, sum(1 for c in changes if c.kind == kind)) for kind in KINDS]
+    return ", ".join(f"{count} {TITLES[kind]}" for kind, count in counts if count) or "no changes"

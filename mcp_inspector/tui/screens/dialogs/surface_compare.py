@@ -28,18 +28,18 @@ from textual.widgets import Static
 
 from ....core.surface import snapshot as surface_snapshot
 from ....core.surface.collect import ListingSession, collect
-from ....core.surface.diff import KINDS, Change
+from ....core.surface.diff import KINDS, TITLES, Change, counts_text
 from ....core.surface.eras import Comparison
 from ....core.surface.eras import compare as compare_eras
 from ...widgets.result.files import output_dir
 from .path_prompt import PathPromptScreen
 
-#: each kind's mark (in the text, not only in colour), heading and style
+#: each kind's mark (in the text, not only in colour), heading (the CLI diff's words) and style
 MARKS = {
-    "breaking": ("✖", "breaking", "bold red"),
-    "unknown": ("?", "changed, impact unknown", "bold yellow"),
-    "compatible": ("+", "compatible", "green"),
-    "cosmetic": ("·", "cosmetic", "dim"),
+    "breaking": ("✖", TITLES["breaking"], "bold red"),
+    "unknown": ("?", TITLES["unknown"], "bold yellow"),
+    "compatible": ("+", TITLES["compatible"], "green"),
+    "cosmetic": ("·", TITLES["cosmetic"], "dim"),
 }
 
 
@@ -57,16 +57,14 @@ class SnapshotPathScreen(PathPromptScreen):
         )
 
 
-def counts_line(changes: list[Change]) -> str:
-    counts = [(kind, sum(1 for c in changes if c.kind == kind)) for kind in KINDS]
-    return ", ".join(f"{count} {MARKS[kind][1]}" for kind, count in counts if count) or "no changes"
-
-
-def changes_text(changes: list[Change]) -> Text:
-    """The changes grouped by kind, breaking first: a heading per kind, a line per change."""
+def changes_text(
+    changes: list[Change], empty: str = "No changes: the server offers what the snapshot recorded."
+) -> Text:
+    """The changes grouped by kind, breaking first: a heading per kind, a line per change (the
+    ctrl+g diff of a changed tool shows its own this way too)."""
     out = Text()
     if not changes:
-        out.append("No changes: the server offers what the snapshot recorded.", style="green")
+        out.append(empty, style="green")
         return out
     for kind in KINDS:
         mine = [c for c in changes if c.kind == kind]
@@ -157,7 +155,7 @@ class SurfaceDiffScreen(ModalScreen[None]):
             self.dismiss(None)
             return
         self.changes = changes = message.changes
-        self.query_one("#surface-diff-title", Static).update(f"Compared with {self.path.name}: {counts_line(changes)}")
+        self.query_one("#surface-diff-title", Static).update(f"Compared with {self.path.name}: {counts_text(changes)}")
         if message.notes:
             notes = self.query_one("#surface-diff-notes", Static)
             notes.update("\n".join(f"note: {note}" for note in message.notes))

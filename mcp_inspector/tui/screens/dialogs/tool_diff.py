@@ -1,5 +1,8 @@
-"""A modal showing how one tool changed after tools/list_changed: one unified
-diff per changed field (description, inputSchema, annotations...)."""
+"""A modal showing how one tool changed after tools/list_changed (or since the last connection):
+its changes classified as ``mcp-inspector diff`` classifies them (breaking, changed impact
+unknown, compatible, cosmetic: core/surface/diff.py), then one unified diff per changed field
+(description, inputSchema, annotations...). :func:`verdict` gives the same words for a whole
+list change (the "Tool list changed" notice)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,29 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ....core.session.tooldiff import ItemChange
+from ....core.session.tooldiff import ItemChange, ListDiff
+from ....core.surface.diff import Change, counts_text, diff_list
+from .surface_compare import changes_text
+
+
+def classified(diff: ListDiff) -> list[Change]:
+    """The tools added, removed and changed, classified (only those: the unchanged ones are not
+    walked again on every list_changed)."""
+    before = list(diff.removed) + [change.before for change in diff.changed]
+    after = list(diff.added) + [change.after for change in diff.changed]
+    return diff_list("tools", before, after)
+
+
+def list_key(item: dict) -> str:
+    """The snapshot list an item of this dialog is from (it shows changed resources too)."""
+    return "resourceTemplates" if "uriTemplate" in item else "resources" if "uri" in item else "tools"
+
+
+def verdict(diff: ListDiff) -> tuple[str, bool]:
+    """``1 breaking, 2 compatible`` for a list change, and whether a change breaks a client (or
+    its impact is unknown)."""
+    changes = classified(diff)
+    return counts_text(changes), any(change.kind in ("breaking", "unknown") for change in changes)
 
 
 def diff_text(change: ItemChange, added: str = "green", removed: str = "red") -> Text:
@@ -65,6 +90,8 @@ class ToolDiffScreen(ModalScreen[None]):
                 f"Tool changed: {self.change.name} ({', '.join(self.change.fields)})", id="diff-title", markup=False
             )
             with VerticalScroll():
+                changes = diff_list(list_key(self.change.after), [self.change.before], [self.change.after])
+                yield Static(changes_text(changes, "No change that a client would see."), id="diff-verdict")
                 added = self.app.theme_variables.get("tool-added", "green")
                 removed = self.app.theme_variables.get("tool-removed", "red")
                 yield Static(diff_text(self.change, added, removed), id="diff-body")

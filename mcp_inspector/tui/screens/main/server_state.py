@@ -24,6 +24,7 @@ from ...messages import ServerReady, ToolsFetched
 from ...server.switching import ServerSwitched, SwitchFailed, switching_note
 from ...widgets.views.traffic.log import TrafficLog
 from ..dialogs.connect import display_name
+from ..dialogs.tool_diff import verdict
 
 
 @dataclass(slots=True)
@@ -156,7 +157,9 @@ class ServerStateMixin:
                     self.notify("The tool list is unchanged.", title="Tools refreshed", timeout=3)
             else:
                 hint = "  (ctrl+g shows the diff)" if diff.changed else ""
-                self.notify(diff.summary() + hint, title=title, markup=False, timeout=6)
+                words, breaks = verdict(diff)  # the words of mcp-inspector diff
+                severity = "warning" if breaks else "information"
+                self.notify(f"{diff.summary()}\n{words}{hint}", title=title, severity=severity, markup=False, timeout=6)
         if diff is not None and diff.duplicates:
             self.notify(
                 "The server listed these tool names more than once: " + ", ".join(diff.duplicates),
