@@ -173,3 +173,6 @@ def test_a_crafted_two_era_file_is_a_usage_error_never_a_traceback(tmp_path, sdk
     both_files = cli("diff", sdk_both, sdk_both, "--era", "both")
     assert both_files.returncode == 64 and "--era both makes the live side" in both_files.stderr
     assert cli("info", "--era", "both").returncode == 64
+    recorded = cli("snapshot", "--era", "both", "--record", tmp_path / "s.jsonl")
+    assert recorded.returncode == 64 and "--record writes one session" in recorded.stderr
+    assert not (tmp_path / "s.jsonl").exists()

@@ -108,6 +108,8 @@ def run_both_eras(spec: Any, options: RunOptions, args: Any) -> int:
     """snapshot / diff with ``--era both``: a run in each era, one two-era document. An era whose
     handshake fails (exit 3 before the session is up) is one the server does not speak; any
     other failure, or neither era spoken, ends the command with its code."""
+    if options.record:
+        raise UsageError("--record writes one session: give --era legacy or --era modern with it")
     surfaces: dict[str, dict[str, Any]] = {}
     not_spoken: list[str] = []
     code = exit_codes.OK
