@@ -245,7 +245,7 @@ async def run_views_variant(variant: str, count: int, every: float) -> dict:
         frames[0] = 0
         cpu, started = time.process_time(), time.perf_counter()
         # the way the composer sends it: a worker, a row in the in-flight panel, the result panel
-        call = main._call_tool(session, "flood_notifications", {"count": count, "kind": "message"})
+        call = main.call_tool(session, "flood_notifications", {"count": count, "kind": "message"})
         switches, step = 0, 0
         next_switch = started + every
         while (

@@ -117,8 +117,8 @@ def extra_commands(app: PaletteApp) -> list[tuple[str, Callable[[], Any], str]]:
         ),
         (
             "watch: re-run the last call after a restart (on/off)",
-            main.toggle_rerun,
-            f"now {'on' if main.rerun else 'off'}; --rerun",
+            main.watch.toggle_rerun,
+            f"now {'on' if main.watch.rerun else 'off'}; --rerun",
         ),
     ]
     live_log = main.query_one("#live-traffic")

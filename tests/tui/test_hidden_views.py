@@ -142,7 +142,7 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
         # Main shown: a running call ticks in the in-flight panel; logs arrive
         await app.action_show_view("main")
         # long enough to still be running when the view comes back on a loaded machine; cancelled below
-        main._call_tool(session, "long_running_task", {"duration_seconds": 60, "steps": 600})
+        main.call_tool(session, "long_running_task", {"duration_seconds": 60, "steps": 600})
         await wait_for(pilot, lambda: bool(main.inflight.rows), what="the in-flight row")
         await session.call_tool("emit_logs", {"count": 40})
         await ticked(pilot, NotificationLines.REFRESH_INTERVAL)

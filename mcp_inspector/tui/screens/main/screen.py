@@ -59,10 +59,10 @@ from .attach_state import AttachMixin
 from .checks_state import ChecksMixin
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
-from .watch_state import WatchMixin
+from .watch_state import FilesChanged, WatchFailed, WatchState
 
 
-class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -116,7 +116,7 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
         self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
-        self._init_watch(watch, rerun)  # watch and restart (watch_state.py)
+        self.watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
         self.in_flight: set[PendingRequest] = set()
         self.shown_call: PendingRequest | None = None
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
@@ -184,16 +184,28 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
         elif self.spec is not None:
             self.composer.set_server(self.spec.key)
             self.connect(self.spec)
-            if self.watch_given:
-                self.start_watching(announce=False)
+            if self.watch.given:
+                self.watch.start(announce=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.tool_list.fit_width(event.size.width)
 
     def on_unmount(self) -> None:
-        self.stop_watching(quiet=True)
+        self.watch.stop(quiet=True)
         if self.live_feed is not None:
             self.live_feed.close()
+
+    # -- watch and restart (watch_state.py) -------------------------------
+    def on_files_changed(self, message: FilesChanged) -> None:
+        self.watch.files_changed(message)
+
+    def on_watch_failed(self, message: WatchFailed) -> None:
+        self.watch.watch_failed(message)
+
+    def show_watch_text(self, text: str) -> None:
+        bar = self.query_one_optional("#status", StatusBar)
+        if bar is not None:  # not while the screen is being taken down
+            bar.watching_text = text
 
     def _display_path(self, path: str | None) -> str:
         if path is None:
@@ -210,7 +222,7 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
         if status.state != "connected":
             self._session_views_changed()
         if status.state in ("exited", "failed"):
-            self.watch_start_failed()
+            self.watch.start_failed()
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
             self.notify(
@@ -224,6 +236,7 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
     def on_server_ready(self, message: ServerReady) -> None:
         self._apply_facts(message.facts)
         self._session_views_changed()
+        self.watch.server_ready(message.facts.capabilities)
 
     def _refresh_overview_facts(self) -> None:
         session = self.connection.live
@@ -392,11 +405,11 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
                 severity="warning",
                 markup=False,
             )
-        self.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
-        self._call_tool(session, event.tool_name, event.arguments, as_task)
+        self.watch.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
+        self.call_tool(session, event.tool_name, event.arguments, as_task)
 
     @work(group="calls", exit_on_error=False)
-    async def _call_tool(self, session, name: str, arguments: dict[str, Any], as_task: bool | None = None) -> None:
+    async def call_tool(self, session, name: str, arguments: dict[str, Any], as_task: bool | None = None) -> None:
         timeout = self.timeout
         try:
             # a task is followed until it ends, however long: only the ordinary call is bounded by timeout * 10
@@ -500,7 +513,7 @@ class MainScreen(AttachMixin, ChecksMixin, WatchMixin, ServerStateMixin, ViewsMi
             if self.connection.live is not session or session is None:
                 self.notify("Not retried: the server that asked is no longer connected.", severity="warning")
                 return
-            self._call_tool(session, error.name, error.arguments)
+            self.call_tool(session, error.name, error.arguments)
 
         self.app.push_screen(UrlRequiredScreen(error, after, completed), callback=answered)
 

@@ -97,7 +97,7 @@ class ServerStateMixin:
         )  # a filter typed for another server's tools would hide these
         self.result_panel.clear()
         self.status_bar.server_name = display_name(spec)
-        self.watch_follows(spec)
+        self.watch.follow(spec)
 
     def on_server_switched(self, message: ServerSwitched) -> None:
         self.status_bar.switching = ""
@@ -134,12 +134,12 @@ class ServerStateMixin:
         if event.cause == "initial":
             # the baseline; compared only with what an earlier connection to this server listed
             diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
-            title = self.watch_tools_title() or "Tool list changed since the last connection"
+            title = self.watch.tools_title() or "Tool list changed since the last connection"
         self._show_tools(
             event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause, title=title
         )
         if event.cause == "initial":
-            self.watch_tools_shown(diff)  # a restart after an edit is done (screens/main/watch_state.py)
+            self.watch.tools_shown(diff)  # a restart after an edit is done (screens/main/watch_state.py)
 
     def _show_tools(
         self,
