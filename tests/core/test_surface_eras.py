@@ -52,6 +52,14 @@ def test_an_era_lost_breaks_one_gained_is_compatible_and_one_sided_eras_are_note
     assert [(c.kind, c.path) for c in lost.changes] == [("breaking", "/eras/modern")]
     assert "no longer spoken" in lost.changes[0].message
     assert [(c.kind, c.path) for c in compare(legacy_only, both).changes] == [("compatible", "/eras/modern")]
+    assert compare(both, legacy_only).compared == ["legacy"]
+    nothing_shared = compare(_body("modern", ["a"]), legacy_only)
+    # no era in common: the one the old file spoke is lost, the new one's other era is only noted
+    assert nothing_shared.compared == []
+    assert [(c.kind, c.path) for c in nothing_shared.changes] == [("breaking", "/eras/modern")]
+    assert nothing_shared.notes == [
+        "the legacy era was not compared: only NEW records it (OLD has the modern era only)"
+    ]
     # a one-era file against a two-era one: its era is compared, the other is named, not guessed
     one = _body("legacy", ["a", "b"])
     mixed = compare(one, both, old_name="v1.json", new_name="v2.json")
@@ -59,7 +67,8 @@ def test_an_era_lost_breaks_one_gained_is_compatible_and_one_sided_eras_are_note
     assert mixed.notes == ["the modern era was not compared: only v2.json records it (v1.json has the legacy era only)"]
     assert compare(one, both, only="legacy").notes == []  # check --era both: each era in its own run
     # two one-era files compare as before: plain paths, whatever their eras
-    assert [c.path for c in compare(one, _body("legacy", ["a"])).changes] == ["/tools/b"]
+    plain = compare(one, _body("legacy", ["a"]))
+    assert [c.path for c in plain.changes] == ["/tools/b"] and plain.compared is None
     eraless = dict(one, era=None)
     with pytest.raises(SnapshotError, match="OLD records no era"):
         compare(eraless, both)

@@ -62,7 +62,7 @@ def report(comparison: Comparison, as_json: bool, fail_on: str, quiet: bool = Fa
     if as_json:
         counts = {kind: sum(1 for c in changes if c.kind == kind) for kind in KINDS}
         document: dict[str, Any] = {"changes": [c.as_json() for c in changes], "counts": counts}
-        if comparison.compared:
+        if comparison.compared is not None:  # a two-era side: which eras were compared
             document["eras"] = {"compared": comparison.compared, "notCompared": comparison.notes}
         out_json(document)
     elif not changes:

@@ -42,7 +42,7 @@ class Side:
 class Comparison:
     changes: list[Change]
     notes: list[str]  # what was not compared, and why
-    compared: list[str]  # the eras compared (empty for two one-era sides)
+    compared: list[str] | None  # the eras compared; None for two one-era sides (compared whole)
 
 
 def _in_era(changes: list[Change], era: str) -> list[Change]:
@@ -59,7 +59,7 @@ def compare(
     :class:`SnapshotError`."""
     was, now = Side.of(old), Side.of(new)
     if not was.two_era and not now.two_era:
-        return Comparison(diff(old, new), [], [])
+        return Comparison(diff(old, new), [], None)
     for side, name in ((was, old_name), (now, new_name)):
         if not side.two_era and side.era not in ERAS:
             raise SnapshotError(
