@@ -216,7 +216,7 @@ async def test_a_caller_that_stops_waiting_cancels_the_task(connect):
             await c.session.call_tool("research", {"topic": "x", "never": True})
         assert [m["params"]["taskId"] for m in sent(c.store, "tasks/cancel")] == ["task-1"]
         assert c.session.tasks["task-1"].cancel_requested == "the caller stopped waiting"
-        assert not c.session._followers
+        assert not c.session.task_tracker.followers
 
 
 async def test_status_notifications_come_on_the_listen_stream_while_the_task_is_followed(connect):

@@ -159,5 +159,5 @@ async def test_a_server_that_goes_away_mid_task_ends_the_call_in_words(connect, 
         await c.session.list_tools()
         with pytest.raises(ConnectionLost):
             await c.session.call_tool("dies", {})
-        assert c.session.tasks["t-3"].status == "working" and not c.session._followers
+        assert c.session.tasks["t-3"].status == "working" and not c.session.task_tracker.followers
         assert not [e for e in c.store if e.direction is Direction.OUT and e.method == "tasks/cancel"]

@@ -539,7 +539,7 @@ async def test_a_flood_of_list_changed_refetches_coalesced_and_keeps_keys_workin
         await pilot.press("f2")
         await wait_for(pilot, lambda: app.main.current_view == "main", what="the Main view")
         await session.ping()  # the list_changed sent before it are in
-        await wait_for(pilot, lambda: not session._refresh, timeout=60, what="the last refetch")
+        await wait_for(pilot, lambda: not session.lister.refreshing, timeout=60, what="the last refetch")
         notes = sum(
             store.method_counts[f"notifications/{kind}/list_changed"] for kind in ("tools", "prompts", "resources")
         )

@@ -29,9 +29,10 @@ from ..transport.base import Closed, Transport
 from . import era as era_detection
 from . import modern, mrtr, tasks, url_elicitation
 from .events import LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
-from .listing import CHANGED, ListMethods
+from .listing import CHANGED, Lister
 from .results import ToolResultView, analyze_tool_result
 from .subscriptions import Subscriptions
+from .task_model import TaskRecord
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_COUNTED_URIS = 10_000  # URIs whose updates are counted (a server inventing URIs must not grow the counts)
@@ -66,9 +67,12 @@ class ToolCallOutcome:
         return self.view.is_error
 
 
-class McpSession(ListMethods, tasks.TaskMethods):
+class McpSession:
     """One connection to one server. Use as ``async with McpSession(transport) as s``.
-    Tasks (``session.tasks``, ``task_support``, ``list_tasks``...): tasks.py."""
+
+    It owns two collaborators and forwards their public methods, so callers keep one object:
+    ``lister`` (listing.Lister: ``lists``, ``list_all``, refetch on list_changed) and
+    ``task_tracker`` (tasks.TaskTracker: ``tasks``, ``task_support``, ``get_task``...)."""
 
     def __init__(
         self,
@@ -114,7 +118,6 @@ class McpSession(ListMethods, tasks.TaskMethods):
         self.cache_info: dict[str, dict[str, Any]] = {}  # method -> {ttlMs, cacheScope} of its last result
         self.log_level: str | None = None  # modern: sent in every request's _meta
         self.subscription_ack: dict[str, Any] | None = None  # what the server honours on subscriptions/listen
-        self.excluded_tools: dict[str, str] = {}  # 2026-07-28 HTTP: tools left out of lists["tools"], and why
         self.subscriptions = Subscriptions(self)
         # resource URIs we asked the server to tell us about (either era), and how many
         # notifications/resources/updated arrived for each URI (subscribed or not)
@@ -122,16 +125,12 @@ class McpSession(ListMethods, tasks.TaskMethods):
         self.resource_updates: dict[str, int] = {}
         # elicitationId -> seq of the notifications/elicitation/complete that said it is done
         self.completed_elicitations: dict[str, int] = {}
-        self._init_tasks()
         self.meta_version: str | None = None  # the version put in every request's _meta (modern)
         self._reinitializing = False
-        self.lists: dict[str, list[dict[str, Any]]] = {}
         self._listeners: list[Listener] = []
         self.task_group: anyio.abc.TaskGroup | None = None
-        # list kind -> "running" (a refetch is under way) or "again" (another is due after it)
-        self._refresh: dict[str, str] = {}
-        # list kind -> whether a list_changed arrived while its first listing runs
-        self._first_listing: dict[str, bool] = {}
+        self.lister = Lister(self)
+        self.task_tracker = tasks.TaskTracker(self, self.lister)
         self.connection.add_notification_listener(self._on_notification)
         self.connection.add_close_listener(self._on_closed)
         self.connection.meta_provider = self._add_meta
@@ -330,12 +329,64 @@ class McpSession(ListMethods, tasks.TaskMethods):
         """A request and its result, through MRTR rounds where the era allows them."""
         return await self.finish_request(await self.begin_request(method, params, **options))
 
-    # -- lists ---------------------------------------------------------
+    # -- lists (listing.Lister) ------------------------------------------
+    @property
+    def lists(self) -> dict[str, list[dict[str, Any]]]:
+        """List kind -> its items as last fetched."""
+        return self.lister.lists
+
+    @property
+    def excluded_tools(self) -> dict[str, str]:
+        """2026-07-28 HTTP: tools left out of ``lists["tools"]``, and why."""
+        return self.lister.excluded_tools
+
+    def supports(self, kind: str) -> bool:
+        return self.lister.supports(kind)
+
+    async def list_all(self, kind: str, *, cause: str = "refresh") -> list[dict[str, Any]]:
+        return await self.lister.list_all(kind, cause=cause)
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        return await self.lister.list_all("tools")
+
+    async def list_prompts(self) -> list[dict[str, Any]]:
+        return await self.lister.list_all("prompts")
+
+    async def list_resources(self) -> list[dict[str, Any]]:
+        return await self.lister.list_all("resources")
+
+    async def list_resource_templates(self) -> list[dict[str, Any]]:
+        return await self.lister.list_all("resource_templates")
+
     def tool(self, name: str) -> dict[str, Any] | None:
         for tool in self.lists.get("tools", []):
             if tool.get("name") == name:
                 return tool
         return None
+
+    # -- tasks (tasks.TaskTracker) ---------------------------------------
+    @property
+    def tasks(self) -> dict[str, TaskRecord]:
+        """Task id -> its record: every task seen in this session (tasks.py)."""
+        return self.task_tracker.records
+
+    def task_support(self, tool_name: str) -> str:
+        return self.task_tracker.task_support(tool_name)
+
+    def can_list_tasks(self) -> bool:
+        return self.task_tracker.can_list_tasks()
+
+    async def get_task(self, task_id: str, *, source: str = "poll", **options: Any) -> TaskRecord:
+        return await self.task_tracker.get_task(task_id, source=source, **options)
+
+    async def cancel_task(self, task_id: str, reason: str = "tasks/cancel was sent", **options: Any) -> TaskRecord:
+        return await self.task_tracker.cancel_task(task_id, reason, **options)
+
+    async def task_result(self, task_id: str, **options: Any) -> dict[str, Any]:
+        return await self.task_tracker.task_result(task_id, **options)
+
+    async def list_tasks(self) -> list[TaskRecord]:
+        return await self.task_tracker.list_tasks()
 
     # -- tools ---------------------------------------------------------
     def check_arguments(self, name: str, arguments: dict[str, Any]) -> list[Issue]:
@@ -384,14 +435,14 @@ class McpSession(ListMethods, tasks.TaskMethods):
             outcome = await mrtr.complete(self, pending)
             result, rounds = outcome.result, outcome.rounds
             if modern.result_type("tools/call", result) == "task":
-                result, record = await self._follow_task(pending, result, rounds[-1])
+                result, record = await self.task_tracker.follow(pending, result, rounds[-1])
                 note = None
             else:
                 note = self._accept("tools/call", result, rounds[-1].reply)
         else:
             result, rounds, note = await pending.wait(), [pending], None
             if tasks.is_create_task_result(result):
-                result, record = await self._follow_task(pending, result, pending)
+                result, record = await self.task_tracker.follow(pending, result, pending)
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         name = params.get("name", "")
         arguments = params.get("arguments") or {}
@@ -494,8 +545,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         if kinds is not None:
             if self.auto_refresh and self.state is SessionState.READY:
                 for kind in kinds:
-                    if not self._during_first_listing(kind):
-                        self._schedule_refresh(kind)
+                    self.lister.changed(kind)
         elif method == "notifications/message" and params is not None:
             self.emit(LogMessage(str(params.get("level", "info")), params.get("logger"), params.get("data"), entry.seq))
         elif method == "notifications/resources/updated" and params is not None:
@@ -506,7 +556,7 @@ class McpSession(ListMethods, tasks.TaskMethods):
         elif method == url_elicitation.COMPLETE:
             url_elicitation.note_complete(self, params, entry)
         elif method in tasks.STATUS_NOTIFICATIONS and params is not None:
-            self._on_task_status(method, params, entry)
+            self.task_tracker.on_status(method, params, entry)
 
     def _on_session_expired(self) -> None:
         """The HTTP server ended the legacy session (404): handshake again, once at a time."""

@@ -1,4 +1,4 @@
-"""McpSession's lists (a mixin: legacy.py keeps the session, this module the lists).
+"""McpSession's lists: the :class:`Lister` the session owns (``session.lister``).
 
 Every page of tools, prompts, resources and resource templates is fetched, bounded (a server
 paging for ever, looping its cursors or sending huge pages stops with the items so far and an
@@ -9,12 +9,17 @@ kind, plus at most one queued, however many ``list_changed`` notifications arriv
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
+
+import anyio.abc
 
 from ..base.errors import ConnectionLost, InspectorError, ProtocolViolation
+from ..protocol.rpc import PendingRequest
 from ..protocol.versions import LEGACY_VERSIONS
+from ..traffic.store import TrafficStore
+from ..transport.base import Transport
 from . import modern
-from .events import ListChanged
+from .events import ListChanged, SessionEvent
 from .tooldiff import ListDiff, diff_items
 
 MAX_PAGES = 10_000
@@ -48,13 +53,44 @@ class PaginationError(ProtocolViolation):
         self.items = items
 
 
-class ListMethods:
-    """The list methods of McpSession (which provides capabilities, lists, store, transport, era,
-    protocol_version, begin_request/finish_request, _emit, _first_listing, _refresh, _task_group)."""
+class ListingSession(Protocol):
+    """What listing needs of the session (legacy.py imports this module)."""
+
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def transport(self) -> Transport: ...
+    @property
+    def capabilities(self) -> dict[str, Any]: ...
+    @property
+    def era(self) -> str | None: ...
+    @property
+    def protocol_version(self) -> str | None: ...
+    @property
+    def task_group(self) -> anyio.abc.TaskGroup | None: ...
+
+    def emit(self, event: SessionEvent) -> None: ...
+    async def begin_request(
+        self, method: str, params: dict[str, Any] | None = None, **options: Any
+    ) -> PendingRequest: ...
+    async def finish_request(self, pending: PendingRequest) -> dict[str, Any]: ...
+
+
+class Lister:
+    """The session's lists (``lists``: kind -> items, ``excluded_tools``), fetched and refetched."""
+
+    def __init__(self, session: ListingSession) -> None:
+        self.session = session
+        self.lists: dict[str, list[dict[str, Any]]] = {}
+        self.excluded_tools: dict[str, str] = {}  # 2026-07-28 HTTP: tools left out of lists["tools"], and why
+        # list kind -> "running" (a refetch is under way) or "again" (another is due after it)
+        self._refresh: dict[str, str] = {}
+        # list kind -> whether a list_changed arrived while its first listing runs
+        self._first_listing: dict[str, bool] = {}
 
     def supports(self, kind: str) -> bool:
         """Whether the server declared the capability behind a list kind."""
-        return LISTS[kind][2] in self.capabilities
+        return LISTS[kind][2] in self.session.capabilities
 
     async def list_all(self, kind: str, *, cause: str = "refresh") -> list[dict[str, Any]]:
         """Fetch every page of a list, update our copy and emit ListChanged.
@@ -71,7 +107,7 @@ class ListMethods:
         try:
             while True:
                 try:
-                    items = await self._paginate(method, key)
+                    items = await self.paginate(method, key)
                 except PaginationError as exc:
                     self._store_list(kind, exc.items, before, cause, str(exc))
                     raise
@@ -79,47 +115,57 @@ class ListMethods:
                     break
                 self._first_listing[kind] = False
                 first = False  # once: a server announcing changes forever gets the second listing
-                self.store.note(f"{LISTS[kind][3]} arrived during the first {method}: listed again (the baseline)")
+                self.session.store.note(
+                    f"{LISTS[kind][3]} arrived during the first {method}: listed again (the baseline)"
+                )
         finally:
             if before is None:
                 self._first_listing.pop(kind, None)
         self._store_list(kind, items, before, cause, None)
         return self.lists[kind]
 
-    def _during_first_listing(self, kind: str) -> bool:
-        """Note a list_changed for a kind whose first listing runs (it then lists once more)."""
+    @property
+    def refreshing(self) -> bool:
+        """Whether a refetch after a list_changed runs or is queued, for any kind."""
+        return bool(self._refresh)
+
+    def changed(self, kind: str) -> None:
+        """A list_changed for ``kind``: noted when its first listing runs (it then lists once
+        more), else a refetch is scheduled."""
         if kind in self._first_listing:
             self._first_listing[kind] = True
-            return True
-        return False
+        else:
+            self._schedule_refresh(kind)
 
     def _store_list(
         self, kind: str, items: list[dict[str, Any]], before: list[dict[str, Any]] | None, cause: str, error: str | None
     ) -> None:
-        if kind == "tools" and self.era == "modern" and self.transport.kind == "http":
+        session = self.session
+        if kind == "tools" and session.era == "modern" and session.transport.kind == "http":
             items, self.excluded_tools = modern.split_excluded(items)
             for name, reason in self.excluded_tools.items():
-                self.store.note(f"tool {name!r} excluded from the list: {reason}", excluded_tool=name)
+                session.store.note(f"tool {name!r} excluded from the list: {reason}", excluded_tool=name)
         self.lists[kind] = items
         diff = diff_items(before or [], items) if before is not None else ListDiff(added=list(items))
         # the first list of a connection is the baseline, whatever asked for it (a list_changed refetch too)
-        self.emit(ListChanged(kind, items, diff, "initial" if before is None else cause, error))
+        session.emit(ListChanged(kind, items, diff, "initial" if before is None else cause, error))
 
-    async def _paginate(self, method: str, key: str) -> list[dict[str, Any]]:
+    async def paginate(self, method: str, key: str) -> list[dict[str, Any]]:
+        """Every page of ``method``'s ``key`` array (bounded: PaginationError with the items so far)."""
         items: list[dict[str, Any]] = []
         cursor: str | None = None
         seen: set[str] = set()
         size = 0
         for pages in range(1, MAX_PAGES + 1):
             params = {"cursor": cursor} if cursor is not None else None
-            pending = await self.begin_request(method, params)
-            result = await self.finish_request(pending)
+            pending = await self.session.begin_request(method, params)
+            result = await self.session.finish_request(pending)
             page = result.get(key)
             if not isinstance(page, list):
                 raise PaginationError(f"{method} result has no `{key}` array", items)
             items.extend(item for item in page if isinstance(item, dict))
             cursor = result.get("nextCursor")
-            if cursor is None or (cursor == "" and self.protocol_version in LEGACY_VERSIONS):
+            if cursor is None or (cursor == "" and self.session.protocol_version in LEGACY_VERSIONS):
                 return items
             size += len(pending.reply.raw) if pending.reply is not None else 0
             if len(items) >= MAX_ITEMS or size >= MAX_LIST_BYTES:
@@ -140,26 +186,14 @@ class ListMethods:
             seen.add(cursor)
         raise PaginationError(f"{method}: more than {MAX_PAGES} pages, stopped", items)
 
-    async def list_tools(self) -> list[dict[str, Any]]:
-        return await self.list_all("tools")
-
-    async def list_prompts(self) -> list[dict[str, Any]]:
-        return await self.list_all("prompts")
-
-    async def list_resources(self) -> list[dict[str, Any]]:
-        return await self.list_all("resources")
-
-    async def list_resource_templates(self) -> list[dict[str, Any]]:
-        return await self.list_all("resource_templates")
-
     def _schedule_refresh(self, kind: str) -> None:
         """Coalesce bursts: one refetch runs at a time, plus at most one queued."""
         if kind in self._refresh:
             self._refresh[kind] = "again"
             return
         self._refresh[kind] = "running"
-        assert self.task_group is not None
-        self.task_group.start_soon(self._refresh_loop, kind)
+        assert self.session.task_group is not None
+        self.session.task_group.start_soon(self._refresh_loop, kind)
 
     async def _refresh_loop(self, kind: str) -> None:
         try:

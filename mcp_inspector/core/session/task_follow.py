@@ -41,6 +41,10 @@ class FollowedSession(mrtr.MrtrSession, Protocol):
     @property
     def task_group(self) -> anyio.abc.TaskGroup | None: ...
 
+
+class FollowedTasks(Protocol):
+    """What following a task needs of the session's tasks (tasks.TaskTracker)."""
+
     async def get_task(self, task_id: str, *, source: str = ..., **options: Any) -> TaskRecord: ...
     async def cancel_task(self, task_id: str, reason: str = ..., **options: Any) -> TaskRecord: ...
     def take_task(
@@ -58,9 +62,16 @@ class Follower:
     """Follows one task to its end for finish_tool_call."""
 
     def __init__(
-        self, session: FollowedSession, pending: PendingRequest, record: TaskRecord, last: PendingRequest, modern: bool
+        self,
+        session: FollowedSession,
+        tasks: FollowedTasks,
+        pending: PendingRequest,
+        record: TaskRecord,
+        last: PendingRequest,
+        modern: bool,
     ) -> None:
         self.session = session
+        self.tasks = tasks
         self.pending = pending
         self.record = record
         self.asked = last  # the request whose result asked for input last (modern) / made the task
@@ -142,7 +153,7 @@ class Follower:
             return
         with anyio.move_on_after(CANCEL_LIMIT):
             try:
-                record = await self.session.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
+                record = await self.tasks.cancel_task(self.record.task_id, reason, timeout=CANCEL_LIMIT)
                 if not record.terminal:
                     self.session.store.note(
                         f"{self.where}: tasks/cancel was sent ({reason}), yet the server still "
@@ -219,7 +230,7 @@ class Follower:
         task = check_task(result, "tasks/get", self.record.task_id)
         if task.get("status") == "input_required":
             self.asked = request
-        self.session.take_task(task, "poll", always=False)
+        self.tasks.take_task(task, "poll", always=False)
 
     async def _start_result(self, timeout: float | None = None) -> None:
         """``tasks/result``, waited for in the session's task group (input_required: it
@@ -271,7 +282,7 @@ class Follower:
             return await self._cancelled()
         if not record.terminal:  # tasks/result answered first: one look at the final status
             with contextlib.suppress(InspectorError, ProtocolViolation):  # the result matters; the task MAY be gone
-                await self.session.get_task(record.task_id, timeout=self.pending.timeout, max_total=self._remaining())
+                await self.tasks.get_task(record.task_id, timeout=self.pending.timeout, max_total=self._remaining())
         if self.result_error is not None:
             record.error = self.result_error
         else:
@@ -312,7 +323,7 @@ class Follower:
         sent = self.record.cancel_requested is not None  # by session.cancel_task (the Tasks view, a caller)
         if not sent and not self.record.terminal:
             try:
-                await self.session.cancel_task(self.record.task_id, reason, timeout=self.pending.timeout)
+                await self.tasks.cancel_task(self.record.task_id, reason, timeout=self.pending.timeout)
                 sent = True
             except ConnectionLost:
                 raise

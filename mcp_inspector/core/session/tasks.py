@@ -65,7 +65,8 @@ request timeout; the follow as a whole is bounded only by ``max_total`` (the CLI
 one) and by cancellation. Progress notifications on the call's token stay linked to
 the call while its task runs (2025-11-25: the token "remains valid throughout the task").
 
-Modules: tasks.py (this API, mixed into McpSession), task_model.py (TaskRecord, shapes,
+Modules: tasks.py (this API: the session's :class:`TaskTracker`, ``session.task_tracker``,
+which McpSession's task methods call), task_model.py (TaskRecord, shapes,
 the poll interval), task_follow.py (following one task).
 
 Client capabilities: modern, ``extensions: {"io.modelcontextprotocol/tasks": {}}``.
@@ -79,14 +80,15 @@ no tasks/list or tasks/cancel is offered.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ..base.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError
 from ..protocol.rpc import PendingRequest
 from ..traffic.entry import TrafficEntry
-from .events import TaskUpdated
+from ..traffic.store import TrafficStore
+from .events import SessionEvent, TaskUpdated
 from .modern import TASKS_EXTENSION
-from .task_follow import Follower
+from .task_follow import FollowedSession, Follower
 from .task_model import (
     CANCEL_LIMIT,
     LEGACY_CLIENT_CAPABILITY,
@@ -115,8 +117,8 @@ __all__ = [
     "STATUS_NOTIFICATIONS",
     "SUPPORT",
     "TERMINAL",
-    "TaskMethods",
     "TaskRecord",
+    "TaskTracker",
     "check_task",
     "is_create_task_result",
     "poll_interval",
@@ -124,20 +126,45 @@ __all__ = [
 ]
 
 
-class TaskMethods:
-    """McpSession's task methods (a mixin: legacy.py keeps the session, this module the tasks)."""
+class TaskSession(FollowedSession, Protocol):
+    """What tasks need of the session (legacy.py imports this module)."""
 
-    def _init_tasks(self) -> None:
-        self.tasks: dict[str, TaskRecord] = {}
-        self._followers: dict[str, Follower] = {}
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def capabilities(self) -> dict[str, Any]: ...
+    @property
+    def era(self) -> str | None: ...
+    @property
+    def timeout(self) -> float | None: ...
+
+    def tool(self, name: str) -> dict[str, Any] | None: ...
+    def emit(self, event: SessionEvent) -> None: ...
+
+
+class Paginator(Protocol):
+    """Every page of a list method (listing.Lister)."""
+
+    async def paginate(self, method: str, key: str) -> list[dict[str, Any]]: ...
+
+
+class TaskTracker:
+    """The session's tasks: ``records`` (``session.tasks``), the followers of running calls."""
+
+    def __init__(self, session: TaskSession, pages: Paginator) -> None:
+        self.session = session
+        self.pages = pages
+        self.records: dict[str, TaskRecord] = {}
+        #: task id -> the Follower of the tool call that runs it, while it runs
+        self.followers: dict[str, Follower] = {}
         self._support_noted: set[str] = set()
         self._strangers = 0  # tasks first seen in a status notification (see _take_task)
         self._strangers_noted = False
 
     # -- what the server offers -----------------------------------------
     def _server_declares_tasks(self) -> bool:
-        caps: dict[str, Any] = self.capabilities  # type: ignore[attr-defined]  # a mixin: self is the McpSession
-        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        caps: dict[str, Any] = self.session.capabilities
+        if self.session.era == "modern":
             extensions = caps.get("extensions")
             return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
         node: Any = caps.get("tasks")
@@ -149,7 +176,7 @@ class TaskMethods:
 
     def task_support(self, tool_name: str) -> str:
         """required, optional or forbidden (see the module docstring)."""
-        tool = self.tool(tool_name)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        tool = self.session.tool(tool_name)
         execution = tool.get("execution") if isinstance(tool, dict) else None
         declared = execution.get("taskSupport") if isinstance(execution, dict) else None
         if declared is not None and declared not in SUPPORT:
@@ -159,7 +186,7 @@ class TaskMethods:
                 f"{', '.join(SUPPORT)}: taken as forbidden",
             )
         server = self._server_declares_tasks()
-        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        if self.session.era == "modern":
             if declared in SUPPORT:
                 return declared
             return "optional" if server else "forbidden"
@@ -183,12 +210,12 @@ class TaskMethods:
     def _note_support(self, tool_name: str, text: str) -> None:
         if text not in self._support_noted:
             self._support_noted.add(text)
-            self.store.note(text, task_support=tool_name)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+            self.session.store.note(text, task_support=tool_name)
 
     def can_list_tasks(self) -> bool:
         """Legacy servers that declare ``tasks.list`` (the extension has no tasks/list)."""
-        tasks = self.capabilities.get("tasks")  # type: ignore[attr-defined]  # a mixin: self is the McpSession
-        return self.era == "legacy" and isinstance(tasks, dict) and "list" in tasks  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        tasks = self.session.capabilities.get("tasks")
+        return self.session.era == "legacy" and isinstance(tasks, dict) and "list" in tasks
 
     # -- records and events ---------------------------------------------
     def take_task(
@@ -201,14 +228,14 @@ class TaskMethods:
         always: bool = True,
     ) -> TaskRecord:
         """Keep a checked Task in its record; emit TaskUpdated when ``always`` or it changed."""
-        record = self.tasks.get(task["taskId"])
+        record = self.records.get(task["taskId"])
         if record is None and source == "notification" and tool is None:
             # A task this session never made nor listed: kept up to STRANGER_LIMIT of them (a
             # server announcing a fresh task id in every notification cannot fill memory).
             if self._strangers >= STRANGER_LIMIT:
                 if not self._strangers_noted:
                     self._strangers_noted = True
-                    self.store.note(
+                    self.session.store.note(
                         f"more than {STRANGER_LIMIT} tasks announced by notifications/tasks/status that "
                         "no call of this session made: later ones are not kept",
                         task_list=True,
@@ -217,12 +244,12 @@ class TaskMethods:
             self._strangers += 1
         if record is None:
             record = TaskRecord(task["taskId"], tool, first_seq, dict(task), task["status"])
-            self.tasks[record.task_id] = record
+            self.records[record.task_id] = record
             changed = True
         else:
             changed = task != record.task
             if record.terminal and task["status"] != record.status:
-                self.store.note(
+                self.session.store.note(
                     f"task {record.task_id}: the server moved it from the terminal status {record.status!r} "
                     f"to {task['status']!r} (a terminal task MUST NOT change status)",
                     task=record.task_id,
@@ -232,25 +259,25 @@ class TaskMethods:
             record.first_seq = record.first_seq if record.first_seq is not None else first_seq
         if changed or always:
             record.updates += 1
-            self.emit(TaskUpdated(dict(record.task), record.first_seq, source))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
-        follower = self._followers.get(record.task_id)
+            self.session.emit(TaskUpdated(dict(record.task), record.first_seq, source))
+        follower = self.followers.get(record.task_id)
         if follower is not None:
             follower.poke()
         return record
 
-    def _on_task_status(self, method: str, params: dict[str, Any], entry: TrafficEntry) -> None:
+    def on_status(self, method: str, params: dict[str, Any], entry: TrafficEntry) -> None:
         """``notifications/tasks/status`` (legacy) or ``notifications/tasks`` (modern)."""
         era = STATUS_NOTIFICATIONS[method]
         problem = None
-        if era != self.era:  # type: ignore[attr-defined]  # a mixin: self is the McpSession
-            problem = f"{method} belongs to the {era} era's tasks, not this {self.era} session"  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        if era != self.session.era:
+            problem = f"{method} belongs to the {era} era's tasks, not this {self.session.era} session"
         try:
             task = check_task(params, method)
         except MalformedTask as exc:
             problem = str(exc)
             task = None
         if problem is not None:
-            self.store.flag(entry, problem)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+            self.session.store.flag(entry, problem)
         if task is not None:
             self.take_task(task, "notification")
 
@@ -258,10 +285,10 @@ class TaskMethods:
     async def _task_request(self, method: str, task_id: str, **options: Any) -> tuple[dict[str, Any], PendingRequest]:
         if not isinstance(task_id, str) or not task_id:
             raise InspectorError(f"{method}: a task id (a non-empty string) is needed, got {task_id!r}")
-        pending = await self.connection.send_request(method, {"taskId": task_id}, **options)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        pending = await self.session.connection.send_request(method, {"taskId": task_id}, **options)
         result = await pending.wait()
-        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
-            judge_modern(self, method, result, pending)  # type: ignore[arg-type]  # a mixin: self is the McpSession
+        if self.session.era == "modern":
+            judge_modern(self.session, method, result, pending)
         return result, pending
 
     async def get_task(self, task_id: str, *, source: str = "poll", **options: Any) -> TaskRecord:
@@ -272,26 +299,26 @@ class TaskMethods:
     async def cancel_task(self, task_id: str, reason: str = "tasks/cancel was sent", **options: Any) -> TaskRecord:
         """``tasks/cancel``; legacy answers the Task, modern only acknowledges (then one
         tasks/get shows what the server says now). Emits TaskUpdated source "cancel"."""
-        record = self.tasks.get(task_id)
+        record = self.records.get(task_id)
         result, _ = await self._task_request("tasks/cancel", task_id, **options)
-        if self.era != "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        if self.session.era != "modern":
             record = self.take_task(check_task(result, "tasks/cancel", task_id), "cancel")
         else:
             try:
-                options["timeout"] = min(CANCEL_LIMIT, self.timeout or CANCEL_LIMIT)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+                options["timeout"] = min(CANCEL_LIMIT, self.session.timeout or CANCEL_LIMIT)
                 record = await self.get_task(task_id, source="cancel", **options)
             except (InspectorError, ProtocolViolation) as exc:  # MAY be deleted at once: the ack is what counts
-                self.store.note(
+                self.session.store.note(
                     f"tasks/cancel of task {task_id} was acknowledged; tasks/get after it failed: {exc}",
                     task=task_id,
                 )
                 if record is None:
                     record = TaskRecord(task_id, None, None, {"taskId": task_id}, "working")
-                    self.tasks[task_id] = record
+                    self.records[task_id] = record
                 record.updates += 1
-                self.emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+                self.session.emit(TaskUpdated(dict(record.task), record.first_seq, "cancel"))
         record.cancel_requested = record.cancel_requested or reason
-        follower = self._followers.get(task_id)
+        follower = self.followers.get(task_id)
         if follower is not None and follower.cancel_reason is None:
             follower.cancel_reason = reason
             follower.poke()
@@ -300,8 +327,8 @@ class TaskMethods:
     async def task_result(self, task_id: str, **options: Any) -> dict[str, Any]:
         """The task's CallToolResult: legacy ``tasks/result`` (blocks until the task ends;
         its JSON-RPC error raises), modern the ``result`` of ``tasks/get``."""
-        record = self.tasks.get(task_id)
-        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        record = self.records.get(task_id)
+        if self.session.era == "modern":
             record = await self.get_task(task_id, source="result", **options)
             return modern_outcome(record, "tools/call")
         try:
@@ -310,52 +337,52 @@ class TaskMethods:
             if record is not None:
                 record.error = exc
             raise
-        check_related(self, result, task_id, request)  # type: ignore[arg-type]  # a mixin: self is the McpSession
+        check_related(self.session, result, task_id, request)
         if record is not None:
             record.result = result
             record.updates += 1
-            self.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+            self.session.emit(TaskUpdated(dict(record.task), record.first_seq, "result"))
         return result
 
     async def list_tasks(self) -> list[TaskRecord]:
         """``tasks/list``, every page (legacy; the extension has none). Emits TaskUpdated
         source "list" for each task; a malformed one is a note, the others are kept."""
-        if self.era == "modern":  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        if self.session.era == "modern":
             raise InspectorError(
                 "the 2026-07-28 tasks extension has no tasks/list: only the tasks this session created are known"
             )
         records = []
-        for item in await self._paginate("tasks/list", "tasks"):  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        for item in await self.pages.paginate("tasks/list", "tasks"):
             try:
                 task = check_task(item, "tasks/list")
             except MalformedTask as exc:
-                self.store.note(str(exc), task_list=True)  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+                self.session.store.note(str(exc), task_list=True)
                 continue
             records.append(self.take_task(task, "list"))
         return records
 
     # -- a tool call's task ---------------------------------------------
-    async def _follow_task(
+    async def follow(
         self, pending: PendingRequest, result: dict[str, Any], last: PendingRequest
     ) -> tuple[dict[str, Any], TaskRecord]:
         """Follow the task a tools/call answered with; (its CallToolResult, its record)."""
-        modern = self.era == "modern"  # type: ignore[attr-defined]  # a mixin: self is the McpSession
+        modern = self.session.era == "modern"
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         if modern:
             task = check_task(result, 'tools/call (resultType "task")')
         else:
             task = check_task(result.get("task"), "tools/call (CreateTaskResult)")
             if "task" not in params:
-                self.store.flag(
+                self.session.store.flag(
                     last.reply,
                     "a CreateTaskResult to a tools/call that did not ask for a task (no params.task)",
                 )
         first_seq = pending.entry.seq if pending.entry is not None else None
         record = self.take_task(task, "created", tool=params.get("name"), first_seq=first_seq)
-        follower = Follower(self, pending, record, last, modern)  # type: ignore[arg-type]  # a mixin: self is the McpSession
-        self._followers[record.task_id] = follower
+        follower = Follower(self.session, self, pending, record, last, modern)
+        self.followers[record.task_id] = follower
         try:
             return await follower.run(), record
         finally:
-            if self._followers.get(record.task_id) is follower:
-                del self._followers[record.task_id]
+            if self.followers.get(record.task_id) is follower:
+                del self.followers[record.task_id]
