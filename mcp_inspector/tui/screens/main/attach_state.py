@@ -51,7 +51,7 @@ class AttachMixin:
         self._feed_missed = 0
         self._feed_ended = False
         server = str(feed.header.get("server") or "")
-        self._judge_recording(server)  # type: ignore[attr-defined]
+        self.checks_state.judge_recording(server)  # type: ignore[attr-defined]
         self.status_bar.status = self._attach_status("attached")  # type: ignore[attr-defined]
         self.set_interval(TICK, self._drain_feed, name="attach-feed")  # type: ignore[attr-defined]
         self._read_feed()

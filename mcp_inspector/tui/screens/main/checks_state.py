@@ -11,14 +11,18 @@ the view saying which runs; what they find is merged in.
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual import work
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ....core.checks.auth_steps import auth_findings
+from ....core.checks.model import Finding
+from ....core.traffic.store import TrafficStore
 from ...server.live_checks import LiveChecks
 from ...text.check_text import counts_text
-from ...widgets.views.checks_view import ChecksView
+from ...widgets.status_bar import StatusBar
+from .host import ScreenHost
+
+if TYPE_CHECKING:
+    from ...server.switching import SwitchingConnection
 
 TICK = 0.1  # seconds between drains of the deferred checks
 RUN_BUDGET = 120.0  # seconds for the whole on-demand check
@@ -26,76 +30,87 @@ RUN_TIMEOUT = 10.0  # per request of the check (the CLI's default)
 PRELOAD_AFTER = 1.5  # seconds after mount: the schema models are imported then
 
 
-class ChecksMixin:
-    """Mixed into MainScreen: ``self.checks`` and the actions around it."""
+class ChecksHost(ScreenHost, Protocol):
+    """What the checks need of the main screen."""
 
-    checks: LiveChecks
-    _checks_seen: int
-    _auth_seen: tuple[int, int]
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def connection(self) -> SwitchingConnection: ...
+    @property
+    def status_bar(self) -> StatusBar: ...
+    @property
+    def timeout(self) -> float: ...
+    @property
+    def read_only(self) -> bool: ...
 
-    def _init_checks(self) -> None:
-        self.checks = LiveChecks(self.store)
-        self._checks_seen = -1
+    async def show_frame(self, seq: int) -> None: ...
+    async def show_exchange(self, exchange_id: int, open_detail: bool = True) -> None: ...
+
+
+class ChecksState:
+    """The main screen's checks: ``live`` (what the views show) and the actions around it."""
+
+    def __init__(self, host: ChecksHost) -> None:
+        self.host = host
+        self.live = LiveChecks(host.store)
+        self._seen = -1
         self._auth_seen = (0, 0)
-        self.connection.on_session = self.checks.session_started
+        host.connection.on_session = self.live.session_started
 
-    def _start_checks(self) -> None:
+    def start(self) -> None:
         """On mount: the drain timer; the schema models in a thread a little later (an import of
         0.7-1.7 s beside the first paint and the handshake would hold the GIL against them; the
         frames wait in the checker's queue meanwhile)."""
-        self.set_timer(PRELOAD_AFTER, self.checks.preload, name="live-checks-preload")
-        self.set_interval(TICK, self._checks_tick, name="live-checks")
+        self.host.set_timer(PRELOAD_AFTER, self.live.preload, name="live-checks-preload")
+        self.host.set_interval(TICK, self._tick, name="live-checks")
 
-    def _checks_tick(self) -> None:
-        checks = self.checks
+    def _tick(self) -> None:
+        checks = self.live
         checks.tick()
-        log = self.connection.auth_log
+        log = self.host.connection.auth_log
         if (id(log), log.version) != self._auth_seen:  # the OAuth client's step checks (oauth-step)
             self._auth_seen = (id(log), log.version)
             checks.add(auth_findings(log))
-        if checks.version != self._checks_seen:
-            self._checks_seen = checks.version
-            self.status_bar.checks = dict(checks.counts)
+        if checks.version != self._seen:
+            self._seen = checks.version
+            self.host.status_bar.checks = dict(checks.counts)
 
-    def _judge_recording(self, server: str) -> None:
-        self.checks.judge_recording("http" if "://" in server else "stdio")
+    def judge_recording(self, server: str) -> None:
+        self.live.judge_recording("http" if "://" in server else "stdio")
 
-    # -- the Checks view -----------------------------------------------------------------
-    async def on_checks_view_jump(self, message: ChecksView.Jump) -> None:
-        message.stop()
-        item = message.finding
-        if item.exchange is not None and self.status_bar.status.transport not in ("", "stdio"):
-            await self.show_exchange(item.exchange, open_detail=False)
+    # -- the Checks view (the screen's handlers pass its messages on) ----------------------
+    async def jump(self, item: Finding) -> None:
+        """To the frame (or, over HTTP, the exchange) a finding is about."""
+        host = self.host
+        if item.exchange is not None and host.status_bar.status.transport not in ("", "stdio"):
+            await host.show_exchange(item.exchange, open_detail=False)
             return
         if item.seq is None:
             return
-        if self.store.get(item.seq) is None:
-            self.notify(f"#{item.seq} is no longer in memory (see the session file).", severity="warning")
+        if host.store.get(item.seq) is None:
+            host.notify(f"#{item.seq} is no longer in memory (see the session file).", severity="warning")
             return
-        await self.show_frame(item.seq)
+        await host.show_frame(item.seq)
 
-    def on_checks_view_run_requested(self, message: ChecksView.RunRequested) -> None:
-        message.stop()
-        self.run_checks()
-
-    def run_checks(self) -> None:
-        session = self.connection.live
+    def run(self) -> None:
+        host = self.host
+        session = host.connection.live
         if session is None:
-            reason = "a recording is judged by the live rules only" if self.read_only else "not connected"
-            self.notify(f"Cannot run the active checks: {reason}.", severity="warning")
+            reason = "a recording is judged by the live rules only" if host.read_only else "not connected"
+            host.notify(f"Cannot run the active checks: {reason}.", severity="warning")
             return
-        if self.checks.progress:
-            self.notify("The checks are running already.", severity="information")
+        if self.live.progress:
+            host.notify("The checks are running already.", severity="information")
             return
-        self._run_checks(session)
+        host.run_worker(self._run(session), group="run-checks", exclusive=True, exit_on_error=False)
 
-    @work(group="run-checks", exclusive=True, exit_on_error=False)
-    async def _run_checks(self, session: Any) -> None:
+    async def _run(self, session: Any) -> None:
         from ....core.checks.live import LiveChecker
         from ....core.checks.probes import CheckOptions, StartupProbe
         from ....core.checks.runner import default_probes, run_check
 
-        checks = self.checks
+        checks = self.live
         checks.preload()  # the surface rules use jsonschema: imported in the thread, not on the loop
         if not checks.ready:
             checks.progress = "loading the schema models"
@@ -104,7 +119,7 @@ class ChecksMixin:
         # the session): not here. The live findings come from the session's own checker.
         probes = [probe for probe in default_probes(disruptive=False) if not isinstance(probe, StartupProbe)]
         announced = [_announced(probe, index, len(probes), checks) for index, probe in enumerate(probes)]
-        timeout = min(self.timeout, RUN_TIMEOUT) if self.timeout else RUN_TIMEOUT
+        timeout = min(self.host.timeout, RUN_TIMEOUT) if self.host.timeout else RUN_TIMEOUT
         try:
             report = await run_check(
                 session, LiveChecker(None), CheckOptions(timeout=timeout), budget=RUN_BUDGET, probes=announced
@@ -113,20 +128,20 @@ class ChecksMixin:
             checks.progress = ""
             checks.runs += 1
             checks.version += 1
-            self.notify(f"The checks stopped: {exc.__class__.__name__}: {exc}", severity="error", markup=False)
+            self.host.notify(f"The checks stopped: {exc.__class__.__name__}: {exc}", severity="error", markup=False)
             return
         checks.progress = ""
         checks.runs += 1
         new = checks.add(report.findings)
         checks.version += 1
         summary = counts_text({item.severity: 0 for item in report.findings} | _counts(report.findings))
-        self.notify(
+        self.host.notify(
             f"{len(report.findings)} findings ({summary or 'nothing at all'}), {new} new, in {report.seconds:.1f} s",
             title="Checks done",
             markup=False,
         )
         for note in report.notes[:3]:
-            self.notify(note, severity="information", markup=False, timeout=6)
+            self.host.notify(note, severity="information", markup=False, timeout=6)
 
 
 def _counts(findings: list[Any]) -> dict[Any, int]:

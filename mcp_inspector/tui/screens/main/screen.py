@@ -54,15 +54,16 @@ from ...widgets.result.view import ResultPanel
 from ...widgets.status_bar import StatusBar
 from ...widgets.tool_list import EXCLUDED_KEY, ToolList
 from ...widgets.view_footer import ViewFooter
+from ...widgets.views.checks_view import ChecksView
 from ...widgets.views.traffic.log import TrafficLog
 from .attach_state import AttachMixin
-from .checks_state import ChecksMixin
+from .checks_state import ChecksState
 from .server_state import ServerStateMixin
 from .views import NavBar, ViewsMixin
 from .watch_state import FilesChanged, WatchFailed, WatchState
 
 
-class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -111,7 +112,8 @@ class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen)
         self.cwd = cwd or os.getcwd()
         # the current server's connection, and the one a switch waits for (tui/server/switching.py)
         self.connection = SwitchingConnection(self.post_message, store, timeout, self._handlers(), max_frame_bytes)
-        self._init_checks()  # live checks on every session (checks_state.py)
+        self.checks_state = ChecksState(self)  # live checks on every session (checks_state.py)
+        self.checks = self.checks_state.live
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
@@ -169,7 +171,7 @@ class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen)
     def on_mount(self) -> None:
         # what a live session learns later (the subscriptions/listen acknowledgement) shows on the overview
         self.set_interval(1.0, self._refresh_overview_facts, name="overview-facts")
-        self._start_checks()
+        self.checks_state.start()
         self._show_nav()
         self.tool_list.option_list.focus()
         if self.live_feed is not None:
@@ -194,6 +196,15 @@ class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen)
         self.watch.stop(quiet=True)
         if self.live_feed is not None:
             self.live_feed.close()
+
+    # -- the Checks view (checks_state.py) -------------------------------
+    async def on_checks_view_jump(self, message: ChecksView.Jump) -> None:
+        message.stop()
+        await self.checks_state.jump(message.finding)
+
+    def on_checks_view_run_requested(self, message: ChecksView.RunRequested) -> None:
+        message.stop()
+        self.checks_state.run()
 
     # -- watch and restart (watch_state.py) -------------------------------
     def on_files_changed(self, message: FilesChanged) -> None:
@@ -646,7 +657,7 @@ class MainScreen(AttachMixin, ChecksMixin, ServerStateMixin, ViewsMixin, Screen)
             self.recorded_arguments.replay = replay
         header = loaded.header
         server = str(header.get("server") or header.get("command") or "")
-        self._judge_recording(server)
+        self.checks_state.judge_recording(server)
         facts = replay.facts or ServerFacts()
         name = str(facts.server_info.get("name") or server or "server")
         detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
