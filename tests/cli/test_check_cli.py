@@ -93,7 +93,9 @@ def test_strict_fails_on_a_warning():
 
 def test_a_config_entrys_ignore_list(tmp_path):
     config = tmp_path / "mcp.json"
-    entry = {"command": "python3", "args": [str(FIXTURES / "stdout_banner.py")], "ignore": ["stdout-not-jsonrpc"]}
+    # the fixture's pattern keyword also draws a client-compat info (GitHub Copilot strips it for GPT-4 models)
+    ignore = ["stdout-not-jsonrpc", "client-compat"]
+    entry = {"command": "python3", "args": [str(FIXTURES / "stdout_banner.py")], "ignore": ignore}
     config.write_text(json.dumps({"mcpServers": {"banner": entry}}))
     result = cli("check", "--json", "--config", str(config), "--server", "banner", timeout=90)
     assert result.returncode == 0, result.stdout + result.stderr

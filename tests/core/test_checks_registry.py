@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from mcp_inspector.core.checks.catalog import GROUPS, RULES, finding
-from mcp_inspector.core.checks.docs import rules_table, table_in
+from mcp_inspector.core.checks.docs import SCHEMA_END, SCHEMA_START, rules_table, schema_table, table_in
 from mcp_inspector.core.checks.model import RuleKind, Severity
 
 ISSUE_IDS = {
@@ -44,5 +44,6 @@ def test_a_finding_takes_the_rules_hint_and_source_unless_given():
 def test_the_docs_rule_table_is_the_registrys():
     page = (Path(__file__).resolve().parents[2] / "docs" / "checks.md").read_text(encoding="utf-8")
     assert table_in(page) == rules_table(), "run: python scripts/check_rules_table.py"
+    assert table_in(page, SCHEMA_START, SCHEMA_END) == schema_table(), "run: python scripts/check_rules_table.py"
     for rule_id in RULES:
         assert f"| `{rule_id}` |" in page

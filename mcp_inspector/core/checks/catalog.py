@@ -356,8 +356,9 @@ _RULES = [
         "what a specific client refuses or rewrites (names, schema keywords, counts)",
         "Each client has its own limits on tool names, schema keywords and tool counts: a tool that "
         "breaks one is silently missing there.",
-        "See the finding: it names the client and its documented limit.",
-        "each finding names its client's documentation (docs/checks.md: Client compatibility)",
+        "See the finding: it names the client and its limit.",
+        "each finding names its client and the source: documentation, code at a commit, or the client's "
+        "tracker (docs/checks.md: Client compatibility)",
         "tools",
     ),
     Rule(

@@ -2,9 +2,9 @@
 
 :data:`CLIENTS` is the table (the client, its tool-name pattern, its tool-count limit, its
 combined server+tool name limit, and where that is documented); :func:`client_findings` is the
-one rule over it. A name the spec itself refuses is ``tool-name-format``'s (an error), not
-judged again here, and a dot (which the spec allows) is left alone: MCP clients rewrite names
-before a model API sees them.
+one rule over it (with the schema keywords and shapes of ``client_schema.py``). A name the spec
+itself refuses is ``tool-name-format``'s (an error), not judged again here, and a dot (which the
+spec allows) is left alone: MCP clients rewrite names before a model API sees them.
 The "Client compatibility" table of docs/checks.md lists the same rows.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import finding
+from .client_schema import schema_findings
 from .model import Finding
 
 SPEC_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")  # SEP-986 (tool-name-format judges the rest)
@@ -171,4 +172,4 @@ def client_findings(tools: list[dict[str, Any]]) -> list[Finding]:
                         evidence=", ".join(f"{name} ({len(name)})" for name in long[:SHOWN]),
                     )
                 )
-    return found
+    return found + schema_findings(tools)  # client_schema.py: schema keywords and shapes per client
