@@ -47,3 +47,10 @@ def test_the_docs_rule_table_is_the_registrys():
     assert table_in(page, SCHEMA_START, SCHEMA_END) == schema_table(), "run: python scripts/check_rules_table.py"
     for rule_id in RULES:
         assert f"| `{rule_id}` |" in page
+
+
+def test_a_rule_whose_source_quotes_a_must_is_an_error():
+    # the severity policy: error = breaks a MUST of the negotiated revision
+    musts = {rule_id for rule_id, rule in RULES.items() if " MUST " in f" {rule.source} "}
+    assert "http-protocol-version" in musts  # 2025-11-25 transports: the server MUST respond 400
+    assert {rule_id for rule_id in musts if RULES[rule_id].severity is not Severity.ERROR} == set()

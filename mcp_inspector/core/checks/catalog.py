@@ -488,12 +488,14 @@ _RULES = [
     ),
     Rule(
         "http-protocol-version",
-        W,
+        E,
         HTTP,
         "the MCP-Protocol-Version header mishandled (an invalid one not answered 400)",
-        "Clients send the negotiated version on every request; a server must refuse one it does not support.",
+        "Clients send the negotiated version on every request; a server that serves a version it does not "
+        "speak answers in the wrong revision instead of letting the client fall back.",
         "Answer an unsupported or invalid MCP-Protocol-Version header with 400 Bad Request.",
-        f"{SPEC}/basic/transports#protocol-version-header",
+        f"{SPEC}/basic/transports#protocol-version-header (a request with an invalid or unsupported "
+        "MCP-Protocol-Version: the server MUST respond with 400 Bad Request)",
         "http",
     ),
     # -- authorization ------------------------------------------------------------------

@@ -36,7 +36,7 @@ from ..base.jsonrpc import Kind
 from ..transport.base import TransportError
 from ..transport.http_headers import standard_headers
 from ..transport.http_util import make_client, open_response, read_bounded
-from .catalog import finding
+from .catalog import RULES, SPEC_MODERN, finding
 from .model import Severity, cut
 from .probes import ProbeContext
 
@@ -44,6 +44,10 @@ BODY_CAP = 64 << 10  # what is kept of an answer's body
 BODY_LIMIT = 1 << 20  # what is read of it at most
 FOREIGN_HOST = "evil.example.com"  # the conformance suite's (dns-rebinding-protection)
 BOGUS_VERSION = "1999-01-01"
+MODERN_VERSION_HEADER = (
+    f"{SPEC_MODERN}/basic/transports/streamable-http#protocol-version-header (a version the server does not "
+    "implement: it MUST respond with 400 Bad Request and an UnsupportedProtocolVersionError)"
+)
 HEADER_VERSIONS_FROM = "2025-06-18"  # MCP-Protocol-Version on every request from this revision on
 MIN_SESSION_ID = 16  # characters: shorter ids are guessable (a UUID has 36, 128 random bits in hex 32)
 SEQUENTIAL_GAP = 1000  # two ids differing only by a trailing number this close are sequential
@@ -517,6 +521,7 @@ class HttpProtocolVersionProbe:
         if answer is None or answer.status == 400:
             return
         served = 200 <= answer.status < 300
+        spec = MODERN_VERSION_HEADER if ctx.era == "modern" else RULES["http-protocol-version"].source
         ctx.add(
             finding(
                 "http-protocol-version",
@@ -526,6 +531,7 @@ class HttpProtocolVersionProbe:
                 where=answer.where,
                 exchange=answer.exchange,
                 evidence=answer.evidence(f" (MCP-Protocol-Version: {BOGUS_VERSION})"),
+                spec=spec,
             )
         )
 
