@@ -148,3 +148,46 @@ async def test_attached_to_an_http_proxy_the_http_view_shows_the_hosts_exchanges
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.mark.anyio
+async def test_ctrl_e_when_attached_sends_a_frame_into_the_hosts_session_and_shows_its_reply(tmp_path):
+    from conftest import PYTHON, SERVERS_DIR
+
+    from mcp_inspector.core.proxy.viewer import running_proxies
+    from mcp_inspector.tui.screens.traffic.inject_frame import InjectFrameScreen
+
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    peer = [PYTHON, str(SERVERS_DIR / "proxy_peer.py")]
+    host = subprocess.Popen(  # the host: this test, holding the proxy's stdin open and writing nothing
+        [sys.executable, "-m", "mcp_inspector", "proxy", "--name", "peer", "--", *peer],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        until_sync(lambda: running_proxies(tmp_path / "mcp-inspector"), what="the live view")
+        app = make_app(None, live_feed=FeedReader(tmp_path / "mcp-inspector" / "peer.sock"), config=TuiConfig())
+        async with app.run_test(size=SIZE) as pilot:
+            main = app.main
+            await pilot.press("ctrl+e")
+            await wait_for(pilot, lambda: isinstance(app.screen, InjectFrameScreen), what="the frame screen")
+            screen = app.screen
+            assert "host's live session" in str(screen.query_one("#inject-warning").render())
+            assert '"ping"' in screen.editor.text and "viewer-1" in screen.editor.text
+            await pilot.press("ctrl+s")
+            reply = screen.query_one("#inject-reply-text")
+            await wait_for(pilot, lambda: "reply" in str(reply.render()), what="the server's reply")
+            assert '"viewer-1"' in str(reply.render()) and "b64" in str(reply.render())  # the peer's echo, our id
+            injected = lambda: [e for e in main.store if e.meta and e.meta.get("injected")]  # noqa: E731
+            await wait_for(pilot, lambda: len(injected()) == 2, what="both frames in the traffic log")
+            request, answer = injected()
+            assert request.direction is Direction.OUT and answer.reply_to == request.seq
+            screen.editor.load_text('{"jsonrpc": "2.0", "id": 1, "result": {}}')
+            await pilot.press("ctrl+s")
+            status = screen.query_one("#inject-status")
+            await wait_for(pilot, lambda: "Not sent" in str(status.render()), what="a response refused")
+    finally:
+        host.kill()
+        host.wait()

@@ -197,7 +197,8 @@ def run_proxy(argv: list[str]) -> tuple[int, int | None]:
             "trace": _tracing_url(args) is not None,
         }
     )
-    proxy = StdioProxy(command, sink)
+    proxy = StdioProxy(command, sink, inject_sink=sink)
+    sink.on_inject = proxy.inject  # frames a viewer sends into the session (core/proxy/inject.py)
 
     def on_signal(signum: int, frame: Any) -> None:
         proxy.pass_signal(signum)

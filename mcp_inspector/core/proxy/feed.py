@@ -10,6 +10,11 @@ header line, then every entry. A viewer that falls behind gets ``{"type": "dropp
 N}`` in place of what it missed; the session's end is ``{"type": "end"}``. The HTTP proxy's
 exchanges come as ``{"type": "http", ...}`` lines (``http_feed``) among the entries.
 
+A viewer may send frames into the session (``{"type": "inject", "tag": N, "frame": TEXT}``, see
+``inject``): only a peer of our own user (``SO_PEERCRED``, on top of the 0600 socket), only to a
+proxy that takes them (``on_inject``); what became of each comes back to that viewer alone,
+``{"type": "injected", "tag": N, ...}`` (``reply``, ``sent`` or ``refused``), among the feed's lines.
+
 How the forward path stays first: the store's listener (the recorder thread) encodes each entry
 once into a ring bounded in entries and bytes, and returns. Each viewer has a thread of its own
 that sends from the ring at its own pace; what the ring dropped before a slow viewer got to it
@@ -25,14 +30,16 @@ import itertools
 import os
 import socket
 import stat
+import struct
 import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..base.json_text import dumps_strict
+from ..base.json_text import dumps_strict, loads_strict
 from ..traffic.entry import TrafficEntry
 from ..traffic.recording import FORMAT_NAME, FORMAT_VERSION, entry_to_record, record_line
 
@@ -41,6 +48,8 @@ RING_BYTES = 64 << 20
 SEND_BATCH = 1000  # lines per send
 SOCKET_SUFFIX = ".sock"
 SAME_NAME_TRIES = 50
+INPUT_LINE = 2 << 20  # bytes of a line a viewer sends us (a frame to inject)
+OUTBOX_CAP = 1000  # answers waiting for one viewer
 
 
 class FeedError(Exception):
@@ -115,6 +124,18 @@ def _bind(directory: Path, name: str) -> tuple[socket.socket, Path, str]:
     raise FeedError(f"{SAME_NAME_TRIES} proxies named {name} are running already")
 
 
+def _peer_is_us(connection: socket.socket) -> bool:
+    """The other end runs as our user (Linux ``SO_PEERCRED``; elsewhere the socket's 0600 mode is the check)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    try:
+        _pid, uid, _gid = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    except OSError:
+        return False
+    return bool(uid == os.getuid())
+
+
 class FeedPublisher:
     """The proxy's end: a store listener (:meth:`publish`), the ring and a thread per viewer."""
 
@@ -140,6 +161,11 @@ class FeedPublisher:
         self._closed = False
         self.viewers = 0  # viewers attached now
         self.dropped = 0  # lines viewers missed, all viewers counted
+        #: Called (in a viewer's reader thread) with (viewer, tag, frame text) for each frame a
+        #: viewer sends into the session (``inject``); None: this proxy takes none (HTTP).
+        self.on_inject: Callable[[int, int, str], None] | None = None
+        self._viewer_ids = itertools.count(1)
+        self._outbox: dict[int, deque[bytes]] = {}  # lines for one viewer only (answers to its frames)
         threading.Thread(target=self._accept, name="proxy-feed", daemon=True).start()
 
     def __call__(self, entry: TrafficEntry) -> None:
@@ -182,16 +208,61 @@ class FeedPublisher:
                 return  # closed
             threading.Thread(target=self._serve, args=(connection,), name="proxy-viewer", daemon=True).start()
 
+    def answer(self, viewer: int, tag: int, **fields: Any) -> None:
+        """Say to ``viewer`` alone what became of its frame ``tag`` (``{"type": "injected", ...}``)."""
+        line = (dumps_strict({"type": "injected", "tag": tag, **fields}) + "\n").encode("utf-8")
+        with self._cond:
+            box = self._outbox.get(viewer)
+            if box is not None and len(box) < OUTBOX_CAP:
+                box.append(line)
+                self._cond.notify_all()
+
+    def _listen(self, connection: socket.socket, viewer: int) -> None:
+        """A viewer's lines to us: ``{"type": "inject", "tag": N, "frame": TEXT}``, checked, each
+        answered by ``answer`` (refused here, or by the proxy once sent or replied to)."""
+        ours = _peer_is_us(connection)
+        reader = connection.makefile("rb")
+        while True:
+            try:
+                line = reader.readline(INPUT_LINE + 1)
+            except (OSError, ValueError):
+                return
+            if not line:
+                return
+            if len(line) > INPUT_LINE:
+                self.answer(viewer, 0, refused=f"a line longer than {INPUT_LINE} bytes: the viewer is cut off")
+                return
+            try:
+                record = loads_strict(line)
+            except ValueError:
+                self.answer(viewer, 0, refused="not a JSON line")
+                continue
+            tag = record.get("tag") if isinstance(record, dict) else None
+            frame = record.get("frame") if isinstance(record, dict) else None
+            if type(tag) is not int or record.get("type") != "inject" or type(frame) is not str:
+                self.answer(viewer, tag if type(tag) is int else 0, refused='not {"type": "inject", "tag", "frame"}')
+            elif not ours:
+                self.answer(viewer, tag, refused="the viewer is not the proxy's user")
+            elif self.on_inject is None:
+                self.answer(viewer, tag, refused="this proxy takes no frames from a viewer (only a stdio proxy does)")
+            else:
+                self.on_inject(viewer, tag, frame)
+
     def _serve(self, connection: socket.socket) -> None:
         with self._cond:
             self.viewers += 1
             cursor = self._first  # late attach: from the oldest line the ring holds
+            viewer = next(self._viewer_ids)
+            outbox = self._outbox[viewer] = deque()
+        threading.Thread(target=self._listen, args=(connection, viewer), name="proxy-viewer-in", daemon=True).start()
         try:
             connection.sendall(self._header)
             while True:
                 with self._cond:
-                    while cursor >= self._next and not self._closed:
+                    while cursor >= self._next and not self._closed and not outbox:
                         self._cond.wait()
+                    answers = list(outbox)
+                    outbox.clear()
                     missed = max(0, self._first - cursor)
                     cursor += missed
                     start = cursor - self._first
@@ -199,6 +270,8 @@ class FeedPublisher:
                     cursor += len(batch)
                     ended = self._closed and cursor >= self._next
                     self.dropped += missed
+                if answers:
+                    connection.sendall(b"".join(answers))
                 if missed:
                     connection.sendall((dumps_strict({"type": "dropped", "count": missed}) + "\n").encode())
                 if batch:
@@ -211,6 +284,7 @@ class FeedPublisher:
         finally:
             with self._cond:
                 self.viewers -= 1
+                self._outbox.pop(viewer, None)
                 self._cond.notify_all()
             with contextlib.suppress(OSError):
                 connection.close()

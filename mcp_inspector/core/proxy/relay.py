@@ -10,7 +10,10 @@ it, also when the proxy itself was killed.
 
 The pipe's records: ``!BdI`` (what, timestamp, payload length), then the payload: the chunk
 (what 0-2: the host, the server's stdout, its stderr), the end of that stream (3, payload one
-byte: which), or a note (4, payload JSON ``{"text", "meta"}``).
+byte: which), a note (4, payload JSON ``{"text", "meta"}``), or a viewer's frame (5, payload JSON:
+``{"dir" (host or server), "raw", "meta"}`` a frame to record, or ``{"viewer", "tag", "answer"}`` what to tell that
+viewer). The other way, the recorder process's stdout: ``[viewer, tag, frame text]`` JSON lines,
+the frames viewers send into the session (``inject``).
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from .recorder import BACKLOG, HOST, SERVER, STDERR
 
 RECORD = struct.Struct("!BdI")
 SOURCES = (HOST, SERVER, STDERR)
-END, NOTE = 3, 4
+END, NOTE, INJECTED = 3, 4, 5
 WRITE_BATCH = 1 << 20  # bytes per write to the recorder process
 CLOSE_WAIT = 30.0  # seconds for the recorder process to finish once the session is over
 
@@ -43,9 +47,11 @@ class RecordPipe:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "mcp_inspector.core.proxy.sink", json.dumps(config)],
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,  # frames viewers send into the session (``inject``)
             start_new_session=True,
         )
+        #: Called with (viewer, tag, frame text) for each frame a viewer sends (``StdioProxy.inject``).
+        self.on_inject: Callable[[int, int, str], None] | None = None
         assert self.process.stdin is not None
         self._fd = self.process.stdin.fileno()
         self.backlog = backlog
@@ -57,6 +63,18 @@ class RecordPipe:
         self.waited = 0
         self._thread = threading.Thread(target=self._write, name="proxy-record-pipe", daemon=True)
         self._thread.start()
+        threading.Thread(target=self._viewer_frames, name="proxy-viewer-frames", daemon=True).start()
+
+    def _viewer_frames(self) -> None:
+        """The recorder process's stdout: one JSON line per frame a viewer sent (``sink``)."""
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            try:
+                viewer, tag, text = json.loads(line)
+            except (ValueError, TypeError):
+                continue
+            if self.on_inject is not None:
+                self.on_inject(viewer, tag, text)
 
     def _push(self, what: int, payload: bytes, ts: float | None) -> None:
         record = RECORD.pack(what, ts or time.time(), len(payload)) + payload
@@ -79,6 +97,16 @@ class RecordPipe:
 
     def note(self, text: str, ts: float | None = None, **meta: Any) -> None:
         self._push(NOTE, json.dumps({"text": text, "meta": meta}).encode("utf-8"), ts)
+
+    def frame(self, source: str, raw: bytes, meta: dict[str, Any]) -> None:
+        """A whole frame the proxy wrote (``source`` HOST: to the server) or took out of the server's
+        stream (SERVER) itself: a viewer's (``inject``)."""
+        record = {"dir": source, "raw": raw.decode("utf-8", "replace"), "meta": meta}
+        self._push(INJECTED, json.dumps(record).encode("utf-8"), None)
+
+    def answer(self, viewer: int, tag: int, **fields: Any) -> None:
+        """What became of viewer ``viewer``'s frame ``tag``, for that viewer alone."""
+        self._push(INJECTED, json.dumps({"viewer": viewer, "tag": tag, "answer": fields}).encode("utf-8"), None)
 
     def _write(self) -> None:
         while True:

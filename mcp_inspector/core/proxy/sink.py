@@ -5,7 +5,8 @@
 CONFIG_JSON: ``record`` (a path or null), ``name``, ``header`` (the session file's), ``live``
 (publish the live view), ``quiet``. It builds the store, the session file's writer, the live
 view's publisher and a ``FrameRecorder``, feeds it the records ``relay`` sends, and when its
-stdin ends closes them all in order (the last viewers get the session's end).
+stdin ends closes them all in order (the last viewers get the session's end). Frames viewers send
+into the session go to the proxy on our stdout; what became of them comes back on stdin.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import json
 import os
 import signal
 import sys
+import threading
 from typing import Any
 
+from ..traffic.entry import Direction
 from ..traffic.recording import SessionWriter
 from ..traffic.store import TrafficStore
 from .feed import FeedError, FeedPublisher
-from .recorder import FrameRecorder
-from .relay import END, NOTE, RECORD, SOURCES
+from .recorder import HOST, FrameRecorder
+from .relay import END, INJECTED, NOTE, RECORD, SOURCES
 
 
 def _say(config: dict[str, Any], text: str) -> None:
@@ -39,6 +42,18 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
         parts.append(data)
         size -= len(data)
     return b"".join(parts)
+
+
+_stdout_lock = threading.Lock()
+
+
+def _to_proxy(viewer: int, tag: int, text: str) -> None:
+    """A frame a viewer sent: to the proxy, which writes it to the server (``relay.RecordPipe``)."""
+    line = (json.dumps([viewer, tag, text]) + "\n").encode("utf-8", "surrogatepass")
+    view = memoryview(line)
+    with _stdout_lock, contextlib.suppress(OSError):
+        while view:
+            view = view[os.write(1, view) :]
 
 
 def run(config: dict[str, Any], fd: int = 0) -> int:
@@ -60,6 +75,7 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
             store.note(f"no live view: {exc}")
         else:
             store.add_listener(publisher)
+            publisher.on_inject = _to_proxy
             if publisher.name != config["name"]:
                 _say(config, f"a proxy named {config['name']} is running already: this one is {publisher.name}")
     recorder = FrameRecorder(store)
@@ -90,6 +106,15 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
                 with contextlib.suppress(ValueError, TypeError):
                     note = json.loads(payload)
                     recorder.note(str(note["text"]), ts, **dict(note.get("meta") or {}))
+            elif what == INJECTED:
+                with contextlib.suppress(ValueError, TypeError, KeyError):
+                    record = json.loads(payload)
+                    if "answer" in record:
+                        if publisher is not None:
+                            publisher.answer(int(record["viewer"]), int(record["tag"]), **dict(record["answer"]))
+                    else:
+                        direction = Direction.OUT if record["dir"] == HOST else Direction.IN
+                        recorder.put_frame(direction, record["raw"].encode(), dict(record["meta"]))
     finally:
         recorder.close()
         if recorder.spans is not None:

@@ -17,12 +17,17 @@ So that the host cannot tell we are there:
   the server, which runs in a session of its own (a terminal's ctrl+c reaches it once);
 * when the server exits, what it wrote is drained to the host and we exit with its code,
   or die by the same signal (:meth:`StdioProxy.exit_status`).
+
+A viewer may send a frame into the session (``inject``: :meth:`StdioProxy.inject`): it goes to
+the server between two of the host's frames, with an id of ours; while one waits for its reply,
+the server's output goes to the host in whole lines, and the reply is taken out for the viewer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -30,9 +35,12 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .inject import META as INJECTED_META
+from .inject import Injections, InjectRefused, InjectSink
 from .recorder import HOST, SERVER, STDERR, ChunkSink
 
 READ_CHUNK = 1 << 16
+INJECT_WAIT = 5.0  # seconds a viewer's frame waits for the host to finish the frame it is writing
 DRAIN_AFTER_EXIT = 2.0  # seconds to wait for the server's stdout/stderr to end once it has exited
 FORWARDED = tuple(
     getattr(signal, name)
@@ -76,6 +84,7 @@ class StdioProxy:
         host_err: int = 2,
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
+        inject_sink: InjectSink | None = None,
     ) -> None:
         self.command = list(command)
         self.recorder = recorder
@@ -86,6 +95,12 @@ class StdioProxy:
         self._threads: list[threading.Thread] = []
         self._server_in_lock = threading.Lock()
         self.host_gone = False  # the host stopped reading our stdout
+        #: Frames viewers send into the session (``inject``): recorded and answered through this.
+        self.inject_sink = inject_sink
+        self.injections = Injections()
+        self._in_cond = threading.Condition()  # held while a chunk goes to the server's stdin
+        self._host_mid_frame = False  # the host's last chunk did not end a line: no frame goes in now
+        self._server_in_open = True
 
     def start(self) -> None:
         try:
@@ -120,12 +135,18 @@ class StdioProxy:
     # -- the pumps ---------------------------------------------------------------
     def _host_to_server(self, server_in: int) -> None:
         put = self.recorder.put
+        cond = self._in_cond
         while True:
             data = _read(self.host_in)
             if not data:
                 break
             put(HOST, data)
-            if not _write_all(server_in, data):
+            with cond:  # a viewer's frame goes in between two of the host's, never inside one
+                written = _write_all(server_in, data)
+                self._host_mid_frame = not data.endswith(b"\n")
+                if not self._host_mid_frame:
+                    cond.notify_all()
+            if not written:
                 self.recorder.note("the server stopped reading its stdin: the host's frames from here on are lost")
                 # keep reading (and recording) the host until its end, as a dead pipe would have
                 while _read(self.host_in):
@@ -134,23 +155,33 @@ class StdioProxy:
         self.recorder.end(HOST)
         if not self.host_gone:
             self.recorder.note("the host closed its end (stdin EOF): closing the server's stdin", host_eof=True)
+        with cond:
+            self._server_in_open = False
+            cond.notify_all()
         with self._server_in_lock, contextlib.suppress(OSError):
             assert self.process is not None and self.process.stdin is not None
             self.process.stdin.close()
 
     def _server_to_host(self, server_out: int) -> None:
         put = self.recorder.put
+        tail = b""  # while a viewer's request waits: the server's unfinished last line
         while True:
             data = _read(server_out)
             if not data:
                 break
+            if tail or self.injections.active:  # whole lines only, a reply to a viewer taken out
+                data = tail + data
+                cut = data.rfind(b"\n") + 1
+                data, tail = data[:cut], data[cut:]
+                if not self._forward_lines(data):
+                    break
+                continue
             put(SERVER, data)
-            if not _write_all(self.host_out, data):
-                self.host_gone = True
-                self.recorder.note(
-                    "the host stopped reading (broken pipe): the server's stdout is closed", host_gone=True
-                )
+            if not self._to_host(data):
                 break
+        if tail and not self.host_gone:
+            put(SERVER, tail)
+            self._to_host(tail)
         self.recorder.end(SERVER)
         with contextlib.suppress(OSError):
             assert self.process is not None and self.process.stdout is not None
@@ -160,6 +191,67 @@ class StdioProxy:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, self.host_out)
             os.close(null)
+
+    def _to_host(self, data: bytes) -> bool:
+        if _write_all(self.host_out, data):
+            return True
+        self.host_gone = True
+        self.recorder.note("the host stopped reading (broken pipe): the server's stdout is closed", host_gone=True)
+        return False
+
+    def _forward_lines(self, data: bytes) -> bool:
+        """Whole lines from the server to the host, but a reply to a viewer's request: that goes to
+        the viewer (recorded, marked injected). False if the host stopped reading."""
+        start = 0
+        if self.injections.marker in data:
+            position = 0
+            while position < len(data):
+                end = data.index(b"\n", position) + 1
+                diverted = self.injections.divert(data[position:end])
+                if diverted is not None:
+                    if start < position:
+                        self.recorder.put(SERVER, data[start:position])
+                        if not self._to_host(data[start:position]):
+                            return False
+                    pending, reply = diverted
+                    if self.inject_sink is not None:
+                        self.inject_sink.frame(SERVER, data[position:end], dict(INJECTED_META))
+                        self.inject_sink.answer(pending.viewer, pending.tag, reply=reply)
+                    start = end
+                position = end
+        if start < len(data):
+            self.recorder.put(SERVER, data[start:])
+            return self._to_host(data[start:])
+        return True
+
+    def inject(self, viewer: int, tag: int, text: str) -> None:
+        """A frame a viewer sends into the session (``relay.RecordPipe``'s thread calls this): written
+        between two of the host's frames, with an id of ours; the reply goes to the viewer alone."""
+        sink = self.inject_sink
+        if sink is None:
+            return
+        try:
+            line, new_id = self.injections.prepare(viewer, tag, text)
+        except InjectRefused as exc:
+            sink.answer(viewer, tag, refused=str(exc))
+            return
+        process = self.process
+        with self._in_cond:
+            ready = self._in_cond.wait_for(lambda: not self._host_mid_frame or not self._server_in_open, INJECT_WAIT)
+            refused = None
+            if not self._server_in_open or process is None or process.stdin is None:
+                refused = "the server's stdin is closed (the host ended the session)"
+            elif not ready:
+                refused = f"the host has been in the middle of a frame for {INJECT_WAIT:.0f} s"
+            else:
+                sink.frame(HOST, line, {**INJECTED_META, "viewer_id": json.loads(text).get("id")})
+                if not _write_all(process.stdin.fileno(), line):
+                    refused = "the server stopped reading its stdin"
+        if refused is not None:
+            self.injections.forget(new_id)
+            sink.answer(viewer, tag, refused=refused)
+        elif new_id is None:
+            sink.answer(viewer, tag, sent=True)
 
     def _stderr_to_host(self, server_err: int) -> None:
         forward = True

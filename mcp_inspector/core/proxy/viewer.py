@@ -9,14 +9,16 @@ line skipped and counted.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..base.json_text import loads_strict
+from ..base.json_text import dumps_strict, loads_strict
 from ..traffic.entry import TrafficEntry
 from ..traffic.recording import FORMAT_NAME, MAX_LINE, parse_record
 from . import http_feed
@@ -41,7 +43,18 @@ class Ended:
     lost: bool = False
 
 
-FeedEvent = TrafficEntry | HttpOp | Dropped | Ended
+@dataclass(slots=True)
+class Injected:
+    """What became of a frame this viewer sent (``FeedReader.send``, tag ``tag``): the server's
+    ``reply`` (its id back to the one sent), ``sent`` (a notification), or ``refused`` (why)."""
+
+    tag: int
+    reply: str | None = None
+    sent: bool = False
+    refused: str | None = None
+
+
+FeedEvent = TrafficEntry | HttpOp | Injected | Dropped | Ended
 
 
 class LiveFeed(Protocol):
@@ -50,6 +63,8 @@ class LiveFeed(Protocol):
     header: dict[str, Any]
 
     def events(self) -> Iterator[FeedEvent]: ...
+
+    def send(self, frame: str) -> int: ...
 
     def close(self) -> None: ...
 
@@ -89,6 +104,21 @@ class FeedReader:
         self.header: dict[str, Any] = header
         self.skipped = 0
         self._socket.settimeout(None)
+        self._tags = itertools.count(1)
+        self._send_lock = threading.Lock()
+
+    def send(self, frame: str) -> int:
+        """Send ``frame`` (JSON-RPC text) into the host's session; its tag (the ``Injected`` event
+        that answers it has it). A deliberate act: the server sees it as the host's (``inject``).
+        FeedError if the proxy is gone."""
+        tag = next(self._tags)
+        line = (dumps_strict({"type": "inject", "tag": tag, "frame": frame}) + "\n").encode("utf-8", "surrogatepass")
+        try:
+            with self._send_lock:
+                self._socket.sendall(line)
+        except OSError as exc:
+            raise FeedError(f"cannot send to the proxy: {exc.strerror or exc}") from None
+        return tag
 
     def events(self) -> Iterator[FeedEvent]:
         """Entries as they come (blocking), ``HttpOp`` for what the HTTP proxy's exchanges did (``http_feed``),
@@ -116,6 +146,9 @@ class FeedReader:
                 if isinstance(record, dict) and record.get("type") == "end":
                     yield Ended()
                     return
+                if isinstance(record, dict) and record.get("type") == "injected":
+                    yield _injected(record)
+                    continue
                 if isinstance(record, dict) and record.get("type") == http_feed.TYPE:
                     yield http_feed.parse(record)
                     continue
@@ -131,6 +164,13 @@ class FeedReader:
             self._socket.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self._socket.close()
+
+
+def _injected(record: dict[str, Any]) -> Injected:
+    tag, reply, refused = record.get("tag"), record.get("reply"), record.get("refused")
+    if type(tag) is not int or not isinstance(reply, (str, type(None))) or not isinstance(refused, (str, type(None))):
+        raise ValueError("an answer to a frame sent with fields of the wrong type")
+    return Injected(tag, reply, record.get("sent") is True, refused)
 
 
 def running_proxies(directory: Path | None = None) -> list[RunningProxy]:

@@ -127,6 +127,7 @@ def view_bindings(keymap: dict[str, str] | None = None) -> list[tuple[str, list[
     from ..widgets.views.traffic.log import TrafficLog, TrafficPanel
     from .answer.rules import SamplingRulesScreen
     from .dialogs.roots_editor import RootsEditor, RootsList
+    from .traffic.inject_frame import InjectFrameScreen
     from .traffic.pick_list import PickList
     from .traffic.raw_frame import RawFrameScreen
     from .traffic.replay_run import ReplayScreen
@@ -150,6 +151,7 @@ def view_bindings(keymap: dict[str, str] | None = None) -> list[tuple[str, list[
         ("Auth (0)", [AuthView.BINDINGS]),
         ("Roots editor (ctrl+f)", [RootsEditor.BINDINGS, RootsList.BINDINGS]),
         ("Raw frame (ctrl+e)", [RawFrameScreen.BINDINGS, PickList.BINDINGS]),
+        ("Frame into a proxy's session (ctrl+e, attached)", [InjectFrameScreen.BINDINGS]),
         ("Saved sampling answers (palette)", [SamplingRulesScreen.BINDINGS]),
         ("Diffs (traffic, F10, ctrl+n)", [diff_keys, ReplayScreen.BINDINGS, SideDiffScreen.BINDINGS]),
     ]

@@ -7,19 +7,21 @@ at most ``BATCH`` entries a tick, so a flood never holds the event loop. The sam
 tool list as the host received it (a change shown as a diff). The live checks judge the
 host's session as they would a recording. An HTTP proxy's exchanges go into the store's
 ``http_log`` (core/proxy/http_feed.py), for the HTTP view. Entries the viewer missed (it fell behind the
-proxy's ring) are said in the timeline with their count.
+proxy's ring) are said in the timeline with their count. ctrl+e sends a frame into the host's
+session (core/proxy/inject.py); the answers come back here, for ``inject_listeners``.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 
 from textual import work
 
 from ....core.proxy import http_feed
 from ....core.proxy.http_feed import HttpOp
-from ....core.proxy.viewer import Dropped, Ended, FeedEvent, LiveFeed
+from ....core.proxy.viewer import Dropped, Ended, FeedEvent, Injected, LiveFeed
 from ....core.session.tooldiff import diff_items
 from ....core.traffic.entry import TrafficEntry
 from ...messages import ConnectionStatus, ServerFacts
@@ -40,6 +42,8 @@ class AttachMixin:
     _feed_lists: int
     _feed_missed: int
     _feed_ended: bool
+    #: Called with each answer to a frame this viewer sent (screens/traffic/inject_frame.py).
+    inject_listeners: list[Callable[[Injected], None]]
 
     def _start_attach(self) -> None:
         feed = self.live_feed
@@ -50,6 +54,7 @@ class AttachMixin:
         self._feed_lists = 0
         self._feed_missed = 0
         self._feed_ended = False
+        self.inject_listeners = []
         server = str(feed.header.get("server") or "")
         self.checks_state.judge_recording(server)  # type: ignore[attr-defined]
         self.status_bar.status = self._attach_status("attached")  # type: ignore[attr-defined]
@@ -99,6 +104,9 @@ class AttachMixin:
                 builder.feed(event)
             elif isinstance(event, HttpOp):  # an HTTP proxy's exchange: the HTTP view shows it
                 http_feed.apply(store.http_log, event)
+            elif isinstance(event, Injected):  # what became of a frame sent from here (ctrl+e)
+                for listener in list(self.inject_listeners):
+                    listener(event)
             elif isinstance(event, Dropped):
                 self._feed_missed += event.count
                 store.note(
