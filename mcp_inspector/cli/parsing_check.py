@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from .parsing_types import positive_int
+
 CHECK_HELP = "judge the server against the MCP spec and what clients accept: findings with why and how to fix"
 CHECK_ARGS = (
     " [--strict] [--junit FILE] [--ignore RULE ...] [--call TOOL [KEY=VALUE ...]] [--baseline SNAPSHOT]"
@@ -23,17 +25,6 @@ CHECK_DETAILS = (
     "          mcp-inspector check --json --junit check.xml --ignore tool-list-tokens -- node build/index.js"
 )
 ERA_CHECK_CHOICES = ("auto", "legacy", "modern", "both")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def add_check_options(check: argparse.ArgumentParser) -> None:
