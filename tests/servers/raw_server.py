@@ -93,7 +93,9 @@ Modes (``--mode`` is repeatable and/or comma-separated; modes combine):
                     so they may collide with the client's own ids), waits up to 10 s for
                     the three responses, and returns them as JSON text
                     ``{"ping": <response>, "roots": <response>, "custom": <response>}``
-                    (whole response objects; ``null`` if one timed out).
+                    (whole response objects; ``null`` if one timed out). When the call's
+                    ``_meta`` has a ``traceparent``, the three requests carry it in their
+                    ``_meta`` too, after a ``notifications/message`` (data ``"asking"``) with it.
 ``unsupported-version``  initialize answers ``protocolVersion: "1999-01-01"``.
 ``is-error``        Every tools/call returns ``{content:[{type:text,text:"bad"}], isError:true}``.
 ``structured``      Tool ``weather`` {city: string} with outputSchema (required city,
@@ -546,12 +548,17 @@ class Server:
     def tool_ask(self, rid, args, params):
         answers = {}
         slots = {}
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        traceparent = meta.get("traceparent") if isinstance(meta, dict) else None
+        context = {"_meta": {"traceparent": traceparent}} if isinstance(traceparent, str) else {}
+        if context:  # a traced call: a notification in its trace too
+            self.notify("notifications/message", {"level": "info", "data": "asking", **context})
         for key, method in (("ping", "ping"), ("roots", "roots/list"), ("custom", "custom/thing")):
             with self.lock:
                 sid = self.next_srv_id
                 self.next_srv_id += 1
             slots[key] = self.pending[sid] = [threading.Event(), None]
-            self.send({"jsonrpc": "2.0", "id": sid, "method": method, "params": {}})
+            self.send({"jsonrpc": "2.0", "id": sid, "method": method, "params": dict(context)})
         deadline = time.monotonic() + 10
         for key, (event, _) in slots.items():
             event.wait(max(0.0, deadline - time.monotonic()))

@@ -171,3 +171,33 @@ async def test_a_hostile_error_message_is_cut_in_the_span(receiver, tracing) -> 
     assert len(span.status_message) == MAX_TEXT
     assert len(span.attributes["gen_ai.tool.name"]) == MAX_TEXT
     assert span.name == "tools/call " + "y" * MAX_TEXT
+
+
+async def test_the_servers_requests_and_notifications_get_server_spans_in_the_callers_trace(
+    connect, raw_server, receiver, tracing
+) -> None:
+    """A server asking us (ping, roots/list, a method we do not know) and notifying us while it
+    handles our call: each gets a SERVER span parented on the traceparent in its ``_meta`` (here
+    our call's, which the server passed on), ended when our reply is written."""
+    async with connect(raw_server("server-requests")) as c:
+        outcome = await c.session.call_tool("ask", {})
+        answers = json.loads(outcome.result["content"][0]["text"])
+        assert answers["ping"]["result"] == {} and answers["custom"]["error"]["code"] == -32601
+    tracing.shutdown()
+    await until(lambda: receiver.named("custom/thing"), what="the spans")
+    (call,) = receiver.named("tools/call ask")
+    assert call.kind == CLIENT
+    for name in ("ping", "roots/list", "custom/thing", "notifications/message"):
+        (span,) = receiver.named(name)
+        assert span.kind == SERVER, name
+        assert (span.trace_id, span.parent_span_id) == (call.trace_id, call.span_id), name
+        assert span.attributes["mcp.method.name"] == name
+        assert span.attributes["network.transport"] == "pipe"
+    assert receiver.named("ping")[0].attributes["jsonrpc.request.id"] == str(answers["ping"]["id"])
+    assert "jsonrpc.request.id" not in receiver.named("notifications/message")[0].attributes
+    assert "error.type" not in receiver.named("ping")[0].attributes
+    custom = receiver.named("custom/thing")[0]
+    assert custom.attributes["error.type"] == "-32601" and custom.status_code == ERROR
+    await until(lambda: "mcp.server.operation.duration" in receiver.metrics, what="the metric")
+    handled = {p["attributes"]["mcp.method.name"] for p in receiver.metrics["mcp.server.operation.duration"]}
+    assert {"ping", "roots/list", "custom/thing", "notifications/message"} <= handled

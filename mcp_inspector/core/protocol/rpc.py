@@ -617,6 +617,8 @@ class RpcConnection:
             incoming = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
             if incoming is not None:
                 incoming.scope.cancel()
+        if self.telemetry is not None:  # the server's notification: a SERVER span, ended at once
+            telemetry.incoming(self.telemetry, method, params, None, self.peer()).finish()
         for listener in self._notification_listeners:
             try:
                 listener(method, params if isinstance(params, dict) else None, entry)
@@ -665,6 +667,10 @@ class RpcConnection:
         refusal: tuple[int, str] | None,
     ) -> None:
         started = incoming.started if incoming is not None else time.perf_counter()
+        # the server's request: a SERVER span until our reply is written (core/telemetry)
+        span = (
+            None if self.telemetry is None else telemetry.incoming(self.telemetry, method, params, msg_id, self.peer())
+        )
         reply: dict[str, Any] | None
         if handler is None or incoming is None or refusal is not None:
             code, text = refusal or (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
@@ -703,6 +709,8 @@ class RpcConnection:
                     if pending.deadline is not None:
                         pending.deadline = max(pending.deadline, deadline + spent)
             if reply is None:  # cancelled by the server: no response is sent
+                if span is not None:
+                    telemetry.answered(span, None)
                 return
         kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
         try:
@@ -716,7 +724,11 @@ class RpcConnection:
                 latency_ms=(time.perf_counter() - started) * 1000,
             )
         except ConnectionLost:
+            if span is not None:
+                span.finish("connection_lost", "the connection closed before our reply")
             return
+        if span is not None:
+            telemetry.answered(span, reply)
         entry.reply_seq = sent.seq
         self.store.changed()
 

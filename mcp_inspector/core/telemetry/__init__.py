@@ -114,6 +114,29 @@ def with_trace_context(params: dict[str, Any] | None, operation: Operation) -> d
     return params
 
 
+def incoming(telemetry: Telemetry, method: str, params: Any, msg_id: Any, peer: Peer) -> Operation:
+    """A SERVER span for a request (``msg_id`` set) or notification the server sent us, parented on
+    the ``traceparent`` in its ``params._meta`` when it has one."""
+    params = params if isinstance(params, dict) else None
+    meta = params.get("_meta") if params is not None else None
+    return telemetry.start(method, params, msg_id, peer, parent=meta if isinstance(meta, dict) else None, incoming=True)
+
+
+def answered(operation: Operation, reply: dict[str, Any] | None) -> None:
+    """End an incoming request's span with our reply (None: the server cancelled it, no reply)."""
+    if reply is None:
+        operation.finish("cancelled", "the server cancelled its request")
+        return
+    error = reply.get("error")
+    if isinstance(error, dict):
+        code = error.get("code")
+        code = code if type(code) is int else None
+        text = error.get("message")
+        operation.finish(str(code) if code is not None else "error", text if isinstance(text, str) else None, code)
+    else:
+        operation.finish()
+
+
 def relay_spans(url: str | None) -> RelaySpans | None:
     """Spans for a proxy's forwarded frames (relay.py) if tracing is on: ``url`` is the upstream
     (HTTP proxy), None for a stdio server. None when tracing is off."""

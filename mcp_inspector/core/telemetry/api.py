@@ -41,10 +41,13 @@ class Telemetry(Protocol):
         msg_id: Any,
         peer: Peer,
         parent: dict[str, Any] | None = None,
+        incoming: bool = False,
     ) -> Operation:
         """Start a CLIENT span for a request (``msg_id`` set) or notification (``msg_id`` None).
         ``parent``: a ``_meta`` carrying a ``traceparent`` (a proxy passes the host's frame's) to
-        parent the span on; otherwise the span starts a trace of its own."""
+        parent the span on; otherwise the span starts a trace of its own. ``incoming``: the peer
+        sent it (a server's request or notification to us): a SERVER span, its duration in
+        ``mcp.server.operation.duration``."""
 
     def session_ended(self, seconds: float, peer: Peer, error_type: str | None = None) -> None:
         """Record ``mcp.client.session.duration``."""

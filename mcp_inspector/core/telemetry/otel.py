@@ -12,7 +12,11 @@ semantic conventions for MCP, open-telemetry/semantic-conventions-genai v0.1.0 (
   error.type and rpc.response.status_code on failure (status ERROR with the JSON-RPC message);
 - the context is injected into ``params._meta`` (``traceparent``, ``tracestate``) unprefixed, as
   SEP-414 reserves them;
-- metrics ``mcp.client.operation.duration`` and ``mcp.client.session.duration`` (histograms, s).
+- one SERVER span per request and notification the server sends us (the conventions' ``mcp.server``
+  span, "reported ... by the MCP client when server initiates the operation"), parented on the
+  ``traceparent`` in its ``params._meta`` when there is one, ended when our reply is written;
+- metrics ``mcp.client.operation.duration``, ``mcp.server.operation.duration`` (the server's
+  requests, as we handle them) and ``mcp.client.session.duration`` (histograms, s).
 
 The providers are the inspector's own (not the process-global ones), so a program embedding the
 core keeps its own OpenTelemetry set-up.
@@ -56,10 +60,10 @@ def _base(endpoint: str | None, path: str) -> str | None:
 class OtelOperation:
     """A span in progress; ``finish`` ends it and records its duration."""
 
-    __slots__ = ("_attributes", "_owner", "_span", "_started", "traceparent", "tracestate")
+    __slots__ = ("_attributes", "_histogram", "_span", "_started", "traceparent", "tracestate")
 
-    def __init__(self, owner: OtelTelemetry, span: Span, attributes: dict[str, Any]) -> None:
-        self._owner = owner
+    def __init__(self, histogram: Any, span: Span, attributes: dict[str, Any]) -> None:
+        self._histogram = histogram  # mcp.client.operation.duration, or .server. for the peer's requests
         self._span: Span | None = span
         self._attributes = attributes
         self._started = time.perf_counter()
@@ -82,7 +86,7 @@ class OtelOperation:
                 span.set_attribute("rpc.response.status_code", str(code))
             span.set_status(StatusCode.ERROR, message[:MAX_TEXT] if message else None)
         span.end()
-        self._owner.operation_duration.record(time.perf_counter() - self._started, _metric_attributes(attributes))
+        self._histogram.record(time.perf_counter() - self._started, _metric_attributes(attributes))
 
 
 class OtelTelemetry:
@@ -110,6 +114,11 @@ class OtelTelemetry:
             description="The duration of the MCP request or notification as observed on the sender "
             "from the time it was sent until the response or ack is received.",
         )
+        self.server_operation_duration = meter.create_histogram(
+            "mcp.server.operation.duration",
+            unit="s",
+            description="MCP request or notification processing duration, observed on the receiver.",
+        )
         self.session_duration = meter.create_histogram(
             "mcp.client.session.duration",
             unit="s",
@@ -123,6 +132,7 @@ class OtelTelemetry:
         msg_id: Any,
         peer: Peer,
         parent: dict[str, Any] | None = None,
+        incoming: bool = False,
     ) -> OtelOperation:
         attributes = _peer_attributes(peer)
         attributes["mcp.method.name"] = method
@@ -148,10 +158,11 @@ class OtelTelemetry:
         span = self.tracer.start_span(
             f"{method} {target[:MAX_TEXT]}" if target else method,
             context=context,
-            kind=SpanKind.CLIENT,
+            kind=SpanKind.SERVER if incoming else SpanKind.CLIENT,
             attributes=attributes,
         )
-        return OtelOperation(self, span, attributes)
+        histogram = self.server_operation_duration if incoming else self.operation_duration
+        return OtelOperation(histogram, span, attributes)
 
     def session_ended(self, seconds: float, peer: Peer, error_type: str | None = None) -> None:
         attributes = _metric_attributes(_peer_attributes(peer))
