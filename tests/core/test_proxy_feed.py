@@ -178,3 +178,34 @@ def test_http_exchange_lines_are_checked_and_played_into_the_viewers_http_log(ru
     finally:
         reader.close()
         publisher.close(drain=0)
+
+
+def test_a_frame_from_a_viewer_to_a_proxy_that_takes_none_is_refused_to_that_viewer_alone(run_dir):
+    """An HTTP proxy (no ``on_inject``) refuses; a line that is not an inject is refused; only the
+    viewer that sent it hears of it; a proxy that takes frames gets the viewer's text as it was."""
+    from mcp_inspector.core.proxy.viewer import Injected
+
+    publisher = FeedPublisher("web", {"server": "http"}, directory=run_dir)
+    sender, other = FeedReader(publisher.path), FeedReader(publisher.path)
+    try:
+        tag = sender.send('{"jsonrpc":"2.0","id":1,"method":"ping"}')
+        answer = next(event for event in sender.events() if isinstance(event, Injected))
+        assert answer.tag == tag and "only a stdio proxy" in answer.refused
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as raw:  # a line that is not an inject
+            raw.connect(os.fspath(publisher.path))
+            raw.sendall(b'{"type": "something else"}\n')
+            lines = raw.makefile("rb")
+            said = next(line for line in lines if b'"injected"' in line)
+            assert b"refused" in said
+        taken = []
+        publisher.on_inject = lambda viewer, tag, text: taken.append((tag, text))
+        second = sender.send('{"jsonrpc":"2.0","method":"notifications/x"}')
+        until_sync(lambda: taken, what="the frame handed to the proxy")
+        assert taken == [(second, '{"jsonrpc":"2.0","method":"notifications/x"}')]
+        publish(publisher, 1)  # the other viewer sees the feed, never the first one's answers
+        seen = next(iter(other.events()))
+        assert not isinstance(seen, Injected) and seen.kind is Kind.NOTIFICATION
+    finally:
+        sender.close()
+        other.close()
+        publisher.close(drain=0)
