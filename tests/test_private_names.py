@@ -3,10 +3,9 @@
 Read with ast, not by importing: ``from .resolve import _label``, ``pending._resolve(...)`` and
 ``getattr(proc, "_transport")`` in a module that does not define ``_label``, ``_resolve`` or
 ``_transport`` itself are reaches. (ruff's SLF001 sees only the attribute form, and only when
-nobody wrote ``noqa``.) Private internals of Textual live in ``tui/textual_compat.py`` and
-anyio's in ``core/transport/anyio_compat.py``, which may touch them and are tested against each
-upgrade; what is not fixed yet is listed below, each with its reason, and the test fails on
-anything new and on a listed entry that is gone.
+nobody wrote ``noqa``.) Private internals of Textual live in ``tui/textual_compat.py``, which
+may touch them and is tested against each upgrade; what is not fixed yet is listed below, each
+with its reason, and the test fails on anything new and on a listed entry that is gone.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import mcp_inspector
 PACKAGE_DIR = Path(mcp_inspector.__file__).resolve().parent
 
 # Modules whose job is to touch another library's internals, each with its own upgrade test.
-COMPAT_MODULES = {"tui/textual_compat.py", "core/transport/anyio_compat.py"}
+COMPAT_MODULES = {"tui/textual_compat.py"}
 
 # Documented names that begin with an underscore.
 PUBLIC_UNDERSCORED = {"os._exit"}

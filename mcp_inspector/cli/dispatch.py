@@ -465,11 +465,11 @@ def _start_early(spec, args: argparse.Namespace) -> None:
     a command that cannot start is left to the transport, which reports it its way."""
     if spec is None or spec.url or not spec.command or args.open is not None:
         return
-    from ..core.started import SpawnError, start_server
+    from ..core.started import start_server
 
     try:
         started = start_server(list(spec.command), dict(spec.env or {}), spec.cwd)
-    except SpawnError:
+    except OSError:
         return
     from ..core.config.factory import offer_started
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from ..core.started import SpawnError, StartedServer, start_server
+from ..core.started import StartedServer, start_server
 
 #: commands that take no words of their own
 QUICK_COMMANDS = ("tools", "info", "prompts", "resources", "templates", "ping", "pipe")
@@ -60,7 +60,7 @@ def early_spawn(argv: list[str]) -> StartedServer | None:
         return None
     try:
         started = start_server(command, {}, None)
-    except SpawnError:
+    except OSError:
         return None  # the transport tries again and reports it its way
     # Orphaned descendants come to us from now on (the server has not run a line of its own
     # yet: importing _ctypes here overlaps its start-up instead of delaying it).

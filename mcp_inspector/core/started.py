@@ -20,10 +20,6 @@ from collections.abc import Mapping, Sequence
 from . import reaping
 
 
-class SpawnError(Exception):
-    """The server command could not be started (a one-line reason)."""
-
-
 class StartedServer:
     """A running server process and what its adopting transport needs to know of it."""
 
@@ -51,27 +47,28 @@ class StartedServer:
                 stream.close()
 
 
-def start_server(command: Sequence[str], env: Mapping[str, str], cwd: str | None) -> StartedServer:
-    """Start ``command`` as the stdio transport would: its own session (process group, no
-    controlling terminal), pipes for stdin, stdout and stderr, our environment plus ``env``
-    plus the reaping mark. Raises :class:`SpawnError` with the reason."""
-    full_env = dict(os.environ)
+def start_server(
+    command: Sequence[str],
+    env: Mapping[str, str],
+    cwd: str | None,
+    *,
+    inherit_env: bool = True,
+    tag: str | None = None,
+) -> StartedServer:
+    """Start ``command`` the one way every stdio server is started: its own session (process
+    group, no controlling terminal), pipes for stdin, stdout and stderr, our environment
+    (unless ``inherit_env`` is False) plus ``env`` plus the reaping mark (``tag``, else a new
+    one). Raises ``OSError`` as ``subprocess.Popen`` does: each caller words it its way."""
+    full_env = dict(os.environ) if inherit_env else {}
     full_env.update(env)
-    tag = full_env[reaping.TAG_VAR] = reaping.new_tag()
-    try:
-        process = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=full_env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        raise SpawnError(f"cannot start the server: command not found: {command[0]}") from None
-    except PermissionError:
-        raise SpawnError(f"cannot start the server: permission denied: {command[0]}") from None
-    except OSError as exc:
-        raise SpawnError(f"cannot start the server: {exc.strerror or exc}") from None
+    tag = full_env[reaping.TAG_VAR] = tag or reaping.new_tag()
+    process = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=full_env,
+        cwd=cwd,
+        start_new_session=True,
+    )
     return StartedServer(process, tag)

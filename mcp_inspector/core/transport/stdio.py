@@ -25,8 +25,8 @@ import anyio.lowlevel
 from .. import reaping
 from ..base.errors import quote_line
 from ..base.framing import MAX_LINE_BYTES, LineFramer, OverlongLine, is_blank
-from ..started import StartedServer
-from .anyio_compat import close_pipes, stream_writer
+from ..started import StartedServer, start_server
+from .adopted import AdoptedProcess, adopt
 from .base import TORN_BY_SHUTDOWN, Closed, Note, Received, Sink, StderrLine, Transport, TransportError
 
 READ_CHUNK = 1 << 20
@@ -75,11 +75,10 @@ class StdioTransport(Transport):
         self.close_grace = close_grace
         self.idle_close_grace = idle_close_grace
         self.term_grace = term_grace
-        self.process: anyio.abc.Process | None = None
+        self.process: AdoptedProcess | None = None
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
         self.returncode: int | None = None
         self._sink: Sink | None = None
-        self._send_lock = _new_lock()
         self._writer: asyncio.StreamWriter | None = None
         self._closing = False
         #: Set once we signal the server (shutdown, or the CLI's second stop signal): an unterminated
@@ -116,14 +115,11 @@ class StdioTransport(Transport):
 
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         self._sink = sink
-        if self._started is not None:
-            from .adopted import adopt
-
-            self._started.claimed = True
-            self.process = await adopt(self._started.process)  # type: ignore[assignment]  # an adopted process stands in for anyio's Process
-        else:
-            self.process = await self._spawn()
-        self._writer = stream_writer(self.process.stdin)
+        if self._started is None:
+            self._started = self._spawn()
+        self._started.claimed = True
+        self.process = await adopt(self._started.process)
+        self._writer = self.process.stdin
         sink(
             Note(
                 f"started {self.description} (pid {self.process.pid})",
@@ -134,28 +130,18 @@ class StdioTransport(Transport):
         task_group.start_soon(self._read_stderr)
         task_group.start_soon(self._watch_exit)
 
-    async def _spawn(self) -> anyio.abc.Process:
-        env = dict(os.environ) if self.inherit_env else {}
-        env.update(self.env)
-        if self.tag is not None:
-            env[reaping.TAG_VAR] = self.tag
+    def _spawn(self) -> StartedServer:
+        """Start the server (core/started.py: the one way every stdio server starts)."""
         executable = self.command[0]
         import shutil  # here, not at import: an adopted (early-started) server never needs it
 
-        if os.sep not in executable and shutil.which(executable, path=env.get("PATH")) is None:
+        path = self.env.get("PATH", os.environ.get("PATH") if self.inherit_env else None)
+        if os.sep not in executable and shutil.which(executable, path=path) is None:
             raise TransportError(f"command not found: {executable}")
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise TransportError(f"working directory does not exist: {self.cwd}")
         try:
-            return await anyio.open_process(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                env=env,
-                start_new_session=True,
-            )
+            return start_server(self.command, self.env, self.cwd, inherit_env=self.inherit_env, tag=self.tag)
         except FileNotFoundError:
             raise TransportError(f"command not found: {executable}") from None
         except PermissionError as exc:  # the program, or the working directory: name the one denied
@@ -166,36 +152,26 @@ class StdioTransport(Transport):
             raise TransportError(f"cannot start {executable}: {exc.strerror or exc}") from None
 
     async def send(self, data: bytes, meta: dict[str, Any] | None = None) -> None:
-        if self.process is None or self.process.stdin is None or self._closed_event.is_set():
-            raise TransportError("the server process is not running")
         writer = self._writer
-        if writer is not None:
-            # asyncio: one write() call queues the whole frame atomically, so no lock is
-            # needed, and skipping anyio's wrapper saves the shielded checkpoint (a cancel
-            # scope plus a full loop pass) it adds after every send.
-            await anyio.lowlevel.checkpoint_if_cancelled()
-            try:
-                writer.write(data + b"\n")
-                if writer.transport.get_write_buffer_size():
-                    # The pipe is full: the server is not reading. Wait, but not forever.
-                    with anyio.move_on_after(self.write_stall) as waited:
-                        await writer.drain()
-                    if waited.cancelled_caught:
-                        raise TransportError(f"the server has not read its input for {self.write_stall:g} s")
-            except (RuntimeError, OSError) as exc:
-                raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
-            return
-        async with self._send_lock:
-            try:
-                with anyio.fail_after(self.write_stall):
-                    await self.process.stdin.send(data + b"\n")
-            except TimeoutError:
-                raise TransportError(f"the server has not read its input for {self.write_stall:g} s") from None
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
-                raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
+        if self.process is None or writer is None or self._closed_event.is_set():
+            raise TransportError("the server process is not running")
+        # One write() call queues the whole frame atomically, so no lock is needed, and no
+        # task switch either: the loop is entered only when the pipe is full.
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        try:
+            writer.write(data + b"\n")
+            if writer.transport.get_write_buffer_size():
+                # The pipe is full: the server is not reading. Wait, but not forever.
+                with anyio.move_on_after(self.write_stall) as waited:
+                    await writer.drain()
+                if waited.cancelled_caught:
+                    raise TransportError(f"the server has not read its input for {self.write_stall:g} s")
+        except (RuntimeError, OSError) as exc:
+            raise TransportError(f"cannot write to the server: {exc.__class__.__name__}") from None
 
     async def _read_stdout(self) -> None:
-        assert self.process is not None and self.process.stdout is not None
+        """Lines go to the sink as they are read, inside the pipe's callback (adopted.py)."""
+        assert self.process is not None
         sink = self._sink
 
         cap = self.max_line_bytes
@@ -215,10 +191,13 @@ class StdioTransport(Transport):
             elif not is_blank(line):
                 sink(Received(line, {"unterminated": True}))
 
-        await _pump(self.process.stdout, on_line, self._stdout_done, self.stdout_framer)
+        try:
+            await self.process.stdout.run(self.stdout_framer, on_line)
+        finally:
+            self._stdout_done.set()
 
     async def _read_stderr(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
+        assert self.process is not None
         sink = self._sink
 
         cap = self.max_stderr_line_bytes
@@ -302,9 +281,7 @@ class StdioTransport(Transport):
         self._closing = True
         with anyio.CancelScope(shield=True):
             running = process.returncode is None
-            if process.stdin is not None:
-                with contextlib.suppress(Exception):
-                    await process.stdin.aclose()
+            process.close_stdin()
             grace = self.close_grace
             if self.work_in_flight is not None and not self.work_in_flight():
                 # Nothing of ours left to finish: a server that ignores EOF is not waited for long.
@@ -335,15 +312,11 @@ class StdioTransport(Transport):
                     await self._stderr_done.wait()
             if not self._closed_event.is_set():
                 self._report_closed()
-            for stream in (process.stdout, process.stderr):
-                if stream is not None:
-                    with contextlib.suppress(Exception):
-                        await stream.aclose()
             # A detached grandchild (its own session, out of reach of our signals) may
             # still hold the pipes open: close our ends now, while the loop runs, or
             # asyncio's transport closes them from __del__ after the loop is gone
             # ("Event loop is closed" traceback at exit).
-            _close_pipes(process)
+            process.close_pipes()
             await anyio.lowlevel.checkpoint()
 
     async def _end_escaped(self, pid: int, signalled: set[reaping.Process]) -> None:
@@ -361,14 +334,6 @@ class StdioTransport(Transport):
         with anyio.move_on_after(1.0):
             while left := reaping.reap(left):
                 await anyio.sleep(REAP_POLL)
-
-
-def _new_lock() -> anyio.Lock:
-    """An uncontended fast_acquire lock does not yield to the loop: one loop pass less per send."""
-    try:
-        return anyio.Lock(fast_acquire=True)
-    except TypeError:  # anyio < 4.5
-        return anyio.Lock()
 
 
 async def _pump(
@@ -399,16 +364,7 @@ async def _pump(
         done.set()
 
 
-def _close_pipes(process: Any) -> None:
-    """Close the pipe transports under an anyio (asyncio backend) or adopted process."""
-    closer = getattr(process, "close_pipes", None)  # AdoptedProcess
-    if closer is not None:
-        closer()
-        return
-    close_pipes(process)
-
-
-async def _wait(process: anyio.abc.Process, seconds: float) -> bool:
+async def _wait(process: AdoptedProcess, seconds: float) -> bool:
     with anyio.move_on_after(seconds):
         await process.wait()
         return True
