@@ -7,7 +7,7 @@ import pytest
 from app_helpers import live_app, wait_for, wait_for_tools
 
 from mcp_inspector.tui.keymap import VIEW_KEYS, display_key
-from mcp_inspector.tui.screens.main.views import VIEWS, nav_text
+from mcp_inspector.tui.screens.main.nav_bar import VIEWS, nav_text
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_state")]
 

@@ -133,7 +133,7 @@ async def test_list_changed_marks_added_changed_and_removed_prompts():
             pilot, lambda: view.current and view.current.get("description") == "Changed.", what="the new pick"
         )
         # the same session told again (as after a tools refetch): the marks stay
-        app.main._session_views_changed()
+        app.main.views.session_changed()
         await pilot.pause()
         assert plist.marks == {"extra": "added", "pick": "changed"}
         # a new session (reconnect: a fresh server) is a new baseline: no marks, its own list

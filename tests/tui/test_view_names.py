@@ -13,7 +13,7 @@ from mcp_inspector.tui.app import make_app
 from mcp_inspector.tui.config import TuiConfig
 from mcp_inspector.tui.keymap import VIEW_KEYS
 from mcp_inspector.tui.screens.help import VIEWS_TEXT
-from mcp_inspector.tui.screens.main.views import VIEWS, NavBar, nav_text
+from mcp_inspector.tui.screens.main.nav_bar import VIEWS, NavBar, nav_text
 
 pytestmark = pytest.mark.anyio
 

@@ -3,8 +3,8 @@ connection and the widgets.
 
 The connection worker and the call workers only post messages; the handlers
 here own the state (current tool, calls in flight, what the server declared)
-and update the widgets. The views themselves are made and
-fed in views.py.
+and update the widgets, or hand the message to the part it concerns: the views
+(view_switcher.py), the checks (checks_state.py), watch and restart (watch_state.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, TextArea
 
 from ....core.base.errors import InspectorError, ToolExcluded, TransportFailure
@@ -40,8 +39,11 @@ from ...messages import (
     ConnectionProblem,
     ConnectionStatus,
     InputRequested,
+    ListFetched,
+    OpenResource,
     ServerFacts,
     ServerReady,
+    SessionNotice,
 )
 from ...server.connection import session_facts
 from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
@@ -58,12 +60,13 @@ from ...widgets.views.checks_view import ChecksView
 from ...widgets.views.traffic.log import TrafficLog
 from .attach_state import AttachMixin
 from .checks_state import ChecksState
+from .nav_bar import NavBar
 from .server_state import ServerStateMixin
-from .views import NavBar, ViewsMixin
+from .view_switcher import ViewSwitcher
 from .watch_state import FilesChanged, WatchFailed, WatchState
 
 
-class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
+class MainScreen(AttachMixin, ServerStateMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -122,8 +125,7 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
         self.in_flight: set[PendingRequest] = set()
         self.shown_call: PendingRequest | None = None
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
-        self.current_view = "main"
-        self._last_focus: dict[str, Widget] = {}
+        self.views = ViewSwitcher(self)  # the views, made when first shown (view_switcher.py)
         # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
         self.recorded_arguments = RecordedArguments() if self.read_only else None
 
@@ -168,11 +170,35 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
     def status_bar(self) -> StatusBar:
         return self.query_one("#status", StatusBar)
 
+    # -- the views (view_switcher.py) -------------------------------------
+    @property
+    def current_view(self) -> str:
+        return self.views.current
+
+    async def show_view(self, name: str) -> None:
+        await self.views.show(name)
+
+    def has_view(self, view_id: str) -> bool:
+        return self.views.has(view_id)
+
+    def on_list_fetched(self, message: ListFetched) -> None:
+        self.views.list_fetched(message.event)
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        events = message.take_all()
+        for event in events:
+            self.session_notice(event)
+        self.views.session_events(events)
+
+    async def on_open_resource(self, message: OpenResource) -> None:
+        message.stop()
+        await self.views.open_resource(message.uri, message.contents)
+
     def on_mount(self) -> None:
         # what a live session learns later (the subscriptions/listen acknowledgement) shows on the overview
-        self.set_interval(1.0, self._refresh_overview_facts, name="overview-facts")
+        self.set_interval(1.0, self.refresh_overview_facts, name="overview-facts")
         self.checks_state.start()
-        self._show_nav()
+        self.views.show_nav()
         self.tool_list.option_list.focus()
         if self.live_feed is not None:
             self.composer.disabled = True
@@ -231,7 +257,7 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
         if self.has_view("view-http"):
             self.query_one("#view-http").transport = status.transport
         if status.state != "connected":
-            self._session_views_changed()
+            self.views.session_changed()
         if status.state in ("exited", "failed"):
             self.watch.start_failed()
             tail = "\n".join(status.stderr_tail[-3:])
@@ -246,10 +272,10 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
 
     def on_server_ready(self, message: ServerReady) -> None:
         self._apply_facts(message.facts)
-        self._session_views_changed()
+        self.views.session_changed()
         self.watch.server_ready(message.facts.capabilities)
 
-    def _refresh_overview_facts(self) -> None:
+    def refresh_overview_facts(self) -> None:
         session = self.connection.live
         if session is None or self.current_view != "overview" or self.facts is None:
             return
@@ -260,8 +286,7 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
     def _apply_facts(self, facts: ServerFacts) -> None:
         self.facts = facts
         self.tool_list.set_excluded(facts.excluded_tools)
-        if self.has_view("view-overview"):
-            self.query_one("#view-overview").show(facts)
+        self.views.overview_facts(facts)
 
     def on_connection_problem(self, message: ConnectionProblem) -> None:
         self.notify(message.text, severity=message.severity, markup=False)
@@ -462,7 +487,7 @@ class MainScreen(AttachMixin, ServerStateMixin, ViewsMixin, Screen):
 
     def session_notice(self, event: Any) -> None:
         """A task's news goes to the in-flight row of the call that made it, and to the result
-        panel while it shows that call (views.py calls this)."""
+        panel while it shows that call (on_session_notice calls this)."""
         from ....core.session.events import ElicitationCompleted, TaskUpdated
         from ..answer.url_required import UrlRequiredScreen
 

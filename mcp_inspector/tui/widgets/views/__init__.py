@@ -1,1 +1,1 @@
-"""The views other than Main: each a tab of the main screen (made and fed by screens/main/views.py)."""
+"""The views other than Main: each a tab of the main screen (made and fed by screens/main/view_switcher.py)."""
