@@ -9,6 +9,10 @@ Both list the tools of ``@modelcontextprotocol/server-everything`` (found throug
 * ``ours``    - ``python -m mcp_inspector tools -- node server-everything stdio``
 * ``minimal`` - ``python bench/minimal_client.py tools -- node server-everything stdio``
                 (stdlib only: initialize, tools/list, close stdin, wait)
+* ``minimal + anyio imports`` - the minimal client importing asyncio, anyio and anyio's asyncio
+                backend right after starting the server (``tools-anyio``): what any client on
+                anyio pays before its first frame, overlapped with the server's start as ours
+                is. The floor for ours, shown for information.
 * ``ours, no early start`` - the same command with ``MCP_INSPECTOR_NO_EARLY_START=1``:
                 the transport spawns the server only once the event loop runs,
                 instead of adopting the process main.py started before its imports.
@@ -117,14 +121,22 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     """Ours (early start, and without it) vs the minimal client against one server, alternating."""
     ours = [PYTHON, "-m", "mcp_inspector", "tools", "--", *server]
     minimal = [PYTHON, str(MINIMAL_CLIENT), "tools", "--", *server]
+    floor = [PYTHON, str(MINIMAL_CLIENT), "tools-anyio", "--", *server]
     print(f"\n== {label}: {runs} alternating runs each against {' '.join(server)}")
     # Warm-up: page cache, .pyc files, node's compile cache.
     for argv in (ours, minimal):
         check(argv[1], timed(argv, env)[1], expect)
     full_env = {**env, "MCP_INSPECTOR_NO_EARLY_START": "1"}
-    times: dict[str, list[float]] = {"ours": [], "minimal": [], "full": [], "python -c pass": [], "import cli.main": []}
+    times: dict[str, list[float]] = {
+        "ours": [],
+        "minimal": [],
+        "floor": [],
+        "full": [],
+        "python -c pass": [],
+        "import cli.main": [],
+    }
     for r in range(runs):
-        trio = [("ours", ours, env), ("minimal", minimal, env), ("full", ours, full_env)]
+        trio = [("ours", ours, env), ("minimal", minimal, env), ("floor", floor, env), ("full", ours, full_env)]
         shift = r % len(trio)
         for name, argv, env in trio[shift:] + trio[:shift]:
             seconds, done = timed(argv, env)
@@ -135,6 +147,7 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     print("wall time, process start to exit:")
     print(summary("ours (mcp_inspector tools)", times["ours"]))
     print(summary("minimal client", times["minimal"]))
+    print(summary("minimal + anyio imports", times["floor"]))
     print(summary("ours, no early start", times["full"]))
     print(summary("python -c pass", times["python -c pass"]))
     print(summary("python -c 'import ...cli.main'", times["import cli.main"]))
@@ -144,6 +157,13 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     print(
         f"{label}: ours / minimal: {ratio:.2f}x ({status} the target of <= {target}x); paired per run: median "
         f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}"
+    )
+    floor_ratio = statistics.median(times["floor"]) / statistics.median(times["minimal"])
+    paired_floor = [o / m for o, m in zip(times["floor"], times["minimal"], strict=True)]
+    print(
+        f"{label}: minimal + anyio imports / minimal: {floor_ratio:.2f}x (the floor of a client on anyio); "
+        f"paired per run: median {statistics.median(paired_floor):.2f}x, "
+        f"{min(paired_floor):.2f}..{max(paired_floor):.2f}"
     )
     full = statistics.median(times["full"]) / statistics.median(times["minimal"])
     paired_full = [o / m for o, m in zip(times["full"], times["minimal"], strict=True)]

@@ -2,6 +2,8 @@
 
     python bench/minimal_client.py calls N -- CMD...   # N sequential tools/call add; prints latency stats
     python bench/minimal_client.py tools -- CMD...     # initialize + tools/list; prints the tools as JSON
+    python bench/minimal_client.py tools-anyio -- CMD...  # the same, importing asyncio and anyio's
+                                                       # backend once the server is started (a floor)
 
 ``run_calls(cmd, n)`` returns per-call latencies in seconds (send -> matching response read);
 ``list_tools(cmd)`` returns the tool list.  Both initialize first (2025-11-25), skip any
@@ -74,8 +76,13 @@ def run_calls(server_cmd: list[str], n: int, tool: str = "add") -> list[float]:
         conn.close()
 
 
-def list_tools(server_cmd: list[str]) -> list[dict]:
+def list_tools(server_cmd: list[str], import_anyio: bool = False) -> list[dict]:
+    """``import_anyio``: import what any client built on anyio imports (asyncio, anyio and its
+    asyncio backend) after starting the server, as a client that starts it early would: the
+    floor of such a client's cold start, its event loop and everything else aside."""
     conn = _Conn(server_cmd)
+    if import_anyio:
+        import anyio._backends._asyncio  # noqa: F401 - imported for its cost
     try:
         conn.initialize()
         return conn.request("tools/list", {})["tools"]
@@ -85,11 +92,11 @@ def list_tools(server_cmd: list[str]) -> list[dict]:
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    if len(argv) < 3 or "--" not in argv or argv[0] not in ("calls", "tools"):
+    if len(argv) < 3 or "--" not in argv or argv[0] not in ("calls", "tools", "tools-anyio"):
         sys.exit(__doc__)
     cmd = argv[argv.index("--") + 1 :]
-    if argv[0] == "tools":
-        print(json.dumps(list_tools(cmd), indent=2))
+    if argv[0] in ("tools", "tools-anyio"):
+        print(json.dumps(list_tools(cmd, import_anyio=argv[0] == "tools-anyio"), indent=2))
     else:
         lat = sorted(run_calls(cmd, int(argv[1])))
         ms = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731 - a one-line function, kept beside its use
