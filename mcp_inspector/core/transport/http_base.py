@@ -1,6 +1,6 @@
 """What the two HTTP transports share: the URL and the credentials that may go with it, the
 client (the caller's, or one made at start and closed with the transport), the timeouts, the
-negotiated protocol version, and ``_emit``, which masks the user's secrets in every note and
+negotiated protocol version, and ``emit``, which masks the user's secrets in every note and
 undelivered reason (an error page may quote our request, token included).
 
 ``StreamableHttpTransport`` (streamable_http.py) and ``LegacySseTransport`` (legacy_sse.py)
@@ -64,6 +64,11 @@ class HttpTransportBase(Transport):
         self._side_room = LazyEvent()  # set when _side_posts drops under the transport's cap
 
     @property
+    def closing(self) -> bool:
+        """Whether ``close`` has begun."""
+        return self._closing
+
+    @property
     def description(self) -> str:
         return mask_url(self.url)
 
@@ -78,7 +83,7 @@ class HttpTransportBase(Transport):
             self.client = make_client(self.verify, self.connect_timeout, self.read_timeout)
         return self.client
 
-    def _emit(self, event: TransportEvent) -> None:
+    def emit(self, event: TransportEvent) -> None:
         if self._sink is not None and not self._closed:
             if self._secrets:  # an error page may quote our request, token included
                 if isinstance(event, Note):

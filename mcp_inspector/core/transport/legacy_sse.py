@@ -208,7 +208,7 @@ class LegacySseTransport(HttpTransportBase):
                         }
                         if event.problem is not None:
                             meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
-                        self._emit(Received(event.data, meta, event.problem))
+                        self.emit(Received(event.data, meta, event.problem))
                 # Answers to the server's requests go one at a time: while 64 wait, read no further
                 # (a flood of requests must not queue answers without bound).
                 await anyio.lowlevel.checkpoint()
@@ -225,7 +225,7 @@ class LegacySseTransport(HttpTransportBase):
         text = data.decode("utf-8", errors="replace").strip()
         shown = quote_line(printable(mask_url(text)), ENDPOINT_QUOTE)  # server text: bounded, no control characters
         if self.endpoint is not None:
-            self._emit(Note(f"HTTP+SSE: a second endpoint event ({shown}) was ignored"))
+            self.emit(Note(f"HTTP+SSE: a second endpoint event ({shown}) was ignored"))
             return True
         if problem is not None:
             self._failure = f"the endpoint event is {problem}: refused"
@@ -254,7 +254,7 @@ class LegacySseTransport(HttpTransportBase):
             self._ready.set()
             return False
         self.endpoint = resolved
-        self._emit(Note(f"HTTP+SSE: messages go to {mask_url(resolved)}", {"endpoint": mask_url(resolved)}))
+        self.emit(Note(f"HTTP+SSE: messages go to {mask_url(resolved)}", {"endpoint": mask_url(resolved)}))
         self._ready.set()
         return True
 
@@ -384,7 +384,7 @@ class LegacySseTransport(HttpTransportBase):
     def _undelivered(self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None) -> None:
         if self._closing:
             return
-        self._emit(
+        self.emit(
             Undelivered(
                 msg_id, reason, {"status": status, "exchange": exchange.id if exchange else None, "legacy_hint": False}
             )

@@ -43,13 +43,13 @@ from .base import Closed, Note, Received, Sink, TransportError, Undelivered
 from .credentials import CredentialPolicy
 from .http_base import HttpTransportBase
 from .http_headers import body_protocol_version, standard_headers
-from .http_standalone import DEFAULT_RETRY_MS, MAX_RETRY_MS, MIN_RETRY_MS, StandaloneStream
+from .http_standalone import StandaloneStream
+from .http_streams import DEFAULT_RETRY_MS, MAX_RETRY_MS, ResponseStreams
 from .http_util import (
     ERROR_BODY_CAP,
     LEGACY_HINT_STATUSES,
     AuthHook,
     LazyEvent,
-    StreamState,
     auth_refusal,
     content_type,
     describe_error,
@@ -75,19 +75,15 @@ from .http_util import (
 from .http_util import (
     set_header as _set,
 )
-from .sse_events import SseEvent, SseParser
 
 _VISIBLE_ASCII = re.compile(r"[\x21-\x7e]+")
 RESUME_ATTEMPTS = 5  # GETs in a row without progress before a request is given up
 DELETE_LIMIT = 5.0  # seconds the session DELETE may take at close
 STANDALONE_WAIT = 1.0  # seconds later messages wait for the standalone GET's answer after initialized
 MAX_SIDE_POSTS = 64  # notifications/responses waiting to be sent before the standalone stream pauses
-REPLY_DRAIN = (
-    1.0  # seconds a response stream is read on after its reply (connection reuse; 0.25 s was short under load)
-)
 
 
-class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
+class StreamableHttpTransport(HttpTransportBase):
     kind = "http"
 
     def __init__(
@@ -125,18 +121,25 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
         self.session_id: str | None = None
         self.successes = 0  # 2xx answers so far (an HTTP+SSE fallback only makes sense before the first)
         self._inflight: dict[str, tuple[anyio.CancelScope, bool]] = {}  # request id -> (its task's scope, modern)
-        self._standalone: anyio.CancelScope | None = None
-        self._standalone_note = False
-        self._stream_note = False  # said once: notifications get streams that stay open
         self._live: set[HttpExchange] = set()  # exchanges whose response is still being read
-        self._resuming: set[str] = set()  # requests whose cut stream is being resumed by GET
-        self._standalone_ready = LazyEvent()  # set once the standalone GET has its answer (or failed)
         self.on_session_expired = None
+        self.streams = ResponseStreams(self)  # reading SSE responses, resuming cut ones (http_streams.py)
+        self.standalone = StandaloneStream(self)  # the legacy GET stream (http_standalone.py)
 
     # -- facts -------------------------------------------------------------
     @property
     def modern(self) -> bool:
         return is_modern(self.protocol_version)
+
+    @property
+    def standalone_gone(self) -> str | None:
+        """Why the standalone stream was given up after failures, else None (http_standalone.py)."""
+        return self.standalone.gone
+
+    @property
+    def standalone_refused(self) -> str | None:
+        """Why the server offers no standalone stream, else None (http_standalone.py)."""
+        return self.standalone.refused
 
     @property
     def details(self) -> dict[str, Any]:
@@ -151,13 +154,13 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
     async def start(self, task_group: anyio.abc.TaskGroup, sink: Sink) -> None:
         self._begin(task_group, sink)
 
-    def _undelivered(
+    def undelivered(
         self, msg_id: Any, reason: str, status: int | None, exchange: HttpExchange | None, legacy_hint: bool = False
     ) -> None:
         if self._closing:
             return
         meta = {"status": status, "exchange": exchange.id if exchange is not None else None, "legacy_hint": legacy_hint}
-        self._emit(Undelivered(msg_id, reason, meta))
+        self.emit(Undelivered(msg_id, reason, meta))
 
     async def close(self) -> None:
         if self._closing:
@@ -169,11 +172,10 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                 await self._delete_session()
             for scope in list(self._tasks):
                 scope.cancel()
-            if self._standalone is not None:
-                self._standalone.cancel()
+            self.standalone.stop()
             await anyio.lowlevel.checkpoint()
             for exchange in list(self._live):
-                self._finish(exchange)  # streams the client closed: done, not failed
+                self.finish_exchange(exchange)  # streams the client closed: done, not failed
             if self.owns_client and self.client is not None:
                 with contextlib.suppress(Exception):
                     await self.client.aclose()
@@ -184,12 +186,12 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
 
     async def _delete_session(self) -> None:
         assert self.client is not None
-        headers = self._base_headers()
+        headers = self.base_headers()
         with anyio.move_on_after(DELETE_LIMIT):
             try:
-                response, exchange = await self._open("DELETE", headers, note="session end")
+                response, exchange = await self.open_exchange("DELETE", headers, note="session end")
             except (httpx2.HTTPError, TransportError, OSError) as exc:
-                self._emit(Note(f"ending the session: {describe_error(exc, self.url)}"))
+                self.emit(Note(f"ending the session: {describe_error(exc, self.url)}"))
                 return
             try:
                 await read_error_body(response)
@@ -199,9 +201,9 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                 await response.aclose()
             ok = response.is_success or response.status_code == 405
             if self.http_log is not None and exchange is not None:
-                self._finish(exchange, None if ok else status_text(response))
+                self.finish_exchange(exchange, None if ok else status_text(response))
             if response.status_code == 405:
-                self._emit(
+                self.emit(
                     Note(
                         "the server does not let clients end sessions (DELETE answered 405)",
                         {"exchange": exchange.id if exchange else None},
@@ -264,7 +266,7 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
             frame_seq,
         )
 
-    def _base_headers(self) -> dict[str, str]:
+    def base_headers(self) -> dict[str, str]:
         headers = dict(self.user_headers)
         if self.session_id and not self.modern:
             _set(headers, "Mcp-Session-Id", self.session_id)
@@ -329,12 +331,12 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                         frame_seq,
                     )
                 except Exception as exc:  # a last resort: a failure here must not end the whole connection
-                    self._finish(exchange_box[0], f"{exc.__class__.__name__}: {exc}")
-                    self._undelivered(
+                    self.finish_exchange(exchange_box[0], f"{exc.__class__.__name__}: {exc}")
+                    self.undelivered(
                         msg_id, f"the HTTP transport failed: {exc.__class__.__name__}: {exc}", None, exchange_box[0]
                     )
             if scope.cancelled_caught:
-                self._finish(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
+                self.finish_exchange(exchange_box[0], "closed by the client (cancelled)" if not self._closing else None)
         finally:
             if done is not None:
                 done.set()
@@ -366,7 +368,7 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
         headers = self._post_headers(message, method, modern, extra)
         sent_session = headers.get("Mcp-Session-Id")  # the session this request belongs to, if any
         try:
-            response, exchange = await self._open(
+            response, exchange = await self.open_exchange(
                 "POST",
                 headers,
                 content=data,
@@ -376,7 +378,7 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                 frame_seq=frame_seq,
             )
         except (httpx2.HTTPError, TransportError, OSError) as exc:
-            self._undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
+            self.undelivered(msg_id, describe_error(exc, self.url), None, getattr(exc, "exchange", None))
             return
         exchange_box[0] = exchange
         opens_stream = method == "notifications/initialized" and not modern and response.is_success
@@ -386,14 +388,14 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
             await self._on_response(response, exchange, message, method, msg_id, is_request, modern, sent_session, done)
         except (httpx2.HTTPError, OSError) as exc:
             why = describe_error(exc, self.url)
-            self._finish(exchange, why)
+            self.finish_exchange(exchange, why)
             if is_request:
-                self._undelivered(msg_id, why, response.status_code, exchange)
+                self.undelivered(msg_id, why, response.status_code, exchange)
         finally:
             with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
                 await response.aclose()
 
-    async def _open(
+    async def open_exchange(
         self, method: str, headers: dict[str, str], **options: Any
     ) -> tuple[httpx2.Response, HttpExchange | None]:
         """``open_response`` on this transport's URL; the exchange is tracked until finished."""
@@ -412,7 +414,7 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
             self._live.add(exchange)
         return response, exchange
 
-    def _finish(self, exchange: HttpExchange | None, error: str | None = None) -> None:
+    def finish_exchange(self, exchange: HttpExchange | None, error: str | None = None) -> None:
         if exchange is None:
             return
         self._live.discard(exchange)
@@ -436,7 +438,7 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
             session = response.headers.get("mcp-session-id") or None
             if session is not None and not _VISIBLE_ASCII.fullmatch(session):
                 # The spec allows visible ASCII only; anything else cannot be sent back in a header.
-                self._emit(
+                self.emit(
                     Note(
                         f"the server's Mcp-Session-Id is not visible ASCII ({quote_line(ascii(session), 120)}): "
                         "ignored, later requests go without a session",
@@ -444,15 +446,14 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                     )
                 )
                 session = None
-            if session != self.session_id and self._standalone is not None:
-                self._standalone.cancel()  # it belonged to the previous session
-                self._standalone = None
+            if session != self.session_id:
+                self.standalone.stop()  # it belonged to the previous session
             self.session_id = session
         if status == 404 and sent_session:
             body, size = await read_error_body(response)
-            self._body(exchange, size)
-            self._finish(exchange, status_text(response))
-            self._session_gone(msg_id, exchange, sent_session)
+            self.note_body(exchange, size)
+            self.finish_exchange(exchange, status_text(response))
+            self.session_gone(msg_id, exchange, sent_session)
             return
         kind = content_type(response)
         if response.is_success:
@@ -460,35 +461,36 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
             if method == "notifications/initialized" and not modern:
                 # The standalone stream opens before any later request goes out, so that what
                 # the server sends there about those requests is not missed (bounded wait).
-                self._open_standalone()
+                if self._tg is not None:
+                    self.standalone.open(self._tg)
                 with anyio.move_on_after(STANDALONE_WAIT):
-                    await self._standalone_ready.wait()
+                    await self.standalone.ready.wait()
                 if done is not None:
                     done.set()
             if kind == "text/event-stream":
                 if not is_request:
-                    await self._read_notification_stream(response, exchange)
+                    await self.streams.read_notification_stream(response, exchange)
                     return
-                await self._read_post_stream(response, exchange, msg_id, modern)
+                await self.streams.read_post_stream(response, exchange, msg_id, modern)
                 return
             body, size, over = await read_capped(response, self.max_frame_bytes, OVERLONG_HEAD)
-            self._body(exchange, size)
-            self._finish(
+            self.note_body(exchange, size)
+            self.finish_exchange(
                 exchange,
                 f"the body is over the frame cap ({self.max_frame_bytes} bytes): not read further" if over else None,
             )
             if not is_request:
                 return
             if not body.strip() and not over:
-                self._undelivered(
+                self.undelivered(
                     msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange
                 )
                 return
             if kind and kind != "application/json" and not kind.endswith("+json"):
-                self._undelivered(
+                self.undelivered(
                     msg_id,
                     f"{status_text(response)} with content type {kind!r} (expected application/json "
-                    f"or text/event-stream): {quote_body(body, self._secrets)}",
+                    f"or text/event-stream): {self.quote(body)}",
                     status,
                     exchange,
                 )
@@ -505,26 +507,25 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                     f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); "
                     "the rest was not read"
                 )
-                self._emit(Received(body, meta, problem))
+                self.emit(Received(body, meta, problem))
                 if msg_id is not None and head_id(body) != msg_id:
                     # Its head does not name the request (the id comes late, or only whitespace so far),
                     # so the frame cannot end it: this body is its answer, it fails now, not at its timeout.
-                    self._undelivered(msg_id, f"{status_text(response)}: the JSON reply is {problem}", status, exchange)
+                    self.undelivered(msg_id, f"{status_text(response)}: the JSON reply is {problem}", status, exchange)
                 return
-            self._emit(Received(body, meta))
+            self.emit(Received(body, meta))
             if msg_id is not None and not _is_reply(body, msg_id):
                 # Kept as a frame above; the request itself will get nothing more.
-                self._undelivered(
+                self.undelivered(
                     msg_id,
-                    f"{status_text(response)}: the JSON body does not answer the request: "
-                    f"{quote_body(body, self._secrets)}",
+                    f"{status_text(response)}: the JSON body does not answer the request: {self.quote(body)}",
                     status,
                     exchange,
                 )
             return
         body, size = await read_error_body(response)
-        self._body(exchange, size)
-        self._finish(exchange, status_text(response))
+        self.note_body(exchange, size)
+        self.finish_exchange(exchange, status_text(response))
         parsed = jsonrpc_body(body) if size <= ERROR_BODY_CAP else None
         if parsed is not None:
             meta = {
@@ -533,236 +534,70 @@ class StreamableHttpTransport(StandaloneStream, HttpTransportBase):
                 "request_id": msg_id,
                 "sse_id": None,
             }
-            self._emit(Received(body, meta))
+            self.emit(Received(body, meta))
             answers = (
                 isinstance(parsed, dict)
                 and ("result" in parsed or "error" in parsed)
                 and parsed.get("id") in (msg_id, None)
             )
             if is_request and not answers:
-                self._undelivered(
+                self.undelivered(
                     msg_id, f"{status_text(response)}: the JSON-RPC body does not answer the request", status, exchange
                 )
             return
-        reason = f"{status_text(response)}: {quote_body(body, self._secrets)}"
+        reason = f"{status_text(response)}: {self.quote(body)}"
         reason += auth_refusal(response)
-        self._undelivered(msg_id, reason, status, exchange, legacy_hint=status in LEGACY_HINT_STATUSES)
+        self.undelivered(msg_id, reason, status, exchange, legacy_hint=status in LEGACY_HINT_STATUSES)
 
-    def _body(self, exchange: HttpExchange | None, size: int) -> None:
+    async def wait_for_side_posts(self) -> None:
+        """While ``MAX_SIDE_POSTS`` notifications and responses wait to be sent (the standalone stream
+        pauses reading then)."""
+        await anyio.lowlevel.checkpoint()  # the connection's handlers answer what was just delivered
+        while self._side_posts >= MAX_SIDE_POSTS and not self._closing:
+            self._side_room = LazyEvent()
+            await self._side_room.wait()
+
+    def quote(self, body: bytes) -> str:
+        """A server body quoted for a message, the user's secrets masked."""
+        return quote_body(body, self._secrets)
+
+    def note_body(self, exchange: HttpExchange | None, size: int) -> None:
         if self.http_log is not None and exchange is not None:
             self.http_log.body(exchange, size)
 
-    def _session_gone(self, msg_id: Any, exchange: HttpExchange | None, sent: str | None) -> None:
+    def session_gone(self, msg_id: Any, exchange: HttpExchange | None, sent: str | None) -> None:
         """A 404 for a request that carried session ``sent``. Only the current session's
         end counts: a late 404 for one already replaced just fails its request."""
         if self._closing:
             return
         if sent != self.session_id:
             if msg_id is not None:
-                self._undelivered(msg_id, f"HTTP 404: the server no longer knows session {sent}", 404, exchange)
+                self.undelivered(msg_id, f"HTTP 404: the server no longer knows session {sent}", 404, exchange)
             return
         had = self.session_id
         self.session_id = None
-        if self._standalone is not None:
-            self._standalone.cancel()
-            self._standalone = None
+        self.standalone.stop()
         if had is not None:
-            self._emit(
+            self.emit(
                 Note(
                     f"the server ended the session {had} (HTTP 404): initialize again to continue",
                     {"exchange": exchange.id if exchange else None, "status": 404},
                 )
             )
         if msg_id is not None:
-            self._undelivered(msg_id, "HTTP 404: the server no longer knows this session", 404, exchange)
+            self.undelivered(msg_id, "HTTP 404: the server no longer knows this session", 404, exchange)
         if had is not None and self.on_session_expired is not None:
             try:
                 self.on_session_expired()
             except Exception as exc:  # the session's callback must not break the transport
-                self._emit(Note(f"session expiry handler failed: {exc.__class__.__name__}: {exc}"))
-
-    # -- SSE ---------------------------------------------------------------
-    async def _pump(
-        self,
-        response: httpx2.Response,
-        exchange: HttpExchange | None,
-        parser: SseParser,
-        stream: StreamState,
-        throttle: bool = False,
-    ) -> str | None:
-        """Deliver a response's events until it ends (or, for a request, until its reply).
-        Returns why it ended when that was a failure. With ``throttle`` (the standalone stream)
-        reading pauses while ``MAX_SIDE_POSTS`` answers are waiting to be sent: a server flooding
-        us with requests cannot queue answers without bound (memory, and the pool our calls need)."""
-        chunks = response.aiter_bytes()
-        try:
-            async for chunk in chunks:
-                for event in parser.feed(chunk):
-                    self._on_event(event, exchange, stream)
-                if throttle:
-                    await self._wait_for_side_posts()
-                if stream.replied:
-                    # The reply ends the exchange, and the server closes the stream right after it:
-                    # read on briefly to the end, so httpx can keep the connection alive (closed
-                    # unread, it was dropped: a new TCP connection for every legacy SSE call).
-                    self._finish(exchange)
-                    with anyio.move_on_after(REPLY_DRAIN):
-                        async for chunk in chunks:
-                            for event in parser.feed(chunk):
-                                self._on_event(event, exchange, stream)
-                    return None
-        except (httpx2.HTTPError, OSError) as exc:
-            return describe_error(exc, self.url)
-        return None
-
-    async def _wait_for_side_posts(self) -> None:
-        await anyio.lowlevel.checkpoint()  # the connection's handlers answer what was just delivered
-        while self._side_posts >= MAX_SIDE_POSTS and not self._closing:
-            self._side_room = LazyEvent()
-            await self._side_room.wait()
-
-    def _on_event(self, event: SseEvent, exchange: HttpExchange | None, stream: StreamState) -> None:
-        if self.http_log is not None and exchange is not None:
-            self.http_log.event(exchange, event.event, event.id, event.size, event.retry)
-        if not event.data and event.problem is None:
-            return  # a priming event (an id, empty data) or an empty one: nothing to deliver
-        meta: dict[str, Any] = {
-            "exchange": exchange.id if exchange else None,
-            "status": stream.status,
-            "request_id": stream.request_id,
-            "sse_id": event.id,
-        }
-        if event.event != "message":
-            meta["sse_event"] = event.event
-        if event.problem is not None:
-            meta.update(truncated=True, size=event.size, cap=self.max_frame_bytes)
-        if stream.request_id is not None and not stream.replied and _is_reply(event.data, stream.request_id):
-            stream.replied = True
-        self._emit(Received(event.data, meta, event.problem))
-
-    async def _read_notification_stream(self, response: httpx2.Response, exchange: HttpExchange | None) -> None:
-        """A notification (or response) answered with an SSE stream instead of 202: what comes within
-        ``REPLY_DRAIN`` is delivered, then it is closed (as the TypeScript SDK does at once), so streams
-        that never end cannot take the whole connection pool, one notification at a time."""
-        parser = SseParser(self.max_frame_bytes)
-        error = None
-        with anyio.move_on_after(REPLY_DRAIN) as scope:
-            error = await self._pump(response, exchange, parser, StreamState(None, response.status_code))
-        if scope.cancelled_caught and not self._stream_note:
-            self._stream_note = True
-            self._emit(
-                Note(
-                    "the server answers notifications with SSE streams that stay open (the spec says 202 Accepted): "
-                    f"each is closed after {REPLY_DRAIN:g} s",
-                    {"exchange": exchange.id if exchange else None},
-                )
-            )
-        self._finish(exchange, error)
-
-    async def _read_post_stream(
-        self, response: httpx2.Response, exchange: HttpExchange | None, request_id: Any, modern: bool
-    ) -> None:
-        stream = StreamState(request_id, response.status_code)
-        parser = SseParser(self.max_frame_bytes)
-        error = await self._pump(response, exchange, parser, stream)
-        dropped = parser.finish()
-        if request_id is None or stream.replied:
-            self._finish(exchange, error)
-            return
-        why = error or "the server closed the stream"
-        if dropped:
-            why += f" in the middle of an event ({dropped} bytes lost)"
-        self._finish(exchange, why)
-        if not modern and parser.last_event_id:
-            self._resuming.add(_key(request_id))
-            try:
-                await self._resume(request_id, parser, exchange, stream, why)
-            finally:
-                self._resuming.discard(_key(request_id))
-            return
-        reason = f"the response stream ended before the reply: {why}"
-        if modern:
-            reason += " (2026-07-28 streams cannot be resumed: send the request again)"
-        self._undelivered(request_id, reason, stream.status, exchange)
-
-    async def _resume(
-        self, request_id: Any, parser: SseParser, exchange: HttpExchange | None, stream: StreamState, why: str
-    ) -> None:
-        """Resume a cut POST stream by GET with Last-Event-ID, after the server's retry delay."""
-        assert self.client is not None
-        attempts = 0
-        previous = exchange
-        while attempts < self.resume_attempts:
-            attempts += 1
-            delay = max(
-                MIN_RETRY_MS,
-                min(parser.retry if parser.retry is not None else self.default_retry_ms, self.max_retry_ms),
-            )
-            await anyio.sleep(delay / 1000)
-            headers = self._base_headers()
-            _set(headers, "Accept", "text/event-stream")
-            if parser.last_event_id:
-                _set(headers, "Last-Event-ID", parser.last_event_id)
-            try:
-                response, ex = await self._open(
-                    "GET",
-                    headers,
-                    rpc_id=request_id,
-                    note="resume",
-                    resumes=previous.id if previous is not None else None,
-                )
-            except (httpx2.HTTPError, TransportError, OSError) as exc:
-                why = describe_error(exc, self.url)
-                continue
-            try:
-                if response.status_code == 404 and headers.get("Mcp-Session-Id"):
-                    _, size = await read_error_body(response)
-                    self._body(ex, size)
-                    self._finish(ex, status_text(response))
-                    self._session_gone(request_id, ex, headers.get("Mcp-Session-Id"))
-                    return
-                if not response.is_success or content_type(response) != "text/event-stream":
-                    body, size = await read_error_body(response)
-                    self._body(ex, size)
-                    why = f"resuming got {status_text(response)}: {quote_body(body, self._secrets)}"
-                    self._finish(ex, why)
-                    previous = ex
-                    if response.status_code in (400, 404, 405):
-                        break  # the server does not resume streams
-                    continue
-                again = SseParser(self.max_frame_bytes)
-                again.last_event_id, again.retry = parser.last_event_id, parser.retry
-                stream.status = response.status_code
-                error = await self._pump(response, ex, again, stream)
-                dropped = again.finish()
-                previous = ex
-                if stream.replied:
-                    self._finish(ex, error)
-                    return
-                if again.events_seen or again.last_event_id != parser.last_event_id:
-                    attempts = 0  # progress: the budget is for attempts in a row that bring nothing
-                parser = again
-                why = error or "the server closed the stream"
-                if dropped:
-                    why += f" in the middle of an event ({dropped} bytes lost)"
-                self._finish(ex, why)
-            finally:
-                with anyio.CancelScope(shield=True), anyio.move_on_after(2.0):
-                    await response.aclose()
-        self._undelivered(
-            request_id,
-            f"the response stream ended before the reply and could not be resumed "
-            f"({attempts} attempt{'s' if attempts != 1 else ''}): {why}",
-            stream.status,
-            previous,
-        )
+                self.emit(Note(f"session expiry handler failed: {exc.__class__.__name__}: {exc}"))
 
     # -- cancellation --------------------------------------------------------
     async def cancel_request(self, msg_id: Any) -> str | None:
         entry = self._inflight.get(_key(msg_id))
         modern = entry[1] if entry is not None else self.modern
         if not modern:
-            if entry is not None and _key(msg_id) in self._resuming:
+            if entry is not None and _key(msg_id) in self.streams.resuming:
                 entry[0].cancel()  # no one waits for it any more: stop polling for its reply
             return None  # legacy era: a disconnect is not a cancellation; send notifications/cancelled
         if entry is not None:
