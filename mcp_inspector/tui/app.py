@@ -34,6 +34,7 @@ from .config import TuiConfig, load_config
 from .key_reach import reaches
 from .keymap import APP_KEYS, KEYS_BY_ID, bindings
 from .look.theme_vars import theme_variable_defaults
+from .screens.opener import ScreenDialogs
 from .terminal_keys import escape_then_digit, read_escape_digit_as_alt
 from .text.control_filter import ControlCharacters
 
@@ -100,6 +101,7 @@ class InspectorApp(App[int]):
         self.rerun = rerun
         self.connection = None  # the main screen's, kept here so it outlives the screen
         self.confirm_destructive = self.config.confirm_destructive  # screens/dialogs/tool_detail.py
+        self.dialogs = ScreenDialogs(self)  # the screens widgets open (widgets/dialogs.py)
         from .server.roots import RootsBook
 
         self.roots = RootsBook()  # each server's roots (--root, the config entry, the Roots editor)

@@ -7,11 +7,16 @@ from textual.widgets import Input
 
 from mcp_inspector.core.config.drafts import DraftStore
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.screens.opener import ScreenDialogs
 from mcp_inspector.tui.widgets.composer import ComposerPanel
 
 
 class ComposerApp(App):
     """Just the composer, collecting what it asks to send."""
+
+    @property
+    def dialogs(self) -> ScreenDialogs:  # the screens its widgets open (widgets/dialogs.py)
+        return ScreenDialogs(self)
 
     def __init__(
         self, drafts_path, tool: dict | None = None, *, server: str = "test", draft_delay: float = 0.1

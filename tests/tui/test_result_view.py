@@ -24,6 +24,7 @@ from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
+from mcp_inspector.tui.screens.opener import ScreenDialogs
 from mcp_inspector.tui.widgets.inflight import InFlightPanel
 from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, MediaBlock, ResultPanel
 
@@ -31,6 +32,10 @@ pytestmark = pytest.mark.anyio
 
 
 class ResultApp(App):
+    @property
+    def dialogs(self) -> ScreenDialogs:  # the screens its widgets open (widgets/dialogs.py)
+        return ScreenDialogs(self)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(THEME_VARIABLE_DEFAULTS)
 

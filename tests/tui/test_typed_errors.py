@@ -19,6 +19,7 @@ from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.pilot_steps import wait_for
+from mcp_inspector.tui.screens.opener import ScreenDialogs
 from mcp_inspector.tui.text.http_text import reply_status
 from mcp_inspector.tui.widgets.result.view import ResultPanel
 
@@ -39,6 +40,10 @@ def base_url():
 
 
 class ResultApp(App):
+    @property
+    def dialogs(self) -> ScreenDialogs:  # the screens its widgets open (widgets/dialogs.py)
+        return ScreenDialogs(self)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(THEME_VARIABLE_DEFAULTS)
 

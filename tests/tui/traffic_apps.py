@@ -12,6 +12,7 @@ from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
+from mcp_inspector.tui.screens.opener import ScreenDialogs
 from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog, TrafficPanel
 
 BASE_TS = 1_700_000_000.0
@@ -26,6 +27,10 @@ def fixed_time(ts: float) -> str:
 
 class ThemedApp(App):
     """Any app hosting traffic widgets needs the app's theme variables."""
+
+    @property
+    def dialogs(self) -> ScreenDialogs:  # the screens its widgets open (widgets/dialogs.py)
+        return ScreenDialogs(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(THEME_VARIABLE_DEFAULTS)

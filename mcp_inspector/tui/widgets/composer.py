@@ -39,6 +39,7 @@ from ...core.schema.form import (
     strip_defaults,
 )
 from ...core.schema.validation import Issue
+from .dialogs import dialogs
 from .form.schema_form import SchemaForm
 from .result.json_text import json_code_editor
 from .views.traffic.filter import FilterToggle
@@ -469,9 +470,7 @@ class ComposerPanel(Widget):
         if self.tool is None:
             self.notify("Pick a tool first.", severity="warning")
             return
-        from ..screens.dialogs.tool_detail import confirm_destructive_then  # the optional "destructive" question
-
-        confirm_destructive_then(self, self.tool, self._send_now)
+        dialogs(self).confirm_destructive_then(self, self.tool, self._send_now)  # the optional "destructive" question
 
     def _send_now(self) -> None:
         if self.tool is None:

@@ -26,6 +26,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..dialogs import dialogs
+
 HISTORY_LIMIT = 20
 ARGUMENTS_SHOWN = 96  # characters of a call's arguments (JSON) in the list
 MAIN_PANEL_ID = "result"  # only the main screen's panel keeps a history (not the resources or tasks views')
@@ -230,7 +232,6 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
         )
 
     def action_diff(self) -> None:
-        from ...screens.traffic.side_diff import SideDiffScreen
         from ..side_diff import pretty
 
         entry, marked = self._highlighted(), getattr(self.app, "marked_result", None)
@@ -239,14 +240,12 @@ class ResultHistoryScreen(ModalScreen[HistoryEntry | None]):
         if marked is None:
             self.notify("Mark a result first (m), then highlight another and press =.", severity="warning")
             return
-        self.app.push_screen(
-            SideDiffScreen(
-                f"Results of {marked.tool} and {entry.tool}",
-                result_text(marked, pretty),
-                result_text(entry, pretty),
-                f"{self.time_format(marked.at)} (marked)",
-                self.time_format(entry.at),
-            )
+        dialogs(self).side_diff(
+            f"Results of {marked.tool} and {entry.tool}",
+            result_text(marked, pretty),
+            result_text(entry, pretty),
+            f"{self.time_format(marked.at)} (marked)",
+            self.time_format(entry.at),
         )
 
     @on(OptionList.OptionSelected, "#history-list")

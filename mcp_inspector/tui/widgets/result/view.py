@@ -43,8 +43,8 @@ from ....core.protocol.rpc import PendingRequest
 from ....core.session.legacy import ToolCallOutcome
 from ....core.session.results import BlockInfo, decode_block_bytes
 from ...messages import OpenResource
-from ...screens.dialogs.save_as import save_as
 from ...text.http_text import explain_error
+from ..dialogs import dialogs
 from .files import extension_for, human_size, private_temp, system_opener
 from .history import record_error, record_outcome
 from .json_text import json_text_area
@@ -295,8 +295,8 @@ class MediaBlock(Vertical, can_focus=True):
         if self.info.problem is None:
             self._open()
 
-    def _save(self) -> None:  # asks where first (screens/dialogs/save_as.py)
-        save_as(
+    def _save(self) -> None:  # asks where first (widgets/dialogs.py)
+        dialogs(self).save_as(
             self,
             partial(decode_block_bytes, self.info.block),
             f"{self.stem}-{self.info.index}",
@@ -689,8 +689,8 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
             return
         self._save_payload(self.payload, self.payload_name)
 
-    def _save_payload(self, payload: Any, name: str) -> None:  # asks where first (screens/dialogs/save_as.py)
-        save_as(
+    def _save_payload(self, payload: Any, name: str) -> None:  # asks where first (widgets/dialogs.py)
+        dialogs(self).save_as(
             self, lambda: json.dumps(payload, indent=2, ensure_ascii=False).encode("utf-8"), name, ".json", "the result"
         )
 

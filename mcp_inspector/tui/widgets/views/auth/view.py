@@ -32,6 +32,7 @@ from textual.widgets.option_list import Option
 from .....core.auth.model import AuthLog, AuthStep
 from .....core.base.errors import InspectorError
 from ....clipboard import copy_text
+from ...dialogs import dialogs
 from ...shown_timer import ShownTimer
 from .step_text import head_text, identity, mask_volatile, none_text, step_detail, step_json, step_row
 
@@ -439,13 +440,12 @@ class AuthView(Vertical):
         manager = self._manager_or_say()
         if manager is None:
             return
-        from ....screens.dialogs.auth_prompt import ConfirmForgetScreen
 
         def chosen(yes: bool | None) -> None:
             if yes:
                 self._forget(manager)
 
-        self.app.push_screen(ConfirmForgetScreen(self.mask(str(self.spec_url() or "this server"))), callback=chosen)
+        dialogs(self).confirm_forget(self.mask(str(self.spec_url() or "this server")), chosen)
 
     @work(group="auth-forget", exit_on_error=False)
     async def _forget(self, manager: Any) -> None:

@@ -33,6 +33,7 @@ from textual.widgets import Static
 
 from .....core.base.errors import InspectorError
 from .....core.session.legacy import McpSession
+from ...dialogs import dialogs
 from ..hints import hint_text
 from ..session_view import SessionView
 from .contents import ContentsPanel
@@ -529,9 +530,7 @@ class ResourcesView(SessionView):
                 "The highlighted item did not change (ctrl+g shows a changed one's diff).", severity="information"
             )
             return
-        from ....screens.dialogs.tool_diff import ToolDiffScreen
-
-        self.app.push_screen(ToolDiffScreen(change))
+        dialogs(self).item_diff(change)
 
     def action_dismiss_changes(self) -> None:
         self.resource_list.dismiss_changes()

@@ -37,6 +37,7 @@ from ....text.traffic_text import (
     preview_text,
     short_id,
 )
+from ...dialogs import dialogs
 from ...query_bar import SHOWN_BYTES, SHOWN_OUTPUTS, QueryBar, output_lines
 from ...store_lines import StoreLinesView  # noqa: F401  (also imported from here)
 from .filter import CompiledFilter, TrafficFilter, TrafficFilterBar
@@ -302,11 +303,7 @@ class TrafficLog(StoreLinesView):
             return
         self.post_message(self.EntrySelected(self, entry.seq))
         if self.open_detail_on_enter:
-            from ....screens.traffic.frame_detail import FrameDetailScreen
-
-            self.app.push_screen(
-                FrameDetailScreen(self.store, entry.seq, time_format=self.time_format, on_jump=self.move_cursor_to_seq)
-            )
+            dialogs(self).frame_detail(self.store, entry.seq, self.time_format, on_jump=self.move_cursor_to_seq)
 
     def action_jump_linked(self) -> None:
         entry = self._need_entry()
@@ -353,7 +350,6 @@ class TrafficLog(StoreLinesView):
 
     def action_diff_frames(self) -> None:
         """``=``: the selected frame beside the marked one (screens/traffic/side_diff.py)."""
-        from ....screens.traffic.side_diff import SideDiffScreen
         from ...side_diff import pretty_raw
 
         entry = self._need_entry()
@@ -364,14 +360,12 @@ class TrafficLog(StoreLinesView):
         if marked is None:
             self.notify("Mark a frame first (m), then select another and press =.", severity="warning")
             return
-        self.app.push_screen(
-            SideDiffScreen(
-                f"Frame #{marked.seq} and frame #{entry.seq}",
-                pretty_raw(marked.raw),
-                pretty_raw(entry.raw),
-                f"#{marked.seq} {marked.method or marked.kind.value} (marked)",
-                f"#{entry.seq} {entry.method or entry.kind.value}",
-            )
+        dialogs(self).side_diff(
+            f"Frame #{marked.seq} and frame #{entry.seq}",
+            pretty_raw(marked.raw),
+            pretty_raw(entry.raw),
+            f"#{marked.seq} {marked.method or marked.kind.value} (marked)",
+            f"#{entry.seq} {entry.method or entry.kind.value}",
         )
 
     def action_export_session(self) -> None:
@@ -382,13 +376,11 @@ class TrafficLog(StoreLinesView):
 
     def _export(self, suffix: str) -> None:
         """Asks where first (a single key never writes a file unconfirmed): screens/dialogs/save_as.py."""
-        from ....screens.dialogs.save_as import ask_path
-
         path = default_export_path(suffix)
         if self.export_dir is not None:
             path = self.export_dir / path.name
         what = "the session (JSONL)" if suffix == ".jsonl" else "the session (JSON)"
-        ask_path(self, path, what, lambda chosen: self._write_export(chosen, suffix), create_parent=True)
+        dialogs(self).ask_path(self, path, what, lambda chosen: self._write_export(chosen, suffix), create_parent=True)
 
     def _write_export(self, path: Path, suffix: str) -> None:
         header = {"exported_by": "mcp-inspector"}
