@@ -2,9 +2,11 @@
 
 Any number of requests may be in flight; there is no "busy" state. Every frame
 in either direction is recorded in the traffic store before anything else is
-done with it. Server-to-client requests go to handlers the user of the
-connection registers; ``ping`` is answered automatically and an unknown method
-gets -32601.
+done with it. Here: sending, the frame dispatch of what is received, closing. The
+connection owns two collaborators: ``requests`` (request_table.py: our requests by id,
+what a reply answers, late and duplicate replies) and ``answers`` (answering.py: the
+server's requests, answered by the handlers the user of the connection registers;
+``ping`` automatically, an unknown method with -32601).
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -27,17 +28,16 @@ from ..base.jsonrpc import Kind, classify, classify_message, id_key
 from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Note, Received, StderrLine, Transport, TransportError, TransportEvent, Undelivered
-from .incoming import WaitingRequests
+from .answering import RequestHandler as RequestHandler  # re-exported: the session modules import it from here
+from .answering import ServerRequests
 from .pending import PendingRequest as PendingRequest  # re-exported: the session modules import it from here
 from .pending import Progress
-from .raw import IdlessFrame, IncomingRequest, batch_request, end_idless_batch, send_frame, take_idless
+from .raw import IncomingRequest, batch_request, end_idless_batch, send_frame
+from .request_table import RequestTable
 
-RequestHandler = Callable[[dict[str, Any] | None, TrafficEntry], Awaitable[dict[str, Any]]]
 NotificationListener = Callable[[str, dict[str, Any] | None, TrafficEntry], None]
 CloseListener = Callable[[Closed], None]
 
-ABANDONED_MEMORY = 1000  # ids of timed-out/cancelled requests remembered to mark late replies
-ANSWERED_MEMORY = 10_000  # ids of answered requests remembered to mark duplicate replies
 CANCEL_SEND_LIMIT = 1.0  # seconds allowed for sending notifications/cancelled
 BATCHES_REMOVED_IN = "2025-06-18"  # the first protocol revision without JSON-RPC batching
 
@@ -51,25 +51,17 @@ class RpcConnection:
         self.transport = transport
         self.store = store if store is not None else TrafficStore()
         self.default_timeout = default_timeout
-        self.handlers: dict[str, RequestHandler] = {}
+        #: The server's requests: their handlers (method -> handler), answered by ``answers``.
+        self.answers = ServerRequests(self)
+        self.handlers: dict[str, RequestHandler] = self.answers.handlers
         self._notification_listeners: list[NotificationListener] = []
         self._close_listeners: list[CloseListener] = []
-        self.by_id: dict[tuple[bool, Any], PendingRequest] = {}
-        self.by_token: dict[tuple[bool, Any], PendingRequest] = {}
-        self._abandoned: OrderedDict[tuple[bool, Any], tuple[TrafficEntry | None, str]] = OrderedDict()
-        self._answered: OrderedDict[tuple[bool, Any], int] = OrderedDict()  # id -> seq of its reply
-        #: Server requests being answered (a handler runs), by id, bounded (incoming.py):
-        #: ``server_requests`` lists them; ``refused_requests`` counts those refused meanwhile.
-        self._incoming = WaitingRequests(self.store)
-        #: Frames sent by hand that may get an answer naming no id (not JSON, a batch): an
-        #: error with ``"id": null`` is linked to the oldest (raw.py).
-        self.idless: list[IdlessFrame] = []
+        #: Our requests by id, in flight and recently ended (request_table.py).
+        self.requests = RequestTable(self.store)
+        self.by_id = self.requests.by_id
+        self.by_token = self.requests.by_token
+        self.idless = self.requests.idless  # frames sent by hand answered by an error naming no id (raw.py)
         self.next_raw_id = 1  # "raw-N" ids offered for frames sent by hand (raw.fresh_id)
-        #: Server requests being answered now (a person may be filling an elicitation form):
-        #: while it is above 0, the timeouts of our own requests wait (see PendingRequest.wait).
-        self.answering = 0
-        self._next_id = 1
-        self._task_group: anyio.abc.TaskGroup | None = None
         self.closed: Closed | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # set on asyncio: PendingRequest.wait uses its timers
         #: The negotiated protocol revision (the session sets it): frames are judged by it.
@@ -93,11 +85,11 @@ class RpcConnection:
     def work_in_flight(self) -> bool:
         """A request of ours unanswered (or given up on: the server may still be at it), or one
         of the server's being answered."""
-        return bool(self.by_id or self._abandoned or self._incoming)
+        return bool(self.requests.busy() or self.answers.waiting)
 
     # -- lifecycle -----------------------------------------------------
     async def start(self, task_group: anyio.abc.TaskGroup) -> None:
-        self._task_group = task_group
+        self.answers.start(task_group)
         self.started = time.perf_counter()
         try:
             self.loop = asyncio.get_running_loop()
@@ -113,23 +105,23 @@ class RpcConnection:
         return list(self.by_id.values())
 
     @property
+    def answering(self) -> int:
+        """Server requests being answered now: while above 0 our requests' timeouts wait."""
+        return self.answers.answering
+
+    @property
     def server_requests(self) -> list[IncomingRequest]:
         """The server's requests waiting for our answer (a person may be at the answering screen)."""
-        return list(self._incoming)
+        return list(self.answers.waiting)
 
     @property
     def refused_requests(self) -> int:
         """Server requests answered with an error at once because too many already waited."""
-        return self._incoming.refused
+        return self.answers.waiting.refused
 
     def withdraw(self, msg_id: Any) -> IncomingRequest | None:
-        """A server request answered some other way (a response sent by hand): its handler is
-        stopped, so it sends nothing, and it is no longer listed. None if no such request waits."""
-        incoming = self._incoming.pop(id_key(msg_id)) if jsonrpc.valid_id(msg_id) else None
-        if incoming is not None:
-            incoming.withdrawn = True
-            incoming.scope.cancel()
-        return incoming
+        """A server request answered some other way (answering.ServerRequests.withdraw)."""
+        return self.answers.withdraw(msg_id)
 
     def add_notification_listener(self, listener: NotificationListener) -> None:
         self._notification_listeners.append(listener)
@@ -139,11 +131,7 @@ class RpcConnection:
 
     # -- sending -------------------------------------------------------
     def allocate_id(self) -> int:
-        while id_key(self._next_id) in self.by_id:
-            self._next_id += 1
-        msg_id = self._next_id
-        self._next_id += 1
-        return msg_id
+        return self.requests.allocate_id()
 
     async def send_request(
         self,
@@ -209,7 +197,7 @@ class RpcConnection:
             params = telemetry.with_trace_context(params, operation)
         data = jsonrpc.dumps(jsonrpc.notification(method, params))
         try:
-            entry = await self._send(data, Kind.NOTIFICATION, method=method)
+            entry = await self.send_recorded(data, Kind.NOTIFICATION, method=method)
         except ConnectionLost:
             if operation is not None:
                 operation.finish("connection_lost", "not delivered")
@@ -235,12 +223,7 @@ class RpcConnection:
 
     def track(self, pending: PendingRequest) -> None:
         """Register a request about to be sent, so its reply finds it."""
-        key = id_key(pending.id)
-        self.by_id[key] = pending
-        self._answered.pop(key, None)  # the id is in use again: its replies are not duplicates
-        self._abandoned.pop(key, None)
-        if pending.progress_token is not None:
-            self.by_token[id_key(pending.progress_token)] = pending
+        self.requests.track(pending)
 
     async def send_tracked(
         self, pending: PendingRequest, data: bytes, kind: Kind = Kind.REQUEST, problem: str | None = None
@@ -265,7 +248,8 @@ class RpcConnection:
             self.forget(pending)
             raise
 
-    async def _send(self, data: bytes, kind: Kind, **fields: Any) -> TrafficEntry:
+    async def send_recorded(self, data: bytes, kind: Kind, **fields: Any) -> TrafficEntry:
+        """Record a frame that is not a request of ours, then write it (ConnectionLost if it cannot be)."""
         self.check_open()
         entry = self.store.append(Direction.OUT, kind, data, **fields)
         if kind is Kind.NOTIFICATION and fields.get("method") == "notifications/initialized":
@@ -299,19 +283,13 @@ class RpcConnection:
             raise ConnectionLost(self.closed.reason, self.closed.exit_code, self.closed.signal, self.closed.stderr_tail)
 
     def forget(self, pending: PendingRequest) -> None:
-        self.by_id.pop(id_key(pending.id), None)
-        if pending.progress_token is not None:
-            self.by_token.pop(id_key(pending.progress_token), None)
+        self.requests.forget(pending)
 
     async def abandon(self, pending: PendingRequest, error: BaseException, reason: str) -> None:
         """Time out or cancel: forget the request, tell the server, resolve the waiter."""
         if pending.done:
             return
-        self.forget(pending)
-        key = id_key(pending.id)
-        self._abandoned[key] = (pending.entry, reason)
-        while len(self._abandoned) > ABANDONED_MEMORY:
-            self._abandoned.popitem(last=False)
+        self.requests.ended(pending, reason)
         pending.resolve(error=error)
         # Neither initialize nor the era probe (server/discover before any handshake: a
         # legacy server must get nothing but initialize and pings first) is cancelled.
@@ -342,10 +320,7 @@ class RpcConnection:
         resolved with ``error``, nothing sent; a late reply is marked with ``reason``."""
         if pending.done:
             return
-        self.forget(pending)
-        self._abandoned[id_key(pending.id)] = (pending.entry, reason)
-        while len(self._abandoned) > ABANDONED_MEMORY:
-            self._abandoned.popitem(last=False)
+        self.requests.ended(pending, reason)
         pending.resolve(error=error)
 
     def _stderr_tail(self) -> list[str]:
@@ -416,43 +391,11 @@ class RpcConnection:
         progress_for: PendingRequest | None = None
         is_reply = kind is Kind.RESPONSE or kind is Kind.ERROR
         if is_reply or (kind is Kind.INVALID and info.has_id and jsonrpc.valid_id(info.id) and info.method is None):
-            key = id_key(info.id)
-            pending = self.by_id.get(key)
-            if pending is None and info.id is None and meta is not None and "request_id" in meta:
-                # An error with "id": null in the response to an HTTP POST answers the
-                # request that POST carried (a server that could not read the id, or
-                # refused the request before reading it).
-                key = id_key(meta["request_id"])
-                pending = self.by_id.get(key)
-            if pending is not None:
-                self.forget(pending)
-                request_entry = pending.entry
-                reply_to = request_entry.seq if request_entry is not None else None
-                latency_ms = (time.perf_counter() - pending.started) * 1000
-            elif kind is Kind.ERROR and info.id is None and self.idless:
-                idless = take_idless(self.idless)
-                if idless is not None:  # an error naming no id, after a frame sent by hand that had none
-                    request_entry = idless.entry
-                    reply_to = request_entry.seq
-                    latency_ms = (time.perf_counter() - idless.started) * 1000
-            elif is_reply and key in self._answered:
-                first = self._answered[key]
-                problem = f"duplicate of #{first}: the request was already answered"
-                first_entry = self.store.get(first)
-                if first_entry is not None and first_entry.reply_to is not None:
-                    reply_to = first_entry.reply_to
-            elif is_reply and key in self._abandoned:
-                request_entry, reason = self._abandoned[key]
-                late = True
-                problem = f"late: arrived after the request ended ({reason})"
-                if request_entry is not None:
-                    ts = now = self.store.now()
-                    reply_to = request_entry.seq
-                    latency_ms = (now - request_entry.ts) * 1000
-            elif is_reply and info.id is not None and info.problem is None:
-                problem = "reply to an id with no request in flight"
+            pending, request_entry, reply_to, latency_ms, late, ts, problem = self.requests.correlate(
+                info, meta, is_reply
+            )
         elif kind is Kind.NOTIFICATION and info.method == "notifications/progress":
-            progress_for = self._progress_target(info.message.get("params"))
+            progress_for = self.requests.progress_target(info.message.get("params"))
             if progress_for is not None:
                 reply_to = progress_for.entry.seq if progress_for.entry is not None else None
             elif info.problem is None:
@@ -496,7 +439,7 @@ class RpcConnection:
         if pending is None and request_entry is not None and kind is Kind.ERROR:
             end_idless_batch(self, request_entry, info.message, entry)
         if pending is not None:
-            self._remember_answered(pending.id, entry.seq)
+            self.requests.answered(pending.id, entry.seq)
             pending.reply = entry
             if kind is Kind.INVALID:
                 pending.resolve(
@@ -509,7 +452,7 @@ class RpcConnection:
         elif kind is Kind.NOTIFICATION:
             self._on_notification(info.method or "", info.message.get("params"), entry, progress_for)
         elif kind is Kind.REQUEST:
-            self._on_request(info.message, entry)
+            self.answers.on_request(info.message, entry)
         elif kind is Kind.BATCH:
             for member in info.message:
                 sub = classify_message(member)
@@ -517,16 +460,10 @@ class RpcConnection:
                     self._on_batch_reply(member, sub.id, entry)
                 elif sub.kind is Kind.NOTIFICATION:
                     params = member.get("params")
-                    target = self._progress_target(params) if sub.method == "notifications/progress" else None
+                    target = self.requests.progress_target(params) if sub.method == "notifications/progress" else None
                     self._on_notification(sub.method or "", params, entry, target)
                 elif sub.kind is Kind.REQUEST:
-                    self._on_request(member, entry)
-
-    def _remember_answered(self, msg_id: Any, seq: int) -> None:
-        answered = self._answered
-        answered[id_key(msg_id)] = seq
-        if len(answered) > ANSWERED_MEMORY:
-            answered.popitem(last=False)
+                    self.answers.on_request(member, entry)
 
     def _on_unreadable(self, raw: bytes, problem: str, meta: dict[str, Any] | None) -> None:
         """A frame the transport could not deliver whole (over the line cap): ``raw`` is
@@ -555,7 +492,7 @@ class RpcConnection:
             if pending.entry is not None:
                 pending.entry.reply_seq = entry.seq
             pending.reply = entry
-            self._remember_answered(pending.id, entry.seq)
+            self.requests.answered(pending.id, entry.seq)
             pending.resolve(
                 error=ProtocolViolation(
                     f"the server answered {pending.method} with a frame it could not read: {problem}"
@@ -568,7 +505,7 @@ class RpcConnection:
         if pending is None:
             return
         self.forget(pending)
-        self._remember_answered(pending.id, entry.seq)
+        self.requests.answered(pending.id, entry.seq)
         pending.reply = entry
         if pending.entry is not None:
             pending.entry.reply_seq = entry.seq
@@ -589,14 +526,6 @@ class RpcConnection:
                     self.protocol_version = result["protocolVersion"]
                 pending.resolve(result=result)
 
-    def _progress_target(self, params: Any) -> PendingRequest | None:
-        if not isinstance(params, dict):
-            return None
-        token = params.get("progressToken")
-        if not jsonrpc.valid_id(token):
-            return None
-        return self.by_token.get(id_key(token))
-
     def _on_notification(
         self, method: str, params: Any, entry: TrafficEntry, progress_for: PendingRequest | None = None
     ) -> None:
@@ -613,10 +542,7 @@ class RpcConnection:
                 )
             )
         elif method == "notifications/cancelled" and isinstance(params, dict):
-            request_id = params.get("requestId")
-            incoming = self._incoming.get(id_key(request_id)) if jsonrpc.valid_id(request_id) else None
-            if incoming is not None:
-                incoming.scope.cancel()
+            self.answers.cancel(params.get("requestId"))
         if self.telemetry is not None:  # the server's notification: a SERVER span, ended at once
             telemetry.incoming(self.telemetry, method, params, None, self.peer()).finish()
         for listener in self._notification_listeners:
@@ -626,111 +552,6 @@ class RpcConnection:
                 self.store.note(
                     f"error in a notification listener: {exc.__class__.__name__}: {exc}", listener_error=True
                 )
-
-    def _on_request(self, message: dict[str, Any], entry: TrafficEntry) -> None:
-        method = message["method"]
-        params = message.get("params")
-        handler = None if self.modern else self.handlers.get(method)
-        if handler is None and method == "ping" and not self.modern:
-            handler = _pong
-        assert self._task_group is not None
-        msg_id = message["id"]
-        incoming = None
-        if handler is None:
-            refusal = (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
-        elif handler is not _pong and self._incoming.full():  # a flood: bounded, each refused at once
-            refusal = self._incoming.refuse(method, handler)
-        else:
-            # registered now, not when its task starts: a flood read in one chunk sees the count grow
-            refusal = None
-            incoming = IncomingRequest(msg_id, method, entry, anyio.CancelScope(), time.perf_counter())
-            self._incoming.add(id_key(msg_id), incoming)
-        self._task_group.start_soon(
-            self._answer,
-            msg_id,
-            method,
-            params if isinstance(params, dict) else None,
-            handler,
-            entry,
-            incoming,
-            refusal,
-        )
-
-    async def _answer(
-        self,
-        msg_id: Any,
-        method: str,
-        params: dict[str, Any] | None,
-        handler: RequestHandler | None,
-        entry: TrafficEntry,
-        incoming: IncomingRequest | None,
-        refusal: tuple[int, str] | None,
-    ) -> None:
-        started = incoming.started if incoming is not None else time.perf_counter()
-        # the server's request: a SERVER span until our reply is written (core/telemetry)
-        span = (
-            None if self.telemetry is None else telemetry.incoming(self.telemetry, method, params, msg_id, self.peer())
-        )
-        reply: dict[str, Any] | None
-        if handler is None or incoming is None or refusal is not None:
-            code, text = refusal or (jsonrpc.METHOD_NOT_FOUND, f"Method not found: {method}")
-            reply = jsonrpc.error_response(msg_id, code, text)
-        else:
-            scope = incoming.scope
-            key = id_key(msg_id)
-            reply = None
-            # The server waits for this answer before it can reply to what we asked, so the
-            # time spent answering does not count against our requests' timeouts: the handler's
-            # own time, not the wait since the request was read (in a flood of pings that wait
-            # is seconds per ping, and adding it each time pushed a call's timeout away forever).
-            paused = {id(p): (p, p.deadline) for p in self.by_id.values() if p.deadline is not None}
-            handler_started = time.perf_counter()
-            self.answering += 1
-            try:
-                with scope:
-                    result = await handler(params, entry)
-                    if isinstance(result, dict):
-                        reply = jsonrpc.response(msg_id, result)
-                    else:  # "result": null would be an invalid response on the wire
-                        reply = jsonrpc.error_response(
-                            msg_id,
-                            jsonrpc.INTERNAL_ERROR,
-                            f"the {method} handler returned {type(result).__name__}, not an object",
-                        )
-            except RpcError as exc:
-                reply = jsonrpc.error_response(msg_id, exc.code, exc.message, exc.data)
-            except Exception as exc:  # a handler bug must not kill the connection
-                reply = jsonrpc.error_response(msg_id, jsonrpc.INTERNAL_ERROR, f"{exc.__class__.__name__}: {exc}")
-            finally:
-                self._incoming.done(key, incoming)
-                self.answering -= 1
-                spent = time.perf_counter() - handler_started
-                for pending, deadline in paused.values():
-                    if pending.deadline is not None:
-                        pending.deadline = max(pending.deadline, deadline + spent)
-            if reply is None:  # cancelled by the server: no response is sent
-                if span is not None:
-                    telemetry.answered(span, None)
-                return
-        kind = Kind.ERROR if "error" in reply else Kind.RESPONSE
-        try:
-            sent = await self._send(
-                jsonrpc.dumps(reply),
-                kind,
-                msg_id=msg_id,
-                has_id=True,
-                error_code=reply["error"]["code"] if "error" in reply else None,
-                reply_to=entry.seq,
-                latency_ms=(time.perf_counter() - started) * 1000,
-            )
-        except ConnectionLost:
-            if span is not None:
-                span.finish("connection_lost", "the connection closed before our reply")
-            return
-        if span is not None:
-            telemetry.answered(span, reply)
-        entry.reply_seq = sent.seq
-        self.store.changed()
 
     def _on_closed(self, event: Closed) -> None:
         self.closed = event
@@ -746,8 +567,7 @@ class RpcConnection:
             pending.resolve(error=error)
         self.by_id.clear()
         self.by_token.clear()
-        for incoming in self._incoming:
-            incoming.scope.cancel()
+        self.answers.cancel_all()
         if self.telemetry is not None and self.started is not None:
             self.telemetry.session_ended(
                 time.perf_counter() - self.started, self.peer(), None if event.expected else "connection_lost"
@@ -772,7 +592,3 @@ def _head_id(head: bytes) -> Any:
     except ValueError:  # JsonTextError is a ValueError
         return None
     return value if jsonrpc.valid_id(value) else None
-
-
-async def _pong(params: dict[str, Any] | None, entry: TrafficEntry) -> dict[str, Any]:
-    return {}
