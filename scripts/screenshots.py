@@ -74,7 +74,7 @@ async def call(pilot, main, tool: str, arguments: dict, linger: bool = True) -> 
     await pilot.press("ctrl+s")
     await wait_for(
         pilot,
-        lambda: main.store.method_counts.get("tools/call", 0) > before and not main.in_flight,
+        lambda: main.store.method_counts.get("tools/call", 0) > before and not main.calls.in_flight,
         what=f"{tool} result",
         timeout=15,
     )
@@ -228,7 +228,7 @@ async def tasks_shot(pilot, out: Path) -> None:
     await pilot.pause(0.5)
     pilot.app.clear_notifications()
     await take(pilot, out, "task-running")
-    await wait_for(pilot, lambda: not main.in_flight, what="the task's result", timeout=20)
+    await wait_for(pilot, lambda: not main.calls.in_flight, what="the task's result", timeout=20)
     await pilot.press("9")
     await wait_for(pilot, lambda: main.query("#view-tasks"), what="the Tasks view")
     await pilot.pause(0.5)
@@ -365,7 +365,7 @@ async def run_remote(out: Path) -> None:
             await pilot.press(*"Ada")  # the elicitation form, by keyboard
             await take(pilot, out, "mrtr-modal")
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: not main.in_flight, what="ask_user's result", timeout=15)
+            await wait_for(pilot, lambda: not main.calls.in_flight, what="ask_user's result", timeout=15)
             await wait_for(pilot, lambda: not main.inflight.rows, timeout=10, what="the in-flight panel to empty")
             app.clear_notifications()
 

@@ -186,10 +186,10 @@ async def test_several_calls_in_flight_and_cancel_sends_notifications_cancelled(
         await main.composer.set_arguments({"duration_seconds": 120, "steps": 600})
         await pilot.press("ctrl+s")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(main.in_flight) == 2, what="two calls in flight")
+        await wait_for(pilot, lambda: len(main.calls.in_flight) == 2, what="two calls in flight")
         assert main.status_bar.status.in_flight == 2
-        first = next(iter(main.in_flight))
-        await wait_for(pilot, lambda: all(p.progress is not None for p in main.in_flight), what="progress")
+        first = next(iter(main.calls.in_flight))
+        await wait_for(pilot, lambda: all(p.progress is not None for p in main.calls.in_flight), what="progress")
         assert first.progress.total == 600
         # cancel both through the in-flight panel's key (it cancels the newest waiting one)
         rows = main.inflight.rows
@@ -197,13 +197,13 @@ async def test_several_calls_in_flight_and_cancel_sends_notifications_cancelled(
         rows[-1].focus()
         await wait_for(pilot, lambda: rows[-1].has_focus_within or rows[-1].has_focus, what="the row focused")
         await pilot.press("c")
-        await wait_for(pilot, lambda: len(main.in_flight) == 1, what="the first cancel")
+        await wait_for(pilot, lambda: len(main.calls.in_flight) == 1, what="the first cancel")
         main.inflight.focus()
         await wait_for(
             pilot, lambda: main.inflight.has_focus_within or main.inflight.has_focus, what="the panel focused"
         )
         await pilot.press("c")
-        await wait_for(pilot, lambda: not main.in_flight, what="the calls to end")
+        await wait_for(pilot, lambda: not main.calls.in_flight, what="the calls to end")
         cancelled = [json.loads(e.raw)["params"] for e in outgoing(app, "notifications/cancelled")]
         assert len(cancelled) == 2
         assert all(c["reason"] == "cancelled by the user" for c in cancelled)
@@ -240,7 +240,7 @@ async def test_app_stays_responsive_during_a_notification_flood():
         assert received < 20000, "the flood was over before the key press was handled"
         await wait_for(
             pilot,
-            lambda: not main.in_flight and app.store.method_counts["notifications/message"] == 20000,
+            lambda: not main.calls.in_flight and app.store.method_counts["notifications/message"] == 20000,
             timeout=60,
             what="the flood to finish",
         )
@@ -381,7 +381,9 @@ async def test_record_writes_a_session_file_that_open_reads_back(tmp_path):
         await choose_tool(pilot, app, "add")
         await app.main.composer.set_arguments({"a": 1, "b": 2})
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(outgoing(app, "tools/call")) == 1 and not app.main.in_flight, what="the call")
+        await wait_for(
+            pilot, lambda: len(outgoing(app, "tools/call")) == 1 and not app.main.calls.in_flight, what="the call"
+        )
         total = app.store.total
     loaded = load_session(path)
     assert loaded.header["name"] == "demo"

@@ -167,7 +167,7 @@ async def test_views_switched_in_the_app_catch_up_and_the_in_flight_row_waits():
         assert any("Demo log message 40 of 40" in entry.text for entry in rows if entry is not None)
         await app.action_show_view("main")
         await main.action_cancel_request()
-        await wait_for(pilot, lambda: not main.in_flight, what="the call to end")
+        await wait_for(pilot, lambda: not main.calls.in_flight, what="the call to end")
 
 
 def store_notifications(app) -> int:

@@ -90,7 +90,7 @@ async def test_the_main_paths_by_keys_alone(size, tmp_path):
         # cancel a long call
         await pick(pilot, app, "long_run", "long_running_task")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: main.in_flight, what="the call in flight")
+        await wait_for(pilot, lambda: main.calls.in_flight, what="the call in flight")
         # escape leaves the field (ctrl+k would cancel from it too, while a call is in flight)
         await pilot.press("escape", "ctrl+k")
         await wait_for(pilot, lambda: len(calls) == 2, what="the cancelled call")

@@ -95,10 +95,10 @@ async def test_ctrl_k_cancels_a_call_in_flight_from_a_text_field_and_edits_it_ot
         )
         field = app.focused
         await pilot.press("ctrl+a", *"30", "home", "ctrl+k")  # nothing in flight: the field's own key
-        assert field.value == "" and app.main.in_flight == set()
+        assert field.value == "" and app.main.calls.in_flight == set()
         await pilot.press(*"30")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.main.in_flight, what="the call in flight")
+        await wait_for(pilot, lambda: app.main.calls.in_flight, what="the call in flight")
         assert app.focused is field
         await pilot.press("home", "ctrl+k")  # a call in flight: ctrl+k cancels it, the field keeps its text
         await wait_for(pilot, lambda: calls, what="the cancelled call")

@@ -10,10 +10,9 @@ and update the widgets, or hand the message to the part it concerns: the views
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -21,14 +20,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, TextArea
+from textual.worker import Worker
 
-from ....core.base.errors import InspectorError, ToolExcluded, TransportFailure
+from ....core.base.errors import InspectorError, ToolExcluded
 from ....core.base.framing import MAX_LINE_BYTES
 from ....core.config.servers import ServerSpec
-from ....core.protocol.rpc import PendingRequest
 from ....core.proxy.viewer import LiveFeed
 from ....core.session.tooldiff import diff_items
-from ....core.session.url_elicitation import UrlElicitationRequired
 from ....core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ....core.traffic.store import TrafficStore
 from ...messages import (
@@ -48,7 +46,6 @@ from ...messages import (
 from ...server.connection import session_facts
 from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
 from ...server.switching import SwitchingConnection
-from ...text.http_text import reply_status
 from ...text.traffic_text import clock_time
 from ...widgets.composer import ComposerPanel
 from ...widgets.inflight import InFlightPanel
@@ -59,11 +56,15 @@ from ...widgets.view_footer import ViewFooter
 from ...widgets.views.checks_view import ChecksView
 from ...widgets.views.traffic.log import TrafficLog
 from .attach_state import AttachMixin
+from .calls import Calls
 from .checks_state import ChecksState
 from .nav_bar import NavBar
 from .server_state import ServerStateMixin
 from .view_switcher import ViewSwitcher
 from .watch_state import FilesChanged, WatchFailed, WatchState
+
+if TYPE_CHECKING:
+    from ....core.session.legacy import McpSession
 
 
 class MainScreen(AttachMixin, ServerStateMixin, Screen):
@@ -122,8 +123,7 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
         self.current_tool: dict[str, Any] | None = None
         self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
         self.watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
-        self.in_flight: set[PendingRequest] = set()
-        self.shown_call: PendingRequest | None = None
+        self.calls = Calls(self)  # the tool calls and those in flight (calls.py)
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
         self.views = ViewSwitcher(self)  # the views, made when first shown (view_switcher.py)
         # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
@@ -187,7 +187,7 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
     def on_session_notice(self, message: SessionNotice) -> None:
         events = message.take_all()
         for event in events:
-            self.session_notice(event)
+            self.calls.session_notice(event)  # the in-flight rows, the result panel
         self.views.session_events(events)
 
     async def on_open_resource(self, message: OpenResource) -> None:
@@ -252,7 +252,7 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
     # -- connection (connect, switch, reconnect: server_state.py) -------
     def on_connection_changed(self, message: ConnectionChanged) -> None:
         status = message.status
-        status.in_flight = len(self.in_flight)
+        status.in_flight = len(self.calls.in_flight)
         self.status_bar.status = status
         if self.has_view("view-http"):
             self.query_one("#view-http").transport = status.transport
@@ -410,164 +410,30 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
     def dismiss_tool_changes(self) -> None:
         self.tool_list.dismiss_changes()
 
-    # -- calling -------------------------------------------------------
+    # -- calling (calls.py) ------------------------------------------------
     @on(ComposerPanel.SendRequested)
     def _send_requested(self, event: ComposerPanel.SendRequested) -> None:
         event.stop()
-        excluded = self.tool_list.excluded.get(event.tool_name)
-        if excluded is not None:
-            self.notify(f"{event.tool_name} is excluded: {excluded}", title="Not sent", severity="error", markup=False)
-            self.result_panel.show_error(ToolExcluded(event.tool_name, excluded))
-            return
-        session = self.connection.live
-        if session is None:
-            reason = (
-                "this is a read-only recording" if self.read_only else f"the server is {self.status_bar.status.state}"
-            )
-            self.notify(f"Cannot send: {reason}.", severity="error")
-            return
         as_task = getattr(event, "as_task", None)
-        if as_task and session.era == "modern":
-            self.notify(
-                "2026-07-28: the server decides whether a call runs as a task (the client only declares the "
-                "tasks extension)",
-                severity="information",
-                markup=False,
-            )
-        elif as_task and session.task_support(event.tool_name) == "forbidden":
-            self.notify(
-                f"{event.tool_name}: the server does not declare tasks for tools/call, so it is called "
-                "without a task (a client MUST NOT ask for one)",
-                severity="warning",
-                markup=False,
-            )
-        self.watch.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again after a restart
-        self.call_tool(session, event.tool_name, event.arguments, as_task)
+        if self.calls.send(event.tool_name, event.arguments, as_task):
+            self.watch.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again
 
-    @work(group="calls", exit_on_error=False)
-    async def call_tool(self, session, name: str, arguments: dict[str, Any], as_task: bool | None = None) -> None:
-        timeout = self.timeout
-        try:
-            # a task is followed until it ends, however long: only the ordinary call is bounded by timeout * 10
-            task = as_task or session.task_support(name) == "required"
-            pending = await session.begin_tool_call(
-                name,
-                arguments,
-                as_task=as_task,
-                timeout=timeout,
-                reset_on_progress=True,
-                max_total=None if timeout is None or task else timeout * 10,
-            )
-        except InspectorError as exc:
-            self.post_message(CallFailed(None, exc, None))
-            return
-        self.post_message(CallStarted(pending))
-        try:
-            outcome = await session.finish_tool_call(pending)
-        except InspectorError as exc:
-            # since the call began (a task's tools/call itself answered long before it ended)
-            self.post_message(CallFailed(pending, exc, (time.perf_counter() - pending.started) * 1000))
-            return
-        self.post_message(CallFinished(pending, outcome))
+    def call_tool(
+        self, session: McpSession, name: str, arguments: dict[str, Any], as_task: bool | None = None
+    ) -> Worker[None]:
+        return self.calls.call_tool(session, name, arguments, as_task)
 
     def on_call_started(self, message: CallStarted) -> None:
-        pending = message.pending
-        self.in_flight.add(pending)
-        self.shown_call = pending
-        self.inflight.track(pending)
-        self.result_panel.show_pending(pending)
-        self._update_in_flight()
-
-    def _finish(self, pending: PendingRequest | None) -> bool:
-        """Forget a finished call; True when the result panel shows it."""
-        if pending is not None:
-            self.in_flight.discard(pending)
-        self._update_in_flight()
-        return pending is None or pending is self.shown_call or self.shown_call is None
-
-    def session_notice(self, event: Any) -> None:
-        """A task's news goes to the in-flight row of the call that made it, and to the result
-        panel while it shows that call (on_session_notice calls this)."""
-        from ....core.session.events import ElicitationCompleted, TaskUpdated
-        from ..answer.url_required import UrlRequiredScreen
-
-        if isinstance(event, ElicitationCompleted):  # the URL-required screen marks it done
-            for screen in self.app.screen_stack:
-                if isinstance(screen, UrlRequiredScreen):
-                    screen.mark_complete(event.elicitation_id)
-        if isinstance(event, TaskUpdated):
-            row = self.inflight.task_updated(event.task, event.first_seq, event.source)
-            # the result panel, while it waits for that call, says what its task is doing
-            if row is not None and not row.call_ended and row.pending is self.shown_call:
-                self.result_panel.show_task(row.pending, row.task_info or event.task, row.poll_count())
+        self.calls.started(message)
 
     def on_input_requested(self, message: InputRequested) -> None:
-        row = self.inflight.row_for(message.first_seq)
-        if row is not None:
-            row.set_round(message.round)
-
-    def _end_row(self, pending: PendingRequest | None, error: BaseException | None) -> None:
-        row = self.inflight.row_for(pending.entry.seq) if pending is not None and pending.entry is not None else None
-        if row is not None:
-            row.end_call(error)
+        self.calls.input_requested(message)
 
     def on_call_finished(self, message: CallFinished) -> None:
-        self._end_row(message.pending, None)
-        self._note_delivery(None)
-        if self._finish(message.pending):
-            self.result_panel.show_outcome(message.outcome)
-        else:
-            outcome = message.outcome
-            self.notify(
-                f"{outcome.name} finished{' with isError' if outcome.is_error else ''} in {outcome.elapsed_ms:.0f} ms "
-                "(an earlier call; its response is in the traffic log)",
-                markup=False,
-                timeout=4,
-            )
+        self.calls.finished(message)
 
     def on_call_failed(self, message: CallFailed) -> None:
-        self._end_row(message.pending, message.error)
-        self._note_delivery(message.error)
-        if self._finish(message.pending):
-            self.result_panel.show_error(message.error, message.elapsed_ms, http_status=reply_status(message.pending))
-        else:
-            self.notify(str(message.error), title="An earlier call failed", severity="warning", markup=False)
-        if isinstance(message.error, UrlElicitationRequired):
-            self._ask_urls(message.error, message.pending)
-
-    def _ask_urls(self, error: UrlElicitationRequired, pending: PendingRequest | None) -> None:
-        """-32042: the URLs to complete (opened only on request); the call again once all are complete."""
-        from ..answer.url_required import UrlRequiredScreen
-
-        session = self.connection.live
-        after = pending.reply.seq if pending is not None and pending.reply is not None else self.store.last_seq
-        completed = dict(session.completed_elicitations) if session is not None else {}
-
-        def answered(answer) -> None:
-            if answer is None or answer.action != "accept":
-                return
-            if self.connection.live is not session or session is None:
-                self.notify("Not retried: the server that asked is no longer connected.", severity="warning")
-                return
-            self.call_tool(session, error.name, error.arguments)
-
-        self.app.push_screen(UrlRequiredScreen(error, after, completed), callback=answered)
-
-    def _note_delivery(self, error: BaseException | None) -> None:
-        """Over HTTP the connection is no process that dies: a request the transport could not deliver
-        (connection refused...) says so in the status bar until a call goes through again."""
-        status = self.connection.status
-        if status.state != "connected":
-            return
-        detail = f"last request not delivered: {error.reason}" if isinstance(error, TransportFailure) else ""
-        if detail != status.detail:
-            status.detail = detail
-            self._update_in_flight()
-
-    def _update_in_flight(self) -> None:
-        status = self.connection.status
-        status.in_flight = len(self.in_flight)
-        self.status_bar.status = status
+        self.calls.failed(message)
 
     # -- HTTP ------------------------------------------------------------
     def on_http_exchange_list_opened(self, message) -> None:
