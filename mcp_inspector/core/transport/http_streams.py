@@ -1,6 +1,7 @@
-"""The SSE response streams of Streamable HTTP: reading one, delivering its events, and
-resuming a request's stream cut before its reply (legacy era: GET with ``Last-Event-ID`` after
-the server's ``retry`` delay, at most ``resume_attempts`` in a row that bring nothing).
+"""The response bodies of Streamable HTTP: a JSON body read whole (up to the frame cap), an
+SSE stream read and its events delivered, and resuming a request's stream cut before its reply
+(legacy era: GET with ``Last-Event-ID`` after the server's ``retry`` delay, at most
+``resume_attempts`` in a row that bring nothing).
 
 :class:`ResponseStreams` belongs to one ``StreamableHttpTransport`` (streamable_http.py), which
 opens the exchanges and owns the session; what the streams need of it is :class:`StreamHost`.
@@ -13,9 +14,10 @@ from typing import Any, Protocol
 import anyio
 import httpx2
 
+from ..base.framing import OVERLONG_HEAD
 from ..traffic.http_log import HttpExchange, HttpLog
 from .base import Note, Received, TransportError, TransportEvent
-from .http_util import StreamState, content_type, describe_error, read_error_body, status_text
+from .http_util import StreamState, content_type, describe_error, head_id, read_capped, read_error_body, status_text
 from .http_util import id_key as _key
 from .http_util import is_reply as _is_reply
 from .http_util import set_header as _set
@@ -55,7 +57,7 @@ class StreamHost(Protocol):
 
 
 class ResponseStreams:
-    """Reads the SSE streams of one transport's responses and resumes cut ones."""
+    """Reads the bodies and SSE streams of one transport's responses, and resumes cut streams."""
 
     def __init__(self, host: StreamHost) -> None:
         self.host = host
@@ -234,3 +236,60 @@ class ResponseStreams:
             stream.status,
             previous,
         )
+
+    async def read_json_body(
+        self, response: httpx2.Response, exchange: HttpExchange | None, msg_id: Any, is_request: bool, kind: str
+    ) -> None:
+        """A 2xx answered with a body, not a stream: read up to the frame cap and delivered as one
+        frame; a request it cannot answer (empty, another content type, not its reply, over the
+        cap with no id in its head) is undelivered now rather than at its timeout."""
+        host = self.host
+        status = response.status_code
+        body, size, over = await read_capped(response, host.max_frame_bytes, OVERLONG_HEAD)
+        host.note_body(exchange, size)
+        host.finish_exchange(
+            exchange,
+            f"the body is over the frame cap ({host.max_frame_bytes} bytes): not read further" if over else None,
+        )
+        if not is_request:
+            return
+        if not body.strip() and not over:
+            host.undelivered(
+                msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange
+            )
+            return
+        if kind and kind != "application/json" and not kind.endswith("+json"):
+            host.undelivered(
+                msg_id,
+                f"{status_text(response)} with content type {kind!r} (expected application/json "
+                f"or text/event-stream): {host.quote(body)}",
+                status,
+                exchange,
+            )
+            return
+        meta = {
+            "exchange": exchange.id if exchange else None,
+            "status": status,
+            "request_id": msg_id,
+            "sse_id": None,
+        }
+        if over:
+            meta.update(truncated=True, size=size, cap=host.max_frame_bytes)
+            problem = (
+                f"too long: more than {host.max_frame_bytes} bytes (cap {host.max_frame_bytes}); the rest was not read"
+            )
+            host.emit(Received(body, meta, problem))
+            if msg_id is not None and head_id(body) != msg_id:
+                # Its head does not name the request (the id comes late, or only whitespace so far),
+                # so the frame cannot end it: this body is its answer, it fails now, not at its timeout.
+                host.undelivered(msg_id, f"{status_text(response)}: the JSON reply is {problem}", status, exchange)
+            return
+        host.emit(Received(body, meta))
+        if msg_id is not None and not _is_reply(body, msg_id):
+            # Kept as a frame above; the request itself will get nothing more.
+            host.undelivered(
+                msg_id,
+                f"{status_text(response)}: the JSON body does not answer the request: {host.quote(body)}",
+                status,
+                exchange,
+            )

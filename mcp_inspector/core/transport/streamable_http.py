@@ -36,7 +36,7 @@ import anyio.lowlevel
 import httpx2
 
 from ..base.errors import quote_line
-from ..base.framing import MAX_LINE_BYTES, OVERLONG_HEAD
+from ..base.framing import MAX_LINE_BYTES
 from ..base.masking import mask_url
 from ..traffic.http_log import HttpExchange, HttpLog
 from .base import Closed, Note, Received, Sink, TransportError, Undelivered
@@ -53,21 +53,16 @@ from .http_util import (
     auth_refusal,
     content_type,
     describe_error,
-    head_id,
     is_modern,
     jsonrpc_body,
     open_response,
     quote_body,
-    read_capped,
     read_error_body,
     redact,
     status_text,
 )
 from .http_util import (
     id_key as _key,
-)
-from .http_util import (
-    is_reply as _is_reply,
 )
 from .http_util import (
     parse_json as _parse,
@@ -473,55 +468,7 @@ class StreamableHttpTransport(HttpTransportBase):
                     return
                 await self.streams.read_post_stream(response, exchange, msg_id, modern)
                 return
-            body, size, over = await read_capped(response, self.max_frame_bytes, OVERLONG_HEAD)
-            self.note_body(exchange, size)
-            self.finish_exchange(
-                exchange,
-                f"the body is over the frame cap ({self.max_frame_bytes} bytes): not read further" if over else None,
-            )
-            if not is_request:
-                return
-            if not body.strip() and not over:
-                self.undelivered(
-                    msg_id, f"{status_text(response)} with an empty body in answer to a request", status, exchange
-                )
-                return
-            if kind and kind != "application/json" and not kind.endswith("+json"):
-                self.undelivered(
-                    msg_id,
-                    f"{status_text(response)} with content type {kind!r} (expected application/json "
-                    f"or text/event-stream): {self.quote(body)}",
-                    status,
-                    exchange,
-                )
-                return
-            meta = {
-                "exchange": exchange.id if exchange else None,
-                "status": status,
-                "request_id": msg_id,
-                "sse_id": None,
-            }
-            if over:
-                meta.update(truncated=True, size=size, cap=self.max_frame_bytes)
-                problem = (
-                    f"too long: more than {self.max_frame_bytes} bytes (cap {self.max_frame_bytes}); "
-                    "the rest was not read"
-                )
-                self.emit(Received(body, meta, problem))
-                if msg_id is not None and head_id(body) != msg_id:
-                    # Its head does not name the request (the id comes late, or only whitespace so far),
-                    # so the frame cannot end it: this body is its answer, it fails now, not at its timeout.
-                    self.undelivered(msg_id, f"{status_text(response)}: the JSON reply is {problem}", status, exchange)
-                return
-            self.emit(Received(body, meta))
-            if msg_id is not None and not _is_reply(body, msg_id):
-                # Kept as a frame above; the request itself will get nothing more.
-                self.undelivered(
-                    msg_id,
-                    f"{status_text(response)}: the JSON body does not answer the request: {self.quote(body)}",
-                    status,
-                    exchange,
-                )
+            await self.streams.read_json_body(response, exchange, msg_id, is_request, kind)
             return
         body, size = await read_error_body(response)
         self.note_body(exchange, size)
