@@ -28,7 +28,8 @@ from textual.app import App, ComposeResult
 from mcp_inspector.core.session.legacy import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
-from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, ResultPanel
+from mcp_inspector.tui.widgets.result.text_body import TRUNCATE_AT
+from mcp_inspector.tui.widgets.result.view import ResultPanel
 
 TARGET = 3.0
 

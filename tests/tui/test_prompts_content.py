@@ -12,7 +12,7 @@ from app_helpers import DEMO_SESSION, SIZE, live_app, outgoing, wait_for
 from textual.widgets import Static
 
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.tui.widgets.result.view import MediaBlock
+from mcp_inspector.tui.widgets.result.media import MediaBlock
 from mcp_inspector.tui.widgets.views.prompts.messages import OpenableBlock
 from mcp_inspector.tui.widgets.views.prompts.view import PromptsView
 

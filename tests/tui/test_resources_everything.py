@@ -117,7 +117,7 @@ async def test_resource_links_and_embedded_resources_of_its_tools_open_in_the_vi
     gzip-file-as-resource (a link to a session resource, then an embedded blob) open in the
     Resources view: a link is read there, embedded contents are shown as they came."""
     from mcp_inspector.tui.widgets.result.links import ResourceBlock
-    from mcp_inspector.tui.widgets.result.view import MediaBlock
+    from mcp_inspector.tui.widgets.result.media import MediaBlock
 
     app = everything_app(server_everything)
     async with app.run_test(size=SIZE) as pilot:

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from mcp_inspector.core.config.servers import ServerSpec
 from mcp_inspector.tui.pilot_steps import shown_notifications
 from mcp_inspector.tui.screens.dialogs.tool_diff import ToolDiffScreen
-from mcp_inspector.tui.widgets.result.view import MediaBlock
+from mcp_inspector.tui.widgets.result.media import MediaBlock
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")
 

@@ -13,7 +13,7 @@ from textual.widgets import Markdown
 
 from mcp_inspector.tui.widgets.form.completion_input import CompletionInput
 from mcp_inspector.tui.widgets.result.links import ResourceBlock
-from mcp_inspector.tui.widgets.result.view import MediaBlock
+from mcp_inspector.tui.widgets.result.media import MediaBlock
 from mcp_inspector.tui.widgets.views.resources.view import ResourcesView
 
 pytestmark = pytest.mark.usefixtures("isolated_cwd")

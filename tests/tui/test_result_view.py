@@ -26,7 +26,9 @@ from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.screens.opener import ScreenDialogs
 from mcp_inspector.tui.widgets.inflight import InFlightPanel
-from mcp_inspector.tui.widgets.result.view import TRUNCATE_AT, MediaBlock, ResultPanel
+from mcp_inspector.tui.widgets.result.media import MediaBlock
+from mcp_inspector.tui.widgets.result.text_body import TRUNCATE_AT
+from mcp_inspector.tui.widgets.result.view import ResultPanel
 
 pytestmark = pytest.mark.anyio
 

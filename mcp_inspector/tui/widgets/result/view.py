@@ -15,17 +15,15 @@ import json
 import os
 import shlex
 import subprocess
-from functools import partial
 from typing import Any
 
-from rich.highlighter import JSONHighlighter
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Static
 
 from ....core.base.errors import (
     ConnectionLost,
@@ -36,310 +34,18 @@ from ....core.base.errors import (
     TaskCancelled,
     TransportFailure,
 )
-from ....core.base.json_text import JsonTextError, loads_strict
 from ....core.base.jsonrpc import ERROR_NAMES
-from ....core.base.masking import scrub
 from ....core.protocol.rpc import PendingRequest
 from ....core.session.legacy import ToolCallOutcome
-from ....core.session.results import BlockInfo, decode_block_bytes
-from ...messages import OpenResource
+from ....core.session.results import BlockInfo
 from ...text.http_text import explain_error
 from ..dialogs import dialogs
-from .files import extension_for, human_size, private_temp, system_opener
+from .files import private_temp
 from .history import record_error, record_outcome
-from .json_text import json_text_area
 from .links import ResourceBlock
+from .media import MediaBlock, annotation_line
 from .query import ResultQueryMixin, reply_frame
-
-TRUNCATE_AT = 100_000  # characters of one block shown in the UI
-SMALL_TEXT = 2_000  # up to this, a Static; above, a scrollable read-only TextArea
-LONG_LINE = 1_000  # longer lines are broken for display
-ICONS = {"text": "¶", "image": "▣", "audio": "♪", "resource_link": "↗", "resource": "▤", "unknown": "?"}  # single-width
-_JSON_HIGHLIGHTER = JSONHighlighter()
-
-
-def pretty_json_text(text: str) -> str | None:
-    """``text`` pretty-printed if it is a JSON object or array, else None."""
-    stripped = text.lstrip()
-    if stripped[:1] not in ("{", "["):
-        return None
-    try:
-        return json.dumps(loads_strict(text), indent=2, ensure_ascii=False)
-    except JsonTextError:
-        return None
-
-
-def bounded_json(value: Any, limit: int = TRUNCATE_AT) -> tuple[str, bool]:
-    """Pretty JSON of ``value``, at most about ``limit`` characters, and whether it was cut.
-
-    Unlike ``json.dumps`` this never encodes more than it shows, so a 50 MB
-    string inside structuredContent costs the same as a small one (and no C
-    call holds the GIL for long, which a thread worker would not fix).
-    """
-    out: list[str] = []
-    size = 0
-    cut = False
-
-    class Full(Exception):
-        pass
-
-    def emit(text: str) -> None:
-        nonlocal size
-        out.append(text)
-        size += len(text)
-        if size >= limit:
-            raise Full
-
-    def scalar(item: Any) -> str:
-        nonlocal cut
-        if isinstance(item, str) and len(item) > limit:
-            cut = True
-            return json.dumps(item[:limit], ensure_ascii=False)[:-1] + "…"
-        return json.dumps(item, ensure_ascii=False)
-
-    def walk(item: Any, indent: str) -> None:
-        inner = indent + "  "
-        if isinstance(item, dict) and item:
-            emit("{")
-            for i, (key, sub) in enumerate(item.items()):
-                emit(("," if i else "") + "\n" + inner + scalar(str(key)) + ": ")
-                walk(sub, inner)
-            emit("\n" + indent + "}")
-        elif isinstance(item, list) and item:
-            emit("[")
-            for i, sub in enumerate(item):
-                emit(("," if i else "") + "\n" + inner)
-                walk(sub, inner)
-            emit("\n" + indent + "]")
-        else:
-            emit(scalar(item) if not isinstance(item, (dict, list)) else ("{}" if isinstance(item, dict) else "[]"))
-
-    try:
-        walk(value, "")
-    except Full:
-        cut = True
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)[:limit], True
-    text = "".join(out)
-    if len(text) > limit:
-        text, cut = text[:limit], True
-    return text, cut
-
-
-def readable_dump(result: Any) -> str:
-    """A result for humans (the pager): text blocks as text, binary data summarised."""
-    if not isinstance(result, dict):
-        return json.dumps(result, indent=2, ensure_ascii=False)
-    out: list[str] = []
-    content = result.get("content")
-    for index, block in enumerate(content if isinstance(content, list) else []):
-        kind = block.get("type") if isinstance(block, dict) else None
-        if kind == "text" and isinstance(block.get("text"), str):
-            out.append(f"=== content[{index}] text ===\n{block['text']}\n")
-        elif kind in ("image", "audio"):
-            data = block.get("data")
-            out.append(
-                f"=== content[{index}] {kind} {block.get('mimeType')} ({len(data) if isinstance(data, str) else 0} "
-                "base64 chars, not shown) ===\n"
-            )
-        elif (
-            kind == "resource"
-            and isinstance(block.get("resource"), dict)
-            and isinstance(block["resource"].get("text"), str)
-        ):
-            resource = block["resource"]
-            out.append(f"=== content[{index}] embedded resource {resource.get('uri')} ===\n{resource['text']}\n")
-        else:
-            summary = {
-                k: (v if k not in ("data", "blob") else f"<{len(v) if isinstance(v, str) else 0} base64 chars>")
-                for k, v in (block.items() if isinstance(block, dict) else [])
-            }
-            out.append(
-                f"=== content[{index}] {kind} "
-                f"===\n{json.dumps(summary if summary else block, indent=2, ensure_ascii=False)}\n"
-            )
-    for key, value in result.items():
-        if key != "content":
-            out.append(f"=== {key} ===\n{json.dumps(value, indent=2, ensure_ascii=False)}\n")
-    return "\n".join(out)
-
-
-def text_body(text: str, *, language: str | None = None) -> tuple[list[Widget], bool]:
-    """Widgets showing ``text`` (at most TRUNCATE_AT characters) and whether it was cut; a secret
-    this process holds (an OAuth token) that the server echoes is masked (in what is shown only:
-    a 50 MB text is not searched once per secret)."""
-    size = len(text)
-    truncated = size > TRUNCATE_AT
-    shown = scrub(text[:TRUNCATE_AT] if truncated else text)
-    pretty = None if truncated else pretty_json_text(shown)
-    if pretty is not None:
-        shown, language = pretty if len(pretty) <= TRUNCATE_AT else pretty[:TRUNCATE_AT], "json"
-        truncated = truncated or len(pretty) > TRUNCATE_AT
-    widgets: list[Widget] = []
-    if len(shown) <= SMALL_TEXT and shown.count("\n") < 40:
-        body = _JSON_HIGHLIGHTER(Text(shown)) if language == "json" else Text(shown)
-        widgets.append(Static(body, classes="block-text"))
-    else:
-        if any(len(line) > LONG_LINE for line in shown.split("\n")):
-            # TextArea re-wraps a giant line on every paint; shorter lines keep it fast.
-            shown = "\n".join(_chunks(shown))
-            widgets.append(
-                Static(
-                    f"lines longer than {LONG_LINE:,} characters are broken for display (s / p give the exact text)",
-                    classes="block-meta",
-                )
-            )
-        area = (
-            json_text_area(shown, read_only=True, soft_wrap=True)
-            if language == "json"
-            else TextArea(shown, read_only=True, soft_wrap=True)
-        )
-        area.add_class("block-text-area")
-        widgets.append(area)
-    if truncated:
-        note = (
-            f"truncated — showing the first {TRUNCATE_AT // 1000} KB of {size:,} characters · "
-            "s: save whole result · p: open in $PAGER"
-        )
-        widgets.append(Static(note, classes="truncated-note"))
-    return widgets, truncated
-
-
-def _chunks(text: str):
-    for line in text.split("\n"):
-        if len(line) <= LONG_LINE:
-            yield line
-        else:
-            yield from (line[i : i + LONG_LINE] for i in range(0, len(line), LONG_LINE))
-
-
-class MediaBlock(Vertical, can_focus=True):
-    """An image, audio clip or blob: what it is, and keys to save or open it."""
-
-    BINDINGS = [
-        Binding("w", "save_block", "Save to file", id="save-block"),
-        Binding("o", "open_block", "Open", id="open-block"),
-        Binding("v", "open_resource", "Open in Resources", id="open-resource"),
-    ]
-
-    def __init__(self, info: BlockInfo, stem: str, *, linkable: bool = True) -> None:
-        super().__init__(classes="block media-block")
-        self.info = info
-        self.stem = stem
-        self.linkable = linkable  # an embedded resource offers "Open in Resources" (not in that view itself)
-
-    def compose(self) -> ComposeResult:
-        info = self.info
-        block = info.block
-        what = "embedded blob" if info.type == "resource" else info.type
-        header = Text(
-            f"{ICONS.get(info.type, '?')} #{info.index} {what} · {info.mime_type or 'no mimeType'} · "
-            f"{human_size(info.size)} decoded",
-            style="bold",
-        )
-        yield Static(header, classes="block-header")
-        if info.type == "resource":
-            yield Static(Text(f"uri: {block['resource'].get('uri')}"), classes="block-meta")
-        yield from annotation_line(block)
-        if info.problem:
-            yield Static(Text(f"⚠ {info.problem}"), classes="block-problem")
-            return
-        with Horizontal(classes="media-actions"):
-            yield Button("Save to file (w)", classes="save-block", compact=True)
-            yield Button("Open (o)", classes="open-block", compact=True)
-            if info.type == "resource" and self.linkable:
-                yield Button("Open in Resources (v)", classes="open-resource", compact=True)
-        if info.type == "image" or (info.type == "resource" and (info.mime_type or "").startswith("image/")):
-            yield from self._drawn()
-
-    def _drawn(self) -> list[Widget]:  # (the Resources view draws a read's images itself: linkable=False)
-        """The image drawn with the terminal's image protocol (tui/images.py) where it has one;
-        over DRAW_MAX_BYTES only said (never decoded here), a broken image said."""
-        from ... import images
-
-        if not self.linkable:
-            return []
-        return images.drawn(self.info.size, lambda: decode_block_bytes(self.info.block), "result-image")
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "open_resource":
-            return self.info.type == "resource" and self.info.problem is None and self.linkable
-        return True
-
-    @on(Button.Pressed, ".open-resource")
-    def _open_resource_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_open_resource()
-
-    def action_open_resource(self) -> None:
-        """An embedded blob resource: shown as it came in the Resources view."""
-        if self.check_action("open_resource", ()):
-            resource = self.info.block["resource"]
-            self.post_message(OpenResource(resource["uri"], dict(resource)))
-
-    @on(Button.Pressed, ".save-block")
-    def _save_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_save_block()
-
-    @on(Button.Pressed, ".open-block")
-    def _open_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_open_block()
-
-    def action_save_block(self) -> None:
-        if self.info.problem is None:
-            self._save()
-
-    def action_open_block(self) -> None:
-        if self.info.problem is None:
-            self._open()
-
-    def _save(self) -> None:  # asks where first (widgets/dialogs.py)
-        dialogs(self).save_as(
-            self,
-            partial(decode_block_bytes, self.info.block),
-            f"{self.stem}-{self.info.index}",
-            extension_for(self.info.mime_type),
-            f"the {self.info.type}",
-        )
-
-    @work(thread=True, group="result-files")
-    def _open(self) -> None:
-        opener = system_opener()
-        if opener is None:
-            self.notify(
-                "No system viewer found (xdg-open is not installed); use w to save the file instead.", severity="error"
-            )
-            return
-        try:
-            data = decode_block_bytes(self.info.block)
-            fd, name = private_temp(f"{self.stem}-{self.info.index}", extension_for(self.info.mime_type))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            done = subprocess.run([*opener, name], capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return  # some openers stay in the foreground; the viewer is up
-        except (OSError, ValueError, KeyError) as exc:
-            self.notify(f"Could not open the {self.info.type}: {exc}", severity="error", markup=False)
-            return
-        if done.returncode != 0:
-            detail = done.stderr.decode(errors="replace").strip().splitlines()
-            self.notify(
-                f"{opener[0]} failed (exit {done.returncode}){': ' + detail[-1] if detail else ''}; the file is {name}",
-                severity="error",
-                markup=False,
-            )
-        else:
-            self.notify(f"Opened {name}", markup=False)
-
-
-def annotation_line(block: Any) -> list[Widget]:
-    annotations = block.get("annotations") if isinstance(block, dict) else None
-    if not isinstance(annotations, dict) or not annotations:
-        return []
-    parts = [f"{k}={json.dumps(v)}" for k, v in annotations.items()]
-    return [Static(Text("annotations: " + ", ".join(parts)), classes="block-meta")]
+from .text_body import ICONS, TRUNCATE_AT, bounded_json, readable_dump, text_body
 
 
 class ResultPanel(ResultQueryMixin, VerticalScroll):

@@ -19,7 +19,8 @@ from ....clipboard import copy_text
 from ....messages import OpenResource
 from ....text.traffic_text import clean
 from ...result.files import save_new_file
-from ...result.view import ICONS, MediaBlock, annotation_line, text_body
+from ...result.media import MediaBlock, annotation_line
+from ...result.text_body import ICONS, text_body
 
 ROLES = ("user", "assistant")
 MAX_MESSAGES = 200  # messages rendered; the rest are counted (c and s still take them all)

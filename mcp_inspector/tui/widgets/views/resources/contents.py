@@ -7,7 +7,7 @@ highlighted; an image or any blob as its size with save (w) and open (o) keys (i
 say their pixel size when the header is readable); other binary data also with a hex
 preview of its first 256 bytes; an image is also drawn where the terminal has an image
 protocol (``tui/images.py``: Sixel, Kitty's). Several contents in one read are shown in order; each is
-capped like a tool result (``result_view.TRUNCATE_AT``), and the whole result can be
+capped like a tool result (``result/text_body.TRUNCATE_AT``), and the whole result can be
 saved (w) or paged (p). Failures (a JSON-RPC error such as -32002 "resource not found",
 a timeout, a malformed result) are shown here, in words.
 
@@ -36,7 +36,9 @@ from .... import images
 from ....text.icon_text import describe_icons
 from ....text.traffic_text import clean
 from ...result.files import human_size
-from ...result.view import TRUNCATE_AT, MediaBlock, ResultPanel, bounded_json, text_body
+from ...result.media import MediaBlock
+from ...result.text_body import TRUNCATE_AT, bounded_json, text_body
+from ...result.view import ResultPanel
 
 HEX_PREVIEW = 256  # bytes shown in a hex preview
 MARKDOWN_WIDGET_MAX = (
