@@ -17,8 +17,8 @@ from textual.app import App
 from mcp_inspector.core.schema.form import arguments_to_values, build_form
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.form.fields import ListField
-from mcp_inspector.tui.widgets.form.fields.body import LazySection
 from mcp_inspector.tui.widgets.form.fields.composites import PAGE, ItemRow
+from mcp_inspector.tui.widgets.form.fields.sections import LazySection
 from mcp_inspector.tui.widgets.form.schema_form import SchemaForm
 
 pytestmark = pytest.mark.anyio

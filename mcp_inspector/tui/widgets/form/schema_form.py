@@ -30,7 +30,8 @@ from ....core.schema.form import (
 )
 from ....core.schema.validation import Issue
 from .fields import FormBody, ListEditor
-from .fields.body import UNSET_PROMPT, field_label
+from .fields.editors import UNSET_PROMPT
+from .fields.labels import field_label
 
 __all__ = ["SchemaForm", "ListEditor", "FormValueError", "field_label", "UNSET_PROMPT"]
 

@@ -9,19 +9,16 @@ is ignored (no echo loops).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
+from textual.widgets import Checkbox, Collapsible, Input, Select, SelectionList, Static, Switch, TextArea
 
 from .....core.schema.form import (
     EMPTY,
@@ -37,86 +34,14 @@ from .....core.schema.form import (
     validate_field,
     variant_issues,
 )
-from .....core.schema.form import (
-    MISSING as MISSING_CONST,
-)
 from .....core.schema.validation import Issue, json_path
-from ...result.json_text import use_safe_json
-from ...toggles import OnOffSwitch, StateCheckbox, StateSelectionList
-from .base import EditorChanged, FormInput, FormTextArea
-from .composites import EntriesField, ListField, NestedField, VariantField
+from ...toggles import StateCheckbox
+from .base import EditorChanged
+from .composites import EntriesField
+from .editors import COMPOSITE_KINDS, EMPTY_KEY, make_editor, option_index, same, show_empty_flag
 from .labels import field_label, object_title, type_hint
 from .list_editor import ListEditor
-
-UNSET_PROMPT = "(not set)"
-EMPTY_KEY = "ctrl+delete"  # not ctrl+n: that is the app's replay, which must work from a form field too
-EMPTY_PLACEHOLDER = f'""  empty string, sent ({EMPTY_KEY}: leave it out)'
-MOUNT_AT_ONCE = 20  # a big form mounts this many fields; the rest sit in folded sections
-MOUNT_CHUNK = 20
-#: folded sections shown at one level, at most: past MOUNT_CHUNK * MAX_SECTIONS fields, a section holds
-#: sections (20,000 fields made 1,000 sections, 16 s of layout on the event loop; now 20 of 1,000 each)
-MAX_SECTIONS = 50
-COMPOSITE_KINDS = ("list", "variant", "nested")
-_FORMAT_HINTS = {
-    "date": "YYYY-MM-DD",
-    "date-time": "YYYY-MM-DDThh:mm:ssZ",
-    "time": "hh:mm:ssZ",
-    "email": "name@example.com",
-    "uri": "https://…",
-    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
-}
-
-
-def sections(body: FormBody, fields: list[FieldSpec], first: int) -> list[LazySection]:
-    """Folded sections for ``fields`` (``first``: the number of the first one, from 1): of
-    MOUNT_CHUNK fields each, or of as many sections (and so on) as keeps them to MAX_SECTIONS."""
-    size = MOUNT_CHUNK
-    while -(-len(fields) // size) > MAX_SECTIONS:
-        size *= MAX_SECTIONS
-    return [LazySection(body, fields[start : start + size], first + start) for start in range(0, len(fields), size)]
-
-
-class LazySection(Vertical):
-    """A folded run of fields of a big form: mounted only when the user opens it (fast first paint)."""
-
-    DEFAULT_CSS = """
-    LazySection { height: auto; }
-    LazySection > .section-open { width: 1fr; margin-bottom: 1; }
-    """
-
-    def __init__(self, body: FormBody, fields: list[FieldSpec], first: int) -> None:
-        super().__init__()
-        self.body = body
-        self.fields = fields
-        self.first = first
-        self.opened = False
-        names = ", ".join(spec.label for spec in fields[:6]) + ("…" if len(fields) > 6 else "")
-        required = sum(1 for spec in fields if spec.required)
-        extra = f"; {required} required" if required else ""
-        self.title = f"▸ fields {first}–{first + len(fields) - 1}: {names}{extra}"
-
-    def compose(self) -> ComposeResult:
-        yield Button(self.title, classes="section-open", compact=True, tooltip="show these fields")
-
-    async def open(self) -> None:
-        if self.opened:
-            return
-        self.opened = True
-        if len(self.fields) > MOUNT_CHUNK:  # a section of sections
-            await self.query_one(".section-open").remove()
-            await self.mount_all(sections(self.body, self.fields, self.first))
-            return
-        widgets = [widget for spec in self.fields for widget in self.body.field_widgets(spec)]
-        await self.query_one(".section-open").remove()
-        await self.mount_all(widgets)
-        for spec in self.fields:
-            for inner in spec.walk():
-                self.body.refresh_message(inner.key)
-
-    @on(Button.Pressed, ".section-open")
-    async def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        await self.open()
+from .sections import MOUNT_AT_ONCE, LazySection, sections
 
 
 class FormBody(Vertical):
@@ -248,7 +173,12 @@ class FormBody(Vertical):
             parts.append(Static(type_hint(spec), classes="field-description", markup=False))
         if spec.kind == "json" and spec.note:
             parts.append(Static(f"edited as JSON: {spec.note}", classes="field-note", markup=False))
-        editor = self._editor(spec, self.values.get(spec.key, empty_value(spec)))
+        editor = make_editor(
+            spec,
+            self.values.get(spec.key, empty_value(spec)),
+            FormBody,
+            empty_flagged=bool(self.values.get(spec.key + EMPTY)),
+        )
         editor.field_key = spec.key  # type: ignore[attr-defined]  # an attribute set on the object for the code that reads it back
         editor.disabled = bool(self.values.get(spec.key + NULL))
         self.editors[spec.key] = editor
@@ -277,78 +207,7 @@ class FormBody(Vertical):
         return label
 
     def _show_empty_flag(self, spec: FieldSpec, editor: Input) -> None:
-        """An empty string field says whether it sends "" or nothing."""
-        if spec.kind != "string":
-            return
-        flagged = bool(self.values.get(spec.key + EMPTY))
-        editor.placeholder = EMPTY_PLACEHOLDER if flagged else self._placeholder(spec)
-        editor.set_class(flagged, "-empty-string")
-
-    def _placeholder(self, spec: FieldSpec) -> str:
-        if spec.examples:
-            return "e.g. " + ", ".join(x if isinstance(x, str) else json.dumps(x) for x in spec.examples[:3])
-        if spec.has_default and not isinstance(spec.default, (dict, list)):
-            return f"default: {spec.default if isinstance(spec.default, str) else json.dumps(spec.default)}"
-        fmt = spec.constraints.get("format")
-        if isinstance(fmt, str):
-            return _FORMAT_HINTS.get(fmt, fmt)
-        return spec.kind
-
-    def _editor(self, spec: FieldSpec, value: Any) -> Widget:
-        if spec.kind in ("string", "number", "integer"):
-            kind = {"string": "text"}.get(spec.kind, spec.kind)
-            editor = FormInput(
-                value=value if isinstance(value, str) else "",
-                type=kind,
-                placeholder=self._placeholder(spec),
-                compact=True,
-            )
-            self._show_empty_flag(spec, editor)
-            return editor
-        if spec.kind == "boolean":
-            if spec.required or spec.has_default:
-                return OnOffSwitch(value=bool(value))
-            return Select(
-                [("true", True), ("false", False)],
-                prompt=UNSET_PROMPT,
-                value=value if isinstance(value, bool) else Select.NULL,
-                compact=True,
-            )
-        if spec.kind == "enum":
-            if spec.const is not MISSING_CONST and spec.required:
-                return Static(Text(f"= {spec.options[0].label}  (fixed)"), classes="fixed-value")
-            options = [(Content(option.label), index) for index, option in enumerate(spec.options)]
-            return Select(options, prompt=UNSET_PROMPT, value=self._option_index(spec, value), compact=True)
-        if spec.kind == "array" and spec.item is not None and spec.item.kind == "enum":
-            chosen = value if isinstance(value, list) else []
-            selections = [
-                (Content(o.label), i, any(_same(o.value, v) for v in chosen)) for i, o in enumerate(spec.item.options)
-            ]
-            return StateSelectionList(*selections, compact=True)
-        if spec.kind == "array" and spec.item is not None:
-            return ListEditor(spec.item, value if isinstance(value, list) else [])
-        if spec.kind in COMPOSITE_KINDS:
-            cls = {"list": ListField, "variant": VariantField, "nested": NestedField}[spec.kind]
-            return cls(spec, value, FormBody)
-        return use_safe_json(
-            FormTextArea.code_editor(
-                value if isinstance(value, str) else "",
-                language=None,
-                soft_wrap=True,
-                show_line_numbers=False,
-                tab_behavior="focus",
-                classes="json-field",
-            )
-        )
-
-    @staticmethod
-    def _option_index(spec: FieldSpec, value: Any) -> Any:
-        if value is None:
-            return Select.NULL
-        for index, option in enumerate(spec.options):
-            if _same(option.value, value):
-                return index
-        return Select.NULL
+        show_empty_flag(spec, editor, bool(self.values.get(spec.key + EMPTY)))
 
     def on_mount(self) -> None:
         self._refresh_messages()
@@ -461,13 +320,13 @@ class FormBody(Vertical):
             if spec.kind == "boolean":
                 editor.value = value if isinstance(value, bool) else Select.NULL
             else:
-                editor.value = self._option_index(spec, value)
+                editor.value = option_index(spec, value)
         elif isinstance(editor, SelectionList):
             chosen = value if isinstance(value, list) else []
             editor.deselect_all()
             assert spec.item is not None
             for index, option in enumerate(spec.item.options):
-                if any(_same(option.value, v) for v in chosen):
+                if any(same(option.value, v) for v in chosen):
                     editor.select(index)
         elif isinstance(editor, ListEditor):
             await editor.set_items(value if isinstance(value, list) else [])
@@ -484,7 +343,7 @@ class FormBody(Vertical):
         return key if key is not None and self.editors.get(key) is widget else None
 
     def _changed(self, key: str, value: Any, force: bool = False) -> None:
-        if not force and _same(self.values.get(key), value) and type(self.values.get(key)) is type(value):
+        if not force and same(self.values.get(key), value) and type(self.values.get(key)) is type(value):
             return  # an echo of set_values, not an edit
         self.values[key] = value
         self.values.pop(key + OMIT, None)  # edited: a required part is sent again
@@ -572,8 +431,8 @@ class FormBody(Vertical):
         assert spec.item is not None
         now = [spec.item.options[i].value for i in event.selection_list.selected]
         before = self.values.get(key) if isinstance(self.values.get(key), list) else []
-        kept = [v for v in before if any(_same(v, n) for n in now)]  # keep the user's order
-        added = [n for n in now if not any(_same(n, v) for v in kept)]
+        kept = [v for v in before if any(same(v, n) for n in now)]  # keep the user's order
+        added = [n for n in now if not any(same(n, v) for v in kept)]
         self._changed(key, kept + added)
 
     @on(ListEditor.Changed)
@@ -617,10 +476,3 @@ class FormBody(Vertical):
         message = self.message_for(key)
         label.update(f"⚠ {message}" if message else "")
         label.set_class(bool(message), "has-error")
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-    except (TypeError, ValueError):
-        return False
