@@ -122,11 +122,11 @@ class AttachMixin:
             return
         replay = builder.replay
         if replay.facts is not None and replay.facts != getattr(self, "facts", None):
-            self._apply_facts(replay.facts)  # type: ignore[attr-defined]
+            self.apply_facts(replay.facts)  # type: ignore[attr-defined]
         if len(replay.tool_lists) != self._feed_lists:
             lists = replay.tool_lists
             diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
-            self._show_tools(replay.tools, diff, announce=self._feed_lists > 0, cause="host")  # type: ignore[attr-defined]
+            self.servers.show_tools(replay.tools, diff, announce=self._feed_lists > 0, cause="host")  # type: ignore[attr-defined]
             self._feed_lists = len(lists)
         if not self._feed_ended:
             self.status_bar.status = self._attach_status("attached")  # type: ignore[attr-defined]

@@ -42,10 +42,11 @@ from ...messages import (
     ServerFacts,
     ServerReady,
     SessionNotice,
+    ToolsFetched,
 )
 from ...server.connection import session_facts
 from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
-from ...server.switching import SwitchingConnection
+from ...server.switching import ServerSwitched, SwitchFailed, SwitchingConnection
 from ...text.traffic_text import clock_time
 from ...widgets.composer import ComposerPanel
 from ...widgets.inflight import InFlightPanel
@@ -59,7 +60,7 @@ from .attach_state import AttachMixin
 from .calls import Calls
 from .checks_state import ChecksState
 from .nav_bar import NavBar
-from .server_state import ServerStateMixin
+from .server_state import Servers
 from .view_switcher import ViewSwitcher
 from .watch_state import FilesChanged, WatchFailed, WatchState
 
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from ....core.session.legacy import McpSession
 
 
-class MainScreen(AttachMixin, ServerStateMixin, Screen):
+class MainScreen(AttachMixin, Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -121,8 +122,8 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
-        self._init_server_state()  # per-server state and the tool list's baseline (server_state.py)
         self.watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
+        self.servers = Servers(self, self.watch)  # connect, switch, the tool list's baseline (server_state.py)
         self.calls = Calls(self)  # the tool calls and those in flight (calls.py)
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
         self.views = ViewSwitcher(self)  # the views, made when first shown (view_switcher.py)
@@ -250,6 +251,24 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
         return Path(path).name if self.snapshot_mode else path
 
     # -- connection (connect, switch, reconnect: server_state.py) -------
+    def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
+        self.servers.connect(spec, reason, force)
+
+    def on_server_switched(self, message: ServerSwitched) -> None:
+        self.servers.switched(message)
+
+    def on_switch_failed(self, message: SwitchFailed) -> None:
+        self.servers.switch_failed(message)
+
+    def on_tools_fetched(self, message: ToolsFetched) -> None:
+        self.servers.tools_fetched(message)
+
+    def set_log_spec(self, spec: ServerSpec | None) -> None:
+        """The server the traffic logs' "copy as CLI command" names."""
+        self.log_spec = spec
+        for log in self.query(TrafficLog):
+            log.server_spec = spec
+
     def on_connection_changed(self, message: ConnectionChanged) -> None:
         status = message.status
         status.in_flight = len(self.calls.in_flight)
@@ -271,9 +290,10 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
             )
 
     def on_server_ready(self, message: ServerReady) -> None:
-        self._apply_facts(message.facts)
+        self.apply_facts(message.facts)
         self.views.session_changed()
         self.watch.server_ready(message.facts.capabilities)
+        self.servers.ready(message)  # the name the server gave itself
 
     def refresh_overview_facts(self) -> None:
         session = self.connection.live
@@ -281,9 +301,9 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
             return
         facts = session_facts(session)
         if facts != self.facts:
-            self._apply_facts(facts)
+            self.apply_facts(facts)
 
-    def _apply_facts(self, facts: ServerFacts) -> None:
+    def apply_facts(self, facts: ServerFacts) -> None:
         self.facts = facts
         self.tool_list.set_excluded(facts.excluded_tools)
         self.views.overview_facts(facts)
@@ -565,12 +585,10 @@ class MainScreen(AttachMixin, ServerStateMixin, Screen):
             "read-only", name, server, facts.protocol_version, detail=detail, era=facts.era
         )
         if server:
-            self.log_spec = recorded_spec(str(header.get("name") or name), server)
-            for log in self.query(TrafficLog):
-                log.server_spec = self.log_spec
-        self._apply_facts(facts)
+            self.set_log_spec(recorded_spec(str(header.get("name") or name), server))
+        self.apply_facts(facts)
         lists = replay.tool_lists
         diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
-        self._show_tools(replay.tools, diff, announce=False, cause="recording")
+        self.servers.show_tools(replay.tools, diff, announce=False, cause="recording")
         if diff is not None and not diff.empty:
             self.notify(diff.summary(), title="The tool list changed during the recording", markup=False, timeout=6)
