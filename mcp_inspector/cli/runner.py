@@ -21,6 +21,7 @@ import anyio
 from ..core.base.errors import (
     ConnectError,
     ConnectionLost,
+    EraNotSpoken,
     InspectorError,
     ProtocolViolation,
     RequestCancelled,
@@ -76,6 +77,9 @@ class RunOptions:
     on_store: Callable[[TrafficStore], None] | None = None
     #: The OAuth client's step log for a URL server (core/auth's AuthLog; the check judges its steps).
     auth_log: Any = None
+    #: ``--era both``: a handshake refused as a server of the other era refuses it is handed here
+    #: (the command says it as a note) instead of printed as an error; the run still ends with 3.
+    on_era_not_spoken: Callable[[EraNotSpoken], None] | None = None
 
 
 @dataclass
@@ -290,6 +294,9 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         error(f"{reason}{' during ' + context.step if context.step else ''}", tail)
         return exit_codes.SERVER_FAILURE
     except (ConnectError, ProtocolViolation) as exc:
+        if handshake and isinstance(exc, EraNotSpoken) and context.options.on_era_not_spoken is not None:
+            context.options.on_era_not_spoken(exc)
+            return exit_codes.SERVER_FAILURE
         prefix = (
             "handshake failed: "
             if handshake

@@ -117,7 +117,12 @@ def test_snapshot_era_both_records_each_era_and_what_the_server_does_not_speak(t
     demo = tmp_path / "demo.json"
     result = cli("snapshot", "--era", "both", "-o", demo)
     assert result.returncode == 0, result.stderr
-    assert "the server does not speak the modern era" in result.stderr
+    # not an error of the command: one note, saying what was tried and what the server answered
+    assert result.stderr.splitlines() == [
+        "mcp-inspector: note: the server does not speak the modern era (listed in erasNotSpoken): it answered "
+        "server/discover (protocol version 2026-07-28) with JSON-RPC error -32601 (Method not found): "
+        "Method not found: server/discover"
+    ]
     demo_document = json.loads(demo.read_text())
     assert (list(demo_document["eras"]), demo_document["erasNotSpoken"]) == (["legacy"], ["modern"])
     # the SDK server's surface against the demo's: the modern era is lost, which breaks
@@ -128,6 +133,31 @@ def test_snapshot_era_both_records_each_era_and_what_the_server_does_not_speak(t
         "path": "/eras/modern",
         "message": "the modern era is no longer spoken (its clients cannot connect)",
     } in json.loads(lost.stdout)["changes"]
+
+
+def test_era_both_says_a_modern_only_server_refused_initialize_and_a_failure_is_an_error(tmp_path):
+    modern_only = [sys.executable, REPO_ROOT / "tests" / "servers" / "modern_raw_server.py"]
+    result = cli("snapshot", "--era", "both", "-o", tmp_path / "m.json", "--", *modern_only)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "mcp-inspector: note: the server does not speak the legacy era (listed in erasNotSpoken): it answered "
+        "initialize (protocol version 2025-11-25) with JSON-RPC error -32601 (Method not found): Method not found: "
+        "initialize (this server speaks only 2026-07-28; supported: 2026-07-28)"
+    ]
+    assert json.loads((tmp_path / "m.json").read_text())["erasNotSpoken"] == ["legacy"]
+    # a crash and a timeout are errors of the command, never an era "not spoken"
+    crashed = cli("snapshot", "--era", "both", "-o", tmp_path / "c.json", "--", "false")
+    assert crashed.returncode == 3 and not (tmp_path / "c.json").exists()
+    assert crashed.stderr.splitlines() == ["mcp-inspector: error: the server exited with code 1 during initialize"]
+    silent = [sys.executable, "-c", "import sys; sys.stdin.read()"]  # reads, never answers
+    timed_out = cli("snapshot", "--era", "both", "--timeout", "1", "--", *silent)
+    assert (timed_out.returncode, timed_out.stderr.splitlines()) == (
+        4,
+        ["mcp-inspector: error: the handshake timed out: no answer to initialize within 1 s"],
+    )
+    checked = cli("check", "--era", "both", "--", "false")
+    assert checked.returncode == 3 and "does not speak" not in checked.stderr + checked.stdout
+    assert checked.stderr.splitlines() == ["mcp-inspector: error: the server exited with code 1 during initialize"]
 
 
 def test_diff_compares_era_with_era_and_names_what_one_side_lacks(tmp_path, sdk_both):

@@ -16,6 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ...core.base.errors import EraNotSpoken
 from ...core.base.files import writable_problem
 from ...core.checks.auth_steps import auth_findings
 from ...core.checks.baseline import baseline_findings, current_surface, lost_eras
@@ -29,7 +30,7 @@ from ...core.traffic.store import TrafficStore
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output import check_output
-from ..output.report import PROGRAM, write_err
+from ..output.report import PROGRAM, error, write_err
 from .basic import out
 
 DEFAULT_TIMEOUT = 10.0
@@ -84,26 +85,27 @@ def run_check_command(spec: Any, args: Any, handlers: dict) -> int:
     if len(eras) > 1 and args.record:
         raise UsageError("--record writes one session: give --era legacy or --era modern with it")
     reports: list[CheckReport] = []
-    skipped_eras: list[str] = []
+    refusals: list[EraNotSpoken] = []  # --era both: the eras the server refused as the other era's server does
     code = exit_codes.OK
     for era in eras:
         run_spec = replace(spec, era=era) if era is not None else spec
         options = CheckOptions(timeout=timeout, token_budget=args.token_budget, calls=calls, ignore=ignore, era=era)
-        code, report = _one_run(run_spec, args, handlers, options, budget, baseline)
+        code, report = _one_run(run_spec, args, handlers, options, budget, baseline, refusals if era else None)
+        if refusals and refusals[-1].era == era:
+            continue  # not spoken: a note, not a failed check
         if report is None:
-            if len(eras) > 1:
-                skipped_eras.append(era or "?")
-                continue
-            return code
+            return code  # the error is on stderr already (a crash, a timeout)
         reports.append(report)
-    if not reports:
+    if not reports:  # refused in both eras
+        for refusal in refusals:
+            error(refusal.explain())
         return code
+    skipped_eras = [refusal.era for refusal in refusals]
     if skipped_eras and baseline is not None and "surface-breaking" not in ignore:
         reports[0].findings = sort_findings(
             reports[0].findings + lost_eras(baseline[1], skipped_eras, source=baseline[0])
         )
-    if skipped_eras:
-        reports[0].notes.append(f"the server does not speak the {' and '.join(skipped_eras)} era (not checked there)")
+    reports[0].notes.extend(refusal.explain("not checked there") for refusal in refusals)
     if len(reports) == 2:
         reports[-1].findings = sort_findings(reports[-1].findings + era_mismatches(reports[0], reports[1], ignore))
     return _emit(reports, args, ignore, spec.describe())
@@ -116,6 +118,7 @@ def _one_run(
     options: CheckOptions,
     budget: float,
     baseline: tuple[str, dict[str, Any]] | None = None,
+    refusals: list[EraNotSpoken] | None = None,
 ) -> tuple[int, Any]:
     from ...core.auth.model import AuthLog
     from ...core.protocol.versions import LATEST_LEGACY
@@ -164,6 +167,7 @@ def _one_run(
         command="check",
         on_store=attach,
         auth_log=auth_log,
+        on_era_not_spoken=refusals.append if refusals is not None else None,
     )
     code = run(spec, run_options, body)
     report = holder.get("report")

@@ -11,6 +11,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from ...core.base.errors import EraNotSpoken
 from ...core.base.files import open_private
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
@@ -19,7 +20,7 @@ from ...core.surface.diff import KINDS, TITLES
 from ...core.surface.eras import Comparison, compare
 from .. import exit_codes
 from ..exit_codes import UsageError
-from ..output.report import PROGRAM, write_err
+from ..output.report import PROGRAM, error, write_err
 from ..runner import Context, RunOptions, run
 from .basic import out, out_json
 
@@ -106,32 +107,34 @@ async def cmd_diff_live(session: McpSession, ctx: Context, args: Any) -> int:
 
 def run_both_eras(spec: Any, options: RunOptions, args: Any) -> int:
     """snapshot / diff with ``--era both``: a run in each era, one two-era document. An era whose
-    handshake fails (exit 3 before the session is up) is one the server does not speak; any
-    other failure, or neither era spoken, ends the command with its code."""
+    handshake the server refused as a server of the other era does (core's EraNotSpoken) is one
+    it does not speak: a note, listed in erasNotSpoken. Any other failure (a crash, a timeout) is
+    an error that ends the command with its code, and so is an era spoken in neither."""
     if options.record:
         raise UsageError("--record writes one session: give --era legacy or --era modern with it")
     surfaces: dict[str, dict[str, Any]] = {}
-    not_spoken: list[str] = []
+    refusals: list[EraNotSpoken] = []
     code = exit_codes.OK
     for era in surface_snapshot.ERAS:
         holder: dict[str, Any] = {}
 
         async def body(session: McpSession, ctx: Context, holder: dict[str, Any] = holder) -> int:
-            holder["connected"] = True
             holder["surface"] = json.loads(surface_snapshot.dumps(await surface_of(session, ctx)))
             return exit_codes.OK
 
-        code = run(replace(spec, era=era), options, body)
+        code = run(replace(spec, era=era), replace(options, on_era_not_spoken=refusals.append), body)
         if "surface" in holder:
             surfaces[era] = holder["surface"]
-        elif code == exit_codes.SERVER_FAILURE and not holder.get("connected"):
-            not_spoken.append(era)
-            if not options.quiet:
-                write_err(f"{PROGRAM}: note: the server does not speak the {era} era (listed in erasNotSpoken)")
-        else:
-            return code
-    if not surfaces:
+        elif not (refusals and refusals[-1].era == era):
+            return code  # the error is on stderr already
+    if not surfaces:  # refused in both: nothing to record, the command failed
+        for refusal in refusals:
+            error(refusal.explain())
         return code
+    not_spoken = [refusal.era for refusal in refusals]
+    if not options.quiet:
+        for refusal in refusals:
+            write_err(f"{PROGRAM}: note: {refusal.explain('listed in erasNotSpoken')}")
     document = surface_snapshot.build_eras(surfaces, not_spoken)
     if args.command == "snapshot":
         write_output(args.output, surface_snapshot.dumps(document))

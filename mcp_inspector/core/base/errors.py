@@ -85,6 +85,27 @@ class ConnectError(InspectorError):
     """Connecting or the handshake failed (bad command, unsupported version...)."""
 
 
+class EraNotSpoken(ConnectError):
+    """The handshake of the era that was asked for (``--era legacy`` or ``--era modern``) was
+    answered with a refusal that says the server speaks the other era: ``initialize`` rejected
+    with -32601 or -32022, ``server/discover`` answered with an error that is not a modern one or
+    listing legacy revisions only. The message is the single-era command's error;
+    :meth:`explain` says it as a fact about the server (``--era both`` makes it a note)."""
+
+    def __init__(self, message: str, *, era: str, request: str, answer: str) -> None:
+        self.era = era
+        self.request = request  # what was tried: "server/discover (protocol version 2026-07-28)"
+        self.answer = answer  # what the server answered, in its words
+        super().__init__(message)
+
+    def explain(self, aside: str = "") -> str:
+        """``the server does not speak the modern era (ASIDE): it answered REQUEST with ANSWER``."""
+        return (
+            f"the server does not speak the {self.era} era{f' ({aside})' if aside else ''}: "
+            f"it answered {self.request} with {self.answer}"
+        )
+
+
 class TransportFailure(InspectorError):
     """The transport could not deliver a request or bring back its reply (an HTTP
     error status without a JSON-RPC body, a cut stream, a refused connection)."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..base.errors import ConnectError, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
+from ..base.errors import ConnectError, EraNotSpoken, ProtocolViolation, RequestTimeout, RpcError, TransportFailure
+from ..base.jsonrpc import METHOD_NOT_FOUND
 from ..protocol.versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS, era_of
 from ..transport.base import AUTH_FAILED, Transport, TransportError
 from .modern import UNSUPPORTED_PROTOCOL_VERSION, check_result_type, modern_error
@@ -121,6 +122,13 @@ async def _connect(session: EraSession) -> dict[str, Any]:
         except TransportFailure as exc:
             if exc.reason.startswith(AUTH_FAILED):  # says all: what the flow found wrong, not which request met it
                 raise ConnectError(exc.reason) from None
+            if forced and exc.legacy_hint:  # an HTTP 4xx whose body is no modern error: a legacy server's
+                raise EraNotSpoken(
+                    f"server/discover failed: {exc.reason}",
+                    era="modern",
+                    request=_discover(version),
+                    answer=_describe_failure(exc),
+                ) from None
             if forced or not exc.legacy_hint:
                 raise ConnectError(f"server/discover failed: {exc.reason}") from None
             return await legacy(
@@ -137,6 +145,14 @@ async def _connect(session: EraSession) -> dict[str, Any]:
                     version = ours[-1]
                     continue
                 legacy_ok = [v for v in LEGACY_VERSIONS if v in supported]
+                if legacy_ok and forced:
+                    raise EraNotSpoken(
+                        f"--era modern: the server supports legacy revisions only ({', '.join(supported)}): "
+                        "try --era auto or --era legacy",
+                        era="modern",
+                        request=_discover(version),
+                        answer=f"{exc} (supported: {', '.join(supported)})",
+                    ) from None
                 if legacy_ok and not forced:
                     return await legacy(
                         session,
@@ -153,9 +169,12 @@ async def _connect(session: EraSession) -> dict[str, Any]:
                 raise ConnectError(
                     f"server/discover failed with the modern error {exc.code} ({name}): {exc.message}"
                 ) from None
-            if forced:
-                raise ConnectError(
-                    f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)"
+            if forced:  # "any other error means legacy" (basic/transports/stdio.mdx)
+                raise EraNotSpoken(
+                    f"--era modern: server/discover failed: {exc} (a legacy server? try --era auto)",
+                    era="modern",
+                    request=_discover(version),
+                    answer=str(exc),
                 ) from None
             return await legacy(
                 session, f"server/discover failed with {exc.code} {exc.message}: fell back to initialize"
@@ -182,6 +201,14 @@ async def _connect(session: EraSession) -> dict[str, Any]:
                 version = ours[-1]
                 continue
             legacy_ok = [v for v in LEGACY_VERSIONS if v in versions]
+            if legacy_ok and forced:
+                raise EraNotSpoken(
+                    f"--era modern: the server lists legacy revisions only ({', '.join(map(str, versions))}): "
+                    "try --era auto or --era legacy",
+                    era="modern",
+                    request=_discover(version),
+                    answer=f"a DiscoverResult listing {', '.join(map(str, versions))}",
+                )
             if legacy_ok and not forced:
                 return await legacy(
                     session,
@@ -237,10 +264,26 @@ async def legacy(session: EraSession, reason: str, version: str | None = None) -
                 f"{reason}; initialize was rejected with -32022 (supported: {', '.join(supported)}): a modern server",
             )
         if session.era_given == "--era legacy":
-            raise ConnectError(
+            message = (
                 f"the server rejected initialize ({exc}); it may speak only 2026-07-28: try --era auto or --era modern"
-            ) from None
+            )
+            # no initialize method, or a version refusal listing no legacy revision: a modern server's
+            if exc.code == METHOD_NOT_FOUND or (
+                exc.code == UNSUPPORTED_PROTOCOL_VERSION and not any(v in LEGACY_VERSIONS for v in supported)
+            ):
+                raise EraNotSpoken(
+                    message, era="legacy", request=f"initialize (protocol version {proposed})", answer=str(exc)
+                ) from None
+            raise ConnectError(message) from None
         raise
+
+
+def _discover(version: str) -> str:
+    return f"server/discover (protocol version {version})"
+
+
+def _describe_failure(exc: TransportFailure) -> str:
+    return exc.reason if exc.status is None or str(exc.status) in exc.reason else f"{exc.reason} (HTTP {exc.status})"
 
 
 async def _modern_after_initialize(session: EraSession, version: str, reason: str) -> dict[str, Any]:
