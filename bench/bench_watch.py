@@ -66,7 +66,7 @@ def new_list(main, old_tools, old_pid):
 def first_tools():
     try:
         main = app.main
-        return bool(main.tool_list.tools) and main.watch.listening
+        return bool(main.tool_list.tools) and main.file_watch.listening
     except Exception:  # the screen is not composed yet
         return False
 

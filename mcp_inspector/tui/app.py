@@ -240,7 +240,7 @@ class InspectorApp(App[int]):
             return
         self._quitting = True
         with contextlib.suppress(LookupError):
-            self.main.watch.stop(quiet=True)  # no restart while quitting; the watch thread ends at once
+            self.main.file_watch.stop(quiet=True)  # no restart while quitting; the watch thread ends at once
         self.run_worker(self._shutdown_and_exit(return_code), group="quit", exit_on_error=False)
 
     async def _shutdown_and_exit(self, return_code: int) -> None:
@@ -370,7 +370,7 @@ class InspectorApp(App[int]):
         main.connect(main.spec, reason="restart", force=True)
 
     def action_toggle_watch(self) -> None:
-        self.main.watch.toggle()
+        self.main.file_watch.toggle()
 
     def action_edit_roots(self) -> None:
         from .screens.dialogs.roots_editor import open_roots_editor

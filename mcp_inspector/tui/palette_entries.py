@@ -117,8 +117,8 @@ def extra_commands(app: PaletteApp) -> list[tuple[str, Callable[[], Any], str]]:
         ),
         (
             "watch: re-run the last call after a restart (on/off)",
-            main.watch.toggle_rerun,
-            f"now {'on' if main.watch.rerun else 'off'}; --rerun",
+            main.file_watch.toggle_rerun,
+            f"now {'on' if main.file_watch.rerun else 'off'}; --rerun",
         ),
     ]
     live_log = main.query_one("#live-traffic")

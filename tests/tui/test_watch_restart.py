@@ -39,8 +39,8 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         main = app.main
         await wait_for_tools(pilot, app)
-        await wait_for(pilot, lambda: main.watch.listening, what="the watcher")
-        assert main.watch.paths == [str(script.parent)]
+        await wait_for(pilot, lambda: main.file_watch.listening, what="the watcher")
+        assert main.file_watch.paths == [str(script.parent)]
         assert main.status_bar.watching_text == "watching 1 path"
         assert "⟳ watching 1 path" in str(main.status_bar.render())
 
@@ -51,12 +51,15 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         await pilot.press(*"hi there")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(finished) == 1, what="the call", timeout=WAIT)
-        assert main.watch.last_call is not None and main.watch.last_call.arguments == {"text": "hi there"}
+        assert main.file_watch.last_call is not None and main.file_watch.last_call.arguments == {"text": "hi there"}
         first_seq = app.store.first_seq
 
         add_tool(script, "shout", "Shout the text")
         await wait_for(
-            pilot, lambda: main.watch.restarts == 1 and "shout" in tool_names(main), what="the restart", timeout=WAIT
+            pilot,
+            lambda: main.file_watch.restarts == 1 and "shout" in tool_names(main),
+            what="the restart",
+            timeout=WAIT,
         )
         assert main.tool_list.marks == {"shout": "added"}
         assert main.status_bar.watching_text.startswith("restarted after edit of server.py (")
@@ -72,11 +75,11 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         assert main.result_panel.status_text.startswith("✓ echo")
 
         # a changed description; re-run on: the last call goes again once the tools are listed
-        main.watch.toggle_rerun()
+        main.file_watch.toggle_rerun()
         set_description(script, "Echo the text", "Echo the text back")
         await wait_for(
             pilot,
-            lambda: main.watch.restarts == 2 and len(finished) == 2,
+            lambda: main.file_watch.restarts == 2 and len(finished) == 2,
             what="the restart and the re-run",
             timeout=WAIT,
         )
@@ -106,7 +109,7 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
         fix_file(script)
         await wait_for(
             pilot,
-            lambda: main.watch.restarts == 3 and main.status_bar.status.state == "connected",
+            lambda: main.file_watch.restarts == 3 and main.status_bar.status.state == "connected",
             what="the recovery",
             timeout=WAIT,
         )
@@ -114,7 +117,7 @@ async def test_an_edit_restarts_the_server_and_the_tool_list_shows_what_it_chang
 
         # ctrl+b: watching off
         await pilot.press("ctrl+b")
-        assert not main.watch.watching and main.status_bar.watching_text == ""
+        assert not main.file_watch.watching and main.status_bar.watching_text == ""
         await wait_for(pilot, lambda: "Watch off" in titles, what="the Watch off notification")
 
 
@@ -127,7 +130,7 @@ async def test_watching_a_server_whose_files_cannot_be_told_says_so(tmp_path):
             pilot, lambda: any(str(n.title) == "Cannot watch" for n in shown_notifications(app)), what="the error"
         )
         message = [str(n.message) for n in shown_notifications(app) if str(n.title) == "Cannot watch"][0]
-        assert "--watch PATH" in message and not main.watch.watching
+        assert "--watch PATH" in message and not main.file_watch.watching
 
 
 async def test_the_palette_turns_watching_and_rerun_on_and_off(tmp_path):
@@ -138,12 +141,12 @@ async def test_the_palette_turns_watching_and_rerun_on_and_off(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         main = app.main
         await wait_for_tools(pilot, app)
-        assert not main.watch.watching and main.status_bar.watching_text == ""
+        assert not main.file_watch.watching and main.status_bar.watching_text == ""
         commands = {title: callback for title, callback, _ in InspectorCommands(app.screen)._commands()}
         await commands["watch: Restart the server when its files change (on/off)"]()  # app.run_action
-        await wait_for(pilot, lambda: main.watch.watching, what="watching on")
-        assert main.watch.paths == [str(script.parent)]  # inferred from the command: python srv/server.py
+        await wait_for(pilot, lambda: main.file_watch.watching, what="watching on")
+        assert main.file_watch.paths == [str(script.parent)]  # inferred from the command: python srv/server.py
         assert main.status_bar.watching_text == "watching 1 path"
-        assert not main.watch.rerun
+        assert not main.file_watch.rerun
         commands["watch: re-run the last call after a restart (on/off)"]()
-        assert main.watch.rerun
+        assert main.file_watch.rerun

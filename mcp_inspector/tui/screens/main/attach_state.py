@@ -16,58 +16,70 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-
-from textual import work
+from typing import Protocol
 
 from ....core.proxy import http_feed
 from ....core.proxy.http_feed import HttpOp
 from ....core.proxy.viewer import Dropped, Ended, FeedEvent, Injected, LiveFeed
 from ....core.session.tooldiff import diff_items
 from ....core.traffic.entry import TrafficEntry
+from ....core.traffic.store import TrafficStore
 from ...messages import ConnectionStatus, ServerFacts
 from ...server.replay import ReplayBuilder
+from ...widgets.status_bar import StatusBar
+from .checks_state import ChecksState
+from .host import ScreenHost
+from .server_state import Servers
 
 TICK = 0.05  # seconds between two moves from the queue to the store
 BATCH = 2000  # entries moved per tick at most
 QUEUE_CAP = 200_000  # entries waiting for the screen; past it the reader waits (the proxy's ring then drops)
 
 
-class AttachMixin:
-    """Mixed into MainScreen: ``self.live_feed`` and its follower."""
+class AttachHost(ScreenHost, Protocol):
+    """What following a proxy needs of the main screen."""
 
-    live_feed: LiveFeed | None
-    _feed_queue: deque[FeedEvent]
-    _feed_room: threading.Semaphore
-    _feed_builder: ReplayBuilder
-    _feed_lists: int
-    _feed_missed: int
-    _feed_ended: bool
-    #: Called with each answer to a frame this viewer sent (screens/traffic/inject_frame.py).
-    inject_listeners: list[Callable[[Injected], None]]
+    @property
+    def store(self) -> TrafficStore: ...
+    @property
+    def status_bar(self) -> StatusBar: ...
+    @property
+    def facts(self) -> ServerFacts | None: ...
 
-    def _start_attach(self) -> None:
-        feed = self.live_feed
-        assert feed is not None
-        self._feed_queue = deque()
-        self._feed_room = threading.Semaphore(QUEUE_CAP)
-        self._feed_builder = ReplayBuilder()
-        self._feed_lists = 0
-        self._feed_missed = 0
-        self._feed_ended = False
-        self.inject_listeners = []
-        server = str(feed.header.get("server") or "")
-        self.checks_state.judge_recording(server)  # type: ignore[attr-defined]
-        self.status_bar.status = self._attach_status("attached")  # type: ignore[attr-defined]
-        self.set_interval(TICK, self._drain_feed, name="attach-feed")  # type: ignore[attr-defined]
-        self._read_feed()
+    def apply_facts(self, facts: ServerFacts) -> None: ...
 
-    def _attach_status(self, state: str) -> ConnectionStatus:
-        header = self.live_feed.header if self.live_feed is not None else {}
-        facts = self._feed_builder.replay.facts or ServerFacts()
+
+class AttachFollower:
+    """The main screen attached to a proxy (``main.attach``): the feed's reader and what it moved."""
+
+    def __init__(self, host: AttachHost, feed: LiveFeed, checks: ChecksState, servers: Servers) -> None:
+        self.host = host
+        self.feed = feed
+        self.checks = checks  # judges the host's session as a recording
+        self.servers = servers  # shows the host's tool lists
+        self._queue: deque[FeedEvent] = deque()
+        self._room = threading.Semaphore(QUEUE_CAP)
+        self._builder = ReplayBuilder()
+        self._lists = 0
+        self.missed = 0  # entries the viewer fell behind by
+        self.ended = False
+        #: Called with each answer to a frame this viewer sent (screens/traffic/inject_frame.py).
+        self.inject_listeners: list[Callable[[Injected], None]] = []
+
+    def start(self) -> None:
+        host = self.host
+        self.checks.judge_recording(str(self.feed.header.get("server") or ""))
+        host.status_bar.status = self._status("attached")
+        host.set_interval(TICK, self._drain, name="attach-feed")
+        host.run_worker(self._read, thread=True, group="attach", exit_on_error=False)
+
+    def _status(self, state: str) -> ConnectionStatus:
+        header = self.feed.header
+        facts = self._builder.replay.facts or ServerFacts()
         name = str(facts.server_info.get("name") or header.get("name") or "server")
         detail = f"proxy {header.get('name')} (pid {header.get('pid')}) · {state}"
-        if self._feed_missed:
-            detail += f" · {self._feed_missed} missed"
+        if self.missed:
+            detail += f" · {self.missed} missed"
         return ConnectionStatus(
             "read-only",
             name,
@@ -78,25 +90,24 @@ class AttachMixin:
             transport=str(header.get("transport") or ""),
         )
 
-    @work(thread=True, group="attach", exit_on_error=False)
-    def _read_feed(self) -> None:
-        feed = self.live_feed
-        assert feed is not None
-        for event in feed.events():
-            self._feed_room.acquire()
-            self._feed_queue.append(event)
+    def _read(self) -> None:
+        """In a thread: the feed's events into the queue, waiting while it is full."""
+        for event in self.feed.events():
+            self._room.acquire()
+            self._queue.append(event)
             if isinstance(event, Ended):
                 return
 
-    def _drain_feed(self) -> None:
-        if self._feed_ended:
+    def _drain(self) -> None:
+        if self.ended:
             return
-        store = self.store  # type: ignore[attr-defined]
-        builder = self._feed_builder
+        host = self.host
+        store = host.store
+        builder = self._builder
         moved = 0
-        while self._feed_queue and moved < BATCH:
-            event = self._feed_queue.popleft()
-            self._feed_room.release()
+        while self._queue and moved < BATCH:
+            event = self._queue.popleft()
+            self._room.release()
             moved += 1
             if isinstance(event, TrafficEntry):
                 store.load_entry(event)
@@ -108,25 +119,25 @@ class AttachMixin:
                 for listener in list(self.inject_listeners):
                     listener(event)
             elif isinstance(event, Dropped):
-                self._feed_missed += event.count
+                self.missed += event.count
                 store.note(
                     f"this viewer fell behind: {event.count} entries of the session not shown", missed=event.count
                 )
             elif isinstance(event, Ended):
-                self._feed_ended = True
+                self.ended = True
                 state = "connection to the proxy lost" if event.lost else "the session ended"
-                self.status_bar.status = self._attach_status(state)  # type: ignore[attr-defined]
-                self.notify(state.capitalize() + ".", title="Attached proxy", timeout=6)  # type: ignore[attr-defined]
+                host.status_bar.status = self._status(state)
+                host.notify(state.capitalize() + ".", title="Attached proxy", timeout=6)
                 break
         if not moved:
             return
         replay = builder.replay
-        if replay.facts is not None and replay.facts != getattr(self, "facts", None):
-            self.apply_facts(replay.facts)  # type: ignore[attr-defined]
-        if len(replay.tool_lists) != self._feed_lists:
+        if replay.facts is not None and replay.facts != host.facts:
+            host.apply_facts(replay.facts)
+        if len(replay.tool_lists) != self._lists:
             lists = replay.tool_lists
             diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
-            self.servers.show_tools(replay.tools, diff, announce=self._feed_lists > 0, cause="host")  # type: ignore[attr-defined]
-            self._feed_lists = len(lists)
-        if not self._feed_ended:
-            self.status_bar.status = self._attach_status("attached")  # type: ignore[attr-defined]
+            self.servers.show_tools(replay.tools, diff, announce=self._lists > 0, cause="host")
+            self._lists = len(lists)
+        if not self.ended:
+            host.status_bar.status = self._status("attached")

@@ -56,7 +56,7 @@ from ...widgets.tool_list import EXCLUDED_KEY, ToolList
 from ...widgets.view_footer import ViewFooter
 from ...widgets.views.checks_view import ChecksView
 from ...widgets.views.traffic.log import TrafficLog
-from .attach_state import AttachMixin
+from .attach_state import AttachFollower
 from .calls import Calls
 from .checks_state import ChecksState
 from .nav_bar import NavBar
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from ....core.session.legacy import McpSession
 
 
-class MainScreen(AttachMixin, Screen):
+class MainScreen(Screen):
     """Tools, composer + result, and live traffic together; other views one key away."""
 
     # The layout adapts (app.tcss): below 110 columns the composer sits over the result instead
@@ -122,8 +122,12 @@ class MainScreen(AttachMixin, Screen):
         self.facts: ServerFacts | None = None
         self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
-        self.watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
-        self.servers = Servers(self, self.watch)  # connect, switch, the tool list's baseline (server_state.py)
+        self.file_watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
+        self.servers = Servers(self, self.file_watch)  # connect, switch, the tool list's baseline (server_state.py)
+        # a running proxy's session, followed (attach_state.py)
+        self.attach = (
+            AttachFollower(self, live_feed, self.checks_state, self.servers) if live_feed is not None else None
+        )
         self.calls = Calls(self)  # the tool calls and those in flight (calls.py)
         self.log_spec = spec  # for "copy as CLI command" in the traffic logs (from the header for a recording)
         self.views = ViewSwitcher(self)  # the views, made when first shown (view_switcher.py)
@@ -201,9 +205,9 @@ class MainScreen(AttachMixin, Screen):
         self.checks_state.start()
         self.views.show_nav()
         self.tool_list.option_list.focus()
-        if self.live_feed is not None:
+        if self.attach is not None:
             self.composer.disabled = True
-            self._start_attach()
+            self.attach.start()
         elif self.read_only:
             self.composer.disabled = True
             self.status_bar.status = ConnectionStatus(
@@ -213,14 +217,14 @@ class MainScreen(AttachMixin, Screen):
         elif self.spec is not None:
             self.composer.set_server(self.spec.key)
             self.connect(self.spec)
-            if self.watch.given:
-                self.watch.start(announce=False)
+            if self.file_watch.given:
+                self.file_watch.start(announce=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.tool_list.fit_width(event.size.width)
 
     def on_unmount(self) -> None:
-        self.watch.stop(quiet=True)
+        self.file_watch.stop(quiet=True)
         if self.live_feed is not None:
             self.live_feed.close()
 
@@ -235,10 +239,10 @@ class MainScreen(AttachMixin, Screen):
 
     # -- watch and restart (watch_state.py) -------------------------------
     def on_files_changed(self, message: FilesChanged) -> None:
-        self.watch.files_changed(message)
+        self.file_watch.files_changed(message)
 
     def on_watch_failed(self, message: WatchFailed) -> None:
-        self.watch.watch_failed(message)
+        self.file_watch.watch_failed(message)
 
     def show_watch_text(self, text: str) -> None:
         bar = self.query_one_optional("#status", StatusBar)
@@ -278,7 +282,7 @@ class MainScreen(AttachMixin, Screen):
         if status.state != "connected":
             self.views.session_changed()
         if status.state in ("exited", "failed"):
-            self.watch.start_failed()
+            self.file_watch.start_failed()
             tail = "\n".join(status.stderr_tail[-3:])
             text = status.detail + (f"\n{tail}" if tail else "")
             self.notify(
@@ -292,7 +296,7 @@ class MainScreen(AttachMixin, Screen):
     def on_server_ready(self, message: ServerReady) -> None:
         self.apply_facts(message.facts)
         self.views.session_changed()
-        self.watch.server_ready(message.facts.capabilities)
+        self.file_watch.server_ready(message.facts.capabilities)
         self.servers.ready(message)  # the name the server gave itself
 
     def refresh_overview_facts(self) -> None:
@@ -436,7 +440,7 @@ class MainScreen(AttachMixin, Screen):
         event.stop()
         as_task = getattr(event, "as_task", None)
         if self.calls.send(event.tool_name, event.arguments, as_task):
-            self.watch.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again
+            self.file_watch.remember_call(event.tool_name, event.arguments, as_task)  # --rerun sends it again
 
     def call_tool(
         self, session: McpSession, name: str, arguments: dict[str, Any], as_task: bool | None = None

@@ -171,13 +171,13 @@ class Servers:
         event = message.event
         diff: ListDiff | None = event.diff
         title = "Tool list changed"
+        announce = True
         if event.cause == "initial":
             # the baseline; compared only with what an earlier connection to this server listed
-            diff = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
+            baseline = diff_items(self.previous_tools, event.items) if self.previous_tools is not None else ListDiff()
+            diff, announce = baseline, not baseline.empty
             title = self.watch.tools_title() or "Tool list changed since the last connection"
-        self.show_tools(
-            event.items, diff, announce=event.cause != "initial" or not diff.empty, cause=event.cause, title=title
-        )
+        self.show_tools(event.items, diff, announce=announce, cause=event.cause, title=title)
         if event.cause == "initial":
             self.watch.tools_shown(diff)  # a restart after an edit is done (screens/main/watch_state.py)
 

@@ -579,10 +579,10 @@ def open_raw_frame(app: Any) -> None:
     if any(isinstance(screen, RawFrameScreen) for screen in app.screen_stack):
         return  # open already (its pickers may be on top)
     main = app.main
-    if main.live_feed is not None:  # attached to a proxy: into the host's session, deliberately
+    if main.attach is not None:  # attached to a proxy: into the host's session, deliberately
         from .inject_frame import InjectFrameScreen
 
-        app.push_screen(InjectFrameScreen(main.live_feed, main.inject_listeners))
+        app.push_screen(InjectFrameScreen(main.attach.feed, main.attach.inject_listeners))
         app.notify("Frames sent from here go into the host's live session.", severity="warning", timeout=6)
         return
     if main.read_only:
