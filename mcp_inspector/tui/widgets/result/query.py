@@ -1,4 +1,4 @@
-"""The result panel's jq query (mixed into ``ResultPanel``).
+"""The result panel's jq query: ``ResultQuery``, a part the ``ResultPanel`` owns.
 
 ``|`` opens an input over the result; the expression runs on the whole shown object
 (a tool's ``result``: ``.structuredContent.items[].id``, ``.content[0].text``; or the
@@ -10,13 +10,14 @@ process) runs in a thread worker, so a 50 MB result never blocks the UI.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static, TextArea
+from textual.worker import Worker
 
 from ....core.query import FrameOutputs, QueryError, QuerySandbox, QueryStopped
 from ..query_bar import SHOWN_BYTES, SHOWN_OUTPUTS, QueryBar, output_lines
@@ -56,85 +57,92 @@ def outputs_widget(text: Text) -> Any:
     return area
 
 
-class ResultQueryMixin:
-    """The query part of ``ResultPanel``: it provides ``payload``, ``_generation`` and ``_body``."""
-
-    payload: Any
-    _generation: int
-    _body: Vertical
-    _query_sandbox: QuerySandbox | None = None
-    _query_key: tuple | None = None
-    payload_frame: bytes | None = None  # the frame the shown result came in (queried as its "result")
-
-    def compose_query(self) -> ComposeResult:
-        yield QueryBar(PLACEHOLDER, id="result-query")
-        yield Vertical(id="result-query-outputs")
+class QueryHost(Protocol):
+    """What the query needs of the result panel: the shown result, where it is drawn, its workers."""
 
     @property
-    def result_query(self) -> QueryBar:
-        return self.query_one("#result-query", QueryBar)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+    def payload(self) -> Any: ...
+    @property
+    def payload_frame(self) -> bytes | None: ...
+    @property
+    def generation(self) -> int: ...
+    @property
+    def body(self) -> Vertical: ...
+    @property
+    def is_mounted(self) -> bool: ...
 
-    def action_query_result(self) -> None:
-        self.result_query.open()
+    def post_message(self, message: Message) -> bool: ...
+    def run_worker(
+        self,
+        work: Any,
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[Any]: ...
 
-    def action_clear_result_query(self) -> None:
-        self.result_query.clear()
-        self.focus()  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
 
-    def on_query_bar_changed(self, event: QueryBar.Changed) -> None:
-        event.stop()
-        self.run_result_query()
+class ResultQuery:
+    """The jq query over the shown result (``ResultPanel.jq``): its bar, its outputs, its sandbox."""
 
-    def on_query_bar_left(self, event: QueryBar.Left) -> None:
-        event.stop()
-        self.focus()  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+    def __init__(self, host: QueryHost) -> None:
+        self.host = host
+        self.bar = QueryBar(PLACEHOLDER, id="result-query")
+        self.outputs = Vertical(id="result-query-outputs")
+        self._sandbox: QuerySandbox | None = None
+        self._key: tuple | None = None
 
-    def run_result_query(self) -> None:
+    def compose(self) -> ComposeResult:
+        yield self.bar
+        yield self.outputs
+
+    def run(self) -> None:
         """(Re)run the query on the shown result; with none (or no result) the rendered result is back."""
-        if not self.is_mounted:  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+        host = self.host
+        if not host.is_mounted:
             return
-        bar = self.result_query
-        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+        bar, box = self.bar, self.outputs
         expression = bar.expression
-        if expression is None or self.payload is None:
-            self._query_key = None
+        if expression is None or host.payload is None:
+            self._key = None
             box.display = False
-            self._body.display = True
+            host.body.display = True
             if expression is not None:
                 bar.set_status("no result to query yet")
             return
-        key = self._query_key = (expression, self._generation)
+        key = self._key = (expression, host.generation)
         bar.set_status("running…")
         box.remove_children()
-        payload, frame = self.payload, self.payload_frame
-        self.run_worker(
-            lambda: self._query_work(key, payload, frame),
+        payload, frame = host.payload, host.payload_frame
+        host.run_worker(
+            lambda: self._work(key, payload, frame),
             thread=True,
             exclusive=True,
             group="result-query",
             exit_on_error=False,
         )
 
-    def _query_work(self, key: tuple, payload: Any, frame: bytes | None) -> None:
-        if self._query_sandbox is None:
-            self._query_sandbox = QuerySandbox(cpu_limit=CPU_LIMIT)
+    def _work(self, key: tuple, payload: Any, frame: bytes | None) -> None:
+        if self._sandbox is None:
+            self._sandbox = QuerySandbox(cpu_limit=CPU_LIMIT)
         try:
             if frame is not None:  # a 50 MB result is not encoded again here (json.dumps holds the GIL)
-                found = self._query_sandbox.value_outputs(key[0], frame, SHOWN_OUTPUTS, SHOWN_BYTES, member="result")
+                found = self._sandbox.value_outputs(key[0], frame, SHOWN_OUTPUTS, SHOWN_BYTES, member="result")
             else:
                 text = json.dumps(payload, ensure_ascii=False)
-                found = self._query_sandbox.value_outputs(key[0], text, SHOWN_OUTPUTS, SHOWN_BYTES)
+                found = self._sandbox.value_outputs(key[0], text, SHOWN_OUTPUTS, SHOWN_BYTES)
         except (QueryStopped, QueryError, ValueError) as exc:
-            self.post_message(ResultQueryDone(key, None, str(exc)))  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+            self.host.post_message(ResultQueryDone(key, None, str(exc)))
             return
-        self.post_message(ResultQueryDone(key, found))  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+        self.host.post_message(ResultQueryDone(key, found))
 
-    def on_result_query_done(self, message: ResultQueryDone) -> None:
-        message.stop()
-        if message.key != self._query_key:
+    def done(self, message: ResultQueryDone) -> None:
+        if message.key != self._key:
             return  # a stale run (the expression or the result changed since)
-        bar = self.result_query
-        box = self.query_one("#result-query-outputs", Vertical)  # type: ignore[attr-defined]  # a mixin: self is the ResultPanel widget
+        bar, box = self.bar, self.outputs
         box.remove_children()
         if message.found is None:
             bar.set_status(f"✗ {message.error}", error=True)
@@ -146,8 +154,8 @@ class ResultQueryMixin:
             bar.set_status(status + (f" · ✗ {found.error}" if found.error else ""), error=found.error is not None)
             box.mount(outputs_widget(output_lines(found, cap=SHOWN_BYTES)))
         box.display = True
-        self._body.display = False
+        self.host.body.display = False
 
-    def on_unmount(self) -> None:
-        if self._query_sandbox is not None:
-            self._query_sandbox.close()
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()

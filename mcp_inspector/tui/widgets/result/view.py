@@ -40,15 +40,16 @@ from ....core.session.legacy import ToolCallOutcome
 from ....core.session.results import BlockInfo
 from ...text.http_text import explain_error
 from ..dialogs import dialogs
+from ..query_bar import QueryBar
 from .files import private_temp
 from .history import record_error, record_outcome
 from .links import ResourceBlock
 from .media import MediaBlock, annotation_line
-from .query import ResultQueryMixin, reply_frame
+from .query import ResultQuery, ResultQueryDone, reply_frame
 from .text_body import ICONS, TRUNCATE_AT, bounded_json, readable_dump, text_body
 
 
-class ResultPanel(ResultQueryMixin, VerticalScroll):
+class ResultPanel(VerticalScroll):
     """Shows one request's outcome: ``show_pending``, ``show_outcome``, ``show_error``, ``clear``;
     ``|`` queries it with jq (result/query.py)."""
 
@@ -111,11 +112,53 @@ class ResultPanel(ResultQueryMixin, VerticalScroll):
         self._status_label = Static("No result yet: send a request.", id="result-status")
         self._body = Vertical(id="result-body")
         self._early: list[Widget] = []
+        self.payload_frame: bytes | None = None  # the frame the shown result came in (queried as its "result")
+        self.jq = ResultQuery(self)  # | : a jq query over the shown result (result/query.py)
 
     def compose(self) -> ComposeResult:
         yield self._status_label
-        yield from self.compose_query()
+        yield from self.jq.compose()
         yield self._body
+
+    @property
+    def generation(self) -> int:
+        """How many results were shown: a query's outputs are for one of them."""
+        return self._generation
+
+    @property
+    def body(self) -> Vertical:
+        """Where the rendered result is drawn (hidden while a query's outputs are shown)."""
+        return self._body
+
+    # -- the jq query (result/query.py) ----------------------------------
+    @property
+    def result_query(self) -> QueryBar:
+        return self.jq.bar
+
+    def action_query_result(self) -> None:
+        self.jq.bar.open()
+
+    def action_clear_result_query(self) -> None:
+        self.jq.bar.clear()
+        self.focus()
+
+    def on_query_bar_changed(self, event: QueryBar.Changed) -> None:
+        event.stop()
+        self.jq.run()
+
+    def on_query_bar_left(self, event: QueryBar.Left) -> None:
+        event.stop()
+        self.focus()
+
+    def run_result_query(self) -> None:
+        self.jq.run()
+
+    def on_result_query_done(self, message: ResultQueryDone) -> None:
+        message.stop()
+        self.jq.done(message)
+
+    def on_unmount(self) -> None:
+        self.jq.close()
 
     # -- public API ------------------------------------------------------
     def clear(self, text: str = "No result yet: send a request.") -> None:
