@@ -97,7 +97,7 @@ class InspectorApp(App[int]):
         self.store = store if store is not None else TrafficStore()
         self.recorder = None
         self.handle_signals = handle_signals
-        self.watch = list(watch or [])
+        self.watch_paths = list(watch or [])  # not "watch": that would hide Textual's App.watch()
         self.rerun = rerun
         self.connection = None  # the main screen's, kept here so it outlives the screen
         self.confirm_destructive = self.config.confirm_destructive  # screens/dialogs/tool_detail.py
@@ -130,7 +130,7 @@ class InspectorApp(App[int]):
             time_format=self.time_format,
             cwd=self.cwd,
             max_frame_bytes=self.max_frame_bytes,
-            watch=self.watch,
+            watch=self.watch_paths,
             rerun=self.rerun,
             live_feed=self.live_feed,
         )
