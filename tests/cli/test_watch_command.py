@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import assert_no_traceback, cli
-from watch_helpers import add_tool, break_file, fix_file, server_command, set_description, watched_copy
+from watch_helpers import add_tool, break_file, fix_file, save, server_command, set_description, watched_copy
 
 LINE_WAIT = 60  # seconds: an SDK server starts in ~1-2 s on a busy machine
 
@@ -81,7 +81,14 @@ def test_each_edit_restarts_the_server_and_the_diff_names_exactly_the_change(tmp
     added = watch.next_json()
     assert added["event"] == "restart" and added["ok"], added
     assert added["files"] == [str(script)]
-    assert added["diff"] == {"added": ["shout"], "removed": [], "changed": []}, added
+    assert added["diff"] == {
+        "added": ["shout"],
+        "removed": [],
+        "changed": [],
+        # classified as diff --json classifies it
+        "changes": [{"kind": "compatible", "path": "/tools/shout", "message": "tool shout added"}],
+        "counts": {"breaking": 0, "unknown": 0, "compatible": 1, "cosmetic": 0},
+    }, added
     assert added["call"]["result"]["content"][0]["text"] == "hi"
 
     set_description(script, "Echo the text", "Echo the text back")
@@ -89,6 +96,9 @@ def test_each_edit_restarts_the_server_and_the_diff_names_exactly_the_change(tmp
     assert changed["diff"]["added"] == [] and changed["diff"]["removed"] == []
     assert [(c["name"], c["fields"]) for c in changed["diff"]["changed"]] == [("echo", ["description"])]
     assert changed["diff"]["changed"][0]["after"] == {"description": "Echo the text back"}
+    assert changed["diff"]["changes"] == [
+        {"kind": "cosmetic", "path": "/tools/echo/description", "message": "description changed"}
+    ]
 
     break_file(script)
     broken = watch.next_json()
@@ -99,7 +109,13 @@ def test_each_edit_restarts_the_server_and_the_diff_names_exactly_the_change(tmp
     fixed = watch.next_json()
     # compared with the last start that worked: the fix changed nothing in the tools
     assert fixed["ok"] and fixed["tools"] == ["echo", "shout"]
-    assert fixed["diff"] == {"added": [], "removed": [], "changed": []}
+    assert fixed["diff"] == {
+        "added": [],
+        "removed": [],
+        "changed": [],
+        "changes": [],
+        "counts": dict.fromkeys(("breaking", "unknown", "compatible", "cosmetic"), 0),
+    }
     assert watch.finish() == 0
     assert watch.lines.get(timeout=5) is None  # nothing after the fourth restart
 
@@ -111,7 +127,9 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     assert "started" in head and "1 tool" in head
     watch.wait_listening()
     assert f"watching 1 path ({script.parent})" in "".join(watch.errors)
-    set_description(script, "Echo the text", "Repeat the text")
+    # a new description, and a required argument: breaking, as diff says
+    edited = script.read_text().replace('description="Echo the text"', 'description="Repeat the text"', 1)
+    save(script, edited.replace("def echo(text: str)", "def echo(text: str, times: int)", 1))  # one save
     block = []
     while not any("+Repeat the text" in line for line in block):
         line = watch.lines.get(timeout=LINE_WAIT)
@@ -120,7 +138,10 @@ def test_the_text_block_and_ctrl_c(tmp_path):
     text = "".join(block)
     assert "restart after edit of server.py" in text
     assert f"  files: {script}" in text
-    assert "  tools: changed echo: description changed" in text
+    assert "  tools: changed echo: description, inputSchema changed" in text
+    assert "  classified as mcp-inspector diff does: 1 breaking, 1 cosmetic\n" in text
+    assert "    breaking: /tools/echo/inputSchema/properties/times: required argument times added\n" in text
+    assert "    cosmetic: /tools/echo/description: description changed\n" in text
     assert "    -Echo the text" in text
     watch.process.send_signal(signal.SIGINT)
     assert watch.finish() == 0

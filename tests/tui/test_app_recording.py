@@ -59,6 +59,15 @@ async def test_open_rebuilds_every_view_read_only(tmp_path):
         assert main.facts.server_info["name"] == "mcp-inspector-demo"
         # the recording contains a list change: the last two tools/list results are compared
         assert main.tool_list.marks == {"weather_forecast": "added", "echo": "changed"}
+        # and the notice says what it means, in the words of mcp-inspector diff
+        title = "The tool list changed during the recording"
+        await wait_for(pilot, lambda: any(n.title == title for n in shown_notifications(app)), what="the notice")
+        (notice,) = [n for n in shown_notifications(app) if n.title == title]
+        assert (notice.message, notice.severity) == (
+            "added weather_forecast; changed echo: description, inputSchema changed\n"
+            "2 compatible, 1 cosmetic  (ctrl+g shows the diff)",
+            "information",
+        )
         # choosing a tool shows its last recorded result, and its recorded arguments in the form
         main.tool_list.select_name("add")
         await wait_for(

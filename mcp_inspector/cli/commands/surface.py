@@ -16,7 +16,7 @@ from ...core.base.files import open_private
 from ...core.session.legacy import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect
-from ...core.surface.diff import KINDS, TITLES
+from ...core.surface.diff import FAILING, KINDS, TITLES, counts
 from ...core.surface.eras import Comparison, compare
 from .. import exit_codes
 from ..exit_codes import UsageError
@@ -59,10 +59,9 @@ def load_snapshot(path: str) -> dict[str, Any]:
 
 def report(comparison: Comparison, as_json: bool, fail_on: str, quiet: bool = False) -> int:
     changes = comparison.changes
-    failing = {"breaking", "unknown"} | ({"compatible"} if fail_on == "compatible" else set())
+    failing = set(FAILING) | ({"compatible"} if fail_on == "compatible" else set())
     if as_json:
-        counts = {kind: sum(1 for c in changes if c.kind == kind) for kind in KINDS}
-        document: dict[str, Any] = {"changes": [c.as_json() for c in changes], "counts": counts}
+        document: dict[str, Any] = {"changes": [c.as_json() for c in changes], "counts": counts(changes)}
         if comparison.compared is not None:  # a two-era side: which eras were compared
             document["eras"] = {"compared": comparison.compared, "notCompared": comparison.notes}
         out_json(document)

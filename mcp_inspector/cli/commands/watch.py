@@ -4,7 +4,8 @@ the edit changed.
 The server is started, its tools listed (the baseline), then each burst of edits under the
 watched paths (core/watch) stops it and starts it again. Each restart prints one block on
 stdout: the time, the files that changed, what changed in the tool list since the last start
-that worked (added, removed, changed and how: core/session/tooldiff.py), and with ``--call`` the
+that worked (added, removed, changed and how: core/session/tooldiff.py; each change classified as
+``diff`` classifies it: core/surface/diff.py), and with ``--call`` the
 tool's result, rendered as ``call`` renders it. ``--json`` prints one JSON object per start
 instead. A server that fails to start prints why and its last stderr lines, and the watch goes
 on: the next save tries again, compared with the last tools that were listed.
@@ -30,6 +31,7 @@ from ...core.base.errors import ConnectionLost, InspectorError, RpcError
 from ...core.config.servers import ServerSpec
 from ...core.session.legacy import McpSession
 from ...core.session.tooldiff import ListDiff, diff_items
+from ...core.surface.diff import TITLES, classify, counts, counts_text
 from ...core.traffic.store import TrafficStore
 from ...core.transport.base import TransportError
 from ...core.watch.watcher import FileChanges, FileWatcher
@@ -176,10 +178,14 @@ def _indent(text: str, prefix: str = "    ") -> str:
 
 
 def diff_text(diff: ListDiff) -> str:
-    """The tool diff: a summary line, then each changed field as a unified diff."""
+    """The tool diff: a summary line, the changes classified as ``diff`` classifies them (their
+    counts, then each with its kind and JSON path), then each changed field as a unified diff."""
     if diff.empty:
         return "  tools: unchanged"
     lines = [f"  tools: {diff.summary()}"]
+    changes = classify("tools", diff)
+    lines.append(f"  classified as mcp-inspector diff does: {counts_text(changes)}")
+    lines.extend(f"    {TITLES[c.kind]}: {c.path}: {c.message}" for c in changes)
     for change in diff.changed:
         for name in change.fields:
             lines.append(f"  {change.name} {name}:")
@@ -238,6 +244,7 @@ def block_json(
         return document
     document["tools"] = [tool.get("name") for tool in start.tools]
     if diff is not None:
+        classified = classify("tools", diff)
         document["diff"] = {
             "added": [t.get("name") for t in diff.added],
             "removed": [t.get("name") for t in diff.removed],
@@ -250,6 +257,9 @@ def block_json(
                 }
                 for c in diff.changed
             ],
+            # as diff --json has them: each change's kind, JSON path and message; the count of each kind
+            "changes": [change.as_json() for change in classified],
+            "counts": counts(classified),
         }
     if start.call is not None:
         call = start.call

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..schema.resolve import deref, merge_all_of
+
+if TYPE_CHECKING:
+    from ..session.tooldiff import ListDiff
 
 KINDS = ("breaking", "unknown", "compatible", "cosmetic")
 #: each kind's words, as ``diff`` prints its headings and the TUI marks its changes
@@ -23,6 +26,8 @@ TITLES = {
     "compatible": "compatible",
     "cosmetic": "cosmetic",
 }
+#: the kinds that fail ``diff`` (exit 9) and make the TUI's notice a warning
+FAILING = ("breaking", "unknown")
 MAX_DEPTH = 32
 ANNOTATION_WORDS = ("title", "description", "examples", "$comment", "default", "deprecated")
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
@@ -443,6 +448,25 @@ def diff_list(key: str, before: list[Any], after: list[Any]) -> list[Change]:
     resources, resourceTemplates), as :func:`diff` classifies them in a whole snapshot: the TUI's
     list_changed and reconnect diffs."""
     return diff({key: before}, {key: after})
+
+
+def classify(key: str, changed: ListDiff) -> list[Change]:
+    """A list change as the session sees it (core/session/tooldiff's ListDiff: list_changed, a
+    reconnect, a ``watch`` restart, a recording), classified as :func:`diff` classifies it. Only the
+    items added, removed and changed are walked, not the whole list again."""
+    before = list(changed.removed) + [change.before for change in changed.changed]
+    after = list(changed.added) + [change.after for change in changed.changed]
+    return diff_list(key, before, after)
+
+
+def breaks(changes: list[Change]) -> bool:
+    """A change that breaks a client, or whose impact is unknown (what makes ``diff`` exit 9)."""
+    return any(change.kind in FAILING for change in changes)
+
+
+def counts(changes: list[Change]) -> dict[str, int]:
+    """How many of each kind, every kind present (``diff --json``'s ``counts``)."""
+    return {kind: sum(1 for c in changes if c.kind == kind) for kind in KINDS}
 
 
 def counts_text(changes: list[Change]) -> str:

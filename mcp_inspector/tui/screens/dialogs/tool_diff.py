@@ -14,16 +14,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ....core.session.tooldiff import ItemChange, ListDiff
-from ....core.surface.diff import Change, counts_text, diff_list
+from ....core.surface.diff import Change, breaks, classify, counts_text, diff_list
 from .surface_compare import changes_text
 
 
 def classified(diff: ListDiff) -> list[Change]:
     """The tools added, removed and changed, classified (only those: the unchanged ones are not
     walked again on every list_changed)."""
-    before = list(diff.removed) + [change.before for change in diff.changed]
-    after = list(diff.added) + [change.after for change in diff.changed]
-    return diff_list("tools", before, after)
+    return classify("tools", diff)
 
 
 def list_key(item: dict) -> str:
@@ -35,7 +33,7 @@ def verdict(diff: ListDiff) -> tuple[str, bool]:
     """``1 breaking, 2 compatible`` for a list change, and whether a change breaks a client (or
     its impact is unknown)."""
     changes = classified(diff)
-    return counts_text(changes), any(change.kind in ("breaking", "unknown") for change in changes)
+    return counts_text(changes), breaks(changes)
 
 
 def diff_text(change: ItemChange, added: str = "green", removed: str = "red") -> Text:

@@ -593,6 +593,6 @@ class MainScreen(Screen):
         self.apply_facts(facts)
         lists = replay.tool_lists
         diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
-        self.servers.show_tools(replay.tools, diff, announce=False, cause="recording")
-        if diff is not None and not diff.empty:
-            self.notify(diff.summary(), title="The tool list changed during the recording", markup=False, timeout=6)
+        # the notice says what the change means, in mcp-inspector diff's words, as for list_changed
+        title = "The tool list changed during the recording"
+        self.servers.show_tools(replay.tools, diff, announce=True, cause="recording", title=title)
