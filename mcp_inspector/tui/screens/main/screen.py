@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
@@ -26,8 +25,6 @@ from ....core.base.errors import InspectorError, ToolExcluded
 from ....core.base.framing import MAX_LINE_BYTES
 from ....core.config.servers import ServerSpec
 from ....core.proxy.viewer import LiveFeed
-from ....core.session.tooldiff import diff_items
-from ....core.traffic.loading import LoadCancelled, LoadedSession, SessionFileError, load_session
 from ....core.traffic.store import TrafficStore
 from ...messages import (
     CallFailed,
@@ -35,7 +32,6 @@ from ...messages import (
     CallStarted,
     ConnectionChanged,
     ConnectionProblem,
-    ConnectionStatus,
     InputRequested,
     ListFetched,
     OpenResource,
@@ -45,7 +41,7 @@ from ...messages import (
     ToolsFetched,
 )
 from ...server.connection import session_facts
-from ...server.replay import RecordedArguments, Replay, ReplayBuilder, recorded_outcome, recorded_spec
+from ...server.replay import RecordedArguments, Replay, recorded_outcome
 from ...server.switching import ServerSwitched, SwitchFailed, SwitchingConnection
 from ...text.traffic_text import clock_time
 from ...widgets.composer import ComposerPanel
@@ -60,6 +56,7 @@ from .attach_state import AttachFollower
 from .calls import Calls
 from .checks_state import ChecksState
 from .nav_bar import NavBar
+from .recording import Recording
 from .server_state import Servers
 from .view_switcher import ViewSwitcher
 from .watch_state import FilesChanged, WatchFailed, WatchState
@@ -120,7 +117,6 @@ class MainScreen(Screen):
         self.checks_state = ChecksState(self)  # live checks on every session (checks_state.py)
         self.checks = self.checks_state.live
         self.facts: ServerFacts | None = None
-        self.replay: Replay | None = None
         self.current_tool: dict[str, Any] | None = None
         self.file_watch = WatchState(self, watch, rerun)  # watch and restart (watch_state.py)
         self.servers = Servers(self, self.file_watch)  # connect, switch, the tool list's baseline (server_state.py)
@@ -133,6 +129,11 @@ class MainScreen(Screen):
         self.views = ViewSwitcher(self)  # the views, made when first shown (view_switcher.py)
         # a recording fills the composer with each tool's recorded arguments (and saves no drafts)
         self.recorded_arguments = RecordedArguments() if self.read_only else None
+        self.recording = (  # --open FILE, loaded when mounted (recording.py)
+            Recording(self, open_file, self.recorded_arguments, self.checks_state, self.servers)
+            if open_file is not None
+            else None
+        )
 
     # -- layout --------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -175,6 +176,11 @@ class MainScreen(Screen):
     def status_bar(self) -> StatusBar:
         return self.query_one("#status", StatusBar)
 
+    @property
+    def replay(self) -> Replay | None:
+        """The recording shown, once loaded (each tool's recorded outcome)."""
+        return self.recording.replay if self.recording is not None else None
+
     # -- the views (view_switcher.py) -------------------------------------
     @property
     def current_view(self) -> str:
@@ -208,12 +214,9 @@ class MainScreen(Screen):
         if self.attach is not None:
             self.composer.disabled = True
             self.attach.start()
-        elif self.read_only:
+        elif self.recording is not None:
             self.composer.disabled = True
-            self.status_bar.status = ConnectionStatus(
-                "read-only", detail=f"loading {self._display_path(self.open_file)}…"
-            )
-            self._load_recording()
+            self.recording.load()
         elif self.spec is not None:
             self.composer.set_server(self.spec.key)
             self.connect(self.spec)
@@ -248,11 +251,6 @@ class MainScreen(Screen):
         bar = self.query_one_optional("#status", StatusBar)
         if bar is not None:  # not while the screen is being taken down
             bar.watching_text = text
-
-    def _display_path(self, path: str | None) -> str:
-        if path is None:
-            return ""
-        return Path(path).name if self.snapshot_mode else path
 
     # -- connection (connect, switch, reconnect: server_state.py) -------
     def connect(self, spec: ServerSpec, reason: str = "connect", force: bool = False) -> None:
@@ -530,69 +528,3 @@ class MainScreen(Screen):
 
         severity, text = await apply_log_level(session, level)
         self.post_message(ConnectionProblem(text, severity))
-
-    # -- recordings ----------------------------------------------------
-    @work(thread=True, group="load", exit_on_error=False)
-    def _load_recording(self) -> None:
-        from textual.worker import get_current_worker
-
-        worker = get_current_worker()
-        builder = ReplayBuilder()
-        try:
-            # at the app store's caps: what leaves memory is read back from the file, never copied
-            loaded = load_session(
-                self.open_file,
-                cap=self.store.cap,
-                mem_limit=self.store.mem_limit,
-                on_entry=builder.feed,
-                cancelled=lambda: worker.is_cancelled,
-            )
-            replay = builder.finish()
-        except LoadCancelled:
-            return
-        except SessionFileError as exc:
-            self.app.call_from_thread(self._recording_failed, str(exc))
-            return
-        except Exception as exc:  # never leave the screen on "loading…"
-            self.app.call_from_thread(
-                self._recording_failed, f"cannot load {self.open_file}: {exc.__class__.__name__}: {exc}"
-            )
-            return
-        self.app.call_from_thread(self._recording_loaded, loaded, replay)
-
-    def _recording_failed(self, text: str) -> None:
-        self.status_bar.status = ConnectionStatus("failed", detail=text)
-        self.notify(text, title="Cannot open the recording", severity="error", markup=False)
-
-    def _recording_loaded(self, loaded: LoadedSession, replay: Replay) -> None:
-        # The views were built on the app's (empty) store; it takes over the loaded one.
-        self.store.adopt(loaded.store)
-        self.replay = replay
-        if self.recorded_arguments is not None:
-            self.recorded_arguments.replay = replay
-        header = loaded.header
-        server = str(header.get("server") or header.get("command") or "")
-        self.checks_state.judge_recording(server)
-        facts = replay.facts or ServerFacts()
-        name = str(facts.server_info.get("name") or server or "server")
-        detail = f"{self._display_path(self.open_file)} · {name} · {self.store.total} entries"
-        if loaded.skipped:
-            detail += f" · {loaded.skipped} unreadable line{'s' if loaded.skipped != 1 else ''} skipped"
-            self.notify(
-                loaded.describe_skipped(),
-                title="Parts of the recording were skipped",
-                severity="warning",
-                markup=False,
-                timeout=10,
-            )
-        self.status_bar.status = ConnectionStatus(
-            "read-only", name, server, facts.protocol_version, detail=detail, era=facts.era
-        )
-        if server:
-            self.set_log_spec(recorded_spec(str(header.get("name") or name), server))
-        self.apply_facts(facts)
-        lists = replay.tool_lists
-        diff = diff_items(lists[-2], lists[-1]) if len(lists) >= 2 else None
-        # the notice says what the change means, in mcp-inspector diff's words, as for list_changed
-        title = "The tool list changed during the recording"
-        self.servers.show_tools(replay.tools, diff, announce=True, cause="recording", title=title)
