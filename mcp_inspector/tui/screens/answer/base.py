@@ -135,8 +135,9 @@ class ServerRequestScreen(ModalScreen[Answer]):
         if text == self.queue_line:
             return
         self.queue_line = text
-        if self.is_mounted:
-            line = self.query_one("#request-queue", Static)
+        # the line is composed with queue_line; a screen being dismissed may have lost its children
+        line = self.query_one_optional("#request-queue", Static) if self.is_mounted else None
+        if line is not None:
             line.update(text)
             line.set_class(not text, "-empty")
             self.call_after_refresh(self._fit)
