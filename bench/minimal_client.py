@@ -61,11 +61,15 @@ class _Conn:
             return self.proc.wait()
 
 
-def run_calls(server_cmd: list[str], n: int, tool: str = "add") -> list[float]:
-    """``tool`` takes ``a`` and ``b`` (the minimal server's add, server-everything's get-sum)."""
+def run_calls(server_cmd: list[str], n: int, tool: str = "add", settle: float = 0.0) -> list[float]:
+    """``tool`` takes ``a`` and ``b`` (the minimal server's add, server-everything's get-sum).
+    ``settle``: seconds of untimed calls first (a relay's start-up, a JIT's warm-up)."""
     conn = _Conn(server_cmd)
     try:
         conn.initialize()
+        until = time.perf_counter() + settle
+        while time.perf_counter() < until:
+            conn.request("tools/call", {"name": tool, "arguments": {"a": 0, "b": 1}})
         latencies = []
         for i in range(n):
             t0 = time.perf_counter()

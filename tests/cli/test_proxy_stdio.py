@@ -238,8 +238,9 @@ def test_the_recording_replays_against_the_server(tmp_path, server_everything):
 
 
 def test_the_recording_is_finished_when_the_proxy_itself_is_killed(tmp_path):
-    """The recorder runs in a process of its own (core/proxy/relay.py): a SIGKILL of the proxy
-    ends its pipe, and it records what it was given and closes the file."""
+    """The recorder runs in a process of its own (core/proxy/relay.py) and each chunk is in its pipe
+    before it is forwarded: a SIGKILL of the proxy the moment the host has its last reply loses no
+    frame, and the recorder records what it was given and closes the file."""
     record = tmp_path / "session.jsonl"
     process = subprocess.Popen(
         [*proxy_command("--record", str(record)), *PEER],
@@ -247,10 +248,11 @@ def test_the_recording_is_finished_when_the_proxy_itself_is_killed(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
+    count = 50
     try:
-        process.stdin.write(b'{"jsonrpc":"2.0","id":"k","method":"ping"}\n')
+        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","id":"k%d","method":"ping"}\n' % n for n in range(count)))
         process.stdin.flush()
-        _read_lines_until(process, b'"id": "k"', bytearray())
+        _read_lines_until(process, b'"id": "k%d"' % (count - 1), bytearray())
         process.kill()
         process.wait()
     finally:
@@ -261,8 +263,9 @@ def test_the_recording_is_finished_when_the_proxy_itself_is_killed(tmp_path):
             entries = list(load_session(record).store.iter_all())
         except Exception:  # noqa: BLE001 - not written yet
             return False
-        return any(e.direction is Direction.IN and e.msg_id == "k" for e in entries)
+        return any(e.direction is Direction.IN and e.msg_id == f"k{count - 1}" for e in entries)
 
-    until_sync(recorded, what="the ping's reply in the recording")
-    ping = next(e for e in load_session(record).store.iter_all() if e.method == "ping")
-    assert ping.reply_seq is not None
+    until_sync(recorded, what="the last ping's reply in the recording")
+    pings = [e for e in load_session(record).store.iter_all() if e.method == "ping"]
+    assert len(pings) == count
+    assert all(ping.reply_seq is not None for ping in pings)

@@ -14,9 +14,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import sys
 import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..traffic.entry import Direction
@@ -26,6 +29,10 @@ from .feed import FeedError, FeedPublisher
 from .recorder import HOST, FrameRecorder
 from .relay import END, INJECTED, NOTE, RECORD, SOURCES
 
+READ_SIZE = 1 << 20  # bytes per read of the pipe
+BATCH_PAUSE = 0.005  # seconds to let records gather once one came (see _records)
+BUSY = 1 << 16  # bytes read in one round: no pause before the next, the proxy is sending a lot
+
 
 def _say(config: dict[str, Any], text: str) -> None:
     if not config.get("quiet"):
@@ -33,15 +40,48 @@ def _say(config: dict[str, Any], text: str) -> None:
             os.write(2, f"mcp-inspector proxy: {text}\n".encode())
 
 
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    parts: list[bytes] = []
-    while size:
-        data = os.read(fd, min(size, 1 << 20))
-        if not data:
-            return None
-        parts.append(data)
-        size -= len(data)
-    return b"".join(parts)
+def _records(fd: int, pause: float = BATCH_PAUSE) -> Iterator[tuple[int, float, bytes]]:
+    """(what, timestamp, payload) for each whole record on ``fd``, until its end.
+
+    Once bytes come, it lets more gather for ``pause`` seconds (unless a lot came at once) and
+    takes them all in one read: the proxy's tee then finds us asleep, not waiting in ``read``, so
+    forwarding a frame wakes nobody but its reader, and we record in batches (a viewer sees a
+    frame up to ``pause`` later)."""
+    os.set_blocking(fd, False)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    buffer = bytearray()
+    ended = False
+    got = 0  # bytes the last round read
+    while not ended:
+        with contextlib.suppress(InterruptedError):
+            poller.poll()  # something to read, or the end
+        if pause and got < BUSY:
+            time.sleep(pause)
+        got = len(buffer)
+        while True:  # all there is now
+            try:
+                data = os.read(fd, READ_SIZE)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                data = b""
+            if not data:
+                ended = True
+                break
+            buffer += data
+            if len(buffer) >= READ_SIZE:
+                break
+        got = len(buffer) - got
+        start = 0
+        while len(buffer) - start >= RECORD.size:
+            what, ts, size = RECORD.unpack_from(buffer, start)
+            end = start + RECORD.size + size
+            if end > len(buffer):
+                break
+            yield what, ts, bytes(buffer[start + RECORD.size : end])
+            start = end
+        del buffer[:start]
 
 
 _stdout_lock = threading.Lock()
@@ -90,14 +130,7 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
         recorder.spans = telemetry.relay_spans(None)
     recorder.start()
     try:
-        while True:
-            head = _read_exactly(fd, RECORD.size)
-            if head is None:
-                break
-            what, ts, size = RECORD.unpack(head)
-            payload = _read_exactly(fd, size)
-            if payload is None:
-                break
+        for what, ts, payload in _records(fd):
             if what < len(SOURCES):
                 recorder.put(SOURCES[what], payload, ts)
             elif what == END and payload and payload[0] < len(SOURCES):

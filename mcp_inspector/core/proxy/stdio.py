@@ -1,8 +1,9 @@
 """The stdio proxy: a host runs us in place of its server; we run the server and stand in between.
 
-Bytes go through unchanged, as they come: one thread per stream reads a chunk, hands it
-to the recorder (``ChunkSink.put``: ``relay.RecordPipe``, which records in a process of its
-own; before writing it on, so the recording keeps causal order) and writes it on whole.
+Bytes go through unchanged, as they come: one thread per stream reads a chunk, tees it to the
+recorder (``ChunkSink.put``: ``relay.RecordPipe``, one non-blocking write into the pipe of the
+recorder's own process; before writing it on, so the recording keeps causal order and a chunk
+that went on survives a SIGKILL of the proxy) and writes it on whole.
 Nothing is parsed, re-encoded or reordered on the way, so a non-JSON line, a CRLF, a split
 UTF-8 character or the host's ``_meta`` (``traceparent``...) reaches the other side exactly as
 it was sent.
