@@ -1,13 +1,16 @@
 """The recording proxy's cost: round trips through it vs direct, and a flood through it with a viewer.
 
-    python bench/bench_proxy.py [--calls N] [--rounds R] [--flood N]
+    python bench/bench_proxy.py [--calls N] [--rounds R] [--flood N] [--only stdio|http|flood]
 
-1. Sequential ``tools/call`` round trips (``minimal_client.run_calls``, blocking pipes) against
-   the minimal server and server-everything, direct and through ``mcp-inspector proxy --record``,
-   interleaved per round. Reported: median per call and the paired ratio proxy / direct.
-   **Target: <= 1.1x** (issue 24). The proxy adds two pipe hops and two thread wake-ups per
-   round trip (~2 x 30-60 us here): against a server that answers in microseconds that is most
-   of a round trip; against a real server (node, ~0.3 ms+) it is the small part.
+1. Sequential ``tools/call`` round trips (``minimal_client.run_calls``, blocking pipes, after
+   ``SETTLE`` s of untimed calls) against the minimal server and server-everything: direct,
+   through relays that only copy bytes (the floor: a ``cat`` pipeline, ``servers/relay_floor.py``
+   with ``os.read``/``os.write`` threads or ``os.splice``, ``socat`` if installed) and through
+   ``mcp-inspector proxy --record``, interleaved per round. Reported: median per call, the paired
+   ratio to direct, and the proxy's to the best floor of the round. **Target: <= 1.1x** (issue 24).
+   Any relay adds two pipe hops and two wake-ups per round trip: against a server that answers
+   in microseconds that is most of a round trip (the floor is above 1.1x there); against a real
+   server (node, ~0.2 ms+) it is the small part.
 2. A flood of N notifications (tests/servers/proxy_peer.py --flood) through the proxy, recorded,
    with a viewer attached that reads nothing (the worst viewer) and one that reads everything;
    the host reads it all. Reported: the host's time vs direct, frames the host and the recording
