@@ -174,6 +174,10 @@ class FeedPublisher:
     def publish(self, entry: TrafficEntry) -> None:
         self._append((record_line(entry_to_record(entry)) + "\n").encode("utf-8"))
 
+    def publish_line(self, line: str) -> None:
+        """An entry already encoded as a session file's line (``recording.record_line``, with its newline)."""
+        self._append(line.encode("utf-8"))
+
     def publish_record(self, record: dict[str, Any]) -> None:
         """A line that is not an entry (``http_feed``'s: what happened to an HTTP exchange)."""
         self._append((dumps_strict(record) + "\n").encode("utf-8"))

@@ -19,10 +19,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..traffic.entry import Direction
+from ..traffic.entry import Direction, TrafficEntry
 from ..traffic.recording import SessionWriter
 from ..traffic.store import TrafficStore
 from .feed import FeedError, FeedPublisher
@@ -84,6 +84,20 @@ def _records(fd: int, pause: float = BATCH_PAUSE) -> Iterator[tuple[int, float, 
         del buffer[:start]
 
 
+def _published(publisher: FeedPublisher, writer: SessionWriter | None) -> Callable[[TrafficEntry], None]:
+    """The live feed's listener: the line the session file's writer (the store's listener before
+    it) made for this entry, not a second encoding of it (~17 us a frame)."""
+
+    def publish(entry: TrafficEntry) -> None:
+        last = writer.last_line if writer is not None else None
+        if last is not None and last[0] is entry:
+            publisher.publish_line(last[1])
+        else:
+            publisher.publish(entry)
+
+    return publish
+
+
 _stdout_lock = threading.Lock()
 
 
@@ -114,7 +128,7 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
             _say(config, f"no live view: {exc}")
             store.note(f"no live view: {exc}")
         else:
-            store.add_listener(publisher)
+            store.add_listener(_published(publisher, writer))
             publisher.on_inject = _to_proxy
             if publisher.name != config["name"]:
                 _say(config, f"a proxy named {config['name']} is running already: this one is {publisher.name}")

@@ -253,6 +253,9 @@ class SessionWriter:
         self.offsets = array("q")  # byte offset of each entry line, while the seqs written follow on
         self.notes: array | None = None  # beside offsets: the offset of an entry's last annotation line, or 0
         self.last_seq = 0  # the newest seq written
+        #: The entry written last and its line, for another listener of the same store to reuse
+        #: rather than encode it again (the proxy's live feed: core/proxy/sink.py).
+        self.last_line: tuple[TrafficEntry, str] | None = None
 
     def __call__(self, entry: TrafficEntry) -> None:
         self.write_entry(entry)
@@ -261,6 +264,7 @@ class SessionWriter:
         if self._file.closed:
             return
         line = record_line(entry_to_record(entry)) + "\n"
+        self.last_line = (entry, line)
         self._file.write(line)
         if self.first_seq is None:
             self.first_seq = entry.seq
