@@ -20,6 +20,9 @@ ROOT = Path(mcp_inspector.__file__).resolve().parent.parent
 SKIP = {"node_modules", ".venv", ".git", "site"}
 REFERENCE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[A-Za-z_][\w-]*\.py)\b")
 
+# A link to another repository names its files, not ours: [label](https://...) is left out.
+EXTERNAL_LINK = re.compile(r"\[[^\]]*\]\(https?://[^)]*\)")
+
 # Names in examples and sample data, not files of ours.
 EXAMPLES = {"x.py", "script.py", "my_server.py", "util.py", "src/app.py", "src/util.py"}
 
@@ -58,7 +61,7 @@ def stale_references(root: Path, documents: list[Path]) -> set[str]:
     found = set()
     for document in documents:
         for text in prose(document):
-            for match in REFERENCE.finditer(text):
+            for match in REFERENCE.finditer(EXTERNAL_LINK.sub("", text)):
                 reference = match.group(1)
                 if reference not in EXAMPLES and reference.removeprefix("./") not in known:
                     found.add(f"{document.relative_to(root).as_posix()}: {reference}")
@@ -85,7 +88,10 @@ def test_a_renamed_module_left_in_a_comment_is_found(tmp_path: Path) -> None:
     module = tmp_path / "pkg" / "screen.py"
     module.write_text('"""Fed in main_views.py."""\n# see pkg/sub/views.py, old/views.py and x.py\nname = "gone.py"\n')
     doc = tmp_path / "README.md"
-    doc.write_text("Run `python pkg/screen.py` or `python pkg/screen2.py`.\n")
+    doc.write_text(
+        "Run `python pkg/screen.py` or `python pkg/screen2.py`.\n"
+        "As [their gone2.py](https://example.org/a/gone2.py) does.\n"
+    )
     assert stale_references(tmp_path, [module, doc, tmp_path / "pkg" / "sub" / "views.py"]) == {
         "pkg/screen.py: main_views.py",
         "pkg/screen.py: old/views.py",
