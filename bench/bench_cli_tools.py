@@ -92,7 +92,7 @@ def session_breakdown(server: list[str]) -> None:
     """Where the in-process time goes: spawn+initialize, tools/list, shutdown."""
     import anyio
 
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     marks: dict[str, float] = {}

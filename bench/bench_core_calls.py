@@ -142,7 +142,7 @@ def minimal_blocking(n: int, warmup: int) -> tuple[list[float], float]:
 
 # -- ours ----------------------------------------------------------------------------
 async def _ours(n: int, warmup: int, via: str, profiler: cProfile.Profile | None = None) -> tuple[list[float], float]:
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     async with McpSession(StdioTransport(minimal_server_cmd())) as session:

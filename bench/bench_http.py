@@ -231,7 +231,7 @@ async def ours_calls(
 ) -> tuple[list[float], float]:
     from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
 
     spec = ServerSpec(name="bench", url=url, transport="http")
     async with McpSession(make_transport(spec), era=era, timeout=30, init_timeout=30) as session:

@@ -84,7 +84,7 @@ def _peak_rss() -> int:
 # -- the two readers (each runs in its own child process) ------------------------------
 async def _ours(cmd: list[str], what: str, count: int, trace: bool) -> dict:
     from mcp_inspector.core.session.events import LogMessage
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     logs = 0

@@ -70,7 +70,7 @@ TICK = 0.1  # seconds between ticks: the main screen's Checks timer
 
 
 async def _run(variant: str, count: int) -> dict:
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.traffic.store import TrafficStore
     from mcp_inspector.core.transport.stdio import StdioTransport
     from mcp_inspector.tui.server.live_checks import LiveChecks

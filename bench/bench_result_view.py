@@ -25,7 +25,7 @@ import time
 from common import Series, machine_note, paired_ratio, print_series_table, verdict
 from textual.app import App, ComposeResult
 
-from mcp_inspector.core.session.legacy import ToolCallOutcome
+from mcp_inspector.core.session.mcp_session import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS
 from mcp_inspector.tui.widgets.result.text_body import TRUNCATE_AT

@@ -68,7 +68,7 @@ from textual.app import App, ComposeResult  # noqa: E402 - after the sys.path/en
 from textual.widgets import Log  # noqa: E402 - after the sys.path/environment setup above
 
 from mcp_inspector.core.base.jsonrpc import Kind  # noqa: E402 - after the sys.path/environment setup above
-from mcp_inspector.core.session.legacy import McpSession  # noqa: E402 - after the sys.path/environment setup above
+from mcp_inspector.core.session.mcp_session import McpSession  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.traffic.store import TrafficStore  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.core.transport.stdio import StdioTransport  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.tui.look.theme_vars import THEME_VARIABLE_DEFAULTS  # noqa: E402 - after the sys.path/environment setup above

@@ -160,7 +160,7 @@ def connect() -> Callable[..., Any]:
     Extra keyword arguments go to McpSession (``era`` defaults to "legacy" here);
     ``initialize=False`` skips the handshake.
     """
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     @asynccontextmanager

@@ -29,7 +29,7 @@ def test_core_imports_neither_textual_nor_rich() -> None:
     # The walk really covered the package, sub-packages included.
     for expected in (
         "mcp_inspector.core.protocol.rpc",
-        "mcp_inspector.core.session.legacy",
+        "mcp_inspector.core.session.mcp_session",
         "mcp_inspector.core.transport.stdio",
         "mcp_inspector.core.traffic.recording",
         "mcp_inspector.core.schema.validation",

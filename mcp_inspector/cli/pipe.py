@@ -46,7 +46,7 @@ from ..core.base.framing import LineFramer, OverlongLine, is_blank
 from ..core.base.json_text import JsonTextError, parse_frame
 from ..core.base.jsonrpc import Kind, classify
 from ..core.protocol.versions import LEGACY_VERSIONS
-from ..core.session.legacy import McpSession
+from ..core.session.mcp_session import McpSession
 from ..core.traffic.entry import Direction, TrafficEntry
 from . import exit_codes
 from .output.report import PROGRAM, error, write_err

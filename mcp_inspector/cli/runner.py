@@ -35,7 +35,7 @@ from ..core.base.jsonrpc import Kind
 from ..core.config.servers import ServerSpec
 from ..core.protocol.versions import LATEST_LEGACY
 from ..core.session.events import LogMessage
-from ..core.session.legacy import McpSession
+from ..core.session.mcp_session import McpSession
 from ..core.session.url_elicitation import UrlElicitationRequired
 from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.store import TrafficStore

@@ -14,7 +14,7 @@ from textual.message import Message
 
 from ..core.protocol.rpc import PendingRequest
 from ..core.session.events import ListChanged
-from ..core.session.legacy import ToolCallOutcome
+from ..core.session.mcp_session import ToolCallOutcome
 
 
 @dataclass

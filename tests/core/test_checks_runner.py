@@ -15,7 +15,7 @@ from mcp_inspector.core.checks.probes import CheckOptions
 from mcp_inspector.core.checks.regex_syntax import pattern_problem
 from mcp_inspector.core.checks.runner import run_check
 from mcp_inspector.core.checks.surface import estimate_tokens, schema_problems, tool_findings
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport
 

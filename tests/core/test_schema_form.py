@@ -23,7 +23,7 @@ from mcp_inspector.core.schema.form import (
     values_to_arguments,
 )
 from mcp_inspector.core.schema.validation import validate
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 # Copied verbatim from @modelcontextprotocol/server-everything's tools/list (draft-07, zod-generated).

@@ -11,7 +11,7 @@ from conftest import raw_server_command
 
 from mcp_inspector.core.base.errors import ConnectionLost
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.started import StartedServer
 from mcp_inspector.core.transport.stdio import StdioTransport
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import demo_server_command
 
 from mcp_inspector.core.base.errors import RequestTimeout
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 
 pytestmark = pytest.mark.anyio

@@ -14,7 +14,7 @@ from conftest import PYTHON, SERVERS_DIR
 
 from mcp_inspector.core.config import eras, factory
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.started import start_server
 from mcp_inspector.tui.server.connection import make_session
 

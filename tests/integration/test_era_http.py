@@ -15,7 +15,7 @@ from conftest import SERVERS_DIR
 from waiting import until
 
 from mcp_inspector.core.base.errors import ToolExcluded, TransportFailure
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
 

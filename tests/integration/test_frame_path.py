@@ -20,7 +20,7 @@ from waiting import until
 from mcp_inspector.core.base.errors import ConnectionLost, ProtocolViolation
 from mcp_inspector.core.base.framing import OVERLONG_HEAD
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import MAX_STDERR_LINE_BYTES, StdioTransport
 

@@ -15,7 +15,7 @@ from waiting import until
 
 from mcp_inspector.core.base.errors import ConnectionLost
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.loading import load_session
 from mcp_inspector.core.traffic.recording import SessionWriter
 from mcp_inspector.core.transport.stdio import StdioTransport

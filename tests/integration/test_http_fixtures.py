@@ -333,7 +333,7 @@ async def test_legacy_sse_replies_leave_the_connection_open_for_the_next_call(fr
     connections): at most half as many connections as calls, never one per call."""
     from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
 
     server = fresh_sdk_http_server("--mode", "stateful", "--access-log")
     spec = ServerSpec(name="fixture", url=server.url, transport="streamable-http")
@@ -354,7 +354,7 @@ async def test_a_plain_http_session_never_loads_the_ca_store(sdk_http_stateful_u
 
     from mcp_inspector.core.config.factory import make_transport
     from mcp_inspector.core.config.servers import ServerSpec
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
 
     loads: list[str] = []
     for name in ("load_verify_locations", "load_default_certs", "set_default_verify_paths"):

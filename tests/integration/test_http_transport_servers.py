@@ -12,7 +12,7 @@ import anyio
 import pytest
 from waiting import until
 
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport
 

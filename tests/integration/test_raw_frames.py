@@ -15,7 +15,7 @@ from mcp_inspector.core.base.errors import RequestCancelled, RpcError
 from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.protocol import raw_templates as templates
 from mcp_inspector.core.protocol.raw import IdInFlight, fresh_id, prepare, send_frame
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport

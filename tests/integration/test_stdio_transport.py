@@ -15,7 +15,7 @@ from waiting import until
 from mcp_inspector.core.base.errors import ConnectionLost, RequestTimeout
 from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.session.events import LogMessage, ServerClosed, SessionState
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.base import TransportError
 from mcp_inspector.core.transport.stdio import StdioTransport

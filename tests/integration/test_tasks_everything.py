@@ -95,7 +95,7 @@ async def test_as_task_false_on_a_required_tool_is_refused_by_the_server(connect
 
 
 async def test_over_streamable_http_the_elicitation_comes_on_the_tasks_result_stream(everything_http_url, tmp_path):
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.traffic.store import TrafficStore
     from mcp_inspector.core.transport.http import HttpTransport
 

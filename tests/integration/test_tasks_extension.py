@@ -26,7 +26,7 @@ from mcp_inspector.core.base.errors import (
 )
 from mcp_inspector.core.session.answers import build_handlers
 from mcp_inspector.core.session.events import InputRequested, TaskUpdated
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction, Kind
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.http import HttpTransport

@@ -117,7 +117,7 @@ async def test_a_cancelled_request_ends_its_span(connect, sdk_server, receiver, 
 
 
 async def test_http_spans_name_the_server_and_the_session(sdk_http_stateful_url, receiver, tracing) -> None:
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.streamable_http import StreamableHttpTransport
 
     transport = StreamableHttpTransport(sdk_http_stateful_url)

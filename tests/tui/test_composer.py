@@ -11,7 +11,7 @@ from conftest import demo_server_command, run_async
 from textual.widgets import Select, SelectionList, Switch, TabbedContent
 
 from mcp_inspector.core.config.drafts import DraftStore
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.transport.stdio import StdioTransport
 from mcp_inspector.tui.pilot_steps import shown_notifications, wait_for
 from mcp_inspector.tui.widgets.composer import ComposerPanel, ConfirmSendScreen

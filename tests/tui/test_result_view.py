@@ -18,7 +18,7 @@ from textual.widgets import ProgressBar, Static, TextArea
 
 from mcp_inspector.core.base.errors import ConnectionLost, RequestCancelled, RequestTimeout, RpcError
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import McpSession, ToolCallOutcome
+from mcp_inspector.core.session.mcp_session import McpSession, ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.transport.stdio import StdioTransport

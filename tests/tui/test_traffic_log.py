@@ -14,7 +14,7 @@ from traffic_apps import LogApp, fixed_time, frame, sample_store, screen_text, s
 
 from mcp_inspector.core.base.jsonrpc import Kind
 from mcp_inspector.core.config.servers import ServerSpec
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static, TextArea
 from traffic_apps import BASE_TS, LogApp, ThemedApp, fixed_time, frame, sample_store, screen_text
 
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import ToolCallOutcome
+from mcp_inspector.core.session.mcp_session import ToolCallOutcome
 from mcp_inspector.core.session.results import analyze_tool_result
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
@@ -203,7 +203,7 @@ def shown_outputs(panel: ResultPanel) -> str:
 async def test_the_result_query_replaces_the_rendered_result_until_cleared():
     from conftest import demo_server_command
 
-    from mcp_inspector.core.session.legacy import McpSession
+    from mcp_inspector.core.session.mcp_session import McpSession
     from mcp_inspector.core.transport.stdio import StdioTransport
 
     app = ResultApp()

@@ -10,7 +10,7 @@ from textual.widgets import Select
 from traffic_apps import ThemedApp, frame, screen_text
 
 from mcp_inspector.core.base.jsonrpc import Kind
-from mcp_inspector.core.session.legacy import McpSession
+from mcp_inspector.core.session.mcp_session import McpSession
 from mcp_inspector.core.traffic.entry import Direction
 from mcp_inspector.core.traffic.store import TrafficStore
 from mcp_inspector.core.transport.stdio import StdioTransport

@@ -19,7 +19,7 @@ from ...core.base.errors import ProtocolViolation, RequestTimeout, RpcError, Too
 from ...core.base.masking import scrub
 from ...core.protocol.rpc import PendingRequest
 from ...core.session.events import LogMessage, TaskUpdated
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from .. import exit_codes
 from ..output import render
 from ..output.report import error, for_stream

@@ -25,7 +25,7 @@ from ...core.checks.live import LiveChecker
 from ...core.checks.probes import CheckOptions
 from ...core.checks.runner import CheckReport, run_check, sort_findings
 from ...core.checks.schema_check import preload
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.traffic.store import TrafficStore
 from .. import exit_codes
 from ..exit_codes import UsageError

@@ -14,7 +14,7 @@ from typing import Any
 from ...core.replay.compare import IgnoreError, Ignores
 from ...core.replay.plan import Plan, PlanError, read_plan
 from ...core.replay.run import EQUAL, NO_RESPONSE, SENT, UNCHECKED, RecordedAnswers, StepOutcome, replay
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from .. import exit_codes
 from ..exit_codes import UsageError
 from ..output.report import error

@@ -38,7 +38,7 @@ from ...core.base.errors import ConnectionLost, InspectorError, TransportFailure
 from ...core.base.json_text import JsonTextError, loads_strict
 from ...core.protocol.uri_template import EXPRESSION, expression_problem, is_template
 from ...core.session.events import ResourceUpdated, ServerClosed
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.session.results import read_problems
 from .. import exit_codes, stopping
 from ..arguments import parse_pairs, require_utf8

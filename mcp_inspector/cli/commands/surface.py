@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.base.errors import EraNotSpoken
 from ...core.base.files import open_private
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.surface import snapshot as surface_snapshot
 from ...core.surface.collect import collect
 from ...core.surface.diff import FAILING, KINDS, TITLES, counts

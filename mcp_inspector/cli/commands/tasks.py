@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 
 from ...core.base.errors import InspectorError, RequestTimeout
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.session.results import analyze_tool_result
 from ...core.session.task_model import TERMINAL, modern_outcome, poll_interval
 from .. import exit_codes

@@ -29,7 +29,7 @@ import anyio
 from ...core.base import jsonrpc
 from ...core.base.errors import ConnectionLost, InspectorError, RpcError
 from ...core.config.servers import ServerSpec
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.session.tooldiff import ListDiff, diff_items
 from ...core.surface.diff import TITLES, classify, counts, counts_text
 from ...core.traffic.store import TrafficStore

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from ..base import jsonrpc
 from ..base.errors import ConnectionLost, InspectorError, RequestTimeout, RpcError
 from ..base.jsonrpc import Kind
-from ..session.legacy import McpSession
+from ..session.mcp_session import McpSession
 from ..traffic.entry import Direction
 from .catalog import finding
 from .frames import exchange_of

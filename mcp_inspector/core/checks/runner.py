@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 
 from ..base.errors import ConnectionLost, InspectorError
-from ..session.legacy import McpSession
+from ..session.mcp_session import McpSession
 from .catalog import RULES
 from .live import LiveChecker
 from .model import Finding, Severity

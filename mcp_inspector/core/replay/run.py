@@ -23,7 +23,7 @@ import anyio
 from ..base.errors import InspectorError, RequestTimeout, RpcError
 from ..base.json_text import loads_strict
 from ..base.jsonrpc import INTERNAL_ERROR
-from ..session.legacy import McpSession
+from ..session.mcp_session import McpSession
 from .compare import ABSENT, Difference, Ignores, compare
 from .plan import ANSWERED_METHODS, Answer, Plan, Step, response_part
 

@@ -23,7 +23,7 @@ DISCOVER_TIMEOUT = 5.0  # seconds a silent legacy server may stall a connect
 
 
 class EraSession(Protocol):
-    """What choosing the era needs of the session (legacy.py imports this module)."""
+    """What choosing the era needs of the session (mcp_session.py imports this module)."""
 
     era: str | None
     meta_version: str | None

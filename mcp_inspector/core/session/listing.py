@@ -54,7 +54,7 @@ class PaginationError(ProtocolViolation):
 
 
 class ListingSession(Protocol):
-    """What listing needs of the session (legacy.py imports this module)."""
+    """What listing needs of the session (mcp_session.py imports this module)."""
 
     @property
     def store(self) -> TrafficStore: ...

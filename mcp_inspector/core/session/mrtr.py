@@ -36,7 +36,7 @@ class MrtrError(ProtocolViolation):
 
 
 class MrtrSession(Protocol):
-    """What the input rounds need of the session (legacy.py imports this module)."""
+    """What the input rounds need of the session (mcp_session.py imports this module)."""
 
     @property
     def store(self) -> TrafficStore: ...

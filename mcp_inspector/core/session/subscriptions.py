@@ -39,7 +39,7 @@ LIST_FILTERS = {"toolsListChanged": "tools", "promptsListChanged": "prompts", "r
 
 
 class ListeningSession(Protocol):
-    """What the listen stream needs of the session (legacy.py imports this module)."""
+    """What the listen stream needs of the session (mcp_session.py imports this module)."""
 
     subscription_ack: dict[str, Any] | None
 

@@ -32,7 +32,7 @@ from .task_model import CANCEL_LIMIT, TaskRecord, check_related, check_task, jud
 
 
 class FollowedSession(mrtr.MrtrSession, Protocol):
-    """What following a task needs of the session (legacy.py imports this module)."""
+    """What following a task needs of the session (mcp_session.py imports this module)."""
 
     @property
     def closed(self) -> Closed | None: ...

@@ -127,7 +127,7 @@ __all__ = [
 
 
 class TaskSession(FollowedSession, Protocol):
-    """What tasks need of the session (legacy.py imports this module)."""
+    """What tasks need of the session (mcp_session.py imports this module)."""
 
     @property
     def store(self) -> TrafficStore: ...

@@ -28,7 +28,7 @@ from .events import ElicitationCompleted, SessionEvent
 
 
 class ElicitingSession(Protocol):
-    """What noting a completed URL elicitation needs of the session (legacy.py imports this)."""
+    """What noting a completed URL elicitation needs of the session (mcp_session.py imports this)."""
 
     @property
     def store(self) -> TrafficStore: ...

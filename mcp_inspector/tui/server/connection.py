@@ -42,7 +42,7 @@ from ...core.session.events import (
     TaskUpdated,
 )
 from ...core.session.events import InputRequested as SessionInputRequested
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 from ...core.traffic.store import TrafficStore
 from ...core.transport.base import TransportError
 from ..messages import (

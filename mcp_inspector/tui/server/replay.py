@@ -22,7 +22,7 @@ from ...core.base.json_text import loads_strict
 from ...core.base.jsonrpc import Kind
 from ...core.config.drafts import DraftStore
 from ...core.config.servers import ServerSpec
-from ...core.session.legacy import ToolCallOutcome
+from ...core.session.mcp_session import ToolCallOutcome
 from ...core.session.results import analyze_tool_result
 from ...core.traffic.entry import Direction, TrafficEntry
 from ...core.traffic.store import TrafficStore

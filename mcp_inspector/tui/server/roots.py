@@ -19,7 +19,7 @@ from typing import Any
 
 from ...core.config.servers import ServerSpec
 from ...core.session.answers import live_roots_handler
-from ...core.session.legacy import McpSession
+from ...core.session.mcp_session import McpSession
 
 
 def root_problem(path: str) -> str | None:

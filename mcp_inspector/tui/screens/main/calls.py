@@ -27,7 +27,7 @@ from ...widgets.tool_list import ToolList
 from .host import ScreenHost
 
 if TYPE_CHECKING:
-    from ....core.session.legacy import McpSession
+    from ....core.session.mcp_session import McpSession
     from ...server.switching import SwitchingConnection
 
 

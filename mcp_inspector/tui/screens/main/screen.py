@@ -62,7 +62,7 @@ from .view_switcher import ViewSwitcher
 from .watch_state import FilesChanged, WatchFailed, WatchState
 
 if TYPE_CHECKING:
-    from ....core.session.legacy import McpSession
+    from ....core.session.mcp_session import McpSession
 
 
 class MainScreen(Screen):

@@ -30,7 +30,7 @@ from ....core.watch.watcher import FileChanges, FileWatcher
 from .host import ScreenHost
 
 if TYPE_CHECKING:
-    from ....core.session.legacy import McpSession
+    from ....core.session.mcp_session import McpSession
     from ...server.switching import SwitchingConnection
 
 

@@ -37,7 +37,7 @@ from ....core.base.jsonrpc import Kind
 from ....core.config.raw_history import RawHistory
 from ....core.protocol import raw_templates as templates
 from ....core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, fresh_id, prepare, send_frame
-from ....core.session.legacy import McpSession
+from ....core.session.mcp_session import McpSession
 from ....core.traffic.entry import Direction, TrafficEntry
 from ....core.traffic.store import TrafficStore
 from ...keymap import display_key

@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 
 from ....core.replay.plan import ANSWERED_METHODS, Plan, PlanError, read_plan
 from ....core.replay.run import EQUAL, NO_RESPONSE, UNCHECKED, RecordedAnswers, ReplayReport, StepOutcome, replay
-from ....core.session.legacy import McpSession
+from ....core.session.mcp_session import McpSession
 from ...widgets.result.files import output_dir
 from ...widgets.side_diff import pretty
 from ..dialogs.path_prompt import PathPromptScreen, typed_path

@@ -44,7 +44,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ....core.base.errors import InspectorError, RequestTimeout, RpcError
-from ....core.session.legacy import McpSession
+from ....core.session.mcp_session import McpSession
 from ...text.traffic_text import clean
 
 MAX_SHOWN = 100  # the spec caps a completion at 100 values; never show more

@@ -36,7 +36,7 @@ from ....core.base.errors import (
 )
 from ....core.base.jsonrpc import ERROR_NAMES
 from ....core.protocol.rpc import PendingRequest
-from ....core.session.legacy import ToolCallOutcome
+from ....core.session.mcp_session import ToolCallOutcome
 from ....core.session.results import BlockInfo
 from ...text.http_text import explain_error
 from ..dialogs import dialogs

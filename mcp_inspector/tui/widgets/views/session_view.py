@@ -21,7 +21,7 @@ from typing import Any
 from textual.containers import Vertical
 from textual.widget import Widget
 
-from ....core.session.legacy import McpSession
+from ....core.session.mcp_session import McpSession
 from ....core.traffic.store import TrafficStore
 from ...text.traffic_text import clock_time
 

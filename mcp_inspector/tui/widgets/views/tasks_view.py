@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from ....core.base.errors import InspectorError, ProtocolViolation, TaskCancelled
-from ....core.session.legacy import McpSession
+from ....core.session.mcp_session import McpSession
 from ....core.session.modern import TASKS_EXTENSION
 from ....core.session.results import analyze_tool_result
 from ....core.traffic.store import TrafficStore
@@ -343,7 +343,7 @@ class TasksView(SessionView):
         return False
 
     def _outcome(self, record: Any, result: dict[str, Any]) -> Any:
-        from ....core.session.legacy import ToolCallOutcome
+        from ....core.session.mcp_session import ToolCallOutcome
 
         tool = self.session.tool(record.tool) if record.tool and self.session is not None else None
         created, updated = timestamp(record.task.get("createdAt")), timestamp(record.task.get("lastUpdatedAt"))

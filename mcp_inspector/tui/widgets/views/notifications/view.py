@@ -34,7 +34,7 @@ from textual.widgets import Input, Label, Select, Static
 from .....core.base.errors import InspectorError
 from .....core.base.json_text import JsonTextError, parse_frame
 from .....core.base.jsonrpc import Kind
-from .....core.session.legacy import McpSession
+from .....core.session.mcp_session import McpSession
 from .....core.traffic.entry import TrafficEntry
 from .....core.traffic.store import TrafficStore
 from ....text.traffic_text import ARROWS, clean, clock_time, preview_text

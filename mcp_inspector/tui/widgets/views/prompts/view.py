@@ -26,7 +26,7 @@ from textual.widgets import Button, Input, Static
 
 from .....core.base.errors import InspectorError, RequestCancelled, RpcError
 from .....core.base.jsonrpc import ERROR_NAMES
-from .....core.session.legacy import McpSession
+from .....core.session.mcp_session import McpSession
 from ....text.http_text import explain_error
 from ....text.traffic_text import clean
 from ...form.completion_input import CompletionInput

@@ -32,7 +32,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .....core.base.errors import InspectorError
-from .....core.session.legacy import McpSession
+from .....core.session.mcp_session import McpSession
 from ...dialogs import dialogs
 from ..hints import hint_text
 from ..session_view import SessionView
