@@ -85,16 +85,16 @@ async def test_ten_thousand_tools_build_only_the_shown_rows():
 async def test_long_titles_keep_to_their_line_at_80_columns(server_everything, isolated_state):
     """server-everything's 17 tools overflow the list at 80x24: its scrollbar must not make the
     lines fitted to the wider list wrap ("Trigger Long Running" / "Operat…")."""
-    from app_helpers import live_app, wait_for_tools
+    from app_helpers import live_app, wait_for, wait_for_tools
 
     from mcp_inspector.core.config.servers import ServerSpec
 
     app = live_app(ServerSpec("everything", server_everything), timeout=30.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_tools(pilot, app)
-        await pilot.pause()
         option_list = app.main.tool_list.option_list
-        assert option_list.show_vertical_scrollbar
+        # a condition, not a bare pause: that waits 30 s for every widget and fails under load
+        await wait_for(pilot, lambda: option_list.show_vertical_scrollbar, what="the list's scrollbar")
         for _ in range(3):  # every line of every tool, the list scrolled a page at a time
             shown = ["".join(s.text for s in option_list.render_line(y)) for y in range(option_list.size.height)]
             # each line of a tool starts in the marker column (a space, ~ or +): a wrapped one at 0
