@@ -7,9 +7,15 @@ read this same table, so they can never disagree with the real bindings.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
 @dataclass(frozen=True)
@@ -101,3 +107,20 @@ def effective_key(spec: KeySpec, keymap: dict[str, str]) -> str:
 def display_key(keys: str) -> str:
     names = {"question_mark": "?", "slash": "/", "escape": "esc", "vertical_line": "|", "exclamation_mark": "!"}
     return ", ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def screen_palette_commands(
+    screen: Screen[Any], prefix: str, entries: Sequence[tuple[str, str]]
+) -> list[tuple[str, Callable[[], Any], str]]:
+    """A modal screen's actions for the command palette opened over it: ``prefix: title``, the
+    action run on the screen, and the key it has after the user's remapping."""
+    keymap = getattr(screen.app, "keymap", {}) or {}
+    keys = {binding.action: binding for binding in screen.BINDINGS if isinstance(binding, Binding)}
+    return [
+        (
+            f"{prefix}: {title}",
+            partial(screen.run_action, action),
+            f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}",
+        )
+        for title, action in entries
+    ]

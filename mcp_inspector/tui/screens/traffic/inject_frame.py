@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from rich.highlighter import JSONHighlighter
@@ -29,7 +28,7 @@ from ....core.protocol import raw_templates as templates
 from ....core.protocol.raw import describe
 from ....core.proxy.feed import FeedError
 from ....core.proxy.viewer import Injected, LiveFeed
-from ...keymap import display_key
+from ...keymap import screen_palette_commands
 from ...widgets.result.json_text import json_code_editor
 from .pick_list import PickList
 
@@ -180,13 +179,4 @@ class InjectFrameScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def palette_commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        keymap = getattr(self.app, "keymap", {}) or {}
-        keys = {binding.action: binding for binding in self.BINDINGS if isinstance(binding, Binding)}
-        return [
-            (
-                f"inject frame: {title}",
-                partial(self.run_action, action),
-                f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}",
-            )
-            for title, action in PALETTE
-        ]
+        return screen_palette_commands(self, "inject frame", PALETTE)

@@ -18,7 +18,6 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from rich.highlighter import JSONHighlighter
@@ -40,7 +39,7 @@ from ....core.protocol.raw import FrameRefused, IdInFlight, RawSent, describe, f
 from ....core.session.mcp_session import McpSession
 from ....core.traffic.entry import Direction, TrafficEntry
 from ....core.traffic.store import TrafficStore
-from ...keymap import display_key
+from ...keymap import screen_palette_commands
 from ...text.traffic_text import clean
 from ...widgets.result.json_text import json_code_editor
 from .pick_list import PickList
@@ -544,16 +543,7 @@ class RawFrameScreen(ModalScreen[None]):
 
     def palette_commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         """This screen's actions in the command palette (opened over it), with their keys."""
-        keymap = getattr(self.app, "keymap", {}) or {}
-        keys = {binding.action: binding for binding in self.BINDINGS if isinstance(binding, Binding)}
-        return [
-            (
-                f"raw frame: {title}",
-                partial(self.run_action, action),
-                f"key: {display_key(keymap.get(keys[action].id or '', keys[action].key))}",
-            )
-            for title, action in PALETTE
-        ]
+        return screen_palette_commands(self, "raw frame", PALETTE)
 
 
 def _pretty(raw: bytes) -> str:
