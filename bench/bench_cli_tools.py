@@ -44,9 +44,12 @@ TARGET = 1.2  # against server-everything (node: its start and exit dominate)
 TARGET_PYTHON = 1.3  # against bench/servers/minimal_server.py (exits on EOF at once: our own cost shows)
 
 
-def timed(argv: list[str], env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
+def timed(
+    argv: list[str], env: dict | None = None, cwd: str | None = None
+) -> tuple[float, subprocess.CompletedProcess]:
+    """``cwd``: where ``python -m mcp_inspector`` finds the package (the repo, or ``--before DIR``)."""
     t0 = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, cwd=REPO, timeout=120, env=env)
+    done = subprocess.run(argv, capture_output=True, cwd=cwd or REPO, timeout=120, env=env)
     return time.perf_counter() - t0, done
 
 
@@ -117,7 +120,9 @@ def session_breakdown(server: list[str]) -> None:
         print(f"  {name:<38} {seconds * 1000:7.1f} ms")
 
 
-def compare(label: str, server: list[str], expect: bytes, runs: int, target: float, env: dict) -> None:
+def compare(
+    label: str, server: list[str], expect: bytes, runs: int, target: float, env: dict, before: str | None = None
+) -> None:
     """Ours (early start, and without it) vs the minimal client against one server, alternating."""
     ours = [PYTHON, "-m", "mcp_inspector", "tools", "--", *server]
     minimal = [PYTHON, str(MINIMAL_CLIENT), "tools", "--", *server]
@@ -126,6 +131,8 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     # Warm-up: page cache, .pyc files, node's compile cache.
     for argv in (ours, minimal):
         check(argv[1], timed(argv, env)[1], expect)
+    if before:
+        check("before", timed(ours, env, before)[1], expect)
     full_env = {**env, "MCP_INSPECTOR_NO_EARLY_START": "1"}
     times: dict[str, list[float]] = {
         "ours": [],
@@ -134,12 +141,15 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
         "full": [],
         "python -c pass": [],
         "import cli.main": [],
+        "before": [],
     }
     for r in range(runs):
         trio = [("ours", ours, env), ("minimal", minimal, env), ("floor", floor, env), ("full", ours, full_env)]
+        if before:
+            trio.append(("before", ours, env))
         shift = r % len(trio)
-        for name, argv, env in trio[shift:] + trio[:shift]:
-            seconds, done = timed(argv, env)
+        for name, argv, run_env in trio[shift:] + trio[:shift]:
+            seconds, done = timed(argv, run_env, before if name == "before" else None)
             check(name, done, expect)
             times[name].append(seconds)
         times["python -c pass"].append(timed([PYTHON, "-c", "pass"], env)[0])
@@ -149,6 +159,8 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
     print(summary("minimal client", times["minimal"]))
     print(summary("minimal + anyio imports", times["floor"]))
     print(summary("ours, no early start", times["full"]))
+    if before:
+        print(summary("before (--before)", times["before"]))
     print(summary("python -c pass", times["python -c pass"]))
     print(summary("python -c 'import ...cli.main'", times["import cli.main"]))
     ratio = statistics.median(times["ours"]) / statistics.median(times["minimal"])
@@ -171,6 +183,13 @@ def compare(label: str, server: list[str], expect: bytes, runs: int, target: flo
         f"{label}: ours without early start / minimal: {full:.2f}x (information); paired per run: median "
         f"{statistics.median(paired_full):.2f}x, {min(paired_full):.2f}..{max(paired_full):.2f}"
     )
+    if before:
+        was = statistics.median(times["before"]) / statistics.median(times["minimal"])
+        paired_before = [o / b for o, b in zip(times["ours"], times["before"], strict=True)]
+        print(
+            f"{label}: before / minimal: {was:.2f}x; ours / before paired per run: median "
+            f"{statistics.median(paired_before):.2f}x, {min(paired_before):.2f}..{max(paired_before):.2f}"
+        )
     extra = statistics.median(times["ours"]) - statistics.median(times["minimal"])
     imports = statistics.median(times["import cli.main"]) - statistics.median(times["python -c pass"])
     print(
@@ -183,6 +202,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="runs per variant (default 10)")
     parser.add_argument("--why", action="store_true", help="also show import times and a session breakdown")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="also run the command from this copy of the repo (e.g. a `git worktree add --detach` of "
+        "main), alternating with ours, for before/after in one run",
+    )
     parser.add_argument(
         "--server", choices=("everything", "python", "both"), default="both", help="which server(s) (default both)"
     )
@@ -200,9 +225,9 @@ def main() -> None:
         env["PYTHONPYCACHEPREFIX"] = os.path.join(tmpdir, "pycache")
         if args.server in ("everything", "both"):
             assert server is not None
-            compare("server-everything", server, b"get-sum", args.runs, TARGET, env)
+            compare("server-everything", server, b"get-sum", args.runs, TARGET, env, args.before)
         if args.server in ("python", "both"):
-            compare("small Python server", minimal_server_cmd(), b"add", args.runs, TARGET_PYTHON, env)
+            compare("small Python server", minimal_server_cmd(), b"add", args.runs, TARGET_PYTHON, env, args.before)
     if args.why:
         server = server or minimal_server_cmd()
         full_env = {**os.environ, "MCP_INSPECTOR_NO_EARLY_START": "1"}

@@ -434,6 +434,7 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     ours = [PYTHON, "-m", "mcp_inspector", "--url", url, "tools"]
     pairs = [  # (ours name, ours argv, minimal name, minimal era)
         ("ours (auto era)", ours, "minimal modern", "modern"),
+        *([("before (auto era)", ours, "minimal modern", "modern")] if args.before else []),
         (
             "ours --era legacy",
             [PYTHON, "-m", "mcp_inspector", "--url", url, "--era", "legacy", "tools"],
@@ -445,15 +446,18 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
     print(f"\n2. cold `tools` over HTTP: {args.runs} alternating runs each, process start to exit, against {url}")
     for name, argv, minimal_name, era in pairs:
         minimal = [PYTHON, str(script), url, era]
-        problem = check(minimal_name, timed(minimal, env, tmpdir), b'"echo"')  # warm-up and check
-        if problem:
-            raise SystemExit(problem)
-        variants.append((minimal_name, minimal, env))
-        problem = check(name, timed(argv, ours_env, tmpdir), b"echo")
+        if minimal_name not in {variant[0] for variant in variants}:
+            problem = check(minimal_name, timed(minimal, env, tmpdir), b'"echo"')  # warm-up and check
+            if problem:
+                raise SystemExit(problem)
+            variants.append((minimal_name, minimal, env))
+        # --before DIR: the same command from another copy of the package, in the same run
+        run_env = {**env, "PYTHONPATH": args.before} if name.startswith("before") else ours_env
+        problem = check(name, timed(argv, run_env, tmpdir), b"echo")
         if problem:
             print(f"  {name}: not measured: {problem.strip()}")
             continue
-        variants.append((name, argv, ours_env))
+        variants.append((name, argv, run_env))
     async_script = tmpdir / "minimal_http_tools_async.py"
     async_script.write_text(MINIMAL_TOOLS_ASYNC)
     async_minimal = [PYTHON, str(async_script), url]
@@ -496,6 +500,13 @@ def bench_cold(url: str, args: argparse.Namespace, tmpdir: Path) -> None:
             f"{statistics.median(paired):.2f}x, {min(paired):.2f}..{max(paired):.2f}; {extra * 1000:+.0f} ms; "
             f"CPU {cpu_ratio:.2f}x"
         )
+    if "before (auto era)" in walls:
+        paired = [o / b for o, b in zip(walls["ours (auto era)"], walls["before (auto era)"], strict=True)]
+        paired_cpu = [o / b for o, b in zip(cpus["ours (auto era)"], cpus["before (auto era)"], strict=True)]
+        print(
+            f"  ours (auto era) / before: wall paired median {statistics.median(paired):.2f}x, "
+            f"CPU paired median {statistics.median(paired_cpu):.2f}x"
+        )
     if "ours (auto era)" in walls:
         ratio = statistics.median(walls["ours (auto era)"]) / statistics.median(walls["minimal modern, asyncio"])
         cpu_ratio = statistics.median(cpus["ours (auto era)"]) / statistics.median(cpus["minimal modern, asyncio"])
@@ -533,6 +544,12 @@ def main() -> None:
         help="the server's replies: SSE streams (stateful, default) or JSON bodies",
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: 300 calls, 2 rounds, 4 runs")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="cold bench: also run the auto-era command from this copy of the repo (e.g. a "
+        "`git worktree add --detach` of main), alternating with ours, for before/after in one run",
+    )
     parser.add_argument("--profile", choices=("legacy", "modern"), help="cProfile our call path in this era instead")
     parser.add_argument(
         "--pin",
