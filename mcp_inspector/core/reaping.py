@@ -111,8 +111,8 @@ def escaped(server_pid: int, tag: str | None) -> set[Process]:
         # are under our own children that carry its mark. None (a server that exited on EOF
         # and left nothing, the usual end): no walk over every process (~3-8 ms, more on a
         # machine running more processes, after the command's output was printed).
-        children = _own_children()
-        if tag is None or (children is not None and not any(_has_tag(pid, tag) for pid in children)):
+        ours = _own_children()
+        if tag is None or (ours is not None and not any(_has_tag(pid, tag) for pid in ours)):
             return set()
     try:
         names = os.listdir(_PROC)
