@@ -36,7 +36,6 @@ from ..core.config.servers import ServerSpec
 from ..core.protocol.versions import LATEST_LEGACY
 from ..core.session.events import LogMessage
 from ..core.session.mcp_session import McpSession
-from ..core.session.url_elicitation import UrlElicitationRequired
 from ..core.traffic.entry import TrafficEntry
 from ..core.traffic.store import TrafficStore
 from ..core.transport.base import AUTH_FAILED, TransportError
@@ -190,7 +189,7 @@ def make_cli_transport(
     return make_transport(
         spec,
         max_frame_bytes=options.max_frame_bytes,
-        http_log=store.http_log,
+        http_log=store.http_log if spec.url else None,
         started=started,
         write_stall=options.timeout or 30.0,
         auth_ui=auth_ui,
@@ -283,6 +282,8 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         return exit_codes.TIMEOUT
     except RpcError as exc:
         error(f"{context.step} failed: {exc}" if context.step else str(exc))
+        from ..core.session.url_elicitation import UrlElicitationRequired
+
         if isinstance(exc, UrlElicitationRequired):  # -32042: the URLs, never opened by a headless client
             for line in exc.describe():
                 _write_err(line)

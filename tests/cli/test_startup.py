@@ -42,6 +42,26 @@ def test_cold_tools_imports_no_ui_models_or_schema_validation():
     # lzma, tempfile brings random; difflib (tool diffs), fractions/decimal (multipleOf): ~15 ms in all
     for unused in ("shutil", "tempfile", "bz2", "lzma", "difflib", "fractions", "decimal"):
         assert unused not in modules, f"{unused} is imported by a cold `tools`"
+    # what only a tool call or an HTTP server uses: schema validation and the result analysis,
+    # URL elicitation, the HTTP exchange log (~7 ms of a cold stdio `tools` between them)
+    for unused in TOOL_CALL_ONLY + ("mcp_inspector.core.traffic.http_log",):
+        assert unused not in modules, f"{unused} is imported by a cold stdio `tools`"
+
+
+TOOL_CALL_ONLY = (
+    "mcp_inspector.core.schema.validation",
+    "mcp_inspector.core.session.results",
+    "mcp_inspector.core.session.url_elicitation",
+)
+
+
+def test_cold_http_tools_imports_no_ui_nor_what_only_a_tool_call_uses(sdk_http_stateful_url):
+    modules = imported_modules("--url", sdk_http_stateful_url, "tools")
+    for heavy in ("textual", "rich", "pydantic", "mcp_types", "jsonschema"):
+        assert heavy not in modules, f"{heavy} is imported by a cold `--url ... tools`"
+    # (shutil and tempfile come with httpx2: its __version__ asks importlib.metadata)
+    for unused in TOOL_CALL_ONLY + ("difflib", "fractions", "decimal", "ctypes"):
+        assert unused not in modules, f"{unused} is imported by a cold `--url ... tools`"
 
 
 def test_call_imports_no_ui_or_models():

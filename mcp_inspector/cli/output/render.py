@@ -8,7 +8,6 @@ import json
 from typing import TYPE_CHECKING
 
 from ...core.base.json_text import JsonTextError, loads_strict, same_json
-from ...core.session.results import blob_text
 
 if TYPE_CHECKING:
     from typing import Any
@@ -259,6 +258,8 @@ def embedded_resource(resource: Any) -> str:
     if isinstance(resource.get("text"), str):
         return head + "\n" + text_block(resource["text"])
     if "blob" in resource:
+        from ...core.session.results import blob_text  # (results and schema validation: not for a listing)
+
         text = blob_text(resource.get("blob"), resource.get("mimeType"), limit=None)
         if text is not None:
             return head + f"  [base64 blob, {len(text.encode('utf-8'))} bytes of UTF-8 text]\n" + text_block(text)

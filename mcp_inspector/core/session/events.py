@@ -86,6 +86,11 @@ class TaskUpdated:
     source: str  # "created" | "poll" | "notification" | "result" | "cancel" | "list"
 
 
+#: The notification ElicitationCompleted stands for (url_elicitation.py handles it; the session
+#: knows the name without loading that module).
+ELICITATION_COMPLETE = "notifications/elicitation/complete"
+
+
 @dataclass(slots=True)
 class ElicitationCompleted:
     """The server sent ``notifications/elicitation/complete``: the URL elicitation

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -22,17 +22,27 @@ from ... import __version__
 from ..base.errors import ConnectError, InspectorError, ProtocolViolation, RpcError, ToolExcluded
 from ..protocol.rpc import PendingRequest, RequestHandler, RpcConnection
 from ..protocol.versions import LEGACY_VERSIONS
-from ..schema.validation import Issue, check
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
 from ..transport.base import Closed, Transport
 from . import era as era_detection
-from . import modern, mrtr, tasks, url_elicitation
-from .events import LogMessage, ResourceUpdated, ServerClosed, SessionEvent, SessionState, StateChanged
+from . import modern, mrtr, tasks
+from .events import (
+    ELICITATION_COMPLETE,
+    LogMessage,
+    ResourceUpdated,
+    ServerClosed,
+    SessionEvent,
+    SessionState,
+    StateChanged,
+)
 from .listing import CHANGED, Lister
-from .results import ToolResultView, analyze_tool_result
 from .subscriptions import Subscriptions
 from .task_model import TaskRecord
+
+if TYPE_CHECKING:  # tool calls' modules: loaded by the first call, not by every command (~5 ms cold)
+    from ..schema.validation import Issue
+    from .results import ToolResultView
 
 CLIENT_INFO = {"name": "mcp-inspector", "title": "MCP Inspector", "version": __version__}
 MAX_COUNTED_URIS = 10_000  # URIs whose updates are counted (a server inventing URIs must not grow the counts)
@@ -395,6 +405,8 @@ class McpSession:
         tool = self.tool(name)
         if tool is None:
             return []
+        from ..schema.validation import Issue, check
+
         verdict = check(tool.get("inputSchema"), arguments)
         return verdict.issues + [Issue("$", note) for note in verdict.unchecked]
 
@@ -426,6 +438,8 @@ class McpSession:
         try:
             return await self._finish_tool_call(pending)
         except RpcError as exc:  # -32042 raises UrlElicitationRequired: the URLs to complete, the call to retry
+            from . import url_elicitation
+
             raise url_elicitation.url_required(exc, getattr(pending, "mrtr_params", None) or pending.params) from None
 
     async def _finish_tool_call(self, pending: PendingRequest) -> ToolCallOutcome:
@@ -446,6 +460,8 @@ class McpSession:
         params = getattr(pending, "mrtr_params", None) or pending.params or {}
         name = params.get("name", "")
         arguments = params.get("arguments") or {}
+        from .results import analyze_tool_result
+
         view = analyze_tool_result(result, self.tool(name))
         elapsed = (time.perf_counter() - started) * 1000 if len(rounds) > 1 or record else pending.elapsed * 1000
         return ToolCallOutcome(
@@ -553,7 +569,9 @@ class McpSession:
             if uri in self.resource_updates or len(self.resource_updates) < MAX_COUNTED_URIS:
                 self.resource_updates[uri] = self.resource_updates.get(uri, 0) + 1
             self.emit(ResourceUpdated(uri, entry.seq))
-        elif method == url_elicitation.COMPLETE:
+        elif method == ELICITATION_COMPLETE:
+            from . import url_elicitation
+
             url_elicitation.note_complete(self, params, entry)
         elif method in tasks.STATUS_NOTIFICATIONS and params is not None:
             self.task_tracker.on_status(method, params, entry)

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from ..base.errors import RpcError
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
-from .events import ElicitationCompleted, SessionEvent
+from .events import ELICITATION_COMPLETE, ElicitationCompleted, SessionEvent
 
 
 class ElicitingSession(Protocol):
@@ -39,7 +39,7 @@ class ElicitingSession(Protocol):
 
 
 URL_ELICITATION_REQUIRED = -32042
-COMPLETE = "notifications/elicitation/complete"
+COMPLETE = ELICITATION_COMPLETE
 MAX_LISTED = 20  # URLs read from one error (a hostile server may list thousands)
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 

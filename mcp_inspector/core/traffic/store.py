@@ -21,11 +21,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.jsonrpc import Kind
 from .entry import Direction, TrafficEntry
-from .http_log import HttpLog
+
+if TYPE_CHECKING:
+    from .http_log import HttpLog
 
 Listener = Callable[[TrafficEntry], None]
 SPILL_LIMIT = 1 << 30  # bytes a store's own spill file may grow to
@@ -76,8 +78,21 @@ class TrafficStore:
         self.method_counts: Counter[str] = Counter()
         self._method_names: dict[str, str] = {}
         self.version = 0  # bumps on every change (changed()); views poll it
-        #: The HTTP exchanges under the frames of a remote server (empty for stdio).
-        self.http_log = HttpLog(clock=clock)
+        self._http_log: HttpLog | None = None
+
+    @property
+    def http_log(self) -> HttpLog:
+        """The HTTP exchanges under the frames of a remote server (empty for stdio). Made on first
+        use: a stdio command does not load its module (~2 ms of a cold command)."""
+        if self._http_log is None:
+            from .http_log import HttpLog
+
+            self._http_log = HttpLog(clock=self._clock)
+        return self._http_log
+
+    @http_log.setter
+    def http_log(self, log: HttpLog) -> None:
+        self._http_log = log
 
     # -- writing -------------------------------------------------------
     def append(
@@ -358,7 +373,7 @@ class TrafficStore:
         exchange_id = entry.meta.get("exchange") if isinstance(entry.meta, dict) else None
         if isinstance(exchange_id, int) and not isinstance(exchange_id, bool):
             return exchange_id
-        return self.http_log.carrier(entry.seq)
+        return self._http_log.carrier(entry.seq) if self._http_log is not None else None
 
     def get(self, seq: int) -> TrafficEntry | None:
         index = seq - self._first_seq
