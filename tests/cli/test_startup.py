@@ -62,6 +62,9 @@ def test_cold_http_tools_imports_no_ui_nor_what_only_a_tool_call_uses(sdk_http_s
     # (shutil and tempfile come with httpx2: its __version__ asks importlib.metadata)
     for unused in TOOL_CALL_ONLY + ("difflib", "fractions", "decimal", "ctypes"):
         assert unused not in modules, f"{unused} is imported by a cold `--url ... tools`"
+    # the HTTP+SSE transport (--transport sse, or a fall-back) and html (an HTML error page)
+    for unused in ("mcp_inspector.core.transport.legacy_sse", "html"):
+        assert unused not in modules, f"{unused} is imported by a cold Streamable HTTP `tools`"
 
 
 def test_call_imports_no_ui_or_models():

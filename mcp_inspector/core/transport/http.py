@@ -11,7 +11,7 @@ backwards-compatibility procedure. One ``httpx2.AsyncClient`` serves both.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -23,8 +23,10 @@ from ..traffic.http_log import HttpLog
 from .base import Note, Sink, Transport, TransportError
 from .credentials import CredentialPolicy
 from .http_util import AuthHook, check_url, make_client
-from .legacy_sse import LegacySseTransport
 from .streamable_http import StreamableHttpTransport
+
+if TYPE_CHECKING:
+    from .legacy_sse import LegacySseTransport
 
 MODES = ("auto", "streamable-http", "sse")
 
@@ -68,7 +70,11 @@ class HttpTransport(Transport):
         self.on_session_expired = None
 
     def _make(self, kind: str) -> StreamableHttpTransport | LegacySseTransport:
-        cls = LegacySseTransport if kind == "sse" else StreamableHttpTransport
+        cls: type[StreamableHttpTransport | LegacySseTransport] = StreamableHttpTransport
+        if kind == "sse":  # (--transport sse, or a fall-back: its module is not loaded otherwise)
+            from .legacy_sse import LegacySseTransport
+
+            cls = LegacySseTransport
         inner = cls(
             self.url,
             headers=self.headers,
@@ -182,7 +188,7 @@ class HttpTransport(Transport):
         stream, no endpoint event in time): then the server speaks neither."""
         if self._tg is None or self._sink is None or self.client is None:
             raise TransportError("the transport is not started")
-        if isinstance(self.inner, LegacySseTransport):
+        if not isinstance(self.inner, StreamableHttpTransport):  # HTTP+SSE already
             return
         self._sink(Note(f"falling back to the 2024-11-05 HTTP+SSE transport: {reason}", {"fallback": "sse"}))
         old = self.inner

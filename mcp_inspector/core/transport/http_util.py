@@ -10,7 +10,6 @@ token for one server must not reach another), for the rest of the chain.
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import os
 import re
@@ -435,6 +434,8 @@ def quote_body(body: bytes, secrets: list[str] | None = None) -> str:
     ``secrets`` (``credentials.secret_values``) are masked before it is cut, so no part of one shows."""
     text = body[:ERROR_BODY_CAP].decode("utf-8", errors="replace").strip()
     if text[:1] == "<" and re.search(r"<(!doctype html|html|body|head|title|h1|p|pre)\b", text[:2048], re.I):
+        import html  # (an HTML error page only)
+
         text = html.unescape(_TAG.sub(" ", text))
     text = printable(" ".join(text.split()))  # one line
     if secrets:
