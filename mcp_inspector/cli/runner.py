@@ -220,6 +220,7 @@ async def _run(
         handlers=options.handlers,
         era=spec.era,
         protocol_version=spec.protocol_version,
+        era_hint=remembered_era(spec, options),
     )
     # The imports are done (anyio's backend, the transport's: httpx for a URL); a pipe or a
     # subscribe may run for hours.
@@ -271,6 +272,7 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
             except RpcError as exc:
                 raise ConnectError(f"the server rejected initialize: {exc}") from None
             context.step = ""
+            remember_era(context.spec, context.options, session)
         handshake = False
         if context.options.log_level is not None:
             await apply_log_level(session, context)
@@ -319,6 +321,31 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
     except InspectorError as exc:
         error(str(exc))
         return exit_codes.SERVER_FAILURE
+
+
+def _era_memory_applies(spec: ServerSpec, options: RunOptions) -> bool:
+    """The era a stdio server spoke last time is used as the TUI uses it (config/eras.py): with
+    ``--era auto`` and no protocol version, for a command that does the handshake (not pipe).
+    Over HTTP a refused initialize falls back to HTTP+SSE, not to the probe: never there."""
+    return options.handshake and spec.era == "auto" and not spec.url and spec.protocol_version is None
+
+
+def remembered_era(spec: ServerSpec, options: RunOptions) -> str | None:
+    """A legacy server known from its last connection gets ``initialize`` at once: no
+    ``server/discover`` probe first (era.py; a server that changed era is probed after all)."""
+    if not _era_memory_applies(spec, options):
+        return None
+    from ..core.config import eras
+
+    return eras.remembered(spec.key)
+
+
+def remember_era(spec: ServerSpec, options: RunOptions, session: McpSession) -> None:
+    """Keep the era the server spoke for its next connection (written only when it changed)."""
+    if _era_memory_applies(spec, options) and session.era is not None and session.era != session.era_hint:
+        from ..core.config import eras
+
+        eras.remember(spec.key, session.era)
 
 
 def _auth_failure(text: str) -> str | None:

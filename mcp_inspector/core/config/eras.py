@@ -54,6 +54,7 @@ def remember(server_key: str, era: str, path: Path | None = None) -> None:
         eras.pop(next(iter(eras)))
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        write_atomic(path, json.dumps({"eras": eras}, ensure_ascii=False).encode("utf-8"))
+        # a cache (a lost write costs one probe): no fsync before a cold command can exit
+        write_atomic(path, json.dumps({"eras": eras}, ensure_ascii=False).encode("utf-8"), durable=False)
     except OSError:
         pass  # state: a next connection just probes again

@@ -1,0 +1,70 @@
+"""The era a stdio server spoke is remembered for its next connection (config/eras.py): a
+legacy server then gets ``initialize`` at once, without the ``server/discover`` probe before
+it (one round trip less on every cold command). A remembered era that is wrong (the server
+changed) costs a refusal, never the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import cli, raw
+
+from mcp_inspector.core.config.servers import ServerSpec
+
+
+def remembered(state: Path) -> dict[str, str]:
+    path = state / "mcp-inspector" / "eras.json"
+    return json.loads(path.read_text())["eras"] if path.exists() else {}
+
+
+def sent_methods(record: Path) -> list[str]:
+    methods = []
+    for line in record.read_text().splitlines():
+        frame = json.loads(line)
+        if frame.get("dir") == "out" and isinstance(frame.get("raw"), str):
+            methods.append(json.loads(frame["raw"]).get("method"))
+    return methods
+
+
+def test_a_legacy_server_is_not_probed_the_second_time(own_state_dir, tmp_path):
+    server = raw()
+    key = ServerSpec(name="raw", command=server).key
+    first = cli("--record", tmp_path / "first.jsonl", "tools", "--", *server)
+    assert first.returncode == 0, first.stderr
+    assert sent_methods(tmp_path / "first.jsonl")[0] == "server/discover"
+    assert remembered(own_state_dir) == {key: "legacy"}
+
+    second = cli("--record", tmp_path / "second.jsonl", "info", "--", *server)
+    assert second.returncode == 0, second.stderr
+    assert "server/discover" not in sent_methods(tmp_path / "second.jsonl")
+    assert sent_methods(tmp_path / "second.jsonl")[0] == "initialize"
+    assert "legacy at the last connection" in second.stdout
+
+
+def test_a_server_remembered_as_legacy_that_became_modern_is_connected_and_remembered_anew(
+    own_state_dir, sdk_modern_stdio_command
+):
+    key = ServerSpec(name="modern", command=sdk_modern_stdio_command).key
+    (own_state_dir / "mcp-inspector").mkdir()
+    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {key: "legacy"}}))
+    done = cli("info", "--", *sdk_modern_stdio_command)
+    assert done.returncode == 0, done.stderr
+    assert "2026-07-28" in done.stdout
+    assert remembered(own_state_dir) == {key: "modern"}
+
+
+def test_a_server_remembered_as_modern_that_became_legacy_is_probed_and_remembered_anew(own_state_dir):
+    server = raw()
+    key = ServerSpec(name="raw", command=server).key
+    (own_state_dir / "mcp-inspector").mkdir()
+    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {key: "modern"}}))
+    done = cli("tools", "--", *server)
+    assert done.returncode == 0, done.stderr
+    assert remembered(own_state_dir) == {key: "legacy"}
+
+
+def test_a_given_era_neither_uses_nor_changes_what_is_remembered(own_state_dir, sdk_modern_stdio_command):
+    done = cli("--era", "modern", "tools", "--", *sdk_modern_stdio_command)
+    assert done.returncode == 0, done.stderr
+    assert remembered(own_state_dir) == {}
