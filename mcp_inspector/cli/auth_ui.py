@@ -13,7 +13,6 @@ import sys
 import threading
 
 import anyio
-import anyio.from_thread
 import anyio.lowlevel
 
 from ..core.auth.model import AuthError
@@ -40,6 +39,8 @@ class CliAuthUi:
         self.say("Redirect URL: ")
         # A daemon thread of our own, not anyio's worker: a flow that ends without a paste
         # (--oauth-timeout, ctrl+c) leaves it blocked in readline, and the process must still exit.
+        from anyio import from_thread  # (only when a URL is pasted: not on every --url command, ~1-2 ms)
+
         send, receive = anyio.create_memory_object_stream[str | None](1)
         token = anyio.lowlevel.current_token()
 
@@ -49,7 +50,7 @@ class CliAuthUi:
             except (OSError, ValueError):
                 line = None
             with contextlib.suppress(RuntimeError, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                anyio.from_thread.run_sync(send.send_nowait, line, token=token)
+                from_thread.run_sync(send.send_nowait, line, token=token)
 
         threading.Thread(target=read, name="redirect-url", daemon=True).start()
         async with receive:

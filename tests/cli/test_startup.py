@@ -63,7 +63,8 @@ def test_cold_http_tools_imports_no_ui_nor_what_only_a_tool_call_uses(sdk_http_s
     for unused in TOOL_CALL_ONLY + ("difflib", "fractions", "decimal", "ctypes"):
         assert unused not in modules, f"{unused} is imported by a cold `--url ... tools`"
     # the HTTP+SSE transport (--transport sse, or a fall-back) and html (an HTML error page)
-    for unused in ("mcp_inspector.core.transport.legacy_sse", "html"):
+    # and anyio.from_thread (the CLI's OAuth prompt reads a pasted URL in a thread with it)
+    for unused in ("mcp_inspector.core.transport.legacy_sse", "html", "anyio.from_thread"):
         assert unused not in modules, f"{unused} is imported by a cold Streamable HTTP `tools`"
 
 
