@@ -36,6 +36,7 @@ import re
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 
 from common import MINIMAL_CLIENT, PYTHON, REPO, machine_note, minimal_server_cmd, server_everything_cmd
@@ -44,13 +45,28 @@ TARGET = 1.2  # against server-everything (node: its start and exit dominate)
 TARGET_PYTHON = 1.3  # against bench/servers/minimal_server.py (exits on EOF at once: our own cost shows)
 
 
+CPU: dict[int, float] = {}  # id(CompletedProcess) -> the child's CPU seconds, its server's included
+
+
 def timed(
     argv: list[str], env: dict | None = None, cwd: str | None = None
 ) -> tuple[float, subprocess.CompletedProcess]:
-    """``cwd``: where ``python -m mcp_inspector`` finds the package (the repo, or ``--before DIR``)."""
-    t0 = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, cwd=cwd or REPO, timeout=120, env=env)
-    return time.perf_counter() - t0, done
+    """Wall seconds and the finished child. ``cwd``: where ``python -m mcp_inspector`` finds the
+    package (the repo, or ``--before DIR``). The child's CPU time (user + system from ``wait4``,
+    with the server it waited for) goes to ``CPU``: less sensitive than wall time to a busy machine."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd or REPO, env=env)
+        limit = threading.Timer(120, proc.kill)  # a hung child must not hang the bench
+        limit.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        limit.cancel()
+        out.seek(0)
+        err.seek(0)
+        done = subprocess.CompletedProcess(argv, os.waitstatus_to_exitcode(status), out.read(), err.read())
+    CPU[id(done)] = usage.ru_utime + usage.ru_stime
+    return wall, done
 
 
 def check(name: str, done: subprocess.CompletedProcess, expect: bytes) -> None:
@@ -143,6 +159,7 @@ def compare(
         "import cli.main": [],
         "before": [],
     }
+    cpus: dict[str, list[float]] = {}
     for r in range(runs):
         trio = [("ours", ours, env), ("minimal", minimal, env), ("floor", floor, env), ("full", ours, full_env)]
         if before:
@@ -152,6 +169,7 @@ def compare(
             seconds, done = timed(argv, run_env, before if name == "before" else None)
             check(name, done, expect)
             times[name].append(seconds)
+            cpus.setdefault(name, []).append(CPU.pop(id(done)))
         times["python -c pass"].append(timed([PYTHON, "-c", "pass"], env)[0])
         times["import cli.main"].append(timed([PYTHON, "-c", "import mcp_inspector.cli.main"], env)[0])
     print("wall time, process start to exit:")
@@ -190,6 +208,15 @@ def compare(
             f"{label}: before / minimal: {was:.2f}x; ours / before paired per run: median "
             f"{statistics.median(paired_before):.2f}x, {min(paired_before):.2f}..{max(paired_before):.2f}"
         )
+    print("CPU time, the child's with its server's (wait4):")
+    for name in cpus:
+        print(summary(name, cpus[name]))
+    cpu_ratio = statistics.median(cpus["ours"]) / statistics.median(cpus["minimal"])
+    floor_cpu = statistics.median(cpus["floor"]) / statistics.median(cpus["minimal"])
+    line = f"{label}: CPU ours / minimal {cpu_ratio:.2f}x, floor / minimal {floor_cpu:.2f}x"
+    if before:
+        line += f", before / minimal {statistics.median(cpus['before']) / statistics.median(cpus['minimal']):.2f}x"
+    print(line)
     extra = statistics.median(times["ours"]) - statistics.median(times["minimal"])
     imports = statistics.median(times["import cli.main"]) - statistics.median(times["python -c pass"])
     print(
