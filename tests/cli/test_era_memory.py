@@ -10,12 +10,18 @@ from pathlib import Path
 
 from cli_helpers import cli, raw
 
+from mcp_inspector.core.config import eras
 from mcp_inspector.core.config.servers import ServerSpec
 
 
 def remembered(state: Path) -> dict[str, str]:
+    """What the state dir says: {digest of a server key (eras.file_key): era}."""
     path = state / "mcp-inspector" / "eras.json"
     return json.loads(path.read_text())["eras"] if path.exists() else {}
+
+
+def digest(key: str) -> str:
+    return eras.file_key(key)
 
 
 def sent_methods(record: Path) -> list[str]:
@@ -33,7 +39,9 @@ def test_a_legacy_server_is_not_probed_the_second_time(own_state_dir, tmp_path):
     first = cli("--record", tmp_path / "first.jsonl", "tools", "--", *server)
     assert first.returncode == 0, first.stderr
     assert sent_methods(tmp_path / "first.jsonl")[0] == "server/discover"
-    assert remembered(own_state_dir) == {key: "legacy"}
+    assert remembered(own_state_dir) == {digest(key): "legacy"}
+    # the command line (arguments may hold a secret) is not written, only its digest
+    assert str(server[-1]) not in (own_state_dir / "mcp-inspector" / "eras.json").read_text()
 
     second = cli("--record", tmp_path / "second.jsonl", "info", "--", *server)
     assert second.returncode == 0, second.stderr
@@ -47,21 +55,23 @@ def test_a_server_remembered_as_legacy_that_became_modern_is_connected_and_remem
 ):
     key = ServerSpec(name="modern", command=sdk_modern_stdio_command).key
     (own_state_dir / "mcp-inspector").mkdir()
-    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {key: "legacy"}}))
+    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {digest(key): "legacy"}}))
     done = cli("info", "--", *sdk_modern_stdio_command)
     assert done.returncode == 0, done.stderr
     assert "2026-07-28" in done.stdout
-    assert remembered(own_state_dir) == {key: "modern"}
+    assert remembered(own_state_dir) == {digest(key): "modern"}
 
 
 def test_a_server_remembered_as_modern_that_became_legacy_is_probed_and_remembered_anew(own_state_dir):
     server = raw()
     key = ServerSpec(name="raw", command=server).key
     (own_state_dir / "mcp-inspector").mkdir()
-    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {key: "modern"}}))
+    # an entry of an older version, keyed by the command line itself, goes at the next write
+    stale = {digest(key): "modern", key: "legacy"}
+    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": stale}))
     done = cli("tools", "--", *server)
     assert done.returncode == 0, done.stderr
-    assert remembered(own_state_dir) == {key: "legacy"}
+    assert remembered(own_state_dir) == {digest(key): "legacy"}
 
 
 def test_a_given_era_neither_uses_nor_changes_what_is_remembered(own_state_dir, sdk_modern_stdio_command):

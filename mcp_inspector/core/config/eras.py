@@ -1,7 +1,9 @@
 """The protocol era each server spoke at its last connection, so the next one skips the probe.
 
 The file is ``$XDG_STATE_HOME/mcp-inspector/eras.json`` (state: losing it costs one probe):
-``{"eras": {SERVER_KEY: "legacy" | "modern"}}``. With ``--era auto`` a server known to be
+``{"eras": {"sha256:DIGEST": "legacy" | "modern"}}``, the digest of the server's key: never its
+command line or URL, whose arguments may hold a secret the user gave (older entries keyed by
+the command itself are dropped at the next write). With ``--era auto`` a server known to be
 legacy gets ``initialize`` at once instead of ``server/discover`` first (one round trip less
 before the tools show); if it rejects that, the probe runs as usual (core/session/era.py). A
 modern server is probed anyway (the probe is its handshake). A file that cannot be read is
@@ -18,6 +20,7 @@ from ..base.json_text import loads_strict
 
 ERAS = ("legacy", "modern")
 MAX_SERVERS = 500  # entries kept: the oldest go first
+DIGEST_PREFIX = "sha256:"
 
 
 def default_path() -> Path:
@@ -35,9 +38,16 @@ def _read(path: Path) -> dict[str, str]:
     return {key: era for key, era in eras.items() if isinstance(key, str) and era in ERAS}
 
 
+def file_key(server_key: str) -> str:
+    """What the file keeps for a server: a digest of its key, not the key."""
+    import hashlib  # (~1 ms: only here, on the cold path of a stdio command)
+
+    return DIGEST_PREFIX + hashlib.sha256(server_key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def remembered(server_key: str, path: Path | None = None) -> str | None:
     """The era the server spoke last time, if known."""
-    return _read(path or default_path()).get(server_key)
+    return _read(path or default_path()).get(file_key(server_key))
 
 
 def remember(server_key: str, era: str, path: Path | None = None) -> None:
@@ -45,11 +55,13 @@ def remember(server_key: str, era: str, path: Path | None = None) -> None:
     if era not in ERAS:
         return
     path = path or default_path()
-    eras = _read(path)
-    if eras.get(server_key) == era:
+    key = file_key(server_key)
+    on_disk = _read(path)
+    eras = {name: value for name, value in on_disk.items() if name.startswith(DIGEST_PREFIX)}
+    if eras.get(key) == era and len(eras) == len(on_disk):
         return
-    eras.pop(server_key, None)
-    eras[server_key] = era
+    eras.pop(key, None)
+    eras[key] = era
     while len(eras) > MAX_SERVERS:
         eras.pop(next(iter(eras)))
     try:
