@@ -323,11 +323,23 @@ async def _run_body(session: McpSession, context: Context, body: Body) -> int:
         return exit_codes.SERVER_FAILURE
 
 
+#: Commands that judge or record the server: their result must not depend on what an earlier
+#: run kept (with a remembered era, a server of both eras would be judged in the legacy one).
+AUDIT_COMMANDS = ("check", "snapshot", "diff")
+
+
 def _era_memory_applies(spec: ServerSpec, options: RunOptions) -> bool:
     """The era a stdio server spoke last time is used as the TUI uses it (config/eras.py): with
-    ``--era auto`` and no protocol version, for a command that does the handshake (not pipe).
-    Over HTTP a refused initialize falls back to HTTP+SSE, not to the probe: never there."""
-    return options.handshake and spec.era == "auto" and not spec.url and spec.protocol_version is None
+    ``--era auto`` and no protocol version, for a command that does the handshake (not pipe) and
+    does not audit the server. Over HTTP a refused initialize falls back to HTTP+SSE, not to the
+    probe: never there."""
+    return (
+        options.handshake
+        and options.command not in AUDIT_COMMANDS
+        and spec.era == "auto"
+        and not spec.url
+        and spec.protocol_version is None
+    )
 
 
 def remembered_era(spec: ServerSpec, options: RunOptions) -> str | None:

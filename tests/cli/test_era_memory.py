@@ -78,3 +78,18 @@ def test_a_given_era_neither_uses_nor_changes_what_is_remembered(own_state_dir, 
     done = cli("--era", "modern", "tools", "--", *sdk_modern_stdio_command)
     assert done.returncode == 0, done.stderr
     assert remembered(own_state_dir) == {}
+
+
+def test_the_audit_commands_neither_use_nor_keep_a_remembered_era(own_state_dir, tmp_path):
+    """check, snapshot and diff judge or record the server: the same server gets the same
+    handshake whatever an earlier run kept."""
+    server = raw()
+    key = ServerSpec(name="raw", command=server).key
+    done = cli("snapshot", "-o", tmp_path / "first.json", "--", *server)
+    assert done.returncode == 0, done.stderr
+    assert remembered(own_state_dir) == {}
+    (own_state_dir / "mcp-inspector").mkdir()
+    (own_state_dir / "mcp-inspector" / "eras.json").write_text(json.dumps({"eras": {digest(key): "legacy"}}))
+    done = cli("--record", tmp_path / "snap.jsonl", "snapshot", "-o", tmp_path / "surface.json", "--", *server)
+    assert done.returncode == 0, done.stderr
+    assert sent_methods(tmp_path / "snap.jsonl")[0] == "server/discover"
