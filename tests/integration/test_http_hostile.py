@@ -175,9 +175,11 @@ def test_a_gzip_bomb_sse_event_is_held_to_the_cap_once(hostile_url):
 
 
 async def test_more_calls_in_flight_than_the_connection_pool_all_get_their_reply(hostile_url):
-    """150 calls that each take 2 s, over a pool of 100 connections: the last 50 wait for a free
-    connection (bounded by their own request timeout), they do not fail after connect_timeout."""
-    async with connected(HttpTransport(f"{hostile_url}/slowcall/2", connect_timeout=1)) as h:
+    """150 calls that each take 5 s, over a pool of 100 connections: the last 50 wait for a free
+    connection (bounded by their own request timeout), they do not fail after connect_timeout.
+    The connect timeout is half the wait for a slot: 100 connects on a loaded machine (two CPU
+    burners and three test runs, load 8) took more than 1 s for 8 of them."""
+    async with connected(HttpTransport(f"{hostile_url}/slowcall/5", connect_timeout=2.5)) as h:
         await h.handshake()
         outcomes: list[str] = []
 

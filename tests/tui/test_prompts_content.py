@@ -353,8 +353,15 @@ async def test_megabytes_of_title_and_description_are_cut_short_in_the_form():
     async with app.run_test(size=SIZE) as pilot:
         view = await open_prompts(pilot, app)
         assert view.prompt_list.select_name("verbose")
-        await wait_for(
-            pilot, lambda: view.current is not None and view.current.get("name") == "verbose", what="verbose"
+        await wait_for(  # the prompt chosen, and its form mounted (a loaded machine shows the gap)
+            pilot,
+            lambda: (
+                view.current is not None
+                and view.current.get("name") == "verbose"
+                and any("T" * 200 in str(w.render()) for w in view.form.query(".prompt-head"))
+                and bool(view.form.query(".arg-label"))
+            ),
+            what="verbose's form",
         )
         head = str(view.form.query_one(".prompt-head").render())
         assert "T" * 200 + "… (100,000 characters)" in head

@@ -221,7 +221,8 @@ async def test_pending_then_in_flight_progress_and_cancel():
             slow = await session.begin_tool_call(
                 "long_running_task", {"duration_seconds": 20, "steps": 200}, timeout=5, reset_on_progress=True
             )
-            other = await session.begin_tool_call("long_running_task", {"duration_seconds": 0.6, "steps": 3})
+            # 2 s: at load 8 the settle below took longer than 0.6 s and the short call had gone already
+            other = await session.begin_tool_call("long_running_task", {"duration_seconds": 2, "steps": 3})
             panel.show_pending(slow)
             slow_row = inflight.track(slow)
             other_row = inflight.track(other)
