@@ -134,9 +134,10 @@ async def test_new_frames_are_tested_as_they_arrive_and_combine_with_the_filter(
                 ts=BASE_TS + 5 + n / 1000,
             )
         await wait_for(pilot, lambda: caught_up(log) and log.row_count == 300, timeout=WAIT)
-        assert status(app).startswith("300 of 314 frames match")
+        # the status line is written after the rows: wait for it rather than read it at once
+        await wait_for(pilot, lambda: status(app).startswith("300 of 314 frames match"), timeout=WAIT)
         log.set_filter(TrafficFilter(text='"progressToken":1'))  # the text filter narrows the query's rows
-        assert log.row_count == 150
+        await wait_for(pilot, lambda: caught_up(log) and log.row_count == 150, timeout=WAIT)
 
 
 async def test_a_big_store_is_matched_in_chunks_and_a_stale_run_is_stopped():
