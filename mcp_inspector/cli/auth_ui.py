@@ -15,8 +15,6 @@ import threading
 import anyio
 import anyio.lowlevel
 
-from ..core.auth.model import AuthError
-
 LINE_LIMIT = 64 << 10  # characters of a pasted URL
 
 
@@ -33,6 +31,8 @@ class CliAuthUi:
             pass
 
     async def ask_redirect_url(self, url: str) -> str:
+        from ..core.auth.model import AuthError  # (the model: loaded by a flow, not by every --url command)
+
         reader = _terminal()
         if reader is None:
             raise AuthError("no terminal to paste the redirect URL into: use --oauth-open fetch or browser")

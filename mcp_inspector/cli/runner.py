@@ -194,6 +194,7 @@ def make_cli_transport(
         write_stall=options.timeout or 30.0,
         auth_ui=auth_ui,
         auth_log=options.auth_log,
+        defer_auth=True,  # the OAuth client made at the first challenge when nothing is stored
     )
 
 

@@ -66,6 +66,10 @@ def test_cold_http_tools_imports_no_ui_nor_what_only_a_tool_call_uses(sdk_http_s
     # and anyio.from_thread (the CLI's OAuth prompt reads a pasted URL in a thread with it)
     for unused in ("mcp_inspector.core.transport.legacy_sse", "html", "anyio.from_thread"):
         assert unused not in modules, f"{unused} is imported by a cold Streamable HTTP `tools`"
+    # the OAuth client (its model, token store, flow): made at the first challenge when the token
+    # store is empty (this test's own state dir) and no OAuth option was given (core/auth/deferred.py)
+    for unused in ("model", "manager", "store", "http", "opener"):
+        assert f"mcp_inspector.core.auth.{unused}" not in modules, f"core.auth.{unused} is imported by `--url tools`"
 
 
 def test_call_imports_no_ui_or_models():

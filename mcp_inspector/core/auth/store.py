@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..base.errors import InspectorError
-from ..base.files import state_dir, write_atomic
+from ..base.files import auth_dir, write_atomic
 from ..base.masking import mask_oauth_fields, mask_url, remember_secret
 from .model import STORES, ClientInfo, TokenSet
 
@@ -73,7 +73,7 @@ class StoredAuth:
 
 
 def default_auth_dir() -> Path:
-    return state_dir() / "auth"
+    return auth_dir()
 
 
 def url_key(server_url: str) -> str:

@@ -219,3 +219,8 @@ def state_dir() -> Path:
     """Where the inspector keeps its own state (drafts, eras, tokens): $XDG_STATE_HOME/mcp-inspector."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "mcp-inspector"
+
+
+def auth_dir() -> Path:
+    """The file token store's directory (core/auth/store.py): one file per authorized server."""
+    return state_dir() / "auth"

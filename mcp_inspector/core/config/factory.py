@@ -56,6 +56,7 @@ def make_transport(
     auth_log: Any = None,
     auth_ui: Any = None,
     auth_store: Any = None,
+    defer_auth: bool = False,
     **http_options: Any,
 ) -> Transport:
     """The transport for ``spec``.
@@ -74,7 +75,9 @@ def make_transport(
             raise TransportError(f"unknown transport {spec.transport!r} for a URL (use http, streamable-http or sse)")
         verify = not (insecure or bool(getattr(spec, "insecure", False)))
         if "auth" not in http_options:
-            http_options["auth"] = make_auth(spec, http_log=http_log, log=auth_log, ui=auth_ui, store=auth_store)
+            http_options["auth"] = make_auth(
+                spec, http_log=http_log, log=auth_log, ui=auth_ui, store=auth_store, defer=defer_auth
+            )
         return HttpTransport(
             spec.url,
             headers=dict(spec.headers or {}),
@@ -108,12 +111,26 @@ def wants_auth(spec: ServerSpec) -> bool:
 
 
 def make_auth(
-    spec: ServerSpec, *, http_log: HttpLog | None = None, log: Any = None, ui: Any = None, store: Any = None
+    spec: ServerSpec,
+    *,
+    http_log: HttpLog | None = None,
+    log: Any = None,
+    ui: Any = None,
+    store: Any = None,
+    defer: bool = False,
 ) -> Any:
     """The OAuthManager for a URL spec (None when ``wants_auth`` says no). The token store is
-    the spec's ``auth_store`` mode (file by default) unless ``store`` is given."""
+    the spec's ``auth_store`` mode (file by default) unless ``store`` is given. ``defer`` (the
+    CLI): with no OAuth option and nothing in the token store, a ``DeferredAuth`` that makes the
+    manager at the first challenge (core/auth/deferred.py: ~5 ms of imports spared otherwise)."""
     if not wants_auth(spec):
         return None
+    if defer and store is None and getattr(spec, "auth", None) is None:
+        from ..auth.deferred import DeferredAuth, nothing_stored
+
+        if nothing_stored():
+            assert spec.url is not None
+            return DeferredAuth(spec.url, lambda: make_auth(spec, http_log=http_log, log=log, ui=ui, store=store))
     from ..auth.manager import OAuthManager
     from ..auth.model import AuthLog, AuthSettings
 
