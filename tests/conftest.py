@@ -1,7 +1,7 @@
 """Shared test helpers: fixture-server paths, async test support, server-everything.
 
-Kept small and generic on purpose (TUI, CLI and core tests all load it): nothing
-here is autouse.
+Kept small and generic on purpose (TUI, CLI and core tests all load it): the one
+autouse fixture gives each test its own $XDG_STATE_HOME.
 
 Async tests: mark them ``@pytest.mark.anyio`` (the plugin ships with anyio); the
 ``anyio_backend`` fixture below pins them to asyncio. Or call ``run_async(fn)``
@@ -35,6 +35,18 @@ SDK_SERVER = SERVERS_DIR / "sdk_server.py"
 PYTHON = sys.executable
 
 pytest_plugins = ["http_fixtures"]  # real HTTP servers on 127.0.0.1 (tests/http_fixtures.py)
+
+
+@pytest.fixture(autouse=True)
+def own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own $XDG_STATE_HOME (the CLI children inherit it): what a command keeps there
+    (the era a server spoke, config/eras.py; OAuth tokens; the theme) is never the user's, nor another
+    test's, so no test depends on which ran before it. A test that runs a server twice sees what its
+    own first run kept."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    return state
+
 
 # Where server-everything may be installed: the repo root (CI runs `npm install` there),
 # then a developer's scratch install as a last resort.
