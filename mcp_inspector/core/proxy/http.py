@@ -17,7 +17,8 @@ to each exchange (begun, answered, each SSE event, ended) goes to the live view 
 so a viewer's HTTP view shows the host's exchanges.
 
 HTTP/1.1 by ``h11`` (the HTTP client's own parser) on an ``anyio`` listener; one request at a
-time per connection, as h11 serves them.
+time per connection, as h11 serves them. Upstream through ``httpcore2``'s connection pool
+(keep-alive). The recording is off the forward path: see :class:`HttpProxy`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import itertools
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,6 +35,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 import h11
+import httpcore2
 import httpx2
 
 from ..base.masking import mask_headers, remember_secret
@@ -60,6 +63,21 @@ HOP_BY_HOP = frozenset(
     }
 )
 SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "x-api-key")
+HOP_BY_HOP_BYTES = frozenset(name.encode() for name in HOP_BY_HOP)
+SECRET_HEADER_NAMES = frozenset(name.encode() for name in SECRET_HEADERS)
+UPSTREAM_TIMEOUT = {"connect": 30.0, "read": None, "write": 30.0, "pool": 30.0}
+UPSTREAM_ERRORS = (
+    httpcore2.TimeoutException,
+    httpcore2.NetworkError,
+    httpcore2.ProtocolError,
+    httpcore2.UnsupportedProtocol,
+    httpcore2.ProxyError,
+    OSError,
+)
+MAX_UPSTREAM_CONNECTIONS = 100  # as httpx's default: one per open host stream or exchange in flight
+MAX_KEEPALIVE = 20
+KEEPALIVE_EXPIRY = 5.0
+WAKE_DELAY = 0.005  # seconds after a stream's chunk before the recorder is woken (one wake for a burst)
 
 
 class ListenError(Exception):
@@ -90,7 +108,13 @@ def parse_listen(text: str) -> ListenAddress:
 
 
 class HttpProxy:
-    """Serve ``address``; pass each exchange to ``upstream``'s origin; record through ``recorder``."""
+    """Serve ``address``; pass each exchange to ``upstream``'s origin; record through ``recorder``.
+
+    The forward path comes first: the upstream is reached through ``httpcore2``'s pool directly
+    (keep-alive; httpx's request building, URL parsing and auth/redirect layers cost ~0.5 ms an
+    exchange here), and the recorder is *held* (``FrameRecorder.held``): each record is queued in
+    order as it happens, its headers masked later in the recorder's thread, and the thread is
+    woken once the exchange has been forwarded (a stream's chunk: within ``WAKE_DELAY``)."""
 
     def __init__(
         self,
@@ -102,13 +126,26 @@ class HttpProxy:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ListenError(f"--url {upstream!r}: give the server's http:// or https:// URL")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ListenError(f"--url {upstream!r}: the port is not a number") from None
+        if not parts.hostname:
+            raise ListenError(f"--url {upstream!r}: give the server's http:// or https:// URL")
         self.upstream = upstream
         self.upstream_origin = f"{parts.scheme}://{parts.netloc}"
+        self._scheme = parts.scheme.encode("ascii")
+        self._host = parts.hostname.encode("idna")
+        self._port = port
+        # the Host header the upstream expects: its netloc without any userinfo
+        self._host_header = parts.netloc.rpartition("@")[2].encode("idna")
         self.address = address
         self.recorder = recorder
         self.on_listening = on_listening
         self.origin = ""  # ours, once listening
         self._exchanges = itertools.count(1)
+        self._wake_soon: anyio.Event | None = None  # set: wake the recorder soon (made in serve)
+        self._stream_records = False  # a stream's records are queued that no wake-up has handed over yet
 
     async def serve(self) -> None:
         try:
@@ -123,9 +160,40 @@ class HttpProxy:
         path = urlsplit(self.upstream).path or "/"
         if self.on_listening is not None:
             self.on_listening(self.origin + path)
-        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None), follow_redirects=False) as client:
-            self._client = client
-            await listener.serve(self._connection)
+        ssl_context = None
+        if self._scheme == b"https":
+            ssl_context = httpx2.create_ssl_context()  # what httpx verified with: system CAs, SSL_CERT_FILE
+        self._wake_soon = anyio.Event()
+        self.recorder.held = True
+        try:
+            async with (
+                httpcore2.AsyncConnectionPool(
+                    ssl_context=ssl_context,
+                    max_connections=MAX_UPSTREAM_CONNECTIONS,
+                    max_keepalive_connections=MAX_KEEPALIVE,
+                    keepalive_expiry=KEEPALIVE_EXPIRY,
+                ) as pool,
+                anyio.create_task_group() as group,
+            ):
+                self._pool = pool
+                group.start_soon(self._waker)
+                await listener.serve(self._connection)
+        finally:
+            self.recorder.held = False
+            self.recorder.wake()
+
+    async def _waker(self) -> None:
+        """Wake the recorder ``WAKE_DELAY`` after a stream's chunk was forwarded (not per chunk)."""
+        while self._wake_soon is not None:
+            await self._wake_soon.wait()
+            await anyio.sleep(WAKE_DELAY)
+            self._wake_soon = anyio.Event()
+            if self._stream_records:  # not handed over already by an exchange's end
+                self._wake()
+
+    def _wake(self) -> None:
+        self._stream_records = False
+        self.recorder.wake()
 
     async def _connection(self, stream: anyio.abc.SocketStream) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=1 << 20)
@@ -144,6 +212,8 @@ class HttpProxy:
                     await self._exchange(conn, stream, request, body)
                 except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError, h11.LocalProtocolError):
                     return
+                finally:
+                    self._wake()  # this exchange is forwarded: now record it
                 if conn.our_state is h11.MUST_CLOSE or conn.their_state is h11.MUST_CLOSE:
                     return
                 try:
@@ -180,31 +250,46 @@ class HttpProxy:
 
     async def _exchange(self, conn: h11.Connection, stream: Any, request: h11.Request, body: bytes) -> None:
         exchange = next(self._exchanges)
+        recorder = self.recorder
+        raw_headers = request.headers  # h11's: names lowercased, checked
+        for name, value in raw_headers:
+            if name in SECRET_HEADER_NAMES:  # remembered now: a body echoing it is masked in the recording
+                text = value.decode("latin-1")
+                remember_secret(text, text.split(" ", 1)[-1])
+        upstream_headers = [(k, v) for k, v in raw_headers if k not in HOP_BY_HOP_BYTES]
+        upstream_headers.insert(0, (b"host", self._host_header))
+        if body:
+            upstream_headers.append((b"content-length", b"%d" % len(body)))
         method = request.method.decode("ascii", "replace")
         target = request.target.decode("ascii", "replace")
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers]
-        for name, value in headers:
-            if name.lower() in SECRET_HEADERS:
-                remember_secret(value, value.split(" ", 1)[-1])
-        upstream_headers = [(k, v) for k, v in headers if k.lower() not in HOP_BY_HOP]
-        meta: dict[str, Any] = {
-            "exchange": exchange,
-            "http": {"method": method, "path": target, "headers": dict(mask_headers(headers))},
-        }
-        self.recorder.http(http_feed.begin(exchange, method, self.upstream_origin + target, headers, len(body)))
+        url = self.upstream_origin + target
+        size = len(body)
+
+        def request_meta() -> dict[str, Any]:
+            headers = _text_headers(raw_headers)
+            return {
+                "exchange": exchange,
+                "http": {"method": method, "path": target, "headers": dict(mask_headers(headers))},
+            }
+
+        recorder.http(lambda: http_feed.begin(exchange, method, url, _text_headers(raw_headers), size))
         if body:
-            self.recorder.put_frame(Direction.OUT, body, meta)
+            recorder.put_frame(Direction.OUT, body, request_meta)
         else:
-            self.recorder.note(f"{method} {target} (exchange {exchange})", **meta)
-        upstream_request = self._client.build_request(
-            method, self.upstream_origin + target, headers=upstream_headers, content=body or None
+            recorder.note_with(f"{method} {target} (exchange {exchange})", request_meta)
+        upstream_request = httpcore2.Request(
+            request.method,
+            httpcore2.URL(scheme=self._scheme, host=self._host, port=self._port, target=request.target),
+            headers=upstream_headers,
+            content=body or None,
+            extensions={"timeout": UPSTREAM_TIMEOUT},
         )
         try:
-            response = await self._client.send(upstream_request, stream=True)
-        except httpx2.HTTPError as exc:
+            response = await self._pool.handle_async_request(upstream_request)
+        except UPSTREAM_ERRORS as exc:
             text = f"the upstream {self.upstream_origin} did not answer: {exc.__class__.__name__}"
-            self.recorder.note(text, exchange=exchange, upstream_error=True)
-            self.recorder.http(http_feed.finish(exchange, text))
+            recorder.note(text, exchange=exchange, upstream_error=True)
+            recorder.http(http_feed.finish(exchange, text))
             await _send_simple(conn, stream, 502, text.encode())
             return
         error: str | None = "the host went away"
@@ -214,57 +299,77 @@ class HttpProxy:
         except _HostLeft:
             error = None  # the host closed its stream: that is how a stream ends
             raise
+        except UPSTREAM_ERRORS as exc:  # mid-body: the host's response cannot be finished
+            error = f"the upstream {self.upstream_origin} broke off: {exc.__class__.__name__}"
+            recorder.note(error, exchange=exchange, upstream_error=True)
+            raise _UpstreamBroke from None
         finally:
-            self.recorder.http(http_feed.finish(exchange, error))
-            await response.aclose()
+            recorder.http(http_feed.finish(exchange, error))
+            with contextlib.suppress(*UPSTREAM_ERRORS):
+                await response.aclose()
 
     async def _relay(
-        self, conn: h11.Connection, stream: Any, response: httpx2.Response, exchange: int, method: str, target: str
+        self, conn: h11.Connection, stream: Any, response: httpcore2.Response, exchange: int, method: str, target: str
     ) -> None:
-        kind = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        out_headers = [
-            (k, v)
-            for k, v in response.headers.multi_items()
-            if k.lower() not in HOP_BY_HOP or k.lower() == "content-length"
-        ]
-        meta: dict[str, Any] = {
-            "exchange": exchange,
-            "http": {"status": response.status_code, "headers": dict(mask_headers(out_headers))},
-        }
-        rewrite = kind == "text/event-stream"
-        if rewrite:  # a rewritten endpoint changes the length: the body goes chunked
-            out_headers = [(k, v) for k, v in out_headers if k.lower() != "content-length"]
-        self.recorder.http(
-            http_feed.response(
-                exchange, response.status_code, response.reason_phrase, list(response.headers.multi_items())
+        recorder = self.recorder
+        status = response.status
+        kind = b""
+        out_headers = []
+        for name, value in response.headers:
+            lower = name.lower()
+            if lower == b"content-type":
+                kind = value.split(b";", 1)[0].strip().lower()
+            if lower not in HOP_BY_HOP_BYTES or lower == b"content-length":
+                out_headers.append((name, value))
+        all_headers = response.headers
+        reason = response.extensions.get("reason_phrase", b"")
+        kind_text = kind.decode("latin-1")
+        sse = kind == b"text/event-stream"
+
+        def response_meta() -> dict[str, Any]:
+            return {
+                "exchange": exchange,
+                "http": {"status": status, "headers": dict(mask_headers(_text_headers(out_headers)))},
+            }
+
+        if sse:  # a rewritten endpoint changes the length: the body goes chunked
+            out_headers = [(k, v) for k, v in out_headers if k.lower() != b"content-length"]
+        recorder.http(
+            lambda: http_feed.response(
+                exchange, status, reason.decode("latin-1", "replace"), _text_headers(all_headers)
             )
         )
-        await stream.send(conn.send(h11.Response(status_code=response.status_code, headers=out_headers)))
-        if response.status_code >= 400 or kind not in ("application/json", "text/event-stream"):
-            self.recorder.note(f"{method} {target} -> {response.status_code} {kind}".rstrip(), **meta)
-        parser = SseParser() if kind == "text/event-stream" else None
+        await stream.send(conn.send(h11.Response(status_code=status, headers=out_headers, reason=reason)))
+        if status >= 400 or kind not in (b"application/json", b"text/event-stream"):
+            recorder.note_with(f"{method} {target} -> {status} {kind_text}".rstrip(), response_meta)
+        parser = SseParser() if sse else None
         kept: list[bytes] = []
-
         body_size = 0
+        upstream_origin = self.upstream_origin.encode()
+        origin = self.origin.encode()
 
         async def body() -> None:
             nonlocal body_size
             kept_size = 0
-            async for chunk in response.aiter_raw():
-                if rewrite and b"endpoint" in chunk:
-                    chunk = chunk.replace(self.upstream_origin.encode(), self.origin.encode())
+            async for chunk in response.aiter_stream():
+                if sse and b"endpoint" in chunk:
+                    chunk = chunk.replace(upstream_origin, origin)
                 await stream.send(conn.send(h11.Data(data=chunk)))
                 if parser is not None:
+                    now = time.time()
                     for event in parser.feed(chunk):
-                        self.recorder.http(http_feed.event(exchange, event.event, event.id, event.size, event.retry))
+                        recorder.http(http_feed.event(exchange, event.event, event.id, event.size, event.retry))
                         if event.data and event.event in ("message", ""):
-                            self.recorder.put_frame(Direction.IN, event.data, {**meta, "sse_id": event.id})
+                            recorder.put_frame(Direction.IN, event.data, _with_sse_id(response_meta, event.id), now)
                         elif event.event == "endpoint":
                             text = event.data.decode("utf-8", "replace")
-                            self.recorder.note(f"legacy SSE endpoint: {text}", **meta)
+                            recorder.note_with(f"legacy SSE endpoint: {text}", response_meta)
+                    self._stream_records = True
+                    if self._wake_soon is not None:
+                        self._wake_soon.set()  # a stream may stay open: its events are recorded soon, not at its end
                 else:
                     body_size += len(chunk)
-                    if kind == "application/json" and kept_size < MAX_RECORDED_BODY:
+                    if kind == b"application/json" and kept_size < MAX_RECORDED_BODY:
                         kept.append(chunk)
                         kept_size += len(chunk)
             await stream.send(conn.send(h11.EndOfMessage()))
@@ -272,16 +377,24 @@ class HttpProxy:
         if parser is None:
             await body()
         elif await _unless_host_leaves(conn, stream, body):
-            self.recorder.note(
+            recorder.note(
                 f"the host closed its {method} {target} stream (exchange {exchange}): closed upstream too",
                 exchange=exchange,
                 host_gone=True,
             )
             raise _HostLeft  # this connection is over
         if body_size:
-            self.recorder.http(http_feed.body(exchange, body_size))
+            recorder.http(http_feed.body(exchange, body_size))
         if kept:
-            self.recorder.put_frame(Direction.IN, b"".join(kept)[:MAX_RECORDED_BODY], meta)
+            recorder.put_frame(Direction.IN, b"".join(kept)[:MAX_RECORDED_BODY], response_meta)
+
+
+def _text_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
+    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+
+
+def _with_sse_id(meta: Callable[[], dict[str, Any]], sse_id: str | None) -> Callable[[], dict[str, Any]]:
+    return lambda: {**meta(), "sse_id": sse_id}
 
 
 async def _unless_host_leaves(conn: h11.Connection, stream: Any, body: Callable[[], Any]) -> bool:
@@ -319,6 +432,10 @@ class _BodyTooLarge(Exception):
 
 class _HostLeft(anyio.BrokenResourceError):
     """The host closed an SSE stream it had open (the connection is over)."""
+
+
+class _UpstreamBroke(anyio.BrokenResourceError):
+    """The upstream broke off a response already begun to the host (the connection is over)."""
 
 
 async def _send_simple(conn: h11.Connection, stream: Any, status: int, text: bytes) -> None:

@@ -12,6 +12,12 @@ The queue between them is bounded in bytes (``backlog``): the forward path never
 the disk unless the recording is that far behind, and then it waits rather than lose a
 frame from the recording (a viewer's feed, in contrast, drops with a count: ``feed``).
 Non-JSON lines are recorded as they are, flagged ``invalid`` with the reason.
+
+The HTTP proxy (``http``) runs the recorder *held*: what it hands over is queued in order but
+the thread is not woken per item (each wake-up is a thread switch and a fight for the GIL with
+the event loop, mid-exchange); the proxy calls :meth:`FrameRecorder.wake` once an exchange has
+been forwarded (or a stream's chunk, a little later). Its metadata may be a callable, made in
+the recorder's thread (masking headers costs ~20 us a list: not on the forward path).
 """
 
 from __future__ import annotations
@@ -40,6 +46,13 @@ STDERR = "stderr"
 _DIRECTIONS = {HOST: Direction.OUT, SERVER: Direction.IN, STDERR: Direction.IN}
 _SPAN_KINDS = frozenset((Kind.REQUEST, Kind.NOTIFICATION, Kind.RESPONSE, Kind.ERROR))
 
+#: A frame's or note's metadata: a dict, or a callable that makes it (in the recorder's thread).
+Meta = dict[str, Any] | Callable[[], dict[str, Any]] | None
+
+
+def _resolved(meta: Meta) -> dict[str, Any] | None:
+    return meta() if callable(meta) else meta
+
 
 class ChunkSink(Protocol):
     """Where the stdio pumps hand what they forward: a :class:`FrameRecorder`, or ``relay.RecordPipe``
@@ -65,7 +78,7 @@ class _Frame:
 
     direction: Direction
     raw: bytes
-    meta: dict[str, Any] | None
+    meta: Meta
     ts: float
 
 
@@ -73,13 +86,13 @@ class _Frame:
 class _Http:
     """What happened to an HTTP exchange (``http_feed``'s record), for the live view."""
 
-    record: dict[str, Any]
+    record: dict[str, Any] | Callable[[], dict[str, Any]]
 
 
 @dataclass(slots=True)
 class _Note:
     text: str
-    meta: dict[str, Any]
+    meta: Meta
     ts: float
 
 
@@ -119,6 +132,8 @@ class FrameRecorder:
         #: Called in the recorder's thread with each ``http_feed`` record, in order with the
         #: frames (the live view's publisher: ``feed.FeedPublisher.publish_record``).
         self.http_listeners: list[Callable[[dict[str, Any]], None]] = []
+        #: Held (the HTTP proxy): items are queued without waking the thread; :meth:`wake` does.
+        self.held = False
         self._thread = threading.Thread(target=self._run, name="proxy-recorder", daemon=True)
 
     def start(self) -> None:
@@ -136,19 +151,35 @@ class FrameRecorder:
             self._queued += len(data)
             self._cond.notify_all()
 
-    def put_frame(self, direction: Direction, raw: bytes, meta: dict[str, Any] | None = None) -> None:
+    def put_frame(self, direction: Direction, raw: bytes, meta: Meta = None, ts: float | None = None) -> None:
         """A whole frame (the HTTP proxy's); never waits (the event loop calls it): HTTP bodies are
         bounded by the proxy's own caps."""
         with self._cond:
-            self._queue.append(_Frame(direction, raw, meta, self._clock()))
+            self._queue.append(_Frame(direction, raw, meta, ts or self._clock()))
             self._queued += len(raw)
-            self._cond.notify_all()
+            if not self.held:
+                self._cond.notify_all()
 
-    def http(self, record: dict[str, Any]) -> None:
-        """What happened to an HTTP exchange (``http_feed``); never waits (the event loop calls it)."""
+    def http(self, record: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
+        """What happened to an HTTP exchange (``http_feed``; or a callable making it, in the
+        recorder's thread); never waits (the event loop calls it)."""
         with self._cond:
             self._queue.append(_Http(record))
-            self._cond.notify_all()
+            if not self.held:
+                self._cond.notify_all()
+
+    def note_with(self, text: str, meta: Meta, ts: float | None = None) -> None:
+        """:meth:`note` with its metadata as a dict or a callable making it (in the recorder's thread)."""
+        with self._cond:
+            self._queue.append(_Note(text, meta, ts or self._clock()))
+            if not self.held:
+                self._cond.notify_all()
+
+    def wake(self) -> None:
+        """Record what is queued now (a held recorder's hand-off)."""
+        with self._cond:
+            if self._queue:
+                self._cond.notify_all()
 
     def end(self, source: str, ts: float | None = None) -> None:
         """That stream reached its end (an unterminated last line is recorded now)."""
@@ -158,9 +189,7 @@ class FrameRecorder:
 
     def note(self, text: str, ts: float | None = None, **meta: Any) -> None:
         """Something the proxy observed (host closed stdin, signal passed on, exit code)."""
-        with self._cond:
-            self._queue.append(_Note(text, meta, ts or self._clock()))
-            self._cond.notify_all()
+        self.note_with(text, meta, ts)
 
     def close(self, timeout: float | None = None) -> None:
         """Record everything queued, then stop the thread."""
@@ -186,16 +215,17 @@ class FrameRecorder:
                 self._cond.notify_all()
             for item in batch:
                 if isinstance(item, _Note):
-                    meta = {key: value for key, value in item.meta.items() if value is not None}
+                    meta = {key: value for key, value in (_resolved(item.meta) or {}).items() if value is not None}
                     self.store.append(
                         Direction.LOCAL, Kind.EVENT, item.text.encode("utf-8"), meta=meta or None, ts=item.ts
                     )
                 elif isinstance(item, _Frame):
                     self.frames += 1
-                    self._record(item.direction, item.raw, item.ts, item.meta)
+                    self._record(item.direction, item.raw, item.ts, _resolved(item.meta))
                 elif isinstance(item, _Http):
+                    record = item.record() if callable(item.record) else item.record
                     for listener in self.http_listeners:
-                        listener(item.record)
+                        listener(record)
                 else:
                     self._chunk(item)
 
