@@ -177,9 +177,17 @@ class McpSession:
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
-        with anyio.CancelScope(shield=True):
-            await self.connection.aclose()
         assert self.task_group is not None
+        try:
+            with anyio.CancelScope(shield=True):
+                await self.connection.aclose()
+        except BaseException as exc:
+            # A cancellation from outside anyio (Textual cancelling the worker again while the
+            # server shuts down) reaches into the shield: the task group must still be exited,
+            # or anyio keeps its scope, the finished task and all it refers to for ever.
+            self.task_group.cancel_scope.cancel()
+            await self.task_group.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
         self.task_group.cancel_scope.cancel()
         return await self.task_group.__aexit__(*exc_info)
 
