@@ -180,3 +180,45 @@ def test_a_host_that_leaves_an_sse_stream_closes_it_upstream(tmp_path, everythin
     assert anyio.run(_streamable, proxy_url)["server"]
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
+
+
+def test_an_upstream_that_breaks_off_a_response_ends_that_exchange_only(tmp_path, start_proxy):
+    """The upstream closes mid-body: the host's connection is closed (its response cannot be
+    finished), the recording says so, and the proxy goes on serving the next host."""
+    import socket
+    import threading
+
+    import httpx2
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    whole = b'{"jsonrpc":"2.0","id":2,"result":{}}'
+
+    def upstream() -> None:
+        for number in range(2):
+            conn, _ = listener.accept()
+            with conn:
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    request += conn.recv(65536)
+                head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+                if number == 0:
+                    conn.sendall(head % 100 + b'{"jsonrpc"')  # then goes away, 90 bytes short
+                else:
+                    conn.sendall(head % len(whole) + whole)
+
+    thread = threading.Thread(target=upstream, daemon=True)
+    thread.start()
+    record = tmp_path / "broke.jsonl"
+    proxy_url, process = start_proxy(f"http://127.0.0.1:{port}/mcp", "--record", str(record))
+    call = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    with httpx2.Client(timeout=30) as client, pytest.raises(httpx2.TransportError):
+        client.post(proxy_url, json=call)
+    with httpx2.Client(timeout=30) as client:
+        assert client.post(proxy_url, json={**call, "id": 2}).content == whole
+    thread.join(30)
+    listener.close()
+    assert process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    assert b"broke off" in record.read_bytes()
