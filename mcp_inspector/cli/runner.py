@@ -330,16 +330,14 @@ AUDIT_COMMANDS = ("check", "snapshot", "diff")
 
 
 def _era_memory_applies(spec: ServerSpec, options: RunOptions) -> bool:
-    """The era a stdio server spoke last time is used as the TUI uses it (config/eras.py): with
-    ``--era auto`` and no protocol version, for a command that does the handshake (not pipe) and
-    does not audit the server. Over HTTP a refused initialize falls back to HTTP+SSE, not to the
-    probe: never there."""
+    """The era a stdio server spoke last time is used as the TUI uses it (``eras.hint_applies``),
+    for a command that does the handshake (not pipe) and does not audit the server."""
+    from ..core.config import eras
+
     return (
         options.handshake
         and options.command not in AUDIT_COMMANDS
-        and spec.era == "auto"
-        and not spec.url
-        and spec.protocol_version is None
+        and eras.hint_applies(spec.era, spec.url, spec.protocol_version)
     )
 
 

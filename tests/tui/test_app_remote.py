@@ -51,13 +51,15 @@ async def call_echo(pilot, app, finished: list, text: str) -> None:
     await wait_for(pilot, lambda: finished, what="the echo call", timeout=15)
 
 
-async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_frame(sdk_http_stateful_url):
+async def test_streamable_http_server_status_http_view_detail_and_jump_to_the_frame(sdk_http_stateful_url, tmp_path):
     finished: list[CallFinished] = []
     app = live_app(ServerSpec("sdk", url=sdk_http_stateful_url, transport="http"))
     async with app.run_test(
         size=SIZE, message_hook=lambda m: finished.append(m) if isinstance(m, CallFinished) else None
     ) as pilot:
         await wait_for_tools(pilot, app)
+        # the era is kept for stdio servers only (eras.hint_applies): it is never used over HTTP
+        assert not (tmp_path / "state" / "mcp-inspector" / "eras.json").exists()
         main = app.main
         status = main.status_bar.status
         assert status.transport == "http"

@@ -45,6 +45,13 @@ def file_key(server_key: str) -> str:
     return DIGEST_PREFIX + hashlib.sha256(server_key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def hint_applies(era: str | None, url: str | None, protocol_version: str | None) -> bool:
+    """Whether a remembered era may spare the probe: ``--era auto`` (or none given), no protocol
+    version pinned, over stdio. Over HTTP a refused initialize falls back to HTTP+SSE, not to the
+    probe: never there. The CLI and the TUI both ask this, before reading and before writing."""
+    return (era or "auto") == "auto" and not url and protocol_version is None
+
+
 def remembered(server_key: str, path: Path | None = None) -> str | None:
     """The era the server spoke last time, if known."""
     return _read(path or default_path()).get(file_key(server_key))

@@ -88,8 +88,7 @@ def make_session(transport: Any, spec: ServerSpec, **options: Any) -> McpSession
     """An McpSession in the era the spec asks for (``auto`` unless it says: --era, --protocol-version);
     with ``auto``, the era the server spoke last time spares a legacy server the probe (config/eras.py)."""
     era = spec.era or "auto"
-    # stdio only: over HTTP a refused initialize would fall back to HTTP+SSE, not to the probe
-    if era == "auto" and not spec.url and spec.protocol_version is None and "era_hint" not in options:
+    if "era_hint" not in options and eras.hint_applies(era, spec.url, spec.protocol_version):
         options["era_hint"] = eras.remembered(spec.key)
     return McpSession(transport, era=era, protocol_version=spec.protocol_version, **options)
 
@@ -376,8 +375,14 @@ class Connection:
         """Handshake, tool list, then wait for the server to go away."""
         self._update(pid=getattr(transport, "pid", None))
         await session.initialize()
-        if self.spec is not None and session.era is not None and session.era != session.era_hint:
-            await anyio.to_thread.run_sync(eras.remember, self.spec.key, session.era)
+        spec = self.spec
+        if (
+            spec is not None
+            and session.era is not None
+            and session.era != session.era_hint
+            and eras.hint_applies(spec.era, spec.url, spec.protocol_version)
+        ):
+            await anyio.to_thread.run_sync(eras.remember, spec.key, session.era)
         facts = session_facts(session)
         self._update(
             state="connected",
