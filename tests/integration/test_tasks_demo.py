@@ -96,3 +96,17 @@ async def test_status_notifications_do_not_make_the_polls_faster_than_the_poll_i
         polls = [e.ts for e in c.store if e.direction is Direction.OUT and e.method == "tasks/get"]
         assert 1 <= len(polls) <= 2 and all(b - a >= 0.9 for a, b in itertools.pairwise(polls)), polls
         assert "notification" in [e.source for e in c.of_type(TaskUpdated)]
+
+
+async def test_progress_sent_at_once_after_the_task_is_created_is_linked_to_the_call(connect):
+    """A task's first progress can follow its CreateTaskResult in the same read: the call's token
+    must stay linked from the reply on, not only once the follow of the task has started (under
+    load that gap was long enough for the live checks to call it "progress for no request")."""
+    async with connect(DEMO) as c:
+        await c.session.list_tools()
+        outcome = await c.session.call_tool("long_job", {"steps": 3, "duration_seconds": 0})
+        pending = outcome.request
+        progress = [e for e in c.store if e.method == "notifications/progress"]
+        assert len(progress) == 3 and pending.progress_count == 3
+        assert [(e.problem, e.reply_to) for e in progress] == [(None, pending.entry.seq)] * 3
+        assert c.session.connection.by_token == {}  # unlinked once the task ended

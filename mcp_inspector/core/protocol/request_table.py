@@ -67,9 +67,9 @@ class RequestTable:
         if pending.progress_token is not None:
             self.by_token[id_key(pending.progress_token)] = pending
 
-    def forget(self, pending: PendingRequest) -> None:
+    def forget(self, pending: PendingRequest, keep_token: bool = False) -> None:
         self.by_id.pop(id_key(pending.id), None)
-        if pending.progress_token is not None:
+        if pending.progress_token is not None and not keep_token:
             self.by_token.pop(id_key(pending.progress_token), None)
 
     def ended(self, pending: PendingRequest, reason: str) -> None:
@@ -113,7 +113,11 @@ class RequestTable:
             key = id_key(meta["request_id"])
             pending = self.by_id.get(key)
         if pending is not None:
-            self.forget(pending)
+            # A task-augmented request answered with its task: the server goes on sending progress
+            # with the request's token while the task runs, from the next frame on. The token stays
+            # linked until the session's follow of the task ends (task_follow.py), which takes it
+            # over; dropping it here left a gap in which progress was "for no request in flight".
+            self.forget(pending, keep_token=is_reply and _task_created(pending, info))
             request_entry = pending.entry
             reply_to = request_entry.seq if request_entry is not None else None
             latency_ms = (time.perf_counter() - pending.started) * 1000
@@ -140,3 +144,17 @@ class RequestTable:
         elif is_reply and info.id is not None and info.problem is None:
             problem = "reply to an id with no request in flight"
         return pending, request_entry, reply_to, latency_ms, late, ts, problem
+
+
+def is_create_task_result(result: dict[str, Any]) -> bool:
+    """A 2025-11-25 CreateTaskResult (``{task}``; a CallToolResult always has content)."""
+    return isinstance(result.get("task"), dict) and "content" not in result
+
+
+def _task_created(pending: PendingRequest, info: Classified) -> bool:
+    """Whether this reply answers a task-augmented request (params ``task``) with its task."""
+    params, message = pending.params, info.message
+    if info.kind is not Kind.RESPONSE or params is None or "task" not in params or not isinstance(message, dict):
+        return False
+    result = message.get("result")
+    return isinstance(result, dict) and is_create_task_result(result)

@@ -91,11 +91,6 @@ def check_task(task: Any, where: str, expected_id: str | None = None) -> dict[st
     return {key: value for key, value in task.items() if key not in _NOT_TASK}
 
 
-def is_create_task_result(result: dict[str, Any]) -> bool:
-    """A 2025-11-25 CreateTaskResult (``{task}``; a CallToolResult always has content)."""
-    return isinstance(result.get("task"), dict) and "content" not in result
-
-
 def wants_task(support: str, as_task: bool | None) -> bool:
     """Whether a legacy call goes as a task: None -> when required, True -> when allowed."""
     if as_task is None:

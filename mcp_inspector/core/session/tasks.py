@@ -83,6 +83,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..base.errors import InspectorError, MalformedTask, ProtocolViolation, RpcError
+from ..protocol.request_table import is_create_task_result
 from ..protocol.rpc import PendingRequest
 from ..traffic.entry import TrafficEntry
 from ..traffic.store import TrafficStore
@@ -100,7 +101,6 @@ from .task_model import (
     TaskRecord,
     check_related,
     check_task,
-    is_create_task_result,
     judge_modern,
     modern_outcome,
     poll_interval,
