@@ -17,8 +17,11 @@
    got (all of them), what the viewers got + missed, and the proxy's peak RSS.
 
 3. HTTP: the same sequential calls over Streamable HTTP (a blocking httpx2 client, one POST per
-   call, the session id kept) against server-everything ``streamableHttp``, direct and through
-   ``proxy --listen 127.0.0.1:0 --url``. Same target.
+   call, the session id kept) against server-everything ``streamableHttp``, direct, through the
+   floors of an HTTP relay (``servers/http_relay_floor.py``: bytes copied by asyncio protocols; an
+   h11 parse-and-forward loop) and through ``proxy --listen 127.0.0.1:0 --url --record``,
+   interleaved per round; also each relay's CPU time per call. ``--compare TREE`` adds the proxy
+   of another checkout (e.g. a detached worktree of main) to each round. Same target.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from minimal_client import run_calls
 PEER = [PYTHON, str(REPO / "tests" / "servers" / "proxy_peer.py")]
 SETTLE = 0.5  # seconds of untimed calls per run: the proxy's recorder process is still starting (~0.15 s)
 RELAY_FLOOR = REPO / "bench" / "servers" / "relay_floor.py"
+HTTP_RELAY_FLOOR = REPO / "bench" / "servers" / "http_relay_floor.py"
 
 
 def proxy(record: Path, *command: str, name: str = "bench") -> list[str]:
@@ -184,22 +188,39 @@ def _http_calls(url: str, count: int) -> list[float]:
         return latencies
 
 
-def _start_http_proxy(url: str, record: Path, env: dict[str, str]) -> tuple[str, subprocess.Popen]:
-    process = subprocess.Popen(
-        [PYTHON, "-m", "mcp_inspector", "proxy", "--listen", "127.0.0.1:0", "--url", url, "--record", str(record)],
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+def _start_listener(command: list[str], env: dict[str, str]) -> tuple[str, subprocess.Popen]:
+    """Start a proxy or floor relay that says ``listening on URL`` on stderr: (its URL, the process)."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     assert process.stderr is not None
     line = process.stderr.readline().decode()
     if "listening on " not in line:
         process.kill()
-        raise RuntimeError(f"the proxy did not start: {line}")
+        raise RuntimeError(f"{command[1:4]} did not start: {line}")
     return line.split("listening on ", 1)[1].strip(), process
 
 
-def http_round_trips(calls: int, rounds: int, tmp: Path) -> None:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def http_variants(url: str, record: Path, compare: list[str]) -> dict[str, tuple[list[str], str | None]]:
+    """name -> (the command of a relay that listens, PYTHONPATH for it or None)."""
+    proxy_cmd = [PYTHON, "-m", "mcp_inspector", "proxy", "--listen", "127.0.0.1:0", "--url", url, "--record"]
+    variants: dict[str, tuple[list[str], str | None]] = {
+        "floor: tcp bytes": ([PYTHON, str(HTTP_RELAY_FLOOR), "--mode", "tcp", "--url", url], None),
+        "floor: h11 relay": ([PYTHON, str(HTTP_RELAY_FLOOR), "--mode", "h11", "--url", url], None),
+        "proxy --record": ([*proxy_cmd, str(record)], str(REPO)),
+    }
+    for number, tree in enumerate(compare, 1):
+        variants[f"proxy @{number} --record"] = ([*proxy_cmd, str(record.with_suffix(f".{number}.jsonl"))], tree)
+    return variants
+
+
+def http_round_trips(calls: int, rounds: int, tmp: Path, compare: list[str]) -> None:
+    """Per round, interleaved: direct, the floors, the proxy (and the proxy of each ``compare`` tree):
+    median per call, paired ratio to direct, and each relay's CPU time per timed call."""
     everything = server_everything_cmd()
     if everything is None:
         print("HTTP: server-everything not installed, skipped")
@@ -208,28 +229,41 @@ def http_round_trips(calls: int, rounds: int, tmp: Path) -> None:
     from http_fixtures import start_everything  # the test suite's launcher: PORT=0 on 127.0.0.1
 
     server = start_everything([everything[1]], "streamableHttp")
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp))
     try:
-        direct: list[float] = []
-        through: list[float] = []
-        ratios: list[float] = []
+        names = ["direct", *http_variants(server.url, tmp, compare)]
+        medians: dict[str, list[float]] = {name: [] for name in names}
+        cpu: dict[str, list[float]] = {name: [] for name in names}
         _http_calls(server.url, 20)
         for number in range(rounds):
-            d = statistics.median(_http_calls(server.url, calls))
-            url, process = _start_http_proxy(server.url, tmp / f"http-{number}.jsonl", env)
-            try:
-                p = statistics.median(_http_calls(url, calls))
-            finally:
-                process.terminate()
-                process.wait()
-            direct.append(d)
-            through.append(p)
-            ratios.append(p / d)
-        direct_us, through_us = statistics.median(direct) * 1e6, statistics.median(through) * 1e6
-        print(
-            f"{'HTTP server-everything':<22} direct {direct_us:8.1f} us   proxy {through_us:8.1f} us"
-            f"   ratio {statistics.median(ratios):.2f}x (rounds {min(ratios):.2f}..{max(ratios):.2f}; target <= 1.10x)"
-        )
+            medians["direct"].append(statistics.median(_http_calls(server.url, calls)))
+            for name, (command, tree) in http_variants(server.url, tmp / f"http-{number}.jsonl", compare).items():
+                env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp))
+                if tree is not None:
+                    env["PYTHONPATH"] = tree
+                url, process = _start_listener(command, env)
+                try:
+                    _http_calls(url, 20)  # untimed: the recorder starting, the connection warm
+                    before = _cpu_seconds(process.pid)
+                    medians[name].append(statistics.median(_http_calls(url, calls)))
+                    cpu[name].append((_cpu_seconds(process.pid) - before) / (calls + 3))
+                finally:
+                    process.terminate()
+                    process.wait()
+        direct = medians["direct"]
+        print(f"HTTP server-everything: median per call of {rounds} rounds of {calls} (paired ratio to direct)")
+        for name in names:
+            ratios = [value / base for value, base in zip(medians[name], direct, strict=True)]
+            cpu_text = f"   relay CPU {statistics.median(cpu[name]) * 1e6:6.0f} us/call" if cpu[name] else ""
+            print(
+                f"  {name:<22} {statistics.median(medians[name]) * 1e6:8.1f} us   {statistics.median(ratios):5.2f}x"
+                f" ({min(ratios):.2f}..{max(ratios):.2f}){cpu_text}"
+            )
+        for tree_number, tree in enumerate(["", *compare]):
+            name = f"proxy @{tree_number} --record" if tree else "proxy --record"
+            over = [p / f for p, f in zip(medians[name], medians["floor: tcp bytes"], strict=True)]
+            print(f"  {name} / tcp floor of the round: {statistics.median(over):.2f}x; target proxy / direct <= 1.10x")
+        if compare:
+            print("  trees: " + ", ".join(f"@{n} {t}" for n, t in enumerate(compare, 1)))
     finally:
         server.stop()
 
@@ -242,6 +276,9 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=20_000 if quick else 100_000)
     parser.add_argument(
         "--only", choices=("stdio", "http", "flood"), action="append", help="run this part only (repeatable)"
+    )
+    parser.add_argument(
+        "--compare", action="append", default=[], metavar="TREE", help="HTTP: also the proxy of this checkout"
     )
     args = parser.parse_args()
     parts = set(args.only or ("stdio", "http", "flood"))
@@ -256,7 +293,7 @@ def main() -> None:
             if everything is not None:
                 round_trips("server-everything", everything, args.calls, args.rounds, tmp, tool="get-sum")
         if "http" in parts:
-            http_round_trips(max(50, args.calls // 4), args.rounds, tmp)
+            http_round_trips(max(50, args.calls // 4), args.rounds, tmp, args.compare)
         if "flood" in parts:
             flood(args.flood, tmp)
     sys.stdout.flush()
