@@ -222,3 +222,41 @@ def test_an_upstream_that_breaks_off_a_response_ends_that_exchange_only(tmp_path
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
     assert b"broke off" in record.read_bytes()
+
+
+def test_an_upstream_that_closes_kept_connections_gets_each_request_once(tmp_path, start_proxy):
+    """The upstream answers one request per connection and closes it without saying so (no
+    ``Connection: close``): the host's next request on its kept connection reaches the upstream
+    on a fresh one, exactly once, and the host gets every answer."""
+    import socket
+    import threading
+
+    import httpx2
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    seen: list[bytes] = []
+
+    def upstream() -> None:
+        for _ in range(3):
+            conn, _ = listener.accept()
+            with conn:
+                request = b""
+                while not request.endswith(b"}"):
+                    request += conn.recv(65536)
+                seen.append(request.rpartition(b"\r\n\r\n")[2])
+                answer = b'{"jsonrpc":"2.0","id":%d,"result":{}}' % len(seen)
+                head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+                conn.sendall(head % len(answer) + answer)
+
+    thread = threading.Thread(target=upstream, daemon=True)
+    thread.start()
+    proxy_url, process = start_proxy(f"http://127.0.0.1:{port}/mcp", "--record", str(tmp_path / "kept.jsonl"))
+    with httpx2.Client(timeout=30) as client:  # one kept connection to the proxy
+        answers = [client.post(proxy_url, json={"jsonrpc": "2.0", "id": n, "method": "ping"}).json() for n in (1, 2, 3)]
+    thread.join(30)
+    listener.close()
+    assert [answer["id"] for answer in answers] == [1, 2, 3]
+    assert [b'"id":%d' % n in body for n, body in zip((1, 2, 3), seen, strict=True)] == [True] * 3
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)

@@ -17,8 +17,9 @@ to each exchange (begun, answered, each SSE event, ended) goes to the live view 
 so a viewer's HTTP view shows the host's exchanges.
 
 HTTP/1.1 by ``h11`` (the HTTP client's own parser) on an ``anyio`` listener; one request at a
-time per connection, as h11 serves them. Upstream through ``httpcore2``'s connection pool
-(keep-alive). The recording is off the forward path: see :class:`HttpProxy`.
+time per connection, as h11 serves them. Upstream: one raw keep-alive connection per host
+connection, ``h11`` too (``http_upstream``). The recording is off the forward path: see
+:class:`HttpProxy`.
 """
 
 from __future__ import annotations
@@ -35,13 +36,14 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 import h11
-import httpcore2
 import httpx2
 
 from ..base.masking import mask_headers, remember_secret
 from ..traffic.entry import Direction
 from ..transport.sse_events import SseParser
 from . import http_feed
+from .http_upstream import ERRORS as UPSTREAM_ERRORS
+from .http_upstream import Upstream
 from .recorder import FrameRecorder
 
 MAX_BODY = 64 << 20  # bytes of a request body the host may send
@@ -65,18 +67,6 @@ HOP_BY_HOP = frozenset(
 SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "x-api-key")
 HOP_BY_HOP_BYTES = frozenset(name.encode() for name in HOP_BY_HOP)
 SECRET_HEADER_NAMES = frozenset(name.encode() for name in SECRET_HEADERS)
-UPSTREAM_TIMEOUT = {"connect": 30.0, "read": None, "write": 30.0, "pool": 30.0}
-UPSTREAM_ERRORS = (
-    httpcore2.TimeoutException,
-    httpcore2.NetworkError,
-    httpcore2.ProtocolError,
-    httpcore2.UnsupportedProtocol,
-    httpcore2.ProxyError,
-    OSError,
-)
-MAX_UPSTREAM_CONNECTIONS = 100  # as httpx's default: one per open host stream or exchange in flight
-MAX_KEEPALIVE = 20
-KEEPALIVE_EXPIRY = 5.0
 WAKE_DELAY = 0.005  # seconds after a stream's chunk before the recorder is woken (one wake for a burst)
 
 
@@ -110,9 +100,10 @@ def parse_listen(text: str) -> ListenAddress:
 class HttpProxy:
     """Serve ``address``; pass each exchange to ``upstream``'s origin; record through ``recorder``.
 
-    The forward path comes first: the upstream is reached through ``httpcore2``'s pool directly
-    (keep-alive; httpx's request building, URL parsing and auth/redirect layers cost ~0.5 ms an
-    exchange here), and the recorder is *held* (``FrameRecorder.held``): each record is queued in
+    The forward path comes first: the upstream is reached on a raw connection of the host
+    connection's own (``http_upstream``: the request in one send, each read of the answer passed
+    on in one send; httpx's layers cost ~0.5 ms an exchange here, httpcore's pool and per-event
+    sends ~1 ms), and the recorder is *held* (``FrameRecorder.held``): each record is queued in
     order as it happens, its headers masked later in the recorder's thread, and the thread is
     woken once the exchange has been forwarded (a stream's chunk: within ``WAKE_DELAY``)."""
 
@@ -134,9 +125,10 @@ class HttpProxy:
             raise ListenError(f"--url {upstream!r}: give the server's http:// or https:// URL")
         self.upstream = upstream
         self.upstream_origin = f"{parts.scheme}://{parts.netloc}"
-        self._scheme = parts.scheme.encode("ascii")
-        self._host = parts.hostname.encode("idna")
-        self._port = port
+        self._scheme = parts.scheme
+        self._host = parts.hostname
+        self._port = port or (443 if parts.scheme == "https" else 80)
+        self._ssl_context: Any = None
         # the Host header the upstream expects: its netloc without any userinfo
         self._host_header = parts.netloc.rpartition("@")[2].encode("idna")
         self.address = address
@@ -160,22 +152,13 @@ class HttpProxy:
         path = urlsplit(self.upstream).path or "/"
         if self.on_listening is not None:
             self.on_listening(self.origin + path)
-        ssl_context = None
-        if self._scheme == b"https":
-            ssl_context = httpx2.create_ssl_context()  # what httpx verified with: system CAs, SSL_CERT_FILE
+        if self._scheme == "https":
+            self._ssl_context = httpx2.create_ssl_context()  # what httpx verified with: system CAs, SSL_CERT_FILE
+            self._ssl_context.set_alpn_protocols(["http/1.1"])
         self._wake_soon = anyio.Event()
         self.recorder.held = True
         try:
-            async with (
-                httpcore2.AsyncConnectionPool(
-                    ssl_context=ssl_context,
-                    max_connections=MAX_UPSTREAM_CONNECTIONS,
-                    max_keepalive_connections=MAX_KEEPALIVE,
-                    keepalive_expiry=KEEPALIVE_EXPIRY,
-                ) as pool,
-                anyio.create_task_group() as group,
-            ):
-                self._pool = pool
+            async with anyio.create_task_group() as group:
                 group.start_soon(self._waker)
                 await listener.serve(self._connection)
         finally:
@@ -197,29 +180,37 @@ class HttpProxy:
 
     async def _connection(self, stream: anyio.abc.SocketStream) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=1 << 20)
+        upstream = Upstream(self._host, self._port, self._ssl_context, self._host)
         async with stream:
-            while True:
-                try:
-                    request, body = await self._read_request(conn, stream)
-                except (h11.RemoteProtocolError, anyio.EndOfStream, anyio.BrokenResourceError, OSError):
-                    return
-                except _BodyTooLarge:
-                    await _send_simple(conn, stream, 413, b"request body too large")
-                    return
-                if request is None:
-                    return
-                try:
-                    await self._exchange(conn, stream, request, body)
-                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError, h11.LocalProtocolError):
-                    return
-                finally:
-                    self._wake()  # this exchange is forwarded: now record it
-                if conn.our_state is h11.MUST_CLOSE or conn.their_state is h11.MUST_CLOSE:
-                    return
-                try:
-                    conn.start_next_cycle()
-                except h11.LocalProtocolError:
-                    return
+            try:
+                await self._serve_host(conn, stream, upstream)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await upstream.aclose()
+
+    async def _serve_host(self, conn: h11.Connection, stream: anyio.abc.SocketStream, upstream: Upstream) -> None:
+        while True:
+            try:
+                request, body = await self._read_request(conn, stream)
+            except (h11.RemoteProtocolError, anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+                return
+            except _BodyTooLarge:
+                await _send_simple(conn, stream, 413, b"request body too large")
+                return
+            if request is None:
+                return
+            try:
+                await self._exchange(conn, stream, upstream, request, body)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError, h11.LocalProtocolError):
+                return
+            finally:
+                self._wake()  # this exchange is forwarded: now record it
+            if conn.our_state is h11.MUST_CLOSE or conn.their_state is h11.MUST_CLOSE:
+                return
+            try:
+                conn.start_next_cycle()
+            except h11.LocalProtocolError:
+                return
 
     async def _read_request(
         self, conn: h11.Connection, stream: anyio.abc.SocketStream
@@ -248,7 +239,9 @@ class HttpProxy:
             elif isinstance(event, h11.ConnectionClosed) or event is h11.PAUSED:
                 return None, b""
 
-    async def _exchange(self, conn: h11.Connection, stream: Any, request: h11.Request, body: bytes) -> None:
+    async def _exchange(
+        self, conn: h11.Connection, stream: Any, upstream: Upstream, request: h11.Request, body: bytes
+    ) -> None:
         exchange = next(self._exchanges)
         recorder = self.recorder
         raw_headers = request.headers  # h11's: names lowercased, checked
@@ -277,15 +270,11 @@ class HttpProxy:
             recorder.put_frame(Direction.OUT, body, request_meta)
         else:
             recorder.note_with(f"{method} {target} (exchange {exchange})", request_meta)
-        upstream_request = httpcore2.Request(
-            request.method,
-            httpcore2.URL(scheme=self._scheme, host=self._host, port=self._port, target=request.target),
-            headers=upstream_headers,
-            content=body or None,
-            extensions={"timeout": UPSTREAM_TIMEOUT},
-        )
         try:
-            response = await self._pool.handle_async_request(upstream_request)
+            await upstream.send_request(
+                h11.Request(method=request.method, target=request.target, headers=upstream_headers), body
+            )
+            first = await upstream.next_events()
         except UPSTREAM_ERRORS as exc:
             text = f"the upstream {self.upstream_origin} did not answer: {exc.__class__.__name__}"
             recorder.note(text, exchange=exchange, upstream_error=True)
@@ -294,7 +283,7 @@ class HttpProxy:
             return
         error: str | None = "the host went away"
         try:
-            await self._relay(conn, stream, response, exchange, method, target)
+            await self._relay(conn, stream, upstream, first, exchange, method, target)
             error = None
         except _HostLeft:
             error = None  # the host closed its stream: that is how a stream ends
@@ -305,24 +294,36 @@ class HttpProxy:
             raise _UpstreamBroke from None
         finally:
             recorder.http(http_feed.finish(exchange, error))
-            with contextlib.suppress(*UPSTREAM_ERRORS):
-                await response.aclose()
+            if error is not None:
+                with anyio.CancelScope(shield=True):
+                    await upstream.aclose()
 
     async def _relay(
-        self, conn: h11.Connection, stream: Any, response: httpcore2.Response, exchange: int, method: str, target: str
+        self,
+        conn: h11.Connection,
+        stream: Any,
+        upstream: Upstream,
+        first: list[h11.Event],
+        exchange: int,
+        method: str,
+        target: str,
     ) -> None:
+        """Pass the upstream's answer on: each read of it in one send to the host (the head with
+        whatever of the body came with it), recorded once sent."""
         recorder = self.recorder
-        status = response.status
+        response = first[0]
+        assert isinstance(response, h11.Response)
+        status = response.status_code
+        all_headers = response.headers.raw_items()  # as the upstream spelled them
         kind = b""
         out_headers = []
-        for name, value in response.headers:
+        for name, value in all_headers:
             lower = name.lower()
             if lower == b"content-type":
                 kind = value.split(b";", 1)[0].strip().lower()
             if lower not in HOP_BY_HOP_BYTES or lower == b"content-length":
                 out_headers.append((name, value))
-        all_headers = response.headers
-        reason = response.extensions.get("reason_phrase", b"")
+        reason = response.reason
         kind_text = kind.decode("latin-1")
         sse = kind == b"text/event-stream"
 
@@ -339,7 +340,7 @@ class HttpProxy:
                 exchange, status, reason.decode("latin-1", "replace"), _text_headers(all_headers)
             )
         )
-        await stream.send(conn.send(h11.Response(status_code=status, headers=out_headers, reason=reason)))
+        head = conn.send(h11.Response(status_code=status, headers=out_headers, reason=reason)) or b""
         if status >= 400 or kind not in (b"application/json", b"text/event-stream"):
             recorder.note_with(f"{method} {target} -> {status} {kind_text}".rstrip(), response_meta)
         parser = SseParser() if sse else None
@@ -351,28 +352,47 @@ class HttpProxy:
         async def body() -> None:
             nonlocal body_size
             kept_size = 0
-            async for chunk in response.aiter_stream():
-                if sse and b"endpoint" in chunk:
-                    chunk = chunk.replace(upstream_origin, origin)
-                await stream.send(conn.send(h11.Data(data=chunk)))
-                if parser is not None:
+            out = [head]
+            events = first[1:]
+            while True:
+                chunks: list[bytes] = []
+                ended = False
+                for event in events:
+                    if isinstance(event, h11.Data):
+                        chunk = bytes(event.data)
+                        if sse and b"endpoint" in chunk:
+                            chunk = chunk.replace(upstream_origin, origin)
+                        out.append(conn.send(h11.Data(data=chunk)) or b"")
+                        chunks.append(chunk)
+                    elif isinstance(event, h11.EndOfMessage):
+                        out.append(conn.send(h11.EndOfMessage()) or b"")
+                        ended = True
+                if out:
+                    await stream.send(b"".join(out) if len(out) > 1 else out[0])
+                    out = []
+                if parser is not None and chunks:
                     now = time.time()
-                    for event in parser.feed(chunk):
-                        recorder.http(http_feed.event(exchange, event.event, event.id, event.size, event.retry))
-                        if event.data and event.event in ("message", ""):
-                            recorder.put_frame(Direction.IN, event.data, _with_sse_id(response_meta, event.id), now)
-                        elif event.event == "endpoint":
-                            text = event.data.decode("utf-8", "replace")
-                            recorder.note_with(f"legacy SSE endpoint: {text}", response_meta)
-                    self._stream_records = True
-                    if self._wake_soon is not None:
-                        self._wake_soon.set()  # a stream may stay open: its events are recorded soon, not at its end
-                else:
-                    body_size += len(chunk)
-                    if kind == b"application/json" and kept_size < MAX_RECORDED_BODY:
-                        kept.append(chunk)
-                        kept_size += len(chunk)
-            await stream.send(conn.send(h11.EndOfMessage()))
+                    for chunk in chunks:
+                        for item in parser.feed(chunk):
+                            recorder.http(http_feed.event(exchange, item.event, item.id, item.size, item.retry))
+                            if item.data and item.event in ("message", ""):
+                                recorder.put_frame(Direction.IN, item.data, _with_sse_id(response_meta, item.id), now)
+                            elif item.event == "endpoint":
+                                text = item.data.decode("utf-8", "replace")
+                                recorder.note_with(f"legacy SSE endpoint: {text}", response_meta)
+                    if not ended:
+                        self._stream_records = True
+                        if self._wake_soon is not None:
+                            self._wake_soon.set()  # a stream may stay open: its events are recorded soon
+                elif chunks:
+                    for chunk in chunks:
+                        body_size += len(chunk)
+                        if kind == b"application/json" and kept_size < MAX_RECORDED_BODY:
+                            kept.append(chunk)
+                            kept_size += len(chunk)
+                if ended:
+                    return
+                events = await upstream.next_events()
 
         if parser is None:
             await body()
