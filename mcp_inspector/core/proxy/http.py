@@ -394,7 +394,9 @@ class HttpProxy:
                     return
                 events = await upstream.next_events()
 
-        if parser is None:
+        if parser is None or method != "GET":
+            # a POST's stream is its answer (and the notifications before it): a host leaving it
+            # is seen at its next event; watching costs a task group and a read of the host per call
             await body()
         elif await _unless_host_leaves(conn, stream, body):
             recorder.note(
@@ -418,7 +420,7 @@ def _with_sse_id(meta: Callable[[], dict[str, Any]], sse_id: str | None) -> Call
 
 
 async def _unless_host_leaves(conn: h11.Connection, stream: Any, body: Callable[[], Any]) -> bool:
-    """Run ``body`` (an SSE stream, which may stay quiet for long) while watching the host's side:
+    """Run ``body`` (a GET's SSE stream, which may stay quiet for long) while watching the host's side:
     True if the host went away first (``body`` is then cancelled, so the upstream stream is closed
     now, not at its next event)."""
     gone = False
