@@ -25,6 +25,7 @@ from ...core.base.files import open_private
 from ...core.proxy.feed import FeedError, FeedPublisher
 from ...core.proxy.recorder import FrameRecorder
 from ...core.proxy.relay import RecordPipe
+from ...core.proxy.sink import published
 from ...core.proxy.stdio import FORWARDED, ExitStatus, ProxyStartError, StdioProxy
 from ...core.traffic.recording import SessionWriter
 from ...core.traffic.store import TrafficStore
@@ -241,7 +242,7 @@ def _run_http_recorded(args: argparse.Namespace, header: dict[str, Any]) -> int:
             _say(args, f"no live view: {exc}")
             store.note(f"no live view: {exc}")
         else:
-            store.add_listener(publisher)
+            store.add_listener(published(publisher, writer))  # the session file's line, not encoded again
             if publisher.name != args.name:
                 _say(args, f"a proxy named {args.name} is running already: this one is {publisher.name}")
     # the event loop waits for the GIL while the recorder holds it: handed back within 10 us, not 5 ms

@@ -84,7 +84,7 @@ def _records(fd: int, pause: float = BATCH_PAUSE) -> Iterator[tuple[int, float, 
         del buffer[:start]
 
 
-def _published(publisher: FeedPublisher, writer: SessionWriter | None) -> Callable[[TrafficEntry], None]:
+def published(publisher: FeedPublisher, writer: SessionWriter | None) -> Callable[[TrafficEntry], None]:
     """The live feed's listener: the line the session file's writer (the store's listener before
     it) made for this entry, not a second encoding of it (~17 us a frame)."""
 
@@ -128,7 +128,7 @@ def run(config: dict[str, Any], fd: int = 0) -> int:
             _say(config, f"no live view: {exc}")
             store.note(f"no live view: {exc}")
         else:
-            store.add_listener(_published(publisher, writer))
+            store.add_listener(published(publisher, writer))
             publisher.on_inject = _to_proxy
             if publisher.name != config["name"]:
                 _say(config, f"a proxy named {config['name']} is running already: this one is {publisher.name}")
