@@ -112,6 +112,73 @@ def test_streamable_http_through_the_proxy_same_results_recorded_and_masked(tmp_
     assert hello.meta["client_info"]["name"] == "mcp"
 
 
+def test_the_proxys_recording_has_the_exchanges_its_live_view_showed(tmp_path, sdk_http_stateful_url, start_proxy):
+    """--record writes the HTTP exchanges (issue 24): ``--open`` shows what an attached viewer showed."""
+    import threading
+
+    from test_http_recording import log_view
+
+    from mcp_inspector.core.proxy import http_feed
+    from mcp_inspector.core.proxy.viewer import Ended, FeedReader, HttpOp
+    from mcp_inspector.core.traffic.entry import TrafficEntry
+    from mcp_inspector.core.traffic.store import TrafficStore
+
+    record = tmp_path / "proxied.jsonl"
+    proxy_url, process = start_proxy(sdk_http_stateful_url, "--record", str(record), "--name", "rec")
+    anyio.run(_streamable_progress, proxy_url, {"Authorization": f"Bearer {TOKEN}"})
+    viewer = TrafficStore()  # as the attached TUI fills its store (tui/screens/main/attach_state.py)
+    reader = FeedReader(tmp_path / "mcp-inspector" / "rec.sock")
+
+    def read() -> None:
+        for event in reader.events():
+            if isinstance(event, TrafficEntry):
+                viewer.load_entry(event)
+                http_feed.link_entry(viewer.http_log, event)
+            elif isinstance(event, HttpOp):
+                http_feed.apply(viewer.http_log, event)
+            elif isinstance(event, Ended):
+                return
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    until_sync(
+        lambda: any(e.method == "DELETE" and e.state != "open" for e in viewer.http_log.exchanges), what="DELETE"
+    )
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    thread.join(timeout=30)
+    reader.close()
+    assert TOKEN not in record.read_text()
+    loaded = load_session(record)
+    assert loaded.skipped == 0, loaded.describe_skipped()
+    opened = loaded.store.http_log
+    assert log_view(opened) == log_view(viewer.http_log)
+    entries = {entry.seq: entry for entry in loaded.store.iter_all()}
+    call = next(e for e in opened.exchanges if e.rpc_method == "tools/call")
+    assert call.status == 200 and call.state == "done" and call.content_type == "text/event-stream"
+    assert [entries[seq].method for seq in call.frame_seqs].count("notifications/progress") == 2
+    assert len(call.events) >= 3 and entries[call.sent_seq].method == "tools/call"
+    assert call.header("authorization", response=False) not in (None, f"Bearer {TOKEN}")
+
+
+async def _streamable_progress(url: str, headers: dict[str, str]) -> None:
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(url, http_client=http) as streams,
+        ClientSession(streams[0], streams[1]) as session,
+    ):
+        await session.initialize()
+        await session.call_tool("progress_and_log", {"steps": 2}, progress_callback=_ignore)
+
+
+async def _ignore(*args) -> None:
+    return None
+
+
 def test_legacy_sse_endpoint_is_rewritten_to_the_proxy(tmp_path, everything_sse_url, start_proxy):
     record = tmp_path / "sse.jsonl"
     proxy_url, process = start_proxy(everything_sse_url, "--record", str(record))

@@ -248,6 +248,8 @@ def _run_http_recorded(args: argparse.Namespace, header: dict[str, Any]) -> int:
     # the event loop waits for the GIL while the recorder holds it: handed back within 10 us, not 5 ms
     sys.setswitchinterval(SWITCH_INTERVAL)
     recorder = FrameRecorder(store)
+    if writer is not None:  # the exchanges in the session file too, in order with the frames
+        recorder.http_listeners.append(writer.write_record)
     if publisher is not None:  # the exchanges themselves, for the viewer's HTTP view
         recorder.http_listeners.append(publisher.publish_record)
     tracing = _tracing_url(args)

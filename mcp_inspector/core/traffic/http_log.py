@@ -10,6 +10,10 @@ filled in by the store as it records them. The TUI's HTTP view reads ``HttpLog``
 
 Memory is bounded: past ``cap`` exchanges the oldest are dropped, and an
 exchange keeps at most ``MAX_EVENTS`` SSE event records (the count goes on).
+
+A recorder (:meth:`HttpLog.add_recorder`: a session file's writer) gets each change as it happens,
+as an ``http_records`` record made of what the log holds (masked already), so ``--open`` plays the
+same exchanges back into a fresh log (``http_records.apply``) with the same ids and times.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..base.jsonrpc import Kind
 from ..base.masking import mask_headers, mask_url
+from . import http_records
+from .entry import Direction, TrafficEntry
 
 MAX_EVENTS = 2_000  # SSE events remembered per exchange (frames themselves are in the traffic store)
 MAX_SEQS = 2_000
@@ -74,6 +81,7 @@ class HttpExchange:
 
 
 Listener = Callable[[HttpExchange], None]
+Recorder = Callable[[dict[str, Any]], None]
 
 
 class HttpLog:
@@ -87,12 +95,23 @@ class HttpLog:
         self._next_id = 1
         self._clock = clock
         self._listeners: list[Listener] = []
+        self._recorders: list[Recorder] = []
         self.version = 0  # bumps on every change; views poll it
         self.dropped = 0
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def add_recorder(self, recorder: Recorder) -> None:
+        """``recorder`` gets an ``http_records`` record of every change from now on (a session file's writer)."""
+        self._recorders.append(recorder)
+
+    def _record(self, op: str, exchange: HttpExchange, at: float, **fields: Any) -> None:
+        line = http_records.record(op, exchange.id, at, **fields)
+        for recorder in list(self._recorders):
+            with contextlib.suppress(Exception):  # a full disk must not break the transport
+                recorder(line)
 
     def _changed(self, exchange: HttpExchange) -> None:
         self.version += 1
@@ -143,6 +162,24 @@ class HttpLog:
         self._next_id = max(self._next_id, exchange.id) + 1
         self.exchanges.append(exchange)
         self._by_id[exchange.id] = exchange
+        if self._recorders:
+            optional = {
+                "frame": frame_seq,
+                "rpc_method": rpc_method,
+                "rpc_id": rpc_id,
+                "note": note,
+                "resumes": resumes,
+            }
+            self._record(
+                "begin",
+                exchange,
+                exchange.started,
+                method=method,
+                url=exchange.url,
+                headers=http_records.header_list(exchange.request_headers),
+                size=request_size,
+                **{name: value for name, value in optional.items() if value is not None},
+            )
         self._changed(exchange)
         return exchange
 
@@ -154,11 +191,15 @@ class HttpLog:
         headers: list[tuple[str, str]] | dict[str, str],
         at: float | None = None,
     ) -> None:
+        now = at if at is not None else self._clock()
         exchange.status = status
         exchange.reason = reason
         exchange.response_headers = mask_headers(headers)
         exchange.content_type = exchange.header("content-type")
-        exchange.headers_ms = ((at if at is not None else self._clock()) - exchange.started) * 1000
+        exchange.headers_ms = (now - exchange.started) * 1000
+        if self._recorders:
+            headers_list = http_records.header_list(exchange.response_headers)
+            self._record("response", exchange, now, status=status, reason=reason, headers=headers_list)
         self._changed(exchange)
 
     def event(
@@ -171,6 +212,8 @@ class HttpLog:
         at: float | None = None,
     ) -> SseEventRecord:
         record = SseEventRecord(at if at is not None else self._clock(), event, event_id, size, retry)
+        if self._recorders:
+            self._record("event", exchange, record.at, event=event, id=event_id, size=size, retry=retry)
         exchange.event_count += 1
         if len(exchange.events) < MAX_EVENTS:
             exchange.events.append(record)
@@ -180,11 +223,16 @@ class HttpLog:
 
     def body(self, exchange: HttpExchange, size: int) -> None:
         exchange.response_size += size
+        if self._recorders:
+            self._record("body", exchange, self._clock(), size=size)
 
     def finish(self, exchange: HttpExchange, error: str | None = None, at: float | None = None) -> None:
-        exchange.total_ms = ((at if at is not None else self._clock()) - exchange.started) * 1000
+        now = at if at is not None else self._clock()
+        exchange.total_ms = (now - exchange.started) * 1000
         exchange.state = "failed" if error else "done"
         exchange.error = error
+        if self._recorders:
+            self._record("finish", exchange, now, error=error)
         self._changed(exchange)
 
     def link(
@@ -216,3 +264,49 @@ class HttpLog:
 
     def __len__(self) -> int:
         return len(self.exchanges)
+
+
+def apply(log: HttpLog, op: http_records.HttpOp, translate: Callable[[int], int] | None = None) -> None:
+    """Play ``op`` into ``log`` (the exchange keeps its id and times). ``translate``: a ``frame``
+    seq as written -> the store's (a loaded file renumbers)."""
+    fields = op.fields
+    if op.op == "begin":
+        if log.get(op.exchange) is None:
+            frame = fields.get("frame")
+            if frame is not None and translate is not None:
+                frame = translate(frame)
+            log.begin(
+                fields["method"],
+                fields["url"],
+                fields["headers"],
+                rpc_method=fields.get("rpc_method"),
+                rpc_id=fields.get("rpc_id"),
+                request_size=fields["size"],
+                resumes=fields.get("resumes"),
+                note=fields.get("note") or http_records.NOTES.get(fields["method"]),
+                frame_seq=frame,
+                exchange_id=op.exchange,
+                at=op.at,
+            )
+        return
+    exchange = log.get(op.exchange)
+    if exchange is None:
+        return  # begun before this reader's window (or its line was unreadable)
+    if op.op == "response":
+        log.response(exchange, fields["status"], fields["reason"], fields["headers"], at=op.at)
+    elif op.op == "event":
+        log.event(exchange, fields["event"], fields["id"], fields["size"], fields["retry"], at=op.at)
+    elif op.op == "body":
+        log.body(exchange, fields["size"])
+    elif exchange.state == "open":
+        log.finish(exchange, fields["error"], at=op.at)
+
+
+def link_entry(log: HttpLog, entry: TrafficEntry) -> None:
+    """An entry of the proxy's that an exchange carried: linked to it (a proxy's note is not a frame)."""
+    meta = entry.meta
+    exchange_id = meta.get("exchange") if isinstance(meta, dict) else None
+    if type(exchange_id) is not int or entry.direction is Direction.LOCAL or entry.kind is Kind.STDERR:
+        return
+    sent = entry.direction is Direction.OUT
+    log.link(exchange_id, entry.seq, sent=sent, rpc_method=entry.method, rpc_id=entry.msg_id if entry.has_id else None)

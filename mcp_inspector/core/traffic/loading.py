@@ -6,6 +6,12 @@ and checked field by field, a line that fails is skipped and counted with its
 line number and reason, a seq that jumps ahead is renumbered rather than filled
 (only the places of skipped lines are kept, so links stay right), and no line is
 read past ``MAX_LINE`` bytes.
+
+The ``http`` lines (an HTTP server's exchanges: ``http_records``) are played into the store's
+``HttpLog`` (bounded by its cap) with the exchanges' ids and times, and each entry naming an
+exchange in ``meta["exchange"]`` is linked to it as it was live: by the store's rule for the
+inspector's own sessions, by the live viewer's (``http_log.link_entry``) for a proxy's
+(header ``"client": "proxy"``). A bad ``http`` line is skipped and counted like any other.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from typing import Any
 from ..base.files import NotRegularFile, open_regular
 from ..base.json_text import loads_strict
 from .entry import TrafficEntry
+from .http_log import apply as apply_http
+from .http_log import link_entry
+from .http_records import HttpOp
 from .recording import FORMAT_NAME, MAX_LINE, Annotation, SessionPages, parse_record, placeholder
 from .store import MEM_LIMIT, TrafficStore
 
@@ -118,7 +127,7 @@ def _lines(handle: Any, position: int, number: int, max_line: int) -> Iterator[t
             yield number, offset, line
 
 
-def _parse(line: bytes | None, max_line: int) -> TrafficEntry | Annotation:
+def _parse(line: bytes | None, max_line: int) -> TrafficEntry | Annotation | HttpOp:
     if line is None:
         raise ValueError(f"the line is longer than {max_line} bytes")
     return parse_record(loads_strict(line))
@@ -129,8 +138,8 @@ def iter_session(
 ) -> tuple[dict[str, Any], Iterator[tuple[int, TrafficEntry | None]]]:
     """Read a session file lazily: (header, iterator of (line number, entry or None if unreadable)).
 
-    Entries come as written in the file (seqs not checked; annotation lines are left out: they
-    change no frame); ``load_session`` makes a store of them, annotations folded in.
+    Entries come as written in the file (seqs not checked; annotation and ``http`` lines are left
+    out: they change no frame); ``load_session`` makes a store of them, annotations folded in.
     """
     handle, header, size = _open_session(Path(path))
 
@@ -142,7 +151,7 @@ def iter_session(
                 except ValueError:
                     yield number, None
                     continue
-                if not isinstance(parsed, Annotation):
+                if isinstance(parsed, TrafficEntry):
                     yield number, parsed
 
     return header, entries()
@@ -195,6 +204,8 @@ def load_session(
     pending: list[int] = []  # line numbers skipped since the last entry: their places come before the next one
     expected: int | None = None  # the store seq the next entry gets
     newest = 0  # the highest file seq seen
+    http = False  # an http line was read: entries naming an exchange are linked to it
+    proxied = header.get("client") == "proxy"
     with handle:
         for count, (number, offset, line) in enumerate(_lines(handle, size, 1, max_line)):
             if cancelled is not None and count % 4096 == 0 and cancelled():
@@ -210,6 +221,10 @@ def load_session(
                 continue
             if isinstance(entry, Annotation):  # a later change of an entry read before: folded back into it
                 _fold(store, pages, entry, numbering, offset)
+                continue
+            if isinstance(entry, HttpOp):
+                http = True
+                apply_http(store.http_log, entry, numbering)
                 continue
             file_seq = entry.seq
             if expected is None:
@@ -229,6 +244,8 @@ def load_session(
             if entry.reply_to is not None:
                 entry.reply_to = numbering(entry.reply_to)
             store.load_entry(entry)
+            if http and isinstance(entry.meta, dict) and "exchange" in entry.meta:
+                _link(store, entry, proxied)
             offsets.append(offset)
             if pages.notes is not None:
                 pages.notes.append(0)
@@ -236,6 +253,15 @@ def load_session(
             if on_entry is not None:
                 on_entry(entry)
     return loaded
+
+
+def _link(store: TrafficStore, entry: TrafficEntry, proxied: bool) -> None:
+    """An entry an exchange carried, linked as it was live: a proxy's as its viewer links them, the
+    inspector's own as ``TrafficStore.append`` did (its request bodies are the ``begin``'s ``frame``)."""
+    if proxied:
+        link_entry(store.http_log, entry)
+    else:
+        store.http_log.link(entry.meta["exchange"], entry.seq)  # type: ignore[index]  # a dict: checked by the caller
 
 
 def _fold(store: TrafficStore, pages: SessionPages, annotation: Annotation, numbering: _Numbering, offset: int) -> None:

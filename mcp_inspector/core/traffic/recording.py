@@ -6,7 +6,12 @@ entry, or an annotation. ``raw`` holds the frame text when it is valid UTF-8, ot
 found later: ``TrafficStore.flag``, a link: ``TrafficStore.link``) gets an annotation
 line with those fields as they are now
 (``{"type": "annotation", "seq": N, "problem": ..., "reply_to": ..., "latency_ms": ...}``);
-readers fold it back into entry N (the last one wins). Each entry is flushed as it is
+readers fold it back into entry N (the last one wins). An HTTP server's exchanges (the direct
+client's, from its ``HttpLog``; the HTTP proxy's) come as ``{"type": "http", "op": ..., "exchange": N,
+...}`` lines among the entries, in the order things happened (``http_records`` has the shape: ``begin``,
+``response``, each SSE ``event``, ``body``, ``finish``; URL and headers masked); readers play them into
+the store's ``HttpLog``, and the frames name their exchange in ``meta["exchange"]`` as live. A file
+without them (older, or stdio) simply has none. Each entry is flushed as it is
 written (when recording), so the file survives a crash of the server or of the inspector; a
 torn last line is skipped on reading. Files are opened by ``base.files.open_private``
 (0600, never through a symbolic link, never a FIFO): they hold whatever the server and the
@@ -34,9 +39,12 @@ from ..base.files import open_private
 from ..base.json_text import SAFE_INTEGER, dumps_strict, loads_strict
 from ..base.jsonrpc import Kind
 from ..base.masking import scrub_bytes, scrub_value
+from . import http_records
 from .entry import Direction, TrafficEntry
 
 FORMAT_NAME = "mcp-inspector-session"
+#: Still 1 with the ``http`` lines: an older reader skips them as unreadable lines (counted, said) and
+#: reads every entry and annotation as before, so nothing is misread; the version would not change that.
 FORMAT_VERSION = 1
 
 MAX_LINE = 512 << 20  # bytes of an entry line: a 256 MiB frame (framing's cap), escaped
@@ -130,9 +138,14 @@ def record_to_annotation(record: dict[str, Any]) -> Annotation:
     return Annotation(seq, fields)
 
 
-def parse_record(record: Any) -> TrafficEntry | Annotation:
-    """One parsed line after the header: an entry or an annotation; ValueError (one line) if neither."""
-    return record_to_annotation(record) if is_annotation(record) else record_to_entry(record)
+def parse_record(record: Any) -> TrafficEntry | Annotation | http_records.HttpOp:
+    """One parsed line after the header: an entry, an annotation or an HTTP exchange's record;
+    ValueError (one line) if none."""
+    if is_annotation(record):
+        return record_to_annotation(record)
+    if http_records.is_http(record):
+        return http_records.parse(record)
+    return record_to_entry(record)
 
 
 _NONFINITE = ("inf", "-inf", "nan")
@@ -273,6 +286,17 @@ class SessionWriter:
             if self.notes is not None:
                 self.notes.append(0)
         self.last_seq = max(self.last_seq, entry.seq)
+        self._position += len(line)
+        if self._flush_each:
+            self._file.flush()
+
+    def write_record(self, record: dict[str, Any]) -> None:
+        """A line that is no entry (``http_records``'s: an HTTP exchange's step), scrubbed of the
+        secrets this process holds like entries are. Flushed like an entry."""
+        if self._file.closed:
+            return
+        line = record_line(scrub_value(record)) + "\n"  # type: ignore[arg-type]  # a dict stays a dict
+        self._file.write(line)
         self._position += len(line)
         if self._flush_each:
             self._file.flush()

@@ -88,11 +88,19 @@ class TrafficStore:
             from .http_log import HttpLog
 
             self._http_log = HttpLog(clock=self._clock)
+            self._record_http(self._http_log)
         return self._http_log
 
     @http_log.setter
     def http_log(self, log: HttpLog) -> None:
         self._http_log = log
+        self._record_http(log)
+
+    def _record_http(self, log: HttpLog) -> None:
+        """The recorder (a session file's writer) writes the log's exchanges too (``http_records``' lines)."""
+        write_record = getattr(self._recorder, "write_record", None)
+        if write_record is not None:
+            log.add_recorder(write_record)
 
     # -- writing -------------------------------------------------------
     def append(
@@ -209,6 +217,8 @@ class TrafficStore:
         self._pages, other._pages = other._pages, None
         self._spill, other._spill = other._spill, None
         self.session_file, self._recorded = other.session_file, other._recorded
+        if other._http_log is not None:  # a loaded file's HTTP exchanges
+            self._http_log, other._http_log = other._http_log, None
         self._trim(slack=0)
         self.changed()
 
@@ -262,6 +272,8 @@ class TrafficStore:
         self._recorded = True
         self._recorder = recorder
         self.add_listener(recorder)
+        if self._http_log is not None:  # else hooked when it is made
+            self._record_http(self._http_log)
         path = getattr(recorder, "path", None)
         if path is not None:
             self.session_file = Path(path)
