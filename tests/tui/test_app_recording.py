@@ -297,3 +297,52 @@ async def test_open_a_recording_larger_than_memory_copies_nothing_and_leaves_not
         assert not (tmp_path / "spill").exists()  # the old loader copied the evicted entries to a spill file
         assert app.store.fetch(1).raw == first["raw"].encode()  # read back from the opened file
     assert not (tmp_path / "spill").exists() and DEMO_SESSION.exists()
+
+
+TOKEN = "s3cret-bearer-of-the-tui-test-0123456789"
+
+
+@pytest.fixture
+def http_recording(tmp_path, sdk_http_stateful_url):
+    """A session with a remote server recorded by the CLI's runner: (the file, the live HttpLog)."""
+    from mcp_inspector.cli.runner import RunOptions, run
+    from mcp_inspector.core.config.servers import ServerSpec
+
+    path = tmp_path / "remote.jsonl"
+    stores = []
+
+    async def body(session, context) -> int:
+        await session.list_tools()
+        await session.call_tool("echo", {"text": "over http"})
+        return 0
+
+    spec = ServerSpec(name="remote", url=sdk_http_stateful_url, transport="streamable-http", era="legacy", no_auth=True)
+    spec.headers = {"Authorization": f"Bearer {TOKEN}"}
+    assert run(spec, RunOptions(record=str(path), quiet=True, on_store=stores.append), body) == 0
+    return path, stores[0].http_log
+
+
+@pytest.mark.anyio
+async def test_the_http_view_of_an_opened_recording_shows_its_exchanges(http_recording):
+    """Issue 24: a recording of a remote server opens with the HTTP view it had live."""
+    from traffic_apps import screen_text
+
+    path, live = http_recording
+    app = make_app(open_file=str(path), config=TuiConfig())
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main
+        await wait_for(pilot, lambda: main.replay is not None, what="the recording")
+        await pilot.press("f9")  # the HTTP view
+        view = main.query_one("#view-http")
+        await wait_for(pilot, lambda: view.exchange_list.row_count == len(live.exchanges), what="the HTTP view")
+        log = main.store.http_log
+        assert [(e.id, e.method, e.status, e.rpc_method, e.frame_seqs) for e in log.exchanges] == [
+            (e.id, e.method, e.status, e.rpc_method, e.frame_seqs) for e in live.exchanges
+        ]
+        text = screen_text(app)
+        assert TOKEN not in text
+        row = next(line for line in text.splitlines() if "tools/call" in line and " POST " in line)
+        assert "200" in row and "echo" in row and "done" in row
+        assert any(" GET " in line and "stream" in line for line in text.splitlines())
+        call = next(e for e in log.exchanges if e.rpc_method == "tools/call")
+        assert main.store.exchange_of(main.store.get(call.sent_seq)) == call.id  # the frame finds its exchange

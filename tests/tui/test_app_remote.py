@@ -390,3 +390,29 @@ async def test_our_reply_to_roots_list_is_a_frame_its_post_carried(everything_ht
         await wait_for(pilot, lambda: frames.option_count == 1, what="the carried frame")
         assert int(frames.get_option_at_index(0).id) == reply.seq
         assert "Frames carried (1)" in str(app.screen.query_one("#http-frames-caption").render())
+
+
+async def test_the_tuis_recording_of_a_remote_server_has_its_http_exchanges(sdk_http_stateful_url, tmp_path):
+    """Issue 24: the TUI's --record writes the HTTP view's exchanges; --open (load_session) reads them back."""
+    from mcp_inspector.core.traffic.loading import load_session
+
+    record = tmp_path / "tui.jsonl"
+    token = "s3cret-bearer-of-the-tui-0123456789"
+    spec = ServerSpec("sdk", url=sdk_http_stateful_url, transport="http", headers={"Authorization": f"Bearer {token}"})
+    app = live_app(spec, record=str(record))
+
+    def summary(exchange) -> tuple:
+        e = exchange
+        return (e.method, e.url, e.status, e.rpc_method, e.rpc_id, e.event_count, e.frame_seqs, e.note, e.state)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_tools(pilot, app)
+        log = app.main.store.http_log
+        await wait_for(pilot, lambda: any(e.rpc_method == "tools/list" and e.state == "done" for e in log.exchanges))
+        live = {e.id: summary(e) for e in log.exchanges if e.state != "open"}  # a GET stream ends at quit
+    assert token not in record.read_text()
+    loaded = load_session(record)
+    assert loaded.skipped == 0, loaded.describe_skipped()
+    opened = loaded.store.http_log
+    assert {exchange_id: summary(opened.get(exchange_id)) for exchange_id in live} == live
+    assert any(e.rpc_method == "tools/list" and e.status == 200 for e in opened.exchanges)
