@@ -14,6 +14,7 @@ result or an error body; recordings and exports scrub every entry.
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from urllib.parse import parse_qsl, quote, unquote_plus, urlencode, urlsplit, urlunsplit
 
@@ -42,6 +43,7 @@ _SECRET_WORDS = re.compile(
 _SCHEME = re.compile(r"^(Bearer|Basic|DPoP|Token|Digest)\s+", re.I)
 
 
+@functools.lru_cache(maxsize=1024)  # a few names, asked per header of every exchange a proxy records
 def is_secret_name(name: str) -> bool:
     lower = name.lower()
     return lower in SECRET_HEADERS or bool(_SECRET_WORDS.search(lower))
