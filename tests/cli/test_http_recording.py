@@ -132,6 +132,9 @@ def test_the_cli_records_the_exchanges_with_its_h_headers_masked(tmp_path, sdk_h
     assert posts[0].header("authorization", response=False) not in (None, f"Bearer {TOKEN}")
     query = cli("query", record, ".method // empty", "--count")
     assert query.returncode == 0 and "unreadable" not in query.stderr, query.stderr
+    replay = cli("replay", record, "--url", sdk_http_stateful_url, "--era", "legacy")
+    assert_no_traceback(replay)
+    assert replay.returncode == 0, replay.stdout + replay.stderr  # was: "line 3 is not a session entry"
 
 
 def _crafted(tmp_path, lines: list[str]):

@@ -29,6 +29,7 @@ from ..base.files import NotRegularFile, open_regular
 from ..base.json_text import loads_strict
 from ..base.jsonrpc import Kind, classify_message
 from ..traffic.entry import Direction, TrafficEntry
+from ..traffic.http_records import is_http
 from ..traffic.recording import FORMAT_NAME, MAX_LINE, is_annotation, record_to_entry
 
 MAX_FILE = 256 << 20  # a replay holds its expectations in memory: a bigger file is refused
@@ -202,7 +203,7 @@ def _session_plan(plan: Plan, lines) -> None:
         if value is TORN:
             plan.skipped.append(f"line {number}: a torn last line (the recording was cut short)")
             continue
-        if is_annotation(value):  # a later note on an entry (a problem found after): nothing to replay
+        if is_annotation(value) or is_http(value):  # a later note on an entry, an HTTP exchange: nothing to replay
             continue
         try:
             entry = record_to_entry(value)
