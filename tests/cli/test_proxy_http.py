@@ -327,3 +327,45 @@ def test_an_upstream_that_closes_kept_connections_gets_each_request_once(tmp_pat
     assert [b'"id":%d' % n in body for n, body in zip((1, 2, 3), seen, strict=True)] == [True] * 3
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=30)
+
+
+def test_an_upstream_that_answers_garbage_gets_a_502_and_the_next_request_goes_on(tmp_path, start_proxy):
+    """The upstream's first answer is not HTTP: the host gets a 502 on its kept connection, and its
+    next request on that same connection reaches the upstream on a fresh one and is answered."""
+    import socket
+    import threading
+
+    import httpx2
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    whole = b'{"jsonrpc":"2.0","id":2,"result":{}}'
+
+    def upstream() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(65536)
+            conn.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            second, _ = listener.accept()
+            with second:
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    request += second.recv(65536)
+                head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+                second.sendall(head % len(whole) + whole)
+                second.recv(65536)  # until the proxy closes it
+
+    thread = threading.Thread(target=upstream, daemon=True)
+    thread.start()
+    proxy_url, process = start_proxy(f"http://127.0.0.1:{port}/mcp", "--record", str(tmp_path / "garbage.jsonl"))
+    with httpx2.Client(timeout=30) as client:  # one kept connection to the proxy
+        first = client.post(proxy_url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        second = client.post(proxy_url, json={"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert first.status_code == 502 and b"did not answer" in first.content
+    assert second.status_code == 200 and second.content == whole
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    thread.join(30)
+    listener.close()

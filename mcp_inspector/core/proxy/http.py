@@ -279,6 +279,7 @@ class HttpProxy:
             text = f"the upstream {self.upstream_origin} did not answer: {exc.__class__.__name__}"
             recorder.note(text, exchange=exchange, upstream_error=True)
             recorder.http(http_feed.finish(exchange, text))
+            await upstream.aclose()  # in no state for another exchange: the next one opens a new connection
             await _send_simple(conn, stream, 502, text.encode())
             return
         error: str | None = "the host went away"
