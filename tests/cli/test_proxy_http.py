@@ -24,6 +24,14 @@ from mcp_inspector.core.traffic.loading import load_session
 TOKEN = "s3cret-token-of-the-host-0123456789"
 
 
+def read_head(conn) -> bytes:
+    """What a raw upstream fixture reads of a request: up to the end of its head."""
+    request = b""
+    while b"\r\n\r\n" not in request:
+        request += conn.recv(65536)
+    return request
+
+
 @pytest.fixture
 def start_proxy(tmp_path):
     started: list[subprocess.Popen] = []
@@ -265,9 +273,7 @@ def test_an_upstream_that_breaks_off_a_response_ends_that_exchange_only(tmp_path
         for number in range(2):
             conn, _ = listener.accept()
             with conn:
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    request += conn.recv(65536)
+                read_head(conn)
                 head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
                 if number == 0:
                     conn.sendall(head % 100 + b'{"jsonrpc"')  # then goes away, 90 bytes short
@@ -344,15 +350,11 @@ def test_an_upstream_that_answers_garbage_gets_a_502_and_the_next_request_goes_o
     def upstream() -> None:
         conn, _ = listener.accept()
         with conn:
-            request = b""
-            while b"\r\n\r\n" not in request:
-                request += conn.recv(65536)
+            read_head(conn)
             conn.sendall(b"NOT HTTP AT ALL\r\n\r\n")
             second, _ = listener.accept()
             with second:
-                request = b""
-                while b"\r\n\r\n" not in request:
-                    request += second.recv(65536)
+                read_head(second)
                 head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
                 second.sendall(head % len(whole) + whole)
                 second.recv(65536)  # until the proxy closes it
