@@ -4,6 +4,7 @@ required tuples left empty."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import weakref
@@ -69,6 +70,24 @@ async def test_switching_tools_keeps_exactly_one_form_alive(tmp_path):
         # nor any of their fields (Textual's text-selection signal held every removed Input and TextArea)
         assert [widget for widget in widgets if not widget.is_attached] == []
         assert composer.schema_form.spec.root.children[0].name == "title"
+
+
+async def test_a_form_replaced_while_it_mounts_is_removed_only_once_mounted(tmp_path):
+    """A second set_tool while the first tool's form is still mounting (e.g. the list arriving, then
+    the restored tool, after an F7 switch): removing a form mid-mount pruned the parts of its Select
+    before the Select's own Mount handler ran, which then failed on them (NoMatches; CI, 008efd1)."""
+    app = ComposerApp(tmp_path / "drafts.json", tool=TOOL_A)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        for steps in range(40):  # every point of the mount, one scheduling step apart
+            composer.set_tool(TOOL_B)  # its "mode" enum is a Select
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            composer.set_tool(TOOL_A)
+            await settle(pilot, app)
+            assert composer.schema_form is not None and composer.schema_form.is_attached
+            assert composer.tool is TOOL_A, steps
 
 
 TRIP = {

@@ -223,6 +223,7 @@ class ComposerPanel(Widget):
         # The form is held here, never looked up: Textual caches query_one results under a key
         # that changes with every mount, so a query would pin every replaced form in memory.
         self._form: SchemaForm | None = None
+        self._form_mounted: asyncio.Future[Any] | None = None  # the mount of self._form, until it is done
         self._loaded = asyncio.Event()  # set when the form of the tool last set is built (or its load ended)
         self._loaded.set()
 
@@ -317,6 +318,11 @@ class ComposerPanel(Widget):
     async def _build_form(self, tool: dict[str, Any] | None) -> None:
         if not self.is_attached:
             return
+        mounting = self._form_mounted
+        if mounting is not None and not mounting.done():
+            # a form is removed only once mounted: removing one mid-mount prunes its Selects' parts
+            # before their own Mount handler runs, which then fails on a missing child (NoMatches)
+            await asyncio.wait([mounting])
         old, self._form = self._form, None
         if old is not None:
             # shielded: a newer set_tool cancels this worker (exclusive), and a removal cut short left
@@ -355,7 +361,9 @@ class ComposerPanel(Widget):
             return  # torn down meanwhile
         form = SchemaForm(self.form_spec, values, send_defaults=send_defaults)
         self._form = form
-        await self._form_pane.mount(form)
+        # shielded like the removal: a newer set_tool cancels this worker, never the mount itself
+        self._form_mounted = asyncio.ensure_future(self._form_pane.mount(form))
+        await asyncio.shield(self._form_mounted)
         self._sync_json_from_form()
         self._set_json_error(None)
         self._status("draft restored" if draft is not None else "")
