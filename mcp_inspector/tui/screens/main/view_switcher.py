@@ -196,16 +196,18 @@ class ViewSwitcher:
         self.host.query_one("#nav", NavBar).show(self.current, keymap, self.host.read_only)
 
     def overview_facts(self, facts: ServerFacts) -> None:
-        """The Overview (once made) shows these facts."""
-        if self.has("view-overview"):
-            from ...widgets.views.overview import ServerOverview
+        """The Overview (once made and mounted: ``show`` hands it the facts then) shows these facts."""
+        from ...widgets.views.overview import ServerOverview
 
-            self._switcher.get_child_by_id("view-overview", ServerOverview).show(facts)
+        for view in self._switcher.query_children(ServerOverview):
+            if view.is_mounted:
+                view.show(facts)
 
     # -- session views ---------------------------------------------------
     def session_views(self) -> list[SessionView]:
-        """The session views mounted so far."""
-        return list(self._switcher.query_children(SessionView))
+        """The session views mounted so far. One still mounting has not composed its parts yet: it is
+        left out, and ``show`` hands it the session (the latest lists, facts, marks) once it has mounted."""
+        return [view for view in self._switcher.query_children(SessionView) if view.is_mounted]
 
     def session_changed(self) -> None:
         """The connection changed (connected, reconnected, gone): each session view looks again."""
