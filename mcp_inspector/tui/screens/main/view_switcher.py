@@ -10,6 +10,7 @@ that concern them (``ListFetched``, ``SessionNotice``) through the screen's hand
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -72,6 +73,7 @@ class ViewSwitcher:
         self.host = host
         self.current = "main"
         self._last_focus: dict[str, Widget] = {}
+        self._mounting: dict[str, asyncio.Future[None]] = {}  # view id -> its first show's mount, until done
 
     @property
     def _switcher(self) -> ContentSwitcher:
@@ -142,14 +144,15 @@ class ViewSwitcher:
         focused = self.host.focused
         if focused is not None:
             self._last_focus[self.current] = focused
-        if name != "main" and not self.has(view_id):
-            view = self._make(name)
-            await switcher.mount(view)
-            facts = self.host.facts
-            if name == "overview" and facts is not None:
-                self.overview_facts(facts)
-            if isinstance(view, SessionView):
-                view.set_session(self.host.connection.live, facts, self.host.read_only)
+        if name != "main":
+            mounting = self._mounting.get(view_id)
+            if mounting is None and not self.has(view_id):
+                mounting = self._mounting[view_id] = asyncio.ensure_future(self._mount(name, view_id))
+            if mounting is not None:
+                # a second show while the view mounts (a key and a worker, e.g. the HTTP exchange's frame)
+                # waits for it too: focusing a view not yet composed raised NoMatches. Shielded: a
+                # cancelled caller never cuts the mount short.
+                await asyncio.shield(mounting)
         switcher.current = view_id
         self.current = name
         if name == "overview":
@@ -157,6 +160,18 @@ class ViewSwitcher:
         self.show_nav()
         self._focus(name)
         self.host.query_one("ViewFooter", ViewFooter).show_cached()
+
+    async def _mount(self, name: str, view_id: str) -> None:
+        try:
+            view = self._make(name)
+            await self._switcher.mount(view)
+            facts = self.host.facts
+            if name == "overview" and facts is not None:
+                self.overview_facts(facts)
+            if isinstance(view, SessionView):
+                view.set_session(self.host.connection.live, facts, self.host.read_only)
+        finally:
+            del self._mounting[view_id]
 
     def has(self, view_id: str) -> bool:
         return bool(self._switcher.query_children(f"#{view_id}"))
