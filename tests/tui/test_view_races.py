@@ -4,9 +4,16 @@ the pair of events at every step of the first one's mount (``asyncio.sleep(0)`` 
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from app_helpers import SIZE, live_app, wait_for_tools
+from composer_apps import ComposerApp, settle
+from test_forms_nested import TRIP
+from textual.widgets import Button
+
+from mcp_inspector.tui.widgets.composer import ComposerPanel
+from mcp_inspector.tui.widgets.form.fields.composites import EntriesField, ItemRow, ListField
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("isolated_cwd")]
 
@@ -30,3 +37,24 @@ async def test_a_view_shown_twice_while_it_mounts_is_made_once_and_focused_once_
                 assert main.current_view == name
                 await main.views.get(name).remove()  # made again at the next step
                 await main.show_view("main")
+
+
+async def test_a_list_rebuilt_by_json_and_by_its_own_button_at_once_shows_each_item_once(tmp_path):
+    """JSON typed (the composer's task rebuilds the list) while the list's "+ add" rebuilds it (its own
+    task): both removed the old rows, then both mounted theirs: 4 rows for 2 items."""
+    app = ComposerApp(tmp_path / "drafts.json", tool=TRIP)
+    async with app.run_test(size=(100, 50)) as pilot:
+        await settle(pilot, app)
+        composer = app.query_one(ComposerPanel)
+        travellers, labels = composer.query_one(ListField), composer.query_one(EntriesField)
+        for steps in range(4):  # it failed at each
+            arguments = {"travellers": [{"name": "a"}, {"name": "b"}], "labels": {"x": "1", "y": str(steps)}}
+            composer.json_editor.load_text(json.dumps({**arguments, "transport": {"kind": "train"}}))
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            travellers.query_one(".list-add-item", Button).press()
+            labels.query_one(".entries-add", Button).press()
+            await settle(pilot, app)
+            rows = [row for row in travellers.query(ItemRow) if row.owner is travellers]
+            assert [row.index for row in rows] == list(range(len(travellers.value))), steps
+            assert len(labels.query(".entry")) == len(labels.value), steps

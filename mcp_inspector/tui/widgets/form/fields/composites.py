@@ -10,6 +10,7 @@ a collapsed item's fields are not mounted at all, and only a page of rows is sho
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual import on
@@ -145,6 +146,7 @@ class ListField(Vertical):
         self.open_items: set[int] = {id(item) for item in self.value} if len(self.value) <= OPEN_UP_TO else set()
         self.shown = PAGE
         self._issues: list[Issue] = []
+        self._rebuilding = asyncio.Lock()  # see _rebuild
 
     def compose(self) -> ComposeResult:
         yield from self._rows()
@@ -170,17 +172,20 @@ class ListField(Vertical):
         await self._rebuild()
 
     async def _rebuild(self, focus: int | None = None) -> None:
-        await self.query(ItemRow).remove()
-        rows = self._rows()
-        if rows:
-            await self.mount_all(rows, before=self.query_one(".list-actions"))
-        for row in rows:
-            self.pass_issues(row)
-        self._refresh_more()
-        if focus is not None and 0 <= focus < len(rows):
-            target = rows[focus]
-            inputs = target.query("Input, Select, TextArea, Switch, SelectionList")
-            (inputs.first() if inputs else target.header).focus()
+        # one rebuild at a time: the composer's set_value (JSON typed) and this field's own buttons run in
+        # two tasks, and two rebuilds interleaved each removed the old rows, then both mounted theirs
+        async with self._rebuilding:
+            await self.query(ItemRow).remove()
+            rows = self._rows()
+            if rows:
+                await self.mount_all(rows, before=self.query_one(".list-actions"))
+            for row in rows:
+                self.pass_issues(row)
+            self._refresh_more()
+            if focus is not None and 0 <= focus < len(rows):
+                target = rows[focus]
+                inputs = target.query("Input, Select, TextArea, Switch, SelectionList")
+                (inputs.first() if inputs else target.header).focus()
 
     def _changed(self) -> None:
         self.post_message(EditorChanged(self))
@@ -253,6 +258,7 @@ class VariantField(Vertical):
         self.spec = spec
         self.value: dict[str, Any] = value if isinstance(value, dict) else {"choice": None, "values": {}}
         self.body = None
+        self._rebuilding = asyncio.Lock()  # one body mount at a time (see ListField._rebuild)
         self._select = Select(
             [(Content(choice.title), index) for index, choice in enumerate(spec.choices)],
             prompt="(choose one)",
@@ -273,13 +279,14 @@ class VariantField(Vertical):
         await self._mount_body()
 
     async def _mount_body(self) -> None:
-        holder = self.query_one(".variant-body", Vertical)
-        await holder.remove_children()
-        self.body = None
-        choice = self.value.get("choice")
-        if isinstance(choice, int):
-            self.body = self.body_class(subform(self.spec, choice), self.value.setdefault("values", {}))
-            await holder.mount(self.body)
+        async with self._rebuilding:  # set_value (the composer's task) and a pick here interleave
+            holder = self.query_one(".variant-body", Vertical)
+            await holder.remove_children()
+            self.body = None
+            choice = self.value.get("choice")
+            if isinstance(choice, int):
+                self.body = self.body_class(subform(self.spec, choice), self.value.setdefault("values", {}))
+                await holder.mount(self.body)
 
     async def set_value(self, value: Any) -> None:
         self.value = value if isinstance(value, dict) else {"choice": None, "values": {}}
@@ -330,6 +337,7 @@ class EntriesField(Vertical):
         self.spec = spec
         self.entry_root = subform(spec)
         self.value: list[list[Any]] = value if isinstance(value, list) else []
+        self._rebuilding = asyncio.Lock()  # one rebuild at a time (see ListField._rebuild)
 
     def compose(self) -> ComposeResult:
         what = f"names matching {self.spec.key_pattern}" if self.spec.key_pattern else "any name"
@@ -363,17 +371,19 @@ class EntriesField(Vertical):
 
     async def set_value(self, value: Any) -> None:
         self.value = value if isinstance(value, list) else []
-        await self.query(".entry").remove()
-        rows = [self._row(i) for i in range(min(len(self.value), PAGE * 4))]
-        if rows:
-            await self.mount_all(rows, before=self.query_one(".entries-add"))
+        async with self._rebuilding:
+            await self.query(".entry").remove()
+            rows = [self._row(i) for i in range(min(len(self.value), PAGE * 4))]
+            if rows:
+                await self.mount_all(rows, before=self.query_one(".entries-add"))
 
     @on(Button.Pressed, ".entries-add")
     async def _add(self, event: Button.Pressed) -> None:
         event.stop()
         self.value.append(["", default_values(self.entry_root, 1)])
-        row = self._row(len(self.value) - 1)
-        await self.mount(row, before=self.query_one(".entries-add"))
+        async with self._rebuilding:
+            row = self._row(len(self.value) - 1)
+            await self.mount(row, before=self.query_one(".entries-add"))
         row.query_one(".entry-name", Input).focus()
         self.post_message(EditorChanged(self))
 
@@ -430,6 +440,7 @@ class NestedField(Vertical):
         self.spec = spec
         self.value: dict[str, Any] | None = value if isinstance(value, dict) else None
         self.body = None
+        self._rebuilding = asyncio.Lock()  # one body mount at a time (see ListField._rebuild)
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="nested-actions"):
@@ -446,14 +457,15 @@ class NestedField(Vertical):
         await self._mount_body()
 
     async def _mount_body(self) -> None:
-        holder = self.query_one(".nested-body", Vertical)
-        await holder.remove_children()
-        self.body = None
-        self.query_one(".nested-open").display = self.value is None
-        self.query_one(".nested-clear").display = self.value is not None
-        if self.value is not None:
-            self.body = self.body_class(subform(self.spec), self.value)
-            await holder.mount(self.body)
+        async with self._rebuilding:  # set_value (the composer's task) and the buttons here interleave
+            holder = self.query_one(".nested-body", Vertical)
+            await holder.remove_children()
+            self.body = None
+            self.query_one(".nested-open").display = self.value is None
+            self.query_one(".nested-clear").display = self.value is not None
+            if self.value is not None:
+                self.body = self.body_class(subform(self.spec), self.value)
+                await holder.mount(self.body)
 
     async def set_value(self, value: Any) -> None:
         self.value = value if isinstance(value, dict) else None

@@ -6,6 +6,7 @@ it and goes on to the next field), ctrl+delete removes the item the focus is in.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual import on
@@ -56,6 +57,7 @@ class ListEditor(Vertical):
         super().__init__(**kwargs)
         self.item = item
         self.items = list(items)
+        self._rebuilding = asyncio.Lock()  # one rebuild at a time (see ListField._rebuild)
 
     def compose(self) -> ComposeResult:
         for index, value in enumerate(self.items):
@@ -87,12 +89,13 @@ class ListEditor(Vertical):
         await self._rebuild()
 
     async def _rebuild(self, focus_index: int | None = None) -> None:
-        await self.query(".list-row").remove()
-        rows = [self._row(i, v) for i, v in enumerate(self.items)]
-        if rows:
-            await self.mount_all(rows, before=self.query_one(".list-add"))
-        if focus_index is not None and 0 <= focus_index < len(rows):
-            rows[focus_index].children[0].focus()
+        async with self._rebuilding:  # set_items (the composer's task) and this editor's buttons interleave
+            await self.query(".list-row").remove()
+            rows = [self._row(i, v) for i, v in enumerate(self.items)]
+            if rows:
+                await self.mount_all(rows, before=self.query_one(".list-add"))
+            if focus_index is not None and 0 <= focus_index < len(rows):
+                rows[focus_index].children[0].focus()
 
     @on(Button.Pressed, ".list-add")
     async def _add(self, event: Button.Pressed) -> None:
