@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from cli_helpers import assert_no_traceback, cli
+from cli_helpers import assert_no_traceback, cli, raw
 
 from mcp_inspector.cli.runner import RunOptions, run
 from mcp_inspector.core.config.servers import ServerSpec
+from mcp_inspector.core.traffic.export import export_json, export_session
 from mcp_inspector.core.traffic.http_log import HttpExchange, HttpLog
 from mcp_inspector.core.traffic.loading import iter_session, load_session
+from mcp_inspector.core.traffic.recording import entry_to_record, record_line
+from mcp_inspector.core.traffic.store import TrafficStore
 
 TOKEN = "s3cret-bearer-of-the-user-0123456789"
 API_KEY = "k3y-of-the-user-9876543210abcdef"
@@ -233,3 +236,62 @@ def test_an_older_file_without_http_lines_opens_without_an_http_log(tmp_path):
     loaded = load_session(_crafted(tmp_path, [frame]))
     assert loaded.skipped == 0 and loaded.store.total == 1
     assert len(loaded.store.http_log) == 0
+
+
+def run_unrecorded(url: str, transport: str) -> TrafficStore:
+    """The session of ``record_live``, not recorded: what a user exports afterwards has only memory."""
+    stores: list[TrafficStore] = []
+
+    async def body(session, context) -> int:
+        await session.list_tools()
+        await session.call_tool("progress_and_log", {"steps": 2}, progress=True)
+        return 0
+
+    spec = ServerSpec(
+        name="remote",
+        url=url,
+        transport=transport,
+        headers={"Authorization": f"Bearer {TOKEN}", "X-Api-Key": API_KEY},
+        era="legacy",
+        no_auth=True,
+    )
+    assert run(spec, RunOptions(quiet=True, on_store=stores.append), body) == 0
+    return stores[0]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "transport"), [("sdk_http_stateful_url", "streamable-http"), ("sdk_http_sse_url", "sse")]
+)
+def test_an_export_carries_the_exchanges_and_opens_with_them(tmp_path, request, fixture, transport):
+    store = run_unrecorded(request.getfixturevalue(fixture), transport)
+    live = store.http_log
+    assert len(live) >= 3
+    path = export_session(store, tmp_path / "export.jsonl").path
+    text = path.read_text()
+    assert TOKEN not in text and API_KEY not in text
+    loaded = load_session(path)
+    assert loaded.skipped == 0, loaded.describe_skipped()
+    assert log_view(loaded.store.http_log) == log_view(live)
+    assert [(e.seq, e.raw) for e in loaded.store] == [(e.seq, e.raw) for e in store]
+    # the JSON array: the same records, as items with "type": "http" among the entries
+    items = json.loads(export_json(store, tmp_path / "export.json").path.read_text())
+    http_items = [item for item in items if item.get("type") == "http"]
+    assert [json.loads(line) for line in text.splitlines() if '"type": "http"' in line] == http_items
+    assert len(items) - len(http_items) == len(store) and TOKEN not in json.dumps(items)
+
+
+def test_a_stdio_export_has_no_http_lines(tmp_path):
+    stores: list[TrafficStore] = []
+
+    async def body(session, context) -> int:
+        await session.list_tools()
+        return 0
+
+    assert run(ServerSpec("raw", raw()), RunOptions(quiet=True, on_store=stores.append), body) == 0
+    store = stores[0]
+    path = export_session(store, tmp_path / "stdio.jsonl").path
+    lines = path.read_text().splitlines()
+    assert store.http_log_if_any is None  # the export made none either
+    # byte for byte the file of before: the header, then one line per entry
+    assert lines[1:] == [record_line(entry_to_record(entry)) for entry in store]
+    assert len(json.loads(export_json(store, tmp_path / "stdio.json").path.read_text())) == len(store)

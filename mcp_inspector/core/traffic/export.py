@@ -7,18 +7,28 @@ store may keep growing while the file is written (e.g. from a thread). Entries
 that left memory are read back from the store's file (recording, opened file or
 spill file) and written too; only what cannot be read back is left out, and said.
 Files are created 0600 (they hold whatever the server sent).
+
+A remote server's session also has its HTTP exchanges (the store's ``HttpLog``): both files carry
+them as the ``http`` records a recording has (``http_log.exchange_records``: masked already, and
+scrubbed like entries), in time order among the entries, each exchange's ``begin`` before the first
+entry naming it, so ``--open`` of an export rebuilds the same exchanges, linked to the same frames.
+A stdio session has none and its file is as before. In the JSON array they are items with
+``"type": "http"`` (an entry has no ``type``).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..base.files import open_private
 from ..base.json_text import dumps_strict, loads_strict
+from ..base.masking import scrub_value
 from .entry import TrafficEntry
+from .http_log import exchange_records
 from .recording import FORMAT_NAME, FORMAT_VERSION, default_session_dir, entry_to_record, record_line
 from .store import TrafficStore
 
@@ -53,12 +63,62 @@ def _snapshot(store: TrafficStore) -> tuple[list[TrafficEntry], int, Path | None
     return entries, missing, (store.session_file if missing else None)
 
 
+def _http_records(store: TrafficStore) -> list[tuple[float, dict[str, Any]]]:
+    """Every exchange's records (none for a session without an HTTP log), ordered by time; an
+    exchange's own stay in their order (a record never sorts before the one it follows)."""
+    log = store.http_log_if_any
+    if log is None:
+        return []
+    keyed: list[tuple[float, int, dict[str, Any]]] = []
+    for exchange in list(log.exchanges):  # one C call: a copy even while a transport appends
+        last = float("-inf")
+        for record in exchange_records(exchange):
+            last = max(last, record["at"])
+            keyed.append((last, len(keyed), record))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [(at, scrub_value(record)) for at, _, record in keyed]  # type: ignore[misc]  # a dict stays a dict
+
+
+def _merged(
+    entries: list[TrafficEntry], records: list[tuple[float, dict[str, Any]]]
+) -> Iterator[TrafficEntry | dict[str, Any]]:
+    """Entries and http records by time (entries first on a tie, as live: the frame, then its
+    exchange's ``begin``); an exchange's ``begin`` comes no later than the first entry naming it,
+    which the loader links to it only if it is begun."""
+    if not records:
+        yield from entries
+        return
+    begins = {record["exchange"]: record for _, record in records if record["op"] == "begin"}
+    written: set[int] = set()  # ids of the begins written
+    index, count = 0, len(records)
+    for entry in entries:
+        while index < count and records[index][0] < entry.ts:
+            record = records[index][1]
+            index += 1
+            if record["op"] == "begin":
+                if id(record) in written:
+                    continue  # written ahead of its time
+                written.add(id(record))
+            yield record
+        meta = entry.meta
+        exchange = meta.get("exchange") if isinstance(meta, dict) else None
+        begin = begins.get(exchange) if type(exchange) is int else None
+        if begin is not None and id(begin) not in written:
+            written.add(id(begin))
+            yield begin
+        yield entry
+    for _, record in records[index:]:
+        if id(record) not in written:
+            yield record
+
+
 def _private_parent(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
 def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any] | None = None) -> ExportResult:
-    """Write every entry (those that left memory read back from the store's file) as a session file."""
+    """Write every entry (those that left memory read back from the store's file) as a session file,
+    the HTTP exchanges as ``http`` lines among them."""
     path = Path(path)
     entries, evicted, spill = _snapshot(store)
     head: dict[str, Any] = {
@@ -77,17 +137,22 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
     _private_parent(path)
     with open_private(path) as handle:
         handle.write(dumps_strict(head, ensure_ascii=False) + "\n")
-        for entry in entries:
-            handle.write(record_line(entry_to_record(entry)) + "\n")
+        for item in _merged(entries, _http_records(store)):
+            record = item if isinstance(item, dict) else entry_to_record(item)
+            handle.write(record_line(record) + "\n")
     return ExportResult(path, len(entries), evicted, spill)
 
 
 def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
-    """Write every entry as one indented JSON array (frames parsed when they are JSON)."""
+    """Write every entry as one indented JSON array (frames parsed when they are JSON), the
+    ``http`` records among them."""
     path = Path(path)
     entries, evicted, spill = _snapshot(store)
-    items = []
-    for entry in entries:
+    items: list[dict[str, Any]] = []
+    for entry in _merged(entries, _http_records(store)):
+        if isinstance(entry, dict):  # an http record, as in the session file
+            items.append(entry)
+            continue
         record = entry_to_record(entry)
         if "raw" in record and entry.kind.value not in ("stderr", "event", "invalid"):
             try:

@@ -310,3 +310,54 @@ def link_entry(log: HttpLog, entry: TrafficEntry) -> None:
         return
     sent = entry.direction is Direction.OUT
     log.link(exchange_id, entry.seq, sent=sent, rpc_method=entry.method, rpc_id=entry.msg_id if entry.has_id else None)
+
+
+def exchange_records(exchange: HttpExchange) -> list[dict[str, Any]]:
+    """The ``http_records`` lines the recorder wrote for ``exchange`` (what ``apply`` plays back into
+    the same exchange), rebuilt from what the log holds, in order and with their times: for an export
+    of a session that was not recorded. The SSE events past ``MAX_EVENTS`` are not held (their sizes
+    are, in the ``body`` line: ``response_size`` comes back the same); nor is a body's own time (it is
+    put at the finish)."""
+    started = exchange.started
+    optional = {
+        "frame": exchange.sent_seq if exchange.frame_seqs[:1] == [exchange.sent_seq] else None,
+        "rpc_method": exchange.rpc_method,
+        "rpc_id": exchange.rpc_id,
+        "note": exchange.note,
+        "resumes": exchange.resumes,
+    }
+    records = [
+        http_records.record(
+            "begin",
+            exchange.id,
+            started,
+            method=exchange.method,
+            url=exchange.url,
+            headers=http_records.header_list(exchange.request_headers),
+            size=exchange.request_size,
+            **{name: value for name, value in optional.items() if value is not None},
+        )
+    ]
+    last = started
+    if exchange.status is not None:
+        last = started + (exchange.headers_ms or 0.0) / 1000
+        headers = http_records.header_list(exchange.response_headers)
+        records.append(
+            http_records.record(
+                "response", exchange.id, last, status=exchange.status, reason=exchange.reason, headers=headers
+            )
+        )
+    for item in exchange.events:
+        last = max(last, item.at)
+        records.append(
+            http_records.record(
+                "event", exchange.id, item.at, event=item.event, id=item.id, size=item.size, retry=item.retry
+            )
+        )
+    end = started + exchange.total_ms / 1000 if exchange.total_ms is not None else last
+    rest = exchange.response_size - sum(item.size for item in exchange.events)
+    if rest > 0:
+        records.append(http_records.record("body", exchange.id, max(last, end), size=rest))
+    if exchange.state != "open":
+        records.append(http_records.record("finish", exchange.id, end, error=exchange.error))
+    return records

@@ -96,6 +96,11 @@ class TrafficStore:
         self._http_log = log
         self._record_http(log)
 
+    @property
+    def http_log_if_any(self) -> HttpLog | None:
+        """The HTTP exchanges if there are any to have (None for a stdio session: none is made)."""
+        return self._http_log
+
     def _record_http(self, log: HttpLog) -> None:
         """The recorder (a session file's writer) writes the log's exchanges too (``http_records``' lines)."""
         write_record = getattr(self._recorder, "write_record", None)
