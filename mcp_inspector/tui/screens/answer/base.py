@@ -91,6 +91,8 @@ class ServerRequestScreen(ModalScreen[Answer]):
         self.origin_hidden = False  # that server is not the one on screen (a switch waits for it)
         self.queue_line = ""  # how many requests wait after this one, how many were refused (queue.py)
         self._done = False
+        self._withdrawn = False  # the request ended without this screen (``withdraw``)
+        self._built = False  # mounted: its parts are whole (``on_mount``)
 
     # -- what subclasses give --------------------------------------------
     def title_text(self) -> str:
@@ -158,9 +160,22 @@ class ServerRequestScreen(ModalScreen[Answer]):
         )
 
     def on_mount(self) -> None:
+        self._built = True
+        if self._withdrawn:  # while it was being built: it leaves now that its parts are whole
+            self.on_screen_resume()
+            return
         self.query_one("#request-keys", Static).update(self.key_hint())
         self.call_after_refresh(self._fit)
-        self.call_after_refresh(self.focus_first)
+        self.call_after_refresh(self._focus_first_if_shown)
+
+    def _still_shown(self) -> bool:
+        """Still for the user: neither answered nor withdrawn, and in the DOM. A step deferred to
+        after a refresh may come once the screen was taken down and its children removed."""
+        return not self._done and self.is_attached
+
+    def _focus_first_if_shown(self) -> None:
+        if self._still_shown():
+            self.focus_first()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)
@@ -170,19 +185,23 @@ class ServerRequestScreen(ModalScreen[Answer]):
         hand answered it): it leaves now if it is on top, else as soon as it comes back on top."""
         self._done = True
         self._withdrawn = True
-        if self.is_attached and self.app.screen is self:
-            self.app.pop_screen()
+        self.on_screen_resume()
 
     def on_screen_resume(self) -> None:
-        if getattr(self, "_withdrawn", False) and self.app.screen is self:
+        # Never taken down while being built (on_mount does it then): removing a screen mid-mount
+        # prunes the parts of a Select in it before the Select's own Mount handler runs, which
+        # then fails on them (NoMatches) and ends the app.
+        if self._withdrawn and self._built and self.is_attached and self.app.screen is self:
             self.app.pop_screen()
 
     def _fit(self) -> None:
         """Give the scrolling part what the box has left once everything else is shown, so the
         buttons stay on screen whatever the terminal size (a container of height auto does not
         shrink its children to its max-height)."""
+        if not self._still_shown():
+            return
         body = self.scroller()
-        if body is None or not self.is_attached:
+        if body is None:
             return
         box = self.query_one("#request-box", Vertical)
         limit = int(self.size.height * 0.9) - box.styles.gutter.height
