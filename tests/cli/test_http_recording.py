@@ -278,6 +278,7 @@ def test_an_export_carries_the_exchanges_and_opens_with_them(tmp_path, request, 
     http_items = [item for item in items if item.get("type") == "http"]
     assert [json.loads(line) for line in text.splitlines() if '"type": "http"' in line] == http_items
     assert len(items) - len(http_items) == len(store) and TOKEN not in json.dumps(items)
+    assert f"and {len(live)} HTTP exchanges written" in export_json(store, tmp_path / "again.json").describe()
 
 
 def test_a_stdio_export_has_no_http_lines(tmp_path):
@@ -289,7 +290,9 @@ def test_a_stdio_export_has_no_http_lines(tmp_path):
 
     assert run(ServerSpec("raw", raw()), RunOptions(quiet=True, on_store=stores.append), body) == 0
     store = stores[0]
-    path = export_session(store, tmp_path / "stdio.jsonl").path
+    result = export_session(store, tmp_path / "stdio.jsonl")
+    path = result.path
+    assert result.exchanges == 0 and "HTTP" not in result.describe()
     lines = path.read_text().splitlines()
     assert store.http_log_if_any is None  # the export made none either
     # byte for byte the file of before: the header, then one line per entry

@@ -416,3 +416,42 @@ async def test_the_tuis_recording_of_a_remote_server_has_its_http_exchanges(sdk_
     opened = loaded.store.http_log
     assert {exchange_id: summary(opened.get(exchange_id)) for exchange_id in live} == live
     assert any(e.rpc_method == "tools/list" and e.status == 200 for e in opened.exchanges)
+
+
+async def test_an_export_of_a_remote_session_opens_with_its_http_view(sdk_http_stateful_url, tmp_path):
+    """Not recorded, exported afterwards with ``e``: --open of the export shows the HTTP exchanges."""
+    from mcp_inspector.tui.app import make_app
+    from mcp_inspector.tui.config import TuiConfig
+    from mcp_inspector.tui.widgets.views.traffic.log import TrafficLog
+
+    exported: list = []
+    app = live_app(ServerSpec("sdk", url=sdk_http_stateful_url, transport="http"))
+    hook = lambda m: exported.append(m) if isinstance(m, TrafficLog.Exported) else None  # noqa: E731
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await wait_for_tools(pilot, app)
+        main = app.main
+        log = main.store.http_log
+        await wait_for(pilot, lambda: any(e.rpc_method == "tools/list" and e.state == "done" for e in log.exchanges))
+        await pilot.press("f6")
+        traffic_log = main.query_one("#view-traffic").log_view
+        traffic_log.export_dir = tmp_path
+        traffic_log.focus()
+        await pilot.press("e")
+        await wait_for(pilot, lambda: app.screen is not main, what="the save-as dialog")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: exported, what="the export", timeout=10)
+        result = exported[0].result
+        # ids are dense from 1: those the export had (a stream's status may come after it)
+        live = {e.id: (e.method, e.rpc_method) for e in log.exchanges if e.id <= result.exchanges}
+    assert result is not None and result.exchanges >= 3 and "HTTP exchanges" in result.describe()
+
+    opened = make_app(open_file=str(result.path), config=TuiConfig())
+    async with opened.run_test(size=SIZE) as pilot:
+        main = opened.main
+        await wait_for(pilot, lambda: main.replay is not None and main.tool_list.tools, what="the export")
+        http = main.store.http_log
+        assert {e.id: (e.method, e.rpc_method) for e in http.exchanges} == live
+        assert any(e.rpc_method == "tools/list" and e.status == 200 for e in http.exchanges)
+        await pilot.press("f9")
+        view = main.query_one("#view-http")
+        await wait_for(pilot, lambda: view.exchange_list.row_count == len(live), what="the HTTP view")

@@ -41,9 +41,11 @@ class ExportResult:
     entries: int
     evicted: int  # entries dropped from memory before the export (not in this file)
     spill_file: Path | None  # where those evicted entries live, if anywhere
+    exchanges: int = 0  # HTTP exchanges written (a remote server's)
 
     def describe(self) -> str:
-        text = f"{self.entries} entries written to {self.path}"
+        http = f" and {self.exchanges} HTTP exchanges" if self.exchanges else ""
+        text = f"{self.entries} entries{http} written to {self.path}"
         if self.evicted:
             where = f" (they are in {self.spill_file})" if self.spill_file else ""
             text += f"; {self.evicted} older entries had left memory and are not included{where}"
@@ -77,6 +79,10 @@ def _http_records(store: TrafficStore) -> list[tuple[float, dict[str, Any]]]:
             keyed.append((last, len(keyed), record))
     keyed.sort(key=lambda item: (item[0], item[1]))
     return [(at, scrub_value(record)) for at, _, record in keyed]  # type: ignore[misc]  # a dict stays a dict
+
+
+def _begun(records: list[tuple[float, dict[str, Any]]]) -> int:
+    return sum(1 for _, record in records if record["op"] == "begin")
 
 
 def _merged(
@@ -137,10 +143,11 @@ def export_session(store: TrafficStore, path: Path | str, header: dict[str, Any]
     _private_parent(path)
     with open_private(path) as handle:
         handle.write(dumps_strict(head, ensure_ascii=False) + "\n")
-        for item in _merged(entries, _http_records(store)):
+        records = _http_records(store)
+        for item in _merged(entries, records):
             record = item if isinstance(item, dict) else entry_to_record(item)
             handle.write(record_line(record) + "\n")
-    return ExportResult(path, len(entries), evicted, spill)
+    return ExportResult(path, len(entries), evicted, spill, _begun(records))
 
 
 def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
@@ -149,7 +156,8 @@ def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
     path = Path(path)
     entries, evicted, spill = _snapshot(store)
     items: list[dict[str, Any]] = []
-    for entry in _merged(entries, _http_records(store)):
+    records = _http_records(store)
+    for entry in _merged(entries, records):
         if isinstance(entry, dict):  # an http record, as in the session file
             items.append(entry)
             continue
@@ -164,4 +172,4 @@ def export_json(store: TrafficStore, path: Path | str) -> ExportResult:
     _private_parent(path)
     with open_private(path) as handle:
         handle.write(dumps_strict(items, ensure_ascii=False, indent=2) + "\n")
-    return ExportResult(path, len(entries), evicted, spill)
+    return ExportResult(path, len(entries), evicted, spill, _begun(records))
