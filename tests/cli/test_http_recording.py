@@ -52,10 +52,10 @@ def log_view(log: HttpLog) -> list[dict]:
     return [exchange_view(exchange) for exchange in log.exchanges]
 
 
-def record_live(path, url: str, transport: str) -> HttpLog:
-    """A CLI session (the runner every CLI command uses) recorded to ``path``: tools/list, then a
-    tool call whose progress and log notifications come on the reply's SSE stream."""
-    stores = []
+def run_session(url: str, transport: str, record: str | None) -> TrafficStore:
+    """A CLI session (the runner every CLI command uses), recorded to ``record`` if given: tools/list,
+    then a tool call whose progress and log notifications come on the reply's SSE stream."""
+    stores: list[TrafficStore] = []
 
     async def body(session, context) -> int:
         await session.list_tools()
@@ -70,9 +70,13 @@ def record_live(path, url: str, transport: str) -> HttpLog:
         era="legacy",
         no_auth=True,
     )
-    code = run(spec, RunOptions(record=str(path), quiet=True, on_store=stores.append), body)
-    assert code == 0
-    return stores[0].http_log
+    assert run(spec, RunOptions(record=record, quiet=True, on_store=stores.append), body) == 0
+    return stores[0]
+
+
+def record_live(path, url: str, transport: str) -> HttpLog:
+    """``run_session`` recorded to ``path``: its live HttpLog."""
+    return run_session(url, transport, str(path)).http_log
 
 
 @pytest.mark.parametrize(
@@ -240,23 +244,7 @@ def test_an_older_file_without_http_lines_opens_without_an_http_log(tmp_path):
 
 def run_unrecorded(url: str, transport: str) -> TrafficStore:
     """The session of ``record_live``, not recorded: what a user exports afterwards has only memory."""
-    stores: list[TrafficStore] = []
-
-    async def body(session, context) -> int:
-        await session.list_tools()
-        await session.call_tool("progress_and_log", {"steps": 2}, progress=True)
-        return 0
-
-    spec = ServerSpec(
-        name="remote",
-        url=url,
-        transport=transport,
-        headers={"Authorization": f"Bearer {TOKEN}", "X-Api-Key": API_KEY},
-        era="legacy",
-        no_auth=True,
-    )
-    assert run(spec, RunOptions(quiet=True, on_store=stores.append), body) == 0
-    return stores[0]
+    return run_session(url, transport, None)
 
 
 @pytest.mark.parametrize(
