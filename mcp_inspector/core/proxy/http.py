@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import itertools
+import ssl
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -128,7 +129,7 @@ class HttpProxy:
         self._scheme = parts.scheme
         self._host = parts.hostname
         self._port = port or (443 if parts.scheme == "https" else 80)
-        self._ssl_context: Any = None
+        self._ssl_context: ssl.SSLContext | None = None
         # the Host header the upstream expects: its netloc without any userinfo
         self._host_header = parts.netloc.rpartition("@")[2].encode("idna")
         self.address = address
@@ -153,8 +154,9 @@ class HttpProxy:
         if self.on_listening is not None:
             self.on_listening(self.origin + path)
         if self._scheme == "https":
-            self._ssl_context = httpx2.create_ssl_context()  # what httpx verified with: system CAs, SSL_CERT_FILE
-            self._ssl_context.set_alpn_protocols(["http/1.1"])
+            context = httpx2.create_ssl_context()  # what httpx verified with: system CAs, SSL_CERT_FILE
+            context.set_alpn_protocols(["http/1.1"])
+            self._ssl_context = context
         self._wake_soon = anyio.Event()
         self.recorder.held = True
         try:
