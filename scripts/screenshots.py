@@ -20,14 +20,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+# The pictures show a first run, whoever runs the script: no draft, remembered era, token or config of
+# the user's (a remembered era changed the Overview's "how it connected" line from run to run).
+_HOME = tempfile.mkdtemp(prefix="mcpi-screenshots-")
+atexit.register(shutil.rmtree, _HOME, True)
+os.environ["XDG_STATE_HOME"] = os.path.join(_HOME, "state")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 
 from mcp_inspector.core.config.servers import ServerSpec  # noqa: E402 - after the sys.path/environment setup above
 from mcp_inspector.tui.app import make_app  # noqa: E402 - after the sys.path/environment setup above
